@@ -1,0 +1,136 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef SPACED_IMSG_H
+#define SPACED_IMSG_H
+
+/*
+ * An imsg-like message layer over a stream socket (a socketpair between
+ * the supervisor and a worker, or the control socket).  Every message has
+ * a fixed header and up to IMSG_MAX_PAYLOAD bytes of payload; at most one
+ * file descriptor travels with a message (SCM_RIGHTS).
+ */
+
+#include <sys/types.h>
+#include <sys/queue.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <event.h>
+
+#define IMSG_MAX_PAYLOAD	16384
+#define IMSG_MAX_FDS		16	/* fds received and not yet claimed */
+
+struct imsg_hdr {
+	uint32_t	 type;
+	uint16_t	 len;		/* header + payload, bytes */
+	uint16_t	 flags;
+#define IMSGF_HASFD	0x0001
+	uint32_t	 peerid;
+	uint32_t	 pid;
+};
+#define IMSG_HEADER_SIZE	sizeof(struct imsg_hdr)
+#define MAX_IMSGSIZE		(IMSG_HEADER_SIZE + IMSG_MAX_PAYLOAD)
+
+struct imsg {
+	struct imsg_hdr	 hdr;
+	int		 fd;		/* -1 when none */
+	uint8_t		*data;		/* hdr.len - IMSG_HEADER_SIZE bytes */
+};
+
+struct imsg_out;			/* one queued message; private */
+
+struct imsgbuf {
+	int			 fd;
+	pid_t			 pid;
+	int			 allow_fdpass;	/* accept fds from the peer */
+	size_t			 maxsize;	/* largest message taken */
+	uint8_t			 rbuf[2 * MAX_IMSGSIZE];
+	size_t			 rlen;
+	int			 rfds[IMSG_MAX_FDS];
+	size_t			 nrfds;
+	TAILQ_HEAD(, imsg_out)	 outq;
+	size_t			 outq_bytes;
+	size_t			 outq_count;
+};
+
+void	 imsgbuf_init(struct imsgbuf *, int fd);
+void	 imsgbuf_allow_fdpass(struct imsgbuf *);
+/* Largest message (header included) this channel accepts; <= MAX_IMSGSIZE. */
+void	 imsgbuf_set_maxsize(struct imsgbuf *, size_t);
+/* Frees queued output and closes unclaimed fds; does not close ibuf->fd. */
+void	 imsgbuf_clear(struct imsgbuf *);
+
+/*
+ * Read what the socket has.  Returns the number of bytes read, 0 on EOF,
+ * -1 on error with errno set (EAGAIN when nothing was there; EBADMSG when
+ * an fd arrived on a channel that does not allow them, or was truncated).
+ */
+ssize_t	 imsgbuf_read(struct imsgbuf *);
+/*
+ * Take the next complete message.  1: *imsg is filled and must be passed
+ * to imsg_free; 0: no complete message yet; -1: the stream is bad
+ * (errno ERANGE for a length over the cap or under the header size,
+ * EBADMSG for an fd flag without an fd).  After -1 the channel is dead.
+ */
+int	 imsgbuf_get(struct imsgbuf *, struct imsg *);
+
+/* Queue one message; fd (or -1) is closed by the layer once sent. */
+int	 imsg_compose(struct imsgbuf *, uint32_t type, uint32_t peerid,
+	    pid_t pid, int fd, const void *data, size_t len);
+/* Write queued output once (non-blocking): 0 ok or EAGAIN, -1 error. */
+int	 imsgbuf_write(struct imsgbuf *);
+/* Write all queued output, waiting with poll(2): 0 ok, -1 error. */
+int	 imsgbuf_flush(struct imsgbuf *);
+size_t	 imsgbuf_queuelen(const struct imsgbuf *);
+
+uint32_t imsg_get_type(const struct imsg *);
+uint32_t imsg_get_peerid(const struct imsg *);
+pid_t	 imsg_get_pid(const struct imsg *);
+size_t	 imsg_get_len(const struct imsg *);	/* payload length */
+/* Copy exactly len payload bytes; -1 with EBADMSG if the length differs. */
+int	 imsg_get_data(const struct imsg *, void *, size_t len);
+/* Claim the fd (the caller now owns it); -1 when none. */
+int	 imsg_get_fd(struct imsg *);
+void	 imsg_free(struct imsg *);	/* closes an unclaimed fd */
+
+/*
+ * libevent glue: an imsgbuf with its event.  imsg_event_add re-arms
+ * EV_READ always and EV_WRITE while output is queued.
+ */
+struct imsgev {
+	struct imsgbuf	 ibuf;
+	struct event	 ev;
+	struct event_base *base;
+	void		(*handler)(int, short, void *);
+	void		*data;
+	short		 events;
+};
+
+void	 imsgev_init(struct imsgev *, struct event_base *, int fd,
+	    void (*handler)(int, short, void *), void *data);
+void	 imsg_event_add(struct imsgev *);
+int	 imsg_compose_event(struct imsgev *, uint32_t type, uint32_t peerid,
+	    pid_t pid, int fd, const void *data, size_t len);
+/*
+ * Common prologue of a dispatch handler: does the read or write the event
+ * asks for.  Returns 0 to go on with imsgbuf_get, -1 when the peer is gone
+ * or the channel failed (errno says which; 0 for EOF).
+ */
+int	 imsgev_handle(struct imsgev *, short event);
+
+#endif /* SPACED_IMSG_H */

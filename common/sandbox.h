@@ -1,0 +1,60 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef SPACED_SANDBOX_H
+#define SPACED_SANDBOX_H
+
+/*
+ * A pledge-like confinement: promise groups of system calls, plus a
+ * per-process list of extra calls, installed as a libseccomp allowlist
+ * whose default action kills the process.  Failure to confine is fatal.
+ */
+
+#define SB_STDIO	0x0001	/* read/write/poll on fds it holds, memory, time */
+#define SB_RECVFD	0x0002	/* recvmsg with SCM_RIGHTS */
+#define SB_SENDFD	0x0004	/* sendmsg with SCM_RIGHTS */
+#define SB_RPATH	0x0008	/* open read-only (Landlock narrows where) */
+#define SB_WPATH	0x0010	/* open for writing, create, rename, unlink */
+#define SB_INET		0x0020	/* socket/connect/bind/listen/accept (gatekeeper) */
+#define SB_PROC		0x0040	/* parent only: fork, wait, kill */
+#define SB_EXEC		0x0080	/* parent only: execve of a worker */
+
+struct sandbox_spec {
+	const char	*sb_name;	/* for logs */
+	unsigned int	 sb_groups;
+	const int	*sb_extra;	/* more syscall numbers, -1 ends; or NULL */
+	/*
+	 * Landlock: NULL denies every filesystem access (landlock_no_fs);
+	 * otherwise the one directory tree that may be read and written.
+	 */
+	const char	*sb_landlock_dir;
+	int		 sb_landlock_optional;	/* parent: Landlock not used */
+};
+
+/* no_new_privs, Landlock where the kernel has it, then seccomp; fatal on failure. */
+void	 sandbox_enter(const struct sandbox_spec *);
+/*
+ * When root: chroot to dir (if not NULL), then setgroups/setresgid/
+ * setresuid to user; verified with getresuid.  A plain user: nothing.
+ */
+void	 sandbox_drop_privileges(const char *user, const char *chroot_dir);
+/* Landlock ABI of the running kernel, 0 when it has none. */
+int	 sandbox_landlock_abi(void);
+
+/* Attempt the call an audit probe names; returns only if it was allowed. */
+int	 sandbox_probe(int call);
+
+#endif /* SPACED_SANDBOX_H */

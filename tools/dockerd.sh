@@ -1,0 +1,21 @@
+#!/bin/sh
+# Starts dockerd in the background when no daemon answers, and waits for it.
+set -eu
+sock=/var/run/docker.sock
+ping() { curl -sf --max-time 2 --unix-socket "$sock" http://docker/_ping >/dev/null 2>&1; }
+ping && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+	echo "dockerd: no Docker daemon answers on $sock; start one as root" >&2
+	exit 1
+fi
+echo "dockerd: starting"
+nohup dockerd >/var/log/spaced-dockerd.log 2>&1 </dev/null &
+i=0
+while ! ping; do
+	i=$((i + 1))
+	if [ $i -gt 60 ]; then
+		echo "dockerd: did not answer within 30 s; see /var/log/spaced-dockerd.log" >&2
+		exit 1
+	fi
+	sleep 0.5
+done
