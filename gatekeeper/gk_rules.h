@@ -56,8 +56,8 @@ const char	*gk_refusal_str(enum gk_refusal);
  * A name the corridor takes, and the only thing an allowlist may hold:
  * labels of letters, digits and hyphens (no leading/trailing hyphen, 1-63
  * bytes), at least two labels, the last neither all digits nor a hex
- * number (0x..., or all hex digits that parse as a number is NOT refused:
- * "cafe" is a name; "0x1f" and "1f" with a 0x prefix are not), exactly one
+ * number written 0x... (what inet_aton(3) would read as an address),
+ * so "example.cafe" is a name and "a.0x1f" and "a.0177" are not; exactly one
  * trailing dot stripped.  On success writes the lowercase name to out
  * (outsz >= GK_NAME_MAX + 1) and returns 0; -1 otherwise.
  */

@@ -1,0 +1,24 @@
+# regress/: conventions that let each module add tests without editing
+# a makefile shared with other modules.
+#
+# - regress/unit/<m>/*.c is one Criterion binary $(B)/regress/unit/<m>,
+#   linked with the objects in UNIT_LINK_<m> (set by the module's own
+#   module.mk) and libcommon.a.
+# - regress/integration/*.sh (not lib.sh) run against the normal build.
+# - regress/bench/*.sh run by make bench.
+# - regress/fuzz/*_fuzz.c are built with clang -fsanitize=fuzzer by
+#   regress/fuzz/build.sh; each names what it links in a "fuzz-link:" line.
+
+UNIT_DIRS := $(notdir $(wildcard regress/unit/*))
+
+define unit_template
+$(B)/regress/unit/$(1): $$(patsubst %.c,$(B)/%.o,$$(wildcard regress/unit/$(1)/*.c)) $$(UNIT_LINK_$(1)) $(B)/libcommon.a
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS) $$(CRITERION_LIBS) -lpthread
+UNIT_TESTS += $(B)/regress/unit/$(1)
+endef
+$(foreach m,$(UNIT_DIRS),$(eval $(call unit_template,$(m))))
+
+INTEGRATION	+= $(filter-out regress/integration/lib.sh,$(sort $(wildcard regress/integration/*.sh)))
+BENCHES		+= $(sort $(wildcard regress/bench/*.sh))
+FUZZ_TARGETS	+= $(sort $(wildcard regress/fuzz/*_fuzz.c))
