@@ -33,6 +33,8 @@
 #define GK_JOURNAL_DECISION_MAX	64
 #define GK_CORRIDOR_PORT	443
 #define GK_ALWAYS_REFUSED	"auth.openai.com"
+#define GK_GRANT_ID_MAX		64	/* bytes of [A-Za-z0-9_-] */
+#define GK_PATH_REST_MAX	8192	/* a longer window rest is refused */
 
 enum gk_mode {
 	GK_MODE_ALLOWLIST = 0,
@@ -65,10 +67,12 @@ int	 gk_name_normalize(const char *in, size_t inlen, char *out,
 	    size_t outsz);
 
 /*
- * Split a CONNECT request target "host:port".  A bracketed IPv6 literal
- * is split too (and then refused as not a name by the caller).  Returns
- * 0 and NUL-terminated host and port strings, -1 when the target has no
- * port, an empty host, or does not fit.
+ * Split a CONNECT request target "host:port" at the last colon.  A
+ * bracketed IPv6 literal "[v6]:port" is split too, host without the
+ * brackets (and then refused as not a name by the caller).  Returns 0
+ * and NUL-terminated host and port strings, -1 when the target has no
+ * port (no colon, or nothing after it), an empty host, a NUL byte, or
+ * does not fit.
  */
 int	 gk_split_target(const char *target, size_t len, char *host,
 	    size_t hostsz, char *port, size_t portsz);
@@ -81,24 +85,29 @@ struct gk_allowlist {
 	char		**al_names;
 	size_t		  al_count;
 };
-/* Exact match of a normalized name. */
+/* Exact match of a normalized name; NULL or empty list matches nothing. */
 int	 gk_allowlist_has(const struct gk_allowlist *, const char *name);
+/* Sort al_names (strcmp order) so gk_allowlist_has can bsearch them. */
+void	 gk_allowlist_sort(struct gk_allowlist *);
 
 /*
  * Every rule that needs no lookup, in order: split (malformed), name
  * (not-a-name), port, always refused, allowlist (in allowlist mode).  On
- * GK_ALLOW the normalized name is in name (GK_NAME_MAX + 1 bytes).  The
- * host for the journal, cut to GK_JOURNAL_HOST_MAX, is the caller's.
+ * GK_ALLOW the normalized name is in name (GK_NAME_MAX + 1 bytes); on a
+ * refusal name is the empty string.  The host for the journal, cut to
+ * GK_JOURNAL_HOST_MAX, is the caller's.
  */
 enum gk_refusal gk_refuse_target(const char *target, size_t len,
 	    enum gk_mode, const struct gk_allowlist *, char *name,
 	    size_t namesz);
 
 /*
- * 1 when the address is in a blocked range: every IPv4 and IPv6 range of
- * the spec, the IPv4 embedded in ::ffff:0:0/96, 64:ff9b::/96,
- * 64:ff9b:1::/48, 2002::/16, Teredo 2001::/32 (refused whole),
- * fec0::/10, and any IPv6 address outside 2000::/3.  0 when allowed.
+ * 1 when the address is in a blocked range: every IPv4 range of the
+ * spec; any IPv6 address outside 2000::/3 (which takes in the spec's
+ * ::, ::1, fc00::/7, fe80::/10, ff00::/8, and refuses ::ffff:0:0/96,
+ * 64:ff9b::/96, 64:ff9b:1::/48 and fec0::/10 whole); Teredo 2001::/32
+ * whole; 2002::/16 when the IPv4 in it is blocked.  A family other than
+ * AF_INET and AF_INET6 is blocked.  0 when allowed.
  */
 int	 gk_addr_blocked(const struct sockaddr *);
 
@@ -114,16 +123,19 @@ enum gk_refusal gk_choose_address(const struct sockaddr_storage *answers,
 /*
  * The window's path rule on <rest> of /model/<grant>/<rest>: decode
  * %XX until a round decodes to itself; at every round, split on / \ ; ? #
- * and refuse a ".." segment.  1 when it walks out or will not decode
- * (a bad escape), 0 when it stays inside.
+ * and refuse a ".." segment.  1 when it walks out, will not decode (a
+ * bad escape), holds a NUL (raw or decoded) or is longer than
+ * GK_PATH_REST_MAX; 0 when it stays inside.
  */
 int	 gk_path_walks_out(const char *rest, size_t len);
 
 /*
- * Split a window path "/model/<grant id>/<rest>".  Returns 0 with the id
- * copied to id (NUL-terminated) and *rest pointing into path (the part
- * after the id's slash, may be empty); -1 when the path is not of that
- * shape or the id does not fit.
+ * Split a window path "/model/<grant id>/<rest>".  The id is 1 to
+ * GK_GRANT_ID_MAX bytes of [A-Za-z0-9_-], and the slash after it is
+ * required ("/model/<id>" alone is -1).  Returns 0 with the id copied
+ * to id (NUL-terminated) and *rest pointing into path (the part after
+ * the id's slash, may be empty); -1 when the path is not of that shape
+ * or the id does not fit.
  */
 int	 gk_window_split(const char *path, size_t len, char *id, size_t idsz,
 	    const char **rest, size_t *restlen);
