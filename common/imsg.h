@@ -107,10 +107,16 @@ int	 imsg_get_data(const struct imsg *, void *, size_t len);
 /* Claim the fd (the caller now owns it); -1 when none. */
 int	 imsg_get_fd(struct imsg *);
 void	 imsg_free(struct imsg *);	/* closes an unclaimed fd */
+/*
+ * The receiver's check before use: 0 when the type is type and the
+ * payload is exactly len bytes, else -1 with errno EBADMSG.
+ */
+int	 imsg_expect(const struct imsg *, uint32_t type, size_t len);
 
 /*
  * libevent glue: an imsgbuf with its event.  imsg_event_add re-arms
- * EV_READ always and EV_WRITE while output is queued.
+ * EV_READ always and EV_WRITE while output is queued.  The handler is
+ * called with the struct imsgev as its argument; data is the caller's.
  */
 struct imsgev {
 	struct imsgbuf	 ibuf;

@@ -1,0 +1,490 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * The message layer: framing, fd passing and the libevent glue.  Reads
+ * append to a fixed buffer and imsgbuf_get cuts messages out of it; fds
+ * are queued in arrival order and handed to messages flagged IMSGF_HASFD.
+ * Output is a queue of whole messages written with sendmsg(2).
+ */
+
+#include <sys/types.h>
+#include <sys/queue.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "imsg.h"
+
+/* Messages gathered into one sendmsg(2). */
+#define IMSG_WRITE_IOV	64
+
+struct imsg_out {
+	TAILQ_ENTRY(imsg_out)	 io_entry;
+	int			 io_fd;		/* -1 once sent or when none */
+	size_t			 io_len;	/* header + payload */
+	size_t			 io_off;	/* bytes already written */
+	uint8_t			 io_buf[];
+};
+
+static void
+close_fds(int *fds, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n; i++)
+		if (fds[i] != -1)
+			close(fds[i]);
+}
+
+void
+imsgbuf_init(struct imsgbuf *ibuf, int fd)
+{
+	size_t	 i;
+
+	ibuf->fd = fd;
+	ibuf->pid = getpid();
+	ibuf->allow_fdpass = 0;
+	ibuf->maxsize = MAX_IMSGSIZE;
+	ibuf->rlen = 0;
+	for (i = 0; i < IMSG_MAX_FDS; i++)
+		ibuf->rfds[i] = -1;
+	ibuf->nrfds = 0;
+	TAILQ_INIT(&ibuf->outq);
+	ibuf->outq_bytes = 0;
+	ibuf->outq_count = 0;
+}
+
+void
+imsgbuf_allow_fdpass(struct imsgbuf *ibuf)
+{
+	ibuf->allow_fdpass = 1;
+}
+
+void
+imsgbuf_set_maxsize(struct imsgbuf *ibuf, size_t max)
+{
+	if (max > MAX_IMSGSIZE)
+		max = MAX_IMSGSIZE;
+	if (max < IMSG_HEADER_SIZE)
+		max = IMSG_HEADER_SIZE;
+	ibuf->maxsize = max;
+}
+
+static void
+outq_remove(struct imsgbuf *ibuf, struct imsg_out *out)
+{
+	TAILQ_REMOVE(&ibuf->outq, out, io_entry);
+	ibuf->outq_bytes -= out->io_len;
+	ibuf->outq_count--;
+	if (out->io_fd != -1)
+		close(out->io_fd);
+	free(out);
+}
+
+void
+imsgbuf_clear(struct imsgbuf *ibuf)
+{
+	struct imsg_out	*out;
+
+	while ((out = TAILQ_FIRST(&ibuf->outq)) != NULL)
+		outq_remove(ibuf, out);
+	close_fds(ibuf->rfds, ibuf->nrfds);
+	memset(ibuf->rfds, -1, sizeof(ibuf->rfds));
+	ibuf->nrfds = 0;
+	ibuf->rlen = 0;
+}
+
+/*
+ * Take the fds of one recvmsg.  Any fd we cannot keep is closed at once
+ * so a peer cannot make us hold descriptors.
+ */
+static int
+take_fds(struct imsgbuf *ibuf, struct msghdr *msg)
+{
+	struct cmsghdr	*cmsg;
+	int		*fds, bad = 0;
+	size_t		 i, n;
+
+	if (msg->msg_flags & MSG_CTRUNC)
+		bad = 1;	/* some fd was dropped: the stream is unusable */
+	for (cmsg = CMSG_FIRSTHDR(msg); cmsg != NULL;
+	    cmsg = CMSG_NXTHDR(msg, cmsg)) {
+		if (cmsg->cmsg_level != SOL_SOCKET ||
+		    cmsg->cmsg_type != SCM_RIGHTS)
+			continue;
+		fds = (int *)CMSG_DATA(cmsg);
+		n = (cmsg->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		if (bad || !ibuf->allow_fdpass ||
+		    n > IMSG_MAX_FDS - ibuf->nrfds) {
+			close_fds(fds, n);
+			bad = 1;
+			continue;
+		}
+		for (i = 0; i < n; i++)
+			ibuf->rfds[ibuf->nrfds++] = fds[i];
+	}
+	if (bad) {
+		errno = EBADMSG;
+		return -1;
+	}
+	return 0;
+}
+
+ssize_t
+imsgbuf_read(struct imsgbuf *ibuf)
+{
+	struct msghdr	 msg;
+	struct iovec	 iov;
+	union {
+		struct cmsghdr	hdr;
+		char		buf[CMSG_SPACE(sizeof(int) * IMSG_MAX_FDS)];
+	} cmsgbuf;
+	ssize_t		 n;
+
+	if (ibuf->rlen >= sizeof(ibuf->rbuf)) {
+		/* Only a stream imsgbuf_get refused can fill the buffer. */
+		errno = ENOBUFS;
+		return -1;
+	}
+	memset(&msg, 0, sizeof(msg));
+	iov.iov_base = ibuf->rbuf + ibuf->rlen;
+	iov.iov_len = sizeof(ibuf->rbuf) - ibuf->rlen;
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = cmsgbuf.buf;
+	msg.msg_controllen = sizeof(cmsgbuf.buf);
+
+	do {
+		n = recvmsg(ibuf->fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+	} while (n == -1 && errno == EINTR);
+	if (n == -1)
+		return -1;
+	/* Keep the bytes so the stream stays aligned even on failure. */
+	ibuf->rlen += n;
+	if (take_fds(ibuf, &msg) == -1)
+		return -1;
+	return n;
+}
+
+int
+imsgbuf_get(struct imsgbuf *ibuf, struct imsg *imsg)
+{
+	struct imsg_hdr	 hdr;
+	size_t		 len;
+	uint8_t		*data = NULL;
+
+	if (ibuf->rlen == 0 && ibuf->nrfds > 0) {
+		/*
+		 * An fd arrives with the first byte of its message, so with
+		 * nothing buffered every queued fd is one no message claimed.
+		 */
+		close_fds(ibuf->rfds, ibuf->nrfds);
+		memset(ibuf->rfds, -1, sizeof(ibuf->rfds));
+		ibuf->nrfds = 0;
+		errno = EBADMSG;
+		return -1;
+	}
+	if (ibuf->rlen < IMSG_HEADER_SIZE)
+		return 0;
+	memcpy(&hdr, ibuf->rbuf, sizeof(hdr));
+	/* A bad header stays in place: every later call fails the same. */
+	if (hdr.len < IMSG_HEADER_SIZE || hdr.len > ibuf->maxsize) {
+		errno = ERANGE;
+		return -1;
+	}
+	if ((hdr.flags & ~IMSGF_HASFD) != 0 ||
+	    ((hdr.flags & IMSGF_HASFD) && ibuf->nrfds == 0)) {
+		errno = EBADMSG;
+		return -1;
+	}
+	if (ibuf->rlen < hdr.len)
+		return 0;
+
+	len = hdr.len - IMSG_HEADER_SIZE;
+	if (len > 0) {
+		if ((data = malloc(len)) == NULL)
+			return -1;
+		memcpy(data, ibuf->rbuf + IMSG_HEADER_SIZE, len);
+	}
+	imsg->hdr = hdr;
+	imsg->data = data;
+	imsg->fd = -1;
+	if (hdr.flags & IMSGF_HASFD) {
+		imsg->fd = ibuf->rfds[0];
+		memmove(ibuf->rfds, ibuf->rfds + 1,
+		    (ibuf->nrfds - 1) * sizeof(int));
+		ibuf->rfds[--ibuf->nrfds] = -1;
+	}
+	ibuf->rlen -= hdr.len;
+	memmove(ibuf->rbuf, ibuf->rbuf + hdr.len, ibuf->rlen);
+	return 1;
+}
+
+int
+imsg_compose(struct imsgbuf *ibuf, uint32_t type, uint32_t peerid,
+    pid_t pid, int fd, const void *data, size_t len)
+{
+	struct imsg_out	*out;
+	struct imsg_hdr	 hdr;
+
+	if (len > IMSG_MAX_PAYLOAD || (len > 0 && data == NULL)) {
+		errno = ERANGE;
+		return -1;
+	}
+	if ((out = malloc(sizeof(*out) + IMSG_HEADER_SIZE + len)) == NULL)
+		return -1;
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.type = type;
+	hdr.len = IMSG_HEADER_SIZE + len;
+	hdr.flags = fd == -1 ? 0 : IMSGF_HASFD;
+	hdr.peerid = peerid;
+	hdr.pid = pid == 0 ? ibuf->pid : pid;
+	memcpy(out->io_buf, &hdr, sizeof(hdr));
+	if (len > 0)
+		memcpy(out->io_buf + IMSG_HEADER_SIZE, data, len);
+	out->io_fd = fd;
+	out->io_len = IMSG_HEADER_SIZE + len;
+	out->io_off = 0;
+	TAILQ_INSERT_TAIL(&ibuf->outq, out, io_entry);
+	ibuf->outq_bytes += out->io_len;
+	ibuf->outq_count++;
+	return 0;
+}
+
+int
+imsgbuf_write(struct imsgbuf *ibuf)
+{
+	struct iovec	 iov[IMSG_WRITE_IOV];
+	struct msghdr	 msg;
+	union {
+		struct cmsghdr	hdr;
+		char		buf[CMSG_SPACE(sizeof(int))];
+	} cmsgbuf;
+	struct cmsghdr	*cmsg;
+	struct imsg_out	*out, *next;
+	int		 niov = 0;
+	size_t		 done;
+	ssize_t		 n;
+
+	if ((out = TAILQ_FIRST(&ibuf->outq)) == NULL)
+		return 0;
+	memset(&msg, 0, sizeof(msg));
+	/*
+	 * The kernel attaches an fd to the first byte of a sendmsg, so a
+	 * message with an fd starts a write and the write ends before the
+	 * next message with an fd.  A partly written message has sent its
+	 * fd already (io_fd is -1 by then).
+	 */
+	if (out->io_fd != -1) {
+		memset(&cmsgbuf, 0, sizeof(cmsgbuf));
+		msg.msg_control = cmsgbuf.buf;
+		msg.msg_controllen = sizeof(cmsgbuf.buf);
+		cmsg = CMSG_FIRSTHDR(&msg);
+		cmsg->cmsg_level = SOL_SOCKET;
+		cmsg->cmsg_type = SCM_RIGHTS;
+		cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cmsg), &out->io_fd, sizeof(int));
+	}
+	for (; out != NULL && niov < IMSG_WRITE_IOV;
+	    out = TAILQ_NEXT(out, io_entry)) {
+		if (niov > 0 && out->io_fd != -1)
+			break;
+		iov[niov].iov_base = out->io_buf + out->io_off;
+		iov[niov].iov_len = out->io_len - out->io_off;
+		niov++;
+	}
+	msg.msg_iov = iov;
+	msg.msg_iovlen = niov;
+
+	do {
+		n = sendmsg(ibuf->fd, &msg, MSG_DONTWAIT | MSG_NOSIGNAL);
+	} while (n == -1 && errno == EINTR);
+	if (n == -1)
+		return (errno == EAGAIN || errno == EWOULDBLOCK) ? 0 : -1;
+
+	out = TAILQ_FIRST(&ibuf->outq);
+	if (out->io_fd != -1) {
+		/* The peer holds its own copy now. */
+		close(out->io_fd);
+		out->io_fd = -1;
+	}
+	done = n;
+	for (; out != NULL && done > 0; out = next) {
+		next = TAILQ_NEXT(out, io_entry);
+		if (done < out->io_len - out->io_off) {
+			out->io_off += done;
+			break;
+		}
+		done -= out->io_len - out->io_off;
+		outq_remove(ibuf, out);
+	}
+	return 0;
+}
+
+int
+imsgbuf_flush(struct imsgbuf *ibuf)
+{
+	struct pollfd	 pfd;
+
+	while (!TAILQ_EMPTY(&ibuf->outq)) {
+		if (imsgbuf_write(ibuf) == -1)
+			return -1;
+		if (TAILQ_EMPTY(&ibuf->outq))
+			break;
+		pfd.fd = ibuf->fd;
+		pfd.events = POLLOUT;
+		if (poll(&pfd, 1, -1) == -1 && errno != EINTR)
+			return -1;
+	}
+	return 0;
+}
+
+size_t
+imsgbuf_queuelen(const struct imsgbuf *ibuf)
+{
+	return ibuf->outq_count;
+}
+
+uint32_t
+imsg_get_type(const struct imsg *imsg)
+{
+	return imsg->hdr.type;
+}
+
+uint32_t
+imsg_get_peerid(const struct imsg *imsg)
+{
+	return imsg->hdr.peerid;
+}
+
+pid_t
+imsg_get_pid(const struct imsg *imsg)
+{
+	return imsg->hdr.pid;
+}
+
+size_t
+imsg_get_len(const struct imsg *imsg)
+{
+	return imsg->hdr.len - IMSG_HEADER_SIZE;
+}
+
+int
+imsg_get_data(const struct imsg *imsg, void *buf, size_t len)
+{
+	if (imsg_get_len(imsg) != len) {
+		errno = EBADMSG;
+		return -1;
+	}
+	if (len > 0)
+		memcpy(buf, imsg->data, len);
+	return 0;
+}
+
+int
+imsg_expect(const struct imsg *imsg, uint32_t type, size_t len)
+{
+	if (imsg->hdr.type != type || imsg_get_len(imsg) != len) {
+		errno = EBADMSG;
+		return -1;
+	}
+	return 0;
+}
+
+int
+imsg_get_fd(struct imsg *imsg)
+{
+	int	 fd = imsg->fd;
+
+	imsg->fd = -1;
+	return fd;
+}
+
+void
+imsg_free(struct imsg *imsg)
+{
+	if (imsg->fd != -1)
+		close(imsg->fd);
+	imsg->fd = -1;
+	free(imsg->data);
+	imsg->data = NULL;
+}
+
+void
+imsgev_init(struct imsgev *iev, struct event_base *base, int fd,
+    void (*handler)(int, short, void *), void *data)
+{
+	imsgbuf_init(&iev->ibuf, fd);
+	iev->base = base;
+	iev->handler = handler;
+	iev->data = data;
+	iev->events = EV_READ;
+	event_assign(&iev->ev, base, fd, iev->events, handler, iev);
+}
+
+void
+imsg_event_add(struct imsgev *iev)
+{
+	short	 events = EV_READ;
+
+	if (imsgbuf_queuelen(&iev->ibuf) > 0)
+		events |= EV_WRITE;
+	if (events == iev->events && event_pending(&iev->ev, events, NULL))
+		return;
+	event_del(&iev->ev);
+	iev->events = events;
+	event_assign(&iev->ev, iev->base, iev->ibuf.fd, events, iev->handler,
+	    iev);
+	event_add(&iev->ev, NULL);
+}
+
+int
+imsg_compose_event(struct imsgev *iev, uint32_t type, uint32_t peerid,
+    pid_t pid, int fd, const void *data, size_t len)
+{
+	if (imsg_compose(&iev->ibuf, type, peerid, pid, fd, data, len) == -1)
+		return -1;
+	imsg_event_add(iev);
+	return 0;
+}
+
+int
+imsgev_handle(struct imsgev *iev, short event)
+{
+	ssize_t	 n;
+
+	if (event & EV_READ) {
+		n = imsgbuf_read(&iev->ibuf);
+		if (n == 0) {
+			errno = 0;
+			return -1;
+		}
+		if (n == -1 && errno != EAGAIN && errno != EWOULDBLOCK)
+			return -1;
+	}
+	if (event & EV_WRITE) {
+		if (imsgbuf_write(&iev->ibuf) == -1)
+			return -1;
+	}
+	return 0;
+}
