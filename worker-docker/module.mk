@@ -1,0 +1,17 @@
+# worker-docker/: spaced-docker, the Docker place (Engine API client).
+DOCKER_SRCS	:= $(sort $(wildcard worker-docker/*.c))
+DOCKER_OBJS	:= $(DOCKER_SRCS:%.c=$(B)/%.o)
+DOCKER_LIB_OBJS	:= $(filter-out $(B)/worker-docker/main.o,$(DOCKER_OBJS))
+
+$(B)/libexec/spaced/spaced-docker: $(DOCKER_OBJS) $(B)/libcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The binary needs main.c (the lead's); until it lands, build the library
+# objects only, so a plain make stays green.
+ifneq ($(wildcard worker-docker/main.c),)
+BINS		+= $(B)/libexec/spaced/spaced-docker
+else
+BINS		+= $(DOCKER_LIB_OBJS)
+endif
+UNIT_LINK_docker := $(DOCKER_LIB_OBJS)
