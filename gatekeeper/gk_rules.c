@@ -167,12 +167,17 @@ split_target_span(const char *target, size_t len, const char **host,
 	if (target == NULL || len == 0 || memchr(target, '\0', len) != NULL)
 		return -1;
 	if (target[0] == '[') {
+		/*
+		 * The host keeps its brackets: only an address is ever
+		 * written that way, and "[example.com]" must not read as
+		 * the name inside it.
+		 */
 		close = memchr(target, ']', len);
 		if (close == NULL || close == target + 1 ||
 		    (size_t)(close - target) + 1 >= len || close[1] != ':')
 			return -1;
-		*host = target + 1;
-		*hostlen = close - target - 1;
+		*host = target;
+		*hostlen = close - target + 1;
 		colon = close + 1;
 	} else {
 		colon = memrchr(target, ':', len);

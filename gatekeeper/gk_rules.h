@@ -68,11 +68,11 @@ int	 gk_name_normalize(const char *in, size_t inlen, char *out,
 
 /*
  * Split a CONNECT request target "host:port" at the last colon.  A
- * bracketed IPv6 literal "[v6]:port" is split too, host without the
- * brackets (and then refused as not a name by the caller).  Returns 0
- * and NUL-terminated host and port strings, -1 when the target has no
- * port (no colon, or nothing after it), an empty host, a NUL byte, or
- * does not fit.
+ * bracketed IPv6 literal "[v6]:port" is split after the "]", the host
+ * keeping its brackets (so the caller refuses it as not a name, and
+ * "[example.com]:443" with it).  Returns 0 and NUL-terminated host and
+ * port strings, -1 when the target has no port (no colon, or nothing
+ * after it), an empty host, a NUL byte, or does not fit.
  */
 int	 gk_split_target(const char *target, size_t len, char *host,
 	    size_t hostsz, char *port, size_t portsz);
