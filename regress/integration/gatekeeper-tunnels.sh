@@ -1,0 +1,132 @@
+#!/bin/sh
+# spaced-gatekeeper tunnels: the connection caps climbed rung by rung, the
+# tunnel cap with real tunnels, TCP teardown (4 MiB full duplex while the
+# client still uploads, half-close each way) and 20 peers killed.
+. "$(dirname "$0")/gk/lib.sh"
+setup
+C=9099 C2=9098 JPORT=9099
+start_gk gk $C $GKADDR 3128 8080 $C ||
+    { nok "gatekeeper starts" "$(cat "$T/gk.err")"; finish; }
+start_gk caps $C2 $GKADDR 3129 8081 $C2 300000 2 2 2 ||
+    { nok "caps gatekeeper starts" "$(cat "$T/caps.err")"; finish; }
+network $C allowlist upstream.test.example
+network $C2 allowlist upstream.test.example
+grant $C2 gh http://upstream.test.example/v1 x-api-key k-caps ||
+    nok "POST /grants on the caps gatekeeper"
+
+tun()
+{
+	cli tunnel $GKADDR "${2:-3128}" "$1" echo | tr '\n' ' ' | tr -d '\r'
+}
+
+# Caps 2 2 2: two proven connections, then the third is dropped with
+# nothing on it and journalled; then the places are back.
+for spec in corridor:3129 window:8081 control:$C2; do
+	kind=${spec%:*} port=${spec#*:}
+	addr=$GKADDR; [ $kind = control ] && addr=127.0.0.1
+	out=$(cli rungs $addr $port $kind 2 /model/gh/hold | tr '\n' ' ')
+	case $out in
+	"rungs=2 next=dropped end=eof "|"rungs=2 next=dropped end=reset ")
+		ok "$kind cap 2: two rungs proven, the third dropped";;
+	*)	nok "$kind cap 2: two rungs proven, the third dropped" "$out";;
+	esac
+	if waitfor 5 health $C2; then
+		journal $C2
+		check "... journal $kind deny:too-many-connections" jq -e \
+		    --arg l $kind '[.records[] | select(.listener == $l and
+		    .decision == "deny:too-many-connections")] | length >= 1' \
+		    "$T/journal.json"
+	else
+		nok "... control answers again after the $kind climb"
+	fi
+done
+check "caps: corridor carries again once the rungs went" \
+    waitfor 5 eval 'test "$(tun upstream.test.example:443 3129)" = "status=200 echo=ok "'
+out=$(nsx curl -s --max-time 5 -o /dev/null -w '%{http_code}' \
+    http://$GKADDR:8081/model/gh/echo)
+check "caps: window answers again once the rungs went" test "$out" = 200
+check "caps gatekeeper alive" alive caps
+
+# 64 real tunnels, the 65th refused 503, places back as clients go.
+bg hold64 cli hold $GKADDR 3128 upstream.test.example:443 64 h64 HOLD
+if waitfor 30 grep -q '^ready\|^rung' "$T/hold64.out" &&
+    grep -q '^ready 64$' "$T/hold64.out"; then
+	ok "64 tunnels established and proven"
+else
+	nok "64 tunnels established and proven" "$(cat "$T/hold64.out")"
+fi
+printf 'CONNECT upstream.test.example:443 HTTP/1.1\r\n\r\n' |
+    cli raw $GKADDR 3128 >"$T/col/65th" 2>/dev/null
+check "65th tunnel: 503 refused" eval '[ "$(status_of "$T/col/65th")" = 503 ] &&
+    grep -qi "^x-gatekeeper-reason: refused" "$T/col/65th"'
+check "... journal deny:too-many-tunnels" \
+    jhas corridor upstream.test.example deny:too-many-tunnels
+kill "$(cat "$T/hold64.pid")"
+closed()
+{
+	[ "$(ls "$T/up" | grep -c "^$1.*\.closed$")" -ge "$2" ]
+}
+check "upstream sees all 64 closed after the client went" waitfor 10 closed h64- 64
+bg again cli hold $GKADDR 3128 upstream.test.example:443 64 again HOLD
+check "64 places back: 64 new tunnels" \
+    eval 'waitfor 30 grep -q "^ready\|^rung" "$T/again.out" &&
+    grep -q "^ready 64$" "$T/again.out"'
+kill "$(cat "$T/again.pid")"
+waitfor 10 closed again- 64
+
+# 4 MiB each way at once; the upstream ends its side while the client is
+# still uploading.
+out=$(cli tunnel $GKADDR 3128 upstream.test.example:443 duplex 4194304 dup1)
+echo "$out" | sed 's/^/    /'
+sent=$(cat "$T/up/dup1.sent" 2>/dev/null)
+waitfor 10 test -s "$T/up/dup1.recv"
+has()
+{
+	echo "$out" | grep -q "$1"
+}
+check "duplex: client received all 4 MiB, sha256 equal" \
+    has "down-count=4194304 down-end=eof down-sha=$sent"
+upsha=$(echo "$out" | sed -n 's/^up-sha=//p')
+check "duplex: upstream received all 4 MiB, sha256 equal" \
+    grep -q "^4194304 $upsha\$" "$T/up/dup1.recv"
+check "duplex: the upload went on to its end after the download ended" \
+    has "uploaded=4194304 upload-error=none"
+at=$(echo "$out" | sed -n 's/^uploaded-at-down-eof=//p')
+check "duplex: the download ended while the client was still uploading ($at)" \
+    test "${at:--1}" -ge 0 -a "${at:-0}" -lt 4194304
+
+# Half-close, each way.
+out=$(cli tunnel $GKADDR 3128 upstream.test.example:443 half1 | tr '\n' ' ')
+check "client half-closes: upstream sees EOF and still answers" \
+    test "$out" = "status=200 half1=GOT 17|AFTER-EOF| end=eof "
+out=$(cli tunnel $GKADDR 3128 upstream.test.example:443 half2 hc2 | tr '\n' ' ')
+check "upstream half-closes: client sees EOF" \
+    test "$out" = "status=200 half2-read=BYE end=eof "
+check "... and what the client sends next still arrives" \
+    waitfor 5 grep -q '^after-fin-hc2$' "$T/up/hc2.recv"
+
+# 20 peers holding streaming tunnels killed with SIGKILL: their places
+# are back at once (long before the 300 s idle limit).
+i=0
+while [ $i -lt 20 ]; do
+	bg peer$i cli hold $GKADDR 3128 upstream.test.example:443 1 k$i STREAM
+	i=$((i + 1))
+done
+ready=0
+i=0
+while [ $i -lt 20 ]; do
+	waitfor 20 grep -q '^ready\|^rung' "$T/peer$i.out" &&
+	    grep -q '^ready 1$' "$T/peer$i.out" && ready=$((ready + 1))
+	i=$((i + 1))
+done
+check "20 streaming tunnels established" test $ready = 20
+for i in $(seq 0 19); do kill -9 "$(cat "$T/peer$i.pid")"; rm "$T/peer$i.pid"; done
+check "upstream side of all 20 closed after the kill" waitfor 10 closed k 20
+bg after cli hold $GKADDR 3128 upstream.test.example:443 64 after HOLD
+check "after 20 killed: 64 new tunnels at once" \
+    eval 'waitfor 30 grep -q "^ready\|^rung" "$T/after.out" &&
+    grep -q "^ready 64$" "$T/after.out"'
+kill "$(cat "$T/after.pid")"
+check "process alive" alive gk
+check "health 200" health $C
+finish

@@ -1,0 +1,249 @@
+#!/usr/bin/env python3
+# Clients for the gatekeeper suites, run in the gatekeeper's network
+# namespace.  Every subcommand prints what it saw as plain words on
+# stdout; the suites judge.
+#
+#   raw ADDR PORT [--keep] [--reset-after N] < request
+#       send stdin, half-close (unless --keep), print the answer bytes;
+#       with --reset-after N send only N bytes and reset (SO_LINGER 0)
+#   tunnel ADDR PORT TARGET echo|half1|half2 TOKEN|duplex N TOKEN
+#   hold ADDR PORT TARGET N TOKEN HOLD|STREAM
+#       open N tunnels, prove each, print "ready N", then wait forever
+#   refusals ADDR PORT N FORMAT
+#       N CONNECTs one after the other to FORMAT % i; prints the statuses
+#   rungs ADDR PORT corridor|window|control CAP [WPATH]
+#       climb to CAP proven connections, then print how the next one ended
+import hashlib, os, random, socket, struct, sys, threading, time
+
+
+def dial(addr, port, timeout=10):
+	s = socket.create_connection((addr, int(port)), timeout=timeout)
+	s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+	return s
+
+
+def read_head(s):
+	"""Read an HTTP head byte by byte so no tunnel byte is taken."""
+	head = b""
+	while not head.endswith(b"\r\n\r\n"):
+		c = s.recv(1)
+		if not c:
+			break
+		head += c
+	return head
+
+
+def status_of(head):
+	parts = head.split(b" ", 2)
+	if len(parts) < 2 or not head.startswith(b"HTTP/"):
+		return "none"
+	return parts[1].decode("ascii", "replace")
+
+
+def read_all(s, limit=1 << 20):
+	"""Read to EOF; return (bytes, how it ended)."""
+	out = b""
+	try:
+		while len(out) < limit:
+			b = s.recv(65536)
+			if not b:
+				return out, "eof"
+			out += b
+	except ConnectionResetError:
+		return out, "reset"
+	except socket.timeout:
+		return out, "timeout"
+	return out, "limit"
+
+
+def proxy(addr, port, target):
+	s = dial(addr, port)
+	s.sendall(b"CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n" %
+	    (target.encode(), target.encode()))
+	head = read_head(s)
+	return s, status_of(head), head
+
+
+def cmd_raw(addr, port, *opts):
+	data = sys.stdin.buffer.read()
+	s = dial(addr, port, timeout=8)
+	if "--reset-after" in opts:
+		n = int(opts[opts.index("--reset-after") + 1])
+		s.sendall(data[:n])
+		s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+		    struct.pack("ii", 1, 0))
+		s.close()
+		print("reset-sent")
+		return
+	try:
+		s.sendall(data)
+		if "--keep" not in opts:
+			s.shutdown(socket.SHUT_WR)
+	except (BrokenPipeError, ConnectionResetError):
+		pass
+	out, how = read_all(s)
+	sys.stdout.buffer.write(out)
+	sys.stderr.write("end=%s\n" % how)
+
+
+def cmd_tunnel(addr, port, target, mode, *args):
+	s, status, head = proxy(addr, port, target)
+	print("status=%s" % status)
+	sys.stdout.flush()
+	if status != "200":
+		sys.stdout.buffer.write(head)
+		return
+	if mode == "echo":
+		probe = b"ping-%d" % random.randrange(1 << 30)
+		s.sendall(b"ECHO\n" + probe)
+		got = b""
+		while len(got) < len(probe):
+			b = s.recv(100)
+			if not b:
+				break
+			got += b
+		print("echo=%s" % ("ok" if got == probe else "bad"))
+	elif mode == "half1":
+		s.sendall(b"HALF1\nhello-from-client")
+		s.shutdown(socket.SHUT_WR)
+		out, how = read_all(s)
+		print("half1=%s end=%s" % (out.replace(b"\n", b"|").decode(), how))
+	elif mode == "half2":
+		token = args[0]
+		s.sendall(b"HALF2 %s\n" % token.encode())
+		out, how = read_all(s)
+		print("half2-read=%s end=%s" % (out.strip().decode(), how))
+		s.sendall(b"after-fin-" + token.encode())
+		s.shutdown(socket.SHUT_WR)
+		time.sleep(0.2)
+	elif mode == "duplex":
+		duplex(s, int(args[0]), args[1])
+	s.close()
+
+
+def duplex(s, n, token):
+	"""Upload n bytes slowly while reading n bytes slowly; the upstream
+	half-closes once it has sent, while the upload is still going."""
+	up = random.Random("up-" + token).randbytes(n)
+	print("up-sha=%s" % hashlib.sha256(up).hexdigest())
+	down = hashlib.sha256()
+	got = [0, "open"]
+	sent = [0]
+	at_eof = [-1]
+
+	def reader():
+		try:
+			while True:
+				b = s.recv(16384)
+				if not b:
+					got[1] = "eof"
+					at_eof[0] = sent[0]
+					return
+				down.update(b)
+				got[0] += len(b)
+				time.sleep(0.015)
+		except OSError as e:
+			got[1] = "error:%s" % e.__class__.__name__
+	t = threading.Thread(target=reader)
+	s.sendall(b"DUPLEX %d %s\n" % (n, token.encode()))
+	t.start()
+	err = ""
+	try:
+		while sent[0] < n:
+			s.sendall(up[sent[0]:sent[0] + 16384])
+			sent[0] += 16384
+			time.sleep(0.02)
+		s.shutdown(socket.SHUT_WR)
+	except OSError as e:
+		err = e.__class__.__name__
+	t.join(60)
+	print("uploaded=%d upload-error=%s down-count=%d down-end=%s "
+	    "down-sha=%s" % (min(sent[0], n), err or "none", got[0], got[1],
+	    down.hexdigest()))
+	print("uploaded-at-down-eof=%d" % at_eof[0])
+
+
+def cmd_hold(addr, port, target, n, token, mode):
+	socks = []
+	for i in range(int(n)):
+		s, status, head = proxy(addr, port, target)
+		if status != "200":
+			print("rung %d status=%s" % (i, status))
+			sys.stdout.flush()
+			os._exit(1)
+		s.sendall(b"%s %s-%d\n" % (mode.encode(), token.encode(), i))
+		if not s.recv(1):
+			print("rung %d closed" % i)
+			sys.stdout.flush()
+			os._exit(1)
+		socks.append(s)
+	print("ready %d" % len(socks))
+	sys.stdout.flush()
+	threading.Event().wait()
+
+
+def cmd_refusals(addr, port, n, fmt):
+	seen = {}
+	for i in range(int(n)):
+		s, status, head = proxy(addr, port, fmt % i)
+		s.close()
+		seen[status] = seen.get(status, 0) + 1
+	print(" ".join("%s=%d" % kv for kv in sorted(seen.items())))
+
+
+def prove(kind, addr, port, wpath):
+	"""One connection the listener has provably accepted: it answered."""
+	s = dial(addr, port)
+	if kind == "corridor":
+		s.sendall(b"CONNECT upstream.test.example:443 HTTP/1.1\r\n"
+		    b"Host: upstream.test.example:443\r\n\r\n")
+		if status_of(read_head(s)) != "200":
+			return None
+		s.sendall(b"ECHO\nx")
+		return s if s.recv(1) == b"x" else None
+	if kind == "window":
+		s.sendall(b"GET %s HTTP/1.1\r\nHost: w\r\n\r\n" % wpath.encode())
+		ok = status_of(read_head(s)) == "200" and s.recv(1) == b"x"
+		return s if ok else None
+	s.sendall(b"GET /health HTTP/1.1\r\nHost: c\r\n\r\n")
+	head = read_head(s)
+	if status_of(head) != "200":
+		return None
+	for line in head.split(b"\r\n"):
+		if line.lower().startswith(b"content-length:"):
+			n = int(line.split(b":")[1])
+			while n > 0:
+				n -= len(s.recv(n))
+	return s
+
+
+def cmd_rungs(addr, port, kind, cap, wpath="/"):
+	held = []
+	for i in range(int(cap)):
+		s = prove(kind, addr, port, wpath)
+		if s is None:
+			print("rung %d not proven" % i)
+			return
+		held.append(s)
+	print("rungs=%d" % len(held))
+	s = dial(addr, port)
+	try:
+		if kind == "corridor":
+			s.sendall(b"CONNECT upstream.test.example:443 HTTP/1.1\r\n"
+			    b"Host: x\r\n\r\n")
+		else:
+			s.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+	except OSError:
+		pass
+	out, how = read_all(s)
+	if out:
+		print("next=answered:%s" % out.split(b"\r\n")[0].decode(
+		    "ascii", "replace"))
+	else:
+		print("next=dropped end=%s" % how)
+
+
+if __name__ == "__main__":
+	cmds = {"raw": cmd_raw, "tunnel": cmd_tunnel, "hold": cmd_hold,
+	    "rungs": cmd_rungs, "refusals": cmd_refusals}
+	cmds[sys.argv[1]](*sys.argv[2:])
