@@ -27,6 +27,21 @@
 #include "log.h"
 #include "sbt.h"
 
+static int	 sbt_in_child;
+
+/*
+ * LeakSanitizer's hook: no leak check in a child that leaves through
+ * exit() (a fatal path); it was forked from a threaded test runner, so
+ * LSan could not stop the world and might report false leaks.
+ */
+int	 __lsan_is_turned_off(void);
+
+int
+__lsan_is_turned_off(void)
+{
+	return sbt_in_child;
+}
+
 /* Exit with what exit_group gets: nothing else runs (no atexit, no LSan). */
 static void __attribute__((__noreturn__))
 sbt_child(const struct sandbox_spec *spec, sbt_attempt prepare,
@@ -34,6 +49,7 @@ sbt_child(const struct sandbox_spec *spec, sbt_attempt prepare,
 {
 	int	 rc;
 
+	sbt_in_child = 1;
 	if (prepare != NULL && prepare() != 0)
 		_exit(SBT_BROKEN);
 	if (spec != NULL)

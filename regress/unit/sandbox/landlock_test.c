@@ -1,0 +1,243 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * The Landlock layer: seccomp lets the calls through (SB_RPATH and
+ * friends, or extras), Landlock must stop them; the same child with
+ * sb_landlock_optional set is the control.
+ */
+
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+#include "proto.h"
+#include "sandbox.h"
+#include "sbt.h"
+
+static char		 lldir[64];
+static char		 inside_path[128];
+static struct sockaddr_in listen_sin;
+static struct sockaddr_un abstract_sun;
+static socklen_t	 abstract_len;
+
+static void
+need_abi(int abi)
+{
+	int	 have = sandbox_landlock_abi();
+
+	if (have < abi)
+		cr_skip_test("kernel Landlock ABI %d, this test needs %d",
+		    have, abi);
+}
+
+static void
+make_dir(void)
+{
+	strlcpy(lldir, "/tmp/sbt-landlock.XXXXXX", sizeof(lldir));
+	cr_assert_not_null(mkdtemp(lldir));
+	snprintf(inside_path, sizeof(inside_path), "%s/inside", lldir);
+}
+
+static void
+remove_dir(void)
+{
+	unlink(inside_path);
+	rmdir(lldir);
+}
+
+TestSuite(landlock, .init = make_dir, .fini = remove_dir);
+
+static struct sandbox_spec
+ll_spec(unsigned int groups, const int *extra, const char *dir)
+{
+	struct sandbox_spec	 spec = sbt_seccomp_spec(groups, extra);
+
+	spec.sb_landlock_optional = 0;
+	spec.sb_landlock_dir = dir;
+	return spec;
+}
+
+static int
+try_open_passwd(void)
+{
+	int	 fd;
+
+	if ((fd = open("/etc/passwd", O_RDONLY)) == -1)
+		return errno;
+	close(fd);
+	return 0;
+}
+
+static int
+try_probe_open(void)
+{
+	return sandbox_probe(PROBE_OPEN) == -1 ? errno : 0;
+}
+
+static int
+try_create_inside(void)
+{
+	char	 buf[3];
+	int	 fd;
+
+	if ((fd = open(inside_path, O_RDWR | O_CREAT | O_TRUNC, 0600)) == -1)
+		return errno;
+	if (write(fd, "ok", 2) != 2 || pread(fd, buf, 2, 0) != 2) {
+		close(fd);
+		return SBT_BROKEN;
+	}
+	close(fd);
+	return unlink(inside_path) == -1 ? errno : 0;
+}
+
+Test(landlock, no_dir_means_no_filesystem)
+{
+	struct sandbox_spec spec = ll_spec(SB_STDIO | SB_RPATH, NULL, NULL);
+
+	need_abi(1);
+	SBT_EXITS(&spec, try_open_passwd, EACCES);
+	/* The probe sees the refusal too, so spacectl can report it. */
+	SBT_EXITS(&spec, try_probe_open, EACCES);
+	spec.sb_landlock_optional = 1;
+	SBT_EXITS(&spec, try_open_passwd, 0);
+	SBT_EXITS(&spec, try_probe_open, 0);
+}
+
+Test(landlock, dir_is_the_only_tree)
+{
+	struct sandbox_spec spec = ll_spec(SB_STDIO | SB_RPATH | SB_WPATH,
+	    NULL, lldir);
+
+	need_abi(1);
+	SBT_EXITS(&spec, try_create_inside, 0);
+	SBT_EXITS(&spec, try_open_passwd, EACCES);
+	spec.sb_landlock_optional = 1;
+	SBT_EXITS(&spec, try_open_passwd, 0);
+	/* No tree at all: inside is refused as well. */
+	spec.sb_landlock_optional = 0;
+	spec.sb_landlock_dir = NULL;
+	SBT_EXITS(&spec, try_create_inside, EACCES);
+}
+
+static int
+try_connect_tcp(void)
+{
+	int	 s, rc;
+
+	if ((s = socket(AF_INET, SOCK_STREAM, 0)) == -1)
+		return errno;
+	rc = connect(s, (struct sockaddr *)&listen_sin, sizeof(listen_sin));
+	rc = rc == -1 ? errno : 0;
+	close(s);
+	return rc;
+}
+
+static int
+try_probe_connect(void)
+{
+	return sandbox_probe(PROBE_CONNECT) == -1 ? errno : 0;
+}
+
+Test(landlock, tcp_needs_inet)
+{
+	/* seccomp lets socket and connect through; Landlock must not. */
+	static const int extra[] = { SYS_socket, SYS_connect, -1 };
+	struct sandbox_spec spec = ll_spec(SB_STDIO, extra, NULL);
+	socklen_t len = sizeof(listen_sin);
+	int l;
+
+	need_abi(4);
+	l = socket(AF_INET, SOCK_STREAM, 0);
+	cr_assert(l != -1);
+	memset(&listen_sin, 0, sizeof(listen_sin));
+	listen_sin.sin_family = AF_INET;
+	listen_sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	cr_assert(bind(l, (struct sockaddr *)&listen_sin, len) == 0);
+	cr_assert(listen(l, 8) == 0);
+	cr_assert(getsockname(l, (struct sockaddr *)&listen_sin, &len) == 0);
+
+	SBT_EXITS(&spec, try_connect_tcp, EACCES);
+	SBT_EXITS(&spec, try_probe_connect, EACCES);
+	spec.sb_landlock_optional = 1;
+	SBT_EXITS(&spec, try_connect_tcp, 0);
+	SBT_EXITS(&spec, try_probe_connect, 0);
+	/* With SB_INET, Landlock leaves TCP alone. */
+	spec = ll_spec(SB_STDIO | SB_INET, NULL, NULL);
+	SBT_EXITS(&spec, try_connect_tcp, 0);
+	close(l);
+}
+
+static int
+try_signal_parent(void)
+{
+	return kill(getppid(), 0) == -1 ? errno : 0;
+}
+
+static int
+try_connect_abstract(void)
+{
+	int	 s, rc;
+
+	if ((s = socket(AF_UNIX, SOCK_STREAM, 0)) == -1)
+		return errno;
+	rc = connect(s, (struct sockaddr *)&abstract_sun, abstract_len);
+	rc = rc == -1 ? errno : 0;
+	close(s);
+	return rc;
+}
+
+Test(landlock, scoped_signals_and_abstract_sockets)
+{
+	static const int extra[] = { SYS_kill, SYS_socket, SYS_connect, -1 };
+	struct sandbox_spec spec = ll_spec(SB_STDIO, extra, NULL);
+	int l;
+
+	need_abi(6);
+	l = socket(AF_UNIX, SOCK_STREAM, 0);
+	cr_assert(l != -1);
+	memset(&abstract_sun, 0, sizeof(abstract_sun));
+	abstract_sun.sun_family = AF_UNIX;
+	/* sun_path[0] == '\0': the abstract namespace. */
+	snprintf(abstract_sun.sun_path + 1, sizeof(abstract_sun.sun_path) - 1,
+	    "sbt-abstract-%d", (int)getpid());
+	abstract_len = offsetof(struct sockaddr_un, sun_path) + 1 +
+	    strlen(abstract_sun.sun_path + 1);
+	cr_assert(bind(l, (struct sockaddr *)&abstract_sun, abstract_len) == 0);
+	cr_assert(listen(l, 8) == 0);
+
+	SBT_EXITS(&spec, try_signal_parent, EPERM);
+	SBT_EXITS(&spec, try_connect_abstract, EPERM);
+	spec.sb_landlock_optional = 1;
+	SBT_EXITS(&spec, try_signal_parent, 0);
+	SBT_EXITS(&spec, try_connect_abstract, 0);
+	close(l);
+}
