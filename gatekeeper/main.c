@@ -1,0 +1,278 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ifaddrs.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+#include <event2/dns.h>
+#include <event2/listener.h>
+#include <openssl/ssl.h>
+
+#include "log.h"
+#include "sandbox.h"
+#include "gatekeeper.h"
+
+/*
+ * spaced-gatekeeper BIND CORRIDOR_PORT WINDOW_PORT CONTROL_PORT
+ *     [WINDOW_DEADLINE_MS [CORRIDOR_CAP WINDOW_CAP CONTROL_CAP]]
+ *
+ * Every argument is a length or a place; none weakens a rule.  Bad
+ * arguments end the program with 2, a listener that cannot bind with 1.
+ */
+
+static struct gk	 gk_state;
+
+static __dead void
+usage(const char *why)
+{
+	log_warnx("%s", why);
+	log_warnx("usage: spaced-gatekeeper BIND CORRIDOR_PORT WINDOW_PORT "
+	    "CONTROL_PORT [WINDOW_DEADLINE_MS [CORRIDOR_CAP WINDOW_CAP "
+	    "CONTROL_CAP]]");
+	exit(2);
+}
+
+static long long
+number(const char *s, long long min, long long max, const char *what)
+{
+	const char	*errstr;
+	long long	 v;
+	char		 msg[128];
+
+	v = strtonum(s, min, max, &errstr);
+	if (errstr != NULL) {
+		snprintf(msg, sizeof(msg), "%s is %s", what, errstr);
+		usage(msg);
+	}
+	return v;
+}
+
+/* BIND: one address of one interface, or a file holding it. */
+static void
+parse_bind(const char *arg, struct sockaddr_storage *ss, socklen_t *len)
+{
+	char			 buf[INET6_ADDRSTRLEN + 8], *p, *e;
+	struct sockaddr_in	*sin = (struct sockaddr_in *)ss;
+	struct sockaddr_in6	*sin6 = (struct sockaddr_in6 *)ss;
+	ssize_t			 n;
+	int			 fd;
+
+	if (arg[0] == '/') {
+		if ((fd = open(arg, O_RDONLY | O_CLOEXEC)) == -1)
+			usage("BIND file cannot be read");
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			usage("BIND file is empty");
+		buf[n] = '\0';
+	} else if (strlcpy(buf, arg, sizeof(buf)) >= sizeof(buf))
+		usage("BIND is not an address");
+	for (p = buf; *p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'; p++)
+		;
+	for (e = p + strlen(p); e > p && (e[-1] == ' ' || e[-1] == '\t' ||
+	    e[-1] == '\n' || e[-1] == '\r'); e--)
+		;
+	*e = '\0';
+	if (*p == '\0')
+		usage("BIND is empty");
+	memset(ss, 0, sizeof(*ss));
+	if (inet_pton(AF_INET, p, &sin->sin_addr) == 1) {
+		sin->sin_family = AF_INET;
+		*len = sizeof(*sin);
+		/* Every interface would include the user's own machine. */
+		if (sin->sin_addr.s_addr == htonl(INADDR_ANY))
+			usage("BIND must be one interface's address, not 0.0.0.0");
+	} else if (inet_pton(AF_INET6, p, &sin6->sin6_addr) == 1) {
+		sin6->sin6_family = AF_INET6;
+		*len = sizeof(*sin6);
+		if (IN6_IS_ADDR_UNSPECIFIED(&sin6->sin6_addr))
+			usage("BIND must be one interface's address, not ::");
+	} else
+		usage("BIND is not an address");
+}
+
+static void
+set_port(struct sockaddr_storage *ss, uint16_t port)
+{
+	if (ss->ss_family == AF_INET)
+		((struct sockaddr_in *)ss)->sin_port = htons(port);
+	else
+		((struct sockaddr_in6 *)ss)->sin6_port = htons(port);
+}
+
+static void
+listener_error(struct evconnlistener *l, void *arg)
+{
+	struct timeval	 tv = { 1, 0 };
+	int		 err = EVUTIL_SOCKET_ERROR();
+
+	if (err == EMFILE || err == ENFILE || err == ENOBUFS ||
+	    err == ENOMEM) {
+		/* Out of descriptors: back off a second instead of spinning. */
+		log_warnx("listener: out of resources, pausing");
+		evconnlistener_disable(l);
+		event_base_once(gk->gk_base, -1, EV_TIMEOUT,
+		    (void (*)(evutil_socket_t, short, void *))
+		    (void (*)(void))evconnlistener_enable, l, &tv);
+	}
+}
+
+static struct evconnlistener *
+listen_on(struct sockaddr_storage *ss, socklen_t len, evconnlistener_cb cb,
+    const char *what)
+{
+	struct evconnlistener	*l;
+
+	l = evconnlistener_new_bind(gk->gk_base, cb, NULL,
+	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_REUSEABLE | LEV_OPT_CLOSE_ON_EXEC,
+	    128, (struct sockaddr *)ss, (int)len);
+	if (l == NULL)
+		fatal("%s: cannot listen", what);
+	evconnlistener_set_error_cb(l, listener_error);
+	return l;
+}
+
+/* Our own addresses: a grant must never point the window at us. */
+static void
+own_addresses(void)
+{
+	struct ifaddrs	*ifa, *i;
+
+	if (getifaddrs(&ifa) == -1)
+		fatal("getifaddrs");
+	for (i = ifa; i != NULL && gk->gk_nown < GK_OWN_ADDRS_MAX;
+	    i = i->ifa_next) {
+		if (i->ifa_addr == NULL)
+			continue;
+		if (i->ifa_addr->sa_family == AF_INET)
+			memcpy(&gk->gk_own[gk->gk_nown++], i->ifa_addr,
+			    sizeof(struct sockaddr_in));
+		else if (i->ifa_addr->sa_family == AF_INET6)
+			memcpy(&gk->gk_own[gk->gk_nown++], i->ifa_addr,
+			    sizeof(struct sockaddr_in6));
+	}
+	freeifaddrs(ifa);
+	if (gk->gk_nown < GK_OWN_ADDRS_MAX)
+		gk->gk_own[gk->gk_nown++] = gk->gk_bind;
+}
+
+static void
+tls_init(void)
+{
+	if ((gk->gk_ssl = SSL_CTX_new(TLS_client_method())) == NULL)
+		fatalx("TLS context");
+	/*
+	 * The system store, or SSL_CERT_FILE / SSL_CERT_DIR when set; the
+	 * file is read now, before the sandbox forbids opening it.
+	 */
+	if (SSL_CTX_set_default_verify_paths(gk->gk_ssl) != 1)
+		fatalx("TLS trust store");
+	SSL_CTX_set_verify(gk->gk_ssl, SSL_VERIFY_PEER, NULL);
+	SSL_CTX_set_min_proto_version(gk->gk_ssl, TLS1_2_VERSION);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct sockaddr_storage	 ss;
+	struct sandbox_spec	 sb;
+	int			 i;
+
+	log_init(1, LOG_DAEMON);
+	log_procinit("gatekeeper");
+	gk = &gk_state;
+	TAILQ_INIT(&gk->gk_grants);
+	gk->gk_mode = GK_MODE_ALLOWLIST;	/* and an empty list */
+
+	if (argc != 5 && argc != 6 && argc != 9)
+		usage("wrong number of arguments");
+	parse_bind(argv[1], &gk->gk_bind, &gk->gk_bindlen);
+	for (i = 0; i < 3; i++)
+		gk->gk_ports[i] = (uint16_t)number(argv[2 + i], 1, 65535,
+		    i == 0 ? "CORRIDOR_PORT" : i == 1 ? "WINDOW_PORT" :
+		    "CONTROL_PORT");
+	gk->gk_deadline_ms = argc >= 6 ? number(argv[5], 1, 86400000,
+	    "WINDOW_DEADLINE_MS") : GK_DEADLINE_DEFAULT_MS;
+	gk->gk_caps[GK_CORRIDOR] = argc == 9 ? number(argv[6], 1, 65536,
+	    "CORRIDOR_CAP") : GK_CORRIDOR_CAP_DEFAULT;
+	gk->gk_caps[GK_WINDOW] = argc == 9 ? number(argv[7], 1, 65536,
+	    "WINDOW_CAP") : GK_WINDOW_CAP_DEFAULT;
+	gk->gk_caps[GK_CONTROL] = argc == 9 ? number(argv[8], 1, 65536,
+	    "CONTROL_CAP") : GK_CONTROL_CAP_DEFAULT;
+
+	/* Nothing the space sends ends the process, a closed socket neither. */
+	signal(SIGPIPE, SIG_IGN);
+
+	tls_init();
+	if ((gk->gk_base = event_base_new()) == NULL)
+		fatalx("event base");
+	if ((gk->gk_dns = evdns_base_new(gk->gk_base, 0)) == NULL)
+		fatalx("resolver");
+	/*
+	 * /etc/hosts first, then the nameservers of resolv.conf, both read
+	 * now: the sandbox opens no file later.  No search domains: a
+	 * refused suffix must never turn into a query for another name.
+	 */
+	if (evdns_base_resolv_conf_parse(gk->gk_dns, DNS_OPTION_NAMESERVERS |
+	    DNS_OPTION_MISC | DNS_OPTION_HOSTSFILE, "/etc/resolv.conf") != 0)
+		log_warnx("resolv.conf unreadable, using the default server");
+
+	ss = gk->gk_bind;
+	set_port(&ss, gk->gk_ports[GK_CORRIDOR]);
+	listen_on(&ss, gk->gk_bindlen, corridor_accept, "corridor");
+	set_port(&ss, gk->gk_ports[GK_WINDOW]);
+	listen_on(&ss, gk->gk_bindlen, window_accept, "window");
+	/* Control last: an answer on it means the corridor accepts. */
+	memset(&ss, 0, sizeof(ss));
+	((struct sockaddr_in *)&ss)->sin_family = AF_INET;
+	((struct sockaddr_in *)&ss)->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	set_port(&ss, gk->gk_ports[GK_CONTROL]);
+	listen_on(&ss, sizeof(struct sockaddr_in), control_accept, "control");
+	own_addresses();
+
+	/*
+	 * stdio: the loop and the sockets it holds; inet: the corridor's
+	 * and the window's connections out and the resolver's sockets.
+	 * No file, no exec, no new process: Landlock denies every path.
+	 */
+	memset(&sb, 0, sizeof(sb));
+	sb.sb_name = "gatekeeper";
+	sb.sb_groups = SB_STDIO | SB_INET;
+	sb.sb_extra = NULL;
+	sb.sb_landlock_dir = NULL;
+	sandbox_enter(&sb);
+
+	gk->gk_ready = 1;
+	log_info("listening: corridor %u, window %u, control %u",
+	    gk->gk_ports[GK_CORRIDOR], gk->gk_ports[GK_WINDOW],
+	    gk->gk_ports[GK_CONTROL]);
+	event_base_dispatch(gk->gk_base);
+	return 0;
+}
