@@ -76,15 +76,17 @@ need_root(void)
 #define PD_GID		2
 #define PD_ROOT_DIR	3
 #define PD_REGAIN	4
+#define PD_GROUPS	5
 
 static int
 check_dropped(void)
 {
 	uid_t	 r, e, s;
 	gid_t	 rg, eg, sg;
+	gid_t	 groups[64];
 	DIR	*d;
 	struct dirent *de;
-	int	 entries = 0;
+	int	 entries = 0, ngroups;
 
 	if (getresuid(&r, &e, &s) == -1 || r != nobody_uid ||
 	    e != nobody_uid || s != nobody_uid)
@@ -92,6 +94,10 @@ check_dropped(void)
 	if (getresgid(&rg, &eg, &sg) == -1 || rg != nobody_gid ||
 	    eg != nobody_gid || sg != nobody_gid)
 		return PD_GID;
+	/* root's supplementary groups (root, and more) must be gone. */
+	ngroups = getgroups(64, groups);
+	if (ngroups != 1 || groups[0] != nobody_gid)
+		return PD_GROUPS;
 	if ((d = opendir("/")) == NULL)
 		return PD_ROOT_DIR;
 	while ((de = readdir(d)) != NULL)
