@@ -79,7 +79,6 @@ TAILQ_HEAD(gk_grants, gk_grant);
 struct gk {
 	struct event_base	*gk_base;
 	struct evdns_base	*gk_dns;
-	SSL_CTX			*gk_ssl;
 	struct sockaddr_storage	 gk_bind;
 	socklen_t		 gk_bindlen;
 	uint16_t		 gk_ports[3];	/* by enum gk_listener */
@@ -120,6 +119,10 @@ struct tunnel;
 /* Takes both bufferevents; done(arg) runs once when the place is free. */
 struct tunnel *tunnel_start(struct bufferevent *client,
 	    struct bufferevent *upstream, void (*done)(void *), void *arg);
+
+/* tls.c: trust store read at start, the context made on first use. */
+void	 tls_preload(void);
+SSL_CTX	*tls_context(void);
 
 /* util (main.c and friends). */
 const char *gk_errname(int);

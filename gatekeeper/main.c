@@ -33,7 +33,6 @@
 #include <event2/event.h>
 #include <event2/dns.h>
 #include <event2/listener.h>
-#include <openssl/ssl.h>
 
 #include "log.h"
 #include "sandbox.h"
@@ -183,21 +182,6 @@ own_addresses(void)
 		gk->gk_own[gk->gk_nown++] = gk->gk_bind;
 }
 
-static void
-tls_init(void)
-{
-	if ((gk->gk_ssl = SSL_CTX_new(TLS_client_method())) == NULL)
-		fatalx("TLS context");
-	/*
-	 * The system store, or SSL_CERT_FILE / SSL_CERT_DIR when set; the
-	 * file is read now, before the sandbox forbids opening it.
-	 */
-	if (SSL_CTX_set_default_verify_paths(gk->gk_ssl) != 1)
-		fatalx("TLS trust store");
-	SSL_CTX_set_verify(gk->gk_ssl, SSL_VERIFY_PEER, NULL);
-	SSL_CTX_set_min_proto_version(gk->gk_ssl, TLS1_2_VERSION);
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -230,7 +214,7 @@ main(int argc, char *argv[])
 	/* Nothing the space sends ends the process, a closed socket neither. */
 	signal(SIGPIPE, SIG_IGN);
 
-	tls_init();
+	tls_preload();
 	if ((gk->gk_base = event_base_new()) == NULL)
 		fatalx("event base");
 	if ((gk->gk_dns = evdns_base_new(gk->gk_base, 0)) == NULL)

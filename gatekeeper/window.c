@@ -512,7 +512,8 @@ window_resolved(int err, struct evutil_addrinfo *res, void *arg)
 	window_journal(wc, "allow");
 
 	if (wc->wc_tls) {
-		if ((ssl = SSL_new(gk->gk_ssl)) == NULL) {
+		if (tls_context() == NULL ||
+		    (ssl = SSL_new(tls_context())) == NULL) {
 			window_failed(wc, "ENOMEM", W_UNREACHABLE_502,
 			    sizeof(W_UNREACHABLE_502) - 1);
 			return;
