@@ -432,12 +432,15 @@ sb_sigsys_handler(int sig, siginfo_t *si, void *ctx)
 	static const char	 pre[] = "sandbox: forbidden syscall ";
 	char			 buf[96];
 	size_t			 off;
+	ssize_t			 n;
 
 	memcpy(buf, pre, sizeof(pre) - 1);
 	off = sizeof(pre) - 1;
 	sb_sigsys_write_num(buf, &off, sizeof(buf) - 1, si->si_syscall);
 	buf[off++] = '\n';
-	(void)write(STDERR_FILENO, buf, off);
+	/* Nothing to do if stderr is gone. */
+	n = write(STDERR_FILENO, buf, off);
+	(void)n;
 }
 
 static void
