@@ -239,7 +239,7 @@ static const int sb_enosys[] = {
  * /proc/self/maps in a sanitizer report) and cope with a refusal.
  */
 static const int sb_path_probes[] = {
-	SYS_open, SYS_openat, SYS_creat, SYS_stat, SYS_lstat, SYS_statx,
+	SYS_open, SYS_openat, SYS_creat, SYS_stat, SYS_lstat,
 	SYS_access, SYS_faccessat, SYS_readlink, SYS_readlinkat,
 	-1
 };
@@ -341,15 +341,20 @@ sb_add_stdio(struct sb_filter *sf, unsigned int groups)
 	sb_allow(sf, SYS_getrlimit);
 
 	/*
-	 * glibc's fstat() is newfstatat(fd, "", AT_EMPTY_PATH).  With a
-	 * path group any newfstatat is allowed (sb_rpath); without one a
-	 * lookup by name is a path probe and gets EACCES.
+	 * glibc's fstat() is newfstatat(fd, "", AT_EMPTY_PATH), others use
+	 * statx the same way.  With a path group any of them is allowed
+	 * (sb_rpath); without one a lookup by name is a path probe and
+	 * gets EACCES.
 	 */
 	if ((groups & (SB_RPATH | SB_WPATH)) == 0) {
 		sb_allow_arg(sf, SYS_newfstatat,
 		    SCMP_A3(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, AT_EMPTY_PATH));
 		sb_rule(sf, SCMP_ACT_ERRNO(EACCES), SYS_newfstatat, 1,
 		    &SCMP_A3(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, 0));
+		sb_allow_arg(sf, SYS_statx,
+		    SCMP_A2(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, AT_EMPTY_PATH));
+		sb_rule(sf, SCMP_ACT_ERRNO(EACCES), SYS_statx, 1,
+		    &SCMP_A2(SCMP_CMP_MASKED_EQ, AT_EMPTY_PATH, 0));
 	}
 }
 

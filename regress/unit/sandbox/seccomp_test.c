@@ -304,6 +304,24 @@ try_stat_path(void)
 }
 
 static int
+try_statx_path(void)
+{
+	struct statx	 stx;
+
+	return statx(AT_FDCWD, "/etc/passwd", 0, STATX_SIZE, &stx) == -1 ?
+	    errno : 0;
+}
+
+static int
+try_statx_fd(void)
+{
+	struct statx	 stx;
+
+	return statx(0, "", AT_EMPTY_PATH, STATX_SIZE, &stx) == -1 ?
+	    errno : 0;
+}
+
+static int
 try_fstat(void)
 {
 	struct stat	 st;
@@ -320,6 +338,9 @@ Test(seccomp, rpath_group)
 	SBT_EXITS(&stdio, try_open_read, EACCES);
 	SBT_EXITS(&stdio, try_stat_path, EACCES);
 	SBT_EXITS(&stdio, try_fstat, 0);
+	SBT_EXITS(&stdio, try_statx_path, EACCES);
+	SBT_EXITS(&stdio, try_statx_fd, 0);
+	SBT_EXITS(NULL, try_statx_path, 0);
 	SBT_EXITS(NULL, try_open_read, 0);
 	SBT_EXITS(NULL, try_stat_path, 0);
 	SBT_EXITS(&rpath, try_open_read, 0);
