@@ -85,10 +85,10 @@ check "positive control: listed name gets a tunnel" \
 
 # Journal shape, and every record also one JSON line on stdout.
 journal $C
-check "journal has records and dropped" jq -e \
+check "journal has records and dropped" jqt \
     '(.records | type == "array") and (.dropped | type == "number")' \
     "$T/journal.json"
-check "records carry exactly at, listener, host, port, decision" jq -e \
+check "records carry exactly at, listener, host, port, decision" jqt \
     '[.records[] | keys == ["at","decision","host","listener","port"]] |
     all and length > 0' "$T/journal.json"
 jq -c '.records[] | [.at,.listener,.host,.port,.decision]' "$T/journal.json" |
@@ -103,13 +103,13 @@ l63=$(printf 'a%.0s' $(seq 63))
 long=$l63.$l63.$l63.$l63.$l63.example
 cli tunnel $GKADDR 3128 "$long:443" echo >/dev/null
 journal $C
-check "a 325-character host is journalled cut to 256" jq -e --arg h "$long" \
+check "a 325-character host is journalled cut to 256" jqt --arg h "$long" \
     '[.records[] | select(.host == ($h[:256]))] | length == 1' \
     "$T/journal.json"
 printf 'GET http://%s/p HTTP/1.1\r\nHost: x\r\n\r\n' "$long" |
     cli raw $GKADDR 3128 >/dev/null 2>&1
 journal $C
-check "plain proxy request: host cut to 256, deny:not-connect" jq -e \
+check "plain proxy request: host cut to 256, deny:not-connect" jqt \
     --arg h "$long" '[.records[] | select(.host == ($h[:256]) and
     .decision == "deny:not-connect")] | length == 1' "$T/journal.json"
 
@@ -118,11 +118,11 @@ n0=$(jq '.records | length' "$T/journal.json")
 out=$(cli refusals $GKADDR 3128 520 'flood-%d.test.example:443')
 check "520 unlisted names refused" test "$out" = "403=520"
 journal $C
-check "ring holds 500 records" jq -e '.records | length == 500' \
+check "ring holds 500 records" jqt '.records | length == 500' \
     "$T/journal.json"
-check "dropped counts the rest ($n0 + 520 - 500)" jq -e --argjson d \
+check "dropped counts the rest ($n0 + 520 - 500)" jqt --argjson d \
     $((n0 + 520 - 500)) '.dropped == $d' "$T/journal.json"
-check "newest record is the last attempt" jq -e \
+check "newest record is the last attempt" jqt \
     '.records[-1].host == "flood-519.test.example"' "$T/journal.json"
 check "process alive" alive gk
 finish

@@ -102,7 +102,7 @@ check "unreachable listed host: 502 unreachable" eval \
     '[ "$(status_of "$T/col/unreach")" = 502 ] &&
     grep -qi "^x-gatekeeper-reason: unreachable" "$T/col/unreach"'
 journal $C
-check "... journal allow then failed:<code>" jq -e '[.records[] |
+check "... journal allow then failed:<code>" jqt '[.records[] |
     select(.host == "closed.test.example") | .decision] as $d |
     ($d | length) == 2 and $d[0] == "allow" and ($d[1] | test("^failed:."))' \
     "$T/journal.json"
@@ -136,7 +136,7 @@ for line in 'CONNECT' 'CONNECT upstream.test.example:443' \
 done
 printf '\000\001\377garbage\r\n\r\n' | cli raw $GKADDR 3128 >/dev/null 2>&1
 journal $C
-check "malformed requests journalled (deny:malformed or unreadable)" jq -e \
+check "malformed requests journalled (deny:malformed or unreadable)" jqt \
     '[.records[] | select(.listener == "corridor" and (.decision ==
     "deny:malformed" or .decision == "deny:unreadable-request"))] |
     length >= 1' "$T/journal.json"

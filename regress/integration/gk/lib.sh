@@ -97,9 +97,15 @@ waitfor()
 }
 
 # bg NAME CMD...: start a helper in the background, remember its pid.
+# cli and nsx are spelt out so that the pid is the program's own and not
+# a subshell's (ip netns exec, unshare and sh exec in place).
 bg()
 {
 	_name=$1; shift
+	case $1 in
+	cli)	shift; set -- ip netns exec "$NSG" python3 "$GK_DIR/client.py" "$@";;
+	nsx)	shift; set -- ip netns exec "$NSG" "$@";;
+	esac
 	"$@" >"$T/$_name.out" 2>"$T/$_name.err" &
 	echo $! >"$T/$_name.pid"
 }
@@ -260,4 +266,10 @@ jhas()
 status_of()
 {
 	head -n 1 "$1" | awk '{print $2}' | tr -d '\r'
+}
+
+# jqt ARGS...: jq -e, quietly (a test of a JSON file).
+jqt()
+{
+	jq -e "$@" >/dev/null
 }
