@@ -11,8 +11,15 @@
 
 UNIT_DIRS := $(notdir $(wildcard regress/unit/*))
 
+# Test objects live apart from the binary of the same name, which would
+# otherwise be a directory of objects ($(B)/regress/unit/<m>/x.o).
+UNIT_OBJ := $(B)/regress/unit-obj
+$(UNIT_OBJ)/%.o: regress/unit/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
 define unit_template
-$(B)/regress/unit/$(1): $$(patsubst %.c,$(B)/%.o,$$(wildcard regress/unit/$(1)/*.c)) $$(UNIT_LINK_$(1)) $(B)/libcommon.a
+$(B)/regress/unit/$(1): $$(patsubst regress/unit/%.c,$(UNIT_OBJ)/%.o,$$(wildcard regress/unit/$(1)/*.c)) $$(UNIT_LINK_$(1)) $(B)/libcommon.a
 	@mkdir -p $$(dir $$@)
 	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS) $$(CRITERION_LIBS) -lpthread
 UNIT_TESTS += $(B)/regress/unit/$(1)
