@@ -274,9 +274,8 @@ sb_rule(struct sb_filter *sf, uint32_t action, int nr, unsigned int argc,
 {
 	int	 rc;
 
-	if (action != SCMP_ACT_ALLOW && sb_in_list(sf->sf_extra, nr))
-		return;
-	if (argc > 0 && sb_in_list(sf->sf_extra, nr))
+	if ((action != SCMP_ACT_ALLOW || argc > 0) &&
+	    sb_in_list(sf->sf_extra, nr))
 		return;
 	rc = seccomp_rule_add_array(sf->sf_ctx, action, nr, argc, args);
 	if (rc != 0)
