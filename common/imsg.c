@@ -90,6 +90,28 @@ imsgbuf_set_maxsize(struct imsgbuf *ibuf, size_t max)
 	ibuf->maxsize = max;
 }
 
+/*
+ * Full-size output buffers are kept for reuse, a few per process: a
+ * stream queues a window of them and frees them together, and malloc
+ * would give that memory back to the kernel and fault it in again on
+ * every window (it cost a third of a relay's time).  Not thread-safe:
+ * our processes are single-threaded.
+ */
+#define OUT_BIG		(sizeof(struct imsg_out) + MAX_IMSGSIZE)
+#define OUT_CACHE_MAX	32
+static struct imsg_out	*out_cache[OUT_CACHE_MAX];
+static size_t		 out_cached;
+
+static struct imsg_out *
+out_alloc(size_t len)
+{
+	if (len <= MAX_IMSGSIZE / 4)
+		return malloc(sizeof(struct imsg_out) + len);
+	if (out_cached > 0)
+		return out_cache[--out_cached];
+	return malloc(OUT_BIG);
+}
+
 static void
 outq_remove(struct imsgbuf *ibuf, struct imsg_out *out)
 {
@@ -98,7 +120,10 @@ outq_remove(struct imsgbuf *ibuf, struct imsg_out *out)
 	ibuf->outq_count--;
 	if (out->io_fd != -1)
 		close(out->io_fd);
-	free(out);
+	if (out->io_len > MAX_IMSGSIZE / 4 && out_cached < OUT_CACHE_MAX)
+		out_cache[out_cached++] = out;
+	else
+		free(out);
 }
 
 void
@@ -251,7 +276,7 @@ imsg_compose(struct imsgbuf *ibuf, uint32_t type, uint32_t peerid,
 		errno = ERANGE;
 		return -1;
 	}
-	if ((out = malloc(sizeof(*out) + IMSG_HEADER_SIZE + len)) == NULL)
+	if ((out = out_alloc(IMSG_HEADER_SIZE + len)) == NULL)
 		return -1;
 	memset(&hdr, 0, sizeof(hdr));
 	hdr.type = type;
@@ -438,18 +463,23 @@ imsgev_init(struct imsgev *iev, struct event_base *base, int fd,
 	iev->base = base;
 	iev->handler = handler;
 	iev->data = data;
-	iev->events = EV_READ;
+	iev->events = EV_READ | EV_PERSIST;
 	event_assign(&iev->ev, base, fd, iev->events, handler, iev);
 }
 
+/*
+ * The event is persistent: re-adding it after every callback would cost
+ * two epoll_ctl(2) calls per wakeup.  It changes only when EV_WRITE has
+ * to come or go; imsgev_handle removes it once the channel is dead.
+ */
 void
 imsg_event_add(struct imsgev *iev)
 {
-	short	 events = EV_READ;
+	short	 events = EV_READ | EV_PERSIST;
 
 	if (imsgbuf_queuelen(&iev->ibuf) > 0)
 		events |= EV_WRITE;
-	if (events == iev->events && event_pending(&iev->ev, events, NULL))
+	if (events == iev->events && event_pending(&iev->ev, EV_READ, NULL))
 		return;
 	event_del(&iev->ev);
 	iev->events = events;
@@ -472,19 +502,28 @@ int
 imsgev_handle(struct imsgev *iev, short event)
 {
 	ssize_t	 n;
+	int	 saved;
 
 	if (event & EV_READ) {
 		n = imsgbuf_read(&iev->ibuf);
 		if (n == 0) {
 			errno = 0;
-			return -1;
+			goto dead;
 		}
 		if (n == -1 && errno != EAGAIN && errno != EWOULDBLOCK)
-			return -1;
+			goto dead;
 	}
 	if (event & EV_WRITE) {
 		if (imsgbuf_write(&iev->ibuf) == -1)
-			return -1;
+			goto dead;
+		/* Drained: stop asking for EV_WRITE. */
+		imsg_event_add(iev);
 	}
 	return 0;
+ dead:
+	/* A persistent event on a dead fd would fire forever. */
+	saved = errno;
+	event_del(&iev->ev);
+	errno = saved;
+	return -1;
 }

@@ -203,6 +203,7 @@ struct relay {
 	struct stream_gauge	 gauge;
 	struct relay_report	 report;
 	int			 ended;
+	int			 reported;
 };
 
 static struct relay	 relay;
@@ -210,15 +211,16 @@ static struct relay	 relay;
 static void
 relay_finish(void)
 {
-	if (!relay.ended || imsgbuf_queuelen(&relay.snk.ibuf) > 0)
+	if (!relay.ended || relay.reported ||
+	    imsgbuf_queuelen(&relay.snk.ibuf) > 0)
 		return;
+	relay.reported = 1;
 	relay.report.rr_hwm_end = proc_status_kb("VmHWM");
 	relay.report.rr_forwarded = relay.gauge.sg_forwarded;
 	if (imsg_compose(&relay.snk.ibuf, TEST_TYPE_RSS, 0, 0, -1,
 	    &relay.report, sizeof(relay.report)) == -1 ||
 	    imsgbuf_flush(&relay.snk.ibuf) == -1)
 		_exit(20);
-	event_base_loopbreak(relay.base);
 }
 
 static void
@@ -234,6 +236,11 @@ relay_dispatch(int fd, short event, void *arg)
 		if (errno == 0 && iev == &relay.src && relay.ended) {
 			event_del(&iev->ev);
 			relay_finish();
+			return;
+		}
+		/* The sink hangs up once it has the report: done. */
+		if (errno == 0 && iev == &relay.snk && relay.reported) {
+			event_base_loopbreak(relay.base);
 			return;
 		}
 		_exit(21);
