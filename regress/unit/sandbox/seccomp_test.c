@@ -553,6 +553,20 @@ Test(seccomp, extras_are_added)
 	SBT_EXITS(&more, try_getpriority, 0);
 }
 
+Test(seccomp, extras_override_argument_filters)
+{
+	static const int extra[] = { SYS_ioctl, SYS_socket, -1 };
+	struct sandbox_spec stdio = sbt_seccomp_spec(SB_STDIO, NULL);
+	struct sandbox_spec more = sbt_seccomp_spec(SB_STDIO, extra);
+
+	SBT_KILLED(&stdio, try_ioctl_fionbio);
+	SBT_EXITS(&more, try_ioctl_fionbio, 0);
+	/* Also over the soft EACCES for UNIX sockets. */
+	SBT_EXITS(&stdio, try_socket_unix, EACCES);
+	SBT_EXITS(&more, try_socket_unix, 0);
+	SBT_EXITS(&more, try_socket_netlink, 0);
+}
+
 /* getpid through the x32 ABI: same arch word, syscall bit 30 set. */
 static int
 try_x32_getpid(void)
