@@ -84,14 +84,17 @@ enum probe_call {
 	PROBE_FORK,
 };
 
-struct worker_ready_msg {
-	uint32_t	 wr_proc;
-	int32_t		 wr_pid;
-};
-
 struct probe_msg {
 	uint32_t	 pr_proc;	/* enum procid; only in IMSG_CTL_PROBE */
 	uint32_t	 pr_call;	/* enum probe_call */
+	int32_t		 pr_errno;	/* answer: 0 the call succeeded, else errno */
+};
+
+/* worker -> parent in IMSG_WORKER_READY: what it did to itself */
+#define LANDLOCK_DESC_MAX	48
+struct worker_ready_info {
+	int32_t		 wi_pid;
+	char		 wi_landlock[LANDLOCK_DESC_MAX];
 };
 
 #define CTL_CODE_MAX		64
@@ -101,6 +104,30 @@ struct ctl_fail {
 
 struct ctl_verbose {
 	int32_t		 cv_level;
+};
+
+#define CTL_NAME_MAX		32
+#define CTL_STATE_MAX		16
+struct ctl_proc {
+	char		 cp_name[CTL_NAME_MAX];
+	int32_t		 cp_pid;		/* 0 when not shown */
+	char		 cp_state[CTL_STATE_MAX];
+};
+
+/* One row of the audit table, read from /proc by the supervisor. */
+#define CTL_IDS_MAX		48
+#define CTL_ROOT_MAX		256
+struct ctl_privileges {
+	char		 cv_name[CTL_NAME_MAX];
+	int32_t		 cv_pid;
+	char		 cv_uid[CTL_IDS_MAX];	/* real eff saved fs */
+	char		 cv_gid[CTL_IDS_MAX];
+	int32_t		 cv_seccomp;		/* 0, 1 or 2 */
+	int32_t		 cv_nnp;		/* NoNewPrivs */
+	char		 cv_capeff[20];		/* hex, as /proc shows it */
+	char		 cv_landlock[LANDLOCK_DESC_MAX];
+	char		 cv_root[CTL_ROOT_MAX];
+	int32_t		 cv_nfds;
 };
 
 #define DOCKER_VERSION_MAX	64
