@@ -49,6 +49,7 @@ struct control_conn {
 	size_t			 ct_bodylen;
 	int			 ct_have_head;
 	int			 ct_route;
+	int			 ct_keepalive;
 };
 
 enum control_route {
@@ -70,11 +71,35 @@ control_free(struct control_conn *ct)
 	gk_conn_closed(GK_CONTROL);
 }
 
+static void	control_read(struct bufferevent *, void *);
+static void	control_event(struct bufferevent *, short, void *);
+
 static void
 control_sent(struct bufferevent *bev, void *arg)
 {
 	if (evbuffer_get_length(bufferevent_get_output(bev)) == 0)
 		control_free(arg);
+}
+
+/* Ready for the next request on a persistent connection. */
+static void
+control_next(struct control_conn *ct)
+{
+	struct timeval	 tv = { GK_HEAD_TIMEOUT_SEC, 0 };
+
+	ct->ct_have_head = 0;
+	ct->ct_headlen = 0;
+	ct->ct_bodylen = 0;
+	ct->ct_route = CR_NONE;
+	ct->ct_keepalive = 0;
+	bufferevent_setwatermark(ct->ct_bev, EV_READ, 0, GK_HTTP_HEAD_MAX);
+	bufferevent_setcb(ct->ct_bev, control_read, NULL, control_event, ct);
+	bufferevent_enable(ct->ct_bev, EV_READ);
+	evtimer_add(ct->ct_timer, &tv);
+	/* A pipelined request already here; from the loop, not recursion. */
+	if (evbuffer_get_length(bufferevent_get_input(ct->ct_bev)) > 0)
+		bufferevent_trigger(ct->ct_bev, EV_READ,
+		    BEV_TRIG_IGNORE_WATERMARKS | BEV_TRIG_DEFER_CALLBACKS);
 }
 
 static void
@@ -111,11 +136,19 @@ control_reply(struct control_conn *ct, int status, const char *body)
 		reason = "Internal Server Error";
 		break;
 	}
-	bufferevent_disable(ct->ct_bev, EV_READ);
 	evbuffer_add_printf(bufferevent_get_output(ct->ct_bev),
 	    "HTTP/1.1 %d %s\r\ncontent-type: application/json\r\n"
-	    "content-length: %zu\r\nconnection: close\r\n\r\n%s",
-	    status, reason, strlen(body), body);
+	    "content-length: %zu\r\nconnection: %s\r\n\r\n%s",
+	    status, reason, strlen(body),
+	    ct->ct_keepalive ? "keep-alive" : "close", body);
+	if (ct->ct_keepalive) {
+		evbuffer_drain(bufferevent_get_input(ct->ct_bev),
+		    ct->ct_bodylen);
+		ct->ct_bodylen = 0;
+		control_next(ct);
+		return;
+	}
+	bufferevent_disable(ct->ct_bev, EV_READ);
 	bufferevent_setwatermark(ct->ct_bev, EV_WRITE, 0, 0);
 	bufferevent_setcb(ct->ct_bev, NULL, control_sent, control_event, ct);
 }
@@ -451,6 +484,19 @@ control_serve(struct control_conn *ct, const char *body, size_t len)
 		control_reply(ct, 200, "{\"ok\":true}");
 }
 
+/* HTTP/1.1 without "Connection: close" keeps the connection. */
+static int
+control_keepalive(const struct gk_http_head *h)
+{
+	const struct gk_http_field	*f;
+
+	if (h->hh_minor == 0)
+		return 0;
+	f = gk_http_field_get(h, "connection");
+	return f == NULL || f->hf_valuelen != 5 ||
+	    strncasecmp(f->hf_value, "close", 5) != 0;
+}
+
 static void
 control_read(struct bufferevent *bev, void *arg)
 {
@@ -480,12 +526,15 @@ control_read(struct bufferevent *bev, void *arg)
 		ct->ct_have_head = 1;
 		ct->ct_headlen = control_head.hh_headlen;
 		ct->ct_route = control_route(&control_head);
+		ct->ct_keepalive = control_keepalive(&control_head);
 		if (gk_http_body_framing(&control_head, &kind, &clen) == -1 ||
 		    kind == GK_BODY_CHUNKED) {
+			ct->ct_keepalive = 0;
 			control_error(ct, 400, "bad_request");
 			return;
 		}
 		if (clen > GK_CONTROL_BODY_MAX) {
+			ct->ct_keepalive = 0;
 			control_error(ct, 413, "request_too_large");
 			return;
 		}
@@ -512,8 +561,13 @@ control_accept(struct evconnlistener *l, evutil_socket_t fd,
 	struct control_conn	*ct;
 	struct timeval		 tv = { GK_HEAD_TIMEOUT_SEC, 0 };
 
-	if (gk->gk_conns[GK_CONTROL] >= gk->gk_caps[GK_CONTROL] ||
-	    (ct = calloc(1, sizeof(*ct))) == NULL) {
+	if (gk->gk_conns[GK_CONTROL] >= gk->gk_caps[GK_CONTROL]) {
+		journal_add_limited(GK_CONTROL, "", 0, 0,
+		    "deny:too-many-connections");
+		close(fd);
+		return;
+	}
+	if ((ct = calloc(1, sizeof(*ct))) == NULL) {
 		close(fd);
 		return;
 	}

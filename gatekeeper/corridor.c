@@ -66,6 +66,7 @@ struct corridor_conn {
 	struct gk_lookup	*cc_lookup;
 	enum corridor_state	 cc_state;
 	int			 cc_place;	/* holds a tunnel place */
+	int			 cc_client_eof;	/* half-closed while we worked */
 	char			 cc_name[GK_NAME_MAX + 1];
 };
 
@@ -150,8 +151,7 @@ corridor_authority(const char *a, size_t n, const char **host,
 	*host = a;
 	*hostlen = n;
 	if (n > 0 && a[0] == '[' && (rb = memchr(a, ']', n)) != NULL) {
-		*host = a + 1;
-		*hostlen = rb - a - 1;
+		*hostlen = rb + 1 - a;
 		if ((size_t)(rb + 1 - a) < n && rb[1] == ':')
 			*port = corridor_port_num(rb + 2, n - (rb + 2 - a));
 		return;
@@ -295,16 +295,26 @@ corridor_up_event(struct bufferevent *bev, short what, void *arg)
 {
 	struct corridor_conn	*cc = arg;
 	struct bufferevent	*client = cc->cc_client, *up = cc->cc_up;
-	int			 err = EVUTIL_SOCKET_ERROR();
+	int			 err = EVUTIL_SOCKET_ERROR(), eof;
 	char			 decision[GK_JOURNAL_DECISION_MAX + 1];
 
 	if (what & BEV_EVENT_CONNECTED) {
+		if (!cc->cc_place) {
+			/* It half-closed and gave its place up meanwhile. */
+			if (gk->gk_tunnels >= GK_TUNNEL_CAP) {
+				corridor_close(cc);
+				return;
+			}
+			gk->gk_tunnels++;
+			cc->cc_place = 1;
+		}
 		/* The tunnel takes both sockets and the place. */
 		cc->cc_up = NULL;
 		cc->cc_place = 0;
+		eof = cc->cc_client_eof;
 		corridor_free(cc);
 		bufferevent_write(client, ESTABLISHED, sizeof(ESTABLISHED) - 1);
-		if (tunnel_start(client, up, corridor_tunnel_done, NULL) ==
+		if (tunnel_start(client, up, eof, corridor_tunnel_done, NULL) ==
 		    NULL) {
 			bufferevent_free(client);
 			bufferevent_free(up);
@@ -396,7 +406,18 @@ corridor_client_event(struct bufferevent *bev, short what, void *arg)
 {
 	struct corridor_conn	*cc = arg;
 
-	/* Gone before a tunnel exists: the place is free at once. */
+	/*
+	 * A half-close while the name resolves or the connect is pending
+	 * frees the place at once, so walking away holds nothing; the
+	 * attempt still ends with its answer, bounded by the connect
+	 * timeout.  A reset or an error is a client gone: both go now.
+	 */
+	if ((what & BEV_EVENT_EOF) && !(what & BEV_EVENT_ERROR) &&
+	    cc->cc_state != CC_HEAD) {
+		cc->cc_client_eof = 1;
+		corridor_release_place(cc);
+		return;
+	}
 	corridor_close(cc);
 }
 

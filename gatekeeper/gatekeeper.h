@@ -118,7 +118,8 @@ void	 control_accept(struct evconnlistener *, evutil_socket_t,
 struct tunnel;
 /* Takes both bufferevents; done(arg) runs once when the place is free. */
 struct tunnel *tunnel_start(struct bufferevent *client,
-	    struct bufferevent *upstream, void (*done)(void *), void *arg);
+	    struct bufferevent *upstream, int client_eof, void (*done)(void *),
+	    void *arg);
 
 /* tls.c: trust store read at start, the context made on first use. */
 void	 tls_preload(void);

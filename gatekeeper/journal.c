@@ -46,13 +46,20 @@ static size_t			 journal_next;	/* slot for the next record */
 static size_t			 journal_count;
 static uint64_t			 journal_dropped;
 /* Monotonic second of the last limited record, per listener and kind. */
-static int64_t			 journal_limited_last[2][2];
-static int			 journal_limited_seen[2][2];
+static int64_t			 journal_limited_last[3][2];
+static int			 journal_limited_seen[3][2];
 
 static const char *
 journal_listener_str(int l)
 {
-	return l == GK_WINDOW ? "window" : "corridor";
+	switch (l) {
+	case GK_WINDOW:
+		return "window";
+	case GK_CONTROL:
+		return "control";
+	default:
+		return "corridor";
+	}
 }
 
 /* Host text the space chose: printable ASCII only, cut to the cap. */
@@ -158,7 +165,7 @@ journal_add_limited(enum gk_listener l, const char *host, size_t hostlen,
     long port, const char *decision)
 {
 	struct timespec	 ts;
-	int		 kind, li = l == GK_WINDOW;
+	int		 kind, li = (int)l;
 
 	kind = strcmp(decision, "deny:too-many-connections") == 0 ? 0 : 1;
 	clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -217,7 +217,7 @@ tunnel_idle(evutil_socket_t fd, short ev, void *arg)
 
 struct tunnel *
 tunnel_start(struct bufferevent *client, struct bufferevent *upstream,
-    void (*done)(void *), void *arg)
+    int client_eof, void (*done)(void *), void *arg)
 {
 	struct tunnel	*tn;
 	struct timeval	 tv = { GK_TUNNEL_IDLE_SEC, 0 };
@@ -247,5 +247,11 @@ tunnel_start(struct bufferevent *client, struct bufferevent *upstream,
 	/* Bytes the client sent behind its CONNECT go first. */
 	if (evbuffer_get_length(bufferevent_get_input(client)) > 0)
 		tunnel_read(client, tn);
+	/* A client that half-closed before the tunnel existed. */
+	if (client_eof) {
+		tn->tn_eof[0] = 1;
+		bufferevent_disable(client, EV_READ);
+		tunnel_pass_close(tn, 0);
+	}
 	return tn;
 }

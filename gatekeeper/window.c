@@ -84,6 +84,7 @@ struct window_conn {
 	enum gk_body_kind	 wc_body;
 	uint64_t		 wc_left;	/* of a Content-Length body */
 	int			 wc_body_done;
+	int			 wc_client_eof;	/* half-closed before streaming */
 	struct gk_chunk		 wc_chunk;
 };
 
@@ -379,8 +380,11 @@ window_up_event(struct bufferevent *bev, short what, void *arg)
 		bufferevent_setcb(wc->wc_client, window_client_read,
 		    window_client_write, window_client_event, wc);
 		bufferevent_enable(wc->wc_up, EV_READ | EV_WRITE);
-		bufferevent_enable(wc->wc_client, EV_READ | EV_WRITE);
-		if (window_pump_body(wc) == -1)
+		if (!wc->wc_client_eof)
+			bufferevent_enable(wc->wc_client, EV_READ | EV_WRITE);
+		/* A client that half-closed must have sent its whole body. */
+		if (window_pump_body(wc) == -1 ||
+		    (wc->wc_client_eof && !wc->wc_body_done))
 			window_close(wc);
 		return;
 	}
@@ -452,15 +456,13 @@ window_client_event(struct bufferevent *bev, short what, void *arg)
 {
 	struct window_conn	*wc = arg;
 
-	/* A client that finished its request may half-close and wait. */
-	if ((what & BEV_EVENT_EOF) && !(what & BEV_EVENT_ERROR) &&
-	    wc->wc_state == WC_STREAMING) {
-		window_client_read(bev, wc);
-		if (wc->wc_body_done) {
-			bufferevent_disable(bev, EV_READ);
-			return;
-		}
-	}
+	/*
+	 * An EOF while the answer streams is a client that went: with one
+	 * request per connection nothing else can come, and a client that
+	 * closed cannot be told from one that half-closed until a write
+	 * fails, which a quiet upstream may never cause.  Its place and the
+	 * socket out are freed now.
+	 */
 	window_close(wc);
 }
 
@@ -664,8 +666,16 @@ window_head_read(struct bufferevent *bev, void *arg)
 static void
 window_early_event(struct bufferevent *bev, short what, void *arg)
 {
+	struct window_conn	*wc = arg;
+
+	/* A request followed by a half-close still gets its answer. */
+	if ((what & BEV_EVENT_EOF) && !(what & BEV_EVENT_ERROR) &&
+	    wc->wc_state != WC_HEAD) {
+		wc->wc_client_eof = 1;
+		return;
+	}
 	/* Gone before the upstream answered anything: both go at once. */
-	window_close(arg);
+	window_close(wc);
 }
 
 void
