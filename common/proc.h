@@ -1,0 +1,65 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+
+#ifndef SPACED_PROC_H
+#define SPACED_PROC_H
+
+/*
+ * What every worker process shares: the process table, and the start of
+ * a worker's life after spaced fork+exec'd it with its channel on fd 3.
+ */
+
+#include "imsg.h"
+#include "log.h"
+#include "proto.h"
+#include "sandbox.h"
+
+#define PROC_PARENT_FD		3
+
+struct proc {
+	enum procid	 p_id;
+	const char	*p_title;	/* "docker", for logs and spacectl */
+	const char	*p_binary;	/* under libexec/spaced/ */
+	const char	*p_user;	/* when spaced runs as root */
+	int		 p_chroot;	/* 1: chroot to the empty directory */
+};
+
+extern const struct proc procs[PROC_MAX];
+
+const char	*proc_title(enum procid);
+/* PROC_MAX when no process has that title */
+enum procid	 proc_by_title(const char *);
+
+struct worker {
+	enum procid		  w_id;
+	const struct sandbox_spec *w_sandbox;
+	/* runs before the privilege drop: library init, pre-warm */
+	void			(*w_prewarm)(void);
+	/* one message from the parent; the probe is handled for it */
+	void			(*w_dispatch)(struct imsgev *, struct imsg *);
+};
+
+/*
+ * Takes "[-dv] [-u user] [-r root] [-s store]" from spaced, drops
+ * privileges, confines itself, tells the parent it is ready, and serves
+ * the channel until the parent goes.  Never returns.
+ */
+__dead void	 worker_main(int argc, char *argv[], const struct worker *);
+/* The -s argument, for workers that have a store; NULL otherwise. */
+const char	*worker_store(void);
+
+#endif /* SPACED_PROC_H */

@@ -1,0 +1,9 @@
+# gatekeeper/collector/: spaced-journal, the journal store.
+JOURNAL_SRCS	:= $(sort $(wildcard gatekeeper/collector/*.c))
+JOURNAL_OBJS	:= $(JOURNAL_SRCS:%.c=$(B)/%.o)
+
+$(B)/libexec/spaced/spaced-journal: $(JOURNAL_OBJS) $(B)/libcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+BINS		+= $(B)/libexec/spaced/spaced-journal

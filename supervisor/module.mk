@@ -1,0 +1,19 @@
+# supervisor/: spaced and spacectl.
+SPACED_SRCS	:= supervisor/spaced.c supervisor/workers.c supervisor/control.c \
+		   supervisor/config.c supervisor/audit.c supervisor/audit_parse.c \
+		   supervisor/kmsg.c supervisor/sandbox.c
+SPACED_OBJS	:= $(SPACED_SRCS:%.c=$(B)/%.o)
+SPACECTL_OBJS	:= $(B)/supervisor/spacectl.o
+
+$(B)/sbin/spaced: $(SPACED_OBJS) $(B)/libcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/bin/spacectl: $(SPACECTL_OBJS) $(B)/libcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+BINS		+= $(B)/sbin/spaced $(B)/bin/spacectl
+# Pure parts, for unit tests.
+UNIT_LINK_supervisor := $(B)/supervisor/config.o $(B)/supervisor/audit_parse.o \
+		   $(B)/supervisor/kmsg.o

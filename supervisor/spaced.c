@@ -1,0 +1,351 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * spaced: the supervisor.  Reads its configuration, fork+execs its
+ * workers, binds the control socket, confines itself, and routes
+ * requests between control clients and workers.  It never parses a byte
+ * that came from Docker, a repository or a space.
+ */
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+
+#include <err.h>
+#include <errno.h>
+#include <event.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "errors.h"
+#include "log.h"
+#include "spaced.h"
+
+static struct spaced_conf	 conf;
+static struct event_base	*base;
+
+static __dead void
+usage(void)
+{
+	fprintf(stderr, "usage: spaced [-dnv] [-f file]\n");
+	exit(2);
+}
+
+/* The workers live in ../libexec/spaced/ beside our own binary. */
+static void
+libexec_dir(char *out, size_t len)
+{
+	char	 self[PATH_MAX], *dir;
+	ssize_t	 n;
+
+	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) == -1)
+		fatal("readlink /proc/self/exe");
+	self[n] = '\0';
+	dir = dirname(self);
+	if ((size_t)snprintf(out, len, "%s/../libexec/spaced", dir) >= len)
+		fatalx("libexec path too long");
+}
+
+static void
+load_config(const char *file, int explicit)
+{
+	char		 buf[64 * 1024 + 1], errbuf[256];
+	const char	*home;
+	char		 state[PATH_MAX];
+	ssize_t		 n;
+	int		 fd;
+
+	state[0] = '\0';
+	if (getenv("XDG_STATE_HOME") != NULL)
+		strlcpy(state, getenv("XDG_STATE_HOME"), sizeof(state));
+	else if ((home = getenv("HOME")) != NULL)
+		snprintf(state, sizeof(state), "%s/.local/state", home);
+	config_defaults(&conf, geteuid(), getenv("XDG_RUNTIME_DIR"), state);
+
+	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) == -1) {
+		if (errno == ENOENT && !explicit)
+			goto check;
+		err(1, "%s", file);
+	}
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n == -1)
+		err(1, "%s", file);
+	if (n == (ssize_t)sizeof(buf))
+		errx(1, "%s: file too large", file);
+	if (config_parse(buf, n, &conf, errbuf, sizeof(errbuf)) == -1)
+		errx(1, "%s: %s", file, errbuf);
+ check:
+	if (conf.sc_socket[0] == '\0')
+		errx(1, "no control socket: set XDG_RUNTIME_DIR or \"socket\" "
+		    "in %s", file);
+	if (conf.sc_store[0] == '\0')
+		errx(1, "no journal store: set HOME, XDG_STATE_HOME or "
+		    "\"journal store\" in %s", file);
+}
+
+/* mkdir -p with the last component's owner and mode set. */
+static void
+make_dir(const char *path, uid_t uid, gid_t gid, mode_t mode)
+{
+	char		 tmp[PATH_MAX], *p;
+	struct stat	 sb;
+
+	strlcpy(tmp, path, sizeof(tmp));
+	for (p = tmp + 1; *p != '\0'; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(tmp, 0755) == -1 && errno != EEXIST)
+			fatal("mkdir %s", tmp);
+		*p = '/';
+	}
+	if (mkdir(path, mode) == -1 && errno != EEXIST)
+		fatal("mkdir %s", path);
+	if (lstat(path, &sb) == -1 || !S_ISDIR(sb.st_mode))
+		fatalx("%s is not a directory", path);
+	if ((sb.st_uid != uid || sb.st_gid != gid) && chown(path, uid, gid)
+	    == -1)
+		fatal("chown %s", path);
+	if ((sb.st_mode & 07777) != mode && chmod(path, mode) == -1)
+		fatal("chmod %s", path);
+}
+
+/* The directories the workers are confined to, made before they start. */
+static void
+prepare_dirs(void)
+{
+	struct passwd	*pw;
+	char		 sockdir[PATH_MAX];
+
+	strlcpy(sockdir, conf.sc_socket, sizeof(sockdir));
+	if (geteuid() != 0) {
+		make_dir(conf.sc_store, geteuid(), getegid(), 0700);
+		return;
+	}
+	make_dir(dirname(sockdir), 0, 0, 0755);
+	make_dir(conf.sc_empty, 0, 0, 0755);
+	if ((pw = getpwnam(procs[PROC_JOURNAL].p_user)) == NULL)
+		fatalx("user %s is missing (make install creates it)",
+		    procs[PROC_JOURNAL].p_user);
+	make_dir(conf.sc_store, pw->pw_uid, pw->pw_gid, 0700);
+	if (getpwnam(procs[PROC_DOCKER].p_user) == NULL ||
+	    getpwnam(procs[PROC_GIT].p_user) == NULL)
+		fatalx("users %s and %s are needed (make install creates "
+		    "them)", procs[PROC_DOCKER].p_user,
+		    procs[PROC_GIT].p_user);
+}
+
+int
+docker_connect(void)
+{
+	struct sockaddr_un	 sun;
+	int			 s;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (strlcpy(sun.sun_path, conf.sc_docker_socket,
+	    sizeof(sun.sun_path)) >= sizeof(sun.sun_path))
+		return -1;
+	if ((s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1) {
+		log_warn("socket");
+		return -1;
+	}
+	if (connect(s, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
+		log_warn("connect %s", conf.sc_docker_socket);
+		close(s);
+		return -1;
+	}
+	return s;
+}
+
+static int
+valid_string(const char *s, size_t len)
+{
+	return memchr(s, '\0', len) != NULL;
+}
+
+void
+spaced_dispatch_worker(enum procid from, struct imsg *imsg)
+{
+	struct docker_check_msg	 dc;
+	struct probe_msg	 pm;
+	uint32_t		 type = imsg_get_type(imsg);
+
+	switch (type) {
+	case IMSG_DOCKER_CHECK_REP:
+		if (from != PROC_DOCKER)
+			fatalx("check answer not from docker");
+		if (imsg_get_data(imsg, &dc, sizeof(dc)) == -1 ||
+		    !valid_string(dc.dc_code, sizeof(dc.dc_code)) ||
+		    !valid_string(dc.dc_version, sizeof(dc.dc_version)) ||
+		    !valid_string(dc.dc_api_version,
+		    sizeof(dc.dc_api_version)) ||
+		    !valid_string(dc.dc_min_api_version,
+		    sizeof(dc.dc_min_api_version)) ||
+		    !valid_string(dc.dc_os, sizeof(dc.dc_os)) ||
+		    !valid_string(dc.dc_arch, sizeof(dc.dc_arch)))
+			fatalx("bad check answer from docker");
+		control_answer(imsg_get_peerid(imsg), IMSG_CTL_DATA, &dc,
+		    sizeof(dc));
+		control_end(imsg_get_peerid(imsg));
+		break;
+	case IMSG_WORKER_PROBE:
+		if (imsg_get_data(imsg, &pm, sizeof(pm)) == -1)
+			fatalx("bad probe answer from %s", proc_title(from));
+		pm.pr_proc = from;
+		control_answer(imsg_get_peerid(imsg), IMSG_CTL_DATA, &pm,
+		    sizeof(pm));
+		control_end(imsg_get_peerid(imsg));
+		break;
+	default:
+		fatalx("%s: unexpected imsg %u from %s", __func__, type,
+		    proc_title(from));
+	}
+}
+
+static void
+on_signal(int sig, short event, void *arg)
+{
+	pid_t	 pid;
+	int	 status;
+
+	switch (sig) {
+	case SIGCHLD:
+		while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+			workers_reaped(pid, status);
+		break;
+	case SIGTERM:
+	case SIGINT:
+		log_info("exiting on signal %d", sig);
+		control_close();
+		workers_stop();
+		exit(0);
+	case SIGHUP:
+		log_info("SIGHUP ignored: restart spaced to reload");
+		break;
+	}
+}
+
+/* Until every worker said READY, spaced serves nobody. */
+static void
+wait_ready(int fd, short event, void *arg)
+{
+	if (workers_all_ready()) {
+		event_base_loopbreak(base);
+		return;
+	}
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct event	 ev_chld, ev_term, ev_int, ev_hup, ev_ready;
+	struct timeval	 tick = { 0, 10 * 1000 }, limit, start, now;
+	const char	*file = NULL;
+	char		 libexec[PATH_MAX];
+	int		 ch, debug = 0, noaction = 0, verbose = 0;
+
+	while ((ch = getopt(argc, argv, "df:nv")) != -1) {
+		switch (ch) {
+		case 'd':
+			debug = 1;
+			break;
+		case 'f':
+			file = optarg;
+			break;
+		case 'n':
+			noaction = 1;
+			break;
+		case 'v':
+			verbose++;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind != argc)
+		usage();
+
+	load_config(file != NULL ? file : SPACED_CONF_ROOT, file != NULL);
+	if (noaction) {
+		if (verbose)
+			config_print(&conf, STDOUT_FILENO);
+		fprintf(stderr, "configuration OK\n");
+		exit(0);
+	}
+
+	log_init(debug, LOG_DAEMON);
+	log_setverbose(verbose + debug);
+	log_procinit("parent");
+	if (!debug && daemon(0, 0) == -1)
+		fatal("daemon");
+	signal(SIGPIPE, SIG_IGN);
+	libexec_dir(libexec, sizeof(libexec));
+	prepare_dirs();
+	if (geteuid() == 0)
+		kmsg_open();
+
+	if ((base = event_base_new()) == NULL)
+		fatalx("event_base_new");
+	signal_set(&ev_chld, SIGCHLD, on_signal, NULL);
+	signal_set(&ev_term, SIGTERM, on_signal, NULL);
+	signal_set(&ev_int, SIGINT, on_signal, NULL);
+	signal_set(&ev_hup, SIGHUP, on_signal, NULL);
+	event_base_set(base, &ev_chld);
+	event_base_set(base, &ev_term);
+	event_base_set(base, &ev_int);
+	event_base_set(base, &ev_hup);
+	signal_add(&ev_chld, NULL);
+	signal_add(&ev_term, NULL);
+	signal_add(&ev_int, NULL);
+	signal_add(&ev_hup, NULL);
+
+	workers_start(&conf, base, libexec, debug, verbose);
+
+	/* Wait for READY from every worker, 10 s at most. */
+	gettimeofday(&start, NULL);
+	event_set(&ev_ready, -1, EV_PERSIST, wait_ready, NULL);
+	event_base_set(base, &ev_ready);
+	event_add(&ev_ready, &tick);
+	while (!workers_all_ready()) {
+		event_base_loop(base, EVLOOP_ONCE);
+		gettimeofday(&now, NULL);
+		timersub(&now, &start, &limit);
+		if (limit.tv_sec >= 10)
+			fatalx("workers did not start within 10 s");
+	}
+	event_del(&ev_ready);
+
+	control_listen(conf.sc_socket, base);
+	/* Everything that needs exec, fork or a new privilege is done. */
+	sandbox_enter(&spaced_sandbox);
+	log_info("started, workers confined");
+
+	event_base_dispatch(base);
+	control_close();
+	workers_stop();
+	return 1;
+}

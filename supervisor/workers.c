@@ -1,0 +1,245 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * The children of spaced: fork+exec of each worker with its channel on
+ * fd 3, the READY handshake, and what happens when one dies.
+ */
+
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <event.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "spaced.h"
+
+struct child	 children[PROC_MAX];
+
+/* The workers spaced runs; the gatekeeper runs in containers instead. */
+static const enum procid worker_ids[] = { PROC_DOCKER, PROC_GIT,
+    PROC_JOURNAL };
+#define NWORKERS	(sizeof(worker_ids) / sizeof(worker_ids[0]))
+
+static void	workers_dispatch(int, short, void *);
+
+static pid_t
+worker_exec(const struct proc *p, const struct spaced_conf *conf, int fd,
+    const char *libexec, int debug, int verbose)
+{
+	char	 path[PATH_MAX];
+	char	*argv[16];
+	int	 argc = 0, i;
+	pid_t	 pid;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", libexec,
+	    p->p_binary) >= sizeof(path))
+		fatalx("%s: path too long", p->p_binary);
+	argv[argc++] = (char *)p->p_binary;
+	if (debug)
+		argv[argc++] = "-d";
+	for (i = 0; i < verbose && i < 3; i++)
+		argv[argc++] = "-v";
+	if (geteuid() == 0) {
+		argv[argc++] = "-u";
+		argv[argc++] = (char *)p->p_user;
+		if (p->p_chroot) {
+			argv[argc++] = "-r";
+			argv[argc++] = (char *)(p->p_id == PROC_JOURNAL ?
+			    conf->sc_store : conf->sc_empty);
+		}
+	}
+	if (p->p_id == PROC_JOURNAL) {
+		argv[argc++] = "-s";
+		argv[argc++] = (char *)conf->sc_store;
+	}
+	argv[argc] = NULL;
+
+	switch (pid = fork()) {
+	case -1:
+		fatal("fork");
+	case 0:
+		break;
+	default:
+		return pid;
+	}
+	/* The child: die with the parent, channel on fd 3, nothing else. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
+		_exit(1);
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+	if (fd != PROC_PARENT_FD) {
+		if (dup2(fd, PROC_PARENT_FD) == -1)
+			_exit(1);
+	} else if (fcntl(fd, F_SETFD, 0) == -1)
+		_exit(1);
+	closefrom(PROC_PARENT_FD + 1);
+	/* An empty environment: nothing of ours leaks into a worker. */
+	execve(path, argv, (char *[]){ NULL });
+	dprintf(STDERR_FILENO, "spaced: exec %s: %s\n", path, strerror(errno));
+	_exit(127);
+}
+
+void
+workers_start(const struct spaced_conf *conf, struct event_base *base,
+    const char *libexec, int debug, int verbose)
+{
+	struct child	*c;
+	size_t		 i;
+	int		 sp[2];
+
+	for (i = 0; i < NWORKERS; i++) {
+		c = &children[worker_ids[i]];
+		c->c_id = worker_ids[i];
+		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC |
+		    SOCK_NONBLOCK, 0, sp) == -1)
+			fatal("socketpair");
+		c->c_pid = worker_exec(&procs[c->c_id], conf, sp[1], libexec,
+		    debug, verbose);
+		close(sp[1]);
+		imsgev_init(&c->c_iev, base, sp[0], workers_dispatch, c);
+		imsgbuf_allow_fdpass(&c->c_iev.ibuf);
+		imsg_event_add(&c->c_iev);
+		log_debug("started %s, pid %d", procs[c->c_id].p_binary,
+		    (int)c->c_pid);
+	}
+}
+
+int
+workers_all_ready(void)
+{
+	size_t	 i;
+
+	for (i = 0; i < NWORKERS; i++)
+		if (!children[worker_ids[i]].c_ready)
+			return 0;
+	return 1;
+}
+
+int
+worker_compose(enum procid id, uint32_t type, uint32_t peerid, int fd,
+    const void *data, size_t len)
+{
+	struct child	*c = &children[id];
+
+	if (id >= PROC_MAX || c->c_pid == 0 || !c->c_ready) {
+		if (fd != -1)
+			close(fd);
+		errno = ESRCH;
+		return -1;
+	}
+	return imsg_compose_event(&c->c_iev, type, peerid, 0, fd, data, len);
+}
+
+static void
+workers_dispatch(int fd, short event, void *arg)
+{
+	struct imsgev		*iev = arg;
+	struct child		*c = iev->data;
+	struct imsg		 imsg;
+	struct worker_ready_info wi;
+	const char		*title = proc_title(c->c_id);
+	int			 n;
+
+	if (imsgev_handle(&c->c_iev, event) == -1) {
+		/* The death itself is reported by the SIGCHLD handler. */
+		if (errno != 0)
+			log_warn("%s: channel", title);
+		event_del(&c->c_iev.ev);
+		return;
+	}
+	for (;;) {
+		if ((n = imsgbuf_get(&c->c_iev.ibuf, &imsg)) == -1)
+			fatal("%s: bad message from %s", __func__, title);
+		if (n == 0)
+			break;
+		if (imsg_get_type(&imsg) == IMSG_WORKER_READY) {
+			if (c->c_ready ||
+			    imsg_get_data(&imsg, &wi, sizeof(wi)) == -1 ||
+			    memchr(wi.wi_landlock, '\0',
+			    sizeof(wi.wi_landlock)) == NULL)
+				fatalx("%s: bad READY", title);
+			c->c_ready = 1;
+			strlcpy(c->c_landlock, wi.wi_landlock,
+			    sizeof(c->c_landlock));
+			log_debug("%s ready", title);
+		} else if (!c->c_ready)
+			fatalx("%s: message %u before READY", title,
+			    imsg_get_type(&imsg));
+		else
+			spaced_dispatch_worker(c->c_id, &imsg);
+		imsg_free(&imsg);
+	}
+	imsg_event_add(&c->c_iev);
+}
+
+void
+workers_reaped(pid_t pid, int status)
+{
+	char	 why[128];
+	size_t	 i;
+	struct child *c = NULL;
+
+	for (i = 0; i < NWORKERS; i++)
+		if (children[worker_ids[i]].c_pid == pid)
+			c = &children[worker_ids[i]];
+	if (c == NULL)
+		return;
+	c->c_pid = 0;
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS) {
+		kmsg_seccomp_syscall(pid, why, sizeof(why));
+		log_warnx("%s (pid %d) killed by SIGSYS: seccomp, %s",
+		    procs[c->c_id].p_binary, (int)pid, why);
+	} else if (WIFSIGNALED(status))
+		log_warnx("%s (pid %d) killed by signal %d (%s)",
+		    procs[c->c_id].p_binary, (int)pid, WTERMSIG(status),
+		    strsignal(WTERMSIG(status)));
+	else
+		log_warnx("%s (pid %d) exited with status %d",
+		    procs[c->c_id].p_binary, (int)pid, WEXITSTATUS(status));
+	/* Without all its workers spaced cannot keep its promises. */
+	workers_stop();
+	control_close();
+	exit(3);
+}
+
+void
+workers_stop(void)
+{
+	size_t	 i;
+
+	for (i = 0; i < NWORKERS; i++) {
+		struct child *c = &children[worker_ids[i]];
+
+		if (c->c_pid > 0)
+			kill(c->c_pid, SIGTERM);
+	}
+	for (i = 0; i < NWORKERS; i++) {
+		struct child *c = &children[worker_ids[i]];
+
+		if (c->c_pid > 0)
+			(void)waitpid(c->c_pid, NULL, 0);
+		c->c_pid = 0;
+	}
+}

@@ -1,0 +1,64 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * spaced-docker: the Docker place.  Speaks the Engine API over connected
+ * sockets that spaced opens and passes; never opens or connects one.
+ */
+
+#include <sys/socket.h>
+
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "proc.h"
+#include "docker_check.h"
+#include "docker_worker.h"
+
+static void
+docker_dispatch(struct imsgev *iev, struct imsg *imsg)
+{
+	struct docker_check_msg	 dc;
+	int			 fd;
+
+	switch (imsg_get_type(imsg)) {
+	case IMSG_DOCKER_CHECK_REQ:
+		if (imsg_get_len(imsg) != 0 || (fd = imsg_get_fd(imsg)) == -1)
+			fatalx("%s: bad check request", __func__);
+		memset(&dc, 0, sizeof(dc));
+		docker_check(fd, &dc);
+		close(fd);
+		imsg_compose_event(iev, IMSG_DOCKER_CHECK_REP,
+		    imsg_get_peerid(imsg), 0, -1, &dc, sizeof(dc));
+		break;
+	default:
+		fatalx("%s: unexpected imsg %u", __func__, imsg_get_type(imsg));
+	}
+}
+
+static const struct worker docker_worker = {
+	.w_id = PROC_DOCKER,
+	.w_sandbox = &docker_sandbox,
+	.w_prewarm = NULL,
+	.w_dispatch = docker_dispatch,
+};
+
+int
+main(int argc, char *argv[])
+{
+	worker_main(argc, argv, &docker_worker);
+}

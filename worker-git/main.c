@@ -1,0 +1,73 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * spaced-git: the only process that opens a user's repository, through
+ * libgit2 (which runs no hooks, no fsmonitor and no external programs).
+ * For now it answers what libgit2 it runs; snapshots and packs follow.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include <git2.h>
+
+#include "log.h"
+#include "proc.h"
+#include "git_worker.h"
+
+static void
+git_prewarm(void)
+{
+	/* libgit2 sets up its TLS and allocator state before the filter. */
+	if (git_libgit2_init() < 0)
+		fatalx("git_libgit2_init failed");
+}
+
+static void
+git_dispatch(struct imsgev *iev, struct imsg *imsg)
+{
+	struct git_version_msg	 gv;
+	int			 major, minor, rev;
+
+	switch (imsg_get_type(imsg)) {
+	case IMSG_GIT_VERSION_REQ:
+		if (imsg_get_len(imsg) != 0)
+			fatalx("%s: bad version request", __func__);
+		memset(&gv, 0, sizeof(gv));
+		git_libgit2_version(&major, &minor, &rev);
+		snprintf(gv.gv_libgit2, sizeof(gv.gv_libgit2), "%d.%d.%d",
+		    major, minor, rev);
+		imsg_compose_event(iev, IMSG_GIT_VERSION_REP,
+		    imsg_get_peerid(imsg), 0, -1, &gv, sizeof(gv));
+		break;
+	default:
+		fatalx("%s: unexpected imsg %u", __func__, imsg_get_type(imsg));
+	}
+}
+
+static const struct worker git_worker = {
+	.w_id = PROC_GIT,
+	.w_sandbox = &git_sandbox,
+	.w_prewarm = git_prewarm,
+	.w_dispatch = git_dispatch,
+};
+
+int
+main(int argc, char *argv[])
+{
+	worker_main(argc, argv, &git_worker);
+}
