@@ -53,6 +53,7 @@
 #define GK_CONTROL_BODY_MAX	65536
 /* Stop reading one side while the other has this much still to send. */
 #define GK_PUMP_HIGH		(64 * 1024)
+#define GK_PUMP_CHUNK		(64 * 1024)	/* one read or write */
 #define GK_LINGER_SEC		10	/* flushing what a dead tunnel held */
 #define GK_ANSWERS_MAX		32	/* addresses of one lookup considered */
 #define GK_OWN_ADDRS_MAX	64

@@ -237,6 +237,9 @@ tunnel_start(struct bufferevent *client, struct bufferevent *upstream,
 	evtimer_add(tn->tn_idle, &tv);
 	for (i = 0; i < 2; i++) {
 		bufferevent_set_timeouts(tn->tn_side[i], NULL, NULL);
+		/* Fewer, larger system calls; the watermark still bounds it. */
+		bufferevent_set_max_single_read(tn->tn_side[i], GK_PUMP_CHUNK);
+		bufferevent_set_max_single_write(tn->tn_side[i], GK_PUMP_CHUNK);
 		bufferevent_setwatermark(tn->tn_side[i], EV_READ, 0, 0);
 		bufferevent_setwatermark(tn->tn_side[i], EV_WRITE,
 		    GK_PUMP_HIGH / 2, 0);
