@@ -127,6 +127,12 @@ set_port(struct sockaddr_storage *ss, uint16_t port)
 }
 
 static void
+listener_resume(evutil_socket_t fd, short ev, void *arg)
+{
+	evconnlistener_enable(arg);
+}
+
+static void
 listener_error(struct evconnlistener *l, void *arg)
 {
 	struct timeval	 tv = { 1, 0 };
@@ -137,9 +143,8 @@ listener_error(struct evconnlistener *l, void *arg)
 		/* Out of descriptors: back off a second instead of spinning. */
 		log_warnx("listener: out of resources, pausing");
 		evconnlistener_disable(l);
-		event_base_once(gk->gk_base, -1, EV_TIMEOUT,
-		    (void (*)(evutil_socket_t, short, void *))
-		    (void (*)(void))evconnlistener_enable, l, &tv);
+		event_base_once(gk->gk_base, -1, EV_TIMEOUT, listener_resume, l,
+		    &tv);
 	}
 }
 
