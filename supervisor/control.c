@@ -42,6 +42,12 @@
 /* The largest request payload; anything longer is refused unread. */
 #define CTL_MAX_REQUEST		64
 
+/*
+ * Who may see and change everything: root, and the user spaced runs as
+ * (a plain user's own spaced on a laptop is theirs to audit).
+ */
+#define CTL_ADMIN(cc)	((cc)->cc_uid == 0 || (cc)->cc_uid == geteuid())
+
 struct ctl_conn {
 	TAILQ_ENTRY(ctl_conn)	 cc_entry;
 	uint32_t		 cc_id;
@@ -295,7 +301,7 @@ control_status(struct ctl_conn *cc)
 			cp.cp_pid = children[id].c_pid;
 		}
 		/* Which pid is which is the operator's business. */
-		if (cc->cc_uid != 0)
+		if (!CTL_ADMIN(cc))
 			cp.cp_pid = 0;
 		control_answer(cc->cc_id, IMSG_CTL_DATA, &cp, sizeof(cp));
 	}
@@ -394,7 +400,7 @@ control_request(struct ctl_conn *cc, struct imsg *imsg)
 	case IMSG_CTL_PRIVILEGES:
 		if (imsg_get_len(imsg) != 0)
 			goto bad;
-		if (cc->cc_uid != 0)
+		if (!CTL_ADMIN(cc))
 			goto badcred;
 		control_privileges(cc);
 		break;
@@ -406,13 +412,13 @@ control_request(struct ctl_conn *cc, struct imsg *imsg)
 	case IMSG_CTL_VERBOSE:
 		if (imsg_get_data(imsg, &cv, sizeof(cv)) == -1)
 			goto bad;
-		if (cc->cc_uid != 0)
+		if (!CTL_ADMIN(cc))
 			goto badcred;
 		log_setverbose(cv.cv_level);
 		control_end(cc->cc_id);
 		break;
 	case IMSG_CTL_PROBE:
-		if (cc->cc_uid != 0)
+		if (!CTL_ADMIN(cc))
 			goto badcred;
 		control_probe(cc, imsg);
 		break;

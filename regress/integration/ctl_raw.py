@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Sends hand-made requests to spaced's control socket and prints what
+comes back: the error code of an IMSG_CTL_FAIL, "end", "data", or "closed".
+The header is struct imsg_hdr: type u32, len u16, flags u16, peerid u32,
+pid u32 (common/imsg.h)."""
+import socket, struct, sys
+
+CTL_STATUS, CTL_PROBE, CTL_FAIL, CTL_DATA, CTL_END = 100, 104, 202, 200, 201
+HDR = struct.Struct("=IHHII")
+
+def hdr(mtype, plen, peerid=1, flags=0, length=None):
+    return HDR.pack(mtype, HDR.size + plen if length is None else length,
+                    flags, peerid, 0)
+
+def answers(sock):
+    out, buf = [], b""
+    sock.settimeout(5)
+    while True:
+        try:
+            d = sock.recv(65536)
+        except socket.timeout:
+            out.append("timeout"); return out
+        except ConnectionResetError:
+            d = b""
+        if not d:
+            out.append("closed"); return out
+        buf += d
+        while len(buf) >= HDR.size:
+            t, l, _, _, _ = HDR.unpack(buf[:HDR.size])
+            if len(buf) < l:
+                break
+            body, buf = buf[HDR.size:l], buf[l:]
+            if t == CTL_FAIL:
+                out.append(body.split(b"\0")[0].decode())
+            elif t == CTL_END:
+                out.append("end")
+            elif t == CTL_DATA:
+                out.append("data")
+            else:
+                out.append("type%d" % t)
+            if t in (CTL_FAIL, CTL_END):
+                return out
+
+def main():
+    path, case = sys.argv[1], sys.argv[2]
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(path)
+    if case == "oversized":
+        s.sendall(hdr(CTL_STATUS, 0, length=60000) + b"x" * 4096)
+    elif case == "undersized":
+        s.sendall(hdr(CTL_STATUS, 0, length=4))
+    elif case == "truncated":
+        s.sendall(hdr(CTL_STATUS, 0)[:7]); s.close(); print("sent"); return
+    elif case == "midmessage":
+        s.sendall(hdr(CTL_PROBE, 12) + b"\1\0"); s.close(); print("sent"); return
+    elif case == "version":
+        s.sendall(hdr(CTL_STATUS, 0, peerid=0x2a))
+    elif case == "unknown":
+        s.sendall(hdr(150, 0))
+    elif case == "badlength":
+        s.sendall(hdr(CTL_STATUS, 3) + b"abc")
+    elif case == "fdflag":
+        s.sendall(hdr(CTL_STATUS, 0, flags=1))
+    elif case == "probe-badproc":
+        s.sendall(hdr(CTL_PROBE, 12) + struct.pack("=IIi", 9, 1, 0))
+    elif case == "status":
+        s.sendall(hdr(CTL_STATUS, 0))
+    print(" ".join(answers(s)))
+
+main()

@@ -1,0 +1,67 @@
+# Shared by the spaced integration suites: counters, checks, a private
+# spaced with its own socket, store and chroot under a temporary directory.
+
+pass=0
+fail=0
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${SPACED_BUILD:-$top/build}
+
+ok()	{ pass=$((pass + 1)); echo "ok - $1"; }
+not_ok() { fail=$((fail + 1)); echo "not ok - $1"; }
+# check "description" command...: passes when the command succeeds
+check()	{ d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
+# check_fails "description" command...: passes when the command fails
+check_fails() { d=$1; shift; if "$@"; then not_ok "$d"; else ok "$d"; fi; }
+skip()	{ echo "skip - $1"; }
+test_done() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+}
+
+# wait_for seconds command...: poll until the command succeeds
+wait_for() {
+	w_limit=$(($1 * 10)); shift
+	w_i=0
+	until "$@" 2>/dev/null; do
+		w_i=$((w_i + 1))
+		[ $w_i -ge $w_limit ] && return 1
+		sleep 0.1
+	done
+}
+
+# A temporary tree with the installed layout, usable by any uid.
+make_tree() {
+	tree=$(mktemp -d /tmp/spaced-test.XXXXXX)
+	chmod 0755 "$tree"
+	cp -r "$build/sbin" "$build/bin" "$build/libexec" "$tree/"
+	chmod -R a+rX "$tree"
+}
+
+# start_spaced dir [runas-prefix...]: a private spaced, its log in dir/log
+start_spaced() {
+	sd=$1; shift
+	mkdir -p "$sd"
+	cat >"$sd/spaced.conf" <<EOC
+socket "$sd/run/spaced.sock"
+journal store "$sd/store"
+empty directory "$sd/empty"
+EOC
+	mkdir -p "$sd/run" && chown --reference="$sd" "$sd/run"
+	"$@" env HOME="$sd" XDG_RUNTIME_DIR="$sd/run" \
+	    "$tree/sbin/spaced" -d -f "$sd/spaced.conf" >"$sd/log" 2>&1 &
+	spaced_pid=$!
+	wait_for 10 test -S "$sd/run/spaced.sock" &&
+	    wait_for 5 grep -q "workers confined" "$sd/log"
+}
+
+ctl() { "$tree/bin/spacectl" -s "$sd/run/spaced.sock" "$@"; }
+
+# The pids of spaced's workers, from spacectl status as root.
+worker_pids() { ctl status | awk 'NR > 1 && $1 != "spaced" { print $2 }'; }
+
+stop_spaced() {
+	[ -n "${spaced_pid:-}" ] || return 0
+	kill "$spaced_pid" 2>/dev/null
+	wait "$spaced_pid" 2>/dev/null
+	spaced_pid=
+}

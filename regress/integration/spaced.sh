@@ -1,0 +1,174 @@
+#!/bin/sh
+# spaced as a whole: the workers confined, the control socket scoped by the
+# caller's uid, hostile requests refused, a seccomp kill reported, nothing
+# left behind.  Root runs everything; a plain user runs what it can.
+. "$(dirname "$0")/lib.sh"
+
+make_tree
+trap 'stop_spaced; rm -rf "$tree"' EXIT
+sd=$tree/s1
+
+# --- configuration ---------------------------------------------------
+printf 'socket "/x/s.sock"\njournal store /x/j\n' >"$tree/good.conf"
+check "spaced -n accepts a good config" \
+    "$tree/sbin/spaced" -n -f "$tree/good.conf"
+check "spaced -nv prints the normalized config" sh -c \
+    "'$tree/sbin/spaced' -nv -f '$tree/good.conf' 2>/dev/null | grep -qx 'journal store \"/x/j\"'"
+printf 'socket relative/path\n' >"$tree/bad.conf"
+check_fails "spaced -n refuses a relative path" \
+    "$tree/sbin/spaced" -n -f "$tree/bad.conf"
+printf 'sockets "/x"\n' >"$tree/bad2.conf"
+check "spaced -n names the line of an unknown setting" sh -c \
+    "'$tree/sbin/spaced' -n -f '$tree/bad2.conf' 2>&1 | grep -q 'line 1: unknown setting'"
+check_fails "spaced -f with a missing file fails" \
+    "$tree/sbin/spaced" -n -f "$tree/nonexistent.conf"
+
+if [ "$(id -u)" -ne 0 ]; then
+	skip "the rest needs root (uid changes, chroot, a second uid)"
+	test_done; exit $?
+fi
+sh "$top/tools/users.sh" >/dev/null
+
+# --- start and audit ---------------------------------------------------
+check "spaced starts, confines its workers and listens" start_spaced "$sd"
+check "status shows spaced and three running workers" sh -c \
+    "[ \$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' status | grep -c ' running\$') -eq 4 ]"
+
+ctl -j privileges >"$tree/priv.json"
+pj() { python3 -c "import json,sys; d=json.load(open('$tree/priv.json')); $1"; }
+for p in spaced spaced-docker spaced-git spaced-journal; do
+	check "$p: Seccomp 2 and NoNewPrivs 1" pj "
+r=[x for x in d['processes'] if x['name']=='$p'][0]
+sys.exit(not (r['seccomp']==2 and r['noNewPrivs']==1))"
+done
+for p in spaced-docker spaced-git spaced-journal; do
+	check "$p: CapEff 0" pj "
+r=[x for x in d['processes'] if x['name']=='$p'][0]
+sys.exit(int(r['capEff'],16)!=0)"
+	check "$p: a non-root uid in all four slots" pj "
+r=[x for x in d['processes'] if x['name']=='$p'][0]
+u=set(r['uid'].split()); sys.exit(not (len(u)==1 and '0' not in u))"
+	check "$p: Landlock in force" pj "
+r=[x for x in d['processes'] if x['name']=='$p'][0]
+sys.exit(not r['landlock'].startswith('ABI'))"
+done
+check "the three workers have three distinct uids" pj "
+u=[x['uid'] for x in d['processes'] if x['name']!='spaced']
+sys.exit(len(set(u))!=3)"
+check "spaced-docker is chrooted to the empty directory" pj "
+r=[x for x in d['processes'] if x['name']=='spaced-docker'][0]
+sys.exit(r['root']!='$sd/empty')"
+check "spaced-journal is chrooted to its store" pj "
+r=[x for x in d['processes'] if x['name']=='spaced-journal'][0]
+sys.exit(r['root']!='$sd/store')"
+check "the empty directory is empty" sh -c "[ -z \"\$(ls -A '$sd/empty')\" ]"
+
+# --- check ---------------------------------------------------------------
+want=$(curl -s --unix-socket /var/run/docker.sock http://docker/version |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["Version"])')
+check "check reports the local engine's version ($want)" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j check |
+     python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(not (d[\"available\"] and d[\"version\"]==\"$want\"))'"
+
+# --- scoping by SO_PEERCRED -------------------------------------------
+asnobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+check "another uid sees the processes" sh -c \
+    "setpriv --reuid=65534 --regid=65534 --clear-groups '$tree/bin/spacectl' -s '$sd/run/spaced.sock' status | grep -q '^spaced-docker .* running'"
+check "another uid does not see their pids" sh -c \
+    "setpriv --reuid=65534 --regid=65534 --clear-groups '$tree/bin/spacectl' -s '$sd/run/spaced.sock' status | awk 'NR>1 && \$2 != \"-\" {exit 1}'"
+check "root does see the pids (control)" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' status | awk 'NR>1 && \$2 == \"-\" {exit 1}'"
+check "another uid is refused privileges with permission_denied" sh -c \
+    "setpriv --reuid=65534 --regid=65534 --clear-groups '$tree/bin/spacectl' -s '$sd/run/spaced.sock' privileges 2>&1 >/dev/null | grep -qx 'spacectl: permission_denied'"
+check "another uid is refused a probe" sh -c \
+    "setpriv --reuid=65534 --regid=65534 --clear-groups '$tree/bin/spacectl' -s '$sd/run/spaced.sock' probe docker execve 2>&1 | grep -q permission_denied"
+check "another uid may check the place" asnobody \
+    "$tree/bin/spacectl" -s "$sd/run/spaced.sock" check
+
+# --- hostile requests -------------------------------------------------
+raw() { python3 "$top/regress/integration/ctl_raw.py" "$sd/run/spaced.sock" "$@"; }
+check "an oversized request gets request_too_large and is closed" sh -c \
+    "[ \"\$(python3 '$top/regress/integration/ctl_raw.py' '$sd/run/spaced.sock' oversized)\" = 'request_too_large' ]"
+check "a length under the header size gets an error" sh -c \
+    "python3 '$top/regress/integration/ctl_raw.py' '$sd/run/spaced.sock' undersized | grep -Eq 'request_too_large|bad_request'"
+check "a wrong payload length gets bad_request" sh -c \
+    "[ \"\$(python3 '$top/regress/integration/ctl_raw.py' '$sd/run/spaced.sock' badlength)\" = 'bad_request' ]"
+check "an unknown type gets unknown_request" sh -c \
+    "[ \"\$(python3 '$top/regress/integration/ctl_raw.py' '$sd/run/spaced.sock' unknown)\" = 'unknown_request' ]"
+check "another protocol version gets protocol_version" sh -c \
+    "[ \"\$(python3 '$top/regress/integration/ctl_raw.py' '$sd/run/spaced.sock' version)\" = 'protocol_version' ]"
+check "an fd flag without an fd gets bad_request" sh -c \
+    "[ \"\$(python3 '$top/regress/integration/ctl_raw.py' '$sd/run/spaced.sock' fdflag)\" = 'bad_request' ]"
+check "a probe of a process that is no worker gets bad_request" sh -c \
+    "[ \"\$(python3 '$top/regress/integration/ctl_raw.py' '$sd/run/spaced.sock' probe-badproc)\" = 'bad_request' ]"
+raw truncated >/dev/null
+raw midmessage >/dev/null
+check "a well-formed raw request is answered (control)" sh -c \
+    "python3 '$top/regress/integration/ctl_raw.py' '$sd/run/spaced.sock' status | grep -q 'data data data data end'"
+check "after all of that spaced still serves" ctl status
+check "spaced is still the same process" kill -0 "$spaced_pid"
+
+# --- what a worker may not do, tried for real --------------------------
+check "spaced-journal cannot open outside its store" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' probe journal open | grep -q 'open failed'"
+check "spaced-docker cannot open a file" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' probe docker open | grep -q 'open failed'"
+stop_spaced
+
+# probe_kill proc call syscall: the worker dies of SIGSYS, spaced says so
+# and exits non-zero, and no worker is left behind.
+probe_kill() {
+	start_spaced "$sd" || return 1
+	pids=$(worker_pids)
+	ctl probe "$1" "$2" >/dev/null 2>&1
+	wait "$spaced_pid"; rc=$?
+	spaced_pid=
+	grep -q "spaced-$1 (pid [0-9]*) killed by SIGSYS: seccomp, syscall [0-9]* ($3)" "$sd/log" || {
+		echo "# log:"; sed 's/^/#   /' "$sd/log"; return 1; }
+	[ "$rc" -ne 0 ] || { echo "# spaced exited 0"; return 1; }
+	for p in $pids; do
+		wait_for 5 sh -c "! kill -0 $p" || { echo "# worker $p left"; return 1; }
+	done
+}
+check "spaced-docker: execve kills it with SIGSYS, spaced reports it" probe_kill docker execve execve
+check "spaced-docker: socket kills it" probe_kill docker socket socket
+check "spaced-git: socket kills it" probe_kill git socket socket
+check "spaced-git: execve kills it" probe_kill git execve execve
+check "spaced-journal: execve kills it" probe_kill journal execve execve
+check "spaced-journal: socket kills it" probe_kill journal socket socket
+
+# --- workers die with the supervisor ------------------------------------
+start_spaced "$sd"
+pids=$(worker_pids)
+kill -9 "$spaced_pid"; wait "$spaced_pid" 2>/dev/null; spaced_pid=
+gone() { for p in $pids; do kill -0 "$p" 2>/dev/null && return 1; done; return 0; }
+check "a killed spaced takes its workers with it" wait_for 5 gone
+
+# --- a plain user's own spaced ------------------------------------------
+pu=$tree/user
+mkdir -p "$pu" && chown 65534:65534 "$pu"
+check "a plain user's spaced starts without a uid change" \
+    start_spaced "$pu" setpriv --reuid=65534 --regid=65534 --clear-groups
+asuser() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+asuser "$tree/bin/spacectl" -s "$pu/run/spaced.sock" -j privileges \
+    >"$tree/priv.json" 2>&1
+for p in spaced spaced-docker spaced-git spaced-journal; do
+	check "user mode: $p confined (Seccomp 2, NoNewPrivs 1, uid 65534)" pj "
+r=[x for x in d['processes'] if x['name']=='$p'][0]
+sys.exit(not (r['seccomp']==2 and r['noNewPrivs']==1 and r['uid'].split()[0]=='65534'))"
+done
+check "user mode: its owner may read privileges, root too" sh -c \
+    "'$tree/bin/spacectl' -s '$pu/run/spaced.sock' privileges >/dev/null"
+check_fails "user mode: a third uid may not" setpriv --reuid=65533 \
+    --regid=65533 --clear-groups "$tree/bin/spacectl" \
+    -s "$pu/run/spaced.sock" privileges
+stop_spaced
+
+# --- install layout ----------------------------------------------------
+check "make install gives sbin/spaced that finds libexec/spaced" sh -c "
+make -s -C '$top' PREFIX='$tree/inst' install >/dev/null &&
+test -x '$tree/inst/libexec/spaced/spaced-docker' &&
+test -f '$tree/inst/share/man/man8/spaced.8' &&
+'$tree/inst/sbin/spaced' -n -f '$tree/good.conf' 2>/dev/null"
+
+test_done
