@@ -23,12 +23,14 @@ tun()
 refused()
 {
 	printf 'CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n' "$2" "$2" |
-	    cli raw $GKADDR 3128 >"$T/col/r.$4$3" 2>/dev/null
+	    cli raw $GKADDR 3128 --keep >"$T/col/r.$4$3" 2>/dev/null
 	f="$T/col/r.$4$3"
 	h=${4:-${2%:*}}
+	# An IPv6 literal may be journalled with or without its brackets.
 	if [ "$(status_of "$f")" = 403 ] &&
 	    grep -qi '^x-gatekeeper-reason: refused' "$f" &&
-	    jhas corridor "$h" "$3"; then
+	    { jhas corridor "$h" "$3" ||
+	    jhas corridor "$(echo "$h" | tr -d '[]')" "$3"; }; then
 		ok "$1: 403 refused, journal $3"
 	else
 		journal $C
@@ -86,7 +88,7 @@ check "403 byte-identical across five refusal rules" test $same = 1
 
 # A plain proxy request: 403, journalled by host only.
 printf 'GET http://upstream.test.example/secret-path?tok=qq1 HTTP/1.1\r\nHost: upstream.test.example\r\n\r\n' |
-    cli raw $GKADDR 3128 >"$T/col/plain" 2>/dev/null
+    cli raw $GKADDR 3128 --keep >"$T/col/plain" 2>/dev/null
 check "plain proxy request: 403" test "$(status_of "$T/col/plain")" = 403
 check "plain proxy 403 identical to the others" \
     cmp -s "$T/col/plain" "$T/col/r.deny:not-on-allowlist"
@@ -97,7 +99,7 @@ check "... and no path or query in the journal" \
 
 # Unreachable: allowed, then failed, answered 502.
 printf 'CONNECT closed.test.example:443 HTTP/1.1\r\n\r\n' |
-    cli raw $GKADDR 3128 >"$T/col/unreach" 2>/dev/null
+    cli raw $GKADDR 3128 --keep >"$T/col/unreach" 2>/dev/null
 check "unreachable listed host: 502 unreachable" eval \
     '[ "$(status_of "$T/col/unreach")" = 502 ] &&
     grep -qi "^x-gatekeeper-reason: unreachable" "$T/col/unreach"'

@@ -59,7 +59,7 @@ else
 	nok "64 tunnels established and proven" "$(cat "$T/hold64.out")"
 fi
 printf 'CONNECT upstream.test.example:443 HTTP/1.1\r\n\r\n' |
-    cli raw $GKADDR 3128 >"$T/col/65th" 2>/dev/null
+    cli raw $GKADDR 3128 --keep >"$T/col/65th" 2>/dev/null
 check "65th tunnel: 503 refused" eval '[ "$(status_of "$T/col/65th")" = 503 ] &&
     grep -qi "^x-gatekeeper-reason: refused" "$T/col/65th"'
 check "... journal deny:too-many-tunnels" \

@@ -4,7 +4,8 @@
 # stdout; the suites judge.
 #
 #   raw ADDR PORT [--keep] [--reset-after N] < request
-#       send stdin, half-close (unless --keep), print the answer bytes;
+#       send stdin, half-close and print the answer bytes to EOF; with
+#       --keep do not half-close and print one answer (head + body);
 #       with --reset-after N send only N bytes and reset (SO_LINGER 0)
 #   tunnel ADDR PORT TARGET echo|half1|half2 TOKEN|duplex N TOKEN
 #   hold ADDR PORT TARGET N TOKEN HOLD|STREAM
@@ -81,6 +82,21 @@ def cmd_raw(addr, port, *opts):
 			s.shutdown(socket.SHUT_WR)
 	except (BrokenPipeError, ConnectionResetError):
 		pass
+	if "--keep" in opts:
+		# The client stays: a half-close while the name is being
+		# resolved is a client that left.  Read one answer and go.
+		out = read_head(s)
+		for line in out.split(b"\r\n"):
+			if line.lower().startswith(b"content-length:"):
+				n = int(line.split(b":")[1])
+				while n > 0:
+					b = s.recv(n)
+					if not b:
+						break
+					out += b
+					n -= len(b)
+		sys.stdout.buffer.write(out)
+		return
 	out, how = read_all(s)
 	sys.stdout.buffer.write(out)
 	sys.stderr.write("end=%s\n" % how)
