@@ -275,3 +275,68 @@ Test(fdpass, fd_flood_refused)
 	for (i = 0; i <= IMSG_MAX_FDS; i++)
 		cr_assert_not(fd_is_open(got[i]));
 }
+
+/*
+ * More fds in one message than our control buffer holds: the kernel
+ * drops the rest (MSG_CTRUNC) and the read must fail, closing the ones
+ * that did arrive, rather than pair fds with the wrong messages.
+ */
+Test(fdpass, truncated_control_data)
+{
+	struct msghdr	 msg;
+	struct iovec	 iov;
+	struct imsg_hdr	 hdr;
+	union {
+		struct cmsghdr	hdr;
+		char		buf[CMSG_SPACE(sizeof(int) * (IMSG_MAX_FDS + 4))];
+	} cmsgbuf;
+	struct cmsghdr	*cmsg;
+	int		 fds[IMSG_MAX_FDS + 4], before, i;
+
+	imsgbuf_allow_fdpass(&rd);
+	raw_hdr(&hdr, TEST_TYPE, IMSG_HEADER_SIZE, IMSGF_HASFD);
+	for (i = 0; i < IMSG_MAX_FDS + 4; i++)
+		fds[i] = 0;
+	memset(&msg, 0, sizeof(msg));
+	memset(&cmsgbuf, 0, sizeof(cmsgbuf));
+	iov.iov_base = &hdr;
+	iov.iov_len = sizeof(hdr);
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = cmsgbuf.buf;
+	msg.msg_controllen = sizeof(cmsgbuf.buf);
+	cmsg = CMSG_FIRSTHDR(&msg);
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(fds));
+	memcpy(CMSG_DATA(cmsg), fds, sizeof(fds));
+	cr_assert_eq(sendmsg(sv[0], &msg, 0), (ssize_t)sizeof(hdr));
+	before = count_open_fds();
+	cr_assert_eq(imsgbuf_read(&rd), -1);
+	cr_assert_eq(errno, EBADMSG);
+	cr_assert_eq(rd.nrfds, 0);
+	cr_assert_eq(count_open_fds(), before);
+}
+
+/* Small messages each with an fd, queued together: every fd arrives. */
+Test(fdpass, several_fds_one_flush)
+{
+	struct imsg	 imsg;
+	uint32_t	 i;
+
+	imsgbuf_allow_fdpass(&rd);
+	for (i = 0; i < 5; i++) {
+		cr_assert_eq(imsg_compose(&wr, TEST_TYPE, i, 0,
+		    i == 2 ? -1 : tagged_pipe(100 + i), &i, sizeof(i)), 0);
+	}
+	cr_assert_eq(imsgbuf_flush(&wr), 0);
+	for (i = 0; i < 5; i++) {
+		cr_assert_eq(wait_get(&rd, &imsg), 1);
+		cr_assert_eq(imsg_get_peerid(&imsg), i);
+		if (i == 2)
+			cr_assert_eq(imsg.fd, -1);
+		else
+			cr_assert_eq(read_tag(imsg.fd), 100 + i);
+		imsg_free(&imsg);
+	}
+}

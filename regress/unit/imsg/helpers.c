@@ -50,6 +50,17 @@ fd_is_open(int fd)
 	return fcntl(fd, F_GETFD) != -1 || errno != EBADF;
 }
 
+int
+count_open_fds(void)
+{
+	int	 fd, n = 0;
+
+	for (fd = 0; fd < 1024; fd++)
+		if (fcntl(fd, F_GETFD) != -1)
+			n++;
+	return n;
+}
+
 void
 write_all(int fd, const void *buf, size_t len)
 {

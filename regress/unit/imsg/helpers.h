@@ -30,6 +30,8 @@ void	 test_socketpair(int sv[2]);
 /* The number the kernel gives the next fd (the lowest free one). */
 int	 lowest_free_fd(void);
 int	 fd_is_open(int);
+/* How many fds this process has open (below 1024). */
+int	 count_open_fds(void);
 /* Write all of buf, blocking. */
 void	 write_all(int, const void *, size_t);
 /* Read until n bytes were read or EOF; returns what was read. */
