@@ -17,3 +17,5 @@ BINS		+= $(B)/sbin/spaced $(B)/bin/spacectl
 # Pure parts, for unit tests.
 UNIT_LINK_supervisor := $(B)/supervisor/config.o $(B)/supervisor/audit_parse.o \
 		   $(B)/supervisor/kmsg.o
+UNIT_LINK_workers := $(B)/supervisor/sandbox.o $(B)/worker-docker/sandbox.o \
+		   $(B)/worker-git/sandbox.o $(B)/gatekeeper/collector/sandbox.o

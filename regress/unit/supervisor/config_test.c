@@ -1,0 +1,122 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#include <criterion/criterion.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "supervisor/spaced.h"
+
+static int
+parse(const char *text, struct spaced_conf *c, char *err, size_t errlen)
+{
+	config_defaults(c, 0, NULL, NULL);
+	return config_parse(text, strlen(text), c, err, errlen);
+}
+
+Test(config, defaults_for_root_and_user)
+{
+	struct spaced_conf	 c;
+
+	config_defaults(&c, 0, "/run/user/1000", "/home/u/.local/state");
+	cr_assert_str_eq(c.sc_socket, "/run/spaced/spaced.sock");
+	cr_assert_str_eq(c.sc_store, "/var/lib/spaced/journal");
+	config_defaults(&c, 1000, "/run/user/1000", "/home/u/.local/state");
+	cr_assert_str_eq(c.sc_socket, "/run/user/1000/spaced.sock");
+	cr_assert_str_eq(c.sc_store, "/home/u/.local/state/spaced/journal");
+	cr_assert_str_eq(c.sc_empty, "");
+	/* A relative runtime dir is not used. */
+	config_defaults(&c, 1000, "run", NULL);
+	cr_assert_str_eq(c.sc_socket, "");
+}
+
+Test(config, good_lines)
+{
+	struct spaced_conf	 c;
+	char			 err[128];
+
+	cr_assert_eq(parse("# comment\n\nsocket \"/a b/s.sock\"\n"
+	    "docker socket /d.sock  # trailing comment\n"
+	    "journal store /j\nempty directory /e", &c, err, sizeof(err)), 0,
+	    "%s", err);
+	cr_assert_str_eq(c.sc_socket, "/a b/s.sock");
+	cr_assert_str_eq(c.sc_docker_socket, "/d.sock");
+	cr_assert_str_eq(c.sc_store, "/j");
+	cr_assert_str_eq(c.sc_empty, "/e");
+}
+
+Test(config, bad_lines_name_the_line)
+{
+	static const char *bad[] = {
+		"socket relative\n",
+		"socket\n",
+		"socket \"/unterminated\n",
+		"socket /a /b\n",
+		"socket /a\"b\n",
+		"sockets /a\n",
+		"docker /a\n",
+		"socket \"/a\x01\"\n",
+		"journal store \"\"\n",
+	};
+	struct spaced_conf	 c;
+	char			 err[128];
+	size_t			 i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cr_assert_eq(parse(bad[i], &c, err, sizeof(err)), -1,
+		    "accepted: %s", bad[i]);
+		cr_assert(strncmp(err, "line 1", 6) == 0, "%s", err);
+	}
+	cr_assert_eq(parse("socket /a\n\nsockets /b\n", &c, err, sizeof(err)),
+	    -1);
+	cr_assert(strncmp(err, "line 3", 6) == 0, "%s", err);
+}
+
+Test(config, nul_and_size_caps)
+{
+	struct spaced_conf	 c;
+	char			 err[128], big[70000];
+
+	config_defaults(&c, 0, NULL, NULL);
+	cr_assert_eq(config_parse("socket /a\0b\n", 12, &c, err, sizeof(err)),
+	    -1);
+	memset(big, '#', sizeof(big));
+	cr_assert_eq(config_parse(big, sizeof(big), &c, err, sizeof(err)), -1);
+	/* A long value is refused, not cut. */
+	memset(big, 'a', 5000);
+	memcpy(big, "socket /", 8);
+	cr_assert_eq(config_parse(big, 5000, &c, err, sizeof(err)), -1);
+}
+
+Test(config, print_parses_back)
+{
+	struct spaced_conf	 c, d;
+	char			 err[128], buf[8192];
+	int			 p[2];
+	ssize_t			 n;
+
+	cr_assert_eq(parse("socket \"/with space/s\"\njournal store /j\n", &c,
+	    err, sizeof(err)), 0);
+	cr_assert_eq(pipe(p), 0);
+	config_print(&c, p[1]);
+	close(p[1]);
+	n = read(p[0], buf, sizeof(buf));
+	close(p[0]);
+	cr_assert(n > 0);
+	cr_assert_eq(parse("", &d, err, sizeof(err)), 0);
+	cr_assert_eq(config_parse(buf, n, &d, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(memcmp(&c, &d, sizeof(c)), 0);
+}
