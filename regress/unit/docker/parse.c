@@ -213,18 +213,34 @@ Test(parse, header_block_cap)
 	free(s);
 }
 
-Test(parse, trailer_block_cap)
+/* Many short trailer lines: the block is capped, not just each line. */
+static char *
+trailers(size_t lines)
 {
 	const char	*pre = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked"
-			    "\r\n\r\n0\r\nX-T: ";
-	size_t		 n = strlen(pre), pad = DOCKER_HDR_MAX;
+			    "\r\n\r\n0\r\n";
+	const char	*line = "X-T: bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+			    "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\r\n";
+	size_t		 i, n = strlen(pre), l = strlen(line);
 	char		*s;
 
-	s = malloc(n + pad + 5);
+	s = malloc(n + lines * l + 3);
 	cr_assert_not_null(s);
 	memcpy(s, pre, n);
-	memset(s + n, 'b', pad);
-	memcpy(s + n + pad, "\r\n\r\n", 5);
+	for (i = 0; i < lines; i++)
+		memcpy(s + n + i * l, line, l);
+	memcpy(s + n + lines * l, "\r\n", 3);
+	return s;
+}
+
+Test(parse, trailer_block_cap)
+{
+	char	*s;
+
+	s = trailers(100);	/* positive control: 10 KiB */
+	cr_assert_eq(whole(s, CAP, 0).rv, DP_COMPLETE);
+	free(s);
+	s = trailers(200);
 	expect_error(whole(s, CAP, 0), "trailer block too large");
 	free(s);
 }
@@ -263,6 +279,10 @@ Test(parse, bad_chunk_size)
 	expect_error(whole(TE "0x5\r\nhello\r\n", CAP, 0), "bad chunk size");
 	expect_error(whole(TE "5 5\r\nhello\r\n", CAP, 0), "bad chunk size");
 	expect_error(whole(TE "5\r\nhelloXX", CAP, 0),
+	    "chunk not followed by CRLF");
+	expect_error(whole(TE "5\r\nhelloX\n0\r\n\r\n", CAP, 0),
+	    "chunk not followed by CRLF");
+	expect_error(whole(TE "5\r\nhello\rX0\r\n\r\n", CAP, 0),
 	    "chunk not followed by CRLF");
 	expect_error(whole(TE "5\nhello\r\n", CAP, 0), "bad chunk size line");
 	expect_error(whole(TE "10000000000000000\r\n", (size_t)-1, 0),

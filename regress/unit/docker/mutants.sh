@@ -1,0 +1,150 @@
+#!/bin/sh
+# Mutation check of the Docker client: each mutant removes or weakens one
+# protection in worker-docker/, and the named unit tests must go red.
+# Builds by hand in a temp dir from copies; the tree is never modified.
+# Usage: sh regress/unit/docker/mutants.sh   (needs a Docker daemon for
+# the live tests).  Prints one line per mutant and "N killed, N survived";
+# exits 1 when a mutant survives or the unmutated sources fail.
+set -u
+cd "$(dirname "$0")/../../.." || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+CF="-std=gnu11 -O0 -g -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
+    -I. -Icommon -Iworker-docker $(pkg-config --cflags libbsd-overlay jansson)"
+LIBS="$(pkg-config --libs libbsd-overlay jansson criterion) -lpthread"
+killed=0
+survived=0
+
+# build <file to mutate or -> <"old" => "new" [@@ "old" => "new" ...]>
+build() {
+	mkdir -p "$tmp/src"
+	cp worker-docker/docker_*.c "$tmp/src/"
+	if [ "$1" != - ]; then
+		python3 - "worker-docker/$1" "$2" <<'PY' >"$tmp/src/$1" || return 1
+import sys
+src = open(sys.argv[1]).read()
+for pair in sys.argv[2].split("@@"):
+    old, new = pair.split("=>")
+    old = old.strip().encode().decode("unicode_escape")
+    new = new.strip().encode().decode("unicode_escape")
+    if src.count(old) != 1:
+        sys.exit("mutation anchor not found once: %r" % old)
+    src = src.replace(old, new)
+sys.stdout.write(src)
+PY
+	fi
+	# shellcheck disable=SC2086
+	cc $CF -o "$tmp/t" "$tmp"/src/docker_*.c common/log.c \
+	    regress/unit/docker/*.c $LIBS 2>"$tmp/cc.log"
+}
+
+# mutant <label> <file> <replacement> <criterion filter>
+mutant() {
+	if ! build "$2" "$3"; then
+		echo "BROKEN mutant: $1"; cat "$tmp/cc.log"; exit 1
+	fi
+	if "$tmp/t" --timeout 10 --filter "$4" >"$tmp/run.log" 2>&1; then
+		echo "SURVIVED: $1"
+		survived=$((survived + 1))
+	else
+		echo "killed: $1 ($(grep -c '^\[FAIL\]' "$tmp/run.log") failing)"
+		killed=$((killed + 1))
+	fi
+}
+
+build - "" || { cat "$tmp/cc.log"; exit 1; }
+"$tmp/t" --timeout 10 >"$tmp/run.log" 2>&1 || {
+	echo "unmutated sources fail"; grep -A3 FAIL "$tmp/run.log"; exit 1; }
+
+mutant "no header block cap" docker_parse.c \
+    "++p->dp_hdr_bytes > DOCKER_HDR_MAX => ++p->dp_hdr_bytes > (size_t)-1" \
+    "parse/header_block_cap"
+mutant "no trailer block cap" docker_parse.c \
+    "if (++p->dp_hdr_bytes > DOCKER_HDR_MAX) => if (p->dp_state != ST_TRAILER && ++p->dp_hdr_bytes > DOCKER_HDR_MAX)" \
+    "parse/trailer_block_cap"
+mutant "no body cap while reading" docker_parse.c \
+    "if (n > p->dp_body_cap - p->dp_body_len)\n\t\treturn \"body over cap\"; => (void)0;" \
+    "parse/body_cap"
+mutant "announced length not checked against cap" docker_parse.c \
+    "if ((uint64_t)p->dp_length > p->dp_body_cap) => if (0)" \
+    "parse/body_cap"
+mutant "disagreeing Content-Length accepted" docker_parse.c \
+    "p->dp_length != -1 && p->dp_length != n => 0" \
+    "parse/duplicate_content_length"
+mutant "Content-Length digits unbounded" docker_parse.c \
+    "++digits > LENGTH_DIGITS_MAX => ++digits > 1000" \
+    "parse/bad_content_length"
+mutant "sign accepted in Content-Length" docker_parse.c \
+    "if (!isdigit((unsigned char)*v)) => if (*v == '+') continue; if (!isdigit((unsigned char)*v))" \
+    "parse/bad_content_length"
+mutant "both CL and TE accepted" docker_parse.c \
+    "p->dp_seen_te && p->dp_length != -1 => 0" \
+    "parse/framing_conflicts"
+mutant "any Transfer-Encoding taken as chunked" docker_parse.c \
+    "p->dp_seen_te || strcasecmp(value, \"chunked\") != 0 => 0" \
+    "parse/framing_conflicts"
+mutant "chunk size overflow unchecked" docker_parse.c \
+    "++digits > CHUNK_HEX_DIGITS_MAX => ++digits > 1000" \
+    "parse/bad_chunk_size"
+mutant "junk after chunk size accepted" docker_parse.c \
+    "if (*s != '\\\\0' && *s != ';')\n\t\treturn fail(p, \"bad chunk size\"); => (void)0;" \
+    "parse/bad_chunk_size"
+mutant "chunk data not followed by CRLF" docker_parse.c \
+    "if (b[i++] != '\\\\r') => if (b[i++] == 0)" \
+    "parse/bad_chunk_size"
+mutant "bare LF accepted" docker_parse.c \
+    "if (n == 0 || p->dp_line[n - 1] != '\\\\r')\n\t\t\treturn -1; => if (n > 0 && p->dp_line[n - 1] == '\\\\r') n--;" \
+    "parse/line_endings_and_fields"
+mutant "obs-fold accepted" docker_parse.c \
+    "return fail(p, \"obsolete header folding\"); => return DP_NEED_MORE;" \
+    "parse/line_endings_and_fields"
+mutant "status line not required" docker_parse.c \
+    "return fail(p, \"no HTTP/1.x status line\"); => { p->dp_state = ST_HEADER; return DP_NEED_MORE; }" \
+    "parse/missing_or_bad_status_line"
+mutant "HTTP/1.0 keeps the connection" docker_parse.c \
+    "\t\tp->dp_close = 1;\n\t\tif (p->dp_seen_te) => \t\tif (p->dp_seen_te)" \
+    "parse/http10"
+mutant "EOF mid-body is complete" docker_parse.c \
+    "return fail(p, \"answer truncated\"); => return DP_COMPLETE;" \
+    "parse/*"
+mutant "duplicate JSON keys accepted" docker_check.c \
+    "JSON_REJECT_DUPLICATES => 0" "check/duplicate_keys"
+mutant "overlong fields truncated" docker_check.c \
+    "if (n == 0 || n >= dstlen) => if (n == 0) @@ if (strlcpy(dst, s, dstlen) >= dstlen) => if (strlcpy(dst, s, dstlen) >= dstlen && 0)" \
+    "check/fields_refused_not_truncated"
+mutant "control characters in fields" docker_check.c \
+    "if (s[i] < 0x20 || s[i] > 0x7e) => if (0)" \
+    "check/fields_refused_not_truncated"
+mutant "no minimum API" docker_check.c \
+    "if (api_cmp(&t, &lo) < 0) => if (0)" "check/too_old"
+mutant "API compared as strings" docker_check.c \
+    "if (api_cmp(&t, &lo) < 0) => if (strcmp(theirs, DOCKER_API_OURS_MIN) < 0)" \
+    "negotiate/*"
+mutant "their minimum ignored" docker_check.c \
+    "if (api_cmp(&tmin, &hi) > 0) => if (0)" "check/too_new"
+mutant "ours max ignored" docker_check.c \
+    "use = api_cmp(&t, &hi) < 0 ? t : hi; => use = t;" "negotiate/*"
+mutant "isolation from the Version alone" docker_check.c \
+    "engine_major(out->dc_version) >= DOCKER_ISOLATED_ENGINE &&\n\t    docker_api_cmp(out->dc_api_version, DOCKER_ISOLATED_API) >= 0; => engine_major(out->dc_version) >= DOCKER_ISOLATED_ENGINE;" \
+    "check/engine_27_does_not_isolate"
+mutant "isolation on Engine 20" docker_check.c \
+    "engine_major(out->dc_version) >= DOCKER_ISOLATED_ENGINE &&\n\t    docker_api_cmp(out->dc_api_version, DOCKER_ISOLATED_API) >= 0; => engine_major(out->dc_version) >= 20;" \
+    "check/real_engine_2010_answer"
+mutant "non-200 /version accepted" docker_check.c \
+    "else if (answer.dp_status != 200) { => else if (0) {" "check/not_200"
+mutant "no deadline" docker_http.c \
+    "r = poll(&pfd, 1, ms); => r = poll(&pfd, 1, -1);" \
+    "check/slow_engine_times_out"
+mutant "unsafe path sent" docker_http.c \
+    "if (*s <= 0x20 || *s >= 0x7f)\n\t\t\treturn 0; => (void)0;" \
+    "http/request_head"
+mutant "closed-at-once reported as unreadable" docker_http.c \
+    "if (got == 0) { => if (0) {" "check/closes_early"
+mutant "unversioned /version path" docker_check.c \
+    ".rq_path = \"/version\", => .rq_path = \"/v1.41/version\"," "check/*"
+mutant "check reports a foreign value" docker_check.c \
+    "copy_field(root, \"ApiVersion\", out->dc_api_version, => copy_field(root, \"MinAPIVersion\", out->dc_api_version," \
+    "live/*"
+
+echo "$killed killed, $survived survived"
+[ "$survived" -eq 0 ]
