@@ -527,3 +527,10 @@ imsgev_handle(struct imsgev *iev, short event)
 	errno = saved;
 	return -1;
 }
+
+void
+imsgev_clear(struct imsgev *iev)
+{
+	event_del(&iev->ev);
+	imsgbuf_clear(&iev->ibuf);
+}

@@ -117,6 +117,9 @@ int	 imsg_expect(const struct imsg *, uint32_t type, size_t len);
  * libevent glue: an imsgbuf with its event.  imsg_event_add re-arms
  * EV_READ always and EV_WRITE while output is queued.  The handler is
  * called with the struct imsgev as its argument; data is the caller's.
+ * The event is persistent (EV_PERSIST), so it stays armed between
+ * callbacks; imsgev_handle removes it when it returns -1, and
+ * imsgev_clear removes it and frees the buffers (the fd stays open).
  */
 struct imsgev {
 	struct imsgbuf	 ibuf;
@@ -138,5 +141,6 @@ int	 imsg_compose_event(struct imsgev *, uint32_t type, uint32_t peerid,
  * or the channel failed (errno says which; 0 for EOF).
  */
 int	 imsgev_handle(struct imsgev *, short event);
+void	 imsgev_clear(struct imsgev *);
 
 #endif /* SPACED_IMSG_H */

@@ -339,7 +339,6 @@ Test(stream, relay_gauge_refuses_sender_ignoring_credit)
 	cr_assert_eq(stream_relay(&to, &imsg, NULL), -1);
 	cr_assert_eq(errno, EBADMSG);
 
-	imsgbuf_clear(&to.ibuf);
-	event_del(&to.ev);
+	imsgev_clear(&to);
 	event_base_free(base);
 }
