@@ -184,11 +184,18 @@ imsgbuf_read(struct imsgbuf *ibuf)
 		struct cmsghdr	hdr;
 		char		buf[CMSG_SPACE(sizeof(int) * IMSG_MAX_FDS)];
 	} cmsgbuf;
+	struct imsg_hdr	 hdr;
 	ssize_t		 n;
 
 	if (ibuf->rlen >= sizeof(ibuf->rbuf)) {
-		/* Only a stream imsgbuf_get refused can fill the buffer. */
-		errno = ENOBUFS;
+		/*
+		 * The buffer holds two messages of the largest size, so when
+		 * it is full imsgbuf_get has one to give, unless the header
+		 * in front is one it refuses.
+		 */
+		memcpy(&hdr, ibuf->rbuf, sizeof(hdr));
+		errno = hdr.len < IMSG_HEADER_SIZE || hdr.len > ibuf->maxsize ?
+		    ERANGE : EAGAIN;
 		return -1;
 	}
 	memset(&msg, 0, sizeof(msg));

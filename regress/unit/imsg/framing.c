@@ -359,3 +359,31 @@ Test(framing, write_to_closed_peer)
 	cr_assert_eq(imsgbuf_write(&wr), -1);
 	cr_assert_eq(errno, EPIPE);
 }
+
+/* Reading again before taking messages fills the buffer without harm. */
+Test(framing, read_until_full)
+{
+	struct imsg	 imsg;
+	uint8_t		*buf;
+	int		 i, got = 0;
+
+	cr_assert_not_null(buf = calloc(1, IMSG_MAX_PAYLOAD));
+	for (i = 0; i < 3; i++)
+		cr_assert_eq(imsg_compose(&wr, TEST_TYPE, i, 0, -1, buf,
+		    IMSG_MAX_PAYLOAD), 0);
+	cr_assert_eq(imsgbuf_flush(&wr), 0);
+	while (rd.rlen < sizeof(rd.rbuf))
+		cr_assert_gt(imsgbuf_read(&rd), 0);
+	cr_assert_eq(imsgbuf_read(&rd), -1);
+	cr_assert_eq(errno, EAGAIN);
+	while (got < 3) {
+		while (imsgbuf_get(&rd, &imsg) == 1) {
+			cr_assert_eq(imsg_get_peerid(&imsg), got);
+			imsg_free(&imsg);
+			got++;
+		}
+		if (got < 3)
+			cr_assert_gt(imsgbuf_read(&rd), 0);
+	}
+	free(buf);
+}
