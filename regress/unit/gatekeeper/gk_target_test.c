@@ -288,6 +288,10 @@ Test(target, label_and_name_length_edges)
 	snprintf(t, sizeof(t), "%s:443", s);
 	cr_expect_eq(refuse(t, GK_MODE_OPEN, NULL), GK_DENY_NOT_A_NAME,
 	    "254 bytes");
+	/* The cap is the name's, not the buffer's. */
+	cr_expect_eq(gk_name_normalize(s, 254, t, sizeof(t)), -1,
+	    "254 bytes into a large buffer");
+	cr_expect_eq(gk_name_normalize(s, 253, t, sizeof(t)), 0);
 	free(s);
 
 	/* Far longer than any buffer: still judged as a name. */

@@ -168,7 +168,7 @@ Test(window, length_cap)
 
 Test(window, split)
 {
-	char		 id[GK_GRANT_ID_MAX + 1], big[200];
+	char		 id[GK_GRANT_ID_MAX + 1], big[200], big2[200];
 	const char	*rest;
 	size_t		 restlen;
 	const char	*p;
@@ -212,6 +212,9 @@ Test(window, split)
 	memcpy(big + 72, "/x", 3);
 	cr_expect_eq(gk_window_split(big, strlen(big), id, sizeof(id), &rest,
 	    &restlen), -1);
+	/* The cap is the id's, not the buffer's. */
+	cr_expect_eq(gk_window_split(big, strlen(big), big2, sizeof(big2),
+	    &rest, &restlen), -1);
 }
 
 Test(window, split_refuses)

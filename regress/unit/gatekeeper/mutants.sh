@@ -1,0 +1,128 @@
+#!/bin/sh
+# Mutation check of gatekeeper/gk_rules.c: each mutant removes or weakens
+# one protection, and the unit tests must go red against it.  Builds by
+# hand (gcc, ASan+UBSan) against gk_rules.c alone, in a temp dir; the
+# tree is never modified.  Usage: sh regress/unit/gatekeeper/mutants.sh
+# MUTANT_FILTER=regex runs only the mutants whose label matches.
+# Prints one line per mutant and "N killed, N survived"; exits 1 when a
+# mutant survives or the unmutated source fails.
+set -u
+cd "$(dirname "$0")/../../.." || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+CF="-std=gnu11 -O1 -g -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
+    -Wno-unused-function -I. -Igatekeeper -Icommon -fsanitize=address,undefined \
+    -fno-sanitize-recover=all"
+tests=$(ls regress/unit/gatekeeper/*.c)
+killed=0
+survived=0
+
+# run <label> <python replacement pairs, "old" => "new", separated by @@>
+run() {
+	label=$1
+	if [ -n "${MUTANT_FILTER:-}" ] && [ "$label" != original ] &&
+	    ! printf '%s\n' "$label" | grep -q -- "$MUTANT_FILTER"; then
+		return
+	fi
+	python3 - "$2" <<'EOF' >"$tmp/gk_rules.c" || { echo "BROKEN mutant: $label"; exit 1; }
+import sys
+src = open("gatekeeper/gk_rules.c").read()
+for pair in sys.argv[1].split("@@"):
+    if not pair.strip():
+        continue
+    old, new = pair.split("=>")
+    old = old.strip().encode().decode("unicode_escape")
+    new = new.strip().encode().decode("unicode_escape")
+    if src.count(old) != 1:
+        sys.exit("mutation anchor not found once: %r" % old)
+    src = src.replace(old, new)
+sys.stdout.write(src)
+EOF
+	# shellcheck disable=SC2086
+	if ! cc $CF -o "$tmp/t" "$tmp/gk_rules.c" $tests -lcriterion \
+	    -lpthread 2>"$tmp/cc.log"; then
+		echo "BROKEN mutant (does not build): $label"
+		cat "$tmp/cc.log"
+		exit 1
+	fi
+	if "$tmp/t" --jobs 2 --timeout 30 >"$tmp/out" 2>&1; then
+		if [ "$label" = original ]; then
+			echo "ok: original passes"
+			return
+		fi
+		echo "SURVIVED: $label"
+		survived=$((survived + 1))
+	else
+		if [ "$label" = original ]; then
+			echo "FAILED: the original source fails its tests"
+			tail -n 20 "$tmp/out"
+			exit 1
+		fi
+		n=$(grep -c '^\[FAIL\]' "$tmp/out")
+		echo "killed: $label ($n tests red: $(grep '^\[FAIL\]' \
+		    "$tmp/out" | sed 's/^\[FAIL\] //; s/: (.*//' | tr '\n' ' '))"
+		killed=$((killed + 1))
+	fi
+}
+
+run original ""
+for r in "0x00000000, 8" "0x0a000000, 8" "0x64400000, 10" "0x7f000000, 8" \
+    "0xa9fe0000, 16" "0xac100000, 12" "0xc0000000, 24" "0xc0a80000, 16" \
+    "0xc6120000, 15" "0xe0000000, 4" "0xf0000000, 4"; do
+	run "remove IPv4 range {$r}" "{ $r }, => "
+done
+run "remove the embedded-IPv4 (6to4) check" \
+    "return v4_blocked(be32_at(a + 2)); => return 0;"
+run "remove Teredo 2001::/32" \
+    "a[2] == 0x00 && a[3] == 0x00) => a[2] == 0x00 && a[3] == 0x00 && 0)"
+run "remove the outside-2000::/3 rule" \
+    "if ((a[0] & 0xe0) != 0x20) => if (0)"
+run "unknown address family allowed" \
+    "		return 1;\n	}\n}\n\nenum gk_refusal\ngk_choose => 		return 0;\n	}\n}\n\nenum gk_refusal\ngk_choose"
+run "choose: check only the first answer" \
+    "for (i = 0; i < n; i++)\n		if (gk_addr_blocked => for (i = 0; i < 1; i++)\n		if (gk_addr_blocked"
+run "choose: first answer, not first IPv4" \
+    "pick = i;\n			break; => break;"
+run "fixed point cut to 3 rounds" \
+    "	ssize_t	n;\n => 	ssize_t	n;\n	int	rounds = 0;\n@@	for (;;) {\n		/* A NUL => 	for (;;) {\n		if (rounds++ == 3)\n			return 0;\n		/* A NUL"
+run "a rest that will not decode let through" \
+    "if ((n = decode_round(buf, len)) == -1)\n			return 1; => if ((n = decode_round(buf, len)) == -1)\n			return 0;"
+run "decoded NUL allowed" \
+    "if (memchr(buf, '\\\\0', len) != NULL)\n			return 1; => "
+run "backslash not a separator" \
+    "s[i] != '/' && s[i] != '\\\\\\\\' => s[i] != '/'"
+run "semicolon not a separator" \
+    "s[i] != ';' && => "
+run "no length cap on the rest" \
+    "if (rest == NULL || len > sizeof(buf)) => if (rest == NULL || len > sizeof(buf) + 1000000)"
+run "trailing dot stripped twice (while)" \
+    "if (inlen > 0 && in[inlen - 1] == '.') => while (inlen > 0 && in[inlen - 1] == '.')"
+run "port \"0443\" accepted (leading zeros skipped)" \
+    "return len == 3 && memcmp(port, \"443\", 3) == 0; => while (len > 3 && *port == '0') { port++; len--; }\n	return len == 3 && memcmp(port, \"443\", 3) == 0;"
+run "single-label names allowed" \
+    "if (labels < 2) => if (labels < 1)"
+run "numeric last label allowed" \
+    "if (i == inlen && last_label_is_numeric => if (0 && last_label_is_numeric"
+run "0x last label allowed" \
+    "if (len >= 2 && label[0] == '0' && to_lower(label[1]) == 'x')\n		return 1; => "
+run "underscore allowed" \
+    "(c >= '0' && c <= '9') || c == '-'; => (c >= '0' && c <= '9') || c == '-' || c == '_';"
+run "label length unchecked" \
+    "i - label_start > LABEL_MAX => 0"
+run "whole length unchecked" \
+    "inlen > GK_NAME_MAX || => "
+run "edge hyphens allowed" \
+    "if (in[label_start] == '-' || in[i - 1] == '-')\n			return -1; => "
+run "always-refused compared before normalizing (raw host)" \
+    "if (strcmp(name, GK_ALWAYS_REFUSED) == 0) => if (hostlen == 15 && memcmp(host, GK_ALWAYS_REFUSED, 15) == 0)"
+run "allowlist by suffix" \
+    "	return bsearch(&name, => 	for (size_t k = 0; k < al->al_count; k++) { size_t a = strlen(name), b = strlen(al->al_names[k]); if (a >= b && strcmp(name + a - b, al->al_names[k]) == 0) return 1; }\n	return bsearch(&name,"
+run "bracketed host unwrapped" \
+    "*host = target;\n		*hostlen = close - target + 1; => *host = target + 1;\n		*hostlen = close - target - 1;"
+run "grant id charset unchecked" \
+    "if (!is_grant_id_char(p[i])) => if (0)"
+run "grant id length unchecked" \
+    "idlen > GK_GRANT_ID_MAX || => "
+
+echo "$killed killed, $survived survived"
+[ "$survived" -eq 0 ]
