@@ -22,7 +22,8 @@
  * Pure: it reads only the bytes it is given and keeps its state in the
  * struct.  Feed bytes as they arrive; each call says whether the answer
  * is complete, needs more, or is refused.  Refused means malformed or
- * over a cap; nothing is truncated silently.
+ * over a cap; nothing is truncated silently.  Not for answers to HEAD
+ * (we send none): their Content-Length announces no body.
  */
 
 #include <stddef.h>
