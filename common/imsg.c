@@ -37,6 +37,12 @@
 
 /* Messages gathered into one sendmsg(2). */
 #define IMSG_WRITE_IOV	64
+/*
+ * In a struct imsg from imsgbuf_get, not on the wire: the payload lives
+ * in an output buffer (after room for a header), so imsg_forward can
+ * queue it without a copy.
+ */
+#define IMSGF_OUTBUF	0x8000
 
 struct imsg_out {
 	TAILQ_ENTRY(imsg_out)	 io_entry;
@@ -66,6 +72,7 @@ imsgbuf_init(struct imsgbuf *ibuf, int fd)
 	ibuf->allow_fdpass = 0;
 	ibuf->maxsize = MAX_IMSGSIZE;
 	ibuf->rlen = 0;
+	ibuf->roff = 0;
 	for (i = 0; i < IMSG_MAX_FDS; i++)
 		ibuf->rfds[i] = -1;
 	ibuf->nrfds = 0;
@@ -113,6 +120,31 @@ out_alloc(size_t len)
 }
 
 static void
+out_release(struct imsg_out *out)
+{
+	if (out->io_len > MAX_IMSGSIZE / 4 && out_cached < OUT_CACHE_MAX)
+		out_cache[out_cached++] = out;
+	else
+		free(out);
+}
+
+/* The output buffer around a payload that imsgbuf_get returned. */
+static struct imsg_out *
+out_of_payload(uint8_t *data)
+{
+	return (struct imsg_out *)(data - IMSG_HEADER_SIZE -
+	    offsetof(struct imsg_out, io_buf));
+}
+
+static void
+outq_append(struct imsgbuf *ibuf, struct imsg_out *out)
+{
+	TAILQ_INSERT_TAIL(&ibuf->outq, out, io_entry);
+	ibuf->outq_bytes += out->io_len;
+	ibuf->outq_count++;
+}
+
+static void
 outq_remove(struct imsgbuf *ibuf, struct imsg_out *out)
 {
 	TAILQ_REMOVE(&ibuf->outq, out, io_entry);
@@ -120,10 +152,7 @@ outq_remove(struct imsgbuf *ibuf, struct imsg_out *out)
 	ibuf->outq_count--;
 	if (out->io_fd != -1)
 		close(out->io_fd);
-	if (out->io_len > MAX_IMSGSIZE / 4 && out_cached < OUT_CACHE_MAX)
-		out_cache[out_cached++] = out;
-	else
-		free(out);
+	out_release(out);
 }
 
 void
@@ -137,6 +166,7 @@ imsgbuf_clear(struct imsgbuf *ibuf)
 	memset(ibuf->rfds, -1, sizeof(ibuf->rfds));
 	ibuf->nrfds = 0;
 	ibuf->rlen = 0;
+	ibuf->roff = 0;
 }
 
 /*
@@ -187,6 +217,11 @@ imsgbuf_read(struct imsgbuf *ibuf)
 	struct imsg_hdr	 hdr;
 	ssize_t		 n;
 
+	/* Only a partial message moves; whole ones were taken in place. */
+	if (ibuf->roff > 0) {
+		memmove(ibuf->rbuf, ibuf->rbuf + ibuf->roff, ibuf->rlen);
+		ibuf->roff = 0;
+	}
 	if (ibuf->rlen >= sizeof(ibuf->rbuf)) {
 		/*
 		 * The buffer holds two messages of the largest size, so when
@@ -222,6 +257,7 @@ int
 imsgbuf_get(struct imsgbuf *ibuf, struct imsg *imsg)
 {
 	struct imsg_hdr	 hdr;
+	struct imsg_out	*out;
 	size_t		 len;
 	uint8_t		*data = NULL;
 
@@ -238,7 +274,7 @@ imsgbuf_get(struct imsgbuf *ibuf, struct imsg *imsg)
 	}
 	if (ibuf->rlen < IMSG_HEADER_SIZE)
 		return 0;
-	memcpy(&hdr, ibuf->rbuf, sizeof(hdr));
+	memcpy(&hdr, ibuf->rbuf + ibuf->roff, sizeof(hdr));
 	/* A bad header stays in place: every later call fails the same. */
 	if (hdr.len < IMSG_HEADER_SIZE || hdr.len > ibuf->maxsize) {
 		errno = ERANGE;
@@ -254,9 +290,12 @@ imsgbuf_get(struct imsgbuf *ibuf, struct imsg *imsg)
 
 	len = hdr.len - IMSG_HEADER_SIZE;
 	if (len > 0) {
-		if ((data = malloc(len)) == NULL)
+		if ((out = out_alloc(hdr.len)) == NULL)
 			return -1;
-		memcpy(data, ibuf->rbuf + IMSG_HEADER_SIZE, len);
+		out->io_len = hdr.len;
+		data = out->io_buf + IMSG_HEADER_SIZE;
+		memcpy(data, ibuf->rbuf + ibuf->roff + IMSG_HEADER_SIZE, len);
+		hdr.flags |= IMSGF_OUTBUF;
 	}
 	imsg->hdr = hdr;
 	imsg->data = data;
@@ -268,7 +307,7 @@ imsgbuf_get(struct imsgbuf *ibuf, struct imsg *imsg)
 		ibuf->rfds[--ibuf->nrfds] = -1;
 	}
 	ibuf->rlen -= hdr.len;
-	memmove(ibuf->rbuf, ibuf->rbuf + hdr.len, ibuf->rlen);
+	ibuf->roff = ibuf->rlen == 0 ? 0 : ibuf->roff + hdr.len;
 	return 1;
 }
 
@@ -297,9 +336,39 @@ imsg_compose(struct imsgbuf *ibuf, uint32_t type, uint32_t peerid,
 	out->io_fd = fd;
 	out->io_len = IMSG_HEADER_SIZE + len;
 	out->io_off = 0;
-	TAILQ_INSERT_TAIL(&ibuf->outq, out, io_entry);
-	ibuf->outq_bytes += out->io_len;
-	ibuf->outq_count++;
+	outq_append(ibuf, out);
+	return 0;
+}
+
+int
+imsg_forward(struct imsgbuf *ibuf, struct imsg *imsg)
+{
+	struct imsg_out	*out;
+	struct imsg_hdr	 hdr;
+
+	if (!(imsg->hdr.flags & IMSGF_OUTBUF) || imsg->data == NULL) {
+		if (imsg_compose(ibuf, imsg->hdr.type, imsg->hdr.peerid,
+		    imsg->hdr.pid, imsg->fd, imsg->data,
+		    imsg_get_len(imsg)) == -1)
+			return -1;
+		imsg->fd = -1;
+		return 0;
+	}
+	out = out_of_payload(imsg->data);
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.type = imsg->hdr.type;
+	hdr.len = imsg->hdr.len;
+	hdr.flags = imsg->fd == -1 ? 0 : IMSGF_HASFD;
+	hdr.peerid = imsg->hdr.peerid;
+	hdr.pid = imsg->hdr.pid;
+	memcpy(out->io_buf, &hdr, sizeof(hdr));
+	out->io_fd = imsg->fd;
+	out->io_len = hdr.len;
+	out->io_off = 0;
+	outq_append(ibuf, out);
+	imsg->fd = -1;
+	imsg->data = NULL;
+	imsg->hdr.flags &= ~IMSGF_OUTBUF;
 	return 0;
 }
 
@@ -458,8 +527,12 @@ imsg_free(struct imsg *imsg)
 	if (imsg->fd != -1)
 		close(imsg->fd);
 	imsg->fd = -1;
-	free(imsg->data);
+	if (imsg->data != NULL && (imsg->hdr.flags & IMSGF_OUTBUF))
+		out_release(out_of_payload(imsg->data));
+	else
+		free(imsg->data);
 	imsg->data = NULL;
+	imsg->hdr.flags &= ~IMSGF_OUTBUF;
 }
 
 void

@@ -60,7 +60,8 @@ struct imsgbuf {
 	int			 allow_fdpass;	/* accept fds from the peer */
 	size_t			 maxsize;	/* largest message taken */
 	uint8_t			 rbuf[2 * MAX_IMSGSIZE];
-	size_t			 rlen;
+	size_t			 rlen;		/* unread bytes, from roff */
+	size_t			 roff;
 	int			 rfds[IMSG_MAX_FDS];
 	size_t			 nrfds;
 	TAILQ_HEAD(, imsg_out)	 outq;
@@ -112,6 +113,12 @@ void	 imsg_free(struct imsg *);	/* closes an unclaimed fd */
  * payload is exactly len bytes, else -1 with errno EBADMSG.
  */
 int	 imsg_expect(const struct imsg *, uint32_t type, size_t len);
+/*
+ * Queue a received message, unchanged (type, peerid, pid, payload, fd),
+ * on another channel.  Its payload buffer moves instead of being copied;
+ * the caller still calls imsg_free.
+ */
+int	 imsg_forward(struct imsgbuf *, struct imsg *);
 
 /*
  * libevent glue: an imsgbuf with its event.  imsg_event_add re-arms

@@ -217,8 +217,7 @@ stream_gauge_take(struct stream_gauge *sg, const struct imsg *imsg)
 }
 
 int
-stream_relay(struct imsgev *to, const struct imsg *imsg,
-    struct stream_gauge *sg)
+stream_relay(struct imsgev *to, struct imsg *imsg, struct stream_gauge *sg)
 {
 	uint32_t	 type = imsg_get_type(imsg);
 	size_t		 len = imsg_get_len(imsg);
@@ -234,6 +233,8 @@ stream_relay(struct imsgev *to, const struct imsg *imsg,
 	}
 	if (sg != NULL && stream_gauge_take(sg, imsg) == -1)
 		return -1;
-	return imsg_compose_event(to, type, imsg_get_peerid(imsg),
-	    imsg_get_pid(imsg), -1, imsg->data, len);
+	if (imsg_forward(&to->ibuf, imsg) == -1)
+		return -1;
+	imsg_event_add(to);
+	return 0;
 }

@@ -103,10 +103,12 @@ int	 stream_rx_end(struct stream_rx *, const struct imsg *);
 /*
  * Relay: forward one IMSG_STREAM_* message to another channel unchanged
  * (type, peerid, pid, payload): DATA and END go forward, CREDIT goes
- * back.  With a gauge (may be NULL) the window is enforced as well.
+ * back.  With a gauge (may be NULL) the window is enforced as well.  The
+ * payload moves to the output queue (imsg_forward); imsg_free the imsg
+ * as usual.
  */
 void	 stream_gauge_init(struct stream_gauge *);
-int	 stream_relay(struct imsgev *to, const struct imsg *,
+int	 stream_relay(struct imsgev *to, struct imsg *,
 	    struct stream_gauge *);
 
 #endif /* SPACED_STREAM_H */

@@ -25,6 +25,7 @@
  */
 
 #include <sys/types.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -285,6 +286,7 @@ relay_dispatch(int fd, short event, void *arg)
 static __attribute__((__noreturn__)) void
 relay_main(int src, int snk)
 {
+	prctl(PR_SET_NAME, "bench-relay");	/* for profilers */
 	relay.report.rr_rss_start = proc_status_kb("VmRSS");
 	if ((relay.base = event_base_new()) == NULL)
 		_exit(25);

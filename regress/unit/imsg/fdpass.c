@@ -340,3 +340,63 @@ Test(fdpass, several_fds_one_flush)
 		imsg_free(&imsg);
 	}
 }
+
+/* A relay forwards a message unchanged, fd and all, without copying. */
+Test(fdpass, forward_unchanged)
+{
+	int		 sv2[2];
+	struct imsgbuf	 out, in;
+	struct imsg	 imsg, fwd;
+	uint8_t		*payload, *moved;
+	size_t		 i;
+
+	cr_assert_not_null(payload = malloc(IMSG_MAX_PAYLOAD));
+	for (i = 0; i < IMSG_MAX_PAYLOAD; i++)
+		payload[i] = i * 13;
+	test_socketpair(sv2);
+	imsgbuf_init(&out, sv2[0]);
+	imsgbuf_init(&in, sv2[1]);
+	imsgbuf_allow_fdpass(&rd);
+	imsgbuf_allow_fdpass(&in);
+	cr_assert_eq(imsg_compose(&wr, TEST_TYPE, 77, 4242, tagged_pipe(9),
+	    payload, IMSG_MAX_PAYLOAD), 0);
+	cr_assert_eq(imsgbuf_flush(&wr), 0);
+	cr_assert_eq(wait_get(&rd, &imsg), 1);
+	moved = imsg.data;
+	cr_assert_eq(imsg_forward(&out, &imsg), 0);
+	cr_assert_null(imsg.data);
+	cr_assert_eq(imsg.fd, -1);
+	imsg_free(&imsg);
+	/* The payload went to the queue as it was, not as a copy. */
+	cr_assert_eq(out.outq_bytes, MAX_IMSGSIZE);
+	cr_assert_arr_eq(moved, payload, IMSG_MAX_PAYLOAD);
+	cr_assert_eq(imsgbuf_flush(&out), 0);
+	cr_assert_eq(wait_get(&in, &fwd), 1);
+	cr_assert_eq(imsg_get_type(&fwd), TEST_TYPE);
+	cr_assert_eq(imsg_get_peerid(&fwd), 77);
+	cr_assert_eq(imsg_get_pid(&fwd), 4242);
+	cr_assert_eq(imsg_get_len(&fwd), IMSG_MAX_PAYLOAD);
+	cr_assert_arr_eq(fwd.data, payload, IMSG_MAX_PAYLOAD);
+	cr_assert_eq(read_tag(fwd.fd), 9);
+	imsg_free(&fwd);
+
+	/* A message built by hand is copied instead. */
+	memset(&imsg, 0, sizeof(imsg));
+	imsg.hdr.type = TEST_TYPE;
+	imsg.hdr.len = IMSG_HEADER_SIZE + 3;
+	imsg.fd = -1;
+	imsg.data = payload;
+	cr_assert_eq(imsg_forward(&out, &imsg), 0);
+	cr_assert_eq(imsg.data, payload);
+	cr_assert_eq(imsgbuf_flush(&out), 0);
+	cr_assert_eq(wait_get(&in, &fwd), 1);
+	cr_assert_eq(imsg_get_len(&fwd), 3);
+	cr_assert_arr_eq(fwd.data, payload, 3);
+	imsg_free(&fwd);
+
+	imsgbuf_clear(&out);
+	imsgbuf_clear(&in);
+	close(sv2[0]);
+	close(sv2[1]);
+	free(payload);
+}
