@@ -123,7 +123,12 @@ worker_dispatch_parent(int fd, short event, void *arg)
 			break;
 		if (imsg_get_type(&imsg) == IMSG_WORKER_PROBE)
 			worker_probe(iev, &imsg);
-		else
+		else if (imsg_get_type(&imsg) == IMSG_WORKER_PING) {
+			if (imsg_get_len(&imsg) != 0)
+				fatalx("%s: bad ping", __func__);
+			imsg_compose_event(iev, IMSG_WORKER_PING,
+			    imsg_get_peerid(&imsg), 0, -1, NULL, 0);
+		} else
 			w->w_dispatch(iev, &imsg);
 		imsg_free(&imsg);
 	}

@@ -44,6 +44,8 @@ enum imsg_type {
 	IMSG_WORKER_READY,
 	/* parent -> worker: attempt a call the filter forbids (audit probe) */
 	IMSG_WORKER_PROBE,
+	/* parent -> worker -> parent: liveness and round trip, no payload */
+	IMSG_WORKER_PING,
 
 	/* chunked streams with credit flow control, any channel */
 	IMSG_STREAM_DATA,
@@ -68,6 +70,7 @@ enum imsg_type {
 	IMSG_CTL_CHECK,
 	IMSG_CTL_VERBOSE,
 	IMSG_CTL_PROBE,
+	IMSG_CTL_PING,		/* struct ping_msg: round trip to a worker */
 
 	/* control socket answers (spaced -> client) */
 	IMSG_CTL_DATA = 200,	/* one JSON object per message */
@@ -100,6 +103,10 @@ struct worker_ready_info {
 #define CTL_CODE_MAX		64
 struct ctl_fail {
 	char		 cf_code[CTL_CODE_MAX];	/* NUL-terminated error code */
+};
+
+struct ping_msg {
+	uint32_t	 pg_proc;	/* enum procid of a worker */
 };
 
 struct ctl_verbose {

@@ -377,6 +377,28 @@ control_probe(struct ctl_conn *cc, struct imsg *imsg)
 }
 
 static void
+control_ping(struct ctl_conn *cc, struct imsg *imsg)
+{
+	struct ping_msg	 pg;
+
+	if (imsg_get_data(imsg, &pg, sizeof(pg)) == -1) {
+		control_fail_close(cc, ERR_BAD_REQUEST);
+		return;
+	}
+	if (pg.pg_proc != PROC_DOCKER && pg.pg_proc != PROC_GIT &&
+	    pg.pg_proc != PROC_JOURNAL) {
+		control_fail(cc->cc_id, ERR_BAD_REQUEST);
+		return;
+	}
+	if (worker_compose(pg.pg_proc, IMSG_WORKER_PING, cc->cc_id, -1, NULL,
+	    0) == -1) {
+		control_fail(cc->cc_id, ERR_WORKER_UNAVAILABLE);
+		return;
+	}
+	cc->cc_busy = 1;
+}
+
+static void
 control_request(struct ctl_conn *cc, struct imsg *imsg)
 {
 	struct ctl_verbose	 cv;
@@ -421,6 +443,11 @@ control_request(struct ctl_conn *cc, struct imsg *imsg)
 		if (!CTL_ADMIN(cc))
 			goto badcred;
 		control_probe(cc, imsg);
+		break;
+	case IMSG_CTL_PING:
+		if (!CTL_ADMIN(cc))
+			goto badcred;
+		control_ping(cc, imsg);
 		break;
 	default:
 		control_fail(cc->cc_id, ERR_UNKNOWN_REQUEST);

@@ -37,7 +37,10 @@
 
 #define SPACECTL_TIMEOUT_MS	30000
 
-enum cmd { CMD_STATUS, CMD_PRIVILEGES, CMD_CHECK, CMD_PROBE, CMD_VERBOSE };
+enum cmd {
+	CMD_STATUS, CMD_PRIVILEGES, CMD_CHECK, CMD_PROBE, CMD_VERBOSE,
+	CMD_PING
+};
 
 static const struct {
 	const char	*name;
@@ -50,6 +53,7 @@ static const struct {
 	{ "check",	CMD_CHECK,	IMSG_CTL_CHECK,		0 },
 	{ "probe",	CMD_PROBE,	IMSG_CTL_PROBE,		2 },
 	{ "verbose",	CMD_VERBOSE,	IMSG_CTL_VERBOSE,	1 },
+	{ "ping",	CMD_PING,	IMSG_CTL_PING,		1 },
 };
 
 static const char *probe_calls[] = {
@@ -72,7 +76,7 @@ usage(void)
 	    "usage: spacectl [-j] [-s socket] command\n"
 	    "commands: status | privileges | check |\n"
 	    "          probe docker|git|journal execve|open|socket|connect|fork |\n"
-	    "          verbose level\n");
+	    "          ping docker|git|journal | verbose level\n");
 	exit(2);
 }
 
@@ -233,6 +237,7 @@ main(int argc, char *argv[])
 	struct pollfd		 pfd;
 	struct probe_msg	 pm;
 	struct ctl_verbose	 cvb;
+	struct ping_msg		 pg;
 	struct ctl_fail		 cf;
 	union {
 		struct ctl_proc		 cp;
@@ -280,6 +285,12 @@ main(int argc, char *argv[])
 		pm.pr_call = p;
 		payload = &pm;
 		plen = sizeof(pm);
+	} else if (cmd == CMD_PING) {
+		if ((p = lookup(probe_procs, PROC_MAX, argv[1])) == -1)
+			usage();
+		pg.pg_proc = p;
+		payload = &pg;
+		plen = sizeof(pg);
 	} else if (cmd == CMD_VERBOSE) {
 		cvb.cv_level = strtonum(argv[1], 0, 3, &errstr);
 		if (errstr != NULL)
@@ -375,7 +386,7 @@ main(int argc, char *argv[])
 
 		if (cmd == CMD_CHECK || cmd == CMD_PROBE)
 			out = json_incref(json_array_get(jrows, 0));
-		else if (cmd == CMD_VERBOSE)
+		else if (cmd == CMD_VERBOSE || cmd == CMD_PING)
 			out = json_object();
 		else
 			out = json_pack("{s:O}", "processes", jrows);

@@ -220,6 +220,11 @@ spaced_dispatch_worker(enum procid from, struct imsg *imsg)
 		    sizeof(pm));
 		control_end(imsg_get_peerid(imsg));
 		break;
+	case IMSG_WORKER_PING:
+		if (imsg_get_len(imsg) != 0)
+			fatalx("bad ping answer from %s", proc_title(from));
+		control_end(imsg_get_peerid(imsg));
+		break;
 	default:
 		fatalx("%s: unexpected imsg %u from %s", __func__, type,
 		    proc_title(from));

@@ -63,6 +63,12 @@ r=[x for x in d['processes'] if x['name']=='spaced-journal'][0]
 sys.exit(r['root']!='$sd/store')"
 check "the empty directory is empty" sh -c "[ -z \"\$(ls -A '$sd/empty')\" ]"
 
+for w in docker git journal; do
+	check "ping reaches spaced-$w and back" ctl ping $w
+done
+check "another uid may not ping" sh -c \
+    "setpriv --reuid=65534 --regid=65534 --clear-groups '$tree/bin/spacectl' -s '$sd/run/spaced.sock' ping git 2>&1 | grep -q permission_denied"
+
 # --- check ---------------------------------------------------------------
 want=$(curl -s --unix-socket /var/run/docker.sock http://docker/version |
     python3 -c 'import json,sys; print(json.load(sys.stdin)["Version"])')
