@@ -9,3 +9,5 @@ $(B)/libexec/spaced/spaced-gatekeeper: $(GK_OBJS) $(B)/libcommon.a
 
 BINS		+= $(B)/libexec/spaced/spaced-gatekeeper
 UNIT_LINK_gatekeeper := $(GK_LIB_OBJS)
+# The request head parser has a unit suite of its own (regress/unit/gk_http).
+UNIT_LINK_gk_http := $(B)/gatekeeper/gk_http.o
