@@ -31,14 +31,24 @@ rss()
 {
 	awk '/^VmRSS/ { printf "%.1f MiB", $2 / 1024 }' /proc/$pid/status
 }
+# cpu: the gatekeeper's user+system CPU seconds so far.
+cpu()
+{
+	awk -v t="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / t }' \
+	    /proc/$pid/stat
+}
 echo "gatekeeper RSS idle: $(rss) (goal 4 MiB)"
 
 d=$(B thru $UPADDR 443 - 268435456)
+c0=$(cpu)
 t=$(B thru $GKADDR 3128 upstream.test.example:443 268435456)
+echo "  gatekeeper CPU for it: $(echo "$c0 $(cpu)" | awk '{print $2 - $1}') s"
 echo "one stream, 256 MiB: direct $d, tunnel $t, ratio $(ratio "$(rate "$t")" "$(rate "$d")") (goal 0.8)"
 
 d=$(B par $UPADDR 443 - 64 4194304)
+c0=$(cpu)
 t=$(B par $GKADDR 3128 upstream.test.example:443 64 4194304)
+echo "  gatekeeper CPU for it: $(echo "$c0 $(cpu)" | awk '{print $2 - $1}') s"
 echo "64 streams x 4 MiB: direct $d, tunnels $t, ratio $(ratio "$(rate "$t")" "$(rate "$d")") (goal 0.7)"
 
 echo "CONNECT setup, direct TCP connect: $(B lat $UPADDR 443 - 300)"

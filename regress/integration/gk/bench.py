@@ -72,6 +72,11 @@ def cmd_lat(addr, port, target, count):
 		t = time.monotonic()
 		s = open_stream(addr, port, target)
 		xs.append((time.monotonic() - t) * 1000)
+		# Wait for the whole teardown, so no place is still taken
+		# when the next one opens.
+		s.shutdown(socket.SHUT_WR)
+		while s.recv(4096):
+			pass
 		s.close()
 	xs.sort()
 	print("median %.2f ms p99 %.2f ms (n=%d)" % (xs[len(xs) // 2],
