@@ -121,6 +121,17 @@ refused "open mode: port 8443" upstream.test.example:8443 deny:port \
 refused "open mode: address literal" 203.0.113.10:443 deny:not-a-name
 network $C allowlist $LISTED
 
+# A refused client is let go by draining, not by a reset: one still
+# uploading 4 MiB reads its 403 (a reset would throw the 403 away).
+for i in 1 2 3; do
+	out=$(cli uploading $GKADDR 3128 notlisted.test.example:443 4194304)
+	check "refused client still uploading 4 MiB reads its 403 (run $i)" \
+	    test "$out" = status=403
+done
+check "positive control: an uploading client of a listed name gets 200" \
+    test "$(cli uploading $GKADDR 3128 upstream.test.example:443 1048576)" = \
+    status=200
+
 # Hostile input: none of it may end the process.
 n=0
 for line in 'CONNECT' 'CONNECT upstream.test.example:443' \

@@ -14,6 +14,10 @@ network $C2 allowlist upstream.test.example
 grant $C2 gh http://upstream.test.example/v1 x-api-key k-caps ||
     nok "POST /grants on the caps gatekeeper"
 
+# Half a request head, then nothing: let go after the head timeout.
+bg slowc cli slow $GKADDR 3128
+bg sloww cli slow $GKADDR 8080
+
 tun()
 {
 	cli tunnel $GKADDR "${2:-3128}" "$1" echo | tr '\n' ' ' | tr -d '\r'
@@ -130,6 +134,26 @@ check "after 20 killed: 64 new tunnels at once" \
     eval 'waitfor 30 grep -q "^ready\|^rung" "$T/after.out" &&
     grep -q "^ready 64$" "$T/after.out"'
 kill "$(cat "$T/after.pid")"
+# A flood of 600 sockets on each listener of the main gatekeeper: it
+# survives, notes the drops a few times and not 1,500, and serves again.
+for spec in $GKADDR:3128 $GKADDR:8080 127.0.0.1:$C; do
+	out=$(cli flood ${spec%:*} ${spec#*:} 600)
+	echo "    flood $spec: $out"
+done
+check "after the floods: alive and health 200" \
+    eval 'alive gk && waitfor 10 health $C'
+journal $C
+check "after the floods: at most two notes per listener" jqt '[.records[] |
+    select(.decision == "deny:too-many-connections")] | group_by(.listener) |
+    map(length) | all(. <= 2)' "$T/journal.json"
+check "after the floods: the corridor carries again" \
+    waitfor 10 eval 'test "$(tun upstream.test.example:443)" = "status=200 echo=ok "'
+
+# The slow clients started at the top were let go by the head timeout.
+check "half a head on the corridor: let go" \
+    waitfor 30 grep -q '^slow=let-go$' "$T/slowc.out"
+check "half a head on the window: let go" \
+    waitfor 30 grep -q '^slow=let-go$' "$T/sloww.out"
 check "process alive" alive gk
 check "health 200" health $C
 finish

@@ -12,6 +12,13 @@
 #       open N tunnels, prove each, print "ready N", then wait forever
 #   refusals ADDR PORT N FORMAT
 #       N CONNECTs one after the other to FORMAT % i; prints the statuses
+#   uploading ADDR PORT TARGET BYTES
+#       CONNECT, then keep writing BYTES while reading the answer
+#   slow ADDR PORT
+#       send half a request head and wait (60 s at most) to be let go
+#   flood ADDR PORT N
+#       open N sockets at once, hold them a moment, print how many
+#       connected
 #   rungs ADDR PORT corridor|window|control CAP [WPATH]
 #       climb to CAP proven connections, then print how the next one ended
 import hashlib, os, random, socket, struct, subprocess, sys, threading, time
@@ -207,6 +214,39 @@ def cmd_refusals(addr, port, n, fmt):
 	print(" ".join("%s=%d" % kv for kv in sorted(seen.items())))
 
 
+def cmd_uploading(addr, port, target, n):
+	s = dial(addr, port)
+	s.sendall(b"CONNECT %s HTTP/1.1\r\n\r\n" % target.encode())
+	junk = b"u" * int(n)
+	def up():
+		try:
+			s.sendall(junk)
+		except OSError:
+			pass
+	t = threading.Thread(target=up, daemon=True)
+	t.start()
+	print("status=%s" % status_of(read_head(s)))
+
+
+def cmd_slow(addr, port):
+	s = dial(addr, port, timeout=60)
+	s.sendall(b"CONNECT upstream.test.example:443 HTTP/1.1\r\nX-A: b")
+	out, how = read_all(s)
+	print("slow=%s" % ("let-go" if how in ("eof", "reset") else how))
+
+
+def cmd_flood(addr, port, n):
+	held = []
+	for _ in range(int(n)):
+		try:
+			held.append(socket.create_connection((addr, int(port)),
+			    timeout=5))
+		except OSError:
+			pass
+	time.sleep(1)
+	print("connected=%d" % len(held))
+
+
 def prove(kind, addr, port, wpath):
 	"""One connection the listener has provably accepted: it answered."""
 	s = dial(addr, port)
@@ -264,5 +304,6 @@ def cmd_rungs(addr, port, kind, cap, wpath="/"):
 
 if __name__ == "__main__":
 	cmds = {"raw": cmd_raw, "tunnel": cmd_tunnel, "hold": cmd_hold,
-	    "rungs": cmd_rungs, "refusals": cmd_refusals}
+	    "rungs": cmd_rungs, "refusals": cmd_refusals,
+	    "uploading": cmd_uploading, "slow": cmd_slow, "flood": cmd_flood}
 	cmds[sys.argv[1]](*sys.argv[2:])
