@@ -70,8 +70,10 @@ check_allowed_name(const char *target, size_t len, const char *name,
 	CHECK(inet_pton(AF_INET, name, &a) != 1);
 	CHECK(inet_pton(AF_INET6, name, v6) != 1);
 	CHECK(strcmp(name, "auth.openai.com") != 0);
+	/* The target is the name, in any case, with at most one dot more. */
 	CHECK(len > 4 && memcmp(target + len - 4, ":443", 4) == 0);
 	CHECK(strncasecmp(target, name, n) == 0);
+	CHECK(len == n + 4 || (len == n + 5 && target[n] == '.'));
 	if (mode == GK_MODE_ALLOWLIST)
 		CHECK(gk_allowlist_has(&allow, name));
 }
@@ -225,6 +227,19 @@ fuzz_path(const char *p, size_t len)
 	}
 }
 
+/* The spec's IPv4 list again, by octets, apart from gk_rules.c's table. */
+static int
+reference_v4_blocked(const uint8_t *o)
+{
+	return o[0] == 0 || o[0] == 10 || o[0] == 127 || o[0] >= 224 ||
+	    (o[0] == 100 && o[1] >= 64 && o[1] <= 127) ||
+	    (o[0] == 169 && o[1] == 254) ||
+	    (o[0] == 172 && o[1] >= 16 && o[1] <= 31) ||
+	    (o[0] == 192 && o[1] == 0 && o[2] == 0) ||
+	    (o[0] == 192 && o[1] == 168) ||
+	    (o[0] == 198 && (o[1] == 18 || o[1] == 19));
+}
+
 static void
 fuzz_addresses(const uint8_t *data, size_t len)
 {
@@ -243,6 +258,7 @@ fuzz_addresses(const uint8_t *data, size_t len)
 	sin->sin_family = AF_INET;
 	memcpy(&sin->sin_addr, data, 4);
 	b4 = gk_addr_blocked((struct sockaddr *)sin);
+	CHECK(b4 == reference_v4_blocked(data));
 
 	/* The same IPv4 inside 6to4 gets the same verdict. */
 	wrap->sin6_family = AF_INET6;
@@ -292,11 +308,19 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char	*s = (const char *)data, *nl;
+	char		*withport;
 	size_t		 tlen;
 
 	nl = memchr(s, '\n', size);
 	tlen = nl != NULL ? (size_t)(nl - s) : size;
 	fuzz_target(s, tlen);
+	/* The same host with the one port that passes, so names get far. */
+	if ((withport = malloc(tlen + 4)) != NULL) {
+		memcpy(withport, s, tlen);
+		memcpy(withport + tlen, ":443", 4);
+		fuzz_target(withport, tlen + 4);
+		free(withport);
+	}
 	if (nl != NULL)
 		fuzz_path(nl + 1, size - tlen - 1);
 	else
