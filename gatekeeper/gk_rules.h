@@ -57,11 +57,12 @@ const char	*gk_refusal_str(enum gk_refusal);
 /*
  * A name the corridor takes, and the only thing an allowlist may hold:
  * labels of letters, digits and hyphens (no leading/trailing hyphen, 1-63
- * bytes), at least two labels, the last neither all digits nor a hex
- * number written 0x... (what inet_aton(3) would read as an address),
- * so "example.cafe" is a name and "a.0x1f" and "a.0177" are not; exactly one
- * trailing dot stripped.  On success writes the lowercase name to out
- * (outsz >= GK_NAME_MAX + 1) and returns 0; -1 otherwise.
+ * bytes), at least two labels, the last neither all digits nor starting
+ * with 0x (what inet_aton(3) would read as an address), so
+ * "example.cafe" is a name and "a.0x1f" and "a.0177" are not; exactly
+ * one trailing dot stripped, at most GK_NAME_MAX bytes without it.  On
+ * success writes the lowercase name to out (outsz >= GK_NAME_MAX + 1)
+ * and returns 0; -1 otherwise.
  */
 int	 gk_name_normalize(const char *in, size_t inlen, char *out,
 	    size_t outsz);
@@ -124,8 +125,8 @@ enum gk_refusal gk_choose_address(const struct sockaddr_storage *answers,
  * The window's path rule on <rest> of /model/<grant>/<rest>: decode
  * %XX until a round decodes to itself; at every round, split on / \ ; ? #
  * and refuse a ".." segment.  1 when it walks out, will not decode (a
- * bad escape), holds a NUL (raw or decoded) or is longer than
- * GK_PATH_REST_MAX; 0 when it stays inside.
+ * bad escape; so is a literal '%' sent as "%25"), holds a NUL (raw or
+ * decoded) or is longer than GK_PATH_REST_MAX; 0 when it stays inside.
  */
 int	 gk_path_walks_out(const char *rest, size_t len);
 
