@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+# Mutants of the message layer: each removes one protection, rebuilds the
+# imsg unit suite against it and prints which tests went red.  Every
+# mutant must turn at least one test red.  Run from the top of the tree:
+#   python3 regress/unit/imsg/mutants.py [M1 M2 ...]
+import subprocess, sys, os, tempfile
+W = tempfile.mkdtemp(prefix='imsg-mut.')
+L = subprocess.check_output("pkg-config --libs libbsd-overlay libevent", shell=True, text=True).split()
+CF = "-std=gnu11 -O2 -g -D_GNU_SOURCE -I. -Icommon -isystem /usr/include/bsd -DLIBBSD_OVERLAY".split()
+muts = [
+ ("M1 no maxsize cap", "common/imsg.c", "if (hdr.len < IMSG_HEADER_SIZE || hdr.len > ibuf->maxsize) {", "if (hdr.len < IMSG_HEADER_SIZE) {"),
+ ("M2 no under-header check", "common/imsg.c", "if (hdr.len < IMSG_HEADER_SIZE || hdr.len > ibuf->maxsize) {", "if (hdr.len > ibuf->maxsize) {"),
+ ("M3 fds accepted without allow_fdpass", "common/imsg.c", "if (bad || !ibuf->allow_fdpass ||", "if (bad ||"),
+ ("M4 MSG_CTRUNC ignored", "common/imsg.c", "if (msg->msg_flags & MSG_CTRUNC)\n\t\tbad = 1;", ""),
+ ("M5 imsg_free keeps fd", "common/imsg.c", "\tif (imsg->fd != -1)\n\t\tclose(imsg->fd);\n\timsg->fd = -1;\n\tif (imsg->data", "\timsg->fd = -1;\n\tif (imsg->data"),
+ ("M6 no extra-fd check", "common/imsg.c", "if (ibuf->rlen == 0 && ibuf->nrfds > 0) {", "if (0) {"),
+ ("M7 fd resent on each partial write", "common/imsg.c", "\t\tclose(out->io_fd);\n\t\tout->io_fd = -1;\n\t}\n\tdone = n;", "\t}\n\tdone = n;"),
+ ("M8 fd messages batched mid-write", "common/imsg.c", "if (niov > 0 && out->io_fd != -1)\n\t\t\tbreak;", ""),
+ ("M9 HASFD without fd accepted", "common/imsg.c", "((hdr.flags & IMSGF_HASFD) && ibuf->nrfds == 0)", "0"),
+ ("M10 no MSG_CMSG_CLOEXEC", "common/imsg.c", "MSG_DONTWAIT | MSG_CMSG_CLOEXEC", "MSG_DONTWAIT"),
+ ("M11 receiver window unchecked", "common/stream.c", "rx->sr_received + n > rx->sr_credited + STREAM_WINDOW", "0"),
+ ("M12 credit beyond sent accepted", "common/stream.c", "if (cr.bytes > tx->st_sent - tx->st_credited) {", "if (0) {"),
+ ("M13 END total unchecked", "common/stream.c", "if (rx->sr_ended || end.total != rx->sr_received) {", "if (rx->sr_ended) {"),
+ ("M14 relay gauge unchecked", "common/stream.c", "if (sg->sg_ended || sg->sg_forwarded + n >\n\t\t    sg->sg_credited + STREAM_WINDOW)\n\t\t\tgoto proto;", ""),
+ ("M15 credit not batched", "common/stream.c", "rx->sr_consumed - rx->sr_credited < STREAM_CREDIT_BATCH", "0"),
+ ("M16 unknown flags accepted", "common/imsg.c", "(hdr.flags & ~IMSGF_HASFD) != 0 ||", ""),
+ ("M17 partial write offset ignored", "common/imsg.c", "out->io_off += done;", "out->io_off += 0;"),
+ ("M19 sender ignores window", "common/stream.c", "return STREAM_WINDOW - (tx->st_sent - tx->st_credited);", "return 64 * STREAM_WINDOW;"),
+ ("M20 EOF errno not cleared", "common/imsg.c", "errno = 0;\n\t\t\tgoto dead;", "goto dead;"),
+ ("M21 dead event left armed", "common/imsg.c", "\tevent_del(&iev->ev);\n\terrno = saved;", "\terrno = saved;"),
+ ("M22 EV_WRITE kept after drain", "common/imsg.c", "\t\t/* Drained: stop asking for EV_WRITE. */\n\t\timsg_event_add(iev);", ""),
+ ("M23 forward drops the fd", "common/imsg.c", "\tout->io_fd = imsg->fd;\n\tout->io_len = hdr.len;", "\tout->io_fd = -1;\n\tout->io_len = hdr.len;"),
+ ("M18 no fd queue cap", "common/imsg.c", "n > IMSG_MAX_FDS - ibuf->nrfds) {", "0) {"),
+]
+sel = sys.argv[1:]
+survived = []
+for name, f, old, new in muts:
+    if sel and name.split()[0] not in sel: continue
+    src = open(f).read()
+    assert src.count(old) == 1, name
+    mf = W + '/' + os.path.basename(f)
+    open(mf, 'w').write(src.replace(old, new))
+    os.makedirs(W + '/t', exist_ok=True)
+    tests = []
+    for x in sorted(os.listdir('regress/unit/imsg')):
+        if x.endswith('.c'):
+            o = W + '/t/' + x + '.o'
+            subprocess.check_call(['cc'] + CF + ['-c', '-o', o, 'regress/unit/imsg/' + x])
+            tests.append(o)
+    objs = []
+    for c in ['common/imsg.c', 'common/stream.c', 'common/log.c']:
+        o = W + '/' + os.path.basename(c) + '.o'
+        srcf = mf if c == f else c
+        subprocess.check_call(['cc'] + CF + ['-c', '-o', o, srcf])
+        objs.append(o)
+    subprocess.check_call(['cc', '-o', W + '/unit'] + tests + objs + L + ['-lcriterion', '-lpthread'])
+    env = dict(os.environ, SPACED_STREAM_MB='64')
+    try:
+        out = subprocess.run(['timeout', '120', W + '/unit', '--jobs', '2'], env=env, capture_output=True, text=True).stderr
+    except Exception as e:
+        out = str(e)
+    fails = [l.split()[1].rstrip(':') for l in out.splitlines() if l.startswith('[FAIL]') or 'CRASH' in l]
+    synth = [l for l in out.splitlines() if 'Synthesis' in l]
+    if not fails:
+        survived.append(name)
+    print(f"{name}: red={fails} {synth[-1].split('Synthesis: ')[1] if synth else out[-300:]}", flush=True)
+
+subprocess.call(['rm', '-rf', W])
+print('survived:', survived if survived else 'none')
+sys.exit(1 if survived else 0)
