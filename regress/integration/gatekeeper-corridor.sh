@@ -2,6 +2,8 @@
 # spaced-gatekeeper corridor: every refusal rule tried against a target
 # that would otherwise get through, each with its positive control.
 . "$(dirname "$0")/gk/lib.sh"
+# DNS would send upstream.test.example to a closed port; /etc/hosts wins.
+GK_DNS="upstream.test.example=203.0.113.11"
 setup
 C=9099 JPORT=9099
 start_gk gk $C $GKADDR 3128 8080 $C ||
@@ -41,7 +43,7 @@ refused()
 	fi
 }
 
-check "positive control: listed public name carries bytes" \
+check "positive control: listed public name carries bytes (/etc/hosts first)" \
     test "$(tun upstream.test.example:443)" = "status=200 echo=ok "
 check "... journalled allow" jhas corridor upstream.test.example allow
 check "listed name in another case with a trailing dot carries bytes" \

@@ -26,6 +26,7 @@ g gwrong https://wrongname.test.example:8443/v1 x-api-key "$SECRET2"
 g guntrusted https://upstream.test.example:8444/v1 x-api-key "$SECRET2"
 g gauth http://auth.openai.com/v1 authorization "Bearer $SECRET"
 g gnx http://nx.test.example/v1 authorization "Bearer $SECRET"
+g gclosed http://closed.test.example:443/v1 authorization "Bearer $SECRET"
 g own1 http://$GKADDR:8080/v1 authorization "Bearer $SECRET"
 g own2 http://127.0.0.1:$C/v1 authorization "Bearer $SECRET"
 g own3 http://$GKADDR:3128/v1 authorization "Bearer $SECRET"
@@ -105,6 +106,10 @@ w /model/gnx/chat
 check "grant at an unresolvable name refused (${s:-none})" eval \
     '[ "$s" != 200 ] && jhas window nx.test.example "deny:unresolved:*"'
 
+w /model/gclosed/chat
+check "grant at a closed port: 502, journal failed:<code> (${s:-none})" eval \
+    '[ "$s" = 502 ] && jhas window closed.test.example "failed:*"'
+
 # Grants at the gatekeeper's own listeners.
 for id in own1 own2 own3 own4; do
 	before=$(wcount deny:own-listener)
@@ -142,6 +147,8 @@ for line in 'GET' 'GET /model/g1/x' 'GET  /model/g1/x HTTP/1.1' \
 	s=$(status_of "$T/col/wm")
 	check "window malformed '$line': not 200 (${s:-closed})" test "$s" != 200
 done
+check "window malformed requests journalled deny:unreadable-request" \
+    test "$(wcount deny:unreadable-request)" -ge 1
 python3 -c 'import sys
 sys.stdout.write("GET /model/g1/x HTTP/1.1\r\nX-Big: " + "a" * 200000 +
     "\r\n\r\n")' | cli raw $GKADDR 8080 >"$T/col/wbig" 2>/dev/null
