@@ -16,8 +16,10 @@
 
 /*
  * The message layer: framing, fd passing and the libevent glue.  Reads
- * append to a fixed buffer and imsgbuf_get cuts messages out of it; fds
- * are queued in arrival order and handed to messages flagged IMSGF_HASFD.
+ * append to a fixed buffer and imsgbuf_get takes messages from it in
+ * place, copying each payload once into a buffer shaped like an output
+ * message (so a relay can forward it without another copy); fds are
+ * queued in arrival order and handed to messages flagged IMSGF_HASFD.
  * Output is a queue of whole messages written with sendmsg(2).
  */
 
@@ -27,8 +29,8 @@
 #include <sys/uio.h>
 
 #include <errno.h>
-#include <limits.h>
 #include <poll.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

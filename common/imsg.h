@@ -40,6 +40,7 @@ struct imsg_hdr {
 	uint16_t	 len;		/* header + payload, bytes */
 	uint16_t	 flags;
 #define IMSGF_HASFD	0x0001
+	/* other bits: refused on the wire, used by the layer in a struct imsg */
 	uint32_t	 peerid;
 	uint32_t	 pid;
 };

@@ -25,6 +25,9 @@
  * least STREAM_CREDIT_BATCH, and refuses data beyond the window it
  * granted, so neither side ever buffers more than one window.
  *
+ * The sender and receiver queue on an imsgbuf; on an imsgev, call
+ * imsg_event_add afterwards so the output gets written.
+ *
  * Errors: -1 with errno EBADMSG for a message of the wrong type, length
  * or stream; EPROTO for a peer that broke the protocol (credit beyond
  * what was sent, data beyond the window, a wrong total, data after
