@@ -106,7 +106,8 @@ bg()
 	cli)	shift; set -- ip netns exec "$NSG" python3 "$GK_DIR/client.py" "$@";;
 	nsx)	shift; set -- ip netns exec "$NSG" "$@";;
 	esac
-	"$@" >"$T/$_name.out" 2>"$T/$_name.err" &
+	: >"$T/$_name.out"
+	"$@" >>"$T/$_name.out" 2>"$T/$_name.err" &
 	echo $! >"$T/$_name.pid"
 }
 
