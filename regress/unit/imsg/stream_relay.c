@@ -378,3 +378,75 @@ Test(stream_relay, large_stream_bounded_relay, .timeout = 600)
 	    " kB, peak %" PRIu64 " kB, peak queue %" PRIu64 " B",
 	    total >> 20, rr.rr_rss_start, rr.rr_hwm_end, rr.rr_peak_queue);
 }
+
+/* A source that sends two windows without waiting for credit. */
+static void __attribute__((__noreturn__))
+greedy_source_main(int fd)
+{
+	struct imsgbuf	 ibuf;
+	uint8_t		*chunk;
+	size_t		 i;
+
+	if ((chunk = calloc(1, STREAM_CHUNK)) == NULL)
+		_exit(11);
+	imsgbuf_init(&ibuf, fd);
+	for (i = 0; i < 2 * STREAM_WINDOW / STREAM_CHUNK; i++)
+		if (imsg_compose(&ibuf, IMSG_STREAM_DATA, STREAM_ID, 0, -1,
+		    chunk, STREAM_CHUNK) == -1)
+			_exit(12);
+	/* The relay hangs up part way: a failed flush is expected. */
+	(void)imsgbuf_flush(&ibuf);
+	_exit(0);
+}
+
+/*
+ * Over real sockets: the relay cuts off a source that ignores credit
+ * as soon as it exceeds the window, and the sink (which never credits)
+ * receives no more than one window.  The large stream above is the
+ * positive control: the same relay passes a source that waits.
+ */
+Test(stream_relay, source_ignoring_credit_is_cut_off)
+{
+	int		 a[2], b[2], status;
+	pid_t		 src, rel;
+	struct imsgbuf	 ibuf;
+	struct imsg	 imsg;
+	uint64_t	 got = 0;
+	ssize_t		 n;
+
+	test_socketpair(a);
+	test_socketpair(b);
+	cr_assert_neq(src = fork(), -1);
+	if (src == 0) {
+		close(a[1]); close(b[0]); close(b[1]);
+		greedy_source_main(a[0]);
+	}
+	cr_assert_neq(rel = fork(), -1);
+	if (rel == 0) {
+		close(a[0]); close(b[1]);
+		relay_main(a[1], b[0]);
+	}
+	close(a[0]); close(a[1]); close(b[0]);
+
+	imsgbuf_init(&ibuf, b[1]);
+	for (;;) {
+		wait_fd(b[1], 0);
+		if ((n = imsgbuf_read(&ibuf)) == 0)
+			break;
+		if (n == -1)
+			cr_assert_eq(errno, EAGAIN);
+		while (imsgbuf_get(&ibuf, &imsg) == 1) {
+			cr_assert_eq(imsg_expect(&imsg, IMSG_STREAM_DATA,
+			    STREAM_CHUNK), 0);
+			got += imsg_get_len(&imsg);
+			imsg_free(&imsg);
+		}
+	}
+	cr_assert_eq(waitpid(rel, &status, 0), rel);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 23,
+	    "relay status %#x", status);
+	cr_assert_leq(got, STREAM_WINDOW);
+	reap(src, "source");
+	imsgbuf_clear(&ibuf);
+	close(b[1]);
+}
