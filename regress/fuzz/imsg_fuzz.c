@@ -17,7 +17,8 @@
 /*
  * Arbitrary bytes from a peer into an imsgbuf reader: the first two bytes
  * pick the channel's maxsize, the rest arrive over a socketpair in pieces.
- * Every message taken goes through imsg_expect and the stream receiver.
+ * Every message taken goes through imsg_expect, the stream receiver or
+ * imsg_forward.
  * Cost is linear in the input (each byte is read and copied a bounded
  * number of times), so -max_len bounds the time of one run.
  *
@@ -40,6 +41,7 @@
 int	 LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 static volatile uint64_t sink;	/* payload reads are not optimised away */
+static struct imsgbuf	 fwd;	/* a relay's next hop, never written */
 
 /* Take every complete message; 0 to go on, -1 once the stream is bad. */
 static int
@@ -73,6 +75,9 @@ drain(struct imsgbuf *ibuf, struct stream_rx *rx)
 				memcpy(&v, imsg.data, sizeof(v));
 				sink ^= v;
 			}
+			/* Or relay it: the payload moves to another queue. */
+			if (imsg_get_type(&imsg) & 1)
+				(void)imsg_forward(&fwd, &imsg);
 			break;
 		}
 		imsg_free(&imsg);
@@ -94,6 +99,7 @@ LLVMFuzzerTestOneInput(const uint8_t *buf, size_t len)
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == -1)
 		return 0;
 	imsgbuf_init(&ibuf, sv[1]);
+	imsgbuf_init(&fwd, -1);
 	imsgbuf_set_maxsize(&ibuf, (size_t)buf[0] << 8 | buf[1]);
 	stream_rx_init(&rx, 0);
 	buf += 2;
@@ -114,6 +120,7 @@ LLVMFuzzerTestOneInput(const uint8_t *buf, size_t len)
 		if (drain(&ibuf, &rx) == -1)
 			break;
 	imsgbuf_clear(&ibuf);
+	imsgbuf_clear(&fwd);
 	close(sv[1]);
 	return 0;
 }
