@@ -3,6 +3,7 @@
 # tunnel cap with real tunnels, TCP teardown (4 MiB full duplex while the
 # client still uploads, half-close each way) and 20 peers killed.
 . "$(dirname "$0")/gk/lib.sh"
+GK_DNS="blackhole.test.example=drop"	# asked, never answered
 setup
 C=9099 C2=9098 JPORT=9099
 start_gk gk $C $GKADDR 3128 8080 $C ||
@@ -10,7 +11,7 @@ start_gk gk $C $GKADDR 3128 8080 $C ||
 start_gk caps $C2 $GKADDR 3129 8081 $C2 300000 2 2 2 ||
     { nok "caps gatekeeper starts" "$(cat "$T/caps.err")"; finish; }
 network $C allowlist upstream.test.example
-network $C2 allowlist upstream.test.example
+network $C2 allowlist upstream.test.example blackhole.test.example
 grant $C2 gh http://upstream.test.example/v1 x-api-key k-caps ||
     nok "POST /grants on the caps gatekeeper"
 
@@ -53,6 +54,22 @@ wecho()
 }
 check "caps: window answers again once the rungs went" waitfor 5 wecho
 check "caps gatekeeper alive" alive caps
+
+# Clients that leave while their name is being resolved (the DNS server
+# never answers) free their places at once, on a half-close as well as
+# on a close: with cap 2 both places are back long before the 15 s
+# connect timeout would have freed them.
+cli leave $GKADDR 3129 blackhole.test.example:443 end >/dev/null
+cli leave $GKADDR 3129 blackhole.test.example:443 close >/dev/null
+check "... the lookups were really pending (the DNS server was asked)" \
+    grep -q '^blackhole.test.example ' "$T/dns.log"
+two()
+{
+	cli hold $GKADDR 3129 upstream.test.example:443 2 two HOLD exit |
+	    grep -q '^ready 2$'
+}
+check "clients gone while resolving: both places back within 5 s" \
+    waitfor 5 two
 
 # 64 real tunnels, the 65th refused 503, places back as clients go.
 bg hold64 cli hold $GKADDR 3128 upstream.test.example:443 64 h64 HOLD

@@ -8,12 +8,15 @@
 #       --keep do not half-close and print one answer (head + body);
 #       with --reset-after N send only N bytes and reset (SO_LINGER 0)
 #   tunnel ADDR PORT TARGET echo|half1|half2 TOKEN|duplex N TOKEN
-#   hold ADDR PORT TARGET N TOKEN HOLD|STREAM
+#   hold ADDR PORT TARGET N TOKEN HOLD|STREAM [exit]
 #       open N tunnels, prove each, print "ready N", then wait forever
+#       (or exit)
 #   refusals ADDR PORT N FORMAT
 #       N CONNECTs one after the other to FORMAT % i; prints the statuses
 #   uploading ADDR PORT TARGET BYTES
 #       CONNECT, then keep writing BYTES while reading the answer
+#   leave ADDR PORT TARGET end|close
+#       CONNECT, then half-close (end) or close at once, and go
 #   slow ADDR PORT
 #       send half a request head and wait (60 s at most) to be let go
 #   flood ADDR PORT N
@@ -186,7 +189,7 @@ def duplex(s, n, token):
 	print("uploaded-at-down-eof=%d" % at_eof[0])
 
 
-def cmd_hold(addr, port, target, n, token, mode):
+def cmd_hold(addr, port, target, n, token, mode, then="wait"):
 	socks = []
 	for i in range(int(n)):
 		s, status, head = proxy(addr, port, target)
@@ -202,7 +205,8 @@ def cmd_hold(addr, port, target, n, token, mode):
 		socks.append(s)
 	print("ready %d" % len(socks))
 	sys.stdout.flush()
-	threading.Event().wait()
+	if then != "exit":
+		threading.Event().wait()
 
 
 def cmd_refusals(addr, port, n, fmt):
@@ -232,6 +236,18 @@ def cmd_uploading(addr, port, target, n):
 		print("status=%s" % status_of(read_head(s)))
 	except ConnectionResetError:
 		print("status=reset")
+
+
+def cmd_leave(addr, port, target, how):
+	s = dial(addr, port)
+	s.sendall(b"CONNECT %s HTTP/1.1\r\n\r\n" % target.encode())
+	if how == "end":
+		s.shutdown(socket.SHUT_WR)
+		time.sleep(0.3)
+		print("ended")
+	else:
+		s.close()
+		print("closed")
 
 
 def cmd_slow(addr, port):
@@ -311,5 +327,6 @@ def cmd_rungs(addr, port, kind, cap, wpath="/"):
 if __name__ == "__main__":
 	cmds = {"raw": cmd_raw, "tunnel": cmd_tunnel, "hold": cmd_hold,
 	    "rungs": cmd_rungs, "refusals": cmd_refusals,
-	    "uploading": cmd_uploading, "slow": cmd_slow, "flood": cmd_flood}
+	    "uploading": cmd_uploading, "slow": cmd_slow,
+	    "leave": cmd_leave, "flood": cmd_flood}
 	cmds[sys.argv[1]](*sys.argv[2:])

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-# Fake DNS server: answers A records from its arguments (name=address),
+# Fake DNS server: answers A records from its arguments (name=address;
+# name=drop is never answered),
 # an empty answer for other types of a known name, NXDOMAIN for the rest,
 # and logs every question ("name type") to LOGFILE, so a suite can show
 # that no query left for a refused name.
@@ -31,6 +32,8 @@ while True:
 		continue
 	with open(LOGFILE, "a") as f:
 		f.write("%s %d\n" % (name, qtype))
+	if TABLE.get(name) == "drop":
+		continue
 	question = pkt[12:end + 4]
 	rcode, answers = 3, b""
 	if name in TABLE:
