@@ -74,6 +74,15 @@ w /model/g1/up -X POST --data-binary "hello-body"
 check "http grant: a POST body arrives whole" \
     test "$s:$(body | jq -r .body_sha256)" = "200:$(sha hello-body)"
 
+# The same credentials in other cases and twice: all removed.
+printf 'GET /model/g1/chat HTTP/1.1\r\nHost: w\r\nAUTHORIZATION: Bearer c1\r\nauthorization: Bearer c2\r\nX-Api-Key: k1\r\nx-api-key: k2\r\nProxy-Authorization: Basic p\r\nConnection: close\r\n\r\n' |
+    cli raw $GKADDR 8080 --keep >"$T/col/dup" 2>/dev/null
+A=$T/col/dup
+check "credentials in any case, twice: only the grant's arrives" \
+    test "$(body | jq -c '[.hashes, ([.headers[] | select(. == "x-api-key"
+    or . == "proxy-authorization")] | length)]')" = \
+    "[{\"authorization\":[\"$(sha "Bearer $SECRET")\"]},0]"
+
 # TLS upstream: the test CA, the host name and SNI.
 w /model/gs/chat -H "authorization: Bearer client-junk"
 check "https grant (test CA): 200" test "$s" = 200
@@ -173,12 +182,27 @@ check "deadline: dripping upstream completes" \
 check "... still exactly one failed:timeout" \
     test "$(wcount failed:timeout $CD)" = 1
 
+# A grant posted again replaces the old one.
+SECRET3=sk-gkt-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
+W=http://$GKADDR:8080
+g g1 http://upstream.test.example/v2 authorization "Bearer $SECRET3"
+w /model/g1/chat
+check "a grant posted again replaces the old one" test \
+    "$s:$(body | jq -r '.path + " " + .hashes.authorization[0]')" = \
+    "200:/v2/chat $(sha "Bearer $SECRET3")"
+
+# The journal and stdout hold no path, query, body or header value.
+journal $C
+check "no path, body or header value in the journal or stdout" eval \
+    '! grep -qE "client-junk|client-key|hello-body|@scope|/v1|/chat|Basic" \
+    "$T/journal.json" "$T/gk.out" "$T/dl.out"'
+
 # The secret is in nothing the test collected: answers, journals, stdout
 # and stderr of both gatekeepers.  Control: the grep finds it when there.
 journal $C; journal $CD
 printf 'x%sx\n' "$SECRET" >"$T/plant"
 check "control: the grep finds a planted secret" grep -qF "$SECRET" "$T/plant"
-hits=$(grep -lF -e "$SECRET" -e "$SECRET2" "$T"/col/* "$T"/gk.out "$T"/gk.err \
+hits=$(grep -lF -e "$SECRET" -e "$SECRET2" -e "$SECRET3" "$T"/col/* "$T"/gk.out "$T"/gk.err \
     "$T"/dl.out "$T"/dl.err 2>/dev/null)
 check "secrets in no answer, journal, stdout or stderr" test -z "$hits"
 [ -z "$hits" ] || echo "    found in: $hits"
