@@ -15,6 +15,7 @@
  */
 
 #include <sys/types.h>
+#include <sys/queue.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
 
@@ -60,6 +61,7 @@ enum corridor_state {
 };
 
 struct corridor_conn {
+	TAILQ_ENTRY(corridor_conn) cc_entry;	/* while an orphan */
 	struct bufferevent	*cc_client;
 	struct bufferevent	*cc_up;
 	struct event		*cc_timer;	/* head, then connect timeout */
@@ -67,10 +69,21 @@ struct corridor_conn {
 	enum corridor_state	 cc_state;
 	int			 cc_place;	/* holds a tunnel place */
 	int			 cc_client_eof;	/* half-closed while we worked */
+	int			 cc_orphan;	/* uncounted, in corridor_orphans */
 	char			 cc_name[GK_NAME_MAX + 1];
 };
 
 static struct gk_http_head	corridor_head;	/* one parse at a time */
+
+/*
+ * Clients that half-closed while their name was resolved or their
+ * connect was pending.  They hold no place and no connection slot, so
+ * walking away holds nothing; they still get their answer when the
+ * attempt ends.  At most GK_DRAIN_MAX: past that the oldest goes.
+ */
+static TAILQ_HEAD(, corridor_conn) corridor_orphans =
+    TAILQ_HEAD_INITIALIZER(corridor_orphans);
+static int			corridor_norphans;
 
 static void	corridor_read(struct bufferevent *, void *);
 static void	corridor_client_event(struct bufferevent *, short, void *);
@@ -85,10 +98,21 @@ corridor_release_place(struct corridor_conn *cc)
 	}
 }
 
+static void
+corridor_unorphan(struct corridor_conn *cc)
+{
+	if (cc->cc_orphan) {
+		TAILQ_REMOVE(&corridor_orphans, cc, cc_entry);
+		corridor_norphans--;
+		cc->cc_orphan = 0;
+	}
+}
+
 /* Everything but the client's socket; the caller decides about that. */
 static void
 corridor_free(struct corridor_conn *cc)
 {
+	corridor_unorphan(cc);
 	if (cc->cc_lookup != NULL)
 		gk_lookup_cancel(cc->cc_lookup);
 	if (cc->cc_up != NULL)
@@ -102,9 +126,12 @@ corridor_free(struct corridor_conn *cc)
 static void
 corridor_close(struct corridor_conn *cc)
 {
+	int	 counted = !cc->cc_orphan;
+
 	bufferevent_free(cc->cc_client);
 	corridor_free(cc);
-	gk_conn_closed(GK_CORRIDOR);
+	if (counted)
+		gk_conn_closed(GK_CORRIDOR);
 }
 
 static void
@@ -112,6 +139,9 @@ corridor_answer(struct corridor_conn *cc, const char *answer, size_t len)
 {
 	struct bufferevent	*client = cc->cc_client;
 
+	/* The drain counts it again while it lasts, and uncounts it. */
+	if (cc->cc_orphan)
+		gk->gk_conns[GK_CORRIDOR]++;
 	corridor_free(cc);
 	gk_refuse(client, answer, len, GK_CORRIDOR);
 }
@@ -299,12 +329,15 @@ corridor_up_event(struct bufferevent *bev, short what, void *arg)
 	char			 decision[GK_JOURNAL_DECISION_MAX + 1];
 
 	if (what & BEV_EVENT_CONNECTED) {
-		if (!cc->cc_place) {
-			/* It half-closed and gave its place up meanwhile. */
-			if (gk->gk_tunnels >= GK_TUNNEL_CAP) {
+		if (cc->cc_orphan) {
+			/* It half-closed and gave its places up meanwhile. */
+			if (gk->gk_tunnels >= GK_TUNNEL_CAP ||
+			    gk->gk_conns[GK_CORRIDOR] >=
+			    gk->gk_caps[GK_CORRIDOR]) {
 				corridor_close(cc);
 				return;
 			}
+			gk->gk_conns[GK_CORRIDOR]++;
 			gk->gk_tunnels++;
 			cc->cc_place = 1;
 		}
@@ -315,11 +348,8 @@ corridor_up_event(struct bufferevent *bev, short what, void *arg)
 		corridor_free(cc);
 		bufferevent_write(client, ESTABLISHED, sizeof(ESTABLISHED) - 1);
 		if (tunnel_start(client, up, eof, corridor_tunnel_done, NULL) ==
-		    NULL) {
-			bufferevent_free(client);
-			bufferevent_free(up);
+		    NULL)
 			corridor_tunnel_done(NULL);
-		}
 		return;
 	}
 	snprintf(decision, sizeof(decision), "failed:%s", gk_errname(err));
@@ -408,14 +438,20 @@ corridor_client_event(struct bufferevent *bev, short what, void *arg)
 
 	/*
 	 * A half-close while the name resolves or the connect is pending
-	 * frees the place at once, so walking away holds nothing; the
-	 * attempt still ends with its answer, bounded by the connect
-	 * timeout.  A reset or an error is a client gone: both go now.
+	 * frees its tunnel place and its connection slot at once, so
+	 * walking away holds nothing; the attempt still ends with its
+	 * answer (an orphan, see above).  A reset or an error is a client
+	 * gone: everything goes now, the lookup cancelled.
 	 */
 	if ((what & BEV_EVENT_EOF) && !(what & BEV_EVENT_ERROR) &&
-	    cc->cc_state != CC_HEAD) {
+	    cc->cc_state != CC_HEAD && !cc->cc_orphan) {
 		cc->cc_client_eof = 1;
 		corridor_release_place(cc);
+		gk_conn_closed(GK_CORRIDOR);
+		cc->cc_orphan = 1;
+		TAILQ_INSERT_TAIL(&corridor_orphans, cc, cc_entry);
+		if (++corridor_norphans > GK_DRAIN_MAX)
+			corridor_close(TAILQ_FIRST(&corridor_orphans));
 		return;
 	}
 	corridor_close(cc);

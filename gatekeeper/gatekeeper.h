@@ -117,7 +117,10 @@ void	 control_accept(struct evconnlistener *, evutil_socket_t,
 
 /* tunnel.c: the byte pump of an established corridor tunnel. */
 struct tunnel;
-/* Takes both bufferevents; done(arg) runs once when the place is free. */
+/*
+ * Takes both bufferevents (gone afterwards, also on failure, which is
+ * NULL); done(arg) runs once when the place is free.
+ */
 struct tunnel *tunnel_start(struct bufferevent *client,
 	    struct bufferevent *upstream, int client_eof, void (*done)(void *),
 	    void *arg);

@@ -14,10 +14,14 @@
  * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
  */
 
+#include <sys/types.h>
 #include <sys/socket.h>
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <event2/buffer.h>
 
@@ -25,28 +29,39 @@
 #include "gatekeeper.h"
 
 /*
- * The byte pump of an established tunnel, torn down the way TCP means
- * it: an EOF on one side becomes shutdown(SHUT_WR) on the other once
- * what is buffered for it has gone out, and a death (error, reset) frees
- * the place at once while the survivor flushes what it holds and goes.
- * Reading a side stops while the other still has GK_PUMP_HIGH to send.
+ * The byte pump of an established tunnel, on the two sockets themselves:
+ * each read is written to the other side at once, and only what the
+ * other side would not take yet is kept, so an idle tunnel holds no
+ * buffer and a busy one at most GK_PUMP_CHUNK per direction, while its
+ * source is not read.  Torn down the way TCP means it: an EOF on one side
+ * becomes shutdown(SHUT_WR) on the other once what is kept for it has
+ * gone out, and a death (error, reset) frees the place at once while the
+ * survivor writes out what it holds and goes.
  */
 
+struct tunnel_side {
+	int		 ts_fd;
+	struct event	*ts_read;
+	struct event	*ts_write;
+	char		*ts_pend;	/* bytes waiting to be written here */
+	size_t		 ts_pendlen;
+	size_t		 ts_pendoff;
+	int		 ts_eof;	/* it sent us EOF */
+	int		 ts_shut;	/* we shut its writing */
+	int		 ts_shut_wanted; /* once ts_pend is out */
+};
+
 struct tunnel {
-	struct bufferevent	*tn_side[2];
-	int			 tn_eof[2];	/* side i sent us EOF */
-	int			 tn_shut[2];	/* we shut side i's writing */
-	struct event		*tn_idle;
+	struct tunnel_side	 tn_side[2];	/* 0 the client, 1 upstream */
+	struct event		*tn_timer;	/* idle, then linger */
 	time_t			 tn_last;	/* last byte, monotonic */
+	int			 tn_lingering;	/* one side is gone */
 	void			(*tn_done)(void *);
 	void			*tn_arg;
 };
 
-static void	tunnel_read(struct bufferevent *, void *);
-static void	tunnel_write(struct bufferevent *, void *);
-static void	tunnel_event(struct bufferevent *, short, void *);
-static void	tunnel_linger_write(struct bufferevent *, void *);
-static void	tunnel_linger_event(struct bufferevent *, short, void *);
+/* One read at a time in this process: the scratch space is shared. */
+static char	tunnel_scratch[GK_PUMP_CHUNK];
 
 static time_t
 tunnel_now(void)
@@ -55,12 +70,6 @@ tunnel_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec;
-}
-
-static int
-tunnel_index(struct tunnel *tn, struct bufferevent *bev)
-{
-	return bev == tn->tn_side[0] ? 0 : 1;
 }
 
 static void
@@ -75,144 +84,247 @@ tunnel_release(struct tunnel *tn)
 }
 
 static void
+tunnel_side_close(struct tunnel_side *ts)
+{
+	if (ts->ts_read != NULL)
+		event_free(ts->ts_read);
+	if (ts->ts_write != NULL)
+		event_free(ts->ts_write);
+	ts->ts_read = ts->ts_write = NULL;
+	if (ts->ts_fd != -1)
+		close(ts->ts_fd);
+	ts->ts_fd = -1;
+	free(ts->ts_pend);
+	ts->ts_pend = NULL;
+	ts->ts_pendlen = ts->ts_pendoff = 0;
+}
+
+static void
 tunnel_free(struct tunnel *tn)
 {
-	int	 i;
-
-	for (i = 0; i < 2; i++)
-		if (tn->tn_side[i] != NULL)
-			bufferevent_free(tn->tn_side[i]);
-	event_free(tn->tn_idle);
+	tunnel_side_close(&tn->tn_side[0]);
+	tunnel_side_close(&tn->tn_side[1]);
+	if (tn->tn_timer != NULL)
+		event_free(tn->tn_timer);
 	tunnel_release(tn);
 	free(tn);
-}
-
-/* A survivor writes out what it holds, then closes; bounded in time. */
-static void
-tunnel_linger(struct bufferevent *bev)
-{
-	struct timeval	 tv = { GK_LINGER_SEC, 0 };
-
-	bufferevent_disable(bev, EV_READ);
-	if (evbuffer_get_length(bufferevent_get_output(bev)) == 0) {
-		bufferevent_free(bev);
-		return;
-	}
-	bufferevent_setwatermark(bev, EV_WRITE, 0, 0);
-	bufferevent_set_timeouts(bev, NULL, &tv);
-	bufferevent_setcb(bev, NULL, tunnel_linger_write, tunnel_linger_event,
-	    NULL);
-}
-
-static void
-tunnel_linger_write(struct bufferevent *bev, void *arg)
-{
-	if (evbuffer_get_length(bufferevent_get_output(bev)) == 0)
-		bufferevent_free(bev);
-}
-
-static void
-tunnel_linger_event(struct bufferevent *bev, short what, void *arg)
-{
-	bufferevent_free(bev);
 }
 
 static void
 tunnel_check_done(struct tunnel *tn)
 {
-	if (tn->tn_eof[0] && tn->tn_eof[1] && tn->tn_shut[0] && tn->tn_shut[1])
+	if (tn->tn_side[0].ts_eof && tn->tn_side[1].ts_eof &&
+	    tn->tn_side[0].ts_shut && tn->tn_side[1].ts_shut)
 		tunnel_free(tn);
 }
 
-/* Side i ended: pass the close on to the other once its output is out. */
+/*
+ * Side i is dead: the place is free now; the other side writes out what
+ * it holds, within GK_LINGER_SEC, and goes.
+ */
 static void
-tunnel_pass_close(struct tunnel *tn, int i)
+tunnel_death(struct tunnel *tn, int i)
 {
-	struct bufferevent	*other = tn->tn_side[!i];
+	struct tunnel_side	*other = &tn->tn_side[!i];
+	struct timeval		 tv = { GK_LINGER_SEC, 0 };
 
-	if (tn->tn_shut[!i])
-		return;
-	if (evbuffer_get_length(bufferevent_get_output(other)) > 0) {
-		/* Tell us when it is empty, not merely low. */
-		bufferevent_setwatermark(other, EV_WRITE, 0, 0);
-		return;
-	}
-	shutdown(bufferevent_getfd(other), SHUT_WR);
-	tn->tn_shut[!i] = 1;
-}
-
-static void
-tunnel_read(struct bufferevent *bev, void *arg)
-{
-	struct tunnel		*tn = arg;
-	int			 i = tunnel_index(tn, bev);
-	struct bufferevent	*other = tn->tn_side[!i];
-	struct evbuffer		*out = bufferevent_get_output(other);
-
-	tn->tn_last = tunnel_now();
-	evbuffer_add_buffer(out, bufferevent_get_input(bev));
-	if (evbuffer_get_length(out) >= GK_PUMP_HIGH)
-		bufferevent_disable(bev, EV_READ);
-}
-
-static void
-tunnel_write(struct bufferevent *bev, void *arg)
-{
-	struct tunnel	*tn = arg;
-	int		 i = tunnel_index(tn, bev);
-
-	/* bev's output drained: the side feeding it may read again. */
-	if (!tn->tn_eof[!i])
-		bufferevent_enable(tn->tn_side[!i], EV_READ);
-	else if (!tn->tn_shut[i] &&
-	    evbuffer_get_length(bufferevent_get_output(bev)) == 0) {
-		shutdown(bufferevent_getfd(bev), SHUT_WR);
-		tn->tn_shut[i] = 1;
-		tunnel_check_done(tn);
-	}
-}
-
-static void
-tunnel_event(struct bufferevent *bev, short what, void *arg)
-{
-	struct tunnel		*tn = arg;
-	int			 i = tunnel_index(tn, bev);
-	struct bufferevent	*other = tn->tn_side[!i];
-
-	if ((what & BEV_EVENT_EOF) && !(what & BEV_EVENT_ERROR)) {
-		/* Whatever it sent before the EOF goes on first. */
-		tunnel_read(bev, tn);
-		tn->tn_eof[i] = 1;
-		bufferevent_disable(bev, EV_READ);
-		tunnel_pass_close(tn, i);
-		tunnel_check_done(tn);
+	tunnel_side_close(&tn->tn_side[i]);
+	if (tn->tn_lingering || other->ts_fd == -1 ||
+	    other->ts_pendlen == other->ts_pendoff) {
+		tunnel_free(tn);
 		return;
 	}
-	/* A death is not a close: free the place now. */
-	if (what & BEV_EVENT_READING)
-		tunnel_read(bev, tn);
-	bufferevent_free(bev);
-	tn->tn_side[i] = NULL;
-	tn->tn_side[!i] = NULL;
-	tunnel_linger(other);
-	event_free(tn->tn_idle);
 	tunnel_release(tn);
-	free(tn);
+	tn->tn_lingering = 1;
+	if (other->ts_read != NULL)
+		event_del(other->ts_read);
+	evtimer_add(tn->tn_timer, &tv);
+}
+
+static int
+tunnel_would_block(int err)
+{
+	return err == EAGAIN || err == EWOULDBLOCK || err == EINTR;
+}
+
+/* Nothing is kept for side i any more. */
+static void
+tunnel_flushed(struct tunnel *tn, int i)
+{
+	struct tunnel_side	*ts = &tn->tn_side[i];
+
+	free(ts->ts_pend);
+	ts->ts_pend = NULL;
+	ts->ts_pendlen = ts->ts_pendoff = 0;
+	event_del(ts->ts_write);
+	if (tn->tn_lingering) {
+		tunnel_free(tn);
+		return;
+	}
+	if (ts->ts_shut_wanted && !ts->ts_shut) {
+		shutdown(ts->ts_fd, SHUT_WR);
+		ts->ts_shut = 1;
+		tunnel_check_done(tn);
+		return;
+	}
+	/* Its source may be read again. */
+	if (!tn->tn_side[!i].ts_eof)
+		event_add(tn->tn_side[!i].ts_read, NULL);
+}
+
+/* Keep what side i would not take yet; its source waits meanwhile. */
+static int
+tunnel_keep(struct tunnel *tn, int i, const char *p, size_t n)
+{
+	struct tunnel_side	*ts = &tn->tn_side[i];
+	char			*q;
+
+	if ((q = realloc(ts->ts_pend, ts->ts_pendlen + n)) == NULL)
+		return -1;
+	memcpy(q + ts->ts_pendlen, p, n);
+	ts->ts_pend = q;
+	ts->ts_pendlen += n;
+	event_add(ts->ts_write, NULL);
+	event_del(tn->tn_side[!i].ts_read);
+	return 0;
 }
 
 static void
-tunnel_idle(evutil_socket_t fd, short ev, void *arg)
+tunnel_on_write(evutil_socket_t fd, short ev, void *arg)
+{
+	struct tunnel		*tn = arg;
+	int			 i = fd == tn->tn_side[0].ts_fd ? 0 : 1;
+	struct tunnel_side	*ts = &tn->tn_side[i];
+	ssize_t			 w;
+
+	w = send(fd, ts->ts_pend + ts->ts_pendoff,
+	    ts->ts_pendlen - ts->ts_pendoff, MSG_NOSIGNAL);
+	if (w == -1) {
+		if (!tunnel_would_block(errno))
+			tunnel_death(tn, i);
+		return;
+	}
+	ts->ts_pendoff += (size_t)w;
+	if (ts->ts_pendoff == ts->ts_pendlen)
+		tunnel_flushed(tn, i);
+}
+
+/* Side i ended: pass the close on once what is kept for the other is out. */
+static void
+tunnel_on_eof(struct tunnel *tn, int i)
+{
+	struct tunnel_side	*other = &tn->tn_side[!i];
+
+	tn->tn_side[i].ts_eof = 1;
+	event_del(tn->tn_side[i].ts_read);
+	if (other->ts_pendlen > other->ts_pendoff) {
+		other->ts_shut_wanted = 1;
+		return;
+	}
+	if (!other->ts_shut) {
+		shutdown(other->ts_fd, SHUT_WR);
+		other->ts_shut = 1;
+	}
+	tunnel_check_done(tn);
+}
+
+static void
+tunnel_on_read(evutil_socket_t fd, short ev, void *arg)
+{
+	struct tunnel		*tn = arg;
+	int			 i = fd == tn->tn_side[0].ts_fd ? 0 : 1;
+	struct tunnel_side	*other = &tn->tn_side[!i];
+	ssize_t			 n, w;
+
+	n = recv(fd, tunnel_scratch, sizeof(tunnel_scratch), 0);
+	if (n == -1) {
+		if (!tunnel_would_block(errno))
+			tunnel_death(tn, i);
+		return;
+	}
+	if (n == 0) {
+		tunnel_on_eof(tn, i);
+		return;
+	}
+	tn->tn_last = tunnel_now();
+	/* Reading is on only while nothing is kept for the other side. */
+	w = send(other->ts_fd, tunnel_scratch, (size_t)n, MSG_NOSIGNAL);
+	if (w == -1) {
+		if (!tunnel_would_block(errno)) {
+			tunnel_death(tn, !i);
+			return;
+		}
+		w = 0;
+	}
+	if (w < n && tunnel_keep(tn, !i, tunnel_scratch + w,
+	    (size_t)(n - w)) == -1)
+		tunnel_death(tn, !i);
+}
+
+static void
+tunnel_on_timer(evutil_socket_t fd, short ev, void *arg)
 {
 	struct tunnel	*tn = arg;
 	time_t		 quiet = tunnel_now() - tn->tn_last;
 	struct timeval	 tv = { 0, 0 };
 
-	if (quiet >= GK_TUNNEL_IDLE_SEC) {
+	if (tn->tn_lingering || quiet >= GK_TUNNEL_IDLE_SEC) {
 		tunnel_free(tn);
 		return;
 	}
 	tv.tv_sec = GK_TUNNEL_IDLE_SEC - quiet;
-	evtimer_add(tn->tn_idle, &tv);
+	evtimer_add(tn->tn_timer, &tv);
+}
+
+/*
+ * Take the socket of a bufferevent, with what it had read (for the
+ * other side) and what it had still to write (for itself).
+ */
+static int
+tunnel_take(struct tunnel_side *ts, struct evbuffer *from)
+{
+	size_t	 n = evbuffer_get_length(from);
+	char	*q;
+
+	if (n == 0)
+		return 0;
+	if ((q = realloc(ts->ts_pend, ts->ts_pendlen + n)) == NULL)
+		return -1;
+	ts->ts_pend = q;
+	if (evbuffer_remove(from, q + ts->ts_pendlen, n) != (int)n)
+		return -1;
+	ts->ts_pendlen += n;
+	return 0;
+}
+
+/*
+ * Take the socket of a bufferevent, with what it had read (for the
+ * other side) and what it had still to write (for itself).  The
+ * bufferevent is gone afterwards, whatever the result.
+ */
+static int
+tunnel_adopt(struct tunnel *tn, int i, struct bufferevent *bev)
+{
+	struct tunnel_side *ts = &tn->tn_side[i], *other = &tn->tn_side[!i];
+	int		 r = 0;
+
+	ts->ts_fd = bufferevent_getfd(bev);
+	bufferevent_disable(bev, EV_READ | EV_WRITE);
+	/* Only the bufferevent drains its output; now we do. */
+	evbuffer_unfreeze(bufferevent_get_output(bev), 1);
+	if (tunnel_take(ts, bufferevent_get_output(bev)) == -1 ||
+	    tunnel_take(other, bufferevent_get_input(bev)) == -1)
+		r = -1;
+	/* The bufferevent goes; the socket stays ours. */
+	bufferevent_setfd(bev, -1);
+	bufferevent_free(bev);
+	ts->ts_read = event_new(gk->gk_base, ts->ts_fd, EV_READ | EV_PERSIST,
+	    tunnel_on_read, tn);
+	ts->ts_write = event_new(gk->gk_base, ts->ts_fd,
+	    EV_WRITE | EV_PERSIST, tunnel_on_write, tn);
+	if (ts->ts_read == NULL || ts->ts_write == NULL)
+		r = -1;
+	return r;
 }
 
 struct tunnel *
@@ -221,40 +333,32 @@ tunnel_start(struct bufferevent *client, struct bufferevent *upstream,
 {
 	struct tunnel	*tn;
 	struct timeval	 tv = { GK_TUNNEL_IDLE_SEC, 0 };
-	int		 i;
+	int		 i, r;
 
 	if ((tn = calloc(1, sizeof(*tn))) == NULL)
 		return NULL;
-	if ((tn->tn_idle = evtimer_new(gk->gk_base, tunnel_idle, tn)) == NULL) {
-		free(tn);
+	tn->tn_side[0].ts_fd = tn->tn_side[1].ts_fd = -1;
+	r = tunnel_adopt(tn, 0, client);
+	if (tunnel_adopt(tn, 1, upstream) == -1 || r == -1 ||
+	    (tn->tn_timer = evtimer_new(gk->gk_base, tunnel_on_timer, tn)) ==
+	    NULL) {
+		/* Both bufferevents are gone: the sockets go with the tunnel. */
+		tunnel_free(tn);
 		return NULL;
 	}
-	tn->tn_side[0] = client;
-	tn->tn_side[1] = upstream;
 	tn->tn_done = done;
 	tn->tn_arg = arg;
 	tn->tn_last = tunnel_now();
-	evtimer_add(tn->tn_idle, &tv);
+	evtimer_add(tn->tn_timer, &tv);
+	/* Side i is written to while it has bytes kept, else !i is read. */
 	for (i = 0; i < 2; i++) {
-		bufferevent_set_timeouts(tn->tn_side[i], NULL, NULL);
-		/* Fewer, larger system calls; the watermark still bounds it. */
-		bufferevent_set_max_single_read(tn->tn_side[i], GK_PUMP_CHUNK);
-		bufferevent_set_max_single_write(tn->tn_side[i], GK_PUMP_CHUNK);
-		bufferevent_setwatermark(tn->tn_side[i], EV_READ, 0, 0);
-		bufferevent_setwatermark(tn->tn_side[i], EV_WRITE,
-		    GK_PUMP_HIGH / 2, 0);
-		bufferevent_setcb(tn->tn_side[i], tunnel_read, tunnel_write,
-		    tunnel_event, tn);
-		bufferevent_enable(tn->tn_side[i], EV_READ | EV_WRITE);
+		if (tn->tn_side[i].ts_pendlen > 0)
+			event_add(tn->tn_side[i].ts_write, NULL);
+		else if (!(i == 1 && client_eof))
+			event_add(tn->tn_side[!i].ts_read, NULL);
 	}
-	/* Bytes the client sent behind its CONNECT go first. */
-	if (evbuffer_get_length(bufferevent_get_input(client)) > 0)
-		tunnel_read(client, tn);
 	/* A client that half-closed before the tunnel existed. */
-	if (client_eof) {
-		tn->tn_eof[0] = 1;
-		bufferevent_disable(client, EV_READ);
-		tunnel_pass_close(tn, 0);
-	}
+	if (client_eof)
+		tunnel_on_eof(tn, 0);
 	return tn;
 }
