@@ -36,11 +36,14 @@ def dial(addr, port, timeout=10):
 def read_head(s):
 	"""Read an HTTP head byte by byte so no tunnel byte is taken."""
 	head = b""
-	while not head.endswith(b"\r\n\r\n"):
-		c = s.recv(1)
-		if not c:
-			break
-		head += c
+	try:
+		while not head.endswith(b"\r\n\r\n"):
+			c = s.recv(1)
+			if not c:
+				break
+			head += c
+	except ConnectionResetError:
+		pass
 	return head
 
 
