@@ -129,8 +129,31 @@ gk_http_field_line(const char *p, size_t n, struct gk_http_head *h)
 	return GK_HTTP_COMPLETE;
 }
 
-enum gk_http_status
-gk_http_parse(const char *buf, size_t len, struct gk_http_head *h)
+static enum gk_http_status
+gk_http_status_line(const char *p, size_t n, struct gk_http_head *h)
+{
+	size_t	 i;
+
+	/* HTTP/1.x SP 3DIGIT [SP reason] */
+	if (n < 12 || memcmp(p, "HTTP/1.", 7) != 0 ||
+	    (p[7] != '0' && p[7] != '1') || p[8] != ' ')
+		return GK_HTTP_MALFORMED;
+	for (i = 9; i < 12; i++)
+		if (p[i] < '0' || p[i] > '9')
+			return GK_HTTP_MALFORMED;
+	if (p[9] == '0' || (n > 12 && p[12] != ' '))
+		return GK_HTTP_MALFORMED;
+	for (i = 12; i < n; i++)
+		if (!gk_http_vchar((unsigned char)p[i]))
+			return GK_HTTP_MALFORMED;
+	h->hh_minor = p[7] - '0';
+	h->hh_status = (p[9] - '0') * 100 + (p[10] - '0') * 10 + (p[11] - '0');
+	return GK_HTTP_COMPLETE;
+}
+
+static enum gk_http_status
+gk_http_parse_head(const char *buf, size_t len, struct gk_http_head *h,
+    int response)
 {
 	const char		*p, *end;
 	ptrdiff_t		 n;
@@ -152,7 +175,8 @@ gk_http_parse(const char *buf, size_t len, struct gk_http_head *h)
 			/* No blank lines before the request line: it is ours. */
 			if (n == 0)
 				return GK_HTTP_MALFORMED;
-			st = gk_http_request_line(p, n, h);
+			st = response ? gk_http_status_line(p, n, h) :
+			    gk_http_request_line(p, n, h);
 			first = 0;
 		} else if (n == 0) {
 			h->hh_headlen = p + eol - buf;
@@ -165,6 +189,18 @@ gk_http_parse(const char *buf, size_t len, struct gk_http_head *h)
 			return st;
 		p += n + eol;
 	}
+}
+
+enum gk_http_status
+gk_http_parse(const char *buf, size_t len, struct gk_http_head *h)
+{
+	return gk_http_parse_head(buf, len, h, 0);
+}
+
+enum gk_http_status
+gk_http_parse_response(const char *buf, size_t len, struct gk_http_head *h)
+{
+	return gk_http_parse_head(buf, len, h, 1);
 }
 
 int

@@ -48,6 +48,7 @@ struct gk_http_head {
 	const char	*hh_target;
 	size_t		 hh_targetlen;
 	int		 hh_minor;	/* HTTP/1.<minor>, 0 or 1 */
+	int		 hh_status;	/* a response's status, 100-999 */
 	size_t		 hh_headlen;	/* bytes up to and with the blank line */
 	size_t		 hh_nfields;
 	struct gk_http_field hh_fields[GK_HTTP_FIELDS_MAX];
@@ -60,6 +61,13 @@ struct gk_http_head {
  * Lines end in CRLF or a bare LF; obsolete line folding is refused.
  */
 enum gk_http_status gk_http_parse(const char *buf, size_t len,
+	    struct gk_http_head *);
+
+/*
+ * The same for a response head (an upstream's answer to the window):
+ * "HTTP/1.x NNN reason"; hh_method and hh_target are unset.
+ */
+enum gk_http_status gk_http_parse_response(const char *buf, size_t len,
 	    struct gk_http_head *);
 
 /* Case-insensitive comparison of a field name with a NUL-terminated name. */

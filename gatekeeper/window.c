@@ -85,10 +85,12 @@ struct window_conn {
 	uint64_t		 wc_left;	/* of a Content-Length body */
 	int			 wc_body_done;
 	int			 wc_client_eof;	/* half-closed before streaming */
+	int			 wc_raw;	/* past the final answer's head */
 	struct gk_chunk		 wc_chunk;
 };
 
 static struct gk_http_head	window_head;	/* one parse at a time */
+static struct gk_http_head	window_answer_head;
 
 static void	window_client_read(struct bufferevent *, void *);
 static void	window_client_write(struct bufferevent *, void *);
@@ -408,6 +410,58 @@ window_up_event(struct bufferevent *bev, short what, void *arg)
 		    sizeof(W_UNREACHABLE_502) - 1);
 }
 
+/*
+ * The answer's head goes to the client with "Connection: close" in place
+ * of the upstream's own connection fields: this connection carries one
+ * request.  Interim (1xx) heads pass the same way; the rest are bytes.
+ * A head that cannot be read passes untouched.
+ */
+static void
+window_answer_heads(struct window_conn *wc, struct evbuffer *in,
+    struct evbuffer *out)
+{
+	struct gk_http_head		*h = &window_answer_head;
+	const struct gk_http_field	*f;
+	const char			*p, *eol;
+	size_t				 len, i;
+
+	while (!wc->wc_raw && (len = evbuffer_get_length(in)) > 0) {
+		if (len > GK_HTTP_HEAD_MAX)
+			len = GK_HTTP_HEAD_MAX;
+		if ((p = (const char *)evbuffer_pullup(in, len)) == NULL)
+			return;
+		switch (gk_http_parse_response(p, len, h)) {
+		case GK_HTTP_NEED_MORE:
+			return;
+		case GK_HTTP_MALFORMED:
+			wc->wc_raw = 1;
+			return;
+		case GK_HTTP_COMPLETE:
+			break;
+		}
+		eol = memchr(p, '\n', h->hh_headlen);
+		evbuffer_add(out, p, eol - p + 1);
+		for (i = 0; i < h->hh_nfields; i++) {
+			f = &h->hh_fields[i];
+			if (gk_http_field_is(f, "connection") ||
+			    gk_http_field_is(f, "keep-alive") ||
+			    gk_http_field_is(f, "proxy-connection"))
+				continue;
+			evbuffer_add(out, f->hf_name, f->hf_namelen);
+			evbuffer_add(out, ": ", 2);
+			evbuffer_add(out, f->hf_value, f->hf_valuelen);
+			evbuffer_add(out, "\r\n", 2);
+		}
+		if (h->hh_status >= 200)
+			evbuffer_add(out, "Connection: close\r\n", 19);
+		evbuffer_add(out, "\r\n", 2);
+		evbuffer_drain(in, h->hh_headlen);
+		wc->wc_answered = 1;
+		if (h->hh_status >= 200 || h->hh_status == 101)
+			wc->wc_raw = 1;
+	}
+}
+
 static void
 window_up_read(struct bufferevent *bev, void *arg)
 {
@@ -417,9 +471,13 @@ window_up_read(struct bufferevent *bev, void *arg)
 
 	if (evbuffer_get_length(in) == 0)
 		return;
-	wc->wc_answered = 1;
+	/* Silence is what the deadline measures: any byte resets it. */
 	window_rearm(wc);
-	evbuffer_add_buffer(out, in);
+	window_answer_heads(wc, in, out);
+	if (wc->wc_raw && evbuffer_get_length(in) > 0) {
+		wc->wc_answered = 1;
+		evbuffer_add_buffer(out, in);
+	}
 	if (evbuffer_get_length(out) >= GK_PUMP_HIGH)
 		bufferevent_disable(bev, EV_READ);
 }

@@ -17,7 +17,8 @@
 /*
  * libFuzzer target for the gatekeeper's request head parser and chunked
  * body scanner (gatekeeper/gk_http.c), which read every byte a space
- * sends to the corridor and the window.
+ * sends to the corridor and the window, and the answer heads the window
+ * rewrites.
  * fuzz-link: gatekeeper/gk_http.c
  *
  * Besides not crashing: a head is found at the same place whatever the
@@ -117,5 +118,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	else
 		check_chunks(data, size > 4096 ? 4096 : size);
+
+	/* The same bytes as an upstream's answer to the window. */
+	st = gk_http_parse_response((const char *)data, size, &whole);
+	if (st == GK_HTTP_COMPLETE) {
+		if (whole.hh_status < 100 || whole.hh_status > 999 ||
+		    whole.hh_headlen > size)
+			abort();
+		for (cut = 0; cut < whole.hh_nfields; cut++)
+			if (memchr(whole.hh_fields[cut].hf_value, '\n',
+			    whole.hh_fields[cut].hf_valuelen) != NULL)
+				abort();
+	}
 	return 0;
 }

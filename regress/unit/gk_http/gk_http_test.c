@@ -257,3 +257,37 @@ Test(gk_http, chunks_malformed)
 	cr_assert_eq(scan("5\r\nhello\r\n0\r\n\r\n", &used), GK_HTTP_COMPLETE);
 	cr_assert_eq(scan("fffffffffffffff\r\n", &used), GK_HTTP_NEED_MORE);
 }
+
+Test(gk_http, response_heads)
+{
+	const char	*s = "HTTP/1.1 200 OK\r\nConnection: keep-alive\r\n"
+	    "Content-Length: 2\r\n\r\nok";
+
+	cr_assert_eq(gk_http_parse_response(s, strlen(s), &h),
+	    GK_HTTP_COMPLETE);
+	cr_assert_eq(h.hh_status, 200);
+	cr_assert_eq(h.hh_nfields, 2);
+	cr_assert_eq(h.hh_headlen, strlen(s) - 2);
+	s = "HTTP/1.1 204\r\n\r\n";
+	cr_assert_eq(gk_http_parse_response(s, strlen(s), &h),
+	    GK_HTTP_COMPLETE);
+	cr_assert_eq(h.hh_status, 204);
+	s = "HTTP/1.1 100 Continue\r\n\r\n";
+	cr_assert_eq(gk_http_parse_response(s, strlen(s), &h),
+	    GK_HTTP_COMPLETE);
+	cr_assert_eq(h.hh_status, 100);
+
+	cr_assert_eq(gk_http_parse_response("HTTP/1.1 20 OK\r\n\r\n", 19, &h),
+	    GK_HTTP_MALFORMED);
+	cr_assert_eq(gk_http_parse_response("HTTP/1.1 099 X\r\n\r\n", 20, &h),
+	    GK_HTTP_MALFORMED);
+	cr_assert_eq(gk_http_parse_response("HTTP/1.1 200OK\r\n\r\n", 20, &h),
+	    GK_HTTP_MALFORMED);
+	cr_assert_eq(gk_http_parse_response("HTTP/2 200 OK\r\n\r\n", 19, &h),
+	    GK_HTTP_MALFORMED);
+	/* A request line is not an answer, nor the other way round. */
+	cr_assert_eq(gk_http_parse_response("GET / HTTP/1.1\r\n\r\n", 18, &h),
+	    GK_HTTP_MALFORMED);
+	cr_assert_eq(gk_http_parse("HTTP/1.1 200 OK\r\n\r\n", 19, &h),
+	    GK_HTTP_MALFORMED);
+}
