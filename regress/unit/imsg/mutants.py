@@ -30,6 +30,7 @@ muts = [
  ("M21 dead event left armed", "common/imsg.c", "\tevent_del(&iev->ev);\n\terrno = saved;", "\terrno = saved;"),
  ("M22 EV_WRITE kept after drain", "common/imsg.c", "\t\t/* Drained: stop asking for EV_WRITE. */\n\t\timsg_event_add(iev);", ""),
  ("M23 forward drops the fd", "common/imsg.c", "\tout->io_fd = imsg->fd;\n\tout->io_len = hdr.len;", "\tout->io_fd = -1;\n\tout->io_len = hdr.len;"),
+ ("M24 sent buffers never freed (relay grows)", "common/imsg.c", "\tif (out->io_len > MAX_IMSGSIZE / 4 && out_cached < OUT_CACHE_MAX)\n\t\tout_cache[out_cached++] = out;\n\telse\n\t\tfree(out);\n}", "\t(void)out;\n}"),
  ("M18 no fd queue cap", "common/imsg.c", "n > IMSG_MAX_FDS - ibuf->nrfds) {", "0) {"),
 ]
 sel = sys.argv[1:]
