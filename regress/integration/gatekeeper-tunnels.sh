@@ -151,6 +151,18 @@ check "after 20 killed: 64 new tunnels at once" \
     eval 'waitfor 30 grep -q "^ready\|^rung" "$T/after.out" &&
     grep -q "^ready 64$" "$T/after.out"'
 kill "$(cat "$T/after.pid")"
+# A client killed while both directions are backed up (it uploads, the
+# upstream never reads; the upstream sends, it never reads): the
+# gatekeeper learns of the death when it writes, and the upstream side,
+# which still has bytes kept for it, is let go after a bounded linger.
+bg stall cli hold $GKADDR 3128 upstream.test.example:443 1 st STALL
+waitfor 20 grep -q '^ready\|^rung' "$T/stall.out"
+check "backed-up tunnel established" grep -q '^ready 1$' "$T/stall.out"
+sleep 1
+kill -9 "$(cat "$T/stall.pid")"; rm "$T/stall.pid"
+check "killed client's upstream side let go (linger, not the idle limit)" \
+    waitfor 30 closed st- 1
+
 # A flood of 600 sockets on each listener of the main gatekeeper: it
 # survives, notes the drops a few times and not 1,500, and serves again.
 for spec in $GKADDR:3128 $GKADDR:8080 127.0.0.1:$C; do

@@ -8,7 +8,7 @@
 #       --keep do not half-close and print one answer (head + body);
 #       with --reset-after N send only N bytes and reset (SO_LINGER 0)
 #   tunnel ADDR PORT TARGET echo|half1|half2 TOKEN|duplex N TOKEN
-#   hold ADDR PORT TARGET N TOKEN HOLD|STREAM [exit]
+#   hold ADDR PORT TARGET N TOKEN HOLD|STREAM|STALL [exit]
 #       open N tunnels, prove each, print "ready N", then wait forever
 #       (or exit)
 #   refusals ADDR PORT N FORMAT
@@ -205,6 +205,10 @@ def cmd_hold(addr, port, target, n, token, mode, then="wait"):
 			print("rung %d closed" % i)
 			sys.stdout.flush()
 			os._exit(1)
+		if mode == "STALL":
+			# Upload without end and never read again.
+			threading.Thread(target=s.sendall,
+			    args=(b"x" * (64 << 20),), daemon=True).start()
 		socks.append(s)
 	print("ready %d" % len(socks))
 	sys.stdout.flush()

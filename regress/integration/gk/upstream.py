@@ -7,7 +7,7 @@
 #   ADDR:8444  HTTPS with a certificate nobody trusts
 # With a fourth argument "http-only" it serves ADDR:80 alone.
 # It logs what it saw into LOGDIR, never a header value: only sha256.
-import hashlib, json, os, random, socket, socketserver, ssl, sys, threading, time
+import hashlib, json, os, random, select, socket, socketserver, ssl, sys, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 ADDR, LOGDIR, CERTDIR = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -95,6 +95,23 @@ class Tunnel(socketserver.BaseRequestHandler):
 					s.sendall(chunk)
 			except OSError:
 				pass
+			log(token + ".closed", "1\n")
+		elif mode == "STALL":
+			# Never read; keep sending; note when the gatekeeper
+			# lets go of us (seen without reading, by POLLRDHUP).
+			token = args[0]
+			s.sendall(b"K")
+			def flood():
+				try:
+					while True:
+						s.sendall(b"f" * 65536)
+				except OSError:
+					pass
+			threading.Thread(target=flood, daemon=True).start()
+			p = select.poll()
+			p.register(s, select.POLLRDHUP | select.POLLHUP |
+			    select.POLLERR)
+			p.poll()
 			log(token + ".closed", "1\n")
 		elif mode == "HOLD":
 			token = args[0]
