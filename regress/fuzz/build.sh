@@ -20,6 +20,7 @@ for t in "$@"; do
 	mkdir -p "$work"
 	[ -d "$corpus" ] && cp -n "$corpus"/* "$work"/ 2>/dev/null || true
 	"$out/$name" -max_total_time="$secs" -max_len=70000 -timeout=5 \
+	    -artifact_prefix="$out/$name-" \
 	    -rss_limit_mb=1024 "$work" >"$out/$name.log" 2>&1 || {
 		echo "FAILED: $name"; tail -n 40 "$out/$name.log"; rc=1; }
 	grep -E '^(#[0-9]+.*DONE|Done)' "$out/$name.log" | tail -n 1 || true
