@@ -26,6 +26,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 
+#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <event.h>
@@ -138,6 +139,8 @@ static void
 prepare_dirs(void)
 {
 	struct passwd	*pw;
+	struct dirent	*de;
+	DIR		*dir;
 	char		 sockdir[PATH_MAX];
 
 	strlcpy(sockdir, conf.sc_socket, sizeof(sockdir));
@@ -147,6 +150,14 @@ prepare_dirs(void)
 	}
 	make_dir(dirname(sockdir), 0, 0, 0755);
 	make_dir(conf.sc_empty, 0, 0, 0755);
+	/* A chroot with something in it is not the empty one we promise. */
+	if ((dir = opendir(conf.sc_empty)) == NULL)
+		fatal("%s", conf.sc_empty);
+	while ((de = readdir(dir)) != NULL)
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+			fatalx("%s must be empty: it holds %s", conf.sc_empty,
+			    de->d_name);
+	closedir(dir);
 	if ((pw = getpwnam(procs[PROC_JOURNAL].p_user)) == NULL)
 		fatalx("user %s is missing (make install creates it)",
 		    procs[PROC_JOURNAL].p_user);
@@ -169,7 +180,9 @@ docker_connect(void)
 	if (strlcpy(sun.sun_path, conf.sc_docker_socket,
 	    sizeof(sun.sun_path)) >= sizeof(sun.sun_path))
 		return -1;
-	if ((s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1) {
+	/* Non-blocking: a daemon with a full backlog must not stall us. */
+	if ((s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+	    0)) == -1) {
 		log_warn("socket");
 		return -1;
 	}

@@ -50,8 +50,15 @@ EOC
 	"$@" env HOME="$sd" XDG_RUNTIME_DIR="$sd/run" \
 	    "$tree/sbin/spaced" -d -f "$sd/spaced.conf" >"$sd/log" 2>&1 &
 	spaced_pid=$!
-	wait_for 10 test -S "$sd/run/spaced.sock" &&
-	    wait_for 5 grep -q "workers confined" "$sd/log"
+	# Until it says it is up, or it is gone: 10 s at most.
+	s_i=0
+	until grep -q "workers confined" "$sd/log" 2>/dev/null; do
+		kill -0 "$spaced_pid" 2>/dev/null || return 1
+		s_i=$((s_i + 1))
+		[ $s_i -ge 100 ] && return 1
+		sleep 0.1
+	done
+	test -S "$sd/run/spaced.sock"
 }
 
 ctl() { "$tree/bin/spacectl" -s "$sd/run/spaced.sock" "$@"; }

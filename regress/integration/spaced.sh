@@ -143,6 +143,13 @@ check "spaced-git: execve kills it" probe_kill git execve execve
 check "spaced-journal: execve kills it" probe_kill journal execve execve
 check "spaced-journal: socket kills it" probe_kill journal socket socket
 
+# --- an empty directory that is not empty --------------------------------
+touch "$sd/empty/planted"
+check_fails "spaced refuses a chroot that is not empty" start_spaced "$sd"
+check "and says why" grep -q "must be empty: it holds planted" "$sd/log"
+stop_spaced
+rm -f "$sd/empty/planted"
+
 # --- workers die with the supervisor ------------------------------------
 start_spaced "$sd"
 pids=$(worker_pids)
