@@ -123,6 +123,8 @@ worker_dispatch_parent(int fd, short event, void *arg)
 			break;
 		if (imsg_get_type(&imsg) == IMSG_WORKER_PROBE)
 			worker_probe(iev, &imsg);
+		else if (worker_stream_test(iev, &imsg))
+			;
 		else if (imsg_get_type(&imsg) == IMSG_WORKER_PING) {
 			if (imsg_get_len(&imsg) != 0)
 				fatalx("%s: bad ping", __func__);

@@ -51,6 +51,13 @@ enum imsg_type {
 	IMSG_STREAM_DATA,
 	IMSG_STREAM_CREDIT,
 	IMSG_STREAM_END,
+	/*
+	 * The stream self-test: parent -> source worker SEND (struct
+	 * stream_test_msg), the stream through the parent to the sink
+	 * worker, sink -> parent DONE (the same struct, with what arrived).
+	 */
+	IMSG_STREAM_TEST_SEND,
+	IMSG_STREAM_TEST_DONE,
 
 	/* parent <-> spaced-docker; REQ carries a connected socket fd */
 	IMSG_DOCKER_CHECK_REQ,
@@ -71,6 +78,7 @@ enum imsg_type {
 	IMSG_CTL_VERBOSE,
 	IMSG_CTL_PROBE,
 	IMSG_CTL_PING,		/* struct ping_msg: round trip to a worker */
+	IMSG_CTL_STREAM_TEST,	/* struct stream_test_msg: git -> journal */
 
 	/* control socket answers (spaced -> client) */
 	IMSG_CTL_DATA = 200,	/* one JSON object per message */
@@ -107,6 +115,13 @@ struct ctl_fail {
 
 struct ping_msg {
 	uint32_t	 pg_proc;	/* enum procid of a worker */
+};
+
+struct stream_test_msg {
+	uint64_t	 tm_bytes;	/* to send; in DONE: what arrived */
+	uint64_t	 tm_bad;	/* DONE: chunks not as sent */
+	uint64_t	 tm_usec;	/* answer: from SEND to DONE */
+	uint64_t	 tm_peak_rss;	/* answer: spaced's VmHWM, KiB */
 };
 
 struct ctl_verbose {

@@ -402,6 +402,8 @@ static void
 control_request(struct ctl_conn *cc, struct imsg *imsg)
 {
 	struct ctl_verbose	 cv;
+	struct stream_test_msg	 tm;
+	const char		*code;
 	uint32_t		 type = imsg_get_type(imsg);
 
 	if ((imsg_get_peerid(imsg) & 0xff) != CTL_PROTO_VERSION) {
@@ -443,6 +445,16 @@ control_request(struct ctl_conn *cc, struct imsg *imsg)
 		if (!CTL_ADMIN(cc))
 			goto badcred;
 		control_probe(cc, imsg);
+		break;
+	case IMSG_CTL_STREAM_TEST:
+		if (imsg_get_data(imsg, &tm, sizeof(tm)) == -1)
+			goto bad;
+		if (!CTL_ADMIN(cc))
+			goto badcred;
+		if ((code = relay_stream_test(cc->cc_id, &tm)) != NULL)
+			control_fail(cc->cc_id, code);
+		else
+			cc->cc_busy = 1;
 		break;
 	case IMSG_CTL_PING:
 		if (!CTL_ADMIN(cc))

@@ -39,7 +39,7 @@
 
 enum cmd {
 	CMD_STATUS, CMD_PRIVILEGES, CMD_CHECK, CMD_PROBE, CMD_VERBOSE,
-	CMD_PING
+	CMD_PING, CMD_STREAM_TEST
 };
 
 static const struct {
@@ -54,6 +54,7 @@ static const struct {
 	{ "probe",	CMD_PROBE,	IMSG_CTL_PROBE,		2 },
 	{ "verbose",	CMD_VERBOSE,	IMSG_CTL_VERBOSE,	1 },
 	{ "ping",	CMD_PING,	IMSG_CTL_PING,		1 },
+	{ "stream-test", CMD_STREAM_TEST, IMSG_CTL_STREAM_TEST,	1 },
 };
 
 static const char *probe_calls[] = {
@@ -76,7 +77,8 @@ usage(void)
 	    "usage: spacectl [-j] [-s socket] command\n"
 	    "commands: status | privileges | check |\n"
 	    "          probe docker|git|journal execve|open|socket|connect|fork |\n"
-	    "          ping docker|git|journal | verbose level\n");
+	    "          ping docker|git|journal | stream-test MiB |\n"
+	    "          verbose level\n");
 	exit(2);
 }
 
@@ -229,6 +231,32 @@ show_probe(const struct probe_msg *pm)
 	return 0;
 }
 
+/* The sink must have got every byte, each as sent. */
+static int
+show_stream_test(const struct stream_test_msg *got,
+    const struct stream_test_msg *sent)
+{
+	int	 intact = got->tm_bytes == sent->tm_bytes &&
+		    got->tm_bad == 0;
+	double	 secs = got->tm_usec / 1e6;
+
+	if (jflag)
+		json_array_append_new(jrows, json_pack(
+		    "{s:I, s:b, s:I, s:f, s:I}", "bytes",
+		    (json_int_t)got->tm_bytes, "intact", intact,
+		    "usec", (json_int_t)got->tm_usec, "mibPerSec",
+		    secs > 0 ? got->tm_bytes / 1048576.0 / secs : 0.0,
+		    "spacedPeakRssKiB", (json_int_t)got->tm_peak_rss));
+	else
+		printf("spaced-git -> spaced -> spaced-journal: %llu bytes "
+		    "%s in %.3f s (%.0f MiB/s); spaced peak RSS %llu KiB\n",
+		    (unsigned long long)got->tm_bytes,
+		    intact ? "intact" : "CORRUPTED", secs,
+		    secs > 0 ? got->tm_bytes / 1048576.0 / secs : 0.0,
+		    (unsigned long long)got->tm_peak_rss);
+	return intact ? 0 : -1;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -238,12 +266,14 @@ main(int argc, char *argv[])
 	struct probe_msg	 pm;
 	struct ctl_verbose	 cvb;
 	struct ping_msg		 pg;
+	struct stream_test_msg	 tm;
 	struct ctl_fail		 cf;
 	union {
 		struct ctl_proc		 cp;
 		struct ctl_privileges	 cv;
 		struct docker_check_msg	 dc;
 		struct probe_msg	 pm;
+		struct stream_test_msg	 tm;
 	} u;
 	const char		*sockpath = NULL, *errstr;
 	char			 defpath[256];
@@ -291,6 +321,13 @@ main(int argc, char *argv[])
 		pg.pg_proc = p;
 		payload = &pg;
 		plen = sizeof(pg);
+	} else if (cmd == CMD_STREAM_TEST) {
+		memset(&tm, 0, sizeof(tm));
+		tm.tm_bytes = strtonum(argv[1], 0, 65536, &errstr) << 20;
+		if (errstr != NULL)
+			usage();
+		payload = &tm;
+		plen = sizeof(tm);
 	} else if (cmd == CMD_VERBOSE) {
 		cvb.cv_level = strtonum(argv[1], 0, 3, &errstr);
 		if (errstr != NULL)
@@ -360,6 +397,11 @@ main(int argc, char *argv[])
 				    == 0) {
 					if (show_check(&u.dc) == -1)
 						bad = 1;
+				} else if (cmd == CMD_STREAM_TEST &&
+				    imsg_get_data(&imsg, &u.tm, sizeof(u.tm))
+				    == 0) {
+					if (show_stream_test(&u.tm, &tm) == -1)
+						bad = 2;
 				} else if (cmd == CMD_PROBE &&
 				    imsg_get_data(&imsg, &u.pm, sizeof(u.pm))
 				    == 0)
@@ -384,7 +426,8 @@ main(int argc, char *argv[])
 	if (jflag) {
 		json_t	*out;
 
-		if (cmd == CMD_CHECK || cmd == CMD_PROBE)
+		if (cmd == CMD_CHECK || cmd == CMD_PROBE ||
+		    cmd == CMD_STREAM_TEST)
 			out = json_incref(json_array_get(jrows, 0));
 		else if (cmd == CMD_VERBOSE || cmd == CMD_PING)
 			out = json_object();
@@ -396,6 +439,10 @@ main(int argc, char *argv[])
 	}
 	json_decref(jrows);
 	close(s);
+	if (bad == 2) {
+		fprintf(stderr, "spacectl: stream_corrupted\n");
+		return 1;
+	}
 	if (bad) {
 		fprintf(stderr, "spacectl: %s\n", u.dc.dc_code);
 		return 1;

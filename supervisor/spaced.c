@@ -233,6 +233,12 @@ spaced_dispatch_worker(enum procid from, struct imsg *imsg)
 		    sizeof(pm));
 		control_end(imsg_get_peerid(imsg));
 		break;
+	case IMSG_STREAM_DATA:
+	case IMSG_STREAM_CREDIT:
+	case IMSG_STREAM_END:
+	case IMSG_STREAM_TEST_DONE:
+		relay_dispatch(from, imsg);
+		break;
 	case IMSG_WORKER_PING:
 		if (imsg_get_len(imsg) != 0)
 			fatalx("bad ping answer from %s", proc_title(from));

@@ -89,6 +89,10 @@ int	 kmsg_parse_seccomp(const char *line, size_t len, pid_t pid,
 /* spaced.c */
 int	 docker_connect(void);
 
+/* relay.c: streams between workers */
+const char *relay_stream_test(uint32_t ctl_id, const struct stream_test_msg *);
+void	 relay_dispatch(enum procid, struct imsg *);
+
 /* sandbox.c */
 extern const struct sandbox_spec spaced_sandbox;
 
