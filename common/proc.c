@@ -121,17 +121,25 @@ worker_dispatch_parent(int fd, short event, void *arg)
 			fatal("%s: imsgbuf_get", __func__);
 		if (n == 0)
 			break;
-		if (imsg_get_type(&imsg) == IMSG_WORKER_PROBE)
+		switch (imsg_get_type(&imsg)) {
+		case IMSG_WORKER_PROBE:
 			worker_probe(iev, &imsg);
-		else if (worker_stream_test(iev, &imsg))
-			;
-		else if (imsg_get_type(&imsg) == IMSG_WORKER_PING) {
+			break;
+		case IMSG_WORKER_PING:
 			if (imsg_get_len(&imsg) != 0)
 				fatalx("%s: bad ping", __func__);
 			imsg_compose_event(iev, IMSG_WORKER_PING,
 			    imsg_get_peerid(&imsg), 0, -1, NULL, 0);
-		} else
+			break;
+		case IMSG_STREAM_TEST_SEND:
+		case IMSG_STREAM_DATA:
+		case IMSG_STREAM_CREDIT:
+		case IMSG_STREAM_END:
+			worker_stream_test(iev, &imsg);
+			break;
+		default:
 			w->w_dispatch(iev, &imsg);
+		}
 		imsg_free(&imsg);
 	}
 	imsg_event_add(iev);

@@ -60,7 +60,7 @@ struct worker {
  */
 __dead void	 worker_main(int argc, char *argv[], const struct worker *);
 /* stream_test.c: the stream self-test, in every worker */
-int		 worker_stream_test(struct imsgev *, struct imsg *);
+void		 worker_stream_test(struct imsgev *, struct imsg *);
 
 /* The -s argument, for workers that have a store; NULL otherwise. */
 const char	*worker_store(void);

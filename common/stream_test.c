@@ -83,8 +83,8 @@ test_pump(struct imsgev *iev)
 	imsg_event_add(iev);
 }
 
-/* 1 when the message was the stream test's, 0 when it is not ours. */
-int
+/* One message of the stream self-test, as source or as sink. */
+void
 worker_stream_test(struct imsgev *iev, struct imsg *imsg)
 {
 	struct stream_test_msg	 tm;
@@ -100,13 +100,13 @@ worker_stream_test(struct imsgev *iev, struct imsg *imsg)
 		tx_left = tm.tm_bytes;
 		tx_active = 1;
 		test_pump(iev);
-		return 1;
+		break;
 	case IMSG_STREAM_CREDIT:
 		if (stream_tx_credit(&tx, imsg) == -1)
 			fatal("%s: credit", __func__);
 		if (tx_active)
 			test_pump(iev);
-		return 1;
+		break;
 	case IMSG_STREAM_DATA:
 		if (!rx_active) {
 			stream_rx_init(&rx, imsg_get_peerid(imsg));
@@ -121,7 +121,7 @@ worker_stream_test(struct imsgev *iev, struct imsg *imsg)
 		if (stream_rx_consumed(&rx, &iev->ibuf, len) == -1)
 			fatal("%s: consumed", __func__);
 		imsg_event_add(iev);
-		return 1;
+		break;
 	case IMSG_STREAM_END:
 		if (!rx_active) {
 			stream_rx_init(&rx, imsg_get_peerid(imsg));
@@ -135,7 +135,6 @@ worker_stream_test(struct imsgev *iev, struct imsg *imsg)
 		rx_active = 0;
 		imsg_compose_event(iev, IMSG_STREAM_TEST_DONE,
 		    imsg_get_peerid(imsg), 0, -1, &tm, sizeof(tm));
-		return 1;
+		break;
 	}
-	return 0;
 }
