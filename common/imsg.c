@@ -226,9 +226,9 @@ imsgbuf_read(struct imsgbuf *ibuf)
 	}
 	if (ibuf->rlen >= sizeof(ibuf->rbuf)) {
 		/*
-		 * The buffer holds two messages of the largest size, so when
-		 * it is full imsgbuf_get has one to give, unless the header
-		 * in front is one it refuses.
+		 * The buffer holds at least two messages of the largest size,
+		 * so when it is full imsgbuf_get has one to give, unless the
+		 * header in front is one it refuses.
 		 */
 		memcpy(&hdr, ibuf->rbuf, sizeof(hdr));
 		errno = hdr.len < IMSG_HEADER_SIZE || hdr.len > ibuf->maxsize ?

@@ -46,6 +46,7 @@ struct imsg_hdr {
 };
 #define IMSG_HEADER_SIZE	sizeof(struct imsg_hdr)
 #define MAX_IMSGSIZE		(IMSG_HEADER_SIZE + IMSG_MAX_PAYLOAD)
+#define IMSG_RBUF_MSGS		4	/* read buffer, in largest messages */
 
 struct imsg {
 	struct imsg_hdr	 hdr;
@@ -60,7 +61,12 @@ struct imsgbuf {
 	pid_t			 pid;
 	int			 allow_fdpass;	/* accept fds from the peer */
 	size_t			 maxsize;	/* largest message taken */
-	uint8_t			 rbuf[2 * MAX_IMSGSIZE];
+	/*
+	 * Four of the largest messages (64 KiB a channel): a relay takes
+	 * a socket's worth in fewer recvmsg(2) calls and wakeups than with
+	 * two; more did not measure faster (regress/bench/stream.sh).
+	 */
+	uint8_t			 rbuf[IMSG_RBUF_MSGS * MAX_IMSGSIZE];
 	size_t			 rlen;		/* unread bytes, from roff */
 	size_t			 roff;
 	int			 rfds[IMSG_MAX_FDS];

@@ -365,10 +365,11 @@ Test(framing, read_until_full)
 {
 	struct imsg	 imsg;
 	uint8_t		*buf;
-	int		 i, got = 0;
+	/* One more message than the read buffer holds. */
+	int		 i, got = 0, n = IMSG_RBUF_MSGS + 1;
 
 	cr_assert_not_null(buf = calloc(1, IMSG_MAX_PAYLOAD));
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < n; i++)
 		cr_assert_eq(imsg_compose(&wr, TEST_TYPE, i, 0, -1, buf,
 		    IMSG_MAX_PAYLOAD), 0);
 	cr_assert_eq(imsgbuf_flush(&wr), 0);
@@ -376,13 +377,13 @@ Test(framing, read_until_full)
 		cr_assert_gt(imsgbuf_read(&rd), 0);
 	cr_assert_eq(imsgbuf_read(&rd), -1);
 	cr_assert_eq(errno, EAGAIN);
-	while (got < 3) {
+	while (got < n) {
 		while (imsgbuf_get(&rd, &imsg) == 1) {
 			cr_assert_eq(imsg_get_peerid(&imsg), got);
 			imsg_free(&imsg);
 			got++;
 		}
-		if (got < 3)
+		if (got < n)
 			cr_assert_gt(imsgbuf_read(&rd), 0);
 	}
 	free(buf);
