@@ -24,7 +24,7 @@
 #       connected
 #   rungs ADDR PORT corridor|window|control CAP [WPATH]
 #       climb to CAP proven connections, then print how the next one ended
-import hashlib, os, random, socket, struct, subprocess, sys, threading, time
+import fcntl, hashlib, os, random, socket, struct, subprocess, sys, termios, threading, time
 
 
 def dial(addr, port, timeout=10):
@@ -331,9 +331,186 @@ def cmd_rungs(addr, port, kind, cap, wpath="/"):
 		print("next=dropped end=%s" % how)
 
 
+def rss_kib(pid):
+	with open("/proc/%s/status" % pid) as f:
+		for line in f:
+			if line.startswith("VmRSS:"):
+				return int(line.split()[1])
+	return -1
+
+
+def read_count(path, limit=10):
+	"""The number in a helper's log file, once it is there."""
+	end = time.time() + limit
+	while True:
+		try:
+			with open(path) as f:
+				t = f.read().strip()
+			if t:
+				return int(t)
+		except (OSError, ValueError):
+			pass
+		if time.time() >= end:
+			return -1
+		time.sleep(0.05)
+
+
+def slow_read(s, pid, seconds):
+	"""16 KiB every 50 ms for SECONDS; (bytes read, RSS at start, max)."""
+	got = len(s.recv(16384))
+	rss0 = rssmax = rss_kib(pid)
+	end = time.time() + float(seconds)
+	while time.time() < end:
+		b = s.recv(16384)
+		if not b:
+			break
+		got += len(b)
+		rssmax = max(rssmax, rss_kib(pid))
+		time.sleep(0.05)
+	return got, rss0, rssmax
+
+
+def cmd_pressure(addr, port, target, way, pid, updir, token, seconds):
+	"""A fast sender and a slow reader through a tunnel: how far the
+	sender got, how much the reader took, the gatekeeper's RSS."""
+	s, status, head = proxy(addr, port, target)
+	if status != "200":
+		print("status=%s" % status)
+		return
+	if way == "down":
+		s.sendall(b"PUSH %d %s\n" % (64 << 20, token.encode()))
+		got, rss0, rssmax = slow_read(s, pid, seconds)
+		s.sendall(b"REPORT\n")
+		pushed = read_count(os.path.join(updir, token + ".pushed"))
+	else:
+		s.sendall(b"SLOWSINK %s\n" % token.encode())
+		sent = [0]
+		def push():
+			chunk = b"u" * 65536
+			try:
+				while sent[0] < (64 << 20):
+					s.sendall(chunk)
+					sent[0] += len(chunk)
+			except OSError:
+				pass
+		threading.Thread(target=push, daemon=True).start()
+		rss0 = rssmax = rss_kib(pid)
+		end = time.time() + float(seconds)
+		while time.time() < end:
+			rssmax = max(rssmax, rss_kib(pid))
+			time.sleep(0.05)
+		pushed = sent[0]
+		got = read_count(os.path.join(updir, token + ".sunk"))
+	print("pushed=%d read=%d rss0=%d rssmax=%d" % (pushed, got, rss0,
+	    rssmax))
+	sys.stdout.flush()
+	os._exit(0)
+
+
+def cmd_wpressure(addr, port, path, pid, updir, token, seconds):
+	"""The same through the window: an answer of 64 MiB read slowly."""
+	s = dial(addr, port)
+	s.sendall(b"GET %s HTTP/1.1\r\nHost: w\r\n\r\n" % path.encode())
+	status = status_of(read_head(s))
+	if status != "200":
+		print("status=%s" % status)
+		return
+	got, rss0, rssmax = slow_read(s, pid, seconds)
+	pushed = read_count(os.path.join(updir, token + ".pushed"))
+	print("pushed=%d read=%d rss0=%d rssmax=%d" % (pushed, got, rss0,
+	    rssmax))
+	sys.stdout.flush()
+	os._exit(0)
+
+
+def queues(sport, dport):
+	"""Recv-Q and Send-Q of the one TCP socket sport -> dport."""
+	out = subprocess.run(["ss", "-tnH", "( sport = :%d and dport = :%d )"
+	    % (sport, dport)], capture_output=True, text=True).stdout.split()
+	if len(out) < 3:
+		return None
+	return int(out[1]), int(out[2])
+
+
+def inode(sport, dport):
+	out = subprocess.run(["ss", "-tneH", "( sport = :%d and dport = :%d )"
+	    % (sport, dport)], capture_output=True, text=True).stdout
+	for w in out.split():
+		if w.startswith("ino:"):
+			return w[4:]
+	return None
+
+
+def cmd_flush(addr, port, target, pid, updir, token):
+	"""The upstream sends without end and this client does not read, so
+	the gatekeeper holds some bytes for it; then the upstream resets.
+	Does the client get every byte the gatekeeper had taken, then its
+	end?"""
+	s, status, head = proxy(addr, port, target)
+	if status != "200":
+		print("status=%s" % status)
+		return
+	lport = s.getsockname()[1]
+	s.sendall(b"FILL %s\n" % token.encode())
+	gkport = read_count(os.path.join(updir, token + ".port"))
+	acked = os.path.join(updir, token + ".acked")
+
+	def state():
+		inq = struct.unpack("i", fcntl.ioctl(s, termios.FIONREAD,
+		    b"\0" * 4))[0]
+		return queues(gkport, 443), queues(int(port), lport), inq
+
+	def count(word):
+		if os.path.exists(acked):
+			os.unlink(acked)
+		s.sendall(word)
+		return read_count(acked)
+	# Wait until nothing moves; the gatekeeper took what the upstream
+	# had acked less what sits in its socket there, and holds for us
+	# what is neither read, nor in our queue, nor in its queue to us.
+	# If it holds nothing at that point, read a KiB and look again.
+	got, held, last = 0, 0, None
+	for _ in range(300):
+		time.sleep(0.1)
+		now = state()
+		if now != last or None in now:
+			last = now
+			continue
+		up, mine, inq = now
+		took = count(b"COUNT\n") - up[0]
+		held = took - got - inq - mine[1]
+		if held > 0 and state() == now:
+			break
+		got += len(s.recv(1024))
+		last = None
+	print("held=%d" % held)
+	if held <= 0:
+		return
+	ino = inode(gkport, 443)
+	took = count(b"RESET\n") - up[0]
+	if read_count(os.path.join(updir, token + ".reset")) != 1:
+		print("no-reset")
+		return
+	# The gatekeeper learns of the reset writing to the upstream: poke
+	# until it has closed that socket.  The first poke may find the
+	# reset not taken yet (its sequence number was not the one the
+	# gatekeeper expected; the upstream's answer to the poke is).
+	fds = "/proc/%s/fd" % pid
+	for pokes in range(1, 21):
+		s.sendall(b"x")
+		time.sleep(0.2)
+		if not any(os.readlink(os.path.join(fds, f)) ==
+		    "socket:[%s]" % ino for f in os.listdir(fds)):
+			break
+	print("pokes=%d" % pokes)
+	rest, how = read_all(s, 1 << 30)
+	print("took=%d total=%d end=%s" % (took, got + len(rest), how))
+
+
 if __name__ == "__main__":
 	cmds = {"raw": cmd_raw, "tunnel": cmd_tunnel, "hold": cmd_hold,
 	    "rungs": cmd_rungs, "refusals": cmd_refusals,
 	    "uploading": cmd_uploading, "slow": cmd_slow,
-	    "leave": cmd_leave, "flood": cmd_flood}
+	    "leave": cmd_leave, "flood": cmd_flood, "flush": cmd_flush,
+	    "pressure": cmd_pressure, "wpressure": cmd_wpressure}
 	cmds[sys.argv[1]](*sys.argv[2:])

@@ -7,7 +7,7 @@
 #   ADDR:8444  HTTPS with a certificate nobody trusts
 # With a fourth argument "http-only" it serves ADDR:80 alone.
 # It logs what it saw into LOGDIR, never a header value: only sha256.
-import hashlib, json, os, random, select, socket, socketserver, ssl, sys, threading, time
+import fcntl, hashlib, json, os, random, select, socket, socketserver, ssl, struct, sys, termios, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 ADDR, LOGDIR, CERTDIR = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -121,6 +121,82 @@ class Tunnel(socketserver.BaseRequestHandler):
 		elif mode == "SINK":
 			cnt, sha, _ = drain(s)
 			s.sendall(b"%d\n" % cnt)
+		elif mode == "PUSH":
+			# As fast as the gatekeeper takes it; on "REPORT"
+			# from the client, log how much was taken.
+			n, token = int(args[0]), args[1]
+			sent = [0]
+			def push():
+				chunk = b"p" * 65536
+				try:
+					while sent[0] < n:
+						sent[0] += s.send(chunk[:n - sent[0]])
+				except OSError:
+					pass
+			threading.Thread(target=push, daemon=True).start()
+			if readline(s)[:1] == ["REPORT"]:
+				log(token + ".pushed", "%d\n" % sent[0])
+			drain(s)
+		elif mode == "SLOWSINK":
+			# Read 16 KiB every 50 ms to EOF; log how much so far
+			# after every read.
+			token = args[0]
+			got = 0
+			try:
+				while True:
+					b = s.recv(16384)
+					if not b:
+						break
+					got += len(b)
+					with open(os.path.join(LOGDIR,
+					    token + ".sunk"), "w") as f:
+						f.write("%d\n" % got)
+					time.sleep(0.05)
+			except OSError:
+				pass
+		elif mode == "FILL":
+			# Send without end; on "COUNT" log how many bytes the
+			# gatekeeper has acked, on "RESET" log it again and
+			# reset.
+			token = args[0]
+			log(token + ".port", "%d\n" % s.getpeername()[1])
+			lock, sent = threading.Lock(), [0]
+			def fill():
+				chunk = b"f" * 65536
+				while True:
+					select.select([], [s], [])
+					with lock:
+						try:
+							sent[0] += s.send(chunk,
+							    socket.MSG_DONTWAIT)
+						except BlockingIOError:
+							pass
+						except OSError:
+							return
+			threading.Thread(target=fill, daemon=True).start()
+			def acked():
+				with lock:
+					outq = struct.unpack("i", fcntl.ioctl(s,
+					    termios.TIOCOUTQ, b"\0" * 4))[0]
+					n = sent[0] - outq
+				with open(os.path.join(LOGDIR, token + ".acked"),
+				    "w") as f:
+					f.write("%d\n" % n)
+			while True:
+				words = readline(s)
+				if words[:1] == ["COUNT"]:
+					acked()
+				elif words[:1] == ["RESET"]:
+					acked()
+					with lock:
+						s.setsockopt(socket.SOL_SOCKET,
+						    socket.SO_LINGER,
+						    struct.pack("ii", 1, 0))
+						s.close()
+					log(token + ".reset", "1\n")
+					break
+				else:
+					break
 		elif mode == "SOURCE":
 			n = int(args[0])
 			chunk = b"z" * 65536
@@ -164,6 +240,27 @@ class Http(BaseHTTPRequestHandler):
 			self.wfile.write(b"x")
 			self.wfile.flush()
 			return self.hold()
+		if last.startswith("big-"):
+			# 64 MiB as fast as the client takes it; how much was
+			# taken is logged every 256 KiB.
+			token = last[4:]
+			n, sent, chunk = 64 << 20, 0, b"b" * 65536
+			self.send_response(200)
+			self.send_header("content-length", str(n))
+			self.end_headers()
+			self.wfile.flush()
+			try:
+				while sent < n:
+					self.connection.sendall(chunk)
+					sent += len(chunk)
+					if sent % (256 << 10) == 0:
+						with open(os.path.join(LOGDIR,
+						    token + ".pushed"), "w") as f:
+							f.write("%d\n" % sent)
+			except OSError:
+				pass
+			self.close_connection = True
+			return
 		if last == "silent":
 			return self.hold()
 		if last == "drip":
