@@ -85,17 +85,24 @@ pressure "tunnel upload" "$(cli pressure $GKADDR 3128 \
     upstream.test.example:443 up $GKPID "$T/up" pu 3)"
 pressure "window answer" "$(cli wpressure $GKADDR 8080 /model/gb/big-wd \
     $GKPID "$T/up" wd 3)"
+pressure "window body" "$(cli wpressure $GKADDR 8080 /model/gb/slowbody-wu \
+    $GKPID "$T/up" wu 3)"
 
 # A tunnel's upstream resets while the gatekeeper still holds bytes of
 # its for the client (the client stopped reading): the client still
 # gets every byte the gatekeeper had taken, then its end.  What the
 # gatekeeper took is what the upstream saw acked less what still sat
 # in the gatekeeper's socket there (lost with the reset either way).
+# What it holds is counted from the kernel's queues, so bytes kept in a
+# pipe count as much as bytes kept in its memory: backpressure again.
 out=$(cli flush $GKADDR 3128 upstream.test.example:443 $GKPID "$T/up" fl |
     tr '\n' ' ')
 echo "    flush: $out"
 check "flush: the gatekeeper held bytes for the client at the reset (control)" \
     eval 'echo "$out" | grep -q "^held=[1-9]"'
+held=$(echo "$out" | sed -n 's/^held=\([0-9-]*\).*/\1/p')
+check "flush: it held under 1 MiB for a client that stopped reading (${held:-?})" \
+    test "${held:-0}" -gt 0 -a "${held:-0}" -lt 1048576
 took=$(echo "$out" | sed -n 's/.*took=\([0-9]*\).*/\1/p')
 total=$(echo "$out" | sed -n 's/.*total=\([0-9]*\).*/\1/p')
 check "flush: the client got every byte taken (${total:-?} of ${took:-?}), then EOF" \

@@ -408,8 +408,32 @@ def cmd_pressure(addr, port, target, way, pid, updir, token, seconds):
 
 
 def cmd_wpressure(addr, port, path, pid, updir, token, seconds):
-	"""The same through the window: an answer of 64 MiB read slowly."""
+	"""The same through the window: an answer of 64 MiB read slowly,
+	or (a path ending in slowbody-TOKEN) a body of 64 MiB taken slowly."""
 	s = dial(addr, port)
+	if "/slowbody-" in path:
+		s.sendall(b"POST %s HTTP/1.1\r\nHost: w\r\n"
+		    b"Content-Length: %d\r\n\r\n" % (path.encode(), 64 << 20))
+		sent = [0]
+		def push():
+			chunk = b"u" * 65536
+			try:
+				while sent[0] < (64 << 20):
+					s.sendall(chunk)
+					sent[0] += len(chunk)
+			except OSError:
+				pass
+		threading.Thread(target=push, daemon=True).start()
+		rss0 = rssmax = rss_kib(pid)
+		end = time.time() + float(seconds)
+		while time.time() < end:
+			rssmax = max(rssmax, rss_kib(pid))
+			time.sleep(0.05)
+		print("pushed=%d read=%d rss0=%d rssmax=%d" % (sent[0],
+		    read_count(os.path.join(updir, token + ".sunk")), rss0,
+		    rssmax))
+		sys.stdout.flush()
+		os._exit(0)
 	s.sendall(b"GET %s HTTP/1.1\r\nHost: w\r\n\r\n" % path.encode())
 	status = status_of(read_head(s))
 	if status != "200":

@@ -231,8 +231,26 @@ class Http(BaseHTTPRequestHandler):
 		port = self.server.server_address[1]
 		log("http.log", "%d %s %s\n" % (port, self.command, self.path))
 		n = int(self.headers.get("content-length") or 0)
-		body = self.rfile.read(n) if n else b""
 		last = self.path.rsplit("/", 1)[-1]
+		if last.startswith("slowbody-"):
+			# Take the body 16 KiB every 50 ms; log how much so
+			# far after every read.
+			got = 0
+			try:
+				while got < n:
+					b = self.rfile.read1(16384)
+					if not b:
+						break
+					got += len(b)
+					with open(os.path.join(LOGDIR,
+					    last[9:] + ".sunk"), "w") as f:
+						f.write("%d\n" % got)
+					time.sleep(0.05)
+			except OSError:
+				pass
+			self.close_connection = True
+			return
+		body = self.rfile.read(n) if n else b""
 		if last == "hold":
 			self.send_response(200)
 			self.send_header("content-length", "1000")
