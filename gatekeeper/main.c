@@ -16,6 +16,7 @@
 
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
 
@@ -187,6 +188,8 @@ own_addresses(void)
 		gk->gk_own[gk->gk_nown++] = gk->gk_bind;
 }
 
+static const int gk_sb_extra[] = { SYS_splice, -1 };
+
 int
 main(int argc, char *argv[])
 {
@@ -248,13 +251,14 @@ main(int argc, char *argv[])
 
 	/*
 	 * stdio: the loop and the sockets it holds; inet: the corridor's
-	 * and the window's connections out and the resolver's sockets.
+	 * and the window's connections out and the resolver's sockets;
+	 * splice: the tunnels' bytes from socket to pipe to socket.
 	 * No file, no exec, no new process: Landlock denies every path.
 	 */
 	memset(&sb, 0, sizeof(sb));
 	sb.sb_name = "gatekeeper";
 	sb.sb_groups = SB_STDIO | SB_INET;
-	sb.sb_extra = NULL;
+	sb.sb_extra = gk_sb_extra;
 	sb.sb_landlock_dir = NULL;
 	sandbox_enter(&sb);
 

@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -30,22 +31,25 @@
 
 /*
  * The byte pump of an established tunnel, on the two sockets themselves:
- * each read is written to the other side at once, and only what the
- * other side would not take yet is kept, so an idle tunnel holds no
- * buffer and a busy one at most GK_PUMP_CHUNK per direction, while its
- * source is not read.  Torn down the way TCP means it: an EOF on one side
- * becomes shutdown(SHUT_WR) on the other once what is kept for it has
- * gone out, and a death (error, reset) frees the place at once while the
- * survivor writes out what it holds and goes.
+ * each read is spliced through a pipe to the other side at once, so the
+ * bytes never cross into this process, and only what the other side
+ * would not take yet stays in the pipe (at most one pipe's worth per
+ * direction, while its source is not read).  An idle tunnel holds no
+ * buffer.  Torn down the way TCP means it: an EOF on one side becomes
+ * shutdown(SHUT_WR) on the other once what is kept for it has gone out,
+ * and a death (error, reset) frees the place at once while the survivor
+ * writes out what it holds and goes.
  */
 
 struct tunnel_side {
 	int		 ts_fd;
 	struct event	*ts_read;
 	struct event	*ts_write;
-	char		*ts_pend;	/* bytes waiting to be written here */
+	char		*ts_pend;	/* bufferevent leftovers, written first */
 	size_t		 ts_pendlen;
 	size_t		 ts_pendoff;
+	int		 ts_pipe[2];	/* the bytes on their way here */
+	size_t		 ts_piped;	/* how many sit in ts_pipe */
 	int		 ts_eof;	/* it sent us EOF */
 	int		 ts_shut;	/* we shut its writing */
 	int		 ts_shut_wanted; /* once ts_pend is out */
@@ -60,8 +64,7 @@ struct tunnel {
 	void			*tn_arg;
 };
 
-/* One read at a time in this process: the scratch space is shared. */
-static char	tunnel_scratch[GK_PUMP_CHUNK];
+#define TUNNEL_SPLICE	(SPLICE_F_MOVE | SPLICE_F_NONBLOCK)
 
 static time_t
 tunnel_now(void)
@@ -97,6 +100,19 @@ tunnel_side_close(struct tunnel_side *ts)
 	free(ts->ts_pend);
 	ts->ts_pend = NULL;
 	ts->ts_pendlen = ts->ts_pendoff = 0;
+	if (ts->ts_pipe[0] != -1)
+		close(ts->ts_pipe[0]);
+	if (ts->ts_pipe[1] != -1)
+		close(ts->ts_pipe[1]);
+	ts->ts_pipe[0] = ts->ts_pipe[1] = -1;
+	ts->ts_piped = 0;
+}
+
+/* Bytes kept for side ts: leftovers, then what sits in its pipe. */
+static size_t
+tunnel_kept(const struct tunnel_side *ts)
+{
+	return ts->ts_pendlen - ts->ts_pendoff + ts->ts_piped;
 }
 
 static void
@@ -130,7 +146,7 @@ tunnel_death(struct tunnel *tn, int i)
 
 	tunnel_side_close(&tn->tn_side[i]);
 	if (tn->tn_lingering || other->ts_fd == -1 ||
-	    other->ts_pendlen == other->ts_pendoff) {
+	    tunnel_kept(other) == 0) {
 		tunnel_free(tn);
 		return;
 	}
@@ -172,21 +188,41 @@ tunnel_flushed(struct tunnel *tn, int i)
 		event_add(tn->tn_side[!i].ts_read, NULL);
 }
 
-/* Keep what side i would not take yet; its source waits meanwhile. */
-static int
-tunnel_keep(struct tunnel *tn, int i, const char *p, size_t n)
+/* Side i would not take what is kept for it: its source waits. */
+static void
+tunnel_wait(struct tunnel *tn, int i)
 {
-	struct tunnel_side	*ts = &tn->tn_side[i];
-	char			*q;
-
-	if ((q = realloc(ts->ts_pend, ts->ts_pendlen + n)) == NULL)
-		return -1;
-	memcpy(q + ts->ts_pendlen, p, n);
-	ts->ts_pend = q;
-	ts->ts_pendlen += n;
-	event_add(ts->ts_write, NULL);
+	event_add(tn->tn_side[i].ts_write, NULL);
 	event_del(tn->tn_side[!i].ts_read);
-	return 0;
+}
+
+/*
+ * Write out what is kept for side i, leftovers first.  Returns 1 when
+ * all of it is out, 0 when side i would take no more, -1 when it died.
+ */
+static int
+tunnel_push(struct tunnel_side *ts)
+{
+	ssize_t	 w;
+
+	while (ts->ts_pendoff < ts->ts_pendlen) {
+		w = send(ts->ts_fd, ts->ts_pend + ts->ts_pendoff,
+		    ts->ts_pendlen - ts->ts_pendoff, MSG_NOSIGNAL);
+		if (w == -1)
+			return tunnel_would_block(errno) ? 0 : -1;
+		ts->ts_pendoff += (size_t)w;
+	}
+	while (ts->ts_piped > 0) {
+		w = splice(ts->ts_pipe[0], NULL, ts->ts_fd, NULL,
+		    ts->ts_piped, TUNNEL_SPLICE);
+		if (w == -1)
+			return tunnel_would_block(errno) ? 0 : -1;
+		/* An empty pipe with a count left would be our bug. */
+		if (w == 0)
+			return -1;
+		ts->ts_piped -= (size_t)w;
+	}
+	return 1;
 }
 
 static void
@@ -194,19 +230,15 @@ tunnel_on_write(evutil_socket_t fd, short ev, void *arg)
 {
 	struct tunnel		*tn = arg;
 	int			 i = fd == tn->tn_side[0].ts_fd ? 0 : 1;
-	struct tunnel_side	*ts = &tn->tn_side[i];
-	ssize_t			 w;
 
-	w = send(fd, ts->ts_pend + ts->ts_pendoff,
-	    ts->ts_pendlen - ts->ts_pendoff, MSG_NOSIGNAL);
-	if (w == -1) {
-		if (!tunnel_would_block(errno))
-			tunnel_death(tn, i);
-		return;
-	}
-	ts->ts_pendoff += (size_t)w;
-	if (ts->ts_pendoff == ts->ts_pendlen)
+	switch (tunnel_push(&tn->tn_side[i])) {
+	case -1:
+		tunnel_death(tn, i);
+		break;
+	case 1:
 		tunnel_flushed(tn, i);
+		break;
+	}
 }
 
 /* Side i ended: pass the close on once what is kept for the other is out. */
@@ -217,7 +249,7 @@ tunnel_on_eof(struct tunnel *tn, int i)
 
 	tn->tn_side[i].ts_eof = 1;
 	event_del(tn->tn_side[i].ts_read);
-	if (other->ts_pendlen > other->ts_pendoff) {
+	if (tunnel_kept(other) > 0) {
 		other->ts_shut_wanted = 1;
 		return;
 	}
@@ -234,9 +266,11 @@ tunnel_on_read(evutil_socket_t fd, short ev, void *arg)
 	struct tunnel		*tn = arg;
 	int			 i = fd == tn->tn_side[0].ts_fd ? 0 : 1;
 	struct tunnel_side	*other = &tn->tn_side[!i];
-	ssize_t			 n, w;
+	ssize_t			 n;
 
-	n = recv(fd, tunnel_scratch, sizeof(tunnel_scratch), 0);
+	/* Reading is on only while nothing is kept for the other side. */
+	n = splice(fd, NULL, other->ts_pipe[1], NULL, GK_PUMP_CHUNK,
+	    TUNNEL_SPLICE);
 	if (n == -1) {
 		if (!tunnel_would_block(errno))
 			tunnel_death(tn, i);
@@ -247,18 +281,15 @@ tunnel_on_read(evutil_socket_t fd, short ev, void *arg)
 		return;
 	}
 	tn->tn_last = tunnel_now();
-	/* Reading is on only while nothing is kept for the other side. */
-	w = send(other->ts_fd, tunnel_scratch, (size_t)n, MSG_NOSIGNAL);
-	if (w == -1) {
-		if (!tunnel_would_block(errno)) {
-			tunnel_death(tn, !i);
-			return;
-		}
-		w = 0;
-	}
-	if (w < n && tunnel_keep(tn, !i, tunnel_scratch + w,
-	    (size_t)(n - w)) == -1)
+	other->ts_piped += (size_t)n;
+	switch (tunnel_push(other)) {
+	case -1:
 		tunnel_death(tn, !i);
+		break;
+	case 0:
+		tunnel_wait(tn, !i);
+		break;
+	}
 }
 
 static void
@@ -310,6 +341,11 @@ tunnel_adopt(struct tunnel *tn, int i, struct bufferevent *bev)
 
 	ts->ts_fd = bufferevent_getfd(bev);
 	bufferevent_disable(bev, EV_READ | EV_WRITE);
+	if (pipe2(ts->ts_pipe, O_NONBLOCK | O_CLOEXEC) == -1) {
+		log_warn("tunnel pipe");
+		ts->ts_pipe[0] = ts->ts_pipe[1] = -1;
+		r = -1;
+	}
 	/* Only the bufferevent drains its output; now we do. */
 	evbuffer_unfreeze(bufferevent_get_output(bev), 1);
 	if (tunnel_take(ts, bufferevent_get_output(bev)) == -1 ||
@@ -337,7 +373,10 @@ tunnel_start(struct bufferevent *client, struct bufferevent *upstream,
 
 	if ((tn = calloc(1, sizeof(*tn))) == NULL)
 		return NULL;
-	tn->tn_side[0].ts_fd = tn->tn_side[1].ts_fd = -1;
+	for (i = 0; i < 2; i++) {
+		tn->tn_side[i].ts_fd = -1;
+		tn->tn_side[i].ts_pipe[0] = tn->tn_side[i].ts_pipe[1] = -1;
+	}
 	r = tunnel_adopt(tn, 0, client);
 	if (tunnel_adopt(tn, 1, upstream) == -1 || r == -1 ||
 	    (tn->tn_timer = evtimer_new(gk->gk_base, tunnel_on_timer, tn)) ==
