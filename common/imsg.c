@@ -16,9 +16,10 @@
 
 /*
  * The message layer: framing, fd passing and the libevent glue.  Reads
- * append to a fixed buffer and imsgbuf_get takes messages from it in
- * place, copying each payload once into a buffer shaped like an output
- * message (so a relay can forward it without another copy); fds are
+ * append to a counted block and imsgbuf_get takes messages from it in
+ * place: a large payload stays in the block (which it keeps alive), so
+ * a relay forwards it without a copy; a small one is copied into a
+ * buffer shaped like an output message so it pins no block.  fds are
  * queued in arrival order and handed to messages flagged IMSGF_HASFD.
  * Output is a queue of whole messages written with sendmsg(2).
  */
@@ -46,11 +47,25 @@
  */
 #define IMSGF_OUTBUF	0x8000
 
+/* Payloads larger than this are taken in place from the read block. */
+#define IMSG_INPLACE_MIN	(MAX_IMSGSIZE / 4)
+
+/*
+ * A read buffer.  Counted: the imsgbuf reading into it, each imsg taken
+ * in place from it and each queued output message that lies in it.
+ */
+struct imsg_rblock {
+	size_t			 rb_refs;
+	uint8_t			 rb_data[IMSG_RBUF_SIZE];
+};
+
 struct imsg_out {
 	TAILQ_ENTRY(imsg_out)	 io_entry;
 	int			 io_fd;		/* -1 once sent or when none */
 	size_t			 io_len;	/* header + payload */
 	size_t			 io_off;	/* bytes already written */
+	uint8_t			*io_data;	/* io_buf, or in io_rblock */
+	struct imsg_rblock	*io_rblock;	/* NULL when in io_buf */
 	uint8_t			 io_buf[];
 };
 
@@ -73,6 +88,8 @@ imsgbuf_init(struct imsgbuf *ibuf, int fd)
 	ibuf->pid = getpid();
 	ibuf->allow_fdpass = 0;
 	ibuf->maxsize = MAX_IMSGSIZE;
+	ibuf->rblock = NULL;
+	ibuf->rbuf = NULL;
 	ibuf->rlen = 0;
 	ibuf->roff = 0;
 	for (i = 0; i < IMSG_MAX_FDS; i++)
@@ -111,20 +128,65 @@ imsgbuf_set_maxsize(struct imsgbuf *ibuf, size_t max)
 static struct imsg_out	*out_cache[OUT_CACHE_MAX];
 static size_t		 out_cached;
 
+/*
+ * Read blocks are kept the same way, enough for a relay's window of
+ * them in flight (1 MiB).
+ */
+#define RBLOCK_CACHE_MAX	16
+static struct imsg_rblock *rblock_cache[RBLOCK_CACHE_MAX];
+static size_t		 rblocks_cached;
+
+static struct imsg_rblock *
+rblock_alloc(void)
+{
+	struct imsg_rblock	*rb;
+
+	if (rblocks_cached > 0)
+		rb = rblock_cache[--rblocks_cached];
+	else if ((rb = malloc(sizeof(*rb))) == NULL)
+		return NULL;
+	rb->rb_refs = 1;
+	return rb;
+}
+
+static void
+rblock_unref(struct imsg_rblock *rb)
+{
+	if (rb == NULL || --rb->rb_refs > 0)
+		return;
+	if (rblocks_cached < RBLOCK_CACHE_MAX)
+		rblock_cache[rblocks_cached++] = rb;
+	else
+		free(rb);
+}
+
 static struct imsg_out *
 out_alloc(size_t len)
 {
+	struct imsg_out	*out;
+
 	if (len <= MAX_IMSGSIZE / 4)
-		return malloc(sizeof(struct imsg_out) + len);
-	if (out_cached > 0)
-		return out_cache[--out_cached];
-	return malloc(OUT_BIG);
+		out = malloc(sizeof(struct imsg_out) + len);
+	else if (out_cached > 0)
+		out = out_cache[--out_cached];
+	else
+		out = malloc(OUT_BIG);
+	if (out == NULL)
+		return NULL;
+	out->io_data = out->io_buf;
+	out->io_rblock = NULL;
+	return out;
 }
 
 static void
 out_release(struct imsg_out *out)
 {
-	if (out->io_len > MAX_IMSGSIZE / 4 && out_cached < OUT_CACHE_MAX)
+	if (out->io_rblock != NULL) {
+		/* Only the header struct was allocated; the data is shared. */
+		rblock_unref(out->io_rblock);
+		free(out);
+	} else if (out->io_len > MAX_IMSGSIZE / 4 &&
+	    out_cached < OUT_CACHE_MAX)
 		out_cache[out_cached++] = out;
 	else
 		free(out);
@@ -167,6 +229,9 @@ imsgbuf_clear(struct imsgbuf *ibuf)
 	close_fds(ibuf->rfds, ibuf->nrfds);
 	memset(ibuf->rfds, -1, sizeof(ibuf->rfds));
 	ibuf->nrfds = 0;
+	rblock_unref(ibuf->rblock);
+	ibuf->rblock = NULL;
+	ibuf->rbuf = NULL;
 	ibuf->rlen = 0;
 	ibuf->roff = 0;
 }
@@ -216,28 +281,49 @@ imsgbuf_read(struct imsgbuf *ibuf)
 		struct cmsghdr	hdr;
 		char		buf[CMSG_SPACE(sizeof(int) * IMSG_MAX_FDS)];
 	} cmsgbuf;
+	struct imsg_rblock *rb;
 	struct imsg_hdr	 hdr;
 	ssize_t		 n;
 
-	/* Only a partial message moves; whole ones were taken in place. */
-	if (ibuf->roff > 0) {
-		memmove(ibuf->rbuf, ibuf->rbuf + ibuf->roff, ibuf->rlen);
+	if (ibuf->rblock == NULL) {
+		if ((ibuf->rblock = rblock_alloc()) == NULL)
+			return -1;
+		ibuf->rbuf = ibuf->rblock->rb_data;
 		ibuf->roff = 0;
 	}
-	if (ibuf->rlen >= sizeof(ibuf->rbuf)) {
+	/*
+	 * Bytes before roff were taken.  Alone in the block, move what is
+	 * left (a partial message at most) to the front.  Otherwise
+	 * messages taken in place still lie there: append while a whole
+	 * message fits, then go on in a new block.
+	 */
+	if (ibuf->roff > 0 && ibuf->rblock->rb_refs == 1) {
+		memmove(ibuf->rbuf, ibuf->rbuf + ibuf->roff, ibuf->rlen);
+		ibuf->roff = 0;
+	} else if (ibuf->roff > 0 &&
+	    IMSG_RBUF_SIZE - ibuf->roff - ibuf->rlen < MAX_IMSGSIZE) {
+		if ((rb = rblock_alloc()) == NULL)
+			return -1;
+		memcpy(rb->rb_data, ibuf->rbuf + ibuf->roff, ibuf->rlen);
+		rblock_unref(ibuf->rblock);
+		ibuf->rblock = rb;
+		ibuf->rbuf = rb->rb_data;
+		ibuf->roff = 0;
+	}
+	if (ibuf->roff + ibuf->rlen >= IMSG_RBUF_SIZE) {
 		/*
 		 * The buffer holds at least two messages of the largest size,
 		 * so when it is full imsgbuf_get has one to give, unless the
 		 * header in front is one it refuses.
 		 */
-		memcpy(&hdr, ibuf->rbuf, sizeof(hdr));
+		memcpy(&hdr, ibuf->rbuf + ibuf->roff, sizeof(hdr));
 		errno = hdr.len < IMSG_HEADER_SIZE || hdr.len > ibuf->maxsize ?
 		    ERANGE : EAGAIN;
 		return -1;
 	}
 	memset(&msg, 0, sizeof(msg));
-	iov.iov_base = ibuf->rbuf + ibuf->rlen;
-	iov.iov_len = sizeof(ibuf->rbuf) - ibuf->rlen;
+	iov.iov_base = ibuf->rbuf + ibuf->roff + ibuf->rlen;
+	iov.iov_len = IMSG_RBUF_SIZE - ibuf->roff - ibuf->rlen;
 	msg.msg_iov = &iov;
 	msg.msg_iovlen = 1;
 	msg.msg_control = cmsgbuf.buf;
@@ -291,7 +377,12 @@ imsgbuf_get(struct imsgbuf *ibuf, struct imsg *imsg)
 		return 0;
 
 	len = hdr.len - IMSG_HEADER_SIZE;
-	if (len > 0) {
+	imsg->rblock = NULL;
+	if (len > IMSG_INPLACE_MIN) {
+		data = ibuf->rbuf + ibuf->roff + IMSG_HEADER_SIZE;
+		imsg->rblock = ibuf->rblock;
+		imsg->rblock->rb_refs++;
+	} else if (len > 0) {
 		if ((out = out_alloc(hdr.len)) == NULL)
 			return -1;
 		out->io_len = hdr.len;
@@ -308,8 +399,9 @@ imsgbuf_get(struct imsgbuf *ibuf, struct imsg *imsg)
 		    (ibuf->nrfds - 1) * sizeof(int));
 		ibuf->rfds[--ibuf->nrfds] = -1;
 	}
+	/* imsgbuf_read rewinds, once nothing lies in the block. */
 	ibuf->rlen -= hdr.len;
-	ibuf->roff = ibuf->rlen == 0 ? 0 : ibuf->roff + hdr.len;
+	ibuf->roff += hdr.len;
 	return 1;
 }
 
@@ -348,22 +440,29 @@ imsg_forward(struct imsgbuf *ibuf, struct imsg *imsg)
 	struct imsg_out	*out;
 	struct imsg_hdr	 hdr;
 
-	if (!(imsg->hdr.flags & IMSGF_OUTBUF) || imsg->data == NULL) {
+	if (imsg->rblock != NULL) {
+		/* The header goes back in front of the payload, in place. */
+		if ((out = malloc(sizeof(*out))) == NULL)
+			return -1;
+		out->io_data = imsg->data - IMSG_HEADER_SIZE;
+		out->io_rblock = imsg->rblock;	/* the reference moves */
+		imsg->rblock = NULL;
+	} else if (!(imsg->hdr.flags & IMSGF_OUTBUF) || imsg->data == NULL) {
 		if (imsg_compose(ibuf, imsg->hdr.type, imsg->hdr.peerid,
 		    imsg->hdr.pid, imsg->fd, imsg->data,
 		    imsg_get_len(imsg)) == -1)
 			return -1;
 		imsg->fd = -1;
 		return 0;
-	}
-	out = out_of_payload(imsg->data);
+	} else
+		out = out_of_payload(imsg->data);
 	memset(&hdr, 0, sizeof(hdr));
 	hdr.type = imsg->hdr.type;
 	hdr.len = imsg->hdr.len;
 	hdr.flags = imsg->fd == -1 ? 0 : IMSGF_HASFD;
 	hdr.peerid = imsg->hdr.peerid;
 	hdr.pid = imsg->hdr.pid;
-	memcpy(out->io_buf, &hdr, sizeof(hdr));
+	memcpy(out->io_data, &hdr, sizeof(hdr));
 	out->io_fd = imsg->fd;
 	out->io_len = hdr.len;
 	out->io_off = 0;
@@ -412,7 +511,7 @@ imsgbuf_write(struct imsgbuf *ibuf)
 	    out = TAILQ_NEXT(out, io_entry)) {
 		if (niov > 0 && out->io_fd != -1)
 			break;
-		iov[niov].iov_base = out->io_buf + out->io_off;
+		iov[niov].iov_base = out->io_data + out->io_off;
 		iov[niov].iov_len = out->io_len - out->io_off;
 		niov++;
 	}
@@ -529,10 +628,13 @@ imsg_free(struct imsg *imsg)
 	if (imsg->fd != -1)
 		close(imsg->fd);
 	imsg->fd = -1;
-	if (imsg->data != NULL && (imsg->hdr.flags & IMSGF_OUTBUF))
+	if (imsg->rblock != NULL)
+		rblock_unref(imsg->rblock);
+	else if (imsg->data != NULL && (imsg->hdr.flags & IMSGF_OUTBUF))
 		out_release(out_of_payload(imsg->data));
 	else
 		free(imsg->data);
+	imsg->rblock = NULL;
 	imsg->data = NULL;
 	imsg->hdr.flags &= ~IMSGF_OUTBUF;
 }

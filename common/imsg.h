@@ -46,12 +46,20 @@ struct imsg_hdr {
 };
 #define IMSG_HEADER_SIZE	sizeof(struct imsg_hdr)
 #define MAX_IMSGSIZE		(IMSG_HEADER_SIZE + IMSG_MAX_PAYLOAD)
-#define IMSG_RBUF_MSGS		4	/* read buffer, in largest messages */
+/*
+ * Four of the largest messages (64 KiB a channel): a relay takes a
+ * socket's worth in fewer recvmsg(2) calls and wakeups than with two;
+ * more did not measure faster (regress/bench/stream.sh).
+ */
+#define IMSG_RBUF_SIZE		(4 * MAX_IMSGSIZE)
+
+struct imsg_rblock;			/* a read buffer; private */
 
 struct imsg {
 	struct imsg_hdr	 hdr;
 	int		 fd;		/* -1 when none */
 	uint8_t		*data;		/* hdr.len - IMSG_HEADER_SIZE bytes */
+	struct imsg_rblock *rblock;	/* data lies in it, or NULL */
 };
 
 struct imsg_out;			/* one queued message; private */
@@ -62,11 +70,17 @@ struct imsgbuf {
 	int			 allow_fdpass;	/* accept fds from the peer */
 	size_t			 maxsize;	/* largest message taken */
 	/*
-	 * Four of the largest messages (64 KiB a channel): a relay takes
-	 * a socket's worth in fewer recvmsg(2) calls and wakeups than with
-	 * two; more did not measure faster (regress/bench/stream.sh).
+	 * Reads go to a block of IMSG_RBUF_SIZE bytes, allocated on the
+	 * first read; large payloads (over 4 KiB) are taken in place and
+	 * keep their block alive (counted) until freed or written on, so
+	 * a relay never copies them.  Memory: one block a channel, plus
+	 * the blocks that held imsgs or queued output still pin; a block
+	 * is filled before the next is started, so that is about the
+	 * bytes held (a relay: its window) plus a block.  rbuf is the
+	 * current block's data.
 	 */
-	uint8_t			 rbuf[IMSG_RBUF_MSGS * MAX_IMSGSIZE];
+	struct imsg_rblock	*rblock;
+	uint8_t			*rbuf;
 	size_t			 rlen;		/* unread bytes, from roff */
 	size_t			 roff;
 	int			 rfds[IMSG_MAX_FDS];

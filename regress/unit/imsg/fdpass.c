@@ -341,6 +341,44 @@ Test(fdpass, several_fds_one_flush)
 	}
 }
 
+/*
+ * A relay that claimed the fd of a message it forwards sends it without
+ * one: the header is rebuilt, not the received one sent again with its
+ * fd flag (the peer would then refuse the channel).
+ */
+Test(fdpass, forward_after_claiming_fd)
+{
+	int		 sv2[2], fd;
+	struct imsgbuf	 out, in;
+	struct imsg	 imsg, fwd;
+	uint8_t		*payload;
+
+	cr_assert_not_null(payload = calloc(1, IMSG_MAX_PAYLOAD));
+	test_socketpair(sv2);
+	imsgbuf_init(&out, sv2[0]);
+	imsgbuf_init(&in, sv2[1]);
+	imsgbuf_allow_fdpass(&rd);
+	imsgbuf_allow_fdpass(&in);
+	cr_assert_eq(imsg_compose(&wr, TEST_TYPE, 5, 0, tagged_pipe(3),
+	    payload, IMSG_MAX_PAYLOAD), 0);
+	cr_assert_eq(imsgbuf_flush(&wr), 0);
+	cr_assert_eq(wait_get(&rd, &imsg), 1);
+	cr_assert_neq(fd = imsg_get_fd(&imsg), -1);
+	cr_assert_eq(imsg_forward(&out, &imsg), 0);
+	imsg_free(&imsg);
+	cr_assert_eq(imsgbuf_flush(&out), 0);
+	cr_assert_eq(wait_get(&in, &fwd), 1, "forwarded message refused");
+	cr_assert_eq(imsg_get_peerid(&fwd), 5);
+	cr_assert_eq(fwd.fd, -1);
+	imsg_free(&fwd);
+	close(fd);
+	imsgbuf_clear(&out);
+	imsgbuf_clear(&in);
+	close(sv2[0]);
+	close(sv2[1]);
+	free(payload);
+}
+
 /* A relay forwards a message unchanged, fd and all, without copying. */
 Test(fdpass, forward_unchanged)
 {

@@ -20,6 +20,8 @@
 #include <sys/socket.h>
 
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -50,6 +52,22 @@ teardown(void)
 }
 
 TestSuite(framing, .init = setup, .fini = teardown);
+
+static uint64_t
+vm_hwm_kb(void)
+{
+	FILE		*f;
+	char		 line[256];
+	uint64_t	 v = 0;
+
+	if ((f = fopen("/proc/self/status", "r")) == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (strncmp(line, "VmHWM:", 6) == 0)
+			v = strtoull(line + 6, NULL, 10);
+	fclose(f);
+	return v;
+}
 
 static void
 no_handler(int fd, short ev, void *arg)
@@ -366,14 +384,14 @@ Test(framing, read_until_full)
 	struct imsg	 imsg;
 	uint8_t		*buf;
 	/* One more message than the read buffer holds. */
-	int		 i, got = 0, n = IMSG_RBUF_MSGS + 1;
+	int		 i, got = 0, n = IMSG_RBUF_SIZE / MAX_IMSGSIZE + 1;
 
 	cr_assert_not_null(buf = calloc(1, IMSG_MAX_PAYLOAD));
 	for (i = 0; i < n; i++)
 		cr_assert_eq(imsg_compose(&wr, TEST_TYPE, i, 0, -1, buf,
 		    IMSG_MAX_PAYLOAD), 0);
 	cr_assert_eq(imsgbuf_flush(&wr), 0);
-	while (rd.rlen < sizeof(rd.rbuf))
+	while (rd.rlen < IMSG_RBUF_SIZE)
 		cr_assert_gt(imsgbuf_read(&rd), 0);
 	cr_assert_eq(imsgbuf_read(&rd), -1);
 	cr_assert_eq(errno, EAGAIN);
@@ -386,5 +404,86 @@ Test(framing, read_until_full)
 		if (got < n)
 			cr_assert_gt(imsgbuf_read(&rd), 0);
 	}
+	free(buf);
+}
+
+/*
+ * Large payloads are taken in place from the read block.  Later reads
+ * must not write over one while its imsg lives (they go on in another
+ * block), and once every imsg is freed the block is reused, not
+ * another allocated.
+ */
+Test(framing, inplace_payload_outlives_reads)
+{
+	struct imsg		 held, imsg;
+	struct imsg_rblock	*block;
+	uint8_t			*buf;
+	int			 i, n = 3 * IMSG_RBUF_SIZE / MAX_IMSGSIZE;
+	int			 got = 0, loops = 0;
+	ssize_t			 r;
+
+	cr_assert_not_null(buf = malloc(IMSG_MAX_PAYLOAD));
+	for (i = 0; i < 2 * n; i++) {
+		memset(buf, i, IMSG_MAX_PAYLOAD);
+		cr_assert_eq(imsg_compose(&wr, TEST_TYPE, i, 0, -1, buf,
+		    IMSG_MAX_PAYLOAD), 0);
+	}
+	memset(&held, 0, sizeof(held));
+	block = NULL;
+	while (got < 2 * n) {
+		cr_assert_lt(loops++, 100000);
+		cr_assert_eq(imsgbuf_write(&wr), 0);
+		r = imsgbuf_read(&rd);
+		cr_assert(r > 0 || (r == -1 && errno == EAGAIN));
+		while (imsgbuf_get(&rd, &imsg) == 1) {
+			cr_assert_eq(imsg_get_peerid(&imsg), got);
+			memset(buf, got, IMSG_MAX_PAYLOAD);
+			cr_assert_arr_eq(imsg.data, buf, IMSG_MAX_PAYLOAD);
+			if (got == 0)
+				held = imsg;	/* kept over the next reads */
+			else
+				imsg_free(&imsg);
+			got++;
+			if (got == n) {
+				/* The reads went on in another block. */
+				cr_assert_neq(held.rblock, rd.rblock);
+				memset(buf, 0, IMSG_MAX_PAYLOAD);
+				cr_assert_arr_eq(held.data, buf,
+				    IMSG_MAX_PAYLOAD);
+				imsg_free(&held);
+				block = rd.rblock;
+			}
+		}
+	}
+	/* Nothing held since: every read went to the same block. */
+	cr_assert_eq(rd.rblock, block);
+	free(buf);
+}
+
+/*
+ * 64 MiB of the largest messages, composed, sent, taken and freed one
+ * by one: the sender's buffers and the reader's block are reused, so
+ * the process does not grow with the bytes sent.
+ */
+Test(framing, buffers_reused_not_grown)
+{
+	struct imsg	 imsg;
+	uint8_t		*buf;
+	uint64_t	 start;
+	int		 i;
+
+	cr_assert_not_null(buf = calloc(1, IMSG_MAX_PAYLOAD));
+	start = vm_hwm_kb();
+	cr_assert_gt(start, 0);
+	for (i = 0; i < 4096; i++) {
+		cr_assert_eq(imsg_compose(&wr, TEST_TYPE, i, 0, -1, buf,
+		    IMSG_MAX_PAYLOAD), 0);
+		cr_assert_eq(imsgbuf_flush(&wr), 0);
+		cr_assert_eq(wait_get(&rd, &imsg), 1);
+		cr_assert_eq(imsg_get_peerid(&imsg), (uint32_t)i);
+		imsg_free(&imsg);
+	}
+	cr_assert_leq(vm_hwm_kb() - start, 16 * 1024, "grew by %" PRIu64
+	    " kB", vm_hwm_kb() - start);
 	free(buf);
 }

@@ -12,7 +12,7 @@ muts = [
  ("M2 no under-header check", "common/imsg.c", "if (hdr.len < IMSG_HEADER_SIZE || hdr.len > ibuf->maxsize) {", "if (hdr.len > ibuf->maxsize) {"),
  ("M3 fds accepted without allow_fdpass", "common/imsg.c", "if (bad || !ibuf->allow_fdpass ||", "if (bad ||"),
  ("M4 MSG_CTRUNC ignored", "common/imsg.c", "if (msg->msg_flags & MSG_CTRUNC)\n\t\tbad = 1;", ""),
- ("M5 imsg_free keeps fd", "common/imsg.c", "\tif (imsg->fd != -1)\n\t\tclose(imsg->fd);\n\timsg->fd = -1;\n\tif (imsg->data", "\timsg->fd = -1;\n\tif (imsg->data"),
+ ("M5 imsg_free keeps fd", "common/imsg.c", "\tif (imsg->fd != -1)\n\t\tclose(imsg->fd);\n\timsg->fd = -1;\n\tif (imsg->rblock", "\timsg->fd = -1;\n\tif (imsg->rblock"),
  ("M6 no extra-fd check", "common/imsg.c", "if (ibuf->rlen == 0 && ibuf->nrfds > 0) {", "if (0) {"),
  ("M7 fd resent on each partial write", "common/imsg.c", "\t\tclose(out->io_fd);\n\t\tout->io_fd = -1;\n\t}\n\tdone = n;", "\t}\n\tdone = n;"),
  ("M8 fd messages batched mid-write", "common/imsg.c", "if (niov > 0 && out->io_fd != -1)\n\t\t\tbreak;", ""),
@@ -30,7 +30,11 @@ muts = [
  ("M21 dead event left armed", "common/imsg.c", "\tevent_del(&iev->ev);\n\terrno = saved;", "\terrno = saved;"),
  ("M22 EV_WRITE kept after drain", "common/imsg.c", "\t\t/* Drained: stop asking for EV_WRITE. */\n\t\timsg_event_add(iev);", ""),
  ("M23 forward drops the fd", "common/imsg.c", "\tout->io_fd = imsg->fd;\n\tout->io_len = hdr.len;", "\tout->io_fd = -1;\n\tout->io_len = hdr.len;"),
- ("M24 sent buffers never freed (relay grows)", "common/imsg.c", "\tif (out->io_len > MAX_IMSGSIZE / 4 && out_cached < OUT_CACHE_MAX)\n\t\tout_cache[out_cached++] = out;\n\telse\n\t\tfree(out);\n}", "\t(void)out;\n}"),
+ ("M24 sent buffers never freed (sender grows)", "common/imsg.c", "\t} else if (out->io_len > MAX_IMSGSIZE / 4 &&\n\t    out_cached < OUT_CACHE_MAX)\n\t\tout_cache[out_cached++] = out;\n\telse\n\t\tfree(out);\n}", "\t}\n}"),
+ ("M25 read block rewritten under in-place payloads", "common/imsg.c", "if (ibuf->roff > 0 && ibuf->rblock->rb_refs == 1) {", "if (ibuf->roff > 0) {"),
+ ("M26 imsg_free keeps its read block", "common/imsg.c", "\tif (imsg->rblock != NULL)\n\t\trblock_unref(imsg->rblock);", "\tif (imsg->rblock != NULL)\n\t\t;"),
+ ("M27 sent in-place buffers keep their block (relay grows)", "common/imsg.c", "\t\trblock_unref(out->io_rblock);\n\t\tfree(out);", "\t\tfree(out);"),
+ ("M28 forward leaves the old header in place", "common/imsg.c", "\tmemcpy(out->io_data, &hdr, sizeof(hdr));\n\tout->io_fd = imsg->fd;", "\tout->io_fd = imsg->fd;"),
  ("M18 no fd queue cap", "common/imsg.c", "n > IMSG_MAX_FDS - ibuf->nrfds) {", "0) {"),
 ]
 sel = sys.argv[1:]
