@@ -15,6 +15,7 @@
  */
 
 #include <sys/types.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <netinet/in.h>
@@ -190,6 +191,34 @@ own_addresses(void)
 
 static const int gk_sb_extra[] = { SYS_splice, -1 };
 
+/*
+ * Every place the caps allow, at once, must find an fd: a client and
+ * an upstream per tunnel plus its two pipes (four fds), the window's
+ * both sides, control, clients drained after a refusal, and a few for
+ * listeners, the loop and the resolver.  Raise the soft limit to what
+ * that needs, as far as the hard limit lets us.
+ */
+static void
+fd_budget(void)
+{
+	struct rlimit	 rl;
+	rlim_t		 need;
+
+	need = (rlim_t)gk->gk_caps[GK_CORRIDOR] + 5 * GK_TUNNEL_CAP +
+	    gk->gk_caps[GK_WINDOW] + GK_WINDOW_OUT_CAP +
+	    gk->gk_caps[GK_CONTROL] + GK_DRAIN_MAX + 32;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1)
+		fatal("getrlimit");
+	if (rl.rlim_cur >= need)
+		return;
+	rl.rlim_cur = rl.rlim_max < need ? rl.rlim_max : need;
+	if (setrlimit(RLIMIT_NOFILE, &rl) == -1)
+		fatal("setrlimit");
+	if (rl.rlim_cur < need)
+		log_warnx("open files limited to %llu, the caps may need %llu",
+		    (unsigned long long)rl.rlim_cur, (unsigned long long)need);
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -221,6 +250,7 @@ main(int argc, char *argv[])
 
 	/* Nothing the space sends ends the process, a closed socket neither. */
 	signal(SIGPIPE, SIG_IGN);
+	fd_budget();
 
 	tls_preload();
 	if ((gk->gk_base = event_base_new()) == NULL)
