@@ -57,7 +57,7 @@ echo "CONNECT setup via corridor (/etc/hosts): $(B lat $GKADDR 3128 upstream.tes
 bg hold cli hold $GKADDR 3128 upstream.test.example:443 64 rss HOLD
 waitfor 30 grep -q '^ready\|^rung' "$T/hold.out"
 echo "gatekeeper RSS with 64 tunnels: $(rss) [$(cat "$T/hold.out")]"
-bg bare B bare $GKADDR 3128 64
+bg bare nsx python3 "$GK_DIR/bench.py" bare $GKADDR 3128 64
 waitfor 30 grep -q '^ready' "$T/bare.out"
 sleep 0.5
 echo "gatekeeper RSS with 64 tunnels + 64 idle corridor sockets (128): $(rss) (goal 32 MiB)"
