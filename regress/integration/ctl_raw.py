@@ -47,6 +47,8 @@ def main():
     s.connect(path)
     if case == "oversized":
         s.sendall(hdr(CTL_STATUS, 0, length=60000) + b"x" * 4096)
+    elif case == "big":
+        s.sendall(hdr(CTL_STATUS, 200) + b"y" * 200)
     elif case == "undersized":
         s.sendall(hdr(CTL_STATUS, 0, length=4))
     elif case == "truncated":
