@@ -137,6 +137,10 @@ probe_kill() {
 	start_spaced "$sd" || return 1
 	pids=$(worker_pids)
 	ctl probe "$1" "$2" >/dev/null 2>&1
+	# spaced must end by itself; bounded, so a spaced that stays is a
+	# failure rather than a hang.
+	wait_for 10 sh -c "! kill -0 $spaced_pid" ||
+	    { echo "# spaced still runs"; stop_spaced; return 1; }
 	wait "$spaced_pid"; rc=$?
 	spaced_pid=
 	grep -q "spaced-$1 (pid [0-9]*) killed by SIGSYS: seccomp, syscall [0-9]* ($3)" "$sd/log" || {
