@@ -559,34 +559,14 @@ control_accept(struct evconnlistener *l, evutil_socket_t fd,
     struct sockaddr *sa, int salen, void *arg)
 {
 	struct control_conn	*ct;
-	struct timeval		 tv = { GK_HEAD_TIMEOUT_SEC, 0 };
 
-	if (gk->gk_conns[GK_CONTROL] >= gk->gk_caps[GK_CONTROL]) {
-		journal_add_limited(GK_CONTROL, "", 0, 0,
-		    "deny:too-many-connections");
-		close(fd);
+	if (gk_conn_admit(GK_CONTROL, fd) == -1)
 		return;
-	}
 	if ((ct = calloc(1, sizeof(*ct))) == NULL) {
 		close(fd);
 		return;
 	}
-	ct->ct_bev = bufferevent_socket_new(gk->gk_base, fd,
-	    BEV_OPT_CLOSE_ON_FREE);
-	ct->ct_timer = evtimer_new(gk->gk_base, control_timeout, ct);
-	if (ct->ct_bev == NULL || ct->ct_timer == NULL) {
-		if (ct->ct_bev != NULL)
-			bufferevent_free(ct->ct_bev);
-		else
-			close(fd);
-		if (ct->ct_timer != NULL)
-			event_free(ct->ct_timer);
+	if (gk_conn_setup(GK_CONTROL, fd, ct, control_timeout, control_read,
+	    control_event, &ct->ct_bev, &ct->ct_timer) == -1)
 		free(ct);
-		return;
-	}
-	gk->gk_conns[GK_CONTROL]++;
-	bufferevent_setwatermark(ct->ct_bev, EV_READ, 0, GK_HTTP_HEAD_MAX);
-	bufferevent_setcb(ct->ct_bev, control_read, NULL, control_event, ct);
-	bufferevent_enable(ct->ct_bev, EV_READ | EV_WRITE);
-	evtimer_add(ct->ct_timer, &tv);
 }

@@ -473,36 +473,14 @@ corridor_accept(struct evconnlistener *l, evutil_socket_t fd,
     struct sockaddr *sa, int salen, void *arg)
 {
 	struct corridor_conn	*cc;
-	struct timeval		 tv = { GK_HEAD_TIMEOUT_SEC, 0 };
 
-	if (gk->gk_conns[GK_CORRIDOR] >= gk->gk_caps[GK_CORRIDOR]) {
-		journal_add_limited(GK_CORRIDOR, "", 0, 0,
-		    "deny:too-many-connections");
-		close(fd);
+	if (gk_conn_admit(GK_CORRIDOR, fd) == -1)
 		return;
-	}
 	if ((cc = calloc(1, sizeof(*cc))) == NULL) {
 		close(fd);
 		return;
 	}
-	cc->cc_client = bufferevent_socket_new(gk->gk_base, fd,
-	    BEV_OPT_CLOSE_ON_FREE);
-	cc->cc_timer = evtimer_new(gk->gk_base, corridor_head_timeout, cc);
-	if (cc->cc_client == NULL || cc->cc_timer == NULL) {
-		if (cc->cc_client != NULL)
-			bufferevent_free(cc->cc_client);
-		else
-			close(fd);
-		if (cc->cc_timer != NULL)
-			event_free(cc->cc_timer);
+	if (gk_conn_setup(GK_CORRIDOR, fd, cc, corridor_head_timeout, corridor_read,
+	    corridor_client_event, &cc->cc_client, &cc->cc_timer) == -1)
 		free(cc);
-		return;
-	}
-	gk->gk_conns[GK_CORRIDOR]++;
-	/* The head fits in 16 KiB; nothing more is read before a tunnel. */
-	bufferevent_setwatermark(cc->cc_client, EV_READ, 0, GK_HTTP_HEAD_MAX);
-	bufferevent_setcb(cc->cc_client, corridor_read, NULL,
-	    corridor_client_event, cc);
-	bufferevent_enable(cc->cc_client, EV_READ | EV_WRITE);
-	evtimer_add(cc->cc_timer, &tv);
 }

@@ -137,6 +137,18 @@ void	 gk_refuse(struct bufferevent *, const char *answer, size_t len,
 	    enum gk_listener);
 /* Count a closed connection of a listener. */
 void	 gk_conn_closed(enum gk_listener);
+/*
+ * The start all three listeners share.  gk_conn_admit: -1 when the
+ * listener is at its cap (the drop is journalled, fd closed).
+ * gk_conn_setup: a bufferevent on fd reading at most one head, and the
+ * head timer, both for conn; counted and armed.  -1 when either cannot
+ * be made: fd is closed and nothing is held (the caller frees conn).
+ */
+int	 gk_conn_admit(enum gk_listener, evutil_socket_t);
+int	 gk_conn_setup(enum gk_listener, evutil_socket_t, void *conn,
+	    event_callback_fn on_timer, bufferevent_data_cb on_read,
+	    bufferevent_event_cb on_event, struct bufferevent **,
+	    struct event **);
 int	 gk_is_own(const struct sockaddr *, uint16_t port);
 /* evdns_getaddrinfo that never calls back before it returns. */
 struct gk_lookup;

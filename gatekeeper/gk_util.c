@@ -23,12 +23,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <event2/buffer.h>
+#include <event2/bufferevent.h>
 #include <event2/util.h>
 
 #include "log.h"
 #include "gatekeeper.h"
+#include "gk_http.h"
 
 struct gk	*gk;
 
@@ -74,6 +77,48 @@ gk_conn_closed(enum gk_listener l)
 {
 	if (gk->gk_conns[l] > 0)
 		gk->gk_conns[l]--;
+}
+
+int
+gk_conn_admit(enum gk_listener l, evutil_socket_t fd)
+{
+	if (gk->gk_conns[l] < gk->gk_caps[l])
+		return 0;
+	journal_add_limited(l, "", 0, 0, "deny:too-many-connections");
+	close(fd);
+	return -1;
+}
+
+int
+gk_conn_setup(enum gk_listener l, evutil_socket_t fd, void *conn,
+    event_callback_fn on_timer, bufferevent_data_cb on_read,
+    bufferevent_event_cb on_event, struct bufferevent **bevp,
+    struct event **timerp)
+{
+	struct timeval		 tv = { GK_HEAD_TIMEOUT_SEC, 0 };
+	struct bufferevent	*bev;
+	struct event		*timer;
+
+	bev = bufferevent_socket_new(gk->gk_base, fd, BEV_OPT_CLOSE_ON_FREE);
+	timer = evtimer_new(gk->gk_base, on_timer, conn);
+	if (bev == NULL || timer == NULL) {
+		if (bev != NULL)
+			bufferevent_free(bev);
+		else
+			close(fd);
+		if (timer != NULL)
+			event_free(timer);
+		return -1;
+	}
+	*bevp = bev;
+	*timerp = timer;
+	gk->gk_conns[l]++;
+	/* The head fits in 16 KiB; nothing more is read before it is read. */
+	bufferevent_setwatermark(bev, EV_READ, 0, GK_HTTP_HEAD_MAX);
+	bufferevent_setcb(bev, on_read, NULL, on_event, conn);
+	bufferevent_enable(bev, EV_READ | EV_WRITE);
+	evtimer_add(timer, &tv);
+	return 0;
 }
 
 /* Loopback, unspecified, or one of our interface addresses. */

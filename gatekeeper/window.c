@@ -741,35 +741,14 @@ window_accept(struct evconnlistener *l, evutil_socket_t fd,
     struct sockaddr *sa, int salen, void *arg)
 {
 	struct window_conn	*wc;
-	struct timeval		 tv = { GK_HEAD_TIMEOUT_SEC, 0 };
 
-	if (gk->gk_conns[GK_WINDOW] >= gk->gk_caps[GK_WINDOW]) {
-		journal_add_limited(GK_WINDOW, "", 0, 0,
-		    "deny:too-many-connections");
-		close(fd);
+	if (gk_conn_admit(GK_WINDOW, fd) == -1)
 		return;
-	}
 	if ((wc = calloc(1, sizeof(*wc))) == NULL) {
 		close(fd);
 		return;
 	}
-	wc->wc_client = bufferevent_socket_new(gk->gk_base, fd,
-	    BEV_OPT_CLOSE_ON_FREE);
-	wc->wc_timer = evtimer_new(gk->gk_base, window_deadline, wc);
-	if (wc->wc_client == NULL || wc->wc_timer == NULL) {
-		if (wc->wc_client != NULL)
-			bufferevent_free(wc->wc_client);
-		else
-			close(fd);
-		if (wc->wc_timer != NULL)
-			event_free(wc->wc_timer);
+	if (gk_conn_setup(GK_WINDOW, fd, wc, window_deadline, window_head_read,
+	    window_early_event, &wc->wc_client, &wc->wc_timer) == -1)
 		free(wc);
-		return;
-	}
-	gk->gk_conns[GK_WINDOW]++;
-	bufferevent_setwatermark(wc->wc_client, EV_READ, 0, GK_HTTP_HEAD_MAX);
-	bufferevent_setcb(wc->wc_client, window_head_read, NULL,
-	    window_early_event, wc);
-	bufferevent_enable(wc->wc_client, EV_READ | EV_WRITE);
-	evtimer_add(wc->wc_timer, &tv);
 }
