@@ -71,6 +71,12 @@ for body in '[]' 'null' 'junk' '"mode"' '42' '{"mode":' ''; do
 	    test "$(code POST /grants "$body")" = code=400
 done
 check "process alive after control refusals" alive gk
+# Once its listeners are up it confines itself: read from the kernel.
+st=/proc/$(cat "$T/gk.pid")/status
+check "the pid read is the gatekeeper's (control)" \
+    grep -q '^Name:[[:space:]]*spaced-gatekee' "$st"
+check "confined once up: Seccomp 2" grep -q '^Seccomp:[[:space:]]*2$' "$st"
+check "confined once up: NoNewPrivs 1" grep -q '^NoNewPrivs:[[:space:]]*1$' "$st"
 
 # A new gatekeeper allows nothing; the same target passes once listed.
 out=$(cli tunnel $GKADDR 3128 upstream.test.example:443 echo)
