@@ -5,7 +5,7 @@ set -eu
 
 pkgs="build-essential pkg-config libbsd-dev libevent-dev libjansson-dev
 libgit2-dev libssl-dev libseccomp-dev libcriterion-dev mandoc docker.io
-iproute2 openssl curl clang procps python3 util-linux"
+iproute2 openssl curl clang procps python3 util-linux jq"
 
 missing=""
 for p in $pkgs; do
