@@ -30,27 +30,8 @@
 #include "helpers.h"
 #include "imsg.h"
 
-static int		 sv[2];
-static struct imsgbuf	 wr, rd;
 
-static void
-setup(void)
-{
-	test_socketpair(sv);
-	imsgbuf_init(&wr, sv[0]);
-	imsgbuf_init(&rd, sv[1]);
-}
-
-static void
-teardown(void)
-{
-	imsgbuf_clear(&wr);
-	imsgbuf_clear(&rd);
-	close(sv[0]);
-	close(sv[1]);
-}
-
-TestSuite(fdpass, .init = setup, .fini = teardown);
+TestSuite(fdpass, .init = pair_setup, .fini = pair_teardown);
 
 /* A pipe whose read end carries the word "tag". */
 static int
@@ -79,14 +60,14 @@ Test(fdpass, fd_and_payload_arrive_usable)
 	const char	 msg[] = "hello";
 	int		 fd, sent;
 
-	imsgbuf_allow_fdpass(&rd);
+	imsgbuf_allow_fdpass(&pair_rd);
 	sent = tagged_pipe(0xfeed);
-	cr_assert_eq(imsg_compose(&wr, TEST_TYPE, 3, 0, sent, msg,
+	cr_assert_eq(imsg_compose(&pair_wr, TEST_TYPE, 3, 0, sent, msg,
 	    sizeof(msg)), 0);
-	cr_assert_eq(imsgbuf_flush(&wr), 0);
+	cr_assert_eq(imsgbuf_flush(&pair_wr), 0);
 	/* Ours was closed once the kernel held a copy. */
 	cr_assert_not(fd_is_open(sent));
-	cr_assert_eq(wait_get(&rd, &imsg), 1);
+	cr_assert_eq(wait_get(&pair_rd, &imsg), 1);
 	cr_assert_eq(imsg_expect(&imsg, TEST_TYPE, sizeof(msg)), 0);
 	cr_assert_str_eq((char *)imsg.data, msg);
 	cr_assert_neq(fd = imsg_get_fd(&imsg), -1);
@@ -103,11 +84,11 @@ Test(fdpass, unclaimed_fd_is_closed)
 	struct imsg	 imsg;
 	int		 fd;
 
-	imsgbuf_allow_fdpass(&rd);
-	cr_assert_eq(imsg_compose(&wr, TEST_TYPE, 0, 0, tagged_pipe(1), NULL,
+	imsgbuf_allow_fdpass(&pair_rd);
+	cr_assert_eq(imsg_compose(&pair_wr, TEST_TYPE, 0, 0, tagged_pipe(1), NULL,
 	    0), 0);
-	cr_assert_eq(imsgbuf_flush(&wr), 0);
-	cr_assert_eq(wait_get(&rd, &imsg), 1);
+	cr_assert_eq(imsgbuf_flush(&pair_wr), 0);
+	cr_assert_eq(wait_get(&pair_rd, &imsg), 1);
 	fd = imsg.fd;
 	cr_assert_neq(fd, -1);
 	cr_assert(fd_is_open(fd));		/* positive control */
@@ -122,16 +103,16 @@ Test(fdpass, extra_fd_is_closed)
 	struct imsg	 imsg;
 	int		 expect;
 
-	imsgbuf_allow_fdpass(&rd);
+	imsgbuf_allow_fdpass(&pair_rd);
 	raw_hdr(&hdr, TEST_TYPE, IMSG_HEADER_SIZE, 0);
 	expect = lowest_free_fd();
-	send_raw_fd(sv[0], &hdr, sizeof(hdr), 0);
-	cr_assert_eq(imsgbuf_read(&rd), (ssize_t)sizeof(hdr));
+	send_raw_fd(pair_sv[0], &hdr, sizeof(hdr), 0);
+	cr_assert_eq(imsgbuf_read(&pair_rd), (ssize_t)sizeof(hdr));
 	cr_assert(fd_is_open(expect));		/* it did arrive */
-	cr_assert_eq(imsgbuf_get(&rd, &imsg), 1);
+	cr_assert_eq(imsgbuf_get(&pair_rd, &imsg), 1);
 	cr_assert_eq(imsg.fd, -1);
 	imsg_free(&imsg);
-	cr_assert_eq(imsgbuf_get(&rd, &imsg), -1);
+	cr_assert_eq(imsgbuf_get(&pair_rd, &imsg), -1);
 	cr_assert_eq(errno, EBADMSG);
 	cr_assert_not(fd_is_open(expect));
 }
@@ -144,11 +125,11 @@ Test(fdpass, refused_without_allow)
 
 	raw_hdr(&hdr, TEST_TYPE, IMSG_HEADER_SIZE, IMSGF_HASFD);
 	expect = lowest_free_fd();
-	send_raw_fd(sv[0], &hdr, sizeof(hdr), 0);
-	cr_assert_eq(imsgbuf_read(&rd), -1);
+	send_raw_fd(pair_sv[0], &hdr, sizeof(hdr), 0);
+	cr_assert_eq(imsgbuf_read(&pair_rd), -1);
 	cr_assert_eq(errno, EBADMSG);
 	cr_assert_not(fd_is_open(expect));
-	cr_assert_eq(rd.nrfds, 0);
+	cr_assert_eq(pair_rd.nrfds, 0);
 }
 
 /* Positive control for the above: the same bytes on an allowing channel. */
@@ -158,13 +139,13 @@ Test(fdpass, accepted_with_allow)
 	struct imsg	 imsg;
 	int		 expect;
 
-	imsgbuf_allow_fdpass(&rd);
+	imsgbuf_allow_fdpass(&pair_rd);
 	raw_hdr(&hdr, TEST_TYPE, IMSG_HEADER_SIZE, IMSGF_HASFD);
 	expect = lowest_free_fd();
-	send_raw_fd(sv[0], &hdr, sizeof(hdr), 0);
-	cr_assert_eq(imsgbuf_read(&rd), (ssize_t)sizeof(hdr));
+	send_raw_fd(pair_sv[0], &hdr, sizeof(hdr), 0);
+	cr_assert_eq(imsgbuf_read(&pair_rd), (ssize_t)sizeof(hdr));
 	cr_assert(fd_is_open(expect));
-	cr_assert_eq(imsgbuf_get(&rd, &imsg), 1);
+	cr_assert_eq(imsgbuf_get(&pair_rd, &imsg), 1);
 	cr_assert_eq(imsg.fd, expect);
 	imsg_free(&imsg);
 	cr_assert_not(fd_is_open(expect));
@@ -176,10 +157,10 @@ Test(fdpass, flag_without_fd)
 	struct imsg_hdr	 hdr;
 	struct imsg	 imsg;
 
-	imsgbuf_allow_fdpass(&rd);
+	imsgbuf_allow_fdpass(&pair_rd);
 	raw_hdr(&hdr, TEST_TYPE, IMSG_HEADER_SIZE, IMSGF_HASFD);
-	write_all(sv[0], &hdr, sizeof(hdr));
-	cr_assert_eq(wait_get(&rd, &imsg), -1);
+	write_all(pair_sv[0], &hdr, sizeof(hdr));
+	cr_assert_eq(wait_get(&pair_rd, &imsg), -1);
 	cr_assert_eq(errno, EBADMSG);
 }
 
@@ -189,13 +170,13 @@ Test(fdpass, clear_closes_queued_fds)
 	struct imsg_hdr	 hdr;
 	int		 expect;
 
-	imsgbuf_allow_fdpass(&rd);
+	imsgbuf_allow_fdpass(&pair_rd);
 	raw_hdr(&hdr, TEST_TYPE, IMSG_HEADER_SIZE + 10, IMSGF_HASFD);
 	expect = lowest_free_fd();
-	send_raw_fd(sv[0], &hdr, sizeof(hdr), 0);
-	cr_assert_eq(imsgbuf_read(&rd), (ssize_t)sizeof(hdr));
+	send_raw_fd(pair_sv[0], &hdr, sizeof(hdr), 0);
+	cr_assert_eq(imsgbuf_read(&pair_rd), (ssize_t)sizeof(hdr));
 	cr_assert(fd_is_open(expect));
-	imsgbuf_clear(&rd);
+	imsgbuf_clear(&pair_rd);
 	cr_assert_not(fd_is_open(expect));
 }
 
@@ -204,9 +185,9 @@ Test(fdpass, clear_closes_unsent_fds)
 {
 	int	 fd = tagged_pipe(2);
 
-	cr_assert_eq(imsg_compose(&wr, TEST_TYPE, 0, 0, fd, NULL, 0), 0);
+	cr_assert_eq(imsg_compose(&pair_wr, TEST_TYPE, 0, 0, fd, NULL, 0), 0);
 	cr_assert(fd_is_open(fd));
-	imsgbuf_clear(&wr);
+	imsgbuf_clear(&pair_wr);
 	cr_assert_not(fd_is_open(fd));
 }
 
@@ -222,21 +203,21 @@ Test(fdpass, fds_across_partial_writes)
 	int		 sndbuf = 4096, fd;
 	uint32_t	 i, got = 0, loops = 0;
 
-	imsgbuf_allow_fdpass(&rd);
-	cr_assert_eq(setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &sndbuf,
+	imsgbuf_allow_fdpass(&pair_rd);
+	cr_assert_eq(setsockopt(pair_sv[0], SOL_SOCKET, SO_SNDBUF, &sndbuf,
 	    sizeof(sndbuf)), 0);
 	cr_assert_not_null(buf = calloc(1, IMSG_MAX_PAYLOAD));
 	for (i = 0; i < 30; i++) {
 		fd = (i % 3 == 0) ? -1 : tagged_pipe(i);
-		cr_assert_eq(imsg_compose(&wr, TEST_TYPE, i, 0, fd, buf,
+		cr_assert_eq(imsg_compose(&pair_wr, TEST_TYPE, i, 0, fd, buf,
 		    IMSG_MAX_PAYLOAD - i), 0);
 	}
 	while (got < 30) {
 		cr_assert_lt(loops++, 100000);
-		cr_assert_eq(imsgbuf_write(&wr), 0);
-		if (imsgbuf_read(&rd) == -1)
+		cr_assert_eq(imsgbuf_write(&pair_wr), 0);
+		if (imsgbuf_read(&pair_rd) == -1)
 			cr_assert_eq(errno, EAGAIN);
-		while (imsgbuf_get(&rd, &imsg) == 1) {
+		while (imsgbuf_get(&pair_rd, &imsg) == 1) {
 			cr_assert_eq(imsg_get_peerid(&imsg), got);
 			cr_assert_eq(imsg_get_len(&imsg),
 			    IMSG_MAX_PAYLOAD - got);
@@ -249,8 +230,8 @@ Test(fdpass, fds_across_partial_writes)
 		}
 	}
 	/* Nothing left over: a stray fd would make this -1. */
-	cr_assert_eq(imsgbuf_get(&rd, &imsg), 0);
-	cr_assert_eq(rd.nrfds, 0);
+	cr_assert_eq(imsgbuf_get(&pair_rd, &imsg), 0);
+	cr_assert_eq(pair_rd.nrfds, 0);
 	free(buf);
 }
 
@@ -260,18 +241,18 @@ Test(fdpass, fd_flood_refused)
 	struct imsg_hdr	 hdr;
 	int		 i, r = 0, got[IMSG_MAX_FDS + 1];
 
-	imsgbuf_allow_fdpass(&rd);
+	imsgbuf_allow_fdpass(&pair_rd);
 	raw_hdr(&hdr, TEST_TYPE, IMSG_HEADER_SIZE + 1000, IMSGF_HASFD);
 	for (i = 0; i <= IMSG_MAX_FDS; i++) {
 		got[i] = lowest_free_fd();
-		send_raw_fd(sv[0], &hdr, 1, 0);
-		if ((r = imsgbuf_read(&rd)) == -1)
+		send_raw_fd(pair_sv[0], &hdr, 1, 0);
+		if ((r = imsgbuf_read(&pair_rd)) == -1)
 			break;
 	}
 	cr_assert_eq(r, -1);
 	cr_assert_eq(errno, EBADMSG);
-	cr_assert_eq(rd.nrfds, IMSG_MAX_FDS);
-	imsgbuf_clear(&rd);
+	cr_assert_eq(pair_rd.nrfds, IMSG_MAX_FDS);
+	imsgbuf_clear(&pair_rd);
 	for (i = 0; i <= IMSG_MAX_FDS; i++)
 		cr_assert_not(fd_is_open(got[i]));
 }
@@ -293,7 +274,7 @@ Test(fdpass, truncated_control_data)
 	struct cmsghdr	*cmsg;
 	int		 fds[IMSG_MAX_FDS + 4], before, i;
 
-	imsgbuf_allow_fdpass(&rd);
+	imsgbuf_allow_fdpass(&pair_rd);
 	raw_hdr(&hdr, TEST_TYPE, IMSG_HEADER_SIZE, IMSGF_HASFD);
 	for (i = 0; i < IMSG_MAX_FDS + 4; i++)
 		fds[i] = 0;
@@ -310,11 +291,11 @@ Test(fdpass, truncated_control_data)
 	cmsg->cmsg_type = SCM_RIGHTS;
 	cmsg->cmsg_len = CMSG_LEN(sizeof(fds));
 	memcpy(CMSG_DATA(cmsg), fds, sizeof(fds));
-	cr_assert_eq(sendmsg(sv[0], &msg, 0), (ssize_t)sizeof(hdr));
+	cr_assert_eq(sendmsg(pair_sv[0], &msg, 0), (ssize_t)sizeof(hdr));
 	before = count_open_fds();
-	cr_assert_eq(imsgbuf_read(&rd), -1);
+	cr_assert_eq(imsgbuf_read(&pair_rd), -1);
 	cr_assert_eq(errno, EBADMSG);
-	cr_assert_eq(rd.nrfds, 0);
+	cr_assert_eq(pair_rd.nrfds, 0);
 	cr_assert_eq(count_open_fds(), before);
 }
 
@@ -324,14 +305,14 @@ Test(fdpass, several_fds_one_flush)
 	struct imsg	 imsg;
 	uint32_t	 i;
 
-	imsgbuf_allow_fdpass(&rd);
+	imsgbuf_allow_fdpass(&pair_rd);
 	for (i = 0; i < 5; i++) {
-		cr_assert_eq(imsg_compose(&wr, TEST_TYPE, i, 0,
+		cr_assert_eq(imsg_compose(&pair_wr, TEST_TYPE, i, 0,
 		    i == 2 ? -1 : tagged_pipe(100 + i), &i, sizeof(i)), 0);
 	}
-	cr_assert_eq(imsgbuf_flush(&wr), 0);
+	cr_assert_eq(imsgbuf_flush(&pair_wr), 0);
 	for (i = 0; i < 5; i++) {
-		cr_assert_eq(wait_get(&rd, &imsg), 1);
+		cr_assert_eq(wait_get(&pair_rd, &imsg), 1);
 		cr_assert_eq(imsg_get_peerid(&imsg), i);
 		if (i == 2)
 			cr_assert_eq(imsg.fd, -1);
@@ -357,12 +338,12 @@ Test(fdpass, forward_after_claiming_fd)
 	test_socketpair(sv2);
 	imsgbuf_init(&out, sv2[0]);
 	imsgbuf_init(&in, sv2[1]);
-	imsgbuf_allow_fdpass(&rd);
+	imsgbuf_allow_fdpass(&pair_rd);
 	imsgbuf_allow_fdpass(&in);
-	cr_assert_eq(imsg_compose(&wr, TEST_TYPE, 5, 0, tagged_pipe(3),
+	cr_assert_eq(imsg_compose(&pair_wr, TEST_TYPE, 5, 0, tagged_pipe(3),
 	    payload, IMSG_MAX_PAYLOAD), 0);
-	cr_assert_eq(imsgbuf_flush(&wr), 0);
-	cr_assert_eq(wait_get(&rd, &imsg), 1);
+	cr_assert_eq(imsgbuf_flush(&pair_wr), 0);
+	cr_assert_eq(wait_get(&pair_rd, &imsg), 1);
 	cr_assert_neq(fd = imsg_get_fd(&imsg), -1);
 	cr_assert_eq(imsg_forward(&out, &imsg), 0);
 	imsg_free(&imsg);
@@ -394,12 +375,12 @@ Test(fdpass, forward_unchanged)
 	test_socketpair(sv2);
 	imsgbuf_init(&out, sv2[0]);
 	imsgbuf_init(&in, sv2[1]);
-	imsgbuf_allow_fdpass(&rd);
+	imsgbuf_allow_fdpass(&pair_rd);
 	imsgbuf_allow_fdpass(&in);
-	cr_assert_eq(imsg_compose(&wr, TEST_TYPE, 77, 4242, tagged_pipe(9),
+	cr_assert_eq(imsg_compose(&pair_wr, TEST_TYPE, 77, 4242, tagged_pipe(9),
 	    payload, IMSG_MAX_PAYLOAD), 0);
-	cr_assert_eq(imsgbuf_flush(&wr), 0);
-	cr_assert_eq(wait_get(&rd, &imsg), 1);
+	cr_assert_eq(imsgbuf_flush(&pair_wr), 0);
+	cr_assert_eq(wait_get(&pair_rd, &imsg), 1);
 	moved = imsg.data;
 	cr_assert_eq(imsg_forward(&out, &imsg), 0);
 	cr_assert_null(imsg.data);

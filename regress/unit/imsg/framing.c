@@ -31,27 +31,8 @@
 #include "helpers.h"
 #include "imsg.h"
 
-static int		 sv[2];
-static struct imsgbuf	 wr, rd;
 
-static void
-setup(void)
-{
-	test_socketpair(sv);
-	imsgbuf_init(&wr, sv[0]);
-	imsgbuf_init(&rd, sv[1]);
-}
-
-static void
-teardown(void)
-{
-	imsgbuf_clear(&wr);
-	imsgbuf_clear(&rd);
-	close(sv[0]);
-	close(sv[1]);
-}
-
-TestSuite(framing, .init = setup, .fini = teardown);
+TestSuite(framing, .init = pair_setup, .fini = pair_teardown);
 
 static uint64_t
 vm_hwm_kb(void)
@@ -79,9 +60,9 @@ Test(framing, zero_length_payload)
 {
 	struct imsg	 imsg;
 
-	cr_assert_eq(imsg_compose(&wr, TEST_TYPE, 7, 0, -1, NULL, 0), 0);
-	cr_assert_eq(imsgbuf_flush(&wr), 0);
-	cr_assert_eq(wait_get(&rd, &imsg), 1);
+	cr_assert_eq(imsg_compose(&pair_wr, TEST_TYPE, 7, 0, -1, NULL, 0), 0);
+	cr_assert_eq(imsgbuf_flush(&pair_wr), 0);
+	cr_assert_eq(wait_get(&pair_rd, &imsg), 1);
 	cr_assert_eq(imsg_get_type(&imsg), TEST_TYPE);
 	cr_assert_eq(imsg_get_peerid(&imsg), 7);
 	cr_assert_eq(imsg_get_pid(&imsg), getpid());
@@ -100,15 +81,15 @@ Test(framing, max_size_payload)
 	cr_assert_not_null(buf = malloc(IMSG_MAX_PAYLOAD + 1));
 	for (i = 0; i < IMSG_MAX_PAYLOAD + 1; i++)
 		buf[i] = i * 7 + 3;
-	cr_assert_eq(imsg_compose(&wr, TEST_TYPE, 1, 0, -1, buf,
+	cr_assert_eq(imsg_compose(&pair_wr, TEST_TYPE, 1, 0, -1, buf,
 	    IMSG_MAX_PAYLOAD), 0);
 	/* One byte more does not fit the header's length field. */
-	cr_assert_eq(imsg_compose(&wr, TEST_TYPE, 1, 0, -1, buf,
+	cr_assert_eq(imsg_compose(&pair_wr, TEST_TYPE, 1, 0, -1, buf,
 	    IMSG_MAX_PAYLOAD + 1), -1);
 	cr_assert_eq(errno, ERANGE);
-	cr_assert_eq(imsgbuf_queuelen(&wr), 1);
-	cr_assert_eq(imsgbuf_flush(&wr), 0);
-	cr_assert_eq(wait_get(&rd, &imsg), 1);
+	cr_assert_eq(imsgbuf_queuelen(&pair_wr), 1);
+	cr_assert_eq(imsgbuf_flush(&pair_wr), 0);
+	cr_assert_eq(wait_get(&pair_rd, &imsg), 1);
 	cr_assert_eq(imsg_get_len(&imsg), IMSG_MAX_PAYLOAD);
 	cr_assert_arr_eq(imsg.data, buf, IMSG_MAX_PAYLOAD);
 	imsg_free(&imsg);
@@ -122,19 +103,19 @@ Test(framing, several_messages_in_one_read)
 	ssize_t		 n;
 
 	for (i = 0; i < 5; i++)
-		cr_assert_eq(imsg_compose(&wr, TEST_TYPE, i, 0, -1, &i,
+		cr_assert_eq(imsg_compose(&pair_wr, TEST_TYPE, i, 0, -1, &i,
 		    sizeof(i)), 0);
-	cr_assert_eq(imsgbuf_flush(&wr), 0);
-	n = imsgbuf_read(&rd);
+	cr_assert_eq(imsgbuf_flush(&pair_wr), 0);
+	n = imsgbuf_read(&pair_rd);
 	cr_assert_eq(n, 5 * (IMSG_HEADER_SIZE + sizeof(i)));
 	for (i = 0; i < 5; i++) {
-		cr_assert_eq(imsgbuf_get(&rd, &imsg), 1);
+		cr_assert_eq(imsgbuf_get(&pair_rd, &imsg), 1);
 		cr_assert_eq(imsg_get_peerid(&imsg), i);
 		cr_assert_eq(imsg_get_data(&imsg, &v, sizeof(v)), 0);
 		cr_assert_eq(v, i);
 		imsg_free(&imsg);
 	}
-	cr_assert_eq(imsgbuf_get(&rd, &imsg), 0);
+	cr_assert_eq(imsgbuf_get(&pair_rd, &imsg), 0);
 }
 
 /*
@@ -166,9 +147,9 @@ Test(framing, one_byte_at_a_time)
 	cr_assert_eq(read_full(raw[1], stream, total), total);
 
 	for (at = 0, next = 0; at < total; at++) {
-		write_all(sv[0], stream + at, 1);
-		cr_assert_eq(imsgbuf_read(&rd), 1);
-		while (imsgbuf_get(&rd, &imsg) == 1) {
+		write_all(pair_sv[0], stream + at, 1);
+		cr_assert_eq(imsgbuf_read(&pair_rd), 1);
+		while (imsgbuf_get(&pair_rd, &imsg) == 1) {
 			cr_assert_eq(at + 1, end[next]);
 			cr_assert_eq(imsg_get_peerid(&imsg), next);
 			cr_assert_eq(imsg_get_len(&imsg), sizes[next]);
@@ -197,17 +178,17 @@ Test(framing, truncated_header)
 	struct event_base *base;
 
 	raw_hdr(&hdr, TEST_TYPE, IMSG_HEADER_SIZE, 0);
-	write_all(sv[0], &hdr, sizeof(hdr) / 2);
-	close(sv[0]);
-	sv[0] = -1;
-	cr_assert_eq(imsgbuf_read(&rd), (ssize_t)sizeof(hdr) / 2);
-	cr_assert_eq(imsgbuf_get(&rd, &imsg), 0);
-	cr_assert_eq(imsgbuf_read(&rd), 0);
-	cr_assert_eq(imsgbuf_get(&rd, &imsg), 0);
+	write_all(pair_sv[0], &hdr, sizeof(hdr) / 2);
+	close(pair_sv[0]);
+	pair_sv[0] = -1;
+	cr_assert_eq(imsgbuf_read(&pair_rd), (ssize_t)sizeof(hdr) / 2);
+	cr_assert_eq(imsgbuf_get(&pair_rd, &imsg), 0);
+	cr_assert_eq(imsgbuf_read(&pair_rd), 0);
+	cr_assert_eq(imsgbuf_get(&pair_rd, &imsg), 0);
 
 	/* The same through the libevent prologue: -1 with errno 0. */
 	cr_assert_not_null(base = event_base_new());
-	imsgev_init(&iev, base, sv[1], no_handler, NULL);
+	imsgev_init(&iev, base, pair_sv[1], no_handler, NULL);
 	errno = EINVAL;
 	cr_assert_eq(imsgev_handle(&iev, EV_READ), -1);
 	cr_assert_eq(errno, 0);
@@ -224,13 +205,13 @@ Test(framing, peer_closes_mid_message)
 
 	raw_hdr(&hdr, TEST_TYPE, IMSG_HEADER_SIZE + 100, 0);
 	memset(half, 'x', sizeof(half));
-	write_all(sv[0], &hdr, sizeof(hdr));
-	write_all(sv[0], half, sizeof(half));
-	close(sv[0]);
-	sv[0] = -1;
-	cr_assert_eq(wait_get(&rd, &imsg), 0);
-	cr_assert_eq(rd.rlen, sizeof(hdr) + sizeof(half));
-	cr_assert_eq(imsgbuf_read(&rd), 0);
+	write_all(pair_sv[0], &hdr, sizeof(hdr));
+	write_all(pair_sv[0], half, sizeof(half));
+	close(pair_sv[0]);
+	pair_sv[0] = -1;
+	cr_assert_eq(wait_get(&pair_rd, &imsg), 0);
+	cr_assert_eq(pair_rd.rlen, sizeof(hdr) + sizeof(half));
+	cr_assert_eq(imsgbuf_read(&pair_rd), 0);
 }
 
 /* A length over the channel's cap kills the channel, before any payload. */
@@ -240,18 +221,18 @@ Test(framing, length_over_cap)
 	uint8_t		 buf[200];
 
 	memset(buf, 0, sizeof(buf));
-	imsgbuf_set_maxsize(&rd, IMSG_HEADER_SIZE + 100);
+	imsgbuf_set_maxsize(&pair_rd, IMSG_HEADER_SIZE + 100);
 	/* Positive control: at the cap it passes. */
-	cr_assert_eq(imsg_compose(&wr, TEST_TYPE, 0, 0, -1, buf, 100), 0);
-	cr_assert_eq(imsg_compose(&wr, TEST_TYPE, 0, 0, -1, buf, 101), 0);
-	cr_assert_eq(imsgbuf_flush(&wr), 0);
-	cr_assert_eq(wait_get(&rd, &imsg), 1);
+	cr_assert_eq(imsg_compose(&pair_wr, TEST_TYPE, 0, 0, -1, buf, 100), 0);
+	cr_assert_eq(imsg_compose(&pair_wr, TEST_TYPE, 0, 0, -1, buf, 101), 0);
+	cr_assert_eq(imsgbuf_flush(&pair_wr), 0);
+	cr_assert_eq(wait_get(&pair_rd, &imsg), 1);
 	cr_assert_eq(imsg_get_len(&imsg), 100);
 	imsg_free(&imsg);
-	cr_assert_eq(wait_get(&rd, &imsg), -1);
+	cr_assert_eq(wait_get(&pair_rd, &imsg), -1);
 	cr_assert_eq(errno, ERANGE);
 	/* Dead: the next call fails the same way. */
-	cr_assert_eq(imsgbuf_get(&rd, &imsg), -1);
+	cr_assert_eq(imsgbuf_get(&pair_rd, &imsg), -1);
 	cr_assert_eq(errno, ERANGE);
 }
 
@@ -262,8 +243,8 @@ Test(framing, length_over_cap_header_only)
 	struct imsg	 imsg;
 
 	raw_hdr(&hdr, TEST_TYPE, MAX_IMSGSIZE + 1, 0);
-	write_all(sv[0], &hdr, sizeof(hdr));
-	cr_assert_eq(wait_get(&rd, &imsg), -1);
+	write_all(pair_sv[0], &hdr, sizeof(hdr));
+	cr_assert_eq(wait_get(&pair_rd, &imsg), -1);
 	cr_assert_eq(errno, ERANGE);
 }
 
@@ -275,19 +256,19 @@ Test(framing, length_under_header)
 	size_t		 i;
 
 	for (i = 0; i < 3; i++) {
-		imsgbuf_clear(&rd);
-		imsgbuf_init(&rd, sv[1]);
+		imsgbuf_clear(&pair_rd);
+		imsgbuf_init(&pair_rd, pair_sv[1]);
 		raw_hdr(&hdr, TEST_TYPE, lens[i], 0);
-		write_all(sv[0], &hdr, sizeof(hdr));
-		cr_assert_eq(wait_get(&rd, &imsg), -1);
+		write_all(pair_sv[0], &hdr, sizeof(hdr));
+		cr_assert_eq(wait_get(&pair_rd, &imsg), -1);
 		cr_assert_eq(errno, ERANGE);
 	}
 	/* Positive control: exactly a header is a valid empty message. */
-	imsgbuf_clear(&rd);
-	imsgbuf_init(&rd, sv[1]);
+	imsgbuf_clear(&pair_rd);
+	imsgbuf_init(&pair_rd, pair_sv[1]);
 	raw_hdr(&hdr, TEST_TYPE, IMSG_HEADER_SIZE, 0);
-	write_all(sv[0], &hdr, sizeof(hdr));
-	cr_assert_eq(wait_get(&rd, &imsg), 1);
+	write_all(pair_sv[0], &hdr, sizeof(hdr));
+	cr_assert_eq(wait_get(&pair_rd, &imsg), 1);
 	imsg_free(&imsg);
 }
 
@@ -297,8 +278,8 @@ Test(framing, unknown_flags)
 	struct imsg	 imsg;
 
 	raw_hdr(&hdr, TEST_TYPE, IMSG_HEADER_SIZE, 0x8000);
-	write_all(sv[0], &hdr, sizeof(hdr));
-	cr_assert_eq(wait_get(&rd, &imsg), -1);
+	write_all(pair_sv[0], &hdr, sizeof(hdr));
+	cr_assert_eq(wait_get(&pair_rd, &imsg), -1);
 	cr_assert_eq(errno, EBADMSG);
 }
 
@@ -307,9 +288,9 @@ Test(framing, expect_type_and_length)
 	struct imsg	 imsg;
 	uint32_t	 v = 42;
 
-	cr_assert_eq(imsg_compose(&wr, TEST_TYPE, 0, 0, -1, &v, sizeof(v)), 0);
-	cr_assert_eq(imsgbuf_flush(&wr), 0);
-	cr_assert_eq(wait_get(&rd, &imsg), 1);
+	cr_assert_eq(imsg_compose(&pair_wr, TEST_TYPE, 0, 0, -1, &v, sizeof(v)), 0);
+	cr_assert_eq(imsgbuf_flush(&pair_wr), 0);
+	cr_assert_eq(wait_get(&pair_rd, &imsg), 1);
 	/* Positive control, then a wrong type, then wrong lengths. */
 	cr_assert_eq(imsg_expect(&imsg, TEST_TYPE, sizeof(v)), 0);
 	errno = 0;
@@ -338,20 +319,20 @@ Test(framing, partial_writes)
 	int		 sndbuf = 4096;
 	size_t		 i, got = 0, loops = 0;
 
-	cr_assert_eq(setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &sndbuf,
+	cr_assert_eq(setsockopt(pair_sv[0], SOL_SOCKET, SO_SNDBUF, &sndbuf,
 	    sizeof(sndbuf)), 0);
 	cr_assert_not_null(buf = malloc(IMSG_MAX_PAYLOAD));
 	for (i = 0; i < 40; i++) {
 		memset(buf, (int)i, IMSG_MAX_PAYLOAD);
-		cr_assert_eq(imsg_compose(&wr, TEST_TYPE, i, 0, -1, buf,
+		cr_assert_eq(imsg_compose(&pair_wr, TEST_TYPE, i, 0, -1, buf,
 		    (i * 4099) % IMSG_MAX_PAYLOAD), 0);
 	}
 	while (got < 40) {
 		cr_assert_lt(loops++, 100000);
-		cr_assert_eq(imsgbuf_write(&wr), 0);
-		if (imsgbuf_read(&rd) == -1)
+		cr_assert_eq(imsgbuf_write(&pair_wr), 0);
+		if (imsgbuf_read(&pair_rd) == -1)
 			cr_assert_eq(errno, EAGAIN);
-		while (imsgbuf_get(&rd, &imsg) == 1) {
+		while (imsgbuf_get(&pair_rd, &imsg) == 1) {
 			cr_assert_eq(imsg_get_peerid(&imsg), got);
 			cr_assert_eq(imsg_get_len(&imsg),
 			    (got * 4099) % IMSG_MAX_PAYLOAD);
@@ -363,18 +344,18 @@ Test(framing, partial_writes)
 			got++;
 		}
 	}
-	cr_assert_eq(imsgbuf_queuelen(&wr), 0);
-	cr_assert_eq(wr.outq_bytes, 0);
+	cr_assert_eq(imsgbuf_queuelen(&pair_wr), 0);
+	cr_assert_eq(pair_wr.outq_bytes, 0);
 	free(buf);
 }
 
 /* Writing to a peer that is gone fails without SIGPIPE. */
 Test(framing, write_to_closed_peer)
 {
-	cr_assert_eq(imsg_compose(&wr, TEST_TYPE, 0, 0, -1, NULL, 0), 0);
-	close(sv[1]);
-	sv[1] = -1;
-	cr_assert_eq(imsgbuf_write(&wr), -1);
+	cr_assert_eq(imsg_compose(&pair_wr, TEST_TYPE, 0, 0, -1, NULL, 0), 0);
+	close(pair_sv[1]);
+	pair_sv[1] = -1;
+	cr_assert_eq(imsgbuf_write(&pair_wr), -1);
 	cr_assert_eq(errno, EPIPE);
 }
 
@@ -388,21 +369,21 @@ Test(framing, read_until_full)
 
 	cr_assert_not_null(buf = calloc(1, IMSG_MAX_PAYLOAD));
 	for (i = 0; i < n; i++)
-		cr_assert_eq(imsg_compose(&wr, TEST_TYPE, i, 0, -1, buf,
+		cr_assert_eq(imsg_compose(&pair_wr, TEST_TYPE, i, 0, -1, buf,
 		    IMSG_MAX_PAYLOAD), 0);
-	cr_assert_eq(imsgbuf_flush(&wr), 0);
-	while (rd.rlen < IMSG_RBUF_SIZE)
-		cr_assert_gt(imsgbuf_read(&rd), 0);
-	cr_assert_eq(imsgbuf_read(&rd), -1);
+	cr_assert_eq(imsgbuf_flush(&pair_wr), 0);
+	while (pair_rd.rlen < IMSG_RBUF_SIZE)
+		cr_assert_gt(imsgbuf_read(&pair_rd), 0);
+	cr_assert_eq(imsgbuf_read(&pair_rd), -1);
 	cr_assert_eq(errno, EAGAIN);
 	while (got < n) {
-		while (imsgbuf_get(&rd, &imsg) == 1) {
+		while (imsgbuf_get(&pair_rd, &imsg) == 1) {
 			cr_assert_eq(imsg_get_peerid(&imsg), got);
 			imsg_free(&imsg);
 			got++;
 		}
 		if (got < n)
-			cr_assert_gt(imsgbuf_read(&rd), 0);
+			cr_assert_gt(imsgbuf_read(&pair_rd), 0);
 	}
 	free(buf);
 }
@@ -425,17 +406,17 @@ Test(framing, inplace_payload_outlives_reads)
 	cr_assert_not_null(buf = malloc(IMSG_MAX_PAYLOAD));
 	for (i = 0; i < 2 * n; i++) {
 		memset(buf, i, IMSG_MAX_PAYLOAD);
-		cr_assert_eq(imsg_compose(&wr, TEST_TYPE, i, 0, -1, buf,
+		cr_assert_eq(imsg_compose(&pair_wr, TEST_TYPE, i, 0, -1, buf,
 		    IMSG_MAX_PAYLOAD), 0);
 	}
 	memset(&held, 0, sizeof(held));
 	block = NULL;
 	while (got < 2 * n) {
 		cr_assert_lt(loops++, 100000);
-		cr_assert_eq(imsgbuf_write(&wr), 0);
-		r = imsgbuf_read(&rd);
+		cr_assert_eq(imsgbuf_write(&pair_wr), 0);
+		r = imsgbuf_read(&pair_rd);
 		cr_assert(r > 0 || (r == -1 && errno == EAGAIN));
-		while (imsgbuf_get(&rd, &imsg) == 1) {
+		while (imsgbuf_get(&pair_rd, &imsg) == 1) {
 			cr_assert_eq(imsg_get_peerid(&imsg), got);
 			memset(buf, got, IMSG_MAX_PAYLOAD);
 			cr_assert_arr_eq(imsg.data, buf, IMSG_MAX_PAYLOAD);
@@ -446,17 +427,17 @@ Test(framing, inplace_payload_outlives_reads)
 			got++;
 			if (got == n) {
 				/* The reads went on in another block. */
-				cr_assert_neq(held.rblock, rd.rblock);
+				cr_assert_neq(held.rblock, pair_rd.rblock);
 				memset(buf, 0, IMSG_MAX_PAYLOAD);
 				cr_assert_arr_eq(held.data, buf,
 				    IMSG_MAX_PAYLOAD);
 				imsg_free(&held);
-				block = rd.rblock;
+				block = pair_rd.rblock;
 			}
 		}
 	}
 	/* Nothing held since: every read went to the same block. */
-	cr_assert_eq(rd.rblock, block);
+	cr_assert_eq(pair_rd.rblock, block);
 	free(buf);
 }
 
@@ -476,10 +457,10 @@ Test(framing, buffers_reused_not_grown)
 	start = vm_hwm_kb();
 	cr_assert_gt(start, 0);
 	for (i = 0; i < 4096; i++) {
-		cr_assert_eq(imsg_compose(&wr, TEST_TYPE, i, 0, -1, buf,
+		cr_assert_eq(imsg_compose(&pair_wr, TEST_TYPE, i, 0, -1, buf,
 		    IMSG_MAX_PAYLOAD), 0);
-		cr_assert_eq(imsgbuf_flush(&wr), 0);
-		cr_assert_eq(wait_get(&rd, &imsg), 1);
+		cr_assert_eq(imsgbuf_flush(&pair_wr), 0);
+		cr_assert_eq(wait_get(&pair_rd, &imsg), 1);
 		cr_assert_eq(imsg_get_peerid(&imsg), (uint32_t)i);
 		imsg_free(&imsg);
 	}

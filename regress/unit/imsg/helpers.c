@@ -34,6 +34,26 @@ test_socketpair(int sv[2])
 	    0);
 }
 
+int		 pair_sv[2];
+struct imsgbuf	 pair_wr, pair_rd;
+
+void
+pair_setup(void)
+{
+	test_socketpair(pair_sv);
+	imsgbuf_init(&pair_wr, pair_sv[0]);
+	imsgbuf_init(&pair_rd, pair_sv[1]);
+}
+
+void
+pair_teardown(void)
+{
+	imsgbuf_clear(&pair_wr);
+	imsgbuf_clear(&pair_rd);
+	close(pair_sv[0]);
+	close(pair_sv[1]);
+}
+
 int
 lowest_free_fd(void)
 {

@@ -27,6 +27,12 @@
 #define TEST_TYPE_RSS	0x7fff0002u
 
 void	 test_socketpair(int sv[2]);
+
+/* The fixture most suites share: a socketpair, writer pair_wr, reader pair_rd. */
+extern int		 pair_sv[2];
+extern struct imsgbuf	 pair_wr, pair_rd;
+void	 pair_setup(void);
+void	 pair_teardown(void);
 /* The number the kernel gives the next fd (the lowest free one). */
 int	 lowest_free_fd(void);
 int	 fd_is_open(int);

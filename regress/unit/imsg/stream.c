@@ -30,29 +30,16 @@
 #include "proto.h"
 #include "stream.h"
 
-static int		 sv[2];
-static struct imsgbuf	 wr, rd;
 static uint8_t		 chunk[STREAM_CHUNK];
 
 static void
 setup(void)
 {
-	test_socketpair(sv);
-	imsgbuf_init(&wr, sv[0]);
-	imsgbuf_init(&rd, sv[1]);
+	pair_setup();
 	memset(chunk, 0xa5, sizeof(chunk));
 }
 
-static void
-teardown(void)
-{
-	imsgbuf_clear(&wr);
-	imsgbuf_clear(&rd);
-	close(sv[0]);
-	close(sv[1]);
-}
-
-TestSuite(stream, .init = setup, .fini = teardown);
+TestSuite(stream, .init = setup, .fini = pair_teardown);
 
 /* Hand-made stream messages: a peer that does not use our API. */
 static struct imsg
@@ -84,15 +71,15 @@ Test(stream, roundtrip)
 	while (!ended) {
 		cr_assert_lt(loops++, 100000);
 		while (sent < want && stream_tx_avail(&tx) >= STREAM_CHUNK) {
-			cr_assert_eq(stream_tx_send(&tx, &wr, chunk,
+			cr_assert_eq(stream_tx_send(&tx, &pair_wr, chunk,
 			    STREAM_CHUNK), 0);
 			sent += STREAM_CHUNK;
 		}
 		if (sent == want && !tx.st_ended)
-			cr_assert_eq(stream_tx_end(&tx, &wr, 5), 0);
-		cr_assert_eq(imsgbuf_write(&wr), 0);
-		imsgbuf_read(&rd);
-		while (imsgbuf_get(&rd, &imsg) == 1) {
+			cr_assert_eq(stream_tx_end(&tx, &pair_wr, 5), 0);
+		cr_assert_eq(imsgbuf_write(&pair_wr), 0);
+		imsgbuf_read(&pair_rd);
+		while (imsgbuf_get(&pair_rd, &imsg) == 1) {
 			if (imsg_get_type(&imsg) == IMSG_STREAM_END) {
 				cr_assert_eq(stream_rx_end(&rx, &imsg), 0);
 				ended = 1;
@@ -101,14 +88,14 @@ Test(stream, roundtrip)
 				    &len), 0);
 				cr_assert_eq(len, STREAM_CHUNK);
 				cr_assert_arr_eq(data, chunk, len);
-				cr_assert_eq(stream_rx_consumed(&rx, &rd,
+				cr_assert_eq(stream_rx_consumed(&rx, &pair_rd,
 				    len), 0);
 			}
 			imsg_free(&imsg);
 		}
-		cr_assert_eq(imsgbuf_write(&rd), 0);
-		imsgbuf_read(&wr);
-		while (imsgbuf_get(&wr, &imsg) == 1) {
+		cr_assert_eq(imsgbuf_write(&pair_rd), 0);
+		imsgbuf_read(&pair_wr);
+		while (imsgbuf_get(&pair_wr, &imsg) == 1) {
 			cr_assert_eq(stream_tx_credit(&tx, &imsg), 0);
 			imsg_free(&imsg);
 		}
@@ -127,12 +114,12 @@ Test(stream, sender_limits)
 
 	stream_tx_init(&tx, 1);
 	cr_assert_eq(stream_tx_avail(&tx), STREAM_WINDOW);
-	cr_assert_eq(stream_tx_send(&tx, &wr, chunk, STREAM_CHUNK + 1), -1);
+	cr_assert_eq(stream_tx_send(&tx, &pair_wr, chunk, STREAM_CHUNK + 1), -1);
 	cr_assert_eq(errno, EMSGSIZE);
 	for (i = 0; i < STREAM_WINDOW / STREAM_CHUNK; i++)
-		cr_assert_eq(stream_tx_send(&tx, &wr, chunk, STREAM_CHUNK), 0);
+		cr_assert_eq(stream_tx_send(&tx, &pair_wr, chunk, STREAM_CHUNK), 0);
 	cr_assert_eq(stream_tx_avail(&tx), 0);
-	cr_assert_eq(stream_tx_send(&tx, &wr, chunk, 1), -1);
+	cr_assert_eq(stream_tx_send(&tx, &pair_wr, chunk, 1), -1);
 	cr_assert_eq(errno, ENOBUFS);
 }
 
@@ -158,8 +145,8 @@ Test(stream, receiver_refuses_sender_ignoring_credit)
 	cr_assert_eq(rx.sr_received, STREAM_WINDOW);
 
 	/* Consuming half a window grants exactly that much more. */
-	cr_assert_eq(stream_rx_consumed(&rx, &rd, STREAM_CREDIT_BATCH), 0);
-	cr_assert_eq(imsgbuf_queuelen(&rd), 1);
+	cr_assert_eq(stream_rx_consumed(&rx, &pair_rd, STREAM_CREDIT_BATCH), 0);
+	cr_assert_eq(imsgbuf_queuelen(&pair_rd), 1);
 	imsg = fake(IMSG_STREAM_DATA, 4, chunk, STREAM_CHUNK);
 	for (i = 0; i < STREAM_CREDIT_BATCH / STREAM_CHUNK; i++)
 		cr_assert_eq(stream_rx_data(&rx, &imsg, &data, &len), 0);
@@ -181,14 +168,14 @@ Test(stream, credit_batches)
 	imsg = fake(IMSG_STREAM_DATA, 4, chunk, STREAM_CHUNK);
 	for (i = 0; i < STREAM_WINDOW / STREAM_CHUNK; i++) {
 		cr_assert_eq(stream_rx_data(&rx, &imsg, &data, &len), 0);
-		cr_assert_eq(stream_rx_consumed(&rx, &rd, len), 0);
+		cr_assert_eq(stream_rx_consumed(&rx, &pair_rd, len), 0);
 	}
-	cr_assert_eq(imsgbuf_queuelen(&rd), 2);
-	cr_assert_eq(stream_rx_consumed(&rx, &rd, 1), -1);
+	cr_assert_eq(imsgbuf_queuelen(&pair_rd), 2);
+	cr_assert_eq(stream_rx_consumed(&rx, &pair_rd, 1), -1);
 	cr_assert_eq(errno, EINVAL);
-	cr_assert_eq(imsgbuf_flush(&rd), 0);
+	cr_assert_eq(imsgbuf_flush(&pair_rd), 0);
 	for (i = 0; i < 2; i++) {
-		cr_assert_eq(wait_get(&wr, &got), 1);
+		cr_assert_eq(wait_get(&pair_wr, &got), 1);
 		cr_assert_eq(imsg_get_peerid(&got), 4);
 		cr_assert_eq(imsg_expect(&got, IMSG_STREAM_CREDIT, sizeof(cr)),
 		    0);
@@ -206,7 +193,7 @@ Test(stream, credit_beyond_sent)
 	struct imsg	 imsg;
 
 	stream_tx_init(&tx, 2);
-	cr_assert_eq(stream_tx_send(&tx, &wr, chunk, 1000), 0);
+	cr_assert_eq(stream_tx_send(&tx, &pair_wr, chunk, 1000), 0);
 	cr.bytes = 1001;
 	imsg = fake(IMSG_STREAM_CREDIT, 2, &cr, sizeof(cr));
 	cr_assert_eq(stream_tx_credit(&tx, &imsg), -1);
@@ -298,7 +285,7 @@ Test(stream, relay_gauge_refuses_sender_ignoring_credit)
 	size_t		 i, n = STREAM_WINDOW / STREAM_CHUNK;
 
 	cr_assert_not_null(base = event_base_new());
-	imsgev_init(&to, base, sv[0], relay_handler, NULL);
+	imsgev_init(&to, base, pair_sv[0], relay_handler, NULL);
 	stream_gauge_init(&sg);
 	imsg = fake(IMSG_STREAM_DATA, 8, chunk, STREAM_CHUNK);
 	for (i = 0; i < n; i++)
