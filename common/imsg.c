@@ -648,6 +648,7 @@ imsgev_init(struct imsgev *iev, struct event_base *base, int fd,
 	iev->handler = handler;
 	iev->data = data;
 	iev->events = EV_READ | EV_PERSIST;
+	iev->rpaused = 0;
 	event_assign(&iev->ev, base, fd, iev->events, handler, iev);
 }
 
@@ -659,14 +660,19 @@ imsgev_init(struct imsgev *iev, struct event_base *base, int fd,
 void
 imsg_event_add(struct imsgev *iev)
 {
-	short	 events = EV_READ | EV_PERSIST;
+	short	 events = EV_PERSIST;
 
+	if (!iev->rpaused)
+		events |= EV_READ;
 	if (imsgbuf_queuelen(&iev->ibuf) > 0)
 		events |= EV_WRITE;
-	if (events == iev->events && event_pending(&iev->ev, EV_READ, NULL))
+	if (events == iev->events &&
+	    event_pending(&iev->ev, EV_READ | EV_WRITE, NULL))
 		return;
 	event_del(&iev->ev);
 	iev->events = events;
+	if ((events & (EV_READ | EV_WRITE)) == 0)
+		return;		/* nothing to wait for until resumed */
 	event_assign(&iev->ev, iev->base, iev->ibuf.fd, events, iev->handler,
 	    iev);
 	event_add(&iev->ev, NULL);
@@ -710,6 +716,15 @@ imsgev_handle(struct imsgev *iev, short event)
 	event_del(&iev->ev);
 	errno = saved;
 	return -1;
+}
+
+void
+imsg_event_pause_read(struct imsgev *iev, int paused)
+{
+	if (iev->rpaused == paused)
+		return;
+	iev->rpaused = paused;
+	imsg_event_add(iev);
 }
 
 void

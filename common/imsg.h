@@ -156,6 +156,7 @@ struct imsgev {
 	void		(*handler)(int, short, void *);
 	void		*data;
 	short		 events;
+	int		 rpaused;	/* EV_READ withheld: see below */
 };
 
 void	 imsgev_init(struct imsgev *, struct event_base *, int fd,
@@ -169,6 +170,12 @@ int	 imsg_compose_event(struct imsgev *, uint32_t type, uint32_t peerid,
  * or the channel failed (errno says which; 0 for EOF).
  */
 int	 imsgev_handle(struct imsgev *, short event);
+/*
+ * Stop (1) or resume (0) reading the peer: a receiver whose answers the
+ * peer does not take stops taking its requests, and the kernel's socket
+ * buffer pushes back on the peer.  Writing goes on.
+ */
+void	 imsg_event_pause_read(struct imsgev *, int paused);
 void	 imsgev_clear(struct imsgev *);
 
 #endif /* SPACED_IMSG_H */

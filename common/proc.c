@@ -104,11 +104,122 @@ worker_landlock_describe(const struct sandbox_spec *sb, char *buf,
 }
 
 static void
+worker_ping(struct imsgev *iev, struct imsg *imsg)
+{
+	imsg_compose_event(iev, IMSG_WORKER_PING, imsg_get_peerid(imsg), 0,
+	    -1, NULL, 0);
+}
+
+static const struct worker	*worker_self;
+
+/* Acknowledged only when something was still held for the request. */
+static void
+worker_cancel(struct imsgev *iev, struct imsg *imsg)
+{
+	uint32_t	 id = imsg_get_peerid(imsg);
+	int		 held;
+
+	held = worker_stream_test_cancel(id);
+	if (worker_self->w_cancel != NULL)
+		held |= worker_self->w_cancel(id);
+	if (held)
+		imsg_compose_event(iev, IMSG_WORKER_CANCEL, id, 0, -1, NULL,
+		    0);
+}
+
+static struct {
+	uint32_t	 id;
+	void		(*handler)(struct imsgev *, struct imsg *, void *);
+	void		*arg;
+} wstreams[WORKER_STREAMS_MAX];
+/* Streams we ended as source: their last credits may still come. */
+static uint32_t	 wstreams_ended[WORKER_STREAMS_MAX];
+static size_t	 wstreams_ended_next;
+
+int
+worker_stream_register(uint32_t id, void (*handler)(struct imsgev *,
+    struct imsg *, void *), void *arg)
+{
+	size_t	 i, free_slot = WORKER_STREAMS_MAX;
+
+	for (i = 0; i < WORKER_STREAMS_MAX; i++) {
+		if (wstreams[i].id == id) {
+			errno = EEXIST;
+			return -1;
+		}
+		if (wstreams[i].id == 0 && free_slot == WORKER_STREAMS_MAX)
+			free_slot = i;
+	}
+	if (id == 0 || free_slot == WORKER_STREAMS_MAX) {
+		errno = ENOSPC;
+		return -1;
+	}
+	wstreams[free_slot].id = id;
+	wstreams[free_slot].handler = handler;
+	wstreams[free_slot].arg = arg;
+	return 0;
+}
+
+void
+worker_stream_unregister(uint32_t id)
+{
+	size_t	 i;
+
+	for (i = 0; i < WORKER_STREAMS_MAX; i++)
+		if (wstreams[i].id == id)
+			memset(&wstreams[i], 0, sizeof(wstreams[i]));
+	wstreams_ended[wstreams_ended_next++ % WORKER_STREAMS_MAX] = id;
+}
+
+static void
+worker_stream_msg(struct imsgev *iev, struct imsg *imsg)
+{
+	uint32_t	 id = imsg_get_peerid(imsg);
+	size_t		 i;
+
+	for (i = 0; i < WORKER_STREAMS_MAX; i++)
+		if (wstreams[i].id == id && id != 0) {
+			wstreams[i].handler(iev, imsg, wstreams[i].arg);
+			return;
+		}
+	/* A credit crosses our END in flight: nothing is owed for it. */
+	for (i = 0; i < WORKER_STREAMS_MAX; i++)
+		if (wstreams_ended[i] == id && id != 0 &&
+		    imsg_get_type(imsg) == IMSG_STREAM_CREDIT)
+			return;
+	fatalx("%s: message %u for no stream of ours (%u)", __func__,
+	    imsg_get_type(imsg), id);
+}
+
+/*
+ * The messages every worker takes, whatever its job; anything else goes
+ * to the worker's own dispatcher.  LEN_ANY: the handler checks.
+ */
+#define LEN_ANY		((size_t)-1)
+static const struct {
+	uint32_t	 type;
+	size_t		 len;
+	void		(*handler)(struct imsgev *, struct imsg *);
+} worker_messages[] = {
+	{ IMSG_WORKER_PROBE,	 sizeof(struct probe_msg), worker_probe },
+	{ IMSG_WORKER_PING,	 0, worker_ping },
+	{ IMSG_WORKER_CANCEL,	 0, worker_cancel },
+	{ IMSG_STREAM_TEST_RECV, sizeof(struct stream_test_msg),
+	    worker_stream_test },
+	{ IMSG_STREAM_TEST_SEND, sizeof(struct stream_test_msg),
+	    worker_stream_test },
+	{ IMSG_STREAM_DATA,	 LEN_ANY, worker_stream_msg },
+	{ IMSG_STREAM_CREDIT,	 LEN_ANY, worker_stream_msg },
+	{ IMSG_STREAM_END,	 LEN_ANY, worker_stream_msg },
+};
+
+static void
 worker_dispatch_parent(int fd, short event, void *arg)
 {
 	struct imsgev		*iev = arg;
 	const struct worker	*w = iev->data;
 	struct imsg		 imsg;
+	size_t			 i;
 	int			 n;
 
 	if (imsgev_handle(iev, event) == -1) {
@@ -121,25 +232,18 @@ worker_dispatch_parent(int fd, short event, void *arg)
 			fatal("%s: imsgbuf_get", __func__);
 		if (n == 0)
 			break;
-		switch (imsg_get_type(&imsg)) {
-		case IMSG_WORKER_PROBE:
-			worker_probe(iev, &imsg);
-			break;
-		case IMSG_WORKER_PING:
-			if (imsg_get_len(&imsg) != 0)
-				fatalx("%s: bad ping", __func__);
-			imsg_compose_event(iev, IMSG_WORKER_PING,
-			    imsg_get_peerid(&imsg), 0, -1, NULL, 0);
-			break;
-		case IMSG_STREAM_TEST_SEND:
-		case IMSG_STREAM_DATA:
-		case IMSG_STREAM_CREDIT:
-		case IMSG_STREAM_END:
-			worker_stream_test(iev, &imsg);
-			break;
-		default:
+		for (i = 0; i < sizeof(worker_messages) /
+		    sizeof(worker_messages[0]); i++)
+			if (worker_messages[i].type == imsg_get_type(&imsg))
+				break;
+		if (i == sizeof(worker_messages) / sizeof(worker_messages[0]))
 			w->w_dispatch(iev, &imsg);
-		}
+		else if (worker_messages[i].len != LEN_ANY &&
+		    imsg_get_len(&imsg) != worker_messages[i].len)
+			fatalx("%s: message %u of %zu bytes", __func__,
+			    imsg_get_type(&imsg), imsg_get_len(&imsg));
+		else
+			worker_messages[i].handler(iev, &imsg);
 		imsg_free(&imsg);
 	}
 	imsg_event_add(iev);
@@ -217,6 +321,7 @@ worker_main(int argc, char *argv[], const struct worker *w)
 	if (store_dir != NULL && root == NULL && chdir(store_dir) == -1)
 		fatal("chdir %s", store_dir);
 
+	worker_self = w;
 	memset(&wi, 0, sizeof(wi));
 	wi.wi_pid = getpid();
 	/* Asked before the filter, which does not allow the question. */

@@ -51,6 +51,8 @@ struct worker {
 	void			(*w_prewarm)(void);
 	/* one message from the parent; the probe is handled for it */
 	void			(*w_dispatch)(struct imsgev *, struct imsg *);
+	/* drop the request of this id: 1 if it was still held, else 0 */
+	int			(*w_cancel)(uint32_t);
 };
 
 /*
@@ -59,8 +61,21 @@ struct worker {
  * the channel until the parent goes.  Never returns.
  */
 __dead void	 worker_main(int argc, char *argv[], const struct worker *);
+/*
+ * Streams a worker is an end of, by stream id: each stream message from
+ * the parent goes to the handler registered for its id; one for no
+ * registered stream is fatal.
+ */
+#define WORKER_STREAMS_MAX	16
+int		 worker_stream_register(uint32_t id,
+		    void (*)(struct imsgev *, struct imsg *, void *), void *);
+void		 worker_stream_unregister(uint32_t id);
+
 /* stream_test.c: the stream self-test, in every worker */
 void		 worker_stream_test(struct imsgev *, struct imsg *);
+int		 worker_stream_test_cancel(uint32_t request);
+/* The byte pattern of a test stream from offset on (a chunk's worth). */
+const uint8_t	*stream_test_pattern(uint64_t offset);
 
 /* The -s argument, for workers that have a store; NULL otherwise. */
 const char	*worker_store(void);

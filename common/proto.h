@@ -18,15 +18,20 @@
 #define SPACED_PROTO_H
 
 /*
- * Every message type of every channel, in one enum.  A type is valid on
- * one channel only; each dispatcher checks the source (see STYLE.md 4).
- * Control socket numbers are pinned; the control protocol version
- * travels in the low byte of the peerid of a request.
+ * The worker channel: what spaced and every worker say over the
+ * socketpair on fd 3, whatever the worker's job.  Each protocol has its
+ * own header and its own range of types: this one (below 64), the place
+ * protocol (place_proto.h, 64-99) and the control socket (ctl_proto.h,
+ * 100 and up).  Stream types are shared by every channel, the control
+ * socket included, because spaced forwards stream messages unchanged.
+ *
+ * The peerid of a request and of every answer to it is spaced's own
+ * request id (never a client's); the peerid of a stream message is the
+ * stream id, also spaced's.  A worker gives exactly one final answer to
+ * each request, or IMSG_WORKER_CANCEL when a cancel found it unanswered.
  */
 
 #include <stdint.h>
-
-#define CTL_PROTO_VERSION	1
 
 enum procid {
 	PROC_PARENT = 0,
@@ -41,49 +46,39 @@ enum imsg_type {
 	IMSG_NONE = 0,
 
 	/* worker -> parent: sandbox is in place, ready to serve */
-	IMSG_WORKER_READY,
+	IMSG_WORKER_READY = 1,
 	/* parent -> worker: attempt a call the filter forbids (audit probe) */
 	IMSG_WORKER_PROBE,
 	/* parent -> worker -> parent: liveness and round trip, no payload */
 	IMSG_WORKER_PING,
+	/*
+	 * parent -> worker: drop the request of this peerid.  The worker
+	 * answers with the same type when it still held the request, and
+	 * says nothing when it had already answered it.
+	 */
+	IMSG_WORKER_CANCEL,
 
 	/* chunked streams with credit flow control, any channel */
-	IMSG_STREAM_DATA,
+	IMSG_STREAM_DATA = 10,
 	IMSG_STREAM_CREDIT,
 	IMSG_STREAM_END,
 	/*
-	 * The stream self-test: parent -> source worker SEND (struct
-	 * stream_test_msg), the stream through the parent to the sink
-	 * worker, sink -> parent DONE (the same struct, with what arrived).
+	 * The stream self-test (struct stream_test_msg): parent -> sink
+	 * RECV, parent -> source SEND, the stream through the parent to
+	 * the sink, sink -> parent DONE with what arrived.  The source's
+	 * final answer is the stream's END.
 	 */
+	IMSG_STREAM_TEST_RECV,
 	IMSG_STREAM_TEST_SEND,
 	IMSG_STREAM_TEST_DONE,
 
-	/* parent <-> spaced-docker; REQ carries a connected socket fd */
-	IMSG_DOCKER_CHECK_REQ,
-	IMSG_DOCKER_CHECK_REP,
-
 	/* parent <-> spaced-git */
-	IMSG_GIT_VERSION_REQ,
+	IMSG_GIT_VERSION_REQ = 30,
 	IMSG_GIT_VERSION_REP,
 
 	/* parent <-> spaced-journal */
-	IMSG_JOURNAL_STAT_REQ,
+	IMSG_JOURNAL_STAT_REQ = 40,
 	IMSG_JOURNAL_STAT_REP,
-
-	/* control socket requests (client -> spaced) */
-	IMSG_CTL_STATUS = 100,
-	IMSG_CTL_PRIVILEGES,
-	IMSG_CTL_CHECK,
-	IMSG_CTL_VERBOSE,
-	IMSG_CTL_PROBE,
-	IMSG_CTL_PING,		/* struct ping_msg: round trip to a worker */
-	IMSG_CTL_STREAM_TEST,	/* struct stream_test_msg: git -> journal */
-
-	/* control socket answers (spaced -> client) */
-	IMSG_CTL_DATA = 200,	/* one JSON object per message */
-	IMSG_CTL_END,		/* answer complete */
-	IMSG_CTL_FAIL,		/* struct ctl_fail: the error code */
 };
 
 /* Calls an audit probe may attempt; each must be forbidden in its worker. */
@@ -108,60 +103,12 @@ struct worker_ready_info {
 	char		 wi_landlock[LANDLOCK_DESC_MAX];
 };
 
-#define CTL_CODE_MAX		64
-struct ctl_fail {
-	char		 cf_code[CTL_CODE_MAX];	/* NUL-terminated error code */
-};
-
-struct ping_msg {
-	uint32_t	 pg_proc;	/* enum procid of a worker */
-};
-
+/* SEND: the source sends tm_bytes on stream tm_stream; DONE: what came. */
 struct stream_test_msg {
-	uint64_t	 tm_bytes;	/* to send; in DONE: what arrived */
+	uint32_t	 tm_stream;
+	uint32_t	 tm_reserved;	/* zero */
+	uint64_t	 tm_bytes;
 	uint64_t	 tm_bad;	/* DONE: chunks not as sent */
-	uint64_t	 tm_usec;	/* answer: from SEND to DONE */
-	uint64_t	 tm_peak_rss;	/* answer: spaced's VmHWM, KiB */
-};
-
-struct ctl_verbose {
-	int32_t		 cv_level;
-};
-
-#define CTL_NAME_MAX		32
-#define CTL_STATE_MAX		16
-struct ctl_proc {
-	char		 cp_name[CTL_NAME_MAX];
-	int32_t		 cp_pid;		/* 0 when not shown */
-	char		 cp_state[CTL_STATE_MAX];
-};
-
-/* One row of the audit table, read from /proc by the supervisor. */
-#define CTL_IDS_MAX		48
-#define CTL_ROOT_MAX		256
-struct ctl_privileges {
-	char		 cv_name[CTL_NAME_MAX];
-	int32_t		 cv_pid;
-	char		 cv_uid[CTL_IDS_MAX];	/* real eff saved fs */
-	char		 cv_gid[CTL_IDS_MAX];
-	int32_t		 cv_seccomp;		/* 0, 1 or 2 */
-	int32_t		 cv_nnp;		/* NoNewPrivs */
-	char		 cv_capeff[20];		/* hex, as /proc shows it */
-	char		 cv_landlock[LANDLOCK_DESC_MAX];
-	char		 cv_root[CTL_ROOT_MAX];
-	int32_t		 cv_nfds;
-};
-
-#define DOCKER_VERSION_MAX	64
-struct docker_check_msg {
-	int32_t		 dc_available;		/* 1 or 0 */
-	char		 dc_code[CTL_CODE_MAX];	/* when not available */
-	char		 dc_version[DOCKER_VERSION_MAX];
-	char		 dc_api_version[16];
-	char		 dc_min_api_version[16];
-	char		 dc_os[32];
-	char		 dc_arch[32];
-	int32_t		 dc_host_isolation;	/* 1 or 0 */
 };
 
 struct git_version_msg {

@@ -16,9 +16,10 @@
 
 /*
  * The worker side of the stream self-test: any worker can be the source
- * (sends a known pattern under credit) or the sink (checks and sums it).
- * It proves the route a pack will take, worker -> spaced -> worker, and
- * measures it (regress/bench/spaced_stream.sh).
+ * (sends a known pattern under credit) or the sink (checks and counts
+ * it), several streams at once.  It proves the route a pack will take,
+ * worker -> spaced -> worker or client, and measures it
+ * (regress/bench/spaced_stream.sh).
  */
 
 #include <errno.h>
@@ -27,6 +28,8 @@
 #include "log.h"
 #include "proc.h"
 #include "stream.h"
+
+#define TEST_STREAMS_MAX	8
 
 /*
  * The byte at offset i of a test stream is pattern[i % PATTERN_PERIOD]:
@@ -38,15 +41,19 @@
 static uint8_t		 pattern[PATTERN_PERIOD + STREAM_CHUNK];
 static int		 pattern_ready;
 
-static struct stream_tx	 tx;
-static uint64_t		 tx_left;
-static int		 tx_active;
-static struct stream_rx	 rx;
-static uint64_t		 rx_bad;	/* chunks that did not compare */
-static int		 rx_active;
+struct test_stream {
+	int		 ts_used;
+	int		 ts_source;	/* 1: we send; 0: we check */
+	uint32_t	 ts_request;	/* spaced's request id */
+	struct stream_tx ts_tx;
+	uint64_t	 ts_left;
+	struct stream_rx ts_rx;
+	uint64_t	 ts_bad;	/* chunks that did not compare */
+};
+static struct test_stream	 tstreams[TEST_STREAMS_MAX];
 
-static const uint8_t *
-pattern_at(uint64_t offset)
+const uint8_t *
+stream_test_pattern(uint64_t offset)
 {
 	size_t	 i;
 
@@ -59,82 +66,126 @@ pattern_at(uint64_t offset)
 	return pattern + offset % PATTERN_PERIOD;
 }
 
-static void
-test_pump(struct imsgev *iev)
-{
-	size_t		 n;
+static void	test_stream_msg(struct imsgev *, struct imsg *, void *);
 
-	while (tx_left > 0 && stream_tx_avail(&tx) > 0) {
-		n = stream_tx_avail(&tx);
+static void
+test_free(struct test_stream *ts)
+{
+	worker_stream_unregister(ts->ts_source ? ts->ts_tx.st_id :
+	    ts->ts_rx.sr_id);
+	memset(ts, 0, sizeof(*ts));
+}
+
+static void
+test_pump(struct imsgev *iev, struct test_stream *ts)
+{
+	struct stream_tx	*tx = &ts->ts_tx;
+	size_t			 n;
+
+	while (ts->ts_left > 0 && stream_tx_avail(tx) > 0) {
+		n = stream_tx_avail(tx);
 		if (n > STREAM_CHUNK)
 			n = STREAM_CHUNK;
-		if (n > tx_left)
-			n = tx_left;
-		if (stream_tx_send(&tx, &iev->ibuf, pattern_at(tx.st_sent),
-		    n) == -1)
+		if (n > ts->ts_left)
+			n = ts->ts_left;
+		if (stream_tx_send(tx, &iev->ibuf,
+		    stream_test_pattern(tx->st_sent), n) == -1)
 			fatal("%s: stream_tx_send", __func__);
-		tx_left -= n;
+		ts->ts_left -= n;
 	}
-	if (tx_left == 0 && !tx.st_ended) {
-		if (stream_tx_end(&tx, &iev->ibuf, 0) == -1)
+	if (ts->ts_left == 0) {
+		/* END is the source's final answer to the request. */
+		if (stream_tx_end(tx, &iev->ibuf, 0) == -1)
 			fatal("%s: stream_tx_end", __func__);
-		tx_active = 0;
+		test_free(ts);
 	}
 	imsg_event_add(iev);
 }
 
-/* One message of the stream self-test, as source or as sink. */
+/* RECV or SEND from spaced: a new test stream, as sink or source. */
 void
 worker_stream_test(struct imsgev *iev, struct imsg *imsg)
 {
+	struct stream_test_msg	 tm;
+	struct test_stream	*ts = NULL;
+	size_t			 i;
+
+	if (imsg_get_data(imsg, &tm, sizeof(tm)) == -1 || tm.tm_stream == 0)
+		fatalx("%s: bad test stream request", __func__);
+	for (i = 0; i < TEST_STREAMS_MAX; i++)
+		if (!tstreams[i].ts_used) {
+			ts = &tstreams[i];
+			break;
+		}
+	/* spaced allows fewer at once than this (STREAMS_MAX a worker). */
+	if (ts == NULL)
+		fatalx("%s: more than %d test streams", __func__,
+		    TEST_STREAMS_MAX);
+	ts->ts_used = 1;
+	ts->ts_request = imsg_get_peerid(imsg);
+	if (worker_stream_register(tm.tm_stream, test_stream_msg, ts) == -1)
+		fatalx("%s: stream %u in use", __func__, tm.tm_stream);
+	if (imsg_get_type(imsg) == IMSG_STREAM_TEST_SEND) {
+		ts->ts_source = 1;
+		stream_tx_init(&ts->ts_tx, tm.tm_stream);
+		ts->ts_left = tm.tm_bytes;
+		test_pump(iev, ts);
+	} else
+		stream_rx_init(&ts->ts_rx, tm.tm_stream);
+}
+
+static void
+test_stream_msg(struct imsgev *iev, struct imsg *imsg, void *arg)
+{
+	struct test_stream	*ts = arg;
 	struct stream_test_msg	 tm;
 	const uint8_t		*data;
 	size_t			 len;
 	uint64_t		 offset;
 
-	switch (imsg_get_type(imsg)) {
-	case IMSG_STREAM_TEST_SEND:
-		if (tx_active || imsg_get_data(imsg, &tm, sizeof(tm)) == -1)
-			fatalx("%s: bad SEND", __func__);
-		stream_tx_init(&tx, imsg_get_peerid(imsg));
-		tx_left = tm.tm_bytes;
-		tx_active = 1;
-		test_pump(iev);
-		break;
-	case IMSG_STREAM_CREDIT:
-		if (stream_tx_credit(&tx, imsg) == -1)
+	if (ts->ts_source) {
+		if (stream_tx_credit(&ts->ts_tx, imsg) == -1)
 			fatal("%s: credit", __func__);
-		if (tx_active)
-			test_pump(iev);
-		break;
+		test_pump(iev, ts);
+		return;
+	}
+	switch (imsg_get_type(imsg)) {
 	case IMSG_STREAM_DATA:
-		if (!rx_active) {
-			stream_rx_init(&rx, imsg_get_peerid(imsg));
-			rx_bad = 0;
-			rx_active = 1;
-		}
-		offset = rx.sr_received;
-		if (stream_rx_data(&rx, imsg, &data, &len) == -1)
+		offset = ts->ts_rx.sr_received;
+		if (stream_rx_data(&ts->ts_rx, imsg, &data, &len) == -1)
 			fatal("%s: data", __func__);
-		if (memcmp(data, pattern_at(offset), len) != 0)
-			rx_bad++;
-		if (stream_rx_consumed(&rx, &iev->ibuf, len) == -1)
+		if (memcmp(data, stream_test_pattern(offset), len) != 0)
+			ts->ts_bad++;
+		if (stream_rx_consumed(&ts->ts_rx, &iev->ibuf, len) == -1)
 			fatal("%s: consumed", __func__);
 		imsg_event_add(iev);
 		break;
 	case IMSG_STREAM_END:
-		if (!rx_active) {
-			stream_rx_init(&rx, imsg_get_peerid(imsg));
-			rx_bad = 0;
-		}
-		if (stream_rx_end(&rx, imsg) == -1)
+		if (stream_rx_end(&ts->ts_rx, imsg) == -1)
 			fatal("%s: end", __func__);
 		memset(&tm, 0, sizeof(tm));
-		tm.tm_bytes = rx.sr_received;
-		tm.tm_bad = rx_bad;
-		rx_active = 0;
-		imsg_compose_event(iev, IMSG_STREAM_TEST_DONE,
-		    imsg_get_peerid(imsg), 0, -1, &tm, sizeof(tm));
+		tm.tm_stream = ts->ts_rx.sr_id;
+		tm.tm_bytes = ts->ts_rx.sr_received;
+		tm.tm_bad = ts->ts_bad;
+		imsg_compose_event(iev, IMSG_STREAM_TEST_DONE, ts->ts_request,
+		    0, -1, &tm, sizeof(tm));
+		test_free(ts);
 		break;
+	default:
+		fatalx("%s: credit to a sink", __func__);
 	}
+}
+
+/* A cancel from spaced: 1 when one of ours was still running. */
+int
+worker_stream_test_cancel(uint32_t request)
+{
+	size_t	 i;
+
+	for (i = 0; i < TEST_STREAMS_MAX; i++)
+		if (tstreams[i].ts_used && tstreams[i].ts_request == request) {
+			test_free(&tstreams[i]);
+			return 1;
+		}
+	return 0;
 }

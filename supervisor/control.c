@@ -17,8 +17,14 @@
 /*
  * The control socket.  Every local user may connect; SO_PEERCRED says
  * who they are, and that uid scopes every answer.  A request is one
- * message with a fixed payload; a client that sends anything else gets
- * an error code and is closed, and spaced goes on serving the others.
+ * message with a fixed payload, looked up in the operations table
+ * (ops.c); a client that sends anything else gets an error code and is
+ * closed, and spaced goes on serving the others.
+ *
+ * What spaced holds for a client is bounded: a client whose queued
+ * answers pass CTL_OUT_SOFT is not read until they drain (so it cannot
+ * make spaced answer faster than it reads), one past CTL_OUT_HARD is
+ * closed, and streams to it are held to their credit window.
  */
 
 #include <sys/socket.h>
@@ -41,23 +47,16 @@
 #define CTL_IDLE_SECONDS	30
 /* The largest request payload; anything longer is refused unread. */
 #define CTL_MAX_REQUEST		64
-
 /*
- * Who may see and change everything: root, and the user spaced runs as
- * (a plain user's own spaced on a laptop is theirs to audit).
+ * Soft: a few status answers' worth; past it we stop reading requests.
+ * Hard: what pending answers and one stream window can reach with the
+ * client not reading (CTL_MAX_PENDING answers of a few KiB, plus 1 MiB
+ * of stream); only a client that ignores every limit gets there.
  */
-#define CTL_ADMIN(cc)	((cc)->cc_uid == 0 || (cc)->cc_uid == geteuid())
-
-struct ctl_conn {
-	TAILQ_ENTRY(ctl_conn)	 cc_entry;
-	uint32_t		 cc_id;
-	uid_t			 cc_uid;
-	pid_t			 cc_pid;
-	int			 cc_busy;	/* waiting for a worker */
-	int			 cc_closing;	/* close once flushed */
-	struct imsgev		 cc_iev;
-	struct event		 cc_idle;
-};
+#define CTL_OUT_SOFT		(64 * 1024)
+#define CTL_OUT_HARD		(4 * 1024 * 1024)
+/* A closing client that does not take its last word is let go after. */
+#define CTL_LINGER_SECONDS	5
 
 static TAILQ_HEAD(, ctl_conn) ctl_conns = TAILQ_HEAD_INITIALIZER(ctl_conns);
 static struct event_base	*ctl_base;
@@ -132,18 +131,33 @@ control_close(void)
 	(void)unlink(ctl_path);
 }
 
-static void
-control_idle(int fd, short event, void *arg)
+size_t
+control_clients(void)
 {
-	control_free(arg);
+	return ctl_count;
 }
 
 static void
-control_arm_idle(struct ctl_conn *cc)
+control_idle(int fd, short event, void *arg)
+{
+	struct ctl_conn	*cc = arg;
+
+	log_debug("control: connection %u idle, closed", cc->cc_id);
+	control_free(cc);
+}
+
+/* The idle timer runs only while nothing is pending for the client. */
+void
+control_busy_changed(struct ctl_conn *cc)
 {
 	struct timeval	 tv = { CTL_IDLE_SECONDS, 0 };
 
-	evtimer_add(&cc->cc_idle, &tv);
+	if (cc->cc_closing)
+		return;		/* the linger timer runs instead */
+	if (cc->cc_pending > 0 || cc->cc_streams > 0)
+		evtimer_del(&cc->cc_idle);
+	else
+		evtimer_add(&cc->cc_idle, &tv);
 }
 
 static void
@@ -192,16 +206,15 @@ control_accept(int fd, short event, void *arg)
 		return;
 	}
 	cc->cc_id = ctl_next_id++;
-	if (ctl_next_id == 0)
-		ctl_next_id = 1;
 	cc->cc_uid = cred.uid;
 	cc->cc_pid = cred.pid;
+	TAILQ_INIT(&cc->cc_requests);
 	imsgev_init(&cc->cc_iev, ctl_base, s, control_dispatch, cc);
 	imsgbuf_set_maxsize(&cc->cc_iev.ibuf, IMSG_HEADER_SIZE +
 	    CTL_MAX_REQUEST);
 	evtimer_set(&cc->cc_idle, control_idle, cc);
 	event_base_set(ctl_base, &cc->cc_idle);
-	control_arm_idle(cc);
+	control_busy_changed(cc);
 	imsg_event_add(&cc->cc_iev);
 	TAILQ_INSERT_TAIL(&ctl_conns, cc, cc_entry);
 	ctl_count++;
@@ -209,20 +222,22 @@ control_accept(int fd, short event, void *arg)
 	    (unsigned)cc->cc_uid, (int)cc->cc_pid);
 }
 
-static struct ctl_conn *
-control_find(uint32_t id)
+/* From here on the client gets nothing new, and goes in a while. */
+static void
+control_start_closing(struct ctl_conn *cc, int linger)
 {
-	struct ctl_conn	*cc;
+	struct timeval	 tv = { linger, 0 };
 
-	TAILQ_FOREACH(cc, &ctl_conns, cc_entry)
-		if (cc->cc_id == id)
-			return cc;
-	return NULL;
+	cc->cc_closing = 1;
+	request_client_gone(cc);
+	imsg_event_pause_read(&cc->cc_iev, 1);
+	evtimer_add(&cc->cc_idle, &tv);
 }
 
 static void
 control_free(struct ctl_conn *cc)
 {
+	request_client_gone(cc);
 	TAILQ_REMOVE(&ctl_conns, cc, cc_entry);
 	ctl_count--;
 	event_del(&cc->cc_iev.ev);
@@ -232,245 +247,107 @@ control_free(struct ctl_conn *cc)
 	free(cc);
 }
 
+void
+control_output_check(struct ctl_conn *cc)
+{
+	size_t	 queued = cc->cc_iev.ibuf.outq_bytes;
+
+	if (queued > CTL_OUT_HARD && !cc->cc_closing) {
+		log_warnx("control: uid %u pid %d reads nothing: %zu bytes "
+		    "queued, closed", (unsigned)cc->cc_uid, (int)cc->cc_pid,
+		    queued);
+		/* Freed from the timer: callers up the stack still hold cc. */
+		imsgbuf_clear(&cc->cc_iev.ibuf);
+		control_start_closing(cc, 0);
+		return;
+	}
+	if (!cc->cc_closing)
+		imsg_event_pause_read(&cc->cc_iev, queued > CTL_OUT_SOFT);
+	imsg_event_add(&cc->cc_iev);
+}
+
+void
+control_send(struct ctl_conn *cc, uint32_t type, uint32_t peerid,
+    const void *data, size_t len)
+{
+	if (cc->cc_closing)
+		return;
+	if (imsg_compose(&cc->cc_iev.ibuf, type, peerid, 0, -1, data, len)
+	    == -1)
+		log_warn("control: answer to uid %u", (unsigned)cc->cc_uid);
+	control_output_check(cc);
+}
+
 /* Send what is queued, then close: an error's last word. */
+void
+control_fail_close(struct ctl_conn *cc, uint32_t peerid, const char *code)
+{
+	struct ctl_fail	 cf;
+
+	if (cc->cc_closing)
+		return;
+	memset(&cf, 0, sizeof(cf));
+	strlcpy(cf.cf_code, code, sizeof(cf.cf_code));
+	control_send(cc, IMSG_CTL_FAIL, peerid, &cf, sizeof(cf));
+	control_start_closing(cc, CTL_LINGER_SECONDS);
+}
+
+/* A failure that is not the request's: no table entry was made. */
 static void
-control_fail_close(struct ctl_conn *cc, const char *code)
+control_refuse(struct ctl_conn *cc, uint32_t peerid, const char *code)
 {
 	struct ctl_fail	 cf;
 
 	memset(&cf, 0, sizeof(cf));
 	strlcpy(cf.cf_code, code, sizeof(cf.cf_code));
-	imsg_compose_event(&cc->cc_iev, IMSG_CTL_FAIL, cc->cc_id, 0, -1, &cf,
-	    sizeof(cf));
-	cc->cc_closing = 1;
-}
-
-void
-control_answer(uint32_t peerid, uint32_t type, const void *data, size_t len)
-{
-	struct ctl_conn	*cc;
-
-	if ((cc = control_find(peerid)) == NULL)
-		return;		/* the client left meanwhile */
-	imsg_compose_event(&cc->cc_iev, type, peerid, 0, -1, data, len);
-}
-
-void
-control_end(uint32_t peerid)
-{
-	struct ctl_conn	*cc;
-
-	if ((cc = control_find(peerid)) == NULL)
-		return;
-	cc->cc_busy = 0;
-	imsg_compose_event(&cc->cc_iev, IMSG_CTL_END, peerid, 0, -1, NULL, 0);
-}
-
-void
-control_fail(uint32_t peerid, const char *code)
-{
-	struct ctl_fail	 cf;
-	struct ctl_conn	*cc;
-
-	if ((cc = control_find(peerid)) == NULL)
-		return;
-	cc->cc_busy = 0;
-	memset(&cf, 0, sizeof(cf));
-	strlcpy(cf.cf_code, code, sizeof(cf.cf_code));
-	imsg_compose_event(&cc->cc_iev, IMSG_CTL_FAIL, peerid, 0, -1, &cf,
-	    sizeof(cf));
-}
-
-static void
-control_status(struct ctl_conn *cc)
-{
-	struct ctl_proc	 cp;
-	enum procid	 id;
-
-	for (id = 0; id < PROC_MAX; id++) {
-		if (id == PROC_GATEKEEPER)
-			continue;	/* runs in containers, not here */
-		memset(&cp, 0, sizeof(cp));
-		strlcpy(cp.cp_name, procs[id].p_binary, sizeof(cp.cp_name));
-		if (id == PROC_PARENT) {
-			strlcpy(cp.cp_state, "running", sizeof(cp.cp_state));
-			cp.cp_pid = getpid();
-		} else {
-			strlcpy(cp.cp_state, children[id].c_ready ? "running" :
-			    "starting", sizeof(cp.cp_state));
-			cp.cp_pid = children[id].c_pid;
-		}
-		/* Which pid is which is the operator's business. */
-		if (!CTL_ADMIN(cc))
-			cp.cp_pid = 0;
-		control_answer(cc->cc_id, IMSG_CTL_DATA, &cp, sizeof(cp));
-	}
-	control_end(cc->cc_id);
-}
-
-static void
-control_privileges(struct ctl_conn *cc)
-{
-	struct ctl_privileges	 cv;
-	enum procid		 id;
-
-	for (id = 0; id < PROC_MAX; id++) {
-		if (id == PROC_GATEKEEPER)
-			continue;
-		if (id == PROC_PARENT) {
-			if (audit_process(procs[id].p_binary, getpid(),
-			    "not used", &cv) == -1)
-				continue;
-		} else if (children[id].c_pid == 0 ||
-		    audit_process(procs[id].p_binary, children[id].c_pid,
-		    children[id].c_landlock, &cv) == -1)
-			continue;
-		control_answer(cc->cc_id, IMSG_CTL_DATA, &cv, sizeof(cv));
-	}
-	control_end(cc->cc_id);
-}
-
-static void
-control_check(struct ctl_conn *cc)
-{
-	struct docker_check_msg	 dc;
-	int			 s;
-
-	if ((s = docker_connect()) == -1) {
-		memset(&dc, 0, sizeof(dc));
-		strlcpy(dc.dc_code, ERR_DOCKER_UNREACHABLE, sizeof(dc.dc_code));
-		control_answer(cc->cc_id, IMSG_CTL_DATA, &dc, sizeof(dc));
-		control_end(cc->cc_id);
-		return;
-	}
-	if (worker_compose(PROC_DOCKER, IMSG_DOCKER_CHECK_REQ, cc->cc_id, s,
-	    NULL, 0) == -1) {
-		control_fail(cc->cc_id, ERR_WORKER_UNAVAILABLE);
-		return;
-	}
-	cc->cc_busy = 1;
-}
-
-static void
-control_probe(struct ctl_conn *cc, struct imsg *imsg)
-{
-	struct probe_msg	 pm;
-
-	if (imsg_get_data(imsg, &pm, sizeof(pm)) == -1) {
-		control_fail_close(cc, ERR_BAD_REQUEST);
-		return;
-	}
-	if ((pm.pr_proc != PROC_DOCKER && pm.pr_proc != PROC_GIT &&
-	    pm.pr_proc != PROC_JOURNAL) || pm.pr_call < PROBE_EXECVE ||
-	    pm.pr_call > PROBE_FORK) {
-		control_fail(cc->cc_id, ERR_BAD_REQUEST);
-		return;
-	}
-	log_warnx("control: uid %u probes %s with call %u",
-	    (unsigned)cc->cc_uid, proc_title(pm.pr_proc), pm.pr_call);
-	if (worker_compose(pm.pr_proc, IMSG_WORKER_PROBE, cc->cc_id, -1, &pm,
-	    sizeof(pm)) == -1) {
-		control_fail(cc->cc_id, ERR_WORKER_UNAVAILABLE);
-		return;
-	}
-	cc->cc_busy = 1;
-}
-
-static void
-control_ping(struct ctl_conn *cc, struct imsg *imsg)
-{
-	struct ping_msg	 pg;
-
-	if (imsg_get_data(imsg, &pg, sizeof(pg)) == -1) {
-		control_fail_close(cc, ERR_BAD_REQUEST);
-		return;
-	}
-	if (pg.pg_proc != PROC_DOCKER && pg.pg_proc != PROC_GIT &&
-	    pg.pg_proc != PROC_JOURNAL) {
-		control_fail(cc->cc_id, ERR_BAD_REQUEST);
-		return;
-	}
-	if (worker_compose(pg.pg_proc, IMSG_WORKER_PING, cc->cc_id, -1, NULL,
-	    0) == -1) {
-		control_fail(cc->cc_id, ERR_WORKER_UNAVAILABLE);
-		return;
-	}
-	cc->cc_busy = 1;
+	control_send(cc, IMSG_CTL_FAIL, peerid, &cf, sizeof(cf));
 }
 
 static void
 control_request(struct ctl_conn *cc, struct imsg *imsg)
 {
-	struct ctl_verbose	 cv;
-	struct stream_test_msg	 tm;
+	const struct ctl_op	*op;
+	struct request		*r;
 	const char		*code;
 	uint32_t		 type = imsg_get_type(imsg);
+	uint32_t		 peerid = imsg_get_peerid(imsg);
 
-	if ((imsg_get_peerid(imsg) & 0xff) != CTL_PROTO_VERSION) {
-		control_fail_close(cc, ERR_PROTOCOL_VERSION);
+	if (type == IMSG_STREAM_DATA || type == IMSG_STREAM_CREDIT ||
+	    type == IMSG_STREAM_END) {
+		streams_dispatch((struct stream_end_point){ PROC_MAX, cc },
+		    imsg);
 		return;
 	}
-	if (cc->cc_busy) {
-		control_fail(cc->cc_id, ERR_BUSY);
-		cc->cc_busy = 1;	/* the first answer is still due */
+	if (CTL_VERSION(peerid) != CTL_PROTO_VERSION) {
+		control_fail_close(cc, peerid, ERR_PROTOCOL_VERSION);
 		return;
 	}
-	switch (type) {
-	case IMSG_CTL_STATUS:
-		if (imsg_get_len(imsg) != 0)
-			goto bad;
-		control_status(cc);
-		break;
-	case IMSG_CTL_PRIVILEGES:
-		if (imsg_get_len(imsg) != 0)
-			goto bad;
-		if (!CTL_ADMIN(cc))
-			goto badcred;
-		control_privileges(cc);
-		break;
-	case IMSG_CTL_CHECK:
-		if (imsg_get_len(imsg) != 0)
-			goto bad;
-		control_check(cc);
-		break;
-	case IMSG_CTL_VERBOSE:
-		if (imsg_get_data(imsg, &cv, sizeof(cv)) == -1)
-			goto bad;
-		if (!CTL_ADMIN(cc))
-			goto badcred;
-		log_setverbose(cv.cv_level);
-		control_end(cc->cc_id);
-		break;
-	case IMSG_CTL_PROBE:
-		if (!CTL_ADMIN(cc))
-			goto badcred;
-		control_probe(cc, imsg);
-		break;
-	case IMSG_CTL_STREAM_TEST:
-		if (imsg_get_data(imsg, &tm, sizeof(tm)) == -1)
-			goto bad;
-		if (!CTL_ADMIN(cc))
-			goto badcred;
-		if ((code = relay_stream_test(cc->cc_id, &tm)) != NULL)
-			control_fail(cc->cc_id, code);
-		else
-			cc->cc_busy = 1;
-		break;
-	case IMSG_CTL_PING:
-		if (!CTL_ADMIN(cc))
-			goto badcred;
-		control_ping(cc, imsg);
-		break;
-	default:
-		control_fail(cc->cc_id, ERR_UNKNOWN_REQUEST);
-		break;
+	if (imsg->fd != -1) {
+		control_fail_close(cc, peerid, ERR_BAD_REQUEST);
+		return;
 	}
-	return;
- bad:
-	control_fail_close(cc, ERR_BAD_REQUEST);
-	return;
- badcred:
-	control_fail(cc->cc_id, ERR_PERMISSION_DENIED);
+	if ((op = ops_find(type)) == NULL) {
+		control_refuse(cc, peerid, ERR_UNKNOWN_REQUEST);
+		return;
+	}
+	if (imsg_get_len(imsg) != op->op_len) {
+		control_fail_close(cc, peerid, ERR_BAD_REQUEST);
+		return;
+	}
+	if (op->op_admin && !CTL_ADMIN(cc)) {
+		control_refuse(cc, peerid, ERR_PERMISSION_DENIED);
+		return;
+	}
+	if (cc->cc_pending >= CTL_MAX_PENDING) {
+		control_refuse(cc, peerid, ERR_BUSY);
+		return;
+	}
+	if ((r = request_new(cc, peerid, op)) == NULL) {
+		control_refuse(cc, peerid, ERR_INTERNAL);
+		return;
+	}
+	if ((code = op->op_start(r, imsg)) != NULL)
+		request_fail(r, code);
 }
 
 static void
@@ -493,10 +370,11 @@ control_dispatch(int fd, short event, void *arg)
 		imsg_event_add(&cc->cc_iev);
 		return;
 	}
-	control_arm_idle(cc);
-	for (;;) {
+	/* Read only while the client takes its answers (see the top). */
+	control_output_check(cc);
+	while (!cc->cc_iev.rpaused) {
 		if ((n = imsgbuf_get(&cc->cc_iev.ibuf, &imsg)) == -1) {
-			control_fail_close(cc, errno == ERANGE ?
+			control_fail_close(cc, 0, errno == ERANGE ?
 			    ERR_REQUEST_TOO_LARGE : ERR_BAD_REQUEST);
 			break;
 		}
@@ -507,5 +385,9 @@ control_dispatch(int fd, short event, void *arg)
 		if (cc->cc_closing)
 			break;
 	}
-	imsg_event_add(&cc->cc_iev);
+	if (cc->cc_closing && imsgbuf_queuelen(&cc->cc_iev.ibuf) == 0) {
+		control_free(cc);
+		return;
+	}
+	control_output_check(cc);
 }

@@ -33,9 +33,15 @@
 #include "errors.h"
 #include "imsg.h"
 #include "log.h"
-#include "proto.h"
+#include "ctl_proto.h"
+#include "proc.h"
+#include "stream.h"
 
-#define SPACECTL_TIMEOUT_MS	30000
+/*
+ * spaced sends PROGRESS at least every CTL_PROGRESS_SECONDS while a
+ * request runs: silence for several of those means it is stuck.
+ */
+#define SPACECTL_TIMEOUT_MS	(4 * CTL_PROGRESS_SECONDS * 1000)
 
 enum cmd {
 	CMD_STATUS, CMD_PRIVILEGES, CMD_CHECK, CMD_PROBE, CMD_VERBOSE,
@@ -55,6 +61,7 @@ static const struct {
 	{ "verbose",	CMD_VERBOSE,	IMSG_CTL_VERBOSE,	1 },
 	{ "ping",	CMD_PING,	IMSG_CTL_PING,		1 },
 	{ "stream-test", CMD_STREAM_TEST, IMSG_CTL_STREAM_TEST,	1 },
+	{ "stream-test", CMD_STREAM_TEST, IMSG_CTL_STREAM_TEST,	2 },
 };
 
 static const char *probe_calls[] = {
@@ -77,7 +84,7 @@ usage(void)
 	    "usage: spacectl [-j] [-s socket] command\n"
 	    "commands: status | privileges | check |\n"
 	    "          probe docker|git|journal execve|open|socket|connect|fork |\n"
-	    "          ping docker|git|journal | stream-test MiB |\n"
+	    "          ping docker|git|journal | stream-test MiB [journal|client] |\n"
 	    "          verbose level\n");
 	exit(2);
 }
@@ -138,19 +145,39 @@ show_status(const struct ctl_proc *cp)
 {
 	const char	*name = nstr(cp->cp_name, sizeof(cp->cp_name));
 	const char	*state = nstr(cp->cp_state, sizeof(cp->cp_state));
+	const char	*detail = nstr(cp->cp_detail, sizeof(cp->cp_detail));
+	char		 pid[16], counts[64];
 
 	if (jflag) {
 		json_t *o = json_pack("{s:s, s:s}", "name", name, "state",
 		    state);
 		if (cp->cp_pid > 0)
 			json_object_set_new(o, "pid", json_integer(cp->cp_pid));
+		if (detail[0] != '\0')
+			json_object_set_new(o, "detail", json_string(detail));
+		if (cp->cp_clients >= 0)
+			json_object_set_new(o, "clients",
+			    json_integer(cp->cp_clients));
+		if (cp->cp_requests >= 0)
+			json_object_set_new(o, "requests",
+			    json_integer(cp->cp_requests));
+		if (cp->cp_streams >= 0)
+			json_object_set_new(o, "streams",
+			    json_integer(cp->cp_streams));
 		json_array_append_new(jrows, o);
 		return;
 	}
 	if (cp->cp_pid > 0)
-		printf("%-16s %-8d %s\n", name, cp->cp_pid, state);
+		snprintf(pid, sizeof(pid), "%d", cp->cp_pid);
 	else
-		printf("%-16s %-8s %s\n", name, "-", state);
+		strlcpy(pid, "-", sizeof(pid));
+	if (cp->cp_clients >= 0) {
+		snprintf(counts, sizeof(counts), "%d clients, %d requests, "
+		    "%d streams", cp->cp_clients, cp->cp_requests,
+		    cp->cp_streams);
+		detail = counts;
+	}
+	printf("%-16s %-8s %-8s %s\n", name, pid, state, detail);
 }
 
 static void
@@ -231,29 +258,72 @@ show_probe(const struct probe_msg *pm)
 	return 0;
 }
 
+/*
+ * The client as a stream's sink: every chunk must be the pattern at its
+ * offset, and credit goes back as we consume, so spaced holds at most a
+ * window for us however slowly we read.
+ */
+static struct stream_rx	 sink_rx;
+static int		 sink_started;
+static uint64_t		 sink_bad;
+
+static void
+sink_take(struct imsgbuf *ibuf, struct imsg *imsg)
+{
+	const uint8_t	*data;
+	size_t		 len;
+	uint64_t	 offset;
+
+	if (!sink_started) {
+		stream_rx_init(&sink_rx, imsg_get_peerid(imsg));
+		sink_started = 1;
+	}
+	if (imsg_get_type(imsg) == IMSG_STREAM_END) {
+		if (stream_rx_end(&sink_rx, imsg) == -1)
+			failed("bad_answer", "stream end");
+		return;
+	}
+	offset = sink_rx.sr_received;
+	if (stream_rx_data(&sink_rx, imsg, &data, &len) == -1)
+		failed("bad_answer", "stream data");
+	if (memcmp(data, stream_test_pattern(offset), len) != 0)
+		sink_bad++;
+	if (stream_rx_consumed(&sink_rx, ibuf, len) == -1 ||
+	    imsgbuf_flush(ibuf) == -1)
+		failed("send", strerror(errno));
+}
+
 /* The sink must have got every byte, each as sent. */
 static int
-show_stream_test(const struct stream_test_msg *got,
-    const struct stream_test_msg *sent)
+show_stream_test(const struct ctl_stream_test *got,
+    const struct ctl_stream_test *sent)
 {
-	int	 intact = got->tm_bytes == sent->tm_bytes &&
-		    got->tm_bad == 0;
-	double	 secs = got->tm_usec / 1e6;
+	uint64_t bytes = got->ct_bytes, bad = got->ct_bad;
+	int	 intact;
+	double	 secs = got->ct_usec / 1e6;
+	const char *sink = sent->ct_sink == CTL_SINK_CLIENT ? "spacectl" :
+		    "spaced-journal";
 
+	if (sent->ct_sink == CTL_SINK_CLIENT) {
+		bad = sink_bad;
+		if (!sink_rx.sr_ended || sink_rx.sr_received != bytes)
+			bad++;
+	}
+	intact = bytes == sent->ct_bytes && bad == 0;
 	if (jflag)
 		json_array_append_new(jrows, json_pack(
-		    "{s:I, s:b, s:I, s:f, s:I}", "bytes",
-		    (json_int_t)got->tm_bytes, "intact", intact,
-		    "usec", (json_int_t)got->tm_usec, "mibPerSec",
-		    secs > 0 ? got->tm_bytes / 1048576.0 / secs : 0.0,
-		    "spacedPeakRssKiB", (json_int_t)got->tm_peak_rss));
+		    "{s:I, s:b, s:s, s:I, s:f, s:I}", "bytes",
+		    (json_int_t)bytes, "intact", intact, "sink", sink,
+		    "usec", (json_int_t)got->ct_usec, "mibPerSec",
+		    secs > 0 ? bytes / 1048576.0 / secs : 0.0,
+		    "spacedPeakRssKiB", (json_int_t)got->ct_peak_rss));
 	else
-		printf("spaced-git -> spaced -> spaced-journal: %llu bytes "
+		printf("spaced-git -> spaced -> %s: %llu bytes "
 		    "%s in %.3f s (%.0f MiB/s); spaced peak RSS %llu KiB\n",
-		    (unsigned long long)got->tm_bytes,
+		    sink, (unsigned long long)bytes,
 		    intact ? "intact" : "CORRUPTED", secs,
-		    secs > 0 ? got->tm_bytes / 1048576.0 / secs : 0.0,
-		    (unsigned long long)got->tm_peak_rss);
+		    secs > 0 ? bytes / 1048576.0 / secs : 0.0,
+		    (unsigned long long)got->ct_peak_rss);
 	return intact ? 0 : -1;
 }
 
@@ -266,14 +336,14 @@ main(int argc, char *argv[])
 	struct probe_msg	 pm;
 	struct ctl_verbose	 cvb;
 	struct ping_msg		 pg;
-	struct stream_test_msg	 tm;
+	struct ctl_stream_test	 tm;
 	struct ctl_fail		 cf;
 	union {
 		struct ctl_proc		 cp;
 		struct ctl_privileges	 cv;
 		struct docker_check_msg	 dc;
 		struct probe_msg	 pm;
-		struct stream_test_msg	 tm;
+		struct ctl_stream_test	 tm;
 	} u;
 	const char		*sockpath = NULL, *errstr;
 	char			 defpath[256];
@@ -300,7 +370,8 @@ main(int argc, char *argv[])
 	if (argc < 1)
 		usage();
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (strcmp(argv[0], cmds[i].name) == 0)
+		if (strcmp(argv[0], cmds[i].name) == 0 &&
+		    argc - 1 == cmds[i].nargs)
 			break;
 	if (i == sizeof(cmds) / sizeof(cmds[0]) || argc - 1 != cmds[i].nargs)
 		usage();
@@ -323,8 +394,12 @@ main(int argc, char *argv[])
 		plen = sizeof(pg);
 	} else if (cmd == CMD_STREAM_TEST) {
 		memset(&tm, 0, sizeof(tm));
-		tm.tm_bytes = strtonum(argv[1], 0, 65536, &errstr) << 20;
+		tm.ct_bytes = strtonum(argv[1], 0, 65536, &errstr) << 20;
 		if (errstr != NULL)
+			usage();
+		if (argc == 3 && strcmp(argv[2], "client") == 0)
+			tm.ct_sink = CTL_SINK_CLIENT;
+		else if (argc == 3 && strcmp(argv[2], "journal") != 0)
 			usage();
 		payload = &tm;
 		plen = sizeof(tm);
@@ -348,13 +423,14 @@ main(int argc, char *argv[])
 	}
 	s = connect_socket(sockpath);
 	imsgbuf_init(&ibuf, s);
-	if (imsg_compose(&ibuf, cmds[i].type, CTL_PROTO_VERSION, getpid(), -1,
+	if (imsg_compose(&ibuf, cmds[i].type, CTL_PEERID(0), getpid(), -1,
 	    payload, plen) == -1 || imsgbuf_flush(&ibuf) == -1)
 		failed("send", strerror(errno));
 
 	jrows = json_array();
 	if (!jflag && cmd == CMD_STATUS)
-		printf("%-16s %-8s %s\n", "PROCESS", "PID", "STATE");
+		printf("%-16s %-8s %-8s %s\n", "PROCESS", "PID", "STATE",
+		    "DETAIL");
 	else if (!jflag && cmd == CMD_PRIVILEGES)
 		printf("%-15s %-7s %-12s %-12s %-7s %-3s %-16s %-24s %-22s %s\n",
 		    "PROCESS", "PID", "UID", "GID", "SECCOMP", "NNP", "CAPEFF",
@@ -383,6 +459,16 @@ main(int argc, char *argv[])
 			if (n == 0)
 				break;
 			switch (imsg_get_type(&imsg)) {
+			case IMSG_STREAM_DATA:
+			case IMSG_STREAM_END:
+				if (cmd != CMD_STREAM_TEST ||
+				    tm.ct_sink != CTL_SINK_CLIENT)
+					failed("bad_answer", "unasked stream");
+				sink_take(&ibuf, &imsg);
+				break;
+			case IMSG_CTL_PROGRESS:
+				/* Still at work: the poll timeout restarts. */
+				break;
 			case IMSG_CTL_DATA:
 				if (cmd == CMD_STATUS &&
 				    imsg_get_data(&imsg, &u.cp, sizeof(u.cp))

@@ -194,60 +194,24 @@ docker_connect(void)
 	return s;
 }
 
-static int
-valid_string(const char *s, size_t len)
+/* VmHWM of spaced itself, KiB; 0 when /proc does not say. */
+uint64_t
+peak_rss(void)
 {
-	return memchr(s, '\0', len) != NULL;
-}
+	char		 buf[4096], *p;
+	ssize_t		 n;
+	int		 fd;
 
-void
-spaced_dispatch_worker(enum procid from, struct imsg *imsg)
-{
-	struct docker_check_msg	 dc;
-	struct probe_msg	 pm;
-	uint32_t		 type = imsg_get_type(imsg);
-
-	switch (type) {
-	case IMSG_DOCKER_CHECK_REP:
-		if (from != PROC_DOCKER)
-			fatalx("check answer not from docker");
-		if (imsg_get_data(imsg, &dc, sizeof(dc)) == -1 ||
-		    !valid_string(dc.dc_code, sizeof(dc.dc_code)) ||
-		    !valid_string(dc.dc_version, sizeof(dc.dc_version)) ||
-		    !valid_string(dc.dc_api_version,
-		    sizeof(dc.dc_api_version)) ||
-		    !valid_string(dc.dc_min_api_version,
-		    sizeof(dc.dc_min_api_version)) ||
-		    !valid_string(dc.dc_os, sizeof(dc.dc_os)) ||
-		    !valid_string(dc.dc_arch, sizeof(dc.dc_arch)))
-			fatalx("bad check answer from docker");
-		control_answer(imsg_get_peerid(imsg), IMSG_CTL_DATA, &dc,
-		    sizeof(dc));
-		control_end(imsg_get_peerid(imsg));
-		break;
-	case IMSG_WORKER_PROBE:
-		if (imsg_get_data(imsg, &pm, sizeof(pm)) == -1)
-			fatalx("bad probe answer from %s", proc_title(from));
-		pm.pr_proc = from;
-		control_answer(imsg_get_peerid(imsg), IMSG_CTL_DATA, &pm,
-		    sizeof(pm));
-		control_end(imsg_get_peerid(imsg));
-		break;
-	case IMSG_STREAM_DATA:
-	case IMSG_STREAM_CREDIT:
-	case IMSG_STREAM_END:
-	case IMSG_STREAM_TEST_DONE:
-		relay_dispatch(from, imsg);
-		break;
-	case IMSG_WORKER_PING:
-		if (imsg_get_len(imsg) != 0)
-			fatalx("bad ping answer from %s", proc_title(from));
-		control_end(imsg_get_peerid(imsg));
-		break;
-	default:
-		fatalx("%s: unexpected imsg %u from %s", __func__, type,
-		    proc_title(from));
-	}
+	if ((fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC)) == -1)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	if ((p = strstr(buf, "VmHWM:")) == NULL)
+		return 0;
+	return strtoull(p + 6, NULL, 10);
 }
 
 static void

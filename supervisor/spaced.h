@@ -22,8 +22,13 @@
 
 #include <limits.h>
 
+#include <time.h>
+#include <unistd.h>
+
+#include "ctl_proto.h"
 #include "imsg.h"
 #include "proc.h"
+#include "stream.h"
 
 #define SPACED_CONF_ROOT	"/etc/spaced.conf"
 #define SPACED_SOCK_ROOT	"/run/spaced/spaced.sock"
@@ -62,16 +67,144 @@ void	 workers_reaped(pid_t, int status);	/* from SIGCHLD */
 void	 workers_stop(void);
 int	 worker_compose(enum procid, uint32_t type, uint32_t peerid, int fd,
 	    const void *, size_t);
-/* spaced.c: a message from a worker that is not the worker layer's */
-void	 spaced_dispatch_worker(enum procid, struct imsg *);
 
-/* control.c: the control socket */
+/* control.c: the control socket, one struct ctl_conn a client */
+struct request;
+TAILQ_HEAD(request_list, request);
+struct ctl_conn {
+	TAILQ_ENTRY(ctl_conn)	 cc_entry;
+	uint32_t		 cc_id;		/* for logs only */
+	uid_t			 cc_uid;
+	pid_t			 cc_pid;
+	int			 cc_closing;	/* close once flushed */
+	size_t			 cc_pending;	/* requests in flight */
+	size_t			 cc_streams;	/* streams it is an end of */
+	struct request_list	 cc_requests;
+	struct imsgev		 cc_iev;
+	struct event		 cc_idle;
+};
+/*
+ * Who may see and change everything: root, and the user spaced runs as
+ * (a plain user's own spaced on a laptop is theirs to audit).
+ */
+#define CTL_ADMIN(cc)	((cc)->cc_uid == 0 || (cc)->cc_uid == geteuid())
+
 void	 control_listen(const char *path, struct event_base *);
 void	 control_close(void);
-/* answer to the control client whose connection id is peerid */
-void	 control_answer(uint32_t peerid, uint32_t type, const void *, size_t);
-void	 control_end(uint32_t peerid);
-void	 control_fail(uint32_t peerid, const char *code);
+/* Queue one message to a client; it is closed when it takes too little. */
+void	 control_send(struct ctl_conn *, uint32_t type, uint32_t peerid,
+	    const void *, size_t);
+void	 control_fail_close(struct ctl_conn *, uint32_t peerid,
+	    const char *code);
+/* After output was queued by other means (a forwarded stream message). */
+void	 control_output_check(struct ctl_conn *);
+/* A request or stream of the client began or ended: idle timer, counts. */
+void	 control_busy_changed(struct ctl_conn *);
+size_t	 control_clients(void);
+
+/*
+ * request.c: the request table.  Every request has spaced's own id,
+ * which is the peerid of everything sent to workers for it; its client
+ * (NULL once gone); the workers whose final answer is still due; and
+ * its operation, which says which answers it takes (ops.c).
+ */
+struct ctl_op;
+struct stream_route;
+struct request {
+	TAILQ_ENTRY(request)	 r_entry;	/* all requests */
+	TAILQ_ENTRY(request)	 r_client_entry;
+	uint32_t		 r_id;
+	struct ctl_conn		*r_cc;
+	uint32_t		 r_peerid;	/* the client's, echoed */
+	const struct ctl_op	*r_op;
+	uint32_t		 r_waiting;	/* procid bits */
+	int			 r_answered;	/* END or FAIL sent */
+	int			 r_cancelled;	/* workers were told */
+	struct event		 r_timer;	/* deadline and progress */
+	struct timespec		 r_start;
+	int			 r_ticks;	/* progress ticks so far */
+	struct stream_route	*r_stream;	/* the one it owns, if any */
+	union {
+		struct {
+			char	 git[CTL_DETAIL_MAX];
+			char	 journal[CTL_DETAIL_MAX];
+		} status;
+		struct ctl_stream_test stream_test;
+	} r_u;
+};
+
+struct request	*request_new(struct ctl_conn *, uint32_t peerid,
+		    const struct ctl_op *);
+struct request	*request_find(uint32_t id);
+size_t		 request_count(void);
+/* Send to a worker for this request; its final answer becomes due. */
+int		 request_send(struct request *, enum procid, uint32_t type,
+		    int fd, const void *, size_t);
+void		 request_data(struct request *, const void *, size_t);
+void		 request_end(struct request *);
+void		 request_fail(struct request *, const char *code);
+/* A worker gave its final answer (or acknowledged a cancel). */
+void		 request_worker_done(struct request *, enum procid);
+/* The client left or the deadline passed: tell the workers. */
+void		 request_cancel(struct request *);
+void		 request_client_gone(struct ctl_conn *);
+/* workers.c hands every answer here: checked against the table. */
+void		 request_dispatch(enum procid, struct imsg *);
+
+/*
+ * ops.c: one row per control request (its type, length, who may, its
+ * deadline, how it starts, and the worker answers it takes).
+ */
+struct answer_row {
+	uint32_t	 ar_type;
+	uint32_t	 ar_senders;	/* bits of enum procid */
+	size_t		 ar_len;	/* exact payload length */
+	int		 ar_final;	/* the sender's last word */
+	void		(*ar_handler)(struct request *, enum procid,
+			    struct imsg *);
+};
+struct ctl_op {
+	uint32_t		 op_type;
+	const char		*op_name;
+	size_t			 op_len;	/* exact request payload */
+	int			 op_admin;
+	int			 op_deadline;	/* seconds; 0: none */
+	/* NULL when started, else the error code for the client */
+	const char		*(*op_start)(struct request *, struct imsg *);
+	const struct answer_row	*op_answers;	/* ends with ar_type 0 */
+	/* a stream of the request ended at its source */
+	void			(*op_stream_end)(struct request *);
+};
+#define PROC_BIT(id)	(1U << (id))
+const struct ctl_op	*ops_find(uint32_t type);
+
+/*
+ * streams.c: the stream table.  A stream runs between two endpoints, a
+ * worker or a control client, through spaced unread; spaced checks each
+ * message's direction and the credit window (stream_gauge), so it never
+ * holds more than a window of any stream.
+ */
+struct stream_end_point {
+	enum procid		 ep_proc;	/* PROC_MAX: a client */
+	struct ctl_conn		*ep_cc;
+};
+struct stream_route {
+	TAILQ_ENTRY(stream_route) s_entry;
+	uint32_t		 s_id;
+	struct request		*s_req;
+	struct stream_end_point	 s_src, s_dst;
+	struct stream_gauge	 s_gauge;
+	int			 s_aborted;	/* drop what still comes */
+};
+struct stream_route *stream_open(struct request *, struct stream_end_point,
+		    struct stream_end_point);
+void		 stream_close(struct stream_route *);
+struct stream_route *stream_find(uint32_t id);
+void		 stream_abort(struct stream_route *);
+size_t		 stream_count(void);
+void		 streams_dispatch(struct stream_end_point, struct imsg *);
+/* A new id for a request or a stream: never 0, never one in use. */
+uint32_t	 spaced_new_id(void);
 
 /* audit.c: the privileges table, read from /proc */
 int	 audit_process(const char *name, pid_t, const char *landlock,
@@ -88,10 +221,7 @@ int	 kmsg_parse_seccomp(const char *line, size_t len, pid_t pid,
 
 /* spaced.c */
 int	 docker_connect(void);
-
-/* relay.c: streams between workers */
-const char *relay_stream_test(uint32_t ctl_id, const struct stream_test_msg *);
-void	 relay_dispatch(enum procid, struct imsg *);
+uint64_t peak_rss(void);
 
 /* sandbox.c */
 extern const struct sandbox_spec spaced_sandbox;

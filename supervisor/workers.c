@@ -188,7 +188,17 @@ workers_dispatch(int fd, short event, void *arg)
 			fatalx("%s: message %u before READY", title,
 			    imsg_get_type(&imsg));
 		else
-			spaced_dispatch_worker(c->c_id, &imsg);
+			switch (imsg_get_type(&imsg)) {
+			case IMSG_STREAM_DATA:
+			case IMSG_STREAM_CREDIT:
+			case IMSG_STREAM_END:
+				streams_dispatch((struct stream_end_point){
+				    c->c_id, NULL }, &imsg);
+				break;
+			default:
+				/* Every other message answers a request. */
+				request_dispatch(c->c_id, &imsg);
+			}
 		imsg_free(&imsg);
 	}
 	imsg_event_add(&c->c_iev);

@@ -25,7 +25,7 @@
 
 #include <stddef.h>
 
-#include "proto.h"
+#include "place_proto.h"
 
 /* We speak API 1.41 (Engine 20.10) up to 1.52 (Engine 29). */
 #define DOCKER_API_OURS_MIN	"1.41"

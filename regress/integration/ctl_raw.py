@@ -8,7 +8,7 @@ import socket, struct, sys
 CTL_STATUS, CTL_PROBE, CTL_FAIL, CTL_DATA, CTL_END = 100, 104, 202, 200, 201
 HDR = struct.Struct("=IHHII")
 
-def hdr(mtype, plen, peerid=1, flags=0, length=None):
+def hdr(mtype, plen, peerid=2, flags=0, length=None):
     return HDR.pack(mtype, HDR.size + plen if length is None else length,
                     flags, peerid, 0)
 

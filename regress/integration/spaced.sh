@@ -32,7 +32,7 @@ sh "$top/tools/users.sh" >/dev/null
 # --- start and audit ---------------------------------------------------
 check "spaced starts, confines its workers and listens" start_spaced "$sd"
 check "status shows spaced and three running workers" sh -c \
-    "[ \$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' status | grep -c ' running\$') -eq 4 ]"
+    "[ \$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j status | jq '[.processes[] | select(.state == \"running\")] | length') -eq 4 ]"
 
 ctl -j privileges >"$tree/priv.json"
 pj() { python3 -c "import json,sys; d=json.load(open('$tree/priv.json')); $1"; }

@@ -1,0 +1,129 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef SPACED_CTL_PROTO_H
+#define SPACED_CTL_PROTO_H
+
+/*
+ * The control socket: spacectl (or any local client) <-> spaced.  Type
+ * numbers are pinned: requests from 100, answers from 200.  Stream
+ * messages (proto.h, 10-12) also travel here when the client is one end
+ * of a stream; their peerid is the stream id.
+ *
+ * The peerid of a request is the client's: its low byte is the protocol
+ * version, the upper 24 bits a tag of the client's choosing.  Every
+ * answer carries the peerid of its request, so a client may have several
+ * requests in flight on one connection (CTL_MAX_PENDING).  A request is
+ * answered by any number of DATA and PROGRESS, then one END or FAIL.
+ */
+
+#include <stdint.h>
+
+#include "place_proto.h"
+#include "proto.h"
+
+#define CTL_PROTO_VERSION	2
+#define CTL_VERSION(peerid)	((peerid) & 0xff)
+#define CTL_TAG(peerid)		((peerid) >> 8)
+#define CTL_PEERID(tag)		(((uint32_t)(tag) << 8) | CTL_PROTO_VERSION)
+#define CTL_MAX_PENDING		16	/* requests in flight a connection */
+
+enum ctl_imsg_type {
+	/* requests (client -> spaced) */
+	IMSG_CTL_STATUS = 100,
+	IMSG_CTL_PRIVILEGES,
+	IMSG_CTL_CHECK,
+	IMSG_CTL_VERBOSE,
+	IMSG_CTL_PROBE,		/* struct probe_msg */
+	IMSG_CTL_PING,		/* struct ping_msg: round trip to a worker */
+	IMSG_CTL_STREAM_TEST,	/* struct ctl_stream_test */
+
+	/* answers (spaced -> client) */
+	IMSG_CTL_DATA = 200,	/* one record per message */
+	IMSG_CTL_END,		/* answer complete */
+	IMSG_CTL_FAIL,		/* struct ctl_fail: the error code */
+	IMSG_CTL_PROGRESS,	/* struct ctl_progress: still at work */
+};
+
+struct ctl_fail {
+	char		 cf_code[CTL_CODE_MAX];	/* NUL-terminated error code */
+};
+
+/*
+ * Sent while a long request runs, at least every CTL_PROGRESS_SECONDS:
+ * a client's wait follows the operation, not a fixed time.
+ */
+#define CTL_PROGRESS_SECONDS	5
+struct ctl_progress {
+	uint64_t	 pg_done;	/* bytes (or steps) so far */
+	uint64_t	 pg_total;	/* 0 when not known */
+};
+
+struct ping_msg {
+	uint32_t	 pg_proc;	/* enum procid of a worker */
+};
+
+struct ctl_verbose {
+	int32_t		 cv_level;
+};
+
+/* Where the self-test stream goes: a worker, or the client itself. */
+enum ctl_sink {
+	CTL_SINK_JOURNAL = 0,
+	CTL_SINK_CLIENT,
+};
+
+struct ctl_stream_test {
+	uint64_t	 ct_bytes;	/* to send; answer: what arrived */
+	uint32_t	 ct_sink;	/* enum ctl_sink */
+	uint32_t	 ct_reserved;	/* zero */
+	/* answer only */
+	uint64_t	 ct_bad;	/* chunks not as sent (journal sink) */
+	uint64_t	 ct_usec;	/* from SEND to the end */
+	uint64_t	 ct_peak_rss;	/* spaced's VmHWM, KiB */
+};
+
+#define CTL_NAME_MAX		32
+#define CTL_STATE_MAX		16
+#define CTL_DETAIL_MAX		64
+struct ctl_proc {
+	char		 cp_name[CTL_NAME_MAX];
+	int32_t		 cp_pid;		/* 0 when not shown */
+	char		 cp_state[CTL_STATE_MAX];
+	char		 cp_detail[CTL_DETAIL_MAX];	/* "" when none */
+	/* spaced's own row, for admins; -1 elsewhere */
+	int32_t		 cp_clients;
+	int32_t		 cp_requests;
+	int32_t		 cp_streams;
+};
+
+/* One row of the audit table, read from /proc by the supervisor. */
+#define CTL_IDS_MAX		48
+#define CTL_ROOT_MAX		256
+struct ctl_privileges {
+	char		 cv_name[CTL_NAME_MAX];
+	int32_t		 cv_pid;
+	char		 cv_uid[CTL_IDS_MAX];	/* real eff saved fs */
+	char		 cv_gid[CTL_IDS_MAX];
+	int32_t		 cv_seccomp;		/* 0, 1 or 2 */
+	int32_t		 cv_nnp;		/* NoNewPrivs */
+	char		 cv_capeff[20];		/* hex, as /proc shows it */
+	char		 cv_landlock[LANDLOCK_DESC_MAX];
+	char		 cv_root[CTL_ROOT_MAX];
+	int32_t		 cv_nfds;
+};
+
+#endif /* SPACED_CTL_PROTO_H */

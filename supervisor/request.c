@@ -1,0 +1,310 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * The request table.  A control request becomes a struct request with
+ * an id of spaced's own; everything sent to a worker for it carries that
+ * id, and an answer is taken only when its id is in the table, its
+ * sender is a worker whose answer is still due, and its type and length
+ * are ones the request's operation takes (STYLE.md 7: a worker that
+ * answers otherwise is compromised or broken, and spaced stops).
+ *
+ * A request ends for the client with END or FAIL, and ends for spaced
+ * once every worker gave its final answer: a client that leaves, or a
+ * deadline that passes, cancels the request in its workers, and the
+ * entry stays until they acknowledge, so a late answer is still
+ * recognised and dropped rather than mistaken for an attack.
+ */
+
+#include <sys/types.h>
+
+#include <errno.h>
+#include <event.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errors.h"
+#include "log.h"
+#include "spaced.h"
+
+static TAILQ_HEAD(, request) requests = TAILQ_HEAD_INITIALIZER(requests);
+static size_t		 nrequests;
+static uint32_t		 next_id = 1;
+
+static void	request_tick(int, short, void *);
+static void	request_maybe_free(struct request *);
+
+uint32_t
+spaced_new_id(void)
+{
+	uint32_t	 id;
+
+	/* 2^32 ids go round in years; skip 0 and any still in use. */
+	do {
+		id = next_id++;
+		if (next_id == 0)
+			next_id = 1;
+	} while (request_find(id) != NULL || stream_find(id) != NULL);
+	return id;
+}
+
+struct request *
+request_find(uint32_t id)
+{
+	struct request	*r;
+
+	TAILQ_FOREACH(r, &requests, r_entry)
+		if (r->r_id == id)
+			return r;
+	return NULL;
+}
+
+size_t
+request_count(void)
+{
+	return nrequests;
+}
+
+static void
+request_arm(struct request *r)
+{
+	struct timeval	 tv = { CTL_PROGRESS_SECONDS, 0 };
+
+	evtimer_add(&r->r_timer, &tv);
+}
+
+struct request *
+request_new(struct ctl_conn *cc, uint32_t peerid, const struct ctl_op *op)
+{
+	struct request	*r;
+
+	if ((r = calloc(1, sizeof(*r))) == NULL)
+		return NULL;
+	r->r_id = spaced_new_id();
+	r->r_cc = cc;
+	r->r_peerid = peerid;
+	r->r_op = op;
+	clock_gettime(CLOCK_MONOTONIC, &r->r_start);
+	evtimer_set(&r->r_timer, request_tick, r);
+	event_base_set(cc->cc_iev.base, &r->r_timer);
+	request_arm(r);
+	TAILQ_INSERT_TAIL(&requests, r, r_entry);
+	TAILQ_INSERT_TAIL(&cc->cc_requests, r, r_client_entry);
+	nrequests++;
+	cc->cc_pending++;
+	control_busy_changed(cc);
+	return r;
+}
+
+/* The client is done with it: it no longer counts against the client. */
+static void
+request_detach(struct request *r)
+{
+	struct ctl_conn	*cc = r->r_cc;
+
+	if (cc == NULL)
+		return;
+	TAILQ_REMOVE(&cc->cc_requests, r, r_client_entry);
+	cc->cc_pending--;
+	r->r_cc = NULL;
+	control_busy_changed(cc);
+}
+
+static void
+request_maybe_free(struct request *r)
+{
+	if (!r->r_answered || r->r_waiting != 0)
+		return;
+	request_detach(r);
+	if (r->r_stream != NULL)
+		stream_close(r->r_stream);
+	evtimer_del(&r->r_timer);
+	TAILQ_REMOVE(&requests, r, r_entry);
+	nrequests--;
+	free(r);
+}
+
+int
+request_send(struct request *r, enum procid id, uint32_t type, int fd,
+    const void *data, size_t len)
+{
+	if (worker_compose(id, type, r->r_id, fd, data, len) == -1)
+		return -1;
+	r->r_waiting |= PROC_BIT(id);
+	return 0;
+}
+
+void
+request_data(struct request *r, const void *data, size_t len)
+{
+	if (r->r_cc != NULL && !r->r_answered)
+		control_send(r->r_cc, IMSG_CTL_DATA, r->r_peerid, data, len);
+}
+
+void
+request_end(struct request *r)
+{
+	if (r->r_answered)
+		return;
+	r->r_answered = 1;
+	if (r->r_cc != NULL)
+		control_send(r->r_cc, IMSG_CTL_END, r->r_peerid, NULL, 0);
+	request_detach(r);
+	request_maybe_free(r);
+}
+
+void
+request_fail(struct request *r, const char *code)
+{
+	struct ctl_fail	 cf;
+
+	if (r->r_answered)
+		return;
+	r->r_answered = 1;
+	if (r->r_cc != NULL) {
+		memset(&cf, 0, sizeof(cf));
+		strlcpy(cf.cf_code, code, sizeof(cf.cf_code));
+		control_send(r->r_cc, IMSG_CTL_FAIL, r->r_peerid, &cf,
+		    sizeof(cf));
+	}
+	/* What the workers still do for it is of no use to anyone now. */
+	request_cancel(r);
+	request_detach(r);
+	request_maybe_free(r);
+}
+
+void
+request_worker_done(struct request *r, enum procid id)
+{
+	r->r_waiting &= ~PROC_BIT(id);
+	request_maybe_free(r);
+}
+
+void
+request_cancel(struct request *r)
+{
+	enum procid	 id;
+
+	if (r->r_stream != NULL)
+		stream_abort(r->r_stream);
+	if (r->r_cancelled)
+		return;
+	r->r_cancelled = 1;
+	for (id = 0; id < PROC_MAX; id++) {
+		if ((r->r_waiting & PROC_BIT(id)) == 0)
+			continue;
+		/* A worker that is gone answers nothing more. */
+		if (worker_compose(id, IMSG_WORKER_CANCEL, r->r_id, -1, NULL,
+		    0) == -1)
+			r->r_waiting &= ~PROC_BIT(id);
+	}
+}
+
+void
+request_client_gone(struct ctl_conn *cc)
+{
+	struct request	*r;
+
+	while ((r = TAILQ_FIRST(&cc->cc_requests)) != NULL) {
+		log_debug("request %u: client left, cancelled", r->r_id);
+		r->r_answered = 1;	/* nobody to answer */
+		request_cancel(r);
+		request_detach(r);
+		request_maybe_free(r);
+	}
+}
+
+/*
+ * Every CTL_PROGRESS_SECONDS: tell the client the request still runs,
+ * so its wait follows the operation; past the deadline, give up.
+ */
+static void
+request_tick(int fd, short event, void *arg)
+{
+	struct request		*r = arg;
+	struct ctl_progress	 pg;
+	uint32_t		 id;
+
+	r->r_ticks++;
+	if (r->r_answered) {
+		/* Waiting only for workers to acknowledge a cancel. */
+		if (r->r_ticks * CTL_PROGRESS_SECONDS > 60)
+			log_warnx("request %u (%s): workers %#x still owe a "
+			    "final answer", r->r_id, r->r_op->op_name,
+			    r->r_waiting);
+		request_arm(r);
+		return;
+	}
+	if (r->r_op->op_deadline > 0 &&
+	    r->r_ticks * CTL_PROGRESS_SECONDS >= r->r_op->op_deadline) {
+		log_warnx("request %u (%s): no answer within %d s", r->r_id,
+		    r->r_op->op_name, r->r_op->op_deadline);
+		id = r->r_id;
+		request_fail(r, ERR_TIMEOUT);
+		/* Still here when a worker owes a cancel acknowledgement. */
+		if ((r = request_find(id)) != NULL)
+			request_arm(r);
+		return;
+	}
+	memset(&pg, 0, sizeof(pg));
+	if (r->r_stream != NULL)
+		pg.pg_done = r->r_stream->s_gauge.sg_forwarded;
+	if (r->r_cc != NULL)
+		control_send(r->r_cc, IMSG_CTL_PROGRESS, r->r_peerid, &pg,
+		    sizeof(pg));
+	request_arm(r);
+}
+
+/* An answer from a worker: it must be one the table expects. */
+void
+request_dispatch(enum procid from, struct imsg *imsg)
+{
+	const struct answer_row	*ar;
+	struct request		*r;
+	uint32_t		 type = imsg_get_type(imsg);
+
+	if ((r = request_find(imsg_get_peerid(imsg))) == NULL)
+		fatalx("%s: %s answered %u for no pending request", __func__,
+		    proc_title(from), type);
+	if ((r->r_waiting & PROC_BIT(from)) == 0)
+		fatalx("%s: %s answered %u for request %u, which waits for "
+		    "no answer of it", __func__, proc_title(from), type,
+		    r->r_id);
+	if (imsg->fd != -1)
+		fatalx("%s: %s passed an fd", __func__, proc_title(from));
+	if (type == IMSG_WORKER_CANCEL) {
+		if (!r->r_cancelled || imsg_get_len(imsg) != 0)
+			fatalx("%s: %s: cancel answer for a live request",
+			    __func__, proc_title(from));
+		request_worker_done(r, from);
+		return;
+	}
+	for (ar = r->r_op->op_answers; ar != NULL && ar->ar_type != 0; ar++)
+		if (ar->ar_type == type)
+			break;
+	if (ar == NULL || ar->ar_type == 0 ||
+	    (ar->ar_senders & PROC_BIT(from)) == 0 ||
+	    imsg_get_len(imsg) != ar->ar_len)
+		fatalx("%s: %s: answer %u (%zu bytes) is not one %s takes",
+		    __func__, proc_title(from), type, imsg_get_len(imsg),
+		    r->r_op->op_name);
+	/* A cancelled request still counts answers, but shows none. */
+	if (!r->r_answered)
+		ar->ar_handler(r, from, imsg);
+	/* The sender's bit is still set, so the handler cannot free r. */
+	if (ar->ar_final)
+		request_worker_done(r, from);
+}

@@ -1,0 +1,223 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * The stream table.  Streams pass through spaced unread: DATA and END
+ * go from the source to the destination, CREDIT back (common/stream.c,
+ * stream_relay), and a gauge per stream refuses a source that sends past
+ * its window, so spaced never holds more than a window of any stream.
+ * An endpoint is a worker or a control client; a message from the wrong
+ * end, or for no stream, is refused: fatal from a worker, the end of
+ * the connection from a client.
+ *
+ * An aborted stream (its request was cancelled) stays in the table until
+ * its request is freed, and what still arrives for it is dropped: the
+ * source may have sent it before it saw the cancel.
+ */
+
+#include <sys/types.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errors.h"
+#include "log.h"
+#include "spaced.h"
+
+#define STREAMS_MAX	64	/* in all; each may hold a window */
+
+static TAILQ_HEAD(, stream_route) streams = TAILQ_HEAD_INITIALIZER(streams);
+static size_t		 nstreams;
+
+static int
+ep_equal(struct stream_end_point a, struct stream_end_point b)
+{
+	return a.ep_proc == b.ep_proc && a.ep_cc == b.ep_cc;
+}
+
+static const char *
+ep_title(struct stream_end_point ep)
+{
+	return ep.ep_proc == PROC_MAX ? "client" : proc_title(ep.ep_proc);
+}
+
+static struct imsgev *
+ep_iev(struct stream_end_point ep)
+{
+	if (ep.ep_proc == PROC_MAX)
+		return ep.ep_cc != NULL ? &ep.ep_cc->cc_iev : NULL;
+	if (children[ep.ep_proc].c_pid == 0)
+		return NULL;
+	return &children[ep.ep_proc].c_iev;
+}
+
+size_t
+stream_count(void)
+{
+	return nstreams;
+}
+
+struct stream_route *
+stream_open(struct request *r, struct stream_end_point src,
+    struct stream_end_point dst)
+{
+	struct stream_route	*s;
+
+	if (nstreams >= STREAMS_MAX || r->r_stream != NULL) {
+		errno = EAGAIN;
+		return NULL;
+	}
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return NULL;
+	s->s_id = spaced_new_id();
+	s->s_req = r;
+	s->s_src = src;
+	s->s_dst = dst;
+	stream_gauge_init(&s->s_gauge);
+	TAILQ_INSERT_TAIL(&streams, s, s_entry);
+	nstreams++;
+	r->r_stream = s;
+	if (src.ep_cc != NULL) {
+		src.ep_cc->cc_streams++;
+		control_busy_changed(src.ep_cc);
+	}
+	if (dst.ep_cc != NULL) {
+		dst.ep_cc->cc_streams++;
+		control_busy_changed(dst.ep_cc);
+	}
+	return s;
+}
+
+/* The client end went away; the stream may outlive it, aborted. */
+static void
+stream_drop_client(struct stream_route *s, struct stream_end_point *ep)
+{
+	struct ctl_conn	*cc = ep->ep_cc;
+
+	if (cc == NULL)
+		return;
+	ep->ep_cc = NULL;
+	cc->cc_streams--;
+	control_busy_changed(cc);
+}
+
+void
+stream_close(struct stream_route *s)
+{
+	stream_drop_client(s, &s->s_src);
+	stream_drop_client(s, &s->s_dst);
+	s->s_req->r_stream = NULL;
+	TAILQ_REMOVE(&streams, s, s_entry);
+	nstreams--;
+	free(s);
+}
+
+void
+stream_abort(struct stream_route *s)
+{
+	s->s_aborted = 1;
+	/* Nothing more goes to a client end: it left or was answered. */
+	stream_drop_client(s, &s->s_src);
+	stream_drop_client(s, &s->s_dst);
+}
+
+struct stream_route *
+stream_find(uint32_t id)
+{
+	struct stream_route	*s;
+
+	TAILQ_FOREACH(s, &streams, s_entry)
+		if (s->s_id == id)
+			return s;
+	return NULL;
+}
+
+static void
+stream_ended(struct stream_route *s)
+{
+	struct request	*r = s->s_req;
+
+	if (r->r_op->op_stream_end != NULL)
+		r->r_op->op_stream_end(r);
+}
+
+/* Refuse a bad stream message: a client is cut off, a worker is fatal. */
+static void
+stream_refuse(struct stream_end_point from, const char *why, uint32_t id)
+{
+	if (from.ep_proc != PROC_MAX)
+		fatalx("streams: %s: %s (stream %u)", ep_title(from), why, id);
+	log_warnx("streams: client uid %u: %s (stream %u)",
+	    (unsigned)from.ep_cc->cc_uid, why, id);
+	control_fail_close(from.ep_cc, 0, ERR_BAD_REQUEST);
+}
+
+void
+streams_dispatch(struct stream_end_point from, struct imsg *imsg)
+{
+	struct stream_route	*s;
+	struct stream_end_point	 want, to;
+	struct imsgev		*iev;
+	uint32_t		 type = imsg_get_type(imsg);
+	uint32_t		 id = imsg_get_peerid(imsg);
+	int			 forward_end;
+
+	if ((s = stream_find(id)) == NULL) {
+		/* A client's credit may cross the END of its stream. */
+		if (from.ep_proc == PROC_MAX && type == IMSG_STREAM_CREDIT) {
+			log_debug("streams: credit for ended stream %u", id);
+			return;
+		}
+		stream_refuse(from, "message for no stream", id);
+		return;
+	}
+	/* DATA and END come from the source, CREDIT from the destination. */
+	want = type == IMSG_STREAM_CREDIT ? s->s_dst : s->s_src;
+	to = type == IMSG_STREAM_CREDIT ? s->s_src : s->s_dst;
+	if (s->s_aborted) {
+		/* Sent before the cancel reached it; still from the right end. */
+		if (from.ep_proc != PROC_MAX && from.ep_proc != want.ep_proc) {
+			stream_refuse(from, "message from the wrong end", id);
+			return;
+		}
+		/* A worker's END is its last word, forwarded or not. */
+		if (type == IMSG_STREAM_END && from.ep_proc != PROC_MAX)
+			stream_ended(s);
+		return;
+	}
+	if (!ep_equal(want, from)) {
+		stream_refuse(from, "message from the wrong end", id);
+		return;
+	}
+	/* After its END the source hears nothing more of the stream. */
+	if (type == IMSG_STREAM_CREDIT && s->s_gauge.sg_ended)
+		return;
+	forward_end = type == IMSG_STREAM_END;
+	if ((iev = ep_iev(to)) == NULL)
+		return;
+	if (stream_relay(iev, imsg, &s->s_gauge) == -1) {
+		if (from.ep_proc != PROC_MAX)
+			fatal("streams: %s broke stream %u", ep_title(from),
+			    id);
+		stream_refuse(from, "broke the stream", id);
+		return;
+	}
+	if (to.ep_proc == PROC_MAX)
+		control_output_check(to.ep_cc);
+	if (forward_end)
+		stream_ended(s);
+}
