@@ -6,9 +6,14 @@ pid u32 (common/imsg.h)."""
 import socket, struct, sys
 
 CTL_STATUS, CTL_PROBE, CTL_FAIL, CTL_DATA, CTL_END = 100, 104, 202, 200, 201
+CTL_PING, CTL_STREAM_TEST, CTL_PROGRESS = 105, 106, 203
+import os
+VERSION, PROC_GIT = int(os.environ.get("CTL_VERSION", "2")), 2
 HDR = struct.Struct("=IHHII")
 
-def hdr(mtype, plen, peerid=2, flags=0, length=None):
+def hdr(mtype, plen, peerid=None, flags=0, length=None):
+    if peerid is None:
+        peerid = VERSION
     return HDR.pack(mtype, HDR.size + plen if length is None else length,
                     flags, peerid, 0)
 
@@ -41,6 +46,43 @@ def answers(sock):
             if t in (CTL_FAIL, CTL_END):
                 return out
 
+def tagged(tag):
+    return (tag << 8) | VERSION
+
+def flood(s, secs):
+    """STATUS requests as fast as spaced takes them, never reading."""
+    import time
+    s.setblocking(False)
+    req, sent, end = hdr(CTL_STATUS, 0) * 64, 0, time.time() + secs
+    while time.time() < end:
+        try:
+            sent += s.send(req)
+        except BlockingIOError:
+            time.sleep(0.01)
+    print("sent %d requests" % (sent // HDR.size))
+
+def tags(s, n):
+    """n pings to spaced-git on one connection, each with its own tag."""
+    s.sendall(b"".join(hdr(CTL_PING, 4, peerid=tagged(t)) +
+                       struct.pack("=I", PROC_GIT) for t in range(1, n + 1)))
+    seen, buf = [], b""
+    s.settimeout(5)
+    while len(seen) < n:
+        d = s.recv(65536)
+        if not d:
+            break
+        buf += d
+        while len(buf) >= HDR.size:
+            t, l, _, peerid, _ = HDR.unpack(buf[:HDR.size])
+            if len(buf) < l:
+                break
+            body, buf = buf[HDR.size:l], buf[l:]
+            name = {CTL_END: "end", CTL_FAIL: "fail"}.get(t, "type%d" % t)
+            if t == CTL_FAIL:
+                name = body.split(b"\0")[0].decode()
+            seen.append("%s:%d" % (name, peerid >> 8))
+    print(" ".join(sorted(seen, key=lambda x: int(x.split(":")[1]))))
+
 def main():
     path, case = sys.argv[1], sys.argv[2]
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -67,6 +109,20 @@ def main():
         s.sendall(hdr(CTL_PROBE, 12) + struct.pack("=IIi", 9, 1, 0))
     elif case == "status":
         s.sendall(hdr(CTL_STATUS, 0))
+    elif case == "flood":
+        flood(s, float(sys.argv[3])); return
+    elif case == "tags":
+        tags(s, int(sys.argv[3])); return
+    elif case == "noread-stream":
+        # 1 GiB to us as the sink, and we never read: spaced must hold
+        # no more than a window of it.
+        import time
+        s.sendall(hdr(CTL_STREAM_TEST, 40) +
+                  struct.pack("=QIIQQQ", 1 << 30, 1, 0, 0, 0, 0))
+        time.sleep(float(sys.argv[3])); print("slept"); return
+    elif case == "data-nostream":
+        # Data for a stream that does not exist: refused, then closed.
+        s.sendall(hdr(10, 16, peerid=7) + b"z" * 16)
     print(" ".join(answers(s)))
 
 main()

@@ -1,0 +1,137 @@
+#!/bin/sh
+# spaced under many requests at once and under hostile peers: a client that
+# never reads, a request longer than the idle timeout, a client that leaves
+# mid-request, several requests and streams in flight, and a compromised
+# worker that answers what it was not asked.  Each hostile case has its
+# positive control beside it.  Needs root (a second uid, the workers' users).
+. "$(dirname "$0")/lib.sh"
+
+if [ "$(id -u)" -ne 0 ]; then
+	skip "needs root (a second uid for the hostile client)"
+	test_done; exit $?
+fi
+sh "$top/tools/users.sh" >/dev/null
+make_tree
+trap 'stop_spaced; rm -rf "$tree"' EXIT
+sd=$tree/s1
+raw() { python3 "$top/regress/integration/ctl_raw.py" "$sd/run/spaced.sock" "$@"; }
+rss() { awk '/^VmRSS/ { print $2 }' "/proc/$spaced_pid/status"; }
+nfds() { ls "/proc/$spaced_pid/fd" | wc -l; }
+# field of spaced's own row in status -j: clients, requests, streams
+count() { ctl -j status | jq ".processes[0].$1"; }
+git_pid() { ctl -j status | jq '.processes[] | select(.name == "spaced-git") | .pid'; }
+utime() { awk '{ print $14 }' "/proc/$1/stat"; }
+
+check "spaced starts" start_spaced "$sd"
+base_rss=$(rss)
+base_fds=$(nfds)
+
+# --- a request longer than the idle timeout (30 s) ---------------------
+# 64 GiB, the documented maximum, takes longer than the idle timeout:
+# started first, checked last, so the rest runs meanwhile.
+ctl -j stream-test 65536 >"$tree/long.json" 2>"$tree/long.err" &
+long_pid=$!
+
+# --- a client that never reads (uid nobody) --------------------------
+cp "$top/regress/integration/ctl_raw.py" "$tree/"
+chmod a+r "$tree/ctl_raw.py"
+setpriv --reuid=nobody --regid=nogroup --clear-groups \
+    /usr/bin/python3 "$tree/ctl_raw.py" "$sd/run/spaced.sock" \
+    flood 6 >"$tree/flood.out" 2>&1 &
+flood_pid=$!
+peak=0; slow=0; i=0
+while kill -0 "$flood_pid" 2>/dev/null; do
+	r=$(rss); [ "$r" -gt "$peak" ] && peak=$r
+	# everyone else is served meanwhile, within a second each
+	timeout 1 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" ping git ||
+	    slow=$((slow + 1))
+	i=$((i + 1))
+	sleep 0.2
+done
+wait "$flood_pid"
+echo "# flood: $(cat "$tree/flood.out"); spaced RSS $base_rss -> peak $peak KiB; $i pings, $slow slow"
+check "the flood really sent requests (positive control)" \
+    grep -q "sent [0-9][0-9]* requests" "$tree/flood.out"
+check "spaced stays within 8 MiB of its start under the flood" \
+    [ "$peak" -lt $((base_rss + 8192)) ]
+check "every ping answered within 1 s during the flood" [ "$slow" -eq 0 ]
+
+# --- several requests on one connection, each with its tag -------------
+check "three tagged pings on one connection, each answered with its tag" \
+    sh -c "[ \"\$(python3 '$top/regress/integration/ctl_raw.py' '$sd/run/spaced.sock' tags 3)\" = 'end:1 end:2 end:3' ]"
+check "the 17th request in flight on one connection is refused busy" \
+    sh -c "python3 '$top/regress/integration/ctl_raw.py' '$sd/run/spaced.sock' tags 17 | grep -q 'busy:'"
+check "data for no stream is refused" \
+    sh -c "[ \"\$(python3 '$top/regress/integration/ctl_raw.py' '$sd/run/spaced.sock' data-nostream)\" = 'bad_request' ]"
+
+# --- a stream to a client that does not read ---------------------------
+raw noread-stream 4 >/dev/null &
+nr_pid=$!
+sleep 2
+check "status counts the stream to the non-reading client (and the long one)" \
+    [ "$(count streams)" -eq 2 ]
+r=$(rss)
+echo "# non-reading stream sink: spaced RSS $r KiB"
+check "spaced holds at most a window (+2 MiB) for a client that does not read" \
+    [ "$r" -lt $((base_rss + 3072)) ]
+wait "$nr_pid"
+check "once it left, its request and stream are gone" \
+    wait_for 5 sh -c "[ \"\$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j status | jq '.processes[0].streams')\" -eq 1 ]"
+
+# --- a client that leaves mid-request ----------------------------------
+# The stream of the long request above is the other one still counted.
+gp=$(git_pid)
+"$tree/bin/spacectl" -s "$sd/run/spaced.sock" stream-test 65536 journal \
+    >/dev/null 2>&1 &
+leave_pid=$!
+sleep 1
+check "a second long stream runs (positive control: two streams)" \
+    [ "$(count streams)" -eq 2 ]
+kill "$leave_pid"; wait "$leave_pid" 2>/dev/null
+check "the leaver's request and stream are freed" \
+    wait_for 5 sh -c "[ \"\$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j status | jq '.processes[0].streams')\" -eq 1 ]"
+check "spaced has the fds it had before (the long stream's client aside)" \
+    wait_for 5 sh -c "[ \$(ls /proc/$spaced_pid/fd | wc -l) -le $((base_fds + 1)) ]"
+
+# --- the long request ends well ------------------------------------------
+wait "$long_pid"; long_rc=$?
+echo "# long: $(jq -c . "$tree/long.json" 2>/dev/null) $(cat "$tree/long.err")"
+check "stream-test 65536 outlives the idle timeout and arrives intact" \
+    sh -c "[ $long_rc -eq 0 ] && jq -e '.intact and .bytes == 68719476736' '$tree/long.json' >/dev/null"
+check "nothing is left in the tables" \
+    wait_for 5 sh -c "[ \"\$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j status | jq '.processes[0].requests + .processes[0].streams')\" -eq 1 ]"
+gp_now=$(git_pid)
+u1=$(utime "$gp_now"); sleep 1; u2=$(utime "$gp_now")
+check "spaced-git is idle once every stream ended (cancel reached it)" \
+    [ $((u2 - u1)) -lt 10 ]
+check "spaced-git is the same process all along" [ "$gp" = "$gp_now" ]
+stop_spaced
+
+# --- a compromised worker --------------------------------------------------
+# hostile-worker replaces spaced-git; spaced must stop at its first lie.
+cp "$build/regress/tools/hostile-worker" "$tree/libexec/spaced/spaced-git"
+hostile() {
+	start_spaced "$sd" || return 1
+	ctl probe git "$1" >/dev/null 2>&1
+	wait_for 5 sh -c "! kill -0 $spaced_pid" ||
+	    { echo "# spaced took it"; stop_spaced; return 1; }
+	wait "$spaced_pid"; rc=$?; spaced_pid=
+	grep -q "$2" "$sd/log" || { sed 's/^/#   /' "$sd/log"; return 1; }
+	[ "$rc" -ne 0 ]
+}
+hostile_control() {
+	start_spaced "$sd" || return 1
+	ctl ping git && ctl probe git execve | grep -q failed &&
+	    ctl -j status | jq -e '.processes[2].detail == "libgit2 hostile"' \
+	    >/dev/null
+	rc=$?; stop_spaced; return $rc
+}
+check "spaced talks to the hostile worker (positive control)" hostile_control
+check "an answer of the wrong type is fatal" hostile open "is not one probe takes"
+check "an answer for requests it was never given is fatal" hostile socket \
+    "for no pending request\|waits for no answer of it"
+check "a second answer to one request is fatal" hostile connect \
+    "for no pending request"
+check "an fd passed with an answer is fatal" hostile fork "passed an fd"
+
+test_done
