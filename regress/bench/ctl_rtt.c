@@ -36,7 +36,7 @@
 #include <unistd.h>
 
 #include "imsg.h"
-#include "proto.h"
+#include "ctl_proto.h"
 
 static double
 now_us(void)
@@ -73,7 +73,7 @@ ping(struct imsgbuf *ib, uint32_t proc)
 	ssize_t		 r;
 	int		 n, done = 0;
 
-	if (imsg_compose(ib, IMSG_CTL_PING, CTL_PROTO_VERSION, 0, -1, &pg,
+	if (imsg_compose(ib, IMSG_CTL_PING, CTL_PEERID(0), 0, -1, &pg,
 	    sizeof(pg)) == -1 || imsgbuf_flush(ib) == -1)
 		err(1, "send");
 	while (!done) {

@@ -34,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "proto.h"
+#include "place_proto.h"
 #include "worker-docker/docker_check.h"
 
 #define CALLS	100

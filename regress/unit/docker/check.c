@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "errors.h"
-#include "proto.h"
+#include "place_proto.h"
 #include "worker-docker/docker_check.h"
 #include "worker-docker/docker_http.h"
 

@@ -33,7 +33,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "proto.h"
+#include "place_proto.h"
 #include "worker-docker/docker_check.h"
 
 #ifndef DOCKER_SOCK
