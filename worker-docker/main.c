@@ -19,36 +19,8 @@
  * sockets that spaced opens and passes; never opens or connects one.
  */
 
-#include <sys/socket.h>
-
-#include <string.h>
-#include <unistd.h>
-
-#include "log.h"
 #include "proc.h"
-#include "docker_check.h"
 #include "docker_worker.h"
-
-static void
-docker_dispatch(struct imsgev *iev, struct imsg *imsg)
-{
-	struct docker_check_msg	 dc;
-	int			 fd;
-
-	switch (imsg_get_type(imsg)) {
-	case IMSG_DOCKER_CHECK_REQ:
-		if (imsg_get_len(imsg) != 0 || (fd = imsg_get_fd(imsg)) == -1)
-			fatalx("%s: bad check request", __func__);
-		memset(&dc, 0, sizeof(dc));
-		docker_check(fd, &dc);
-		close(fd);
-		imsg_compose_event(iev, IMSG_DOCKER_CHECK_REP,
-		    imsg_get_peerid(imsg), 0, -1, &dc, sizeof(dc));
-		break;
-	default:
-		fatalx("%s: unexpected imsg %u", __func__, imsg_get_type(imsg));
-	}
-}
 
 static const struct worker docker_worker = {
 	.w_id = PROC_DOCKER,
