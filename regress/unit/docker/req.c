@@ -245,3 +245,26 @@ Test(req, json_body_sent)
 	close(sv[1]);
 	inproc_end(base);
 }
+
+/* We never pipeline: an answer that came before we asked is refused. */
+Test(req, bytes_before_asking_refused)
+{
+	struct event_base	*base = inproc_begin();
+	const char		*a = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n"
+				    "\r\nOK" "HTTP/1.1 200 OK\r\n"
+				    "Content-Length: 2\r\n\r\n{}";
+	char			 req[512];
+	int			 sv[2], i;
+
+	cr_assert_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	cr_assert_eq(docker_req_start(&inproc_ping_version_op, 5, sv[0], 5000,
+	    NULL, 0), 0);
+	for (i = 0; i < 3; i++)
+		event_base_loop(base, EVLOOP_NONBLOCK);
+	cr_assert_gt(read(sv[1], req, sizeof(req)), 0);
+	cr_assert_eq(write(sv[1], a, strlen(a)), (ssize_t)strlen(a));
+	event_base_dispatch(base);
+	cr_assert_str_eq((char *)inproc_last, "fail " ERR_DOCKER_UNREADABLE);
+	close(sv[1]);
+	inproc_end(base);
+}
