@@ -19,13 +19,26 @@
  * sockets that spaced opens and passes; never opens or connects one.
  */
 
+#include <jansson.h>
+
 #include "proc.h"
 #include "docker_worker.h"
+
+/*
+ * jansson seeds its hash from /dev/urandom on first use, which the
+ * filter denies (it would fall back to time and pid): seed it now, so
+ * engine JSON cannot be shaped into collisions.
+ */
+static void
+docker_prewarm(void)
+{
+	json_object_seed(0);
+}
 
 static const struct worker docker_worker = {
 	.w_id = PROC_DOCKER,
 	.w_sandbox = &docker_sandbox,
-	.w_prewarm = NULL,
+	.w_prewarm = docker_prewarm,
 	.w_dispatch = docker_dispatch,
 };
 

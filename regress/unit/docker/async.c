@@ -26,6 +26,7 @@
 
 #include <criterion/criterion.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -140,6 +141,25 @@ Test(async, ten_slow_checks_side_by_side_and_ping_at_once)
 	stop();
 }
 
+/* The worker under test runs confined: its filter is what we exercise. */
+static void
+assert_confined(pid_t pid)
+{
+	char	 path[64], line[128];
+	FILE	*fp;
+	int	 seccomp = -1, nnp = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	cr_assert_not_null(fp = fopen(path, "r"));
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		sscanf(line, "Seccomp: %d", &seccomp);
+		sscanf(line, "NoNewPrivs: %d", &nnp);
+	}
+	fclose(fp);
+	cr_assert_eq(seccomp, 2, "spaced-docker is not under its filter");
+	cr_assert_eq(nnp, 1);
+}
+
 struct hostile {
 	const char	*h_mode;
 	int		 h_available;
@@ -191,6 +211,7 @@ Test(async, hostile_engines_clear_codes_worker_survives)
 	cr_assert_eq(wh_send(&w, IMSG_WORKER_PING, PING_ID, -1), 0);
 	cr_assert_eq(next_answer(1000, &type, &dc), PING_ID);
 	cr_assert_eq(kill(w.wh_pid, 0), 0, "the worker died");
+	assert_confined(w.wh_pid);
 	usleep(50000);
 	cr_assert_eq(wh_nfds(w.wh_pid), base, "an engine fd was left open");
 	stop();
