@@ -121,7 +121,7 @@ worker_cancel(struct imsgev *iev, struct imsg *imsg)
 
 	held = worker_stream_test_cancel(id);
 	if (worker_self->w_cancel != NULL)
-		held |= worker_self->w_cancel(id);
+		held |= worker_self->w_cancel(id) > 0;
 	if (held)
 		imsg_compose_event(iev, IMSG_WORKER_CANCEL, id, 0, -1, NULL,
 		    0);

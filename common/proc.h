@@ -51,7 +51,7 @@ struct worker {
 	void			(*w_prewarm)(void);
 	/* one message from the parent; the probe is handled for it */
 	void			(*w_dispatch)(struct imsgev *, struct imsg *);
-	/* drop the request of this id: 1 if it was still held, else 0 */
+	/* drop the request of this id: how many it still held (0: none) */
 	int			(*w_cancel)(uint32_t);
 };
 

@@ -30,10 +30,7 @@
 #include <string.h>
 
 #include "errors.h"
-#include "log.h"
 #include "docker_check.h"
-#include "docker_http.h"
-#include "docker_parse.h"
 
 #define API_PART_DIGITS_MAX	4
 
@@ -205,35 +202,4 @@ docker_version_parse(const void *body, size_t len,
 	    docker_api_cmp(out->dc_api_version, DOCKER_ISOLATED_API) >= 0;
 	out->dc_available = 1;
 	return NULL;
-}
-
-void
-docker_check_timeout(int fd, int timeout_ms, struct docker_check_msg *out)
-{
-	struct docker_parser	 answer;
-	struct docker_request	 rq = {
-		.rq_method = "GET",
-		.rq_path = "/version",
-		.rq_answer_cap = DOCKER_BODY_MAX_SMALL,
-		.rq_timeout_ms = timeout_ms,
-	};
-	const char		*code;
-
-	memset(out, 0, sizeof(*out));
-	if ((code = docker_http_roundtrip(fd, &rq, &answer)) != NULL)
-		unavailable(out, code, 0);
-	else if (answer.dp_status != 200) {
-		log_warnx("docker: GET /version: status %d", answer.dp_status);
-		unavailable(out, ERR_DOCKER_UNREADABLE, 0);
-	} else if ((code = docker_version_parse(answer.dp_body,
-	    answer.dp_body_len, out)) != NULL)
-		log_warnx("docker: GET /version: %s (ApiVersion \"%s\")",
-		    code, out->dc_api_version);
-	docker_parse_free(&answer);
-}
-
-void
-docker_check(int fd, struct docker_check_msg *out)
-{
-	docker_check_timeout(fd, DOCKER_TIMEOUT_MS, out);
 }

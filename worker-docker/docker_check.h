@@ -20,7 +20,8 @@
 /*
  * check: is there an engine on this socket we can drive, and can it
  * isolate a space from the host?  Never fails for an expected problem;
- * the answer says available or not, with a code from errors.h.
+ * the answer says available or not, with a code from errors.h.  These
+ * are the pure parts; the operation itself is a row in docker_ops.c.
  */
 
 #include <stddef.h>
@@ -33,11 +34,6 @@
 /* The isolated gateway mode arrived in Engine 28.0, API 1.48. */
 #define DOCKER_ISOLATED_ENGINE	28
 #define DOCKER_ISOLATED_API	"1.48"
-
-void		 docker_check(int fd, struct docker_check_msg *);
-/* The same with an explicit deadline (tests use a short one). */
-void		 docker_check_timeout(int fd, int timeout_ms,
-		    struct docker_check_msg *);
 
 /*
  * Pure: fills *out from a /version body.  Returns NULL when available,

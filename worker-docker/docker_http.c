@@ -15,103 +15,15 @@
  */
 
 /*
- * The I/O half of the Engine API client: write a request, feed what comes
- * back to the pure parser, all under one deadline.  poll(2) guards every
- * read and write, and the socket calls never block (MSG_DONTWAIT), so a
- * stalled engine costs us the deadline and no more.
+ * Request heads for the Engine API.  Method and path are checked before
+ * they go into a head: a path with a space or CRLF in it would split one
+ * request into two.
  */
 
-#include <sys/types.h>
-#include <sys/socket.h>
-
-#include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
-#include "errors.h"
-#include "log.h"
 #include "docker_http.h"
-
-#define DOCKER_HEAD_MAX		8192
-
-static struct timespec
-deadline_after(int ms)
-{
-	struct timespec	 t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	t.tv_sec += ms / 1000;
-	t.tv_nsec += (long)(ms % 1000) * 1000000L;
-	if (t.tv_nsec >= 1000000000L) {
-		t.tv_sec++;
-		t.tv_nsec -= 1000000000L;
-	}
-	return t;
-}
-
-/* Milliseconds left, rounded up so we never spin on a 0 timeout. */
-static int
-remaining_ms(const struct timespec *deadline)
-{
-	struct timespec	 now;
-	long long	 ms;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	ms = (long long)(deadline->tv_sec - now.tv_sec) * 1000 +
-	    (deadline->tv_nsec - now.tv_nsec + 999999) / 1000000;
-	if (ms <= 0)
-		return 0;
-	return ms > 60 * 60 * 1000 ? 60 * 60 * 1000 : (int)ms;
-}
-
-/* Waits for ev; returns NULL when ready, or an error code. */
-static const char *
-wait_for(int fd, short ev, const struct timespec *deadline)
-{
-	struct pollfd	 pfd;
-	int		 ms, r;
-
-	for (;;) {
-		if ((ms = remaining_ms(deadline)) == 0)
-			return ERR_TIMEOUT;
-		pfd.fd = fd;
-		pfd.events = ev;
-		pfd.revents = 0;
-		r = poll(&pfd, 1, ms);
-		if (r == -1 && errno == EINTR)
-			continue;
-		if (r == -1 || (pfd.revents & POLLNVAL)) {
-			log_warn("docker: poll");
-			return ERR_DOCKER_UNREACHABLE;
-		}
-		if (r > 0)
-			return NULL;	/* ready, or HUP/ERR: the call says */
-	}
-}
-
-static const char *
-send_all(int fd, const void *buf, size_t len, const struct timespec *deadline)
-{
-	const char	*p = buf, *code;
-	ssize_t		 n;
-
-	while (len > 0) {
-		if ((code = wait_for(fd, POLLOUT, deadline)) != NULL)
-			return code;
-		n = send(fd, p, len, MSG_DONTWAIT | MSG_NOSIGNAL);
-		if (n == -1) {
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
-			log_warn("docker: send");
-			return ERR_DOCKER_UNREACHABLE;
-		}
-		p += n;
-		len -= n;
-	}
-	return NULL;
-}
 
 /* Method: upper-case letters.  Path: origin-form, visible ASCII only. */
 static int
@@ -153,70 +65,4 @@ docker_http_head(const struct docker_request *rq, char *buf, size_t len)
 	if (n < 0 || (size_t)n >= len)
 		return -1;
 	return n;
-}
-
-const char *
-docker_http_roundtrip(int fd, const struct docker_request *rq,
-    struct docker_parser *answer)
-{
-	struct timespec		 deadline;
-	char			 head[DOCKER_HEAD_MAX];
-	unsigned char		 buf[16384];
-	const char		*code;
-	size_t			 used, got = 0;
-	ssize_t			 n;
-	int			 hlen;
-	enum docker_parse_rv	 rv = DP_NEED_MORE;
-
-	docker_parse_init(answer, rq->rq_answer_cap);
-	deadline = deadline_after(rq->rq_timeout_ms);
-
-	if ((hlen = docker_http_head(rq, head, sizeof(head))) == -1) {
-		log_warnx("docker: refusing to send an unsafe request");
-		return ERR_INTERNAL;
-	}
-	if ((code = send_all(fd, head, hlen, &deadline)) != NULL ||
-	    (rq->rq_body_len > 0 &&
-	    (code = send_all(fd, rq->rq_body, rq->rq_body_len, &deadline))
-	    != NULL))
-		goto fail;
-
-	while (rv == DP_NEED_MORE) {
-		if ((code = wait_for(fd, POLLIN, &deadline)) != NULL)
-			goto fail;
-		n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
-		if (n == -1) {
-			if (errno == EINTR || errno == EAGAIN)
-				continue;
-			log_warn("docker: recv");
-			code = ERR_DOCKER_UNREACHABLE;
-			goto fail;
-		}
-		if (n == 0) {
-			if (got == 0) {
-				/* Nothing at all: the engine is not there. */
-				code = ERR_DOCKER_UNREACHABLE;
-				goto fail;
-			}
-			rv = docker_parse_eof(answer);
-			break;
-		}
-		got += n;
-		/*
-		 * Bytes after a complete answer are dropped: a JSON call
-		 * owns its connection.  A hijacked exec stream will need
-		 * them kept (reference 1.4).
-		 */
-		rv = docker_parse_feed(answer, buf, n, &used);
-	}
-	if (rv == DP_ERROR) {
-		log_warnx("docker: %s %s: %s", rq->rq_method, rq->rq_path,
-		    answer->dp_errstr);
-		return ERR_DOCKER_UNREADABLE;
-	}
-	return NULL;
-
- fail:
-	log_warnx("docker: %s %s: %s", rq->rq_method, rq->rq_path, code);
-	return code;
 }

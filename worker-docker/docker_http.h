@@ -18,37 +18,21 @@
 #define SPACED_DOCKER_HTTP_H
 
 /*
- * One HTTP/1.1 request and its answer over a connected stream socket
- * that the supervisor handed us.  No libevent evhttp: it closes a
- * pre-connected fd and dials TCP instead.  The fd stays open; closing it
- * is the caller's business.
+ * The head of one HTTP/1.1 request to the Engine.  Pure: the bytes go out
+ * through docker_req.c.  No libevent evhttp: it closes a pre-connected
+ * fd and dials TCP instead.
  */
 
 #include <stddef.h>
 
-#include "docker_parse.h"
-
-#define DOCKER_TIMEOUT_MS	10000	/* per request, connect to answer */
+#define DOCKER_HEAD_MAX		8192
 
 struct docker_request {
 	const char	*rq_method;	/* "GET", "POST", ... */
 	const char	*rq_path;	/* "/version", "/v1.41/containers/json" */
 	const char	*rq_body;	/* JSON, or NULL */
 	size_t		 rq_body_len;
-	size_t		 rq_answer_cap;	/* largest answer body we accept */
-	int		 rq_timeout_ms;	/* whole round trip */
 };
-
-/*
- * Sends the request and reads one answer into *answer (initialised here;
- * free it with docker_parse_free even on failure).  Returns NULL on a
- * complete answer of any status, or a code from errors.h:
- * ERR_DOCKER_UNREACHABLE (I/O failure, or closed before a byte came back),
- * ERR_DOCKER_UNREADABLE (malformed, truncated or over a cap),
- * ERR_TIMEOUT (the deadline passed), ERR_INTERNAL (a bad request from us).
- */
-const char	*docker_http_roundtrip(int fd, const struct docker_request *,
-		    struct docker_parser *answer);
 
 /* Writes the request head into buf; -1 if it does not fit or is unsafe. */
 int		 docker_http_head(const struct docker_request *, char *buf,

@@ -18,6 +18,12 @@
 #define DOCKER_WORKER_H
 
 struct sandbox_spec;
+struct imsgev;
+struct imsg;
+
 extern const struct sandbox_spec docker_sandbox;
+
+/* One message from spaced (docker.c); answers may come later. */
+void	docker_dispatch(struct imsgev *, struct imsg *);
 
 #endif /* DOCKER_WORKER_H */

@@ -19,42 +19,29 @@
  * sockets that spaced opens and passes; never opens or connects one.
  */
 
-#include <sys/socket.h>
+#include <jansson.h>
 
-#include <string.h>
-#include <unistd.h>
-
-#include "log.h"
 #include "proc.h"
-#include "docker_check.h"
+#include "docker_req.h"
 #include "docker_worker.h"
 
+/*
+ * jansson seeds its hash from /dev/urandom on first use, which the
+ * filter denies (it would fall back to time and pid): seed it now, so
+ * engine JSON cannot be shaped into collisions.
+ */
 static void
-docker_dispatch(struct imsgev *iev, struct imsg *imsg)
+docker_prewarm(void)
 {
-	struct docker_check_msg	 dc;
-	int			 fd;
-
-	switch (imsg_get_type(imsg)) {
-	case IMSG_DOCKER_CHECK_REQ:
-		if (imsg_get_len(imsg) != 0 || (fd = imsg_get_fd(imsg)) == -1)
-			fatalx("%s: bad check request", __func__);
-		memset(&dc, 0, sizeof(dc));
-		docker_check(fd, &dc);
-		close(fd);
-		imsg_compose_event(iev, IMSG_DOCKER_CHECK_REP,
-		    imsg_get_peerid(imsg), 0, -1, &dc, sizeof(dc));
-		break;
-	default:
-		fatalx("%s: unexpected imsg %u", __func__, imsg_get_type(imsg));
-	}
+	json_object_seed(0);
 }
 
 static const struct worker docker_worker = {
 	.w_id = PROC_DOCKER,
 	.w_sandbox = &docker_sandbox,
-	.w_prewarm = NULL,
+	.w_prewarm = docker_prewarm,
 	.w_dispatch = docker_dispatch,
+	.w_cancel = docker_req_cancel,
 };
 
 int

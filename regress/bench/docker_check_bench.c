@@ -15,7 +15,7 @@
  */
 
 /*
- * Round trip of docker_check against the live daemon, fresh connection
+ * Round trip of the check operation against the live daemon, fresh connection
  * each call, against a baseline measured in the same run: the same
  * GET /version written and read raw (HTTP/1.0, read to EOF, no parsing).
  * Engine 20.10 runs runc and docker-init --version inside /version, so
@@ -28,6 +28,7 @@
 #include <sys/un.h>
 
 #include <err.h>
+#include <event2/event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,7 +36,8 @@
 #include <unistd.h>
 
 #include "place_proto.h"
-#include "worker-docker/docker_check.h"
+#include "worker-docker/docker_ops.h"
+#include "worker-docker/docker_req.h"
 
 #define CALLS	100
 
@@ -96,16 +98,31 @@ raw_get(const char *req)
 	close(fd);
 }
 
+static struct docker_check_msg	 answer;
+
+static void
+capture(uint32_t type, uint32_t peerid, const void *data, size_t len)
+{
+	if (type != IMSG_DOCKER_CHECK_REP || len != sizeof(answer))
+		errx(1, "unexpected answer %u", type);
+	memcpy(&answer, data, len);
+}
+
+/* The check operation as the worker runs it, on a loop of its own. */
 static void
 checked(void)
 {
-	struct docker_check_msg	 m;
-	int			 fd = connect_docker();
+	struct event_base	*base;
 
-	docker_check(fd, &m);
-	close(fd);
-	if (!m.dc_available)
-		errx(1, "check: %s", m.dc_code);
+	if ((base = event_base_new()) == NULL)
+		errx(1, "event_base_new");
+	docker_req_init(base, capture);
+	docker_req_start(docker_op_find(IMSG_DOCKER_CHECK_REQ), 1,
+	    connect_docker(), 0, NULL, 0);
+	event_base_dispatch(base);
+	event_base_free(base);
+	if (!answer.dc_available)
+		errx(1, "check: %s", answer.dc_code);
 }
 
 int
@@ -136,7 +153,7 @@ main(int argc, char *argv[])
 	}
 	mraw = median(raw, CALLS);
 	mchk = median(chk, CALLS);
-	printf("docker_check, fresh connection: median %.0f us over %d calls\n",
+	printf("check op, fresh connection:     median %.0f us over %d calls\n",
 	    mchk, CALLS);
 	printf("baseline raw GET /version:      median %.0f us\n", mraw);
 	printf("ratio check/raw: %.2f\n", mchk / mraw);

@@ -15,7 +15,7 @@
  */
 
 /*
- * docker_check against a fake Engine: a forked child on the other end of
+ * The check operation against a fake Engine: a forked child on the other end of
  * a socketpair reads our request and writes a canned answer, so the
  * check runs its real I/O path across a process boundary.
  */
@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@
 #include "place_proto.h"
 #include "worker-docker/docker_check.h"
 #include "worker-docker/docker_http.h"
+#include "inproc.h"
 
 /* A short deadline keeps the slow-engine test well under 2 s. */
 #define SHORT_MS	300
@@ -119,8 +121,7 @@ check_against(const char *answer, size_t len, enum fake_mode mode,
 	cr_assert_gt(pid, 0);
 	close(sv[1]);
 	memset(m, 0xa5, sizeof(*m));	/* the check must set every byte */
-	docker_check_timeout(sv[0], timeout_ms, m);
-	close(sv[0]);
+	inproc_check(sv[0], timeout_ms, m);	/* takes sv[0] */
 	cr_assert_eq(waitpid(pid, &status, 0), pid);
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
 	    "fake engine did not get a proper GET /version (status %d)",
@@ -370,11 +371,11 @@ Test(check, not_a_socket)
 	int			 p[2];
 
 	cr_assert_eq(pipe(p), 0);
-	docker_check_timeout(p[1], SHORT_MS, &m);
+	inproc_check(p[1], SHORT_MS, &m);	/* closes p[1] */
 	assert_unavailable(&m, ERR_DOCKER_UNREACHABLE);
+	cr_assert_eq(fcntl(p[1], F_GETFD), -1, "the fd was not closed");
 	close(p[0]);
-	close(p[1]);
-	docker_check_timeout(p[1], SHORT_MS, &m);	/* closed fd */
+	inproc_check(p[1], SHORT_MS, &m);	/* closed fd */
 	assert_unavailable(&m, ERR_DOCKER_UNREACHABLE);
 }
 

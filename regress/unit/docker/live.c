@@ -15,7 +15,7 @@
  */
 
 /*
- * docker_check against the real daemon.  The test process connects (the
+ * The check operation against the real daemon.  The test process connects (the
  * worker never does; the supervisor hands it the fd) and compares the
  * check with a second, independent raw read of GET /version.  CI starts
  * dockerd, so a missing socket is a failure, not a skip.
@@ -27,6 +27,7 @@
 
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <event2/event.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <stdlib.h>
@@ -35,6 +36,8 @@
 
 #include "place_proto.h"
 #include "worker-docker/docker_check.h"
+#include "worker-docker/docker_req.h"
+#include "inproc.h"
 
 #ifndef DOCKER_SOCK
 #define DOCKER_SOCK	"/var/run/docker.sock"
@@ -97,11 +100,8 @@ Test(live, check_matches_raw_version)
 	struct docker_check_msg	 m;
 	json_t			*raw;
 	char			 use[16];
-	int			 fd;
 
-	fd = connect_docker();
-	docker_check(fd, &m);
-	close(fd);
+	inproc_check(connect_docker(), 5000, &m);
 	cr_assert_eq(m.dc_available, 1, "daemon not available: %s",
 	    m.dc_code);
 	cr_assert_str_eq(m.dc_code, "");
@@ -122,18 +122,15 @@ Test(live, check_matches_raw_version)
 	cr_assert_geq(docker_api_cmp(use, DOCKER_API_OURS_MIN), 0);
 }
 
-/* The fd is the caller's: the check leaves it open and usable. */
-Test(live, check_leaves_fd_open)
+/* keep-alive: one connection serves /_ping, then /version. */
+Test(live, two_calls_on_one_connection)
 {
-	struct docker_check_msg	 m;
-	int			 fd;
+	struct event_base	*base = inproc_begin();
 
-	fd = connect_docker();
-	docker_check(fd, &m);
-	cr_assert_eq(m.dc_available, 1);
-	cr_assert_eq(fcntl(fd, F_GETFD) != -1, 1);
-	/* keep-alive: the same connection answers a second check */
-	docker_check(fd, &m);
-	cr_assert_eq(m.dc_available, 1, "second check: %s", m.dc_code);
-	close(fd);
+	cr_assert_eq(docker_req_start(&inproc_ping_version_op, 5,
+	    connect_docker(), 5000, NULL, 0), 0);
+	event_base_dispatch(base);
+	cr_assert_eq(inproc_answers, 1);
+	cr_assert_str_eq((char *)inproc_last, "ok 2 200");
+	inproc_end(base);
 }

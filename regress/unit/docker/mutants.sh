@@ -10,8 +10,13 @@ cd "$(dirname "$0")/../../.." || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 CF="-std=gnu11 -O0 -g -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
-    -I. -Icommon -Iworker-docker $(pkg-config --cflags libbsd-overlay jansson)"
-LIBS="$(pkg-config --libs libbsd-overlay jansson criterion) -lpthread"
+    -I. -Icommon -Iworker-docker \
+    $(pkg-config --cflags libbsd-overlay libevent jansson libseccomp)"
+LIBS="$(pkg-config --libs libbsd-overlay libevent jansson libseccomp) -lpthread"
+# The async suite drives a worker binary: the mutant's own, built below.
+make -s binaries build/regress/tools/fake_engine >/dev/null || exit 1
+export FAKE_ENGINE_BIN="$PWD/build/regress/tools/fake_engine"
+export SPACED_DOCKER_BIN="$tmp/spaced-docker"
 killed=0
 survived=0
 
@@ -34,8 +39,12 @@ sys.stdout.write(src)
 PY
 	fi
 	# shellcheck disable=SC2086
-	cc $CF -o "$tmp/t" "$tmp"/src/docker_*.c common/log.c \
-	    regress/unit/docker/*.c $LIBS 2>"$tmp/cc.log"
+	cc $CF -o "$tmp/t" "$tmp"/src/docker_*.c worker-docker/docker.c \
+	    worker-docker/sandbox.c regress/unit/docker/*.c build/libcommon.a \
+	    $LIBS $(pkg-config --libs criterion) 2>"$tmp/cc.log" &&
+	cc $CF -o "$tmp/spaced-docker" "$tmp"/src/docker_*.c \
+	    worker-docker/docker.c worker-docker/sandbox.c worker-docker/main.c \
+	    build/libcommon.a $LIBS 2>>"$tmp/cc.log"
 }
 
 # mutant <label> <file> <replacement> <criterion filter>
@@ -43,7 +52,7 @@ mutant() {
 	if ! build "$2" "$3"; then
 		echo "BROKEN mutant: $1"; cat "$tmp/cc.log"; exit 1
 	fi
-	if "$tmp/t" --timeout 10 --filter "$4" >"$tmp/run.log" 2>&1; then
+	if "$tmp/t" --timeout 30 --filter "$4" >"$tmp/run.log" 2>&1; then
 		echo "SURVIVED: $1"
 		survived=$((survived + 1))
 	else
@@ -53,7 +62,7 @@ mutant() {
 }
 
 build - "" || { cat "$tmp/cc.log"; exit 1; }
-"$tmp/t" --timeout 10 >"$tmp/run.log" 2>&1 || {
+"$tmp/t" --timeout 30 >"$tmp/run.log" 2>&1 || {
 	echo "unmutated sources fail"; grep -A3 FAIL "$tmp/run.log"; exit 1; }
 
 mutant "no header block cap" docker_parse.c \
@@ -130,18 +139,45 @@ mutant "isolation from the Version alone" docker_check.c \
 mutant "isolation on Engine 20" docker_check.c \
     "engine_major(out->dc_version) >= DOCKER_ISOLATED_ENGINE &&\n\t    docker_api_cmp(out->dc_api_version, DOCKER_ISOLATED_API) >= 0; => engine_major(out->dc_version) >= 20;" \
     "check/real_engine_2010_answer"
-mutant "non-200 /version accepted" docker_check.c \
-    "else if (answer.dp_status != 200) { => else if (0) {" "check/not_200"
-mutant "no deadline" docker_http.c \
-    "r = poll(&pfd, 1, ms); => r = poll(&pfd, 1, -1);" \
+mutant "non-200 /version accepted" docker_ops.c \
+    "if (p->dp_status != 200) { => if (0) {" "check/not_200"
+mutant "no deadline" docker_req.c \
+    "if (evtimer_add(rq->rq_timer, &tv) == -1) => if (0)" \
     "check/slow_engine_times_out"
+mutant "the op's deadline, not the request's" docker_req.c \
+    "if (timeout_ms <= 0) => if (1)" "check/slow_engine_times_out"
 mutant "unsafe path sent" docker_http.c \
     "if (*s <= 0x20 || *s >= 0x7f)\n\t\t\treturn 0; => (void)0;" \
     "http/request_head"
-mutant "closed-at-once reported as unreadable" docker_http.c \
-    "if (got == 0) { => if (0) {" "check/closes_early"
-mutant "unversioned /version path" docker_check.c \
-    ".rq_path = \"/version\", => .rq_path = \"/v1.41/version\"," "check/*"
+mutant "closed-at-once reported as unreadable" docker_req.c \
+    "if (rq->rq_got == 0) { => if (0) {" "check/closes_early"
+mutant "one request at a time (waits for its answer)" docker_req.c \
+    "#include <errno.h> => #include <errno.h>\n#include <poll.h> @@ return rq_send(rq, &cl);\n} => if (rq_send(rq, &cl) == -1) return -1; { struct pollfd pf = { fd, POLLIN, 0 }; poll(&pf, 1, -1); } return 0; }" \
+    "async/ten_slow*"
+mutant "cancel keeps the fd" docker_req.c \
+    "if (rq->rq_fd != -1)\n\t\tclose(rq->rq_fd); => (void)0;" \
+    "req/cancel_frees*"
+mutant "cancel keeps the timer" docker_req.c \
+    "if (rq->rq_timer != NULL)\n\t\tevent_free(rq->rq_timer); => (void)0;" \
+    "req/cancel_frees*"
+mutant "cancel answers" docker_req.c \
+    "\t\trq_free(rq);\n\t\tn++; => \t\trq->rq_op->op_fail(rq, \"x\"); rq_free(rq);\n\t\tn++;" \
+    "req/cancel_frees*"
+mutant "no in-flight cap" docker_req.c \
+    "if (nreqs > DOCKER_REQ_MAX) { => if (0) {" "req/in_flight_cap*"
+mutant "second call after the engine closes" docker_req.c \
+    "if (rq->rq_answer.dp_close || rq->rq_answer.dp_upgraded) { => if (0) {" \
+    "req/no_second_call_after_close"
+mutant "bytes before asking taken as the answer" docker_req.c \
+    "if (evbuffer_get_length(bufferevent_get_input(rq->rq_bev)) > 0) { => if (0) {" \
+    "req/bytes_before_asking_refused"
+mutant "answers carry no peerid" docker_req.c \
+    "req_reply(rq->rq_op->op_rep, rq->rq_peerid, data, len); => req_reply(rq->rq_op->op_rep, 0, data, len);" \
+    "async/hostile*"
+mutant "non-sockets taken" docker_req.c \
+    "!S_ISSOCK(sb.st_mode) || => " "check/not_a_socket"
+mutant "unversioned /version path" docker_ops.c \
+    "strlcpy(cl->cl_path, \"/version\", => strlcpy(cl->cl_path, \"/v1.41/version\"," "check/*"
 mutant "check reports a foreign value" docker_check.c \
     "copy_field(root, \"ApiVersion\", out->dc_api_version, => copy_field(root, \"MinAPIVersion\", out->dc_api_version," \
     "live/*"

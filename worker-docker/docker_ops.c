@@ -1,0 +1,101 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * The operation table.  To add an operation: its REQ/REP types and
+ * message struct in proto.h, then one row below with three functions:
+ * start (the payload to the first call: method, path, JSON body, body
+ * cap), answer (the parsed answer to a reply, or to the next call on the
+ * same connection), fail (the code to a reply).  The state machine,
+ * deadline, connection and cancel are docker_req.c's.
+ */
+
+#include <string.h>
+
+#include "errors.h"
+#include "log.h"
+#include "place_proto.h"
+#include "docker_check.h"
+#include "docker_ops.h"
+#include "docker_parse.h"
+
+/*
+ * check: GET /version, unversioned because the version we may use comes
+ * from its answer.
+ */
+static int
+check_start(struct docker_req *rq, const void *data, size_t len,
+    struct docker_call *cl)
+{
+	cl->cl_method = "GET";
+	strlcpy(cl->cl_path, "/version", sizeof(cl->cl_path));
+	cl->cl_cap = DOCKER_BODY_MAX_SMALL;
+	return 0;
+}
+
+static void
+check_fail(struct docker_req *rq, const char *code)
+{
+	struct docker_check_msg	 dc;
+
+	memset(&dc, 0, sizeof(dc));
+	strlcpy(dc.dc_code, code, sizeof(dc.dc_code));
+	docker_req_reply(rq, &dc, sizeof(dc));
+}
+
+static enum docker_next
+check_answer(struct docker_req *rq, const struct docker_parser *p,
+    struct docker_call *next)
+{
+	struct docker_check_msg	 dc;
+	const char		*code;
+
+	if (p->dp_status != 200) {
+		log_warnx("docker: GET /version: status %d", p->dp_status);
+		check_fail(rq, ERR_DOCKER_UNREADABLE);
+		return DOCKER_DONE;
+	}
+	if ((code = docker_version_parse(p->dp_body, p->dp_body_len, &dc)) !=
+	    NULL)
+		log_warnx("docker: GET /version: %s (ApiVersion \"%s\")",
+		    code, dc.dc_api_version);
+	docker_req_reply(rq, &dc, sizeof(dc));
+	return DOCKER_DONE;
+}
+
+static const struct docker_op docker_ops[] = {
+	{
+		.op_name = "check",
+		.op_req = IMSG_DOCKER_CHECK_REQ,
+		.op_rep = IMSG_DOCKER_CHECK_REP,
+		.op_len = 0,
+		.op_fd = 1,
+		.op_start = check_start,
+		.op_answer = check_answer,
+		.op_fail = check_fail,
+	},
+};
+
+const struct docker_op *
+docker_op_find(uint32_t type)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof(docker_ops) / sizeof(docker_ops[0]); i++)
+		if (docker_ops[i].op_req == type)
+			return &docker_ops[i];
+	return NULL;
+}

@@ -1,0 +1,367 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * The request state machine of docker_req.h on libevent bufferevents.
+ * libevent's evhttp cannot be the client (it closes a pre-connected fd
+ * and drops a 101 stream; docker-engine-api.md 4.2), so a bufferevent
+ * carries the bytes and docker_parse.c reads them.
+ */
+
+#include <sys/types.h>
+#include <sys/queue.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <event2/util.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "errors.h"
+#include "log.h"
+#include "docker_http.h"
+#include "docker_req.h"
+
+enum rq_state {
+	RQ_SEND,		/* the call is being written (and read) */
+	RQ_READ,		/* written; reading its answer */
+};
+
+struct docker_req {
+	TAILQ_ENTRY(docker_req)	 rq_entry;
+	const struct docker_op	*rq_op;
+	uint32_t		 rq_peerid;
+	enum rq_state		 rq_state;
+	int			 rq_fd;
+	struct bufferevent	*rq_bev;
+	struct event		*rq_timer;
+	int			 rq_parsing;	/* rq_answer is initialised */
+	size_t			 rq_got;	/* bytes of this answer */
+	int			 rq_replied;
+	char			 rq_what[64];	/* "GET /version", for logs */
+	void			*rq_data;	/* op_state_size bytes */
+	struct docker_parser	 rq_answer;
+};
+
+static TAILQ_HEAD(, docker_req)	 reqs = TAILQ_HEAD_INITIALIZER(reqs);
+static size_t			 nreqs;
+static struct event_base	*req_base;
+static docker_reply_fn		 req_reply;
+
+static void	rq_fail(struct docker_req *, const char *);
+static int	rq_feed(struct docker_req *);
+
+void
+docker_req_init(struct event_base *base, docker_reply_fn reply)
+{
+	req_base = base;
+	req_reply = reply;
+}
+
+size_t
+docker_req_count(void)
+{
+	return nreqs;
+}
+
+void *
+docker_req_state(struct docker_req *rq)
+{
+	return rq->rq_data;
+}
+
+uint32_t
+docker_req_peerid(const struct docker_req *rq)
+{
+	return rq->rq_peerid;
+}
+
+void
+docker_req_reply(struct docker_req *rq, const void *data, size_t len)
+{
+	if (rq->rq_replied)
+		fatalx("%s: %s answered twice", __func__, rq->rq_op->op_name);
+	rq->rq_replied = 1;
+	req_reply(rq->rq_op->op_rep, rq->rq_peerid, data, len);
+}
+
+/*
+ * Everything a request holds goes here, answered or not.  The
+ * bufferevent is not told to close the fd: its own free may wait for
+ * the loop, and a cancel must give the socket back at once.
+ */
+static void
+rq_free(struct docker_req *rq)
+{
+	TAILQ_REMOVE(&reqs, rq, rq_entry);
+	nreqs--;
+	if (rq->rq_bev != NULL)
+		bufferevent_free(rq->rq_bev);
+	if (rq->rq_fd != -1)
+		close(rq->rq_fd);
+	if (rq->rq_timer != NULL)
+		event_free(rq->rq_timer);
+	if (rq->rq_parsing)
+		docker_parse_free(&rq->rq_answer);
+	free(rq->rq_data);
+	free(rq);
+}
+
+static void
+rq_fail(struct docker_req *rq, const char *code)
+{
+	log_warnx("docker: %s: %s: %s", rq->rq_op->op_name,
+	    rq->rq_what[0] != '\0' ? rq->rq_what : "(not sent)", code);
+	rq->rq_op->op_fail(rq, code);
+	if (!rq->rq_replied)
+		fatalx("%s: %s failed without an answer", __func__,
+		    rq->rq_op->op_name);
+	rq_free(rq);
+}
+
+/* Writes one call; the answer is read as it comes.  0, or -1 failed. */
+static int
+rq_send(struct docker_req *rq, struct docker_call *cl)
+{
+	struct docker_request	 hr;
+	struct evbuffer		*out = bufferevent_get_output(rq->rq_bev);
+	char			 head[DOCKER_HEAD_MAX];
+	char			*body = NULL;
+	int			 n;
+
+	memset(&hr, 0, sizeof(hr));
+	hr.rq_method = cl->cl_method;
+	hr.rq_path = cl->cl_path;
+	if (cl->cl_body != NULL) {
+		if ((body = json_dumps(cl->cl_body, JSON_COMPACT)) == NULL)
+			fatal("%s: json_dumps", __func__);
+		json_decref(cl->cl_body);
+		cl->cl_body = NULL;
+		hr.rq_body = body;
+		hr.rq_body_len = strlen(body);
+	}
+	/* Cut for logs only; what is sent is checked whole. */
+	snprintf(rq->rq_what, sizeof(rq->rq_what), "%.7s %.48s",
+	    cl->cl_method != NULL ? cl->cl_method : "?", cl->cl_path);
+	if ((n = docker_http_head(&hr, head, sizeof(head))) == -1) {
+		free(body);
+		log_warnx("docker: refusing to send an unsafe request");
+		rq_fail(rq, ERR_INTERNAL);
+		return -1;
+	}
+	if (evbuffer_add(out, head, n) == -1 ||
+	    (body != NULL && evbuffer_add(out, body, hr.rq_body_len) == -1))
+		fatal("%s: evbuffer_add", __func__);
+	free(body);
+	if (rq->rq_parsing)
+		docker_parse_free(&rq->rq_answer);
+	docker_parse_init(&rq->rq_answer, cl->cl_cap);
+	rq->rq_parsing = 1;
+	rq->rq_got = 0;
+	rq->rq_state = RQ_SEND;
+	return 0;
+}
+
+/* A complete answer: the op says what comes next.  0: rq is gone. */
+static int
+rq_answered(struct docker_req *rq)
+{
+	struct docker_call	 next;
+	enum docker_next	 nx;
+
+	memset(&next, 0, sizeof(next));
+	nx = rq->rq_op->op_answer(rq, &rq->rq_answer, &next);
+	if (nx == DOCKER_DONE) {
+		if (!rq->rq_replied)
+			fatalx("%s: %s finished without an answer", __func__,
+			    rq->rq_op->op_name);
+		rq_free(rq);
+		return 0;
+	}
+	/* Keep-alive: the next call on the same connection. */
+	if (rq->rq_answer.dp_close || rq->rq_answer.dp_upgraded) {
+		json_decref(next.cl_body);
+		log_warnx("docker: %s: the engine keeps no connection",
+		    rq->rq_what);
+		rq_fail(rq, ERR_DOCKER_UNREACHABLE);
+		return 0;
+	}
+	/* We never pipeline: bytes before we asked are not an answer. */
+	if (evbuffer_get_length(bufferevent_get_input(rq->rq_bev)) > 0) {
+		json_decref(next.cl_body);
+		log_warnx("docker: %s: bytes after the answer", rq->rq_what);
+		rq_fail(rq, ERR_DOCKER_UNREADABLE);
+		return 0;
+	}
+	return rq_send(rq, &next) == 0;
+}
+
+/*
+ * Feeds what has arrived to the parser.  Bytes after a complete answer
+ * stay in the input buffer: the next answer's on keep-alive, or the
+ * stream's after a 101.  Returns 0 when rq is gone.
+ */
+static int
+rq_feed(struct docker_req *rq)
+{
+	struct evbuffer		*in = bufferevent_get_input(rq->rq_bev);
+	struct evbuffer_iovec	 v;
+	enum docker_parse_rv	 rv;
+	size_t			 used;
+
+	while (evbuffer_get_length(in) > 0) {
+		if (evbuffer_peek(in, -1, NULL, &v, 1) < 1)
+			break;
+		rv = docker_parse_feed(&rq->rq_answer, v.iov_base, v.iov_len,
+		    &used);
+		evbuffer_drain(in, used);
+		rq->rq_got += used;
+		if (rv == DP_ERROR) {
+			log_warnx("docker: %s: %s", rq->rq_what,
+			    rq->rq_answer.dp_errstr);
+			rq_fail(rq, ERR_DOCKER_UNREADABLE);
+			return 0;
+		}
+		if (rv == DP_COMPLETE)
+			return rq_answered(rq);
+	}
+	return 1;
+}
+
+static void
+rq_readcb(struct bufferevent *bev, void *arg)
+{
+	rq_feed(arg);
+}
+
+static void
+rq_writecb(struct bufferevent *bev, void *arg)
+{
+	struct docker_req	*rq = arg;
+
+	if (rq->rq_state == RQ_SEND)
+		rq->rq_state = RQ_READ;
+}
+
+static void
+rq_eventcb(struct bufferevent *bev, short what, void *arg)
+{
+	struct docker_req	*rq = arg;
+
+	if (what & BEV_EVENT_ERROR) {
+		errno = EVUTIL_SOCKET_ERROR();
+		log_warn("docker: %s", rq->rq_what);
+		rq_fail(rq, ERR_DOCKER_UNREACHABLE);
+		return;
+	}
+	if (!(what & BEV_EVENT_EOF))
+		return;
+	if (!rq_feed(rq))
+		return;
+	/* Nothing at all: the engine is not there. */
+	if (rq->rq_got == 0) {
+		rq_fail(rq, ERR_DOCKER_UNREACHABLE);
+		return;
+	}
+	if (docker_parse_eof(&rq->rq_answer) == DP_COMPLETE) {
+		rq_answered(rq);
+		return;
+	}
+	log_warnx("docker: %s: %s", rq->rq_what, rq->rq_answer.dp_errstr);
+	rq_fail(rq, ERR_DOCKER_UNREADABLE);
+}
+
+static void
+rq_timeout(int fd, short ev, void *arg)
+{
+	rq_fail(arg, ERR_TIMEOUT);
+}
+
+int
+docker_req_start(const struct docker_op *op, uint32_t peerid, int fd,
+    int timeout_ms, const void *data, size_t len)
+{
+	struct docker_req	*rq;
+	struct docker_call	 cl;
+	struct timeval		 tv;
+	struct stat		 sb;
+
+	if ((rq = calloc(1, sizeof(*rq))) == NULL ||
+	    (op->op_state_size > 0 &&
+	    (rq->rq_data = calloc(1, op->op_state_size)) == NULL))
+		fatal("%s: calloc", __func__);
+	rq->rq_op = op;
+	rq->rq_peerid = peerid;
+	rq->rq_fd = fd;
+	TAILQ_INSERT_TAIL(&reqs, rq, rq_entry);
+	nreqs++;
+
+	if (nreqs > DOCKER_REQ_MAX) {
+		rq_fail(rq, ERR_BUSY);
+		return -1;
+	}
+	if (op->op_fd && (fd == -1 || fstat(fd, &sb) == -1 ||
+	    !S_ISSOCK(sb.st_mode) || evutil_make_socket_nonblocking(fd) == -1)) {
+		rq_fail(rq, ERR_DOCKER_UNREACHABLE);
+		return -1;
+	}
+	if ((rq->rq_bev = bufferevent_socket_new(req_base, fd, 0)) == NULL ||
+	    (rq->rq_timer = evtimer_new(req_base, rq_timeout, rq)) == NULL)
+		fatalx("%s: libevent", __func__);
+	bufferevent_setcb(rq->rq_bev, rq_readcb, rq_writecb, rq_eventcb, rq);
+	/* Read no further ahead than the parser is fed. */
+	bufferevent_setwatermark(rq->rq_bev, EV_READ, 0, DOCKER_READ_HIWAT);
+	if (bufferevent_enable(rq->rq_bev, EV_READ | EV_WRITE) == -1)
+		fatalx("%s: bufferevent_enable", __func__);
+
+	if (timeout_ms <= 0)
+		timeout_ms = op->op_timeout_ms > 0 ? op->op_timeout_ms :
+		    DOCKER_TIMEOUT_MS;
+	tv.tv_sec = timeout_ms / 1000;
+	tv.tv_usec = (timeout_ms % 1000) * 1000;
+	if (evtimer_add(rq->rq_timer, &tv) == -1)
+		fatalx("%s: evtimer_add", __func__);
+
+	memset(&cl, 0, sizeof(cl));
+	if (op->op_start(rq, data, len, &cl) == -1) {
+		json_decref(cl.cl_body);
+		rq_fail(rq, ERR_BAD_REQUEST);
+		return -1;
+	}
+	return rq_send(rq, &cl);
+}
+
+int
+docker_req_cancel(uint32_t peerid)
+{
+	struct docker_req	*rq, *next;
+	int			 n = 0;
+
+	for (rq = TAILQ_FIRST(&reqs); rq != NULL; rq = next) {
+		next = TAILQ_NEXT(rq, rq_entry);
+		if (rq->rq_peerid != peerid)
+			continue;
+		log_debug("docker: %s: cancelled (peer %u)",
+		    rq->rq_op->op_name, peerid);
+		rq_free(rq);
+		n++;
+	}
+	return n;
+}

@@ -1,0 +1,109 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef SPACED_DOCKER_REQ_H
+#define SPACED_DOCKER_REQ_H
+
+/*
+ * The Engine API client: one state machine per request, all on the
+ * worker's event loop.  A request owns the connected socket spaced
+ * passed with it, sends one or more HTTP calls on it in sequence
+ * (keep-alive), feeds each answer to the pure parser as it arrives, and
+ * ends in exactly one answer to the parent, under one deadline for the
+ * whole operation.  Nothing here blocks: any number of requests run side
+ * by side with the worker's channel.
+ *
+ *	start ──> SEND ──> READ ──┬──> (op_answer: next call) ──> SEND
+ *	                          └──> (op_answer: reply) ──> freed
+ *	any state: timer, EOF, error ──> op_fail ──> freed
+ *	any state: docker_req_cancel ──> freed, no answer
+ *
+ * An operation is one row of struct docker_op (docker_ops.c).
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "docker_parse.h"
+
+#define DOCKER_TIMEOUT_MS	10000	/* a whole operation, by default */
+#define DOCKER_PATH_MAX		1024
+#define DOCKER_REQ_MAX		256	/* in flight; each holds a socket */
+/* Unparsed bytes held per connection; the parser caps the rest. */
+#define DOCKER_READ_HIWAT	(64 * 1024)
+
+struct event_base;
+struct docker_req;
+
+/* One HTTP call.  The request takes over cl_body. */
+struct docker_call {
+	const char	*cl_method;		/* "GET", "POST", ... */
+	char		 cl_path[DOCKER_PATH_MAX];
+	json_t		*cl_body;		/* sent as JSON, or NULL */
+	size_t		 cl_cap;		/* largest answer body taken */
+};
+
+enum docker_next {
+	DOCKER_DONE = 0,	/* op answered the parent (docker_req_reply) */
+	DOCKER_CALL,		/* send *next on the same connection */
+};
+
+struct docker_op {
+	const char	*op_name;		/* for logs */
+	uint32_t	 op_req;		/* imsg type that starts it */
+	uint32_t	 op_rep;		/* imsg type of its answer */
+	size_t		 op_len;		/* exact request payload size */
+	int		 op_fd;			/* 1: the request carries a socket */
+	int		 op_timeout_ms;		/* 0: DOCKER_TIMEOUT_MS */
+	size_t		 op_state_size;		/* zeroed, docker_req_state() */
+	/* The first call, from the request payload; -1 refuses it. */
+	int		(*op_start)(struct docker_req *, const void *, size_t,
+			    struct docker_call *);
+	/*
+	 * A complete answer to the last call (any status; dp_upgraded for
+	 * a 101, whose stream bytes stay unread in the connection).
+	 */
+	enum docker_next (*op_answer)(struct docker_req *,
+			    const struct docker_parser *, struct docker_call *);
+	/* The operation failed before it answered: answer with code. */
+	void		(*op_fail)(struct docker_req *, const char *code);
+};
+
+/* Where answers go: the worker's channel, or a test. */
+typedef void	(*docker_reply_fn)(uint32_t type, uint32_t peerid,
+		    const void *, size_t);
+
+void		 docker_req_init(struct event_base *, docker_reply_fn);
+/*
+ * Starts op for the parent's request peerid over fd (taken: closed when
+ * the request ends, even on failure).  timeout_ms 0 takes the op's.
+ * Returns -1 (and has answered through op_fail) when it cannot start.
+ */
+int		 docker_req_start(const struct docker_op *, uint32_t peerid,
+		    int fd, int timeout_ms, const void *data, size_t len);
+/* Ends every request of peerid without an answer; returns how many. */
+int		 docker_req_cancel(uint32_t peerid);
+/* Requests in flight. */
+size_t		 docker_req_count(void);
+
+/* For operations: answer the parent (once), and the op's own state. */
+void		 docker_req_reply(struct docker_req *, const void *, size_t);
+void		*docker_req_state(struct docker_req *);
+uint32_t	 docker_req_peerid(const struct docker_req *);
+
+#endif /* SPACED_DOCKER_REQ_H */
