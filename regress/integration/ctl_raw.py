@@ -83,6 +83,31 @@ def tags(s, n):
             seen.append("%s:%d" % (name, peerid >> 8))
     print(" ".join(sorted(seen, key=lambda x: int(x.split(":")[1]))))
 
+def checks(s, n, leave):
+    """n checks in flight on one connection; the time until all ended."""
+    import time
+    t0 = time.time()
+    s.sendall(b"".join(hdr(102, 0, peerid=tagged(t)) for t in range(1, n + 1)))
+    if leave:
+        s.close(); print("left"); return
+    ends, avail, buf = 0, 0, b""
+    s.settimeout(30)
+    while ends < n:
+        d = s.recv(65536)
+        if not d:
+            print("closed"); return
+        buf += d
+        while len(buf) >= HDR.size:
+            t, l, _, _, _ = HDR.unpack(buf[:HDR.size])
+            if len(buf) < l:
+                break
+            body, buf = buf[HDR.size:l], buf[l:]
+            if t == CTL_DATA and struct.unpack("=i", body[:4])[0] == 1:
+                avail += 1
+            elif t in (CTL_END, CTL_FAIL):
+                ends += 1
+    print("%d available in %.2f s" % (avail, time.time() - t0))
+
 def main():
     path, case = sys.argv[1], sys.argv[2]
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -111,6 +136,8 @@ def main():
         s.sendall(hdr(CTL_STATUS, 0))
     elif case == "flood":
         flood(s, float(sys.argv[3])); return
+    elif case == "checks":
+        checks(s, int(sys.argv[3]), len(sys.argv) > 4); return
     elif case == "tags":
         tags(s, int(sys.argv[3])); return
     elif case == "noread-stream":

@@ -37,7 +37,8 @@ make_tree() {
 	chmod -R a+rX "$tree"
 }
 
-# start_spaced dir [runas-prefix...]: a private spaced, its log in dir/log
+# start_spaced dir [runas-prefix...]: a private spaced, its log in dir/log;
+# $SPACED_EXTRA_CONF, when set, is added to its configuration
 start_spaced() {
 	sd=$1; shift
 	mkdir -p "$sd"
@@ -45,6 +46,7 @@ start_spaced() {
 socket "$sd/run/spaced.sock"
 journal store "$sd/store"
 empty directory "$sd/empty"
+${SPACED_EXTRA_CONF:-}
 EOC
 	mkdir -p "$sd/run" && chown --reference="$sd" "$sd/run"
 	"$@" env HOME="$sd" XDG_RUNTIME_DIR="$sd/run" \

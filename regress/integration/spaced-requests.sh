@@ -133,5 +133,14 @@ check "an answer for requests it was never given is fatal" hostile socket \
 check "a second answer to one request is fatal" hostile connect \
     "for no pending request"
 check "an fd passed with an answer is fatal" hostile fork "passed an fd"
+hostile_stream() {
+	start_spaced "$sd" || return 1
+	ctl stream-test 16 client >/dev/null 2>&1
+	wait_for 5 sh -c "! kill -0 $spaced_pid" ||
+	    { echo "# spaced took it"; stop_spaced; return 1; }
+	wait "$spaced_pid"; spaced_pid=
+	grep -q "git broke stream" "$sd/log" || { sed 's/^/#   /' "$sd/log"; return 1; }
+}
+check "a source that sends past its credit window is fatal" hostile_stream
 
 test_done

@@ -21,9 +21,12 @@
  * control: spaced talks to it normally), and attacks when probed:
  *
  *   probe git open     answers with the wrong type for its own request
- *   probe git socket   answers for request ids it was never given
+ *   probe git socket   answers the requests before its own, newest
+ *                      first, as if it were spaced-docker answering a
+ *                      check: another client's answer, if one is pending
  *   probe git connect  answers its own request twice
  *   probe git fork     passes an fd with its answer
+ *   stream-test        sends twice the credit window without credit
  *
  * A spaced that takes any of these is the bug the test looks for.
  */
@@ -39,7 +42,9 @@
 #include <unistd.h>
 
 #include "imsg.h"
+#include "place_proto.h"
 #include "proto.h"
+#include "stream.h"
 
 static struct imsgbuf	 ibuf;
 
@@ -56,6 +61,7 @@ static void
 attack(uint32_t id, struct probe_msg *pm)
 {
 	struct git_version_msg	 gv;
+	struct docker_check_msg	 dc;
 	uint32_t		 i;
 
 	memset(&gv, 0, sizeof(gv));
@@ -64,11 +70,12 @@ attack(uint32_t id, struct probe_msg *pm)
 		send_msg(IMSG_GIT_VERSION_REP, id, -1, &gv, sizeof(gv));
 		break;
 	case PROBE_SOCKET:
-		/* Someone else's request, somewhere near our own. */
-		for (i = 1; i < id + 64; i++)
-			if (i != id)
-				send_msg(IMSG_WORKER_PROBE, i, -1, pm,
-				    sizeof(*pm));
+		/* Someone else's request: the newest before ours first. */
+		memset(&dc, 0, sizeof(dc));
+		dc.dc_available = 1;
+		strlcpy(dc.dc_version, "forged", sizeof(dc.dc_version));
+		for (i = id - 1; i > 0 && i + 64 > id; i--)
+			send_msg(IMSG_DOCKER_CHECK_REP, i, -1, &dc, sizeof(dc));
 		break;
 	case PROBE_CONNECT:
 		send_msg(IMSG_WORKER_PROBE, id, -1, pm, sizeof(*pm));
@@ -84,6 +91,21 @@ attack(uint32_t id, struct probe_msg *pm)
 		pm->pr_errno = EPERM;
 		send_msg(IMSG_WORKER_PROBE, id, -1, pm, sizeof(*pm));
 	}
+}
+
+/* A source that ignores credit: two windows at once. */
+static void
+flood_stream(struct imsg *imsg)
+{
+	static uint8_t		 chunk[STREAM_CHUNK];
+	struct stream_test_msg	 tm;
+	size_t			 i;
+
+	if (imsg_get_data(imsg, &tm, sizeof(tm)) == -1)
+		exit(1);
+	for (i = 0; i < 2 * STREAM_WINDOW / STREAM_CHUNK; i++)
+		send_msg(IMSG_STREAM_DATA, tm.tm_stream, -1, chunk,
+		    sizeof(chunk));
 }
 
 int
@@ -121,6 +143,9 @@ main(void)
 				    sizeof(gv.gv_libgit2));
 				send_msg(IMSG_GIT_VERSION_REP, id, -1, &gv,
 				    sizeof(gv));
+				break;
+			case IMSG_STREAM_TEST_SEND:
+				flood_stream(&imsg);
 				break;
 			case IMSG_WORKER_PROBE:
 				if (imsg_get_data(&imsg, &pm, sizeof(pm)) == 0)
