@@ -17,8 +17,10 @@
 /*
  * Request round trip spacectl -> spaced -> worker -> back: N pings over
  * the control socket, each timed, against a raw socketpair echo between
- * two processes measured in the same run.  Prints median and p99 of both
- * and the ratio of the medians.  usage: ctl_rtt socket [count]
+ * two processes measured in the same run; then the same pings while
+ * another client keeps ten slow checks in flight (spaced's Engine is a
+ * stand-in that answers after a delay: ctl_rtt.sh).  Prints median and
+ * p99 of each and the ratios.  usage: ctl_rtt socket [count]
  */
 
 #include <sys/socket.h>
@@ -28,6 +30,7 @@
 #include <err.h>
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,12 +100,69 @@ ping(struct imsgbuf *ib, uint32_t proc)
 	}
 }
 
+static int
+ctl_connect(const char *path)
+{
+	struct sockaddr_un	 sun;
+	int			 s;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	strlcpy(sun.sun_path, path, sizeof(sun.sun_path));
+	if ((s = socket(AF_UNIX, SOCK_STREAM, 0)) == -1 ||
+	    connect(s, (struct sockaddr *)&sun, sizeof(sun)) == -1)
+		err(1, "%s", path);
+	return s;
+}
+
+/*
+ * The load: ten checks in flight on one connection, each sent again as
+ * soon as it ends, until the parent kills us.  Counts what ended.
+ */
+static void __attribute__((noreturn))
+slow_load(const char *path, int inflight)
+{
+	struct imsgbuf	 ib;
+	struct imsg	 imsg;
+	struct pollfd	 pfd;
+	ssize_t		 r;
+	int		 n, t;
+
+	imsgbuf_init(&ib, ctl_connect(path));
+	for (t = 1; t <= inflight; t++)
+		if (imsg_compose(&ib, IMSG_CTL_CHECK, CTL_PEERID(t), 0, -1,
+		    NULL, 0) == -1)
+			err(1, "compose");
+	if (imsgbuf_flush(&ib) == -1)
+		err(1, "send");
+	for (;;) {
+		while ((n = imsgbuf_get(&ib, &imsg)) == 1) {
+			t = imsg_get_type(&imsg);
+			if (t == IMSG_CTL_END || t == IMSG_CTL_FAIL) {
+				if (imsg_compose(&ib, IMSG_CTL_CHECK,
+				    imsg_get_peerid(&imsg), 0, -1, NULL, 0)
+				    == -1 || imsgbuf_flush(&ib) == -1)
+					err(1, "send");
+			}
+			imsg_free(&imsg);
+		}
+		if (n == -1)
+			err(1, "get");
+		pfd.fd = ib.fd;
+		pfd.events = POLLIN;
+		(void)poll(&pfd, 1, 5000);
+		if ((r = imsgbuf_read(&ib)) == 0)
+			_exit(0);
+		if (r == -1 && errno != EAGAIN)
+			err(1, "read");
+	}
+}
+
 int
 main(int argc, char *argv[])
 {
-	struct sockaddr_un	 sun;
 	struct imsgbuf		 ib;
-	double			*v, t, m_ctl, m_raw;
+	double			*v, t, m_ctl, m_raw, m_load, p99_ctl, p99_load;
 	char			 buf[32];
 	int			 s, sp[2], i, n = 2000;
 	pid_t			 pid;
@@ -116,22 +176,33 @@ main(int argc, char *argv[])
 	if ((v = calloc(n, sizeof(*v))) == NULL)
 		err(1, "calloc");
 
-	memset(&sun, 0, sizeof(sun));
-	sun.sun_family = AF_UNIX;
-	strlcpy(sun.sun_path, argv[1], sizeof(sun.sun_path));
-	/* One connection per 1000 requests: spaced's idle timer is 30 s. */
-	if ((s = socket(AF_UNIX, SOCK_STREAM, 0)) == -1 ||
-	    connect(s, (struct sockaddr *)&sun, sizeof(sun)) == -1)
-		err(1, "%s", argv[1]);
+	s = ctl_connect(argv[1]);
 	imsgbuf_init(&ib, s);
 	for (i = 0; i < 50; i++)
-		ping(&ib, PROC_GIT);	/* warm up */
+		ping(&ib, PROC_DOCKER);	/* warm up */
 	for (i = 0; i < n; i++) {
 		t = now_us();
-		ping(&ib, PROC_GIT);
+		ping(&ib, PROC_DOCKER);
 		v[i] = now_us() - t;
 	}
-	stats("spacectl->spaced->spaced-git->back", v, n, &m_ctl);
+	stats("spacectl->spaced->spaced-docker->back", v, n, &m_ctl);
+	p99_ctl = v[(n * 99) / 100];
+
+	/* The same pings, with ten slow checks in flight meanwhile. */
+	if ((pid = fork()) == -1)
+		err(1, "fork");
+	if (pid == 0)
+		slow_load(argv[1], 10);
+	usleep(200 * 1000);	/* let the ten reach the Engine */
+	for (i = 0; i < n; i++) {
+		t = now_us();
+		ping(&ib, PROC_DOCKER);
+		v[i] = now_us() - t;
+	}
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+	stats("the same, ten slow checks in flight", v, n, &m_load);
+	p99_load = v[(n * 99) / 100];
 	imsgbuf_clear(&ib);
 	close(s);
 
@@ -158,6 +229,9 @@ main(int argc, char *argv[])
 	stats("baseline: socketpair echo", v, n, &m_raw);
 	printf("ratio baseline/spaced (median): %.2f (two hops and two "
 	    "dispatches against one hop)\n", m_raw / m_ctl);
+	printf("ratio loaded/alone: median %.2f, p99 %.2f (1.0: the slow "
+	    "checks cost the pings nothing)\n", m_load / m_ctl,
+	    p99_load / p99_ctl);
 	free(v);
 	return 0;
 }

@@ -18,8 +18,16 @@ cc -std=gnu11 -O2 -D_GNU_SOURCE -I"$top" -I"$top/common" \
     "$here/ctl_rtt.c" "$b/libcommon.a" \
     $(pkg-config --libs libbsd-overlay libevent libseccomp)
 make_tree
-trap 'stop_spaced; rm -rf "$tree"' EXIT
+trap 'stop_spaced; kill $engine_pid 2>/dev/null; rm -rf "$tree"' EXIT
 sd=$tree/bench
+# The Engine is a stand-in that answers each check after 1 s, so the
+# loaded half of ctl_rtt has ten slow operations in flight.
+[ -x "$b/regress/tools/fake_engine" ] || { echo "ctl_rtt: build fake_engine first (make bench does)"; exit 1; }
+mkdir -p "$tree/engine"
+"$b/regress/tools/fake_engine" -d 1000 "$tree/engine" >"$tree/engine.out" &
+engine_pid=$!
+wait_for 5 grep -q ready "$tree/engine.out"
+SPACED_EXTRA_CONF="docker socket \"$tree/engine/ok.sock\""
 start_spaced "$sd"
 "$b/ctl_rtt" "$sd/run/spaced.sock" 2000
 python3 - "$tree/bin/spacectl" "$sd/run/spaced.sock" <<'PY'

@@ -21,9 +21,9 @@
  * control: spaced talks to it normally), and attacks when probed:
  *
  *   probe git open     answers with the wrong type for its own request
- *   probe git socket   answers the requests before its own, newest
- *                      first, as if it were spaced-docker answering a
- *                      check: another client's answer, if one is pending
+ *   probe git socket   answers the request just before its own as if it
+ *                      were spaced-docker answering a check: another
+ *                      client's answer, if that one is pending
  *   probe git connect  answers its own request twice
  *   probe git fork     passes an fd with its answer
  *   stream-test        sends twice the credit window without credit
@@ -62,7 +62,6 @@ attack(uint32_t id, struct probe_msg *pm)
 {
 	struct git_version_msg	 gv;
 	struct docker_check_msg	 dc;
-	uint32_t		 i;
 
 	memset(&gv, 0, sizeof(gv));
 	switch (pm->pr_call) {
@@ -74,8 +73,7 @@ attack(uint32_t id, struct probe_msg *pm)
 		memset(&dc, 0, sizeof(dc));
 		dc.dc_available = 1;
 		strlcpy(dc.dc_version, "forged", sizeof(dc.dc_version));
-		for (i = id - 1; i > 0 && i + 64 > id; i--)
-			send_msg(IMSG_DOCKER_CHECK_REP, i, -1, &dc, sizeof(dc));
+		send_msg(IMSG_DOCKER_CHECK_REP, id - 1, -1, &dc, sizeof(dc));
 		break;
 	case PROBE_CONNECT:
 		send_msg(IMSG_WORKER_PROBE, id, -1, pm, sizeof(*pm));
