@@ -186,8 +186,8 @@ static const int sb_wpath[] = {
 /*
  * SB_INET: make sockets and connections of its own (the gatekeeper's
  * corridor and window, the supervisor's control socket and Docker
- * socket).  socket() is limited to AF_INET, AF_INET6 and AF_UNIX
- * (sb_add_inet); raw, packet and netlink sockets need an extra.
+ * socket).  socket() is limited to TCP, UDP and UNIX stream/datagram
+ * (sb_inet_sockets); raw, packet and netlink sockets need an extra.
  */
 static const int sb_inet[] = {
 	SYS_connect, SYS_bind, SYS_listen, SYS_accept, SYS_accept4,
@@ -369,13 +369,40 @@ sb_add_rpath(struct sb_filter *sf, unsigned int groups)
 	    SCMP_A2(SCMP_CMP_MASKED_EQ, SB_OPEN_WRITE, 0));
 }
 
+/*
+ * The sockets SB_INET may make: TCP and UDP over IPv4 and IPv6 (the
+ * gatekeeper's upstreams and evdns), UNIX stream and datagram (control,
+ * Docker and syslog sockets).  Nothing raw, no ping, SCTP or seqpacket:
+ * a family alone would let root open AF_INET/SOCK_RAW.  The type is
+ * compared with SOCK_NONBLOCK and SOCK_CLOEXEC masked off; only its low
+ * 32 bits, the int the kernel reads, take part.
+ */
+static const struct {
+	int	 si_family, si_type, si_protocol;
+} sb_inet_sockets[] = {
+	{ AF_INET, SOCK_STREAM, 0 }, { AF_INET, SOCK_STREAM, IPPROTO_TCP },
+	{ AF_INET, SOCK_DGRAM, 0 }, { AF_INET, SOCK_DGRAM, IPPROTO_UDP },
+	{ AF_INET6, SOCK_STREAM, 0 }, { AF_INET6, SOCK_STREAM, IPPROTO_TCP },
+	{ AF_INET6, SOCK_DGRAM, 0 }, { AF_INET6, SOCK_DGRAM, IPPROTO_UDP },
+	{ AF_UNIX, SOCK_STREAM, 0 }, { AF_UNIX, SOCK_DGRAM, 0 },
+};
+#define SB_SOCK_TYPE_MASK	((uint32_t)~(SOCK_NONBLOCK | SOCK_CLOEXEC))
+
 static void
 sb_add_inet(struct sb_filter *sf)
 {
+	struct scmp_arg_cmp	 cmp[3];
+	size_t			 i;
+
 	sb_allow_list(sf, sb_inet);
-	sb_allow_arg(sf, SYS_socket, SCMP_A0(SCMP_CMP_EQ, AF_INET));
-	sb_allow_arg(sf, SYS_socket, SCMP_A0(SCMP_CMP_EQ, AF_INET6));
-	sb_allow_arg(sf, SYS_socket, SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
+	for (i = 0; i < sizeof(sb_inet_sockets) / sizeof(sb_inet_sockets[0]);
+	    i++) {
+		cmp[0] = SCMP_A0(SCMP_CMP_EQ, sb_inet_sockets[i].si_family);
+		cmp[1] = SCMP_A1(SCMP_CMP_MASKED_EQ, SB_SOCK_TYPE_MASK,
+		    sb_inet_sockets[i].si_type);
+		cmp[2] = SCMP_A2(SCMP_CMP_EQ, sb_inet_sockets[i].si_protocol);
+		sb_rule(sf, SCMP_ACT_ALLOW, SYS_socket, 3, cmp);
+	}
 }
 
 static void
