@@ -251,6 +251,8 @@ struct sb_filter {
 };
 
 static int	 sb_landlock_logged;
+/* sandbox_drop_privileges chrooted this process. */
+static int	 sb_chrooted;
 
 static int
 sb_in_list(const int *list, int nr)
@@ -575,7 +577,19 @@ sb_landlock_fs_rights(int abi)
 	return rights;
 }
 
-static void
+const char *
+sandbox_fs_unheld(unsigned int groups, int landlock_abi, int chrooted)
+{
+	if ((groups & (SB_RPATH | SB_WPATH)) == 0)
+		return NULL;	/* seccomp refuses every path */
+	if (landlock_abi > 0 || chrooted)
+		return NULL;
+	return "file access that neither Landlock (the kernel has none) "
+	    "nor a chroot can hold";
+}
+
+/* Returns the ABI in force, 0 when the kernel has no Landlock. */
+static int
 sb_landlock(const struct sandbox_spec *spec)
 {
 	struct sb_ruleset_attr		 attr;
@@ -593,7 +607,7 @@ sb_landlock(const struct sandbox_spec *spec)
 		if (!sb_landlock_logged++)
 			log_info("%s: landlock not available, seccomp only",
 			    spec->sb_name);
-		return;
+		return 0;
 	}
 
 	memset(&attr, 0, sizeof(attr));
@@ -646,11 +660,15 @@ sb_landlock(const struct sandbox_spec *spec)
 	close(rfd);
 	log_debug("%s: landlock abi %d, %s", spec->sb_name, abi,
 	    spec->sb_landlock_dir != NULL ? spec->sb_landlock_dir : "no fs");
+	return abi;
 }
 
 void
 sandbox_enter(const struct sandbox_spec *spec)
 {
+	const char	*why;
+	int		 abi;
+
 	if (spec == NULL || spec->sb_name == NULL)
 		fatalx("%s: no spec", __func__);
 
@@ -661,8 +679,17 @@ sandbox_enter(const struct sandbox_spec *spec)
 		fatalx("%s: %s: no_new_privs not set", __func__,
 		    spec->sb_name);
 
-	if (!spec->sb_landlock_optional)
-		sb_landlock(spec);
+	if (!spec->sb_landlock_optional) {
+		abi = sb_landlock(spec);
+		/*
+		 * Without Landlock, a process that may open files by path
+		 * could reach anything its uid can: only a chroot holds it
+		 * then, and without one it must not run at all.
+		 */
+		if ((why = sandbox_fs_unheld(spec->sb_groups, abi,
+		    sb_chrooted)) != NULL)
+			fatalx("%s: %s: refusing to run", spec->sb_name, why);
+	}
 
 	sb_seccomp(spec);
 	log_debug("%s: sandbox entered, groups 0x%x", spec->sb_name,
@@ -696,6 +723,7 @@ sandbox_drop_privileges(const char *user, const char *chroot_dir)
 			fatal("%s: chroot %s", __func__, chroot_dir);
 		if (chdir("/") == -1)
 			fatal("%s: chdir /", __func__);
+		sb_chrooted = 1;
 	}
 
 	if (setgroups(1, &gid) == -1)

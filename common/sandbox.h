@@ -44,13 +44,24 @@ struct sandbox_spec {
 	int		 sb_landlock_optional;	/* parent: Landlock not used */
 };
 
-/* no_new_privs, Landlock where the kernel has it, then seccomp; fatal on failure. */
+/*
+ * no_new_privs, Landlock where the kernel has it, then seccomp; fatal on
+ * failure, and fatal where sandbox_fs_unheld() says the process would
+ * be held on the filesystem by nothing (no Landlock, no chroot).
+ */
 void	 sandbox_enter(const struct sandbox_spec *);
 /*
  * When root: chroot to dir (if not NULL), then setgroups/setresgid/
  * setresuid to user; verified with getresuid.  A plain user: nothing.
  */
 void	 sandbox_drop_privileges(const char *user, const char *chroot_dir);
+/*
+ * Why a process with these groups would not be held on the filesystem,
+ * or NULL when it is: seccomp alone holds one without SB_RPATH/SB_WPATH;
+ * with them, Landlock (an ABI > 0) or a chroot must.  Pure.
+ */
+const char *sandbox_fs_unheld(unsigned int groups, int landlock_abi,
+	    int chrooted);
 /* Landlock ABI of the running kernel, 0 when it has none. */
 int	 sandbox_landlock_abi(void);
 
