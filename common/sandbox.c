@@ -304,6 +304,22 @@ sb_allow_arg(struct sb_filter *sf, int nr, struct scmp_arg_cmp cmp)
 	sb_rule(sf, SCMP_ACT_ALLOW, nr, 1, &cmp);
 }
 
+/* One rule per value: the call with that argument, and no other. */
+static void
+sb_add_arg_rule(struct sb_filter *sf, const struct sandbox_arg_rule *ar)
+{
+	struct scmp_arg_cmp	 cmp;
+	size_t			 i;
+
+	if (ar->sr_arg > 5 || ar->sr_nvalues > SB_ARG_VALUES_MAX)
+		fatalx("%s: %s: bad argument rule for syscall %d", __func__,
+		    sf->sf_name, ar->sr_nr);
+	for (i = 0; i < ar->sr_nvalues; i++) {
+		cmp = SCMP_CMP(ar->sr_arg, SCMP_CMP_EQ, ar->sr_values[i]);
+		sb_rule(sf, SCMP_ACT_ALLOW, ar->sr_nr, 1, &cmp);
+	}
+}
+
 static void
 sb_add_stdio(struct sb_filter *sf, unsigned int groups)
 {
@@ -495,6 +511,7 @@ sb_seccomp(const struct sandbox_spec *spec)
 {
 	struct sb_filter	 sf;
 	unsigned int		 groups = spec->sb_groups;
+	const struct sandbox_arg_rule *ar;
 	const int		*nr;
 	int			 rc;
 
@@ -529,6 +546,9 @@ sb_seccomp(const struct sandbox_spec *spec)
 	if (spec->sb_extra != NULL)
 		for (nr = spec->sb_extra; *nr != -1; nr++)
 			sb_allow(&sf, *nr);
+	if (spec->sb_args != NULL)
+		for (ar = spec->sb_args; ar->sr_nr != -1; ar++)
+			sb_add_arg_rule(&sf, ar);
 	if (groups & SB_STDIO)
 		sb_add_stdio(&sf, groups);
 	if (groups & SB_RPATH)
@@ -588,12 +608,43 @@ sandbox_fs_unheld(unsigned int groups, int landlock_abi, int chrooted)
 	    "nor a chroot can hold";
 }
 
+/* The rights of one sandbox_path, as far as the file type takes them. */
+static void
+sb_landlock_path(const struct sandbox_spec *spec, int rfd,
+    const struct sandbox_path *sp, uint64_t handled)
+{
+	struct landlock_path_beneath_attr pb;
+	struct stat			 st;
+	uint64_t			 access = 0;
+	int				 dir;
+
+	memset(&pb, 0, sizeof(pb));
+	if ((pb.parent_fd = open(sp->sp_path, O_PATH | O_CLOEXEC)) == -1 ||
+	    fstat(pb.parent_fd, &st) == -1)
+		fatal("%s: %s: %s", __func__, spec->sb_name, sp->sp_path);
+	dir = S_ISDIR(st.st_mode);
+	/* A file takes file rights only (EINVAL otherwise). */
+	if (sp->sp_access & SB_LL_READ)
+		access |= LANDLOCK_ACCESS_FS_READ_FILE |
+		    (dir ? LANDLOCK_ACCESS_FS_READ_DIR : 0);
+	if ((sp->sp_access & SB_LL_REMOVE) && dir)
+		access |= LANDLOCK_ACCESS_FS_REMOVE_FILE;
+	pb.allowed_access = access & handled;
+	if (pb.allowed_access != 0 && syscall(SYS_landlock_add_rule, rfd,
+	    LANDLOCK_RULE_PATH_BENEATH, &pb, 0) == -1)
+		fatal("%s: %s: landlock_add_rule %s", __func__,
+		    spec->sb_name, sp->sp_path);
+	if ((sp->sp_access & SB_LL_PIN) == 0)
+		close(pb.parent_fd);
+}
+
 /* Returns the ABI in force, 0 when the kernel has no Landlock. */
 static int
 sb_landlock(const struct sandbox_spec *spec)
 {
 	struct sb_ruleset_attr		 attr;
 	struct landlock_path_beneath_attr pb;
+	const struct sandbox_path	*sp;
 	size_t				 attr_size;
 	int				 abi, rfd;
 
@@ -628,8 +679,9 @@ sb_landlock(const struct sandbox_spec *spec)
 		 * outside any domain, can still signal them, and kernel
 		 * signals (SIGCHLD to the parent) are not scoped.
 		 */
-		attr.ra_scoped = LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET |
-		    LANDLOCK_SCOPE_SIGNAL;
+		attr.ra_scoped = LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET;
+		if (!spec->sb_landlock_signal_out)
+			attr.ra_scoped |= LANDLOCK_SCOPE_SIGNAL;
 		attr_size = sizeof(attr);
 	}
 
@@ -653,6 +705,10 @@ sb_landlock(const struct sandbox_spec *spec)
 			    spec->sb_name, spec->sb_landlock_dir);
 		close(pb.parent_fd);
 	}
+	if (spec->sb_landlock_paths != NULL)
+		for (sp = spec->sb_landlock_paths; sp->sp_path != NULL; sp++)
+			sb_landlock_path(spec, rfd, sp,
+			    attr.ra_handled_access_fs);
 
 	if (syscall(SYS_landlock_restrict_self, rfd, 0) == -1)
 		fatal("%s: %s: landlock_restrict_self", __func__,
@@ -687,7 +743,7 @@ sandbox_enter(const struct sandbox_spec *spec)
 		 * then, and without one it must not run at all.
 		 */
 		if ((why = sandbox_fs_unheld(spec->sb_groups, abi,
-		    sb_chrooted)) != NULL)
+		    sb_chrooted)) != NULL && !spec->sb_landlock_best_effort)
 			fatalx("%s: %s: refusing to run", spec->sb_name, why);
 	}
 

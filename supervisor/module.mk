@@ -1,7 +1,8 @@
 # supervisor/: spaced and spacectl.
 SPACED_SRCS	:= supervisor/spaced.c supervisor/workers.c supervisor/control.c \
 		   supervisor/config.c supervisor/audit.c supervisor/audit_parse.c \
-		   supervisor/kmsg.c supervisor/sandbox.c supervisor/relay.c
+		   supervisor/kmsg.c supervisor/sandbox.c supervisor/relay.c \
+		   supervisor/privdrop.c
 SPACED_OBJS	:= $(SPACED_SRCS:%.c=$(B)/%.o)
 SPACECTL_OBJS	:= $(B)/supervisor/spacectl.o
 
