@@ -35,7 +35,7 @@ const struct proc procs[PROC_MAX] = {
 	[PROC_PARENT] = { PROC_PARENT, "parent", "spaced", NULL, 0 },
 	[PROC_DOCKER] = { PROC_DOCKER, "docker", "spaced-docker",
 	    "_spaced-docker", 1 },
-	[PROC_GIT] = { PROC_GIT, "git", "spaced-git", "_spaced-git", 0 },
+	[PROC_GIT] = { PROC_GIT, "git", "spaced-git", "_spaced-git", 1 },
 	[PROC_JOURNAL] = { PROC_JOURNAL, "journal", "spaced-journal",
 	    "_spaced-journal", 1 },
 	/* runs inside a gatekeeper container, never under spaced */

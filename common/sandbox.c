@@ -186,8 +186,8 @@ static const int sb_wpath[] = {
 /*
  * SB_INET: make sockets and connections of its own (the gatekeeper's
  * corridor and window, the supervisor's control socket and Docker
- * socket).  socket() is limited to AF_INET, AF_INET6 and AF_UNIX
- * (sb_add_inet); raw, packet and netlink sockets need an extra.
+ * socket).  socket() is limited to TCP, UDP and UNIX stream/datagram
+ * (sb_inet_sockets); raw, packet and netlink sockets need an extra.
  */
 static const int sb_inet[] = {
 	SYS_connect, SYS_bind, SYS_listen, SYS_accept, SYS_accept4,
@@ -251,6 +251,8 @@ struct sb_filter {
 };
 
 static int	 sb_landlock_logged;
+/* sandbox_drop_privileges chrooted this process. */
+static int	 sb_chrooted;
 
 static int
 sb_in_list(const int *list, int nr)
@@ -300,6 +302,22 @@ static void
 sb_allow_arg(struct sb_filter *sf, int nr, struct scmp_arg_cmp cmp)
 {
 	sb_rule(sf, SCMP_ACT_ALLOW, nr, 1, &cmp);
+}
+
+/* One rule per value: the call with that argument, and no other. */
+static void
+sb_add_arg_rule(struct sb_filter *sf, const struct sandbox_arg_rule *ar)
+{
+	struct scmp_arg_cmp	 cmp;
+	size_t			 i;
+
+	if (ar->sr_arg > 5 || ar->sr_nvalues > SB_ARG_VALUES_MAX)
+		fatalx("%s: %s: bad argument rule for syscall %d", __func__,
+		    sf->sf_name, ar->sr_nr);
+	for (i = 0; i < ar->sr_nvalues; i++) {
+		cmp = SCMP_CMP(ar->sr_arg, SCMP_CMP_EQ, ar->sr_values[i]);
+		sb_rule(sf, SCMP_ACT_ALLOW, ar->sr_nr, 1, &cmp);
+	}
 }
 
 static void
@@ -369,13 +387,40 @@ sb_add_rpath(struct sb_filter *sf, unsigned int groups)
 	    SCMP_A2(SCMP_CMP_MASKED_EQ, SB_OPEN_WRITE, 0));
 }
 
+/*
+ * The sockets SB_INET may make: TCP and UDP over IPv4 and IPv6 (the
+ * gatekeeper's upstreams and evdns), UNIX stream and datagram (control,
+ * Docker and syslog sockets).  Nothing raw, no ping, SCTP or seqpacket:
+ * a family alone would let root open AF_INET/SOCK_RAW.  The type is
+ * compared with SOCK_NONBLOCK and SOCK_CLOEXEC masked off; only its low
+ * 32 bits, the int the kernel reads, take part.
+ */
+static const struct {
+	int	 si_family, si_type, si_protocol;
+} sb_inet_sockets[] = {
+	{ AF_INET, SOCK_STREAM, 0 }, { AF_INET, SOCK_STREAM, IPPROTO_TCP },
+	{ AF_INET, SOCK_DGRAM, 0 }, { AF_INET, SOCK_DGRAM, IPPROTO_UDP },
+	{ AF_INET6, SOCK_STREAM, 0 }, { AF_INET6, SOCK_STREAM, IPPROTO_TCP },
+	{ AF_INET6, SOCK_DGRAM, 0 }, { AF_INET6, SOCK_DGRAM, IPPROTO_UDP },
+	{ AF_UNIX, SOCK_STREAM, 0 }, { AF_UNIX, SOCK_DGRAM, 0 },
+};
+#define SB_SOCK_TYPE_MASK	((uint32_t)~(SOCK_NONBLOCK | SOCK_CLOEXEC))
+
 static void
 sb_add_inet(struct sb_filter *sf)
 {
+	struct scmp_arg_cmp	 cmp[3];
+	size_t			 i;
+
 	sb_allow_list(sf, sb_inet);
-	sb_allow_arg(sf, SYS_socket, SCMP_A0(SCMP_CMP_EQ, AF_INET));
-	sb_allow_arg(sf, SYS_socket, SCMP_A0(SCMP_CMP_EQ, AF_INET6));
-	sb_allow_arg(sf, SYS_socket, SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
+	for (i = 0; i < sizeof(sb_inet_sockets) / sizeof(sb_inet_sockets[0]);
+	    i++) {
+		cmp[0] = SCMP_A0(SCMP_CMP_EQ, sb_inet_sockets[i].si_family);
+		cmp[1] = SCMP_A1(SCMP_CMP_MASKED_EQ, SB_SOCK_TYPE_MASK,
+		    sb_inet_sockets[i].si_type);
+		cmp[2] = SCMP_A2(SCMP_CMP_EQ, sb_inet_sockets[i].si_protocol);
+		sb_rule(sf, SCMP_ACT_ALLOW, SYS_socket, 3, cmp);
+	}
 }
 
 static void
@@ -466,6 +511,7 @@ sb_seccomp(const struct sandbox_spec *spec)
 {
 	struct sb_filter	 sf;
 	unsigned int		 groups = spec->sb_groups;
+	const struct sandbox_arg_rule *ar;
 	const int		*nr;
 	int			 rc;
 
@@ -500,6 +546,9 @@ sb_seccomp(const struct sandbox_spec *spec)
 	if (spec->sb_extra != NULL)
 		for (nr = spec->sb_extra; *nr != -1; nr++)
 			sb_allow(&sf, *nr);
+	if (spec->sb_args != NULL)
+		for (ar = spec->sb_args; ar->sr_nr != -1; ar++)
+			sb_add_arg_rule(&sf, ar);
 	if (groups & SB_STDIO)
 		sb_add_stdio(&sf, groups);
 	if (groups & SB_RPATH)
@@ -548,11 +597,54 @@ sb_landlock_fs_rights(int abi)
 	return rights;
 }
 
+const char *
+sandbox_fs_unheld(unsigned int groups, int landlock_abi, int chrooted)
+{
+	if ((groups & (SB_RPATH | SB_WPATH)) == 0)
+		return NULL;	/* seccomp refuses every path */
+	if (landlock_abi > 0 || chrooted)
+		return NULL;
+	return "file access that neither Landlock (the kernel has none) "
+	    "nor a chroot can hold";
+}
+
+/* The rights of one sandbox_path, as far as the file type takes them. */
 static void
+sb_landlock_path(const struct sandbox_spec *spec, int rfd,
+    const struct sandbox_path *sp, uint64_t handled)
+{
+	struct landlock_path_beneath_attr pb;
+	struct stat			 st;
+	uint64_t			 access = 0;
+	int				 dir;
+
+	memset(&pb, 0, sizeof(pb));
+	if ((pb.parent_fd = open(sp->sp_path, O_PATH | O_CLOEXEC)) == -1 ||
+	    fstat(pb.parent_fd, &st) == -1)
+		fatal("%s: %s: %s", __func__, spec->sb_name, sp->sp_path);
+	dir = S_ISDIR(st.st_mode);
+	/* A file takes file rights only (EINVAL otherwise). */
+	if (sp->sp_access & SB_LL_READ)
+		access |= LANDLOCK_ACCESS_FS_READ_FILE |
+		    (dir ? LANDLOCK_ACCESS_FS_READ_DIR : 0);
+	if ((sp->sp_access & SB_LL_REMOVE) && dir)
+		access |= LANDLOCK_ACCESS_FS_REMOVE_FILE;
+	pb.allowed_access = access & handled;
+	if (pb.allowed_access != 0 && syscall(SYS_landlock_add_rule, rfd,
+	    LANDLOCK_RULE_PATH_BENEATH, &pb, 0) == -1)
+		fatal("%s: %s: landlock_add_rule %s", __func__,
+		    spec->sb_name, sp->sp_path);
+	if ((sp->sp_access & SB_LL_PIN) == 0)
+		close(pb.parent_fd);
+}
+
+/* Returns the ABI in force, 0 when the kernel has no Landlock. */
+static int
 sb_landlock(const struct sandbox_spec *spec)
 {
 	struct sb_ruleset_attr		 attr;
 	struct landlock_path_beneath_attr pb;
+	const struct sandbox_path	*sp;
 	size_t				 attr_size;
 	int				 abi, rfd;
 
@@ -566,7 +658,7 @@ sb_landlock(const struct sandbox_spec *spec)
 		if (!sb_landlock_logged++)
 			log_info("%s: landlock not available, seccomp only",
 			    spec->sb_name);
-		return;
+		return 0;
 	}
 
 	memset(&attr, 0, sizeof(attr));
@@ -587,8 +679,9 @@ sb_landlock(const struct sandbox_spec *spec)
 		 * outside any domain, can still signal them, and kernel
 		 * signals (SIGCHLD to the parent) are not scoped.
 		 */
-		attr.ra_scoped = LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET |
-		    LANDLOCK_SCOPE_SIGNAL;
+		attr.ra_scoped = LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET;
+		if (!spec->sb_landlock_signal_out)
+			attr.ra_scoped |= LANDLOCK_SCOPE_SIGNAL;
 		attr_size = sizeof(attr);
 	}
 
@@ -612,6 +705,10 @@ sb_landlock(const struct sandbox_spec *spec)
 			    spec->sb_name, spec->sb_landlock_dir);
 		close(pb.parent_fd);
 	}
+	if (spec->sb_landlock_paths != NULL)
+		for (sp = spec->sb_landlock_paths; sp->sp_path != NULL; sp++)
+			sb_landlock_path(spec, rfd, sp,
+			    attr.ra_handled_access_fs);
 
 	if (syscall(SYS_landlock_restrict_self, rfd, 0) == -1)
 		fatal("%s: %s: landlock_restrict_self", __func__,
@@ -619,11 +716,15 @@ sb_landlock(const struct sandbox_spec *spec)
 	close(rfd);
 	log_debug("%s: landlock abi %d, %s", spec->sb_name, abi,
 	    spec->sb_landlock_dir != NULL ? spec->sb_landlock_dir : "no fs");
+	return abi;
 }
 
 void
 sandbox_enter(const struct sandbox_spec *spec)
 {
+	const char	*why;
+	int		 abi;
+
 	if (spec == NULL || spec->sb_name == NULL)
 		fatalx("%s: no spec", __func__);
 
@@ -634,8 +735,17 @@ sandbox_enter(const struct sandbox_spec *spec)
 		fatalx("%s: %s: no_new_privs not set", __func__,
 		    spec->sb_name);
 
-	if (!spec->sb_landlock_optional)
-		sb_landlock(spec);
+	if (!spec->sb_landlock_optional) {
+		abi = sb_landlock(spec);
+		/*
+		 * Without Landlock, a process that may open files by path
+		 * could reach anything its uid can: only a chroot holds it
+		 * then, and without one it must not run at all.
+		 */
+		if ((why = sandbox_fs_unheld(spec->sb_groups, abi,
+		    sb_chrooted)) != NULL && !spec->sb_landlock_best_effort)
+			fatalx("%s: %s: refusing to run", spec->sb_name, why);
+	}
 
 	sb_seccomp(spec);
 	log_debug("%s: sandbox entered, groups 0x%x", spec->sb_name,
@@ -669,6 +779,7 @@ sandbox_drop_privileges(const char *user, const char *chroot_dir)
 			fatal("%s: chroot %s", __func__, chroot_dir);
 		if (chdir("/") == -1)
 			fatal("%s: chdir /", __func__);
+		sb_chrooted = 1;
 	}
 
 	if (setgroups(1, &gid) == -1)

@@ -17,6 +17,9 @@
 #ifndef SPACED_SANDBOX_H
 #define SPACED_SANDBOX_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 /*
  * A pledge-like confinement: promise groups of system calls, plus a
  * per-process list of extra calls, installed as a libseccomp allowlist
@@ -32,6 +35,33 @@
 #define SB_PROC		0x0040	/* parent only: fork, wait, kill */
 #define SB_EXEC		0x0080	/* parent only: execve of a worker */
 
+/*
+ * A system call allowed only when one argument equals one of a few
+ * values, known when the filter is installed (spaced: kill of its own
+ * workers' pids).  No value: the call is not allowed at all.
+ */
+#define SB_ARG_VALUES_MAX	8
+struct sandbox_arg_rule {
+	int		 sr_nr;		/* system call; -1 ends a list */
+	unsigned int	 sr_arg;	/* which argument, 0..5 */
+	size_t		 sr_nvalues;
+	uint64_t	 sr_values[SB_ARG_VALUES_MAX];
+};
+
+/* A Landlock rule: rights beneath one path (or on one file). */
+#define SB_LL_READ	0x01	/* read files; list directories */
+#define SB_LL_REMOVE	0x02	/* remove files (not directories) beneath */
+/*
+ * Keep the path's O_PATH fd open for good: a /proc/<pid> directory gets
+ * a new inode whenever its dentry is reclaimed, and a rule holds the
+ * inode, so the fd pins the dentry the rule is on.
+ */
+#define SB_LL_PIN	0x04
+struct sandbox_path {
+	const char	*sp_path;	/* NULL ends a list */
+	unsigned int	 sp_access;	/* SB_LL_* */
+};
+
 struct sandbox_spec {
 	const char	*sb_name;	/* for logs */
 	unsigned int	 sb_groups;
@@ -41,16 +71,42 @@ struct sandbox_spec {
 	 * otherwise the one directory tree that may be read and written.
 	 */
 	const char	*sb_landlock_dir;
-	int		 sb_landlock_optional;	/* parent: Landlock not used */
+	/* More Landlock rules, alongside sb_landlock_dir; or NULL. */
+	const struct sandbox_path *sb_landlock_paths;
+	int		 sb_landlock_optional;	/* Landlock not used (tests) */
+	/*
+	 * Landlock where the kernel has it, but run without it: spaced,
+	 * root or the user itself in any case, never spaced-git or
+	 * spaced-journal (sandbox_fs_unheld).
+	 */
+	int		 sb_landlock_best_effort;
+	/*
+	 * Signals leave the Landlock domain (ABI 6 scopes them to it):
+	 * spaced signals workers that are in domains of their own.
+	 */
+	int		 sb_landlock_signal_out;
+	/* Calls allowed for some argument values only, or NULL. */
+	const struct sandbox_arg_rule *sb_args;
 };
 
-/* no_new_privs, Landlock where the kernel has it, then seccomp; fatal on failure. */
+/*
+ * no_new_privs, Landlock where the kernel has it, then seccomp; fatal on
+ * failure, and fatal where sandbox_fs_unheld() says the process would
+ * be held on the filesystem by nothing (no Landlock, no chroot).
+ */
 void	 sandbox_enter(const struct sandbox_spec *);
 /*
  * When root: chroot to dir (if not NULL), then setgroups/setresgid/
  * setresuid to user; verified with getresuid.  A plain user: nothing.
  */
 void	 sandbox_drop_privileges(const char *user, const char *chroot_dir);
+/*
+ * Why a process with these groups would not be held on the filesystem,
+ * or NULL when it is: seccomp alone holds one without SB_RPATH/SB_WPATH;
+ * with them, Landlock (an ABI > 0) or a chroot must.  Pure.
+ */
+const char *sandbox_fs_unheld(unsigned int groups, int landlock_abi,
+	    int chrooted);
 /* Landlock ABI of the running kernel, 0 when it has none. */
 int	 sandbox_landlock_abi(void);
 

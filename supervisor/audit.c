@@ -32,6 +32,60 @@
 
 #define STATUS_MAX	8192
 
+/*
+ * The workers' root directories, read once at start (audit_note_root).
+ * readlink of /proc/<pid>/root passes ptrace_may_access, which spaced
+ * no longer does once it serves: it holds no CAP_SYS_PTRACE, and
+ * Landlock refuses ptrace access to processes outside its domain.  A
+ * confined worker cannot chroot again, so the start's answer stays true.
+ */
+static struct {
+	pid_t	 ar_pid;
+	char	 ar_root[sizeof(((struct ctl_privileges *)0)->cv_root)];
+} audit_roots[PROC_MAX];
+
+void
+audit_note_root(pid_t pid)
+{
+	char	 path[64];
+	size_t	 i;
+	ssize_t	 n;
+
+	for (i = 0; i < PROC_MAX; i++)
+		if (audit_roots[i].ar_pid == 0 || audit_roots[i].ar_pid == pid)
+			break;
+	if (i == PROC_MAX)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/root", (int)pid);
+	if ((n = readlink(path, audit_roots[i].ar_root,
+	    sizeof(audit_roots[i].ar_root) - 1)) == -1) {
+		log_warn("%s", path);
+		return;
+	}
+	audit_roots[i].ar_root[n] = '\0';
+	audit_roots[i].ar_pid = pid;
+}
+
+static int
+audit_root(pid_t pid, char *buf, size_t len)
+{
+	char	 path[64];
+	size_t	 i;
+	ssize_t	 n;
+
+	snprintf(path, sizeof(path), "/proc/%d/root", (int)pid);
+	if ((n = readlink(path, buf, len - 1)) != -1) {
+		buf[n] = '\0';
+		return 0;
+	}
+	for (i = 0; i < PROC_MAX; i++)
+		if (audit_roots[i].ar_pid == pid && pid != 0) {
+			strlcpy(buf, audit_roots[i].ar_root, len);
+			return 0;
+		}
+	return -1;
+}
+
 int
 audit_process(const char *name, pid_t pid, const char *landlock,
     struct ctl_privileges *cv)
@@ -57,11 +111,8 @@ audit_process(const char *name, pid_t pid, const char *landlock,
 		return -1;
 	}
 
-	snprintf(path, sizeof(path), "/proc/%d/root", (int)pid);
-	if ((n = readlink(path, cv->cv_root, sizeof(cv->cv_root) - 1)) == -1)
+	if (audit_root(pid, cv->cv_root, sizeof(cv->cv_root)) == -1)
 		strlcpy(cv->cv_root, "?", sizeof(cv->cv_root));
-	else
-		cv->cv_root[n] = '\0';
 
 	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
 	cv->cv_nfds = -1;

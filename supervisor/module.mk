@@ -2,7 +2,7 @@
 SPACED_SRCS	:= supervisor/spaced.c supervisor/workers.c supervisor/control.c \
 		   supervisor/config.c supervisor/audit.c supervisor/audit_parse.c \
 		   supervisor/kmsg.c supervisor/sandbox.c supervisor/request.c \
-		   supervisor/streams.c supervisor/ops.c
+		   supervisor/streams.c supervisor/ops.c supervisor/privdrop.c
 SPACED_OBJS	:= $(SPACED_SRCS:%.c=$(B)/%.o)
 SPACECTL_OBJS	:= $(B)/supervisor/spacectl.o
 

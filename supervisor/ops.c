@@ -157,7 +157,7 @@ privileges_start(struct request *r, struct imsg *imsg)
 			continue;
 		if (id == PROC_PARENT) {
 			if (audit_process(procs[id].p_binary, getpid(),
-			    "not used", &cv) == -1)
+			    spaced_landlock(), &cv) == -1)
 				continue;
 		} else if (children[id].c_pid == 0 ||
 		    audit_process(procs[id].p_binary, children[id].c_pid,

@@ -329,7 +329,7 @@ main(int argc, char *argv[])
 
 	control_listen(conf.sc_socket, base);
 	/* Everything that needs exec, fork or a new privilege is done. */
-	sandbox_enter(&spaced_sandbox);
+	spaced_privdrop(&conf);
 	log_info("started, workers confined");
 
 	event_base_dispatch(base);

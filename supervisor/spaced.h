@@ -209,6 +209,8 @@ uint32_t	 spaced_new_id(void);
 /* audit.c: the privileges table, read from /proc */
 int	 audit_process(const char *name, pid_t, const char *landlock,
 	    struct ctl_privileges *);
+/* the root directory of a worker, read now, while spaced still may */
+void	 audit_note_root(pid_t);
 /* audit_parse.c: pure parse of /proc/<pid>/status text */
 int	 audit_parse_status(const char *buf, size_t len,
 	    struct ctl_privileges *);
@@ -223,7 +225,28 @@ int	 kmsg_parse_seccomp(const char *line, size_t len, pid_t pid,
 int	 docker_connect(void);
 uint64_t peak_rss(void);
 
-/* sandbox.c */
+/* sandbox.c: spaced's filter, the fixed part and what start adds */
 extern const struct sandbox_spec spaced_sandbox;
+#define SPACED_SB_PROCS	(PROC_MAX + 1)	/* its workers and itself */
+struct spaced_sandbox {
+	struct sandbox_spec	 ss_spec;
+	struct sandbox_arg_rule	 ss_args[2];
+	struct sandbox_path	 ss_paths[SPACED_SB_PROCS + 2];
+	char			 ss_proc[SPACED_SB_PROCS][24];
+	char			 ss_sockdir[PATH_MAX];
+};
+/*
+ * Pure: spaced_sandbox plus kill of pids, reads of their /proc and of
+ * self's, file removal beside the control socket.
+ */
+void	 spaced_sandbox_build(struct spaced_sandbox *, const pid_t *pids,
+	    size_t npids, pid_t self, const char *socket_path);
+/* The capabilities root spaced keeps once it serves. */
+uint64_t spaced_caps_keep(void);
+
+/* privdrop.c: drop capabilities, then enter the filter; once, at start */
+void	 spaced_privdrop(const struct spaced_conf *);
+/* What Landlock does to spaced, for the audit table. */
+const char *spaced_landlock(void);
 
 #endif /* SPACED_H */

@@ -18,7 +18,10 @@
  * spaced-git's filter.  It will hold one user's repository through
  * libgit2: it may read and write files (Landlock narrows where), and
  * never makes a socket or execs (no transports, no hooks, no helpers).
- * No repository is open yet, so Landlock grants no path at all.
+ * No repository is open yet, so Landlock grants no path at all, and as
+ * root it is chrooted to the empty directory (procs[]): where the kernel
+ * has no Landlock, that chroot is what holds it, and without either
+ * sandbox_enter refuses to run it.
  */
 
 #include <stddef.h>

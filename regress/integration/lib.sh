@@ -71,6 +71,18 @@ worker_pids() { ctl status | awk 'NR > 1 && $1 != "spaced" { print $2 }'; }
 stop_spaced() {
 	[ -n "${spaced_pid:-}" ] || return 0
 	kill "$spaced_pid" 2>/dev/null
+	# Bounded: a spaced that cannot stop fails a check, it does not hang
+	# the suite (a zombie has stopped: it waits for our wait).
+	s_i=0
+	while grep -q '^State:[[:space:]]*[^Z]' "/proc/$spaced_pid/status" 2>/dev/null; do
+		s_i=$((s_i + 1))
+		if [ $s_i -ge 100 ]; then
+			echo "# spaced $spaced_pid did not stop in 10 s: SIGKILL"
+			kill -9 "$spaced_pid" 2>/dev/null
+			break
+		fi
+		sleep 0.1
+	done
 	wait "$spaced_pid" 2>/dev/null
 	spaced_pid=
 }

@@ -52,6 +52,21 @@ u=set(r['uid'].split()); sys.exit(not (len(u)==1 and '0' not in u))"
 r=[x for x in d['processes'] if x['name']=='$p'][0]
 sys.exit(not r['landlock'].startswith('ABI'))"
 done
+# spaced itself once it serves: CAP_KILL (its workers are other uids) and
+# nothing more, nothing in the other sets, and Landlock (reads of its
+# /proc only).
+check "spaced: CapEff only CAP_KILL (0x20)" pj "
+r=[x for x in d['processes'] if x['name']=='spaced'][0]
+sys.exit(int(r['capEff'],16)!=0x20)"
+check "spaced: Landlock in force" pj "
+r=[x for x in d['processes'] if x['name']=='spaced'][0]
+sys.exit(not r['landlock'].startswith('ABI'))"
+capset() { awk -v k="$1:" '$1 == k { print $2 }' "/proc/$spaced_pid/status"; }
+check "spaced: CapPrm 0x20, CapInh, CapAmb and CapBnd empty" sh -c "
+[ $(capset CapPrm) = 0000000000000020 ] && [ $(capset CapInh) = 0000000000000000 ] &&
+[ $(capset CapAmb) = 0000000000000000 ] && [ $(capset CapBnd) = 0000000000000000 ]"
+check "spaced: the workers' root directories are still audited" pj "
+sys.exit(any(x['root'] in ('?', '') for x in d['processes']))"
 check "the three workers have three distinct uids" pj "
 u=[x['uid'] for x in d['processes'] if x['name']!='spaced']
 sys.exit(len(set(u))!=3)"
@@ -123,6 +138,20 @@ check "a well-formed raw request is answered (control)" sh -c \
     "python3 '$top/regress/integration/ctl_raw.py' '$sd/run/spaced.sock' status | grep -q 'data data data data end'"
 check "after all of that spaced still serves" ctl status
 check "spaced is still the same process" kill -0 "$spaced_pid"
+
+# --- spaced's own limits ---------------------------------------------
+# On SIGTERM spaced signals its workers (kill, allowed for their pids and
+# not scoped by its Landlock domain) and removes its socket (Landlock
+# allows removal there); the parent-death signal is not what ends them.
+pids=$(worker_pids)
+kill -TERM "$spaced_pid"
+check "spaced removes its control socket when stopped" \
+    wait_for 5 sh -c "! test -S '$sd/run/spaced.sock'"
+workers_gone() { for p in $pids; do kill -0 "$p" 2>/dev/null && return 1; done; return 0; }
+check "spaced's SIGTERM reaches its workers" wait_for 5 workers_gone
+check "and spaced says it exits" grep -q "exiting on signal 15" "$sd/log"
+kill -9 "$spaced_pid" 2>/dev/null; wait "$spaced_pid" 2>/dev/null; spaced_pid=
+start_spaced "$sd"
 
 # --- what a worker may not do, tried for real --------------------------
 check "spaced-journal cannot open outside its store" sh -c \

@@ -241,3 +241,86 @@ Test(landlock, scoped_signals_and_abstract_sockets)
 	SBT_EXITS(&spec, try_connect_abstract, 0);
 	close(l);
 }
+
+/*
+ * Where the kernel has no Landlock, a process with path groups must be
+ * held by a chroot or refuse to run (sandbox_enter is fatal: exit 1);
+ * one without path groups is held by seccomp alone.
+ */
+static int
+try_nothing(void)
+{
+	return 0;
+}
+
+static int
+hide_landlock_and_chroot(void)
+{
+	int	 rc;
+
+	if ((rc = sbt_hide_landlock()) != 0)
+		return rc;
+	sandbox_drop_privileges("nobody", lldir);
+	return 0;
+}
+
+static int
+landlock_is_gone(void)
+{
+	return sandbox_landlock_abi() == 0 ? 0 : EEXIST;
+}
+
+Test(landlock, no_landlock_no_chroot_refuses_path_groups)
+{
+	struct sandbox_spec	 rw = ll_spec(SB_STDIO | SB_RPATH | SB_WPATH,
+	    NULL, NULL);
+	struct sandbox_spec	 ro = ll_spec(SB_STDIO | SB_RPATH, NULL, NULL);
+	struct sandbox_spec	 stdio = ll_spec(SB_STDIO, NULL, NULL);
+	int			 st;
+
+	/* The helper really hides Landlock (control of the control). */
+	st = sbt_run_prepared(NULL, sbt_hide_landlock, landlock_is_gone);
+	cr_assert(sbt_exit(st) == 0, "Landlock still seen: %s",
+	    sbt_describe(st));
+	/* With Landlock, the same spec enters (positive control). */
+	st = sbt_run(&rw, try_nothing);
+	cr_assert(sbt_exit(st) == 0, "with Landlock: %s", sbt_describe(st));
+
+	st = sbt_run_prepared(&rw, sbt_hide_landlock, try_nothing);
+	cr_assert(sbt_exit(st) == 1, "rpath+wpath ran unheld: %s",
+	    sbt_describe(st));
+	st = sbt_run_prepared(&ro, sbt_hide_landlock, try_nothing);
+	cr_assert(sbt_exit(st) == 1, "rpath ran unheld: %s",
+	    sbt_describe(st));
+	st = sbt_run_prepared(&stdio, sbt_hide_landlock, try_nothing);
+	cr_assert(sbt_exit(st) == 0, "stdio alone refused: %s",
+	    sbt_describe(st));
+}
+
+Test(landlock, no_landlock_but_a_chroot_holds)
+{
+	struct sandbox_spec	 rw = ll_spec(SB_STDIO | SB_RPATH | SB_WPATH,
+	    NULL, NULL);
+	int			 st;
+
+	if (geteuid() != 0)
+		cr_skip_test("not root: no chroot to hold the process");
+	cr_assert(chmod(lldir, 0755) == 0);
+	st = sbt_run_prepared(&rw, hide_landlock_and_chroot, try_nothing);
+	cr_assert(sbt_exit(st) == 0, "chrooted, refused: %s",
+	    sbt_describe(st));
+}
+
+Test(landlock, fs_unheld_decision)
+{
+	const unsigned int	 rw = SB_STDIO | SB_RPATH | SB_WPATH;
+
+	cr_assert_not_null(sandbox_fs_unheld(rw, 0, 0));
+	cr_assert_not_null(sandbox_fs_unheld(SB_STDIO | SB_RPATH, 0, 0));
+	cr_assert_not_null(sandbox_fs_unheld(SB_STDIO | SB_WPATH, 0, 0));
+	cr_assert_null(sandbox_fs_unheld(rw, 1, 0));
+	cr_assert_null(sandbox_fs_unheld(rw, 6, 0));
+	cr_assert_null(sandbox_fs_unheld(rw, 0, 1));
+	cr_assert_null(sandbox_fs_unheld(SB_STDIO | SB_INET, 0, 0));
+	cr_assert_null(sandbox_fs_unheld(0, 0, 0));
+}

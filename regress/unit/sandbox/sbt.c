@@ -17,7 +17,11 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+
 #include <errno.h>
+#include <seccomp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -94,6 +98,27 @@ sbt_seccomp_spec(unsigned int groups, const int *extra)
 	spec.sb_extra = extra;
 	spec.sb_landlock_optional = 1;
 	return spec;
+}
+
+int
+sbt_hide_landlock(void)
+{
+	static const int	 calls[] = { SYS_landlock_create_ruleset,
+	    SYS_landlock_add_rule, SYS_landlock_restrict_self };
+	scmp_filter_ctx		 ctx;
+	size_t			 i;
+	int			 rc = 0;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1)
+		return errno;
+	if ((ctx = seccomp_init(SCMP_ACT_ALLOW)) == NULL)
+		return ENOMEM;
+	for (i = 0; i < sizeof(calls) / sizeof(calls[0]) && rc == 0; i++)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), calls[i], 0);
+	if (rc == 0)
+		rc = seccomp_load(ctx);
+	seccomp_release(ctx);
+	return -rc;
 }
 
 int

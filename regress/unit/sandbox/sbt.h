@@ -46,6 +46,13 @@ int	 sbt_run_prepared(const struct sandbox_spec *spec, sbt_attempt prepare,
 /* A spec of groups plus extras, Landlock off: tests of seccomp alone. */
 struct sandbox_spec sbt_seccomp_spec(unsigned int groups, const int *extra);
 
+/*
+ * A prepare step: from here on, the Landlock calls fail with ENOSYS, as
+ * on a kernel without Landlock (a seccomp filter of the test's own,
+ * which sandbox_enter's filter then stacks on).  0, or an errno.
+ */
+int	 sbt_hide_landlock(void);
+
 int	 sbt_sigsys(int status);
 /* The child's exit code, or -1 when it did not exit. */
 int	 sbt_exit(int status);

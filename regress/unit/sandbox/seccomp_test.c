@@ -31,6 +31,8 @@
 
 #include <linux/netlink.h>
 
+#include <netinet/in.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -423,6 +425,70 @@ Test(seccomp, inet_group)
 	/* Families outside the group kill even with it. */
 	SBT_KILLED(&inet, try_socket_netlink);
 	SBT_EXITS(NULL, try_socket_netlink, 0);
+}
+
+/*
+ * Socket types and protocols the inet promise does not cover: each is a
+ * family SB_INET allows, so only the type or protocol filter stops it.
+ */
+static int
+sbt_socket(int domain, int type, int protocol)
+{
+	int	 s;
+
+	if ((s = socket(domain, type, protocol)) == -1)
+		return errno;
+	close(s);
+	return 0;
+}
+
+static int try_raw_inet(void) { return sbt_socket(AF_INET, SOCK_RAW, IPPROTO_ICMP); }
+static int try_raw_inet6(void) { return sbt_socket(AF_INET6, SOCK_RAW, IPPROTO_ICMPV6); }
+static int try_raw_flags(void)
+{
+	return sbt_socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK,
+	    IPPROTO_TCP);
+}
+static int try_ping_dgram(void) { return sbt_socket(AF_INET, SOCK_DGRAM, IPPROTO_ICMP); }
+static int try_sctp_stream(void) { return sbt_socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP); }
+static int try_seqpacket(void) { return sbt_socket(AF_INET, SOCK_SEQPACKET, 0); }
+static int try_unix_seqpacket(void) { return sbt_socket(AF_UNIX, SOCK_SEQPACKET, 0); }
+/* An unused high bit of type must not slip past a masked compare. */
+static int try_type_high_bit(void) { return sbt_socket(AF_INET, SOCK_STREAM | 0x10000, 0); }
+/* What the gatekeeper and spaced really make: all must still work. */
+static int try_tcp(void) { return sbt_socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP); }
+static int try_tcp6(void) { return sbt_socket(AF_INET6, SOCK_STREAM, 0); }
+static int try_udp(void) { return sbt_socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0); }
+static int try_udp6(void) { return sbt_socket(AF_INET6, SOCK_DGRAM, IPPROTO_UDP); }
+static int try_unix_stream(void) { return sbt_socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0); }
+
+Test(seccomp, inet_group_filters_type_and_protocol)
+{
+	struct sandbox_spec inet = sbt_seccomp_spec(SB_STDIO | SB_INET, NULL);
+
+	/* Positive controls: unconfined, root gets every one of these. */
+	if (geteuid() == 0) {
+		SBT_EXITS(NULL, try_raw_inet, 0);
+		SBT_EXITS(NULL, try_raw_inet6, 0);
+		SBT_EXITS(NULL, try_raw_flags, 0);
+	}
+	SBT_EXITS(NULL, try_seqpacket, ESOCKTNOSUPPORT);
+	SBT_EXITS(NULL, try_unix_seqpacket, 0);
+
+	SBT_KILLED(&inet, try_raw_inet);
+	SBT_KILLED(&inet, try_raw_inet6);
+	SBT_KILLED(&inet, try_raw_flags);
+	SBT_KILLED(&inet, try_ping_dgram);
+	SBT_KILLED(&inet, try_sctp_stream);
+	SBT_KILLED(&inet, try_seqpacket);
+	SBT_KILLED(&inet, try_unix_seqpacket);
+	SBT_KILLED(&inet, try_type_high_bit);
+
+	SBT_EXITS(&inet, try_tcp, 0);
+	SBT_EXITS(&inet, try_tcp6, 0);
+	SBT_EXITS(&inet, try_udp, 0);
+	SBT_EXITS(&inet, try_udp6, 0);
+	SBT_EXITS(&inet, try_unix_stream, 0);
 }
 
 static int
