@@ -125,7 +125,7 @@ Test(msgbuf, truncated_at_every_offset)
 	struct msg_reader r;
 	struct sample	 s;
 	const uint8_t	*p;
-	uint32_t	 x;
+	uint32_t	 x = 1;
 	size_t		 len, cut;
 
 	sample_bytes(&p, &len);
@@ -362,8 +362,8 @@ Test(msgbuf, reader_errors_are_sticky)
 	struct msg_writer w;
 	struct msg_reader r;
 	char		 small[2];
-	uint32_t	 x;
-	uint64_t	 y;
+	uint32_t	 x = 1;
+	uint64_t	 y = 1;
 	char		 buf[32];
 
 	msg_writer_init(&w);
@@ -377,7 +377,9 @@ Test(msgbuf, reader_errors_are_sticky)
 	cr_assert_eq(msg_read_u32(&r, &x), -1);
 	cr_assert_eq(errno, ERANGE);
 	cr_assert_eq(msg_read_u64(&r, &y), -1);
+	memset(buf, 'x', sizeof(buf));
 	cr_assert_eq(msg_read_str(&r, buf, sizeof(buf)), -1);
+	cr_assert_str_eq(buf, "");
 	cr_assert_eq(msg_read_end(&r), -1);
 	cr_assert_eq(errno, ERANGE);
 	cr_assert_eq(x, 0);
@@ -405,6 +407,13 @@ Test(msgbuf, writer_overflow_is_sticky)
 	cr_assert_eq(errno, ERANGE);
 	cr_assert_null(d);
 	cr_assert_eq(len, 0);
+	/* Sticky: after a write that did not fit, a small one fails too. */
+	msg_writer_init(&w);
+	cr_assert_eq(msg_write_bytes(&w, big, sizeof(big) - 2), 0);
+	cr_assert_eq(msg_write_u32(&w, 1), -1);
+	cr_assert_eq(msg_write_bytes(&w, "x", 1), -1);
+	cr_assert_eq(errno, ERANGE);
+	cr_assert_eq(w.mw_len, sizeof(big) - 2);
 	/* A string that does not fit leaves no half field behind. */
 	msg_writer_init(&w);
 	msg_write_bytes(&w, big, sizeof(big) - 6);
