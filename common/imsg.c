@@ -411,13 +411,19 @@ imsg_compose(struct imsgbuf *ibuf, uint32_t type, uint32_t peerid,
 {
 	struct imsg_out	*out;
 	struct imsg_hdr	 hdr;
+	int		 saved;
 
+	/* The fd is ours from here on: every failure below closes it. */
+	if (fd != -1 && !ibuf->allow_fdpass) {
+		errno = EPERM;
+		goto fail;
+	}
 	if (len > IMSG_MAX_PAYLOAD || (len > 0 && data == NULL)) {
 		errno = ERANGE;
-		return -1;
+		goto fail;
 	}
 	if ((out = out_alloc(IMSG_HEADER_SIZE + len)) == NULL)
-		return -1;
+		goto fail;
 	memset(&hdr, 0, sizeof(hdr));
 	hdr.type = type;
 	hdr.len = IMSG_HEADER_SIZE + len;
@@ -432,6 +438,12 @@ imsg_compose(struct imsgbuf *ibuf, uint32_t type, uint32_t peerid,
 	out->io_off = 0;
 	outq_append(ibuf, out);
 	return 0;
+ fail:
+	saved = errno;
+	if (fd != -1)
+		close(fd);
+	errno = saved;
+	return -1;
 }
 
 int
@@ -439,7 +451,13 @@ imsg_forward(struct imsgbuf *ibuf, struct imsg *imsg)
 {
 	struct imsg_out	*out;
 	struct imsg_hdr	 hdr;
+	int		 fd;
 
+	/* Refused before anything moves: the fd stays for imsg_free. */
+	if (imsg->fd != -1 && !ibuf->allow_fdpass) {
+		errno = EPERM;
+		return -1;
+	}
 	if (imsg->rblock != NULL) {
 		/* The header goes back in front of the payload, in place. */
 		if ((out = malloc(sizeof(*out))) == NULL)
@@ -448,12 +466,10 @@ imsg_forward(struct imsgbuf *ibuf, struct imsg *imsg)
 		out->io_rblock = imsg->rblock;	/* the reference moves */
 		imsg->rblock = NULL;
 	} else if (!(imsg->hdr.flags & IMSGF_OUTBUF) || imsg->data == NULL) {
-		if (imsg_compose(ibuf, imsg->hdr.type, imsg->hdr.peerid,
-		    imsg->hdr.pid, imsg->fd, imsg->data,
-		    imsg_get_len(imsg)) == -1)
-			return -1;
-		imsg->fd = -1;
-		return 0;
+		/* imsg_compose owns the fd even when it fails: no double close. */
+		fd = imsg_get_fd(imsg);
+		return imsg_compose(ibuf, imsg->hdr.type, imsg->hdr.peerid,
+		    imsg->hdr.pid, fd, imsg->data, imsg_get_len(imsg));
 	} else
 		out = out_of_payload(imsg->data);
 	memset(&hdr, 0, sizeof(hdr));

@@ -67,7 +67,7 @@ struct imsg_out;			/* one queued message; private */
 struct imsgbuf {
 	int			 fd;
 	pid_t			 pid;
-	int			 allow_fdpass;	/* accept fds from the peer */
+	int			 allow_fdpass;	/* fds may pass, both ways */
 	size_t			 maxsize;	/* largest message taken */
 	/*
 	 * Reads go to a block of IMSG_RBUF_SIZE bytes, allocated on the
@@ -91,6 +91,10 @@ struct imsgbuf {
 };
 
 void	 imsgbuf_init(struct imsgbuf *, int fd);
+/*
+ * This channel carries fds, in both directions; without it an fd from
+ * the peer is refused (EBADMSG) and one to send is refused (EPERM).
+ */
 void	 imsgbuf_allow_fdpass(struct imsgbuf *);
 /* Largest message (header included) this channel accepts; <= MAX_IMSGSIZE. */
 void	 imsgbuf_set_maxsize(struct imsgbuf *, size_t);
@@ -111,7 +115,12 @@ ssize_t	 imsgbuf_read(struct imsgbuf *);
  */
 int	 imsgbuf_get(struct imsgbuf *, struct imsg *);
 
-/* Queue one message; fd (or -1) is closed by the layer once sent. */
+/*
+ * Queue one message.  fd (or -1) belongs to the layer from the call on:
+ * it is closed once sent, or at once when the call fails (-1 with errno
+ * EPERM for an fd on a channel without imsgbuf_allow_fdpass, ERANGE for
+ * a payload over IMSG_MAX_PAYLOAD, ENOMEM).
+ */
 int	 imsg_compose(struct imsgbuf *, uint32_t type, uint32_t peerid,
 	    pid_t pid, int fd, const void *data, size_t len);
 /* Write queued output once (non-blocking): 0 ok or EAGAIN, -1 error. */
@@ -137,7 +146,8 @@ int	 imsg_expect(const struct imsg *, uint32_t type, size_t len);
 /*
  * Queue a received message, unchanged (type, peerid, pid, payload, fd),
  * on another channel.  Its payload buffer moves instead of being copied;
- * the caller still calls imsg_free.
+ * the caller still calls imsg_free, which closes the fd if it stayed
+ * (-1 with EPERM: an fd onto a channel without fd passing).
  */
 int	 imsg_forward(struct imsgbuf *, struct imsg *);
 

@@ -331,7 +331,8 @@ worker_main(int argc, char *argv[], const struct worker *w)
 
 	imsgev_init(&iev, base, PROC_PARENT_FD, worker_dispatch_parent,
 	    (void *)w);
-	if (w->w_sandbox->sb_groups & SB_RECVFD)
+	/* The channel carries fds (both ways) only if the filter lets them. */
+	if (w->w_sandbox->sb_groups & (SB_RECVFD | SB_SENDFD))
 		imsgbuf_allow_fdpass(&iev.ibuf);
 	if (imsg_compose_event(&iev, IMSG_WORKER_READY, 0, 0, -1, &wi,
 	    sizeof(wi)) == -1)

@@ -31,7 +31,15 @@
 #include "imsg.h"
 
 
-TestSuite(fdpass, .init = pair_setup, .fini = pair_teardown);
+/* Fd passing is a property of the channel: the sending side allows it too. */
+static void
+fdpass_setup(void)
+{
+	pair_setup();
+	imsgbuf_allow_fdpass(&pair_wr);
+}
+
+TestSuite(fdpass, .init = fdpass_setup, .fini = pair_teardown);
 
 /* A pipe whose read end carries the word "tag". */
 static int
@@ -339,6 +347,7 @@ Test(fdpass, forward_after_claiming_fd)
 	imsgbuf_init(&out, sv2[0]);
 	imsgbuf_init(&in, sv2[1]);
 	imsgbuf_allow_fdpass(&pair_rd);
+	imsgbuf_allow_fdpass(&out);
 	imsgbuf_allow_fdpass(&in);
 	cr_assert_eq(imsg_compose(&pair_wr, TEST_TYPE, 5, 0, tagged_pipe(3),
 	    payload, IMSG_MAX_PAYLOAD), 0);
@@ -376,6 +385,7 @@ Test(fdpass, forward_unchanged)
 	imsgbuf_init(&out, sv2[0]);
 	imsgbuf_init(&in, sv2[1]);
 	imsgbuf_allow_fdpass(&pair_rd);
+	imsgbuf_allow_fdpass(&out);
 	imsgbuf_allow_fdpass(&in);
 	cr_assert_eq(imsg_compose(&pair_wr, TEST_TYPE, 77, 4242, tagged_pipe(9),
 	    payload, IMSG_MAX_PAYLOAD), 0);

@@ -17,6 +17,7 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -79,6 +80,21 @@ count_open_fds(void)
 		if (fcntl(fd, F_GETFD) != -1)
 			n++;
 	return n;
+}
+
+int
+count_proc_fds(void)
+{
+	DIR		*d;
+	struct dirent	*de;
+	int		 n = 0;
+
+	cr_assert_not_null(d = opendir("/proc/self/fd"));
+	while ((de = readdir(d)) != NULL)
+		if (de->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n - 1;
 }
 
 void

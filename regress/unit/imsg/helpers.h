@@ -38,6 +38,8 @@ int	 lowest_free_fd(void);
 int	 fd_is_open(int);
 /* How many fds this process has open (below 1024). */
 int	 count_open_fds(void);
+/* The entries of /proc/self/fd, not counting the one that lists them. */
+int	 count_proc_fds(void);
 /* Write all of buf, blocking. */
 void	 write_all(int, const void *, size_t);
 /* Read until n bytes were read or EOF; returns what was read. */

@@ -35,6 +35,12 @@ muts = [
  ("M26 imsg_free keeps its read block", "common/imsg.c", "\tif (imsg->rblock != NULL)\n\t\trblock_unref(imsg->rblock);", "\tif (imsg->rblock != NULL)\n\t\t;"),
  ("M27 sent in-place buffers keep their block (relay grows)", "common/imsg.c", "\t\trblock_unref(out->io_rblock);\n\t\tfree(out);", "\t\tfree(out);"),
  ("M28 forward leaves the old header in place", "common/imsg.c", "\tmemcpy(out->io_data, &hdr, sizeof(hdr));\n\tout->io_fd = imsg->fd;", "\tout->io_fd = imsg->fd;"),
+ ("M29 failing compose keeps the fd", "common/imsg.c", "\tif (fd != -1)\n\t\tclose(fd);\n\terrno = saved;", "\terrno = saved;"),
+ ("M30 fd sent on a channel without fdpass", "common/imsg.c", "if (fd != -1 && !ibuf->allow_fdpass) {", "if (0) {"),
+ ("M31 fd forwarded onto a channel without fdpass", "common/imsg.c", "if (imsg->fd != -1 && !ibuf->allow_fdpass) {", "if (0) {"),
+ ("M32 forward leaves the fd to both compose and imsg_free", "common/imsg.c", "fd = imsg_get_fd(imsg);", "fd = imsg->fd;"),
+ ("M33 ENOMEM in compose leaks the fd", "common/imsg.c", "if ((out = out_alloc(IMSG_HEADER_SIZE + len)) == NULL)\n\t\tgoto fail;", "if ((out = out_alloc(IMSG_HEADER_SIZE + len)) == NULL)\n\t\treturn -1;"),
+ ("M34 oversize compose leaks the fd", "common/imsg.c", "errno = ERANGE;\n\t\tgoto fail;", "errno = ERANGE;\n\t\treturn -1;"),
  ("M18 no fd queue cap", "common/imsg.c", "n > IMSG_MAX_FDS - ibuf->nrfds) {", "0) {"),
 ]
 sel = sys.argv[1:]
@@ -58,7 +64,7 @@ for name, f, old, new in muts:
         srcf = mf if c == f else c
         subprocess.check_call(['cc'] + CF + ['-c', '-o', o, srcf])
         objs.append(o)
-    subprocess.check_call(['cc', '-o', W + '/unit'] + tests + objs + L + ['-lcriterion', '-lpthread'])
+    subprocess.check_call(['cc', '-Wl,--wrap=malloc', '-o', W + '/unit'] + tests + objs + L + ['-lcriterion', '-lpthread'])
     env = dict(os.environ, SPACED_STREAM_MB='64')
     try:
         out = subprocess.run(['timeout', '120', W + '/unit', '--jobs', '2'], env=env, capture_output=True, text=True).stderr
