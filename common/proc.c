@@ -32,15 +32,15 @@
 #include "proc.h"
 
 const struct proc procs[PROC_MAX] = {
-	[PROC_PARENT] = { PROC_PARENT, "parent", "spaced", NULL, 0 },
+	[PROC_PARENT] = { PROC_PARENT, "parent", "spaced", NULL, 0, 0 },
 	[PROC_DOCKER] = { PROC_DOCKER, "docker", "spaced-docker",
-	    "_spaced-docker", 1 },
-	[PROC_GIT] = { PROC_GIT, "git", "spaced-git", "_spaced-git", 1 },
+	    "_spaced-docker", 1, 1 },	/* connected Docker sockets */
+	[PROC_GIT] = { PROC_GIT, "git", "spaced-git", "_spaced-git", 1, 0 },
 	[PROC_JOURNAL] = { PROC_JOURNAL, "journal", "spaced-journal",
-	    "_spaced-journal", 1 },
+	    "_spaced-journal", 1, 0 },
 	/* runs inside a gatekeeper container, never under spaced */
 	[PROC_GATEKEEPER] = { PROC_GATEKEEPER, "gatekeeper",
-	    "spaced-gatekeeper", NULL, 0 },
+	    "spaced-gatekeeper", NULL, 0, 0 },
 };
 
 static const char	*store_dir;
@@ -331,8 +331,8 @@ worker_main(int argc, char *argv[], const struct worker *w)
 
 	imsgev_init(&iev, base, PROC_PARENT_FD, worker_dispatch_parent,
 	    (void *)w);
-	/* The channel carries fds (both ways) only if the filter lets them. */
-	if (w->w_sandbox->sb_groups & (SB_RECVFD | SB_SENDFD))
+	/* The channel carries fds (both ways) only where procs[] says. */
+	if (procs[w->w_id].p_fdpass)
 		imsgbuf_allow_fdpass(&iev.ibuf);
 	if (imsg_compose_event(&iev, IMSG_WORKER_READY, 0, 0, -1, &wi,
 	    sizeof(wi)) == -1)

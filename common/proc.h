@@ -36,6 +36,7 @@ struct proc {
 	const char	*p_binary;	/* under libexec/spaced/ */
 	const char	*p_user;	/* when spaced runs as root */
 	int		 p_chroot;	/* 1: chroot to the empty directory */
+	int		 p_fdpass;	/* 1: its channel carries fds */
 };
 
 extern const struct proc procs[PROC_MAX];

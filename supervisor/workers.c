@@ -119,8 +119,8 @@ workers_start(const struct spaced_conf *conf, struct event_base *base,
 		    debug, verbose);
 		close(sp[1]);
 		imsgev_init(&c->c_iev, base, sp[0], workers_dispatch, c);
-		/* Only spaced-docker is passed fds: connected Docker sockets. */
-		if (c->c_id == PROC_DOCKER)
+		/* One rule for both ends: procs[] (common/proc.c). */
+		if (procs[c->c_id].p_fdpass)
 			imsgbuf_allow_fdpass(&c->c_iev.ibuf);
 		imsg_event_add(&c->c_iev);
 		log_debug("started %s, pid %d", procs[c->c_id].p_binary,
