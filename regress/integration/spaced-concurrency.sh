@@ -86,7 +86,7 @@ check "the victim's check is pending in spaced-docker (positive control)" \
 ctl probe git socket >/dev/null 2>&1
 check "spaced stops at the forged answer" \
     wait_for 5 sh -c "! kill -0 $spaced_pid"
-wait "$spaced_pid" 2>/dev/null; spaced_pid=
+stop_spaced
 wait "$victim" 2>/dev/null
 said_who() {
 	grep -q "git: answer 65 .* is not one check takes\|git answered 65 for request [0-9]*, which waits for no answer of it" "$sd/log" ||
