@@ -165,9 +165,13 @@ workers_dispatch(int fd, short event, void *arg)
 	int			 n;
 
 	if (imsgev_handle(&c->c_iev, event) == -1) {
-		/* The death itself is reported by the SIGCHLD handler. */
+		/*
+		 * EOF: the death itself is reported by the SIGCHLD handler.
+		 * A broken channel (an fd where none may come, a bad frame)
+		 * is a worker we can no longer trust.
+		 */
 		if (errno != 0)
-			log_warn("%s: channel", title);
+			fatal("%s: channel", title);
 		event_del(&c->c_iev.ev);
 		return;
 	}

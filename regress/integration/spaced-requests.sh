@@ -132,7 +132,8 @@ check "an answer for requests it was never given is fatal" hostile socket \
     "for no pending request\|waits for no answer of it"
 check "a second answer to one request is fatal" hostile connect \
     "for no pending request"
-check "an fd passed with an answer is fatal" hostile fork "passed an fd"
+check "an fd passed with an answer is fatal" hostile fork \
+    "passed an fd\|git: channel: Bad message"
 hostile_stream() {
 	start_spaced "$sd" || return 1
 	# Bounded: progress would keep a client waiting for ever.
