@@ -36,7 +36,6 @@
  * request per connection.  A secret is stored and never answered back.
  */
 
-#define C_GRANT_ID_MAX	128
 #define C_HEADER_MAX	128
 #define C_SECRET_MAX	8192
 #define C_URL_MAX	2048
@@ -234,22 +233,6 @@ control_network(json_t *req)
 }
 
 static int
-control_grant_id_ok(const char *s, size_t n)
-{
-	size_t	 i;
-
-	if (n == 0 || n > C_GRANT_ID_MAX)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') ||
-		    (s[i] >= 'A' && s[i] <= 'Z') ||
-		    (s[i] >= '0' && s[i] <= '9') ||
-		    strchr("._~-", s[i]) != NULL) || s[i] == '\0')
-			return 0;
-	return 1;
-}
-
-static int
 control_token_ok(const char *s, size_t n)
 {
 	size_t	 i;
@@ -375,8 +358,8 @@ control_grants(json_t *req)
 	if (!json_is_string(id) || !json_is_string(up) ||
 	    !json_is_string(hdr) || !json_is_string(sec))
 		return -1;
-	if (!control_grant_id_ok(json_string_value(id),
-	    json_string_length(id)) ||
+	/* The window's own rule: a grant it cannot route is refused here. */
+	if (!gk_grant_id_ok(json_string_value(id), json_string_length(id)) ||
 	    !control_token_ok(json_string_value(hdr),
 	    json_string_length(hdr)))
 		return -1;

@@ -104,8 +104,14 @@ void	 journal_add(enum gk_listener, const char *host, size_t hostlen,
 /* Once per listener and kind per minute (cap drops, unreadable requests). */
 void	 journal_add_limited(enum gk_listener, const char *host,
 	    size_t hostlen, long port, const char *decision);
-/* {"records":[...],"dropped":N}; NULL on allocation failure. */
+/*
+ * {"records":[...],"dropped":N,"unwritten":M}: dropped counts records
+ * the ring let go and lines stdout never took; unwritten is the stdout
+ * part.  NULL on allocation failure.
+ */
 char	*journal_dump(void);
+/* stdout as a writer that never blocks the loop; before the sandbox. */
+void	 journal_init(struct event_base *);
 
 /* corridor.c, window.c, control.c: evconnlistener callbacks. */
 void	 corridor_accept(struct evconnlistener *, evutil_socket_t,

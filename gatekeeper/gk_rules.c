@@ -473,10 +473,18 @@ gk_path_walks_out(const char *rest, size_t len)
 	}
 }
 
-static int
-is_grant_id_char(unsigned char c)
+int
+gk_grant_id_ok(const char *id, size_t len)
 {
-	return is_ldh(c) || c == '_';
+	size_t	 i;
+
+	if (id == NULL || len == 0 || len > GK_GRANT_ID_MAX)
+		return 0;
+	/* No '.': "." and ".." are dot segments clients fold away. */
+	for (i = 0; i < len; i++)
+		if (!is_ldh((unsigned char)id[i]) && id[i] != '_')
+			return 0;
+	return 1;
 }
 
 int
@@ -486,7 +494,7 @@ gk_window_split(const char *path, size_t len, char *id, size_t idsz,
 	static const char	 prefix[] = "/model/";
 	const size_t		 plen = sizeof(prefix) - 1;
 	const char		*p, *slash;
-	size_t			 idlen, i;
+	size_t			 idlen;
 
 	if (path == NULL || id == NULL || rest == NULL || restlen == NULL)
 		return -1;
@@ -502,11 +510,8 @@ gk_window_split(const char *path, size_t len, char *id, size_t idsz,
 	if (slash == NULL)
 		return -1;
 	idlen = slash - p;
-	if (idlen == 0 || idlen > GK_GRANT_ID_MAX || idlen + 1 > idsz)
+	if (!gk_grant_id_ok(p, idlen) || idlen + 1 > idsz)
 		return -1;
-	for (i = 0; i < idlen; i++)
-		if (!is_grant_id_char(p[i]))
-			return -1;
 	memcpy(id, p, idlen);
 	id[idlen] = '\0';
 	*rest = slash + 1;

@@ -131,8 +131,17 @@ enum gk_refusal gk_choose_address(const struct sockaddr_storage *answers,
 int	 gk_path_walks_out(const char *rest, size_t len);
 
 /*
- * Split a window path "/model/<grant id>/<rest>".  The id is 1 to
- * GK_GRANT_ID_MAX bytes of [A-Za-z0-9_-], and the slash after it is
+ * The one rule for a grant id, asked by the control channel before it
+ * takes a grant and by gk_window_split before it routes one, so that no
+ * grant is taken that the window could never reach: 1 to
+ * GK_GRANT_ID_MAX bytes of [A-Za-z0-9_-], compared exactly (case
+ * matters).  1 when id is one, else 0.
+ */
+int	 gk_grant_id_ok(const char *id, size_t len);
+
+/*
+ * Split a window path "/model/<grant id>/<rest>".  The id is one that
+ * gk_grant_id_ok takes, and the slash after it is
  * required ("/model/<id>" alone is -1).  Returns 0 with the id copied
  * to id (NUL-terminated) and *rest pointing into path (the part after
  * the id's slash, may be empty); -1 when the path is not of that shape

@@ -14,13 +14,20 @@
  * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
  */
 
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <event2/buffer.h>
+#include <event2/event.h>
 #include <jansson.h>
 
 #include "log.h"
@@ -44,10 +51,33 @@ struct journal_record {
 static struct journal_record	*journal_ring;
 static size_t			 journal_next;	/* slot for the next record */
 static size_t			 journal_count;
-static uint64_t			 journal_dropped;
+static uint64_t			 journal_dropped;	/* ring or stdout */
+static uint64_t			 journal_unwritten;	/* stdout alone */
 /* Monotonic second of the last limited record, per listener and kind. */
 static int64_t			 journal_limited_last[3][2];
 static int			 journal_limited_seen[3][2];
+
+/*
+ * Lines a slow stdout reader has not taken yet.  The one event loop
+ * must never wait for a log reader: a stalled docker log pipe would
+ * freeze every tunnel.  256 KiB holds a full ring of the longest
+ * records (the spec measures 500 of them, hosts cut to 256, at 180,527
+ * bytes) on top of the pipe's own 64 KiB, so a reader that pauses for
+ * less than a ring's turn loses nothing the ring would keep; beyond
+ * that it only holds records for a reader that may never come back.
+ * A line that does not fit is dropped whole and counted.
+ */
+#define JOURNAL_OUT_MAX		(256 * 1024)
+#define JOURNAL_OUT_CHUNK	(64 * 1024)
+
+enum journal_out_kind {
+	JO_FILE = 0,	/* a file, /dev/null: never waits for a reader */
+	JO_PIPE,	/* pipe, FIFO, terminal: non-blocking, our own */
+	JO_SOCKET	/* send(MSG_DONTWAIT): its description untouched */
+};
+static enum journal_out_kind	 journal_out_kind = JO_FILE;
+static struct evbuffer		*journal_out;
+static struct event		*journal_out_ev;
 
 static const char *
 journal_listener_str(int l)
@@ -104,12 +134,115 @@ journal_record_json(const struct journal_record *r)
 }
 
 static void
+journal_lost(uint64_t n)
+{
+	journal_unwritten += n;
+	journal_dropped += n;
+}
+
+static ssize_t
+journal_out_write(const void *p, size_t len)
+{
+	ssize_t	 n;
+
+	do {
+		if (journal_out_kind == JO_SOCKET)
+			n = send(STDOUT_FILENO, p, len,
+			    MSG_DONTWAIT | MSG_NOSIGNAL);
+		else
+			n = write(STDOUT_FILENO, p, len);
+	} while (n == -1 && errno == EINTR);
+	return n;
+}
+
+/* The reader is gone for good: the lines still held never arrive. */
+static void
+journal_out_fail(void)
+{
+	size_t		 len = evbuffer_get_length(journal_out);
+	const char	*p, *e;
+	uint64_t	 lines = 0;
+
+	if (len > 0 && (p = (const char *)evbuffer_pullup(journal_out,
+	    len)) != NULL)
+		for (e = p + len; (p = memchr(p, '\n', e - p)) != NULL; p++)
+			lines++;
+	journal_lost(lines);
+	evbuffer_drain(journal_out, len);
+	event_del(journal_out_ev);
+}
+
+static void
+journal_out_flush(evutil_socket_t fd, short ev, void *arg)
+{
+	size_t		 len;
+	const void	*p;
+	ssize_t		 n;
+
+	while ((len = evbuffer_get_length(journal_out)) > 0) {
+		if (len > JOURNAL_OUT_CHUNK)
+			len = JOURNAL_OUT_CHUNK;
+		if ((p = evbuffer_pullup(journal_out, len)) == NULL)
+			break;
+		if ((n = journal_out_write(p, len)) == -1) {
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return;		/* the event comes back */
+			journal_out_fail();
+			return;
+		}
+		evbuffer_drain(journal_out, (size_t)n);
+	}
+	event_del(journal_out_ev);
+}
+
+/* One whole line: written, held, or dropped whole; never waited for. */
+static void
+journal_out_line(const char *s, size_t len)
+{
+	size_t	 off = 0;
+	ssize_t	 n;
+
+	if (journal_out_kind == JO_FILE || journal_out == NULL) {
+		while (off < len) {
+			if ((n = journal_out_write(s + off, len - off)) <= 0) {
+				journal_lost(1);
+				return;
+			}
+			off += (size_t)n;
+		}
+		return;
+	}
+	if (evbuffer_get_length(journal_out) + len > JOURNAL_OUT_MAX) {
+		journal_lost(1);
+		return;
+	}
+	if (evbuffer_get_length(journal_out) == 0) {
+		/* Nothing queued: the order allows writing at once. */
+		if ((n = journal_out_write(s, len)) == -1 &&
+		    errno != EAGAIN && errno != EWOULDBLOCK) {
+			journal_lost(1);
+			return;
+		}
+		if (n > 0)
+			off = (size_t)n;
+	}
+	if (off == len)
+		return;
+	/* A tail must follow its head, or the stream holds half a line. */
+	if (evbuffer_add(journal_out, s + off, len - off) == -1 ||
+	    event_add(journal_out_ev, NULL) == -1) {
+		journal_lost(1);
+		if (off > 0)
+			journal_out_fail();
+	}
+}
+
+static void
 journal_emit(const struct journal_record *r)
 {
 	json_t	*j;
 	char	*s;
-	size_t	 len, off = 0;
-	ssize_t	 n;
+	size_t	 len;
 
 	if ((j = journal_record_json(r)) == NULL)
 		return;
@@ -119,16 +252,61 @@ journal_emit(const struct journal_record *r)
 		return;
 	len = strlen(s);
 	s[len] = '\n';	/* json_dumps leaves room: the NUL */
-	len++;
-	while (off < len) {
-		n = write(STDOUT_FILENO, s + off, len - off);
-		if (n == -1 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		off += (size_t)n;
-	}
+	journal_out_line(s, len + 1);
 	free(s);
+}
+
+/*
+ * Before the sandbox: make stdout a writer that never blocks the loop.
+ * O_NONBLOCK on the inherited description would reach every process
+ * that shares it (the shell of a terminal, docker's shim, an --init),
+ * so a pipe, FIFO or terminal is opened again through /proc for a
+ * description of our own, and a socket is written with MSG_DONTWAIT.
+ * A file or /dev/null never waits for a reader and stays as it is.
+ */
+void
+journal_init(struct event_base *base)
+{
+	struct stat	 st;
+	int		 fd, fl;
+
+	if (fstat(STDOUT_FILENO, &st) == -1) {
+		/* Closed: keep fd 1 from becoming a socket we would log into. */
+		if ((fd = open("/dev/null", O_WRONLY)) != -1 &&
+		    fd != STDOUT_FILENO) {
+			dup2(fd, STDOUT_FILENO);
+			close(fd);
+		}
+		return;
+	}
+	if (S_ISSOCK(st.st_mode))
+		journal_out_kind = JO_SOCKET;
+	else if (S_ISFIFO(st.st_mode) ||
+	    (S_ISCHR(st.st_mode) && isatty(STDOUT_FILENO))) {
+		fd = open("/proc/self/fd/1", O_WRONLY | O_NONBLOCK | O_NOCTTY |
+		    O_CLOEXEC);
+		if (fd != -1) {
+			if (dup2(fd, STDOUT_FILENO) == -1)
+				fatal("journal: dup2");
+			close(fd);
+		} else if (S_ISFIFO(st.st_mode)) {
+			/* No /proc: the shared pipe, but never a frozen loop. */
+			log_warn("journal: cannot reopen stdout, setting "
+			    "O_NONBLOCK on the inherited pipe");
+			if ((fl = fcntl(STDOUT_FILENO, F_GETFL)) == -1 ||
+			    fcntl(STDOUT_FILENO, F_SETFL, fl | O_NONBLOCK) == -1)
+				fatal("journal: stdout O_NONBLOCK");
+		} else {
+			log_warn("journal: terminal stdout stays blocking");
+			return;
+		}
+		journal_out_kind = JO_PIPE;
+	} else
+		return;
+	if ((journal_out = evbuffer_new()) == NULL ||
+	    (journal_out_ev = event_new(base, STDOUT_FILENO,
+	    EV_WRITE | EV_PERSIST, journal_out_flush, NULL)) == NULL)
+		fatalx("journal: out of memory");
 }
 
 void
@@ -204,6 +382,8 @@ journal_dump(void)
 	}
 	json_object_set_new(top, "dropped",
 	    json_integer((json_int_t)journal_dropped));
+	json_object_set_new(top, "unwritten",
+	    json_integer((json_int_t)journal_unwritten));
 	s = json_dumps(top, JSON_COMPACT);
 	json_decref(top);
 	return s;

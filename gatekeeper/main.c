@@ -255,6 +255,7 @@ main(int argc, char *argv[])
 	tls_preload();
 	if ((gk->gk_base = event_base_new()) == NULL)
 		fatalx("event base");
+	journal_init(gk->gk_base);
 	if ((gk->gk_dns = evdns_base_new(gk->gk_base, 0)) == NULL)
 		fatalx("resolver");
 	/*

@@ -60,8 +60,6 @@
 	"x-gatekeeper-reason: timeout\r\ncontent-length: 0\r\n" \
 	"connection: close\r\n\r\n"
 
-#define W_GRANT_ID_MAX	128
-
 enum window_state {
 	WC_HEAD = 0,
 	WC_RESOLVING,
@@ -631,7 +629,7 @@ static void
 window_request(struct window_conn *wc, const struct gk_http_head *h)
 {
 	struct gk_grant	*gr;
-	char		 id[W_GRANT_ID_MAX + 1];
+	char		 id[GK_GRANT_ID_MAX + 1];
 	const char	*rest;
 	size_t		 restlen;
 

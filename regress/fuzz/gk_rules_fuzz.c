@@ -207,6 +207,14 @@ fuzz_path(const char *p, size_t len)
 	size_t		 restlen, i, idlen;
 	int		 w;
 
+	w = gk_grant_id_ok(p, len);
+	CHECK(w == 0 || w == 1);
+	if (w == 1)
+		for (i = 0; i < len; i++)
+			CHECK(strchr("abcdefghijklmnopqrstuvwxyz"
+			    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-",
+			    p[i]) != NULL && p[i] != '\0');
+
 	w = gk_path_walks_out(p, len);
 	CHECK(w == 0 || w == 1);
 	CHECK(w == reference_walks_out(p, len));
@@ -222,6 +230,8 @@ fuzz_path(const char *p, size_t len)
 		CHECK(len >= 8 + idlen && memcmp(p, "/model/", 7) == 0);
 		CHECK(memcmp(p + 7, id, idlen) == 0 && p[7 + idlen] == '/');
 		CHECK(rest == p + 8 + idlen && restlen == len - 8 - idlen);
+		/* Routed means control would have taken it: one rule. */
+		CHECK(gk_grant_id_ok(id, idlen) == 1);
 		CHECK(reference_walks_out(rest, restlen) ==
 		    gk_path_walks_out(rest, restlen));
 	}

@@ -182,6 +182,33 @@ check "deadline: dripping upstream completes" \
 check "... still exactly one failed:timeout" \
     test "$(wcount failed:timeout $CD)" = 1
 
+# Grant ids: one rule for control and the window.  A grant control takes
+# must be one the window routes, and one it cannot route is 400, never a
+# 200 for a grant nobody can reach.  "ok:" ids must be taken and routed.
+W=http://$GKADDR:8080
+id64=$(printf 'i%.0s' $(seq 64)) id65=$(printf 'i%.0s' $(seq 65))
+id128=$(printf 'j%.0s' $(seq 128))
+for id in ok:Az09_-x ok:$id64 a.b a~b . .. '~' $id65 $id128 A%41 'a b'; do
+	want=no
+	case $id in ok:*) want=yes id=${id#ok:};; esac
+	c=$(ctl $C POST /grants "$(jq -nc --arg i "$id" '{id:$i,
+	    upstream:"http://upstream.test.example/v1",header:"x-api-key",
+	    secret:"k-id"}')" | tail -n 1)
+	if [ "$c" = code=200 ]; then
+		w "/model/$id/chat"
+		got="accepted, window ${s:-none}"
+	else
+		got="refused ${c#code=}"
+	fi
+	label="grant id '$(printf %.20s "$id")' (${#id} bytes)"
+	if [ $want = yes ]; then
+		check "$label: accepted and routed ($got)" \
+		    test "$got" = "accepted, window 200"
+	else
+		check "$label: refused 400 ($got)" test "$got" = "refused 400"
+	fi
+done
+
 # A grant posted again replaces the old one.
 SECRET3=sk-gkt-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
 W=http://$GKADDR:8080

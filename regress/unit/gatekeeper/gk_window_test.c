@@ -236,3 +236,63 @@ Test(window, split_refuses)
 	cr_expect_eq(gk_window_split(nul, sizeof(nul) - 1, id, sizeof(id),
 	    &rest, &restlen), -1);
 }
+
+Test(window, grant_id_rule)
+{
+	static const char	*good[] = { "a", "Z", "0", "_", "-", "A_b-9" };
+	static const char	*bad[] = { "", ".", "..", "a.b", "a~b", "~",
+		"a/b", "a%41", "a b", "a:b", "\xc3\xa9" };
+	size_t			 i;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		cr_expect_eq(gk_grant_id_ok(good[i], strlen(good[i])), 1,
+		    "\"%s\"", good[i]);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		cr_expect_eq(gk_grant_id_ok(bad[i], strlen(bad[i])), 0,
+		    "\"%s\"", bad[i]);
+	cr_expect_eq(gk_grant_id_ok("a\0b", 3), 0);
+	cr_expect_eq(gk_grant_id_ok(NULL, 0), 0);
+}
+
+/*
+ * What control takes (gk_grant_id_ok) is exactly what the window routes:
+ * every byte in one place of an id, and every length up to past the cap.
+ */
+Test(window, grant_id_control_equals_window)
+{
+	char		 id[GK_GRANT_ID_MAX + 1], cand[200], path[256];
+	const char	*rest;
+	size_t		 restlen, n;
+	int		 c, ok, routed;
+
+	for (c = 0; c < 256; c++) {
+		cand[0] = 'a';
+		cand[1] = (char)c;
+		cand[2] = 'b';
+		memcpy(path, "/model/", 7);
+		memcpy(path + 7, cand, 3);
+		memcpy(path + 10, "/x", 2);
+		ok = gk_grant_id_ok(cand, 3);
+		routed = gk_window_split(path, 12, id, sizeof(id), &rest,
+		    &restlen) == 0 && strlen(id) == 3 &&
+		    memcmp(id, cand, 3) == 0;
+		/* '/' splits early: the window sees "a", control refuses. */
+		if (c == '/')
+			cr_expect_eq(ok, 0);
+		else
+			cr_expect_eq(ok, routed, "byte 0x%02x: control %d, "
+			    "window %d", c, ok, routed);
+	}
+	for (n = 1; n <= 130; n++) {
+		memset(cand, 'g', n);
+		memcpy(path, "/model/", 7);
+		memcpy(path + 7, cand, n);
+		memcpy(path + 7 + n, "/x", 2);
+		ok = gk_grant_id_ok(cand, n);
+		routed = gk_window_split(path, n + 9, id, sizeof(id), &rest,
+		    &restlen) == 0 && strlen(id) == n;
+		cr_expect_eq(ok, routed, "length %zu: control %d, window %d",
+		    n, ok, routed);
+		cr_expect_eq(ok, n <= GK_GRANT_ID_MAX);
+	}
+}

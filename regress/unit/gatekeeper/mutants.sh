@@ -120,9 +120,13 @@ run "allowlist by suffix" \
 run "bracketed host unwrapped" \
     "*host = target;\n		*hostlen = close - target + 1; => *host = target + 1;\n		*hostlen = close - target - 1;"
 run "grant id charset unchecked" \
-    "if (!is_grant_id_char(p[i])) => if (0)"
+    "if (!is_ldh((unsigned char)id[i]) && id[i] != '_') => if (0)"
+run "grant id takes '.' (control's old rule)" \
+    "id[i] != '_') => id[i] != '_' && id[i] != '.')"
 run "grant id length unchecked" \
-    "idlen > GK_GRANT_ID_MAX || => "
+    "len > GK_GRANT_ID_MAX) => 0)"
+run "window split skips the shared grant id rule" \
+    "if (!gk_grant_id_ok(p, idlen) || => if (idlen == 0 ||"
 
 echo "$killed killed, $survived survived"
 [ "$survived" -eq 0 ]

@@ -1,0 +1,114 @@
+#!/bin/sh
+# spaced-gatekeeper journal lines on stdout: a log reader that stops
+# reading (a pipe or FIFO nobody drains, as a stalled docker log pipe)
+# must not freeze the gatekeeper.  Records that do not fit are dropped
+# and counted, tunnels and the window keep working, lines stay whole,
+# and the open file description it shares with others is not changed.
+. "$(dirname "$0")/gk/lib.sh"
+setup
+C=9099 CF=9098 JPORT=9099
+
+# What start_gk runs in the gatekeeper's mount namespace.
+MOUNTS='t=$1; shift
+    mount --bind "$t/etc/hosts" /etc/hosts &&
+    mount --bind "$t/etc/resolv.conf" /etc/resolv.conf &&
+    mount --bind "$t/sslcerts" /etc/ssl/certs || exit 99
+    SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt \
+    SSL_CERT_DIR=/etc/ssl/certs exec "$@"'
+# The pid file is written by the process that then execs, through ip,
+# unshare and sh (all exec in place), into the gatekeeper.
+PIDEXEC='echo $$ >"$1"; shift; exec "$@"'
+
+# gk: stdout an anonymous pipe (docker's case) whose reader, a sleep,
+# never reads.
+sh -c "$PIDEXEC" sh "$T/gk.pid" ip netns exec "$NSG" unshare -m \
+    sh -c "$MOUNTS" sh "$T" "$GK_BIN" $GKADDR 3128 8080 $C 2>"$T/gk.err" |
+    sleep 600 &
+echo $! >"$T/gkreader.pid"
+
+# fifo: stdout a FIFO; the reader holds it open read-write and never
+# reads, and a second process (the holder) shares the gatekeeper's very
+# open file description, as a parent shell or docker's shim would.
+mkfifo "$T/fifo"
+sleep 600 <>"$T/fifo" &
+echo $! >"$T/fiforeader.pid"
+exec 3>"$T/fifo"
+sleep 600 >&3 &
+echo $! >"$T/holder.pid"
+sh -c "$PIDEXEC" sh "$T/fifo.pid" ip netns exec "$NSG" unshare -m \
+    sh -c "$MOUNTS" sh "$T" "$GK_BIN" $GKADDR 3129 8081 $CF \
+    >&3 2>"$T/fifo.err" &
+exec 3>&-
+
+waitfor 10 health $C || { nok "gatekeeper (pipe) starts" "$(cat "$T/gk.err")"; finish; }
+waitfor 10 health $CF || { nok "gatekeeper (fifo) starts" "$(cat "$T/fifo.err")"; finish; }
+ok "both gatekeepers start with a stalled stdout"
+for p in $C $CF; do
+	network $p allowlist upstream.test.example ||
+	    nok "POST /network on $p"
+	grant $p g1 http://upstream.test.example/v1 x-api-key k-stdout ||
+	    nok "POST /grants on $p"
+done
+
+# O_NONBLOCK is 04000 in the octal flags of fdinfo.
+nonblock()
+{
+	_f=$(sed -n 's/^flags:[[:space:]]*//p' "/proc/$1/fdinfo/$2")
+	[ $((0$_f & 04000)) -ne 0 ]
+}
+check "holder's shared stdout still blocking (gatekeeper took its own)" \
+    eval '! nonblock $(cat "$T/holder.pid") 1'
+
+# Refusals of long names: ~330 bytes of journal line each, 1500 of them
+# are ~500 KB, past the pipe (64 KiB) and the gatekeeper's buffer.
+L60=$(printf 'a%.0s' $(seq 60))
+FMT="%d.$L60.$L60.$L60.example:443"
+ms()
+{
+	echo $(($(date +%s%N) / 1000000))
+}
+for spec in gk:3128:8080:$C fifo:3129:8081:$CF; do
+	name=${spec%%:*} rest=${spec#*:}
+	cp=${rest%%:*} rest=${rest#*:}
+	wp=${rest%%:*} ctlp=${rest#*:}
+	ctl $ctlp GET /journal | sed '$d' >"$T/journal.json"
+	n0=$(jq '(.records | length) + .dropped' "$T/journal.json")
+	t0=$(ms)
+	out=$(timeout 60 ip netns exec "$NSG" python3 "$GK_DIR/client.py" \
+	    refusals $GKADDR $cp 1500 "$FMT" 2>&1 | tail -n 1)
+	t1=$(ms)
+	check "$name: 1500 refusals answered with stdout stalled ($out, $((t1 - t0)) ms)" \
+	    test "$out" = "403=1500"
+	t0=$(ms)
+	out=$(timeout 10 ip netns exec "$NSG" python3 "$GK_DIR/client.py" \
+	    tunnel $GKADDR $cp upstream.test.example:443 echo 2>&1 |
+	    tr '\n' ' ' | tr -d '\r')
+	t1=$(ms)
+	check "$name: then a tunnel carries bytes promptly ($((t1 - t0)) ms)" \
+	    test "$out" = "status=200 echo=ok " -a $((t1 - t0)) -lt 5000
+	s=$(nsx curl -s -o /dev/null -w '%{http_code}' --max-time 5 \
+	    "http://$GKADDR:$wp/model/g1/x")
+	check "$name: and the window answers (${s:-none})" test "$s" = 200
+	ctl $ctlp GET /journal | sed '$d' >"$T/journal.json"
+	d=$(jq .dropped "$T/journal.json" 2>/dev/null)
+	u=$(jq .unwritten "$T/journal.json" 2>/dev/null)
+	# Made: what was there, 1500 refusals, the tunnel and the window.
+	ring=$((${n0:-0} + 1502 - 500))
+	check "$name: dropped = ring's $ring + unwritten (dropped ${d:-none}, unwritten ${u:-none})" \
+	    eval '[ "${u:-0}" -gt 0 ] 2>/dev/null && [ "$d" -eq $((ring + u)) ]'
+	check "$name: the ring still holds 500" eval \
+	    'test -s "$T/journal.json" && jqt ".records | length == 500" "$T/journal.json"'
+	check "$name: alive, health 200" eval 'alive $name && health $ctlp'
+done
+check "fifo gatekeeper's own stdout is non-blocking" \
+    nonblock "$(cat "$T/fifo.pid")" 1
+
+# A reader that comes back gets whole lines, the newest included.
+timeout 3 cat "$T/fifo" >"$T/drained"
+lines=$(wc -l <"$T/drained")
+check "fifo: a late reader gets whole JSON lines ($lines)" eval \
+    '[ "$lines" -gt 100 ] && jq -e . "$T/drained" >/dev/null 2>&1 &&
+    [ "$(tail -c 1 "$T/drained" | od -An -c | tr -d " ")" = "\\n" ]'
+check "fifo: ... the records made after the stall among them" eval \
+    'grep "\"decision\":\"allow\"" "$T/drained" | grep -q upstream.test.example'
+finish
