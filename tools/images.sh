@@ -200,7 +200,7 @@ EOF
 		xargs chmod ug-s <"$work/setuid"
 	fi
 	# Smaller: no apt lists or caches, no docs but the copyrights, no man
-	# pages, no logs; no host details (docker provides resolv.conf,
+	# pages, no translations, no logs; no host details (docker provides resolv.conf,
 	# hosts and hostname at run time).
 	rm -f "$s_root/usr/sbin/policy-rc.d" "$s_root/etc/resolv.conf" \
 	    "$s_root/etc/hostname"
@@ -209,6 +209,9 @@ EOF
 	    "$s_root"/var/log/* "$s_root"/tmp/* "$s_root"/root/.cache \
 	    "$s_root"/usr/share/man/* "$s_root"/usr/share/info/* \
 	    "$s_root"/usr/share/lintian
+	# Message translations: 40 MB, and the space speaks C.UTF-8.
+	find "$s_root/usr/share/locale" -mindepth 1 -maxdepth 1 \
+	    ! -name locale.alias -exec rm -rf {} +
 	find "$s_root/usr/share/doc" -mindepth 1 ! -type d ! -name copyright \
 	    -delete 2>/dev/null || true
 	find "$s_root/usr/share/doc" -mindepth 1 -type d -empty -delete \

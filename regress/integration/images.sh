@@ -57,6 +57,8 @@ check "gatekeeper: no /bin/sh (run exits 127)" \
     exit_is 127 docker run --rm --entrypoint /bin/sh "$GK" -c true
 check "gatekeeper: no /bin/busybox either" \
     exit_is 127 docker run --rm --entrypoint /bin/busybox "$GK" true
+check "control: the same run finds /bin/sh in the space image" \
+    exit_is 0 docker run --rm --entrypoint /bin/sh "$SP" -c true
 
 # The whole tree: the binary, its libraries, the trust store, passwd.
 # The image's own layer (an export would add docker's init files).
