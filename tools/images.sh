@@ -83,6 +83,22 @@ libs_of() {
 	    $1 ~ /^\// { print $1 }' || true
 }
 
+# The gatekeeper's trust store: Debian's selection (ca-certificates, as
+# /etc/ca-certificates.conf enables it), not the host's bundle, which
+# also holds whatever /usr/local/share/ca-certificates adds (a local
+# interception CA) and is rewritten by unrelated package installs.
+# SPACED_IMAGES_CA=FILE takes that file instead (a site's own CA).
+ca_bundle() {
+	if [ -n "${SPACED_IMAGES_CA:-}" ]; then
+		cat "$SPACED_IMAGES_CA"
+		return
+	fi
+	[ -s /etc/ca-certificates.conf ] ||
+	    die "ca-certificates missing: make deps"
+	grep -v -e '^#' -e '^!' -e '^$' /etc/ca-certificates.conf |
+	    while read -r c; do cat "/usr/share/ca-certificates/$c"; done
+}
+
 # --- keys ------------------------------------------------------------
 
 gatekeeper_inputs() {
@@ -97,8 +113,9 @@ gatekeeper_inputs() {
 		case $l in MISSING:*) die "${l#MISSING:}: library not found" ;; esac
 		echo "file $l $(sha "$l")"
 	done
-	echo "file /etc/ssl/certs/ca-certificates.crt" \
-	    "$(sha /etc/ssl/certs/ca-certificates.crt)"
+	ca_bundle >"$work/ca.crt"
+	grep -q "BEGIN CERTIFICATE" "$work/ca.crt" || die "no CA certificate"
+	echo "file /etc/ssl/certs/ca-certificates.crt $(sha "$work/ca.crt")"
 }
 
 space_inputs() {
@@ -131,7 +148,7 @@ build_gatekeeper() {
 		cp -L "$l" "$g_root$l"
 		chmod 0755 "$g_root$l"
 	done
-	install -m 0644 /etc/ssl/certs/ca-certificates.crt "$g_root/etc/ssl/certs/"
+	install -m 0644 "$work/ca.crt" "$g_root/etc/ssl/certs/ca-certificates.crt"
 	# OpenSSL's default trust file, the one tls_preload() maps.
 	ln -s /etc/ssl/certs/ca-certificates.crt "$g_root/usr/lib/ssl/cert.pem"
 	cat >"$g_root/etc/passwd" <<EOF

@@ -80,6 +80,25 @@ only_lib() {
 	    { if grep .; then return 1; fi; }
 }
 check "gatekeeper: only its binary, libraries, CA and passwd" only_lib
+# Debian's trust store, not the host's local additions.
+for l in "$T"/save/*/layer.tar; do
+	tar -xOf "$l" ./etc/ssl/certs/ca-certificates.crt 2>/dev/null || true
+done >"$T/ca.crt"
+echo "# gatekeeper CA certificates: $(grep -c 'BEGIN CERT' "$T/ca.crt")"
+check "gatekeeper: a CA bundle" grep -q "BEGIN CERTIFICATE" "$T/ca.crt"
+no_local_ca() {
+	[ -n "${SPACED_IMAGES_CA:-}" ] && return 0
+	for c in /usr/local/share/ca-certificates/*.crt; do
+		[ -s "$c" ] || continue
+		# The first line of the certificate's body.
+		b=$(sed -n '2p' "$c")
+		if grep -qF -- "$b" "$T/ca.crt"; then
+			echo "# $c is in the image"
+			return 1
+		fi
+	done
+}
+check "gatekeeper: no CA of /usr/local/share/ca-certificates" no_local_ca
 
 usage() {
 	exit_is 2 docker run --rm "$GK" && grep -q "usage: spaced-gatekeeper" "$T/out"
