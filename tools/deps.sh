@@ -5,7 +5,8 @@ set -eu
 
 pkgs="build-essential pkg-config libbsd-dev libevent-dev libjansson-dev
 libgit2-dev libssl-dev libseccomp-dev libcriterion-dev mandoc docker.io
-iproute2 openssl curl clang libclang-rt-14-dev procps python3 util-linux jq"
+iproute2 openssl curl clang libclang-rt-14-dev procps python3 util-linux jq
+debootstrap"
 
 missing=""
 for p in $pkgs; do
