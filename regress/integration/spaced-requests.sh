@@ -134,7 +134,7 @@ stop_spaced
 cp "$build/regress/tools/hostile-worker" "$tree/libexec/spaced/spaced-git"
 hostile() {
 	start_spaced "$sd" || return 1
-	ctl probe git "$1" >/dev/null 2>&1
+	ctl probe "${3:-git}" "$1" >/dev/null 2>&1
 	wait_for 5 sh -c "! kill -0 $spaced_pid" ||
 	    { echo "# spaced took it"; stop_spaced; return 1; }
 	wait "$spaced_pid"; rc=$?; spaced_pid=
@@ -154,8 +154,8 @@ check "an answer for requests it was never given is fatal" hostile socket \
     "for no pending request\|waits for no answer of it"
 check "a second answer to one request is fatal" hostile connect \
     "for no pending request"
-check "an fd passed with an answer is fatal" hostile fork \
-    "passed an fd\|git: channel: Bad message"
+check "an fd on spaced-git's channel (which carries none) is fatal" \
+    hostile fork "passed an fd\|git: channel: Bad message"
 hostile_stream() {
 	start_spaced "$sd" || return 1
 	# A sink that never reads gives no credit: only spaced's gauge
@@ -167,5 +167,11 @@ hostile_stream() {
 	grep -q "git broke stream" "$sd/log" || { sed 's/^/#   /' "$sd/log"; return 1; }
 }
 check "a source that sends past its credit window is fatal" hostile_stream
+# spaced-docker's channel carries fds (spaced passes it sockets), so only
+# the request table stands between a hostile one and an fd in an answer.
+cp "$build/libexec/spaced/spaced-git" "$tree/libexec/spaced/spaced-git"
+cp "$build/regress/tools/hostile-worker" "$tree/libexec/spaced/spaced-docker"
+check "an fd with an answer on spaced-docker's channel is fatal" \
+    hostile fork "docker passed an fd" docker
 
 test_done
