@@ -116,6 +116,8 @@ wh_start(struct wh *w)
 	}
 	close(sv[1]);
 	imsgbuf_init(&w->wh_ibuf, sv[0]);
+	/* As spaced does: this channel passes the worker Engine sockets. */
+	imsgbuf_allow_fdpass(&w->wh_ibuf);
 	if ((r = wh_recv(w, &imsg, 5000)) != 1)
 		return -1;
 	r = imsg_get_type(&imsg) == IMSG_WORKER_READY ? 0 : -1;
