@@ -135,18 +135,21 @@ cp "$build/regress/tools/hostile-worker" "$tree/libexec/spaced/spaced-git"
 hostile() {
 	start_spaced "$sd" || return 1
 	ctl probe "${3:-git}" "$1" >/dev/null 2>&1
-	wait_for 5 sh -c "! kill -0 $spaced_pid" ||
-	    { echo "# spaced took it"; stop_spaced; return 1; }
+	wait_for 10 sh -c "! kill -0 $spaced_pid" ||
+	    { echo "# spaced took it"; sed 's/^/#   /' "$sd/log"; stop_spaced
+	    return 1; }
 	wait "$spaced_pid"; rc=$?; spaced_pid=
 	grep -q "$2" "$sd/log" || { sed 's/^/#   /' "$sd/log"; return 1; }
 	[ "$rc" -ne 0 ]
 }
 hostile_control() {
-	start_spaced "$sd" || return 1
+	start_spaced "$sd" || { sed 's/^/#   /' "$sd/log"; return 1; }
 	ctl ping git && ctl probe git execve | grep -q failed &&
 	    ctl -j status | jq -e '.processes[2].detail == "libgit2 hostile"' \
 	    >/dev/null
-	rc=$?; stop_spaced; return $rc
+	rc=$?
+	[ $rc -eq 0 ] || sed 's/^/#   /' "$sd/log"
+	stop_spaced; return $rc
 }
 check "spaced talks to the hostile worker (positive control)" hostile_control
 check "an answer of the wrong type is fatal" hostile open "is not one probe takes"
