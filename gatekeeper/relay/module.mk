@@ -26,3 +26,10 @@ BINS		+= $(B)/libexec/spaced/spaced-relay
 # regress/unit/relay: the pure helpers and the filter spec, with the
 # sandbox suite's fork-and-try helpers.
 UNIT_LINK_relay	:= $(RELAY_LIB_OBJS) $(B)/regress/unit-obj/sandbox/sbt.o
+
+# The integration suite's client and stand-in gatekeeper in one.
+$(B)/regress/tools/relay_check: $(B)/regress/tools/relay_check.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^
+
+TEST_TOOLS	+= $(B)/regress/tools/relay_check
