@@ -349,8 +349,13 @@ struct end {
 	int		 e_eof, e_shut;
 };
 
+/*
+ * slow: the gatekeeper reads nothing for 300 ms and then in 4 KiB
+ * reads, so the relay meets a full socket and part-writes (its pipes
+ * are the only buffer it keeps).
+ */
 static void
-duplex(size_t mb)
+duplex(size_t mb, int slow)
 {
 	struct end	 e[2];
 	struct pollfd	 pfd[2];
@@ -367,13 +372,19 @@ duplex(size_t mb)
 	e[1].e_seed_out = e[0].e_seed_in = 2;
 	for (i = 0; i < 2; i++)
 		fcntl(e[i].e_fd, F_SETFL, O_NONBLOCK);
+	double	 t0 = now();
+	int	 held;
+
 	while (!e[0].e_eof || !e[1].e_eof) {
 		for (i = 0; i < 2; i++) {
+			int hold = slow && i == 1 && now() - t0 < 0.3;
+
 			pfd[i].fd = e[i].e_fd;
-			pfd[i].events = (e[i].e_eof ? 0 : POLLIN) |
+			pfd[i].events = (e[i].e_eof || hold ? 0 : POLLIN) |
 			    (e[i].e_sent < total ? POLLOUT : 0);
 		}
-		if (poll(pfd, 2, 10000) <= 0)
+		held = slow && now() - t0 < 0.3;
+		if (poll(pfd, 2, held ? 50 : 10000) <= 0 && !held)
 			fail("duplex: stalled at %llu/%llu and %llu/%llu",
 			    (unsigned long long)e[0].e_recv,
 			    (unsigned long long)e[1].e_recv,
@@ -400,7 +411,10 @@ duplex(size_t mb)
 				x->e_shut = 1;
 			}
 			if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) {
-				n = read(x->e_fd, buf, sizeof(buf));
+				if (slow && i == 1 && now() - t0 < 0.3)
+					continue;
+				n = read(x->e_fd, buf, slow && i == 1 ?
+				    4096 : sizeof(buf));
 				if (n == -1 && errno != EAGAIN)
 					fail("duplex %d: read: %s", i,
 					    strerror(errno));
@@ -583,7 +597,9 @@ main(int argc, char *argv[])
 	else if (strcmp(s, "dead-missing") == 0)
 		dead(0);
 	else if (strcmp(s, "duplex") == 0)
-		duplex(argc > 3 ? strtoul(argv[3], NULL, 10) : 4);
+		duplex(argc > 3 ? strtoul(argv[3], NULL, 10) : 4, 0);
+	else if (strcmp(s, "slow") == 0)
+		duplex(argc > 3 ? strtoul(argv[3], NULL, 10) : 4, 1);
 	else if (strcmp(s, "many") == 0)
 		many(argc > 3 ? atoi(argv[3]) : 200);
 	else if (strcmp(s, "cap") == 0)
