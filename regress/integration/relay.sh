@@ -138,7 +138,7 @@ rm -f "$T/ran"
 check "127.0.0.1:3128 taken: the relay fails" test $s != 0
 check "... without running its child" test ! -e "$T/ran"
 check "... and says which address" grep -q '127.0.0.1:3128' "$T/taken.err"
-kill $holder; wait $holder 2>/dev/null
+kill $holder; waitrc $holder 2>/dev/null
 
 # IPv6 off in the container: IPv4 goes on, and stderr says so.
 unshare -n sh -c "ip link set lo up
