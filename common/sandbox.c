@@ -195,6 +195,33 @@ static const int sb_inet[] = {
 };
 
 /*
+ * SB_UNIX: a pump between listeners it already holds and UNIX stream
+ * sockets of its own (spaced-relay): accept4 on its listeners, and
+ * socket() only as AF_UNIX SOCK_STREAM (any SOCK_NONBLOCK/CLOEXEC
+ * flags, protocol 0) with connect (sb_add_unix).  No bind or listen:
+ * the listeners were made before.  connect() cannot be filtered by
+ * address family (a pointer), but the only sockets it can make are
+ * AF_UNIX, and a listener refuses connect; Landlock (ABI >= 4, no
+ * SB_INET) denies TCP connect besides.
+ */
+static const int sb_unix[] = {
+	SYS_connect, SYS_accept4,
+	-1
+};
+
+/*
+ * SB_CHILD: waits for and signals the one child it forked and exec'd
+ * before it confined itself (spaced-relay's agent).  No fork: that is
+ * SB_PROC.  The child is outside this process's Landlock domain, so
+ * with SB_CHILD Landlock does not scope signals (sb_landlock); kill is
+ * limited to a pid >= 0 (no -1 broadcast, no negative process group).
+ */
+static const int sb_child[] = {
+	SYS_wait4,
+	-1
+};
+
+/*
  * SB_PROC: the supervisor forks its workers and reaps them.  clone is
  * allowed without CLONE_THREAD and without namespace flags
  * (sb_add_proc): a new process, never a thread or a namespace.
@@ -424,6 +451,29 @@ sb_add_inet(struct sb_filter *sf)
 }
 
 static void
+sb_add_unix(struct sb_filter *sf)
+{
+	struct scmp_arg_cmp	 cmp[3];
+
+	sb_allow_list(sf, sb_unix);
+	cmp[0] = SCMP_A0(SCMP_CMP_EQ, AF_UNIX);
+	/* The type without SOCK_NONBLOCK and SOCK_CLOEXEC. */
+	cmp[1] = SCMP_A1(SCMP_CMP_MASKED_EQ,
+	    ~(uint64_t)(SOCK_NONBLOCK | SOCK_CLOEXEC), SOCK_STREAM);
+	cmp[2] = SCMP_A2(SCMP_CMP_EQ, 0);
+	sb_rule(sf, SCMP_ACT_ALLOW, SYS_socket, 3, cmp);
+}
+
+static void
+sb_add_child(struct sb_filter *sf)
+{
+	sb_allow_list(sf, sb_child);
+	/* pid_t is 32 bits: a negative pid has bit 31 set. */
+	sb_allow_arg(sf, SYS_kill,
+	    SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffff80000000ULL, 0));
+}
+
+static void
 sb_add_proc(struct sb_filter *sf)
 {
 	sb_allow_list(sf, sb_proc);
@@ -447,9 +497,10 @@ sb_add_denials(struct sb_filter *sf, unsigned int groups)
 	 * Without SB_INET, a UNIX datagram socket is what glibc's syslog()
 	 * reopens after syslogd restarted: refuse it softly, so the
 	 * process loses a log line instead of its life.  Any other
-	 * socket() kills.
+	 * socket() kills.  SB_UNIX has its own, narrower socket() rule
+	 * and logs to stderr only: there any other socket() kills.
 	 */
-	if ((groups & SB_INET) == 0)
+	if ((groups & (SB_INET | SB_UNIX)) == 0)
 		sb_rule(sf, SCMP_ACT_ERRNO(EACCES), SYS_socket, 1,
 		    &SCMP_A0(SCMP_CMP_EQ, AF_UNIX));
 }
@@ -559,6 +610,10 @@ sb_seccomp(const struct sandbox_spec *spec)
 		sb_add_inet(&sf);
 	if (groups & SB_PROC)
 		sb_add_proc(&sf);
+	if (groups & SB_UNIX)
+		sb_add_unix(&sf);
+	if (groups & SB_CHILD)
+		sb_add_child(&sf);
 	if (groups & SB_EXEC)
 		sb_allow_list(&sf, sb_exec);
 	sb_add_denials(&sf, groups);
@@ -680,7 +735,8 @@ sb_landlock(const struct sandbox_spec *spec)
 		 * signals (SIGCHLD to the parent) are not scoped.
 		 */
 		attr.ra_scoped = LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET;
-		if (!spec->sb_landlock_signal_out)
+		/* A parent whose children are outside its domain must signal. */
+		if (!spec->sb_landlock_signal_out && !(spec->sb_groups & SB_CHILD))
 			attr.ra_scoped |= LANDLOCK_SCOPE_SIGNAL;
 		attr_size = sizeof(attr);
 	}
@@ -752,6 +808,12 @@ sandbox_enter(const struct sandbox_spec *spec)
 	    spec->sb_groups);
 }
 
+/*
+ * A static binary (spaced-relay) builds this file with
+ * SANDBOX_NO_PRIVDROP: it changes no credentials, and getpwnam would
+ * tie it to the NSS libraries of the glibc it was linked with.
+ */
+#ifndef SANDBOX_NO_PRIVDROP
 void
 sandbox_drop_privileges(const char *user, const char *chroot_dir)
 {
@@ -805,6 +867,7 @@ sandbox_drop_privileges(const char *user, const char *chroot_dir)
 	    chroot_dir != NULL ? " in " : "",
 	    chroot_dir != NULL ? chroot_dir : "");
 }
+#endif /* !SANDBOX_NO_PRIVDROP */
 
 /*
  * execve() that proves the call passed seccomp and the file could be

@@ -34,6 +34,8 @@
 #define SB_INET		0x0020	/* socket/connect/bind/listen/accept (gatekeeper) */
 #define SB_PROC		0x0040	/* parent only: fork, wait, kill */
 #define SB_EXEC		0x0080	/* parent only: execve of a worker */
+#define SB_UNIX		0x0100	/* socket(AF_UNIX, SOCK_STREAM), connect, accept4 */
+#define SB_CHILD	0x0200	/* wait4 and kill a child forked before confinement */
 
 /*
  * A system call allowed only when one argument equals one of a few

@@ -1,0 +1,35 @@
+# gatekeeper/relay/: spaced-relay, the command of a space.  It runs inside
+# arbitrary space images from the read-only runtime volume, so it is
+# linked statically: nothing of the image's libc or libraries is used.
+# It calls no NSS function (getaddrinfo, getpwnam) of its own.
+#
+# Under SANITIZE it is linked dynamically: the ASan runtime cannot be
+# linked statically.  The shipped binary is the normal build's.
+RELAY_SRCS	:= $(sort $(wildcard gatekeeper/relay/*.c))
+RELAY_OBJS	:= $(RELAY_SRCS:%.c=$(B)/%.o)
+RELAY_LIB_OBJS	:= $(filter-out $(B)/gatekeeper/relay/main.o,$(RELAY_OBJS))
+RELAY_STATIC	:= $(if $(SANITIZE),,-static)
+RELAY_LDLIBS	:= $(shell pkg-config --static --libs libbsd-overlay \
+		    libseccomp 2>/dev/null)
+
+# common/sandbox.c without sandbox_drop_privileges (getpwnam): linked
+# ahead of libcommon.a, whose sandbox.o is then never pulled in.
+$(B)/gatekeeper/relay/sandbox_common.o: common/sandbox.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DSANDBOX_NO_PRIVDROP -MMD -MP -c -o $@ $<
+
+$(B)/libexec/spaced/spaced-relay: $(RELAY_OBJS) $(B)/gatekeeper/relay/sandbox_common.o $(B)/libcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) $(RELAY_STATIC) -o $@ $^ $(RELAY_LDLIBS)
+
+BINS		+= $(B)/libexec/spaced/spaced-relay
+# regress/unit/relay: the pure helpers and the filter spec, with the
+# sandbox suite's fork-and-try helpers.
+UNIT_LINK_relay	:= $(RELAY_LIB_OBJS) $(B)/regress/unit-obj/sandbox/sbt.o
+
+# The integration suite's client and stand-in gatekeeper in one.
+$(B)/regress/tools/relay_check: $(B)/regress/tools/relay_check.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^
+
+TEST_TOOLS	+= $(B)/regress/tools/relay_check
