@@ -458,8 +458,7 @@ sb_add_unix(struct sb_filter *sf)
 	sb_allow_list(sf, sb_unix);
 	cmp[0] = SCMP_A0(SCMP_CMP_EQ, AF_UNIX);
 	/* The type without SOCK_NONBLOCK and SOCK_CLOEXEC. */
-	cmp[1] = SCMP_A1(SCMP_CMP_MASKED_EQ,
-	    ~(uint64_t)(SOCK_NONBLOCK | SOCK_CLOEXEC), SOCK_STREAM);
+	cmp[1] = SCMP_A1(SCMP_CMP_MASKED_EQ, SB_SOCK_TYPE_MASK, SOCK_STREAM);
 	cmp[2] = SCMP_A2(SCMP_CMP_EQ, 0);
 	sb_rule(sf, SCMP_ACT_ALLOW, SYS_socket, 3, cmp);
 }
