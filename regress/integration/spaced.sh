@@ -163,7 +163,8 @@ stop_spaced
 # probe_kill proc call syscall: the worker dies of SIGSYS, spaced says so
 # and exits non-zero, and no worker is left behind.
 probe_kill() {
-	start_spaced "$sd" || return 1
+	start_spaced "$sd" || { echo "# spaced did not start:"
+	    sed 's/^/#   /' "$sd/log"; stop_spaced; return 1; }
 	pids=$(worker_pids)
 	ctl probe "$1" "$2" >/dev/null 2>&1
 	# spaced must end by itself; bounded, so a spaced that stays is a
