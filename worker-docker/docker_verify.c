@@ -346,6 +346,14 @@ check_config(const json_t *c, const struct harden_params *p,
 static void
 check_security_opt(const json_t *hc, const char *pf, struct harden_report *r)
 {
+	/*
+	 * The engine adds label=disable itself to a privileged container
+	 * or one that shares the host's pid or ipc namespace: the cause
+	 * has its own name, so the consequence is not named twice.
+	 */
+	int		 caused = !json_is_false(json_object_get(hc,
+			    "Privileged")) || !streq(hc, "PidMode", "") ||
+			    streq(hc, "IpcMode", "host");
 	const json_t	*so = json_object_get(hc, "SecurityOpt");
 	const json_t	*v;
 	int		 nnp = 0;
@@ -365,6 +373,8 @@ check_security_opt(const json_t *hc, const char *pf, struct harden_report *r)
 			add(r, pf, "no_new_privileges", "%.60s", s);
 		else if (strncmp(s, "seccomp", 7) == 0)
 			add(r, pf, "seccomp", "%.60s", s);
+		else if (caused && strcmp(s, "label=disable") == 0)
+			continue;
 		else
 			add(r, pf, "security_opt", "%.60s", s);
 	}
@@ -430,7 +440,8 @@ check_host(const json_t *hc, const struct harden_params *p,
 		swap = -1;
 	if (swap == 0)
 		swap = 2 * mem;
-	if (mem <= 0 || swap != mem)
+	/* No memory limit at all is "memory"'s to name. */
+	if (mem > 0 && swap != mem)
 		add(r, pf, "memory_swap", "swap beside the memory");
 	if (is_true(hc, "OomKillDisable"))
 		add(r, pf, "oom_kill_disable", "the memory killer is off");
