@@ -259,6 +259,7 @@ check_labels(const json_t *labels, const struct harden_params *p,
 	struct space_meta	 m;
 	const char		*why;
 
+	memset(&m, 0, sizeof(m));
 	why = space_labels_parse(labels, p->hp_meta.sm_owner, p->hp_meta.sm_id,
 	    role, &m);
 	if (why == NULL && (strcmp(m.sm_project, p->hp_meta.sm_project) != 0 ||

@@ -295,6 +295,10 @@ static const struct plant plants[] = {
 	{ SP, "HostConfig/LogConfig/Config/compress", "\"true\"",
 	    "log_config" },
 	{ SP, "HostConfig/LogConfig/Config/max-size", "\"1g\"", "log_config" },
+	{ SP, "HostConfig/LogConfig/Config/mode", "\"non-blocking\"",
+	    "log_config" },
+	{ SP, "HostConfig/LogConfig/Config/mode", "\"non-blocking\"",
+	    "log_config" },
 	{ SP, "HostConfig/CpuShares", "1024", "cpu" },
 	{ SP, "HostConfig/Privileged", "\"false\"", "privileged" },
 	{ SP, "HostConfig/ReadonlyPaths", "[]", "masked_paths" },
@@ -397,6 +401,7 @@ Test(planted, not_an_inspect)
 	enum kind	 k;
 	size_t		 i;
 	json_t		*o;
+	char		*big;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		o = json_loads(bad[i], JSON_DECODE_ANY, NULL);
@@ -407,7 +412,15 @@ Test(planted, not_an_inspect)
 	}
 	cr_assert_null(harden_json_parse("[]", 2));
 	cr_assert_null(harden_json_parse("{\"a\":1,\"a\":2}", 13));
-	cr_assert_null(harden_json_parse("{}", HARDEN_INSPECT_MAX + 1));
+	/* Valid JSON, one byte over the cap: refused for its size. */
+	big = malloc(HARDEN_INSPECT_MAX + 1);
+	memset(big, ' ', HARDEN_INSPECT_MAX + 1);
+	memcpy(big, "{}", 2);
+	cr_assert_null(harden_json_parse(big, HARDEN_INSPECT_MAX + 1));
+	o = harden_json_parse(big, HARDEN_INSPECT_MAX);
+	cr_assert_not_null(o);
+	json_decref(o);
+	free(big);
 }
 
 /* An inspect wrong everywhere: each name once, the list bounded. */
