@@ -15,3 +15,8 @@ else
 BINS		+= $(DOCKER_LIB_OBJS)
 endif
 UNIT_LINK_docker := $(DOCKER_LIB_OBJS)
+
+# The hardening builders and checkers are pure: their unit suite links
+# them alone (labels.c comes with libcommon.a).
+UNIT_LINK_harden := $(B)/worker-docker/docker_harden.o \
+	$(B)/worker-docker/docker_verify.o

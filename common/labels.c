@@ -1,0 +1,397 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * Labels and names of a space's resources: see labels.h.
+ */
+
+#include <sys/types.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "labels.h"
+
+static const struct {
+	const char	*label;
+	const char	*suffix;
+} roles[ROLE_MAX] = {
+	[ROLE_SPACE] =		{ "space",	"space" },
+	[ROLE_GATEKEEPER] =	{ "gatekeeper",	"gatekeeper" },
+	[ROLE_SETUP] =		{ "setup",	"setup" },
+	[ROLE_NETWORK] =	{ "network",	"net" },
+	[ROLE_SOCKET] =		{ "socket",	"sock" },
+	[ROLE_WORK] =		{ "work",	"work" },
+	[ROLE_HOME] =		{ "home",	"home" },
+};
+
+#define RUNTIME_ROLE	"runtime"
+
+const char *
+space_role_label(enum space_role r)
+{
+	if ((int)r < 0 || r >= ROLE_MAX)
+		return NULL;
+	return roles[r].label;
+}
+
+const char *
+space_role_suffix(enum space_role r)
+{
+	if ((int)r < 0 || r >= ROLE_MAX)
+		return NULL;
+	return roles[r].suffix;
+}
+
+int
+space_role_parse(const char *s)
+{
+	int	 i;
+
+	if (s == NULL)
+		return -1;
+	for (i = 0; i < ROLE_MAX; i++)
+		if (strcmp(s, roles[i].label) == 0)
+			return i;
+	return -1;
+}
+
+/* Exactly len (min..max) lowercase hex characters and nothing else. */
+static int
+hex_valid(const char *s, size_t min, size_t max)
+{
+	size_t	 n;
+
+	if (s == NULL)
+		return 0;
+	for (n = 0; s[n] != '\0'; n++) {
+		if (n >= max)
+			return 0;
+		if (!((s[n] >= '0' && s[n] <= '9') ||
+		    (s[n] >= 'a' && s[n] <= 'f')))
+			return 0;
+	}
+	return n >= min;
+}
+
+void
+space_id_new(char *id)
+{
+	static const char	 hex[] = "0123456789abcdef";
+	uint8_t			 b[SPACE_ID_LEN / 2];
+	size_t			 i;
+
+	arc4random_buf(b, sizeof(b));
+	for (i = 0; i < sizeof(b); i++) {
+		id[2 * i] = hex[b[i] >> 4];
+		id[2 * i + 1] = hex[b[i] & 0xf];
+	}
+	id[SPACE_ID_LEN] = '\0';
+}
+
+int
+space_id_valid(const char *s)
+{
+	return hex_valid(s, SPACE_ID_LEN, SPACE_ID_LEN);
+}
+
+int
+install_id_valid(const char *s)
+{
+	return hex_valid(s, INSTALL_ID_MIN, INSTALL_ID_MAX);
+}
+
+int
+space_project_valid(const char *s)
+{
+	return hex_valid(s, SPACE_PROJECT_LEN, SPACE_PROJECT_LEN);
+}
+
+int
+runtime_key_valid(const char *s)
+{
+	return hex_valid(s, RUNTIME_KEY_LEN, RUNTIME_KEY_LEN);
+}
+
+/* "2026-01-31T12:00:00Z": the shape, and fields in their ranges. */
+int
+space_created_valid(const char *s)
+{
+	static const char	 shape[] = "dddd-dd-ddTdd:dd:ddZ";
+	int			 mo, d, h, mi, se;
+	size_t			 i;
+
+	if (s == NULL || strlen(s) != SPACE_CREATED_LEN)
+		return 0;
+	for (i = 0; i < SPACE_CREATED_LEN; i++) {
+		if (shape[i] == 'd') {
+			if (s[i] < '0' || s[i] > '9')
+				return 0;
+		} else if (s[i] != shape[i])
+			return 0;
+	}
+#define F2(o)	((s[o] - '0') * 10 + (s[(o) + 1] - '0'))
+	mo = F2(5);
+	d = F2(8);
+	h = F2(11);
+	mi = F2(14);
+	se = F2(17);
+#undef F2
+	return mo >= 1 && mo <= 12 && d >= 1 && d <= 31 && h <= 23 &&
+	    mi <= 59 && se <= 60;
+}
+
+int
+space_name_valid(const char *s)
+{
+	size_t	 n;
+
+	if (s == NULL || *s == '\0')
+		return 0;
+	for (n = 0; s[n] != '\0'; n++)
+		if (n >= SPACE_NAME_MAX || (unsigned char)s[n] < 0x20 ||
+		    (unsigned char)s[n] == 0x7f)
+			return 0;
+	return 1;
+}
+
+int
+space_owner_fmt(char *buf, size_t len, const char *install, uid_t uid)
+{
+	int	 n;
+
+	if (!install_id_valid(install))
+		return -1;
+	n = snprintf(buf, len, "%s:%" PRIu32, install, (uint32_t)uid);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+int
+space_owner_valid(const char *s)
+{
+	char		 install[INSTALL_ID_MAX + 1];
+	const char	*colon, *u;
+	uint64_t	 v = 0;
+
+	if (s == NULL || (colon = strchr(s, ':')) == NULL ||
+	    (size_t)(colon - s) > INSTALL_ID_MAX)
+		return 0;
+	memcpy(install, s, colon - s);
+	install[colon - s] = '\0';
+	if (!install_id_valid(install))
+		return 0;
+	u = colon + 1;
+	if (*u == '\0' || (u[0] == '0' && u[1] != '\0'))
+		return 0;
+	for (; *u != '\0'; u++) {
+		if (*u < '0' || *u > '9')
+			return 0;
+		v = v * 10 + (*u - '0');
+		if (v > UINT32_MAX)
+			return 0;
+	}
+	return 1;
+}
+
+int
+space_resource_name(char *buf, size_t len, const char *id, enum space_role r)
+{
+	int	 n;
+
+	if (!space_id_valid(id) || space_role_suffix(r) == NULL)
+		return -1;
+	n = snprintf(buf, len, "spaced-space-%s-%s", id, space_role_suffix(r));
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+int
+runtime_volume_name(char *buf, size_t len, const char *owner, const char *key)
+{
+	const char	*colon;
+	int		 n;
+
+	if (!space_owner_valid(owner) || !runtime_key_valid(key))
+		return -1;
+	colon = strchr(owner, ':');
+	n = snprintf(buf, len, "spaced-runtime-%.*s-%s-%s",
+	    (int)(colon - owner), owner, colon + 1, key);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+int
+space_meta_valid(const struct space_meta *m)
+{
+	return space_id_valid(m->sm_id) && space_owner_valid(m->sm_owner) &&
+	    space_project_valid(m->sm_project) &&
+	    space_name_valid(m->sm_name) &&
+	    space_created_valid(m->sm_created) && m->sm_memory > 0;
+}
+
+json_t *
+space_labels_build(const struct space_meta *m, enum space_role r)
+{
+	json_t	*o;
+	char	 mem[24];
+
+	if (!space_meta_valid(m) || space_role_label(r) == NULL)
+		return NULL;
+	(void)snprintf(mem, sizeof(mem), "%" PRIu64, m->sm_memory);
+	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:s}",
+	    LABEL_MARKER, "true", LABEL_ID, m->sm_id,
+	    LABEL_ROLE, space_role_label(r), LABEL_OWNER, m->sm_owner,
+	    LABEL_PROJECT, m->sm_project, LABEL_NAME, m->sm_name,
+	    LABEL_CREATED, m->sm_created, LABEL_MEMORY, mem);
+	return o;
+}
+
+json_t *
+runtime_labels_build(const char *owner, const char *key)
+{
+	if (!space_owner_valid(owner) || !runtime_key_valid(key))
+		return NULL;
+	return json_pack("{s:s, s:s, s:s, s:s}", LABEL_MARKER, "true",
+	    LABEL_OWNER, owner, LABEL_ROLE, RUNTIME_ROLE,
+	    LABEL_RUNTIME_KEY, key);
+}
+
+/* The label's value when it is a string, else NULL. */
+static const char *
+label(const json_t *labels, const char *key)
+{
+	return json_string_value(json_object_get(labels, key));
+}
+
+/* The common part: an object, the marker, the owner. */
+static const char *
+check_owner(const json_t *labels, const char *owner)
+{
+	const char	*v;
+
+	if (!json_is_object(labels))
+		return "no labels";
+	if ((v = label(labels, LABEL_MARKER)) == NULL || strcmp(v, "true") != 0)
+		return "not a space";
+	/* A NULL or malformed owner of ours matches nothing. */
+	if (!space_owner_valid(owner) ||
+	    (v = label(labels, LABEL_OWNER)) == NULL || strcmp(v, owner) != 0)
+		return "other owner";
+	return NULL;
+}
+
+const char *
+space_labels_check(const json_t *labels, const char *owner, const char *id,
+    int r)
+{
+	const char	*why, *v;
+	int		 role;
+
+	if ((why = check_owner(labels, owner)) != NULL)
+		return why;
+	v = label(labels, LABEL_ID);
+	if (!space_id_valid(v))
+		return "bad id";
+	if (id != NULL && strcmp(v, id) != 0)
+		return "other space";
+	if ((role = space_role_parse(label(labels, LABEL_ROLE))) == -1)
+		return "bad role";
+	if (r != -1 && role != r)
+		return "other role";
+	return NULL;
+}
+
+/* Copies a label that passed its validator into dst. */
+static int
+take(const json_t *labels, const char *key, int (*valid)(const char *),
+    char *dst, size_t dstlen)
+{
+	const char	*v = label(labels, key);
+
+	if (!valid(v) || strlen(v) >= dstlen)
+		return -1;
+	if (dst != NULL)
+		memcpy(dst, v, strlen(v) + 1);
+	return 0;
+}
+
+static int
+memory_parse(const char *s, uint64_t *out)
+{
+	uint64_t	 v = 0;
+
+	if (s == NULL || *s == '\0' || (s[0] == '0' && s[1] != '\0') ||
+	    strlen(s) > 19)
+		return -1;
+	for (; *s != '\0'; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	if (v == 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+const char *
+space_labels_parse(const json_t *labels, const char *owner, const char *id,
+    int r, struct space_meta *m)
+{
+	struct space_meta	 scratch;
+	const char		*why;
+
+	if ((why = space_labels_check(labels, owner, id, r)) != NULL)
+		return why;
+	if (m == NULL)
+		m = &scratch;
+	memset(m, 0, sizeof(*m));
+	if (take(labels, LABEL_ID, space_id_valid, m->sm_id,
+	    sizeof(m->sm_id)) == -1)
+		return "bad " LABEL_ID;
+	if (take(labels, LABEL_OWNER, space_owner_valid, m->sm_owner,
+	    sizeof(m->sm_owner)) == -1)
+		return "bad " LABEL_OWNER;
+	if (take(labels, LABEL_PROJECT, space_project_valid, m->sm_project,
+	    sizeof(m->sm_project)) == -1)
+		return "bad " LABEL_PROJECT;
+	if (take(labels, LABEL_NAME, space_name_valid, m->sm_name,
+	    sizeof(m->sm_name)) == -1)
+		return "bad " LABEL_NAME;
+	if (take(labels, LABEL_CREATED, space_created_valid, m->sm_created,
+	    sizeof(m->sm_created)) == -1)
+		return "bad " LABEL_CREATED;
+	if (memory_parse(label(labels, LABEL_MEMORY), &m->sm_memory) == -1)
+		return "bad " LABEL_MEMORY;
+	return NULL;
+}
+
+const char *
+runtime_labels_check(const json_t *labels, const char *owner, const char *key)
+{
+	const char	*why, *v;
+
+	if ((why = check_owner(labels, owner)) != NULL)
+		return why;
+	if ((v = label(labels, LABEL_ROLE)) == NULL ||
+	    strcmp(v, RUNTIME_ROLE) != 0)
+		return "other role";
+	if (!runtime_key_valid(key) ||
+	    (v = label(labels, LABEL_RUNTIME_KEY)) == NULL ||
+	    strcmp(v, key) != 0)
+		return "other key";
+	return NULL;
+}

@@ -1,0 +1,154 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef SPACED_LABELS_H
+#define SPACED_LABELS_H
+
+/*
+ * Labels and names of a space's Docker resources.  Labels are the only
+ * record of a space (spec "Labels", with spaced. for openchamber.), and
+ * a name proves nothing: an act inspects a resource and asks
+ * space_labels_check() before it touches it.  Pure: no I/O, no globals;
+ * space_id_new() is the one call that reads arc4random.
+ */
+
+#include <sys/types.h>
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+/* Every container, network and volume of a space carries all of these. */
+#define LABEL_MARKER	"spaced.space"		/* "true" */
+#define LABEL_ID	"spaced.space.id"	/* SPACE_ID_LEN hex */
+#define LABEL_ROLE	"spaced.space.role"	/* enum space_role */
+#define LABEL_OWNER	"spaced.space.owner"	/* <install-id>:<uid> */
+#define LABEL_PROJECT	"spaced.space.project"	/* SPACE_PROJECT_LEN hex */
+#define LABEL_NAME	"spaced.space.name"	/* display name */
+#define LABEL_CREATED	"spaced.space.created"	/* YYYY-MM-DDTHH:MM:SSZ */
+#define LABEL_MEMORY	"spaced.space.memory"	/* bytes, decimal */
+/* The runtime volume belongs to an owner, not a space: marker, owner, */
+#define LABEL_RUNTIME_KEY "spaced.runtime.key"	/* role "runtime" and this */
+
+/* 12 lowercase hex characters: 48 random bits, as the spec's id. */
+#define SPACE_ID_LEN		12
+#define SPACE_ID_SIZE		(SPACE_ID_LEN + 1)
+/* The first 16 hex characters of the sha256 of the project folder. */
+#define SPACE_PROJECT_LEN	16
+/* The install id is lowercase hex, this long at least and at most. */
+#define INSTALL_ID_MIN		16
+#define INSTALL_ID_MAX		64
+/* "<install-id>:<uid>", uid in decimal without leading zeros. */
+#define SPACE_OWNER_SIZE	(INSTALL_ID_MAX + 1 + 10 + 1)
+#define SPACE_NAME_MAX		64	/* display name, bytes */
+#define SPACE_CREATED_LEN	20	/* 2026-01-31T12:00:00Z */
+/* The runtime key: 16 lowercase hex (the hash of the relay binary). */
+#define RUNTIME_KEY_LEN		16
+/* Longest resource name we make, with its NUL. */
+#define SPACE_RESOURCE_MAX	128
+
+enum space_role {
+	ROLE_SPACE,		/* container  spaced-space-<id>-space */
+	ROLE_GATEKEEPER,	/* container  spaced-space-<id>-gatekeeper */
+	ROLE_SETUP,		/* container  spaced-space-<id>-setup */
+	ROLE_NETWORK,		/* network    spaced-space-<id>-net (outer bridge) */
+	ROLE_SOCKET,		/* volume     spaced-space-<id>-sock */
+	ROLE_WORK,		/* volume     spaced-space-<id>-work */
+	ROLE_HOME,		/* volume     spaced-space-<id>-home */
+	ROLE_MAX
+};
+
+/* What a space's labels say; every field NUL-terminated. */
+struct space_meta {
+	char		 sm_id[SPACE_ID_SIZE];
+	char		 sm_owner[SPACE_OWNER_SIZE];
+	char		 sm_project[SPACE_PROJECT_LEN + 1];
+	char		 sm_name[SPACE_NAME_MAX + 1];
+	char		 sm_created[SPACE_CREATED_LEN + 1];
+	uint64_t	 sm_memory;
+};
+
+/* The role's label value ("space", "network", ...), NULL if out of range. */
+const char	*space_role_label(enum space_role);
+/* The role's name suffix ("space", "net", "sock", ...). */
+const char	*space_role_suffix(enum space_role);
+/* The role a label value names, or -1. */
+int		 space_role_parse(const char *);
+
+/* Writes a fresh id from arc4random into id[SPACE_ID_SIZE]. */
+void		 space_id_new(char *id);
+/* 1 if s is exactly SPACE_ID_LEN lowercase hex characters, else 0. */
+int		 space_id_valid(const char *s);
+int		 install_id_valid(const char *s);
+int		 space_project_valid(const char *s);
+int		 space_created_valid(const char *s);
+/* 1 to 64 bytes, none below 0x20 nor 0x7f; UTF-8 is passed as bytes. */
+int		 space_name_valid(const char *s);
+int		 runtime_key_valid(const char *s);
+
+/* "<install>:<uid>" into buf; -1 if the install id is bad or buf short. */
+int		 space_owner_fmt(char *buf, size_t len, const char *install,
+		    uid_t uid);
+/* 1 if s is an owner space_owner_fmt could have written. */
+int		 space_owner_valid(const char *s);
+
+/*
+ * "spaced-space-<id>-<suffix>" into buf.  -1 when the id is not valid
+ * (a user's id never reaches a name unchecked) or buf is short.
+ */
+int		 space_resource_name(char *buf, size_t len, const char *id,
+		    enum space_role);
+/*
+ * "spaced-runtime-<install>-<uid>-<key>": the owner is in the name so
+ * two users of one engine never collide on, or adopt, each other's
+ * relay.  -1 on a bad owner or key, or a short buf.
+ */
+int		 runtime_volume_name(char *buf, size_t len, const char *owner,
+		    const char *key);
+
+/* 1 if every field of m is valid (the memory must be above zero). */
+int		 space_meta_valid(const struct space_meta *m);
+
+/*
+ * The Labels object for a resource of role r: all eight labels.  NULL
+ * when m is not valid or on allocation failure.
+ */
+json_t		*space_labels_build(const struct space_meta *m,
+		    enum space_role r);
+/* The runtime volume's labels: marker, owner, role "runtime", key. */
+json_t		*runtime_labels_build(const char *owner, const char *key);
+
+/*
+ * Does this Labels object (from an inspect) make the resource ours?
+ * Demands the marker "true", this owner, a valid id equal to id (when
+ * id is not NULL) and role r (when r is not -1).  Returns NULL when
+ * ours, or a short reason: "no labels", "not a space", "other owner",
+ * "bad id", "other space", "bad role", "other role".
+ */
+const char	*space_labels_check(const json_t *labels, const char *owner,
+		    const char *id, int r);
+/*
+ * Also demands every label valid, and fills m from them (m may be NULL).
+ * Reason "bad <label>" when one is missing or malformed.
+ */
+const char	*space_labels_parse(const json_t *labels, const char *owner,
+		    const char *id, int r, struct space_meta *m);
+/* The runtime volume: marker, this owner, role "runtime", this key. */
+const char	*runtime_labels_check(const json_t *labels, const char *owner,
+		    const char *key);
+
+#endif /* SPACED_LABELS_H */

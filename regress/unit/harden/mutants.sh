@@ -1,0 +1,140 @@
+#!/bin/sh
+# Mutation check of the hardening checkers and labels: each mutant
+# removes one check, and the harden suite must go red.  Builds by hand
+# in a temp dir from copies; the tree is never modified.
+# Usage: sh regress/unit/harden/mutants.sh.  Prints one line per mutant
+# and "N killed, N survived"; exits 1 when a mutant survives.
+set -u
+cd "$(dirname "$0")/../../.." || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+CF="-std=gnu11 -O0 -g -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
+    -I. -Icommon -Iworker-docker $(pkg-config --cflags libbsd-overlay jansson)"
+LIBS="$(pkg-config --libs libbsd-overlay jansson criterion)"
+killed=0
+survived=0
+
+# build <file to mutate or -> <"old" => "new" [@@ ...]>
+build() {
+	mkdir -p "$tmp/src"
+	cp worker-docker/docker_harden.c worker-docker/docker_verify.c \
+	    common/labels.c "$tmp/src/"
+	if [ "$1" != - ]; then
+		python3 - "$1" "$2" <<'PY' >"$tmp/src/$(basename "$1")" || return 1
+import sys
+src = open(sys.argv[1]).read()
+for pair in sys.argv[2].split("@@"):
+    old, new = pair.split("=>")
+    old = old.strip().encode().decode("unicode_escape")
+    new = new.strip().encode().decode("unicode_escape")
+    if src.count(old) != 1:
+        sys.exit("mutation anchor not found once: %r" % old)
+    src = src.replace(old, new)
+sys.stdout.write(src)
+PY
+	fi
+	# shellcheck disable=SC2086
+	cc $CF -o "$tmp/t" "$tmp"/src/*.c regress/unit/harden/*.c $LIBS \
+	    2>"$tmp/cc.log"
+}
+
+# mutant <label> <file> <replacement>
+mutant() {
+	if ! build "$2" "$3"; then
+		echo "BROKEN mutant: $1"; cat "$tmp/cc.log"; exit 1
+	fi
+	if "$tmp/t" --timeout 30 >"$tmp/run.log" 2>&1; then
+		echo "SURVIVED: $1"
+		survived=$((survived + 1))
+	else
+		echo "killed: $1 ($(grep -c '^\[FAIL\]' "$tmp/run.log") failing)"
+		killed=$((killed + 1))
+	fi
+}
+
+build - "" || { cat "$tmp/cc.log"; exit 1; }
+"$tmp/t" >"$tmp/run.log" 2>&1 || {
+	echo "unmutated sources fail"; grep -A3 FAIL "$tmp/run.log"; exit 1; }
+
+V=worker-docker/docker_verify.c
+L=common/labels.c
+mutant "no init check" $V 'add(r, pf, "init", => (void)("init",'
+mutant "no readonly check" $V 'add(r, pf, "readonly_rootfs", => (void)("",'
+mutant "no tmpfs check" $V 'add(r, pf, "tmpfs", => (void)("",'
+mutant "no privileged check" $V 'add(r, pf, "privileged", => (void)("",'
+mutant "no masked paths check" $V 'add(r, pf, "masked_paths", => (void)("",'
+mutant "capabilities not normalised" $V 'cap_norm(json_string_value(v), cap, sizeof(cap)); => strlcpy(cap, json_string_value(v), sizeof(cap));'
+mutant "no cap_drop check" $V 'add(r, pf, "cap_drop", => (void)("",'
+mutant "no cap_add check" $V 'add(r, pf, "cap_add", => (void)("",'
+mutant "no no_new_privileges check" $V 'add(r, pf, "no_new_privileges", "no no-new-privileges"); => ;'
+mutant "no seccomp check" $V 'add(r, pf, "seccomp", => (void)("",'
+mutant "label=disable always excused" $V 'else if (caused && strcmp(s, "label=disable") == 0) => else if (strcmp(s, "label=disable") == 0)'
+mutant "no pids check" $V 'add(r, pf, "pids_limit", => (void)("",'
+mutant "no memory check" $V 'add(r, pf, "memory", "not => (void)("", "not'
+mutant "swap 0 taken as equal" $V 'swap = 2 * mem; => swap = mem;'
+mutant "no swap check" $V 'add(r, pf, "memory_swap", => (void)("",'
+mutant "no cpu check" $V 'add(r, pf, "cpu", => (void)("",'
+mutant "CpuShares ignored" $V '||\n\t    !inteq(hc, "CpuShares", HARDEN_CPU_SHARES)) => )'
+mutant "no ipc check" $V 'add(r, pf, "ipc", => (void)("",'
+mutant "no cgroupns check" $V 'add(r, pf, "cgroupns", => (void)("",'
+mutant "no pid_mode check" $V 'add(r, pf, "pid_mode", => (void)("",'
+mutant "no uts_mode check" $V 'add(r, pf, "uts_mode", => (void)("",'
+mutant "no userns_mode check" $V 'add(r, pf, "userns_mode", => (void)("",'
+mutant "no cgroup_parent check" $V 'add(r, pf, "cgroup_parent", => (void)("",'
+mutant "no ports check" $V 'add(r, pf, "ports", => (void)("",'
+mutant "no devices check" $V 'add(r, pf, "devices", => (void)("",'
+mutant "no sysctls check" $V 'add(r, pf, "sysctls", => (void)("",'
+mutant "no runtime check" $V 'add(r, pf, "runtime", "not => (void)("", "not'
+mutant "no restart check" $V 'add(r, pf, "restart_policy", => (void)("",'
+mutant "no log check" $V 'add(r, pf, "log_config", => (void)("",'
+mutant "log options not counted" $V 'json_object_size(v) != 3 || => '
+mutant "no user check" $V 'add(r, pf, "user", => (void)("",'
+mutant "no image check" $V 'add(r, pf, "image", => (void)("",'
+mutant "no env secret check" $V 'if (s == NULL || harden_env_secret(s)) => if (s == NULL)'
+mutant "no gatekeeper env allowlist" $V 'strcmp(s, HARDEN_GK_ENV) != 0 && strncmp(s, "PATH=", 5) != 0) => 0)'
+mutant "no healthcheck check" $V 'add(r, pf, "healthcheck", => (void)("",'
+mutant "argv under the relay unchecked" $V 'add(r, pf, "command",\n\t\t\t\t\t    "not the command asked for"); => ;'
+mutant "Cmd beside unchecked" $V 'add(r, pf, "command", "a Cmd beside the entrypoint"); => ;'
+mutant "no name check" $V 'add(r, ex->ex_prefix, "name", => (void)("",'
+mutant "labels: role not demanded" $V '    role, &m); =>     -1, &m);'
+mutant "labels: other fields not compared" $V 'strcmp(m.sm_name, p->hp_meta.sm_name) != 0 || => '
+mutant "binds unchecked" $V 'add(r, pf, "mounts", "a bind"); => ;'
+mutant "volumes-from unchecked" $V 'add(r, pf, "mounts", "volumes from another container"); => ;'
+mutant "foreign destinations unchecked" $V 'add(r, pf, "mounts", "%.60s", dest ? dest : "?"); => ;'
+mutant "socket not special" $V 'add(r, pf, "runtime_socket", "the engine\x27s socket");\n\t\t\tcontinue; => ;'
+mutant "mount RW unchecked" $V '(want[j].wm_rw ? !is_true(m, "RW") :\n\t\t    !json_is_false(json_object_get(m, "RW")))) => 0)'
+mutant "mount name unchecked" $V 'strcmp(name, want[j].wm_name) != 0 || => '
+mutant "missing mounts unchecked" $V 'if (want[j].wm_seen != 1) => if (want[j].wm_seen > 1)'
+mutant "extra networks allowed" $V 'json_object_size(nets) != 1 || => '
+mutant "NetworkMode unchecked" $V '!streq(hc, "NetworkMode", net) || => '
+mutant "extra_hosts unchecked" $V 'add(r, "", "extra_hosts", => (void)("",'
+mutant "gk extra_hosts unchecked" $V 'add(r, GK_PREFIX, "extra_hosts", "extra hosts"); => ;'
+mutant "network internal allowed" $V 'add(r, "", "network_internal", => (void)("",'
+mutant "network ipv6 allowed" $V 'add(r, "", "network_ipv6", => (void)("",'
+mutant "network driver unchecked" $V 'add(r, "", "network_driver", => (void)("",'
+mutant "network scope unchecked" $V 'add(r, "", "network_scope", => (void)("",'
+mutant "network name unchecked" $V 'add(r, "", "network_name", => (void)("",'
+mutant "volume options allowed" $V 'add(r, "", "volume_options", => (void)("",'
+mutant "volume driver unchecked" $V 'add(r, "", "volume_driver", => (void)("",'
+mutant "volume name unchecked" $V 'add(r, "", "volume_name", => (void)("",'
+mutant "runtime labels unchecked" $V 'p->hp_meta.sm_owner, p->hp_runtime_key)) != NULL) => p->hp_meta.sm_owner, p->hp_runtime_key)) != NULL && 0)'
+mutant "create warnings ignored" $V 'if (!empty(w))\n\t\tadd(r, "", "create_warnings", "%.80s",\n\t\t    json_is_array(w) => if (0)\n\t\tadd(r, "", "create_warnings", "%.80s",\n\t\t    json_is_array(w)'
+mutant "network create warning ignored" $V 'w = json_object_get(a, "Warning");\n\tif (!empty(w)) => w = json_object_get(a, "Warning");\n\tif (0)'
+mutant "create Id unchecked" $V 'if (i != 64 || => if (0 &&'
+mutant "duplicate keys accepted" $V 'JSON_REJECT_DUPLICATES => 0'
+mutant "no size cap" $V 'len > HARDEN_INSPECT_MAX => 0'
+mutant "names not deduplicated" $V 'if (harden_report_has(r, name))\n\t\treturn; => '
+mutant "id length not checked" $L 'return hex_valid(s, SPACE_ID_LEN, SPACE_ID_LEN); => return hex_valid(s, 1, 64);'
+mutant "upper-case hex taken" $L "(s[n] >= 'a' && s[n] <= 'f'))) => (s[n] >= 'a' && s[n] <= 'f') || (s[n] >= 'A' && s[n] <= 'F')))"
+mutant "owner not compared" $L 'if (!space_owner_valid(owner) ||\n\t    (v = label(labels, LABEL_OWNER)) == NULL || strcmp(v, owner) != 0) => if (!space_owner_valid(owner))'
+mutant "marker not checked" $L 'if ((v = label(labels, LABEL_MARKER)) == NULL || strcmp(v, "true") != 0) => if (0)'
+mutant "id not compared" $L 'if (id != NULL && strcmp(v, id) != 0) => if (0)'
+mutant "role not compared" $L 'if (r != -1 && role != r) => if (0)'
+mutant "runtime key not compared" $L 'strcmp(v, key) != 0) => 0)'
+mutant "builder: secret env taken" worker-docker/docker_harden.c 'if (harden_env_secret(e))\n\t\treturn "environment name looks like a secret"; => '
+mutant "builder: swap 0" worker-docker/docker_harden.c '"MemorySwap", (json_int_t)memory, => "MemorySwap", (json_int_t)0,'
+mutant "builder: no read-only socket" worker-docker/docker_harden.c 'volume_mount(sock, HARDEN_SOCKET_DIR, 1, 1) => volume_mount(sock, HARDEN_SOCKET_DIR, 0, 1)'
+mutant "builder: no CheckDuplicate" worker-docker/docker_harden.c '"CheckDuplicate", 1, => "CheckDuplicate", 0,'
+
+echo "$killed killed, $survived survived"
+[ "$survived" -eq 0 ]
