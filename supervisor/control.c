@@ -282,19 +282,15 @@ control_send(struct ctl_conn *cc, uint32_t type, uint32_t peerid,
 void
 control_fail_close(struct ctl_conn *cc, uint32_t peerid, const char *code)
 {
-	struct ctl_fail	 cf;
-
 	if (cc->cc_closing)
 		return;
-	memset(&cf, 0, sizeof(cf));
-	strlcpy(cf.cf_code, code, sizeof(cf.cf_code));
-	control_send(cc, IMSG_CTL_FAIL, peerid, &cf, sizeof(cf));
+	control_send_fail(cc, peerid, code);
 	control_start_closing(cc, CTL_LINGER_SECONDS);
 }
 
-/* A failure that is not the request's: no table entry was made. */
-static void
-control_refuse(struct ctl_conn *cc, uint32_t peerid, const char *code)
+/* One error code for the request of peerid. */
+void
+control_send_fail(struct ctl_conn *cc, uint32_t peerid, const char *code)
 {
 	struct ctl_fail	 cf;
 
@@ -327,7 +323,7 @@ control_request(struct ctl_conn *cc, struct imsg *imsg)
 		return;
 	}
 	if ((op = ops_find(type)) == NULL) {
-		control_refuse(cc, peerid, ERR_UNKNOWN_REQUEST);
+		control_send_fail(cc, peerid, ERR_UNKNOWN_REQUEST);
 		return;
 	}
 	if (imsg_get_len(imsg) != op->op_len) {
@@ -335,15 +331,15 @@ control_request(struct ctl_conn *cc, struct imsg *imsg)
 		return;
 	}
 	if (op->op_admin && !CTL_ADMIN(cc)) {
-		control_refuse(cc, peerid, ERR_PERMISSION_DENIED);
+		control_send_fail(cc, peerid, ERR_PERMISSION_DENIED);
 		return;
 	}
 	if (cc->cc_pending >= CTL_MAX_PENDING) {
-		control_refuse(cc, peerid, ERR_BUSY);
+		control_send_fail(cc, peerid, ERR_BUSY);
 		return;
 	}
 	if ((r = request_new(cc, peerid, op)) == NULL) {
-		control_refuse(cc, peerid, ERR_INTERNAL);
+		control_send_fail(cc, peerid, ERR_INTERNAL);
 		return;
 	}
 	if ((code = op->op_start(r, imsg)) != NULL)

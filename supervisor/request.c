@@ -169,17 +169,11 @@ request_end(struct request *r)
 void
 request_fail(struct request *r, const char *code)
 {
-	struct ctl_fail	 cf;
-
 	if (r->r_answered)
 		return;
 	r->r_answered = 1;
-	if (r->r_cc != NULL) {
-		memset(&cf, 0, sizeof(cf));
-		strlcpy(cf.cf_code, code, sizeof(cf.cf_code));
-		control_send(r->r_cc, IMSG_CTL_FAIL, r->r_peerid, &cf,
-		    sizeof(cf));
-	}
+	if (r->r_cc != NULL)
+		control_send_fail(r->r_cc, r->r_peerid, code);
 	/* What the workers still do for it is of no use to anyone now. */
 	request_cancel(r);
 	request_detach(r);

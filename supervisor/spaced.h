@@ -94,6 +94,8 @@ void	 control_close(void);
 /* Queue one message to a client; it is closed when it takes too little. */
 void	 control_send(struct ctl_conn *, uint32_t type, uint32_t peerid,
 	    const void *, size_t);
+void	 control_send_fail(struct ctl_conn *, uint32_t peerid,
+	    const char *code);
 void	 control_fail_close(struct ctl_conn *, uint32_t peerid,
 	    const char *code);
 /* After output was queued by other means (a forwarded stream message). */

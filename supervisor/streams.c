@@ -104,7 +104,7 @@ stream_open(struct request *r, struct stream_end_point src,
 
 /* The client end went away; the stream may outlive it, aborted. */
 static void
-stream_drop_client(struct stream_route *s, struct stream_end_point *ep)
+stream_drop_client(struct stream_end_point *ep)
 {
 	struct ctl_conn	*cc = ep->ep_cc;
 
@@ -118,8 +118,8 @@ stream_drop_client(struct stream_route *s, struct stream_end_point *ep)
 void
 stream_close(struct stream_route *s)
 {
-	stream_drop_client(s, &s->s_src);
-	stream_drop_client(s, &s->s_dst);
+	stream_drop_client(&s->s_src);
+	stream_drop_client(&s->s_dst);
 	s->s_req->r_stream = NULL;
 	TAILQ_REMOVE(&streams, s, s_entry);
 	nstreams--;
@@ -131,8 +131,8 @@ stream_abort(struct stream_route *s)
 {
 	s->s_aborted = 1;
 	/* Nothing more goes to a client end: it left or was answered. */
-	stream_drop_client(s, &s->s_src);
-	stream_drop_client(s, &s->s_dst);
+	stream_drop_client(&s->s_src);
+	stream_drop_client(&s->s_dst);
 }
 
 struct stream_route *
