@@ -50,6 +50,19 @@ enum ctl_imsg_type {
 	IMSG_CTL_PROBE,		/* struct probe_msg */
 	IMSG_CTL_PING,		/* struct ping_msg: round trip to a worker */
 	IMSG_CTL_STREAM_TEST,	/* struct ctl_stream_test */
+	/*
+	 * The space operations, each a struct ctl_space.  Answered with
+	 * the place's records as DATA (place_proto.h: the first field says
+	 * which), then END; or, when it failed, a DATA struct space_done
+	 * (message, uncertain) and FAIL with the same code.
+	 */
+	IMSG_CTL_CREATE,
+	IMSG_CTL_LIST,
+	IMSG_CTL_SHOW,
+	IMSG_CTL_VERIFY,
+	IMSG_CTL_STOP,
+	IMSG_CTL_START,
+	IMSG_CTL_REMOVE,
 
 	/* answers (spaced -> client) */
 	IMSG_CTL_DATA = 200,	/* one record per message */
@@ -94,6 +107,13 @@ struct ctl_stream_test {
 	uint64_t	 ct_bad;	/* chunks not as sent (journal sink) */
 	uint64_t	 ct_usec;	/* from SEND to the end */
 	uint64_t	 ct_peak_rss;	/* spaced's VmHWM, KiB */
+};
+
+struct ctl_space {
+	char		 cs_id[SPACE_ID_SIZE];	/* "" for create and list */
+	char		 cs_name[SPACE_NAME_MAX + 1];	/* create; "" default */
+	char		 cs_project[SPACE_PROJECT_LEN + 1];	/* create; "" */
+	uint64_t	 cs_memory;		/* create; 0: the default */
 };
 
 #define CTL_NAME_MAX		32

@@ -25,12 +25,46 @@
 
 #include <stdint.h>
 
+#include "labels.h"
 #include "proto.h"
 
 enum place_imsg_type {
 	/* REQ carries a connected socket to the engine; REP the answer */
 	IMSG_DOCKER_CHECK_REQ = 64,
 	IMSG_DOCKER_CHECK_REP,
+	/*
+	 * spaced -> place, once, after READY: the relay binary, read-only,
+	 * with its key.  The place fills the runtime volume from it.
+	 */
+	IMSG_DOCKER_RUNTIME,	/* struct docker_runtime_msg and the fd */
+
+	/*
+	 * The space operations: a struct space_req and a connected socket
+	 * to the engine.  The place answers with any number of records
+	 * (struct space_info, space_violation, space_resource) and then one
+	 * IMSG_SPACE_DONE, its last word.
+	 */
+	IMSG_SPACE_CREATE_REQ = 70,
+	IMSG_SPACE_LIST_REQ,
+	IMSG_SPACE_SHOW_REQ,
+	IMSG_SPACE_VERIFY_REQ,
+	IMSG_SPACE_STOP_REQ,
+	IMSG_SPACE_START_REQ,
+	IMSG_SPACE_REMOVE_REQ,
+
+	/* records: each struct's first field also says which it is */
+	IMSG_SPACE_INFO = 90,	/* struct space_info */
+	IMSG_SPACE_VIOLATION,	/* struct space_violation */
+	IMSG_SPACE_RESOURCE,	/* struct space_resource */
+	IMSG_SPACE_DONE,	/* struct space_done */
+	/*
+	 * place -> spaced, no payload: another connection to the engine
+	 * for this request (a second call in flight, a cleanup after a
+	 * broken one).  spaced answers IMSG_SPACE_CONN with the socket, or
+	 * without one when it cannot connect.
+	 */
+	IMSG_SPACE_CONN_REQ,
+	IMSG_SPACE_CONN,
 };
 
 #define CTL_CODE_MAX		64
@@ -45,6 +79,89 @@ struct docker_check_msg {
 	char		 dc_os[32];
 	char		 dc_arch[32];
 	int32_t		 dc_host_isolation;	/* 1 or 0 */
+};
+
+struct docker_runtime_msg {
+	char		 dr_key[RUNTIME_KEY_LEN + 1];	/* 16 hex of its sha256 */
+	uint64_t	 dr_size;
+};
+
+/*
+ * What spaced asks of a place for one space.  Every field NUL-terminated
+ * and checked by spaced before it is sent: the owner is spaced's to set
+ * (install id and the caller's uid), never the client's.
+ */
+#define SPACE_IMAGE_MAX		256
+struct space_req {
+	char		 sq_owner[SPACE_OWNER_SIZE];
+	char		 sq_id[SPACE_ID_SIZE];	/* "" for create and list */
+	char		 sq_name[SPACE_NAME_MAX + 1];	/* create; "" default */
+	char		 sq_project[SPACE_PROJECT_LEN + 1];	/* create */
+	uint64_t	 sq_memory;		/* create; 0: the default */
+	int64_t		 sq_cpus;		/* NanoCpus; 0: the default */
+	char		 sq_space_image[SPACE_IMAGE_MAX];
+	char		 sq_gk_image[SPACE_IMAGE_MAX];
+	char		 sq_runtime_key[RUNTIME_KEY_LEN + 1];
+	char		 sq_runtime_owner[SPACE_OWNER_SIZE];	/* the install's */
+};
+
+/* The first field of every record says which record it is. */
+enum space_record_kind {
+	SPACE_REC_INFO = 1,
+	SPACE_REC_VIOLATION,
+	SPACE_REC_RESOURCE,
+};
+
+#define SPACE_STATE_MAX		16	/* running, exited, created, missing */
+#define SPACE_MISSING_MAX	8
+#define SPACE_MISSING_LEN	24
+/* One space: create, start, show, and one per space for list. */
+struct space_info {
+	uint32_t	 si_kind;		/* SPACE_REC_INFO */
+	char		 si_id[SPACE_ID_SIZE];
+	char		 si_name[SPACE_NAME_MAX + 1];
+	char		 si_project[SPACE_PROJECT_LEN + 1];
+	char		 si_created[SPACE_CREATED_LEN + 1];
+	uint64_t	 si_memory;
+	char		 si_state[SPACE_STATE_MAX];	/* of the space container */
+	char		 si_gk_state[SPACE_STATE_MAX];	/* of its gatekeeper */
+	int32_t		 si_damaged;
+	uint32_t	 si_nmissing;
+	/* "network", "socket_volume", "gatekeeper", "gatekeeper_stopped" */
+	char		 si_missing[SPACE_MISSING_MAX][SPACE_MISSING_LEN];
+	uint32_t	 si_norphans;	/* space_resource records follow */
+};
+
+/* One finding of verify, or of the verify inside create and start. */
+#define SPACE_CHECK_MAX		48
+#define SPACE_MESSAGE_MAX	96
+struct space_violation {
+	uint32_t	 sv_kind;		/* SPACE_REC_VIOLATION */
+	char		 sv_check[SPACE_CHECK_MAX];
+	char		 sv_message[SPACE_MESSAGE_MAX];
+};
+
+/* A container, network or volume: removed, failed, or an orphan. */
+enum space_resource_state {
+	SPACE_RES_REMOVED = 1,
+	SPACE_RES_FAILED,	/* remove or rollback could not remove it */
+	SPACE_RES_ORPHAN,	/* list: its space container is gone */
+};
+#define SPACE_RES_TYPE_MAX	12	/* "container", "network", "volume" */
+struct space_resource {
+	uint32_t	 sr_kind;		/* SPACE_REC_RESOURCE */
+	uint32_t	 sr_state;		/* enum space_resource_state */
+	char		 sr_id[SPACE_ID_SIZE];	/* the space it belongs to */
+	char		 sr_type[SPACE_RES_TYPE_MAX];
+	char		 sr_name[SPACE_RESOURCE_MAX];
+};
+
+/* The last word: sd_code "" when it worked. */
+#define SPACE_DONE_MESSAGE_MAX	256
+struct space_done {
+	char		 sd_code[CTL_CODE_MAX];
+	int32_t		 sd_uncertain;	/* a step may still finish: look */
+	char		 sd_message[SPACE_DONE_MESSAGE_MAX];
 };
 
 #endif /* SPACED_PLACE_PROTO_H */
