@@ -36,5 +36,12 @@
 #define ERR_DOCKER_TOO_NEW	"docker_too_new"	/* dropped every API we speak */
 #define ERR_TIMEOUT		"command_timeout"
 #define ERR_INTERNAL		"internal_error"
+#define ERR_SPACE_NAME_TAKEN	"space_name_taken"
+#define ERR_SPACE_NOT_RUNNING	"space_not_running"
+#define ERR_SPACE_VERIFY_FAILED	"space_verify_failed"	/* violations sent */
+#define ERR_GATEKEEPER_MISSING	"gatekeeper_missing"
+#define ERR_DOCKER_FAILED	"docker_command_failed"
+#define ERR_RUNTIME_MISSING	"runtime_missing"	/* no relay to fill from */
+#define ERR_RUNTIME_FOREIGN	"runtime_volume_foreign"	/* not ours */
 
 #endif /* SPACED_ERRORS_H */

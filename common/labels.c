@@ -220,16 +220,13 @@ space_resource_name(char *buf, size_t len, const char *id, enum space_role r)
 }
 
 int
-runtime_volume_name(char *buf, size_t len, const char *owner, const char *key)
+runtime_volume_name(char *buf, size_t len, const char *key)
 {
-	const char	*colon;
-	int		 n;
+	int	 n;
 
-	if (!space_owner_valid(owner) || !runtime_key_valid(key))
+	if (!runtime_key_valid(key))
 		return -1;
-	colon = strchr(owner, ':');
-	n = snprintf(buf, len, "spaced-runtime-%.*s-%s-%s",
-	    (int)(colon - owner), owner, colon + 1, key);
+	n = snprintf(buf, len, RUNTIME_VOLUME_PREFIX "%s", key);
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 

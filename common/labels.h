@@ -113,12 +113,13 @@ int		 space_owner_valid(const char *s);
 int		 space_resource_name(char *buf, size_t len, const char *id,
 		    enum space_role);
 /*
- * "spaced-runtime-<install>-<uid>-<key>": the owner is in the name so
- * two users of one engine never collide on, or adopt, each other's
- * relay.  -1 on a bad owner or key, or a short buf.
+ * "spaced-runtime-<key>" (the issue's contract): one per relay binary,
+ * shared by every space of the installation, whose owner its labels
+ * name (the installation's, not a user's: spaced fills it).  -1 on a
+ * bad key or a short buf.
  */
-int		 runtime_volume_name(char *buf, size_t len, const char *owner,
-		    const char *key);
+#define RUNTIME_VOLUME_PREFIX	"spaced-runtime-"
+int		 runtime_volume_name(char *buf, size_t len, const char *key);
 
 /* 1 if every field of m is valid (the memory must be above zero). */
 int		 space_meta_valid(const struct space_meta *m);

@@ -26,6 +26,8 @@
 #include "proc.h"
 #include "docker_ops.h"
 #include "docker_req.h"
+#include "docker_runtime.h"
+#include "place_proto.h"
 #include "docker_worker.h"
 
 /* The channel, kept for answers that come after dispatch returned. */
@@ -50,7 +52,22 @@ docker_dispatch(struct imsgev *iev, struct imsg *imsg)
 
 	if (docker_iev == NULL) {
 		docker_iev = iev;
-		docker_req_init(iev->base, docker_reply);
+		docker_req_init(iev->base, docker_reply, IMSG_SPACE_CONN_REQ);
+	}
+	switch (type) {
+	case IMSG_DOCKER_RUNTIME:
+		if (len != sizeof(struct docker_runtime_msg) ||
+		    imsg_get_data(imsg, buf, len) == -1 ||
+		    docker_runtime_set((struct docker_runtime_msg *)buf,
+		    imsg_get_fd(imsg)) == -1)
+			fatalx("%s: bad runtime message", __func__);
+		return;
+	case IMSG_SPACE_CONN:
+		/* The new connection a request asked for, or none. */
+		if (len != 0)
+			fatalx("%s: bad connection message", __func__);
+		docker_req_conn(imsg_get_peerid(imsg), imsg_get_fd(imsg));
+		return;
 	}
 	if ((op = docker_op_find(type)) == NULL)
 		fatalx("%s: unexpected imsg %u", __func__, type);

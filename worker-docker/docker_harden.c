@@ -148,7 +148,8 @@ harden_params_check(const struct harden_params *p)
 		return "cpus out of range";
 	if (!image_valid(p->hp_space_image) || !image_valid(p->hp_gk_image))
 		return "bad image";
-	if (!runtime_key_valid(p->hp_runtime_key))
+	if (!runtime_key_valid(p->hp_runtime_key) ||
+	    !space_owner_valid(p->hp_runtime_owner))
 		return "bad runtime key";
 	/* One slot goes to the relay, one to its "--". */
 	if (!argv_valid(p->hp_argv, 1))
@@ -275,7 +276,7 @@ harden_space_create(const struct harden_params *p, const char **errstr)
 	    ROLE_WORK) == -1 ||
 	    space_resource_name(home, sizeof(home), p->hp_meta.sm_id,
 	    ROLE_HOME) == -1 ||
-	    runtime_volume_name(runtime, sizeof(runtime), p->hp_meta.sm_owner,
+	    runtime_volume_name(runtime, sizeof(runtime),
 	    p->hp_runtime_key) == -1)
 		return fail(errstr, "name too long", NULL);
 	(void)snprintf(workdir, sizeof(workdir), "%s/%s", HARDEN_WORK_PARENT,
@@ -305,7 +306,7 @@ harden_space_create(const struct harden_params *p, const char **errstr)
 	}
 	body = json_pack("{s:s, s:s, s:o, s:o, s:n, s:o, s:o, s:o}",
 	    "Image", p->hp_space_image,
-	    "User", HARDEN_USER,
+	    "User", HARDEN_SPACE_USER,
 	    "Env", env,
 	    /* Under --init, the relay listens before the agent starts. */
 	    "Entrypoint", argv,
@@ -341,7 +342,7 @@ harden_gatekeeper_create(const struct harden_params *p, const char **errstr)
 	body = json_pack("{s:s, s:s, s:[s], s:o, s:n, s:o, s:o, s:o,"
 	    " s:{s:{s:{}}}}",
 	    "Image", p->hp_gk_image,
-	    "User", HARDEN_USER,
+	    "User", HARDEN_GK_USER,
 	    /* The root is read-only; HOME must land somewhere writable. */
 	    "Env", HARDEN_GK_ENV,
 	    "Entrypoint", strings(p->hp_gk_argv),
@@ -413,12 +414,11 @@ harden_runtime_volume_create(const struct harden_params *p,
 
 	if ((why = harden_params_check(p)) != NULL)
 		return fail(errstr, why, NULL);
-	if (runtime_volume_name(name, sizeof(name), p->hp_meta.sm_owner,
-	    p->hp_runtime_key) == -1)
+	if (runtime_volume_name(name, sizeof(name), p->hp_runtime_key) == -1)
 		return fail(errstr, "name too long", NULL);
 	body = json_pack("{s:s, s:s, s:{}, s:o}", "Name", name,
 	    "Driver", "local", "DriverOpts",
-	    "Labels", runtime_labels_build(p->hp_meta.sm_owner,
+	    "Labels", runtime_labels_build(p->hp_runtime_owner,
 	    p->hp_runtime_key));
 	if (body == NULL)
 		return fail(errstr, "out of memory", NULL);

@@ -34,7 +34,9 @@
 
 #include "labels.h"
 
-#define HARDEN_USER		"1000:1000"	/* never root, both */
+/* Never root; the images' users (tools/images.sh). */
+#define HARDEN_SPACE_USER	"10000:10000"
+#define HARDEN_GK_USER		"10100:10100"
 #define HARDEN_PIDS_LIMIT	512
 #define HARDEN_SHM_SIZE		(64LL << 20)
 #define HARDEN_SPACE_MEMORY	(4LL << 30)	/* the default */
@@ -91,6 +93,7 @@ struct harden_params {
 	int64_t			 hp_cpus;	/* NanoCpus of the space */
 	int64_t			 hp_gk_cpus;	/* NanoCpus of the gatekeeper */
 	char			 hp_runtime_key[RUNTIME_KEY_LEN + 1];
+	char			 hp_runtime_owner[SPACE_OWNER_SIZE];
 	const char *const	*hp_argv;	/* after the relay's "--" */
 	const char *const	*hp_env;	/* extra, may be NULL */
 	const char *const	*hp_gk_argv;	/* the gatekeeper's command */
@@ -151,6 +154,9 @@ struct harden_report {
 #define HARDEN_INSPECT_MAX	(1024 * 1024)
 
 void	 harden_report_init(struct harden_report *);
+/* Adds one violation (once per name). */
+void	 harden_report_add(struct harden_report *, const char *check,
+	    const char *message);
 /* 1 if the report names check. */
 int	 harden_report_has(const struct harden_report *, const char *check);
 /*

@@ -40,6 +40,10 @@ request_is_safe(const struct docker_request *rq)
 	for (s = rq->rq_path; *s != '\0'; s++)
 		if (*s <= 0x20 || *s >= 0x7f)
 			return 0;
+	if (rq->rq_type != NULL)
+		for (s = rq->rq_type; *s != '\0'; s++)
+			if (*s <= 0x20 || *s >= 0x7f)
+				return 0;
 	return rq->rq_body != NULL || rq->rq_body_len == 0;
 }
 
@@ -54,9 +58,11 @@ docker_http_head(const struct docker_request *rq, char *buf, size_t len)
 		n = snprintf(buf, len, "%s %s HTTP/1.1\r\n"
 		    "Host: docker\r\n"
 		    "User-Agent: spaced\r\n"
-		    "Content-Type: application/json\r\n"
+		    "Content-Type: %s\r\n"
 		    "Content-Length: %zu\r\n"
-		    "\r\n", rq->rq_method, rq->rq_path, rq->rq_body_len);
+		    "\r\n", rq->rq_method, rq->rq_path,
+		    rq->rq_type != NULL ? rq->rq_type : "application/json",
+		    rq->rq_body_len);
 	else
 		n = snprintf(buf, len, "%s %s HTTP/1.1\r\n"
 		    "Host: docker\r\n"

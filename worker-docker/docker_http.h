@@ -30,8 +30,9 @@
 struct docker_request {
 	const char	*rq_method;	/* "GET", "POST", ... */
 	const char	*rq_path;	/* "/version", "/v1.41/containers/json" */
-	const char	*rq_body;	/* JSON, or NULL */
+	const char	*rq_body;	/* or NULL */
 	size_t		 rq_body_len;
+	const char	*rq_type;	/* of the body; NULL: JSON */
 };
 
 /* Writes the request head into buf; -1 if it does not fit or is unsafe. */

@@ -31,6 +31,7 @@
 #include "docker_check.h"
 #include "docker_ops.h"
 #include "docker_parse.h"
+#include "docker_space.h"
 
 /*
  * check: GET /version, unversioned because the version we may use comes
@@ -46,14 +47,16 @@ check_start(struct docker_req *rq, const void *data, size_t len,
 	return 0;
 }
 
-static void
-check_fail(struct docker_req *rq, const char *code)
+static enum docker_next
+check_fail(struct docker_req *rq, const char *code, int interrupted,
+    struct docker_call *next)
 {
 	struct docker_check_msg	 dc;
 
 	memset(&dc, 0, sizeof(dc));
 	strlcpy(dc.dc_code, code, sizeof(dc.dc_code));
 	docker_req_reply(rq, &dc, sizeof(dc));
+	return DOCKER_DONE;
 }
 
 static enum docker_next
@@ -65,8 +68,7 @@ check_answer(struct docker_req *rq, const struct docker_parser *p,
 
 	if (p->dp_status != 200) {
 		log_warnx("docker: GET /version: status %d", p->dp_status);
-		check_fail(rq, ERR_DOCKER_UNREADABLE);
-		return DOCKER_DONE;
+		return check_fail(rq, ERR_DOCKER_UNREADABLE, 0, NULL);
 	}
 	if ((code = docker_version_parse(p->dp_body, p->dp_body_len, &dc)) !=
 	    NULL)
@@ -97,5 +99,8 @@ docker_op_find(uint32_t type)
 	for (i = 0; i < sizeof(docker_ops) / sizeof(docker_ops[0]); i++)
 		if (docker_ops[i].op_req == type)
 			return &docker_ops[i];
+	for (i = 0; i < docker_space_nops; i++)
+		if (docker_space_ops[i].op_req == type)
+			return &docker_space_ops[i];
 	return NULL;
 }

@@ -42,6 +42,8 @@
 enum rq_state {
 	RQ_SEND,		/* the call is being written (and read) */
 	RQ_READ,		/* written; reading its answer */
+	RQ_DELAY,		/* rq_pending goes out when rq_delay fires */
+	RQ_CONN,		/* waiting for a new connection for rq_pending */
 };
 
 struct docker_req {
@@ -52,6 +54,10 @@ struct docker_req {
 	int			 rq_fd;
 	struct bufferevent	*rq_bev;
 	struct event		*rq_timer;
+	struct event		*rq_delay;
+	struct docker_call	 rq_pending;	/* RQ_DELAY, RQ_CONN */
+	int			 rq_has_pending;
+	int			 rq_conns;	/* asked for so far */
 	int			 rq_parsing;	/* rq_answer is initialised */
 	size_t			 rq_got;	/* bytes of this answer */
 	int			 rq_replied;
@@ -60,19 +66,36 @@ struct docker_req {
 	struct docker_parser	 rq_answer;
 };
 
+#define RQ_CONNS_MAX	4	/* new connections one request may ask for */
+
 static TAILQ_HEAD(, docker_req)	 reqs = TAILQ_HEAD_INITIALIZER(reqs);
 static size_t			 nreqs;
 static struct event_base	*req_base;
 static docker_reply_fn		 req_reply;
+static uint32_t			 req_conn_type;
 
-static void	rq_fail(struct docker_req *, const char *);
+static void	rq_fail(struct docker_req *, const char *, int);
 static int	rq_feed(struct docker_req *);
+static int	rq_send(struct docker_req *, struct docker_call *);
+static void	rq_readcb(struct bufferevent *, void *);
+static void	rq_writecb(struct bufferevent *, void *);
+static void	rq_eventcb(struct bufferevent *, short, void *);
 
 void
-docker_req_init(struct event_base *base, docker_reply_fn reply)
+docker_req_init(struct event_base *base, docker_reply_fn reply,
+    uint32_t conn_type)
 {
 	req_base = base;
 	req_reply = reply;
+	req_conn_type = conn_type;
+}
+
+static void
+call_clear(struct docker_call *cl)
+{
+	json_decref(cl->cl_body);
+	free(cl->cl_raw);
+	memset(cl, 0, sizeof(*cl));
 }
 
 size_t
@@ -91,6 +114,22 @@ uint32_t
 docker_req_peerid(const struct docker_req *rq)
 {
 	return rq->rq_peerid;
+}
+
+const struct docker_op *
+docker_req_op(const struct docker_req *rq)
+{
+	return rq->rq_op;
+}
+
+void
+docker_req_record(struct docker_req *rq, uint32_t type, const void *data,
+    size_t len)
+{
+	if (rq->rq_replied)
+		fatalx("%s: %s: a record after the answer", __func__,
+		    rq->rq_op->op_name);
+	req_reply(type, rq->rq_peerid, data, len);
 }
 
 void
@@ -118,22 +157,148 @@ rq_free(struct docker_req *rq)
 		close(rq->rq_fd);
 	if (rq->rq_timer != NULL)
 		event_free(rq->rq_timer);
+	if (rq->rq_delay != NULL)
+		event_free(rq->rq_delay);
+	if (rq->rq_has_pending)
+		call_clear(&rq->rq_pending);
 	if (rq->rq_parsing)
 		docker_parse_free(&rq->rq_answer);
+	if (rq->rq_op->op_free != NULL && rq->rq_data != NULL)
+		rq->rq_op->op_free(rq->rq_data);
 	free(rq->rq_data);
 	free(rq);
 }
 
 static void
-rq_fail(struct docker_req *rq, const char *code)
+rq_arm(struct docker_req *rq, int ms)
 {
+	struct timeval	 tv;
+
+	tv.tv_sec = ms / 1000;
+	tv.tv_usec = (ms % 1000) * 1000;
+	if (evtimer_add(rq->rq_timer, &tv) == -1)
+		fatalx("%s: evtimer_add", __func__);
+}
+
+/* Drops the connection; the request lives on without one. */
+static void
+rq_disconnect(struct docker_req *rq)
+{
+	if (rq->rq_bev != NULL)
+		bufferevent_free(rq->rq_bev);
+	rq->rq_bev = NULL;
+	if (rq->rq_fd != -1)
+		close(rq->rq_fd);
+	rq->rq_fd = -1;
+}
+
+/*
+ * A call failed: the op answers, or goes on with a cleanup on a new
+ * connection from the parent (the old one may hold half an answer).
+ */
+static void
+rq_fail(struct docker_req *rq, const char *code, int interrupted)
+{
+	struct docker_call	 next;
+
 	log_warnx("docker: %s: %s: %s", rq->rq_op->op_name,
 	    rq->rq_what[0] != '\0' ? rq->rq_what : "(not sent)", code);
-	rq->rq_op->op_fail(rq, code);
+	memset(&next, 0, sizeof(next));
+	/* Past RQ_CONNS_MAX the op must answer now: no next to fill. */
+	if (!rq->rq_replied && rq->rq_op->op_fail(rq, code, interrupted,
+	    rq->rq_conns < RQ_CONNS_MAX ? &next : NULL) == DOCKER_CALL) {
+		if (rq->rq_replied || rq->rq_conns >= RQ_CONNS_MAX)
+			fatalx("%s: %s: a cleanup without end", __func__,
+			    rq->rq_op->op_name);
+		rq_disconnect(rq);
+		if (rq->rq_has_pending)
+			call_clear(&rq->rq_pending);
+		rq->rq_pending = next;
+		rq->rq_has_pending = 1;
+		rq->rq_state = RQ_CONN;
+		rq->rq_conns++;
+		rq_arm(rq, rq->rq_op->op_cleanup_ms > 0 ?
+		    rq->rq_op->op_cleanup_ms : DOCKER_TIMEOUT_MS);
+		req_reply(req_conn_type, rq->rq_peerid, NULL, 0);
+		return;
+	}
 	if (!rq->rq_replied)
 		fatalx("%s: %s failed without an answer", __func__,
 		    rq->rq_op->op_name);
 	rq_free(rq);
+}
+
+/* A failure before the first call: there is nothing to clean up. */
+static void
+rq_fail_now(struct docker_req *rq, const char *code)
+{
+	struct docker_call	 next;
+
+	memset(&next, 0, sizeof(next));
+	if (rq->rq_op->op_fail(rq, code, 0, &next) != DOCKER_DONE ||
+	    !rq->rq_replied)
+		fatalx("%s: %s: no answer to a refused start", __func__,
+		    rq->rq_op->op_name);
+	call_clear(&next);
+	rq_free(rq);
+}
+
+/* A socket for rq: non-blocking, in a bufferevent.  -1 if not a socket. */
+static int
+rq_connect(struct docker_req *rq, int fd)
+{
+	struct stat	 sb;
+
+	rq->rq_fd = fd;
+	if (fd == -1 || fstat(fd, &sb) == -1 || !S_ISSOCK(sb.st_mode) ||
+	    evutil_make_socket_nonblocking(fd) == -1)
+		return -1;
+	if ((rq->rq_bev = bufferevent_socket_new(req_base, fd, 0)) == NULL)
+		fatalx("%s: bufferevent_socket_new", __func__);
+	bufferevent_setcb(rq->rq_bev, rq_readcb, rq_writecb, rq_eventcb, rq);
+	/* Read no further ahead than the parser is fed. */
+	bufferevent_setwatermark(rq->rq_bev, EV_READ, 0, DOCKER_READ_HIWAT);
+	if (bufferevent_enable(rq->rq_bev, EV_READ | EV_WRITE) == -1)
+		fatalx("%s: bufferevent_enable", __func__);
+	return 0;
+}
+
+void
+docker_req_conn(uint32_t peerid, int fd)
+{
+	struct docker_req	*rq;
+	struct docker_call	 cl;
+
+	TAILQ_FOREACH(rq, &reqs, rq_entry)
+		if (rq->rq_peerid == peerid && rq->rq_state == RQ_CONN)
+			break;
+	if (rq == NULL) {
+		/* Cancelled while spaced connected: nobody wants it. */
+		if (fd != -1)
+			close(fd);
+		return;
+	}
+	if (rq_connect(rq, fd) == -1) {
+		rq_disconnect(rq);
+		rq_fail(rq, ERR_DOCKER_UNREACHABLE, 0);
+		return;
+	}
+	cl = rq->rq_pending;
+	rq->rq_has_pending = 0;
+	memset(&rq->rq_pending, 0, sizeof(rq->rq_pending));
+	(void)rq_send(rq, &cl);
+}
+
+static void
+rq_delayed(int fd, short ev, void *arg)
+{
+	struct docker_req	*rq = arg;
+	struct docker_call	 cl;
+
+	cl = rq->rq_pending;
+	rq->rq_has_pending = 0;
+	memset(&rq->rq_pending, 0, sizeof(rq->rq_pending));
+	(void)rq_send(rq, &cl);
 }
 
 /* Writes one call; the answer is read as it comes.  0, or -1 failed. */
@@ -141,15 +306,40 @@ static int
 rq_send(struct docker_req *rq, struct docker_call *cl)
 {
 	struct docker_request	 hr;
-	struct evbuffer		*out = bufferevent_get_output(rq->rq_bev);
+	struct evbuffer		*out;
+	struct timeval		 tv;
 	char			 head[DOCKER_HEAD_MAX];
 	char			*body = NULL;
 	int			 n;
 
+	if (cl->cl_delay_ms > 0) {
+		if (rq->rq_delay == NULL &&
+		    (rq->rq_delay = evtimer_new(req_base, rq_delayed, rq)) ==
+		    NULL)
+			fatalx("%s: evtimer_new", __func__);
+		rq->rq_pending = *cl;
+		rq->rq_pending.cl_delay_ms = 0;
+		rq->rq_has_pending = 1;
+		rq->rq_state = RQ_DELAY;
+		tv.tv_sec = cl->cl_delay_ms / 1000;
+		tv.tv_usec = (cl->cl_delay_ms % 1000) * 1000;
+		if (evtimer_add(rq->rq_delay, &tv) == -1)
+			fatalx("%s: evtimer_add", __func__);
+		return 0;
+	}
+	out = bufferevent_get_output(rq->rq_bev);
 	memset(&hr, 0, sizeof(hr));
 	hr.rq_method = cl->cl_method;
 	hr.rq_path = cl->cl_path;
-	if (cl->cl_body != NULL) {
+	if (cl->cl_raw != NULL) {
+		json_decref(cl->cl_body);
+		cl->cl_body = NULL;
+		body = (char *)cl->cl_raw;
+		cl->cl_raw = NULL;
+		hr.rq_body = body;
+		hr.rq_body_len = cl->cl_raw_len;
+		hr.rq_type = cl->cl_type;
+	} else if (cl->cl_body != NULL) {
 		if ((body = json_dumps(cl->cl_body, JSON_COMPACT)) == NULL)
 			fatal("%s: json_dumps", __func__);
 		json_decref(cl->cl_body);
@@ -163,7 +353,7 @@ rq_send(struct docker_req *rq, struct docker_call *cl)
 	if ((n = docker_http_head(&hr, head, sizeof(head))) == -1) {
 		free(body);
 		log_warnx("docker: refusing to send an unsafe request");
-		rq_fail(rq, ERR_INTERNAL);
+		rq_fail(rq, ERR_INTERNAL, 0);
 		return -1;
 	}
 	if (evbuffer_add(out, head, n) == -1 ||
@@ -189,6 +379,7 @@ rq_answered(struct docker_req *rq)
 	memset(&next, 0, sizeof(next));
 	nx = rq->rq_op->op_answer(rq, &rq->rq_answer, &next);
 	if (nx == DOCKER_DONE) {
+		call_clear(&next);
 		if (!rq->rq_replied)
 			fatalx("%s: %s finished without an answer", __func__,
 			    rq->rq_op->op_name);
@@ -197,17 +388,17 @@ rq_answered(struct docker_req *rq)
 	}
 	/* Keep-alive: the next call on the same connection. */
 	if (rq->rq_answer.dp_close || rq->rq_answer.dp_upgraded) {
-		json_decref(next.cl_body);
+		call_clear(&next);
 		log_warnx("docker: %s: the engine keeps no connection",
 		    rq->rq_what);
-		rq_fail(rq, ERR_DOCKER_UNREACHABLE);
+		rq_fail(rq, ERR_DOCKER_UNREACHABLE, 0);
 		return 0;
 	}
 	/* We never pipeline: bytes before we asked are not an answer. */
 	if (evbuffer_get_length(bufferevent_get_input(rq->rq_bev)) > 0) {
-		json_decref(next.cl_body);
+		call_clear(&next);
 		log_warnx("docker: %s: bytes after the answer", rq->rq_what);
-		rq_fail(rq, ERR_DOCKER_UNREADABLE);
+		rq_fail(rq, ERR_DOCKER_UNREADABLE, 0);
 		return 0;
 	}
 	return rq_send(rq, &next) == 0;
@@ -236,7 +427,7 @@ rq_feed(struct docker_req *rq)
 		if (rv == DP_ERROR) {
 			log_warnx("docker: %s: %s", rq->rq_what,
 			    rq->rq_answer.dp_errstr);
-			rq_fail(rq, ERR_DOCKER_UNREADABLE);
+			rq_fail(rq, ERR_DOCKER_UNREADABLE, 1);
 			return 0;
 		}
 		if (rv == DP_COMPLETE)
@@ -268,7 +459,7 @@ rq_eventcb(struct bufferevent *bev, short what, void *arg)
 	if (what & BEV_EVENT_ERROR) {
 		errno = EVUTIL_SOCKET_ERROR();
 		log_warn("docker: %s", rq->rq_what);
-		rq_fail(rq, ERR_DOCKER_UNREACHABLE);
+		rq_fail(rq, ERR_DOCKER_UNREACHABLE, rq->rq_state == RQ_READ);
 		return;
 	}
 	if (!(what & BEV_EVENT_EOF))
@@ -277,7 +468,7 @@ rq_eventcb(struct bufferevent *bev, short what, void *arg)
 		return;
 	/* Nothing at all: the engine is not there. */
 	if (rq->rq_got == 0) {
-		rq_fail(rq, ERR_DOCKER_UNREACHABLE);
+		rq_fail(rq, ERR_DOCKER_UNREACHABLE, rq->rq_state == RQ_READ);
 		return;
 	}
 	if (docker_parse_eof(&rq->rq_answer) == DP_COMPLETE) {
@@ -285,13 +476,16 @@ rq_eventcb(struct bufferevent *bev, short what, void *arg)
 		return;
 	}
 	log_warnx("docker: %s: %s", rq->rq_what, rq->rq_answer.dp_errstr);
-	rq_fail(rq, ERR_DOCKER_UNREADABLE);
+	rq_fail(rq, ERR_DOCKER_UNREADABLE, 1);
 }
 
 static void
 rq_timeout(int fd, short ev, void *arg)
 {
-	rq_fail(arg, ERR_TIMEOUT);
+	struct docker_req	*rq = arg;
+
+	/* Asked, or delayed: the engine may still be at the last call. */
+	rq_fail(rq, ERR_TIMEOUT, rq->rq_state != RQ_DELAY);
 }
 
 int
@@ -300,8 +494,6 @@ docker_req_start(const struct docker_op *op, uint32_t peerid, int fd,
 {
 	struct docker_req	*rq;
 	struct docker_call	 cl;
-	struct timeval		 tv;
-	struct stat		 sb;
 
 	if ((rq = calloc(1, sizeof(*rq))) == NULL ||
 	    (op->op_state_size > 0 &&
@@ -309,40 +501,32 @@ docker_req_start(const struct docker_op *op, uint32_t peerid, int fd,
 		fatal("%s: calloc", __func__);
 	rq->rq_op = op;
 	rq->rq_peerid = peerid;
-	rq->rq_fd = fd;
+	rq->rq_fd = -1;
 	TAILQ_INSERT_TAIL(&reqs, rq, rq_entry);
 	nreqs++;
+	if ((rq->rq_timer = evtimer_new(req_base, rq_timeout, rq)) == NULL)
+		fatalx("%s: evtimer_new", __func__);
 
+	/* Nothing was asked of the engine yet: nothing to clean up. */
 	if (nreqs > DOCKER_REQ_MAX) {
-		rq_fail(rq, ERR_BUSY);
+		if (fd != -1)
+			close(fd);
+		rq_fail_now(rq, ERR_BUSY);
 		return -1;
 	}
-	if (op->op_fd && (fd == -1 || fstat(fd, &sb) == -1 ||
-	    !S_ISSOCK(sb.st_mode) || evutil_make_socket_nonblocking(fd) == -1)) {
-		rq_fail(rq, ERR_DOCKER_UNREACHABLE);
+	if (op->op_fd && rq_connect(rq, fd) == -1) {
+		rq_fail_now(rq, ERR_DOCKER_UNREACHABLE);
 		return -1;
 	}
-	if ((rq->rq_bev = bufferevent_socket_new(req_base, fd, 0)) == NULL ||
-	    (rq->rq_timer = evtimer_new(req_base, rq_timeout, rq)) == NULL)
-		fatalx("%s: libevent", __func__);
-	bufferevent_setcb(rq->rq_bev, rq_readcb, rq_writecb, rq_eventcb, rq);
-	/* Read no further ahead than the parser is fed. */
-	bufferevent_setwatermark(rq->rq_bev, EV_READ, 0, DOCKER_READ_HIWAT);
-	if (bufferevent_enable(rq->rq_bev, EV_READ | EV_WRITE) == -1)
-		fatalx("%s: bufferevent_enable", __func__);
-
 	if (timeout_ms <= 0)
 		timeout_ms = op->op_timeout_ms > 0 ? op->op_timeout_ms :
 		    DOCKER_TIMEOUT_MS;
-	tv.tv_sec = timeout_ms / 1000;
-	tv.tv_usec = (timeout_ms % 1000) * 1000;
-	if (evtimer_add(rq->rq_timer, &tv) == -1)
-		fatalx("%s: evtimer_add", __func__);
+	rq_arm(rq, timeout_ms);
 
 	memset(&cl, 0, sizeof(cl));
 	if (op->op_start(rq, data, len, &cl) == -1) {
-		json_decref(cl.cl_body);
-		rq_fail(rq, ERR_BAD_REQUEST);
+		call_clear(&cl);
+		rq_fail_now(rq, ERR_BAD_REQUEST);
 		return -1;
 	}
 	return rq_send(rq, &cl);

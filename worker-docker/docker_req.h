@@ -50,12 +50,16 @@
 struct event_base;
 struct docker_req;
 
-/* One HTTP call.  The request takes over cl_body. */
+/* One HTTP call.  The request takes over cl_body and cl_raw. */
 struct docker_call {
 	const char	*cl_method;		/* "GET", "POST", ... */
 	char		 cl_path[DOCKER_PATH_MAX];
 	json_t		*cl_body;		/* sent as JSON, or NULL */
+	uint8_t		*cl_raw;		/* or these bytes (malloc) */
+	size_t		 cl_raw_len;
+	const char	*cl_type;		/* cl_raw's Content-Type */
 	size_t		 cl_cap;		/* largest answer body taken */
+	int		 cl_delay_ms;		/* wait before sending */
 };
 
 enum docker_next {
@@ -80,15 +84,27 @@ struct docker_op {
 	 */
 	enum docker_next (*op_answer)(struct docker_req *,
 			    const struct docker_parser *, struct docker_call *);
-	/* The operation failed before it answered: answer with code. */
-	void		(*op_fail)(struct docker_req *, const char *code);
+	/*
+	 * The operation failed before it answered: answer with code, or
+	 * (DOCKER_CALL) go on with *next on a new connection, under a
+	 * fresh deadline of op_cleanup_ms: a rollback after a broken call.
+	 * interrupted is 1 when a call may still finish in the engine.
+	 */
+	enum docker_next (*op_fail)(struct docker_req *, const char *code,
+			    int interrupted, struct docker_call *next);
+	int		 op_cleanup_ms;
+	void		(*op_free)(void *state);	/* or NULL */
 };
 
 /* Where answers go: the worker's channel, or a test. */
 typedef void	(*docker_reply_fn)(uint32_t type, uint32_t peerid,
 		    const void *, size_t);
 
-void		 docker_req_init(struct event_base *, docker_reply_fn);
+/* conn_type: the message asking the parent for another connection. */
+void		 docker_req_init(struct event_base *, docker_reply_fn,
+		    uint32_t conn_type);
+/* The parent's answer to that: a connected socket, or -1. */
+void		 docker_req_conn(uint32_t peerid, int fd);
 /*
  * Starts op for the parent's request peerid over fd (taken: closed when
  * the request ends, even on failure).  timeout_ms 0 takes the op's.
@@ -103,7 +119,11 @@ size_t		 docker_req_count(void);
 
 /* For operations: answer the parent (once), and the op's own state. */
 void		 docker_req_reply(struct docker_req *, const void *, size_t);
+/* A record before the answer (any number). */
+void		 docker_req_record(struct docker_req *, uint32_t type,
+		    const void *, size_t);
 void		*docker_req_state(struct docker_req *);
 uint32_t	 docker_req_peerid(const struct docker_req *);
+const struct docker_op *docker_req_op(const struct docker_req *);
 
 #endif /* SPACED_DOCKER_REQ_H */

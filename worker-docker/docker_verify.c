@@ -27,7 +27,8 @@
  *   image              Config.Image is not the reference we asked for
  *   command            Entrypoint is not ours (the relay, "--", argv),
  *                      or a Cmd is left
- *   user               Config.User is not 1000:1000
+ *   user               Config.User is not the image user (10000:10000
+ *                      for the space, 10100:10100 for the gatekeeper)
  *   env                one of ours missing, a secret-looking name, or
  *                      (gatekeeper) anything but HOME=/tmp and PATH
  *   healthcheck        Test, Interval, Timeout, StartPeriod, Retries
@@ -38,7 +39,7 @@
  *                      Binds, or the work/home volume wrong or missing
  *   socket_mount       not exactly one socket volume at /run/spaced,
  *                      read-only (space) or read-write (gatekeeper)
- *   runtime_mount      not exactly one spaced-runtime-<owner>-<key> at
+ *   runtime_mount      not exactly one spaced-runtime-<key> at
  *                      /opt/spaced, read-only (space; the gatekeeper
  *                      has none, so one there is "mounts")
  *   runtime_socket     the engine's socket mounted in, any way
@@ -97,6 +98,7 @@ struct expect {
 	int64_t			 ex_cpus;
 	const char		*ex_tmpfs;
 	const char *const	*ex_health;
+	const char		*ex_user;
 };
 
 void
@@ -114,6 +116,16 @@ harden_report_has(const struct harden_report *r, const char *check)
 		if (strcmp(r->hr_v[i].hv_check, check) == 0)
 			return 1;
 	return 0;
+}
+
+static void	add(struct harden_report *, const char *, const char *,
+		    const char *, ...) __attribute__((format(printf, 4, 5)));
+
+void
+harden_report_add(struct harden_report *r, const char *check,
+    const char *message)
+{
+	add(r, "", check, "%s", message);
 }
 
 /* Each name once; the first message for it stays. */
@@ -286,8 +298,8 @@ check_config(const json_t *c, const struct harden_params *p,
 	    "labels", r);
 	if (!streq(c, "Image", ex->ex_image))
 		add(r, pf, "image", "not the image asked for");
-	if (!streq(c, "User", HARDEN_USER))
-		add(r, pf, "user", "not %s", HARDEN_USER);
+	if (!streq(c, "User", ex->ex_user))
+		add(r, pf, "user", "not %s", ex->ex_user);
 
 	/* The space: relay, "--", then the argv; the gatekeeper: its argv. */
 	if (ex->ex_role == ROLE_SPACE) {
@@ -612,7 +624,8 @@ harden_verify_space(const json_t *c, const struct harden_params *p,
 	const json_t	*hosts;
 	struct expect	 ex = { "", ROLE_SPACE, p->hp_space_image,
 	    (int64_t)p->hp_meta.sm_memory, p->hp_cpus, HARDEN_SPACE_TMPFS,
-	    p->hp_health };
+	    p->hp_health ,
+	    HARDEN_SPACE_USER };
 
 	if (!params_usable(p, "", r) || check_container(c, p, &ex, r) == -1)
 		return;
@@ -622,8 +635,7 @@ harden_verify_space(const json_t *c, const struct harden_params *p,
 	    ROLE_WORK);
 	(void)space_resource_name(home, sizeof(home), p->hp_meta.sm_id,
 	    ROLE_HOME);
-	(void)runtime_volume_name(runtime, sizeof(runtime),
-	    p->hp_meta.sm_owner, p->hp_runtime_key);
+	(void)runtime_volume_name(runtime, sizeof(runtime), p->hp_runtime_key);
 	(void)snprintf(workdir, sizeof(workdir), "%s/%s", HARDEN_WORK_PARENT,
 	    p->hp_meta.sm_id);
 	{
@@ -650,7 +662,8 @@ harden_verify_gatekeeper(const json_t *c, const struct harden_params *p,
 	char		 sock[SPACE_RESOURCE_MAX], net[SPACE_RESOURCE_MAX];
 	struct expect	 ex = { GK_PREFIX, ROLE_GATEKEEPER, p->hp_gk_image,
 	    HARDEN_GK_MEMORY, p->hp_gk_cpus, HARDEN_GK_TMPFS,
-	    p->hp_gk_health };
+	    p->hp_gk_health ,
+	    HARDEN_GK_USER };
 
 	if (!params_usable(p, GK_PREFIX, r) ||
 	    check_container(c, p, &ex, r) == -1)
@@ -744,11 +757,10 @@ harden_verify_runtime_volume(const json_t *vol, const struct harden_params *p,
 		add(r, "", "inspect", "not a volume's inspect");
 		return;
 	}
-	(void)runtime_volume_name(name, sizeof(name), p->hp_meta.sm_owner,
-	    p->hp_runtime_key);
+	(void)runtime_volume_name(name, sizeof(name), p->hp_runtime_key);
 	check_volume(vol, name, r);
 	if ((why = runtime_labels_check(json_object_get(vol, "Labels"),
-	    p->hp_meta.sm_owner, p->hp_runtime_key)) != NULL)
+	    p->hp_runtime_owner, p->hp_runtime_key)) != NULL)
 		add(r, "", "volume_labels", "%s", why);
 }
 

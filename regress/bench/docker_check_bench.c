@@ -116,7 +116,7 @@ checked(void)
 
 	if ((base = event_base_new()) == NULL)
 		errx(1, "event_base_new");
-	docker_req_init(base, capture);
+	docker_req_init(base, capture, IMSG_SPACE_CONN_REQ);
 	docker_req_start(docker_op_find(IMSG_DOCKER_CHECK_REQ), 1,
 	    connect_docker(), 0, NULL, 0);
 	event_base_dispatch(base);

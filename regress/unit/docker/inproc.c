@@ -45,7 +45,7 @@ inproc_begin(void)
 	struct event_base	*base;
 
 	cr_assert_not_null(base = event_base_new());
-	docker_req_init(base, capture);
+	docker_req_init(base, capture, 9999);
 	inproc_answers = 0;
 	return base;
 }
@@ -117,13 +117,15 @@ pv_answer(struct docker_req *rq, const struct docker_parser *p,
 	return DOCKER_DONE;
 }
 
-static void
-pv_fail(struct docker_req *rq, const char *code)
+static enum docker_next
+pv_fail(struct docker_req *rq, const char *code, int interrupted,
+    struct docker_call *next)
 {
 	char	 out[128];
 
 	snprintf(out, sizeof(out), "fail %s", code);
 	docker_req_reply(rq, out, strlen(out) + 1);
+	return DOCKER_DONE;
 }
 
 const struct docker_op inproc_ping_version_op = {

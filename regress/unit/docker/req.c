@@ -203,10 +203,12 @@ post_answer(struct docker_req *rq, const struct docker_parser *p,
 	return DOCKER_DONE;
 }
 
-static void
-post_fail(struct docker_req *rq, const char *code)
+static enum docker_next
+post_fail(struct docker_req *rq, const char *code, int interrupted,
+    struct docker_call *next)
 {
 	docker_req_reply(rq, code, strlen(code) + 1);
+	return DOCKER_DONE;
 }
 
 Test(req, json_body_sent)

@@ -40,7 +40,8 @@
 #define FX_SOCK		"spaced-space-" FX_ID "-sock"
 #define FX_WORK		"spaced-space-" FX_ID "-work"
 #define FX_HOME		"spaced-space-" FX_ID "-home"
-#define FX_RUNTIME	"spaced-runtime-" FX_INSTALL "-1000-" FX_KEY
+#define FX_RT_OWNER	FX_INSTALL ":0"	/* the installation's */
+#define FX_RUNTIME	"spaced-runtime-" FX_KEY
 
 static const char *const fx_argv[] = { "/bin/sleep", "3600", NULL };
 static const char *const fx_env[] = { "LANG=C.UTF-8", NULL };
@@ -64,6 +65,7 @@ fx_params(struct harden_params *p)
 	p->hp_space_image = FX_IMAGE;
 	p->hp_gk_image = FX_IMAGE;
 	strlcpy(p->hp_runtime_key, FX_KEY, sizeof(p->hp_runtime_key));
+	strlcpy(p->hp_runtime_owner, FX_RT_OWNER, sizeof(p->hp_runtime_owner));
 	p->hp_argv = fx_argv;
 	p->hp_env = fx_env;
 	p->hp_gk_argv = fx_gk_argv;

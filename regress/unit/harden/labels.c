@@ -114,12 +114,10 @@ Test(labels, names)
 	cr_assert_eq(space_resource_name(buf, sizeof(buf), FX_ID, ROLE_MAX),
 	    -1);
 	cr_assert_eq(space_resource_name(buf, 20, FX_ID, ROLE_SPACE), -1);
-	cr_assert_eq(runtime_volume_name(buf, sizeof(buf), FX_OWNER, FX_KEY),
-	    0);
+	cr_assert_eq(runtime_volume_name(buf, sizeof(buf), FX_KEY), 0);
 	cr_assert_str_eq(buf, FX_RUNTIME);
-	cr_assert_eq(runtime_volume_name(buf, sizeof(buf), FX_OWNER, "abc"),
-	    -1);
-	cr_assert_eq(runtime_volume_name(buf, sizeof(buf), "x:1", FX_KEY), -1);
+	cr_assert_eq(runtime_volume_name(buf, sizeof(buf), "abc"), -1);
+	cr_assert_eq(runtime_volume_name(buf, sizeof(buf), "../" FX_KEY), -1);
 	cr_assert_eq(space_role_parse("gatekeeper"), ROLE_GATEKEEPER);
 	cr_assert_eq(space_role_parse("net"), -1);	/* a suffix, not a role */
 	cr_assert_eq(space_role_parse(NULL), -1);

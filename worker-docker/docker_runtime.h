@@ -1,0 +1,57 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef SPACED_DOCKER_RUNTIME_H
+#define SPACED_DOCKER_RUNTIME_H
+
+/*
+ * The runtime volume's content: the relay binary spaced opened and
+ * passed once (IMSG_DOCKER_RUNTIME), and the marker written after it.
+ * Both go into the volume as tar archives (PUT .../archive), built here.
+ * Which fill is under way is shared by every create of this worker, so
+ * ten creates at once fill the volume once.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "place_proto.h"
+
+#define RUNTIME_RELAY_NAME	"spaced-relay"
+#define RUNTIME_MARKER_NAME	".spaced-runtime"
+#define RUNTIME_RELAY_MAX	(16 * 1024 * 1024)
+
+/* The message from spaced: takes fd.  -1 when it is not acceptable. */
+int		 docker_runtime_set(const struct docker_runtime_msg *, int fd);
+/* The key of the relay we hold, or NULL before spaced sent it. */
+const char	*docker_runtime_key(void);
+
+/* A tar archive of the relay (mode 0755) or of the marker (0444). */
+uint8_t		*docker_runtime_relay_tar(size_t *len);
+uint8_t		*docker_runtime_marker_tar(size_t *len);
+
+/* Fill state of the current key: ready, or which request holds it. */
+int		 docker_runtime_ready(const char *key);
+void		 docker_runtime_set_ready(const char *key, int ready);
+/* 1 when taken by peerid now (or already), 0 when another holds it. */
+int		 docker_runtime_take(uint32_t peerid);
+void		 docker_runtime_release(uint32_t peerid);
+
+/* Pure: one file as a tar archive (ustar, root owned). */
+uint8_t		*tar_one_file(const char *name, unsigned int mode,
+		    const uint8_t *data, size_t len, size_t *outlen);
+
+#endif /* SPACED_DOCKER_RUNTIME_H */

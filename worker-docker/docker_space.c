@@ -1,0 +1,1529 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * The space operations of the Docker place: create, list, show, verify,
+ * stop, start, remove.  Each is a sequence of Engine API calls on one
+ * connection, written as steps: an answer arrives in sp_answer with the
+ * step it answers, and the step's code says what comes next.  Every act
+ * on a container, network or volume comes after its labels were read
+ * from the engine and found to be this owner's; a name proves nothing.
+ *
+ * The spec's rules kept here: create refuses when any of its names
+ * exists (space_name_taken, nothing touched); a failed create removes
+ * everything with its id and owner, and after an interrupted call
+ * sweeps, waits two seconds, and sweeps again, by name too; remove
+ * counts a missing resource as removed; stop is space first, then the
+ * gatekeeper; start verifies, repairs a stopped gatekeeper under a
+ * running space, and waits for the corridor before it answers.
+ */
+
+#include <sys/types.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "errors.h"
+#include "labels.h"
+#include "log.h"
+#include "place_proto.h"
+#include "docker_check.h"
+#include "docker_harden.h"
+#include "docker_parse.h"
+#include "docker_runtime.h"
+#include "docker_space.h"
+
+#define SP_LIST_CAP		(8 * 1024 * 1024)	/* a listing's body */
+#define SP_SMALL_CAP		(256 * 1024)
+#define SP_RES_MAX		4096	/* resources one listing takes */
+#define SP_STOP_SECONDS		5	/* SIGTERM, then SIGKILL */
+#define SP_CORRIDOR_POLL_MS	100
+#define SP_SWEEP_PAUSE_MS	2000	/* the spec's wait between sweeps */
+#define SP_RUNTIME_POLL_MS	100
+
+enum sp_res_type { RES_CONTAINER, RES_VOLUME, RES_NETWORK };
+static const char *const res_type_names[] = {
+	"container", "volume", "network"
+};
+
+struct sp_res {
+	uint8_t		 r_type;		/* enum sp_res_type */
+	int8_t		 r_role;		/* enum space_role, or -1 */
+	uint8_t		 r_done;
+	char		 r_id[SPACE_ID_SIZE];	/* the space's */
+	char		 r_name[SPACE_RESOURCE_MAX];
+	char		 r_ref[SPACE_RESOURCE_MAX];	/* Id, or volume name */
+	char		 r_state[SPACE_STATE_MAX];
+	struct space_meta r_meta;		/* role space only */
+};
+
+enum sp_step {
+	S_VERSION,
+	/* create */
+	C_NAMES, C_RT_GET, C_RT_CREATE, C_RT_CTR, C_RT_MARKER, C_RT_PUT,
+	C_RT_PUT_MARKER, C_RT_CTR_DEL, C_RT_WAIT, C_NET, C_VOL, C_GK, C_SP,
+	C_GK_START, C_SP_START, C_CORRIDOR,
+	/* start, after its verify */
+	T_GK_START, T_CORRIDOR, T_SP_START,
+	/* verify, and the verify inside create and start */
+	V_SP, V_GK, V_NET, V_VOL, V_RT,
+	/* stop */
+	ST_SP, ST_SP_STOP, ST_GK, ST_GK_STOP,
+	/* remove, and the rollback of create */
+	R_LIST_C, R_DEL_C, R_LIST_V, R_DEL_V, R_LIST_N, R_DEL_N, R_PAUSE,
+	R_NAME_DEL,
+	/* list and show */
+	L_C, L_N, L_V,
+};
+
+struct sp {
+	uint32_t		 op;		/* IMSG_SPACE_*_REQ */
+	struct space_req	 sq;
+	char			 api[24];	/* "/v1.41" */
+	enum sp_step		 step;
+	size_t			 i;
+	struct space_meta	 meta;
+	char			 rt_key[RUNTIME_KEY_LEN + 1];
+	char			 rt_cid[SPACE_RESOURCE_MAX];
+	int			 rt_holder;	/* this request fills */
+	struct harden_params	 hp;
+	struct harden_report	 report;
+	char			 sp_state[SPACE_STATE_MAX];
+	char			 gk_state[SPACE_STATE_MAX];
+	int			 gk_present;
+	/* a failed create: what it answers once the rollback is done */
+	int			 rolling_back;
+	int			 sweeps;
+	char			 code[CTL_CODE_MAX];
+	char			 message[SPACE_DONE_MESSAGE_MAX];
+	int			 uncertain;
+	struct sp_res		*res;
+	size_t			 nres;
+};
+
+/* The commands of our two containers; the checkers demand exactly these. */
+static const char *const space_argv[] = { "/bin/sleep", "infinity", NULL };
+static const char *const space_health[] = {
+	"CMD", "/usr/bin/curl", "--disable", "-s", "-o", "/dev/null",
+	"--max-time", "3", "http://127.0.0.1:3128/", NULL
+};
+static const char *const gk_argv[] = {
+	"/usr/libexec/spaced/spaced-gatekeeper", "-u", HARDEN_SOCKET_DIR,
+	"127.0.0.1", "3128", "8080", "9099", NULL
+};
+static const char *const gk_health[] = {
+	"CMD", "/usr/libexec/spaced/spaced-gatekeeper", "-C", "GET",
+	"/health", NULL
+};
+
+/* Space roles in the order create makes them and the name check reads. */
+static const enum space_role name_roles[] = {
+	ROLE_SPACE, ROLE_GATEKEEPER, ROLE_NETWORK, ROLE_SOCKET, ROLE_WORK,
+	ROLE_HOME
+};
+#define NNAME_ROLES	(sizeof(name_roles) / sizeof(name_roles[0]))
+static const enum space_role volume_roles[] = {
+	ROLE_SOCKET, ROLE_WORK, ROLE_HOME
+};
+#define NVOLUME_ROLES	(sizeof(volume_roles) / sizeof(volume_roles[0]))
+
+static enum docker_next	sp_next(struct docker_req *, struct sp *,
+			    struct docker_call *);
+static enum docker_next	sp_verified(struct docker_req *, struct sp *,
+			    struct docker_call *);
+static enum docker_next	sp_fail(struct docker_req *, struct sp *,
+			    const char *, const char *, int,
+			    struct docker_call *);
+
+/* --- small things ----------------------------------------------------- */
+
+static void __attribute__((format(printf, 5, 6)))
+call(struct sp *sp, struct docker_call *cl, const char *method, size_t cap,
+    const char *fmt, ...)
+{
+	va_list	 ap;
+	size_t	 n;
+
+	cl->cl_method = method;
+	cl->cl_cap = cap;
+	n = strlcpy(cl->cl_path, sp->api, sizeof(cl->cl_path));
+	va_start(ap, fmt);
+	if (n >= sizeof(cl->cl_path) ||
+	    vsnprintf(cl->cl_path + n, sizeof(cl->cl_path) - n, fmt, ap) >=
+	    (int)(sizeof(cl->cl_path) - n))
+		fatalx("%s: path too long", __func__);
+	va_end(ap);
+}
+
+static void
+role_name(struct sp *sp, enum space_role r, char *buf, size_t len)
+{
+	if (space_resource_name(buf, len, sp->meta.sm_id, r) == -1)
+		fatalx("%s: bad id", __func__);
+}
+
+/* Percent-encodes s for a query; -1 if it does not fit. */
+static int
+urlencode(const char *s, char *buf, size_t len)
+{
+	static const char	 hex[] = "0123456789ABCDEF";
+	size_t			 o = 0;
+
+	for (; *s != '\0'; s++) {
+		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		    (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' ||
+		    *s == '.') {
+			if (o + 1 >= len)
+				return -1;
+			buf[o++] = *s;
+		} else {
+			if (o + 3 >= len)
+				return -1;
+			buf[o++] = '%';
+			buf[o++] = hex[(unsigned char)*s >> 4];
+			buf[o++] = hex[(unsigned char)*s & 15];
+		}
+	}
+	buf[o] = '\0';
+	return 0;
+}
+
+/* filters={"label":[marker, owner(, id)]}, encoded. */
+static void
+label_filter(struct sp *sp, const char *id, char *buf, size_t len)
+{
+	char	 raw[512];
+	int	 n;
+
+	if (id != NULL)
+		n = snprintf(raw, sizeof(raw), "{\"label\":[\"%s=true\","
+		    "\"%s=%s\",\"%s=%s\"]}", LABEL_MARKER, LABEL_OWNER,
+		    sp->sq.sq_owner, LABEL_ID, id);
+	else
+		n = snprintf(raw, sizeof(raw), "{\"label\":[\"%s=true\","
+		    "\"%s=%s\"]}", LABEL_MARKER, LABEL_OWNER, sp->sq.sq_owner);
+	if (n < 0 || (size_t)n >= sizeof(raw) ||
+	    urlencode(raw, buf, len) == -1)
+		fatalx("%s: filter too long", __func__);
+}
+
+static json_t *
+answer_json(const struct docker_parser *p)
+{
+	return harden_json_parse(p->dp_body, p->dp_body_len);
+}
+
+/* The engine's own words, for a log line: its "message", cut. */
+static void
+engine_message(const struct docker_parser *p, char *buf, size_t len)
+{
+	json_t		*o = answer_json(p);
+	const char	*m;
+
+	m = json_string_value(json_object_get(o, "message"));
+	snprintf(buf, len, "%s", m != NULL ? m : "no message");
+	json_decref(o);
+}
+
+static void
+done(struct docker_req *rq, const char *code, const char *message,
+    int uncertain)
+{
+	struct space_done	 sd;
+
+	memset(&sd, 0, sizeof(sd));
+	strlcpy(sd.sd_code, code, sizeof(sd.sd_code));
+	if (message != NULL)
+		strlcpy(sd.sd_message, message, sizeof(sd.sd_message));
+	sd.sd_uncertain = uncertain;
+	docker_req_reply(rq, &sd, sizeof(sd));
+}
+
+static void
+send_info(struct docker_req *rq, const struct space_meta *m,
+    const char *state, const char *gk_state, const char *const *missing,
+    size_t nmissing, uint32_t norphans)
+{
+	struct space_info	 si;
+	size_t			 i;
+
+	memset(&si, 0, sizeof(si));
+	si.si_kind = SPACE_REC_INFO;
+	strlcpy(si.si_id, m->sm_id, sizeof(si.si_id));
+	strlcpy(si.si_name, m->sm_name, sizeof(si.si_name));
+	strlcpy(si.si_project, m->sm_project, sizeof(si.si_project));
+	strlcpy(si.si_created, m->sm_created, sizeof(si.si_created));
+	si.si_memory = m->sm_memory;
+	strlcpy(si.si_state, state, sizeof(si.si_state));
+	strlcpy(si.si_gk_state, gk_state, sizeof(si.si_gk_state));
+	for (i = 0; i < nmissing && i < SPACE_MISSING_MAX; i++)
+		strlcpy(si.si_missing[i], missing[i], sizeof(si.si_missing[i]));
+	si.si_nmissing = i;
+	si.si_damaged = i > 0;
+	si.si_norphans = norphans;
+	docker_req_record(rq, IMSG_SPACE_INFO, &si, sizeof(si));
+}
+
+static void
+send_resource(struct docker_req *rq, const struct sp_res *r,
+    enum space_resource_state state)
+{
+	struct space_resource	 sr;
+
+	memset(&sr, 0, sizeof(sr));
+	sr.sr_kind = SPACE_REC_RESOURCE;
+	sr.sr_state = state;
+	strlcpy(sr.sr_id, r->r_id, sizeof(sr.sr_id));
+	strlcpy(sr.sr_type, res_type_names[r->r_type], sizeof(sr.sr_type));
+	strlcpy(sr.sr_name, r->r_name, sizeof(sr.sr_name));
+	docker_req_record(rq, IMSG_SPACE_RESOURCE, &sr, sizeof(sr));
+}
+
+static void
+send_violations(struct docker_req *rq, const struct harden_report *hr)
+{
+	struct space_violation	 sv;
+	size_t			 i;
+
+	for (i = 0; i < hr->hr_n; i++) {
+		memset(&sv, 0, sizeof(sv));
+		sv.sv_kind = SPACE_REC_VIOLATION;
+		strlcpy(sv.sv_check, hr->hr_v[i].hv_check,
+		    sizeof(sv.sv_check));
+		strlcpy(sv.sv_message, hr->hr_v[i].hv_message,
+		    sizeof(sv.sv_message));
+		docker_req_record(rq, IMSG_SPACE_VIOLATION, &sv, sizeof(sv));
+	}
+	if (hr->hr_truncated) {
+		memset(&sv, 0, sizeof(sv));
+		sv.sv_kind = SPACE_REC_VIOLATION;
+		strlcpy(sv.sv_check, "truncated", sizeof(sv.sv_check));
+		strlcpy(sv.sv_message, "more violations than one report holds",
+		    sizeof(sv.sv_message));
+		docker_req_record(rq, IMSG_SPACE_VIOLATION, &sv, sizeof(sv));
+	}
+}
+
+static struct sp_res *
+res_add(struct sp *sp)
+{
+	struct sp_res	*n;
+
+	if (sp->nres >= SP_RES_MAX)
+		return NULL;
+	if ((n = reallocarray(sp->res, sp->nres + 1, sizeof(*n))) == NULL)
+		fatal("%s", __func__);
+	sp->res = n;
+	memset(&n[sp->nres], 0, sizeof(n[0]));
+	n[sp->nres].r_role = -1;
+	return &n[sp->nres++];
+}
+
+/* What verify, create and start check a space against. */
+static void
+sp_params(struct sp *sp)
+{
+	struct harden_params	*hp = &sp->hp;
+
+	harden_params_init(hp);
+	hp->hp_meta = sp->meta;
+	hp->hp_space_image = sp->sq.sq_space_image;
+	hp->hp_gk_image = sp->sq.sq_gk_image;
+	if (sp->sq.sq_cpus > 0)
+		hp->hp_cpus = sp->sq.sq_cpus;
+	strlcpy(hp->hp_runtime_key, sp->rt_key, sizeof(hp->hp_runtime_key));
+	strlcpy(hp->hp_runtime_owner, sp->sq.sq_runtime_owner,
+	    sizeof(hp->hp_runtime_owner));
+	hp->hp_argv = space_argv;
+	hp->hp_health = space_health;
+	hp->hp_gk_argv = gk_argv;
+	hp->hp_gk_health = gk_health;
+}
+
+/* The runtime key a space was made with: its mount's volume name. */
+static void
+mounted_runtime_key(const json_t *c, char *key, size_t len)
+{
+	const json_t	*m;
+	const char	*dst, *name;
+	size_t		 i, plen = strlen(RUNTIME_VOLUME_PREFIX);
+
+	json_array_foreach(json_object_get(c, "Mounts"), i, m) {
+		dst = json_string_value(json_object_get(m, "Destination"));
+		name = json_string_value(json_object_get(m, "Name"));
+		if (dst == NULL || name == NULL ||
+		    strcmp(dst, HARDEN_RUNTIME_DIR) != 0 ||
+		    strncmp(name, RUNTIME_VOLUME_PREFIX, plen) != 0 ||
+		    !runtime_key_valid(name + plen))
+			continue;
+		strlcpy(key, name + plen, len);
+		return;
+	}
+}
+
+/* State.Status of an inspect: running, exited, created, ... */
+static void
+container_state(const json_t *c, char *buf, size_t len)
+{
+	const char	*s;
+
+	s = json_string_value(json_object_get(json_object_get(c, "State"),
+	    "Status"));
+	snprintf(buf, len, "%s", s != NULL && strlen(s) < len ? s : "unknown");
+}
+
+static int
+status_ok(const struct docker_parser *p)
+{
+	return p->dp_status >= 200 && p->dp_status < 300;
+}
+
+/* --- the start of every op: the API version --------------------------- */
+
+static int
+sp_start(struct docker_req *rq, const void *data, size_t len,
+    struct docker_call *cl)
+{
+	struct sp	*sp = docker_req_state(rq);
+
+	memcpy(&sp->sq, data, sizeof(sp->sq));
+	sp->op = docker_req_op(rq)->op_req;
+	/* spaced checked these; a worker trusts its parent, but not blindly */
+	if (!space_owner_valid(sp->sq.sq_owner) ||
+	    memchr(sp->sq.sq_space_image, '\0', SPACE_IMAGE_MAX) == NULL ||
+	    memchr(sp->sq.sq_gk_image, '\0', SPACE_IMAGE_MAX) == NULL ||
+	    memchr(sp->sq.sq_name, '\0', sizeof(sp->sq.sq_name)) == NULL ||
+	    memchr(sp->sq.sq_project, '\0', sizeof(sp->sq.sq_project)) ==
+	    NULL ||
+	    (sp->op != IMSG_SPACE_CREATE_REQ && sp->op != IMSG_SPACE_LIST_REQ &&
+	    !space_id_valid(sp->sq.sq_id)))
+		return -1;
+	if (sp->op != IMSG_SPACE_CREATE_REQ && sp->op != IMSG_SPACE_LIST_REQ)
+		strlcpy(sp->meta.sm_id, sp->sq.sq_id, sizeof(sp->meta.sm_id));
+	sp->step = S_VERSION;
+	cl->cl_method = "GET";
+	strlcpy(cl->cl_path, "/version", sizeof(cl->cl_path));
+	cl->cl_cap = DOCKER_BODY_MAX_SMALL;
+	return 0;
+}
+
+static enum docker_next
+sp_version(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	struct docker_check_msg	 dc;
+	const char		*code;
+	char			 use[16];
+
+	if (p->dp_status != 200) {
+		done(rq, ERR_DOCKER_UNREADABLE, "GET /version failed", 0);
+		return DOCKER_DONE;
+	}
+	if ((code = docker_version_parse(p->dp_body, p->dp_body_len, &dc)) !=
+	    NULL || (code = docker_api_negotiate(dc.dc_api_version,
+	    dc.dc_min_api_version, use, sizeof(use))) != NULL) {
+		done(rq, code, "the engine cannot be driven", 0);
+		return DOCKER_DONE;
+	}
+	snprintf(sp->api, sizeof(sp->api), "/v%s", use);
+	return sp_next(rq, sp, next);
+}
+
+/* --- create ----------------------------------------------------------- */
+
+static enum docker_next
+create_begin(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	struct space_meta	*m = &sp->meta;
+	const char		*key, *why;
+	time_t			 now = time(NULL);
+	struct tm		 tm;
+
+	if ((key = docker_runtime_key()) == NULL) {
+		done(rq, ERR_RUNTIME_MISSING, "spaced sent no relay", 0);
+		return DOCKER_DONE;
+	}
+	if (strcmp(key, sp->sq.sq_runtime_key) != 0) {
+		done(rq, ERR_INTERNAL, "two relays", 0);
+		return DOCKER_DONE;
+	}
+	strlcpy(sp->rt_key, key, sizeof(sp->rt_key));
+	space_id_new(m->sm_id);
+	strlcpy(m->sm_owner, sp->sq.sq_owner, sizeof(m->sm_owner));
+	strlcpy(m->sm_name, sp->sq.sq_name[0] != '\0' ? sp->sq.sq_name :
+	    m->sm_id, sizeof(m->sm_name));
+	strlcpy(m->sm_project, sp->sq.sq_project[0] != '\0' ?
+	    sp->sq.sq_project : "0000000000000000", sizeof(m->sm_project));
+	gmtime_r(&now, &tm);
+	strftime(m->sm_created, sizeof(m->sm_created), "%Y-%m-%dT%H:%M:%SZ",
+	    &tm);
+	m->sm_memory = sp->sq.sq_memory > 0 ? sp->sq.sq_memory :
+	    HARDEN_SPACE_MEMORY;
+	sp_params(sp);
+	if ((why = harden_params_check(&sp->hp)) != NULL) {
+		done(rq, ERR_BAD_REQUEST, why, 0);
+		return DOCKER_DONE;
+	}
+	sp->step = C_NAMES;
+	sp->i = 0;
+	return sp_next(rq, sp, next);
+}
+
+static enum docker_next
+create_name_call(struct sp *sp, struct docker_call *next)
+{
+	char	 name[SPACE_RESOURCE_MAX];
+
+	role_name(sp, name_roles[sp->i], name, sizeof(name));
+	switch (name_roles[sp->i]) {
+	case ROLE_SPACE:
+	case ROLE_GATEKEEPER:
+		call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json", name);
+		break;
+	case ROLE_NETWORK:
+		call(sp, next, "GET", SP_SMALL_CAP, "/networks/%s", name);
+		break;
+	default:
+		call(sp, next, "GET", SP_SMALL_CAP, "/volumes/%s", name);
+		break;
+	}
+	return DOCKER_CALL;
+}
+
+static json_t *
+fill_container_body(struct sp *sp)
+{
+	char	 name[SPACE_RESOURCE_MAX];
+
+	if (runtime_volume_name(name, sizeof(name), sp->rt_key) == -1)
+		return NULL;
+	/* Never started: it only holds the volume while we write into it. */
+	return json_pack("{s:s, s:[s], s:o, s:{s:s, s:[{s:s, s:s, s:s, s:b}]}}",
+	    "Image", sp->sq.sq_space_image,
+	    "Entrypoint", "/bin/true",
+	    "Labels", runtime_labels_build(sp->sq.sq_runtime_owner,
+	    sp->rt_key),
+	    "HostConfig", "NetworkMode", "none", "Mounts",
+	    "Type", "volume", "Source", name, "Target", HARDEN_RUNTIME_DIR,
+	    "ReadOnly", 0);
+}
+
+/* The container ids and volume names we get back must be plain. */
+static int
+plain_ref(const char *s)
+{
+	size_t	 n;
+
+	if (s == NULL || *s == '\0')
+		return 0;
+	for (n = 0; s[n] != '\0'; n++)
+		if (n >= SPACE_RESOURCE_MAX - 1 ||
+		    !((s[n] >= 'a' && s[n] <= 'z') ||
+		    (s[n] >= 'A' && s[n] <= 'Z') ||
+		    (s[n] >= '0' && s[n] <= '9') || s[n] == '-' ||
+		    s[n] == '_' || s[n] == '.'))
+			return 0;
+	return 1;
+}
+
+/* A create answer: its Id and no warning.  0 fine, else the report. */
+static int
+created_ok(struct sp *sp, const struct docker_parser *p, char *id, size_t len)
+{
+	json_t		*o = answer_json(p);
+	const char	*v;
+
+	harden_verify_created(o, &sp->report);
+	v = json_string_value(json_object_get(o, "Id"));
+	if (id != NULL && plain_ref(v))
+		strlcpy(id, v, len);
+	json_decref(o);
+	return sp->report.hr_n == 0 ? 0 : -1;
+}
+
+static enum docker_next
+create_answer(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	char		 name[SPACE_RESOURCE_MAX], msg[128];
+	json_t		*o, *body;
+	const char	*why;
+	uint8_t		*tar;
+	size_t		 len;
+
+	switch (sp->step) {
+	case C_NAMES:
+		if (p->dp_status == 200) {
+			done(rq, ERR_SPACE_NAME_TAKEN, "a name of the new space "
+			    "exists", 0);
+			return DOCKER_DONE;
+		}
+		if (p->dp_status != 404) {
+			engine_message(p, msg, sizeof(msg));
+			done(rq, ERR_DOCKER_FAILED, msg, 0);
+			return DOCKER_DONE;
+		}
+		if (++sp->i < NNAME_ROLES)
+			return create_name_call(sp, next);
+		/* From here on a failure rolls back. */
+		sp->step = C_RT_WAIT;
+		return sp_next(rq, sp, next);
+	case C_RT_WAIT:
+		return sp_next(rq, sp, next);
+	case C_RT_GET:
+		if (p->dp_status == 404) {
+			sp->step = C_RT_CREATE;
+			break;
+		}
+		if (p->dp_status != 200)
+			return sp_fail(rq, sp, ERR_DOCKER_FAILED,
+			    "GET the runtime volume", 0, next);
+		o = answer_json(p);
+		why = runtime_labels_check(json_object_get(o, "Labels"),
+		    sp->sq.sq_runtime_owner, sp->rt_key);
+		json_decref(o);
+		if (why != NULL)
+			return sp_fail(rq, sp, ERR_RUNTIME_FOREIGN, why, 0,
+			    next);
+		sp->step = C_RT_CTR;
+		break;
+	case C_RT_CREATE:
+		if (p->dp_status != 201)
+			return sp_fail(rq, sp, ERR_DOCKER_FAILED,
+			    "runtime volume create", 0, next);
+		sp->step = C_RT_CTR;
+		break;
+	case C_RT_CTR:
+		if (p->dp_status != 201 ||
+		    created_ok(sp, p, sp->rt_cid, sizeof(sp->rt_cid)) == -1 ||
+		    sp->rt_cid[0] == '\0')
+			return sp_fail(rq, sp, ERR_DOCKER_FAILED,
+			    "runtime fill container", 0, next);
+		sp->step = C_RT_MARKER;
+		break;
+	case C_RT_MARKER:
+		if (p->dp_status == 200) {
+			sp->step = C_RT_CTR_DEL;
+			break;
+		}
+		if (p->dp_status != 404)
+			return sp_fail(rq, sp, ERR_DOCKER_FAILED,
+			    "runtime marker", 0, next);
+		sp->step = C_RT_PUT;
+		break;
+	case C_RT_PUT:
+	case C_RT_PUT_MARKER:
+		if (p->dp_status != 200)
+			return sp_fail(rq, sp, ERR_DOCKER_FAILED,
+			    "runtime fill", 0, next);
+		sp->step = sp->step == C_RT_PUT ? C_RT_PUT_MARKER :
+		    C_RT_CTR_DEL;
+		break;
+	case C_RT_CTR_DEL:
+		if (p->dp_status != 204 && p->dp_status != 404)
+			return sp_fail(rq, sp, ERR_DOCKER_FAILED,
+			    "runtime fill container remove", 0, next);
+		sp->rt_cid[0] = '\0';
+		docker_runtime_set_ready(sp->rt_key, 1);
+		docker_runtime_release(docker_req_peerid(rq));
+		sp->rt_holder = 0;
+		sp->step = C_NET;
+		break;
+	case C_NET:
+	case C_VOL:
+	case C_GK:
+	case C_SP:
+		if (p->dp_status != 201) {
+			engine_message(p, msg, sizeof(msg));
+			return sp_fail(rq, sp, p->dp_status == 409 ?
+			    ERR_SPACE_NAME_TAKEN : ERR_DOCKER_FAILED, msg,
+			    0, next);
+		}
+		if (sp->step != C_VOL && created_ok(sp, p, NULL, 0) == -1) {
+			send_violations(rq, &sp->report);
+			return sp_fail(rq, sp, ERR_SPACE_VERIFY_FAILED,
+			    "the engine dropped a setting", 0, next);
+		}
+		if (sp->step == C_VOL && ++sp->i < NVOLUME_ROLES)
+			break;
+		sp->i = 0;
+		sp->step = sp->step == C_SP ? V_SP : sp->step + 1;
+		break;
+	case C_GK_START:
+	case C_SP_START:
+		if (p->dp_status != 204 && p->dp_status != 304) {
+			engine_message(p, msg, sizeof(msg));
+			return sp_fail(rq, sp, ERR_DOCKER_FAILED, msg, 0, next);
+		}
+		sp->step++;
+		break;
+	case C_CORRIDOR:
+		if (p->dp_status == 200) {
+			send_info(rq, &sp->meta, "running", "running", NULL, 0,
+			    0);
+			done(rq, "", NULL, 0);
+			return DOCKER_DONE;
+		}
+		role_name(sp, ROLE_GATEKEEPER, name, sizeof(name));
+		call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/archive"
+		    "?path=%s/corridor.sock", name, HARDEN_SOCKET_DIR);
+		next->cl_delay_ms = SP_CORRIDOR_POLL_MS;
+		return DOCKER_CALL;
+	default:
+		fatalx("%s: step %d", __func__, sp->step);
+	}
+
+	/* The call of the step we moved to. */
+	switch (sp->step) {
+	case C_RT_CREATE:
+		if ((body = harden_runtime_volume_create(&sp->hp, &why)) ==
+		    NULL)
+			return sp_fail(rq, sp, ERR_INTERNAL, why, 0, next);
+		call(sp, next, "POST", SP_SMALL_CAP, "/volumes/create");
+		next->cl_body = body;
+		break;
+	case C_RT_CTR:
+		if ((body = fill_container_body(sp)) == NULL)
+			return sp_fail(rq, sp, ERR_INTERNAL, "fill container",
+			    0, next);
+		call(sp, next, "POST", SP_SMALL_CAP, "/containers/create");
+		next->cl_body = body;
+		break;
+	case C_RT_MARKER:
+		call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/archive"
+		    "?path=%s/%s", sp->rt_cid, HARDEN_RUNTIME_DIR,
+		    RUNTIME_MARKER_NAME);
+		break;
+	case C_RT_PUT:
+	case C_RT_PUT_MARKER:
+		tar = sp->step == C_RT_PUT ? docker_runtime_relay_tar(&len) :
+		    docker_runtime_marker_tar(&len);
+		if (tar == NULL)
+			return sp_fail(rq, sp, ERR_RUNTIME_MISSING,
+			    "the relay cannot be read", 0, next);
+		call(sp, next, "PUT", SP_SMALL_CAP, "/containers/%s/archive"
+		    "?path=%s", sp->rt_cid, HARDEN_RUNTIME_DIR);
+		next->cl_raw = tar;
+		next->cl_raw_len = len;
+		next->cl_type = "application/x-tar";
+		break;
+	case C_RT_CTR_DEL:
+		call(sp, next, "DELETE", SP_SMALL_CAP, "/containers/%s?force=1",
+		    sp->rt_cid);
+		break;
+	default:
+		return sp_next(rq, sp, next);
+	}
+	return DOCKER_CALL;
+}
+
+/* --- verify (alone, and inside create and start) ---------------------- */
+
+static enum docker_next
+verify_answer(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	char		 name[SPACE_RESOURCE_MAX];
+	json_t		*o;
+	const char	*why;
+
+	if (p->dp_status != 200 && p->dp_status != 404) {
+		engine_message(p, name, sizeof(name));
+		return sp_fail(rq, sp, ERR_DOCKER_FAILED, name, 0, next);
+	}
+	o = p->dp_status == 200 ? answer_json(p) : NULL;
+	switch (sp->step) {
+	case V_SP:
+		if (o == NULL && p->dp_status == 404 &&
+		    sp->op != IMSG_SPACE_CREATE_REQ) {
+			done(rq, ERR_SPACE_NOT_FOUND, NULL, 0);
+			return DOCKER_DONE;
+		}
+		if (sp->op != IMSG_SPACE_CREATE_REQ) {
+			if ((why = space_labels_parse(json_object_get(
+			    json_object_get(o, "Config"), "Labels"),
+			    sp->sq.sq_owner, sp->sq.sq_id, ROLE_SPACE,
+			    &sp->meta)) != NULL) {
+				json_decref(o);
+				done(rq, ERR_SPACE_NOT_OURS, why, 0);
+				return DOCKER_DONE;
+			}
+			strlcpy(sp->rt_key, sp->sq.sq_runtime_key,
+			    sizeof(sp->rt_key));
+			mounted_runtime_key(o, sp->rt_key, sizeof(sp->rt_key));
+			sp_params(sp);
+		}
+		container_state(o, sp->sp_state, sizeof(sp->sp_state));
+		harden_verify_space(o, &sp->hp, &sp->report);
+		sp->step = V_GK;
+		break;
+	case V_GK:
+		if (o == NULL) {
+			if (sp->op == IMSG_SPACE_START_REQ) {
+				done(rq, ERR_GATEKEEPER_MISSING, NULL, 0);
+				return DOCKER_DONE;
+			}
+			harden_report_add(&sp->report, "gatekeeper_missing",
+			    "no gatekeeper container");
+		} else {
+			sp->gk_present = 1;
+			container_state(o, sp->gk_state, sizeof(sp->gk_state));
+			harden_verify_gatekeeper(o, &sp->hp, &sp->report);
+		}
+		sp->step = V_NET;
+		break;
+	case V_NET:
+		if (o == NULL)
+			harden_report_add(&sp->report, "network",
+			    "the outer network is missing");
+		else
+			harden_verify_network(o, &sp->hp, &sp->report);
+		sp->step = V_VOL;
+		sp->i = 0;
+		break;
+	case V_VOL:
+		if (o == NULL)
+			harden_report_add(&sp->report, "mounts",
+			    "a volume of the space is missing");
+		else
+			harden_verify_volume(o, &sp->hp, volume_roles[sp->i],
+			    &sp->report);
+		if (++sp->i >= NVOLUME_ROLES)
+			sp->step = V_RT;
+		break;
+	case V_RT:
+		if (o == NULL)
+			harden_report_add(&sp->report, "runtime_mount",
+			    "the runtime volume is missing");
+		else
+			harden_verify_runtime_volume(o, &sp->hp, &sp->report);
+		json_decref(o);
+		return sp_verified(rq, sp, next);
+	default:
+		fatalx("%s: step %d", __func__, sp->step);
+	}
+	json_decref(o);
+	return sp_next(rq, sp, next);
+}
+
+/* --- stop ------------------------------------------------------------- */
+
+static enum docker_next
+stop_answer(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	char		 msg[128];
+	json_t		*o;
+	const char	*why;
+	enum space_role	 r = sp->step == ST_SP ? ROLE_SPACE : ROLE_GATEKEEPER;
+
+	switch (sp->step) {
+	case ST_SP:
+	case ST_GK:
+		if (p->dp_status == 404) {
+			if (sp->step == ST_SP) {
+				done(rq, ERR_SPACE_NOT_FOUND, NULL, 0);
+				return DOCKER_DONE;
+			}
+			done(rq, "", NULL, 0);	/* nothing left to stop */
+			return DOCKER_DONE;
+		}
+		if (p->dp_status != 200) {
+			engine_message(p, msg, sizeof(msg));
+			done(rq, ERR_DOCKER_FAILED, msg, 0);
+			return DOCKER_DONE;
+		}
+		o = answer_json(p);
+		why = space_labels_check(json_object_get(json_object_get(o,
+		    "Config"), "Labels"), sp->sq.sq_owner, sp->sq.sq_id, r);
+		json_decref(o);
+		if (why != NULL) {
+			done(rq, ERR_SPACE_NOT_OURS, why, 0);
+			return DOCKER_DONE;
+		}
+		sp->step++;
+		return sp_next(rq, sp, next);
+	case ST_SP_STOP:
+	case ST_GK_STOP:
+		if (p->dp_status != 204 && p->dp_status != 304 &&
+		    p->dp_status != 404) {
+			engine_message(p, msg, sizeof(msg));
+			done(rq, ERR_DOCKER_FAILED, msg, 0);
+			return DOCKER_DONE;
+		}
+		if (sp->step == ST_GK_STOP) {
+			done(rq, "", NULL, 0);
+			return DOCKER_DONE;
+		}
+		sp->step = ST_GK;
+		return sp_next(rq, sp, next);
+	default:
+		fatalx("%s: step %d", __func__, sp->step);
+	}
+}
+
+/* --- remove, and the rollback of create ------------------------------- */
+
+/* A listing of containers, volumes or networks, by our labels. */
+static int
+take_listing(struct sp *sp, const struct docker_parser *p,
+    enum sp_res_type type, const char *id)
+{
+	json_t		*o, *arr, *e, *labels;
+	const char	*ref, *name, *state, *role;
+	struct sp_res	*r;
+	struct space_meta m;
+	size_t		 i;
+
+	if (p->dp_status != 200 || (o = answer_json(p)) == NULL)
+		return -1;
+	arr = type == RES_VOLUME ? json_object_get(o, "Volumes") : o;
+	if (arr != NULL && !json_is_array(arr) && !json_is_null(arr)) {
+		json_decref(o);
+		return -1;
+	}
+	json_array_foreach(arr, i, e) {
+		labels = json_object_get(e, "Labels");
+		/* The filter asked for these; the answer must say so. */
+		if (space_labels_check(labels, sp->sq.sq_owner, id, -1) !=
+		    NULL)
+			continue;
+		if (type == RES_CONTAINER) {
+			ref = json_string_value(json_object_get(e, "Id"));
+			name = json_string_value(json_array_get(
+			    json_object_get(e, "Names"), 0));
+			if (name != NULL && name[0] == '/')
+				name++;
+			state = json_string_value(json_object_get(e,
+			    "State"));
+		} else {
+			ref = json_string_value(json_object_get(e,
+			    type == RES_VOLUME ? "Name" : "Id"));
+			name = json_string_value(json_object_get(e, "Name"));
+			state = NULL;
+		}
+		if (!plain_ref(ref) || name == NULL || (r = res_add(sp)) ==
+		    NULL)
+			continue;
+		r->r_type = type;
+		strlcpy(r->r_ref, ref, sizeof(r->r_ref));
+		strlcpy(r->r_name, name, sizeof(r->r_name));
+		strlcpy(r->r_id, json_string_value(json_object_get(labels,
+		    LABEL_ID)), sizeof(r->r_id));
+		role = json_string_value(json_object_get(labels, LABEL_ROLE));
+		r->r_role = space_role_parse(role);
+		if (state != NULL)
+			strlcpy(r->r_state, state, sizeof(r->r_state));
+		if (r->r_role == ROLE_SPACE && type == RES_CONTAINER &&
+		    space_labels_parse(labels, sp->sq.sq_owner, r->r_id,
+		    ROLE_SPACE, &m) == NULL)
+			r->r_meta = m;
+	}
+	json_decref(o);
+	return 0;
+}
+
+/* The next resource of this type to delete, or NULL. */
+static struct sp_res *
+next_to_delete(struct sp *sp, enum sp_res_type type)
+{
+	size_t	 i;
+
+	for (i = 0; i < sp->nres; i++)
+		if (sp->res[i].r_type == type && !sp->res[i].r_done)
+			return &sp->res[i];
+	return NULL;
+}
+
+static enum docker_next
+delete_call(struct sp *sp, struct sp_res *r, struct docker_call *next)
+{
+	switch (r->r_type) {
+	case RES_CONTAINER:
+		call(sp, next, "DELETE", SP_SMALL_CAP,
+		    "/containers/%s?force=1&v=0", r->r_ref);
+		break;
+	case RES_VOLUME:
+		call(sp, next, "DELETE", SP_SMALL_CAP, "/volumes/%s", r->r_ref);
+		break;
+	case RES_NETWORK:
+		call(sp, next, "DELETE", SP_SMALL_CAP, "/networks/%s",
+		    r->r_ref);
+		break;
+	}
+	return DOCKER_CALL;
+}
+
+static int
+removal_in_progress(const struct docker_parser *p)
+{
+	char	 msg[160];
+
+	engine_message(p, msg, sizeof(msg));
+	return p->dp_status == 409 && strstr(msg, "already in progress") !=
+	    NULL;
+}
+
+static void
+remove_finish(struct docker_req *rq, struct sp *sp)
+{
+	size_t	 i;
+
+	for (i = 0; i < sp->nres; i++)
+		if (sp->res[i].r_done == 2)
+			send_resource(rq, &sp->res[i], SPACE_RES_FAILED);
+		else if (!sp->rolling_back)
+			send_resource(rq, &sp->res[i], SPACE_RES_REMOVED);
+	if (sp->rolling_back)
+		done(rq, sp->code, sp->message, sp->uncertain);
+	else
+		done(rq, "", NULL, 0);
+}
+
+static enum docker_next
+remove_answer(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	static const enum sp_res_type order[] = {
+		RES_CONTAINER, RES_VOLUME, RES_NETWORK
+	};
+	struct sp_res	*r;
+	char		 name[SPACE_RESOURCE_MAX], f[768];
+	enum sp_res_type type;
+
+	switch (sp->step) {
+	case R_LIST_C:
+	case R_LIST_V:
+	case R_LIST_N:
+		type = order[(sp->step - R_LIST_C) / 2];
+		if (take_listing(sp, p, type, sp->meta.sm_id) == -1) {
+			engine_message(p, name, sizeof(name));
+			if (!sp->rolling_back) {
+				done(rq, ERR_DOCKER_FAILED, name, 0);
+				return DOCKER_DONE;
+			}
+			sp->uncertain = 1;
+		}
+		sp->step++;
+		break;
+	case R_DEL_C:
+	case R_DEL_V:
+	case R_DEL_N:
+		type = order[(sp->step - R_DEL_C) / 2];
+		r = next_to_delete(sp, type);
+		r->r_done = status_ok(p) || p->dp_status == 404 ||
+		    removal_in_progress(p) ? 1 : 2;
+		break;
+	case R_PAUSE:
+		sp->step = R_NAME_DEL;
+		sp->i = 0;
+		break;
+	case R_NAME_DEL:
+		/* The second sweep: by name, labelled or not (spec). */
+		if (!status_ok(p) && p->dp_status != 404 &&
+		    !removal_in_progress(p)) {
+			if ((r = res_add(sp)) != NULL) {
+				r->r_type = name_roles[sp->i] <= ROLE_GATEKEEPER ?
+				    RES_CONTAINER : name_roles[sp->i] ==
+				    ROLE_NETWORK ? RES_NETWORK : RES_VOLUME;
+				strlcpy(r->r_id, sp->meta.sm_id,
+				    sizeof(r->r_id));
+				role_name(sp, name_roles[sp->i], r->r_name,
+				    sizeof(r->r_name));
+				r->r_done = 2;
+			}
+		}
+		sp->i++;
+		break;
+	default:
+		fatalx("%s: step %d", __func__, sp->step);
+	}
+
+	for (;;) {
+		switch (sp->step) {
+		case R_LIST_V:
+		case R_LIST_N:
+			label_filter(sp, sp->meta.sm_id, f, sizeof(f));
+			call(sp, next, "GET", SP_LIST_CAP, "%s?filters=%s",
+			    sp->step == R_LIST_V ? "/volumes" : "/networks", f);
+			return DOCKER_CALL;
+		case R_DEL_C:
+		case R_DEL_V:
+		case R_DEL_N:
+			type = order[(sp->step - R_DEL_C) / 2];
+			if ((r = next_to_delete(sp, type)) != NULL)
+				return delete_call(sp, r, next);
+			if (sp->step != R_DEL_N) {
+				sp->step++;
+				continue;
+			}
+			if (sp->rolling_back && sp->uncertain &&
+			    sp->sweeps++ == 0) {
+				sp->step = R_PAUSE;
+				call(sp, next, "GET", SP_SMALL_CAP, "/_ping");
+				next->cl_delay_ms = SP_SWEEP_PAUSE_MS;
+				return DOCKER_CALL;
+			}
+			remove_finish(rq, sp);
+			return DOCKER_DONE;
+		case R_NAME_DEL:
+			if (sp->i >= NNAME_ROLES) {
+				/* and once more by label, for a late create */
+				sp->step = R_LIST_C;
+				label_filter(sp, sp->meta.sm_id, f, sizeof(f));
+				call(sp, next, "GET", SP_LIST_CAP,
+				    "/containers/json?all=1&filters=%s", f);
+				return DOCKER_CALL;
+			}
+			role_name(sp, name_roles[sp->i], name, sizeof(name));
+			if (name_roles[sp->i] <= ROLE_GATEKEEPER)
+				call(sp, next, "DELETE", SP_SMALL_CAP,
+				    "/containers/%s?force=1", name);
+			else if (name_roles[sp->i] == ROLE_NETWORK)
+				call(sp, next, "DELETE", SP_SMALL_CAP,
+				    "/networks/%s", name);
+			else
+				call(sp, next, "DELETE", SP_SMALL_CAP,
+				    "/volumes/%s", name);
+			return DOCKER_CALL;
+		default:
+			fatalx("%s: step %d", __func__, sp->step);
+		}
+	}
+}
+
+/* --- list and show ---------------------------------------------------- */
+
+static int
+res_cmp(const void *a, const void *b)
+{
+	const struct sp_res	*ra = a, *rb = b;
+	int			 c;
+
+	if ((c = strcmp(ra->r_id, rb->r_id)) != 0)
+		return c;
+	return ra->r_role - rb->r_role;
+}
+
+static const struct sp_res *
+find_res(const struct sp *sp, size_t from, size_t to, enum sp_res_type type,
+    enum space_role role)
+{
+	size_t	 i;
+
+	for (i = from; i < to; i++)
+		if (sp->res[i].r_type == type && sp->res[i].r_role == (int)role)
+			return &sp->res[i];
+	return NULL;
+}
+
+static void
+list_finish(struct docker_req *rq, struct sp *sp)
+{
+	const struct sp_res	*s, *gk;
+	const char		*missing[SPACE_MISSING_MAX];
+	struct space_meta	 m;
+	size_t			 i, j, k, n, shown = 0;
+
+	qsort(sp->res, sp->nres, sizeof(sp->res[0]), res_cmp);
+	for (i = 0; i < sp->nres; i = j) {
+		for (j = i; j < sp->nres &&
+		    strcmp(sp->res[j].r_id, sp->res[i].r_id) == 0; j++)
+			;
+		s = find_res(sp, i, j, RES_CONTAINER, ROLE_SPACE);
+		gk = find_res(sp, i, j, RES_CONTAINER, ROLE_GATEKEEPER);
+		n = 0;
+		if (s != NULL && s->r_meta.sm_id[0] != '\0') {
+			if (find_res(sp, i, j, RES_NETWORK, ROLE_NETWORK) ==
+			    NULL)
+				missing[n++] = "network";
+			if (find_res(sp, i, j, RES_VOLUME, ROLE_SOCKET) ==
+			    NULL)
+				missing[n++] = "socket_volume";
+			if (find_res(sp, i, j, RES_VOLUME, ROLE_WORK) == NULL)
+				missing[n++] = "work_volume";
+			if (find_res(sp, i, j, RES_VOLUME, ROLE_HOME) == NULL)
+				missing[n++] = "home_volume";
+			if (gk == NULL)
+				missing[n++] = "gatekeeper";
+			else if (strcmp(s->r_state, "running") == 0 &&
+			    strcmp(gk->r_state, "running") != 0)
+				missing[n++] = "gatekeeper_stopped";
+			send_info(rq, &s->r_meta, s->r_state,
+			    gk != NULL ? gk->r_state : "missing", missing, n,
+			    0);
+		} else {
+			/* Orphans: what is left of a space without its own. */
+			memset(&m, 0, sizeof(m));
+			strlcpy(m.sm_id, sp->res[i].r_id, sizeof(m.sm_id));
+			send_info(rq, &m, "missing",
+			    gk != NULL ? gk->r_state : "missing", NULL, 0,
+			    j - i);
+			for (k = i; k < j; k++)
+				send_resource(rq, &sp->res[k],
+				    SPACE_RES_ORPHAN);
+		}
+		shown++;
+	}
+	if (sp->op == IMSG_SPACE_SHOW_REQ && shown == 0)
+		done(rq, ERR_SPACE_NOT_FOUND, NULL, 0);
+	else
+		done(rq, "", NULL, 0);
+}
+
+static enum docker_next
+list_answer(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	static const enum sp_res_type type_of[] = {
+		RES_CONTAINER, RES_NETWORK, RES_VOLUME
+	};
+	char		 f[768], msg[128];
+	const char	*id = sp->op == IMSG_SPACE_SHOW_REQ ? sp->sq.sq_id :
+	    NULL;
+
+	if (take_listing(sp, p, type_of[sp->step - L_C], id) == -1) {
+		/* A place failure rejects; never an empty list instead. */
+		engine_message(p, msg, sizeof(msg));
+		done(rq, ERR_DOCKER_FAILED, msg, 0);
+		return DOCKER_DONE;
+	}
+	if (sp->step == L_V) {
+		list_finish(rq, sp);
+		return DOCKER_DONE;
+	}
+	sp->step++;
+	label_filter(sp, id, f, sizeof(f));
+	call(sp, next, "GET", SP_LIST_CAP, "%s?filters=%s",
+	    sp->step == L_N ? "/networks" : "/volumes", f);
+	return DOCKER_CALL;
+}
+
+/* --- start ------------------------------------------------------------ */
+
+static enum docker_next
+start_answer(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	char	 msg[128];
+
+	switch (sp->step) {
+	case T_GK_START:
+	case T_SP_START:
+		if (p->dp_status != 204 && p->dp_status != 304) {
+			engine_message(p, msg, sizeof(msg));
+			done(rq, ERR_DOCKER_FAILED, msg, 0);
+			return DOCKER_DONE;
+		}
+		if (sp->step == T_SP_START) {
+			send_info(rq, &sp->meta, "running", "running", NULL, 0,
+			    0);
+			done(rq, "", NULL, 0);
+			return DOCKER_DONE;
+		}
+		sp->step = T_CORRIDOR;
+		return sp_next(rq, sp, next);
+	case T_CORRIDOR:
+		if (p->dp_status != 200) {
+			sp_next(rq, sp, next);
+			next->cl_delay_ms = SP_CORRIDOR_POLL_MS;
+			return DOCKER_CALL;
+		}
+		/* The way out is under our control: now the space. */
+		if (strcmp(sp->sp_state, "running") != 0) {
+			sp->step = T_SP_START;
+			return sp_next(rq, sp, next);
+		}
+		send_info(rq, &sp->meta, "running", "running", NULL, 0, 0);
+		done(rq, "", NULL, 0);
+		return DOCKER_DONE;
+	default:
+		fatalx("%s: step %d", __func__, sp->step);
+	}
+}
+
+static enum docker_next
+sp_verified(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	switch (sp->op) {
+	case IMSG_SPACE_VERIFY_REQ:
+		send_violations(rq, &sp->report);
+		done(rq, "", NULL, 0);
+		return DOCKER_DONE;
+	case IMSG_SPACE_CREATE_REQ:
+		if (sp->report.hr_n > 0 || sp->report.hr_truncated) {
+			send_violations(rq, &sp->report);
+			return sp_fail(rq, sp, ERR_SPACE_VERIFY_FAILED,
+			    "the new space does not verify", 0, next);
+		}
+		sp->step = C_GK_START;
+		return sp_next(rq, sp, next);
+	case IMSG_SPACE_START_REQ:
+		/* Changed behind our back: named, and not started. */
+		if (sp->report.hr_n > 0 || sp->report.hr_truncated) {
+			send_violations(rq, &sp->report);
+			done(rq, ERR_SPACE_VERIFY_FAILED, "the space does not "
+			    "verify; see spacectl verify", 0);
+			return DOCKER_DONE;
+		}
+		sp->step = strcmp(sp->gk_state, "running") == 0 ?
+		    T_CORRIDOR : T_GK_START;
+		return sp_next(rq, sp, next);
+	default:
+		fatalx("%s: op %u", __func__, sp->op);
+	}
+}
+
+/* --- failure and rollback --------------------------------------------- */
+
+/*
+ * A create past its name check removes everything with its id and
+ * owner (the runtime volume stays: other spaces use it), then answers
+ * with the first failure's code.  Any other op answers at once.
+ */
+static enum docker_next
+sp_fail(struct docker_req *rq, struct sp *sp, const char *code,
+    const char *message, int interrupted, struct docker_call *next)
+{
+	struct sp_res	*r;
+	char		 f[768];
+
+	if (sp->rt_holder) {
+		docker_runtime_release(docker_req_peerid(rq));
+		sp->rt_holder = 0;
+	}
+	if (sp->op != IMSG_SPACE_CREATE_REQ || sp->step < C_RT_WAIT) {
+		done(rq, code, message, 0);
+		return DOCKER_DONE;
+	}
+	if (sp->rolling_back || next == NULL) {
+		/* The cleanup itself broke: say so, the list will show. */
+		if (!sp->rolling_back)
+			strlcpy(sp->code, code, sizeof(sp->code));
+		done(rq, sp->code, "the rollback did not finish", 1);
+		return DOCKER_DONE;
+	}
+	sp->rolling_back = 1;
+	sp->uncertain = interrupted;
+	strlcpy(sp->code, code, sizeof(sp->code));
+	if (message != NULL)
+		strlcpy(sp->message, message, sizeof(sp->message));
+	log_warnx("docker: create %s: %s (%s): rolling back", sp->meta.sm_id,
+	    code, message != NULL ? message : "");
+	sp->nres = 0;
+	if (sp->rt_cid[0] != '\0' && (r = res_add(sp)) != NULL) {
+		r->r_type = RES_CONTAINER;
+		strlcpy(r->r_ref, sp->rt_cid, sizeof(r->r_ref));
+		strlcpy(r->r_name, "runtime-fill", sizeof(r->r_name));
+	}
+	sp->step = R_LIST_C;
+	label_filter(sp, sp->meta.sm_id, f, sizeof(f));
+	call(sp, next, "GET", SP_LIST_CAP, "/containers/json?all=1&filters=%s",
+	    f);
+	return DOCKER_CALL;
+}
+
+/* --- the call of each step -------------------------------------------- */
+
+static enum docker_next
+sp_next(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	char		 name[SPACE_RESOURCE_MAX], f[768];
+	const char	*why = NULL;
+
+	switch (sp->step) {
+	case S_VERSION:
+		switch (sp->op) {
+		case IMSG_SPACE_CREATE_REQ:
+			return create_begin(rq, sp, next);
+		case IMSG_SPACE_LIST_REQ:
+		case IMSG_SPACE_SHOW_REQ:
+			sp->step = L_C;
+			label_filter(sp, sp->op == IMSG_SPACE_SHOW_REQ ?
+			    sp->sq.sq_id : NULL, f, sizeof(f));
+			call(sp, next, "GET", SP_LIST_CAP,
+			    "/containers/json?all=1&filters=%s", f);
+			return DOCKER_CALL;
+		case IMSG_SPACE_VERIFY_REQ:
+		case IMSG_SPACE_START_REQ:
+			sp->step = V_SP;
+			break;
+		case IMSG_SPACE_STOP_REQ:
+			sp->step = ST_SP;
+			break;
+		case IMSG_SPACE_REMOVE_REQ:
+			sp->step = R_LIST_C;
+			label_filter(sp, sp->sq.sq_id, f, sizeof(f));
+			call(sp, next, "GET", SP_LIST_CAP,
+			    "/containers/json?all=1&filters=%s", f);
+			return DOCKER_CALL;
+		}
+		return sp_next(rq, sp, next);
+	case C_NAMES:
+		return create_name_call(sp, next);
+	case C_RT_WAIT:
+		if (docker_runtime_ready(sp->rt_key)) {
+			sp->step = C_NET;
+			return sp_next(rq, sp, next);
+		}
+		if (docker_runtime_take(docker_req_peerid(rq))) {
+			sp->rt_holder = 1;
+			sp->step = C_RT_GET;
+			if (runtime_volume_name(name, sizeof(name),
+			    sp->rt_key) == -1)
+				fatalx("%s: runtime key", __func__);
+			call(sp, next, "GET", SP_SMALL_CAP, "/volumes/%s",
+			    name);
+			return DOCKER_CALL;
+		}
+		/* Another create fills it; ask again shortly. */
+		call(sp, next, "GET", SP_SMALL_CAP, "/_ping");
+		next->cl_delay_ms = SP_RUNTIME_POLL_MS;
+		return DOCKER_CALL;
+	case C_NET:
+		call(sp, next, "POST", SP_SMALL_CAP, "/networks/create");
+		next->cl_body = harden_network_create(&sp->hp, &why);
+		break;
+	case C_VOL:
+		call(sp, next, "POST", SP_SMALL_CAP, "/volumes/create");
+		next->cl_body = harden_volume_create(&sp->hp,
+		    volume_roles[sp->i], &why);
+		break;
+	case C_GK:
+	case C_SP:
+		role_name(sp, sp->step == C_GK ? ROLE_GATEKEEPER : ROLE_SPACE,
+		    name, sizeof(name));
+		call(sp, next, "POST", SP_SMALL_CAP,
+		    "/containers/create?name=%s", name);
+		next->cl_body = sp->step == C_GK ?
+		    harden_gatekeeper_create(&sp->hp, &why) :
+		    harden_space_create(&sp->hp, &why);
+		break;
+	case C_GK_START:
+	case C_SP_START:
+	case T_GK_START:
+	case T_SP_START:
+		role_name(sp, sp->step == C_GK_START || sp->step == T_GK_START ?
+		    ROLE_GATEKEEPER : ROLE_SPACE, name, sizeof(name));
+		call(sp, next, "POST", SP_SMALL_CAP, "/containers/%s/start",
+		    name);
+		return DOCKER_CALL;
+	case C_CORRIDOR:
+	case T_CORRIDOR:
+		/* The socket appears, renamed into place, once it listens. */
+		role_name(sp, ROLE_GATEKEEPER, name, sizeof(name));
+		call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/archive"
+		    "?path=%s/corridor.sock", name, HARDEN_SOCKET_DIR);
+		return DOCKER_CALL;
+	case V_SP:
+	case V_GK:
+	case ST_SP:
+	case ST_GK:
+		role_name(sp, sp->step == V_SP || sp->step == ST_SP ?
+		    ROLE_SPACE : ROLE_GATEKEEPER, name, sizeof(name));
+		call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json",
+		    name);
+		return DOCKER_CALL;
+	case ST_SP_STOP:
+	case ST_GK_STOP:
+		role_name(sp, sp->step == ST_SP_STOP ? ROLE_SPACE :
+		    ROLE_GATEKEEPER, name, sizeof(name));
+		call(sp, next, "POST", SP_SMALL_CAP,
+		    "/containers/%s/stop?t=%d", name, SP_STOP_SECONDS);
+		return DOCKER_CALL;
+	case V_NET:
+		role_name(sp, ROLE_NETWORK, name, sizeof(name));
+		call(sp, next, "GET", SP_SMALL_CAP, "/networks/%s", name);
+		return DOCKER_CALL;
+	case V_VOL:
+		role_name(sp, volume_roles[sp->i], name, sizeof(name));
+		call(sp, next, "GET", SP_SMALL_CAP, "/volumes/%s", name);
+		return DOCKER_CALL;
+	case V_RT:
+		if (runtime_volume_name(name, sizeof(name), sp->rt_key) == -1)
+			strlcpy(name, "spaced-runtime-missing", sizeof(name));
+		call(sp, next, "GET", SP_SMALL_CAP, "/volumes/%s", name);
+		return DOCKER_CALL;
+	default:
+		fatalx("%s: step %d", __func__, sp->step);
+	}
+	if (next->cl_body == NULL)
+		return sp_fail(rq, sp, ERR_INTERNAL, why, 0, next);
+	return DOCKER_CALL;
+}
+
+/* --- the op table's three functions ----------------------------------- */
+
+static enum docker_next
+sp_answer(struct docker_req *rq, const struct docker_parser *p,
+    struct docker_call *next)
+{
+	struct sp	*sp = docker_req_state(rq);
+
+	if (sp->step == S_VERSION)
+		return sp_version(rq, sp, p, next);
+	if (sp->step >= R_LIST_C && sp->step <= R_NAME_DEL)
+		return remove_answer(rq, sp, p, next);
+	if (sp->step >= L_C && sp->step <= L_V)
+		return list_answer(rq, sp, p, next);
+	if (sp->step >= V_SP && sp->step <= V_RT)
+		return verify_answer(rq, sp, p, next);
+	if (sp->step >= ST_SP && sp->step <= ST_GK_STOP)
+		return stop_answer(rq, sp, p, next);
+	if (sp->step >= T_GK_START && sp->step <= T_SP_START)
+		return start_answer(rq, sp, p, next);
+	return create_answer(rq, sp, p, next);
+}
+
+static enum docker_next
+sp_op_fail(struct docker_req *rq, const char *code, int interrupted,
+    struct docker_call *next)
+{
+	struct sp	*sp = docker_req_state(rq);
+
+	return sp_fail(rq, sp, code, NULL, interrupted, next);
+}
+
+static void
+sp_free(void *state)
+{
+	struct sp	*sp = state;
+
+	free(sp->res);
+}
+
+#define SPACE_OP(name, type, ms) {					\
+	.op_name = name, .op_req = type, .op_rep = IMSG_SPACE_DONE,	\
+	.op_len = sizeof(struct space_req), .op_fd = 1,			\
+	.op_timeout_ms = ms, .op_state_size = sizeof(struct sp),	\
+	.op_start = sp_start, .op_answer = sp_answer,			\
+	.op_fail = sp_op_fail, .op_free = sp_free,			\
+	.op_cleanup_ms = 30000 }
+
+const struct docker_op docker_space_ops[] = {
+	SPACE_OP("create", IMSG_SPACE_CREATE_REQ, 120000),
+	SPACE_OP("list", IMSG_SPACE_LIST_REQ, 30000),
+	SPACE_OP("show", IMSG_SPACE_SHOW_REQ, 30000),
+	SPACE_OP("verify", IMSG_SPACE_VERIFY_REQ, 30000),
+	SPACE_OP("stop", IMSG_SPACE_STOP_REQ, 40000),
+	SPACE_OP("start", IMSG_SPACE_START_REQ, 90000),
+	SPACE_OP("remove", IMSG_SPACE_REMOVE_REQ, 60000),
+};
+const size_t docker_space_nops = sizeof(docker_space_ops) /
+    sizeof(docker_space_ops[0]);
