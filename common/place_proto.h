@@ -51,6 +51,14 @@ enum place_imsg_type {
 	IMSG_SPACE_STOP_REQ,
 	IMSG_SPACE_START_REQ,
 	IMSG_SPACE_REMOVE_REQ,
+	/*
+	 * struct space_exec_req: argv in the space or its gatekeeper.  Its
+	 * stdin comes inline and/or as a stream (client -> place); its
+	 * output goes as a stream (place -> client) of chunks, each one
+	 * byte (1 stdout, 2 stderr) and then the bytes; the stream ENDs
+	 * before DONE, which carries the exit code.
+	 */
+	IMSG_SPACE_EXEC_REQ,
 
 	/* records: each struct's first field also says which it is */
 	IMSG_SPACE_INFO = 90,	/* struct space_info */
@@ -162,6 +170,31 @@ struct space_done {
 	char		 sd_code[CTL_CODE_MAX];
 	int32_t		 sd_uncertain;	/* a step may still finish: look */
 	char		 sd_message[SPACE_DONE_MESSAGE_MAX];
+	int32_t		 sd_exit;	/* exec: the exit code; else -1 */
+};
+
+enum space_exec_target {
+	EXEC_TARGET_SPACE = 0,
+	EXEC_TARGET_GATEKEEPER,
+};
+#define SPACE_EXEC_ARGV_MAX	8192	/* argv, NUL-separated */
+#define SPACE_EXEC_ARGC_MAX	256
+#define SPACE_EXEC_STDIN_MAX	4096	/* inline stdin */
+#define EXEC_OUT_STDOUT		1	/* first byte of an output chunk */
+#define EXEC_OUT_STDERR		2
+struct space_exec_req {
+	struct space_req se_space;	/* owner and id */
+	uint32_t	 se_target;	/* enum space_exec_target */
+	uint32_t	 se_timeout_ms;	/* 0: none */
+	uint64_t	 se_output_max;	/* bytes; 0: no cap */
+	uint32_t	 se_in_stream;	/* 0: stdin is se_stdin, then EOF */
+	uint32_t	 se_out_stream;	/* 0: the output is dropped */
+	uint32_t	 se_argc;
+	uint32_t	 se_argv_len;	/* bytes of se_argv used */
+	uint32_t	 se_stdin_len;
+	uint32_t	 se_reserved;	/* zero */
+	char		 se_argv[SPACE_EXEC_ARGV_MAX];
+	uint8_t		 se_stdin[SPACE_EXEC_STDIN_MAX];
 };
 
 #endif /* SPACED_PLACE_PROTO_H */

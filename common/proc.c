@@ -182,10 +182,13 @@ worker_stream_msg(struct imsgev *iev, struct imsg *imsg)
 			wstreams[i].handler(iev, imsg, wstreams[i].arg);
 			return;
 		}
-	/* A credit crosses our END in flight: nothing is owed for it. */
+	/*
+	 * A credit crosses our END in flight, or data a sink stopped
+	 * taking (an exec whose command exited before its stdin ended):
+	 * nothing is owed for it.
+	 */
 	for (i = 0; i < WORKER_STREAMS_MAX; i++)
-		if (wstreams_ended[i] == id && id != 0 &&
-		    imsg_get_type(imsg) == IMSG_STREAM_CREDIT)
+		if (wstreams_ended[i] == id && id != 0)
 			return;
 	fatalx("%s: message %u for no stream of ours (%u)", __func__,
 	    imsg_get_type(imsg), id);

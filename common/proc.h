@@ -67,7 +67,7 @@ __dead void	 worker_main(int argc, char *argv[], const struct worker *);
  * the parent goes to the handler registered for its id; one for no
  * registered stream is fatal.
  */
-#define WORKER_STREAMS_MAX	16
+#define WORKER_STREAMS_MAX	64	/* two an exec; many at once */
 int		 worker_stream_register(uint32_t id,
 		    void (*)(struct imsgev *, struct imsg *, void *), void *);
 void		 worker_stream_unregister(uint32_t id);

@@ -33,6 +33,12 @@
 /* The channel, kept for answers that come after dispatch returned. */
 static struct imsgev	*docker_iev;
 
+struct imsgev *
+docker_channel(void)
+{
+	return docker_iev;
+}
+
 static void
 docker_reply(uint32_t type, uint32_t peerid, const void *data, size_t len)
 {

@@ -58,9 +58,11 @@ docker_http_head(const struct docker_request *rq, char *buf, size_t len)
 		n = snprintf(buf, len, "%s %s HTTP/1.1\r\n"
 		    "Host: docker\r\n"
 		    "User-Agent: spaced\r\n"
+		    "%s"
 		    "Content-Type: %s\r\n"
 		    "Content-Length: %zu\r\n"
 		    "\r\n", rq->rq_method, rq->rq_path,
+		    rq->rq_upgrade ? "Connection: Upgrade\r\nUpgrade: tcp\r\n" : "",
 		    rq->rq_type != NULL ? rq->rq_type : "application/json",
 		    rq->rq_body_len);
 	else

@@ -33,6 +33,7 @@ struct docker_request {
 	const char	*rq_body;	/* or NULL */
 	size_t		 rq_body_len;
 	const char	*rq_type;	/* of the body; NULL: JSON */
+	int		 rq_upgrade;	/* Connection: Upgrade, Upgrade: tcp */
 };
 
 /* Writes the request head into buf; -1 if it does not fit or is unsafe. */

@@ -23,6 +23,7 @@
 
 #include <sys/types.h>
 #include <sys/queue.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -44,6 +45,7 @@ enum rq_state {
 	RQ_READ,		/* written; reading its answer */
 	RQ_DELAY,		/* rq_pending goes out when rq_delay fires */
 	RQ_CONN,		/* waiting for a new connection for rq_pending */
+	RQ_STREAM,		/* raw: the op's own bytes */
 };
 
 struct docker_req {
@@ -58,6 +60,7 @@ struct docker_req {
 	struct docker_call	 rq_pending;	/* RQ_DELAY, RQ_CONN */
 	int			 rq_has_pending;
 	int			 rq_conns;	/* asked for so far */
+	int			 rq_shutdown;	/* SHUT_WR once drained */
 	int			 rq_parsing;	/* rq_answer is initialised */
 	size_t			 rq_got;	/* bytes of this answer */
 	int			 rq_replied;
@@ -192,6 +195,25 @@ rq_disconnect(struct docker_req *rq)
 	rq->rq_fd = -1;
 }
 
+/* Sends next once the parent gave a new connection. */
+static void
+rq_call_new(struct docker_req *rq, struct docker_call *next, int timeout_ms)
+{
+	if (rq->rq_replied || rq->rq_conns >= RQ_CONNS_MAX)
+		fatalx("%s: %s: a new connection after the answer, or too many",
+		    __func__, rq->rq_op->op_name);
+	rq_disconnect(rq);
+	if (rq->rq_has_pending)
+		call_clear(&rq->rq_pending);
+	rq->rq_pending = *next;
+	rq->rq_has_pending = 1;
+	rq->rq_state = RQ_CONN;
+	rq->rq_conns++;
+	if (timeout_ms > 0)
+		rq_arm(rq, timeout_ms);
+	req_reply(req_conn_type, rq->rq_peerid, NULL, 0);
+}
+
 /*
  * A call failed: the op answers, or goes on with a cleanup on a new
  * connection from the parent (the old one may hold half an answer).
@@ -207,19 +229,8 @@ rq_fail(struct docker_req *rq, const char *code, int interrupted)
 	/* Past RQ_CONNS_MAX the op must answer now: no next to fill. */
 	if (!rq->rq_replied && rq->rq_op->op_fail(rq, code, interrupted,
 	    rq->rq_conns < RQ_CONNS_MAX ? &next : NULL) == DOCKER_CALL) {
-		if (rq->rq_replied || rq->rq_conns >= RQ_CONNS_MAX)
-			fatalx("%s: %s: a cleanup without end", __func__,
-			    rq->rq_op->op_name);
-		rq_disconnect(rq);
-		if (rq->rq_has_pending)
-			call_clear(&rq->rq_pending);
-		rq->rq_pending = next;
-		rq->rq_has_pending = 1;
-		rq->rq_state = RQ_CONN;
-		rq->rq_conns++;
-		rq_arm(rq, rq->rq_op->op_cleanup_ms > 0 ?
+		rq_call_new(rq, &next, rq->rq_op->op_cleanup_ms > 0 ?
 		    rq->rq_op->op_cleanup_ms : DOCKER_TIMEOUT_MS);
-		req_reply(req_conn_type, rq->rq_peerid, NULL, 0);
 		return;
 	}
 	if (!rq->rq_replied)
@@ -331,6 +342,7 @@ rq_send(struct docker_req *rq, struct docker_call *cl)
 	memset(&hr, 0, sizeof(hr));
 	hr.rq_method = cl->cl_method;
 	hr.rq_path = cl->cl_path;
+	hr.rq_upgrade = cl->cl_upgrade;
 	if (cl->cl_raw != NULL) {
 		json_decref(cl->cl_body);
 		cl->cl_body = NULL;
@@ -378,6 +390,24 @@ rq_answered(struct docker_req *rq)
 
 	memset(&next, 0, sizeof(next));
 	nx = rq->rq_op->op_answer(rq, &rq->rq_answer, &next);
+	if (nx == DOCKER_STREAM) {
+		if (!rq->rq_answer.dp_upgraded || rq->rq_op->op_stream_read ==
+		    NULL)
+			fatalx("%s: %s: a stream without a 101", __func__,
+			    rq->rq_op->op_name);
+		rq->rq_state = RQ_STREAM;
+		/*
+		 * Called at once: the op writes what it holds, and what came
+		 * with the head is the stream's already.
+		 */
+		(void)rq->rq_op->op_stream_read(rq,
+		    bufferevent_get_input(rq->rq_bev));
+		return 0;
+	}
+	if (nx == DOCKER_CALL_NEW) {
+		rq_call_new(rq, &next, 0);
+		return 0;
+	}
 	if (nx == DOCKER_DONE) {
 		call_clear(&next);
 		if (!rq->rq_replied)
@@ -439,7 +469,13 @@ rq_feed(struct docker_req *rq)
 static void
 rq_readcb(struct bufferevent *bev, void *arg)
 {
-	rq_feed(arg);
+	struct docker_req	*rq = arg;
+
+	if (rq->rq_state == RQ_STREAM) {
+		(void)rq->rq_op->op_stream_read(rq, bufferevent_get_input(bev));
+		return;
+	}
+	rq_feed(rq);
 }
 
 static void
@@ -449,6 +485,88 @@ rq_writecb(struct bufferevent *bev, void *arg)
 
 	if (rq->rq_state == RQ_SEND)
 		rq->rq_state = RQ_READ;
+	if (rq->rq_state != RQ_STREAM)
+		return;
+	if (rq->rq_shutdown == 1) {
+		rq->rq_shutdown = 2;
+		(void)shutdown(rq->rq_fd, SHUT_WR);
+	}
+	if (rq->rq_op->op_stream_drained != NULL)
+		rq->rq_op->op_stream_drained(rq);
+}
+
+/* The raw stream ended: at EOF (error 0) or on an error. */
+static void
+rq_stream_end(struct docker_req *rq, int error)
+{
+	struct docker_call	 next;
+	enum docker_next	 nx;
+
+	memset(&next, 0, sizeof(next));
+	nx = rq->rq_op->op_stream_end(rq, error, &next);
+	if (nx == DOCKER_CALL_NEW) {
+		rq_call_new(rq, &next, 0);
+		return;
+	}
+	call_clear(&next);
+	if (!rq->rq_replied)
+		fatalx("%s: %s: a stream ended without an answer", __func__,
+		    rq->rq_op->op_name);
+	rq_free(rq);
+}
+
+void
+docker_req_stream_write(struct docker_req *rq, const void *data, size_t len)
+{
+	if (rq->rq_state != RQ_STREAM || rq->rq_shutdown)
+		fatalx("%s: not a stream, or shut", __func__);
+	if (evbuffer_add(bufferevent_get_output(rq->rq_bev), data, len) == -1)
+		fatal("%s: evbuffer_add", __func__);
+}
+
+struct evbuffer *
+docker_req_stream_input(struct docker_req *rq)
+{
+	if (rq->rq_state != RQ_STREAM || rq->rq_bev == NULL)
+		return NULL;
+	return bufferevent_get_input(rq->rq_bev);
+}
+
+size_t
+docker_req_stream_queued(struct docker_req *rq)
+{
+	if (rq->rq_bev == NULL)
+		return 0;
+	return evbuffer_get_length(bufferevent_get_output(rq->rq_bev));
+}
+
+void
+docker_req_stream_shutdown(struct docker_req *rq)
+{
+	if (rq->rq_state != RQ_STREAM || rq->rq_shutdown)
+		return;
+	rq->rq_shutdown = 1;
+	if (docker_req_stream_queued(rq) == 0) {
+		rq->rq_shutdown = 2;
+		(void)shutdown(rq->rq_fd, SHUT_WR);
+	}
+}
+
+void
+docker_req_stream_pause(struct docker_req *rq, int pause)
+{
+	if (rq->rq_bev == NULL)
+		return;
+	if (pause)
+		bufferevent_disable(rq->rq_bev, EV_READ);
+	else
+		bufferevent_enable(rq->rq_bev, EV_READ);
+}
+
+void
+docker_req_stream_fail(struct docker_req *rq, const char *code)
+{
+	rq_fail(rq, code, 1);
 }
 
 static void
@@ -456,6 +574,18 @@ rq_eventcb(struct bufferevent *bev, short what, void *arg)
 {
 	struct docker_req	*rq = arg;
 
+	if (rq->rq_state == RQ_STREAM) {
+		if (what & (BEV_EVENT_ERROR | BEV_EVENT_EOF)) {
+			/* The last bytes first: EOF may come with them. */
+			if (evbuffer_get_length(bufferevent_get_input(bev)) >
+			    0 && !rq->rq_op->op_stream_read(rq,
+			    bufferevent_get_input(bev)))
+				return;
+			rq_stream_end(rq, (what & BEV_EVENT_ERROR) ?
+			    EVUTIL_SOCKET_ERROR() : 0);
+		}
+		return;
+	}
 	if (what & BEV_EVENT_ERROR) {
 		errno = EVUTIL_SOCKET_ERROR();
 		log_warn("docker: %s", rq->rq_what);

@@ -37,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <event2/buffer.h>
 #include <jansson.h>
 
 #include "docker_parse.h"
@@ -60,11 +61,19 @@ struct docker_call {
 	const char	*cl_type;		/* cl_raw's Content-Type */
 	size_t		 cl_cap;		/* largest answer body taken */
 	int		 cl_delay_ms;		/* wait before sending */
+	int		 cl_upgrade;		/* ask for the raw stream */
 };
 
 enum docker_next {
 	DOCKER_DONE = 0,	/* op answered the parent (docker_req_reply) */
 	DOCKER_CALL,		/* send *next on the same connection */
+	/*
+	 * After a 101: the connection is the op's raw stream now, read
+	 * through op_stream_read and written with docker_req_stream_*.
+	 */
+	DOCKER_STREAM,
+	/* send *next on a new connection from the parent */
+	DOCKER_CALL_NEW,
 };
 
 struct docker_op {
@@ -94,6 +103,17 @@ struct docker_op {
 			    int interrupted, struct docker_call *next);
 	int		 op_cleanup_ms;
 	void		(*op_free)(void *state);	/* or NULL */
+	/*
+	 * Raw stream mode (DOCKER_STREAM): bytes as they come (drain what
+	 * was used), its end (error 0 at EOF), and output drained.  The
+	 * end answers the parent or goes on with a call (DOCKER_CALL_NEW).
+	 */
+	/* returns 0 when it ended the request (docker_req_stream_fail) */
+	int		(*op_stream_read)(struct docker_req *,
+			    struct evbuffer *);
+	enum docker_next (*op_stream_end)(struct docker_req *, int error,
+			    struct docker_call *);
+	void		(*op_stream_drained)(struct docker_req *);
 };
 
 /* Where answers go: the worker's channel, or a test. */
@@ -125,5 +145,18 @@ void		 docker_req_record(struct docker_req *, uint32_t type,
 void		*docker_req_state(struct docker_req *);
 uint32_t	 docker_req_peerid(const struct docker_req *);
 const struct docker_op *docker_req_op(const struct docker_req *);
+
+/* Raw stream mode. */
+void		 docker_req_stream_write(struct docker_req *, const void *,
+		    size_t);
+size_t		 docker_req_stream_queued(struct docker_req *);
+/* What the engine sent and the op has not taken yet, or NULL. */
+struct evbuffer	*docker_req_stream_input(struct docker_req *);
+/* EOF to the engine (shutdown SHUT_WR) once the output is written. */
+void		 docker_req_stream_shutdown(struct docker_req *);
+/* Take no more bytes for now (flow control), or again. */
+void		 docker_req_stream_pause(struct docker_req *, int);
+/* The op's own end of the stream (a cap, a cancel from its side). */
+void		 docker_req_stream_fail(struct docker_req *, const char *);
 
 #endif /* SPACED_DOCKER_REQ_H */

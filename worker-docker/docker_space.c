@@ -153,16 +153,16 @@ static enum docker_next	sp_fail(struct docker_req *, struct sp *,
 
 /* --- small things ----------------------------------------------------- */
 
-static void __attribute__((format(printf, 5, 6)))
-call(struct sp *sp, struct docker_call *cl, const char *method, size_t cap,
-    const char *fmt, ...)
+void
+docker_call_fmt(struct docker_call *cl, const char *api, const char *method,
+    size_t cap, const char *fmt, ...)
 {
 	va_list	 ap;
 	size_t	 n;
 
 	cl->cl_method = method;
 	cl->cl_cap = cap;
-	n = strlcpy(cl->cl_path, sp->api, sizeof(cl->cl_path));
+	n = strlcpy(cl->cl_path, api, sizeof(cl->cl_path));
 	va_start(ap, fmt);
 	if (n >= sizeof(cl->cl_path) ||
 	    vsnprintf(cl->cl_path + n, sizeof(cl->cl_path) - n, fmt, ap) >=
@@ -170,6 +170,9 @@ call(struct sp *sp, struct docker_call *cl, const char *method, size_t cap,
 		fatalx("%s: path too long", __func__);
 	va_end(ap);
 }
+
+#define call(sp, cl, method, cap, ...) \
+	docker_call_fmt((cl), (sp)->api, (method), (cap), __VA_ARGS__)
 
 static void
 role_name(struct sp *sp, enum space_role r, char *buf, size_t len)
@@ -230,7 +233,7 @@ answer_json(const struct docker_parser *p)
 }
 
 /* The engine's own words, for a log line: its "message", cut. */
-static void
+void
 engine_message(const struct docker_parser *p, char *buf, size_t len)
 {
 	json_t		*o = answer_json(p);
@@ -252,6 +255,7 @@ done(struct docker_req *rq, const char *code, const char *message,
 	if (message != NULL)
 		strlcpy(sd.sd_message, message, sizeof(sd.sd_message));
 	sd.sd_uncertain = uncertain;
+	sd.sd_exit = -1;
 	docker_req_reply(rq, &sd, sizeof(sd));
 }
 

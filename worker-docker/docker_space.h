@@ -25,5 +25,13 @@
 
 extern const struct docker_op	docker_space_ops[];
 extern const size_t		docker_space_nops;
+extern const struct docker_op	docker_exec_op;
+
+/* cl's method, cap and path: api ("/v1.41") and then fmt. */
+void	docker_call_fmt(struct docker_call *, const char *api,
+	    const char *method, size_t cap, const char *fmt, ...)
+	    __attribute__((format(printf, 5, 6)));
+/* The "message" of an engine's error answer, for a line of ours. */
+void	engine_message(const struct docker_parser *, char *, size_t);
 
 #endif /* SPACED_DOCKER_SPACE_H */
