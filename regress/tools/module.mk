@@ -15,3 +15,12 @@ TEST_TOOLS	+= $(FAKE_ENGINE) $(B)/regress/tools/hostile-worker
 # The docker suite drives the real worker against the stand-in Engine.
 # Order-only: built first, never linked in.
 $(B)/regress/unit/docker: | $(FAKE_ENGINE) $(B)/libexec/spaced/spaced-docker
+
+# One space operation of the place in-process, for development.
+# (worker-docker/module.mk comes later: its objects by name here.)
+PLACE_OP_OBJS	:= $(filter-out $(B)/worker-docker/main.o,\
+		   $(patsubst %.c,$(B)/%.o,$(wildcard worker-docker/*.c)))
+$(B)/regress/tools/place_op: $(B)/regress/tools/place_op.o $(PLACE_OP_OBJS) $(B)/libcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+TEST_TOOLS	+= $(B)/regress/tools/place_op
