@@ -213,21 +213,42 @@ client_stdin(size_t *lenp)
 	return buf;
 }
 
-static void
+/*
+ * Send len bytes, unless the answer comes first: a server may answer
+ * (413) and close before it reads a body, and then that answer, not
+ * the broken pipe, is what counts.  0 when all went out.
+ */
+static int
 client_send(int s, const char *p, size_t len)
 {
-	ssize_t	 n;
+	struct pollfd	 pfd;
+	ssize_t		 n;
+	int		 r;
 
 	while (len > 0) {
-		client_wait(s, POLLOUT, "send");
+		pfd.fd = s;
+		pfd.events = POLLIN | POLLOUT;
+		pfd.revents = 0;
+		r = poll(&pfd, 1, client_left());
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r == -1)
+			client_fail("send: poll: %s", strerror(errno));
+		if (r == 0)
+			client_fail("send: timed out");
+		if (pfd.revents & (POLLIN | POLLHUP | POLLERR))
+			return -1;
 		n = send(s, p, len, MSG_NOSIGNAL);
 		if (n == -1 && (errno == EINTR || errno == EAGAIN))
 			continue;
+		if (n == -1 && (errno == EPIPE || errno == ECONNRESET))
+			return -1;
 		if (n == -1)
 			client_fail("send: %s", strerror(errno));
 		p += n;
 		len -= (size_t)n;
 	}
+	return 0;
 }
 
 static void
@@ -334,9 +355,8 @@ client_main(int argc, char *argv[])
 		    method, path, port);
 	if (hl < 0 || (size_t)hl >= sizeof(head))
 		client_fail("request head too long");
-	client_send(s, head, (size_t)hl);
-	if (body != NULL)
-		client_send(s, body, bodylen);
+	if (client_send(s, head, (size_t)hl) == 0 && body != NULL)
+		(void)client_send(s, body, bodylen);
 	free(body);
 
 	/* One more than allowed, to see that there is more. */
