@@ -100,7 +100,7 @@ int
 client_answer(const char *buf, size_t len, int eof, int *status,
     size_t *bodyoff, size_t *bodylen, const char **errstr)
 {
-	static struct gk_http_head	 h;
+	struct gk_http_head		 h;
 	enum gk_body_kind		 kind;
 	uint64_t			 length;
 
