@@ -75,7 +75,7 @@ check "corridor.sock: an allowlisted CONNECT carries bytes" \
 check "... journalled allow" jhas corridor upstream.test.example allow
 check "corridor.sock: a name off the list is refused (403)" \
     test "$(cli tunnel "$S/corridor.sock" 0 wrongname.test.example:443 echo |
-    head -n 1)" = "status=403"
+    sed -n 1p)" = "status=403"
 check "... journalled deny:not-on-allowlist" \
     jhas corridor wrongname.test.example deny:not-on-allowlist
 
@@ -186,7 +186,7 @@ check "... nothing on stderr" test ! -s "$T/c.err"
 
 check "before: wrongname is refused in allowlist mode" \
     test "$(cli tunnel "$S/corridor.sock" 0 wrongname.test.example:443 echo |
-    head -n 1)" = "status=403"
+    sed -n 1p)" = "status=403"
 # stdin from files: a pipe would run gkc, and set rc, in a subshell.
 printf '{"mode":"open","domains":[]}' >"$T/open.json"
 rc=x
@@ -204,7 +204,7 @@ rcp=$(printf '{"mode":"allowlist","domains":["upstream.test.example"]}' |
 check "-C POST /network with the body from a pipe: exit 0" test "$rcp" = 0
 check "... allowlist mode again refuses wrongname" \
     test "$(cli tunnel "$S/corridor.sock" 0 wrongname.test.example:443 echo |
-    head -n 1)" = "status=403"
+    sed -n 1p)" = "status=403"
 printf '{"mode":"sideways"}' >"$T/bad.json"
 gkc POST /network <"$T/bad.json"
 check "-C POST /network with a bad body: exit 1, status 400 on stderr" \
@@ -253,6 +253,16 @@ t1=$(date +%s)
 check "-C -t 2 against a server that stalls: exit 2 within 2-4 s" \
     test "$rc" = 2 -a $((t1 - t0)) -ge 1 -a $((t1 - t0)) -le 4
 check "... says it timed out" grep -q 'timed out' "$T/c.err"
+# Confined while it waits: seccomp filter mode and no_new_privs.
+# Spelt out: a function in the background would be a subshell.
+ip netns exec "$NSG" "$GK_BIN" -C GET /health -p 9201 -t 3 >/dev/null 2>&1 &
+cpid=$!
+sleep 1
+grep -E '^(Seccomp|NoNewPrivs):' /proc/$cpid/status >"$T/c.status" 2>&1
+wait $cpid
+check "-C runs under a seccomp filter with no_new_privs" \
+    test "$(tr -s '\t ' ' ' <"$T/c.status" | tr '\n' ' ')" = \
+    "NoNewPrivs: 1 Seccomp: 2 "
 gkc GET /health -p 9202
 check "-C with an answer over 2 MiB: exit 2" \
     test "$rc" = 2 -a -n "$(grep 'over' "$T/c.err")"

@@ -71,6 +71,8 @@ mutant "-C: PATH not checked" $CL \
     "if (client_path_ok(path) == -1) => if (0)"
 mutant "-C: METHOD not checked" $CL \
     "if (client_method_ok(method) == -1) => if (0)"
+mutant "-C: no confinement" $CL \
+    "sandbox_enter(&sb); => ;"
 
 echo "$killed killed, $survived survived"
 [ "$survived" -eq 0 ]
