@@ -131,6 +131,27 @@ struct tunnel *tunnel_start(struct bufferevent *client,
 	    struct bufferevent *upstream, int client_eof, void (*done)(void *),
 	    void *arg);
 
+/*
+ * client.c: spaced-gatekeeper -C METHOD PATH [-p PORT] [-t SECONDS],
+ * one request to the control channel on 127.0.0.1.  argv[1] is "-C".
+ * Exits 0 on a 2xx answer, 1 on any other, 2 when there is none.
+ */
+#define GK_CLIENT_PORT_DEFAULT	9099
+#define GK_CLIENT_DEADLINE_SEC	10
+#define GK_CLIENT_BODY_MAX	(1024 * 1024)		/* from stdin */
+#define GK_CLIENT_ANSWER_MAX	(2 * 1024 * 1024)	/* head and body */
+int	 client_main(int, char **);
+/* Pure: 0 when the request line may carry them, else -1. */
+int	 client_method_ok(const char *);
+int	 client_path_ok(const char *);
+/*
+ * The answer in buf[0..len), eof when nothing more will come.  1: whole,
+ * with *status and the body at buf + *bodyoff, *bodylen long; 0: more
+ * is needed; -1: malformed or cut short (*errstr says why).  Pure.
+ */
+int	 client_answer(const char *buf, size_t len, int eof, int *status,
+	    size_t *bodyoff, size_t *bodylen, const char **errstr);
+
 /* tls.c: trust store read at start, the context made on first use. */
 void	 tls_preload(void);
 SSL_CTX	*tls_context(void);

@@ -17,7 +17,9 @@
 #include <sys/types.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
 
@@ -41,11 +43,17 @@
 #include "gatekeeper.h"
 
 /*
- * spaced-gatekeeper BIND CORRIDOR_PORT WINDOW_PORT CONTROL_PORT
- *     [WINDOW_DEADLINE_MS [CORRIDOR_CAP WINDOW_CAP CONTROL_CAP]]
+ * spaced-gatekeeper [-u SOCKDIR] BIND CORRIDOR_PORT WINDOW_PORT
+ *     CONTROL_PORT [WINDOW_DEADLINE_MS [CORRIDOR_CAP WINDOW_CAP CONTROL_CAP]]
+ * spaced-gatekeeper -C METHOD PATH [-p CONTROL_PORT] [-t SECONDS]
  *
  * Every argument is a length or a place; none weakens a rule.  Bad
  * arguments end the program with 2, a listener that cannot bind with 1.
+ * With -u the corridor and the window listen on SOCKDIR/corridor.sock
+ * and SOCKDIR/window.sock and on no TCP port: BIND and their ports are
+ * still checked, and still what the window refuses as its own.
+ * Control is always 127.0.0.1:CONTROL_PORT.  -C is the control
+ * channel's client (client.c).
  */
 
 static struct gk	 gk_state;
@@ -54,9 +62,11 @@ static __dead void
 usage(const char *why)
 {
 	log_warnx("%s", why);
-	log_warnx("usage: spaced-gatekeeper BIND CORRIDOR_PORT WINDOW_PORT "
-	    "CONTROL_PORT [WINDOW_DEADLINE_MS [CORRIDOR_CAP WINDOW_CAP "
-	    "CONTROL_CAP]]");
+	log_warnx("usage: spaced-gatekeeper [-u SOCKDIR] BIND CORRIDOR_PORT "
+	    "WINDOW_PORT CONTROL_PORT [WINDOW_DEADLINE_MS [CORRIDOR_CAP "
+	    "WINDOW_CAP CONTROL_CAP]]");
+	log_warnx("usage: spaced-gatekeeper -C METHOD PATH [-p CONTROL_PORT] "
+	    "[-t SECONDS]");
 	exit(2);
 }
 
@@ -165,6 +175,73 @@ listen_on(struct sockaddr_storage *ss, socklen_t len, evconnlistener_cb cb,
 	return l;
 }
 
+/*
+ * What may stand at a socket's name before we make it: nothing, or a
+ * socket (an earlier run of this gatekeeper left it; the volume
+ * outlives the container).  Anything else is not ours to remove.
+ */
+static int
+unix_stale(const char *path)
+{
+	struct stat	 st;
+
+	if (lstat(path, &st) == -1) {
+		if (errno == ENOENT)
+			return 0;
+		fatal("%s", path);
+	}
+	if (!S_ISSOCK(st.st_mode))
+		fatalx("%s exists and is not a socket", path);
+	return 1;
+}
+
+/*
+ * SOCKDIR/NAME.sock, made whole under .NAME.sock.tmp (bound, mode 0666
+ * so that the space's user may connect, listening) and then renamed
+ * over the final name: a relay either finds no socket, the stale one
+ * (refused) or one that accepts, never a socket still being made.
+ */
+static struct evconnlistener *
+listen_unix(const char *dir, const char *name, evconnlistener_cb cb)
+{
+	struct sockaddr_un	 sun;
+	struct evconnlistener	*l;
+	char			 path[sizeof(sun.sun_path)];
+	char			 tmp[sizeof(sun.sun_path)];
+	int			 fd, n, m;
+
+	n = snprintf(path, sizeof(path), "%s/%s.sock", dir, name);
+	m = snprintf(tmp, sizeof(tmp), "%s/.%s.sock.tmp", dir, name);
+	if (n < 0 || (size_t)n >= sizeof(path) || m < 0 ||
+	    (size_t)m >= sizeof(tmp))
+		usage("SOCKDIR is too long for a socket name");
+	(void)unix_stale(path);		/* the rename replaces a socket */
+	if (unix_stale(tmp) && unlink(tmp) == -1)
+		fatal("unlink %s", tmp);
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	memcpy(sun.sun_path, tmp, (size_t)m + 1);
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+	    0)) == -1)
+		fatal("%s: socket", name);
+	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1)
+		fatal("%s: bind %s", name, tmp);
+	/* connect(2) needs write permission on the socket's inode. */
+	if (chmod(tmp, 0666) == -1)
+		fatal("%s: chmod %s", name, tmp);
+	if (listen(fd, 128) == -1)
+		fatal("%s: listen", name);
+	if (rename(tmp, path) == -1)
+		fatal("%s: rename to %s", name, path);
+	l = evconnlistener_new(gk->gk_base, cb, NULL,
+	    LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, -1, fd);
+	if (l == NULL)
+		fatalx("%s: cannot listen", name);
+	evconnlistener_set_error_cb(l, listener_error);
+	return l;
+}
+
 /* Our own addresses: a grant must never point the window at us. */
 static void
 own_addresses(void)
@@ -224,13 +301,31 @@ main(int argc, char *argv[])
 {
 	struct sockaddr_storage	 ss;
 	struct sandbox_spec	 sb;
-	int			 i;
+	const char		*sockdir = NULL;
+	int			 ch, i;
 
 	log_init(1, LOG_DAEMON);
 	log_procinit("gatekeeper");
 	gk = &gk_state;
 	TAILQ_INIT(&gk->gk_grants);
 	gk->gk_mode = GK_MODE_ALLOWLIST;	/* and an empty list */
+
+	if (argc >= 2 && strcmp(argv[1], "-C") == 0)
+		return client_main(argc, argv);
+	/* '+': BIND and the numbers are never taken for options. */
+	while ((ch = getopt(argc, argv, "+u:")) != -1) {
+		switch (ch) {
+		case 'u':
+			if (optarg[0] == '\0')
+				usage("SOCKDIR is empty");
+			sockdir = optarg;
+			break;
+		default:
+			usage("unknown option");
+		}
+	}
+	argc -= optind - 1;
+	argv += optind - 1;
 
 	if (argc != 5 && argc != 6 && argc != 9)
 		usage("wrong number of arguments");
@@ -267,11 +362,16 @@ main(int argc, char *argv[])
 	    DNS_OPTION_MISC | DNS_OPTION_HOSTSFILE, "/etc/resolv.conf") != 0)
 		log_warnx("resolv.conf unreadable, using the default server");
 
-	ss = gk->gk_bind;
-	set_port(&ss, gk->gk_ports[GK_CORRIDOR]);
-	listen_on(&ss, gk->gk_bindlen, corridor_accept, "corridor");
-	set_port(&ss, gk->gk_ports[GK_WINDOW]);
-	listen_on(&ss, gk->gk_bindlen, window_accept, "window");
+	if (sockdir != NULL) {
+		listen_unix(sockdir, "corridor", corridor_accept);
+		listen_unix(sockdir, "window", window_accept);
+	} else {
+		ss = gk->gk_bind;
+		set_port(&ss, gk->gk_ports[GK_CORRIDOR]);
+		listen_on(&ss, gk->gk_bindlen, corridor_accept, "corridor");
+		set_port(&ss, gk->gk_ports[GK_WINDOW]);
+		listen_on(&ss, gk->gk_bindlen, window_accept, "window");
+	}
 	/* Control last: an answer on it means the corridor accepts. */
 	memset(&ss, 0, sizeof(ss));
 	((struct sockaddr_in *)&ss)->sin_family = AF_INET;
@@ -281,8 +381,10 @@ main(int argc, char *argv[])
 	own_addresses();
 
 	/*
-	 * stdio: the loop and the sockets it holds; inet: the corridor's
-	 * and the window's connections out and the resolver's sockets;
+	 * stdio: the loop and the sockets it holds; inet: accepts on the
+	 * listeners (the unix ones were bound, chmod'ed and renamed
+	 * above: no path call is left), the corridor's and the window's
+	 * connections out and the resolver's sockets;
 	 * splice: the tunnels' bytes from socket to pipe to socket.
 	 * No file, no exec, no new process: Landlock denies every path.
 	 */
@@ -294,9 +396,14 @@ main(int argc, char *argv[])
 	sandbox_enter(&sb);
 
 	gk->gk_ready = 1;
-	log_info("listening: corridor %u, window %u, control %u",
-	    gk->gk_ports[GK_CORRIDOR], gk->gk_ports[GK_WINDOW],
-	    gk->gk_ports[GK_CONTROL]);
+	if (sockdir != NULL)
+		log_info("listening: corridor %s/corridor.sock, window "
+		    "%s/window.sock, control 127.0.0.1:%u", sockdir, sockdir,
+		    gk->gk_ports[GK_CONTROL]);
+	else
+		log_info("listening: corridor %u, window %u, control %u",
+		    gk->gk_ports[GK_CORRIDOR], gk->gk_ports[GK_WINDOW],
+		    gk->gk_ports[GK_CONTROL]);
 	event_base_dispatch(gk->gk_base);
 	return 0;
 }

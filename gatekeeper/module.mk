@@ -17,3 +17,5 @@ BINS		+= $(B)/libexec/spaced/spaced-gatekeeper
 UNIT_LINK_gatekeeper := $(GK_LIB_OBJS)
 # The request head parser has a unit suite of its own (regress/unit/gk_http).
 UNIT_LINK_gk_http := $(B)/gatekeeper/gk_http.o
+# The control client's pure parts (regress/unit/gk_client).
+UNIT_LINK_gk_client := $(B)/gatekeeper/client.o $(B)/gatekeeper/gk_http.o

@@ -3,6 +3,7 @@
 # namespace.  Every subcommand prints what it saw as plain words on
 # stdout; the suites judge.
 #
+# ADDR may be the path of a unix socket (starting with '/'; PORT unused).
 #   raw ADDR PORT [--keep] [--reset-after N] < request
 #       send stdin, half-close and print the answer bytes to EOF; with
 #       --keep do not half-close and print one answer (head + body);
@@ -28,6 +29,12 @@ import fcntl, hashlib, os, random, socket, struct, subprocess, sys, termios, thr
 
 
 def dial(addr, port, timeout=10):
+	if addr.startswith("/"):
+		# A unix socket (spaced-gatekeeper -u); PORT is not used.
+		s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+		s.settimeout(timeout)
+		s.connect(addr)
+		return s
 	s = socket.create_connection((addr, int(port)), timeout=timeout)
 	s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 	return s

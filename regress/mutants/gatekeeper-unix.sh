@@ -1,0 +1,78 @@
+#!/bin/sh
+# Mutation check of spaced-gatekeeper -u and -C: each mutant removes one
+# protection and regress/integration/gatekeeper-unix.sh must go red.
+# Each mutant is built in a copy of the tree under a temp dir; the tree
+# itself is never modified.  Needs root (the suite's namespaces, and
+# setpriv to uid 10000).  About 30 s each.
+# Usage: sh regress/mutants/gatekeeper-unix.sh [label-substring]
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+top=$(pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+killed=0
+survived=0
+only=${1:-}
+
+# mutant <label> <file> <"old" => "new"[ @@ ...]>
+mutant() {
+	case "$1" in *"$only"*) ;; *) return 0 ;; esac
+	rm -rf "$tmp/src"
+	mkdir -p "$tmp/src"
+	git ls-files -z | (cd "$top" && xargs -0 cp --parents -t "$tmp/src")
+	python3 - "$tmp/src/$2" "$3" <<'PY' || exit 1
+import sys
+path, pairs = sys.argv[1], sys.argv[2]
+src = open(path).read()
+for pair in pairs.split("@@"):
+    old, new = [x.strip().encode().decode("unicode_escape")
+                for x in pair.split("=>")]
+    if src.count(old) != 1:
+        sys.exit("mutation anchor not found once: %r" % old)
+    src = src.replace(old, new)
+open(path, "w").write(src)
+PY
+	if ! make -C "$tmp/src" -j2 build/libexec/spaced/spaced-gatekeeper \
+	    >"$tmp/build.log" 2>&1; then
+		echo "BROKEN mutant: $1"; tail -5 "$tmp/build.log"; exit 1
+	fi
+	if SPACED_BUILD="$tmp/src/build" \
+	    sh "$tmp/src/regress/integration/gatekeeper-unix.sh" \
+	    >"$tmp/run.log" 2>&1; then
+		echo "SURVIVED: $1"
+		survived=$((survived + 1))
+	else
+		echo "killed: $1 ($(grep -E '^FAIL' "$tmp/run.log" | head -3 |
+		    sed 's/^FAIL - //' | paste -sd';' -))"
+		killed=$((killed + 1))
+	fi
+}
+
+M=gatekeeper/main.c
+CL=gatekeeper/client.c
+
+mutant "sockets keep the umask's mode (no chmod 0666)" $M \
+    "if (chmod(tmp, 0666) == -1)\n\t\tfatal(\"%s: chmod %s\", name, tmp); => ;"
+mutant "anything at a socket's name is replaced (no S_ISSOCK check)" $M \
+    "if (!S_ISSOCK(st.st_mode))\n\t\tfatalx(\"%s exists and is not a socket\", path); => ;"
+mutant "no lstat: a stale temporary socket is not removed" $M \
+    "if (unix_stale(tmp) && unlink(tmp) == -1) => if (0)"
+mutant "-u still listens on TCP for the corridor" $M \
+    "listen_unix(sockdir, \"corridor\", corridor_accept); => listen_unix(sockdir, \"corridor\", corridor_accept);\n\t\tss = gk->gk_bind;\n\t\tset_port(&ss, gk->gk_ports[GK_CORRIDOR]);\n\t\tlisten_on(&ss, gk->gk_bindlen, corridor_accept, \"corridor\");"
+mutant "-C: any status exits 0" $CL \
+    "if (status < 200 || status > 299) { => if (0) {"
+mutant "-C: no cap on stdin" $CL \
+    "if (len > GK_CLIENT_BODY_MAX)\n\t\t\tclient_fail => if (0)\n\t\t\tclient_fail"
+mutant "-C: no cap on the answer" $CL \
+    "if (anslen > GK_CLIENT_ANSWER_MAX)\n\t\t\t\tclient_fail => if (0)\n\t\t\t\tclient_fail"
+mutant "-C: -t ignored (a 60 s deadline)" $CL \
+    "client_end.tv_sec += secs; => client_end.tv_sec += secs * 0 + 60;"
+mutant "-C: PATH not checked" $CL \
+    "if (client_path_ok(path) == -1) => if (0)"
+mutant "-C: METHOD not checked" $CL \
+    "if (client_method_ok(method) == -1) => if (0)"
+mutant "-C: no confinement" $CL \
+    "sandbox_enter(&sb); => ;"
+
+echo "$killed killed, $survived survived"
+[ "$survived" -eq 0 ]
