@@ -895,7 +895,9 @@ take_listing(struct sp *sp, const struct docker_parser *p,
 	struct space_meta m;
 	size_t		 i;
 
-	if (p->dp_status != 200 || (o = answer_json(p)) == NULL)
+	/* An array for containers and networks; the parser capped it. */
+	if (p->dp_status != 200 || (o = json_loadb((const char *)p->dp_body,
+	    p->dp_body_len, JSON_REJECT_DUPLICATES, NULL)) == NULL)
 		return -1;
 	arr = type == RES_VOLUME ? json_object_get(o, "Volumes") : o;
 	if (arr != NULL && !json_is_array(arr) && !json_is_null(arr)) {

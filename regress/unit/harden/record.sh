@@ -38,7 +38,9 @@ cleanup() {
 	for c in $(docker ps -aq --filter "label=spaced.space.owner=$OWNER"); do
 		docker rm -f "$c" >/dev/null
 	done
-	for v in $(docker volume ls -q --filter "label=spaced.space.owner=$OWNER"); do
+	# the runtime volume is the installation's (fixture.h FX_RT_OWNER)
+	for v in $(docker volume ls -q --filter "label=spaced.space.owner=$OWNER") \
+	    $(docker volume ls -q --filter "label=spaced.space.owner=${OWNER%:*}:0"); do
 		docker volume rm -f "$v" >/dev/null
 	done
 	for n in $(docker network ls -q --filter "label=spaced.space.owner=$OWNER"); do
