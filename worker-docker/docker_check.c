@@ -132,18 +132,6 @@ copy_field(json_t *root, const char *key, char *dst, size_t dstlen)
 	return 0;
 }
 
-/* The leading number of "28.0.1" or "20.10.24+dfsg1"; 0 when none. */
-static unsigned int
-engine_major(const char *v)
-{
-	unsigned int	 n = 0;
-	size_t		 digits = 0;
-
-	for (; *v >= '0' && *v <= '9' && digits < 6; v++, digits++)
-		n = n * 10 + (*v - '0');
-	return n;
-}
-
 static const char *
 unavailable(struct docker_check_msg *out, const char *code, int keep_fields)
 {
@@ -191,15 +179,12 @@ docker_version_parse(const void *body, size_t len,
 		return unavailable(out, code, 1);
 
 	/*
-	 * Host isolation is the isolated gateway mode of Engine 28+ (API
-	 * 1.48).  An older engine stores the option and ignores it, so it
-	 * gets 0 here; a later change adds the netlink path that strips
-	 * the host's address from the inner bridge of an older local
-	 * engine.  A Version we cannot read a number from gets 0 too.
+	 * A space has loopback only and reaches its gatekeeper through
+	 * unix sockets (DESIGN.md, "The network of a space"): nothing on
+	 * the host is reachable from it on any engine we can drive, so
+	 * host isolation holds by construction.
 	 */
-	out->dc_host_isolation =
-	    engine_major(out->dc_version) >= DOCKER_ISOLATED_ENGINE &&
-	    docker_api_cmp(out->dc_api_version, DOCKER_ISOLATED_API) >= 0;
+	out->dc_host_isolation = 1;
 	out->dc_available = 1;
 	return NULL;
 }

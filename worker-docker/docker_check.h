@@ -31,9 +31,6 @@
 /* We speak API 1.41 (Engine 20.10) up to 1.52 (Engine 29). */
 #define DOCKER_API_OURS_MIN	"1.41"
 #define DOCKER_API_OURS_MAX	"1.52"
-/* The isolated gateway mode arrived in Engine 28.0, API 1.48. */
-#define DOCKER_ISOLATED_ENGINE	28
-#define DOCKER_ISOLATED_API	"1.48"
 
 /*
  * Pure: fills *out from a /version body.  Returns NULL when available,

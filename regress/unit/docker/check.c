@@ -184,25 +184,21 @@ Test(check, real_engine_2010_answer)
 	cr_assert_eq(m.dc_available, 1);
 	cr_assert_str_eq(m.dc_version, "20.10.24+dfsg1");
 	cr_assert_str_eq(m.dc_api_version, "1.41");
-	/* stores the isolated option and ignores it: no isolation */
-	cr_assert_eq(m.dc_host_isolation, 0);
+	/* loopback only: isolated by construction, 20.10 included */
+	cr_assert_eq(m.dc_host_isolation, 1);
 }
 
-Test(check, engine_27_does_not_isolate)
+Test(check, every_engine_isolates)
 {
 	struct docker_check_msg	 m;
 
 	check_json(GOOD_JSON("27.5.1", "1.47", "1.24"), &m);
 	cr_assert_eq(m.dc_available, 1);
-	cr_assert_eq(m.dc_host_isolation, 0);
-	/* the API gate too: a Version claiming 28 with API 1.47 */
-	check_json(GOOD_JSON("28.0.0", "1.47", "1.24"), &m);
-	cr_assert_eq(m.dc_available, 1);
-	cr_assert_eq(m.dc_host_isolation, 0);
+	cr_assert_eq(m.dc_host_isolation, 1);
 	/* a dev build without a number */
 	check_json(GOOD_JSON("dev", "1.52", "1.24"), &m);
 	cr_assert_eq(m.dc_available, 1);
-	cr_assert_eq(m.dc_host_isolation, 0);
+	cr_assert_eq(m.dc_host_isolation, 1);
 }
 
 Test(check, chunked_answer)
