@@ -262,7 +262,8 @@ headers_end(struct docker_parser *p)
 	}
 	if (p->dp_status < 200)
 		return fail(p, "unexpected interim response");
-	if (p->dp_status == 204 || p->dp_status == 304) {
+	/* An answer to HEAD has no body, whatever its headers announce. */
+	if (p->dp_head || p->dp_status == 204 || p->dp_status == 304) {
 		p->dp_mode = DB_NONE;
 		p->dp_state = ST_DONE;
 		return DP_COMPLETE;

@@ -22,8 +22,8 @@
  * Pure: it reads only the bytes it is given and keeps its state in the
  * struct.  Feed bytes as they arrive; each call says whether the answer
  * is complete, needs more, or is refused.  Refused means malformed or
- * over a cap; nothing is truncated silently.  Not for answers to HEAD
- * (we send none): their Content-Length announces no body.
+ * over a cap; nothing is truncated silently.  For the answer to a HEAD,
+ * set dp_head after init: its Content-Length announces no body.
  */
 
 #include <stddef.h>
@@ -57,6 +57,7 @@ struct docker_parser {
 	uint8_t			*dp_body;	/* decoded body, not NUL-ended */
 	size_t			 dp_body_len;
 	const char		*dp_errstr;	/* after DP_ERROR */
+	int			 dp_head;	/* set by the caller: HEAD */
 
 	/* state, private to docker_parse.c */
 	size_t			 dp_body_cap;

@@ -46,6 +46,7 @@ enum rq_state {
 	RQ_DELAY,		/* rq_pending goes out when rq_delay fires */
 	RQ_CONN,		/* waiting for a new connection for rq_pending */
 	RQ_STREAM,		/* raw: the op's own bytes */
+	RQ_IDLE,		/* waiting for its child; maybe no connection */
 };
 
 struct docker_req {
@@ -61,6 +62,9 @@ struct docker_req {
 	int			 rq_has_pending;
 	int			 rq_conns;	/* asked for so far */
 	int			 rq_shutdown;	/* SHUT_WR once drained */
+	struct docker_req	*rq_parent;	/* a child's, until it goes */
+	struct docker_req	*rq_child;
+	int			 rq_is_child;
 	int			 rq_parsing;	/* rq_answer is initialised */
 	size_t			 rq_got;	/* bytes of this answer */
 	int			 rq_replied;
@@ -83,6 +87,8 @@ static int	rq_send(struct docker_req *, struct docker_call *);
 static void	rq_readcb(struct bufferevent *, void *);
 static void	rq_writecb(struct bufferevent *, void *);
 static void	rq_eventcb(struct bufferevent *, short, void *);
+static void	rq_timeout(int, short, void *);
+static void	rq_fail_now(struct docker_req *, const char *);
 
 void
 docker_req_init(struct event_base *base, docker_reply_fn reply,
@@ -135,13 +141,33 @@ docker_req_record(struct docker_req *rq, uint32_t type, const void *data,
 	req_reply(type, rq->rq_peerid, data, len);
 }
 
+static void	rq_next(struct docker_req *, enum docker_next,
+		    struct docker_call *);
+
 void
 docker_req_reply(struct docker_req *rq, const void *data, size_t len)
 {
+	struct docker_req	*parent = rq->rq_parent;
+	struct docker_call	 next;
+	enum docker_next	 nx;
+
 	if (rq->rq_replied)
 		fatalx("%s: %s answered twice", __func__, rq->rq_op->op_name);
 	rq->rq_replied = 1;
-	req_reply(rq->rq_op->op_rep, rq->rq_peerid, data, len);
+	if (!rq->rq_is_child) {
+		req_reply(rq->rq_op->op_rep, rq->rq_peerid, data, len);
+		return;
+	}
+	/* A parent that went (cancelled) takes no answer. */
+	if (parent == NULL)
+		return;
+	memset(&next, 0, sizeof(next));
+	nx = parent->rq_op->op_child(parent, data, len, &next);
+	if (parent->rq_state != RQ_IDLE || nx == DOCKER_WAIT) {
+		call_clear(&next);
+		return;
+	}
+	rq_next(parent, nx, &next);
 }
 
 /*
@@ -152,6 +178,10 @@ docker_req_reply(struct docker_req *rq, const void *data, size_t len)
 static void
 rq_free(struct docker_req *rq)
 {
+	if (rq->rq_parent != NULL)
+		rq->rq_parent->rq_child = NULL;
+	if (rq->rq_child != NULL)
+		rq->rq_child->rq_parent = NULL;
 	TAILQ_REMOVE(&reqs, rq, rq_entry);
 	nreqs--;
 	if (rq->rq_bev != NULL)
@@ -227,16 +257,92 @@ rq_fail(struct docker_req *rq, const char *code, int interrupted)
 	    rq->rq_what[0] != '\0' ? rq->rq_what : "(not sent)", code);
 	memset(&next, 0, sizeof(next));
 	/* Past RQ_CONNS_MAX the op must answer now: no next to fill. */
-	if (!rq->rq_replied && rq->rq_op->op_fail(rq, code, interrupted,
-	    rq->rq_conns < RQ_CONNS_MAX ? &next : NULL) == DOCKER_CALL) {
+	if (!rq->rq_replied) switch (rq->rq_op->op_fail(rq, code, interrupted,
+	    rq->rq_conns < RQ_CONNS_MAX ? &next : NULL)) {
+	case DOCKER_CALL:
+	case DOCKER_CALL_NEW:
 		rq_call_new(rq, &next, rq->rq_op->op_cleanup_ms > 0 ?
 		    rq->rq_op->op_cleanup_ms : DOCKER_TIMEOUT_MS);
 		return;
+	case DOCKER_WAIT:
+		/* for its child; the cleanup comes on a new connection */
+		call_clear(&next);
+		rq_disconnect(rq);
+		rq->rq_state = RQ_IDLE;
+		rq_arm(rq, rq->rq_op->op_cleanup_ms > 0 ?
+		    rq->rq_op->op_cleanup_ms : DOCKER_TIMEOUT_MS);
+		return;
+	default:
+		break;
 	}
 	if (!rq->rq_replied)
 		fatalx("%s: %s failed without an answer", __func__,
 		    rq->rq_op->op_name);
 	rq_free(rq);
+}
+
+/* A waiting parent goes on: on its connection, or a new one. */
+static void
+rq_next(struct docker_req *rq, enum docker_next nx, struct docker_call *next)
+{
+	switch (nx) {
+	case DOCKER_DONE:
+		call_clear(next);
+		if (!rq->rq_replied)
+			fatalx("%s: %s finished without an answer", __func__,
+			    rq->rq_op->op_name);
+		rq_free(rq);
+		break;
+	case DOCKER_CALL:
+		if (rq->rq_bev != NULL) {
+			(void)rq_send(rq, next);
+			break;
+		}
+		/* FALLTHROUGH */
+	case DOCKER_CALL_NEW:
+		rq_call_new(rq, next, 0);
+		break;
+	default:
+		fatalx("%s: %s: %d from a wait", __func__, rq->rq_op->op_name,
+		    nx);
+	}
+}
+
+int
+docker_req_spawn(struct docker_req *parent, const struct docker_op *op,
+    const void *data, size_t len)
+{
+	struct docker_req	*rq;
+	struct docker_call	 cl;
+
+	if (parent->rq_child != NULL || parent->rq_is_child ||
+	    op->op_child != NULL)
+		fatalx("%s: %s: one child, no grandchildren", __func__,
+		    parent->rq_op->op_name);
+	if ((rq = calloc(1, sizeof(*rq))) == NULL ||
+	    (op->op_state_size > 0 &&
+	    (rq->rq_data = calloc(1, op->op_state_size)) == NULL))
+		fatal("%s: calloc", __func__);
+	rq->rq_op = op;
+	rq->rq_peerid = parent->rq_peerid;
+	rq->rq_fd = -1;
+	rq->rq_is_child = 1;
+	rq->rq_parent = parent;
+	parent->rq_child = rq;
+	TAILQ_INSERT_TAIL(&reqs, rq, rq_entry);
+	nreqs++;
+	if ((rq->rq_timer = evtimer_new(req_base, rq_timeout, rq)) == NULL)
+		fatalx("%s: evtimer_new", __func__);
+	rq_arm(rq, op->op_timeout_ms > 0 ? op->op_timeout_ms :
+	    DOCKER_TIMEOUT_MS);
+	memset(&cl, 0, sizeof(cl));
+	if (op->op_start(rq, data, len, &cl) == -1) {
+		call_clear(&cl);
+		rq_fail_now(rq, ERR_INTERNAL);
+		return -1;
+	}
+	rq_call_new(rq, &cl, 0);
+	return 0;
 }
 
 /* A failure before the first call: there is nothing to clean up. */
@@ -375,6 +481,7 @@ rq_send(struct docker_req *rq, struct docker_call *cl)
 	if (rq->rq_parsing)
 		docker_parse_free(&rq->rq_answer);
 	docker_parse_init(&rq->rq_answer, cl->cl_cap);
+	rq->rq_answer.dp_head = strcmp(cl->cl_method, "HEAD") == 0;
 	rq->rq_parsing = 1;
 	rq->rq_got = 0;
 	rq->rq_state = RQ_SEND;
@@ -406,6 +513,11 @@ rq_answered(struct docker_req *rq)
 	}
 	if (nx == DOCKER_CALL_NEW) {
 		rq_call_new(rq, &next, 0);
+		return 0;
+	}
+	if (nx == DOCKER_WAIT) {
+		call_clear(&next);
+		rq->rq_state = RQ_IDLE;
 		return 0;
 	}
 	if (nx == DOCKER_DONE) {
@@ -574,6 +686,12 @@ rq_eventcb(struct bufferevent *bev, short what, void *arg)
 {
 	struct docker_req	*rq = arg;
 
+	/* An idle keep-alive the engine closed: the next call asks anew. */
+	if (rq->rq_state == RQ_IDLE) {
+		if (what & (BEV_EVENT_ERROR | BEV_EVENT_EOF))
+			rq_disconnect(rq);
+		return;
+	}
 	if (rq->rq_state == RQ_STREAM) {
 		if (what & (BEV_EVENT_ERROR | BEV_EVENT_EOF)) {
 			/* The last bytes first: EOF may come with them. */

@@ -74,6 +74,8 @@ enum docker_next {
 	DOCKER_STREAM,
 	/* send *next on a new connection from the parent */
 	DOCKER_CALL_NEW,
+	/* nothing to send until a child answers (op_child) */
+	DOCKER_WAIT,
 };
 
 struct docker_op {
@@ -114,6 +116,13 @@ struct docker_op {
 	enum docker_next (*op_stream_end)(struct docker_req *, int error,
 			    struct docker_call *);
 	void		(*op_stream_drained)(struct docker_req *);
+	/*
+	 * The answer of a child (docker_req_spawn), whatever the parent is
+	 * doing.  What it returns counts only when the parent waits
+	 * (DOCKER_WAIT); otherwise return DOCKER_WAIT and keep the answer.
+	 */
+	enum docker_next (*op_child)(struct docker_req *, const void *, size_t,
+			    struct docker_call *);
 };
 
 /* Where answers go: the worker's channel, or a test. */
@@ -145,6 +154,14 @@ void		 docker_req_record(struct docker_req *, uint32_t type,
 void		*docker_req_state(struct docker_req *);
 uint32_t	 docker_req_peerid(const struct docker_req *);
 const struct docker_op *docker_req_op(const struct docker_req *);
+
+/*
+ * A second request beside this one, on a connection of its own (asked of
+ * the parent of the process): same peerid, so a cancel ends both; its
+ * answer goes to the op's op_child, never to spaced.  One at a time.
+ */
+int		 docker_req_spawn(struct docker_req *, const struct docker_op *,
+		    const void *, size_t);
 
 /* Raw stream mode. */
 void		 docker_req_stream_write(struct docker_req *, const void *,

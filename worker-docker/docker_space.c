@@ -53,7 +53,7 @@
 #define SP_SMALL_CAP		(256 * 1024)
 #define SP_RES_MAX		4096	/* resources one listing takes */
 #define SP_STOP_SECONDS		5	/* SIGTERM, then SIGKILL */
-#define SP_CORRIDOR_POLL_MS	100
+#define SP_CORRIDOR_POLL_MS	20
 #define SP_SWEEP_PAUSE_MS	2000	/* the spec's wait between sweeps */
 #define SP_RUNTIME_POLL_MS	100
 
@@ -78,7 +78,7 @@ enum sp_step {
 	/* create */
 	C_NAMES, C_RT_GET, C_RT_CREATE, C_RT_CTR, C_RT_MARKER, C_RT_PUT,
 	C_RT_PUT_MARKER, C_RT_CTR_DEL, C_RT_WAIT, C_NET, C_VOL, C_GK, C_SP,
-	C_GK_START, C_SP_START, C_CORRIDOR,
+	C_GK_START, C_SP_START, C_WAIT_GK, C_CORRIDOR, C_SP_RUNNING,
 	/* start, after its verify */
 	T_GK_START, T_CORRIDOR, T_SP_START,
 	/* verify, and the verify inside create and start */
@@ -115,6 +115,24 @@ struct sp {
 	int			 uncertain;
 	struct sp_res		*res;
 	size_t			 nres;
+	/*
+	 * create runs in two branches: this request makes the volumes and
+	 * the space, a child (branch 1, its own connection) the outer
+	 * network and the gatekeeper, each verified before it starts.
+	 */
+	int			 branch;
+	int			 child_running;
+	int			 child_done;
+	int			 rollback_pending;
+	struct branch_result	*child;
+};
+
+/* What the gatekeeper's branch answers its parent. */
+struct branch_result {
+	char			 br_code[CTL_CODE_MAX];	/* "" when it runs */
+	char			 br_message[SPACE_DONE_MESSAGE_MAX];
+	int			 br_interrupted;
+	struct harden_report	 br_report;
 };
 
 /* The commands of our two containers; the checkers demand exactly these. */
@@ -150,6 +168,9 @@ static enum docker_next	sp_verified(struct docker_req *, struct sp *,
 static enum docker_next	sp_fail(struct docker_req *, struct sp *,
 			    const char *, const char *, int,
 			    struct docker_call *);
+static enum docker_next	sp_rollback(struct docker_req *, struct sp *,
+			    struct docker_call *);
+static const struct docker_op	gk_branch_op;
 
 /* --- small things ----------------------------------------------------- */
 
@@ -570,6 +591,7 @@ create_answer(struct docker_req *rq, struct sp *sp,
 	const char	*why;
 	uint8_t		*tar;
 	size_t		 len;
+	int		 running;
 
 	switch (sp->step) {
 	case C_NAMES:
@@ -647,7 +669,8 @@ create_answer(struct docker_req *rq, struct sp *sp,
 		docker_runtime_set_ready(sp->rt_key, 1);
 		docker_runtime_release(docker_req_peerid(rq));
 		sp->rt_holder = 0;
-		sp->step = C_NET;
+		sp->step = C_VOL;
+		sp->i = 0;
 		break;
 	case C_NET:
 	case C_VOL:
@@ -660,14 +683,34 @@ create_answer(struct docker_req *rq, struct sp *sp,
 			    0, next);
 		}
 		if (sp->step != C_VOL && created_ok(sp, p, NULL, 0) == -1) {
-			send_violations(rq, &sp->report);
+			if (!sp->branch)
+				send_violations(rq, &sp->report);
 			return sp_fail(rq, sp, ERR_SPACE_VERIFY_FAILED,
 			    "the engine dropped a setting", 0, next);
 		}
 		if (sp->step == C_VOL && ++sp->i < NVOLUME_ROLES)
 			break;
 		sp->i = 0;
-		sp->step = sp->step == C_SP ? V_SP : sp->step + 1;
+		switch (sp->step) {
+		case C_NET:
+			sp->step = C_GK;
+			break;
+		case C_VOL:
+			/* The gatekeeper's branch needs the socket volume. */
+			sp->child_running = 1;
+			if (docker_req_spawn(rq, &gk_branch_op, sp,
+			    sizeof(*sp)) == -1)
+				return sp_fail(rq, sp, ERR_INTERNAL,
+				    "no gatekeeper branch", 0, next);
+			sp->step = C_SP;
+			break;
+		case C_GK:
+			sp->step = V_GK;
+			break;
+		default:
+			sp->step = V_SP;
+			break;
+		}
 		break;
 	case C_GK_START:
 	case C_SP_START:
@@ -675,20 +718,36 @@ create_answer(struct docker_req *rq, struct sp *sp,
 			engine_message(p, msg, sizeof(msg));
 			return sp_fail(rq, sp, ERR_DOCKER_FAILED, msg, 0, next);
 		}
-		sp->step++;
+		if (sp->step == C_GK_START) {
+			/* The branch is done: its parent goes on. */
+			return sp_fail(rq, sp, "", NULL, 0, next);
+		}
+		sp->step = C_WAIT_GK;
+		if (!sp->child_done)
+			return DOCKER_WAIT;
 		break;
 	case C_CORRIDOR:
 		if (p->dp_status == 200) {
-			send_info(rq, &sp->meta, "running", "running", NULL, 0,
-			    0);
-			done(rq, "", NULL, 0);
-			return DOCKER_DONE;
+			sp->step = C_SP_RUNNING;
+			break;
 		}
 		role_name(sp, ROLE_GATEKEEPER, name, sizeof(name));
-		call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/archive"
+		call(sp, next, "HEAD", SP_SMALL_CAP, "/containers/%s/archive"
 		    "?path=%s/corridor.sock", name, HARDEN_SOCKET_DIR);
 		next->cl_delay_ms = SP_CORRIDOR_POLL_MS;
 		return DOCKER_CALL;
+	case C_SP_RUNNING:
+		/* A space whose command could not start is no space. */
+		o = p->dp_status == 200 ? answer_json(p) : NULL;
+		running = json_is_true(json_object_get(json_object_get(o,
+		    "State"), "Running"));
+		json_decref(o);
+		if (!running)
+			return sp_fail(rq, sp, ERR_SPACE_NOT_RUNNING,
+			    "the space stopped as it started", 0, next);
+		send_info(rq, &sp->meta, "running", "running", NULL, 0, 0);
+		done(rq, "", NULL, 0);
+		return DOCKER_DONE;
 	default:
 		fatalx("%s: step %d", __func__, sp->step);
 	}
@@ -710,7 +769,7 @@ create_answer(struct docker_req *rq, struct sp *sp,
 		next->cl_body = body;
 		break;
 	case C_RT_MARKER:
-		call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/archive"
+		call(sp, next, "HEAD", SP_SMALL_CAP, "/containers/%s/archive"
 		    "?path=%s/%s", sp->rt_cid, HARDEN_RUNTIME_DIR,
 		    RUNTIME_MARKER_NAME);
 		break;
@@ -730,6 +789,11 @@ create_answer(struct docker_req *rq, struct sp *sp,
 	case C_RT_CTR_DEL:
 		call(sp, next, "DELETE", SP_SMALL_CAP, "/containers/%s?force=1",
 		    sp->rt_cid);
+		break;
+	case C_SP_RUNNING:
+		role_name(sp, ROLE_SPACE, name, sizeof(name));
+		call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json",
+		    name);
 		break;
 	default:
 		return sp_next(rq, sp, next);
@@ -775,7 +839,9 @@ verify_answer(struct docker_req *rq, struct sp *sp,
 		}
 		container_state(o, sp->sp_state, sizeof(sp->sp_state));
 		harden_verify_space(o, &sp->hp, &sp->report);
-		sp->step = V_GK;
+		/* In create, the gatekeeper's branch verifies its own. */
+		sp->step = sp->op == IMSG_SPACE_CREATE_REQ ? V_VOL : V_GK;
+		sp->i = 0;
 		break;
 	case V_GK:
 		if (o == NULL) {
@@ -798,6 +864,10 @@ verify_answer(struct docker_req *rq, struct sp *sp,
 			    "the outer network is missing");
 		else
 			harden_verify_network(o, &sp->hp, &sp->report);
+		if (sp->branch) {
+			json_decref(o);
+			return sp_verified(rq, sp, next);
+		}
 		sp->step = V_VOL;
 		sp->i = 0;
 		break;
@@ -1274,11 +1344,13 @@ sp_verified(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 		return DOCKER_DONE;
 	case IMSG_SPACE_CREATE_REQ:
 		if (sp->report.hr_n > 0 || sp->report.hr_truncated) {
-			send_violations(rq, &sp->report);
+			/* the branch's go to its parent, which sends them */
+			if (!sp->branch)
+				send_violations(rq, &sp->report);
 			return sp_fail(rq, sp, ERR_SPACE_VERIFY_FAILED,
 			    "the new space does not verify", 0, next);
 		}
-		sp->step = C_GK_START;
+		sp->step = sp->branch ? C_GK_START : C_SP_START;
 		return sp_next(rq, sp, next);
 	case IMSG_SPACE_START_REQ:
 		/* Changed behind our back: named, and not started. */
@@ -1307,12 +1379,22 @@ static enum docker_next
 sp_fail(struct docker_req *rq, struct sp *sp, const char *code,
     const char *message, int interrupted, struct docker_call *next)
 {
-	struct sp_res	*r;
-	char		 f[768];
+	struct branch_result	 br;
 
 	if (sp->rt_holder) {
 		docker_runtime_release(docker_req_peerid(rq));
 		sp->rt_holder = 0;
+	}
+	if (sp->branch) {
+		/* The gatekeeper's branch: its parent rolls back. */
+		memset(&br, 0, sizeof(br));
+		strlcpy(br.br_code, code, sizeof(br.br_code));
+		if (message != NULL)
+			strlcpy(br.br_message, message, sizeof(br.br_message));
+		br.br_interrupted = interrupted;
+		br.br_report = sp->report;
+		docker_req_reply(rq, &br, sizeof(br));
+		return DOCKER_DONE;
 	}
 	if (sp->op != IMSG_SPACE_CREATE_REQ || sp->step < C_RT_WAIT) {
 		done(rq, code, message, 0);
@@ -1332,6 +1414,21 @@ sp_fail(struct docker_req *rq, struct sp *sp, const char *code,
 		strlcpy(sp->message, message, sizeof(sp->message));
 	log_warnx("docker: create %s: %s (%s): rolling back", sp->meta.sm_id,
 	    code, message != NULL ? message : "");
+	/* The branch may still make things: the sweep waits for it. */
+	if (sp->child_running) {
+		sp->rollback_pending = 1;
+		return DOCKER_WAIT;
+	}
+	return sp_rollback(rq, sp, next);
+}
+
+static enum docker_next
+sp_rollback(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	struct sp_res	*r;
+	char		 f[768];
+
+	sp->rollback_pending = 0;
 	sp->nres = 0;
 	if (sp->rt_cid[0] != '\0' && (r = res_add(sp)) != NULL) {
 		r->r_type = RES_CONTAINER;
@@ -1343,6 +1440,74 @@ sp_fail(struct docker_req *rq, struct sp *sp, const char *code,
 	call(sp, next, "GET", SP_LIST_CAP, "/containers/json?all=1&filters=%s",
 	    f);
 	return DOCKER_CALL;
+}
+
+/* --- the two branches of create --------------------------------------- */
+
+/* Both containers run (or the branch failed): the corridor, or undo. */
+static enum docker_next
+gk_joined(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	struct branch_result	*br = sp->child;
+
+	if (!sp->child_done)
+		return DOCKER_WAIT;
+	if (br->br_code[0] != '\0') {
+		send_violations(rq, &br->br_report);
+		return sp_fail(rq, sp, br->br_code, br->br_message,
+		    br->br_interrupted, next);
+	}
+	sp->step = C_CORRIDOR;
+	return sp_next(rq, sp, next);
+}
+
+static enum docker_next
+sp_child(struct docker_req *rq, const void *data, size_t len,
+    struct docker_call *next)
+{
+	struct sp	*sp = docker_req_state(rq);
+
+	if (len != sizeof(*sp->child) || sp->child_done)
+		fatalx("%s: a second answer of the branch", __func__);
+	if ((sp->child = malloc(sizeof(*sp->child))) == NULL)
+		fatal("%s", __func__);
+	memcpy(sp->child, data, len);
+	sp->child_running = 0;
+	sp->child_done = 1;
+	if (sp->rollback_pending) {
+		if (sp->child->br_interrupted)
+			sp->uncertain = 1;
+		return sp_rollback(rq, sp, next);
+	}
+	if (sp->step == C_WAIT_GK)
+		return gk_joined(rq, sp, next);
+	return DOCKER_WAIT;
+}
+
+/* The gatekeeper's branch: a copy of its parent's state, on its own. */
+static int
+gk_branch_start(struct docker_req *rq, const void *data, size_t len,
+    struct docker_call *cl)
+{
+	struct sp	*sp = docker_req_state(rq);
+	const char	*why;
+
+	memcpy(sp, data, sizeof(*sp));
+	sp->res = NULL;
+	sp->nres = 0;
+	sp->child = NULL;
+	sp->child_running = sp->child_done = sp->rt_holder = 0;
+	sp->branch = 1;
+	/* hp points into the state it belongs to: this one now */
+	sp_params(sp);
+	harden_report_init(&sp->report);
+	sp->step = C_NET;
+	call(sp, cl, "POST", SP_SMALL_CAP, "/networks/create");
+	if ((cl->cl_body = harden_network_create(&sp->hp, &why)) == NULL) {
+		log_warnx("%s: %s", __func__, why);
+		return -1;
+	}
+	return 0;
 }
 
 /* --- the call of each step -------------------------------------------- */
@@ -1383,6 +1548,8 @@ sp_next(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 		return sp_next(rq, sp, next);
 	case C_NAMES:
 		return create_name_call(sp, next);
+	case C_WAIT_GK:
+		return gk_joined(rq, sp, next);
 	case C_RT_WAIT:
 		if (docker_runtime_ready(sp->rt_key)) {
 			sp->step = C_NET;
@@ -1434,7 +1601,7 @@ sp_next(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 	case T_CORRIDOR:
 		/* The socket appears, renamed into place, once it listens. */
 		role_name(sp, ROLE_GATEKEEPER, name, sizeof(name));
-		call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/archive"
+		call(sp, next, "HEAD", SP_SMALL_CAP, "/containers/%s/archive"
 		    "?path=%s/corridor.sock", name, HARDEN_SOCKET_DIR);
 		return DOCKER_CALL;
 	case V_SP:
@@ -1512,6 +1679,7 @@ sp_free(void *state)
 	struct sp	*sp = state;
 
 	free(sp->res);
+	free(sp->child);
 }
 
 #define SPACE_OP(name, type, ms) {					\
@@ -1519,8 +1687,20 @@ sp_free(void *state)
 	.op_len = sizeof(struct space_req), .op_fd = 1,			\
 	.op_timeout_ms = ms, .op_state_size = sizeof(struct sp),	\
 	.op_start = sp_start, .op_answer = sp_answer,			\
-	.op_fail = sp_op_fail, .op_free = sp_free,			\
+	.op_fail = sp_op_fail, .op_free = sp_free, .op_child = sp_child, \
 	.op_cleanup_ms = 30000 }
+
+static const struct docker_op gk_branch_op = {
+	.op_name = "create-gatekeeper",
+	.op_len = sizeof(struct sp),
+	.op_timeout_ms = 120000,
+	.op_state_size = sizeof(struct sp),
+	.op_start = gk_branch_start,
+	.op_answer = sp_answer,
+	.op_fail = sp_op_fail,
+	.op_free = sp_free,
+	.op_cleanup_ms = 30000,
+};
 
 const struct docker_op docker_space_ops[] = {
 	SPACE_OP("create", IMSG_SPACE_CREATE_REQ, 120000),

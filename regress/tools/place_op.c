@@ -132,9 +132,11 @@ main(int argc, char *argv[])
 	strlcpy(sq.sq_owner, argv[1], sizeof(sq.sq_owner));
 	strlcpy(sq.sq_runtime_owner, argv[1], sizeof(sq.sq_runtime_owner));
 	strlcpy(sq.sq_runtime_key, key, sizeof(sq.sq_runtime_key));
-	strlcpy(sq.sq_space_image, "spaced-space:latest",
+	strlcpy(sq.sq_space_image, getenv("PLACE_SPACE_IMAGE") != NULL ?
+	    getenv("PLACE_SPACE_IMAGE") : "spaced-space:latest",
 	    sizeof(sq.sq_space_image));
-	strlcpy(sq.sq_gk_image, "spaced-gatekeeper:latest",
+	strlcpy(sq.sq_gk_image, getenv("PLACE_GK_IMAGE") != NULL ?
+	    getenv("PLACE_GK_IMAGE") : "spaced-gatekeeper:latest",
 	    sizeof(sq.sq_gk_image));
 	if (argc > 5)
 		strlcpy(sq.sq_id, argv[5], sizeof(sq.sq_id));

@@ -1,0 +1,109 @@
+#!/bin/sh
+# Create of a verified running space with its gatekeeper, then stop,
+# start and remove, through spacectl and spaced against the real engine,
+# in one run against the baseline the issue names: a shell script that
+# performs the spec's docker CLI sequence (two networks, two volumes, the
+# setup one-shot, gatekeeper create/connect/start and its health, space
+# create/start, token exec, the inspects in between) on the same engine
+# and images.  Medians over N rounds and the ratios.  Never asserts a
+# time.  usage: space_create.sh [build-dir] [rounds]
+set -eu
+b=$(cd "${1:-build}" && pwd)
+n=${2:-5}
+cd "$(dirname "$0")/../.."
+. regress/integration/lib.sh
+[ -f "$b/images.env" ] || { echo "space_create: make images first" >&2; exit 1; }
+. "$b/images.env"
+SPACE_IMAGE=${SPACED_SPACE_IMAGE:-spaced-space:latest}
+GK_IMAGE=${SPACED_GATEKEEPER_IMAGE:-spaced-gatekeeper:latest}
+T=$(mktemp -d)
+build=$b
+make_tree
+start_spaced "$T/sd" || { echo "space_create: spaced did not start" >&2; exit 1; }
+trap 'stop_spaced; cli_sweep; rm -rf "$T" "$tree"' EXIT
+
+now() { date +%s%N; }
+ms() { echo $((($2 - $1) / 1000000)); }
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+HARD="--init --read-only --security-opt no-new-privileges --cap-drop ALL
+    --pids-limit 512 --shm-size 64m --ipc private --cgroupns private
+    --log-driver local --log-opt max-size=10m --log-opt max-file=1
+    --log-opt compress=false --label spaced.bench=1"
+
+cli_sweep() {
+	docker ps -aq --filter label=spaced.bench=1 | xargs -r docker rm -f >/dev/null
+	docker volume ls -q --filter label=spaced.bench=1 | xargs -r docker volume rm >/dev/null
+	docker network ls -q --filter label=spaced.bench=1 | xargs -r docker network rm >/dev/null
+}
+
+# The spec's sequence, one docker CLI call a step, as its Node place ran it.
+cli_create() {
+	p=bench-$1
+	docker network create --internal --label spaced.bench=1 "$p-inner" >/dev/null
+	docker network create --label spaced.bench=1 "$p-outer" >/dev/null
+	docker volume create --label spaced.bench=1 "$p-work" >/dev/null
+	docker volume create --label spaced.bench=1 "$p-home" >/dev/null
+	docker run --rm --network none --cap-drop ALL --cap-add CHOWN \
+	    --memory 128m --user 0 --label spaced.bench=1 \
+	    --mount type=volume,src="$p-work",dst=/w \
+	    --mount type=volume,src="$p-home",dst=/h \
+	    --entrypoint /bin/chown "$SPACE_IMAGE" 10000:10000 /w /h
+	# shellcheck disable=SC2086
+	docker create --name "$p-gk" $HARD --user 10100:10100 \
+	    --memory 256m --memory-swap 256m \
+	    --tmpfs /tmp:rw,noexec,nosuid,size=16m --network "$p-inner" \
+	    --network-alias gatekeeper "$GK_IMAGE" \
+	    /usr/libexec/spaced/spaced-gatekeeper -u /tmp 127.0.0.1 3128 8080 9099 >/dev/null
+	docker network connect "$p-outer" "$p-gk"
+	docker inspect "$p-gk" >/dev/null
+	docker start "$p-gk" >/dev/null
+	until docker exec "$p-gk" /usr/libexec/spaced/spaced-gatekeeper \
+	    -C GET /health >/dev/null 2>&1; do sleep 0.1; done
+	# shellcheck disable=SC2086
+	docker create --name "$p-space" $HARD --user 10000:10000 \
+	    --memory 4g --memory-swap 4g \
+	    --tmpfs /tmp:rw,exec,nosuid,size=256m --network "$p-inner" \
+	    --mount type=volume,src="$p-work",dst=/spaces/w \
+	    --mount type=volume,src="$p-home",dst=/home/space \
+	    "$SPACE_IMAGE" /bin/sleep infinity >/dev/null
+	docker inspect "$p-space" >/dev/null
+	docker start "$p-space" >/dev/null
+	echo token | docker exec -i "$p-space" sh -c 'cat > /tmp/token'
+	docker inspect "$p-space" "$p-gk" >/dev/null
+}
+cli_stop() { docker stop -t 5 "bench-$1-space" >/dev/null; docker stop -t 5 "bench-$1-gk" >/dev/null; }
+cli_start() {
+	docker start "bench-$1-gk" >/dev/null
+	until docker exec "bench-$1-gk" /usr/libexec/spaced/spaced-gatekeeper \
+	    -C GET /health >/dev/null 2>&1; do sleep 0.1; done
+	docker start "bench-$1-space" >/dev/null
+}
+cli_remove() {
+	docker rm -f "bench-$1-space" "bench-$1-gk" >/dev/null
+	docker volume rm "bench-$1-work" "bench-$1-home" >/dev/null
+	docker network rm "bench-$1-inner" "bench-$1-outer" >/dev/null
+}
+
+# One warm-up each: the runtime volume is filled once, images are cached.
+id=$(ctl create) && ctl remove "$id" >/dev/null
+cli_create w && cli_remove w
+
+i=0
+while [ $i -lt "$n" ]; do
+	t0=$(now); cli_create "$i"; t1=$(now); cli_stop "$i"; t2=$(now)
+	cli_start "$i"; t3=$(now); cli_remove "$i"; t4=$(now)
+	echo "$(ms "$t0" "$t1") $(ms "$t1" "$t2") $(ms "$t2" "$t3") $(ms "$t3" "$t4")" >>"$T/cli"
+	t0=$(now); id=$(ctl create); t1=$(now); ctl stop "$id"; t2=$(now)
+	ctl start "$id" >/dev/null; t3=$(now); ctl remove "$id" >/dev/null; t4=$(now)
+	echo "$(ms "$t0" "$t1") $(ms "$t1" "$t2") $(ms "$t2" "$t3") $(ms "$t3" "$t4")" >>"$T/api"
+	i=$((i + 1))
+done
+
+col=1
+for op in create stop start remove; do
+	c=$(cut -d' ' -f$col "$T/cli" | median)
+	a=$(cut -d' ' -f$col "$T/api" | median)
+	awk -v op="$op" -v c="$c" -v a="$a" 'BEGIN { printf "%-7s spacectl %5d ms   docker CLI sequence %5d ms   %.1fx faster\n", op, a, c, (a > 0 ? c / a : 0) }'
+	col=$((col + 1))
+done
