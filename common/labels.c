@@ -381,6 +381,12 @@ runtime_labels_check(const json_t *labels, const char *owner, const char *key)
 {
 	const char	*why, *v;
 
+	/*
+	 * Any installation on this engine may have filled it: its content
+	 * is what the key names, and ensure compares it with ours.
+	 */
+	if (owner == NULL)
+		owner = label(labels, LABEL_OWNER);
 	if ((why = check_owner(labels, owner)) != NULL)
 		return why;
 	if ((v = label(labels, LABEL_ROLE)) == NULL ||

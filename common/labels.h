@@ -148,7 +148,10 @@ const char	*space_labels_check(const json_t *labels, const char *owner,
  */
 const char	*space_labels_parse(const json_t *labels, const char *owner,
 		    const char *id, int r, struct space_meta *m);
-/* The runtime volume: marker, this owner, role "runtime", this key. */
+/*
+ * The runtime volume: marker, this owner (NULL: any valid one), role
+ * "runtime", this key.
+ */
 const char	*runtime_labels_check(const json_t *labels, const char *owner,
 		    const char *key);
 

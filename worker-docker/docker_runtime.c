@@ -17,6 +17,7 @@
 #include <sys/types.h>
 #include <sys/stat.h>
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,10 +143,11 @@ tar_one_file(const char *name, unsigned int mode, const uint8_t *data,
 	return t;
 }
 
-uint8_t *
-docker_runtime_relay_tar(size_t *len)
+/* The relay's bytes, read from spaced's fd; the caller frees them. */
+static uint8_t *
+relay_bytes(void)
 {
-	uint8_t		*buf, *tar;
+	uint8_t		*buf;
 	size_t		 off = 0;
 	ssize_t		 n;
 
@@ -160,9 +162,95 @@ docker_runtime_relay_tar(size_t *len)
 		}
 		off += n;
 	}
+	return buf;
+}
+
+uint8_t *
+docker_runtime_relay_tar(size_t *len)
+{
+	uint8_t		*buf, *tar;
+
+	if ((buf = relay_bytes()) == NULL)
+		return NULL;
 	tar = tar_one_file(RUNTIME_RELAY_NAME, 0755, buf, relay_size, len);
 	free(buf);
 	return tar;
+}
+
+int
+docker_runtime_relay_matches(const uint8_t *tar, size_t len)
+{
+	uint8_t		*buf;
+	int		 rv;
+
+	if ((buf = relay_bytes()) == NULL)
+		return 0;
+	rv = tar_first_file_equals(tar, len, RUNTIME_RELAY_NAME, buf,
+	    relay_size);
+	free(buf);
+	return rv == 1;
+}
+
+/* An octal field of a header; -1 when it is not one. */
+static int64_t
+tar_octal(const uint8_t *f, size_t len)
+{
+	int64_t	 v = 0;
+	size_t	 i = 0;
+
+	while (i < len && f[i] == ' ')
+		i++;
+	if (i == len || f[i] < '0' || f[i] > '7')
+		return -1;
+	for (; i < len && f[i] >= '0' && f[i] <= '7'; i++) {
+		if (v > (INT64_MAX >> 3))
+			return -1;
+		v = v * 8 + (f[i] - '0');
+	}
+	for (; i < len; i++)
+		if (f[i] != ' ' && f[i] != '\0')
+			return -1;
+	return v;
+}
+
+int
+tar_first_file_equals(const uint8_t *tar, size_t len, const char *name,
+    const uint8_t *want, size_t wlen)
+{
+	const uint8_t	*h;
+	size_t		 off = 0, nlen = strlen(name), padded;
+	int64_t		 size;
+	int		 headers = 0;
+
+	while (len - off >= TAR_BLOCK) {
+		h = tar + off;
+		if (h[0] == '\0')
+			return 0;	/* the end: no file at all */
+		if (memcmp(h + 257, "ustar", 5) != 0 ||
+		    (size = tar_octal(h + 124, 12)) < 0 || ++headers > 8)
+			return -1;
+		off += TAR_BLOCK;
+		padded = ((uint64_t)size + TAR_BLOCK - 1) / TAR_BLOCK *
+		    TAR_BLOCK;
+		if ((uint64_t)size > len - off || padded > len - off)
+			return -1;
+		switch (h[156]) {
+		case 'x':	/* PAX, for the next one */
+		case 'g':	/* PAX global */
+		case 'L':	/* GNU long name */
+			off += padded;
+			continue;
+		case '0':
+		case '\0':
+			break;
+		default:
+			return 0;	/* a directory, a link: not our file */
+		}
+		return memchr(h, '\0', 100) != NULL && strlen((const char *)h) ==
+		    nlen && memcmp(h, name, nlen) == 0 &&
+		    (uint64_t)size == wlen && memcmp(tar + off, want, wlen) == 0;
+	}
+	return -1;
 }
 
 uint8_t *

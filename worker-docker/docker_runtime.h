@@ -50,6 +50,20 @@ void		 docker_runtime_set_ready(const char *key, int ready);
 int		 docker_runtime_take(uint32_t peerid);
 void		 docker_runtime_release(uint32_t peerid);
 
+/*
+ * 1 when the archive of GET .../archive?path=<dir>/spaced-relay holds
+ * exactly our relay (a regular file of that name, our bytes), else 0.
+ */
+int		 docker_runtime_relay_matches(const uint8_t *tar, size_t len);
+
+/*
+ * Pure: the first regular file of a tar archive (PAX and GNU long-name
+ * headers skipped): 1 when it is called name and holds want[0..wlen),
+ * 0 when not, -1 when the archive is malformed.
+ */
+int		 tar_first_file_equals(const uint8_t *tar, size_t len,
+		    const char *name, const uint8_t *want, size_t wlen);
+
 /* Pure: one file as a tar archive (ustar, root owned). */
 uint8_t		*tar_one_file(const char *name, unsigned int mode,
 		    const uint8_t *data, size_t len, size_t *outlen);

@@ -77,7 +77,7 @@ enum sp_step {
 	S_VERSION,
 	/* create */
 	C_NAMES, C_RT_GET, C_RT_CREATE, C_RT_CTR, C_RT_MARKER, C_RT_PUT,
-	C_RT_PUT_MARKER, C_RT_CTR_DEL, C_RT_WAIT, C_NET, C_VOL, C_GK, C_SP,
+	C_RT_PUT_MARKER, C_RT_RELAY, C_RT_CTR_DEL, C_RT_WAIT, C_NET, C_VOL, C_GK, C_SP,
 	C_GK_START, C_SP_START, C_WAIT_GK, C_CORRIDOR, C_SP_RUNNING,
 	/* start, after its verify */
 	T_GK_START, T_CORRIDOR, T_SP_START,
@@ -621,8 +621,8 @@ create_answer(struct docker_req *rq, struct sp *sp,
 			return sp_fail(rq, sp, ERR_DOCKER_FAILED,
 			    "GET the runtime volume", 0, next);
 		o = answer_json(p);
-		why = runtime_labels_check(json_object_get(o, "Labels"),
-		    sp->sq.sq_runtime_owner, sp->rt_key);
+		why = runtime_labels_check(json_object_get(o, "Labels"), NULL,
+		    sp->rt_key);
 		json_decref(o);
 		if (why != NULL)
 			return sp_fail(rq, sp, ERR_RUNTIME_FOREIGN, why, 0,
@@ -645,7 +645,8 @@ create_answer(struct docker_req *rq, struct sp *sp,
 		break;
 	case C_RT_MARKER:
 		if (p->dp_status == 200) {
-			sp->step = C_RT_CTR_DEL;
+			/* Filled, maybe by another installation: compare. */
+			sp->step = C_RT_RELAY;
 			break;
 		}
 		if (p->dp_status != 404)
@@ -660,6 +661,13 @@ create_answer(struct docker_req *rq, struct sp *sp,
 			    "runtime fill", 0, next);
 		sp->step = sp->step == C_RT_PUT ? C_RT_PUT_MARKER :
 		    C_RT_CTR_DEL;
+		break;
+	case C_RT_RELAY:
+		if (p->dp_status != 200 ||
+		    !docker_runtime_relay_matches(p->dp_body, p->dp_body_len))
+			return sp_fail(rq, sp, ERR_RUNTIME_FOREIGN,
+			    "the runtime volume holds another relay", 0, next);
+		sp->step = C_RT_CTR_DEL;
 		break;
 	case C_RT_CTR_DEL:
 		if (p->dp_status != 204 && p->dp_status != 404)
@@ -785,6 +793,11 @@ create_answer(struct docker_req *rq, struct sp *sp,
 		next->cl_raw = tar;
 		next->cl_raw_len = len;
 		next->cl_type = "application/x-tar";
+		break;
+	case C_RT_RELAY:
+		call(sp, next, "GET", RUNTIME_RELAY_MAX + 64 * 1024,
+		    "/containers/%s/archive?path=%s/%s", sp->rt_cid,
+		    HARDEN_RUNTIME_DIR, RUNTIME_RELAY_NAME);
 		break;
 	case C_RT_CTR_DEL:
 		call(sp, next, "DELETE", SP_SMALL_CAP, "/containers/%s?force=1",

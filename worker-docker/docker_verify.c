@@ -760,7 +760,7 @@ harden_verify_runtime_volume(const json_t *vol, const struct harden_params *p,
 	(void)runtime_volume_name(name, sizeof(name), p->hp_runtime_key);
 	check_volume(vol, name, r);
 	if ((why = runtime_labels_check(json_object_get(vol, "Labels"),
-	    p->hp_runtime_owner, p->hp_runtime_key)) != NULL)
+	    NULL, p->hp_runtime_key)) != NULL)
 		add(r, "", "volume_labels", "%s", why);
 }
 

@@ -339,7 +339,7 @@ static const struct plant plants[] = {
 	{ "volume-runtime", K_RUNTIME, "Labels/spaced.runtime.key",
 	    "\"0000000000000000\"", "volume_labels" },
 	{ "volume-runtime", K_RUNTIME, "Labels/spaced.space.owner",
-	    "\"" FX_OWNER "\"", "volume_labels" },
+	    "\"x:1\"", "volume_labels" },
 	{ "create-space", K_CREATED, "Id", "\"xyz\"", "create_answer" },
 	{ "create-space", K_CREATED, "Id", NULL, "create_answer" },
 	{ "create-network", K_CREATED, "Warning", "\"dropped\"",

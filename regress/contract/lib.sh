@@ -1,0 +1,58 @@
+# Shared by the contract and escape suites: a private spaced with an
+# install id of its own against the real engine, spacectl through it,
+# and the sweep that fails a suite when anything with its owner remains.
+. "$(dirname "$0")/../integration/lib.sh"
+
+if ! curl -sf --max-time 3 --unix-socket /var/run/docker.sock \
+    http://docker/_ping >/dev/null 2>&1; then
+	echo "# no Docker daemon answers: these suites need one (make check starts it)"
+	not_ok "a Docker engine answers"
+	test_done
+	exit 1
+fi
+
+INSTALL=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+OWNER_ROOT=$INSTALL:0
+T=$(mktemp -d /tmp/spaced-contract.XXXXXX)
+chmod 0755 "$T"
+make_tree
+SPACED_EXTRA_CONF="install id $INSTALL
+${SPACED_EXTRA_CONF:-}"
+if ! start_spaced "$T/sd"; then
+	echo "# spaced did not start:"; sed 's/^/# /' "$T/sd/log"
+	not_ok "spaced starts"; test_done; exit 1
+fi
+
+sc() { ctl "$@"; }
+
+# api METHOD PATH: the engine, for what a test checks behind spaced.
+api() { curl -s --unix-socket /var/run/docker.sock -X "$1" "http://docker/v1.41$2"; }
+
+# What is left with an owner label of this run (any uid).
+leftovers() {
+	for k in containers/json?all=1 volumes networks; do
+		api GET "/$k" | jq -r --arg i "$INSTALL" '
+		    (if type == "object" then .Volumes // [] else . end)[] |
+		    select((.Labels // {})["spaced.space.owner"] // "" |
+		    startswith($i + ":")) | (.Names[0]? // .Name)'
+	done
+}
+
+# The end of every suite: nothing of ours remains, then the summary.
+finish() {
+	stop_spaced
+	left=$(leftovers)
+	if [ -n "$left" ]; then
+		not_ok "nothing with this run's owner remains: $(echo $left)"
+		# clean up anyway, so one failure does not poison the next run
+		for k in $left; do
+			api DELETE "/containers/$k?force=1" >/dev/null
+			api DELETE "/volumes/$k" >/dev/null
+			api DELETE "/networks/$k" >/dev/null
+		done
+	else
+		ok "nothing with this run's owner remains"
+	fi
+	rm -rf "$T" "$tree"
+	test_done
+}
