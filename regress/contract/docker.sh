@@ -1,0 +1,152 @@
+#!/bin/sh
+# The place contract, fixed, run through spacectl against the real engine
+# (DESIGN.md "Places": a place is done when this and the escape suite
+# pass against it).  The spec's assertions, the gatekeeper's three among
+# them, and the issue's: labels and ownership, damaged and repaired,
+# changed behind spaced's back and refused.  Everything it makes it
+# removes; finish fails the suite when anything with its owner remains.
+. "$(dirname "$0")/lib.sh"
+
+j() { jq -r "$@"; }
+
+# check
+sc -j check >"$T/check.json"
+check "check: available" test "$(j .available "$T/check.json")" = true
+check "check: hostIsolation by construction" \
+    test "$(j .hostIsolation "$T/check.json")" = true
+check "check: a version" test -n "$(j .version "$T/check.json")"
+
+# create prints the id alone
+sc create -n "contract, space" -m 512m >"$T/id" 2>"$T/create.err"
+id=$(cat "$T/id")
+check "create prints a 12-hex id alone ($id)" \
+    sh -c "printf %s '$id' | grep -Eqx '[0-9a-f]{12}'"
+check "create says nothing else on stdout" test "$(wc -l <"$T/id")" -eq 1
+
+sc -j show "$id" >"$T/show.json"
+check "show: name kept" test "$(j .name "$T/show.json")" = "contract, space"
+check "show: memory 512m" test "$(j .memory "$T/show.json")" = 536870912
+check "show: running" test "$(j .state "$T/show.json")" = running
+check "show: gatekeeper running" \
+    test "$(j .gatekeeper "$T/show.json")" = running
+check "show: not damaged" test "$(j .damaged "$T/show.json")" = false
+check "show: created is an ISO time" \
+    sh -c "j() { jq -r \"\$@\"; }; j .created '$T/show.json' | grep -Eq '^[0-9]{4}-[0-9]{2}-[0-9]{2}T'"
+
+sc -j list >"$T/list.json"
+check "list: the space is in it" \
+    test "$(j --arg i "$id" '[.[] | select(.id == $i)] | length' "$T/list.json")" = 1
+check "list: fields of the contract" \
+    test "$(j --arg i "$id" '.[] | select(.id == $i) |
+    [has("id","name","project","created","state","orphans","damaged","missing")] | all' "$T/list.json")" = true
+
+check "verify: empty means verified" sc verify "$id"
+sc -j verify "$id" >"$T/verify.json"
+check "verify -j: an empty list" test "$(j length "$T/verify.json")" = 0
+
+# The labels on every resource, read behind spaced.
+for n in space gatekeeper; do
+	api GET "/containers/spaced-space-$id-$n/json" >"$T/$n.json"
+	check "labels: $n owner is this install and uid" \
+	    test "$(j '.Config.Labels["spaced.space.owner"]' "$T/$n.json")" = "$OWNER_ROOT"
+	check "labels: $n role" \
+	    test "$(j '.Config.Labels["spaced.space.role"]' "$T/$n.json")" = "$n"
+done
+
+# exec: argv, stdin, exit code; the space user
+check "exec: runs as the space user" \
+    test "$(sc exec "$id" -- id -u)" = 10000
+check "exec: stdin passes through" \
+    test "$(printf 'in put\n' | sc exec "$id" -- cat)" = "in put"
+sc exec "$id" -- sh -c 'exit 7'
+check "exec: the command's exit code" test $? -eq 7
+out=$(sc exec "$id" -- sh -c 'echo out; echo err >&2' 2>"$T/err")
+check "exec: stdout and stderr apart" \
+    sh -c "test '$out' = out && grep -qx err '$T/err'"
+
+# The gatekeeper's three: its own container, two targets and no third,
+# gone after remove (checked against the container).
+space_host=$(sc exec "$id" -- cat /etc/hostname)
+check "exec -g: runs in the gatekeeper (its health answers there)" \
+    sc exec "$id" -g -- /usr/libexec/spaced/spaced-gatekeeper -C GET /health
+check_fails "exec -g: not in the space (no work directory there)" \
+    sc exec "$id" -g -- /usr/libexec/spaced/spaced-gatekeeper -C GET "/spaces/$id"
+gk_host=$(api GET "/containers/spaced-space-$id-gatekeeper/json" | jq -r .Config.Hostname)
+check "exec -g: a hostname of its own" \
+    sh -c "test -n '$gk_host' && test '$gk_host' != '$space_host'"
+check "exec: the space has its work directory" \
+    sc exec "$id" -- test -d "/spaces/$id"
+python3 "$top/regress/integration/ctl_raw.py" "$sd/run/spaced.sock" \
+    exec-target "$id" 7 >"$T/target" 2>&1
+check "exec: any other target is invalid_exec_target" \
+    grep -q invalid_exec_target "$T/target"
+
+# stop, start
+check "stop" sc stop "$id"
+sc -j show "$id" >"$T/show.json"
+check "stop: the space exited" test "$(j .state "$T/show.json")" = exited
+check "stop: its gatekeeper too" test "$(j .gatekeeper "$T/show.json")" = exited
+sc exec "$id" -- true 2>"$T/err"
+check "exec on a stopped space: space_not_running" \
+    grep -q space_not_running "$T/err"
+check "start" sc start "$id"
+sc -j show "$id" >"$T/show.json"
+check "start: running again" test "$(j .state "$T/show.json")" = running
+check "start: files kept across stop and start" \
+    sh -c "sc() { \"$tree/bin/spacectl\" -s \"$sd/run/spaced.sock\" \"\$@\"; }; \
+    sc exec $id -- sh -c 'echo kept > /spaces/$id/f' && sc stop $id && \
+    sc start $id && test \"\$(sc exec $id -- cat /spaces/$id/f)\" = kept"
+
+# damaged, and the one repair start makes
+api POST "/containers/spaced-space-$id-gatekeeper/stop?t=1" >/dev/null
+sc -j show "$id" >"$T/show.json"
+check "a stopped gatekeeper under a running space is damaged" \
+    test "$(j .damaged "$T/show.json")" = true
+check "  and missing names it" \
+    test "$(j '.missing | index("gatekeeper_stopped") != null' "$T/show.json")" = true
+check "start repairs it" sc start "$id"
+sc -j show "$id" >"$T/show.json"
+check "  repaired" test "$(j .damaged "$T/show.json")" = false
+
+# changed behind spaced's back: named by verify, refused by start
+api POST "/networks/bridge/connect" >/dev/null 2>&1
+curl -s --unix-socket /var/run/docker.sock -H 'Content-Type: application/json' \
+    -d "{\"Container\":\"spaced-space-$id-space\"}" \
+    http://docker/v1.41/networks/bridge/connect >/dev/null
+sc -j verify "$id" >"$T/verify.json"
+check "verify names a network connected behind its back" \
+    test "$(j '[.[] | select(.check == "network")] | length' "$T/verify.json")" -ge 1
+check_fails "verify exits non-zero then" sc verify "$id"
+sc stop "$id" >/dev/null
+sc start "$id" 2>"$T/err"
+check "start refuses it" grep -q space_verify_failed "$T/err"
+curl -s --unix-socket /var/run/docker.sock -H 'Content-Type: application/json' \
+    -d "{\"Container\":\"spaced-space-$id-space\",\"Force\":true}" \
+    http://docker/v1.41/networks/bridge/disconnect >/dev/null
+curl -s --unix-socket /var/run/docker.sock -H 'Content-Type: application/json' \
+    -d '{"Memory":1073741824,"MemorySwap":1073741824}' \
+    "http://docker/v1.41/containers/spaced-space-$id-space/update" >/dev/null
+sc -j verify "$id" >"$T/verify.json"
+check "verify names a memory limit raised behind its back" \
+    test "$(j '[.[] | select(.check == "memory")] | length' "$T/verify.json")" -ge 1
+
+# unknown and foreign
+other=000000000000
+sc show "$other" 2>"$T/err"
+check "show of an unknown id: space_not_found" grep -q space_not_found "$T/err"
+check "remove of an unknown space: nothing removed, nothing failed" \
+    test "$(sc -j remove "$other" | jq -c .)" = '{"removed":[],"failed":[]}'
+check_fails "a bad id is refused before it is sent" sc show xyz
+
+# remove: by label, containers first, then volumes, then networks
+sc -j remove "$id" >"$T/remove.json"
+check "remove: six resources removed" \
+    test "$(j '.removed | length' "$T/remove.json")" = 6
+check "remove: none failed" test "$(j '.failed | length' "$T/remove.json")" = 0
+check "remove: the gatekeeper container is gone" \
+    test "$(api GET "/containers/spaced-space-$id-gatekeeper/json" | jq -r .message)" != null
+sc -j list >"$T/list.json"
+check "remove: not listed" \
+    test "$(j --arg i "$id" '[.[] | select(.id == $i)] | length' "$T/list.json")" = 0
+
+finish
