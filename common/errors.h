@@ -36,5 +36,6 @@
 #define ERR_DOCKER_TOO_NEW	"docker_too_new"	/* dropped every API we speak */
 #define ERR_TIMEOUT		"command_timeout"
 #define ERR_INTERNAL		"internal_error"
+#define ERR_RUNTIME_MISSING	"runtime_missing"	/* no spaced-relay */
 
 #endif /* SPACED_ERRORS_H */

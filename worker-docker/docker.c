@@ -21,15 +21,60 @@
  */
 
 #include <stdint.h>
+#include <string.h>
 
+#include "labels.h"
 #include "log.h"
+#include "place_proto.h"
 #include "proc.h"
 #include "docker_ops.h"
 #include "docker_req.h"
+#include "docker_runtime.h"
 #include "docker_worker.h"
 
 /* The channel, kept for answers that come after dispatch returned. */
 static struct imsgev	*docker_iev;
+
+/* The relay binary, from IMSG_DOCKER_RUNTIME. */
+static int				 runtime_fd = -1;
+static struct docker_runtime_msg	 runtime_msg;
+
+int
+docker_runtime_fd(void)
+{
+	return runtime_fd;
+}
+
+const char *
+docker_runtime_key(void)
+{
+	return runtime_msg.dr_key;
+}
+
+uint64_t
+docker_runtime_size(void)
+{
+	return runtime_msg.dr_size;
+}
+
+/* Once a process: spaced sends it after READY, with the fd. */
+static void
+docker_runtime_take(struct imsg *imsg)
+{
+	struct docker_runtime_msg	 dr;
+
+	if (runtime_fd != -1)
+		fatalx("%s: a second runtime", __func__);
+	if (imsg_get_data(imsg, &dr, sizeof(dr)) == -1 ||
+	    memchr(dr.dr_key, '\0', sizeof(dr.dr_key)) == NULL ||
+	    !runtime_key_valid(dr.dr_key) || dr.dr_size == 0)
+		fatalx("%s: bad runtime message", __func__);
+	if ((runtime_fd = imsg_get_fd(imsg)) == -1)
+		fatalx("%s: runtime without its fd", __func__);
+	runtime_msg = dr;
+	log_debug("runtime: key %s, %llu bytes", runtime_msg.dr_key,
+	    (unsigned long long)runtime_msg.dr_size);
+}
 
 static void
 docker_reply(uint32_t type, uint32_t peerid, const void *data, size_t len)
@@ -51,6 +96,10 @@ docker_dispatch(struct imsgev *iev, struct imsg *imsg)
 	if (docker_iev == NULL) {
 		docker_iev = iev;
 		docker_req_init(iev->base, docker_reply);
+	}
+	if (type == IMSG_DOCKER_RUNTIME) {
+		docker_runtime_take(imsg);
+		return;
 	}
 	if ((op = docker_op_find(type)) == NULL)
 		fatalx("%s: unexpected imsg %u", __func__, type);
