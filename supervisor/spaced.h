@@ -146,6 +146,7 @@ struct request {
 	uint32_t		 r_peerid;	/* the client's, echoed */
 	const struct ctl_op	*r_op;
 	uint32_t		 r_waiting;	/* procid bits */
+	uint32_t		 r_finishing;	/* giving its final answer now */
 	int			 r_answered;	/* END or FAIL sent */
 	int			 r_cancelled;	/* workers were told */
 	struct event		 r_timer;	/* deadline and progress */

@@ -184,6 +184,16 @@ check "-j: the error object with uncertain and rollbackFailures" sh -c \
      .details.rollbackFailures == [{\"kind\":\"volume\",\"name\":\"spaced-space-0123456789ab-work\"},{\"kind\":\"network\",\"name\":\"spaced-space-0123456789ab-net\"}]' '$tree/f.json' >/dev/null"
 check "a create longer than spacectl's 20 s of silence waits on PROGRESS" sh -c \
     "[ \"\$('$tree/bin/spacectl' $sock create -n slow)\" = 0123456789ab ]"
+check "a place's final failure is not answered with a cancel" sh -c \
+    "! grep -q 'hostile: cancel' '$sd/log'"
+"$tree/bin/spacectl" $sock create -n slow >/dev/null 2>&1 &
+leaver=$!
+sleep 1
+kill "$leaver"; wait "$leaver" 2>/dev/null
+check "a client that leaves mid-create cancels it in the place (control)" \
+    wait_for 5 grep -q 'hostile: cancel' "$sd/log"
+check "and the place's acknowledgement frees it" sh -c \
+    "[ \"\$('$tree/bin/spacectl' -j $sock status | jq '.processes[0].requests')\" -eq 1 ]"
 
 # --- spaced refuses a malformed ctl_space ------------------------------
 # types: create 107, list 108, show 109, verify 110, stop 111, start 112, remove 113

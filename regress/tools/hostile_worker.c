@@ -428,6 +428,8 @@ main(int argc, char *argv[])
 					attack(id, &pm);
 				break;
 			case IMSG_WORKER_CANCEL:
+				fprintf(stderr, "hostile: cancel of request "
+				    "%u\n", id);
 				/* Only the slow one can still be held. */
 				if (id == slow_id) {
 					slow_id = 0;
