@@ -100,6 +100,14 @@ struct docker_runtime_msg {
  * (install id and the caller's uid), never the client's.
  */
 #define SPACE_IMAGE_MAX		256
+/*
+ * The memory a space may ask for, bytes: the engine's own minimum and
+ * 1 TiB.  spaced refuses a ctl_space outside it, so does the place.
+ * (The same tokens as worker-docker/docker_harden.h, so both may be
+ * included in one file until that copy goes.)
+ */
+#define HARDEN_MEMORY_MIN	(6LL << 20)
+#define HARDEN_MEMORY_MAX	(1LL << 40)
 struct space_req {
 	char		 sq_owner[SPACE_OWNER_SIZE];
 	char		 sq_id[SPACE_ID_SIZE];	/* "" for create and list */

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "labels.h"
 #include "spaced.h"
 
 #define CONFIG_MAX	(64 * 1024)
@@ -34,9 +35,16 @@ config_defaults(struct spaced_conf *conf, uid_t uid, const char *runtime_dir,
 	memset(conf, 0, sizeof(*conf));
 	strlcpy(conf->sc_docker_socket, SPACED_DOCKER_SOCK,
 	    sizeof(conf->sc_docker_socket));
+	strlcpy(conf->sc_docker_group, SPACED_DOCKER_GROUP,
+	    sizeof(conf->sc_docker_group));
+	strlcpy(conf->sc_space_image, SPACED_SPACE_IMAGE,
+	    sizeof(conf->sc_space_image));
+	strlcpy(conf->sc_gk_image, SPACED_GK_IMAGE, sizeof(conf->sc_gk_image));
 	if (uid == 0) {
 		strlcpy(conf->sc_socket, SPACED_SOCK_ROOT,
 		    sizeof(conf->sc_socket));
+		strlcpy(conf->sc_state, SPACED_STATE_ROOT,
+		    sizeof(conf->sc_state));
 		strlcpy(conf->sc_store, SPACED_STORE_ROOT,
 		    sizeof(conf->sc_store));
 		strlcpy(conf->sc_empty, SPACED_EMPTY_ROOT,
@@ -47,20 +55,71 @@ config_defaults(struct spaced_conf *conf, uid_t uid, const char *runtime_dir,
 	if (runtime_dir != NULL && *runtime_dir == '/')
 		snprintf(conf->sc_socket, sizeof(conf->sc_socket),
 		    "%s/spaced.sock", runtime_dir);
-	if (state_dir != NULL && *state_dir == '/')
+	if (state_dir != NULL && *state_dir == '/') {
+		snprintf(conf->sc_state, sizeof(conf->sc_state),
+		    "%s/spaced", state_dir);
 		snprintf(conf->sc_store, sizeof(conf->sc_store),
 		    "%s/spaced/journal", state_dir);
+	}
+}
+
+/* Each check returns NULL when the value is fine, else why not. */
+static const char *
+check_path(const char *v)
+{
+	return v[0] == '/' ? NULL : "path must be absolute";
+}
+
+static const char *
+check_install_id(const char *v)
+{
+	return install_id_valid(v) ? NULL :
+	    "not 16 to 64 lowercase hex characters";
+}
+
+/* An image reference: printable ASCII, no space; docker checks the rest. */
+static const char *
+check_image(const char *v)
+{
+	for (; *v != '\0'; v++)
+		if (*v <= ' ' || *v > '~')
+			return "not printable ASCII without spaces";
+	return NULL;
+}
+
+/* A group name as groupadd takes it. */
+static const char *
+check_group(const char *v)
+{
+	if (*v == '-')
+		return "bad group name";
+	for (; *v != '\0'; v++)
+		if (!isalnum((unsigned char)*v) && *v != '_' && *v != '-' &&
+		    *v != '.')
+			return "bad group name";
+	return NULL;
 }
 
 static const struct {
 	const char	*kw;
 	size_t		 off;
+	size_t		 size;
+	const char	*(*check)(const char *);
 } config_keywords[] = {
-	{ "socket",		offsetof(struct spaced_conf, sc_socket) },
-	{ "docker socket",	offsetof(struct spaced_conf, sc_docker_socket) },
-	{ "journal store",	offsetof(struct spaced_conf, sc_store) },
-	{ "empty directory",	offsetof(struct spaced_conf, sc_empty) },
+#define KW(k, f, c)	{ k, offsetof(struct spaced_conf, f), \
+			    sizeof(((struct spaced_conf *)0)->f), c }
+	KW("socket",		sc_socket,		check_path),
+	KW("docker socket",	sc_docker_socket,	check_path),
+	KW("docker group",	sc_docker_group,	check_group),
+	KW("state directory",	sc_state,		check_path),
+	KW("journal store",	sc_store,		check_path),
+	KW("empty directory",	sc_empty,		check_path),
+	KW("install id",	sc_install_id,		check_install_id),
+	KW("space image",	sc_space_image,		check_image),
+	KW("gatekeeper image",	sc_gk_image,		check_image),
+#undef KW
 };
+#define NKEYWORDS	(sizeof(config_keywords) / sizeof(config_keywords[0]))
 
 /* Reads one value: a quoted string or a bare word, to the end of line. */
 static int
@@ -113,10 +172,6 @@ config_value(const char *p, const char *end, char *out, size_t outsz,
 		*errstr = "missing value";
 		return -1;
 	}
-	if (out[0] != '/') {
-		*errstr = "path must be absolute";
-		return -1;
-	}
 	return 0;
 }
 
@@ -145,26 +200,28 @@ config_parse(const char *buf, size_t len, struct spaced_conf *conf,
 			;
 		if (p == eol || *p == '#')
 			continue;
-		for (i = 0; i < sizeof(config_keywords) /
-		    sizeof(config_keywords[0]); i++) {
+		for (i = 0; i < NKEYWORDS; i++) {
 			kwlen = strlen(config_keywords[i].kw);
 			if ((size_t)(eol - p) > kwlen &&
 			    strncmp(p, config_keywords[i].kw, kwlen) == 0 &&
 			    (p[kwlen] == ' ' || p[kwlen] == '\t'))
 				break;
 		}
-		if (i == sizeof(config_keywords) / sizeof(config_keywords[0])) {
+		if (i == NKEYWORDS) {
 			snprintf(err, errlen, "line %d: unknown setting",
 			    lineno);
 			return -1;
 		}
-		if (config_value(p + kwlen, eol, value, sizeof(value),
-		    &errstr) == -1) {
+		/* Each value is refused, never cut, when it does not fit. */
+		if (config_value(p + kwlen, eol, value,
+		    config_keywords[i].size, &errstr) == -1 ||
+		    (errstr = config_keywords[i].check(value)) != NULL) {
 			snprintf(err, errlen, "line %d: %s: %s", lineno,
 			    config_keywords[i].kw, errstr);
 			return -1;
 		}
-		strlcpy((char *)conf + config_keywords[i].off, value, PATH_MAX);
+		strlcpy((char *)conf + config_keywords[i].off, value,
+		    config_keywords[i].size);
 		if (eol == end)
 			break;
 	}
@@ -177,8 +234,7 @@ config_print(const struct spaced_conf *conf, int fd)
 	size_t		 i;
 	const char	*v;
 
-	for (i = 0; i < sizeof(config_keywords) / sizeof(config_keywords[0]);
-	    i++) {
+	for (i = 0; i < NKEYWORDS; i++) {
 		v = (const char *)conf + config_keywords[i].off;
 		if (*v != '\0')
 			dprintf(fd, "%s \"%s\"\n", config_keywords[i].kw, v);

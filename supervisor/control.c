@@ -33,6 +33,7 @@
 
 #include <errno.h>
 #include <event.h>
+#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,11 @@
 #define CTL_MAX_CONNS_PER_UID	8
 #define CTL_IDLE_SECONDS	30
 /* The largest request payload; anything longer is refused unread. */
-#define CTL_MAX_REQUEST		64
+#define CTL_MAX_REQUEST		128
+_Static_assert(sizeof(struct ctl_space) <= CTL_MAX_REQUEST,
+    "a space request must fit the control channel's cap");
+/* Supplementary groups read from a peer before we give up on them. */
+#define CTL_GROUPS_MAX		4096
 /*
  * Soft: a few status answers' worth; past it we stop reading requests.
  * Hard: what pending answers and one stream window can reach with the
@@ -66,10 +71,87 @@ static int			 ctl_fd = -1;
 static char			 ctl_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 static uint32_t			 ctl_next_id = 1;
 static size_t			 ctl_count;
+static gid_t			 ctl_docker_gid;
+static int			 ctl_docker_known;
 
 static void	control_accept(int, short, void *);
 static void	control_dispatch(int, short, void *);
 static void	control_free(struct ctl_conn *);
+
+void
+control_docker_group(const char *name)
+{
+	struct group	*gr;
+
+	if ((gr = getgrnam(name)) == NULL) {
+		log_info("control: no group %s: space operations are for "
+		    "root and uid %u only", name, (unsigned)geteuid());
+		return;
+	}
+	ctl_docker_gid = gr->gr_gid;
+	ctl_docker_known = 1;
+	log_debug("control: group %s is gid %u", name, (unsigned)gr->gr_gid);
+}
+
+/*
+ * Is the peer of s in the docker group, by the credentials it connected
+ * with: its primary gid (SO_PEERCRED) or one of its supplementary groups
+ * (SO_PEERGROUPS), as the kernel recorded them at connect.
+ */
+static int
+control_peer_docker(int s, gid_t primary)
+{
+	gid_t		 small[64], *groups = small;
+	socklen_t	 len = sizeof(small);
+	size_t		 i, n;
+	int		 member = 0;
+
+	if (!ctl_docker_known)
+		return 0;
+	if (primary == ctl_docker_gid)
+		return 1;
+	if (getsockopt(s, SOL_SOCKET, SO_PEERGROUPS, groups, &len) == -1) {
+		if (errno != ERANGE || len > CTL_GROUPS_MAX * sizeof(gid_t) ||
+		    (groups = malloc(len)) == NULL) {
+			log_warn("control: SO_PEERGROUPS");
+			return 0;
+		}
+		if (getsockopt(s, SOL_SOCKET, SO_PEERGROUPS, groups, &len) ==
+		    -1) {
+			log_warn("control: SO_PEERGROUPS");
+			free(groups);
+			return 0;
+		}
+	}
+	n = len / sizeof(gid_t);
+	for (i = 0; i < n; i++)
+		if (groups[i] == ctl_docker_gid)
+			member = 1;
+	if (groups != small)
+		free(groups);
+	return member;
+}
+
+/*
+ * Who may run op: the one rule.  The space operations drive the Docker
+ * daemon, which is root on the host: a member of its group may do as
+ * much with the docker CLI anyway, and nobody else may, so they are for
+ * admins and that group.  Every space is still scoped by the caller's
+ * uid (the owner label), group or not.
+ */
+static int
+control_may(const struct ctl_conn *cc, const struct ctl_op *op)
+{
+	switch (op->op_who) {
+	case WHO_ANYONE:
+		return 1;
+	case WHO_DOCKER:
+		return CTL_ADMIN(cc) || cc->cc_docker;
+	case WHO_ADMIN:
+		return CTL_ADMIN(cc);
+	}
+	return 0;
+}
 
 void
 control_listen(const char *path, struct event_base *base)
@@ -208,6 +290,7 @@ control_accept(int fd, short event, void *arg)
 	cc->cc_id = ctl_next_id++;
 	cc->cc_uid = cred.uid;
 	cc->cc_pid = cred.pid;
+	cc->cc_docker = control_peer_docker(s, cred.gid);
 	TAILQ_INIT(&cc->cc_requests);
 	imsgev_init(&cc->cc_iev, ctl_base, s, control_dispatch, cc);
 	imsgbuf_set_maxsize(&cc->cc_iev.ibuf, IMSG_HEADER_SIZE +
@@ -330,7 +413,7 @@ control_request(struct ctl_conn *cc, struct imsg *imsg)
 		control_fail_close(cc, peerid, ERR_BAD_REQUEST);
 		return;
 	}
-	if (op->op_admin && !CTL_ADMIN(cc)) {
+	if (!control_may(cc, op)) {
 		control_send_fail(cc, peerid, ERR_PERMISSION_DENIED);
 		return;
 	}

@@ -2,9 +2,10 @@
 SPACED_SRCS	:= supervisor/spaced.c supervisor/workers.c supervisor/control.c \
 		   supervisor/config.c supervisor/audit.c supervisor/audit_parse.c \
 		   supervisor/kmsg.c supervisor/sandbox.c supervisor/request.c \
-		   supervisor/streams.c supervisor/ops.c supervisor/privdrop.c
+		   supervisor/streams.c supervisor/ops.c supervisor/privdrop.c \
+		   supervisor/runtime.c supervisor/space_parse.c
 SPACED_OBJS	:= $(SPACED_SRCS:%.c=$(B)/%.o)
-SPACECTL_OBJS	:= $(B)/supervisor/spacectl.o
+SPACECTL_OBJS	:= $(B)/supervisor/spacectl.o $(B)/supervisor/space_parse.o
 
 $(B)/sbin/spaced: $(SPACED_OBJS) $(B)/libcommon.a
 	@mkdir -p $(dir $@)
@@ -17,6 +18,6 @@ $(B)/bin/spacectl: $(SPACECTL_OBJS) $(B)/libcommon.a
 BINS		+= $(B)/sbin/spaced $(B)/bin/spacectl
 # Pure parts, for unit tests.
 UNIT_LINK_supervisor := $(B)/supervisor/config.o $(B)/supervisor/audit_parse.o \
-		   $(B)/supervisor/kmsg.o
+		   $(B)/supervisor/kmsg.o $(B)/supervisor/space_parse.o
 UNIT_LINK_workers := $(B)/supervisor/sandbox.o $(B)/worker-docker/sandbox.o \
 		   $(B)/worker-git/sandbox.o $(B)/gatekeeper/collector/sandbox.o

@@ -29,7 +29,9 @@
 #include <string.h>
 
 #include "errors.h"
+#include "labels.h"
 #include "log.h"
+#include "space_parse.h"
 #include "spaced.h"
 
 #define STREAM_TEST_MAX		(64ULL << 30)	/* 64 GiB */
@@ -369,24 +371,238 @@ static const struct answer_row stream_test_answers[] = {
 	{ 0 }
 };
 
+/* --- the space operations: create, list, show, verify, stop, start, remove */
+
+/*
+ * Engine connections spaced hands one request beyond the first: enough
+ * for a second call in flight and a cleanup; a place that wants more
+ * gets IMSG_SPACE_CONN without one.
+ */
+#define SPACE_CONNS_MAX		4
+
+static const struct {
+	uint32_t	 sp_ctl;
+	uint32_t	 sp_place;
+	int		 sp_id;		/* takes a space id */
+} space_types[] = {
+	{ IMSG_CTL_CREATE,	IMSG_SPACE_CREATE_REQ,	0 },
+	{ IMSG_CTL_LIST,	IMSG_SPACE_LIST_REQ,	0 },
+	{ IMSG_CTL_SHOW,	IMSG_SPACE_SHOW_REQ,	1 },
+	{ IMSG_CTL_VERIFY,	IMSG_SPACE_VERIFY_REQ,	1 },
+	{ IMSG_CTL_STOP,	IMSG_SPACE_STOP_REQ,	1 },
+	{ IMSG_CTL_START,	IMSG_SPACE_START_REQ,	1 },
+	{ IMSG_CTL_REMOVE,	IMSG_SPACE_REMOVE_REQ,	1 },
+};
+
+/* A failure spaced itself answers, the way a place's DONE would be. */
+static void
+space_fail(struct request *r, const char *code, const char *message)
+{
+	struct space_done	 sd;
+
+	memset(&sd, 0, sizeof(sd));
+	strlcpy(sd.sd_code, code, sizeof(sd.sd_code));
+	strlcpy(sd.sd_message, message, sizeof(sd.sd_message));
+	request_data(r, &sd, sizeof(sd));
+	request_fail(r, code);
+}
+
+static const char *
+space_start(struct request *r, struct imsg *imsg)
+{
+	const struct spaced_conf *conf = spaced_config();
+	struct ctl_space	 cs;
+	struct space_req	 sq;
+	const char		*errstr;
+	size_t			 i;
+	int			 s;
+
+	for (i = 0; i < sizeof(space_types) / sizeof(space_types[0]); i++)
+		if (space_types[i].sp_ctl == r->r_op->op_type)
+			break;
+	if (i == sizeof(space_types) / sizeof(space_types[0]))
+		fatalx("%s: %s is no space operation", __func__,
+		    r->r_op->op_name);
+	(void)imsg_get_data(imsg, &cs, sizeof(cs));
+	if (ctl_space_check(&cs, space_types[i].sp_id, &errstr) == -1) {
+		log_debug("control: uid %u: %s: %s", (unsigned)r->r_cc->cc_uid,
+		    r->r_op->op_name, errstr);
+		return ERR_BAD_REQUEST;
+	}
+
+	memset(&sq, 0, sizeof(sq));
+	/* The caller's own spaces: the uid is the kernel's, not theirs. */
+	if (space_owner_fmt(sq.sq_owner, sizeof(sq.sq_owner),
+	    conf->sc_install_id, r->r_cc->cc_uid) == -1 ||
+	    space_owner_fmt(sq.sq_runtime_owner, sizeof(sq.sq_runtime_owner),
+	    conf->sc_install_id, geteuid()) == -1)
+		fatalx("%s: install id \"%s\"", __func__, conf->sc_install_id);
+	strlcpy(sq.sq_id, cs.cs_id, sizeof(sq.sq_id));
+	strlcpy(sq.sq_name, cs.cs_name, sizeof(sq.sq_name));
+	strlcpy(sq.sq_project, cs.cs_project, sizeof(sq.sq_project));
+	sq.sq_memory = cs.cs_memory;
+	strlcpy(sq.sq_space_image, conf->sc_space_image,
+	    sizeof(sq.sq_space_image));
+	strlcpy(sq.sq_gk_image, conf->sc_gk_image, sizeof(sq.sq_gk_image));
+	strlcpy(sq.sq_runtime_key, runtime_key(), sizeof(sq.sq_runtime_key));
+	if (r->r_op->op_type == IMSG_CTL_CREATE && sq.sq_runtime_key[0] ==
+	    '\0') {
+		space_fail(r, ERR_RUNTIME_MISSING, "spaced could not read "
+		    SPACED_RELAY_BINARY " at start: see its log");
+		return NULL;
+	}
+
+	if ((s = docker_connect()) == -1) {
+		space_fail(r, ERR_DOCKER_UNREACHABLE, "spaced cannot connect "
+		    "to the Docker socket");
+		return NULL;
+	}
+	if (request_send(r, PROC_DOCKER, space_types[i].sp_place, s, &sq,
+	    sizeof(sq)) == -1)
+		return ERR_WORKER_UNAVAILABLE;
+	return NULL;
+}
+
+/*
+ * The records: every string terminated and the kind the type says, or
+ * the place lies and spaced stops (STYLE.md 7).  Forwarded unchanged.
+ */
+static void
+space_info(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct space_info	 si;
+	size_t			 i;
+
+	(void)imsg_get_data(imsg, &si, sizeof(si));
+	if (si.si_kind != SPACE_REC_INFO ||
+	    !valid_string(si.si_id, sizeof(si.si_id)) ||
+	    !valid_string(si.si_name, sizeof(si.si_name)) ||
+	    !valid_string(si.si_project, sizeof(si.si_project)) ||
+	    !valid_string(si.si_created, sizeof(si.si_created)) ||
+	    !valid_string(si.si_state, sizeof(si.si_state)) ||
+	    !valid_string(si.si_gk_state, sizeof(si.si_gk_state)) ||
+	    si.si_nmissing > SPACE_MISSING_MAX)
+		fatalx("%s: bad space info from %s", __func__,
+		    proc_title(from));
+	for (i = 0; i < SPACE_MISSING_MAX; i++)
+		if (!valid_string(si.si_missing[i], sizeof(si.si_missing[i])))
+			fatalx("%s: bad space info from %s", __func__,
+			    proc_title(from));
+	request_data(r, &si, sizeof(si));
+}
+
+static void
+space_violation(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct space_violation	 sv;
+
+	(void)imsg_get_data(imsg, &sv, sizeof(sv));
+	if (sv.sv_kind != SPACE_REC_VIOLATION ||
+	    !valid_string(sv.sv_check, sizeof(sv.sv_check)) ||
+	    !valid_string(sv.sv_message, sizeof(sv.sv_message)))
+		fatalx("%s: bad violation from %s", __func__,
+		    proc_title(from));
+	request_data(r, &sv, sizeof(sv));
+}
+
+static void
+space_resource(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct space_resource	 sr;
+
+	(void)imsg_get_data(imsg, &sr, sizeof(sr));
+	if (sr.sr_kind != SPACE_REC_RESOURCE ||
+	    sr.sr_state < SPACE_RES_REMOVED || sr.sr_state > SPACE_RES_ORPHAN ||
+	    !valid_string(sr.sr_id, sizeof(sr.sr_id)) ||
+	    !valid_string(sr.sr_type, sizeof(sr.sr_type)) ||
+	    !valid_string(sr.sr_name, sizeof(sr.sr_name)))
+		fatalx("%s: bad resource from %s", __func__, proc_title(from));
+	request_data(r, &sr, sizeof(sr));
+}
+
+static void
+space_done(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct space_done	 sd;
+
+	(void)imsg_get_data(imsg, &sd, sizeof(sd));
+	if (!valid_string(sd.sd_code, sizeof(sd.sd_code)) ||
+	    !valid_string(sd.sd_message, sizeof(sd.sd_message)) ||
+	    (sd.sd_code[0] != '\0' &&
+	    !space_code_valid(sd.sd_code, sizeof(sd.sd_code))))
+		fatalx("%s: bad done from %s", __func__, proc_title(from));
+	if (sd.sd_code[0] == '\0') {
+		request_end(r);
+		return;
+	}
+	request_data(r, &sd, sizeof(sd));
+	request_fail(r, sd.sd_code);
+}
+
+/* Another engine connection for this request, or none past the cap. */
+static void
+space_conn(struct request *r, enum procid from, struct imsg *imsg)
+{
+	int	 s = -1;
+
+	if (r->r_u.space.conns < SPACE_CONNS_MAX) {
+		if ((s = docker_connect()) != -1)
+			r->r_u.space.conns++;
+	} else if (r->r_u.space.conns++ == SPACE_CONNS_MAX)
+		log_warnx("request %u (%s): %s asks for more than %d engine "
+		    "connections: answered without", r->r_id, r->r_op->op_name,
+		    proc_title(from), SPACE_CONNS_MAX);
+	if (worker_compose(from, IMSG_SPACE_CONN, r->r_id, s, NULL, 0) == -1)
+		log_warn("request %u: IMSG_SPACE_CONN", r->r_id);
+}
+
+static const struct answer_row space_answers[] = {
+	{ IMSG_SPACE_INFO, PROC_BIT(PROC_DOCKER),
+	    sizeof(struct space_info), 0, space_info },
+	{ IMSG_SPACE_VIOLATION, PROC_BIT(PROC_DOCKER),
+	    sizeof(struct space_violation), 0, space_violation },
+	{ IMSG_SPACE_RESOURCE, PROC_BIT(PROC_DOCKER),
+	    sizeof(struct space_resource), 0, space_resource },
+	{ IMSG_SPACE_DONE, PROC_BIT(PROC_DOCKER),
+	    sizeof(struct space_done), 1, space_done },
+	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, 0, space_conn },
+	{ 0 }
+};
+
 /* --- the table -------------------------------------------------------- */
 
+#define SPACE_OP(type, name, deadline) \
+	{ type, name, sizeof(struct ctl_space), WHO_DOCKER, deadline, \
+	    space_start, space_answers, NULL }
+
 static const struct ctl_op ops[] = {
-	{ IMSG_CTL_STATUS, "status", 0, 0, 10, status_start, status_answers,
-	    NULL },
-	{ IMSG_CTL_PRIVILEGES, "privileges", 0, 1, 10, privileges_start,
-	    NULL, NULL },
-	{ IMSG_CTL_CHECK, "check", 0, 0, 30, check_start, check_answers,
-	    NULL },
-	{ IMSG_CTL_VERBOSE, "verbose", sizeof(struct ctl_verbose), 1, 10,
-	    verbose_start, NULL, NULL },
-	{ IMSG_CTL_PROBE, "probe", sizeof(struct probe_msg), 1, 10,
+	{ IMSG_CTL_STATUS, "status", 0, WHO_ANYONE, 10, status_start,
+	    status_answers, NULL },
+	{ IMSG_CTL_PRIVILEGES, "privileges", 0, WHO_ADMIN, 10,
+	    privileges_start, NULL, NULL },
+	{ IMSG_CTL_CHECK, "check", 0, WHO_ANYONE, 30, check_start,
+	    check_answers, NULL },
+	{ IMSG_CTL_VERBOSE, "verbose", sizeof(struct ctl_verbose), WHO_ADMIN,
+	    10, verbose_start, NULL, NULL },
+	{ IMSG_CTL_PROBE, "probe", sizeof(struct probe_msg), WHO_ADMIN, 10,
 	    probe_start, probe_answers, NULL },
-	{ IMSG_CTL_PING, "ping", sizeof(struct ping_msg), 1, 10, ping_start,
-	    ping_answers, NULL },
+	{ IMSG_CTL_PING, "ping", sizeof(struct ping_msg), WHO_ADMIN, 10,
+	    ping_start, ping_answers, NULL },
 	/* No deadline: it runs as long as bytes flow; progress says so. */
 	{ IMSG_CTL_STREAM_TEST, "stream-test", sizeof(struct ctl_stream_test),
-	    1, 0, stream_test_start, stream_test_answers, stream_test_ended },
+	    WHO_ADMIN, 0, stream_test_start, stream_test_answers,
+	    stream_test_ended },
+	/*
+	 * A create pulls nothing (images are local) but starts two
+	 * containers and waits for both to be ready; a start waits again.
+	 */
+	SPACE_OP(IMSG_CTL_CREATE, "create", 300),
+	SPACE_OP(IMSG_CTL_LIST, "list", 60),
+	SPACE_OP(IMSG_CTL_SHOW, "show", 60),
+	SPACE_OP(IMSG_CTL_VERIFY, "verify", 60),
+	SPACE_OP(IMSG_CTL_STOP, "stop", 60),
+	SPACE_OP(IMSG_CTL_START, "start", 180),
+	SPACE_OP(IMSG_CTL_REMOVE, "remove", 120),
 };
 
 const struct ctl_op *

@@ -198,7 +198,8 @@ request_cancel(struct request *r)
 		return;
 	r->r_cancelled = 1;
 	for (id = 0; id < PROC_MAX; id++) {
-		if ((r->r_waiting & PROC_BIT(id)) == 0)
+		/* A worker whose final answer is being handled holds nothing. */
+		if ((r->r_waiting & ~r->r_finishing & PROC_BIT(id)) == 0)
 			continue;
 		/* A worker that is gone answers nothing more. */
 		if (worker_compose(id, IMSG_WORKER_CANCEL, r->r_id, -1, NULL,
@@ -296,8 +297,11 @@ request_dispatch(enum procid from, struct imsg *imsg)
 		    __func__, proc_title(from), type, imsg_get_len(imsg),
 		    r->r_op->op_name);
 	/* A cancelled request still counts answers, but shows none. */
+	if (ar->ar_final)
+		r->r_finishing = PROC_BIT(from);
 	if (!r->r_answered)
 		ar->ar_handler(r, from, imsg);
+	r->r_finishing = 0;
 	/* The sender's bit is still set, so the handler cannot free r. */
 	if (ar->ar_final)
 		request_worker_done(r, from);

@@ -32,9 +32,11 @@
 
 #include "errors.h"
 #include "imsg.h"
+#include "labels.h"
 #include "log.h"
 #include "ctl_proto.h"
 #include "proc.h"
+#include "space_parse.h"
 #include "stream.h"
 
 /*
@@ -42,6 +44,7 @@
  * request runs: silence for several of those means it is stuck.
  */
 #define SPACECTL_TIMEOUT_MS	(4 * CTL_PROGRESS_SECONDS * 1000)
+#define SPACED_SOCK_DEFAULT	"/run/spaced/spaced.sock"	/* root's */
 
 enum cmd {
 	CMD_STATUS, CMD_PRIVILEGES, CMD_CHECK, CMD_PROBE, CMD_VERBOSE,
@@ -76,6 +79,10 @@ static const char *probe_procs[] = {
 
 static int	 jflag;
 static json_t	*jrows;
+static int	 space_cmd;	/* a space command: -j failures are JSON */
+
+static void	 space_failed_json(const char *, const char *, int,
+		    json_t *);
 
 static __dead void
 usage(void)
@@ -85,14 +92,18 @@ usage(void)
 	    "commands: status | privileges | check |\n"
 	    "          probe docker|git|journal execve|open|socket|connect|fork |\n"
 	    "          ping docker|git|journal | stream-test MiB [journal|client] |\n"
-	    "          verbose level\n");
+	    "          verbose level |\n"
+	    "          create [-n name] [-m memory] | list |\n"
+	    "          show|verify|stop|start|remove ID\n");
 	exit(2);
 }
 
 static __dead void
 failed(const char *code, const char *detail)
 {
-	if (detail != NULL)
+	if (space_cmd && jflag)
+		space_failed_json(code, detail, 0, NULL);
+	else if (detail != NULL)
 		fprintf(stderr, "spacectl: %s: %s\n", code, detail);
 	else
 		fprintf(stderr, "spacectl: %s\n", code);
@@ -327,6 +338,521 @@ show_stream_test(const struct ctl_stream_test *got,
 	return intact ? 0 : -1;
 }
 
+/* --- the space commands ------------------------------------------------ */
+
+enum space_cmd {
+	SC_CREATE, SC_LIST, SC_SHOW, SC_VERIFY, SC_STOP, SC_START, SC_REMOVE
+};
+
+static const struct {
+	const char	*sc_name;
+	enum space_cmd	 sc_cmd;
+	uint32_t	 sc_type;
+	int		 sc_id;		/* takes an ID */
+} space_cmds[] = {
+	{ "create",	SC_CREATE,	IMSG_CTL_CREATE,	0 },
+	{ "list",	SC_LIST,	IMSG_CTL_LIST,		0 },
+	{ "show",	SC_SHOW,	IMSG_CTL_SHOW,		1 },
+	{ "verify",	SC_VERIFY,	IMSG_CTL_VERIFY,	1 },
+	{ "stop",	SC_STOP,	IMSG_CTL_STOP,		1 },
+	{ "start",	SC_START,	IMSG_CTL_START,		1 },
+	{ "remove",	SC_REMOVE,	IMSG_CTL_REMOVE,	1 },
+};
+
+/* The records are told apart by their length, then by their kind. */
+_Static_assert(sizeof(struct space_info) != sizeof(struct space_violation) &&
+    sizeof(struct space_info) != sizeof(struct space_resource) &&
+    sizeof(struct space_info) != sizeof(struct space_done) &&
+    sizeof(struct space_violation) != sizeof(struct space_resource) &&
+    sizeof(struct space_violation) != sizeof(struct space_done) &&
+    sizeof(struct space_resource) != sizeof(struct space_done),
+    "space records must differ in length");
+
+/* What the answer said, gathered before anything is shown. */
+static struct {
+	json_t			*infos;		/* the spaces */
+	json_t			*violations;
+	json_t			*removed;
+	json_t			*failed;	/* remove's, or a rollback's */
+	struct space_done	 done;
+	int			 have_done;
+} sa;
+
+/* What spaced's own refusals mean, for a FAIL without a message. */
+static const struct {
+	const char	*code;
+	const char	*message;
+} space_messages[] = {
+	{ ERR_PERMISSION_DENIED, "space operations are for root, spaced's "
+	    "own user and members of the docker group" },
+	{ ERR_BAD_REQUEST, "spaced refused the request as malformed" },
+	{ ERR_TIMEOUT, "the place did not finish in time; see spacectl "
+	    "list" },
+	{ ERR_WORKER_UNAVAILABLE, "spaced-docker is not running" },
+	{ ERR_BUSY, "too many requests in flight" },
+};
+
+static const char *
+space_message(const char *code)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof(space_messages) / sizeof(space_messages[0]);
+	    i++)
+		if (strcmp(space_messages[i].code, code) == 0)
+			return space_messages[i].message;
+	return NULL;
+}
+
+static void
+space_failed_json(const char *code, const char *message, int uncertain,
+    json_t *rollback)
+{
+	json_t	*o;
+
+	o = json_pack("{s:s, s:s, s:{s:b, s:o}}", "error", code, "message",
+	    message != NULL ? message : "", "details", "uncertain",
+	    uncertain != 0, "rollbackFailures",
+	    rollback != NULL ? json_incref(rollback) : json_array());
+	if (o == NULL)		/* a message that is not UTF-8 */
+		o = json_pack("{s:s, s:s, s:{s:b, s:o}}", "error", code,
+		    "message", "", "details", "uncertain", uncertain != 0,
+		    "rollbackFailures", rollback != NULL ?
+		    json_incref(rollback) : json_array());
+	json_dumpf(o, stdout, JSON_INDENT(2));
+	putchar('\n');
+	fflush(stdout);
+	json_decref(o);
+}
+
+/* The request failed with code: say so, with what the place told. */
+static __dead void
+space_fail_show(const char *code)
+{
+	const char	*message = NULL;
+	int		 uncertain = 0;
+	size_t		 i;
+	json_t		*r;
+
+	if (sa.have_done && strcmp(sa.done.sd_code, code) == 0) {
+		message = sa.done.sd_message;
+		uncertain = sa.done.sd_uncertain != 0;
+	}
+	if (message == NULL || *message == '\0')
+		message = space_message(code);
+	if (jflag) {
+		space_failed_json(code, message, uncertain, sa.failed);
+		exit(1);
+	}
+	if (message != NULL)
+		fprintf(stderr, "spacectl: %s: %s\n", code, message);
+	else
+		fprintf(stderr, "spacectl: %s\n", code);
+	json_array_foreach(sa.failed, i, r)
+		fprintf(stderr, "spacectl: not removed: %s %s\n",
+		    json_string_value(json_object_get(r, "kind")),
+		    json_string_value(json_object_get(r, "name")));
+	if (uncertain)
+		fprintf(stderr, "spacectl: a step may still finish: see "
+		    "spacectl list\n");
+	exit(1);
+}
+
+static json_t *
+space_info_json(const struct space_info *si, int with_memory)
+{
+	json_t		*o, *missing;
+	uint32_t	 i;
+
+	if (si->si_kind != SPACE_REC_INFO ||
+	    si->si_nmissing > SPACE_MISSING_MAX)
+		failed("bad_answer", "space info");
+	missing = json_array();
+	for (i = 0; i < si->si_nmissing; i++)
+		json_array_append_new(missing, json_string(nstr(
+		    si->si_missing[i], sizeof(si->si_missing[i]))));
+	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:b, s:o, s:[]}",
+	    "id", nstr(si->si_id, sizeof(si->si_id)),
+	    "name", nstr(si->si_name, sizeof(si->si_name)),
+	    "project", nstr(si->si_project, sizeof(si->si_project)),
+	    "created", nstr(si->si_created, sizeof(si->si_created)),
+	    "state", nstr(si->si_state, sizeof(si->si_state)),
+	    "gatekeeper", nstr(si->si_gk_state, sizeof(si->si_gk_state)),
+	    "damaged", si->si_damaged != 0, "missing", missing, "orphans");
+	if (o == NULL)
+		failed("bad_answer", "space info is not UTF-8");
+	if (with_memory)
+		json_object_set_new(o, "memory",
+		    json_integer((json_int_t)si->si_memory));
+	return o;
+}
+
+static void
+space_record(enum space_cmd cmd, struct imsg *imsg)
+{
+	struct space_info	 si;
+	struct space_violation	 sv;
+	struct space_resource	 sr;
+	json_t			*r, *info = NULL;
+	const char		*id;
+	size_t			 len = imsg_get_len(imsg), i;
+
+	if (len == sizeof(si)) {
+		(void)imsg_get_data(imsg, &si, sizeof(si));
+		json_array_append_new(sa.infos, space_info_json(&si,
+		    cmd != SC_LIST));
+	} else if (len == sizeof(sv)) {
+		(void)imsg_get_data(imsg, &sv, sizeof(sv));
+		if (sv.sv_kind != SPACE_REC_VIOLATION ||
+		    (r = json_pack("{s:s, s:s}", "check",
+		    nstr(sv.sv_check, sizeof(sv.sv_check)), "message",
+		    nstr(sv.sv_message, sizeof(sv.sv_message)))) == NULL)
+			failed("bad_answer", "violation");
+		json_array_append_new(sa.violations, r);
+	} else if (len == sizeof(sr)) {
+		(void)imsg_get_data(imsg, &sr, sizeof(sr));
+		if (sr.sr_kind != SPACE_REC_RESOURCE ||
+		    (r = json_pack("{s:s, s:s}", "kind",
+		    nstr(sr.sr_type, sizeof(sr.sr_type)), "name",
+		    nstr(sr.sr_name, sizeof(sr.sr_name)))) == NULL)
+			failed("bad_answer", "resource");
+		id = nstr(sr.sr_id, sizeof(sr.sr_id));
+		switch (sr.sr_state) {
+		case SPACE_RES_REMOVED:
+			json_array_append_new(sa.removed, r);
+			break;
+		case SPACE_RES_FAILED:
+			json_array_append_new(sa.failed, r);
+			break;
+		case SPACE_RES_ORPHAN:
+			/* It belongs to a space of the answer. */
+			json_array_foreach(sa.infos, i, info)
+				if (strcmp(json_string_value(json_object_get(
+				    info, "id")), id) == 0)
+					break;
+			if (i == json_array_size(sa.infos))
+				failed("bad_answer", "orphan of no space");
+			json_array_append_new(json_object_get(info, "orphans"),
+			    r);
+			break;
+		default:
+			failed("bad_answer", "resource state");
+		}
+	} else if (len == sizeof(sa.done)) {
+		(void)imsg_get_data(imsg, &sa.done, sizeof(sa.done));
+		if (!space_code_valid(sa.done.sd_code, sizeof(sa.done.sd_code)))
+			failed("bad_answer", "error code");
+		(void)nstr(sa.done.sd_message, sizeof(sa.done.sd_message));
+		sa.have_done = 1;
+	} else
+		failed("bad_answer", "unexpected data");
+}
+
+static const char *
+or_dash(const char *s)
+{
+	return s == NULL || *s == '\0' ? "-" : s;
+}
+
+/* "a,b" of an array of strings, or "-". */
+static void
+join(json_t *a, char *buf, size_t len)
+{
+	json_t	*v;
+	size_t	 i;
+
+	buf[0] = '\0';
+	json_array_foreach(a, i, v) {
+		if (i > 0)
+			strlcat(buf, ",", len);
+		strlcat(buf, json_string_value(v), len);
+	}
+	if (buf[0] == '\0')
+		strlcpy(buf, "-", len);
+}
+
+static const char *
+jstr(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+static void
+cell_print(int c, int w, const char *cell)
+{
+	if (c < 5)
+		printf("%-*s  ", w, cell);
+	else
+		printf("%s\n", cell);
+}
+
+/* ID NAME STATE GATEKEEPER CREATED MISSING, each column as wide as it needs. */
+static void
+space_list_text(void)
+{
+	static const char *cols[] = { "ID", "NAME", "STATE", "GATEKEEPER",
+	    "CREATED", "MISSING" };
+	char		 missing[SPACE_MISSING_MAX * SPACE_MISSING_LEN];
+	const char	*cell[6];
+	int		 w[6], row, c, n;
+	size_t		 i, j;
+	json_t		*o, *orphan;
+
+	for (c = 0; c < 6; c++)
+		w[c] = strlen(cols[c]);
+	for (row = 0; row < 2; row++) {
+		/* row 0 measures, row 1 prints */
+		if (row == 1) {
+			for (c = 0; c < 6; c++)
+				cell_print(c, w[c], cols[c]);
+		}
+		json_array_foreach(sa.infos, i, o) {
+			join(json_object_get(o, "missing"), missing,
+			    sizeof(missing));
+			cell[0] = jstr(o, "id");
+			cell[1] = or_dash(jstr(o, "name"));
+			cell[2] = or_dash(jstr(o, "state"));
+			cell[3] = or_dash(jstr(o, "gatekeeper"));
+			cell[4] = or_dash(jstr(o, "created"));
+			cell[5] = missing;
+			for (c = 0; c < 6; c++) {
+				n = strlen(cell[c]);
+				if (row == 0 && n > w[c])
+					w[c] = n;
+				if (row == 1)
+					cell_print(c, w[c], cell[c]);
+			}
+		}
+	}
+	json_array_foreach(sa.infos, i, o)
+		json_array_foreach(json_object_get(o, "orphans"), j, orphan)
+			printf("%s: orphan %s %s\n", jstr(o, "id"),
+			    jstr(orphan, "kind"), jstr(orphan, "name"));
+}
+
+static void
+space_show_text(json_t *o)
+{
+	char	 missing[SPACE_MISSING_MAX * SPACE_MISSING_LEN];
+	json_t	*orphan;
+	size_t	 i;
+
+	join(json_object_get(o, "missing"), missing, sizeof(missing));
+	printf("id:          %s\n", jstr(o, "id"));
+	printf("name:        %s\n", or_dash(jstr(o, "name")));
+	printf("project:     %s\n", or_dash(jstr(o, "project")));
+	printf("created:     %s\n", or_dash(jstr(o, "created")));
+	printf("state:       %s\n", or_dash(jstr(o, "state")));
+	printf("gatekeeper:  %s\n", or_dash(jstr(o, "gatekeeper")));
+	printf("memory:      %lld\n",
+	    (long long)json_integer_value(json_object_get(o, "memory")));
+	printf("damaged:     %s\n",
+	    json_is_true(json_object_get(o, "damaged")) ? "yes" : "no");
+	printf("missing:     %s\n", missing);
+	json_array_foreach(json_object_get(o, "orphans"), i, orphan)
+		printf("orphan:      %s %s\n", jstr(orphan, "kind"),
+		    jstr(orphan, "name"));
+}
+
+static void
+print_json(json_t *o)
+{
+	json_dumpf(o, stdout, JSON_INDENT(2));
+	putchar('\n');
+}
+
+/* The answer ended well: show it; the exit status. */
+static int
+space_show(enum space_cmd cmd)
+{
+	json_t	*o = json_array_get(sa.infos, 0), *r;
+	size_t	 i;
+	int	 rc = 0;
+
+	switch (cmd) {
+	case SC_CREATE:
+		if (o == NULL)
+			failed("bad_answer", "no space in the answer");
+		if (jflag)
+			print_json(o);
+		else
+			printf("%s\n", jstr(o, "id"));
+		break;
+	case SC_LIST:
+		if (jflag)
+			print_json(sa.infos);
+		else
+			space_list_text();
+		break;
+	case SC_SHOW:
+	case SC_START:
+		if (o == NULL && cmd == SC_SHOW)
+			failed("bad_answer", "no space in the answer");
+		if (jflag) {
+			if (o != NULL)
+				print_json(o);
+			else
+				printf("{}\n");
+		} else if (o != NULL)
+			space_show_text(o);
+		break;
+	case SC_VERIFY:
+		if (jflag)
+			print_json(sa.violations);
+		else
+			json_array_foreach(sa.violations, i, r)
+				printf("%s: %s\n", jstr(r, "check"),
+				    jstr(r, "message"));
+		rc = json_array_size(sa.violations) == 0 ? 0 : 1;
+		break;
+	case SC_STOP:
+		if (jflag)
+			printf("{}\n");
+		break;
+	case SC_REMOVE:
+		if (jflag) {
+			o = json_pack("{s:O, s:O}", "removed", sa.removed,
+			    "failed", sa.failed);
+			print_json(o);
+			json_decref(o);
+		} else {
+			json_array_foreach(sa.removed, i, r)
+				printf("removed %s %s\n", jstr(r, "kind"),
+				    jstr(r, "name"));
+			json_array_foreach(sa.failed, i, r)
+				printf("failed %s %s\n", jstr(r, "kind"),
+				    jstr(r, "name"));
+		}
+		rc = json_array_size(sa.failed) == 0 ? 0 : 1;
+		break;
+	}
+	return rc;
+}
+
+static int
+space_main(int argc, char *argv[], const char *sockpath, size_t k)
+{
+	struct ctl_space	 cs;
+	struct imsgbuf		 ibuf;
+	struct imsg		 imsg;
+	struct pollfd		 pfd;
+	struct ctl_fail		 cf;
+	enum space_cmd		 cmd = space_cmds[k].sc_cmd;
+	const char		*errstr;
+	ssize_t			 n;
+	int			 ch, s, done = 0;
+
+	space_cmd = 1;
+	memset(&cs, 0, sizeof(cs));
+	optind = 0;	/* glibc: start over, at argv[1] */
+	while ((ch = getopt(argc, argv, cmd == SC_CREATE ? "+jm:n:" : "+j"))
+	    != -1) {
+		switch (ch) {
+		case 'j':
+			jflag = 1;
+			break;
+		case 'm':
+			if (space_memory_parse(optarg, &cs.cs_memory, &errstr)
+			    == -1)
+				failed("invalid_memory", errstr);
+			break;
+		case 'n':
+			if (!space_name_valid(optarg))
+				failed("invalid_name", "1 to 64 bytes, no "
+				    "control characters");
+			strlcpy(cs.cs_name, optarg, sizeof(cs.cs_name));
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc != space_cmds[k].sc_id)
+		usage();
+	if (space_cmds[k].sc_id) {
+		/* Checked here: a bad id never reaches spaced. */
+		if (!space_id_valid(argv[0]))
+			failed("invalid_space_id", "an ID is 12 lowercase hex "
+			    "characters");
+		strlcpy(cs.cs_id, argv[0], sizeof(cs.cs_id));
+	}
+
+	sa.infos = json_array();
+	sa.violations = json_array();
+	sa.removed = json_array();
+	sa.failed = json_array();
+	s = connect_socket(sockpath);
+	imsgbuf_init(&ibuf, s);
+	if (imsg_compose(&ibuf, space_cmds[k].sc_type, CTL_PEERID(0),
+	    getpid(), -1, &cs, sizeof(cs)) == -1 ||
+	    imsgbuf_flush(&ibuf) == -1)
+		failed("send", strerror(errno));
+	pfd.fd = s;
+	pfd.events = POLLIN;
+	/* A create takes minutes: we wait as long as PROGRESS comes. */
+	while (!done) {
+		if ((n = poll(&pfd, 1, SPACECTL_TIMEOUT_MS)) == -1) {
+			if (errno == EINTR)
+				continue;
+			failed("poll", strerror(errno));
+		}
+		if (n == 0)
+			failed(ERR_TIMEOUT, "spaced did not answer");
+		if ((n = imsgbuf_read(&ibuf)) == -1) {
+			if (errno == EAGAIN || errno == EINTR)
+				continue;
+			failed("read", strerror(errno));
+		}
+		if (n == 0)
+			failed("connection_closed",
+			    "spaced closed the connection");
+		while (!done) {
+			if ((n = imsgbuf_get(&ibuf, &imsg)) == -1)
+				failed("bad_answer", strerror(errno));
+			if (n == 0)
+				break;
+			if (imsg_get_peerid(&imsg) != CTL_PEERID(0))
+				failed("bad_answer", "another request's");
+			switch (imsg_get_type(&imsg)) {
+			case IMSG_CTL_PROGRESS:
+				break;
+			case IMSG_CTL_DATA:
+				space_record(cmd, &imsg);
+				break;
+			case IMSG_CTL_END:
+				done = 1;
+				break;
+			case IMSG_CTL_FAIL:
+				if (imsg_get_data(&imsg, &cf, sizeof(cf)) == -1)
+					failed("bad_answer", NULL);
+				space_fail_show(nstr(cf.cf_code,
+				    sizeof(cf.cf_code)));
+			default:
+				failed("bad_answer", "unknown message");
+			}
+			imsg_free(&imsg);
+		}
+	}
+	close(s);
+	return space_show(cmd);
+}
+
+static const char *
+default_socket(void)
+{
+	static char	 path[256];
+
+	if (geteuid() == 0)
+		return SPACED_SOCK_DEFAULT;
+	if (getenv("XDG_RUNTIME_DIR") == NULL)
+		failed("no_socket", "set XDG_RUNTIME_DIR or use -s");
+	if ((size_t)snprintf(path, sizeof(path), "%s/spaced.sock",
+	    getenv("XDG_RUNTIME_DIR")) >= sizeof(path))
+		failed("bad_socket_path", "XDG_RUNTIME_DIR is too long");
+	return path;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -346,14 +872,13 @@ main(int argc, char *argv[])
 		struct ctl_stream_test	 tm;
 	} u;
 	const char		*sockpath = NULL, *errstr;
-	char			 defpath[256];
 	const void		*payload = NULL;
 	size_t			 plen = 0, i;
 	ssize_t			 n;
 	int			 ch, s, done = 0, bad = 0, p;
 	enum cmd		 cmd;
 
-	while ((ch = getopt(argc, argv, "js:")) != -1) {
+	while ((ch = getopt(argc, argv, "+js:")) != -1) {
 		switch (ch) {
 		case 'j':
 			jflag = 1;
@@ -369,6 +894,11 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (argc < 1)
 		usage();
+	if (sockpath == NULL)
+		sockpath = default_socket();
+	for (i = 0; i < sizeof(space_cmds) / sizeof(space_cmds[0]); i++)
+		if (strcmp(argv[0], space_cmds[i].sc_name) == 0)
+			return space_main(argc, argv, sockpath, i);
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (strcmp(argv[0], cmds[i].name) == 0 &&
 		    argc - 1 == cmds[i].nargs)
@@ -411,16 +941,6 @@ main(int argc, char *argv[])
 		plen = sizeof(cvb);
 	}
 
-	if (sockpath == NULL) {
-		if (geteuid() == 0)
-			sockpath = "/run/spaced/spaced.sock";
-		else if (getenv("XDG_RUNTIME_DIR") != NULL) {
-			snprintf(defpath, sizeof(defpath), "%s/spaced.sock",
-			    getenv("XDG_RUNTIME_DIR"));
-			sockpath = defpath;
-		} else
-			failed("no_socket", "set XDG_RUNTIME_DIR or use -s");
-	}
 	s = connect_socket(sockpath);
 	imsgbuf_init(&ibuf, s);
 	if (imsg_compose(&ibuf, cmds[i].type, CTL_PEERID(0), getpid(), -1,

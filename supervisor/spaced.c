@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "errors.h"
+#include "labels.h"
 #include "log.h"
 #include "spaced.h"
 
@@ -169,6 +170,87 @@ prepare_dirs(void)
 		    procs[PROC_GIT].p_user);
 }
 
+/*
+ * The install id: set in spaced.conf, or kept in <state>/install-id and
+ * made there on the first start.  It is half of every owner label, so
+ * two installs that share a Docker daemon never see each other's
+ * spaces; it is no secret, but it must not change, nor be anyone's to
+ * change but ours.
+ */
+static void
+load_install_id(void)
+{
+	static const char	 hex[] = "0123456789abcdef";
+	unsigned char		 rnd[SPACED_INSTALL_ID_LEN / 2];
+	char			 path[PATH_MAX], buf[INSTALL_ID_MAX + 2];
+	struct stat		 sb;
+	ssize_t			 n;
+	size_t			 i;
+	int			 fd;
+
+	if (conf.sc_install_id[0] != '\0')
+		return;
+	if (conf.sc_state[0] == '\0')
+		fatalx("no state directory: set HOME, XDG_STATE_HOME, "
+		    "\"state directory\" or \"install id\"");
+	if (lstat(conf.sc_state, &sb) == -1) {
+		if (errno != ENOENT)
+			fatal("%s", conf.sc_state);
+		make_dir(conf.sc_state, geteuid(), getegid(),
+		    geteuid() == 0 ? 0755 : 0700);
+	} else if (!S_ISDIR(sb.st_mode))
+		fatalx("%s is not a directory", conf.sc_state);
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", conf.sc_state,
+	    SPACED_INSTALL_ID_FILE) >= sizeof(path))
+		fatalx("install id path too long");
+
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1) {
+		if (errno != ENOENT)
+			fatal("%s", path);
+		arc4random_buf(rnd, sizeof(rnd));
+		for (i = 0; i < sizeof(rnd); i++) {
+			buf[2 * i] = hex[rnd[i] >> 4];
+			buf[2 * i + 1] = hex[rnd[i] & 0xf];
+		}
+		buf[SPACED_INSTALL_ID_LEN] = '\n';
+		/* O_EXCL: never over a file someone else just made. */
+		if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+		    O_CLOEXEC, 0600)) == -1)
+			fatal("%s", path);
+		if (write(fd, buf, SPACED_INSTALL_ID_LEN + 1) !=
+		    SPACED_INSTALL_ID_LEN + 1 || fsync(fd) == -1)
+			fatal("%s", path);
+		close(fd);
+		buf[SPACED_INSTALL_ID_LEN] = '\0';
+		strlcpy(conf.sc_install_id, buf, sizeof(conf.sc_install_id));
+		log_info("%s: a new install id, %s", path, conf.sc_install_id);
+		return;
+	}
+	if (fstat(fd, &sb) == -1)
+		fatal("%s", path);
+	if (!S_ISREG(sb.st_mode) || sb.st_uid != geteuid() ||
+	    (sb.st_mode & 022) != 0)
+		fatalx("%s: not a regular file of uid %u, writable by it "
+		    "alone", path, (unsigned)geteuid());
+	if ((n = read(fd, buf, sizeof(buf) - 1)) == -1)
+		fatal("%s", path);
+	close(fd);
+	if (n > 0 && buf[n - 1] == '\n')
+		n--;
+	buf[n] = '\0';
+	if (!install_id_valid(buf))
+		fatalx("%s: not an install id (%d to %d lowercase hex "
+		    "characters)", path, INSTALL_ID_MIN, INSTALL_ID_MAX);
+	strlcpy(conf.sc_install_id, buf, sizeof(conf.sc_install_id));
+	log_debug("%s: install id %s", path, conf.sc_install_id);
+}
+
+const struct spaced_conf *
+spaced_config(void)
+{
+	return &conf;
+}
+
 int
 docker_connect(void)
 {
@@ -293,6 +375,10 @@ main(int argc, char *argv[])
 	signal(SIGPIPE, SIG_IGN);
 	libexec_dir(libexec, sizeof(libexec));
 	prepare_dirs();
+	load_install_id();
+	/* getgrnam may read files and NSS: now, before any filter. */
+	control_docker_group(conf.sc_docker_group);
+	runtime_open(libexec);
 	if (geteuid() == 0)
 		kmsg_open();
 

@@ -35,12 +35,26 @@
 #define SPACED_DOCKER_SOCK	"/var/run/docker.sock"
 #define SPACED_STORE_ROOT	"/var/lib/spaced/journal"
 #define SPACED_EMPTY_ROOT	"/var/lib/spaced/empty"
+#define SPACED_STATE_ROOT	"/var/lib/spaced"
+#define SPACED_DOCKER_GROUP	"docker"
+#define SPACED_SPACE_IMAGE	"spaced-space:latest"
+#define SPACED_GK_IMAGE		"spaced-gatekeeper:latest"
+#define SPACED_INSTALL_ID_FILE	"install-id"	/* in the state directory */
+#define SPACED_RELAY_BINARY	"spaced-relay"	/* in libexec */
+#define SPACED_INSTALL_ID_LEN	32		/* what spaced makes */
+#define SPACED_GROUP_MAX	33
 
 struct spaced_conf {
 	char	 sc_socket[PATH_MAX];		/* control socket */
 	char	 sc_docker_socket[PATH_MAX];	/* the Engine's unix socket */
+	char	 sc_docker_group[SPACED_GROUP_MAX]; /* may manage spaces */
+	char	 sc_state[PATH_MAX];		/* the install-id file */
 	char	 sc_store[PATH_MAX];		/* journal store */
 	char	 sc_empty[PATH_MAX];		/* chroot of the workers */
+	/* "" until set: then read from, or made in, the state directory */
+	char	 sc_install_id[INSTALL_ID_MAX + 1];
+	char	 sc_space_image[SPACE_IMAGE_MAX];
+	char	 sc_gk_image[SPACE_IMAGE_MAX];
 };
 
 /* config.c: pure; "keyword value" lines, see spaced.conf(5) */
@@ -76,6 +90,7 @@ struct ctl_conn {
 	uint32_t		 cc_id;		/* for logs only */
 	uid_t			 cc_uid;
 	pid_t			 cc_pid;
+	int			 cc_docker;	/* in the docker group */
 	int			 cc_closing;	/* close once flushed */
 	size_t			 cc_pending;	/* requests in flight */
 	size_t			 cc_streams;	/* streams it is an end of */
@@ -89,6 +104,17 @@ struct ctl_conn {
  */
 #define CTL_ADMIN(cc)	((cc)->cc_uid == 0 || (cc)->cc_uid == geteuid())
 
+/*
+ * Who may run an operation (struct ctl_op's op_who); control_may() is
+ * the one place that decides.
+ */
+enum ctl_who {
+	WHO_ANYONE = 0,	/* scoped by the caller's uid */
+	WHO_ADMIN,	/* CTL_ADMIN */
+	WHO_DOCKER,	/* CTL_ADMIN, or a member of the docker group */
+};
+/* The docker group's gid, read once at start (before the filter). */
+void	 control_docker_group(const char *name);
 void	 control_listen(const char *path, struct event_base *);
 void	 control_close(void);
 /* Queue one message to a client; it is closed when it takes too little. */
@@ -120,6 +146,7 @@ struct request {
 	uint32_t		 r_peerid;	/* the client's, echoed */
 	const struct ctl_op	*r_op;
 	uint32_t		 r_waiting;	/* procid bits */
+	uint32_t		 r_finishing;	/* giving its final answer now */
 	int			 r_answered;	/* END or FAIL sent */
 	int			 r_cancelled;	/* workers were told */
 	struct event		 r_timer;	/* deadline and progress */
@@ -132,6 +159,9 @@ struct request {
 			char	 journal[CTL_DETAIL_MAX];
 		} status;
 		struct ctl_stream_test stream_test;
+		struct {
+			int	 conns;		/* IMSG_SPACE_CONN sent */
+		} space;
 	} r_u;
 };
 
@@ -169,7 +199,7 @@ struct ctl_op {
 	uint32_t		 op_type;
 	const char		*op_name;
 	size_t			 op_len;	/* exact request payload */
-	int			 op_admin;
+	enum ctl_who		 op_who;
 	int			 op_deadline;	/* seconds; 0: none */
 	/* NULL when started, else the error code for the client */
 	const char		*(*op_start)(struct request *, struct imsg *);
@@ -225,6 +255,19 @@ int	 kmsg_parse_seccomp(const char *line, size_t len, pid_t pid,
 
 /* spaced.c */
 int	 docker_connect(void);
+/* The configuration, with the install id filled in. */
+const struct spaced_conf *spaced_config(void);
+
+/*
+ * runtime.c: spaced-relay, opened and hashed at start; spaced-docker
+ * gets a read-only fd of it and its key once it is READY.
+ */
+void	 runtime_open(const char *libexec);
+void	 runtime_send(void);
+/* 16 lowercase hex, or "" when the relay could not be read. */
+const char *runtime_key(void);
+/* Pure: the key and size of the file open on fd, read with pread. */
+int	 runtime_hash(int fd, char key[RUNTIME_KEY_LEN + 1], uint64_t *size);
 uint64_t peak_rss(void);
 
 /* sandbox.c: spaced's filter, the fixed part and what start adds */

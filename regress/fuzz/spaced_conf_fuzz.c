@@ -16,13 +16,32 @@
 
 /*
  * spaced.conf(5) and the kernel's audit lines, the two texts spaced
- * parses itself.  fuzz-link: supervisor/config.c supervisor/kmsg.c supervisor/audit_parse.c common/log.c -lseccomp
+ * parses itself, and the space checks of supervisor/space_parse.c.
+ * fuzz-link: supervisor/config.c supervisor/kmsg.c supervisor/audit_parse.c supervisor/space_parse.c common/labels.c common/log.c -lseccomp
  */
 
 #include <stdint.h>
 #include <string.h>
 
+#include "labels.h"
+#include "supervisor/space_parse.h"
 #include "supervisor/spaced.h"
+
+static int
+terminated(const char *s, size_t len)
+{
+	return memchr(s, '\0', len) != NULL;
+}
+
+/* Printable ASCII without spaces, as config.c promises an image. */
+static int
+image_ok(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if (*s <= ' ' || *s > '~')
+			return 0;
+	return 1;
+}
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
@@ -31,7 +50,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct spaced_conf	 conf;
 	struct ctl_privileges	 cv;
-	char			 err[256];
+	struct ctl_space	 cs;
+	const char		*errstr;
+	char			 err[256], str[64];
+	uint64_t		 m;
 	long			 nr;
 
 	config_defaults(&conf, 0, NULL, NULL);
@@ -41,6 +63,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (memchr(conf.sc_socket, '\0', sizeof(conf.sc_socket)) ==
 		    NULL || conf.sc_socket[0] != '/')
 			__builtin_trap();
+		/* An install id is valid or unset; images are clean. */
+		if (!terminated(conf.sc_install_id,
+		    sizeof(conf.sc_install_id)) ||
+		    (conf.sc_install_id[0] != '\0' &&
+		    !install_id_valid(conf.sc_install_id)) ||
+		    !terminated(conf.sc_space_image,
+		    sizeof(conf.sc_space_image)) ||
+		    !image_ok(conf.sc_space_image) ||
+		    !terminated(conf.sc_gk_image, sizeof(conf.sc_gk_image)) ||
+		    !image_ok(conf.sc_gk_image) ||
+		    conf.sc_state[0] != '/')
+			__builtin_trap();
 	} else if (memchr(err, '\0', sizeof(err)) == NULL)
 		__builtin_trap();
 	(void)kmsg_parse_seccomp((const char *)data, size, 42, &nr);
@@ -49,5 +83,22 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    (memchr(cv.cv_uid, '\0', sizeof(cv.cv_uid)) == NULL ||
 	    memchr(cv.cv_capeff, '\0', sizeof(cv.cv_capeff)) == NULL))
 		__builtin_trap();
+	/* The memory parser: in range whenever it says yes. */
+	if (size < sizeof(str)) {
+		memcpy(str, data, size);
+		str[size] = '\0';
+		if (space_memory_parse(str, &m, &errstr) == 0 &&
+		    (m < HARDEN_MEMORY_MIN || m > HARDEN_MEMORY_MAX))
+			__builtin_trap();
+	}
+	/* A ctl_space it takes has every string terminated. */
+	if (size >= sizeof(cs)) {
+		memcpy(&cs, data, sizeof(cs));
+		if (ctl_space_check(&cs, data[0] & 1, &errstr) == 0 &&
+		    (!terminated(cs.cs_id, sizeof(cs.cs_id)) ||
+		    !terminated(cs.cs_name, sizeof(cs.cs_name)) ||
+		    !terminated(cs.cs_project, sizeof(cs.cs_project))))
+			__builtin_trap();
+	}
 	return 0;
 }

@@ -147,6 +147,18 @@ def main():
         s.sendall(hdr(CTL_STREAM_TEST, 40) +
                   struct.pack("=QIIQQQ", 1 << 30, 1, 0, 0, 0, 0))
         time.sleep(float(sys.argv[3])); print("slept"); return
+    elif case == "space":
+        # struct ctl_space by hand: space TYPE ID NAME PROJECT MEMORY;
+        # a field "UNTERM" fills it without a NUL, "\\xNN" escapes work.
+        def field(v, n):
+            if v == "UNTERM":
+                return b"a" * n
+            b = v.encode().decode("unicode_escape").encode("latin-1")
+            return b + b"\0" * (n - len(b))
+        t, sid, name, project, mem = sys.argv[3:8]
+        body = (field(sid, 13) + field(name, 65) + field(project, 17) +
+                b"\0" + struct.pack("=Q", int(mem)))
+        s.sendall(hdr(int(t), len(body)) + body)
     elif case == "data-nostream":
         # Data for a stream that does not exist: refused, then closed.
         s.sendall(hdr(10, 16, peerid=7) + b"z" * 16)

@@ -46,6 +46,7 @@ start_spaced() {
 socket "$sd/run/spaced.sock"
 journal store "$sd/store"
 empty directory "$sd/empty"
+state directory "$sd/state"
 ${SPACED_EXTRA_CONF:-}
 EOC
 	mkdir -p "$sd/run" && chown --reference="$sd" "$sd/run"

@@ -34,13 +34,95 @@ Test(config, defaults_for_root_and_user)
 	config_defaults(&c, 0, "/run/user/1000", "/home/u/.local/state");
 	cr_assert_str_eq(c.sc_socket, "/run/spaced/spaced.sock");
 	cr_assert_str_eq(c.sc_store, "/var/lib/spaced/journal");
+	cr_assert_str_eq(c.sc_state, "/var/lib/spaced");
 	config_defaults(&c, 1000, "/run/user/1000", "/home/u/.local/state");
 	cr_assert_str_eq(c.sc_socket, "/run/user/1000/spaced.sock");
 	cr_assert_str_eq(c.sc_store, "/home/u/.local/state/spaced/journal");
+	cr_assert_str_eq(c.sc_state, "/home/u/.local/state/spaced");
 	cr_assert_str_eq(c.sc_empty, "");
 	/* A relative runtime dir is not used. */
 	config_defaults(&c, 1000, "run", NULL);
 	cr_assert_str_eq(c.sc_socket, "");
+	cr_assert_str_eq(c.sc_state, "");
+}
+
+Test(config, space_defaults)
+{
+	struct spaced_conf	 c;
+
+	config_defaults(&c, 0, NULL, NULL);
+	cr_assert_str_eq(c.sc_space_image, "spaced-space:latest");
+	cr_assert_str_eq(c.sc_gk_image, "spaced-gatekeeper:latest");
+	cr_assert_str_eq(c.sc_docker_group, "docker");
+	/* Read from, or made in, the state directory at start. */
+	cr_assert_str_eq(c.sc_install_id, "");
+	config_defaults(&c, 1000, NULL, "/s");
+	cr_assert_str_eq(c.sc_space_image, "spaced-space:latest");
+	cr_assert_str_eq(c.sc_install_id, "");
+}
+
+Test(config, space_keywords)
+{
+	struct spaced_conf	 c;
+	char			 err[128];
+
+	cr_assert_eq(parse("install id 0123456789abcdef\n"
+	    "space image \"registry.example:5000/space@sha256:ab\"\n"
+	    "gatekeeper image gk:1\n"
+	    "docker group podman\n"
+	    "state directory /st\n", &c, err, sizeof(err)), 0, "%s", err);
+	cr_assert_str_eq(c.sc_install_id, "0123456789abcdef");
+	cr_assert_str_eq(c.sc_space_image,
+	    "registry.example:5000/space@sha256:ab");
+	cr_assert_str_eq(c.sc_gk_image, "gk:1");
+	cr_assert_str_eq(c.sc_docker_group, "podman");
+	cr_assert_str_eq(c.sc_state, "/st");
+	/* 64 hex, the longest */
+	cr_assert_eq(parse("install id 0123456789abcdef0123456789abcdef"
+	    "0123456789abcdef0123456789abcdef\n", &c, err, sizeof(err)), 0,
+	    "%s", err);
+	cr_assert_eq(strlen(c.sc_install_id), 64);
+}
+
+Test(config, space_keywords_refused)
+{
+	static const char *bad[] = {
+		"install id 0123456789abcde\n",		/* 15 */
+		"install id 0123456789ABCDEF\n",		/* upper case */
+		"install id 0123456789abcdeg\n",
+		"install id 0123456789abcdef0123456789abcdef"
+		    "0123456789abcdef0123456789abcdef0\n",	/* 65 */
+		"install id \"\"\n",
+		"space image \"a b\"\n",
+		"space image \"a\x01\"\n",
+		"space image \"caf\xc3\xa9\"\n",
+		"gatekeeper image \"x\ty\"\n",
+		"gatekeeper image \"\"\n",
+		"docker group -x\n",
+		"docker group \"a b\"\n",
+		"docker group a/b\n",
+		"state directory relative\n",
+		"socket relative\n",
+	};
+	struct spaced_conf	 c;
+	char			 err[128], img[SPACE_IMAGE_MAX + 32];
+	size_t			 i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		cr_assert_eq(parse(bad[i], &c, err, sizeof(err)), -1,
+		    "accepted: %s", bad[i]);
+		cr_assert(strncmp(err, "line 1: ", 8) == 0, "%s", err);
+	}
+	/* An image of SPACE_IMAGE_MAX - 1 fits; one more is refused. */
+	memcpy(img, "space image ", 12);
+	memset(img + 12, 'i', SPACE_IMAGE_MAX - 1);
+	img[12 + SPACE_IMAGE_MAX - 1] = '\0';
+	cr_assert_eq(parse(img, &c, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(strlen(c.sc_space_image), SPACE_IMAGE_MAX - 1);
+	img[12 + SPACE_IMAGE_MAX - 1] = 'i';
+	img[12 + SPACE_IMAGE_MAX] = '\0';
+	cr_assert_eq(parse(img, &c, err, sizeof(err)), -1);
+	cr_assert_str_eq(err, "line 1: space image: value too long");
 }
 
 Test(config, good_lines)
@@ -108,8 +190,10 @@ Test(config, print_parses_back)
 	int			 p[2];
 	ssize_t			 n;
 
-	cr_assert_eq(parse("socket \"/with space/s\"\njournal store /j\n", &c,
-	    err, sizeof(err)), 0);
+	cr_assert_eq(parse("socket \"/with space/s\"\njournal store /j\n"
+	    "install id 00112233445566778899aabbccddeeff\n"
+	    "space image s:1\ngatekeeper image g:2\n", &c, err, sizeof(err)),
+	    0);
 	cr_assert_eq(pipe(p), 0);
 	config_print(&c, p[1]);
 	close(p[1]);

@@ -1,0 +1,300 @@
+#!/bin/sh
+# The space operations through spaced, with regress/tools/hostile_worker.c
+# standing in for spaced-docker (the place is the lead's; this is spaced's
+# and spacectl's half): spacectl's own refusals, spaced's refusals of a
+# malformed struct ctl_space, who may (admins and the docker group, by
+# SO_PEERGROUPS), the owner spaced puts in each request, the records in
+# text and -j, failures with details, the engine connections a place may
+# ask for, the install id and the relay, and a place that lies, which
+# must stop spaced before a byte of the lie reaches a client.
+. "$(dirname "$0")/lib.sh"
+
+make_tree
+trap 'stop_spaced; [ -n "${engine_pid:-}" ] && kill "$engine_pid"; rm -rf "$tree"' EXIT
+sd=$tree/s1
+sctl() { "$tree/bin/spacectl" "$@"; }
+
+# --- spacectl refuses locally: nothing reaches a socket ----------------
+nosock="-s $tree/nonexistent.sock"
+for bad in ABCDEF012345 0123456789a 0123456789abc 0123456789ag "0123456789a "; do
+	check "spacectl refuses the id \"$bad\" before it connects" sh -c \
+	    "'$tree/bin/spacectl' $nosock show '$bad' 2>&1 | grep -qx 'spacectl: invalid_space_id: an ID is 12 lowercase hex characters'"
+done
+check "each ID command checks its id" sh -c "
+for c in verify stop start remove; do
+	'$tree/bin/spacectl' $nosock \$c XYZ 2>&1 | grep -q invalid_space_id || exit 1
+done"
+check "a good id gets as far as the socket (positive control)" sh -c \
+    "'$tree/bin/spacectl' $nosock show 0123456789ab 2>&1 | grep -q 'cannot reach spaced'"
+check "-j: a local refusal is an error object on stdout, exit 1" sh -c \
+    "'$tree/bin/spacectl' -j $nosock show nope >'$tree/e.json' 2>/dev/null; [ \$? -eq 1 ] &&
+     jq -e '.error == \"invalid_space_id\" and .details.uncertain == false and .details.rollbackFailures == []' '$tree/e.json' >/dev/null"
+for bad in 5m 6291455 2t 1025g 99999999999999999999999 18446744073709551616k \
+    12x 1.5g -1 +4g " 4g" 4gb 4g4 ""; do
+	check "spacectl refuses the memory \"$bad\"" sh -c \
+	    "'$tree/bin/spacectl' $nosock create -m '$bad' 2>&1 | grep -q '^spacectl: invalid_memory'"
+done
+for good in 6m 512M 4g 1024G 1073741824 6291456b; do
+	check "spacectl takes the memory $good (positive control)" sh -c \
+	    "'$tree/bin/spacectl' $nosock create -m '$good' 2>&1 | grep -q 'cannot reach spaced'"
+done
+check "spacectl refuses a name with a control character" sh -c \
+    "'$tree/bin/spacectl' $nosock create -n \"\$(printf 'a\\001b')\" 2>&1 | grep -q '^spacectl: invalid_name'"
+check "spacectl refuses a name of 65 bytes" sh -c \
+    "'$tree/bin/spacectl' $nosock create -n $(printf 'n%.0s' $(seq 65)) 2>&1 | grep -q '^spacectl: invalid_name'"
+check "a usage error exits 2" sh -c \
+    "'$tree/bin/spacectl' $nosock show 2>/dev/null; [ \$? -eq 2 ]"
+
+if [ "$(id -u)" -ne 0 ]; then
+	skip "the rest needs root (a second uid, its groups, the workers' users)"
+	test_done; exit $?
+fi
+sh "$top/tools/users.sh" >/dev/null
+
+# The docker group the rule is about; a host without one names another.
+dgroup=docker
+getent group docker >/dev/null || dgroup=daemon
+dgid=$(getent group "$dgroup" | cut -d: -f3)
+cp "$build/regress/tools/hostile-worker" "$tree/libexec/spaced/spaced-docker"
+mkdir -p "$tree/engine"
+"$build/regress/tools/fake_engine" "$tree/engine" >"$tree/engine.out" &
+engine_pid=$!
+wait_for 5 grep -q ready "$tree/engine.out"
+base_conf="docker socket \"$tree/engine/ok.sock\"
+docker group $dgroup"
+SPACED_EXTRA_CONF=$base_conf
+raw() { python3 "$top/regress/integration/ctl_raw.py" "$sd/run/spaced.sock" "$@"; }
+asnobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@" >/dev/null; }
+asdocker() { setpriv --reuid=65534 --regid=65534 --groups="$dgid" "$@" >/dev/null; }
+sock="-s $sd/run/spaced.sock"
+
+check "spaced starts with the stand-in place" start_spaced "$sd"
+
+# --- the install id and the relay ---------------------------------------
+iid=$(cat "$sd/state/install-id" 2>/dev/null)
+check "the first start made an install id of 32 lowercase hex" sh -c \
+    "printf '%s\n' '$iid' | grep -Eqx '[0-9a-f]{32}'"
+check "the install-id file is root's, mode 0600" sh -c \
+    "[ \"\$(stat -c '%U %a' '$sd/state/install-id')\" = 'root 600' ]"
+key=$(sha256sum "$tree/libexec/spaced/spaced-relay" | cut -c1-16)
+size=$(stat -c %s "$tree/libexec/spaced/spaced-relay")
+check "spaced-docker got the relay's fd ($size bytes) and key $key" \
+    grep -q "hostile: runtime key $key size $size fd size $size" "$sd/log"
+
+# --- who may: admins and the docker group ------------------------------
+check "status works for a user outside the docker group (control)" \
+    asnobody "$tree/bin/spacectl" $sock status
+check "a user outside the docker group gets permission_denied" sh -c \
+    "setpriv --reuid=65534 --regid=65534 --clear-groups '$tree/bin/spacectl' $sock list 2>&1 >/dev/null | grep -q '^spacectl: permission_denied: '"
+check "... for every space operation" sh -c "
+for c in 'create' 'show 0123456789ab' 'verify 0123456789ab' 'stop 0123456789ab' 'start 0123456789ab' 'remove 0123456789ab'; do
+	setpriv --reuid=65534 --regid=65534 --clear-groups '$tree/bin/spacectl' $sock \$c 2>&1 | grep -q permission_denied || exit 1
+done"
+check "... and with -j, an error object" sh -c \
+    "setpriv --reuid=65534 --regid=65534 --clear-groups '$tree/bin/spacectl' -j $sock list | jq -e '.error == \"permission_denied\"' >/dev/null"
+check "the same user in group $dgroup ($dgid) passes (positive control)" \
+    asdocker "$tree/bin/spacectl" $sock list
+check "the group may also be the primary one" sh -c \
+    "setpriv --reuid=65534 --regid=$dgid --clear-groups '$tree/bin/spacectl' $sock list >/dev/null"
+
+# --- the owner is the caller's -------------------------------------------
+check "root's request carries owner $iid:0" sh -c \
+    "'$tree/bin/spacectl' -j $sock create -n owner | jq -e '.name == \"$iid:0\"' >/dev/null"
+check "a docker-group user's request carries its own uid, $iid:65534" sh -c \
+    "setpriv --reuid=65534 --regid=65534 --groups=$dgid '$tree/bin/spacectl' -j $sock create -n owner | jq -e '.name == \"$iid:65534\"' >/dev/null"
+check "... and the runtime owner and key are the installation's" sh -c \
+    "setpriv --reuid=65534 --regid=65534 --groups=$dgid '$tree/bin/spacectl' -j $sock list | jq -e '.[0].name == \"$iid:65534\" and .[0].project == \"$key\" and .[1].name == \"$iid:0\"' >/dev/null"
+check "the images are the defaults" \
+    grep -q "images spaced-space:latest spaced-gatekeeper:latest socket yes" "$sd/log"
+
+# --- the records, in text and -j -----------------------------------------
+ctl list >"$tree/list.txt"
+cat >"$tree/list.want" <<EOW
+ID            NAME                                STATE    GATEKEEPER  CREATED               MISSING
+0123456789ab  $iid:0  running  running     2026-01-31T12:00:00Z  -
+ba9876543210  $iid:0  missing  exited      2026-02-01T08:30:00Z  network,gatekeeper_stopped
+ba9876543210: orphan volume spaced-space-ba9876543210-work
+ba9876543210: orphan container spaced-space-ba9876543210-gatekeeper
+EOW
+check "list prints the aligned table and the orphans" \
+    diff -u "$tree/list.want" "$tree/list.txt"
+check "list -j: every field, missing and orphans, no memory" sh -c \
+    "'$tree/bin/spacectl' -j $sock list | jq -e 'length == 2 and
+     (.[0] | keys) == [\"created\",\"damaged\",\"gatekeeper\",\"id\",\"missing\",\"name\",\"orphans\",\"project\",\"state\"] and
+     .[1].damaged == true and .[1].missing == [\"network\",\"gatekeeper_stopped\"] and
+     .[1].orphans == [{\"kind\":\"volume\",\"name\":\"spaced-space-ba9876543210-work\"},{\"kind\":\"container\",\"name\":\"spaced-space-ba9876543210-gatekeeper\"}] and
+     .[0].state == \"running\" and .[1].gatekeeper == \"exited\"' >/dev/null"
+check "create prints the new id alone" sh -c \
+    "[ \"\$('$tree/bin/spacectl' $sock create -n good)\" = 0123456789ab ]"
+check "create -j -n -m: the object with its memory" sh -c \
+    "'$tree/bin/spacectl' $sock create -j -n 'my space' -m 512m | jq -e '.id == \"0123456789ab\" and .name == \"my space\" and .memory == 536870912' >/dev/null"
+check "the memory reached the place in bytes" \
+    grep -q 'name "my space" memory 536870912' "$sd/log"
+check "create without -m leaves the memory to the place (0)" \
+    grep -q 'name "good" memory 0' "$sd/log"
+ctl show 0123456789ab >"$tree/show.txt"
+cat >"$tree/show.want" <<EOW
+id:          0123456789ab
+name:        shown
+project:     -
+created:     2026-01-31T12:00:00Z
+state:       running
+gatekeeper:  running
+memory:      4294967296
+damaged:     no
+missing:     -
+EOW
+check "show prints one field a line" diff -u "$tree/show.want" "$tree/show.txt"
+check "show -j has the memory" sh -c \
+    "'$tree/bin/spacectl' -j $sock show 0123456789ab | jq -e '.id == \"0123456789ab\" and .memory == 4294967296 and .orphans == []' >/dev/null"
+check "start prints the space as show does" sh -c \
+    "'$tree/bin/spacectl' $sock start 0123456789ab | grep -qx 'name:        started'"
+check "start -j is one object" sh -c \
+    "'$tree/bin/spacectl' -j $sock start 0123456789ab | jq -e '.name == \"started\" and .memory == 4294967296' >/dev/null"
+check "verify of a clean space prints nothing and exits 0" sh -c \
+    "[ -z \"\$('$tree/bin/spacectl' $sock verify 000000000000)\" ]"
+check "verify prints 'check: message' and exits 1 on violations" sh -c \
+    "'$tree/bin/spacectl' $sock verify 0123456789ab >'$tree/v.txt'; [ \$? -eq 1 ] &&
+     printf 'read_only_rootfs: ReadonlyRootfs is false\ngatekeeper_missing: the gatekeeper container is gone\n' | diff -u - '$tree/v.txt'"
+check "verify -j: an array of {check, message}" sh -c \
+    "'$tree/bin/spacectl' -j $sock verify 0123456789ab | jq -e 'length == 2 and .[1] == {\"check\":\"gatekeeper_missing\",\"message\":\"the gatekeeper container is gone\"}' >/dev/null"
+check "verify -j of a clean space: [] and exit 0" sh -c \
+    "[ \"\$('$tree/bin/spacectl' -j $sock verify 000000000000 | jq -c .)\" = '[]' ]"
+check "stop prints nothing" sh -c \
+    "[ -z \"\$('$tree/bin/spacectl' $sock stop 0123456789ab)\" ]"
+check "stop -j prints {}" sh -c \
+    "[ \"\$('$tree/bin/spacectl' -j $sock stop 0123456789ab | jq -c .)\" = '{}' ]"
+check "remove lists what it removed and what failed, exit 1 on a failure" sh -c \
+    "'$tree/bin/spacectl' $sock remove 0123456789ab >'$tree/r.txt'; [ \$? -eq 1 ] &&
+     printf 'removed container spaced-space-0123456789ab-space\nremoved volume spaced-space-0123456789ab-work\nfailed network spaced-space-0123456789ab-net\n' | diff -u - '$tree/r.txt'"
+check "remove -j: {removed, failed}" sh -c \
+    "'$tree/bin/spacectl' -j $sock remove 0123456789ab | jq -e '(.removed | length) == 2 and .failed == [{\"kind\":\"network\",\"name\":\"spaced-space-0123456789ab-net\"}]' >/dev/null"
+
+# --- failures -----------------------------------------------------------
+check "a place's failure: 'spacectl: code: message', exit 1" sh -c \
+    "'$tree/bin/spacectl' $sock show ffffffffffff 2>&1 >/dev/null | grep -qx 'spacectl: space_not_found: no such space of yours'"
+check "a failed create names what its rollback left and that it may finish" sh -c \
+    "'$tree/bin/spacectl' $sock create -n fail 2>'$tree/f.err'; [ \$? -eq 1 ] &&
+     grep -qx \"spacectl: gatekeeper_not_ready: the gatekeeper's corridor did not accept within 30 s\" '$tree/f.err' &&
+     grep -qx 'spacectl: not removed: volume spaced-space-0123456789ab-work' '$tree/f.err' &&
+     grep -q 'may still finish' '$tree/f.err'"
+check "-j: the error object with uncertain and rollbackFailures" sh -c \
+    "'$tree/bin/spacectl' -j $sock create -n fail >'$tree/f.json'; [ \$? -eq 1 ] &&
+     jq -e '.error == \"gatekeeper_not_ready\" and (.message | test(\"corridor\")) and .details.uncertain == true and
+     .details.rollbackFailures == [{\"kind\":\"volume\",\"name\":\"spaced-space-0123456789ab-work\"},{\"kind\":\"network\",\"name\":\"spaced-space-0123456789ab-net\"}]' '$tree/f.json' >/dev/null"
+check "a create longer than spacectl's 20 s of silence waits on PROGRESS" sh -c \
+    "[ \"\$('$tree/bin/spacectl' $sock create -n slow)\" = 0123456789ab ]"
+check "a place's final failure is not answered with a cancel" sh -c \
+    "! grep -q 'hostile: cancel' '$sd/log'"
+"$tree/bin/spacectl" $sock create -n slow >/dev/null 2>&1 &
+leaver=$!
+sleep 1
+kill "$leaver"; wait "$leaver" 2>/dev/null
+check "a client that leaves mid-create cancels it in the place (control)" \
+    wait_for 5 grep -q 'hostile: cancel' "$sd/log"
+check "and the place's acknowledgement frees it" sh -c \
+    "[ \"\$('$tree/bin/spacectl' -j $sock status | jq '.processes[0].requests')\" -eq 1 ]"
+
+# --- spaced refuses a malformed ctl_space ------------------------------
+# types: create 107, list 108, show 109, verify 110, stop 111, start 112, remove 113
+check "a well-formed raw list is answered (positive control)" sh -c \
+    "[ \"\$(python3 '$top/regress/integration/ctl_raw.py' '$sd/run/spaced.sock' space 108 '' '' '' 0)\" = 'data data data data end' ]"
+check "a well-formed raw create with every field is answered (positive control)" sh -c \
+    "[ \"\$(python3 '$top/regress/integration/ctl_raw.py' '$sd/run/spaced.sock' space 107 '' 'n' 0123456789abcdef 6291456)\" = 'data end' ]"
+bad_req() {
+	[ "$(raw space "$@")" = bad_request ]
+}
+check "an id without its NUL: bad_request" bad_req 109 UNTERM '' '' 0
+check "a name without its NUL: bad_request" bad_req 107 '' UNTERM '' 0
+check "a project without its NUL: bad_request" bad_req 107 '' '' UNTERM 0
+check "an id on create: bad_request" bad_req 107 0123456789ab '' '' 0
+check "an id on list: bad_request" bad_req 108 0123456789ab '' '' 0
+check "no id on show: bad_request" bad_req 109 '' '' '' 0
+check "an uppercase id on remove: bad_request" bad_req 113 0123456789AB '' '' 0
+check "a short id on stop: bad_request" bad_req 111 0123456789a '' '' 0
+check "a name with a control character: bad_request" bad_req 107 '' 'a\x01b' '' 0
+check "a project that is not 16 hex: bad_request" bad_req 107 '' '' 0123456789abcdeg 0
+check "a memory under 6 MiB: bad_request" bad_req 107 '' '' '' 6291455
+check "a memory over 1 TiB: bad_request" bad_req 107 '' '' '' 1099511627777
+check "spaced logged nothing of them to the place" sh -c \
+    "! grep -q 'name \"a' '$sd/log'"
+
+# --- engine connections a place asks for --------------------------------
+fds_before=$(ls "/proc/$spaced_pid/fd" | wc -l)
+check "10 CONN_REQ for one request: 4 sockets, then 6 answers without" sh -c \
+    "'$tree/bin/spacectl' -j $sock create -n connflood | jq -e '.name == \"conns 4 with 6 without\"' >/dev/null"
+check "spaced keeps none of those sockets" \
+    [ "$(ls "/proc/$spaced_pid/fd" | wc -l)" -le "$fds_before" ]
+check "spaced still serves" ctl ping docker
+stop_spaced
+
+# --- configuration: the id stays, the images come from spaced.conf -------
+SPACED_EXTRA_CONF="$base_conf
+space image \"registry.example/space:7\"
+gatekeeper image gk@sha256:0123"
+check "spaced starts again" start_spaced "$sd"
+check "the install id survived the restart" sh -c \
+    "[ \"\$(cat '$sd/state/install-id')\" = '$iid' ] &&
+     '$tree/bin/spacectl' -j $sock create -n owner | jq -e '.name == \"$iid:0\"' >/dev/null"
+check "the configured images reach the place" sh -c \
+    "'$tree/bin/spacectl' $sock stop 0123456789ab && grep -q 'images registry.example/space:7 gk@sha256:0123 socket yes' '$sd/log'"
+stop_spaced
+SPACED_EXTRA_CONF="$base_conf
+install id 00112233445566778899aabbccddeeff"
+check "spaced starts with an install id in spaced.conf" start_spaced "$sd"
+check "the configured install id wins over the file" sh -c \
+    "'$tree/bin/spacectl' -j $sock create -n owner | jq -e '.name == \"00112233445566778899aabbccddeeff:0\"' >/dev/null"
+stop_spaced
+SPACED_EXTRA_CONF=$base_conf
+echo NOTHEX >"$sd/state/install-id"
+check_fails "a file that holds no install id stops spaced" start_spaced "$sd"
+stop_spaced
+check "... and says why" grep -q "install-id: not an install id" "$sd/log"
+printf '%s\n' "$iid" >"$sd/state/install-id"
+chmod 0666 "$sd/state/install-id"
+check_fails "an install-id file others may write stops spaced" start_spaced "$sd"
+stop_spaced
+check "... and says why" grep -q "writable by it alone" "$sd/log"
+chmod 0600 "$sd/state/install-id"
+
+SPACED_EXTRA_CONF="docker socket \"$tree/nonexistent.sock\"
+docker group $dgroup"
+check "spaced starts with an Engine socket that does not answer" start_spaced "$sd"
+check "a space operation then answers docker_unreachable" sh -c \
+    "'$tree/bin/spacectl' $sock list 2>&1 | grep -qx 'spacectl: docker_unreachable: spaced cannot connect to the Docker socket'"
+stop_spaced
+
+mv "$tree/libexec/spaced/spaced-relay" "$tree/relay.away"
+SPACED_EXTRA_CONF=$base_conf
+check "spaced starts without its relay" start_spaced "$sd"
+check "it says so in its log" grep -q "runtime: .*spaced-relay" "$sd/log"
+check "create answers runtime_missing" sh -c \
+    "'$tree/bin/spacectl' $sock create 2>&1 | grep -q '^spacectl: runtime_missing: '"
+check "list still works without the relay (control)" sh -c \
+    "'$tree/bin/spacectl' $sock list >/dev/null"
+check "spaced-docker got no runtime message" sh -c "! grep -q 'hostile: runtime' '$sd/log'"
+stop_spaced
+mv "$tree/relay.away" "$tree/libexec/spaced/spaced-relay"
+
+# --- a place that lies -----------------------------------------------------
+lie() {
+	start_spaced "$sd" || return 1
+	"$tree/bin/spacectl" $sock create -n "$1" >"$tree/lie.out" 2>&1
+	wait_for 10 sh -c "! kill -0 $spaced_pid" ||
+	    { echo "# spaced took it"; sed 's/^/#   /' "$sd/log"; stop_spaced
+	    return 1; }
+	wait "$spaced_pid"; rc=$?; spaced_pid=
+	grep -q "$2" "$sd/log" || { sed 's/^/#   /' "$sd/log"; return 1; }
+	# Nothing of it reached the client: no id, no name.
+	! grep -q '0123456789ab\|AAAA' "$tree/lie.out" && [ "$rc" -ne 0 ]
+}
+check "a record with an unterminated string stops spaced, unforwarded" \
+    lie unterminated "bad space info from docker"
+check "an info record of another kind stops spaced" \
+    lie badkind "bad space info from docker"
+check "a DONE whose code is not [a-z0-9_]+ stops spaced" \
+    lie badcode "bad done from docker"
+check "a CONN_REQ for a request it was never given stops spaced" \
+    lie unsolicited "for no pending request"
+
+test_done

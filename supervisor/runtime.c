@@ -1,0 +1,153 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+
+/*
+ * The runtime relay.  spaced-relay is the one binary of ours that runs
+ * inside every space, from a read-only runtime volume that spaced-docker
+ * fills.  spaced-docker opens no file, so spaced opens the relay at
+ * start, read-only, and hands it an fd of it with its key (the first 16
+ * hex characters of its sha256) once it is READY.  The key names the
+ * volume, so a new relay makes a new volume at the next start.  A relay
+ * that cannot be read is logged, and create answers runtime_missing.
+ */
+
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+
+#include "log.h"
+#include "spaced.h"
+
+/* A static binary of ours is a few MiB; anything far larger is not it. */
+#define RUNTIME_SIZE_MAX	(64ULL << 20)
+
+static int				 runtime_fd = -1;
+static struct docker_runtime_msg	 runtime_msg;
+
+int
+runtime_hash(int fd, char key[RUNTIME_KEY_LEN + 1], uint64_t *size)
+{
+	static const char	 hex[] = "0123456789abcdef";
+	unsigned char		 buf[64 * 1024], md[EVP_MAX_MD_SIZE];
+	unsigned int		 mdlen = 0;
+	EVP_MD_CTX		*ctx;
+	uint64_t		 off = 0;
+	ssize_t			 n;
+	int			 i, rc = -1;
+
+	if ((ctx = EVP_MD_CTX_new()) == NULL)
+		return -1;
+	if (EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1)
+		goto done;
+	/* pread: the offset the fd shares with its dups stays at 0. */
+	for (;;) {
+		if ((n = pread(fd, buf, sizeof(buf), (off_t)off)) == -1) {
+			if (errno == EINTR)
+				continue;
+			goto done;
+		}
+		if (n == 0)
+			break;
+		off += (uint64_t)n;
+		if (off > RUNTIME_SIZE_MAX) {
+			errno = EFBIG;
+			goto done;
+		}
+		if (EVP_DigestUpdate(ctx, buf, (size_t)n) != 1)
+			goto done;
+	}
+	if (off == 0) {
+		errno = ENOEXEC;
+		goto done;
+	}
+	if (EVP_DigestFinal_ex(ctx, md, &mdlen) != 1 ||
+	    mdlen * 2 < RUNTIME_KEY_LEN)
+		goto done;
+	for (i = 0; i < RUNTIME_KEY_LEN / 2; i++) {
+		key[2 * i] = hex[md[i] >> 4];
+		key[2 * i + 1] = hex[md[i] & 0xf];
+	}
+	key[RUNTIME_KEY_LEN] = '\0';
+	*size = off;
+	rc = 0;
+ done:
+	EVP_MD_CTX_free(ctx);
+	return rc;
+}
+
+void
+runtime_open(const char *libexec)
+{
+	char		 path[PATH_MAX];
+	struct stat	 sb;
+	int		 fd;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", libexec,
+	    SPACED_RELAY_BINARY) >= sizeof(path)) {
+		log_warnx("runtime: relay path too long");
+		return;
+	}
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) == -1) {
+		log_warn("runtime: %s (space create will answer %s)", path,
+		    "runtime_missing");
+		return;
+	}
+	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode)) {
+		log_warnx("runtime: %s is not a regular file", path);
+		close(fd);
+		return;
+	}
+	memset(&runtime_msg, 0, sizeof(runtime_msg));
+	if (runtime_hash(fd, runtime_msg.dr_key, &runtime_msg.dr_size) == -1) {
+		log_warn("runtime: %s: cannot hash it", path);
+		close(fd);
+		memset(&runtime_msg, 0, sizeof(runtime_msg));
+		return;
+	}
+	runtime_fd = fd;
+	log_info("runtime: %s, key %s, %llu bytes", path, runtime_msg.dr_key,
+	    (unsigned long long)runtime_msg.dr_size);
+}
+
+const char *
+runtime_key(void)
+{
+	return runtime_msg.dr_key;
+}
+
+/* To spaced-docker, once it is READY: a dup, so ours stays for a next. */
+void
+runtime_send(void)
+{
+	int	 fd;
+
+	if (runtime_fd == -1)
+		return;
+	if ((fd = fcntl(runtime_fd, F_DUPFD_CLOEXEC, 0)) == -1) {
+		log_warn("runtime: dup");
+		return;
+	}
+	if (worker_compose(PROC_DOCKER, IMSG_DOCKER_RUNTIME, 0, fd,
+	    &runtime_msg, sizeof(runtime_msg)) == -1)
+		log_warn("runtime: to %s", procs[PROC_DOCKER].p_binary);
+}
