@@ -63,6 +63,14 @@ enum ctl_imsg_type {
 	IMSG_CTL_STOP,
 	IMSG_CTL_START,
 	IMSG_CTL_REMOVE,
+	/*
+	 * struct ctl_exec.  Answered first with a DATA struct
+	 * ctl_exec_streams: the stream the client sends its stdin on (when
+	 * it asked to) and the one the output comes on (chunks of one byte,
+	 * 1 stdout or 2 stderr, then the bytes).  After the output's END, a
+	 * DATA struct space_done with the exit code, and END or FAIL.
+	 */
+	IMSG_CTL_EXEC,
 
 	/* answers (spaced -> client) */
 	IMSG_CTL_DATA = 200,	/* one record per message */
@@ -114,6 +122,22 @@ struct ctl_space {
 	char		 cs_name[SPACE_NAME_MAX + 1];	/* create; "" default */
 	char		 cs_project[SPACE_PROJECT_LEN + 1];	/* create; "" */
 	uint64_t	 cs_memory;		/* create; 0: the default */
+};
+
+struct ctl_exec {
+	char		 cx_id[SPACE_ID_SIZE];
+	uint8_t		 cx_pad[3];		/* zero */
+	uint32_t	 cx_target;		/* enum space_exec_target */
+	uint32_t	 cx_timeout_ms;		/* 0: none */
+	uint32_t	 cx_stdin;		/* 1: stdin comes as a stream */
+	uint32_t	 cx_argc;
+	uint32_t	 cx_argv_len;		/* bytes of cx_argv used */
+	char		 cx_argv[SPACE_EXEC_ARGV_MAX];	/* NUL-separated */
+};
+
+struct ctl_exec_streams {
+	uint32_t	 xs_in;		/* 0 when no stdin was asked for */
+	uint32_t	 xs_out;
 };
 
 #define CTL_NAME_MAX		32

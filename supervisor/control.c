@@ -47,9 +47,11 @@
 #define CTL_MAX_CONNS_PER_UID	8
 #define CTL_IDLE_SECONDS	30
 /* The largest request payload; anything longer is refused unread. */
-#define CTL_MAX_REQUEST		128
+#define CTL_MAX_REQUEST		sizeof(struct ctl_exec)
 _Static_assert(sizeof(struct ctl_space) <= CTL_MAX_REQUEST,
     "a space request must fit the control channel's cap");
+/* A client's stdin chunks (spacectl exec) fit it too: 8 KiB at most. */
+_Static_assert(CTL_MAX_REQUEST >= 8192, "stdin chunks must fit");
 /* Supplementary groups read from a peer before we give up on them. */
 #define CTL_GROUPS_MAX		4096
 /*

@@ -345,7 +345,7 @@ stream_test_start(struct request *r, struct imsg *imsg)
 static void
 stream_test_ended(struct request *r)
 {
-	struct stream_route	*s = r->r_stream;
+	struct stream_route	*s = r->r_streams[0];
 
 	if (!r->r_answered && !s->s_aborted &&
 	    r->r_u.stream_test.ct_sink == CTL_SINK_CLIENT)
@@ -359,9 +359,9 @@ stream_test_done(struct request *r, enum procid from, struct imsg *imsg)
 	struct stream_test_msg	 tm;
 
 	(void)imsg_get_data(imsg, &tm, sizeof(tm));
-	if (tm.tm_stream != r->r_stream->s_id)
+	if (tm.tm_stream != r->r_streams[0]->s_id)
 		fatalx("%s: journal answered for stream %u, not %u", __func__,
-		    tm.tm_stream, r->r_stream->s_id);
+		    tm.tm_stream, r->r_streams[0]->s_id);
 	stream_test_result(r, tm.tm_bytes, tm.tm_bad);
 }
 
@@ -378,7 +378,7 @@ static const struct answer_row stream_test_answers[] = {
  * for a second call in flight and a cleanup; a place that wants more
  * gets IMSG_SPACE_CONN without one.
  */
-#define SPACE_CONNS_MAX		4
+#define SPACE_CONNS_MAX		8
 
 static const struct {
 	uint32_t	 sp_ctl;
@@ -394,8 +394,31 @@ static const struct {
 	{ IMSG_CTL_REMOVE,	IMSG_SPACE_REMOVE_REQ,	1 },
 };
 
+/*
+ * What every space request says besides its own fields: the caller's
+ * own spaces (the uid is the kernel's, not theirs), the installation's
+ * runtime, the images of the config.
+ */
+void
+space_req_fill(struct request *r, struct space_req *sq, const char *id)
+{
+	const struct spaced_conf *conf = spaced_config();
+
+	memset(sq, 0, sizeof(*sq));
+	if (space_owner_fmt(sq->sq_owner, sizeof(sq->sq_owner),
+	    conf->sc_install_id, r->r_cc->cc_uid) == -1 ||
+	    space_owner_fmt(sq->sq_runtime_owner, sizeof(sq->sq_runtime_owner),
+	    conf->sc_install_id, geteuid()) == -1)
+		fatalx("%s: install id \"%s\"", __func__, conf->sc_install_id);
+	strlcpy(sq->sq_id, id, sizeof(sq->sq_id));
+	strlcpy(sq->sq_space_image, conf->sc_space_image,
+	    sizeof(sq->sq_space_image));
+	strlcpy(sq->sq_gk_image, conf->sc_gk_image, sizeof(sq->sq_gk_image));
+	strlcpy(sq->sq_runtime_key, runtime_key(), sizeof(sq->sq_runtime_key));
+}
+
 /* A failure spaced itself answers, the way a place's DONE would be. */
-static void
+void
 space_fail(struct request *r, const char *code, const char *message)
 {
 	struct space_done	 sd;
@@ -410,7 +433,6 @@ space_fail(struct request *r, const char *code, const char *message)
 static const char *
 space_start(struct request *r, struct imsg *imsg)
 {
-	const struct spaced_conf *conf = spaced_config();
 	struct ctl_space	 cs;
 	struct space_req	 sq;
 	const char		*errstr;
@@ -430,21 +452,10 @@ space_start(struct request *r, struct imsg *imsg)
 		return ERR_BAD_REQUEST;
 	}
 
-	memset(&sq, 0, sizeof(sq));
-	/* The caller's own spaces: the uid is the kernel's, not theirs. */
-	if (space_owner_fmt(sq.sq_owner, sizeof(sq.sq_owner),
-	    conf->sc_install_id, r->r_cc->cc_uid) == -1 ||
-	    space_owner_fmt(sq.sq_runtime_owner, sizeof(sq.sq_runtime_owner),
-	    conf->sc_install_id, geteuid()) == -1)
-		fatalx("%s: install id \"%s\"", __func__, conf->sc_install_id);
-	strlcpy(sq.sq_id, cs.cs_id, sizeof(sq.sq_id));
+	space_req_fill(r, &sq, cs.cs_id);
 	strlcpy(sq.sq_name, cs.cs_name, sizeof(sq.sq_name));
 	strlcpy(sq.sq_project, cs.cs_project, sizeof(sq.sq_project));
 	sq.sq_memory = cs.cs_memory;
-	strlcpy(sq.sq_space_image, conf->sc_space_image,
-	    sizeof(sq.sq_space_image));
-	strlcpy(sq.sq_gk_image, conf->sc_gk_image, sizeof(sq.sq_gk_image));
-	strlcpy(sq.sq_runtime_key, runtime_key(), sizeof(sq.sq_runtime_key));
 	if (r->r_op->op_type == IMSG_CTL_CREATE && sq.sq_runtime_key[0] ==
 	    '\0') {
 		space_fail(r, ERR_RUNTIME_MISSING, "spaced could not read "
@@ -540,7 +551,7 @@ space_done(struct request *r, enum procid from, struct imsg *imsg)
 }
 
 /* Another engine connection for this request, or none past the cap. */
-static void
+void
 space_conn(struct request *r, enum procid from, struct imsg *imsg)
 {
 	int	 s = -1;
@@ -598,6 +609,9 @@ static const struct ctl_op ops[] = {
 	 */
 	SPACE_OP(IMSG_CTL_CREATE, "create", 300),
 	SPACE_OP(IMSG_CTL_LIST, "list", 60),
+	/* As long as the command runs: progress keeps the client waiting. */
+	{ IMSG_CTL_EXEC, "exec", sizeof(struct ctl_exec), WHO_DOCKER, 0,
+	    exec_start, exec_answers, NULL },
 	SPACE_OP(IMSG_CTL_SHOW, "show", 60),
 	SPACE_OP(IMSG_CTL_VERIFY, "verify", 60),
 	SPACE_OP(IMSG_CTL_STOP, "stop", 60),

@@ -126,11 +126,14 @@ request_detach(struct request *r)
 static void
 request_maybe_free(struct request *r)
 {
+	size_t	 i;
+
 	if (!r->r_answered || r->r_waiting != 0)
 		return;
 	request_detach(r);
-	if (r->r_stream != NULL)
-		stream_close(r->r_stream);
+	for (i = 0; i < REQUEST_STREAMS; i++)
+		if (r->r_streams[i] != NULL)
+			stream_close(r->r_streams[i]);
 	evtimer_del(&r->r_timer);
 	TAILQ_REMOVE(&requests, r, r_entry);
 	nrequests--;
@@ -191,9 +194,11 @@ void
 request_cancel(struct request *r)
 {
 	enum procid	 id;
+	size_t		 i;
 
-	if (r->r_stream != NULL)
-		stream_abort(r->r_stream);
+	for (i = 0; i < REQUEST_STREAMS; i++)
+		if (r->r_streams[i] != NULL)
+			stream_abort(r->r_streams[i]);
 	if (r->r_cancelled)
 		return;
 	r->r_cancelled = 1;
@@ -255,8 +260,8 @@ request_tick(int fd, short event, void *arg)
 		return;
 	}
 	memset(&pg, 0, sizeof(pg));
-	if (r->r_stream != NULL)
-		pg.pg_done = r->r_stream->s_gauge.sg_forwarded;
+	if (r->r_streams[0] != NULL)
+		pg.pg_done = r->r_streams[0]->s_gauge.sg_forwarded;
 	if (r->r_cc != NULL)
 		control_send(r->r_cc, IMSG_CTL_PROGRESS, r->r_peerid, &pg,
 		    sizeof(pg));

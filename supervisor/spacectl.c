@@ -37,6 +37,7 @@
 #include "ctl_proto.h"
 #include "proc.h"
 #include "space_parse.h"
+#include "spacectl.h"
 #include "stream.h"
 
 /*
@@ -94,11 +95,12 @@ usage(void)
 	    "          ping docker|git|journal | stream-test MiB [journal|client] |\n"
 	    "          verbose level |\n"
 	    "          create [-n name] [-m memory] | list |\n"
-	    "          show|verify|stop|start|remove ID\n");
+	    "          show|verify|stop|start|remove ID |\n"
+	    "          exec ID [-g] [-n] [-t seconds] -- command [arg ...]\n");
 	exit(2);
 }
 
-static __dead void
+__dead void
 failed(const char *code, const char *detail)
 {
 	if (space_cmd && jflag)
@@ -121,7 +123,7 @@ lookup(const char **names, size_t n, const char *want)
 	return -1;
 }
 
-static int
+int
 connect_socket(const char *path)
 {
 	struct sockaddr_un	 sun;
@@ -899,6 +901,8 @@ main(int argc, char *argv[])
 	for (i = 0; i < sizeof(space_cmds) / sizeof(space_cmds[0]); i++)
 		if (strcmp(argv[0], space_cmds[i].sc_name) == 0)
 			return space_main(argc, argv, sockpath, i);
+	if (strcmp(argv[0], "exec") == 0)
+		return exec_main(argc, argv, sockpath, jflag);
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (strcmp(argv[0], cmds[i].name) == 0 &&
 		    argc - 1 == cmds[i].nargs)

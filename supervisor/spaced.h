@@ -152,13 +152,16 @@ struct request {
 	struct event		 r_timer;	/* deadline and progress */
 	struct timespec		 r_start;
 	int			 r_ticks;	/* progress ticks so far */
-	struct stream_route	*r_stream;	/* the one it owns, if any */
+	/* the streams it owns: [0] the main one, [1] an exec's stdin */
+#define REQUEST_STREAMS	2
+	struct stream_route	*r_streams[REQUEST_STREAMS];
 	union {
 		struct {
 			char	 git[CTL_DETAIL_MAX];
 			char	 journal[CTL_DETAIL_MAX];
 		} status;
 		struct ctl_stream_test stream_test;
+
 		struct {
 			int	 conns;		/* IMSG_SPACE_CONN sent */
 		} space;
@@ -209,6 +212,14 @@ struct ctl_op {
 };
 #define PROC_BIT(id)	(1U << (id))
 const struct ctl_op	*ops_find(uint32_t type);
+/* ops.c, for every space operation */
+struct space_req;
+void	 space_req_fill(struct request *, struct space_req *, const char *id);
+void	 space_fail(struct request *, const char *code, const char *message);
+void	 space_conn(struct request *, enum procid, struct imsg *);
+/* exec.c */
+const char *exec_start(struct request *, struct imsg *);
+extern const struct answer_row exec_answers[];
 
 /*
  * streams.c: the stream table.  A stream runs between two endpoints, a

@@ -42,6 +42,15 @@
 
 static TAILQ_HEAD(, stream_route) streams = TAILQ_HEAD_INITIALIZER(streams);
 static size_t		 nstreams;
+/*
+ * Client-sourced streams closed lately (an exec whose command is done
+ * while its stdin still comes): what the client sent before it saw the
+ * answer is dropped, not taken for an attack.  Ids are never reused
+ * soon (spaced_new_id), so a stale one names nothing else.
+ */
+#define RECENT_MAX	64
+static uint32_t		 recent_closed[RECENT_MAX];
+static size_t		 recent_next;
 
 static int
 ep_equal(struct stream_end_point a, struct stream_end_point b)
@@ -76,8 +85,12 @@ stream_open(struct request *r, struct stream_end_point src,
     struct stream_end_point dst)
 {
 	struct stream_route	*s;
+	size_t			 slot;
 
-	if (nstreams >= STREAMS_MAX || r->r_stream != NULL) {
+	for (slot = 0; slot < REQUEST_STREAMS; slot++)
+		if (r->r_streams[slot] == NULL)
+			break;
+	if (nstreams >= STREAMS_MAX || slot == REQUEST_STREAMS) {
 		errno = EAGAIN;
 		return NULL;
 	}
@@ -90,7 +103,7 @@ stream_open(struct request *r, struct stream_end_point src,
 	stream_gauge_init(&s->s_gauge);
 	TAILQ_INSERT_TAIL(&streams, s, s_entry);
 	nstreams++;
-	r->r_stream = s;
+	r->r_streams[slot] = s;
 	if (src.ep_cc != NULL) {
 		src.ep_cc->cc_streams++;
 		control_busy_changed(src.ep_cc);
@@ -118,9 +131,16 @@ stream_drop_client(struct stream_end_point *ep)
 void
 stream_close(struct stream_route *s)
 {
+	size_t	 i;
+
 	stream_drop_client(&s->s_src);
 	stream_drop_client(&s->s_dst);
-	s->s_req->r_stream = NULL;
+	for (i = 0; i < REQUEST_STREAMS; i++)
+		if (s->s_req->r_streams[i] == s)
+			s->s_req->r_streams[i] = NULL;
+	/* A client may still be sending on it: see streams_dispatch. */
+	if (s->s_src.ep_proc == PROC_MAX)
+		recent_closed[recent_next++ % RECENT_MAX] = s->s_id;
 	TAILQ_REMOVE(&streams, s, s_entry);
 	nstreams--;
 	free(s);
@@ -155,6 +175,17 @@ stream_ended(struct stream_route *s)
 		r->r_op->op_stream_end(r);
 }
 
+static int
+recent_client_stream(uint32_t id)
+{
+	size_t	 i;
+
+	for (i = 0; i < RECENT_MAX; i++)
+		if (recent_closed[i] == id && id != 0)
+			return 1;
+	return 0;
+}
+
 /* Refuse a bad stream message: a client is cut off, a worker is fatal. */
 static void
 stream_refuse(struct stream_end_point from, const char *why, uint32_t id)
@@ -180,6 +211,11 @@ streams_dispatch(struct stream_end_point from, struct imsg *imsg)
 		/* A client's credit may cross the END of its stream. */
 		if (from.ep_proc == PROC_MAX && type == IMSG_STREAM_CREDIT) {
 			log_debug("streams: credit for ended stream %u", id);
+			return;
+		}
+		if (from.ep_proc == PROC_MAX && type != IMSG_STREAM_CREDIT &&
+		    recent_client_stream(id)) {
+			log_debug("streams: data for closed stream %u", id);
 			return;
 		}
 		stream_refuse(from, "message for no stream", id);

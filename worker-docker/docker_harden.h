@@ -33,6 +33,7 @@
 #include <jansson.h>
 
 #include "labels.h"
+#include "place_proto.h"
 
 /* Never root; the images' users (tools/images.sh). */
 #define HARDEN_SPACE_USER	"10000:10000"
@@ -40,8 +41,7 @@
 #define HARDEN_PIDS_LIMIT	512
 #define HARDEN_SHM_SIZE		(64LL << 20)
 #define HARDEN_SPACE_MEMORY	(4LL << 30)	/* the default */
-#define HARDEN_MEMORY_MIN	(6LL << 20)	/* the engine's own minimum */
-#define HARDEN_MEMORY_MAX	(1LL << 40)
+/* HARDEN_MEMORY_MIN and _MAX: place_proto.h, spaced checks them too */
 #define HARDEN_GK_MEMORY	(256LL << 20)	/* exact, the spec's */
 #define HARDEN_SPACE_CPUS	2000000000LL	/* NanoCpus defaults */
 #define HARDEN_GK_CPUS		500000000LL

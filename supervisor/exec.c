@@ -1,0 +1,133 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * exec: a command in a space or its gatekeeper, for a client.  spaced
+ * checks the argv it is given, opens the output stream (place ->
+ * client) and, when asked, the stdin stream (client -> place), tells
+ * the client their ids, and hands the rest to the place with an engine
+ * socket.  The bytes pass through the stream table unread; the place's
+ * DONE carries the exit code.
+ */
+
+#include <sys/types.h>
+
+#include <string.h>
+
+#include "errors.h"
+#include "labels.h"
+#include "log.h"
+#include "place_proto.h"
+#include "spaced.h"
+
+/* 1 if argv is argc NUL-terminated entries filling exactly len bytes. */
+static int
+argv_valid(const char *argv, size_t len, uint32_t argc)
+{
+	size_t	 i, n = 0, start = 0;
+
+	if (argc == 0 || argc > SPACE_EXEC_ARGC_MAX || len == 0 ||
+	    len > SPACE_EXEC_ARGV_MAX || argv[len - 1] != '\0' ||
+	    argv[0] == '\0')
+		return 0;
+	for (i = 0; i < len; i++) {
+		if (argv[i] != '\0')
+			continue;
+		if (i - start > 4096)	/* one argument */
+			return 0;
+		start = i + 1;
+		n++;
+	}
+	return n == argc;
+}
+
+const char *
+exec_start(struct request *r, struct imsg *imsg)
+{
+	static struct ctl_exec		 cx;
+	static struct space_exec_req	 se;
+	struct ctl_exec_streams		 xs;
+	struct stream_route		*out, *in = NULL;
+	int				 s;
+
+	(void)imsg_get_data(imsg, &cx, sizeof(cx));
+	if (memchr(cx.cx_id, '\0', sizeof(cx.cx_id)) == NULL ||
+	    !space_id_valid(cx.cx_id) || cx.cx_pad[0] != 0 ||
+	    cx.cx_pad[1] != 0 || cx.cx_pad[2] != 0 || cx.cx_stdin > 1 ||
+	    !argv_valid(cx.cx_argv, cx.cx_argv_len, cx.cx_argc))
+		return ERR_BAD_REQUEST;
+	if (cx.cx_target != EXEC_TARGET_SPACE &&
+	    cx.cx_target != EXEC_TARGET_GATEKEEPER) {
+		space_fail(r, ERR_INVALID_EXEC_TARGET, "the targets are the "
+		    "space and its gatekeeper");
+		return NULL;
+	}
+
+	memset(&se, 0, sizeof(se));
+	space_req_fill(r, &se.se_space, cx.cx_id);
+	se.se_target = cx.cx_target;
+	se.se_timeout_ms = cx.cx_timeout_ms;
+	se.se_argc = cx.cx_argc;
+	se.se_argv_len = cx.cx_argv_len;
+	memcpy(se.se_argv, cx.cx_argv, cx.cx_argv_len);
+
+	if ((out = stream_open(r, (struct stream_end_point){ PROC_DOCKER,
+	    NULL }, (struct stream_end_point){ PROC_MAX, r->r_cc })) == NULL ||
+	    (cx.cx_stdin && (in = stream_open(r, (struct stream_end_point){
+	    PROC_MAX, r->r_cc }, (struct stream_end_point){ PROC_DOCKER,
+	    NULL })) == NULL))
+		return ERR_BUSY;
+	se.se_out_stream = out->s_id;
+	se.se_in_stream = in != NULL ? in->s_id : 0;
+	if ((s = docker_connect()) == -1) {
+		space_fail(r, ERR_DOCKER_UNREACHABLE, "spaced cannot connect "
+		    "to the Docker socket");
+		return NULL;
+	}
+	if (request_send(r, PROC_DOCKER, IMSG_SPACE_EXEC_REQ, s, &se,
+	    sizeof(se)) == -1)
+		return ERR_WORKER_UNAVAILABLE;
+	/* The client learns the streams once the place knows them. */
+	xs.xs_in = se.se_in_stream;
+	xs.xs_out = se.se_out_stream;
+	request_data(r, &xs, sizeof(xs));
+	return NULL;
+}
+
+/* The last word: always passed on, it carries the exit code. */
+static void
+exec_done(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct space_done	 sd;
+
+	(void)imsg_get_data(imsg, &sd, sizeof(sd));
+	if (memchr(sd.sd_code, '\0', sizeof(sd.sd_code)) == NULL ||
+	    memchr(sd.sd_message, '\0', sizeof(sd.sd_message)) == NULL ||
+	    (sd.sd_code[0] == '\0' && (sd.sd_exit < 0 || sd.sd_exit > 255)))
+		fatalx("%s: bad done from %s", __func__, proc_title(from));
+	request_data(r, &sd, sizeof(sd));
+	if (sd.sd_code[0] == '\0')
+		request_end(r);
+	else
+		request_fail(r, sd.sd_code);
+}
+
+const struct answer_row exec_answers[] = {
+	{ IMSG_SPACE_DONE, PROC_BIT(PROC_DOCKER), sizeof(struct space_done),
+	    1, exec_done },
+	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, 0, space_conn },
+	{ 0 }
+};
