@@ -7,6 +7,7 @@ import socket, struct, sys
 
 CTL_STATUS, CTL_PROBE, CTL_FAIL, CTL_DATA, CTL_END = 100, 104, 202, 200, 201
 CTL_PING, CTL_STREAM_TEST, CTL_PROGRESS = 105, 106, 203
+CTL_EXEC = 114
 import os
 VERSION, PROC_GIT = int(os.environ.get("CTL_VERSION", "2")), 2
 HDR = struct.Struct("=IHHII")
@@ -115,7 +116,7 @@ def main():
     if case == "oversized":
         s.sendall(hdr(CTL_STATUS, 0, length=60000) + b"x" * 4096)
     elif case == "big":
-        s.sendall(hdr(CTL_STATUS, 200) + b"y" * 200)
+        s.sendall(hdr(CTL_STATUS, 9000) + b"y" * 9000)
     elif case == "undersized":
         s.sendall(hdr(CTL_STATUS, 0, length=4))
     elif case == "truncated":
@@ -159,6 +160,15 @@ def main():
         body = (field(sid, 13) + field(name, 65) + field(project, 17) +
                 b"\0" + struct.pack("=Q", int(mem)))
         s.sendall(hdr(int(t), len(body)) + body)
+    elif case == "exec-target":
+        # struct ctl_exec by hand: exec-target ID TARGET, argv "true",
+        # no stdin; prints the FAIL code (or "end").
+        sid, target = sys.argv[3], int(sys.argv[4])
+        argv = b"true\0"
+        body = (sid.encode() + b"\0" + b"\0" * 3 +
+                struct.pack("=IIIII", target, 0, 0, 1, len(argv)) +
+                argv + b"\0" * (8192 - len(argv)))
+        s.sendall(hdr(CTL_EXEC, len(body)) + body)
     elif case == "data-nostream":
         # Data for a stream that does not exist: refused, then closed.
         s.sendall(hdr(10, 16, peerid=7) + b"z" * 16)

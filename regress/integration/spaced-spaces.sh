@@ -221,8 +221,8 @@ check "spaced logged nothing of them to the place" sh -c \
 
 # --- engine connections a place asks for --------------------------------
 fds_before=$(ls "/proc/$spaced_pid/fd" | wc -l)
-check "10 CONN_REQ for one request: 4 sockets, then 6 answers without" sh -c \
-    "'$tree/bin/spacectl' -j $sock create -n connflood | jq -e '.name == \"conns 4 with 6 without\"' >/dev/null"
+check "10 CONN_REQ for one request: 8 sockets, then 2 answers without" sh -c \
+    "'$tree/bin/spacectl' -j $sock create -n connflood | jq -e '.name == \"conns 8 with 2 without\"' >/dev/null"
 check "spaced keeps none of those sockets" \
     [ "$(ls "/proc/$spaced_pid/fd" | wc -l)" -le "$fds_before" ]
 check "spaced still serves" ctl ping docker

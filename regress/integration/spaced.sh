@@ -118,7 +118,7 @@ check "another uid may check the place" asnobody \
 raw() { python3 "$top/regress/integration/ctl_raw.py" "$sd/run/spaced.sock" "$@"; }
 check "an oversized request gets request_too_large and is closed" sh -c \
     "[ \"\$(python3 '$top/regress/integration/ctl_raw.py' '$sd/run/spaced.sock' oversized)\" = 'request_too_large' ]"
-check "a request over the control channel's 128-byte cap gets request_too_large" sh -c \
+check "a request over the control channel's cap (one ctl_exec, 8228 bytes) gets request_too_large" sh -c \
     "[ \"\$(python3 '$top/regress/integration/ctl_raw.py' '$sd/run/spaced.sock' big)\" = 'request_too_large' ]"
 check "a length under the header size gets an error" sh -c \
     "python3 '$top/regress/integration/ctl_raw.py' '$sd/run/spaced.sock' undersized | grep -Eq 'request_too_large|bad_request'"
