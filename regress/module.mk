@@ -27,5 +27,9 @@ endef
 $(foreach m,$(UNIT_DIRS),$(eval $(call unit_template,$(m))))
 
 INTEGRATION	+= $(filter-out regress/integration/lib.sh,$(sort $(wildcard regress/integration/*.sh)))
+# Against the real engine, after the rest: the place contract and the
+# escape attempts (DESIGN.md "Places").
+INTEGRATION	+= $(filter-out %/lib.sh,$(sort $(wildcard regress/contract/*.sh)))
+INTEGRATION	+= $(filter-out %/lib.sh,$(sort $(wildcard regress/escape/*.sh)))
 BENCHES		+= $(sort $(wildcard regress/bench/*.sh))
 FUZZ_TARGETS	+= $(sort $(wildcard regress/fuzz/*_fuzz.c))

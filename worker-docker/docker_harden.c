@@ -263,7 +263,6 @@ harden_space_create(const struct harden_params *p, const char **errstr)
 {
 	char		 sock[SPACE_RESOURCE_MAX], runtime[SPACE_RESOURCE_MAX];
 	char		 work[SPACE_RESOURCE_MAX], home[SPACE_RESOURCE_MAX];
-	char		 workdir[sizeof(HARDEN_WORK_PARENT) + SPACE_ID_SIZE];
 	const char	*why;
 	json_t		*body, *env, *argv, *hc;
 	size_t		 i;
@@ -279,8 +278,6 @@ harden_space_create(const struct harden_params *p, const char **errstr)
 	    runtime_volume_name(runtime, sizeof(runtime),
 	    p->hp_runtime_key) == -1)
 		return fail(errstr, "name too long", NULL);
-	(void)snprintf(workdir, sizeof(workdir), "%s/%s", HARDEN_WORK_PARENT,
-	    p->hp_meta.sm_id);
 
 	if ((env = strings(harden_space_env)) == NULL ||
 	    (argv = json_pack("[s, s]", HARDEN_RELAY, "--")) == NULL)
@@ -295,7 +292,7 @@ harden_space_create(const struct harden_params *p, const char **errstr)
 	    volume_mount(sock, HARDEN_SOCKET_DIR, 1, 1),
 	    volume_mount(runtime, HARDEN_RUNTIME_DIR, 1, 1),
 	    /* Copied from the image: the home takes its folder's owner. */
-	    volume_mount(work, workdir, 0, 0),
+	    volume_mount(work, HARDEN_WORK_PARENT, 0, 0),
 	    volume_mount(home, HARDEN_HOME, 0, 0)));
 	if (hc == NULL ||
 	    json_object_set_new(hc, "ExtraHosts",

@@ -37,6 +37,7 @@
 
 /* Never root; the images' users (tools/images.sh). */
 #define HARDEN_SPACE_USER	"10000:10000"
+#define HARDEN_SPACE_UID	10000
 #define HARDEN_GK_USER		"10100:10100"
 #define HARDEN_PIDS_LIMIT	512
 #define HARDEN_SHM_SIZE		(64LL << 20)
@@ -55,7 +56,12 @@
 #define HARDEN_RUNTIME_DIR	"/opt/spaced"	/* RO in the space */
 #define HARDEN_RELAY		"/opt/spaced/spaced-relay"
 #define HARDEN_HOME		"/home/space"
-#define HARDEN_WORK_PARENT	"/spaces"	/* the work volume: /spaces/<id> */
+/*
+ * The work volume is mounted at /spaces and holds the space's folder,
+ * /spaces/<id>, which create puts in owned by the space user (a fresh
+ * volume's root is root's, and no image folder is there to copy from).
+ */
+#define HARDEN_WORK_PARENT	"/spaces"
 #define HARDEN_GATEKEEPER_HOST	"gatekeeper:127.0.0.1"
 #define HARDEN_PROXY		"http://gatekeeper:3128"
 #define HARDEN_NO_PROXY		"gatekeeper,localhost,127.0.0.1"

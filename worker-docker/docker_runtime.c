@@ -107,9 +107,9 @@ octal(char *dst, size_t len, uint64_t v)
 	}
 }
 
-uint8_t *
-tar_one_file(const char *name, unsigned int mode, const uint8_t *data,
-    size_t len, size_t *outlen)
+static uint8_t *
+tar_entry(const char *name, unsigned int mode, char type, unsigned int id,
+    const uint8_t *data, size_t len, size_t *outlen)
 {
 	uint8_t		*t, *h;
 	size_t		 padded, total, i;
@@ -125,11 +125,11 @@ tar_one_file(const char *name, unsigned int mode, const uint8_t *data,
 	h = t;
 	memcpy(h, name, strlen(name));
 	octal((char *)h + 100, 8, mode);
-	octal((char *)h + 108, 8, 0);
-	octal((char *)h + 116, 8, 0);
+	octal((char *)h + 108, 8, id);
+	octal((char *)h + 116, 8, id);
 	octal((char *)h + 124, 12, len);
 	octal((char *)h + 136, 12, 0);
-	h[156] = '0';
+	h[156] = type;
 	memcpy(h + 257, "ustar", 6);
 	memcpy(h + 263, "00", 2);
 	memset(h + 148, ' ', 8);
@@ -141,6 +141,20 @@ tar_one_file(const char *name, unsigned int mode, const uint8_t *data,
 		memcpy(t + TAR_BLOCK, data, len);
 	*outlen = total;
 	return t;
+}
+
+uint8_t *
+tar_one_file(const char *name, unsigned int mode, const uint8_t *data,
+    size_t len, size_t *outlen)
+{
+	return tar_entry(name, mode, '0', 0, data, len, outlen);
+}
+
+uint8_t *
+tar_one_dir(const char *name, unsigned int mode, unsigned int id,
+    size_t *outlen)
+{
+	return tar_entry(name, mode, '5', id, NULL, 0, outlen);
 }
 
 /* The relay's bytes, read from spaced's fd; the caller frees them. */

@@ -78,7 +78,7 @@ enum sp_step {
 	/* create */
 	C_NAMES, C_RT_GET, C_RT_CREATE, C_RT_CTR, C_RT_MARKER, C_RT_PUT,
 	C_RT_PUT_MARKER, C_RT_RELAY, C_RT_CTR_DEL, C_RT_WAIT, C_NET, C_VOL, C_GK, C_SP,
-	C_GK_START, C_SP_START, C_WAIT_GK, C_CORRIDOR, C_SP_RUNNING,
+	C_SP_DIR, C_GK_START, C_SP_START, C_WAIT_GK, C_CORRIDOR, C_SP_RUNNING,
 	/* start, after its verify */
 	T_GK_START, T_CORRIDOR, T_SP_START,
 	/* verify, and the verify inside create and start */
@@ -108,6 +108,7 @@ struct sp {
 	char			 gk_state[SPACE_STATE_MAX];
 	int			 gk_present;
 	/* a failed create: what it answers once the rollback is done */
+	int			 names_free;	/* checked: a failure rolls back */
 	int			 rolling_back;
 	int			 sweeps;
 	char			 code[CTL_CODE_MAX];
@@ -608,6 +609,7 @@ create_answer(struct docker_req *rq, struct sp *sp,
 		if (++sp->i < NNAME_ROLES)
 			return create_name_call(sp, next);
 		/* From here on a failure rolls back. */
+		sp->names_free = 1;
 		sp->step = C_RT_WAIT;
 		return sp_next(rq, sp, next);
 	case C_RT_WAIT:
@@ -716,9 +718,16 @@ create_answer(struct docker_req *rq, struct sp *sp,
 			sp->step = V_GK;
 			break;
 		default:
-			sp->step = V_SP;
+			sp->step = C_SP_DIR;
 			break;
 		}
+		break;
+	case C_SP_DIR:
+		if (p->dp_status != 200) {
+			engine_message(p, msg, sizeof(msg));
+			return sp_fail(rq, sp, ERR_DOCKER_FAILED, msg, 0, next);
+		}
+		sp->step = V_SP;
 		break;
 	case C_GK_START:
 	case C_SP_START:
@@ -802,6 +811,18 @@ create_answer(struct docker_req *rq, struct sp *sp,
 	case C_RT_CTR_DEL:
 		call(sp, next, "DELETE", SP_SMALL_CAP, "/containers/%s?force=1",
 		    sp->rt_cid);
+		break;
+	case C_SP_DIR:
+		/* The space's folder in its work volume, the space user's. */
+		if ((tar = tar_one_dir(sp->meta.sm_id, 0755, HARDEN_SPACE_UID,
+		    &len)) == NULL)
+			return sp_fail(rq, sp, ERR_INTERNAL, "tar", 0, next);
+		role_name(sp, ROLE_SPACE, name, sizeof(name));
+		call(sp, next, "PUT", SP_SMALL_CAP, "/containers/%s/archive"
+		    "?path=%s", name, HARDEN_WORK_PARENT);
+		next->cl_raw = tar;
+		next->cl_raw_len = len;
+		next->cl_type = "application/x-tar";
 		break;
 	case C_SP_RUNNING:
 		role_name(sp, ROLE_SPACE, name, sizeof(name));
@@ -1409,7 +1430,8 @@ sp_fail(struct docker_req *rq, struct sp *sp, const char *code,
 		docker_req_reply(rq, &br, sizeof(br));
 		return DOCKER_DONE;
 	}
-	if (sp->op != IMSG_SPACE_CREATE_REQ || sp->step < C_RT_WAIT) {
+	/* Before its names were found free, a create has made nothing. */
+	if (sp->op != IMSG_SPACE_CREATE_REQ || !sp->names_free) {
 		done(rq, code, message, 0);
 		return DOCKER_DONE;
 	}

@@ -620,12 +620,10 @@ harden_verify_space(const json_t *c, const struct harden_params *p,
 {
 	char		 sock[SPACE_RESOURCE_MAX], runtime[SPACE_RESOURCE_MAX];
 	char		 work[SPACE_RESOURCE_MAX], home[SPACE_RESOURCE_MAX];
-	char		 workdir[sizeof(HARDEN_WORK_PARENT) + SPACE_ID_SIZE];
 	const json_t	*hosts;
 	struct expect	 ex = { "", ROLE_SPACE, p->hp_space_image,
 	    (int64_t)p->hp_meta.sm_memory, p->hp_cpus, HARDEN_SPACE_TMPFS,
-	    p->hp_health ,
-	    HARDEN_SPACE_USER };
+	    p->hp_health, HARDEN_SPACE_USER };
 
 	if (!params_usable(p, "", r) || check_container(c, p, &ex, r) == -1)
 		return;
@@ -636,13 +634,11 @@ harden_verify_space(const json_t *c, const struct harden_params *p,
 	(void)space_resource_name(home, sizeof(home), p->hp_meta.sm_id,
 	    ROLE_HOME);
 	(void)runtime_volume_name(runtime, sizeof(runtime), p->hp_runtime_key);
-	(void)snprintf(workdir, sizeof(workdir), "%s/%s", HARDEN_WORK_PARENT,
-	    p->hp_meta.sm_id);
 	{
 		struct want_mount want[] = {
 			{ HARDEN_SOCKET_DIR, sock, 0, "socket_mount", 0 },
 			{ HARDEN_RUNTIME_DIR, runtime, 0, "runtime_mount", 0 },
-			{ workdir, work, 1, "mounts", 0 },
+			{ HARDEN_WORK_PARENT, work, 1, "mounts", 0 },
 			{ HARDEN_HOME, home, 1, "mounts", 0 },
 		};
 		check_mounts(c, want, sizeof(want) / sizeof(want[0]), "", r);
@@ -662,8 +658,7 @@ harden_verify_gatekeeper(const json_t *c, const struct harden_params *p,
 	char		 sock[SPACE_RESOURCE_MAX], net[SPACE_RESOURCE_MAX];
 	struct expect	 ex = { GK_PREFIX, ROLE_GATEKEEPER, p->hp_gk_image,
 	    HARDEN_GK_MEMORY, p->hp_gk_cpus, HARDEN_GK_TMPFS,
-	    p->hp_gk_health ,
-	    HARDEN_GK_USER };
+	    p->hp_gk_health, HARDEN_GK_USER };
 
 	if (!params_usable(p, GK_PREFIX, r) ||
 	    check_container(c, p, &ex, r) == -1)

@@ -108,20 +108,29 @@ check "start repairs it" sc start "$id"
 sc -j show "$id" >"$T/show.json"
 check "  repaired" test "$(j .damaged "$T/show.json")" = false
 
-# changed behind spaced's back: named by verify, refused by start
-api POST "/networks/bridge/connect" >/dev/null 2>&1
-curl -s --unix-socket /var/run/docker.sock -H 'Content-Type: application/json' \
-    -d "{\"Container\":\"spaced-space-$id-space\"}" \
-    http://docker/v1.41/networks/bridge/connect >/dev/null
+# changed behind spaced's back: named by verify, refused by start.  The
+# space itself cannot be given a network (NetworkMode none): the engine
+# refuses, which is checked too; its gatekeeper can.
+connect() {
+	curl -s -o /dev/null -w '%{http_code}' --unix-socket /var/run/docker.sock \
+	    -H 'Content-Type: application/json' -d "{\"Container\":\"$1\"}" \
+	    http://docker/v1.41/networks/bridge/connect
+}
+check_fails "the engine refuses a network for the space" \
+    test "$(connect "spaced-space-$id-space")" = 200
+check "a network connected to the gatekeeper behind spaced's back (control)" \
+    test "$(connect "spaced-space-$id-gatekeeper")" = 200
 sc -j verify "$id" >"$T/verify.json"
-check "verify names a network connected behind its back" \
-    test "$(j '[.[] | select(.check == "network")] | length' "$T/verify.json")" -ge 1
+check "verify names it" \
+    test "$(j '[.[] | select(.check == "gatekeeper_network")] | length' "$T/verify.json")" -ge 1
 check_fails "verify exits non-zero then" sc verify "$id"
 sc stop "$id" >/dev/null
 sc start "$id" 2>"$T/err"
 check "start refuses it" grep -q space_verify_failed "$T/err"
+check "  and starts nothing" \
+    test "$(sc -j show "$id" | jq -r '.state + .gatekeeper')" = exitedexited
 curl -s --unix-socket /var/run/docker.sock -H 'Content-Type: application/json' \
-    -d "{\"Container\":\"spaced-space-$id-space\",\"Force\":true}" \
+    -d "{\"Container\":\"spaced-space-$id-gatekeeper\",\"Force\":true}" \
     http://docker/v1.41/networks/bridge/disconnect >/dev/null
 curl -s --unix-socket /var/run/docker.sock -H 'Content-Type: application/json' \
     -d '{"Memory":1073741824,"MemorySwap":1073741824}' \

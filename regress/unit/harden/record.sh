@@ -40,7 +40,7 @@ cleanup() {
 	done
 	# the runtime volume is the installation's (fixture.h FX_RT_OWNER)
 	for v in $(docker volume ls -q --filter "label=spaced.space.owner=$OWNER") \
-	    $(docker volume ls -q --filter "label=spaced.space.owner=${OWNER%:*}:0"); do
+	    $(docker volume ls -q --filter "label=spaced.runtime.key=fedcba9876543210"); do
 		docker volume rm -f "$v" >/dev/null
 	done
 	for n in $(docker network ls -q --filter "label=spaced.space.owner=$OWNER"); do
