@@ -71,6 +71,14 @@ enum ctl_imsg_type {
 	 * DATA struct space_done with the exit code, and END or FAIL.
 	 */
 	IMSG_CTL_EXEC,
+	/*
+	 * The gatekeeper's control channel, through an exec of its own
+	 * client inside it: struct ctl_network, struct ctl_grant.  END, or
+	 * a DATA struct space_done and FAIL.  A grant's secret travels as
+	 * payload and as that exec's stdin only (DESIGN.md rule 5).
+	 */
+	IMSG_CTL_NETWORK,
+	IMSG_CTL_GRANT,
 
 	/* answers (spaced -> client) */
 	IMSG_CTL_DATA = 200,	/* one record per message */
@@ -133,6 +141,32 @@ struct ctl_exec {
 	uint32_t	 cx_argc;
 	uint32_t	 cx_argv_len;		/* bytes of cx_argv used */
 	char		 cx_argv[SPACE_EXEC_ARGV_MAX];	/* NUL-separated */
+};
+
+enum ctl_network_mode {
+	CTL_NETWORK_ALLOWLIST = 0,
+	CTL_NETWORK_OPEN,
+};
+#define CTL_DOMAINS_MAX		2048	/* NUL-separated names */
+struct ctl_network {
+	char		 cn_id[SPACE_ID_SIZE];
+	uint8_t		 cn_pad[3];		/* zero */
+	uint32_t	 cn_mode;		/* enum ctl_network_mode */
+	uint32_t	 cn_ndomains;
+	uint32_t	 cn_len;		/* bytes of cn_domains used */
+	char		 cn_domains[CTL_DOMAINS_MAX];
+};
+
+#define CTL_GRANT_ID_MAX	64
+#define CTL_UPSTREAM_MAX	512
+#define CTL_HEADER_MAX		128
+#define CTL_SECRET_MAX		1024
+struct ctl_grant {
+	char		 cg_id[SPACE_ID_SIZE];
+	char		 cg_grant[CTL_GRANT_ID_MAX + 1];
+	char		 cg_upstream[CTL_UPSTREAM_MAX];
+	char		 cg_header[CTL_HEADER_MAX];
+	char		 cg_secret[CTL_SECRET_MAX];
 };
 
 struct ctl_exec_streams {

@@ -42,6 +42,7 @@
 #define ERR_GATEKEEPER_MISSING	"gatekeeper_missing"
 #define ERR_DOCKER_FAILED	"docker_command_failed"
 #define ERR_RUNTIME_MISSING	"runtime_missing"	/* no relay to fill from */
+#define ERR_GATEKEEPER_REFUSED	"gatekeeper_refused"	/* its control said no */
 #define ERR_INVALID_EXEC_TARGET	"invalid_exec_target"
 #define ERR_OUTPUT_TOO_LARGE	"command_output_too_large"
 #define ERR_RUNTIME_FOREIGN	"runtime_volume_foreign"	/* not ours */

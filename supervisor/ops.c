@@ -612,6 +612,10 @@ static const struct ctl_op ops[] = {
 	/* As long as the command runs: progress keeps the client waiting. */
 	{ IMSG_CTL_EXEC, "exec", sizeof(struct ctl_exec), WHO_DOCKER, 0,
 	    exec_start, exec_answers, NULL },
+	{ IMSG_CTL_NETWORK, "network", sizeof(struct ctl_network), WHO_DOCKER,
+	    60, network_start, gk_answers, NULL },
+	{ IMSG_CTL_GRANT, "grant", sizeof(struct ctl_grant), WHO_DOCKER, 60,
+	    grant_start, gk_answers, NULL },
 	SPACE_OP(IMSG_CTL_SHOW, "show", 60),
 	SPACE_OP(IMSG_CTL_VERIFY, "verify", 60),
 	SPACE_OP(IMSG_CTL_STOP, "stop", 60),

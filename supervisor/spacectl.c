@@ -96,7 +96,9 @@ usage(void)
 	    "          verbose level |\n"
 	    "          create [-n name] [-m memory] | list |\n"
 	    "          show|verify|stop|start|remove ID |\n"
-	    "          exec ID [-g] [-n] [-t seconds] -- command [arg ...]\n");
+	    "          exec ID [-g] [-n] [-t seconds] -- command [arg ...] |\n"
+	    "          network ID allowlist|open [domain ...] |\n"
+	    "          grant ID GRANT_ID UPSTREAM HEADER < secret\n");
 	exit(2);
 }
 
@@ -903,6 +905,10 @@ main(int argc, char *argv[])
 			return space_main(argc, argv, sockpath, i);
 	if (strcmp(argv[0], "exec") == 0)
 		return exec_main(argc, argv, sockpath, jflag);
+	if (strcmp(argv[0], "network") == 0)
+		return network_main(argc, argv, sockpath, jflag);
+	if (strcmp(argv[0], "grant") == 0)
+		return grant_main(argc, argv, sockpath, jflag);
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (strcmp(argv[0], cmds[i].name) == 0 &&
 		    argc - 1 == cmds[i].nargs)

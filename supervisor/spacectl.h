@@ -28,5 +28,7 @@ int		 connect_socket(const char *path);
 /* spacectl exec ...: exits with the command's code. */
 int		 exec_main(int argc, char *argv[], const char *sockpath,
 		    int json);
+int		 network_main(int, char *[], const char *, int json);
+int		 grant_main(int, char *[], const char *, int json);
 
 #endif /* SPACED_SPACECTL_H */

@@ -217,6 +217,10 @@ struct space_req;
 void	 space_req_fill(struct request *, struct space_req *, const char *id);
 void	 space_fail(struct request *, const char *code, const char *message);
 void	 space_conn(struct request *, enum procid, struct imsg *);
+/* gkctl.c */
+const char *network_start(struct request *, struct imsg *);
+const char *grant_start(struct request *, struct imsg *);
+extern const struct answer_row gk_answers[];
 /* exec.c */
 const char *exec_start(struct request *, struct imsg *);
 extern const struct answer_row exec_answers[];

@@ -1587,7 +1587,8 @@ sp_next(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 		return gk_joined(rq, sp, next);
 	case C_RT_WAIT:
 		if (docker_runtime_ready(sp->rt_key)) {
-			sp->step = C_NET;
+			sp->step = C_VOL;
+			sp->i = 0;
 			return sp_next(rq, sp, next);
 		}
 		if (docker_runtime_take(docker_req_peerid(rq))) {

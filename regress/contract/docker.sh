@@ -81,6 +81,33 @@ python3 "$top/regress/integration/ctl_raw.py" "$sd/run/spaced.sock" \
 check "exec: any other target is invalid_exec_target" \
     grep -q invalid_exec_target "$T/target"
 
+# network and grant: the gatekeeper's control channel through spaced
+check "network: allowlist" sc network "$id" allowlist example.invalid
+sc exec "$id" -- curl -s -o /dev/null -m 5 -x http://gatekeeper:3128 \
+    https://not-listed.example.org/ 2>/dev/null
+sc exec "$id" -g -- /usr/libexec/spaced/spaced-gatekeeper -C GET /journal \
+    >"$T/journal.json"
+check "network: a name off the list is refused and journalled" \
+    test "$(j '[.records[] | select(.host == "not-listed.example.org" and
+    .decision == "deny:not-on-allowlist")] | length' "$T/journal.json")" -ge 1
+check "network -j open: {}" test "$(sc -j network "$id" open | jq -c .)" = '{}'
+check "network: back to an empty allowlist" sc network "$id" allowlist
+printf 'sk-contract-%s\n' "$INSTALL" |
+    sc grant "$id" model http://upstream.example/v1 x-api-key
+check "grant: taken (secret on stdin)" test $? -eq 0
+echo x | sc grant "$id" 'not an id!' http://upstream.example/v1 x-api-key \
+    2>"$T/err"
+check "grant: the gatekeeper's own rule refuses a bad id" \
+    grep -q gatekeeper_refused "$T/err"
+for n in space gatekeeper; do
+	check_fails "grant: the secret is in no inspect of the $n" sh -c \
+	    "curl -s --unix-socket /var/run/docker.sock \
+	    http://docker/v1.41/containers/spaced-space-$id-$n/json |
+	    grep -q 'sk-contract-$INSTALL'"
+done
+check_fails "grant: a secret argument is not how it is given" \
+    sc grant "$id" model http://upstream.example/v1 x-api-key extra
+
 # stop, start
 check "stop" sc stop "$id"
 sc -j show "$id" >"$T/show.json"
@@ -111,10 +138,14 @@ check "  repaired" test "$(j .damaged "$T/show.json")" = false
 # changed behind spaced's back: named by verify, refused by start.  The
 # space itself cannot be given a network (NetworkMode none): the engine
 # refuses, which is checked too; its gatekeeper can.
+tamper=spaced-contract-$INSTALL
+curl -s -o /dev/null --unix-socket /var/run/docker.sock \
+    -H 'Content-Type: application/json' -d "{\"Name\":\"$tamper\"}" \
+    http://docker/v1.41/networks/create
 connect() {
 	curl -s -o /dev/null -w '%{http_code}' --unix-socket /var/run/docker.sock \
 	    -H 'Content-Type: application/json' -d "{\"Container\":\"$1\"}" \
-	    http://docker/v1.41/networks/bridge/connect
+	    "http://docker/v1.41/networks/$tamper/connect"
 }
 check_fails "the engine refuses a network for the space" \
     test "$(connect "spaced-space-$id-space")" = 200
@@ -131,7 +162,8 @@ check "  and starts nothing" \
     test "$(sc -j show "$id" | jq -r '.state + .gatekeeper')" = exitedexited
 curl -s --unix-socket /var/run/docker.sock -H 'Content-Type: application/json' \
     -d "{\"Container\":\"spaced-space-$id-gatekeeper\",\"Force\":true}" \
-    http://docker/v1.41/networks/bridge/disconnect >/dev/null
+    "http://docker/v1.41/networks/$tamper/disconnect" >/dev/null
+api DELETE "/networks/$tamper" >/dev/null
 curl -s --unix-socket /var/run/docker.sock -H 'Content-Type: application/json' \
     -d '{"Memory":1073741824,"MemorySwap":1073741824}' \
     "http://docker/v1.41/containers/spaced-space-$id-space/update" >/dev/null
