@@ -1,14 +1,54 @@
 #!/bin/sh
-# make run: the main job.  Starts dockerd when none runs (root), creates
-# the workers' users (root), then spaced in the foreground with logs on
-# stderr.  Stop it with ^C.  In another terminal: build/bin/spacectl status
+# make run: the main job.  Starts dockerd when none runs, creates the
+# workers' users (root), builds the images, starts spaced in the
+# background (or uses the one that answers), creates a space and prints
+# how to reach it.  It ends with that space running.
 set -eu
 build=$1
+ctl="$build/bin/spacectl"
+log=$build/spaced.log
+
 if [ "$(id -u)" -eq 0 ]; then
 	sh tools/dockerd.sh
 	sh tools/users.sh
 else
-	sh tools/dockerd.sh || echo "run: going on without Docker" >&2
+	sh tools/dockerd.sh
 fi
-echo "run: spaced -d (^C to stop); try: $build/bin/spacectl status | privileges | check"
-exec "$build/sbin/spaced" -d
+sh tools/images.sh build "$build"
+
+if "$ctl" status >/dev/null 2>&1; then
+	echo "run: spaced already answers; using it"
+else
+	echo "run: starting spaced (log: $log)"
+	nohup "$build/sbin/spaced" -d >"$log" 2>&1 </dev/null &
+	echo $! >"$build/spaced.pid"
+	i=0
+	until "$ctl" status >/dev/null 2>&1; do
+		i=$((i + 1))
+		if [ $i -gt 100 ] || ! kill -0 "$(cat "$build/spaced.pid")" \
+		    2>/dev/null; then
+			echo "run: spaced did not start; its log:" >&2
+			cat "$log" >&2
+			exit 1
+		fi
+		sleep 0.1
+	done
+fi
+
+"$ctl" check
+id=$("$ctl" create -n "make run")
+"$ctl" verify "$id"
+echo
+"$ctl" show "$id"
+cat <<EOT
+
+run: space $id is running, verified, behind its own gatekeeper.
+  a shell inside:        $ctl exec $id -- bash -i
+  one command:           $ctl exec $id -- git --version
+  let it reach a name:   $ctl network $id allowlist registry.npmjs.org
+  what it tried:         $ctl exec $id -g -- /usr/libexec/spaced/spaced-gatekeeper -C GET /journal
+  a model key (stdin):   $ctl grant $id model https://api.example.com/v1 authorization < key
+  stop, start, remove:   $ctl stop|start|remove $id
+  every space:           $ctl list
+  stop spaced:           kill \$(cat $build/spaced.pid)
+EOT
