@@ -414,10 +414,12 @@ space_failed_json(const char *code, const char *message, int uncertain,
 {
 	json_t	*o;
 
-	o = json_pack("{s:s, s:s, s:{s:b, s:o}}", "error", code, "message",
-	    message != NULL ? message : "", "details", "uncertain",
+	o = json_pack("{s:s, s:s, s:{s:b, s:o, s:o}}", "error", code,
+	    "message", message != NULL ? message : "", "details", "uncertain",
 	    uncertain != 0, "rollbackFailures",
-	    rollback != NULL ? json_incref(rollback) : json_array());
+	    rollback != NULL ? json_incref(rollback) : json_array(),
+	    "violations", sa.violations != NULL ? json_incref(sa.violations) :
+	    json_array());
 	if (o == NULL)		/* a message that is not UTF-8 */
 		o = json_pack("{s:s, s:s, s:{s:b, s:o}}", "error", code,
 		    "message", "", "details", "uncertain", uncertain != 0,
@@ -452,6 +454,10 @@ space_fail_show(const char *code)
 		fprintf(stderr, "spacectl: %s: %s\n", code, message);
 	else
 		fprintf(stderr, "spacectl: %s\n", code);
+	json_array_foreach(sa.violations, i, r)
+		fprintf(stderr, "spacectl: %s: %s\n",
+		    json_string_value(json_object_get(r, "check")),
+		    json_string_value(json_object_get(r, "message")));
 	json_array_foreach(sa.failed, i, r)
 		fprintf(stderr, "spacectl: not removed: %s %s\n",
 		    json_string_value(json_object_get(r, "kind")),
