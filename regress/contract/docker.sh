@@ -171,6 +171,36 @@ sc -j verify "$id" >"$T/verify.json"
 check "verify names a memory limit raised behind its back" \
     test "$(j '[.[] | select(.check == "memory")] | length' "$T/verify.json")" -ge 1
 
+# Ownership: a plain user in the docker group sees and acts on their
+# own spaces only (owner <install>:<uid>); a name proves nothing.
+dgid=$(getent group docker | cut -d: -f3)
+plain() {
+	setpriv --reuid=65534 --regid=65534 --groups="${dgid:-0}" \
+	    "$tree/bin/spacectl" -s "$sd/run/spaced.sock" "$@"
+}
+check "a plain user's list does not show root's space" \
+    test "$(plain -j list | jq --arg i "$id" '[.[] | select(.id == $i)] | length')" = 0
+plain show "$id" 2>"$T/err"
+check "  nor does show" grep -q space_not_found "$T/err"
+plain stop "$id" 2>"$T/err"
+check "  stop of root's space is refused (space_not_ours)" \
+    grep -q space_not_ours "$T/err"
+plain exec "$id" -- true 2>"$T/err"
+check "  and so is exec" grep -q space_not_ours "$T/err"
+check "  remove removes none of it" \
+    test "$(plain -j remove "$id" | jq -c .)" = '{"removed":[],"failed":[]}'
+check "  root's space is untouched" \
+    test "$(sc -j show "$id" | jq -r .gatekeeper)" = exited
+pid=$(plain create -n plain) || pid=
+check "a plain user creates a space of their own ($pid)" test -n "$pid"
+check "  labelled with their uid" \
+    test "$(api GET "/containers/spaced-space-$pid-space/json" |
+    jq -r '.Config.Labels["spaced.space.owner"]')" = "$INSTALL:65534"
+check "  which root's list does not show" \
+    test "$(sc -j list | jq --arg i "$pid" '[.[] | select(.id == $i)] | length')" = 0
+check "  and the plain user removes" \
+    test "$(plain -j remove "$pid" | jq '.removed | length')" = 6
+
 # unknown and foreign
 other=000000000000
 sc show "$other" 2>"$T/err"
