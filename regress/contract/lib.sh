@@ -34,7 +34,10 @@ leftovers() {
 		api GET "/$k" | jq -r --arg i "$INSTALL" '
 		    (if type == "object" then .Volumes // [] else . end)[] |
 		    select((.Labels // {})["spaced.space.owner"] // "" |
-		    startswith($i + ":")) | (.Names[0]? // .Name)'
+		    startswith($i + ":")) |
+		    # the runtime volume is shared and stays, by design
+		    select((.Labels // {})["spaced.space.role"] != "runtime") |
+		    (.Names[0]? // .Name)'
 	done
 }
 
