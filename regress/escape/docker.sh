@@ -40,7 +40,17 @@ has() { grep -q -- "$2" "$1"; }
 hasx() { grep -qx -- "$2" "$1"; }
 
 A=$(sc create -n escape-a -m 1g) || A=
-B=$(sc create -n escape-b -m 256m) || B=
+B=$(sc create -n escape-b -m 256m 2>"$T/b.err") || B=
+# A second create in one spaced process fails (spaced-docker skips the
+# space's volumes once the runtime volume is ready): the failure is
+# counted, and a restarted spaced (same install id, same owner) makes B
+# so that the rest of the suite still runs.
+check "a second space is made by the same spaced ($(cat "$T/b.err"))" test -n "$B"
+if [ -z "$B" ] && [ -n "$A" ]; then
+	stop_spaced
+	start_spaced "$T/sd" || echo "# spaced did not start again"
+	B=$(sc create -n escape-b -m 256m) || B=
+fi
 if [ -z "$A" ] || [ -z "$B" ]; then
 	not_ok "two spaces are made (A=$A B=$B)"
 	grep -v 'workers confined' "$sd/log" | tail -5 | sed 's/^/# /'
@@ -53,6 +63,7 @@ check "both verify clean at the start" sh -c \
      '$tree/bin/spacectl' -s '$sd/run/spaced.sock' verify $B"
 
 # ---------------------------------------------------------------------
+echo "# section 1 at $(($(date +%s) - t0)) s"
 # 1. The root filesystem cannot be written (EROFS, not EACCES: root owns
 #    most of it, so a permission error would stop the user on a writable
 #    root too and proves nothing).
@@ -61,7 +72,8 @@ for d in / /etc /usr /usr/bin /usr/local/bin /var /var/tmp /bin /opt /run /srv /
 	if touch "$d/.esc" 2>/tmp/e; then echo "$d WROTE"; else echo "$d $(cat /tmp/e)"; fi
 done
 for f in /etc/passwd /etc/hosts /etc/resolv.conf /bin/sh /usr/bin/curl; do
-	if : >>"$f" 2>/tmp/e && touch "$f" 2>/tmp/e; then echo "$f WROTE"; else echo "$f $(cat /tmp/e)"; fi
+	if touch -c -d @0 "$f" 2>/tmp/e; then echo "$f WROTE"; else echo "$f $(cat /tmp/e)"; fi
+	(: >>"$f") 2>/dev/null && echo "$f APPENDED"
 done
 for d in /tmp /spaces/'"$A"' /home/space; do
 	if echo x >"$d/.esc" && mv "$d/.esc" "$d/.esc2" && rm "$d/.esc2"; then echo "$d CONTROL-OK"; else echo "$d CONTROL-FAIL"; fi
@@ -73,7 +85,9 @@ for d in / /etc /usr /usr/bin /usr/local/bin /var /var/tmp /bin /opt /run /srv /
 	    grep -q "^$d .*Read-only file system" "$T/rootfs"
 done
 for f in /etc/passwd /etc/hosts /etc/resolv.conf /bin/sh /usr/bin/curl; do
-	check_fails "rootfs: $f cannot be written" grep -q "^$f WROTE" "$T/rootfs"
+	check "rootfs: $f cannot be touched (Read-only file system)" \
+	    grep -q "^$f .*Read-only file system" "$T/rootfs"
+	check_fails "rootfs: $f cannot be appended to" grep -q "^$f APPENDED" "$T/rootfs"
 done
 check "rootfs: / is mounted ro" grep -q '^rootmount ro,' "$T/rootfs"
 for d in /tmp "/spaces/$A" /home/space; do
@@ -82,12 +96,14 @@ for d in /tmp "/spaces/$A" /home/space; do
 done
 
 # ---------------------------------------------------------------------
+echo "# section 2 at $(($(date +%s) - t0)) s"
 # 2. The /tmp tmpfs is capped at 256 MiB.
 inside "$A" '
 dd if=/dev/zero of=/tmp/big bs=1M count=200 2>/tmp/e && echo "200 OK $(stat -c %s /tmp/big)"
 rm -f /tmp/big
-dd if=/dev/zero of=/tmp/big bs=1M count=300 2>/tmp/e; echo "300 rc=$? $(stat -c %s /tmp/big)"
-cat /tmp/e; rm -f /tmp/big
+e=/spaces/'"$A"'/dd.err
+dd if=/dev/zero of=/tmp/big bs=1M count=300 2>$e; echo "300 rc=$? $(stat -c %s /tmp/big)"
+cat $e; rm -f /tmp/big $e
 awk "\$2 == \"/tmp\" { print \"tmpmount\", \$4 }" /proc/mounts
 ' >"$T/tmpfs" 2>&1
 check "tmpfs control: 200 MiB fit in /tmp" grep -q '^200 OK 209715200$' "$T/tmpfs"
@@ -98,13 +114,14 @@ check "  and the file stopped at 256 MiB ($sz)" test "${sz:-0}" -le 268435456
 check "tmpfs: /tmp is nosuid" sh -c "grep '^tmpmount' '$T/tmpfs' | grep -q nosuid"
 
 # ---------------------------------------------------------------------
+echo "# section 3 at $(($(date +%s) - t0)) s"
 # 3. No setuid gain.  The image carries no setuid file; so that the
 #    protection itself is tried, a root-owned setuid copy of id is
 #    planted in A's work volume from outside (a hostile volume), whose
 #    mount is not nosuid.  Control: the same file run as the same uid in
 #    a plain container (no no-new-privileges) gives euid 0.
 vol=spaced-space-$A-work
-plain --network none -v "$vol:/w" --entrypoint sh "$IMG" -c \
+plain --network none --user 0:0 -v "$vol:/w" --entrypoint sh "$IMG" -c \
     "cp /usr/bin/id /w/$A/esc-suid && chmod 4755 /w/$A/esc-suid" 2>"$T/plant.err"
 check "setuid: a root setuid copy of id is planted in A's volume" test $? -eq 0
 ctl_euid=$(plain --network none --user 10000:10000 -v "$vol:/w:ro" \
@@ -139,6 +156,7 @@ check_fails "setuid: no setid binary among su, passwd, newgrp, chsh, mount" \
 check "setuid: NoNewPrivs 1" grep -q '^NoNewPrivs:[[:space:]]*1$' "$T/suid"
 
 # ---------------------------------------------------------------------
+echo "# section 4 at $(($(date +%s) - t0)) s"
 # 4. No capabilities, no namespaces, no mount.
 inside "$A" '
 grep "^Cap" /proc/self/status
@@ -154,7 +172,7 @@ for c in CapInh CapPrm CapEff CapBnd CapAmb; do
 	check "caps: $c is 0 for its init" \
 	    grep -q "^init$c:[[:space:]]*0000000000000000$" "$T/caps"
 done
-plain --network none --entrypoint grep "$IMG" '^Cap' /proc/self/status \
+plain --network none --user 0:0 --entrypoint grep "$IMG" '^Cap' /proc/self/status \
     >"$T/caps.plain" 2>&1
 check "caps control: a plain container's root has CapEff" \
     sh -c "grep '^CapEff' '$T/caps.plain' | grep -vq '0000000000000000$'"
@@ -165,6 +183,7 @@ check_fails "caps: no user namespace (unshare -r, -U)" grep -q '^unshare' "$T/ca
 check_fails "caps: no mount" grep -q '^mount WORKED' "$T/caps"
 
 # ---------------------------------------------------------------------
+echo "# section 5 at $(($(date +%s) - t0)) s"
 # 5. The pids limit: a fork bomb (bounded at 1000 here, each child
 #    sleeping until killed) stops near 512; control: a plain container
 #    reaches all 1000.
@@ -204,6 +223,7 @@ check "pids: pids.max is 512" \
     test "$(sc exec "$A" -- cat /sys/fs/cgroup/pids/pids.max)" = 512
 
 # ---------------------------------------------------------------------
+echo "# section 6 at $(($(date +%s) - t0)) s"
 # 6. The memory kill: a process in B (256m) that allocates without end is
 #    killed, and B keeps running, its relay too.
 oom0=$(sc exec "$B" -- awk '/^oom_kill / { print $2 }' /sys/fs/cgroup/memory/memory.oom_control)
@@ -228,6 +248,7 @@ check "memory: B's relay still answers (the corridor refuses a plain GET)" \
     --noproxy '*' http://127.0.0.1:3128/)" = 403
 
 # ---------------------------------------------------------------------
+echo "# section 7 at $(($(date +%s) - t0)) s"
 # 7. The log cap.  exec output does not reach the container log, but the
 #    container's own stdout does, and the space user owns it: its init's
 #    fd 1.  30 MiB written there must leave a log file of at most 10 MiB.
@@ -250,19 +271,35 @@ check "log control: 30 MiB were written to the container's stdout" test $? -eq 0
 wait_for 20 grep -aq "ESC-LOG-LAST-$R" "$lf"
 check "log control: the last line reached the log file" \
     grep -aq "ESC-LOG-LAST-$R" "$lf"
+logsum() {
+	l_t=0
+	for l_f in "$root/containers/$full/local-logs"/*; do
+		l_t=$((l_t + $(stat -c %s "$l_f")))
+	done
+	echo "$l_t"
+}
 lsz=$(stat -c %s "$lf" 2>/dev/null || echo 0)
-check "log: the log file is at most 10 MiB after 30 MiB ($lsz bytes)" \
+check "log: the current log file is at most 10 MiB after 30 MiB ($lsz bytes)" \
     test "$lsz" -le 10485760 -a "$lsz" -gt 0
-total=0
-for f in "$root/containers/$full/local-logs"/*; do
-	total=$((total + $(stat -c %s "$f")))
-done
-check "log: all its log files together at most 10 MiB ($total)" \
-    test "$total" -le 10485760
 check "log: the first line was rotated away" \
-    test "$(grep -ac "ESC-LOG-FIRST-$R" "$lf")" -eq 0
+    test "$(cat "$root/containers/$full/local-logs"/* | grep -ac "ESC-LOG-FIRST-$R")" -eq 0
+# Engine 20.10's local driver keeps one rotated file even at max-file=1
+# (measured: container.log and container.log.1), so the bound on disk is
+# two files; what matters is that it is a bound: 30 MiB more add nothing.
+t1=$(logsum)
+echo "# log files after 30 MiB: $(ls "$root/containers/$full/local-logs" | tr '\n' ' ')($t1 bytes)"
+inside "$A" '
+yes 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef | head -c 31457280 >/proc/1/fd/1 || exit 4
+echo ESC-LOG-LAST2-'"$R"' >/proc/1/fd/1 || exit 5
+' >>"$T/logw" 2>&1
+wait_for 20 grep -aq "ESC-LOG-LAST2-$R" "$lf"
+t2=$(logsum)
+check "log: all its files at most 2 x 10 MiB after 30 MiB ($t1)" test "$t1" -le 20971520
+check "log: and still after 60 MiB ($t2), with the last line in" \
+    sh -c "test '$t2' -le 20971520 && grep -aq 'ESC-LOG-LAST2-$R' '$lf'"
 
 # ---------------------------------------------------------------------
+echo "# section 8 at $(($(date +%s) - t0)) s"
 # 8. No runtime socket inside.
 inside "$A" '
 for s in /var/run/docker.sock /run/docker.sock /run/containerd/containerd.sock \
@@ -283,6 +320,7 @@ check "runtime socket: no other socket file anywhere" \
     test "$(grep -c '^socket' "$T/sock")" -eq 2
 
 # ---------------------------------------------------------------------
+echo "# section 9 at $(($(date +%s) - t0)) s"
 # 9. No host address, no other space.  A listener on every address of the
 #    host; a plain container on a bridge reaches it through its gateway
 #    (control); the space reaches it through nothing.
@@ -359,9 +397,15 @@ sc exec "$A" -- python3 -c "$PROBE" 8080 "$gkB" "$gkA" >>"$T/space.net" 2>&1
 sc exec "$A" -- python3 -c "$PROBE" 9099 "$gkB" "$gkA" >>"$T/space.net" 2>&1
 check_fails "net: the space connects to nothing outside" \
     grep -q CONNECTED "$T/space.net"
-for a in $cands $hostv6; do
+for a in $cands; do
 	check "net: $a:$port from the space is ENETUNREACH" \
 	    hasx "$T/space.net" "$a ENETUNREACH"
+done
+# No IPv6 address at all inside, not even ::1: the kernel answers
+# EADDRNOTAVAIL or ENETUNREACH, either is "no way".
+for a in $hostv6; do
+	check "net: [$a]:$port from the space has no route or no address" \
+	    grep -Eqx "$a (ENETUNREACH|EADDRNOTAVAIL)" "$T/space.net"
 done
 check "net: B's gatekeeper (3128, 8080, 9099) is ENETUNREACH from A" \
     test "$(grep -c "^$gkB ENETUNREACH$" "$T/space.net")" -eq 3
@@ -387,6 +431,7 @@ check "net: the other space's work is not visible in A" \
     sc exec "$A" -- sh -c "! test -e /spaces/$B"
 
 # ---------------------------------------------------------------------
+echo "# section 10 at $(($(date +%s) - t0)) s"
 # 10. The corridor.  An upstream of ours on a documentation network
 #     (203.0.113.0/24 or 198.51.100.0/24, not a refused range), named
 #     up.escape.example by Docker's resolver, and also on A's outer
@@ -459,7 +504,7 @@ refused "10.0.0.1 (plain request)" http://10.0.0.1/
 refused "10.0.0.1:443 (CONNECT)" -p http://10.0.0.1:443/
 refused "the host's bridge gateway $gwA:443" -p "http://$gwA:443/"
 refused "B's gatekeeper $gkB:443" -p "http://$gkB:443/"
-int=$(echo "$UP" | awk -F. '{ print (($1 * 256 + $2) * 256 + $3) * 256 + $4 }')
+int=$(echo "$UP" | awk -F. '{ printf "%.0f", (($1 * 256 + $2) * 256 + $3) * 256 + $4 }')
 hex=$(echo "$UP" | awk -F. '{ printf "0x%02x.0x%02x.0x%02x.0x%02x", $1, $2, $3, $4 }')
 refused "the upstream as an integer ($int)" -p "http://$int:443/"
 refused "the upstream in hex ($hex)" -p "http://$hex:443/"
@@ -495,6 +540,7 @@ docker network disconnect -f "esc-doc-$R" "spaced-space-$A-gatekeeper" 2>>"$T/up
 echo '{"mode":"allowlist","domains":[]}' | gk "$A" POST /network >/dev/null
 
 # ---------------------------------------------------------------------
+echo "# section 11 at $(($(date +%s) - t0)) s"
 # 11. The window injects a grant's secret, which is then nowhere: not in
 #     either inspect, not in the journal, the logs, the host's files, or
 #     any file or environment of the space.  The upstream answers only
@@ -563,6 +609,7 @@ check "secret: not in the container log files on the host" \
     "$root/containers/$(j .Id "$T/i.gatekeeper")" 2>/dev/null | wc -l)" -eq 0
 
 # ---------------------------------------------------------------------
+echo "# section 12 at $(($(date +%s) - t0)) s"
 # 12. No long-lived credential inside: no token, key or config files, no
 #     secret-looking environment.  Control: one of each planted is found.
 CREDS='
@@ -607,6 +654,7 @@ check "credential: nothing found in the space ($(grep '^hit' "$T/cred" | tr '\n'
     test "$(grep -c '^hit' "$T/cred")" -eq 0
 
 # ---------------------------------------------------------------------
+echo "# section 13 at $(($(date +%s) - t0)) s"
 # 13. The socket and runtime volumes cannot be written: every attempt
 #     fails with Read-only file system (a permission error would not do:
 #     root or the gatekeeper's uid owns them), the relay is unchanged.
@@ -615,8 +663,8 @@ h0=$(sha256sum "$rv/spaced-relay" | cut -d' ' -f1)
 RO='
 try() { w=$1; shift; if "$@" 2>/tmp/e; then echo "$w WORKED"; else echo "$w $(head -1 /tmp/e)"; fi; }
 for d in /run/spaced /opt/spaced /tmp; do
-	[ $d = /tmp ] && cp /opt/spaced/spaced-relay /tmp/spaced-relay
-	f=$d/spaced-relay; [ $d = /run/spaced ] && f=$d/corridor.sock
+	[ $d = /tmp ] && cp /opt/spaced/spaced-relay /opt/spaced/.spaced-runtime /tmp/ && chmod u+w /tmp/.spaced-runtime
+	f=$d/spaced-relay; [ $d = /run/spaced ] && f=$d/window.sock
 	try "$d create" touch $d/new
 	try "$d mkdir" mkdir $d/newdir
 	try "$d symlink" ln -s /tmp $d/link
@@ -625,21 +673,28 @@ for d in /run/spaced /opt/spaced /tmp; do
 	try "$d mv" mv $f $d/moved
 	[ $d = /tmp ] && { mv /tmp/moved $f 2>/dev/null; true; }
 	try "$d chmod" chmod 777 $f
-	try "$d touch" touch $f
-	try "$d truncate" truncate -s 0 $f
+	try "$d touch" touch -c -d @0 $f
+	try "$d truncate" truncate -s 0 $d/.spaced-runtime
 done
 try "remount" mount -o remount,rw /opt/spaced
 awk "\$2 == \"/run/spaced\" || \$2 == \"/opt/spaced\" { print \"mount\", \$2, substr(\$4, 1, 3) }" /proc/mounts
 echo "sha $(sha256sum /opt/spaced/spaced-relay | cut -d" " -f1)"
 '
 sc exec "$A" -- sh -c "$RO" >"$T/ro" 2>&1
-for d in /run/spaced /opt/spaced; do
-	for op in create mkdir symlink rm mv chmod touch truncate; do
-		check "volumes: $op in $d fails with Read-only file system" \
-		    grep -q "^$d $op .*Read-only file system" "$T/ro"
+for vd in /run/spaced /opt/spaced; do
+	for op in create mkdir symlink rm mv chmod touch; do
+		check "volumes: $op in $vd fails with Read-only file system" \
+		    grep -q "^$vd $op .*Read-only file system" "$T/ro"
 	done
-	check "volumes: $d is mounted ro" hasx "$T/ro" "mount $d ro,"
+	check "volumes: $vd is mounted ro" hasx "$T/ro" "mount $vd ro,"
 done
+# Opening an existing file for writing is answered by its ownership
+# before the mount (a read-only bind mount leaves the superblock rw):
+# this proves the ownership, not the mount, and says so.
+check "volumes: the runtime marker cannot be truncated (EROFS or EACCES: ownership)" \
+    grep -Eq "^/opt/spaced truncate .*(Read-only file system|Permission denied)" "$T/ro"
+check_fails "volumes: nor the socket folder's (absent there)" \
+    hasx "$T/ro" "/run/spaced truncate WORKED"
 for op in create mkdir symlink rm mv chmod touch truncate; do
 	check "volumes control: $op in /tmp works" hasx "$T/ro" "/tmp $op WORKED"
 done
@@ -673,4 +728,5 @@ done
 check "none of our helpers remains" \
     test -z "$(docker ps -aq --filter "label=spaced.escape=$R")$(docker network ls -q --filter "label=spaced.escape=$R")"
 echo "# run time $(($(date +%s) - t0)) s"
+[ -n "${ESC_KEEP:-}" ] && cp -r "$T" "$ESC_KEEP"
 finish
