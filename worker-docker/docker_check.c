@@ -188,3 +188,28 @@ docker_version_parse(const void *body, size_t len,
 	out->dc_available = 1;
 	return NULL;
 }
+
+const char *
+docker_info_seccomp(const void *body, size_t len)
+{
+	json_t		*root, *v;
+	const char	*s;
+	size_t		 i;
+	int		 found = 0;
+
+	if ((root = json_loadb(body, len, JSON_REJECT_DUPLICATES, NULL)) ==
+	    NULL || !json_is_object(root)) {
+		json_decref(root);
+		return ERR_DOCKER_UNREADABLE;
+	}
+	json_array_foreach(json_object_get(root, "SecurityOptions"), i, v) {
+		if ((s = json_string_value(v)) == NULL)
+			continue;
+		/* "name=seccomp,profile=builtin" (older: profile=default) */
+		if (strncmp(s, "name=seccomp,", 13) == 0 &&
+		    strstr(s, "profile=unconfined") == NULL)
+			found = 1;
+	}
+	json_decref(root);
+	return found ? NULL : ERR_DOCKER_NO_SECCOMP;
+}

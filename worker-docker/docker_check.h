@@ -48,6 +48,12 @@ const char	*docker_version_parse(const void *body, size_t len,
 const char	*docker_api_negotiate(const char *theirs, const char *their_min,
 		    char *buf, size_t len);
 
+/*
+ * Pure: NULL when a /info body lists a seccomp profile among its
+ * SecurityOptions ("name=seccomp,profile=..."), else the code.
+ */
+const char	*docker_info_seccomp(const void *body, size_t len);
+
 /* Compares "M.m" API versions; -2 when either does not parse. */
 int		 docker_api_cmp(const char *, const char *);
 
