@@ -184,6 +184,8 @@ static enum docker_next	sp_fail(struct docker_req *, struct sp *,
 			    struct docker_call *);
 static enum docker_next	sp_rollback(struct docker_req *, struct sp *,
 			    struct docker_call *);
+static enum docker_next	branch_answer(struct docker_req *, struct sp *,
+			    const char *, const char *, int);
 static const struct docker_op	gk_branch_op;
 static int		plain_ref(const char *);
 
@@ -815,10 +817,8 @@ create_answer(struct docker_req *rq, struct sp *sp,
 			engine_message(p, msg, sizeof(msg));
 			return sp_fail(rq, sp, ERR_DOCKER_FAILED, msg, 0, next);
 		}
-		if (sp->step == C_GK_START) {
-			/* The branch is done: its parent goes on. */
-			return sp_fail(rq, sp, "", NULL, 0, next);
-		}
+		if (sp->step == C_GK_START)
+			return branch_answer(rq, sp, "", NULL, 0);
 		sp->step = C_WAIT_GK;
 		if (!sp->child_done)
 			return DOCKER_WAIT;
@@ -1518,6 +1518,23 @@ sp_verified(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 
 /* --- failure and rollback --------------------------------------------- */
 
+/* The gatekeeper's branch is done: code "" when its container runs. */
+static enum docker_next
+branch_answer(struct docker_req *rq, struct sp *sp, const char *code,
+    const char *message, int interrupted)
+{
+	struct branch_result	 br;
+
+	memset(&br, 0, sizeof(br));
+	strlcpy(br.br_code, code, sizeof(br.br_code));
+	if (message != NULL)
+		strlcpy(br.br_message, message, sizeof(br.br_message));
+	br.br_interrupted = interrupted;
+	br.br_report = sp->report;
+	docker_req_reply(rq, &br, sizeof(br));
+	return DOCKER_DONE;
+}
+
 /*
  * A create past its name check removes everything with its id and
  * owner (the runtime volume stays: other spaces use it), then answers
@@ -1527,23 +1544,13 @@ static enum docker_next
 sp_fail(struct docker_req *rq, struct sp *sp, const char *code,
     const char *message, int interrupted, struct docker_call *next)
 {
-	struct branch_result	 br;
-
 	if (sp->rt_holder) {
 		docker_runtime_release(docker_req_peerid(rq));
 		sp->rt_holder = 0;
 	}
-	if (sp->branch) {
-		/* The gatekeeper's branch: its parent rolls back. */
-		memset(&br, 0, sizeof(br));
-		strlcpy(br.br_code, code, sizeof(br.br_code));
-		if (message != NULL)
-			strlcpy(br.br_message, message, sizeof(br.br_message));
-		br.br_interrupted = interrupted;
-		br.br_report = sp->report;
-		docker_req_reply(rq, &br, sizeof(br));
-		return DOCKER_DONE;
-	}
+	/* The gatekeeper's branch: its parent rolls back. */
+	if (sp->branch)
+		return branch_answer(rq, sp, code, message, interrupted);
 	/* Before its names were found free, a create has made nothing. */
 	if (sp->op != IMSG_SPACE_CREATE_REQ || !sp->names_free) {
 		done(rq, code, message, 0);
