@@ -295,6 +295,9 @@ ex_start(struct docker_req *rq, const void *data, size_t len,
 	if (ex->req.se_target != EXEC_TARGET_SPACE &&
 	    ex->req.se_target != EXEC_TARGET_GATEKEEPER)
 		return -1;
+	/* The command's own limit; a timeout kills our end, not its process. */
+	if (ex->req.se_timeout_ms > 0)
+		docker_req_deadline(rq, ex->req.se_timeout_ms);
 	ex->step = E_VERSION;
 	cl->cl_method = "GET";
 	strlcpy(cl->cl_path, "/version", sizeof(cl->cl_path));
