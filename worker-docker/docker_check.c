@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "errors.h"
 #include "docker_check.h"
@@ -212,4 +213,27 @@ docker_info_seccomp(const void *body, size_t len)
 	}
 	json_decref(root);
 	return found ? NULL : ERR_DOCKER_NO_SECCOMP;
+}
+
+static char		 api_prefix[24];
+static struct timespec	 api_at;
+
+const char *
+docker_api_cached(void)
+{
+	struct timespec	 now;
+
+	if (api_prefix[0] == '\0')
+		return NULL;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec - api_at.tv_sec >= DOCKER_API_CACHE_SECONDS)
+		return NULL;
+	return api_prefix;
+}
+
+void
+docker_api_remember(const char *prefix)
+{
+	strlcpy(api_prefix, prefix, sizeof(api_prefix));
+	clock_gettime(CLOCK_MONOTONIC, &api_at);
 }

@@ -70,7 +70,7 @@ check_answer(struct docker_req *rq, const struct docker_parser *p,
 {
 	struct docker_check_msg	*dc = docker_req_state(rq);
 	const char		*code;
-	char			 use[16];
+	char			 use[16], prefix[24];
 
 	if (dc->dc_version[0] != '\0') {
 		/* the answer to /info */
@@ -103,6 +103,8 @@ check_answer(struct docker_req *rq, const struct docker_parser *p,
 		return check_fail(rq, ERR_INTERNAL, 0, NULL);
 	next->cl_method = "GET";
 	snprintf(next->cl_path, sizeof(next->cl_path), "/v%s/info", use);
+	snprintf(prefix, sizeof(prefix), "/v%s", use);
+	docker_api_remember(prefix);
 	next->cl_cap = DOCKER_BODY_MAX_SMALL;
 	return DOCKER_CALL;
 }

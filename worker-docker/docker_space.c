@@ -505,8 +505,13 @@ sp_start(struct docker_req *rq, const void *data, size_t len,
 		strlcpy(sp->meta.sm_id, sp->sq.sq_id, sizeof(sp->meta.sm_id));
 	sp->step = S_VERSION;
 	cl->cl_method = "GET";
-	strlcpy(cl->cl_path, "/version", sizeof(cl->cl_path));
 	cl->cl_cap = DOCKER_BODY_MAX_SMALL;
+	if (docker_api_cached() != NULL) {
+		/* still one call first: is the engine there at all? */
+		strlcpy(sp->api, docker_api_cached(), sizeof(sp->api));
+		strlcpy(cl->cl_path, "/_ping", sizeof(cl->cl_path));
+	} else
+		strlcpy(cl->cl_path, "/version", sizeof(cl->cl_path));
 	return 0;
 }
 
@@ -522,6 +527,8 @@ sp_version(struct docker_req *rq, struct sp *sp,
 		done(rq, ERR_DOCKER_UNREADABLE, "GET /version failed", 0);
 		return DOCKER_DONE;
 	}
+	if (sp->api[0] != '\0')	/* the cached one, after /_ping */
+		return sp_next(rq, sp, next);
 	if ((code = docker_version_parse(p->dp_body, p->dp_body_len, &dc)) !=
 	    NULL || (code = docker_api_negotiate(dc.dc_api_version,
 	    dc.dc_min_api_version, use, sizeof(use))) != NULL) {
@@ -529,6 +536,7 @@ sp_version(struct docker_req *rq, struct sp *sp,
 		return DOCKER_DONE;
 	}
 	snprintf(sp->api, sizeof(sp->api), "/v%s", use);
+	docker_api_remember(sp->api);
 	return sp_next(rq, sp, next);
 }
 

@@ -37,6 +37,20 @@ cli_sweep() {
 	docker network ls -q --filter label=spaced.bench=1 | xargs -r docker network rm >/dev/null
 }
 
+# The corridor answers, or the bench stops: 30 s at most.
+gk_health() {
+	h=0
+	until docker exec "$1" /usr/libexec/spaced/spaced-gatekeeper \
+	    -C GET /health >/dev/null 2>&1; do
+		h=$((h + 1))
+		if [ $h -gt 300 ]; then
+			echo "space_create: $1 never answered" >&2
+			exit 1
+		fi
+		sleep 0.1
+	done
+}
+
 # The spec's sequence, one docker CLI call a step, as its Node place ran it.
 cli_create() {
 	p=bench-$1
@@ -53,13 +67,13 @@ cli_create() {
 	docker create --name "$p-gk" $HARD --user 10100:10100 \
 	    --memory 256m --memory-swap 256m \
 	    --tmpfs /tmp:rw,noexec,nosuid,size=16m --network "$p-inner" \
-	    --network-alias gatekeeper "$GK_IMAGE" \
-	    /usr/libexec/spaced/spaced-gatekeeper -u /tmp 127.0.0.1 3128 8080 9099 >/dev/null
+	    --network-alias gatekeeper \
+	    --entrypoint /usr/libexec/spaced/spaced-gatekeeper "$GK_IMAGE" \
+	    -u /tmp 127.0.0.1 3128 8080 9099 >/dev/null
 	docker network connect "$p-outer" "$p-gk"
 	docker inspect "$p-gk" >/dev/null
 	docker start "$p-gk" >/dev/null
-	until docker exec "$p-gk" /usr/libexec/spaced/spaced-gatekeeper \
-	    -C GET /health >/dev/null 2>&1; do sleep 0.1; done
+	gk_health "$p-gk"
 	# shellcheck disable=SC2086
 	docker create --name "$p-space" $HARD --user 10000:10000 \
 	    --memory 4g --memory-swap 4g \
@@ -75,8 +89,7 @@ cli_create() {
 cli_stop() { docker stop -t 5 "bench-$1-space" >/dev/null; docker stop -t 5 "bench-$1-gk" >/dev/null; }
 cli_start() {
 	docker start "bench-$1-gk" >/dev/null
-	until docker exec "bench-$1-gk" /usr/libexec/spaced/spaced-gatekeeper \
-	    -C GET /health >/dev/null 2>&1; do sleep 0.1; done
+	gk_health "bench-$1-gk"
 	docker start "bench-$1-space" >/dev/null
 }
 cli_remove() {
