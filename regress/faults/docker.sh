@@ -268,10 +268,13 @@ engine_cleanup() {
 		kill -9 "$engine_pid" 2>/dev/null
 		wait "$engine_pid" 2>/dev/null
 	fi
-	# its containerd and shims, by the pid files under $E only
-	for f in $(find "$E/exec" -name '*.pid' 2>/dev/null); do
-		p=$(cat "$f" 2>/dev/null)
-		[ -n "$p" ] && grep -qs "$E" "/proc/$p/cmdline" && kill -9 "$p" 2>/dev/null
+	# Its containerd and shims: a shim whose containerd died with the
+	# engine outlives it (measured).  Only processes whose command line
+	# names this run's own directory $E.
+	for c in /proc/[0-9]*/cmdline; do
+		tr '\0' ' ' <"$c" 2>/dev/null | grep -qF "$E/exec/" || continue
+		p=${c#/proc/}; p=${p%/cmdline}
+		kill -9 "$p" 2>/dev/null
 	done
 	grep " $E" /proc/mounts | awk '{ print $2 }' | sort -r |
 	    while read -r m; do umount -l "$m" 2>/dev/null; done
