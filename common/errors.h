@@ -37,6 +37,7 @@
 #define ERR_DOCKER_TOO_NEW	"docker_too_new"	/* dropped every API we speak */
 #define ERR_TIMEOUT		"command_timeout"
 #define ERR_INTERNAL		"internal_error"
+#define ERR_CANCELLED		"cancelled"	/* the client left */
 #define ERR_SPACE_NAME_TAKEN	"space_name_taken"
 #define ERR_SPACE_NOT_RUNNING	"space_not_running"
 #define ERR_SPACE_VERIFY_FAILED	"space_verify_failed"	/* violations sent */

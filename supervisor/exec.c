@@ -128,6 +128,7 @@ exec_done(struct request *r, enum procid from, struct imsg *imsg)
 const struct answer_row exec_answers[] = {
 	{ IMSG_SPACE_DONE, PROC_BIT(PROC_DOCKER), sizeof(struct space_done),
 	    1, exec_done },
-	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, 0, space_conn },
+	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,
+	    space_conn },
 	{ 0 }
 };

@@ -193,6 +193,7 @@ gk_done(struct request *r, enum procid from, struct imsg *imsg)
 const struct answer_row gk_answers[] = {
 	{ IMSG_SPACE_DONE, PROC_BIT(PROC_DOCKER), sizeof(struct space_done),
 	    1, gk_done },
-	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, 0, space_conn },
+	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,
+	    space_conn },
 	{ 0 }
 };

@@ -576,7 +576,9 @@ static const struct answer_row space_answers[] = {
 	    sizeof(struct space_resource), 0, space_resource },
 	{ IMSG_SPACE_DONE, PROC_BIT(PROC_DOCKER),
 	    sizeof(struct space_done), 1, space_done },
-	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, 0, space_conn },
+	/* a cancelled create rolls back, and needs its connections */
+	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,
+	    space_conn },
 	{ 0 }
 };
 

@@ -302,12 +302,12 @@ request_dispatch(enum procid from, struct imsg *imsg)
 		    __func__, proc_title(from), type, imsg_get_len(imsg),
 		    r->r_op->op_name);
 	/* A cancelled request still counts answers, but shows none. */
-	if (ar->ar_final)
+	if (ar->ar_final == AR_FINAL)
 		r->r_finishing = PROC_BIT(from);
-	if (!r->r_answered)
+	if (!r->r_answered || ar->ar_final == AR_ALWAYS)
 		ar->ar_handler(r, from, imsg);
 	r->r_finishing = 0;
 	/* The sender's bit is still set, so the handler cannot free r. */
-	if (ar->ar_final)
+	if (ar->ar_final == AR_FINAL)
 		request_worker_done(r, from);
 }

@@ -194,10 +194,13 @@ struct answer_row {
 	uint32_t	 ar_type;
 	uint32_t	 ar_senders;	/* bits of enum procid */
 	size_t		 ar_len;	/* exact payload length */
-	int		 ar_final;	/* the sender's last word */
+	int		 ar_final;	/* AR_FINAL: the sender's last word */
 	void		(*ar_handler)(struct request *, enum procid,
 			    struct imsg *);
 };
+/* Not final, and handled after the client left too: a worker needs it. */
+#define AR_FINAL	1
+#define AR_ALWAYS	2
 struct ctl_op {
 	uint32_t		 op_type;
 	const char		*op_name;

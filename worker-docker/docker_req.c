@@ -793,14 +793,43 @@ docker_req_cancel(uint32_t peerid)
 	struct docker_req	*rq, *next;
 	int			 n = 0;
 
+	struct docker_call	 cl;
+	enum docker_next	 nx;
+
+	/* Children first: a parent's cancel may go on, they never do. */
+	for (rq = TAILQ_FIRST(&reqs); rq != NULL; rq = next) {
+		next = TAILQ_NEXT(rq, rq_entry);
+		if (rq->rq_peerid != peerid || !rq->rq_is_child)
+			continue;
+		log_debug("docker: %s: cancelled (peer %u)",
+		    rq->rq_op->op_name, peerid);
+		rq_free(rq);
+	}
 	for (rq = TAILQ_FIRST(&reqs); rq != NULL; rq = next) {
 		next = TAILQ_NEXT(rq, rq_entry);
 		if (rq->rq_peerid != peerid)
 			continue;
 		log_debug("docker: %s: cancelled (peer %u)",
 		    rq->rq_op->op_name, peerid);
-		rq_free(rq);
-		n++;
+		if (rq->rq_op->op_cancel == NULL || rq->rq_replied) {
+			rq_free(rq);
+			n++;
+			continue;
+		}
+		memset(&cl, 0, sizeof(cl));
+		switch ((nx = rq->rq_op->op_cancel(rq, &cl))) {
+		case DOCKER_WAIT:
+			call_clear(&cl);
+			break;
+		case DOCKER_CALL:
+		case DOCKER_CALL_NEW:
+			rq_call_new(rq, &cl, rq->rq_op->op_cleanup_ms > 0 ?
+			    rq->rq_op->op_cleanup_ms : DOCKER_TIMEOUT_MS);
+			break;
+		default:
+			rq_next(rq, nx, &cl);
+			break;
+		}
 	}
 	return n;
 }

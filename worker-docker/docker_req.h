@@ -123,6 +123,15 @@ struct docker_op {
 	 */
 	enum docker_next (*op_child)(struct docker_req *, const void *, size_t,
 			    struct docker_call *);
+	/*
+	 * The parent cancelled (its client left, a deadline passed): NULL
+	 * frees the request at once.  Otherwise DOCKER_DONE (answered),
+	 * DOCKER_WAIT (it goes on as it is) or DOCKER_CALL_NEW (*next on a
+	 * new connection: a rollback).  Its last word then ends the
+	 * request in spaced instead of a cancel acknowledgement.
+	 */
+	enum docker_next (*op_cancel)(struct docker_req *,
+			    struct docker_call *);
 };
 
 /* Where answers go: the worker's channel, or a test. */

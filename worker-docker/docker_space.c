@@ -1851,6 +1851,34 @@ sp_op_fail(struct docker_req *rq, const char *code, int interrupted,
 	return sp_fail(rq, sp, code, NULL, interrupted, next);
 }
 
+/*
+ * A create its client left, or spaced's deadline passed: what it made
+ * goes, as after a failure.  Anything else simply ends.
+ */
+static enum docker_next
+sp_cancel(struct docker_req *rq, struct docker_call *next)
+{
+	struct sp	*sp = docker_req_state(rq);
+
+	/* docker_req_cancel freed the branch: it makes nothing more */
+	sp->child_running = 0;
+	if (sp->op != IMSG_SPACE_CREATE_REQ || !sp->names_free) {
+		done(rq, ERR_CANCELLED, NULL, 0);
+		return DOCKER_DONE;
+	}
+	if (sp->rolling_back) {
+		/* under way; a rollback waiting for the branch goes now */
+		if (!sp->rollback_pending)
+			return DOCKER_WAIT;
+		sp->uncertain = 1;
+		return sp_rollback(rq, sp, next) == DOCKER_CALL ?
+		    DOCKER_CALL_NEW : DOCKER_DONE;
+	}
+	/* A call of ours may be under way in the engine: sweep twice. */
+	return sp_fail(rq, sp, ERR_CANCELLED, "the client left", 1, next) ==
+	    DOCKER_CALL ? DOCKER_CALL_NEW : DOCKER_DONE;
+}
+
 static void
 sp_free(void *state)
 {
@@ -1866,6 +1894,7 @@ sp_free(void *state)
 	.op_timeout_ms = ms, .op_state_size = sizeof(struct sp),	\
 	.op_start = sp_start, .op_answer = sp_answer,			\
 	.op_fail = sp_op_fail, .op_free = sp_free, .op_child = sp_child, \
+	.op_cancel = sp_cancel,						\
 	.op_cleanup_ms = 30000 }
 
 static const struct docker_op gk_branch_op = {

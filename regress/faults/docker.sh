@@ -179,12 +179,16 @@ check "worker killed: nothing remains after the next sweep" test "$(own_count)" 
 # still roll back (or finish and be listed) -- nothing may be left
 # that the list does not show.
 restart_spaced || not_ok "spaced starts again"
-timeout 60 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" create -n left \
+# spacectl itself: a kill of timeout(1) would leave its child running
+"$tree/bin/spacectl" -s "$sd/run/spaced.sock" create -n left \
     >"$T/l.out" 2>"$T/l.err" &
 cpid=$!
 kill_when_started KILL "$cpid"
 wait $cpid 2>/dev/null
-sleep 3	# the worker's rollback, if any, and its two-second pause
+# The cancel rolls the create back: a sweep, the two-second pause, a
+# second sweep by name.  Fifteen seconds at most.
+none_own() { [ "$(own_count)" = 0 ]; }
+wait_for 15 none_own
 n_own=$(own_count)
 n_listed=$(sc -j list | j 'length')
 echo "# client killed: $n_own resource(s) of ours, $n_listed space(s) listed"

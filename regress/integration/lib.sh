@@ -54,7 +54,7 @@ EOC
 	# for this spaced before the background shell truncates it.
 	: >"$sd/log"
 	"$@" env HOME="$sd" XDG_RUNTIME_DIR="$sd/run" \
-	    "$tree/sbin/spaced" -d -f "$sd/spaced.conf" >"$sd/log" 2>&1 &
+	    "$tree/sbin/spaced" -d ${SPACED_V:-} -f "$sd/spaced.conf" >"$sd/log" 2>&1 &
 	spaced_pid=$!
 	# Until it says it is up, or it is gone: 10 s at most.
 	s_i=0
