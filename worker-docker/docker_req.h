@@ -152,6 +152,11 @@ void		 docker_req_reply(struct docker_req *, const void *, size_t);
 void		 docker_req_record(struct docker_req *, uint32_t type,
 		    const void *, size_t);
 void		*docker_req_state(struct docker_req *);
+/*
+ * An op that answered while it waited (DOCKER_WAIT), from outside the
+ * request's own callbacks (a stream's credit): the request is freed.
+ */
+void		 docker_req_finish(struct docker_req *);
 uint32_t	 docker_req_peerid(const struct docker_req *);
 const struct docker_op *docker_req_op(const struct docker_req *);
 
