@@ -157,7 +157,11 @@ journal_line_parse(const char *line, size_t len, struct journal_entry *je,
 		goto bad;
 	je->je_port = (uint32_t)p;
 	json_decref(o);
-	return journal_entry_valid(je, errstr);
+	if (journal_entry_valid(je, errstr) == -1) {
+		memset(je, 0, sizeof(*je));
+		return -1;
+	}
+	return 0;
 bad:
 	json_decref(o);
 	memset(je, 0, sizeof(*je));
