@@ -97,6 +97,11 @@ journal_read_maybe(struct request *r)
 	if (!r->r_u.space.jr_ingested || !r->r_u.space.jr_place_done ||
 	    r->r_u.space.jr_read)
 		return;
+	if (r->r_u.space.jr_failed) {
+		space_fail(r, ERR_INTERNAL, "spaced-journal could not keep "
+		    "the records: see its log");
+		return;
+	}
 	r->r_u.space.jr_read = 1;
 	memset(&jq, 0, sizeof(jq));
 	jq.jq_from = r->r_u.space.jr_from;
@@ -127,14 +132,10 @@ journal_ingested(struct request *r, enum procid from, struct imsg *imsg)
 		fatalx("journal: %s ingested twice", proc_title(from));
 	r->r_u.space.jr_ingested = 1;
 	/*
-	 * A log that did not come whole: the place's DONE says why, and it
-	 * comes (or came) with a code.  A store that failed is said here.
+	 * A log that did not come whole: the place's DONE says why, with a
+	 * code.  A store that failed is said once the place is done.
 	 */
-	if (jc.jc_status != 0 && r->r_u.space.jr_place_done) {
-		space_fail(r, ERR_INTERNAL, "spaced-journal could not keep "
-		    "the records: see its log");
-		return;
-	}
+	r->r_u.space.jr_failed = jc.jc_status != 0;
 	journal_read_maybe(r);
 }
 

@@ -168,6 +168,7 @@ struct request {
 			int	 jr_ingested;	/* the journal has the log */
 			int	 jr_place_done;	/* the place sent it whole */
 			int	 jr_read;	/* READ_REQ sent */
+			int	 jr_failed;	/* the store did not take it */
 			uint32_t jr_max;
 			uint32_t jr_sent;
 			uint64_t jr_from;

@@ -57,6 +57,18 @@ check "a new record after the restart is added" \
 check "  after the old ones" test "$(j '.records | length' "$T/j4.json")" -gt \
     "$(j '.records | length' "$T/j3.json")"
 
+# A host far over the cap, in a plain proxy request (its target is in
+# the request line): the gatekeeper cuts it to 256, the journal takes it
+# at that length, and no line of the log was malformed.
+long=$(printf '%0300d' 0 | tr 0 a)
+sc exec "$id" -- curl -s -m 5 -o /dev/null -x http://gatekeeper:3128 \
+    "http://$long.example/" >/dev/null 2>&1
+sc -j journal "$id" >"$T/j5.json"
+check "a host over the cap is kept cut to 256" \
+    test "$(j '[.records[] | select(.host | startswith("aaaa"))][0].host | length' "$T/j5.json")" = 256
+check "  and nothing of the log was malformed or dropped" \
+    test "$(j '"\(.malformed) \(.dropped)"' "$T/j5.json")" = "0 0"
+
 # -f: what is there, then only what is new.
 timeout 7 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" journal "$id" -f \
     >"$T/follow" 2>&1 &
