@@ -33,6 +33,7 @@
 #define ERR_DOCKER_UNREACHABLE	"docker_unreachable"
 #define ERR_DOCKER_UNREADABLE	"docker_output_unreadable"
 #define ERR_DOCKER_TOO_OLD	"docker_too_old"
+#define ERR_DOCKER_NO_SECCOMP	"docker_no_seccomp"	/* no default profile */
 #define ERR_DOCKER_TOO_NEW	"docker_too_new"	/* dropped every API we speak */
 #define ERR_TIMEOUT		"command_timeout"
 #define ERR_INTERNAL		"internal_error"

@@ -31,5 +31,8 @@ INTEGRATION	+= $(filter-out regress/integration/lib.sh,$(sort $(wildcard regress
 # escape attempts (DESIGN.md "Places").
 INTEGRATION	+= $(filter-out %/lib.sh,$(sort $(wildcard regress/contract/*.sh)))
 INTEGRATION	+= $(filter-out %/lib.sh,$(sort $(wildcard regress/escape/*.sh)))
+# The Docker place under faults (spec "Rollback"): killed workers, a
+# killed and a stalled engine of the suite's own, failed creates.
+INTEGRATION	+= $(filter-out %/lib.sh,$(sort $(wildcard regress/faults/*.sh)))
 BENCHES		+= $(sort $(wildcard regress/bench/*.sh))
 FUZZ_TARGETS	+= $(sort $(wildcard regress/fuzz/*_fuzz.c))

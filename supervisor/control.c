@@ -43,8 +43,12 @@
 #include "log.h"
 #include "spaced.h"
 
-#define CTL_MAX_CONNS		64
-#define CTL_MAX_CONNS_PER_UID	8
+/*
+ * One spacectl is one connection: a user with ten creates and a few
+ * execs in flight needs more than a handful, one user never all.
+ */
+#define CTL_MAX_CONNS		128
+#define CTL_MAX_CONNS_PER_UID	32
 #define CTL_IDLE_SECONDS	30
 /* The largest request payload; anything longer is refused unread. */
 #define CTL_MAX_REQUEST		sizeof(struct ctl_exec)

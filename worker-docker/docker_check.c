@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "errors.h"
 #include "docker_check.h"
@@ -187,4 +188,52 @@ docker_version_parse(const void *body, size_t len,
 	out->dc_host_isolation = 1;
 	out->dc_available = 1;
 	return NULL;
+}
+
+const char *
+docker_info_seccomp(const void *body, size_t len)
+{
+	json_t		*root, *v;
+	const char	*s;
+	size_t		 i;
+	int		 found = 0;
+
+	if ((root = json_loadb(body, len, JSON_REJECT_DUPLICATES, NULL)) ==
+	    NULL || !json_is_object(root)) {
+		json_decref(root);
+		return ERR_DOCKER_UNREADABLE;
+	}
+	json_array_foreach(json_object_get(root, "SecurityOptions"), i, v) {
+		if ((s = json_string_value(v)) == NULL)
+			continue;
+		/* "name=seccomp,profile=builtin" (older: profile=default) */
+		if (strncmp(s, "name=seccomp,", 13) == 0 &&
+		    strstr(s, "profile=unconfined") == NULL)
+			found = 1;
+	}
+	json_decref(root);
+	return found ? NULL : ERR_DOCKER_NO_SECCOMP;
+}
+
+static char		 api_prefix[24];
+static struct timespec	 api_at;
+
+const char *
+docker_api_cached(void)
+{
+	struct timespec	 now;
+
+	if (api_prefix[0] == '\0')
+		return NULL;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec - api_at.tv_sec >= DOCKER_API_CACHE_SECONDS)
+		return NULL;
+	return api_prefix;
+}
+
+void
+docker_api_remember(const char *prefix)
+{
+	strlcpy(api_prefix, prefix, sizeof(api_prefix));
+	clock_gettime(CLOCK_MONOTONIC, &api_at);
 }

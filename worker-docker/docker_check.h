@@ -48,6 +48,24 @@ const char	*docker_version_parse(const void *body, size_t len,
 const char	*docker_api_negotiate(const char *theirs, const char *their_min,
 		    char *buf, size_t len);
 
+/*
+ * Pure: NULL when a /info body lists a seccomp profile among its
+ * SecurityOptions ("name=seccomp,profile=..."), else the code.
+ */
+const char	*docker_info_seccomp(const void *body, size_t len);
+
+/*
+ * The path prefix ("/v1.41") negotiated lately, or NULL when none was
+ * in the last DOCKER_API_CACHE_SECONDS: an operation then asks the
+ * cheap GET /_ping, not GET /version (which runs runc --version in the
+ * engine, 30-50 ms here).  An engine upgraded within that time answers
+ * the old version's calls anyway: every version we speak is one it
+ * takes, or it refused /version too.
+ */
+#define DOCKER_API_CACHE_SECONDS	30
+const char	*docker_api_cached(void);
+void		 docker_api_remember(const char *prefix);
+
 /* Compares "M.m" API versions; -2 when either does not parse. */
 int		 docker_api_cmp(const char *, const char *);
 

@@ -295,9 +295,16 @@ ex_start(struct docker_req *rq, const void *data, size_t len,
 	if (ex->req.se_target != EXEC_TARGET_SPACE &&
 	    ex->req.se_target != EXEC_TARGET_GATEKEEPER)
 		return -1;
+	/* The command's own limit; a timeout kills our end, not its process. */
+	if (ex->req.se_timeout_ms > 0)
+		docker_req_deadline(rq, ex->req.se_timeout_ms);
 	ex->step = E_VERSION;
 	cl->cl_method = "GET";
-	strlcpy(cl->cl_path, "/version", sizeof(cl->cl_path));
+	if (docker_api_cached() != NULL) {
+		strlcpy(ex->api, docker_api_cached(), sizeof(ex->api));
+		strlcpy(cl->cl_path, "/_ping", sizeof(cl->cl_path));
+	} else
+		strlcpy(cl->cl_path, "/version", sizeof(cl->cl_path));
 	cl->cl_cap = DOCKER_BODY_MAX_SMALL;
 	return 0;
 }
@@ -342,6 +349,8 @@ ex_answer(struct docker_req *rq, const struct docker_parser *p,
 
 	switch (ex->step) {
 	case E_VERSION:
+		if (p->dp_status == 200 && ex->api[0] != '\0')
+			goto inspect;	/* the cached version, after /_ping */
 		if (p->dp_status != 200 ||
 		    (code = docker_version_parse(p->dp_body, p->dp_body_len,
 		    &dc)) != NULL || (code = docker_api_negotiate(
@@ -351,6 +360,8 @@ ex_answer(struct docker_req *rq, const struct docker_parser *p,
 			return DOCKER_DONE;
 		}
 		snprintf(ex->api, sizeof(ex->api), "/v%s", use);
+		docker_api_remember(ex->api);
+inspect:
 		ex->step = E_INSPECT;
 		container_name(ex, name, sizeof(name));
 		docker_call_fmt(next, ex->api, "GET", EX_SMALL_CAP,

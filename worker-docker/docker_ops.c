@@ -23,6 +23,7 @@
  * deadline, connection and cancel are docker_req.c's.
  */
 
+#include <stdio.h>
 #include <string.h>
 
 #include "errors.h"
@@ -59,23 +60,53 @@ check_fail(struct docker_req *rq, const char *code, int interrupted,
 	return DOCKER_DONE;
 }
 
+/*
+ * Two calls on one connection: /version, then /info for the engine's
+ * seccomp profile (a space's default filter is the engine's).
+ */
 static enum docker_next
 check_answer(struct docker_req *rq, const struct docker_parser *p,
     struct docker_call *next)
 {
-	struct docker_check_msg	 dc;
+	struct docker_check_msg	*dc = docker_req_state(rq);
 	const char		*code;
+	char			 use[16], prefix[24];
 
+	if (dc->dc_version[0] != '\0') {
+		/* the answer to /info */
+		if (p->dp_status != 200) {
+			log_warnx("docker: GET /info: status %d", p->dp_status);
+			return check_fail(rq, ERR_DOCKER_UNREADABLE, 0, NULL);
+		}
+		if ((code = docker_info_seccomp(p->dp_body, p->dp_body_len)) !=
+		    NULL) {
+			dc->dc_available = 0;
+			dc->dc_host_isolation = 0;
+			strlcpy(dc->dc_code, code, sizeof(dc->dc_code));
+		}
+		docker_req_reply(rq, dc, sizeof(*dc));
+		return DOCKER_DONE;
+	}
 	if (p->dp_status != 200) {
 		log_warnx("docker: GET /version: status %d", p->dp_status);
 		return check_fail(rq, ERR_DOCKER_UNREADABLE, 0, NULL);
 	}
-	if ((code = docker_version_parse(p->dp_body, p->dp_body_len, &dc)) !=
-	    NULL)
+	if ((code = docker_version_parse(p->dp_body, p->dp_body_len, dc)) !=
+	    NULL) {
 		log_warnx("docker: GET /version: %s (ApiVersion \"%s\")",
-		    code, dc.dc_api_version);
-	docker_req_reply(rq, &dc, sizeof(dc));
-	return DOCKER_DONE;
+		    code, dc->dc_api_version);
+		docker_req_reply(rq, dc, sizeof(*dc));
+		return DOCKER_DONE;
+	}
+	if (docker_api_negotiate(dc->dc_api_version, dc->dc_min_api_version,
+	    use, sizeof(use)) != NULL || dc->dc_version[0] == '\0')
+		return check_fail(rq, ERR_INTERNAL, 0, NULL);
+	next->cl_method = "GET";
+	snprintf(next->cl_path, sizeof(next->cl_path), "/v%s/info", use);
+	snprintf(prefix, sizeof(prefix), "/v%s", use);
+	docker_api_remember(prefix);
+	next->cl_cap = DOCKER_BODY_MAX_SMALL;
+	return DOCKER_CALL;
 }
 
 static const struct docker_op docker_ops[] = {
@@ -85,6 +116,7 @@ static const struct docker_op docker_ops[] = {
 		.op_rep = IMSG_DOCKER_CHECK_REP,
 		.op_len = 0,
 		.op_fd = 1,
+		.op_state_size = sizeof(struct docker_check_msg),
 		.op_start = check_start,
 		.op_answer = check_answer,
 		.op_fail = check_fail,

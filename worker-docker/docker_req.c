@@ -89,6 +89,7 @@ static void	rq_writecb(struct bufferevent *, void *);
 static void	rq_eventcb(struct bufferevent *, short, void *);
 static void	rq_timeout(int, short, void *);
 static void	rq_fail_now(struct docker_req *, const char *);
+static void	rq_arm(struct docker_req *, int);
 
 void
 docker_req_init(struct event_base *base, docker_reply_fn reply,
@@ -123,6 +124,12 @@ uint32_t
 docker_req_peerid(const struct docker_req *rq)
 {
 	return rq->rq_peerid;
+}
+
+void
+docker_req_deadline(struct docker_req *rq, int ms)
+{
+	rq_arm(rq, ms);
 }
 
 const struct docker_op *

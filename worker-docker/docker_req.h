@@ -158,6 +158,8 @@ void		*docker_req_state(struct docker_req *);
  */
 void		 docker_req_finish(struct docker_req *);
 uint32_t	 docker_req_peerid(const struct docker_req *);
+/* The whole operation's deadline, from now (an exec's own time limit). */
+void		 docker_req_deadline(struct docker_req *, int ms);
 const struct docker_op *docker_req_op(const struct docker_req *);
 
 /*

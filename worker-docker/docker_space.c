@@ -77,7 +77,8 @@ enum sp_step {
 	S_VERSION,
 	/* create */
 	C_NAMES, C_RT_GET, C_RT_CREATE, C_RT_CTR, C_RT_MARKER, C_RT_PUT,
-	C_RT_PUT_MARKER, C_RT_RELAY, C_RT_CTR_DEL, C_RT_WAIT, C_NET, C_VOL, C_GK, C_SP,
+	C_RT_PUT_MARKER, C_RT_RELAY, C_RT_CTR_DEL, C_RT_SWEEP, C_RT_SWEEP_DEL,
+	C_RT_PRUNE, C_RT_PRUNE_DEL, C_RT_WAIT, C_NET, C_VOL, C_GK, C_SP,
 	C_SP_DIR, C_GK_START, C_SP_START, C_WAIT_GK, C_CORRIDOR, C_SP_RUNNING,
 	/* start, after its verify */
 	T_GK_START, T_CORRIDOR, T_SP_START,
@@ -102,6 +103,12 @@ struct sp {
 	char			 rt_key[RUNTIME_KEY_LEN + 1];
 	char			 rt_cid[SPACE_RESOURCE_MAX];
 	int			 rt_holder;	/* this request fills */
+	int			 rt_created;	/* made the volume: undo it */
+	int			 rt_filled;	/* filled it: prune the old */
+	/* fill containers of this key a killed worker left; old volumes */
+#define RT_STALE_MAX	16
+	char			 rt_stale[RT_STALE_MAX][SPACE_RESOURCE_MAX];
+	size_t			 rt_nstale, rt_istale;
 	struct harden_params	 hp;
 	struct harden_report	 report;
 	char			 sp_state[SPACE_STATE_MAX];
@@ -177,7 +184,10 @@ static enum docker_next	sp_fail(struct docker_req *, struct sp *,
 			    struct docker_call *);
 static enum docker_next	sp_rollback(struct docker_req *, struct sp *,
 			    struct docker_call *);
+static enum docker_next	branch_answer(struct docker_req *, struct sp *,
+			    const char *, const char *, int);
 static const struct docker_op	gk_branch_op;
+static int		plain_ref(const char *);
 
 /* --- small things ----------------------------------------------------- */
 
@@ -252,6 +262,51 @@ label_filter(struct sp *sp, const char *id, char *buf, size_t len)
 	if (n < 0 || (size_t)n >= sizeof(raw) ||
 	    urlencode(raw, buf, len) == -1)
 		fatalx("%s: filter too long", __func__);
+}
+
+/* filters={"label":[<one>,<two>]}, encoded: any two labels. */
+static void
+two_label_filter(const char *a, const char *b, char *buf, size_t len)
+{
+	char	 raw[512];
+	int	 n;
+
+	n = snprintf(raw, sizeof(raw), "{\"label\":[\"%s\",\"%s\"]}", a, b);
+	if (n < 0 || (size_t)n >= sizeof(raw) ||
+	    urlencode(raw, buf, len) == -1)
+		fatalx("%s: filter too long", __func__);
+}
+
+/* The refs in a listing whose runtime labels say key (or not key). */
+static void
+take_runtime(struct sp *sp, const struct docker_parser *p, int volumes,
+    int same_key)
+{
+	json_t		*o, *arr, *e, *labels;
+	const char	*ref, *key;
+	size_t		 i;
+
+	sp->rt_nstale = sp->rt_istale = 0;
+	if (p->dp_status != 200 || (o = json_loadb((const char *)p->dp_body,
+	    p->dp_body_len, JSON_REJECT_DUPLICATES, NULL)) == NULL)
+		return;	/* a sweep or a prune never fails a create */
+	arr = volumes ? json_object_get(o, "Volumes") : o;
+	json_array_foreach(arr, i, e) {
+		labels = json_object_get(e, "Labels");
+		key = json_string_value(json_object_get(labels,
+		    LABEL_RUNTIME_KEY));
+		ref = json_string_value(json_object_get(e, volumes ? "Name" :
+		    "Id"));
+		if (key == NULL || !plain_ref(ref) ||
+		    runtime_labels_check(labels, volumes ?
+		    sp->sq.sq_runtime_owner : NULL, key) != NULL ||
+		    (strcmp(key, sp->rt_key) == 0) != same_key ||
+		    sp->rt_nstale >= RT_STALE_MAX)
+			continue;
+		strlcpy(sp->rt_stale[sp->rt_nstale++], ref,
+		    sizeof(sp->rt_stale[0]));
+	}
+	json_decref(o);
 }
 
 static json_t *
@@ -450,8 +505,13 @@ sp_start(struct docker_req *rq, const void *data, size_t len,
 		strlcpy(sp->meta.sm_id, sp->sq.sq_id, sizeof(sp->meta.sm_id));
 	sp->step = S_VERSION;
 	cl->cl_method = "GET";
-	strlcpy(cl->cl_path, "/version", sizeof(cl->cl_path));
 	cl->cl_cap = DOCKER_BODY_MAX_SMALL;
+	if (docker_api_cached() != NULL) {
+		/* still one call first: is the engine there at all? */
+		strlcpy(sp->api, docker_api_cached(), sizeof(sp->api));
+		strlcpy(cl->cl_path, "/_ping", sizeof(cl->cl_path));
+	} else
+		strlcpy(cl->cl_path, "/version", sizeof(cl->cl_path));
 	return 0;
 }
 
@@ -467,6 +527,8 @@ sp_version(struct docker_req *rq, struct sp *sp,
 		done(rq, ERR_DOCKER_UNREADABLE, "GET /version failed", 0);
 		return DOCKER_DONE;
 	}
+	if (sp->api[0] != '\0')	/* the cached one, after /_ping */
+		return sp_next(rq, sp, next);
 	if ((code = docker_version_parse(p->dp_body, p->dp_body_len, &dc)) !=
 	    NULL || (code = docker_api_negotiate(dc.dc_api_version,
 	    dc.dc_min_api_version, use, sizeof(use))) != NULL) {
@@ -474,6 +536,7 @@ sp_version(struct docker_req *rq, struct sp *sp,
 		return DOCKER_DONE;
 	}
 	snprintf(sp->api, sizeof(sp->api), "/v%s", use);
+	docker_api_remember(sp->api);
 	return sp_next(rq, sp, next);
 }
 
@@ -593,7 +656,7 @@ static enum docker_next
 create_answer(struct docker_req *rq, struct sp *sp,
     const struct docker_parser *p, struct docker_call *next)
 {
-	char		 name[SPACE_RESOURCE_MAX], msg[128];
+	char		 name[SPACE_RESOURCE_MAX], msg[128], raw[256], f[768];
 	json_t		*o, *body;
 	const char	*why;
 	uint8_t		*tar;
@@ -641,6 +704,7 @@ create_answer(struct docker_req *rq, struct sp *sp,
 		if (p->dp_status != 201)
 			return sp_fail(rq, sp, ERR_DOCKER_FAILED,
 			    "runtime volume create", 0, next);
+		sp->rt_created = 1;
 		sp->step = C_RT_CTR;
 		break;
 	case C_RT_CTR:
@@ -669,6 +733,7 @@ create_answer(struct docker_req *rq, struct sp *sp,
 			    "runtime fill", 0, next);
 		sp->step = sp->step == C_RT_PUT ? C_RT_PUT_MARKER :
 		    C_RT_CTR_DEL;
+		sp->rt_filled = 1;
 		break;
 	case C_RT_RELAY:
 		if (p->dp_status != 200 ||
@@ -685,8 +750,27 @@ create_answer(struct docker_req *rq, struct sp *sp,
 		docker_runtime_set_ready(sp->rt_key, 1);
 		docker_runtime_release(docker_req_peerid(rq));
 		sp->rt_holder = 0;
+		sp->rt_created = 0;	/* filled: it stays */
+		if (sp->rt_filled) {
+			/* A new relay: the installation's old ones may go. */
+			sp->step = C_RT_PRUNE;
+			break;
+		}
 		sp->step = C_VOL;
 		sp->i = 0;
+		break;
+	case C_RT_SWEEP:
+		take_runtime(sp, p, 0, 1);
+		sp->step = C_RT_SWEEP_DEL;
+		break;
+	case C_RT_PRUNE:
+		take_runtime(sp, p, 1, 0);
+		sp->step = C_RT_PRUNE_DEL;
+		break;
+	case C_RT_SWEEP_DEL:
+	case C_RT_PRUNE_DEL:
+		/* Refused (a space still mounts it): it stays, no failure. */
+		sp->rt_istale++;
 		break;
 	case C_NET:
 	case C_VOL:
@@ -741,10 +825,8 @@ create_answer(struct docker_req *rq, struct sp *sp,
 			engine_message(p, msg, sizeof(msg));
 			return sp_fail(rq, sp, ERR_DOCKER_FAILED, msg, 0, next);
 		}
-		if (sp->step == C_GK_START) {
-			/* The branch is done: its parent goes on. */
-			return sp_fail(rq, sp, "", NULL, 0, next);
-		}
+		if (sp->step == C_GK_START)
+			return branch_answer(rq, sp, "", NULL, 0);
 		sp->step = C_WAIT_GK;
 		if (!sp->child_done)
 			return DOCKER_WAIT;
@@ -777,6 +859,40 @@ create_answer(struct docker_req *rq, struct sp *sp,
 
 	/* The call of the step we moved to. */
 	switch (sp->step) {
+	case C_RT_SWEEP:
+		snprintf(raw, sizeof(raw), "%s=%s", LABEL_RUNTIME_KEY,
+		    sp->rt_key);
+		two_label_filter(LABEL_ROLE "=runtime", raw, f, sizeof(f));
+		call(sp, next, "GET", SP_LIST_CAP,
+		    "/containers/json?all=1&filters=%s", f);
+		break;
+	case C_RT_PRUNE:
+		snprintf(raw, sizeof(raw), "%s=%s", LABEL_OWNER,
+		    sp->sq.sq_runtime_owner);
+		two_label_filter(LABEL_ROLE "=runtime", raw, f, sizeof(f));
+		call(sp, next, "GET", SP_LIST_CAP, "/volumes?filters=%s", f);
+		break;
+	case C_RT_SWEEP_DEL:
+	case C_RT_PRUNE_DEL:
+		if (sp->rt_istale < sp->rt_nstale) {
+			call(sp, next, "DELETE", SP_SMALL_CAP,
+			    sp->step == C_RT_SWEEP_DEL ?
+			    "/containers/%s?force=1" : "/volumes/%s",
+			    sp->rt_stale[sp->rt_istale]);
+			break;
+		}
+		if (sp->step == C_RT_SWEEP_DEL) {
+			if (runtime_volume_name(name, sizeof(name),
+			    sp->rt_key) == -1)
+				fatalx("%s: runtime key", __func__);
+			sp->step = C_RT_GET;
+			call(sp, next, "GET", SP_SMALL_CAP, "/volumes/%s",
+			    name);
+			break;
+		}
+		sp->step = C_VOL;
+		sp->i = 0;
+		return sp_next(rq, sp, next);
 	case C_RT_CREATE:
 		if ((body = harden_runtime_volume_create(&sp->hp, &why)) ==
 		    NULL)
@@ -1410,6 +1526,23 @@ sp_verified(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 
 /* --- failure and rollback --------------------------------------------- */
 
+/* The gatekeeper's branch is done: code "" when its container runs. */
+static enum docker_next
+branch_answer(struct docker_req *rq, struct sp *sp, const char *code,
+    const char *message, int interrupted)
+{
+	struct branch_result	 br;
+
+	memset(&br, 0, sizeof(br));
+	strlcpy(br.br_code, code, sizeof(br.br_code));
+	if (message != NULL)
+		strlcpy(br.br_message, message, sizeof(br.br_message));
+	br.br_interrupted = interrupted;
+	br.br_report = sp->report;
+	docker_req_reply(rq, &br, sizeof(br));
+	return DOCKER_DONE;
+}
+
 /*
  * A create past its name check removes everything with its id and
  * owner (the runtime volume stays: other spaces use it), then answers
@@ -1419,23 +1552,13 @@ static enum docker_next
 sp_fail(struct docker_req *rq, struct sp *sp, const char *code,
     const char *message, int interrupted, struct docker_call *next)
 {
-	struct branch_result	 br;
-
 	if (sp->rt_holder) {
 		docker_runtime_release(docker_req_peerid(rq));
 		sp->rt_holder = 0;
 	}
-	if (sp->branch) {
-		/* The gatekeeper's branch: its parent rolls back. */
-		memset(&br, 0, sizeof(br));
-		strlcpy(br.br_code, code, sizeof(br.br_code));
-		if (message != NULL)
-			strlcpy(br.br_message, message, sizeof(br.br_message));
-		br.br_interrupted = interrupted;
-		br.br_report = sp->report;
-		docker_req_reply(rq, &br, sizeof(br));
-		return DOCKER_DONE;
-	}
+	/* The gatekeeper's branch: its parent rolls back. */
+	if (sp->branch)
+		return branch_answer(rq, sp, code, message, interrupted);
 	/* Before its names were found free, a create has made nothing. */
 	if (sp->op != IMSG_SPACE_CREATE_REQ || !sp->names_free) {
 		done(rq, code, message, 0);
@@ -1475,6 +1598,13 @@ sp_rollback(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 		r->r_type = RES_CONTAINER;
 		strlcpy(r->r_ref, sp->rt_cid, sizeof(r->r_ref));
 		strlcpy(r->r_name, "runtime-fill", sizeof(r->r_name));
+	}
+	/* A fill that failed leaves nothing: the volume it made goes. */
+	if (sp->rt_created && (r = res_add(sp)) != NULL) {
+		r->r_type = RES_VOLUME;
+		(void)runtime_volume_name(r->r_ref, sizeof(r->r_ref),
+		    sp->rt_key);
+		strlcpy(r->r_name, r->r_ref, sizeof(r->r_name));
 	}
 	sp->step = R_LIST_C;
 	label_filter(sp, sp->meta.sm_id, f, sizeof(f));
@@ -1556,7 +1686,7 @@ gk_branch_start(struct docker_req *rq, const void *data, size_t len,
 static enum docker_next
 sp_next(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 {
-	char		 name[SPACE_RESOURCE_MAX], f[768];
+	char		 name[SPACE_RESOURCE_MAX], f[768], raw[256];
 	const char	*why = NULL;
 
 	switch (sp->step) {
@@ -1598,13 +1728,19 @@ sp_next(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 			return sp_next(rq, sp, next);
 		}
 		if (docker_runtime_take(docker_req_peerid(rq))) {
+			/*
+			 * First the fill containers of this key a killed
+			 * worker left: they hold the volume.  The fill is
+			 * one at a time in this worker, so none is ours.
+			 */
 			sp->rt_holder = 1;
-			sp->step = C_RT_GET;
-			if (runtime_volume_name(name, sizeof(name),
-			    sp->rt_key) == -1)
-				fatalx("%s: runtime key", __func__);
-			call(sp, next, "GET", SP_SMALL_CAP, "/volumes/%s",
-			    name);
+			sp->step = C_RT_SWEEP;
+			snprintf(raw, sizeof(raw), "%s=%s", LABEL_RUNTIME_KEY,
+			    sp->rt_key);
+			two_label_filter(LABEL_ROLE "=runtime", raw, f,
+			    sizeof(f));
+			call(sp, next, "GET", SP_LIST_CAP,
+			    "/containers/json?all=1&filters=%s", f);
 			return DOCKER_CALL;
 		}
 		/* Another create fills it; ask again shortly. */

@@ -10,15 +10,21 @@
 set -eu
 b=$(cd "${1:-build}" && pwd)
 n=${2:-5}
+# Names and labels of this run only: another run of this bench on the
+# same engine must not meet or sweep them.
+run=$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
 cd "$(dirname "$0")/../.."
 . regress/integration/lib.sh
 [ -f "$b/images.env" ] || { echo "space_create: make images first" >&2; exit 1; }
 . "$b/images.env"
-SPACE_IMAGE=${SPACED_SPACE_IMAGE:-spaced-space:latest}
-GK_IMAGE=${SPACED_GATEKEEPER_IMAGE:-spaced-gatekeeper:latest}
+# The images of this build by their tags, for spaced and the CLI alike
+# (":latest" moves when anyone on the machine rebuilds).
+GK_IMAGE=$GATEKEEPER_IMAGE
 T=$(mktemp -d)
 build=$b
 make_tree
+SPACED_EXTRA_CONF="space image \"$SPACE_IMAGE\"
+gatekeeper image \"$GK_IMAGE\""
 start_spaced "$T/sd" || { echo "space_create: spaced did not start" >&2; exit 1; }
 trap 'stop_spaced; cli_sweep; rm -rf "$T" "$tree"' EXIT
 
@@ -29,23 +35,48 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 HARD="--init --read-only --security-opt no-new-privileges --cap-drop ALL
     --pids-limit 512 --shm-size 64m --ipc private --cgroupns private
     --log-driver local --log-opt max-size=10m --log-opt max-file=1
-    --log-opt compress=false --label spaced.bench=1"
+    --log-opt compress=false --label spaced.bench=$run"
 
 cli_sweep() {
-	docker ps -aq --filter label=spaced.bench=1 | xargs -r docker rm -f >/dev/null
-	docker volume ls -q --filter label=spaced.bench=1 | xargs -r docker volume rm >/dev/null
-	docker network ls -q --filter label=spaced.bench=1 | xargs -r docker network rm >/dev/null
+	docker ps -aq --filter label=spaced.bench=$run | xargs -r docker rm -f >/dev/null
+	docker volume ls -q --filter label=spaced.bench=$run | xargs -r docker volume rm >/dev/null
+	docker network ls -q --filter label=spaced.bench=$run | xargs -r docker network rm >/dev/null
+}
+
+# The gatekeeper's health, polled as the spec's place did; bounded, so a
+# gatekeeper that exited fails the bench instead of hanging it.
+gk_health() {
+	wait_for 30 docker exec "$1" /usr/libexec/spaced/spaced-gatekeeper \
+	    -C GET /health >/dev/null 2>&1 ||
+	    { echo "space_create: $1: no health in 30 s" >&2; docker logs "$1" >&2; exit 1; }
+}
+
+# A spacectl create.  A create that fails verify in a spaced that already
+# made a space (the runtime-ready path skips the volumes: see
+# regress/faults/docker.sh "in turn") is retried once in a fresh spaced,
+# counted, and the fresh one is what is timed.
+retried=0
+api_create() {
+	if ctl create >"$T/id" 2>"$T/create.err"; then
+		id=$(cat "$T/id"); return 0
+	fi
+	grep -q space_verify_failed "$T/create.err" ||
+	    { cat "$T/create.err" >&2; exit 1; }
+	retried=$((retried + 1))
+	stop_spaced
+	start_spaced "$T/sd" || { echo "space_create: spaced did not start" >&2; exit 1; }
+	return 1
 }
 
 # The spec's sequence, one docker CLI call a step, as its Node place ran it.
 cli_create() {
-	p=bench-$1
-	docker network create --internal --label spaced.bench=1 "$p-inner" >/dev/null
-	docker network create --label spaced.bench=1 "$p-outer" >/dev/null
-	docker volume create --label spaced.bench=1 "$p-work" >/dev/null
-	docker volume create --label spaced.bench=1 "$p-home" >/dev/null
+	p=bench-$run-$1
+	docker network create --internal --label spaced.bench=$run "$p-inner" >/dev/null
+	docker network create --label spaced.bench=$run "$p-outer" >/dev/null
+	docker volume create --label spaced.bench=$run "$p-work" >/dev/null
+	docker volume create --label spaced.bench=$run "$p-home" >/dev/null
 	docker run --rm --network none --cap-drop ALL --cap-add CHOWN \
-	    --memory 128m --user 0 --label spaced.bench=1 \
+	    --memory 128m --user 0 --label spaced.bench=$run \
 	    --mount type=volume,src="$p-work",dst=/w \
 	    --mount type=volume,src="$p-home",dst=/h \
 	    --entrypoint /bin/chown "$SPACE_IMAGE" 10000:10000 /w /h
@@ -53,13 +84,13 @@ cli_create() {
 	docker create --name "$p-gk" $HARD --user 10100:10100 \
 	    --memory 256m --memory-swap 256m \
 	    --tmpfs /tmp:rw,noexec,nosuid,size=16m --network "$p-inner" \
-	    --network-alias gatekeeper "$GK_IMAGE" \
-	    /usr/libexec/spaced/spaced-gatekeeper -u /tmp 127.0.0.1 3128 8080 9099 >/dev/null
+	    --network-alias gatekeeper \
+	    --entrypoint /usr/libexec/spaced/spaced-gatekeeper "$GK_IMAGE" \
+	    -u /tmp 127.0.0.1 3128 8080 9099 >/dev/null
 	docker network connect "$p-outer" "$p-gk"
 	docker inspect "$p-gk" >/dev/null
 	docker start "$p-gk" >/dev/null
-	until docker exec "$p-gk" /usr/libexec/spaced/spaced-gatekeeper \
-	    -C GET /health >/dev/null 2>&1; do sleep 0.1; done
+	gk_health "$p-gk"
 	# shellcheck disable=SC2086
 	docker create --name "$p-space" $HARD --user 10000:10000 \
 	    --memory 4g --memory-swap 4g \
@@ -72,21 +103,20 @@ cli_create() {
 	echo token | docker exec -i "$p-space" sh -c 'cat > /tmp/token'
 	docker inspect "$p-space" "$p-gk" >/dev/null
 }
-cli_stop() { docker stop -t 5 "bench-$1-space" >/dev/null; docker stop -t 5 "bench-$1-gk" >/dev/null; }
+cli_stop() { docker stop -t 5 "bench-$run-$1-space" >/dev/null; docker stop -t 5 "bench-$run-$1-gk" >/dev/null; }
 cli_start() {
-	docker start "bench-$1-gk" >/dev/null
-	until docker exec "bench-$1-gk" /usr/libexec/spaced/spaced-gatekeeper \
-	    -C GET /health >/dev/null 2>&1; do sleep 0.1; done
-	docker start "bench-$1-space" >/dev/null
+	docker start "bench-$run-$1-gk" >/dev/null
+	gk_health "bench-$run-$1-gk"
+	docker start "bench-$run-$1-space" >/dev/null
 }
 cli_remove() {
-	docker rm -f "bench-$1-space" "bench-$1-gk" >/dev/null
-	docker volume rm "bench-$1-work" "bench-$1-home" >/dev/null
-	docker network rm "bench-$1-inner" "bench-$1-outer" >/dev/null
+	docker rm -f "bench-$run-$1-space" "bench-$run-$1-gk" >/dev/null
+	docker volume rm "bench-$run-$1-work" "bench-$run-$1-home" >/dev/null
+	docker network rm "bench-$run-$1-inner" "bench-$run-$1-outer" >/dev/null
 }
 
 # One warm-up each: the runtime volume is filled once, images are cached.
-id=$(ctl create) && ctl remove "$id" >/dev/null
+api_create || api_create; ctl remove "$id" >/dev/null
 cli_create w && cli_remove w
 
 i=0
@@ -94,7 +124,9 @@ while [ $i -lt "$n" ]; do
 	t0=$(now); cli_create "$i"; t1=$(now); cli_stop "$i"; t2=$(now)
 	cli_start "$i"; t3=$(now); cli_remove "$i"; t4=$(now)
 	echo "$(ms "$t0" "$t1") $(ms "$t1" "$t2") $(ms "$t2" "$t3") $(ms "$t3" "$t4")" >>"$T/cli"
-	t0=$(now); id=$(ctl create); t1=$(now); ctl stop "$id"; t2=$(now)
+	t0=$(now)
+	if ! api_create; then t0=$(now); api_create; fi
+	t1=$(now); ctl stop "$id"; t2=$(now)
 	ctl start "$id" >/dev/null; t3=$(now); ctl remove "$id" >/dev/null; t4=$(now)
 	echo "$(ms "$t0" "$t1") $(ms "$t1" "$t2") $(ms "$t2" "$t3") $(ms "$t3" "$t4")" >>"$T/api"
 	i=$((i + 1))
@@ -107,3 +139,5 @@ for op in create stop start remove; do
 	awk -v op="$op" -v c="$c" -v a="$a" 'BEGIN { printf "%-7s spacectl %5d ms   docker CLI sequence %5d ms   %.1fx faster\n", op, a, c, (a > 0 ? c / a : 0) }'
 	col=$((col + 1))
 done
+[ "$retried" -eq 0 ] ||
+    echo "# $retried spacectl create(s) failed verify in a spaced that had made a space, and were timed again in a fresh one"

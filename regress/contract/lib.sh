@@ -25,10 +25,14 @@ fi
 
 sc() { ctl "$@"; }
 
-# api METHOD PATH: the engine, for what a test checks behind spaced.
-api() { curl -s --unix-socket /var/run/docker.sock -X "$1" "http://docker/v1.41$2"; }
+# api METHOD PATH: the engine, for what a test checks behind spaced
+# ($DOCKER_SOCK: a suite that runs an engine of its own points it there).
+DOCKER_SOCK=${DOCKER_SOCK:-/var/run/docker.sock}
+api() { curl -s --max-time 30 --unix-socket "$DOCKER_SOCK" -X "$1" "http://docker/v1.41$2"; }
 
-# What is left with an owner label of this run (any uid).
+# What is left with an owner label of this run (any uid).  The runtime
+# volume (role runtime) is shared by every space of the engine and stays
+# by design: it is not a leftover.
 leftovers() {
 	for k in containers/json?all=1 volumes networks; do
 		api GET "/$k" | jq -r --arg i "$INSTALL" '

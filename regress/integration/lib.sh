@@ -50,6 +50,9 @@ state directory "$sd/state"
 ${SPACED_EXTRA_CONF:-}
 EOC
 	mkdir -p "$sd/run" && chown --reference="$sd" "$sd/run"
+	# A restart in the same directory: the last log must not answer
+	# for this spaced before the background shell truncates it.
+	: >"$sd/log"
 	"$@" env HOME="$sd" XDG_RUNTIME_DIR="$sd/run" \
 	    "$tree/sbin/spaced" -d -f "$sd/spaced.conf" >"$sd/log" 2>&1 &
 	spaced_pid=$!

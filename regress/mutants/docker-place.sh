@@ -55,7 +55,7 @@ mutant "exec runs as root" worker-docker/docker_exec.c \
     "HARDEN_SPACE_USER : HARDEN_GK_USER, => \"0:0\" : HARDEN_GK_USER,"
 mutant "start starts a space that does not verify" \
     worker-docker/docker_space.c \
-    "/* Changed behind our back: named, and not started. */\n\t\tif (sp->report.hr_n > 0 => if (0 && sp->report.hr_n > 0"
+    "/* Changed behind our back: named, and not started. */ => sp->report.hr_n = 0; sp->report.hr_truncated = 0;"
 mutant "the space gets a network (the default bridge) instead of none" \
     worker-docker/docker_harden.c \
     "HARDEN_SPACE_TMPFS, \"none\", => HARDEN_SPACE_TMPFS, \"bridge\","

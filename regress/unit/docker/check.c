@@ -73,6 +73,37 @@ http_ok(const char *json)
 	return s;
 }
 
+/* A cut answer never gets to /info: the client still waits for it. */
+static int		 serve_info = 1;
+/* What the fake says to GET /info, the check's second call. */
+static const char	*info_json = "{\"SecurityOptions\":"
+			    "[\"name=seccomp,profile=default\"]}";
+
+/* After the answer to /version: /info when asked on the connection. */
+static void
+fake_info(int fd)
+{
+	char	 req[8192], *a;
+	size_t	 got = 0;
+	ssize_t	 n;
+
+	while (got < sizeof(req) - 1) {
+		if ((n = read(fd, req + got, sizeof(req) - 1 - got)) <= 0)
+			return;
+		got += n;
+		req[got] = '\0';
+		if (strstr(req, "\r\n\r\n") != NULL)
+			break;
+	}
+	if (strncmp(req, "GET /v1.", 8) != 0 || strstr(req, "/info HTTP/1.1")
+	    == NULL)
+		_exit(5);
+	if (asprintf(&a, "HTTP/1.1 200 OK\r\nContent-Type: application/json"
+	    "\r\nContent-Length: %zu\r\n\r\n%s", strlen(info_json),
+	    info_json) == -1 || write(fd, a, strlen(a)) != (ssize_t)strlen(a))
+		_exit(4);
+}
+
 /* The child: exit 0 when our request was the one the Engine expects. */
 static __attribute__((__noreturn__)) void
 fake_engine(int fd, const char *answer, size_t len, enum fake_mode mode)
@@ -101,6 +132,8 @@ fake_engine(int fd, const char *answer, size_t len, enum fake_mode mode)
 	} else if (mode == FAKE_ANSWER) {
 		if (write(fd, answer, len) != (ssize_t)len)
 			_exit(4);
+		if (serve_info)
+			fake_info(fd);
 	}
 	close(fd);
 	_exit(ok ? 0 : 2);
@@ -354,6 +387,7 @@ Test(check, closes_early)
 	assert_unavailable(&m, ERR_DOCKER_UNREACHABLE);
 	/* half an answer, then close: what came is unreadable */
 	a = http_ok(GOOD_JSON("28.0.1", "1.48", "1.24"));
+	serve_info = 0;
 	check_against(a, strlen(a) - 10, FAKE_ANSWER, 5000, &m);
 	assert_unavailable(&m, ERR_DOCKER_UNREADABLE);
 	check_against(a, 20, FAKE_ANSWER, 5000, &m);
@@ -452,4 +486,23 @@ Test(http, request_head)
 	rq.rq_method = "GET";
 	rq.rq_body = NULL;		/* a length without a body */
 	cr_assert_eq(docker_http_head(&rq, b, sizeof(b)), -1);
+}
+
+Test(check, no_seccomp_profile)
+{
+	struct docker_check_msg	 m;
+
+	info_json = "{\"SecurityOptions\":[\"name=apparmor\"]}";
+	check_json(GOOD_JSON("28.0.1", "1.48", "1.24"), &m);
+	assert_unavailable(&m, ERR_DOCKER_NO_SECCOMP);
+	info_json = "{\"SecurityOptions\":[\"name=seccomp,profile=unconfined\"]}";
+	check_json(GOOD_JSON("28.0.1", "1.48", "1.24"), &m);
+	assert_unavailable(&m, ERR_DOCKER_NO_SECCOMP);
+	info_json = "not json";
+	check_json(GOOD_JSON("28.0.1", "1.48", "1.24"), &m);
+	assert_unavailable(&m, ERR_DOCKER_UNREADABLE);
+	info_json = "{\"SecurityOptions\":[\"name=seccomp,profile=builtin\","
+	    "\"name=cgroupns\"]}";
+	check_json(GOOD_JSON("28.0.1", "1.48", "1.24"), &m);
+	cr_assert_eq(m.dc_available, 1);
 }
