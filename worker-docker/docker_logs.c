@@ -166,7 +166,11 @@ lg_start(struct docker_req *rq, const void *data, size_t len,
 	lg->tx_open = 1;
 	lg->step = L_VERSION;
 	cl->cl_method = "GET";
-	strlcpy(cl->cl_path, "/version", sizeof(cl->cl_path));
+	if (docker_api_cached() != NULL) {
+		strlcpy(lg->api, docker_api_cached(), sizeof(lg->api));
+		strlcpy(cl->cl_path, "/_ping", sizeof(cl->cl_path));
+	} else
+		strlcpy(cl->cl_path, "/version", sizeof(cl->cl_path));
 	cl->cl_cap = DOCKER_BODY_MAX_SMALL;
 	return 0;
 }
@@ -186,6 +190,8 @@ lg_answer(struct docker_req *rq, const struct docker_parser *p,
 		fatalx("%s: bad id", __func__);
 	switch (lg->step) {
 	case L_VERSION:
+		if (p->dp_status == 200 && lg->api[0] != '\0')
+			goto inspect;	/* the cached version, after /_ping */
 		if (p->dp_status != 200 ||
 		    (code = docker_version_parse(p->dp_body, p->dp_body_len,
 		    &dc)) != NULL || (code = docker_api_negotiate(
@@ -195,6 +201,8 @@ lg_answer(struct docker_req *rq, const struct docker_parser *p,
 			return DOCKER_DONE;
 		}
 		snprintf(lg->api, sizeof(lg->api), "/v%s", use);
+		docker_api_remember(lg->api);
+inspect:
 		lg->step = L_INSPECT;
 		docker_call_fmt(next, lg->api, "GET", LG_SMALL_CAP,
 		    "/containers/%s/json", name);
