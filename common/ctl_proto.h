@@ -79,6 +79,14 @@ enum ctl_imsg_type {
 	 */
 	IMSG_CTL_NETWORK,
 	IMSG_CTL_GRANT,
+	/*
+	 * struct ctl_journal: what spaced-journal keeps of a space's
+	 * gatekeeper records, after it took in the gatekeeper's log.  A
+	 * DATA struct journal_entry per record from cj_from on, a DATA
+	 * struct journal_counts, and END; or a DATA struct space_done and
+	 * FAIL.
+	 */
+	IMSG_CTL_JOURNAL,
 
 	/* answers (spaced -> client) */
 	IMSG_CTL_DATA = 200,	/* one record per message */
@@ -167,6 +175,14 @@ struct ctl_grant {
 	char		 cg_upstream[CTL_UPSTREAM_MAX];
 	char		 cg_header[CTL_HEADER_MAX];
 	char		 cg_secret[CTL_SECRET_MAX];
+};
+
+struct ctl_journal {
+	char		 cj_id[SPACE_ID_SIZE];
+	uint8_t		 cj_pad[3];		/* zero */
+	uint32_t	 cj_max;		/* 0: JOURNAL_READ_MAX */
+	uint32_t	 cj_reserved;		/* zero */
+	uint64_t	 cj_from;		/* records before it are skipped */
 };
 
 struct ctl_exec_streams {

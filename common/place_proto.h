@@ -59,6 +59,12 @@ enum place_imsg_type {
 	 * before DONE, which carries the exit code.
 	 */
 	IMSG_SPACE_EXEC_REQ,
+	/*
+	 * struct space_logs_req: the gatekeeper's log (its stdout: the
+	 * journal lines) as a stream place -> spaced-journal, the frames
+	 * taken apart and the payload unread; END before DONE.
+	 */
+	IMSG_SPACE_LOGS_REQ,
 
 	/* records: each struct's first field also says which it is */
 	IMSG_SPACE_INFO = 90,	/* struct space_info */
@@ -203,6 +209,13 @@ struct space_exec_req {
 	uint32_t	 se_reserved;	/* zero */
 	char		 se_argv[SPACE_EXEC_ARGV_MAX];
 	uint8_t		 se_stdin[SPACE_EXEC_STDIN_MAX];
+};
+
+#define SPACE_LOGS_MAX		(32 << 20)	/* the log body, bytes */
+struct space_logs_req {
+	struct space_req sl_space;	/* owner and id */
+	uint32_t	 sl_stream;	/* place -> spaced-journal */
+	uint32_t	 sl_reserved;	/* zero */
 };
 
 #endif /* SPACED_PLACE_PROTO_H */

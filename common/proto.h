@@ -33,6 +33,8 @@
 
 #include <stdint.h>
 
+#include "labels.h"
+
 enum procid {
 	PROC_PARENT = 0,
 	PROC_DOCKER,
@@ -79,6 +81,21 @@ enum imsg_type {
 	/* parent <-> spaced-journal */
 	IMSG_JOURNAL_STAT_REQ = 40,
 	IMSG_JOURNAL_STAT_REP,
+	/*
+	 * A journal: parent -> journal INGEST_REQ (struct
+	 * journal_ingest_req) before the place sends a gatekeeper's log
+	 * on the stream it names; journal -> parent INGESTED (struct
+	 * journal_counts) once the stream ended and what was new is in
+	 * the store.  The journal holds the request until READ_REQ
+	 * (struct journal_read_req) or a cancel: then RECORD (struct
+	 * journal_entry) per record, in order, and DONE (struct
+	 * journal_counts), its last word.
+	 */
+	IMSG_JOURNAL_INGEST_REQ,
+	IMSG_JOURNAL_INGESTED,
+	IMSG_JOURNAL_READ_REQ,
+	IMSG_JOURNAL_RECORD,
+	IMSG_JOURNAL_DONE,
 };
 
 /* Calls an audit probe may attempt; each must be forbidden in its worker. */
@@ -118,6 +135,51 @@ struct git_version_msg {
 struct journal_stat_msg {
 	uint64_t	 js_records;
 	uint64_t	 js_bytes;
+};
+
+/*
+ * A journal is per owner and per space: the owner is spaced's (install
+ * id and the caller's uid), so one user's records never reach another.
+ */
+struct journal_ingest_req {
+	char		 ji_owner[SPACE_OWNER_SIZE];
+	char		 ji_id[SPACE_ID_SIZE];
+	uint8_t		 ji_pad[2];	/* zero */
+	uint32_t	 ji_stream;	/* the place's log, stdout payload */
+	uint32_t	 ji_reserved;	/* zero */
+};
+
+#define JOURNAL_READ_MAX	10000	/* records in one answer */
+struct journal_read_req {
+	uint64_t	 jq_from;	/* the first record wanted, from 0 */
+	uint32_t	 jq_max;	/* 1..JOURNAL_READ_MAX */
+	uint32_t	 jq_reserved;	/* zero */
+};
+
+/* One record, with the gatekeeper's caps (spec "Journal"). */
+#define JOURNAL_AT_LEN		24	/* 2026-12-03T19:19:20.569Z */
+#define JOURNAL_LISTENER_MAX	16	/* corridor, window */
+#define JOURNAL_HOST_MAX	256
+#define JOURNAL_DECISION_MAX	64
+struct journal_entry {
+	char		 je_at[JOURNAL_AT_LEN + 1];
+	char		 je_listener[JOURNAL_LISTENER_MAX];
+	char		 je_host[JOURNAL_HOST_MAX + 1];
+	char		 je_decision[JOURNAL_DECISION_MAX + 1];
+	uint8_t		 je_pad[2];	/* zero */
+	uint32_t	 je_port;	/* 0..65535 */
+};
+
+struct journal_counts {
+	uint64_t	 jc_records;	/* in the store for this space */
+	uint64_t	 jc_new;	/* INGESTED: added by this log */
+	uint64_t	 jc_lines;	/* lines in the log */
+	uint64_t	 jc_malformed;	/* lines that are no record */
+	uint64_t	 jc_dropped;	/* too long, or past the store cap */
+	uint64_t	 jc_from;	/* DONE: the first record sent */
+	uint64_t	 jc_sent;	/* DONE: records sent */
+	int32_t		 jc_status;	/* 0; -1: the log did not come whole */
+	uint32_t	 jc_reserved;	/* zero */
 };
 
 #endif /* SPACED_PROTO_H */

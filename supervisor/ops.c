@@ -618,6 +618,9 @@ static const struct ctl_op ops[] = {
 	    60, network_start, gk_answers, NULL },
 	{ IMSG_CTL_GRANT, "grant", sizeof(struct ctl_grant), WHO_DOCKER, 60,
 	    grant_start, gk_answers, NULL },
+	/* The log of a gatekeeper, at most SPACE_LOGS_MAX, through two. */
+	{ IMSG_CTL_JOURNAL, "journal", sizeof(struct ctl_journal), WHO_DOCKER,
+	    60, journal_start, journal_answers, NULL },
 	SPACE_OP(IMSG_CTL_SHOW, "show", 60),
 	SPACE_OP(IMSG_CTL_VERIFY, "verify", 60),
 	SPACE_OP(IMSG_CTL_STOP, "stop", 60),

@@ -98,7 +98,8 @@ usage(void)
 	    "          show|verify|stop|start|remove ID |\n"
 	    "          exec ID [-g] [-n] [-t seconds] -- command [arg ...] |\n"
 	    "          network ID allowlist|open [domain ...] |\n"
-	    "          grant ID GRANT_ID UPSTREAM HEADER < secret\n");
+	    "          grant ID GRANT_ID UPSTREAM HEADER < secret |\n"
+	    "          journal ID [-f]\n");
 	exit(2);
 }
 
@@ -915,6 +916,8 @@ main(int argc, char *argv[])
 		return network_main(argc, argv, sockpath, jflag);
 	if (strcmp(argv[0], "grant") == 0)
 		return grant_main(argc, argv, sockpath, jflag);
+	if (strcmp(argv[0], "journal") == 0)
+		return journal_main(argc, argv, sockpath, jflag);
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (strcmp(argv[0], cmds[i].name) == 0 &&
 		    argc - 1 == cmds[i].nargs)

@@ -30,5 +30,6 @@ int		 exec_main(int argc, char *argv[], const char *sockpath,
 		    int json);
 int		 network_main(int, char *[], const char *, int json);
 int		 grant_main(int, char *[], const char *, int json);
+int		 journal_main(int, char *[], const char *, int json);
 
 #endif /* SPACED_SPACECTL_H */

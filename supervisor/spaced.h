@@ -164,6 +164,14 @@ struct request {
 
 		struct {
 			int	 conns;		/* IMSG_SPACE_CONN sent */
+			/* journal */
+			int	 jr_ingested;	/* the journal has the log */
+			int	 jr_place_done;	/* the place sent it whole */
+			int	 jr_read;	/* READ_REQ sent */
+			int	 jr_failed;	/* the store did not take it */
+			uint32_t jr_max;
+			uint32_t jr_sent;
+			uint64_t jr_from;
 		} space;
 	} r_u;
 };
@@ -226,6 +234,8 @@ const char *grant_start(struct request *, struct imsg *);
 extern const struct answer_row gk_answers[];
 /* exec.c */
 const char *exec_start(struct request *, struct imsg *);
+const char *journal_start(struct request *, struct imsg *);
+extern const struct answer_row journal_answers[];
 extern const struct answer_row exec_answers[];
 
 /*

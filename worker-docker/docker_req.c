@@ -209,6 +209,15 @@ rq_free(struct docker_req *rq)
 	free(rq);
 }
 
+void
+docker_req_finish(struct docker_req *rq)
+{
+	if (!rq->rq_replied || rq->rq_state != RQ_IDLE)
+		fatalx("%s: %s is not done waiting", __func__,
+		    rq->rq_op->op_name);
+	rq_free(rq);
+}
+
 static void
 rq_arm(struct docker_req *rq, int ms)
 {

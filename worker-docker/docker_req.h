@@ -161,6 +161,11 @@ void		 docker_req_reply(struct docker_req *, const void *, size_t);
 void		 docker_req_record(struct docker_req *, uint32_t type,
 		    const void *, size_t);
 void		*docker_req_state(struct docker_req *);
+/*
+ * An op that answered while it waited (DOCKER_WAIT), from outside the
+ * request's own callbacks (a stream's credit): the request is freed.
+ */
+void		 docker_req_finish(struct docker_req *);
 uint32_t	 docker_req_peerid(const struct docker_req *);
 /* The whole operation's deadline, from now (an exec's own time limit). */
 void		 docker_req_deadline(struct docker_req *, int ms);

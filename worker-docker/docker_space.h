@@ -26,6 +26,7 @@
 extern const struct docker_op	docker_space_ops[];
 extern const size_t		docker_space_nops;
 extern const struct docker_op	docker_exec_op;
+extern const struct docker_op	docker_logs_op;
 
 /* cl's method, cap and path: api ("/v1.41") and then fmt. */
 void	docker_call_fmt(struct docker_call *, const char *api,

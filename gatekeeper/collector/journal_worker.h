@@ -17,7 +17,16 @@
 #ifndef JOURNAL_WORKER_H
 #define JOURNAL_WORKER_H
 
+#include <stdint.h>
+
+struct imsg;
+struct imsgev;
 struct sandbox_spec;
 extern const struct sandbox_spec journal_sandbox;
+
+/* journal.c: the store */
+void	 journal_ingest(struct imsgev *, struct imsg *);
+void	 journal_read(struct imsgev *, struct imsg *);
+int	 journal_cancel(uint32_t peerid);
 
 #endif /* JOURNAL_WORKER_H */

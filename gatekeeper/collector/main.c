@@ -15,9 +15,10 @@
  */
 
 /*
- * spaced-journal: keeps the journals of what spaces tried to reach.  For
- * now it answers how much its store holds; the collector of gatekeeper
- * records follows with the Docker place.
+ * spaced-journal: keeps the journals of what spaces tried to reach.  It
+ * takes a gatekeeper's log as a stream from the place, keeps its
+ * records in the store (journal.c) and answers them, and says how much
+ * its store holds.
  */
 
 #include <sys/stat.h>
@@ -66,6 +67,12 @@ journal_dispatch(struct imsgev *iev, struct imsg *imsg)
 		imsg_compose_event(iev, IMSG_JOURNAL_STAT_REP,
 		    imsg_get_peerid(imsg), 0, -1, &js, sizeof(js));
 		break;
+	case IMSG_JOURNAL_INGEST_REQ:
+		journal_ingest(iev, imsg);
+		break;
+	case IMSG_JOURNAL_READ_REQ:
+		journal_read(iev, imsg);
+		break;
 	default:
 		fatalx("%s: unexpected imsg %u", __func__, imsg_get_type(imsg));
 	}
@@ -76,6 +83,7 @@ static const struct worker journal_worker = {
 	.w_sandbox = &journal_sandbox,
 	.w_prewarm = NULL,
 	.w_dispatch = journal_dispatch,
+	.w_cancel = journal_cancel,
 };
 
 int

@@ -7,3 +7,5 @@ $(B)/libexec/spaced/spaced-journal: $(JOURNAL_OBJS) $(B)/libcommon.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 BINS		+= $(B)/libexec/spaced/spaced-journal
+# Pure parts, for unit tests.
+UNIT_LINK_journal := $(B)/gatekeeper/collector/journal_parse.o

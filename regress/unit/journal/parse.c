@@ -1,0 +1,359 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * spaced-journal's parsers: a gatekeeper's line is a record only when
+ * it is exactly one, whatever hostile bytes it carries; the store's form
+ * goes there and back; lines come out of any pieces; and the multiset
+ * says what is new when the whole log comes again.
+ */
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gatekeeper/collector/journal_parse.h"
+
+#define GOOD	"{\"at\":\"2026-12-03T19:19:20.569Z\",\"listener\":\"corridor\"," \
+		"\"host\":\"registry.npmjs.org\",\"port\":443,\"decision\":\"allow\"}"
+
+static int
+parse(const char *line, struct journal_entry *je)
+{
+	const char	*errstr;
+
+	return journal_line_parse(line, strlen(line), je, &errstr);
+}
+
+Test(line, good)
+{
+	struct journal_entry	 je;
+
+	cr_assert_eq(parse(GOOD, &je), 0);
+	cr_assert_str_eq(je.je_at, "2026-12-03T19:19:20.569Z");
+	cr_assert_str_eq(je.je_listener, "corridor");
+	cr_assert_str_eq(je.je_host, "registry.npmjs.org");
+	cr_assert_eq(je.je_port, 443);
+	cr_assert_str_eq(je.je_decision, "allow");
+}
+
+Test(line, what_the_gatekeeper_writes)
+{
+	struct journal_entry	 je;
+
+	/* window, a failed: decision, an empty host, port 0 */
+	cr_assert_eq(parse("{\"at\":\"2026-01-31T00:00:00.000Z\","
+	    "\"listener\":\"window\",\"host\":\"\",\"port\":0,"
+	    "\"decision\":\"deny:unreadable-request\"}", &je), 0);
+	cr_assert_eq(parse("{\"decision\":\"failed:ECONNREFUSED\",\"port\":"
+	    "65535,\"host\":\"a b?c\",\"listener\":\"corridor\",\"at\":"
+	    "\"2026-12-31T23:59:60.999Z\"}", &je), 0);
+	cr_assert_str_eq(je.je_decision, "failed:ECONNREFUSED");
+}
+
+static const char *const hostile[] = {
+	"",
+	"not json",
+	"{",
+	"[]",
+	"\"a string\"",
+	"null",
+	"{}",
+	/* duplicate keys */
+	"{\"at\":\"2026-12-03T19:19:20.569Z\",\"at\":\"2026-12-03T19:19:20.569Z\","
+	"\"listener\":\"corridor\",\"host\":\"h\",\"port\":443,\"decision\":\"allow\"}",
+	/* a sixth field */
+	"{\"at\":\"2026-12-03T19:19:20.569Z\",\"listener\":\"corridor\","
+	"\"host\":\"h\",\"port\":443,\"decision\":\"allow\",\"path\":\"/x\"}",
+	/* a field missing */
+	"{\"at\":\"2026-12-03T19:19:20.569Z\",\"listener\":\"corridor\","
+	"\"host\":\"h\",\"port\":443}",
+	/* huge numbers, negative, real, string ports */
+	"{\"at\":\"2026-12-03T19:19:20.569Z\",\"listener\":\"corridor\","
+	"\"host\":\"h\",\"port\":99999999999999999999999999,\"decision\":\"allow\"}",
+	"{\"at\":\"2026-12-03T19:19:20.569Z\",\"listener\":\"corridor\","
+	"\"host\":\"h\",\"port\":65536,\"decision\":\"allow\"}",
+	"{\"at\":\"2026-12-03T19:19:20.569Z\",\"listener\":\"corridor\","
+	"\"host\":\"h\",\"port\":-1,\"decision\":\"allow\"}",
+	"{\"at\":\"2026-12-03T19:19:20.569Z\",\"listener\":\"corridor\","
+	"\"host\":\"h\",\"port\":443.0,\"decision\":\"allow\"}",
+	"{\"at\":\"2026-12-03T19:19:20.569Z\",\"listener\":\"corridor\","
+	"\"host\":\"h\",\"port\":\"443\",\"decision\":\"allow\"}",
+	"{\"at\":\"2026-12-03T19:19:20.569Z\",\"listener\":\"corridor\","
+	"\"host\":\"h\",\"port\":1e308,\"decision\":\"allow\"}",
+	/* control characters, NUL, a tab or newline that would split a store line */
+	"{\"at\":\"2026-12-03T19:19:20.569Z\",\"listener\":\"corridor\","
+	"\"host\":\"h\\u0001\",\"port\":443,\"decision\":\"allow\"}",
+	"{\"at\":\"2026-12-03T19:19:20.569Z\",\"listener\":\"corridor\","
+	"\"host\":\"h\\u0000x\",\"port\":443,\"decision\":\"allow\"}",
+	"{\"at\":\"2026-12-03T19:19:20.569Z\",\"listener\":\"corridor\","
+	"\"host\":\"h\\tx\",\"port\":443,\"decision\":\"allow\"}",
+	"{\"at\":\"2026-12-03T19:19:20.569Z\",\"listener\":\"corridor\","
+	"\"host\":\"h\",\"port\":443,\"decision\":\"allow\\nx\"}",
+	"{\"at\":\"2026-12-03T19:19:20.569Z\",\"listener\":\"corridor\","
+	"\"host\":\"h\\u00e9\",\"port\":443,\"decision\":\"allow\"}",
+	/* wrong listener, bad times, empty decision */
+	"{\"at\":\"2026-12-03T19:19:20.569Z\",\"listener\":\"control\","
+	"\"host\":\"h\",\"port\":443,\"decision\":\"allow\"}",
+	"{\"at\":\"2026-13-03T19:19:20.569Z\",\"listener\":\"corridor\","
+	"\"host\":\"h\",\"port\":443,\"decision\":\"allow\"}",
+	"{\"at\":\"2026-12-03 19:19:20.569Z\",\"listener\":\"corridor\","
+	"\"host\":\"h\",\"port\":443,\"decision\":\"allow\"}",
+	"{\"at\":\"2026-12-03T19:19:20Z\",\"listener\":\"corridor\","
+	"\"host\":\"h\",\"port\":443,\"decision\":\"allow\"}",
+	"{\"at\":\"2026-12-03T24:19:20.569Z\",\"listener\":\"corridor\","
+	"\"host\":\"h\",\"port\":443,\"decision\":\"allow\"}",
+	"{\"at\":\"2026-12-03T19:19:20.569Z\",\"listener\":\"corridor\","
+	"\"host\":\"h\",\"port\":443,\"decision\":\"\"}",
+	/* wrong types */
+	"{\"at\":1,\"listener\":\"corridor\",\"host\":\"h\",\"port\":443,"
+	"\"decision\":\"allow\"}",
+	"{\"at\":\"2026-12-03T19:19:20.569Z\",\"listener\":\"corridor\","
+	"\"host\":[\"h\"],\"port\":443,\"decision\":\"allow\"}",
+	"{\"at\":\"2026-12-03T19:19:20.569Z\",\"listener\":\"corridor\","
+	"\"host\":null,\"port\":443,\"decision\":\"allow\"}",
+	/* trailing garbage */
+	GOOD "x",
+	GOOD GOOD,
+	NULL
+};
+
+Test(line, hostile_lines_are_no_record)
+{
+	struct journal_entry	 je;
+	size_t			 i;
+
+	for (i = 0; hostile[i] != NULL; i++) {
+		memset(&je, 0x55, sizeof(je));
+		cr_expect_eq(parse(hostile[i], &je), -1, "line %zu: %s", i,
+		    hostile[i]);
+		/* nothing half-filled is left behind */
+		cr_expect_eq(je.je_at[0], '\0', "line %zu", i);
+	}
+}
+
+/* A field one byte over its cap is refused; at the cap it is taken. */
+Test(line, caps)
+{
+	struct journal_entry	 je;
+	char			 line[JOURNAL_LINE_MAX * 2], host[400],
+				 dec[100];
+
+	memset(host, 'a', sizeof(host));
+	memset(dec, 'd', sizeof(dec));
+	snprintf(line, sizeof(line), "{\"at\":\"2026-12-03T19:19:20.569Z\","
+	    "\"listener\":\"corridor\",\"host\":\"%.*s\",\"port\":443,"
+	    "\"decision\":\"%.*s\"}", JOURNAL_HOST_MAX, host,
+	    JOURNAL_DECISION_MAX, dec);
+	cr_assert_eq(parse(line, &je), 0);
+	cr_assert_eq(strlen(je.je_host), JOURNAL_HOST_MAX);
+	snprintf(line, sizeof(line), "{\"at\":\"2026-12-03T19:19:20.569Z\","
+	    "\"listener\":\"corridor\",\"host\":\"%.*s\",\"port\":443,"
+	    "\"decision\":\"allow\"}", JOURNAL_HOST_MAX + 1, host);
+	cr_assert_eq(parse(line, &je), -1);
+	snprintf(line, sizeof(line), "{\"at\":\"2026-12-03T19:19:20.569Z\","
+	    "\"listener\":\"corridor\",\"host\":\"h\",\"port\":443,"
+	    "\"decision\":\"%.*s\"}", JOURNAL_DECISION_MAX + 1, dec);
+	cr_assert_eq(parse(line, &je), -1);
+}
+
+Test(line, overlong_and_deep)
+{
+	struct journal_entry	 je;
+	const char		*errstr;
+	char			*buf;
+	size_t			 i, n = JOURNAL_LINE_MAX;
+
+	buf = malloc(n + 2);
+	cr_assert_not_null(buf);
+	memset(buf, ' ', n + 1);
+	memcpy(buf, GOOD, strlen(GOOD));
+	/* a record padded to the cap is taken, a byte more is not */
+	cr_assert_eq(journal_line_parse(buf, n, &je, &errstr), 0);
+	cr_assert_eq(journal_line_parse(buf, n + 1, &je, &errstr), -1);
+	/* deep nesting within the cap ends in a refusal, not a crash */
+	for (i = 0; i < n; i++)
+		buf[i] = i < n / 2 ? '[' : ']';
+	cr_assert_eq(journal_line_parse(buf, n, &je, &errstr), -1);
+	free(buf);
+}
+
+Test(store, there_and_back)
+{
+	struct journal_entry	 je, back;
+	const char		*errstr;
+	char			 key[JOURNAL_KEY_MAX];
+
+	cr_assert_eq(parse(GOOD, &je), 0);
+	cr_assert_eq(journal_entry_fmt(&je, key, sizeof(key)), 0);
+	cr_assert_str_eq(key, "2026-12-03T19:19:20.569Z\tcorridor\t"
+	    "registry.npmjs.org\t443\tallow");
+	cr_assert_eq(journal_entry_scan(key, strlen(key), &back, &errstr), 0);
+	cr_assert_eq(memcmp(&je, &back, sizeof(je)), 0);
+}
+
+Test(store, bad_store_lines)
+{
+	static const char *const bad[] = {
+		"",
+		"2026-12-03T19:19:20.569Z\tcorridor\th\t443",
+		"2026-12-03T19:19:20.569Z\tcorridor\th\t443\tallow\textra",
+		"2026-12-03T19:19:20.569Z\tcorridor\th\t0443\tallow",
+		"2026-12-03T19:19:20.569Z\tcorridor\th\t65536\tallow",
+		"2026-12-03T19:19:20.569Z\tcorridor\th\t\tallow",
+		"2026-12-03T19:19:20.569Z\tcorridor\th\t44x\tallow",
+		"2026-12-03T19:19:20.569Z\twindow\th\t443\t",
+		"garbage",
+		NULL
+	};
+	struct journal_entry	 je;
+	const char		*errstr;
+	size_t			 i;
+
+	for (i = 0; bad[i] != NULL; i++)
+		cr_expect_eq(journal_entry_scan(bad[i], strlen(bad[i]), &je,
+		    &errstr), -1, "%s", bad[i]);
+}
+
+/* --- lines ------------------------------------------------------------ */
+
+struct got {
+	char	 lines[16][JOURNAL_LINE_MAX + 1];
+	size_t	 n;
+};
+
+static void
+take(const char *line, size_t len, void *arg)
+{
+	struct got	*g = arg;
+
+	cr_assert_lt(g->n, 16);
+	cr_assert_eq(strlen(line), len);
+	memcpy(g->lines[g->n++], line, len + 1);
+}
+
+Test(split, any_pieces)
+{
+	static const char	 in[] = "one\ntwo\n\nthree\nfour";
+	struct journal_splitter	 js;
+	struct got		*g;
+	size_t			 step, at;
+
+	g = calloc(1, sizeof(*g));
+	for (step = 1; step <= sizeof(in); step++) {
+		memset(g, 0, sizeof(*g));
+		journal_split_init(&js);
+		for (at = 0; at < sizeof(in) - 1; at += step)
+			journal_split(&js, (const uint8_t *)in + at,
+			    at + step > sizeof(in) - 1 ? sizeof(in) - 1 - at :
+			    step, take, g);
+		journal_split_end(&js, take, g);
+		cr_assert_eq(g->n, 4, "step %zu", step);
+		cr_assert_str_eq(g->lines[0], "one");
+		cr_assert_str_eq(g->lines[2], "three");
+		cr_assert_str_eq(g->lines[3], "four");
+		cr_assert_eq(js.js_dropped, 0);
+	}
+	free(g);
+}
+
+Test(split, overlong_lines_dropped_and_counted)
+{
+	struct journal_splitter	 js;
+	struct got		*g;
+	uint8_t			*big;
+	size_t			 n = JOURNAL_LINE_MAX + 10, i;
+
+	g = calloc(1, sizeof(*g));
+	big = malloc(n);
+	memset(big, 'x', n);
+	journal_split_init(&js);
+	journal_split(&js, (const uint8_t *)"a\n", 2, take, g);
+	/* one long line, in pieces */
+	for (i = 0; i < n; i += 1000)
+		journal_split(&js, big + i, i + 1000 > n ? n - i : 1000, take,
+		    g);
+	journal_split(&js, (const uint8_t *)"\nb\n", 3, take, g);
+	/* exactly at the cap is a line */
+	journal_split(&js, big, JOURNAL_LINE_MAX, take, g);
+	journal_split(&js, (const uint8_t *)"\n", 1, take, g);
+	/* an overlong last line without a newline */
+	journal_split(&js, big, n, take, g);
+	journal_split_end(&js, take, g);
+	cr_assert_eq(g->n, 3);
+	cr_assert_str_eq(g->lines[0], "a");
+	cr_assert_str_eq(g->lines[1], "b");
+	cr_assert_eq(strlen(g->lines[2]), JOURNAL_LINE_MAX);
+	cr_assert_eq(js.js_dropped, 2);
+	free(big);
+	free(g);
+}
+
+/* --- dedupe ----------------------------------------------------------- */
+
+Test(seen, the_whole_log_again_adds_nothing)
+{
+	struct journal_seen	*sn = journal_seen_new();
+	static const char *const log1[] = { "a", "b", "a", NULL };
+	static const char *const log2[] = { "a", "b", "a", "c", "a", NULL };
+	size_t			 i, fresh = 0;
+
+	cr_assert_not_null(sn);
+	/* the store already holds log1 */
+	for (i = 0; log1[i] != NULL; i++)
+		cr_assert_eq(journal_seen_stored(sn, log1[i]), 0);
+	/* log2 is log1 and more: c and the third a are new */
+	for (i = 0; log2[i] != NULL; i++)
+		fresh += journal_seen_take(sn, log2[i]);
+	cr_assert_eq(fresh, 2);
+	journal_seen_free(sn);
+}
+
+Test(seen, a_log_that_lost_its_head)
+{
+	struct journal_seen	*sn = journal_seen_new();
+	size_t			 fresh = 0;
+
+	journal_seen_stored(sn, "a");
+	journal_seen_stored(sn, "b");
+	journal_seen_stored(sn, "c");
+	/* rotation: a is gone from the log, d came */
+	fresh += journal_seen_take(sn, "b");
+	fresh += journal_seen_take(sn, "c");
+	cr_assert_eq(fresh, 0);
+	cr_assert_eq(journal_seen_take(sn, "d"), 1);
+	journal_seen_free(sn);
+}
+
+Test(seen, many_keys_grow)
+{
+	struct journal_seen	*sn = journal_seen_new();
+	char			 k[32];
+	size_t			 i, fresh = 0;
+
+	for (i = 0; i < 10000; i++) {
+		snprintf(k, sizeof(k), "k%zu", i);
+		cr_assert_eq(journal_seen_stored(sn, k), 0);
+	}
+	for (i = 0; i < 20000; i++) {
+		snprintf(k, sizeof(k), "k%zu", i);
+		fresh += journal_seen_take(sn, k);
+	}
+	cr_assert_eq(fresh, 10000);
+	cr_assert_eq(journal_seen_count(sn), 20000);
+	journal_seen_free(sn);
+}

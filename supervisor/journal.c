@@ -1,0 +1,207 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * journal: what spaced-journal keeps of a space's gatekeeper records.
+ * The gatekeeper writes each record as one JSON line to its stdout, and
+ * its container's log keeps them past a restart of the gatekeeper.
+ * spaced opens a stream place -> spaced-journal, tells the journal
+ * first (the owner is spaced's, as for every space request), then asks
+ * the place for the log with an engine socket.  The place checks the
+ * gatekeeper's labels and sends the log unread; the journal parses it,
+ * stores what is new, and once both are done, spaced asks it for the
+ * records and passes them on.  spaced reads none of the log.
+ */
+
+#include <sys/types.h>
+
+#include <string.h>
+
+#include "errors.h"
+#include "labels.h"
+#include "log.h"
+#include "place_proto.h"
+#include "space_parse.h"
+#include "spaced.h"
+
+static int
+valid_string(const char *s, size_t len)
+{
+	return memchr(s, '\0', len) != NULL;
+}
+
+const char *
+journal_start(struct request *r, struct imsg *imsg)
+{
+	struct ctl_journal		 cj;
+	struct space_logs_req		 sl;
+	struct journal_ingest_req	 ji;
+	struct stream_route		*s;
+	int				 fd;
+
+	(void)imsg_get_data(imsg, &cj, sizeof(cj));
+	if (!valid_string(cj.cj_id, sizeof(cj.cj_id)) ||
+	    !space_id_valid(cj.cj_id) || cj.cj_pad[0] != 0 ||
+	    cj.cj_pad[1] != 0 || cj.cj_pad[2] != 0 || cj.cj_reserved != 0 ||
+	    cj.cj_max > JOURNAL_READ_MAX)
+		return ERR_BAD_REQUEST;
+	r->r_u.space.jr_from = cj.cj_from;
+	r->r_u.space.jr_max = cj.cj_max == 0 ? JOURNAL_READ_MAX : cj.cj_max;
+
+	memset(&sl, 0, sizeof(sl));
+	space_req_fill(r, &sl.sl_space, cj.cj_id);
+	memset(&ji, 0, sizeof(ji));
+	strlcpy(ji.ji_owner, sl.sl_space.sq_owner, sizeof(ji.ji_owner));
+	strlcpy(ji.ji_id, cj.cj_id, sizeof(ji.ji_id));
+	if ((s = stream_open(r, (struct stream_end_point){ PROC_DOCKER, NULL },
+	    (struct stream_end_point){ PROC_JOURNAL, NULL })) == NULL)
+		return ERR_BUSY;
+	ji.ji_stream = sl.sl_stream = s->s_id;
+	/* The sink first: it must know the stream before data comes. */
+	if (request_send(r, PROC_JOURNAL, IMSG_JOURNAL_INGEST_REQ, -1, &ji,
+	    sizeof(ji)) == -1)
+		return ERR_WORKER_UNAVAILABLE;
+	if ((fd = docker_connect()) == -1) {
+		space_fail(r, ERR_DOCKER_UNREACHABLE, "spaced cannot connect "
+		    "to the Docker socket");
+		return NULL;
+	}
+	if (request_send(r, PROC_DOCKER, IMSG_SPACE_LOGS_REQ, fd, &sl,
+	    sizeof(sl)) == -1) {
+		space_fail(r, ERR_WORKER_UNAVAILABLE, "spaced-docker is not "
+		    "there");
+		return NULL;
+	}
+	return NULL;
+}
+
+/* Both ends are done with the log: the records, from the journal. */
+static void
+journal_read_maybe(struct request *r)
+{
+	struct journal_read_req	 jq;
+
+	if (!r->r_u.space.jr_ingested || !r->r_u.space.jr_place_done ||
+	    r->r_u.space.jr_read)
+		return;
+	if (r->r_u.space.jr_failed) {
+		space_fail(r, ERR_INTERNAL, "spaced-journal could not keep "
+		    "the records: see its log");
+		return;
+	}
+	r->r_u.space.jr_read = 1;
+	memset(&jq, 0, sizeof(jq));
+	jq.jq_from = r->r_u.space.jr_from;
+	jq.jq_max = r->r_u.space.jr_max;
+	if (request_send(r, PROC_JOURNAL, IMSG_JOURNAL_READ_REQ, -1, &jq,
+	    sizeof(jq)) == -1)
+		space_fail(r, ERR_WORKER_UNAVAILABLE, "spaced-journal is not "
+		    "there");
+}
+
+static void
+journal_counts_check(const struct journal_counts *jc, enum procid from)
+{
+	if (jc->jc_new > jc->jc_records || jc->jc_malformed > jc->jc_lines ||
+	    (jc->jc_status != 0 && jc->jc_status != -1) ||
+	    jc->jc_reserved != 0)
+		fatalx("journal: bad counts from %s", proc_title(from));
+}
+
+static void
+journal_ingested(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct journal_counts	 jc;
+
+	(void)imsg_get_data(imsg, &jc, sizeof(jc));
+	journal_counts_check(&jc, from);
+	if (r->r_u.space.jr_ingested)
+		fatalx("journal: %s ingested twice", proc_title(from));
+	r->r_u.space.jr_ingested = 1;
+	/*
+	 * A log that did not come whole: the place's DONE says why, with a
+	 * code.  A store that failed is said once the place is done.
+	 */
+	r->r_u.space.jr_failed = jc.jc_status != 0;
+	journal_read_maybe(r);
+}
+
+static void
+journal_place_done(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct space_done	 sd;
+
+	(void)imsg_get_data(imsg, &sd, sizeof(sd));
+	if (!valid_string(sd.sd_code, sizeof(sd.sd_code)) ||
+	    !valid_string(sd.sd_message, sizeof(sd.sd_message)) ||
+	    (sd.sd_code[0] != '\0' &&
+	    !space_code_valid(sd.sd_code, sizeof(sd.sd_code))))
+		fatalx("%s: bad done from %s", __func__, proc_title(from));
+	if (sd.sd_code[0] != '\0') {
+		request_data(r, &sd, sizeof(sd));
+		request_fail(r, sd.sd_code);
+		return;
+	}
+	r->r_u.space.jr_place_done = 1;
+	journal_read_maybe(r);
+}
+
+static void
+journal_record(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct journal_entry	 je;
+
+	(void)imsg_get_data(imsg, &je, sizeof(je));
+	if (!r->r_u.space.jr_read ||
+	    !valid_string(je.je_at, sizeof(je.je_at)) ||
+	    !valid_string(je.je_listener, sizeof(je.je_listener)) ||
+	    !valid_string(je.je_host, sizeof(je.je_host)) ||
+	    !valid_string(je.je_decision, sizeof(je.je_decision)) ||
+	    je.je_port > 65535 || je.je_pad[0] != 0 || je.je_pad[1] != 0)
+		fatalx("%s: bad record from %s", __func__, proc_title(from));
+	if (++r->r_u.space.jr_sent > r->r_u.space.jr_max)
+		fatalx("%s: %s sent more than was asked", __func__,
+		    proc_title(from));
+	request_data(r, &je, sizeof(je));
+}
+
+static void
+journal_done(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct journal_counts	 jc;
+
+	(void)imsg_get_data(imsg, &jc, sizeof(jc));
+	journal_counts_check(&jc, from);
+	if (!r->r_u.space.jr_read || jc.jc_sent != r->r_u.space.jr_sent ||
+	    jc.jc_from != r->r_u.space.jr_from)
+		fatalx("%s: %s: done does not match what it sent", __func__,
+		    proc_title(from));
+	request_data(r, &jc, sizeof(jc));
+	request_end(r);
+}
+
+const struct answer_row journal_answers[] = {
+	{ IMSG_JOURNAL_INGESTED, PROC_BIT(PROC_JOURNAL),
+	    sizeof(struct journal_counts), 0, journal_ingested },
+	{ IMSG_JOURNAL_RECORD, PROC_BIT(PROC_JOURNAL),
+	    sizeof(struct journal_entry), 0, journal_record },
+	{ IMSG_JOURNAL_DONE, PROC_BIT(PROC_JOURNAL),
+	    sizeof(struct journal_counts), 1, journal_done },
+	{ IMSG_SPACE_DONE, PROC_BIT(PROC_DOCKER), sizeof(struct space_done),
+	    1, journal_place_done },
+	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, 0, space_conn },
+	{ 0 }
+};
