@@ -60,5 +60,13 @@ mutant "the space gets a network (the default bridge) instead of none" \
     worker-docker/docker_harden.c \
     "HARDEN_SPACE_TMPFS, \"none\", => HARDEN_SPACE_TMPFS, \"bridge\","
 
+# The faults suite, for what only a fault shows.
+FAULTS_ONLY=killed
+export FAULTS_ONLY
+mutant "a cancelled create is dropped, not rolled back" \
+    worker-docker/docker_space.c \
+    "/* docker_req_cancel freed the branch: it makes nothing more */ => done(rq, ERR_CANCELLED, NULL, 0); return DOCKER_DONE;" \
+    faults/docker
+
 echo "mutants: $killed killed, $survived survived"
 [ "$survived" -eq 0 ]
