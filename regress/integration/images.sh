@@ -54,11 +54,11 @@ exit_is() { want=$1; shift; rc=0; "$@" >"$T/out" 2>&1 || rc=$?; [ "$rc" = "$want
 
 # 127: docker found no such executable (not some other failure).
 check "gatekeeper: no /bin/sh (run exits 127)" \
-    exit_is 127 docker run --rm --entrypoint /bin/sh "$GK" -c true
+    exit_is 127 docker run --rm --network none --entrypoint /bin/sh "$GK" -c true
 check "gatekeeper: no /bin/busybox either" \
-    exit_is 127 docker run --rm --entrypoint /bin/busybox "$GK" true
+    exit_is 127 docker run --rm --network none --entrypoint /bin/busybox "$GK" true
 check "control: the same run finds /bin/sh in the space image" \
-    exit_is 0 docker run --rm --entrypoint /bin/sh "$SP" -c true
+    exit_is 0 docker run --rm --network none --entrypoint /bin/sh "$SP" -c true
 
 # The whole tree: the binary, its libraries, the trust store, passwd.
 # The image's own layer (an export would add docker's init files).
@@ -101,7 +101,7 @@ no_local_ca() {
 check "gatekeeper: no CA of /usr/local/share/ca-certificates" no_local_ca
 
 usage() {
-	exit_is 2 docker run --rm "$GK" && grep -q "usage: spaced-gatekeeper" "$T/out"
+	exit_is 2 docker run --rm --network none "$GK" && grep -q "usage: spaced-gatekeeper" "$T/out"
 }
 check "gatekeeper: the binary runs (no arguments: usage, exit 2)" usage
 check "gatekeeper: image user 10100:10100" \
@@ -109,7 +109,7 @@ check "gatekeeper: image user 10100:10100" \
 
 # Started for real: listening, as uid 10100, trust store found.
 listening() {
-	docker run -d --name "$gkc" --read-only --cap-drop ALL \
+	docker run -d --name "$gkc" --network none --read-only --cap-drop ALL \
 	    --security-opt no-new-privileges "$GK" 127.0.0.1 3128 8080 9099 \
 	    >/dev/null &&
 	    wait_for 10 sh -c "docker logs $gkc 2>&1 | grep -q listening:"
@@ -125,22 +125,24 @@ docker rm -f "$gkc" >/dev/null 2>&1 || true
 owner() {
 	docker volume create "$vol" >/dev/null || return 1
 	# Exits 2 (no arguments), after docker populated the volume.
-	docker run --rm -v "$vol:/run/spaced" "$GK" >/dev/null 2>&1 || true
-	[ "$(docker run --rm -v "$vol:/x:ro" "$SP" stat -c %u:%g:%a /x)" = \
+	docker run --rm --network none -v "$vol:/run/spaced" "$GK" >/dev/null 2>&1 || true
+	[ "$(docker run --rm --network none -v "$vol:/x:ro" "$SP" stat -c %u:%g:%a /x)" = \
 	    10100:10100:755 ]
 }
 check "gatekeeper: a fresh socket volume gets 10100:10100 0755" owner
 
 # --- the space image -------------------------------------------------
 
-sp() { docker run --rm --read-only --tmpfs /tmp "$SP" "$@"; }
+sp() { docker run --rm --network none --read-only --tmpfs /tmp "$SP" "$@"; }
 check "space: runs as uid 10000 (space)" \
     test "$(sp id -un):$(sp id -u):$(sp id -g)" = space:10000:10000
 # shellcheck disable=SC2016
 check "space: HOME is /home/space" test "$(sp sh -c 'echo $HOME')" = /home/space
 for t in "git --version" "curl --version" "node --version" "npm --version"; do
 	# shellcheck disable=SC2086
-	if v=$(sp $t 2>&1 | head -n 1) && [ -n "$v" ]; then
+	# the command's own status, not head's
+	if v=$(sp $t 2>&1) && v=$(printf '%s\n' "$v" | head -n 1) &&
+	    [ -n "$v" ]; then
 		ok "space: $t as uid 10000 ($v)"
 	else
 		not_ok "space: $t as uid 10000 ($v)"
@@ -154,7 +156,7 @@ folders() {
 	    "10100:755 0:755 " ]
 }
 check "space: /run/spaced (10100 0755) and /opt/spaced (root 0755)" folders
-docker run --rm --user 0 "$SP" find / -xdev -perm /6000 -type f >"$T/suid" 2>&1 || true
+docker run --rm --network none --user 0 "$SP" find / -xdev -perm /6000 -type f >"$T/suid" 2>&1 || true
 echo "# space setuid/setgid files: $(tr '\n' ' ' <"$T/suid")"
 check_fails "space: no setuid or setgid file" grep -q . "$T/suid"
 no_apt() { [ -z "$(sp find /var/lib/apt/lists /var/cache/apt -type f)" ]; }
