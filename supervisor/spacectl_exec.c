@@ -63,6 +63,20 @@ struct exec_client {
 	size_t			 len[2];
 };
 
+/*
+ * O_NONBLOCK is a property of the open file, which our shell shares:
+ * it goes back as it was on every way out, or the shell's next read
+ * of its terminal fails with EAGAIN.
+ */
+static int	 stdin_flags = -1;
+
+static void
+restore_stdin(void)
+{
+	if (stdin_flags != -1)
+		(void)fcntl(0, F_SETFL, stdin_flags);
+}
+
 static __dead void
 usage_exec(void)
 {
@@ -312,10 +326,13 @@ exec_main(int argc, char *argv[], const char *sockpath, int json)
 	cx.cx_stdin = !nostdin;
 
 	s = connect_socket(sockpath);
-	if (fcntl(s, F_SETFL, O_NONBLOCK) == -1 ||
-	    (!nostdin && fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK) ==
-	    -1 && errno != EBADF))
+	if (fcntl(s, F_SETFL, O_NONBLOCK) == -1)
 		failed("fcntl", strerror(errno));
+	if (!nostdin && (stdin_flags = fcntl(0, F_GETFL)) != -1) {
+		atexit(restore_stdin);
+		if (fcntl(0, F_SETFL, stdin_flags | O_NONBLOCK) == -1)
+			failed("fcntl", strerror(errno));
+	}
 	imsgbuf_init(&xc.ibuf, s);
 	imsgbuf_set_maxsize(&xc.ibuf, IMSG_HEADER_SIZE + IMSG_MAX_PAYLOAD);
 	if (imsg_compose(&xc.ibuf, IMSG_CTL_EXEC, CTL_PEERID(0), getpid(), -1,
