@@ -246,8 +246,18 @@ if want engine; then
 # its directories away on any exit.
 E=$(mktemp -d /tmp/spaced-flt-engine.XXXXXX)
 engine_pid=
+# In a network namespace of its own: a dockerd with --bridge none deletes
+# the interface docker0 of the namespace it runs in, which would be the
+# machine's own (measured: the system engine's default bridge was gone).
+# nsenter, not ip netns exec: that one remounts /sys, and the engine
+# then finds no devices cgroup.
+NS=spaced-flt-$$
+ip netns add "$NS" && ip netns exec "$NS" ip link set lo up
+had_docker0=0
+ip link show docker0 >/dev/null 2>&1 && had_docker0=1
 engine_start() {
-	dockerd --data-root "$E/data" --exec-root "$E/exec" \
+	nsenter --net="/var/run/netns/$NS" dockerd --data-root "$E/data" \
+	    --exec-root "$E/exec" \
 	    --pidfile "$E/dockerd.pid" -H "unix://$E/docker.sock" \
 	    --bridge none --iptables=false --ip6tables=false \
 	    --cgroup-parent "spaced-flt-$$" >>"$E/dockerd.log" 2>&1 &
@@ -256,7 +266,7 @@ engine_start() {
 	    http://docker/_ping -o /dev/null
 }
 engine_cleanup() {
-	[ -n "$E" ] && [ -d "$E" ] || return 0
+	[ -n "$E" ] && [ -d "$E" ] || { ip netns del "$NS" 2>/dev/null; return 0; }
 	if [ -n "$engine_pid" ] && kill -0 "$engine_pid" 2>/dev/null; then
 		kill -CONT "$engine_pid" 2>/dev/null
 		for c in $(curl -s --max-time 10 --unix-socket "$E/docker.sock" \
@@ -285,6 +295,7 @@ engine_cleanup() {
 	[ -d "$T" ] && cp "$E/dockerd.log" "$T/dockerd.log" 2>/dev/null
 	rm -rf "$E"
 	E=
+	ip netns del "$NS" 2>/dev/null
 }
 trap 'engine_cleanup' EXIT
 trap 'engine_cleanup; exit 1' INT TERM HUP
@@ -383,4 +394,9 @@ fi
 # FAULTS_KEEP=file: the logs of every spaced (and our engine) kept there.
 [ -n "${FAULTS_KEEP:-}" ] && cat "$T/spaced-logs" "$sd/log" "$T/dockerd.log" \
     >"$FAULTS_KEEP" 2>/dev/null
+if want engine && [ "$had_docker0" = 1 ]; then
+	engine_cleanup
+	check "the machine's docker0 is still there after an engine of our own" \
+	    ip link show docker0
+fi
 finish
