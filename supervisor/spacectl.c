@@ -126,6 +126,28 @@ lookup(const char **names, size_t n, const char *want)
 	return -1;
 }
 
+/* A request that failed: the code and message, or -j, the object. */
+__dead void
+request_failed(int json, const char *code, const char *message)
+{
+	json_t	*o;
+
+	if (json) {
+		o = json_pack("{s:s, s:s}", "error", code, "message",
+		    message != NULL ? message : "");
+		if (o == NULL)
+			o = json_pack("{s:s, s:s}", "error", code, "message",
+			    "");
+		json_dumpf(o, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(o);
+	} else if (message != NULL && *message != '\0')
+		fprintf(stderr, "spacectl: %s: %s\n", code, message);
+	else
+		fprintf(stderr, "spacectl: %s\n", code);
+	exit(1);
+}
+
 int
 connect_socket(const char *path)
 {

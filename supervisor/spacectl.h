@@ -25,6 +25,9 @@
 
 __dead void	 failed(const char *code, const char *detail);
 int		 connect_socket(const char *path);
+/* exits 1: "spacectl: code: message", or {"error","message"} with -j */
+__dead void	 request_failed(int json, const char *code,
+		    const char *message);
 /* spacectl exec ...: exits with the command's code. */
 int		 exec_main(int argc, char *argv[], const char *sockpath,
 		    int json);

@@ -50,27 +50,6 @@ usage_gk(void)
 	exit(2);
 }
 
-static __dead void
-gk_failed(int json, const char *code, const char *message)
-{
-	json_t	*o;
-
-	if (json) {
-		o = json_pack("{s:s, s:s}", "error", code, "message",
-		    message != NULL ? message : "");
-		if (o == NULL)
-			o = json_pack("{s:s, s:s}", "error", code, "message",
-			    "");
-		json_dumpf(o, stdout, JSON_INDENT(2));
-		putchar('\n');
-		json_decref(o);
-	} else if (message != NULL && *message != '\0')
-		fprintf(stderr, "spacectl: %s: %s\n", code, message);
-	else
-		fprintf(stderr, "spacectl: %s\n", code);
-	exit(1);
-}
-
 /* One request and its answer: END, or DATA done and FAIL. */
 static int
 gk_call(const char *sockpath, uint32_t type, const void *p, size_t len,
@@ -98,14 +77,14 @@ gk_call(const char *sockpath, uint32_t type, const void *p, size_t len,
 			failed("poll", strerror(errno));
 		}
 		if (n == 0)
-			gk_failed(json, ERR_TIMEOUT, "spaced did not answer");
+			request_failed(json, ERR_TIMEOUT, "spaced did not answer");
 		if ((n = imsgbuf_read(&ibuf)) == -1) {
 			if (errno == EAGAIN || errno == EINTR)
 				continue;
 			failed("read", strerror(errno));
 		}
 		if (n == 0)
-			gk_failed(json, "connection_closed", "spaced closed "
+			request_failed(json, "connection_closed", "spaced closed "
 			    "the connection");
 		while ((n = imsgbuf_get(&ibuf, &imsg)) > 0) {
 			if (imsg_get_peerid(&imsg) != CTL_PEERID(0))
@@ -128,7 +107,7 @@ gk_call(const char *sockpath, uint32_t type, const void *p, size_t len,
 				if (imsg_get_data(&imsg, &cf, sizeof(cf)) == -1)
 					failed("bad_answer", NULL);
 				cf.cf_code[sizeof(cf.cf_code) - 1] = '\0';
-				gk_failed(json, cf.cf_code, have_done ?
+				request_failed(json, cf.cf_code, have_done ?
 				    sd.sd_message : NULL);
 			default:
 				failed("bad_answer", "unknown message");

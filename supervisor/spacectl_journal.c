@@ -52,27 +52,6 @@ usage_journal(void)
 	exit(2);
 }
 
-static __dead void
-jr_failed(int json, const char *code, const char *message)
-{
-	json_t	*o;
-
-	if (json) {
-		o = json_pack("{s:s, s:s}", "error", code, "message",
-		    message != NULL ? message : "");
-		if (o == NULL)
-			o = json_pack("{s:s, s:s}", "error", code, "message",
-			    "");
-		json_dumpf(o, stdout, JSON_INDENT(2));
-		putchar('\n');
-		json_decref(o);
-	} else if (message != NULL && *message != '\0')
-		fprintf(stderr, "spacectl: %s: %s\n", code, message);
-	else
-		fprintf(stderr, "spacectl: %s\n", code);
-	exit(1);
-}
-
 static void
 jr_print(const struct journal_entry *je, json_t *records)
 {
@@ -126,14 +105,14 @@ jr_call(int s, const char *id, uint64_t *from, json_t *records, int json,
 			failed("poll", strerror(errno));
 		}
 		if (n == 0)
-			jr_failed(json, ERR_TIMEOUT, "spaced did not answer");
+			request_failed(json, ERR_TIMEOUT, "spaced did not answer");
 		if ((n = imsgbuf_read(&ibuf)) == -1) {
 			if (errno == EAGAIN || errno == EINTR)
 				continue;
 			failed("read", strerror(errno));
 		}
 		if (n == 0)
-			jr_failed(json, "connection_closed", "spaced closed "
+			request_failed(json, "connection_closed", "spaced closed "
 			    "the connection");
 		while ((n = imsgbuf_get(&ibuf, &imsg)) > 0) {
 			if (imsg_get_peerid(&imsg) != CTL_PEERID(0))
@@ -179,7 +158,7 @@ jr_call(int s, const char *id, uint64_t *from, json_t *records, int json,
 				if (imsg_get_data(&imsg, &cf, sizeof(cf)) == -1)
 					failed("bad_answer", NULL);
 				cf.cf_code[sizeof(cf.cf_code) - 1] = '\0';
-				jr_failed(json, cf.cf_code, have_done ?
+				request_failed(json, cf.cf_code, have_done ?
 				    sd.sd_message : NULL);
 			default:
 				failed("bad_answer", "unknown message");
