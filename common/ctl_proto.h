@@ -32,6 +32,7 @@
 
 #include <stdint.h>
 
+#include "git_proto.h"
 #include "place_proto.h"
 #include "proto.h"
 
@@ -87,6 +88,16 @@ enum ctl_imsg_type {
 	 * FAIL.
 	 */
 	IMSG_CTL_JOURNAL,
+	/*
+	 * Code in, answered by a spaced-git of the repository's owner
+	 * (struct ctl_git).  FILES: a DATA struct git_file for each
+	 * untracked file that travels and each untracked repository that
+	 * stays; LIMITS: a DATA struct git_limit for each submodule and
+	 * each sign of Git LFS; then END, or a DATA struct space_done and
+	 * FAIL.
+	 */
+	IMSG_CTL_FILES,
+	IMSG_CTL_LIMITS,
 
 	/* answers (spaced -> client) */
 	IMSG_CTL_DATA = 200,	/* one record per message */
@@ -183,6 +194,14 @@ struct ctl_journal {
 	uint32_t	 cj_max;		/* 0: JOURNAL_READ_MAX */
 	uint32_t	 cj_reserved;		/* zero */
 	uint64_t	 cj_from;		/* records before it are skipped */
+};
+
+/* A repository by an absolute path, as the caller resolved it. */
+struct ctl_git {
+	char		 cg_dir[GIT_DIR_MAX];
+	char		 cg_id[SPACE_ID_SIZE];	/* "" when none */
+	uint8_t		 cg_pad[3];		/* zero */
+	uint32_t	 cg_flags;		/* zero */
 };
 
 struct ctl_exec_streams {

@@ -48,5 +48,14 @@
 #define ERR_INVALID_EXEC_TARGET	"invalid_exec_target"
 #define ERR_OUTPUT_TOO_LARGE	"command_output_too_large"
 #define ERR_RUNTIME_FOREIGN	"runtime_volume_foreign"	/* not ours */
+/* code in (spec "Code in") */
+#define ERR_PROJECT_FOLDER_MISSING "project_folder_missing"
+#define ERR_REPOSITORY_NOT_OWNED "repository_not_owned"	/* a plain caller's */
+#define ERR_CODE_IN_FAILED	"code_in_failed"
+#define ERR_NOT_A_GIT_WORK_TREE	"not_a_git_work_tree"
+#define ERR_GIT_COMMAND_FAILED	"git_command_failed"	/* libgit2 said no */
+#define ERR_GIT_WORKER_FAILED	"git_worker_failed"	/* its spaced-git died */
+/* spaced-git's rules no longer cover the repository: spaced starts anew */
+#define ERR_GIT_WORKER_STALE	"git_worker_stale"
 
 #endif /* SPACED_ERRORS_H */

@@ -38,12 +38,16 @@ const struct proc procs[PROC_MAX] = {
 	[PROC_GIT] = { PROC_GIT, "git", "spaced-git", "_spaced-git", 1, 0 },
 	[PROC_JOURNAL] = { PROC_JOURNAL, "journal", "spaced-journal",
 	    "_spaced-journal", 1, 0 },
+	/* stays root: it starts spaced-git as each repository's owner */
+	[PROC_LAUNCH] = { PROC_LAUNCH, "launch", "spaced-launch", NULL, 0,
+	    1 },	/* the channels of the spaced-git it starts */
 	/* runs inside a gatekeeper container, never under spaced */
 	[PROC_GATEKEEPER] = { PROC_GATEKEEPER, "gatekeeper",
 	    "spaced-gatekeeper", NULL, 0, 0 },
 };
 
 static const char	*store_dir;
+static const char	*serve_dir;
 
 const char *
 proc_title(enum procid id)
@@ -68,6 +72,12 @@ const char *
 worker_store(void)
 {
 	return store_dir;
+}
+
+const char *
+worker_dir(void)
+{
+	return serve_dir;
 }
 
 static void
@@ -255,7 +265,8 @@ worker_dispatch_parent(int fd, short event, void *arg)
 static __dead void
 worker_usage(const char *name)
 {
-	fprintf(stderr, "usage: %s [-dv] [-u user] [-r root] [-s store]\n"
+	fprintf(stderr, "usage: %s [-dv] [-g dir] [-u user] [-r root] "
+	    "[-s store]\n"
 	    "(started by spaced(8), not by hand)\n", name);
 	exit(2);
 }
@@ -271,10 +282,13 @@ worker_main(int argc, char *argv[], const struct worker *w)
 	pid_t			 parent = getppid();
 	int			 ch, debug = 0, verbose = 0;
 
-	while ((ch = getopt(argc, argv, "dr:s:u:v")) != -1) {
+	while ((ch = getopt(argc, argv, "dg:r:s:u:v")) != -1) {
 		switch (ch) {
 		case 'd':
 			debug = 1;
+			break;
+		case 'g':
+			serve_dir = optarg;
 			break;
 		case 'r':
 			root = optarg;
@@ -311,7 +325,13 @@ worker_main(int argc, char *argv[], const struct worker *w)
 	if (arc4random() == 0)
 		log_debug("arc4random seeded");
 
-	sandbox_drop_privileges(user, root);
+	/*
+	 * Without -u a worker keeps the uid it was started with:
+	 * spaced-launch (root, to start others as their owner) and the
+	 * spaced-git it starts, already the owner of its repository.
+	 */
+	if (user != NULL || root != NULL)
+		sandbox_drop_privileges(user, root);
 	/*
 	 * A change of credentials clears the parent-death signal that spaced
 	 * set before exec; set it again and check the parent did not go in
@@ -341,6 +361,8 @@ worker_main(int argc, char *argv[], const struct worker *w)
 	    sizeof(wi)) == -1)
 		fatal("imsg_compose_event");
 	log_debug("ready");
+	if (w->w_serve != NULL)
+		w->w_serve(base);
 	event_base_dispatch(base);
 	exit(0);
 }

@@ -54,10 +54,12 @@ struct worker {
 	void			(*w_dispatch)(struct imsgev *, struct imsg *);
 	/* drop the request of this id: how many it still held (0: none) */
 	int			(*w_cancel)(uint32_t);
+	/* confined and READY sent: events of its own (signals, timers) */
+	void			(*w_serve)(struct event_base *);
 };
 
 /*
- * Takes "[-dv] [-u user] [-r root] [-s store]" from spaced, drops
+ * Takes "[-dv] [-g dir] [-u user] [-r root] [-s store]", drops
  * privileges, confines itself, tells the parent it is ready, and serves
  * the channel until the parent goes.  Never returns.
  */
@@ -80,5 +82,7 @@ const uint8_t	*stream_test_pattern(uint64_t offset);
 
 /* The -s argument, for workers that have a store; NULL otherwise. */
 const char	*worker_store(void);
+/* The -g argument: the directory a spaced-git serves; NULL otherwise. */
+const char	*worker_dir(void);
 
 #endif /* SPACED_PROC_H */

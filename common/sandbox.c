@@ -37,7 +37,9 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 
+#include <linux/capability.h>
 #include <linux/landlock.h>
+#include <linux/securebits.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -683,6 +685,8 @@ sb_landlock_path(const struct sandbox_spec *spec, int rfd,
 		    (dir ? LANDLOCK_ACCESS_FS_READ_DIR : 0);
 	if ((sp->sp_access & SB_LL_REMOVE) && dir)
 		access |= LANDLOCK_ACCESS_FS_REMOVE_FILE;
+	if ((sp->sp_access & SB_LL_WRITE) && dir)
+		access |= handled;
 	pb.allowed_access = access & handled;
 	if (pb.allowed_access != 0 && syscall(SYS_landlock_add_rule, rfd,
 	    LANDLOCK_RULE_PATH_BENEATH, &pb, 0) == -1)
@@ -806,6 +810,65 @@ sandbox_enter(const struct sandbox_spec *spec)
 	log_debug("%s: sandbox entered, groups 0x%x", spec->sb_name,
 	    spec->sb_groups);
 }
+
+#ifndef SANDBOX_NO_PRIVDROP
+/*
+ * Keep only the capabilities in keep (root): the bounding set emptied,
+ * nothing inheritable or ambient, securebits locked so that no exec
+ * brings root's back.
+ */
+void
+sandbox_caps_limit(uint64_t keep, int setuid_fixup)
+{
+	struct __user_cap_header_struct	 hdr;
+	struct __user_cap_data_struct	 data[2];
+	uint64_t			 eff, prm, inh;
+	int				 cap;
+
+	/*
+	 * Needs CAP_SETPCAP, so before the capset below.  NOROOT: an exec
+	 * as root would not refill the sets.  Without the fixup a change
+	 * of uid keeps the capabilities (spaced changes none); with it, a
+	 * child that becomes another user loses them all (spaced-launch).
+	 */
+	if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED |
+	    (setuid_fixup ? 0 : SECBIT_NO_SETUID_FIXUP) |
+	    SECBIT_NO_SETUID_FIXUP_LOCKED |
+	    SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_CAP_AMBIENT_RAISE |
+	    SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED, 0, 0, 0) == -1)
+		fatal("%s: PR_SET_SECUREBITS", __func__);
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) == -1)
+		fatal("%s: PR_CAP_AMBIENT_CLEAR_ALL", __func__);
+	/* The bounding set only matters to an exec: empty it. */
+	for (cap = 0; prctl(PR_CAPBSET_READ, cap, 0, 0, 0) >= 0; cap++)
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == -1)
+			fatal("%s: PR_CAPBSET_DROP %d", __func__, cap);
+
+	memset(&hdr, 0, sizeof(hdr));
+	memset(data, 0, sizeof(data));
+	hdr.version = _LINUX_CAPABILITY_VERSION_3;
+	data[0].effective = data[0].permitted = (uint32_t)keep;
+	data[1].effective = data[1].permitted = (uint32_t)(keep >> 32);
+	if (syscall(SYS_capset, &hdr, data) == -1)
+		fatal("%s: capset", __func__);
+
+	/* Check, as sandbox_drop_privileges checks its uids. */
+	memset(data, 0, sizeof(data));
+	if (syscall(SYS_capget, &hdr, data) == -1)
+		fatal("%s: capget", __func__);
+	eff = data[0].effective | (uint64_t)data[1].effective << 32;
+	prm = data[0].permitted | (uint64_t)data[1].permitted << 32;
+	inh = data[0].inheritable | (uint64_t)data[1].inheritable << 32;
+	if (eff != keep || prm != keep || inh != 0 ||
+	    prctl(PR_CAPBSET_READ, CAP_SYS_ADMIN, 0, 0, 0) != 0)
+		fatalx("%s: capabilities not dropped (eff %llx prm %llx)",
+		    __func__, (unsigned long long)eff,
+		    (unsigned long long)prm);
+	log_debug("%s: capabilities kept %llx", __func__,
+	    (unsigned long long)keep);
+}
+
+#endif
 
 /*
  * A static binary (spaced-relay) builds this file with

@@ -59,6 +59,8 @@ struct sandbox_arg_rule {
  * inode, so the fd pins the dentry the rule is on.
  */
 #define SB_LL_PIN	0x04
+/* Every right sb_landlock_dir has, beneath a directory (a repository). */
+#define SB_LL_WRITE	0x08
 struct sandbox_path {
 	const char	*sp_path;	/* NULL ends a list */
 	unsigned int	 sp_access;	/* SB_LL_* */
@@ -109,6 +111,11 @@ void	 sandbox_drop_privileges(const char *user, const char *chroot_dir);
  */
 const char *sandbox_fs_unheld(unsigned int groups, int landlock_abi,
 	    int chrooted);
+/*
+ * Root only: keep the capabilities in keep and no other, for good.
+ * setuid_fixup 1: a later change to another uid drops them all.
+ */
+void	 sandbox_caps_limit(uint64_t keep, int setuid_fixup);
 /* Landlock ABI of the running kernel, 0 when it has none. */
 int	 sandbox_landlock_abi(void);
 

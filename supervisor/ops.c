@@ -621,6 +621,11 @@ static const struct ctl_op ops[] = {
 	/* The log of a gatekeeper, at most SPACE_LOGS_MAX, through two. */
 	{ IMSG_CTL_JOURNAL, "journal", sizeof(struct ctl_journal), WHO_DOCKER,
 	    60, journal_start, journal_answers, NULL },
+	/* Anyone, for a repository of their own (spaced-launch checks). */
+	{ IMSG_CTL_FILES, "files", sizeof(struct ctl_git), WHO_ANYONE, 60,
+	    git_files_start, git_answers, NULL },
+	{ IMSG_CTL_LIMITS, "limits", sizeof(struct ctl_git), WHO_ANYONE, 60,
+	    git_files_start, git_answers, NULL },
 	SPACE_OP(IMSG_CTL_SHOW, "show", 60),
 	SPACE_OP(IMSG_CTL_VERIFY, "verify", 60),
 	SPACE_OP(IMSG_CTL_STOP, "stop", 60),

@@ -39,55 +39,6 @@
 
 static char	 privdrop_landlock[LANDLOCK_DESC_MAX] = "not used";
 
-static void
-privdrop_caps(uint64_t keep)
-{
-	struct __user_cap_header_struct	 hdr;
-	struct __user_cap_data_struct	 data[2];
-	uint64_t			 eff, prm, inh;
-	int				 cap;
-
-	/*
-	 * Needs CAP_SETPCAP, so before the capset below.  NOROOT: an exec
-	 * as root would not refill the sets (spaced execs nothing now, and
-	 * its filter forbids it; this holds even without the filter).
-	 */
-	if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED |
-	    SECBIT_NO_SETUID_FIXUP | SECBIT_NO_SETUID_FIXUP_LOCKED |
-	    SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_CAP_AMBIENT_RAISE |
-	    SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED, 0, 0, 0) == -1)
-		fatal("%s: PR_SET_SECUREBITS", __func__);
-	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) == -1)
-		fatal("%s: PR_CAP_AMBIENT_CLEAR_ALL", __func__);
-	/* The bounding set only matters to an exec: empty it. */
-	for (cap = 0; prctl(PR_CAPBSET_READ, cap, 0, 0, 0) >= 0; cap++)
-		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == -1)
-			fatal("%s: PR_CAPBSET_DROP %d", __func__, cap);
-
-	memset(&hdr, 0, sizeof(hdr));
-	memset(data, 0, sizeof(data));
-	hdr.version = _LINUX_CAPABILITY_VERSION_3;
-	data[0].effective = data[0].permitted = (uint32_t)keep;
-	data[1].effective = data[1].permitted = (uint32_t)(keep >> 32);
-	if (syscall(SYS_capset, &hdr, data) == -1)
-		fatal("%s: capset", __func__);
-
-	/* Check, as sandbox_drop_privileges checks its uids. */
-	memset(data, 0, sizeof(data));
-	if (syscall(SYS_capget, &hdr, data) == -1)
-		fatal("%s: capget", __func__);
-	eff = data[0].effective | (uint64_t)data[1].effective << 32;
-	prm = data[0].permitted | (uint64_t)data[1].permitted << 32;
-	inh = data[0].inheritable | (uint64_t)data[1].inheritable << 32;
-	if (eff != keep || prm != keep || inh != 0 ||
-	    prctl(PR_CAPBSET_READ, CAP_SYS_ADMIN, 0, 0, 0) != 0)
-		fatalx("%s: capabilities not dropped (eff %llx prm %llx)",
-		    __func__, (unsigned long long)eff,
-		    (unsigned long long)prm);
-	log_debug("%s: capabilities kept %llx", __func__,
-	    (unsigned long long)keep);
-}
-
 void
 spaced_privdrop(const struct spaced_conf *conf)
 {
@@ -105,7 +56,7 @@ spaced_privdrop(const struct spaced_conf *conf)
 		}
 
 	if (geteuid() == 0) {
-		privdrop_caps(spaced_caps_keep());
+		sandbox_caps_limit(spaced_caps_keep(), 0);
 		/*
 		 * Without CAP_DAC_OVERRIDE root reaches the Docker socket by
 		 * its mode bits only (root:docker 0660 is fine); say so now

@@ -78,6 +78,19 @@ request_count(void)
 	return nrequests;
 }
 
+/* The ids of the requests on this spaced-git, at most max of them. */
+size_t
+request_ids_of_git(const struct git_inst *gi, uint32_t *ids, size_t max)
+{
+	struct request	*r;
+	size_t		 n = 0;
+
+	TAILQ_FOREACH(r, &requests, r_entry)
+		if (r->r_git == gi && n < max)
+			ids[n++] = r->r_id;
+	return n;
+}
+
 static void
 request_arm(struct request *r)
 {
@@ -140,11 +153,25 @@ request_maybe_free(struct request *r)
 	free(r);
 }
 
+/* A spaced-git of a repository takes no fds; the one of spaced may. */
+static int
+request_compose(struct request *r, enum procid id, uint32_t type, int fd,
+    const void *data, size_t len)
+{
+	if (id == PROC_GIT && r->r_git != NULL) {
+		if (fd != -1)
+			fatalx("%s: an fd for a repository's spaced-git",
+			    __func__);
+		return gitinst_compose(r->r_git, type, r->r_id, data, len);
+	}
+	return worker_compose(id, type, r->r_id, fd, data, len);
+}
+
 int
 request_send(struct request *r, enum procid id, uint32_t type, int fd,
     const void *data, size_t len)
 {
-	if (worker_compose(id, type, r->r_id, fd, data, len) == -1)
+	if (request_compose(r, id, type, fd, data, len) == -1)
 		return -1;
 	r->r_waiting |= PROC_BIT(id);
 	return 0;
@@ -207,8 +234,8 @@ request_cancel(struct request *r)
 		if ((r->r_waiting & ~r->r_finishing & PROC_BIT(id)) == 0)
 			continue;
 		/* A worker that is gone answers nothing more. */
-		if (worker_compose(id, IMSG_WORKER_CANCEL, r->r_id, -1, NULL,
-		    0) == -1)
+		if (request_compose(r, id, IMSG_WORKER_CANCEL, -1, NULL, 0)
+		    == -1)
 			r->r_waiting &= ~PROC_BIT(id);
 	}
 }
@@ -269,38 +296,48 @@ request_tick(int fd, short event, void *arg)
 }
 
 /* An answer from a worker: it must be one the table expects. */
-void
+int
 request_dispatch(enum procid from, struct imsg *imsg)
 {
 	const struct answer_row	*ar;
 	struct request		*r;
 	uint32_t		 type = imsg_get_type(imsg);
 
-	if ((r = request_find(imsg_get_peerid(imsg))) == NULL)
-		fatalx("%s: %s answered %u for no pending request", __func__,
-		    proc_title(from), type);
-	if ((r->r_waiting & PROC_BIT(from)) == 0)
-		fatalx("%s: %s answered %u for request %u, which waits for "
-		    "no answer of it", __func__, proc_title(from), type,
+	if ((r = request_find(imsg_get_peerid(imsg))) == NULL) {
+		log_warnx("%s: %s answered %u for no pending request",
+		    __func__, proc_title(from), type);
+		return -1;
+	}
+	if ((r->r_waiting & PROC_BIT(from)) == 0) {
+		log_warnx("%s: %s answered %u for request %u, which waits "
+		    "for no answer of it", __func__, proc_title(from), type,
 		    r->r_id);
-	if (imsg->fd != -1)
-		fatalx("%s: %s passed an fd", __func__, proc_title(from));
+		return -1;
+	}
+	if (imsg->fd != -1) {
+		log_warnx("%s: %s passed an fd", __func__, proc_title(from));
+		return -1;
+	}
 	if (type == IMSG_WORKER_CANCEL) {
-		if (!r->r_cancelled || imsg_get_len(imsg) != 0)
-			fatalx("%s: %s: cancel answer for a live request",
+		if (!r->r_cancelled || imsg_get_len(imsg) != 0) {
+			log_warnx("%s: %s: cancel answer for a live request",
 			    __func__, proc_title(from));
+			return -1;
+		}
 		request_worker_done(r, from);
-		return;
+		return 0;
 	}
 	for (ar = r->r_op->op_answers; ar != NULL && ar->ar_type != 0; ar++)
 		if (ar->ar_type == type)
 			break;
 	if (ar == NULL || ar->ar_type == 0 ||
 	    (ar->ar_senders & PROC_BIT(from)) == 0 ||
-	    imsg_get_len(imsg) != ar->ar_len)
-		fatalx("%s: %s: answer %u (%zu bytes) is not one %s takes",
+	    imsg_get_len(imsg) != ar->ar_len) {
+		log_warnx("%s: %s: answer %u (%zu bytes) is not one %s takes",
 		    __func__, proc_title(from), type, imsg_get_len(imsg),
 		    r->r_op->op_name);
+		return -1;
+	}
 	/* A cancelled request still counts answers, but shows none. */
 	if (ar->ar_final == AR_FINAL)
 		r->r_finishing = PROC_BIT(from);
@@ -310,4 +347,5 @@ request_dispatch(enum procid from, struct imsg *imsg)
 	/* The sender's bit is still set, so the handler cannot free r. */
 	if (ar->ar_final == AR_FINAL)
 		request_worker_done(r, from);
+	return 0;
 }

@@ -39,6 +39,7 @@ static const int spaced_extra[] = {
 	SYS_wait4,	/* reap a worker that died, to say why */
 	SYS_unlink,	/* remove the control socket on the way out */
 	SYS_readlink,	/* /proc/<pid>/root for the audit table */
+	SYS_socketpair,	/* the channel of a repository's spaced-git */
 	-1
 };
 

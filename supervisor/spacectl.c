@@ -99,7 +99,7 @@ usage(void)
 	    "          exec ID [-g] [-n] [-t seconds] -- command [arg ...] |\n"
 	    "          network ID allowlist|open [domain ...] |\n"
 	    "          grant ID GRANT_ID UPSTREAM HEADER < secret |\n"
-	    "          journal ID [-f]\n");
+	    "          journal ID [-f] | files DIR | limits DIR\n");
 	exit(2);
 }
 
@@ -940,6 +940,10 @@ main(int argc, char *argv[])
 		return grant_main(argc, argv, sockpath, jflag);
 	if (strcmp(argv[0], "journal") == 0)
 		return journal_main(argc, argv, sockpath, jflag);
+	if (strcmp(argv[0], "files") == 0)
+		return files_main(argc, argv, sockpath, jflag);
+	if (strcmp(argv[0], "limits") == 0)
+		return limits_main(argc, argv, sockpath, jflag);
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (strcmp(argv[0], cmds[i].name) == 0 &&
 		    argc - 1 == cmds[i].nargs)

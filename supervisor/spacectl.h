@@ -19,6 +19,9 @@
 
 /* spacectl's parts shared between its files. */
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "log.h"	/* __dead */
 
 #define SPACECTL_EXEC_FAILED	125	/* exec: spaced or the place failed */
@@ -34,5 +37,14 @@ int		 exec_main(int argc, char *argv[], const char *sockpath,
 int		 network_main(int, char *[], const char *, int json);
 int		 grant_main(int, char *[], const char *, int json);
 int		 journal_main(int, char *[], const char *, int json);
+int		 files_main(int, char *[], const char *, int json);
+int		 limits_main(int, char *[], const char *, int json);
+/*
+ * spacectl_call.c: send one request, hand each DATA record but a struct
+ * space_done to record, return at END; a FAIL exits (request_failed).
+ */
+struct imsg;
+void		 ctl_call(int s, uint32_t type, const void *, size_t,
+		    int json, void (*record)(struct imsg *, void *), void *);
 
 #endif /* SPACED_SPACECTL_H */

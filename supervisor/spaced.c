@@ -413,6 +413,7 @@ main(int argc, char *argv[])
 	}
 	event_del(&ev_ready);
 
+	gitinst_init(base);
 	control_listen(conf.sc_socket, base);
 	/* Everything that needs exec, fork or a new privilege is done. */
 	spaced_privdrop(&conf);

@@ -152,6 +152,8 @@ struct request {
 	struct event		 r_timer;	/* deadline and progress */
 	struct timespec		 r_start;
 	int			 r_ticks;	/* progress ticks so far */
+	/* its spaced-git, when the operation is on a repository */
+	struct git_inst		*r_git;
 	/* the streams it owns: [0] the main one, [1] an exec's stdin */
 #define REQUEST_STREAMS	2
 	struct stream_route	*r_streams[REQUEST_STREAMS];
@@ -161,6 +163,12 @@ struct request {
 			char	 journal[CTL_DETAIL_MAX];
 		} status;
 		struct ctl_stream_test stream_test;
+		struct {
+			uint32_t	 type;	/* to its spaced-git, once READY */
+			struct git_req	 req;
+			int		 relaunched;
+			char		 dir[GIT_DIR_MAX];
+		} git;
 
 		struct {
 			int	 conns;		/* IMSG_SPACE_CONN sent */
@@ -180,6 +188,9 @@ struct request	*request_new(struct ctl_conn *, uint32_t peerid,
 		    const struct ctl_op *);
 struct request	*request_find(uint32_t id);
 size_t		 request_count(void);
+struct git_inst;
+size_t		 request_ids_of_git(const struct git_inst *, uint32_t *,
+		    size_t max);
 /* Send to a worker for this request; its final answer becomes due. */
 int		 request_send(struct request *, enum procid, uint32_t type,
 		    int fd, const void *, size_t);
@@ -191,8 +202,11 @@ void		 request_worker_done(struct request *, enum procid);
 /* The client left or the deadline passed: tell the workers. */
 void		 request_cancel(struct request *);
 void		 request_client_gone(struct ctl_conn *);
-/* workers.c hands every answer here: checked against the table. */
-void		 request_dispatch(enum procid, struct imsg *);
+/*
+ * workers.c and gitinst.c hand every answer here: checked against the
+ * table; -1 for one it does not take (the sender is not to be trusted).
+ */
+int		 request_dispatch(enum procid, struct imsg *);
 
 /*
  * ops.c: one row per control request (its type, length, who may, its
@@ -265,6 +279,25 @@ size_t		 stream_count(void);
 void		 streams_dispatch(struct stream_end_point, struct imsg *);
 /* A new id for a request or a stream: never 0, never one in use. */
 uint32_t	 spaced_new_id(void);
+
+/*
+ * gitinst.c: the spaced-git of each (caller, repository), started by
+ * spaced-launch when a request needs it, ended when idle or broken.
+ */
+struct git_inst;
+/* The request's spaced-git: found or launched; NULL, or an error code. */
+const char	*gitinst_attach(struct request *, const char *dir);
+int		 gitinst_compose(struct git_inst *, uint32_t type,
+		    uint32_t peerid, const void *, size_t);
+/* An answer it gave was a lie: end it once the answer is handled. */
+void		 gitinst_distrust(struct git_inst *);
+/* It refused a request: start afresh next time, the repository changed. */
+void		 gitinst_retire(struct git_inst *);
+void		 gitinst_launch_dispatch(struct imsg *);
+void		 gitinst_init(struct event_base *);
+/* ops_git.c */
+const char	*git_files_start(struct request *, struct imsg *);
+extern const struct answer_row git_answers[];
 
 /* audit.c: the privileges table, read from /proc */
 int	 audit_process(const char *name, pid_t, const char *landlock,

@@ -39,7 +39,7 @@ struct child	 children[PROC_MAX];
 
 /* The workers spaced runs; the gatekeeper runs in containers instead. */
 static const enum procid worker_ids[] = { PROC_DOCKER, PROC_GIT,
-    PROC_JOURNAL };
+    PROC_JOURNAL, PROC_LAUNCH };
 #define NWORKERS	(sizeof(worker_ids) / sizeof(worker_ids[0]))
 
 static void	workers_dispatch(int, short, void *);
@@ -61,7 +61,7 @@ worker_exec(const struct proc *p, const struct spaced_conf *conf, int fd,
 		argv[argc++] = "-d";
 	for (i = 0; i < verbose && i < 3; i++)
 		argv[argc++] = "-v";
-	if (geteuid() == 0) {
+	if (geteuid() == 0 && p->p_user != NULL) {
 		argv[argc++] = "-u";
 		argv[argc++] = (char *)p->p_user;
 		if (p->p_chroot) {
@@ -161,6 +161,7 @@ workers_dispatch(int fd, short event, void *arg)
 	struct child		*c = iev->data;
 	struct imsg		 imsg;
 	struct worker_ready_info wi;
+	struct request		*r;
 	const char		*title = proc_title(c->c_id);
 	int			 n;
 
@@ -205,8 +206,19 @@ workers_dispatch(int fd, short event, void *arg)
 				    c->c_id, NULL }, &imsg);
 				break;
 			default:
-				/* Every other message answers a request. */
-				request_dispatch(c->c_id, &imsg);
+				if (c->c_id == PROC_LAUNCH) {
+					gitinst_launch_dispatch(&imsg);
+					break;
+				}
+				/*
+				 * Every other message answers a request;
+				 * a repository's are its spaced-git's.
+				 */
+				if ((c->c_id == PROC_GIT && (r = request_find(
+				    imsg_get_peerid(&imsg))) != NULL &&
+				    r->r_git != NULL) ||
+				    request_dispatch(c->c_id, &imsg) == -1)
+					fatalx("%s: a bad answer", title);
 			}
 		imsg_free(&imsg);
 	}

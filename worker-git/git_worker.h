@@ -17,7 +17,30 @@
 #ifndef GIT_WORKER_H
 #define GIT_WORKER_H
 
+#include <limits.h>
+
 struct sandbox_spec;
 extern const struct sandbox_spec git_sandbox;
+
+/* git_repo.c: the repository of a spaced-git started with -g */
+struct repo_state {
+	int		 rs_open;	/* 0: rs_code says why not */
+	char		 rs_dir[PATH_MAX];	/* as asked, resolved */
+	char		 rs_top[PATH_MAX];	/* its work tree's top */
+	char		 rs_code[64];
+	char		 rs_message[256];
+};
+extern struct repo_state repo;
+/* Before the filter: open, check, and fill in sb's Landlock rules. */
+void	 repo_prewarm(const char *dir, struct sandbox_spec *sb);
+struct git_repository;
+int	 repo_open(struct git_repository **);
+/* 1: git now reads files this process's Landlock rules do not cover. */
+int	 repo_stale(struct git_repository *);
+
+/* git_serve.c: the requests of a repository's spaced-git */
+struct imsgev;
+struct imsg;
+void	 git_serve(struct imsgev *, struct imsg *);
 
 #endif /* GIT_WORKER_H */

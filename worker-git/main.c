@@ -27,7 +27,12 @@
 
 #include "log.h"
 #include "proc.h"
+#include "git_proto.h"
+#include "sandbox.h"
 #include "git_worker.h"
+
+/* Filled in before the filter: a repository's own Landlock rules. */
+static struct sandbox_spec	 git_sb;
 
 static void
 git_prewarm(void)
@@ -35,6 +40,8 @@ git_prewarm(void)
 	/* libgit2 sets up its TLS and allocator state before the filter. */
 	if (git_libgit2_init() < 0)
 		fatalx("git_libgit2_init failed");
+	if (worker_dir() != NULL)
+		repo_prewarm(worker_dir(), &git_sb);
 }
 
 static void
@@ -44,6 +51,13 @@ git_dispatch(struct imsgev *iev, struct imsg *imsg)
 	int			 major, minor, rev;
 
 	switch (imsg_get_type(imsg)) {
+	case IMSG_GIT_FILES_REQ:
+	case IMSG_GIT_LIMITS_REQ:
+		/* Only a repository's spaced-git has a repository. */
+		if (worker_dir() == NULL)
+			fatalx("%s: a repository request", __func__);
+		git_serve(iev, imsg);
+		break;
 	case IMSG_GIT_VERSION_REQ:
 		if (imsg_get_len(imsg) != 0)
 			fatalx("%s: bad version request", __func__);
@@ -61,7 +75,7 @@ git_dispatch(struct imsgev *iev, struct imsg *imsg)
 
 static const struct worker git_worker = {
 	.w_id = PROC_GIT,
-	.w_sandbox = &git_sandbox,
+	.w_sandbox = &git_sb,
 	.w_prewarm = git_prewarm,
 	.w_dispatch = git_dispatch,
 };
@@ -69,5 +83,6 @@ static const struct worker git_worker = {
 int
 main(int argc, char *argv[])
 {
+	git_sb = git_sandbox;
 	worker_main(argc, argv, &git_worker);
 }

@@ -31,12 +31,12 @@ sh "$top/tools/users.sh" >/dev/null
 
 # --- start and audit ---------------------------------------------------
 check "spaced starts, confines its workers and listens" start_spaced "$sd"
-check "status shows spaced and three running workers" sh -c \
-    "[ \$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j status | jq '[.processes[] | select(.state == \"running\")] | length') -eq 4 ]"
+check "status shows spaced and four running workers" sh -c \
+    "[ \$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j status | jq '[.processes[] | select(.state == \"running\")] | length') -eq 5 ]"
 
 ctl -j privileges >"$tree/priv.json"
 pj() { python3 -c "import json,sys; d=json.load(open('$tree/priv.json')); $1"; }
-for p in spaced spaced-docker spaced-git spaced-journal; do
+for p in spaced spaced-docker spaced-git spaced-journal spaced-launch; do
 	check "$p: Seccomp 2 and NoNewPrivs 1" pj "
 r=[x for x in d['processes'] if x['name']=='$p'][0]
 sys.exit(not (r['seccomp']==2 and r['noNewPrivs']==1))"
@@ -67,8 +67,11 @@ check "spaced: CapPrm 0x20, CapInh, CapAmb and CapBnd empty" sh -c "
 [ $(capset CapAmb) = 0000000000000000 ] && [ $(capset CapBnd) = 0000000000000000 ]"
 check "spaced: the workers' root directories are still audited" pj "
 sys.exit(any(x['root'] in ('?', '') for x in d['processes']))"
+check "spaced-launch: CapEff only setuid, setgid, dac_read_search, kill (0xe4)" pj "
+r=[x for x in d['processes'] if x['name']=='spaced-launch'][0]
+sys.exit(int(r['capEff'],16)!=0xe4)"
 check "the three workers have three distinct uids" pj "
-u=[x['uid'] for x in d['processes'] if x['name']!='spaced']
+u=[x['uid'] for x in d['processes'] if x['name'] not in ('spaced','spaced-launch')]
 sys.exit(len(set(u))!=3)"
 check "spaced-docker is chrooted to the empty directory" pj "
 r=[x for x in d['processes'] if x['name']=='spaced-docker'][0]

@@ -1,0 +1,107 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef SPACED_GIT_PROTO_H
+#define SPACED_GIT_PROTO_H
+
+/*
+ * Code in, beside the worker channel's own messages (proto.h), types
+ * 50-63: spaced and spaced-launch, which starts one spaced-git for each
+ * repository a caller names, as that repository's owner; and spaced and
+ * such a spaced-git, which answers for that repository only.
+ */
+
+#include <stdint.h>
+
+#include "labels.h"
+#include "proto.h"
+
+/* An absolute path of a directory, NUL-terminated (PATH_MAX is 4096). */
+#define GIT_DIR_MAX		4096
+
+enum git_imsg_type {
+	/*
+	 * spaced -> launch, the peerid the instance's id and the fd the
+	 * instance's end of its channel: start spaced-git on it for this
+	 * directory (struct launch_git_req).  launch -> spaced: STARTED
+	 * (struct launch_git_rep, same peerid), later EXITED (struct
+	 * launch_exit) when that process ended.  KILL (struct launch_exit,
+	 * le_status unused): end a spaced-git spaced gave up on.
+	 */
+	IMSG_LAUNCH_GIT_REQ = 50,
+	IMSG_LAUNCH_GIT_REP,
+	IMSG_LAUNCH_EXITED,
+	IMSG_LAUNCH_KILL,
+
+	/*
+	 * spaced -> spaced-git: a struct git_req.  spaced-git answers with
+	 * records (struct git_file, struct git_limit, struct git_snap)
+	 * and one IMSG_GIT_DONE (struct space_done), its last word.
+	 */
+	IMSG_GIT_FILES_REQ = 56,	/* the files that travel */
+	IMSG_GIT_LIMITS_REQ,		/* submodules, Git LFS */
+	IMSG_GIT_FILE,
+	IMSG_GIT_LIMIT,
+	IMSG_GIT_DONE,
+};
+
+struct launch_git_req {
+	uint32_t	 lg_caller;	/* the client's uid */
+	uint32_t	 lg_any_owner;	/* 1: any owner's (root asks) */
+	char		 lg_dir[GIT_DIR_MAX];
+};
+
+struct launch_git_rep {
+	int32_t		 lr_pid;	/* 0: not started, lr_code says why */
+	uint32_t	 lr_uid;	/* the repository's owner, its uid */
+	char		 lr_code[64];
+	char		 lr_message[256];
+};
+
+struct launch_exit {
+	int32_t		 le_pid;
+	int32_t		 le_status;	/* as waitpid gives it */
+};
+
+/* spaced -> spaced-git: what the request is about. */
+struct git_req {
+	char		 gq_space[SPACE_ID_SIZE];	/* "" when none */
+	uint8_t		 gq_pad[3];
+	uint32_t	 gq_flags;
+};
+
+enum git_file_kind {
+	GIT_FILE_TRAVELS = 1,	/* an untracked file that travels */
+	GIT_FILE_REPOSITORY,	/* an untracked repository: stays */
+};
+struct git_file {
+	uint32_t	 gf_kind;	/* enum git_file_kind */
+	uint32_t	 gf_pad;
+	uint64_t	 gf_size;	/* bytes on disk; 0 for a repository */
+	char		 gf_path[GIT_DIR_MAX];	/* relative to the top */
+};
+
+enum git_limit_kind {
+	GIT_LIMIT_SUBMODULE = 1,	/* gl_path: it arrives empty */
+	GIT_LIMIT_LFS,			/* gl_path: where it was seen */
+};
+struct git_limit {
+	uint32_t	 gl_kind;	/* enum git_limit_kind */
+	uint32_t	 gl_pad;
+	char		 gl_path[GIT_DIR_MAX];
+};
+
+#endif /* SPACED_GIT_PROTO_H */

@@ -1,0 +1,407 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * The spaced-git of each repository a caller names.  spaced makes the
+ * channel and asks spaced-launch to start spaced-git on it as the
+ * repository's owner; the instance confines itself to that repository
+ * (Landlock can only narrow, so one process cannot serve two), says
+ * READY, and serves until it has been idle for GITINST_IDLE_SECONDS,
+ * when spaced closes the channel and it exits.  Unlike spaced's own
+ * workers, an instance reads a user's repository, which may be hostile:
+ * a lie from one ends that instance and fails its requests, never spaced.
+ */
+
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <event.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "errors.h"
+#include "git_proto.h"
+#include "log.h"
+#include "spaced.h"
+
+#define GITINST_MAX		16
+#define GITINST_PER_CALLER	8
+#define GITINST_IDLE_SECONDS	30
+#define GITINST_SWEEP_SECONDS	5
+#define GITINST_REQUESTS_MAX	256
+
+enum gitinst_state {
+	GI_LAUNCHING,	/* asked spaced-launch */
+	GI_STARTING,	/* started, READY still due */
+	GI_READY,
+};
+
+struct git_inst {
+	TAILQ_ENTRY(git_inst)	 gi_entry;
+	uint32_t		 gi_id;
+	uid_t			 gi_caller;
+	char			 gi_dir[GIT_DIR_MAX];
+	enum gitinst_state	 gi_state;
+	pid_t			 gi_pid;
+	uid_t			 gi_owner;
+	int			 gi_distrusted;
+	int			 gi_retired;	/* ends once it has no request */
+	time_t			 gi_idle_since;	/* 0: in use */
+	int			 gi_fd;		/* spaced's end */
+	struct imsgev		 gi_iev;
+};
+
+static TAILQ_HEAD(, git_inst) insts = TAILQ_HEAD_INITIALIZER(insts);
+static size_t		 ninsts;
+static uint32_t		 next_inst_id = 1;
+static struct event	 sweep_ev;
+static struct event_base *gi_base;
+
+static void	gitinst_dispatch(int, short, void *);
+
+static time_t
+now_seconds(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+static struct git_inst *
+gitinst_by_id(uint32_t id)
+{
+	struct git_inst	*gi;
+
+	TAILQ_FOREACH(gi, &insts, gi_entry)
+		if (gi->gi_id == id)
+			return gi;
+	return NULL;
+}
+
+/* Send each request that waited for the instance what it asks. */
+static void
+gitinst_flush(struct git_inst *gi)
+{
+	struct request	*r;
+	uint32_t	 ids[GITINST_REQUESTS_MAX];
+	size_t		 i, n;
+
+	n = request_ids_of_git(gi, ids, GITINST_REQUESTS_MAX);
+	for (i = 0; i < n; i++) {
+		if ((r = request_find(ids[i])) == NULL || r->r_git != gi)
+			continue;
+		if ((r->r_waiting & PROC_BIT(PROC_GIT)) || r->r_answered)
+			continue;
+		if (request_send(r, PROC_GIT, r->r_u.git.type, -1,
+		    &r->r_u.git.req, sizeof(r->r_u.git.req)) == -1)
+			space_fail(r, ERR_GIT_WORKER_FAILED,
+			    "spaced-git took no request");
+	}
+}
+
+/* Every request of the instance fails; none refers to it any more. */
+static void
+gitinst_free(struct git_inst *gi, const char *code, const char *message)
+{
+	struct request	*r;
+	uint32_t	 ids[GITINST_REQUESTS_MAX];
+	size_t		 i, n;
+
+	n = request_ids_of_git(gi, ids, GITINST_REQUESTS_MAX);
+	for (i = 0; i < n; i++) {
+		if ((r = request_find(ids[i])) == NULL || r->r_git != gi)
+			continue;
+		r->r_git = NULL;
+		r->r_waiting &= ~PROC_BIT(PROC_GIT);
+		if (!r->r_answered)
+			space_fail(r, code, message);
+		else
+			request_worker_done(r, PROC_GIT);
+	}
+	if (gi->gi_state != GI_LAUNCHING)
+		imsgev_clear(&gi->gi_iev);
+	close(gi->gi_fd);
+	TAILQ_REMOVE(&insts, gi, gi_entry);
+	ninsts--;
+	free(gi);
+}
+
+static int
+gitinst_idle(struct git_inst *gi)
+{
+	uint32_t	 id;
+
+	return gi->gi_state == GI_READY && request_ids_of_git(gi, &id, 1) == 0;
+}
+
+/* End the instance idle longest (of this caller, unless -1): 1 if one. */
+static int
+gitinst_evict(uid_t caller)
+{
+	struct git_inst	*gi;
+
+	/* The list is in the order they were made: the oldest first. */
+	TAILQ_FOREACH(gi, &insts, gi_entry)
+		if ((caller == (uid_t)-1 || gi->gi_caller == caller) &&
+		    gitinst_idle(gi)) {
+			gitinst_free(gi, ERR_GIT_WORKER_FAILED, "");
+			return 1;
+		}
+	return 0;
+}
+
+const char *
+gitinst_attach(struct request *r, const char *dir)
+{
+	struct launch_git_req	 lg;
+	struct git_inst		*gi;
+	size_t			 mine = 0;
+	int			 sp[2];
+
+	TAILQ_FOREACH(gi, &insts, gi_entry) {
+		if (gi->gi_caller != r->r_cc->cc_uid)
+			continue;
+		mine++;
+		if (strcmp(gi->gi_dir, dir) == 0 && !gi->gi_distrusted &&
+		    !gi->gi_retired) {
+			r->r_git = gi;
+			gi->gi_idle_since = 0;
+			if (gi->gi_state == GI_READY)
+				gitinst_flush(gi);
+			return NULL;
+		}
+	}
+	/* At a cap, an idle instance makes room; busy ones never do. */
+	if ((ninsts >= GITINST_MAX || mine >= GITINST_PER_CALLER) &&
+	    !gitinst_evict(mine >= GITINST_PER_CALLER ? r->r_cc->cc_uid :
+	    (uid_t)-1))
+		return ERR_BUSY;
+	if ((gi = calloc(1, sizeof(*gi))) == NULL)
+		return ERR_INTERNAL;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0,
+	    sp) == -1) {
+		free(gi);
+		return ERR_INTERNAL;
+	}
+	gi->gi_id = next_inst_id++;
+	gi->gi_caller = r->r_cc->cc_uid;
+	strlcpy(gi->gi_dir, dir, sizeof(gi->gi_dir));
+	gi->gi_state = GI_LAUNCHING;
+	gi->gi_fd = sp[0];
+	TAILQ_INSERT_TAIL(&insts, gi, gi_entry);
+	ninsts++;
+	r->r_git = gi;
+
+	memset(&lg, 0, sizeof(lg));
+	lg.lg_caller = r->r_cc->cc_uid;
+	lg.lg_any_owner = r->r_cc->cc_uid == 0;
+	strlcpy(lg.lg_dir, dir, sizeof(lg.lg_dir));
+	if (worker_compose(PROC_LAUNCH, IMSG_LAUNCH_GIT_REQ, gi->gi_id, sp[1],
+	    &lg, sizeof(lg)) == -1) {
+		r->r_git = NULL;
+		gitinst_free(gi, ERR_WORKER_UNAVAILABLE, "");
+		return ERR_WORKER_UNAVAILABLE;
+	}
+	return NULL;
+}
+
+int
+gitinst_compose(struct git_inst *gi, uint32_t type, uint32_t peerid,
+    const void *data, size_t len)
+{
+	if (gi->gi_state != GI_READY || gi->gi_distrusted) {
+		errno = ESRCH;
+		return -1;
+	}
+	return imsg_compose_event(&gi->gi_iev, type, peerid, 0, -1, data,
+	    len);
+}
+
+void
+gitinst_distrust(struct git_inst *gi)
+{
+	gi->gi_distrusted = 1;
+}
+
+void
+gitinst_retire(struct git_inst *gi)
+{
+	gi->gi_retired = 1;
+}
+
+/* spaced-launch's word on an instance: started, refused, or ended. */
+void
+gitinst_launch_dispatch(struct imsg *imsg)
+{
+	struct launch_git_rep	 lr;
+	struct launch_exit	 le;
+	struct git_inst		*gi;
+
+	switch (imsg_get_type(imsg)) {
+	case IMSG_LAUNCH_GIT_REP:
+		if (imsg_get_data(imsg, &lr, sizeof(lr)) == -1 ||
+		    memchr(lr.lr_code, '\0', sizeof(lr.lr_code)) == NULL ||
+		    memchr(lr.lr_message, '\0', sizeof(lr.lr_message)) == NULL)
+			fatalx("%s: bad launch answer", __func__);
+		if ((gi = gitinst_by_id(imsg_get_peerid(imsg))) == NULL ||
+		    gi->gi_state != GI_LAUNCHING)
+			fatalx("%s: launch answer for no launch", __func__);
+		if (lr.lr_pid <= 0) {
+			gitinst_free(gi, lr.lr_code[0] != '\0' ? lr.lr_code :
+			    ERR_CODE_IN_FAILED, lr.lr_message);
+			return;
+		}
+		gi->gi_pid = lr.lr_pid;
+		gi->gi_owner = lr.lr_uid;
+		gi->gi_state = GI_STARTING;
+		imsgev_init(&gi->gi_iev, gi_base, gi->gi_fd, gitinst_dispatch,
+		    gi);
+		imsg_event_add(&gi->gi_iev);
+		log_debug("spaced-git %d for uid %u: %s", (int)gi->gi_pid,
+		    (unsigned)gi->gi_owner, gi->gi_dir);
+		break;
+	case IMSG_LAUNCH_EXITED:
+		if (imsg_get_data(imsg, &le, sizeof(le)) == -1)
+			fatalx("%s: bad exit report", __func__);
+		if (WIFSIGNALED(le.le_status))
+			log_warnx("spaced-git %d killed by signal %d (%s)",
+			    (int)le.le_pid, WTERMSIG(le.le_status),
+			    strsignal(WTERMSIG(le.le_status)));
+		else if (WEXITSTATUS(le.le_status) != 0)
+			log_warnx("spaced-git %d exited with status %d",
+			    (int)le.le_pid, WEXITSTATUS(le.le_status));
+		break;
+	default:
+		fatalx("%s: unexpected imsg %u from launch", __func__,
+		    imsg_get_type(imsg));
+	}
+}
+
+static void
+gitinst_end(struct git_inst *gi, const char *why)
+{
+	struct launch_exit	 le;
+
+	log_warnx("spaced-git %d (%s): %s", (int)gi->gi_pid, gi->gi_dir, why);
+	/* It may be stuck in a call and never read its channel's end. */
+	memset(&le, 0, sizeof(le));
+	le.le_pid = gi->gi_pid;
+	(void)worker_compose(PROC_LAUNCH, IMSG_LAUNCH_KILL, 0, -1, &le,
+	    sizeof(le));
+	gitinst_free(gi, ERR_GIT_WORKER_FAILED, why);
+}
+
+static int
+gitinst_message(struct git_inst *gi, struct imsg *imsg)
+{
+	struct worker_ready_info wi;
+	struct request		*r;
+
+	switch (imsg_get_type(imsg)) {
+	case IMSG_WORKER_READY:
+		if (gi->gi_state != GI_STARTING ||
+		    imsg_get_data(imsg, &wi, sizeof(wi)) == -1)
+			return -1;
+		gi->gi_state = GI_READY;
+		gitinst_flush(gi);
+		return 0;
+	case IMSG_STREAM_DATA:
+	case IMSG_STREAM_CREDIT:
+	case IMSG_STREAM_END:
+		return -1;	/* none yet */
+	}
+	if (gi->gi_state != GI_READY)
+		return -1;
+	/* Its answers are for its own requests only. */
+	if ((r = request_find(imsg_get_peerid(imsg))) == NULL ||
+	    r->r_git != gi)
+		return -1;
+	return request_dispatch(PROC_GIT, imsg);
+}
+
+static void
+gitinst_dispatch(int fd, short event, void *arg)
+{
+	struct imsgev	*iev = arg;
+	struct git_inst	*gi = iev->data;
+	struct imsg	 imsg;
+	int		 n, bad;
+
+	if (imsgev_handle(&gi->gi_iev, event) == -1) {
+		gitinst_end(gi, errno != 0 ? "its channel broke" :
+		    "it went away");
+		return;
+	}
+	for (;;) {
+		if ((n = imsgbuf_get(&gi->gi_iev.ibuf, &imsg)) == -1) {
+			gitinst_end(gi, "it sent a bad message");
+			return;
+		}
+		if (n == 0)
+			break;
+		bad = gitinst_message(gi, &imsg) == -1;
+		imsg_free(&imsg);
+		if (bad || gi->gi_distrusted) {
+			gitinst_end(gi, "it gave an answer spaced does not "
+			    "take");
+			return;
+		}
+		if (gi->gi_retired && gitinst_idle(gi)) {
+			gitinst_free(gi, ERR_GIT_WORKER_FAILED, "");
+			return;
+		}
+	}
+	imsg_event_add(&gi->gi_iev);
+}
+
+/* Instances nobody has used for a while go: their channel closes. */
+static void
+gitinst_sweep(int fd, short event, void *arg)
+{
+	struct git_inst	*gi, *next;
+	struct timeval	 tv = { GITINST_SWEEP_SECONDS, 0 };
+	time_t		 now = now_seconds();
+
+	for (gi = TAILQ_FIRST(&insts); gi != NULL; gi = next) {
+		next = TAILQ_NEXT(gi, gi_entry);
+		if (!gitinst_idle(gi)) {
+			gi->gi_idle_since = 0;
+			continue;
+		}
+		if (gi->gi_idle_since == 0)
+			gi->gi_idle_since = now;
+		else if (now - gi->gi_idle_since >= GITINST_IDLE_SECONDS) {
+			log_debug("spaced-git %d idle, ended", (int)gi->gi_pid);
+			gitinst_free(gi, ERR_GIT_WORKER_FAILED, "");
+		}
+	}
+	evtimer_add(&sweep_ev, &tv);
+}
+
+void
+gitinst_init(struct event_base *base)
+{
+	struct timeval	 tv = { GITINST_SWEEP_SECONDS, 0 };
+
+	gi_base = base;
+	evtimer_set(&sweep_ev, gitinst_sweep, NULL);
+	event_base_set(base, &sweep_ev);
+	evtimer_add(&sweep_ev, &tv);
+}

@@ -1,0 +1,182 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * Code in's requests, answered by the spaced-git of the repository they
+ * name (gitinst.c).  spaced reads nothing of the repository: it checks
+ * the shape of each record, which the caller's client then shows, and a
+ * record of the wrong shape ends that spaced-git.
+ */
+
+#include <sys/types.h>
+
+#include <string.h>
+
+#include "errors.h"
+#include "git_proto.h"
+#include "log.h"
+#include "space_parse.h"
+#include "spaced.h"
+
+static int
+terminated(const char *s, size_t len)
+{
+	return memchr(s, '\0', len) != NULL;
+}
+
+/*
+ * An absolute path with no empty, "." or ".." component: the caller's
+ * client resolved it (realpath), and spaced-launch looks at exactly it.
+ */
+static int
+dir_valid(const char *dir, size_t len)
+{
+	const char	*p, *end;
+	size_t		 n;
+
+	if (!terminated(dir, len) || dir[0] != '/')
+		return 0;
+	if (dir[1] == '\0')
+		return 1;
+	for (p = dir + 1; ; p = end + 1) {
+		if ((end = strchr(p, '/')) == NULL)
+			end = p + strlen(p);
+		n = end - p;
+		if (n == 0 || (n == 1 && p[0] == '.') ||
+		    (n == 2 && p[0] == '.' && p[1] == '.'))
+			return 0;
+		if (*end == '\0')
+			return 1;
+	}
+}
+
+static const struct {
+	uint32_t	 ctl;
+	uint32_t	 git;
+} git_types[] = {
+	{ IMSG_CTL_FILES,	IMSG_GIT_FILES_REQ },
+	{ IMSG_CTL_LIMITS,	IMSG_GIT_LIMITS_REQ },
+};
+
+const char *
+git_files_start(struct request *r, struct imsg *imsg)
+{
+	struct ctl_git	 cg;
+	size_t		 i;
+
+	(void)imsg_get_data(imsg, &cg, sizeof(cg));
+	if (!dir_valid(cg.cg_dir, sizeof(cg.cg_dir)) || cg.cg_flags != 0 ||
+	    cg.cg_pad[0] != 0 || cg.cg_pad[1] != 0 || cg.cg_pad[2] != 0 ||
+	    !terminated(cg.cg_id, sizeof(cg.cg_id)) ||
+	    (cg.cg_id[0] != '\0' && !space_id_valid(cg.cg_id)))
+		return ERR_BAD_REQUEST;
+	for (i = 0; i < sizeof(git_types) / sizeof(git_types[0]); i++)
+		if (git_types[i].ctl == r->r_op->op_type)
+			break;
+	if (i == sizeof(git_types) / sizeof(git_types[0]))
+		fatalx("%s: %s is no git operation", __func__,
+		    r->r_op->op_name);
+	r->r_u.git.type = git_types[i].git;
+	memset(&r->r_u.git.req, 0, sizeof(r->r_u.git.req));
+	strlcpy(r->r_u.git.req.gq_space, cg.cg_id,
+	    sizeof(r->r_u.git.req.gq_space));
+	strlcpy(r->r_u.git.dir, cg.cg_dir, sizeof(r->r_u.git.dir));
+	return gitinst_attach(r, cg.cg_dir);
+}
+
+/* A path inside the repository, relative to its top. */
+static int
+relative_valid(const char *path, size_t len)
+{
+	return terminated(path, len) && path[0] != '\0' && path[0] != '/';
+}
+
+static void
+git_file(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct git_file	 gf;
+
+	(void)imsg_get_data(imsg, &gf, sizeof(gf));
+	if ((gf.gf_kind != GIT_FILE_TRAVELS &&
+	    gf.gf_kind != GIT_FILE_REPOSITORY) || gf.gf_pad != 0 ||
+	    !relative_valid(gf.gf_path, sizeof(gf.gf_path))) {
+		gitinst_distrust(r->r_git);
+		return;
+	}
+	request_data(r, &gf, sizeof(gf));
+}
+
+static void
+git_limit(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct git_limit gl;
+
+	(void)imsg_get_data(imsg, &gl, sizeof(gl));
+	if ((gl.gl_kind != GIT_LIMIT_SUBMODULE &&
+	    gl.gl_kind != GIT_LIMIT_LFS) || gl.gl_pad != 0 ||
+	    !relative_valid(gl.gl_path, sizeof(gl.gl_path))) {
+		gitinst_distrust(r->r_git);
+		return;
+	}
+	request_data(r, &gl, sizeof(gl));
+}
+
+static void
+git_done(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct space_done	 sd;
+	const char		*code;
+
+	(void)imsg_get_data(imsg, &sd, sizeof(sd));
+	if (!terminated(sd.sd_code, sizeof(sd.sd_code)) ||
+	    !terminated(sd.sd_message, sizeof(sd.sd_message)) ||
+	    (sd.sd_code[0] != '\0' &&
+	    !space_code_valid(sd.sd_code, sizeof(sd.sd_code)))) {
+		gitinst_distrust(r->r_git);
+		return;
+	}
+	if (sd.sd_code[0] == '\0') {
+		request_end(r);
+		return;
+	}
+	gitinst_retire(r->r_git);
+	/*
+	 * Once, a new spaced-git whose rules cover what git now reads; the
+	 * old one's final answer is this one, so its bit goes first.
+	 */
+	if (strcmp(sd.sd_code, ERR_GIT_WORKER_STALE) == 0 &&
+	    !r->r_u.git.relaunched) {
+		r->r_u.git.relaunched = 1;
+		request_worker_done(r, PROC_GIT);
+		r->r_finishing = 0;
+		r->r_git = NULL;
+		if ((code = gitinst_attach(r, r->r_u.git.dir)) != NULL)
+			space_fail(r, code, "no new spaced-git");
+		return;
+	}
+	request_data(r, &sd, sizeof(sd));
+	request_fail(r, sd.sd_code);
+}
+
+const struct answer_row git_answers[] = {
+	{ IMSG_GIT_FILE, PROC_BIT(PROC_GIT), sizeof(struct git_file), 0,
+	    git_file },
+	{ IMSG_GIT_LIMIT, PROC_BIT(PROC_GIT), sizeof(struct git_limit), 0,
+	    git_limit },
+	{ IMSG_GIT_DONE, PROC_BIT(PROC_GIT), sizeof(struct space_done),
+	    AR_FINAL, git_done },
+	{ 0 }
+};

@@ -1,0 +1,290 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * spaced-launch: starts one spaced-git for a repository, as the owner of
+ * that repository, on a channel spaced made.  spaced itself may no
+ * longer fork, exec or change credentials once it serves; this process
+ * holds exactly those powers, and its only input is spaced's channel
+ * (docs/privsep.md).  It reads the owner from the directory's inode and
+ * the owner's home and group from /etc/passwd (no NSS: a module could
+ * open sockets the filter forbids), and it never reads the repository.
+ */
+
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <linux/capability.h>
+
+#include <errno.h>
+#include <event.h>
+#include <grp.h>
+#include <limits.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "errors.h"
+#include "git_proto.h"
+#include "log.h"
+#include "proc.h"
+#include "sandbox.h"
+#include "launch.h"
+
+#define LAUNCH_CHILDREN_MAX	32	/* spaced keeps fewer instances */
+#define PASSWD_FILE		"/etc/passwd"
+
+static pid_t		 children_pids[LAUNCH_CHILDREN_MAX];
+static char		 git_path[PATH_MAX];
+static struct imsgev	*parent_iev;
+static struct event	 ev_chld;
+
+/*
+ * The capabilities of a launch and no more: the credential change, a
+ * look at any directory's inode, and the end of a spaced-git of another
+ * uid.  spaced-git lives beside us.
+ */
+static void
+launch_prewarm(void)
+{
+	char	 self[PATH_MAX], *slash;
+	ssize_t	 n;
+
+	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) == -1)
+		fatal("readlink /proc/self/exe");
+	self[n] = '\0';
+	if ((slash = strrchr(self, '/')) == NULL)
+		fatalx("odd path of ourselves: %s", self);
+	*slash = '\0';
+	if ((size_t)snprintf(git_path, sizeof(git_path), "%s/spaced-git",
+	    self) >= sizeof(git_path))
+		fatalx("path of spaced-git too long");
+	if (geteuid() == 0)
+		sandbox_caps_limit(1ULL << CAP_SETUID | 1ULL << CAP_SETGID |
+		    1ULL << CAP_DAC_READ_SEARCH | 1ULL << CAP_KILL, 1);
+}
+
+static int
+child_slot(pid_t pid)
+{
+	int	 i;
+
+	for (i = 0; i < LAUNCH_CHILDREN_MAX; i++)
+		if (children_pids[i] == pid)
+			return i;
+	return -1;
+}
+
+static void
+reply(struct imsgev *iev, uint32_t peerid, pid_t pid, uid_t uid,
+    const char *code, const char *fmt, ...)
+{
+	struct launch_git_rep	 lr;
+	va_list			 ap;
+
+	memset(&lr, 0, sizeof(lr));
+	lr.lr_pid = pid;
+	lr.lr_uid = uid;
+	if (code != NULL) {
+		strlcpy(lr.lr_code, code, sizeof(lr.lr_code));
+		va_start(ap, fmt);
+		vsnprintf(lr.lr_message, sizeof(lr.lr_message), fmt, ap);
+		va_end(ap);
+	}
+	imsg_compose_event(iev, IMSG_LAUNCH_GIT_REP, peerid, 0, -1, &lr,
+	    sizeof(lr));
+}
+
+/* The owner's entry, read from the file each time: users come and go. */
+static int
+owner_lookup(uid_t uid, gid_t *gid, char *home, size_t homelen)
+{
+	struct passwd	*pw;
+	FILE		*f;
+	int		 found = 0;
+
+	if ((f = fopen(PASSWD_FILE, "re")) == NULL)
+		return -1;
+	while ((pw = fgetpwent(f)) != NULL)
+		if (pw->pw_uid == uid) {
+			*gid = pw->pw_gid;
+			found = strlcpy(home, pw->pw_dir, homelen) < homelen &&
+			    home[0] == '/';
+			break;
+		}
+	fclose(f);
+	return found ? 0 : -1;
+}
+
+/*
+ * The child: the owner's credentials and nothing more, then spaced-git.
+ * The change of uid drops our capabilities (launch_prewarm); as uid 0
+ * (a repository of root's) the locked NOROOT bit and the empty bounding
+ * set keep the exec from granting any.
+ */
+static __dead void
+child_exec(int fd, uid_t uid, gid_t gid, const char *home, const char *dir)
+{
+	char	 env_home[PATH_MAX + 8];
+	char	*argv[] = { "spaced-git", "-g", (char *)dir, NULL };
+	char	*envp[] = { env_home, NULL };
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
+		_exit(1);
+	signal(SIGCHLD, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	if (dup2(fd, PROC_PARENT_FD) == -1)
+		_exit(1);
+	closefrom(PROC_PARENT_FD + 1);
+	if (setgroups(1, &gid) == -1 || setresgid(gid, gid, gid) == -1 ||
+	    setresuid(uid, uid, uid) == -1)
+		_exit(1);
+	/* A credential change clears the death signal: again. */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
+		_exit(1);
+	/* HOME: where libgit2 finds the owner's global config and ignores. */
+	snprintf(env_home, sizeof(env_home), "HOME=%s", home);
+	execve(git_path, argv, envp);
+	_exit(127);
+}
+
+static void
+launch_git(struct imsgev *iev, struct imsg *imsg)
+{
+	struct launch_git_req	 lg;
+	struct stat		 sb;
+	char			 home[PATH_MAX];
+	uint32_t		 peerid = imsg_get_peerid(imsg);
+	gid_t			 gid;
+	pid_t			 pid;
+	int			 fd = imsg_get_fd(imsg), slot;
+
+	if (fd == -1 || imsg_get_data(imsg, &lg, sizeof(lg)) == -1 ||
+	    memchr(lg.lg_dir, '\0', sizeof(lg.lg_dir)) == NULL ||
+	    lg.lg_dir[0] != '/' || lg.lg_any_owner > 1)
+		fatalx("%s: bad launch request", __func__);
+	if ((slot = child_slot(0)) == -1) {
+		close(fd);
+		reply(iev, peerid, 0, 0, ERR_BUSY, "too many spaced-git");
+		return;
+	}
+	if (stat(lg.lg_dir, &sb) == -1 || !S_ISDIR(sb.st_mode)) {
+		close(fd);
+		reply(iev, peerid, 0, 0, ERR_PROJECT_FOLDER_MISSING,
+		    "%s is not a folder", lg.lg_dir);
+		return;
+	}
+	if (!lg.lg_any_owner && sb.st_uid != lg.lg_caller) {
+		close(fd);
+		reply(iev, peerid, 0, sb.st_uid, ERR_REPOSITORY_NOT_OWNED,
+		    "%s belongs to uid %u: bring in only your own "
+		    "repositories", lg.lg_dir, (unsigned)sb.st_uid);
+		return;
+	}
+	if (owner_lookup(sb.st_uid, &gid, home, sizeof(home)) == -1) {
+		close(fd);
+		reply(iev, peerid, 0, sb.st_uid, ERR_CODE_IN_FAILED,
+		    "the owner of %s, uid %u, has no home in " PASSWD_FILE,
+		    lg.lg_dir, (unsigned)sb.st_uid);
+		return;
+	}
+	switch (pid = fork()) {
+	case -1:
+		close(fd);
+		reply(iev, peerid, 0, sb.st_uid, ERR_CODE_IN_FAILED,
+		    "fork: %s", strerror(errno));
+		return;
+	case 0:
+		child_exec(fd, sb.st_uid, gid, home, lg.lg_dir);
+	}
+	close(fd);
+	children_pids[slot] = pid;
+	log_debug("spaced-git %d for %s as uid %u", (int)pid, lg.lg_dir,
+	    (unsigned)sb.st_uid);
+	reply(iev, peerid, pid, sb.st_uid, NULL, NULL);
+}
+
+static void
+launch_kill(struct imsgev *iev, struct imsg *imsg)
+{
+	struct launch_exit	 le;
+
+	if (imsg_get_data(imsg, &le, sizeof(le)) == -1)
+		fatalx("%s: bad kill request", __func__);
+	/* Ours and alive, or nothing: never a pid we did not start. */
+	if (le.le_pid > 0 && child_slot(le.le_pid) != -1)
+		(void)kill(le.le_pid, SIGKILL);
+}
+
+static void
+on_sigchld(int sig, short event, void *arg)
+{
+	struct launch_exit	 le;
+	pid_t			 pid;
+	int			 status, slot;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		if ((slot = child_slot(pid)) == -1)
+			continue;
+		children_pids[slot] = 0;
+		le.le_pid = pid;
+		le.le_status = status;
+		imsg_compose_event(parent_iev, IMSG_LAUNCH_EXITED, 0, 0, -1,
+		    &le, sizeof(le));
+	}
+}
+
+static void
+launch_dispatch(struct imsgev *iev, struct imsg *imsg)
+{
+	parent_iev = iev;
+	switch (imsg_get_type(imsg)) {
+	case IMSG_LAUNCH_GIT_REQ:
+		launch_git(iev, imsg);
+		break;
+	case IMSG_LAUNCH_KILL:
+		launch_kill(iev, imsg);
+		break;
+	default:
+		fatalx("%s: unexpected imsg %u", __func__,
+		    imsg_get_type(imsg));
+	}
+}
+
+static void
+launch_serve(struct event_base *base)
+{
+	signal_set(&ev_chld, SIGCHLD, on_sigchld, NULL);
+	event_base_set(base, &ev_chld);
+	signal_add(&ev_chld, NULL);
+}
+
+static const struct worker launch_worker = {
+	.w_id = PROC_LAUNCH,
+	.w_sandbox = &launch_sandbox,
+	.w_prewarm = launch_prewarm,
+	.w_dispatch = launch_dispatch,
+	.w_serve = launch_serve,
+};
+
+int
+main(int argc, char *argv[])
+{
+	worker_main(argc, argv, &launch_worker);
+}
