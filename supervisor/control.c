@@ -399,8 +399,7 @@ control_request(struct ctl_conn *cc, struct imsg *imsg)
 
 	if (type == IMSG_STREAM_DATA || type == IMSG_STREAM_CREDIT ||
 	    type == IMSG_STREAM_END) {
-		streams_dispatch((struct stream_end_point){ PROC_MAX, cc },
-		    imsg);
+		streams_dispatch(EP_CLIENT(cc), imsg);
 		return;
 	}
 	if (CTL_VERSION(peerid) != CTL_PROTO_VERSION) {

@@ -84,11 +84,10 @@ exec_start(struct request *r, struct imsg *imsg)
 	se.se_argv_len = cx.cx_argv_len;
 	memcpy(se.se_argv, cx.cx_argv, cx.cx_argv_len);
 
-	if ((out = stream_open(r, (struct stream_end_point){ PROC_DOCKER,
-	    NULL }, (struct stream_end_point){ PROC_MAX, r->r_cc })) == NULL ||
-	    (cx.cx_stdin && (in = stream_open(r, (struct stream_end_point){
-	    PROC_MAX, r->r_cc }, (struct stream_end_point){ PROC_DOCKER,
-	    NULL })) == NULL))
+	if ((out = stream_open(r, EP_WORKER(PROC_DOCKER),
+	    EP_CLIENT(r->r_cc))) == NULL || (cx.cx_stdin &&
+	    (in = stream_open(r, EP_CLIENT(r->r_cc),
+	    EP_WORKER(PROC_DOCKER))) == NULL))
 		return ERR_BUSY;
 	se.se_out_stream = out->s_id;
 	se.se_in_stream = in != NULL ? in->s_id : 0;

@@ -95,25 +95,36 @@ gitinst_by_id(uint32_t id)
 	return NULL;
 }
 
-/* Send each request that waited for the instance what it asks. */
+/*
+ * The next request that waits for the instance gets it, one at a time:
+ * libgit2 works synchronously, and a pack that waits for credit must
+ * hear only its own stream and its own cancel.
+ */
 static void
 gitinst_flush(struct git_inst *gi)
 {
-	struct request	*r;
+	struct request	*r, *next = NULL;
 	uint32_t	 ids[GITINST_REQUESTS_MAX];
 	size_t		 i, n;
 
+	if (gi->gi_state != GI_READY || gi->gi_distrusted)
+		return;
 	n = request_ids_of_git(gi, ids, GITINST_REQUESTS_MAX);
 	for (i = 0; i < n; i++) {
 		if ((r = request_find(ids[i])) == NULL || r->r_git != gi)
 			continue;
-		if ((r->r_waiting & PROC_BIT(PROC_GIT)) || r->r_answered)
-			continue;
-		if (request_send(r, PROC_GIT, r->r_u.git.type, -1,
-		    &r->r_u.git.req, sizeof(r->r_u.git.req)) == -1)
-			space_fail(r, ERR_GIT_WORKER_FAILED,
-			    "spaced-git took no request");
+		if (r->r_waiting & PROC_BIT(PROC_GIT))
+			return;		/* one in flight */
+		if (!r->r_answered && !r->r_u.git.sent && next == NULL)
+			next = r;
 	}
+	if (next == NULL)
+		return;
+	next->r_u.git.sent = 1;
+	if (request_send(next, PROC_GIT, next->r_u.git.type, -1,
+	    &next->r_u.git.req, sizeof(next->r_u.git.req)) == -1)
+		space_fail(next, ERR_GIT_WORKER_FAILED,
+		    "spaced-git took no request");
 }
 
 /* Every request of the instance fails; none refers to it any more. */
@@ -135,6 +146,7 @@ gitinst_free(struct git_inst *gi, const char *code, const char *message)
 		else
 			request_worker_done(r, PROC_GIT);
 	}
+	streams_git_gone(gi);
 	if (gi->gi_state != GI_LAUNCHING)
 		imsgev_clear(&gi->gi_iev);
 	close(gi->gi_fd);
@@ -234,6 +246,12 @@ gitinst_compose(struct git_inst *gi, uint32_t type, uint32_t peerid,
 	    len);
 }
 
+struct imsgev *
+gitinst_iev(struct git_inst *gi)
+{
+	return gi->gi_state == GI_READY ? &gi->gi_iev : NULL;
+}
+
 void
 gitinst_distrust(struct git_inst *gi)
 {
@@ -325,7 +343,10 @@ gitinst_message(struct git_inst *gi, struct imsg *imsg)
 	case IMSG_STREAM_DATA:
 	case IMSG_STREAM_CREDIT:
 	case IMSG_STREAM_END:
-		return -1;	/* none yet */
+		if (gi->gi_state != GI_READY)
+			return -1;
+		streams_dispatch(EP_GIT(gi), imsg);
+		return 0;
 	}
 	if (gi->gi_state != GI_READY)
 		return -1;
@@ -367,6 +388,7 @@ gitinst_dispatch(int fd, short event, void *arg)
 			gitinst_free(gi, ERR_GIT_WORKER_FAILED, "");
 			return;
 		}
+		gitinst_flush(gi);
 	}
 	imsg_event_add(&gi->gi_iev);
 }

@@ -66,8 +66,8 @@ journal_start(struct request *r, struct imsg *imsg)
 	memset(&ji, 0, sizeof(ji));
 	strlcpy(ji.ji_owner, sl.sl_space.sq_owner, sizeof(ji.ji_owner));
 	strlcpy(ji.ji_id, cj.cj_id, sizeof(ji.ji_id));
-	if ((s = stream_open(r, (struct stream_end_point){ PROC_DOCKER, NULL },
-	    (struct stream_end_point){ PROC_JOURNAL, NULL })) == NULL)
+	if ((s = stream_open(r, EP_WORKER(PROC_DOCKER),
+	    EP_WORKER(PROC_JOURNAL))) == NULL)
 		return ERR_BUSY;
 	ji.ji_stream = sl.sl_stream = s->s_id;
 	/* The sink first: it must know the stream before data comes. */

@@ -313,7 +313,7 @@ static const char *
 stream_test_start(struct request *r, struct imsg *imsg)
 {
 	struct ctl_stream_test	*ct = &r->r_u.stream_test;
-	struct stream_end_point	 src = { PROC_GIT, NULL }, dst;
+	struct stream_end_point	 src = EP_WORKER(PROC_GIT), dst;
 	struct stream_test_msg	 tm;
 	struct stream_route	*s;
 
@@ -322,9 +322,9 @@ stream_test_start(struct request *r, struct imsg *imsg)
 	    (ct->ct_sink != CTL_SINK_JOURNAL && ct->ct_sink != CTL_SINK_CLIENT))
 		return ERR_BAD_REQUEST;
 	if (ct->ct_sink == CTL_SINK_JOURNAL)
-		dst = (struct stream_end_point){ PROC_JOURNAL, NULL };
+		dst = EP_WORKER(PROC_JOURNAL);
 	else
-		dst = (struct stream_end_point){ PROC_MAX, r->r_cc };
+		dst = EP_CLIENT(r->r_cc);
 	if ((s = stream_open(r, src, dst)) == NULL)
 		return ERR_BUSY;
 	memset(&tm, 0, sizeof(tm));

@@ -153,15 +153,11 @@ git_done(struct request *r, enum procid from, struct imsg *imsg)
 		return;
 	}
 	gitinst_retire(r->r_git);
-	/*
-	 * Once, a new spaced-git whose rules cover what git now reads; the
-	 * old one's final answer is this one, so its bit goes first.
-	 */
+	/* Once, a new spaced-git whose rules cover what git now reads. */
 	if (strcmp(sd.sd_code, ERR_GIT_WORKER_STALE) == 0 &&
 	    !r->r_u.git.relaunched) {
 		r->r_u.git.relaunched = 1;
-		request_worker_done(r, PROC_GIT);
-		r->r_finishing = 0;
+		r->r_u.git.sent = 0;
 		r->r_git = NULL;
 		if ((code = gitinst_attach(r, r->r_u.git.dir)) != NULL)
 			space_fail(r, code, "no new spaced-git");

@@ -173,6 +173,9 @@ request_send(struct request *r, enum procid id, uint32_t type, int fd,
 {
 	if (request_compose(r, id, type, fd, data, len) == -1)
 		return -1;
+	/* The next step to a worker whose last answer is being handled. */
+	if (r->r_finishing & PROC_BIT(id))
+		r->r_resent |= PROC_BIT(id);
 	r->r_waiting |= PROC_BIT(id);
 	return 0;
 }
@@ -344,8 +347,12 @@ request_dispatch(enum procid from, struct imsg *imsg)
 	if (!r->r_answered || ar->ar_final == AR_ALWAYS)
 		ar->ar_handler(r, from, imsg);
 	r->r_finishing = 0;
-	/* The sender's bit is still set, so the handler cannot free r. */
-	if (ar->ar_final == AR_FINAL)
+	/*
+	 * The sender's bit is still set, so the handler cannot free r; it
+	 * stays set when the handler sent the sender its next step.
+	 */
+	if (ar->ar_final == AR_FINAL && (r->r_resent & PROC_BIT(from)) == 0)
 		request_worker_done(r, from);
+	r->r_resent = 0;
 	return 0;
 }

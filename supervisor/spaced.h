@@ -147,6 +147,7 @@ struct request {
 	const struct ctl_op	*r_op;
 	uint32_t		 r_waiting;	/* procid bits */
 	uint32_t		 r_finishing;	/* giving its final answer now */
+	uint32_t		 r_resent;	/* ...and was sent its next step */
 	int			 r_answered;	/* END or FAIL sent */
 	int			 r_cancelled;	/* workers were told */
 	struct event		 r_timer;	/* deadline and progress */
@@ -167,6 +168,7 @@ struct request {
 			uint32_t	 type;	/* to its spaced-git, once READY */
 			struct git_req	 req;
 			int		 relaunched;
+			int		 sent;	/* the first step went */
 			char		 dir[GIT_DIR_MAX];
 		} git;
 
@@ -261,7 +263,16 @@ extern const struct answer_row exec_answers[];
 struct stream_end_point {
 	enum procid		 ep_proc;	/* PROC_MAX: a client */
 	struct ctl_conn		*ep_cc;
+	/* PROC_GIT: a repository's spaced-git, or NULL: spaced's own */
+	struct git_inst		*ep_git;
+	int			 ep_gone;	/* that spaced-git ended */
 };
+/* The three kinds of end. */
+#define EP_WORKER(id)	((struct stream_end_point){ .ep_proc = (id) })
+#define EP_CLIENT(cc)	((struct stream_end_point){ .ep_proc = PROC_MAX, \
+			    .ep_cc = (cc) })
+#define EP_GIT(gi)	((struct stream_end_point){ .ep_proc = PROC_GIT, \
+			    .ep_git = (gi) })
 struct stream_route {
 	TAILQ_ENTRY(stream_route) s_entry;
 	uint32_t		 s_id;
@@ -277,6 +288,10 @@ struct stream_route *stream_find(uint32_t id);
 void		 stream_abort(struct stream_route *);
 size_t		 stream_count(void);
 void		 streams_dispatch(struct stream_end_point, struct imsg *);
+/* The spaced-git is gone: its streams end nowhere. */
+void		 streams_git_gone(const struct git_inst *);
+/* Its channel, or NULL once it is not READY. */
+struct imsgev	*gitinst_iev(struct git_inst *);
 /* A new id for a request or a stream: never 0, never one in use. */
 uint32_t	 spaced_new_id(void);
 

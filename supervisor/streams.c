@@ -55,7 +55,8 @@ static size_t		 recent_next;
 static int
 ep_equal(struct stream_end_point a, struct stream_end_point b)
 {
-	return a.ep_proc == b.ep_proc && a.ep_cc == b.ep_cc;
+	return a.ep_proc == b.ep_proc && a.ep_cc == b.ep_cc &&
+	    a.ep_git == b.ep_git;
 }
 
 static const char *
@@ -69,6 +70,10 @@ ep_iev(struct stream_end_point ep)
 {
 	if (ep.ep_proc == PROC_MAX)
 		return ep.ep_cc != NULL ? &ep.ep_cc->cc_iev : NULL;
+	if (ep.ep_git != NULL)
+		return gitinst_iev(ep.ep_git);
+	if (ep.ep_gone)
+		return NULL;
 	if (children[ep.ep_proc].c_pid == 0)
 		return NULL;
 	return &children[ep.ep_proc].c_iev;
@@ -155,6 +160,25 @@ stream_abort(struct stream_route *s)
 	stream_drop_client(&s->s_dst);
 }
 
+void
+streams_git_gone(const struct git_inst *gi)
+{
+	struct stream_route	*s;
+
+	TAILQ_FOREACH(s, &streams, s_entry) {
+		if (s->s_src.ep_git == gi || s->s_dst.ep_git == gi)
+			s->s_aborted = 1;
+		if (s->s_src.ep_git == gi) {
+			s->s_src.ep_git = NULL;
+			s->s_src.ep_gone = 1;
+		}
+		if (s->s_dst.ep_git == gi) {
+			s->s_dst.ep_git = NULL;
+			s->s_dst.ep_gone = 1;
+		}
+	}
+}
+
 struct stream_route *
 stream_find(uint32_t id)
 {
@@ -186,10 +210,18 @@ recent_client_stream(uint32_t id)
 	return 0;
 }
 
-/* Refuse a bad stream message: a client is cut off, a worker is fatal. */
+/*
+ * Refuse a bad stream message: a client is cut off, a repository's
+ * spaced-git ended, one of spaced's own workers is fatal.
+ */
 static void
 stream_refuse(struct stream_end_point from, const char *why, uint32_t id)
 {
+	if (from.ep_git != NULL) {
+		log_warnx("streams: spaced-git: %s (stream %u)", why, id);
+		gitinst_distrust(from.ep_git);
+		return;
+	}
 	if (from.ep_proc != PROC_MAX)
 		fatalx("streams: %s: %s (stream %u)", ep_title(from), why, id);
 	log_warnx("streams: client uid %u: %s (stream %u)",
@@ -246,6 +278,10 @@ streams_dispatch(struct stream_end_point from, struct imsg *imsg)
 	if ((iev = ep_iev(to)) == NULL)
 		return;
 	if (stream_relay(iev, imsg, &s->s_gauge) == -1) {
+		if (from.ep_git != NULL) {
+			stream_refuse(from, "broke the stream", id);
+			return;
+		}
 		if (from.ep_proc != PROC_MAX)
 			fatal("streams: %s broke stream %u", ep_title(from),
 			    id);

@@ -202,8 +202,7 @@ workers_dispatch(int fd, short event, void *arg)
 			case IMSG_STREAM_DATA:
 			case IMSG_STREAM_CREDIT:
 			case IMSG_STREAM_END:
-				streams_dispatch((struct stream_end_point){
-				    c->c_id, NULL }, &imsg);
+				streams_dispatch(EP_WORKER(c->c_id), &imsg);
 				break;
 			default:
 				if (c->c_id == PROC_LAUNCH) {
