@@ -98,6 +98,14 @@ enum ctl_imsg_type {
 	 */
 	IMSG_CTL_FILES,
 	IMSG_CTL_LIMITS,
+	/*
+	 * struct ctl_codein: the repository's code into a space.  A DATA
+	 * struct ctl_exec_streams names the stream of what the scripts
+	 * inside print (chunks as exec's, for the client to show, never
+	 * read); after its END a DATA struct ctl_codein_result and END,
+	 * or a DATA struct space_done and FAIL.
+	 */
+	IMSG_CTL_CODE_IN,
 
 	/* answers (spaced -> client) */
 	IMSG_CTL_DATA = 200,	/* one record per message */
@@ -202,6 +210,30 @@ struct ctl_git {
 	char		 cg_id[SPACE_ID_SIZE];	/* "" when none */
 	uint8_t		 cg_pad[3];		/* zero */
 	uint32_t	 cg_flags;		/* zero */
+};
+
+#define CODEIN_CLEAN		0x01	/* start at HEAD, nothing else */
+#define CODEIN_TIMEOUT_DEFAULT	600	/* seconds, for the transfer */
+#define CODEIN_TIMEOUT_MAX	3600
+struct ctl_codein {
+	char		 ci_id[SPACE_ID_SIZE];
+	uint8_t		 ci_pad[3];		/* zero */
+	uint32_t	 ci_flags;		/* CODEIN_* */
+	uint32_t	 ci_timeout_s;		/* 0: the default */
+	char		 ci_dir[GIT_DIR_MAX];
+};
+
+struct ctl_codein_result {
+	char		 cr_space_path[GIT_DIR_MAX];
+	char		 cr_project_path[GIT_DIR_MAX];
+	char		 cr_base[GIT_HEX_SIZE];
+	char		 cr_staged[GIT_HEX_SIZE];
+	char		 cr_start[GIT_HEX_SIZE];
+	char		 cr_format[8];
+	char		 cr_branch[GIT_BRANCH_MAX];	/* "": detached */
+	uint8_t		 cr_pad[2];
+	int32_t		 cr_name_copied;
+	int32_t		 cr_email_copied;
 };
 
 struct ctl_exec_streams {

@@ -54,6 +54,14 @@
 #define ERR_CODE_IN_FAILED	"code_in_failed"
 #define ERR_NOT_A_GIT_WORK_TREE	"not_a_git_work_tree"
 #define ERR_GIT_COMMAND_FAILED	"git_command_failed"	/* libgit2 said no */
+#define ERR_REPOSITORY_HAS_NO_COMMIT "repository_has_no_commit"
+#define ERR_REPOSITORY_HAS_UNMERGED "repository_has_unmerged_changes"
+#define ERR_SPACE_REF_EXISTS	"space_ref_exists"
+#define ERR_PROJECT_FOLDER_NO_TRAVEL "project_folder_does_not_travel"
+#define ERR_UNSUPPORTED_OBJECT_FORMAT "unsupported_object_format"
+#define ERR_SPACE_PATH_IN_USE	"space_path_in_use"
+#define ERR_CODE_TRANSFER_FAILED "code_transfer_failed"
+#define ERR_CODE_UNFOLD_FAILED	"code_unfold_failed"
 #define ERR_GIT_WORKER_FAILED	"git_worker_failed"	/* its spaced-git died */
 /* spaced-git's rules no longer cover the repository: spaced starts anew */
 #define ERR_GIT_WORKER_STALE	"git_worker_stale"

@@ -56,7 +56,19 @@ enum git_imsg_type {
 	IMSG_GIT_FILE,
 	IMSG_GIT_LIMIT,
 	IMSG_GIT_DONE,
+	/*
+	 * SNAPSHOT (struct git_req, gq_space set): the two commits and the
+	 * host ref, answered by a struct git_snap.  PACK (struct
+	 * git_pack_req): a pack on the stream it names, END before DONE.
+	 * REFS_REMOVE (struct git_req): every ref of the space, at once.
+	 */
+	IMSG_GIT_SNAPSHOT_REQ,
+	IMSG_GIT_SNAP,
+	IMSG_GIT_PACK_REQ,
+	IMSG_GIT_REFS_REMOVE_REQ,
 };
+
+#define GIT_REQ_CLEAN		0x01	/* snapshot: HEAD, nothing else */
 
 struct launch_git_req {
 	uint32_t	 lg_caller;	/* the client's uid */
@@ -81,6 +93,38 @@ struct git_req {
 	char		 gq_space[SPACE_ID_SIZE];	/* "" when none */
 	uint8_t		 gq_pad[3];
 	uint32_t	 gq_flags;
+};
+
+/* Object ids in hex: SHA-1 today, room for SHA-256. */
+#define GIT_HEX_SIZE		65
+#define GIT_BRANCH_MAX		256
+#define GIT_NAME_MAX		65	/* the project folder's name inside */
+#define GIT_IDENTITY_MAX	256	/* user.name, user.email: one line */
+struct git_snap {
+	char		 gs_base[GIT_HEX_SIZE];		/* HEAD */
+	char		 gs_staged[GIT_HEX_SIZE];
+	char		 gs_start[GIT_HEX_SIZE];
+	char		 gs_format[8];			/* "sha1" */
+	char		 gs_branch[GIT_BRANCH_MAX];	/* "": detached */
+	char		 gs_name[GIT_NAME_MAX];
+	char		 gs_user_name[GIT_IDENTITY_MAX];	/* "": none */
+	char		 gs_user_email[GIT_IDENTITY_MAX];
+	char		 gs_project[GIT_DIR_MAX];	/* below the top; "" */
+};
+
+enum git_pack_kind {
+	GIT_PACK_START = 1,	/* base (no parents), staged and start */
+	GIT_PACK_HISTORY,	/* everything behind base, base included */
+};
+struct git_pack_req {
+	char		 gp_space[SPACE_ID_SIZE];
+	uint8_t		 gp_pad[3];
+	uint32_t	 gp_kind;	/* enum git_pack_kind */
+	uint32_t	 gp_stream;
+	char		 gp_base[GIT_HEX_SIZE];
+	char		 gp_staged[GIT_HEX_SIZE];
+	char		 gp_start[GIT_HEX_SIZE];
+	uint8_t		 gp_pad2[1];
 };
 
 enum git_file_kind {

@@ -556,10 +556,10 @@ space_conn(struct request *r, enum procid from, struct imsg *imsg)
 {
 	int	 s = -1;
 
-	if (r->r_u.space.conns < SPACE_CONNS_MAX) {
+	if (r->r_conns < SPACE_CONNS_MAX) {
 		if ((s = docker_connect()) != -1)
-			r->r_u.space.conns++;
-	} else if (r->r_u.space.conns++ == SPACE_CONNS_MAX)
+			r->r_conns++;
+	} else if (r->r_conns++ == SPACE_CONNS_MAX)
 		log_warnx("request %u (%s): %s asks for more than %d engine "
 		    "connections: answered without", r->r_id, r->r_op->op_name,
 		    proc_title(from), SPACE_CONNS_MAX);
@@ -626,6 +626,9 @@ static const struct ctl_op ops[] = {
 	    git_files_start, git_answers, NULL },
 	{ IMSG_CTL_LIMITS, "limits", sizeof(struct ctl_git), WHO_ANYONE, 60,
 	    git_files_start, git_answers, NULL },
+	/* As long as the transfer: progress keeps the client waiting. */
+	{ IMSG_CTL_CODE_IN, "code-in", sizeof(struct ctl_codein), WHO_DOCKER,
+	    0, codein_start, codein_answers, NULL },
 	SPACE_OP(IMSG_CTL_SHOW, "show", 60),
 	SPACE_OP(IMSG_CTL_VERIFY, "verify", 60),
 	SPACE_OP(IMSG_CTL_STOP, "stop", 60),

@@ -41,8 +41,8 @@ terminated(const char *s, size_t len)
  * An absolute path with no empty, "." or ".." component: the caller's
  * client resolved it (realpath), and spaced-launch looks at exactly it.
  */
-static int
-dir_valid(const char *dir, size_t len)
+int
+git_dir_valid(const char *dir, size_t len)
 {
 	const char	*p, *end;
 	size_t		 n;
@@ -78,7 +78,7 @@ git_files_start(struct request *r, struct imsg *imsg)
 	size_t		 i;
 
 	(void)imsg_get_data(imsg, &cg, sizeof(cg));
-	if (!dir_valid(cg.cg_dir, sizeof(cg.cg_dir)) || cg.cg_flags != 0 ||
+	if (!git_dir_valid(cg.cg_dir, sizeof(cg.cg_dir)) || cg.cg_flags != 0 ||
 	    cg.cg_pad[0] != 0 || cg.cg_pad[1] != 0 || cg.cg_pad[2] != 0 ||
 	    !terminated(cg.cg_id, sizeof(cg.cg_id)) ||
 	    (cg.cg_id[0] != '\0' && !space_id_valid(cg.cg_id)))
@@ -134,17 +134,44 @@ git_limit(struct request *r, enum procid from, struct imsg *imsg)
 	request_data(r, &gl, sizeof(gl));
 }
 
+int
+git_done_valid(const struct space_done *sd)
+{
+	return terminated(sd->sd_code, sizeof(sd->sd_code)) &&
+	    terminated(sd->sd_message, sizeof(sd->sd_message)) &&
+	    (sd->sd_code[0] == '\0' ||
+	    space_code_valid(sd->sd_code, sizeof(sd->sd_code)));
+}
+
+/*
+ * A refusal: the instance starts afresh next time.  Once, for a stale
+ * one, a new spaced-git whose rules cover what git now reads, and the
+ * request goes to it (1).
+ */
+int
+git_stale_relaunch(struct request *r, const struct space_done *sd)
+{
+	const char	*code;
+
+	gitinst_retire(r->r_git);
+	if (strcmp(sd->sd_code, ERR_GIT_WORKER_STALE) != 0 ||
+	    r->r_u.git.relaunched)
+		return 0;
+	r->r_u.git.relaunched = 1;
+	r->r_u.git.sent = 0;
+	r->r_git = NULL;
+	if ((code = gitinst_attach(r, r->r_u.git.dir)) != NULL)
+		space_fail(r, code, "no new spaced-git");
+	return 1;
+}
+
 static void
 git_done(struct request *r, enum procid from, struct imsg *imsg)
 {
 	struct space_done	 sd;
-	const char		*code;
 
 	(void)imsg_get_data(imsg, &sd, sizeof(sd));
-	if (!terminated(sd.sd_code, sizeof(sd.sd_code)) ||
-	    !terminated(sd.sd_message, sizeof(sd.sd_message)) ||
-	    (sd.sd_code[0] != '\0' &&
-	    !space_code_valid(sd.sd_code, sizeof(sd.sd_code)))) {
+	if (!git_done_valid(&sd)) {
 		gitinst_distrust(r->r_git);
 		return;
 	}
@@ -152,17 +179,8 @@ git_done(struct request *r, enum procid from, struct imsg *imsg)
 		request_end(r);
 		return;
 	}
-	gitinst_retire(r->r_git);
-	/* Once, a new spaced-git whose rules cover what git now reads. */
-	if (strcmp(sd.sd_code, ERR_GIT_WORKER_STALE) == 0 &&
-	    !r->r_u.git.relaunched) {
-		r->r_u.git.relaunched = 1;
-		r->r_u.git.sent = 0;
-		r->r_git = NULL;
-		if ((code = gitinst_attach(r, r->r_u.git.dir)) != NULL)
-			space_fail(r, code, "no new spaced-git");
+	if (git_stale_relaunch(r, &sd))
 		return;
-	}
 	request_data(r, &sd, sizeof(sd));
 	request_fail(r, sd.sd_code);
 }

@@ -99,7 +99,8 @@ usage(void)
 	    "          exec ID [-g] [-n] [-t seconds] -- command [arg ...] |\n"
 	    "          network ID allowlist|open [domain ...] |\n"
 	    "          grant ID GRANT_ID UPSTREAM HEADER < secret |\n"
-	    "          journal ID [-f] | files DIR | limits DIR\n");
+	    "          journal ID [-f] | files DIR | limits DIR |\n"
+	    "          code-in ID DIR [--clean]\n");
 	exit(2);
 }
 
@@ -944,6 +945,8 @@ main(int argc, char *argv[])
 		return files_main(argc, argv, sockpath, jflag);
 	if (strcmp(argv[0], "limits") == 0)
 		return limits_main(argc, argv, sockpath, jflag);
+	if (strcmp(argv[0], "code-in") == 0)
+		return codein_main(argc, argv, sockpath, jflag);
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (strcmp(argv[0], cmds[i].name) == 0 &&
 		    argc - 1 == cmds[i].nargs)

@@ -153,6 +153,7 @@ struct request {
 	struct event		 r_timer;	/* deadline and progress */
 	struct timespec		 r_start;
 	int			 r_ticks;	/* progress ticks so far */
+	int			 r_conns;	/* IMSG_SPACE_CONN sent */
 	/* its spaced-git, when the operation is on a repository */
 	struct git_inst		*r_git;
 	/* the streams it owns: [0] the main one, [1] an exec's stdin */
@@ -170,10 +171,18 @@ struct request {
 			int		 relaunched;
 			int		 sent;	/* the first step went */
 			char		 dir[GIT_DIR_MAX];
+			/* code in (codein.c) */
+			struct git_snap	 snap;
+			int		 have_snap;
+			int		 step;
+			int		 pack_due, exec_due;
+			int		 exit;		/* the script's */
+			uint32_t	 timeout_s;
+			char		 code[CTL_CODE_MAX];
+			char		 message[SPACE_DONE_MESSAGE_MAX];
 		} git;
 
 		struct {
-			int	 conns;		/* IMSG_SPACE_CONN sent */
 			/* journal */
 			int	 jr_ingested;	/* the journal has the log */
 			int	 jr_place_done;	/* the place sent it whole */
@@ -313,6 +322,13 @@ void		 gitinst_init(struct event_base *);
 /* ops_git.c */
 const char	*git_files_start(struct request *, struct imsg *);
 extern const struct answer_row git_answers[];
+int		 git_dir_valid(const char *, size_t);
+struct space_done;
+int		 git_done_valid(const struct space_done *);
+int		 git_stale_relaunch(struct request *, const struct space_done *);
+/* codein.c */
+const char	*codein_start(struct request *, struct imsg *);
+extern const struct answer_row codein_answers[];
 
 /* audit.c: the privileges table, read from /proc */
 int	 audit_process(const char *name, pid_t, const char *landlock,

@@ -149,6 +149,7 @@ void
 repo_prewarm(const char *dir, struct sandbox_spec *sb)
 {
 	git_repository	*r;
+	const git_error	*e;
 	const char	*workdir, *gitdir, *common;
 	size_t		 i, n;
 
@@ -158,8 +159,16 @@ repo_prewarm(const char *dir, struct sandbox_spec *sb)
 		return;
 	}
 	if (git_repository_open_ext(&r, repo.rs_dir, 0, NULL) != 0) {
-		repo_refuse(ERR_NOT_A_GIT_WORK_TREE, "%s is in no git "
-		    "repository: run git init there first", dir);
+		e = git_error_last();
+		/* libgit2 1.5 knows SHA-1 only: say so, never guess. */
+		if (e != NULL && e->message != NULL &&
+		    strcasestr(e->message, "objectformat") != NULL)
+			repo_refuse(ERR_UNSUPPORTED_OBJECT_FORMAT, "%s uses an "
+			    "object format this libgit2 cannot read (%s)",
+			    dir, e->message);
+		else
+			repo_refuse(ERR_NOT_A_GIT_WORK_TREE, "%s is in no git "
+			    "repository: run git init there first", dir);
 		return;
 	}
 	if (git_repository_is_bare(r) ||

@@ -33,7 +33,36 @@
 #include "imsg.h"
 #include "log.h"
 #include "place_proto.h"
+#include "proc.h"
 #include "git_worker.h"
+
+void
+snap_refuse(struct space_done *sd, const char *code, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	strlcpy(sd->sd_code, code, sizeof(sd->sd_code));
+	va_start(ap, fmt);
+	vsnprintf(sd->sd_message, sizeof(sd->sd_message), fmt, ap);
+	va_end(ap);
+}
+
+void
+snap_libgit2(struct space_done *sd, const char *what)
+{
+	const git_error	*e = git_error_last();
+
+	snap_refuse(sd, ERR_GIT_COMMAND_FAILED, "%s: %s", what,
+	    e != NULL && e->message != NULL ? e->message : "libgit2 failed");
+}
+
+static void
+done_sd(struct imsgev *iev, uint32_t peerid, struct space_done *sd)
+{
+	sd->sd_exit = -1;
+	imsg_compose_event(iev, IMSG_GIT_DONE, peerid, 0, -1, sd,
+	    sizeof(*sd));
+}
 
 static void
 done(struct imsgev *iev, uint32_t peerid, const char *code,
@@ -43,24 +72,65 @@ done(struct imsgev *iev, uint32_t peerid, const char *code,
 	va_list			 ap;
 
 	memset(&sd, 0, sizeof(sd));
-	sd.sd_exit = -1;
 	if (code != NULL) {
 		strlcpy(sd.sd_code, code, sizeof(sd.sd_code));
 		va_start(ap, fmt);
 		vsnprintf(sd.sd_message, sizeof(sd.sd_message), fmt, ap);
 		va_end(ap);
 	}
-	imsg_compose_event(iev, IMSG_GIT_DONE, peerid, 0, -1, &sd,
-	    sizeof(sd));
+	done_sd(iev, peerid, &sd);
 }
 
 static void
 done_libgit2(struct imsgev *iev, uint32_t peerid, const char *what)
 {
-	const git_error	*e = git_error_last();
+	struct space_done	 sd;
 
-	done(iev, peerid, ERR_GIT_COMMAND_FAILED, "%s: %s", what,
-	    e != NULL && e->message != NULL ? e->message : "libgit2 failed");
+	memset(&sd, 0, sizeof(sd));
+	snap_libgit2(&sd, what);
+	done_sd(iev, peerid, &sd);
+}
+
+static void
+serve_snapshot(struct imsgev *iev, uint32_t peerid, git_repository *r,
+    const struct git_req *gq)
+{
+	struct space_done	 sd;
+	struct git_snap		 gs;
+
+	memset(&sd, 0, sizeof(sd));
+	if (snapshot_take(r, gq->gq_space, gq->gq_flags & GIT_REQ_CLEAN, &gs,
+	    &sd) == 0)
+		imsg_compose_event(iev, IMSG_GIT_SNAP, peerid, 0, -1, &gs,
+		    sizeof(gs));
+	done_sd(iev, peerid, &sd);
+}
+
+/* Credit that crosses the END is owed nothing (proc.c's ended ring). */
+static void
+pack_late(struct imsgev *iev, struct imsg *imsg, void *arg)
+{
+}
+
+static void
+serve_pack(struct imsgev *iev, uint32_t peerid, git_repository *r,
+    struct imsg *imsg)
+{
+	struct git_pack_req	 gp;
+	struct space_done	 sd;
+
+	if (imsg_get_data(imsg, &gp, sizeof(gp)) == -1 ||
+	    memchr(gp.gp_base, '\0', sizeof(gp.gp_base)) == NULL ||
+	    memchr(gp.gp_staged, '\0', sizeof(gp.gp_staged)) == NULL ||
+	    memchr(gp.gp_start, '\0', sizeof(gp.gp_start)) == NULL ||
+	    (gp.gp_kind != GIT_PACK_START && gp.gp_kind != GIT_PACK_HISTORY))
+		fatalx("%s: bad pack request", __func__);
+	if (worker_stream_register(gp.gp_stream, pack_late, NULL) == -1)
+		fatal("%s: stream %u", __func__, gp.gp_stream);
+	memset(&sd, 0, sizeof(sd));
+	(void)pack_send(r, iev, peerid, &gp, &sd);
+	worker_stream_unregister(gp.gp_stream);
+	done_sd(iev, peerid, &sd);
 }
 
 static void
@@ -201,8 +271,10 @@ git_serve(struct imsgev *iev, struct imsg *imsg)
 	git_repository	*r;
 	uint32_t	 peerid = imsg_get_peerid(imsg);
 
-	if (imsg_get_data(imsg, &gq, sizeof(gq)) == -1 ||
-	    memchr(gq.gq_space, '\0', sizeof(gq.gq_space)) == NULL)
+	memset(&gq, 0, sizeof(gq));
+	if (imsg_get_type(imsg) != IMSG_GIT_PACK_REQ &&
+	    (imsg_get_data(imsg, &gq, sizeof(gq)) == -1 ||
+	    memchr(gq.gq_space, '\0', sizeof(gq.gq_space)) == NULL))
 		fatalx("%s: bad request", __func__);
 	if (!repo.rs_open) {
 		done(iev, peerid, repo.rs_code, "%s", repo.rs_message);
@@ -225,6 +297,20 @@ git_serve(struct imsgev *iev, struct imsg *imsg)
 	case IMSG_GIT_LIMITS_REQ:
 		serve_limits(iev, peerid, r);
 		break;
+	case IMSG_GIT_SNAPSHOT_REQ:
+		serve_snapshot(iev, peerid, r, &gq);
+		break;
+	case IMSG_GIT_PACK_REQ:
+		serve_pack(iev, peerid, r, imsg);
+		break;
+	case IMSG_GIT_REFS_REMOVE_REQ: {
+		struct space_done sd;
+
+		memset(&sd, 0, sizeof(sd));
+		(void)refs_remove(r, gq.gq_space, &sd);
+		done_sd(iev, peerid, &sd);
+		break;
+	}
 	}
 	git_repository_free(r);
 }

@@ -42,5 +42,19 @@ int	 repo_stale(struct git_repository *);
 struct imsgev;
 struct imsg;
 void	 git_serve(struct imsgev *, struct imsg *);
+struct space_done;
+void	 snap_refuse(struct space_done *, const char *code, const char *fmt,
+	    ...) __attribute__((format(printf, 3, 4)));
+void	 snap_libgit2(struct space_done *, const char *what);
+
+/* git_codein.c */
+struct git_snap;
+struct git_pack_req;
+int	 snapshot_take(struct git_repository *, const char *space, int clean,
+	    struct git_snap *, struct space_done *);
+int	 refs_remove(struct git_repository *, const char *space,
+	    struct space_done *);
+int	 pack_send(struct git_repository *, struct imsgev *, uint32_t request,
+	    const struct git_pack_req *, struct space_done *);
 
 #endif /* GIT_WORKER_H */

@@ -53,6 +53,9 @@ git_dispatch(struct imsgev *iev, struct imsg *imsg)
 	switch (imsg_get_type(imsg)) {
 	case IMSG_GIT_FILES_REQ:
 	case IMSG_GIT_LIMITS_REQ:
+	case IMSG_GIT_SNAPSHOT_REQ:
+	case IMSG_GIT_PACK_REQ:
+	case IMSG_GIT_REFS_REMOVE_REQ:
 		/* Only a repository's spaced-git has a repository. */
 		if (worker_dir() == NULL)
 			fatalx("%s: a repository request", __func__);

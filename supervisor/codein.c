@@ -1,0 +1,499 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * code-in: a repository's code into a space as git objects (spec "Code
+ * in", DESIGN.md "Code in").  spaced-git, as the repository's owner,
+ * takes the snapshot and streams one pack; the pack goes through the
+ * stream table, unread, into the stdin of a fixed script run in the
+ * space by spaced-docker, which indexes it and unfolds the snapshot
+ * into the host's branch.  What the script prints goes to the client
+ * as exec output does, unread.  A failure after the snapshot removes
+ * the host ref again; what reached the space stays there (the space is
+ * the unit to remove, and a retry is refused with space_path_in_use).
+ */
+
+#include <sys/types.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "errors.h"
+#include "git_proto.h"
+#include "labels.h"
+#include "log.h"
+#include "place_proto.h"
+#include "space_parse.h"
+#include "spaced.h"
+
+enum codein_step {
+	STEP_SNAPSHOT = 0,
+	STEP_TRANSFER,
+	STEP_ROLLBACK,
+};
+
+/* The inner limit outlives the host's by this much (spec: 5 s). */
+#define CODEIN_INNER_MARGIN	5
+#define CODEIN_OUTPUT_MAX	(1024 * 1024)
+/* The script's own refusals, by exit code; a kill is 137. */
+#define UNFOLD_PATH_IN_USE	64
+#define UNFOLD_INIT_FAILED	65
+#define UNFOLD_PACK_FAILED	66
+#define UNFOLD_FAILED		67
+
+/*
+ * Run as the space user in the space: $1 the project folder, $2 the
+ * object format, $3 the branch ("" detached), $4 base, $5 staged, $6
+ * start, $7 the inner limit in seconds, $8 user.name, $9 user.email
+ * (each "" for none).  The pack is on stdin.  Only programs of the
+ * image's own directories, no config of the space user's (a planted
+ * hooksPath), a limit on the one step that waits for the host.
+ */
+static const char codein_script[] =
+	"PATH=/usr/local/bin:/usr/bin:/bin\n"
+	"GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null\n"
+	"GIT_TERMINAL_PROMPT=0\n"
+	"export PATH GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL GIT_TERMINAL_PROMPT\n"
+	"[ -e \"$1\" ] && { echo \"spaced: $1 exists\" >&2; exit 64; }\n"
+	"if [ -n \"$3\" ]; then\n"
+	"  git init -q --object-format=\"$2\" --initial-branch=\"$3\" \"$1\"\n"
+	"else git init -q --object-format=\"$2\" \"$1\"; fi || exit 65\n"
+	"cd \"$1\" || exit 65\n"
+	"timeout -s KILL \"$7\" git index-pack --stdin >/dev/null || exit 66\n"
+	"echo \"$4\" >.git/shallow || exit 67\n"
+	"git update-ref refs/spaced/base \"$4\" &&\n"
+	"git update-ref refs/spaced/start-index \"$5\" &&\n"
+	"git update-ref refs/spaced/start \"$6\" || exit 67\n"
+	"if [ -n \"$8\" ]; then git config user.name \"$8\" || exit 67; fi\n"
+	"if [ -n \"$9\" ]; then git config user.email \"$9\" || exit 67; fi\n"
+	"if [ -n \"$3\" ]; then git checkout -q -B \"$3\" refs/spaced/start\n"
+	"else git checkout -q --detach refs/spaced/start; fi || exit 67\n"
+	"git reset -q --soft refs/spaced/base &&\n"
+	"git read-tree refs/spaced/start-index || exit 67\n";
+
+static void	codein_rollback(struct request *, const char *, const char *);
+
+/* Messages are cut to their field: text from a repository may be long. */
+static void __attribute__((format(printf, 3, 4)))
+fmt_cut(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	(void)vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+static void	codein_record(struct request *, const char *, const char *);
+
+static int
+hex_valid(const char *s, size_t len)
+{
+	size_t	 i, n;
+
+	if (memchr(s, '\0', len) == NULL || (n = strlen(s)) != 40)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') ||
+		    (s[i] >= 'a' && s[i] <= 'f')))
+			return 0;
+	return 1;
+}
+
+/* Printable, terminated, and not an option to the script's git. */
+static int
+text_valid(const char *s, size_t len, int may_be_empty)
+{
+	size_t	 i;
+
+	if (memchr(s, '\0', len) == NULL || (!may_be_empty && s[0] == '\0') ||
+	    s[0] == '-')
+		return 0;
+	for (i = 0; s[i] != '\0'; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return 0;
+	return 1;
+}
+
+static int
+name_valid(const char *s, size_t len)
+{
+	size_t	 i;
+
+	if (!text_valid(s, len, 0) || s[0] == '.')
+		return 0;
+	for (i = 0; s[i] != '\0'; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') ||
+		    (s[i] >= 'A' && s[i] <= 'Z') ||
+		    (s[i] >= '0' && s[i] <= '9') || s[i] == '.' ||
+		    s[i] == '_' || s[i] == '-'))
+			return 0;
+	return 1;
+}
+
+/* Relative, with no empty, "." or ".." component: stays inside. */
+static int
+relative_valid(const char *s, size_t len)
+{
+	const char	*p, *end;
+	size_t		 n;
+
+	if (!text_valid(s, len, 1))
+		return 0;
+	if (s[0] == '\0')
+		return 1;
+	for (p = s; ; p = end + 1) {
+		if ((end = strchr(p, '/')) == NULL)
+			end = p + strlen(p);
+		n = end - p;
+		if (n == 0 || (n == 1 && p[0] == '.') ||
+		    (n == 2 && p[0] == '.' && p[1] == '.'))
+			return 0;
+		if (*end == '\0')
+			return 1;
+	}
+}
+
+static int
+snap_valid(const struct git_snap *gs)
+{
+	return hex_valid(gs->gs_base, sizeof(gs->gs_base)) &&
+	    hex_valid(gs->gs_staged, sizeof(gs->gs_staged)) &&
+	    hex_valid(gs->gs_start, sizeof(gs->gs_start)) &&
+	    memchr(gs->gs_format, '\0', sizeof(gs->gs_format)) != NULL &&
+	    strcmp(gs->gs_format, "sha1") == 0 &&
+	    text_valid(gs->gs_branch, sizeof(gs->gs_branch), 1) &&
+	    strchr(gs->gs_branch, ' ') == NULL &&
+	    name_valid(gs->gs_name, sizeof(gs->gs_name)) &&
+	    relative_valid(gs->gs_project, sizeof(gs->gs_project)) &&
+	    text_valid(gs->gs_user_name, sizeof(gs->gs_user_name), 1) &&
+	    text_valid(gs->gs_user_email, sizeof(gs->gs_user_email), 1);
+}
+
+const char *
+codein_start(struct request *r, struct imsg *imsg)
+{
+	struct ctl_codein	 ci;
+
+	(void)imsg_get_data(imsg, &ci, sizeof(ci));
+	if (memchr(ci.ci_id, '\0', sizeof(ci.ci_id)) == NULL ||
+	    !space_id_valid(ci.ci_id) || ci.ci_pad[0] != 0 ||
+	    ci.ci_pad[1] != 0 || ci.ci_pad[2] != 0 ||
+	    (ci.ci_flags & ~CODEIN_CLEAN) != 0 ||
+	    ci.ci_timeout_s > CODEIN_TIMEOUT_MAX ||
+	    !git_dir_valid(ci.ci_dir, sizeof(ci.ci_dir)))
+		return ERR_BAD_REQUEST;
+	r->r_u.git.type = IMSG_GIT_SNAPSHOT_REQ;
+	memset(&r->r_u.git.req, 0, sizeof(r->r_u.git.req));
+	strlcpy(r->r_u.git.req.gq_space, ci.ci_id,
+	    sizeof(r->r_u.git.req.gq_space));
+	r->r_u.git.req.gq_flags = ci.ci_flags & CODEIN_CLEAN ?
+	    GIT_REQ_CLEAN : 0;
+	strlcpy(r->r_u.git.dir, ci.ci_dir, sizeof(r->r_u.git.dir));
+	r->r_u.git.timeout_s = ci.ci_timeout_s != 0 ? ci.ci_timeout_s :
+	    CODEIN_TIMEOUT_DEFAULT;
+	r->r_u.git.step = STEP_SNAPSHOT;
+	return gitinst_attach(r, ci.ci_dir);
+}
+
+static void
+codein_fail(struct request *r, const char *code, const char *message)
+{
+	if (r->r_git != NULL)
+		gitinst_retire(r->r_git);
+	space_fail(r, code, message);
+}
+
+/* argv for the script, NUL-separated, into the exec request. */
+static int
+codein_argv(struct request *r, struct space_exec_req *se, const char *path)
+{
+	const struct git_snap	*gs = &r->r_u.git.snap;
+	char			 limit[16];
+	const char		*argv[] = { "/bin/sh", "-c", codein_script,
+	    "spaced-code-in", path, gs->gs_format, gs->gs_branch,
+	    gs->gs_base, gs->gs_staged, gs->gs_start, limit,
+	    gs->gs_user_name, gs->gs_user_email };
+	size_t			 i, n, len = 0;
+
+	snprintf(limit, sizeof(limit), "%u",
+	    r->r_u.git.timeout_s + CODEIN_INNER_MARGIN);
+	for (i = 0; i < sizeof(argv) / sizeof(argv[0]); i++) {
+		n = strlen(argv[i]) + 1;
+		if (len + n > sizeof(se->se_argv))
+			return -1;
+		memcpy(se->se_argv + len, argv[i], n);
+		len += n;
+	}
+	se->se_argc = i;
+	se->se_argv_len = len;
+	return 0;
+}
+
+static void
+space_path(struct request *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "/spaces/%s/%s", r->r_u.git.req.gq_space,
+	    r->r_u.git.snap.gs_name);
+}
+
+/* The snapshot is taken: the pack and the script, side by side. */
+static void
+codein_transfer(struct request *r)
+{
+	static struct space_exec_req	 se;
+	struct git_pack_req		 gp;
+	struct ctl_exec_streams		 xs;
+	struct stream_route		*pack, *out;
+	char				 path[GIT_DIR_MAX];
+	int				 s;
+
+	space_path(r, path, sizeof(path));
+	memset(&se, 0, sizeof(se));
+	space_req_fill(r, &se.se_space, r->r_u.git.req.gq_space);
+	se.se_target = EXEC_TARGET_SPACE;
+	se.se_timeout_ms = r->r_u.git.timeout_s * 1000;
+	se.se_output_max = CODEIN_OUTPUT_MAX;
+	if (codein_argv(r, &se, path) == -1) {
+		codein_rollback(r, ERR_CODE_TRANSFER_FAILED, "the script's "
+		    "arguments are too long");
+		return;
+	}
+	if ((pack = stream_open(r, EP_GIT(r->r_git),
+	    EP_WORKER(PROC_DOCKER))) == NULL ||
+	    (out = stream_open(r, EP_WORKER(PROC_DOCKER),
+	    EP_CLIENT(r->r_cc))) == NULL) {
+		codein_rollback(r, ERR_BUSY, "no stream free");
+		return;
+	}
+	se.se_in_stream = pack->s_id;
+	se.se_out_stream = out->s_id;
+	if ((s = docker_connect()) == -1) {
+		codein_rollback(r, ERR_DOCKER_UNREACHABLE, "spaced cannot "
+		    "connect to the Docker socket");
+		return;
+	}
+	/* The sink first: it must know the stream before data comes. */
+	if (request_send(r, PROC_DOCKER, IMSG_SPACE_EXEC_REQ, s, &se,
+	    sizeof(se)) == -1) {
+		codein_rollback(r, ERR_WORKER_UNAVAILABLE, "spaced-docker");
+		return;
+	}
+	r->r_u.git.exec_due = 1;
+	memset(&gp, 0, sizeof(gp));
+	strlcpy(gp.gp_space, r->r_u.git.req.gq_space, sizeof(gp.gp_space));
+	gp.gp_kind = GIT_PACK_START;
+	gp.gp_stream = pack->s_id;
+	strlcpy(gp.gp_base, r->r_u.git.snap.gs_base, sizeof(gp.gp_base));
+	strlcpy(gp.gp_staged, r->r_u.git.snap.gs_staged,
+	    sizeof(gp.gp_staged));
+	strlcpy(gp.gp_start, r->r_u.git.snap.gs_start, sizeof(gp.gp_start));
+	if (request_send(r, PROC_GIT, IMSG_GIT_PACK_REQ, -1, &gp,
+	    sizeof(gp)) == -1) {
+		stream_abort(pack);
+		codein_record(r, ERR_GIT_WORKER_FAILED, "spaced-git took no "
+		    "pack request");
+	} else
+		r->r_u.git.pack_due = 1;
+	r->r_u.git.step = STEP_TRANSFER;
+	xs.xs_in = 0;
+	xs.xs_out = out->s_id;
+	request_data(r, &xs, sizeof(xs));
+}
+
+/* The first failure is the one the client hears of. */
+static void
+codein_record(struct request *r, const char *code, const char *message)
+{
+	if (r->r_u.git.code[0] != '\0')
+		return;
+	strlcpy(r->r_u.git.code, code, sizeof(r->r_u.git.code));
+	strlcpy(r->r_u.git.message, message, sizeof(r->r_u.git.message));
+}
+
+/*
+ * After the snapshot, a failure takes the host ref away again, by a
+ * request to the same spaced-git; the failure is answered after that.
+ */
+static void
+codein_rollback(struct request *r, const char *code, const char *message)
+{
+	struct git_req	 gq;
+
+	codein_record(r, code, message);
+	r->r_u.git.step = STEP_ROLLBACK;
+	memset(&gq, 0, sizeof(gq));
+	strlcpy(gq.gq_space, r->r_u.git.req.gq_space, sizeof(gq.gq_space));
+	if (r->r_git == NULL || request_send(r, PROC_GIT,
+	    IMSG_GIT_REFS_REMOVE_REQ, -1, &gq, sizeof(gq)) == -1)
+		codein_fail(r, r->r_u.git.code, "the host ref "
+		    "refs/spaced/spaces/<id>/start could not be removed");
+}
+
+static void
+codein_succeed(struct request *r)
+{
+	struct ctl_codein_result	 cr;
+	const struct git_snap		*gs = &r->r_u.git.snap;
+
+	memset(&cr, 0, sizeof(cr));
+	space_path(r, cr.cr_space_path, sizeof(cr.cr_space_path));
+	if (gs->gs_project[0] != '\0')
+		fmt_cut(cr.cr_project_path, sizeof(cr.cr_project_path),
+		    "%s/%s", cr.cr_space_path, gs->gs_project);
+	else
+		strlcpy(cr.cr_project_path, cr.cr_space_path,
+		    sizeof(cr.cr_project_path));
+	strlcpy(cr.cr_base, gs->gs_base, sizeof(cr.cr_base));
+	strlcpy(cr.cr_staged, gs->gs_staged, sizeof(cr.cr_staged));
+	strlcpy(cr.cr_start, gs->gs_start, sizeof(cr.cr_start));
+	strlcpy(cr.cr_format, gs->gs_format, sizeof(cr.cr_format));
+	strlcpy(cr.cr_branch, gs->gs_branch, sizeof(cr.cr_branch));
+	cr.cr_name_copied = gs->gs_user_name[0] != '\0';
+	cr.cr_email_copied = gs->gs_user_email[0] != '\0';
+	request_data(r, &cr, sizeof(cr));
+	request_end(r);
+}
+
+/* Both the pack and the script have said their last word. */
+static void
+codein_settle(struct request *r)
+{
+	char	 why[SPACE_DONE_MESSAGE_MAX];
+	int	 x = r->r_u.git.exit;
+
+	if (r->r_u.git.pack_due || r->r_u.git.exec_due)
+		return;
+	if (r->r_u.git.code[0] == '\0' && x == 0) {
+		codein_succeed(r);
+		return;
+	}
+	if (r->r_u.git.code[0] == '\0') {
+		if (x == UNFOLD_PATH_IN_USE)
+			codein_record(r, ERR_SPACE_PATH_IN_USE, "the project "
+			    "folder exists in the space already: remove the "
+			    "space and create a new one");
+		else if (x == UNFOLD_INIT_FAILED || x == UNFOLD_FAILED) {
+			snprintf(why, sizeof(why), "the unfold inside the "
+			    "space failed (exit %d)", x);
+			codein_record(r, ERR_CODE_UNFOLD_FAILED, why);
+		} else {
+			snprintf(why, sizeof(why), "the receiver inside the "
+			    "space exited with %d%s", x, x == 137 ?
+			    " (killed at the inner limit)" : "");
+			codein_record(r, ERR_CODE_TRANSFER_FAILED, why);
+		}
+	}
+	codein_rollback(r, r->r_u.git.code, r->r_u.git.message);
+}
+
+static void
+codein_snap(struct request *r, enum procid from, struct imsg *imsg)
+{
+	(void)imsg_get_data(imsg, &r->r_u.git.snap, sizeof(r->r_u.git.snap));
+	if (r->r_u.git.step != STEP_SNAPSHOT || r->r_u.git.have_snap ||
+	    !snap_valid(&r->r_u.git.snap)) {
+		gitinst_distrust(r->r_git);
+		return;
+	}
+	r->r_u.git.have_snap = 1;
+}
+
+static void
+codein_git_done(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct space_done	 sd;
+	char			 why[SPACE_DONE_MESSAGE_MAX];
+
+	(void)imsg_get_data(imsg, &sd, sizeof(sd));
+	if (!git_done_valid(&sd)) {
+		gitinst_distrust(r->r_git);
+		return;
+	}
+	switch (r->r_u.git.step) {
+	case STEP_SNAPSHOT:
+		if (sd.sd_code[0] != '\0') {
+			if (git_stale_relaunch(r, &sd))
+				return;
+			codein_fail(r, sd.sd_code, sd.sd_message);
+		} else if (!r->r_u.git.have_snap)
+			gitinst_distrust(r->r_git);
+		else
+			codein_transfer(r);
+		break;
+	case STEP_TRANSFER:
+		r->r_u.git.pack_due = 0;
+		if (sd.sd_code[0] != '\0') {
+			fmt_cut(why, sizeof(why), "the pack: %s: %s",
+			    sd.sd_code, sd.sd_message);
+			codein_record(r, ERR_CODE_TRANSFER_FAILED, why);
+		}
+		codein_settle(r);
+		break;
+	case STEP_ROLLBACK:
+		if (sd.sd_code[0] != '\0')
+			fmt_cut(why, sizeof(why), "%s; and the host ref "
+			    "refs/spaced/spaces/%s/start could not be removed: "
+			    "%s", r->r_u.git.message, r->r_u.git.req.gq_space,
+			    sd.sd_message);
+		else
+			strlcpy(why, r->r_u.git.message, sizeof(why));
+		codein_fail(r, r->r_u.git.code, why);
+		break;
+	}
+}
+
+/* The script is done, or the place could not run it. */
+static void
+codein_exec_done(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct space_done	 sd;
+	char			 why[SPACE_DONE_MESSAGE_MAX];
+
+	(void)imsg_get_data(imsg, &sd, sizeof(sd));
+	if (memchr(sd.sd_code, '\0', sizeof(sd.sd_code)) == NULL ||
+	    memchr(sd.sd_message, '\0', sizeof(sd.sd_message)) == NULL ||
+	    (sd.sd_code[0] == '\0' && (sd.sd_exit < 0 || sd.sd_exit > 255)) ||
+	    r->r_u.git.step != STEP_TRANSFER)
+		fatalx("%s: bad done from %s", __func__, proc_title(from));
+	r->r_u.git.exec_due = 0;
+	r->r_u.git.exit = sd.sd_exit;
+	if (sd.sd_code[0] != '\0') {
+		fmt_cut(why, sizeof(why), "%s: %s", sd.sd_code,
+		    sd.sd_message);
+		codein_record(r, ERR_CODE_TRANSFER_FAILED, why);
+		/* A pack nobody takes waits for credit: end it now. */
+		if (r->r_u.git.pack_due && r->r_git != NULL) {
+			if (r->r_streams[0] != NULL)
+				stream_abort(r->r_streams[0]);
+			(void)gitinst_compose(r->r_git, IMSG_WORKER_CANCEL,
+			    r->r_id, NULL, 0);
+		}
+	}
+	codein_settle(r);
+}
+
+const struct answer_row codein_answers[] = {
+	{ IMSG_GIT_SNAP, PROC_BIT(PROC_GIT), sizeof(struct git_snap), 0,
+	    codein_snap },
+	{ IMSG_GIT_DONE, PROC_BIT(PROC_GIT), sizeof(struct space_done),
+	    AR_FINAL, codein_git_done },
+	{ IMSG_SPACE_DONE, PROC_BIT(PROC_DOCKER), sizeof(struct space_done),
+	    AR_FINAL, codein_exec_done },
+	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,
+	    space_conn },
+	{ 0 }
+};

@@ -1,0 +1,495 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * Code in, on the host: the snapshot (two commits and the host ref that
+ * keeps them), the packs that carry them into a space, and the removal
+ * of the space's refs.  The user's index is read, never written: the
+ * working tree is added to the repository's index in memory only, and
+ * what reaches the disk is new loose objects and the one ref, created
+ * against nothing so that it never moves a ref that appeared meanwhile.
+ */
+
+#include <sys/types.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <git2.h>
+
+#include "errors.h"
+#include "git_proto.h"
+#include "imsg.h"
+#include "place_proto.h"
+#include "log.h"
+#include "proc.h"
+#include "stream.h"
+#include "git_worker.h"
+
+#define SNAP_NAME	"spaced"
+#define SNAP_EMAIL	"spaces@spaced.invalid"
+#define REF_PREFIX	"refs/spaced/spaces/"
+/* Untracked repositories a snapshot leaves out, at most. */
+#define NESTED_MAX	1024
+/* A pack waits this long for credit before it gives up. */
+#define CREDIT_WAIT_MS	(120 * 1000)
+
+static void
+ref_name(char *buf, size_t len, const char *space, const char *leaf)
+{
+	snprintf(buf, len, REF_PREFIX "%s/%s", space, leaf);
+}
+
+/* The top level's base name, as the folder inside is called. */
+static void
+project_name(const char *top, char *name, size_t len)
+{
+	const char	*base = strrchr(top, '/');
+	size_t		 n = 0;
+	int		 dash = 0;
+
+	base = base != NULL ? base + 1 : top;
+	for (; *base != '\0' && n + 1 < len && n < 64; base++) {
+		if (isalnum((unsigned char)*base) || *base == '.' ||
+		    *base == '_' || *base == '-') {
+			if (n == 0 && (*base == '.' || *base == '-'))
+				continue;
+			name[n++] = *base;
+			dash = 0;
+		} else if (!dash && n > 0) {
+			name[n++] = '-';
+			dash = 1;
+		}
+	}
+	name[n] = '\0';
+	if (n == 0 || strcmp(name, "node_modules") == 0)
+		strlcpy(name, "project", len);
+}
+
+/* One short line, or nothing: git's own guess would name this host. */
+static void
+identity(git_config *cfg, const char *key, char *out, size_t len)
+{
+	git_buf	 buf = { 0 };
+
+	out[0] = '\0';
+	if (git_config_get_string_buf(&buf, cfg, key) == 0 &&
+	    buf.size > 0 && buf.size < len &&
+	    strcspn(buf.ptr, "\r\n") == buf.size)
+		strlcpy(out, buf.ptr, len);
+	git_buf_dispose(&buf);
+}
+
+struct nested {
+	char	*path[NESTED_MAX];	/* each ends with '/' */
+	size_t	 n;
+};
+
+static void
+nested_free(struct nested *ns)
+{
+	while (ns->n > 0)
+		free(ns->path[--ns->n]);
+}
+
+/* Untracked repositories: libgit2 reports each as "dir/". */
+static int
+nested_find(git_repository *r, struct nested *ns)
+{
+	git_status_options	 so;
+	git_status_list		*list;
+	const git_status_entry	*e;
+	const char		*p;
+	size_t			 i, n;
+
+	if (git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION) != 0)
+		return -1;
+	so.show = GIT_STATUS_SHOW_WORKDIR_ONLY;
+	so.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED |
+	    GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
+	    GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+	if (git_status_list_new(&list, r, &so) != 0)
+		return -1;
+	n = git_status_list_entrycount(list);
+	for (i = 0; i < n && ns->n < NESTED_MAX; i++) {
+		e = git_status_byindex(list, i);
+		if ((e->status & GIT_STATUS_WT_NEW) == 0 ||
+		    e->index_to_workdir == NULL)
+			continue;
+		p = e->index_to_workdir->new_file.path;
+		if (p[0] != '\0' && p[strlen(p) - 1] == '/' &&
+		    (ns->path[ns->n] = strdup(p)) != NULL)
+			ns->n++;
+	}
+	git_status_list_free(list);
+	return 0;
+}
+
+static int
+skip_nested(const char *path, const char *matched, void *arg)
+{
+	struct nested	*ns = arg;
+	size_t		 i;
+
+	for (i = 0; i < ns->n; i++)
+		if (strncmp(path, ns->path[i], strlen(ns->path[i])) == 0 ||
+		    strncmp(path, ns->path[i], strlen(ns->path[i]) - 1) == 0)
+			return 1;
+	return 0;
+}
+
+/* The working tree as `git add --all` would record it, in memory. */
+static int
+working_tree(git_repository *r, git_index *index, git_oid *tree)
+{
+	struct nested	 ns = { { NULL }, 0 };
+	int		 rc = -1;
+
+	if (nested_find(r, &ns) == 0 &&
+	    git_index_add_all(index, NULL, GIT_INDEX_ADD_DEFAULT, skip_nested,
+	    &ns) == 0 &&
+	    git_index_update_all(index, NULL, NULL, NULL) == 0 &&
+	    git_index_write_tree(tree, index) == 0)
+		rc = 0;
+	nested_free(&ns);
+	return rc;
+}
+
+static int
+commit_tree(git_repository *r, git_oid *out, const git_oid *tree_id,
+    const git_commit *parent, const char *message)
+{
+	git_signature	*sig;
+	git_tree	*tree;
+	int		 rc;
+
+	if (git_signature_now(&sig, SNAP_NAME, SNAP_EMAIL) != 0)
+		return -1;
+	if (git_tree_lookup(&tree, r, tree_id) != 0) {
+		git_signature_free(sig);
+		return -1;
+	}
+	rc = git_commit_create(out, r, NULL, sig, sig, NULL, message, tree,
+	    1, &parent);
+	git_tree_free(tree);
+	git_signature_free(sig);
+	return rc;
+}
+
+/* Does the start have the project folder? */
+static int
+project_travels(git_repository *r, const git_oid *start, const char *rel)
+{
+	git_commit	*c;
+	git_tree	*t;
+	git_tree_entry	*e;
+	int		 ok = 0;
+
+	if (rel[0] == '\0')
+		return 1;
+	if (git_commit_lookup(&c, r, start) != 0)
+		return 0;
+	if (git_commit_tree(&t, c) == 0) {
+		if (git_tree_entry_bypath(&e, t, rel) == 0) {
+			ok = git_tree_entry_type(e) == GIT_OBJECT_TREE;
+			git_tree_entry_free(e);
+		}
+		git_tree_free(t);
+	}
+	git_commit_free(c);
+	return ok;
+}
+
+/* 0, or -1 with the code and message in *sd. */
+int
+snapshot_take(git_repository *r, const char *space, int clean,
+    struct git_snap *gs, struct space_done *sd)
+{
+	git_reference	*head = NULL, *ref = NULL;
+	git_commit	*head_commit = NULL, *staged_commit = NULL;
+	git_index	*index = NULL;
+	git_config	*cfg = NULL;
+	git_oid		 staged_tree, work_tree, staged, start;
+	char		 name[256];
+	const char	*rel;
+	int		 rc = -1;
+
+	memset(gs, 0, sizeof(*gs));
+	ref_name(name, sizeof(name), space, "start");
+	if (git_repository_head_unborn(r) == 1) {
+		snap_refuse(sd, ERR_REPOSITORY_HAS_NO_COMMIT, "the repository "
+		    "has no commit yet: commit once, then create the space");
+		goto out;
+	}
+	if (git_repository_head(&head, r) != 0 ||
+	    git_reference_peel((git_object **)&head_commit, head,
+	    GIT_OBJECT_COMMIT) != 0 ||
+	    git_repository_index(&index, r) != 0)
+		goto libgit2;
+	if (git_index_has_conflicts(index)) {
+		snap_refuse(sd, ERR_REPOSITORY_HAS_UNMERGED, "the repository "
+		    "has unresolved conflicts: resolve or abort the merge "
+		    "first");
+		goto out;
+	}
+	if (git_reference_lookup(&ref, r, name) == 0) {
+		snap_refuse(sd, ERR_SPACE_REF_EXISTS, "%s exists already",
+		    name);
+		goto out;
+	}
+	if (clean) {
+		git_oid_cpy(&staged_tree, git_commit_tree_id(head_commit));
+		git_oid_cpy(&work_tree, &staged_tree);
+	} else if (git_index_write_tree(&staged_tree, index) != 0 ||
+	    working_tree(r, index, &work_tree) != 0)
+		goto libgit2;
+	if (commit_tree(r, &staged, &staged_tree, head_commit,
+	    "spaced: staged snapshot") != 0 ||
+	    git_commit_lookup(&staged_commit, r, &staged) != 0 ||
+	    commit_tree(r, &start, &work_tree, staged_commit,
+	    "spaced: working tree snapshot") != 0)
+		goto libgit2;
+	rel = strcmp(repo.rs_dir, repo.rs_top) == 0 ? "" :
+	    repo.rs_dir + strlen(repo.rs_top) + 1;
+	if (!project_travels(r, &start, rel)) {
+		snap_refuse(sd, ERR_PROJECT_FOLDER_NO_TRAVEL, "%s is ignored "
+		    "or empty, so it would not exist in the space", rel);
+		goto out;
+	}
+	/* Against nothing: never moves a ref that appeared meanwhile. */
+	if (git_reference_create(&ref, r, name, &start, 0,
+	    "spaced: code in") != 0) {
+		if (git_error_last() != NULL && git_reference_lookup(&ref, r,
+		    name) == 0)
+			snap_refuse(sd, ERR_SPACE_REF_EXISTS, "%s exists "
+			    "already", name);
+		else
+			goto libgit2;
+		goto out;
+	}
+	git_oid_tostr(gs->gs_base, sizeof(gs->gs_base),
+	    git_commit_id(head_commit));
+	git_oid_tostr(gs->gs_staged, sizeof(gs->gs_staged), &staged);
+	git_oid_tostr(gs->gs_start, sizeof(gs->gs_start), &start);
+	strlcpy(gs->gs_format, "sha1", sizeof(gs->gs_format));
+	if (!git_repository_head_detached(r) &&
+	    strncmp(git_reference_name(head), "refs/heads/", 11) == 0)
+		strlcpy(gs->gs_branch, git_reference_name(head) + 11,
+		    sizeof(gs->gs_branch));
+	project_name(repo.rs_top, gs->gs_name, sizeof(gs->gs_name));
+	strlcpy(gs->gs_project, rel, sizeof(gs->gs_project));
+	if (git_repository_config_snapshot(&cfg, r) == 0) {
+		identity(cfg, "user.name", gs->gs_user_name,
+		    sizeof(gs->gs_user_name));
+		identity(cfg, "user.email", gs->gs_user_email,
+		    sizeof(gs->gs_user_email));
+	}
+	rc = 0;
+	goto out;
+libgit2:
+	snap_libgit2(sd, "snapshot");
+out:
+	git_config_free(cfg);
+	git_reference_free(ref);
+	git_reference_free(head);
+	git_commit_free(head_commit);
+	git_commit_free(staged_commit);
+	git_index_free(index);
+	return rc;
+}
+
+/* Every ref of the space, in one transaction. */
+int
+refs_remove(git_repository *r, const char *space, struct space_done *sd)
+{
+	git_reference_iterator	*it;
+	git_transaction		*tx;
+	git_reference		*ref;
+	char			 glob[256];
+	int			 rc = -1, err;
+
+	ref_name(glob, sizeof(glob), space, "*");
+	if (git_transaction_new(&tx, r) != 0) {
+		snap_libgit2(sd, "transaction");
+		return -1;
+	}
+	if (git_reference_iterator_glob_new(&it, r, glob) != 0)
+		goto libgit2;
+	while ((err = git_reference_next(&ref, it)) == 0) {
+		if (git_transaction_lock_ref(tx, git_reference_name(ref)) != 0 ||
+		    git_transaction_remove(tx, git_reference_name(ref)) != 0) {
+			git_reference_free(ref);
+			git_reference_iterator_free(it);
+			goto libgit2;
+		}
+		git_reference_free(ref);
+	}
+	git_reference_iterator_free(it);
+	if (err != GIT_ITEROVER || git_transaction_commit(tx) != 0)
+		goto libgit2;
+	rc = 0;
+	goto out;
+libgit2:
+	snap_libgit2(sd, "remove refs");
+out:
+	git_transaction_free(tx);
+	return rc;
+}
+
+/*
+ * A pack goes out under credit: libgit2 hands it over in pieces from
+ * within git_packbuilder_foreach, so the wait for credit is a poll on
+ * the channel right here.  spaced sends one request at a time, so what
+ * comes meanwhile is this stream's credit or this request's cancel.
+ */
+struct pack_out {
+	struct imsgev	*po_iev;
+	struct stream_tx po_tx;
+	uint32_t	 po_request;
+	int		 po_cancelled;
+	int		 po_stalled;
+};
+
+static int
+pack_wait_credit(struct pack_out *po)
+{
+	struct pollfd	 pfd;
+	struct imsg	 imsg;
+	int		 n;
+
+	if (imsgbuf_flush(&po->po_iev->ibuf) == -1)
+		return -1;
+	pfd.fd = po->po_iev->ibuf.fd;
+	pfd.events = POLLIN;
+	if ((n = poll(&pfd, 1, CREDIT_WAIT_MS)) <= 0) {
+		po->po_stalled = 1;
+		return -1;
+	}
+	if ((n = imsgbuf_read(&po->po_iev->ibuf)) == 0)
+		exit(0);		/* spaced is gone */
+	if (n == -1 && errno != EAGAIN && errno != EINTR)
+		fatal("%s: read", __func__);
+	while ((n = imsgbuf_get(&po->po_iev->ibuf, &imsg)) > 0) {
+		if (imsg_get_type(&imsg) == IMSG_STREAM_CREDIT &&
+		    imsg_get_peerid(&imsg) == po->po_tx.st_id) {
+			if (stream_tx_credit(&po->po_tx, &imsg) == -1)
+				fatal("%s: credit", __func__);
+		} else if (imsg_get_type(&imsg) == IMSG_WORKER_CANCEL &&
+		    imsg_get_peerid(&imsg) == po->po_request)
+			po->po_cancelled = 1;
+		else
+			fatalx("%s: message %u while a pack streams", __func__,
+			    imsg_get_type(&imsg));
+		imsg_free(&imsg);
+	}
+	if (n == -1)
+		fatal("%s: imsgbuf_get", __func__);
+	return po->po_cancelled ? -1 : 0;
+}
+
+static int
+pack_chunk(void *buf, size_t size, void *arg)
+{
+	struct pack_out	*po = arg;
+	const uint8_t	*p = buf;
+	size_t		 n;
+
+	while (size > 0) {
+		while (stream_tx_avail(&po->po_tx) == 0)
+			if (pack_wait_credit(po) == -1)
+				return -1;
+		n = size;
+		if (n > STREAM_CHUNK)
+			n = STREAM_CHUNK;
+		if (n > stream_tx_avail(&po->po_tx))
+			n = stream_tx_avail(&po->po_tx);
+		if (stream_tx_send(&po->po_tx, &po->po_iev->ibuf, p, n) == -1)
+			fatal("%s: stream_tx_send", __func__);
+		p += n;
+		size -= n;
+	}
+	return 0;
+}
+
+static int
+pack_insert(git_repository *r, git_packbuilder *pb,
+    const struct git_pack_req *gp)
+{
+	git_revwalk	*walk;
+	git_oid		 id;
+	int		 rc;
+
+	if (gp->gp_kind == GIT_PACK_START)
+		return git_oid_fromstr(&id, gp->gp_base) != 0 ||
+		    git_packbuilder_insert_commit(pb, &id) != 0 ||
+		    git_oid_fromstr(&id, gp->gp_staged) != 0 ||
+		    git_packbuilder_insert_commit(pb, &id) != 0 ||
+		    git_oid_fromstr(&id, gp->gp_start) != 0 ||
+		    git_packbuilder_insert_commit(pb, &id) != 0 ? -1 : 0;
+	if (git_oid_fromstr(&id, gp->gp_base) != 0 ||
+	    git_revwalk_new(&walk, r) != 0)
+		return -1;
+	rc = git_revwalk_push(walk, &id) != 0 ||
+	    git_packbuilder_insert_walk(pb, walk) != 0 ? -1 : 0;
+	git_revwalk_free(walk);
+	return rc;
+}
+
+int
+pack_send(git_repository *r, struct imsgev *iev, uint32_t request,
+    const struct git_pack_req *gp, struct space_done *sd)
+{
+	git_packbuilder	*pb;
+	struct pack_out	 po;
+	int		 rc = -1;
+
+	memset(&po, 0, sizeof(po));
+	po.po_iev = iev;
+	po.po_request = request;
+	stream_tx_init(&po.po_tx, gp->gp_stream);
+	if (git_packbuilder_new(&pb, r) != 0) {
+		snap_libgit2(sd, "pack");
+		goto end;
+	}
+	git_packbuilder_set_threads(pb, 1);
+	if (pack_insert(r, pb, gp) != 0) {
+		snap_libgit2(sd, "pack objects");
+		goto end;
+	}
+	if (git_packbuilder_foreach(pb, pack_chunk, &po) != 0) {
+		if (po.po_cancelled)
+			snap_refuse(sd, ERR_CANCELLED, "cancelled");
+		else if (po.po_stalled)
+			snap_refuse(sd, ERR_TIMEOUT, "the pack's reader took "
+			    "nothing for %d s", CREDIT_WAIT_MS / 1000);
+		else
+			snap_libgit2(sd, "pack");
+		goto end;
+	}
+	snprintf(sd->sd_message, sizeof(sd->sd_message), "%zu objects, "
+	    "%llu bytes", git_packbuilder_object_count(pb),
+	    (unsigned long long)po.po_tx.st_sent);
+	rc = 0;
+end:
+	git_packbuilder_free(pb);
+	if (stream_tx_end(&po.po_tx, &iev->ibuf, rc == 0 ? 0 : EIO) == -1)
+		fatal("%s: stream_tx_end", __func__);
+	return rc;
+}
