@@ -34,5 +34,7 @@ INTEGRATION	+= $(filter-out %/lib.sh,$(sort $(wildcard regress/escape/*.sh)))
 # The Docker place under faults (spec "Rollback"): killed workers, a
 # killed and a stalled engine of the suite's own, failed creates.
 INTEGRATION	+= $(filter-out %/lib.sh,$(sort $(wildcard regress/faults/*.sh)))
+# Code in, in real spaces (spec "Code in").
+INTEGRATION	+= $(sort $(wildcard regress/codein/*.sh))
 BENCHES		+= $(sort $(wildcard regress/bench/*.sh))
 FUZZ_TARGETS	+= $(sort $(wildcard regress/fuzz/*_fuzz.c))

@@ -1,0 +1,155 @@
+#!/bin/sh
+# Code in against the real engine, in real spaces: the repository's code
+# arrives as git objects, with the same status line for line, modes kept,
+# and nothing ignored in any file or object inside (with a positive
+# control); the user's repository gains the one ref and loose objects
+# only; a second code-in, a used path and a stopped space are refused
+# and leave no ref behind.
+. "$(dirname "$0")/../contract/lib.sh"
+
+SECRET=FAKE-SECRET-e1c0de
+MARK=TRACKED-MARKER-5a1d
+inside() { sc exec "$1" -- /bin/sh -c "$2"; }
+hostgit() { git -C "$repo" "$@"; }
+jqt() { jq -e "$@" >/dev/null; }
+# same "what" a b: the two strings are equal and not empty
+same() { [ -n "$1" ] && [ "$1" = "$2" ]; }
+
+# The bait: each kind of change code in must carry, and what it must not.
+repo=$T/bait
+mkdir -p "$repo"
+git -C "$repo" init -q -b work
+hostgit config user.name "Bait User"
+hostgit config user.email bait@example.invalid
+(
+cd "$repo" || exit 1
+echo "$MARK" >tracked.txt
+printf '#!/bin/sh\necho run\n' >run.sh && chmod +x run.sh
+echo gone >deleted.txt
+mkdir -p "dir with space" && echo s >"dir with space/file one.txt"
+echo u >"ünïcode.txt"
+printf '.env\nnode_modules/\n' >.gitignore
+printf 'local-ignored\n' >.git/extra-ignore
+git config core.excludesFile "$repo/.git/extra-ignore"
+git add . && git commit -qm base
+echo staged >>tracked.txt && git add tracked.txt
+echo unstaged >>tracked.txt
+echo new >staged-new.txt && git add staged-new.txt
+rm deleted.txt
+echo "$SECRET" >.env
+mkdir -p node_modules/pkg && echo "$SECRET" >node_modules/pkg/index.js
+echo "$SECRET" >local-ignored
+ln -s tracked.txt link
+echo untracked >untracked.txt
+mkdir nested && cd nested && git init -q && echo n >n && git add n &&
+    git -c user.name=n -c user.email=n@n.invalid commit -qm n
+)
+hostgit status --porcelain=v1 --untracked-files=all >"$T/status.before"
+sha256sum "$repo/.git/index" >"$T/index.before"
+
+sc create -n codein >"$T/id" 2>"$T/create.err"
+id=$(cat "$T/id")
+check "a space to bring code into" sh -c "printf %s '$id' | grep -Eqx '[0-9a-f]{12}'"
+
+sc -j code-in "$id" "$repo" >"$T/ci.json" 2>"$T/ci.err"
+check "code-in succeeds" jqt '.spacePath' "$T/ci.json"
+sp=$(jq -r .spacePath "$T/ci.json")
+check "spacePath is /spaces/<id>/bait" test "$sp" = "/spaces/$id/bait"
+check "projectPath is spacePath for the top" \
+    test "$(jq -r .projectPath "$T/ci.json")" = "$sp"
+check "base is the host's HEAD" \
+    test "$(jq -r .base "$T/ci.json")" = "$(hostgit rev-parse HEAD)"
+check "branch and objectFormat" jqt \
+    '.branch == "work" and .objectFormat == "sha1"' "$T/ci.json"
+check "identityCopied: both" jqt \
+    '.identityCopied == {"name": true, "email": true}' "$T/ci.json"
+start=$(jq -r .start "$T/ci.json")
+check "the host ref refs/spaced/spaces/<id>/start holds start" \
+    test "$(hostgit rev-parse "refs/spaced/spaces/$id/start")" = "$start"
+
+inside "$id" "cd '$sp' && git status --porcelain=v1 --untracked-files=all" \
+    >"$T/status.inside"
+# The untracked repository stays behind by design (spec "The snapshot").
+grep -vx '?? nested/' "$T/status.before" >"$T/status.travels"
+check "control: the host's status names the untracked repository" \
+    grep -qx '?? nested/' "$T/status.before"
+diff "$T/status.travels" "$T/status.inside" | sed "s/^/# /"
+check "git status inside equals the host's, line for line" \
+    cmp -s "$T/status.travels" "$T/status.inside"
+check "and is not empty (control)" test -s "$T/status.inside"
+check "the executable bit travels" \
+    same "$(sc exec "$id" -- stat -c %a "$sp/run.sh")" 755
+check "a file that was not executable stays so" \
+    same "$(sc exec "$id" -- stat -c %a "$sp/tracked.txt")" 644
+check "the symlink travels as a symlink" \
+    same "$(sc exec "$id" -- readlink "$sp/link")" tracked.txt
+check "HEAD inside is the base" \
+    same "$(sc exec "$id" -- git -C "$sp" rev-parse HEAD)" \
+    "$(hostgit rev-parse HEAD)"
+check "on the host's branch" \
+    same "$(sc exec "$id" -- git -C "$sp" symbolic-ref --short HEAD)" work
+check "the space's repository is shallow at the base" \
+    same "$(sc exec "$id" -- cat "$sp/.git/shallow")" \
+    "$(hostgit rev-parse HEAD)"
+check "the untracked repository stays out" \
+    inside "$id" "[ ! -e '$sp/nested' ]"
+check "the user's identity is the space repository's own" \
+    same "$(sc exec "$id" -- git -C "$sp" config user.name)" "Bait User"
+
+# Nothing ignored in any file or object inside; the tracked marker is
+# found the same ways (the positive control).
+inside "$id" "cd /spaces && tar -cf - . 2>/dev/null" >"$T/work.tar"
+inside "$id" "cd '$sp' && git cat-file --batch-all-objects --batch" \
+    >"$T/objects"
+check "control: the tracked marker is in the work tar" \
+    grep -q "$MARK" "$T/work.tar"
+check "control: and in the objects" grep -q "$MARK" "$T/objects"
+check "the ignored secret is in no file inside" \
+    sh -c "! grep -q '$SECRET' '$T/work.tar'"
+check "nor in any object inside" sh -c "! grep -q '$SECRET' '$T/objects'"
+
+# The user's repository: the same status, the same index file.
+hostgit status --porcelain=v1 --untracked-files=all >"$T/status.after"
+check "the host's status is unchanged" cmp -s "$T/status.before" \
+    "$T/status.after"
+sha256sum "$repo/.git/index" >"$T/index.after"
+check "the host's index file is unchanged" cmp -s "$T/index.before" \
+    "$T/index.after"
+
+# Refusals leave no ref of theirs.
+sc code-in "$id" "$repo" >"$T/again.out" 2>&1
+check "a second code-in: space_ref_exists" \
+    grep -q '^spacectl: space_ref_exists' "$T/again.out"
+check "and the ref still holds start" \
+    test "$(hostgit rev-parse "refs/spaced/spaces/$id/start")" = "$start"
+hostgit update-ref -d "refs/spaced/spaces/$id/start"
+sc code-in "$id" "$repo" >"$T/inuse.out" 2>&1
+check "into a path in use: space_path_in_use" \
+    grep -q '^spacectl: space_path_in_use' "$T/inuse.out"
+check "and its ref is gone again" \
+    test -z "$(hostgit for-each-ref "refs/spaced/spaces/$id")"
+
+# A project in a subfolder, into a second space; then a stopped space.
+sc create -n codein-sub >"$T/id2" 2>>"$T/create.err"
+id2=$(cat "$T/id2")
+sc -j code-in "$id2" "$repo/dir with space" >"$T/sub.json" 2>"$T/sub.err"
+check "a subfolder brings the whole repository, projectPath below" jqt \
+    --arg p "/spaces/$id2/bait/dir with space" '.projectPath == $p' \
+    "$T/sub.json"
+sc stop "$id2" >/dev/null
+hostgit update-ref -d "refs/spaced/spaces/$id2/start"
+t0=$(date +%s)
+sc code-in "$id2" "$repo" >"$T/stopped.out" 2>&1
+t1=$(date +%s)
+check "into a stopped space: code_transfer_failed" \
+    grep -q '^spacectl: code_transfer_failed' "$T/stopped.out"
+check "which names the place's cause" grep -q space_not_running \
+    "$T/stopped.out"
+check "within 20 s (the pack is cancelled, not left to stall)" \
+    test $((t1 - t0)) -le 20
+check "and no ref of that space is left" \
+    test -z "$(hostgit for-each-ref "refs/spaced/spaces/$id2")"
+
+sc remove "$id" >/dev/null
+sc remove "$id2" >/dev/null
+finish
