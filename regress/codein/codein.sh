@@ -150,6 +150,66 @@ check "within 20 s (the pack is cancelled, not left to stall)" \
 check "and no ref of that space is left" \
     test -z "$(hostgit for-each-ref "refs/spaced/spaces/$id2")"
 
-sc remove "$id" >/dev/null
-sc remove "$id2" >/dev/null
+# The user's hooks, fsmonitor and auto gc never run: each control shows
+# it running on an ordinary git command in a copy of the repository.
+hooked=$T/hooked
+cp -a "$repo" "$hooked"
+git -C "$hooked" update-ref -d "refs/spaced/spaces/$id/start" 2>/dev/null
+git -C "$hooked" update-ref -d "refs/spaced/spaces/$id2/start" 2>/dev/null
+mkdir -p "$T/hooks"
+for h in pre-commit post-commit post-checkout post-index-change \
+    reference-transaction pre-auto-gc post-rewrite; do
+	printf '#!/bin/sh\ntouch "%s/ran-%s"\n' "$T/hooks" "$h" >"$T/hooks/$h"
+	chmod +x "$T/hooks/$h"
+done
+printf '#!/bin/sh\ntouch "%s/ran-fsmonitor"\n' "$T/hooks" >"$T/fsmon"
+chmod +x "$T/fsmon"
+git -C "$hooked" config core.hooksPath "$T/hooks"
+git -C "$hooked" config core.fsmonitor "$T/fsmon"
+git -C "$hooked" config gc.auto 1
+git -C "$hooked" config gc.autoPackLimit 1
+git -C "$hooked" config maintenance.auto true
+# gc in the foreground, so the control sees what it did at once
+git -C "$hooked" config gc.autoDetach false
+git -C "$hooked" repack -q && echo more >>"$hooked/run.sh" &&
+    git -C "$hooked" -c core.hooksPath=/dev/null commit -qam more &&
+    git -C "$hooked" repack -q
+ls "$hooked/.git/objects/pack/"*.pack >"$T/packs.before"
+git -C "$hooked" reset -q --soft HEAD~1
+# The setup's own git commands ran hooks; only code in's count.
+rm -f "$T/hooks"/ran-*
+sc create -n codein-hooks >"$T/id3" 2>>"$T/create.err"
+id3=$(cat "$T/id3")
+sc code-in "$id3" "$hooked" >"$T/hooked.out" 2>&1
+check "code-in of a repository with hooks, fsmonitor and auto gc" \
+    grep -q '^space path:' "$T/hooked.out"
+check "no hook of the user's ran" sh -c "! ls '$T/hooks'/ran-* 2>/dev/null"
+ls "$hooked/.git/objects/pack/"*.pack >"$T/packs.after"
+check "two packs, both untouched (no auto gc)" sh -c \
+    "cmp -s '$T/packs.before' '$T/packs.after' && [ \$(wc -l <'$T/packs.after') -eq 2 ]"
+cp -a "$hooked" "$T/control"
+git -C "$T/control" commit -qm control
+check "control: an ordinary commit runs the user's hooks" \
+    test -e "$T/hooks/ran-pre-commit"
+check "control: and fsmonitor" test -e "$T/hooks/ran-fsmonitor"
+check "control: and auto gc packs the two into one" \
+    test "$(ls "$T/control/.git/objects/pack/"*.pack | wc -l)" -eq 1
+
+# A repository of another uid, brought in by root: its spaced-git runs
+# as that uid, so what it writes (loose objects, the ref) is that uid's.
+theirs=$T/theirs
+cp -a "$repo" "$theirs"
+git -C "$theirs" for-each-ref --format='%(refname)' refs/spaced |
+    xargs -r -n1 git -C "$theirs" update-ref -d
+chown -R nobody:nogroup "$theirs"
+chmod 0755 "$T"
+sc create -n codein-theirs >"$T/id4" 2>>"$T/create.err"
+id4=$(cat "$T/id4")
+sc code-in "$id4" "$theirs" >"$T/theirs.out" 2>&1
+check "root brings in nobody's repository" grep -q '^space path:' \
+    "$T/theirs.out"
+check "everything in it is still nobody's (written as its owner)" \
+    test -z "$(find "$theirs" ! -user nobody | head -n 1)"
+
+for s in "$id" "$id2" "$id3" "$id4"; do sc remove "$s" >/dev/null; done
 finish
