@@ -1,8 +1,9 @@
 #!/bin/sh
 # make run: the main job.  Starts dockerd when none runs, creates the
 # workers' users (root), builds the images, starts spaced in the
-# background (or uses the one that answers), creates a space and prints
-# how to reach it.  It ends with that space running.
+# background (or uses the one that answers), creates a space, brings
+# this checkout's code into it and prints how to reach it.  It ends with
+# that space running.
 set -eu
 build=$1
 ctl="$build/bin/spacectl"
@@ -38,11 +39,25 @@ fi
 "$ctl" check
 id=$("$ctl" create -n "make run")
 "$ctl" verify "$id"
+# This checkout's own code into it, as git objects (code in).
+project=
+if git rev-parse --show-toplevel >/dev/null 2>&1; then
+	"$ctl" code-in "$id" . | tee "$build/code-in.txt"
+	project=$(sed -n 's/^project path: //p' "$build/code-in.txt")
+else
+	echo "run: this checkout is no git repository: no code brought in"
+fi
 echo
 "$ctl" show "$id"
 cat <<EOT
 
 run: space $id is running, verified, behind its own gatekeeper.
+EOT
+[ -n "$project" ] && cat <<EOT
+  its code, this checkout: $ctl exec $id -- bash -c 'cd $project && exec bash -i'
+  what changed inside:   $ctl exec $id -- git -C $project status
+EOT
+cat <<EOT
   a shell inside:        $ctl exec $id -- bash -i
   one command:           $ctl exec $id -- git --version
   let it reach a name:   $ctl network $id allowlist registry.npmjs.org
