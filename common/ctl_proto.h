@@ -106,6 +106,12 @@ enum ctl_imsg_type {
 	 * or a DATA struct space_done and FAIL.
 	 */
 	IMSG_CTL_CODE_IN,
+	/*
+	 * struct ctl_codein (ci_flags 0): the history behind the base into
+	 * the space's repository, which stops being shallow.  As CODE_IN,
+	 * with a DATA struct ctl_history_result before END.
+	 */
+	IMSG_CTL_HISTORY,
 
 	/* answers (spaced -> client) */
 	IMSG_CTL_DATA = 200,	/* one record per message */
@@ -234,6 +240,11 @@ struct ctl_codein_result {
 	uint8_t		 cr_pad[2];
 	int32_t		 cr_name_copied;
 	int32_t		 cr_email_copied;
+};
+
+struct ctl_history_result {
+	char		 ch_status[32];	/* complete, already_complete, */
+	uint64_t	 ch_bytes;	/* host_shallow; the pack's bytes */
 };
 
 struct ctl_exec_streams {

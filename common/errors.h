@@ -62,6 +62,9 @@
 #define ERR_SPACE_PATH_IN_USE	"space_path_in_use"
 #define ERR_CODE_TRANSFER_FAILED "code_transfer_failed"
 #define ERR_CODE_UNFOLD_FAILED	"code_unfold_failed"
+#define ERR_HISTORY_FAILED	"history_transfer_failed"
+#define ERR_NOT_A_COMMIT	"not_a_commit"
+#define ERR_HOST_SHALLOW	"host_shallow"	/* an answer of history */
 #define ERR_GIT_WORKER_FAILED	"git_worker_failed"	/* its spaced-git died */
 /* spaced-git's rules no longer cover the repository: spaced starts anew */
 #define ERR_GIT_WORKER_STALE	"git_worker_stale"

@@ -66,6 +66,13 @@ enum git_imsg_type {
 	IMSG_GIT_SNAP,
 	IMSG_GIT_PACK_REQ,
 	IMSG_GIT_REFS_REMOVE_REQ,
+	/*
+	 * HISTORY (struct git_req): what the space's history needs, from
+	 * the host ref alone: a struct git_snap (base, staged, start, the
+	 * folder's name), DONE; or DONE "host_shallow", which is an
+	 * answer, not a failure: there is no history to send.
+	 */
+	IMSG_GIT_HISTORY_REQ,
 };
 
 #define GIT_REQ_CLEAN		0x01	/* snapshot: HEAD, nothing else */

@@ -99,6 +99,28 @@ fmt_cut(char *buf, size_t len, const char *fmt, ...)
 }
 static void	codein_record(struct request *, const char *, const char *);
 
+/*
+ * The history: $1 the project folder, $2 the base, $3 the inner limit.
+ * A repository that is no longer shallow says so (70) before it reads
+ * anything; the shallow mark goes only once everything behind the base
+ * is there, so a pack that lied leaves the space as it was.
+ */
+static const char history_script[] =
+	"PATH=/usr/local/bin:/usr/bin:/bin\n"
+	"GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null\n"
+	"GIT_TERMINAL_PROMPT=0\n"
+	"export PATH GIT_CONFIG_NOSYSTEM GIT_CONFIG_GLOBAL GIT_TERMINAL_PROMPT\n"
+	"cd \"$1\" || exit 72\n"
+	"[ -f .git/shallow ] || exit 70\n"
+	"timeout -s KILL \"$3\" git index-pack --stdin >/dev/null || exit 66\n"
+	"mv .git/shallow .git/shallow.spaced || exit 71\n"
+	"if timeout -s KILL \"$3\" git rev-list --quiet --objects \"$2\"; then\n"
+	"  rm -f .git/shallow.spaced\n"
+	"else mv .git/shallow.spaced .git/shallow; exit 71; fi\n";
+#define HISTORY_ALREADY_COMPLETE	70
+#define HISTORY_INCOMPLETE		71
+#define HISTORY_NO_PROJECT		72
+
 static int
 hex_valid(const char *s, size_t len)
 {
@@ -196,7 +218,11 @@ codein_start(struct request *r, struct imsg *imsg)
 	    ci.ci_timeout_s > CODEIN_TIMEOUT_MAX ||
 	    !git_dir_valid(ci.ci_dir, sizeof(ci.ci_dir)))
 		return ERR_BAD_REQUEST;
-	r->r_u.git.type = IMSG_GIT_SNAPSHOT_REQ;
+	r->r_u.git.history = r->r_op->op_type == IMSG_CTL_HISTORY;
+	if (r->r_u.git.history && ci.ci_flags != 0)
+		return ERR_BAD_REQUEST;
+	r->r_u.git.type = r->r_u.git.history ? IMSG_GIT_HISTORY_REQ :
+	    IMSG_GIT_SNAPSHOT_REQ;
 	memset(&r->r_u.git.req, 0, sizeof(r->r_u.git.req));
 	strlcpy(r->r_u.git.req.gq_space, ci.ci_id,
 	    sizeof(r->r_u.git.req.gq_space));
@@ -229,13 +255,19 @@ codein_argv(struct request *r, struct space_exec_req *se, const char *path)
 	    gs->gs_user_name, gs->gs_user_email };
 	size_t			 i, n, len = 0;
 
+	const char		*hargv[] = { "/bin/sh", "-c", history_script,
+	    "spaced-history", path, gs->gs_base, limit };
+	const char		**v = r->r_u.git.history ? hargv : argv;
+	size_t			 nv = r->r_u.git.history ?
+	    sizeof(hargv) / sizeof(hargv[0]) : sizeof(argv) / sizeof(argv[0]);
+
 	snprintf(limit, sizeof(limit), "%u",
 	    r->r_u.git.timeout_s + CODEIN_INNER_MARGIN);
-	for (i = 0; i < sizeof(argv) / sizeof(argv[0]); i++) {
-		n = strlen(argv[i]) + 1;
+	for (i = 0; i < nv; i++) {
+		n = strlen(v[i]) + 1;
 		if (len + n > sizeof(se->se_argv))
 			return -1;
-		memcpy(se->se_argv + len, argv[i], n);
+		memcpy(se->se_argv + len, v[i], n);
 		len += n;
 	}
 	se->se_argc = i;
@@ -295,7 +327,7 @@ codein_transfer(struct request *r)
 	r->r_u.git.exec_due = 1;
 	memset(&gp, 0, sizeof(gp));
 	strlcpy(gp.gp_space, r->r_u.git.req.gq_space, sizeof(gp.gp_space));
-	gp.gp_kind = GIT_PACK_START;
+	gp.gp_kind = r->r_u.git.history ? GIT_PACK_HISTORY : GIT_PACK_START;
 	gp.gp_stream = pack->s_id;
 	strlcpy(gp.gp_base, r->r_u.git.snap.gs_base, sizeof(gp.gp_base));
 	strlcpy(gp.gp_staged, r->r_u.git.snap.gs_staged,
@@ -368,6 +400,47 @@ codein_succeed(struct request *r)
 	request_end(r);
 }
 
+static void
+history_answer(struct request *r, const char *status)
+{
+	struct ctl_history_result	 ch;
+
+	memset(&ch, 0, sizeof(ch));
+	strlcpy(ch.ch_status, status, sizeof(ch.ch_status));
+	if (r->r_streams[0] != NULL)
+		ch.ch_bytes = r->r_streams[0]->s_gauge.sg_forwarded;
+	request_data(r, &ch, sizeof(ch));
+	request_end(r);
+}
+
+/* The history changes nothing on the host: nothing to roll back. */
+static void
+history_settle(struct request *r)
+{
+	char	 why[SPACE_DONE_MESSAGE_MAX];
+	int	 x = r->r_u.git.exit;
+
+	if (r->r_u.git.exec_failed) {
+		codein_fail(r, ERR_HISTORY_FAILED, r->r_u.git.message);
+		return;
+	}
+	if (x == 0 && r->r_u.git.code[0] == '\0') {
+		history_answer(r, "complete");
+		return;
+	}
+	if (x == HISTORY_ALREADY_COMPLETE) {
+		history_answer(r, "already_complete");
+		return;
+	}
+	if (x == 0)
+		strlcpy(why, r->r_u.git.message, sizeof(why));
+	else
+		fmt_cut(why, sizeof(why), "step %s: inside_command_failed "
+		    "(exit %d)", x == HISTORY_NO_PROJECT ? "cd" :
+		    x == HISTORY_INCOMPLETE ? "unshallow" : "index-pack", x);
+	codein_fail(r, ERR_HISTORY_FAILED, why);
+}
+
 /* Both the pack and the script have said their last word. */
 static void
 codein_settle(struct request *r)
@@ -377,6 +450,10 @@ codein_settle(struct request *r)
 
 	if (r->r_u.git.pack_due || r->r_u.git.exec_due)
 		return;
+	if (r->r_u.git.history) {
+		history_settle(r);
+		return;
+	}
 	if (r->r_u.git.code[0] == '\0' && x == 0) {
 		codein_succeed(r);
 		return;
@@ -425,10 +502,20 @@ codein_git_done(struct request *r, enum procid from, struct imsg *imsg)
 	}
 	switch (r->r_u.git.step) {
 	case STEP_SNAPSHOT:
+		if (r->r_u.git.history &&
+		    strcmp(sd.sd_code, ERR_HOST_SHALLOW) == 0) {
+			history_answer(r, ERR_HOST_SHALLOW);
+			return;
+		}
 		if (sd.sd_code[0] != '\0') {
 			if (git_stale_relaunch(r, &sd))
 				return;
-			codein_fail(r, sd.sd_code, sd.sd_message);
+			if (r->r_u.git.history) {
+				fmt_cut(why, sizeof(why), "step host: %s: %s",
+				    sd.sd_code, sd.sd_message);
+				codein_fail(r, ERR_HISTORY_FAILED, why);
+			} else
+				codein_fail(r, sd.sd_code, sd.sd_message);
 		} else if (!r->r_u.git.have_snap)
 			gitinst_distrust(r->r_git);
 		else
@@ -475,13 +562,15 @@ codein_exec_done(struct request *r, enum procid from, struct imsg *imsg)
 		fmt_cut(why, sizeof(why), "%s: %s", sd.sd_code,
 		    sd.sd_message);
 		codein_record(r, ERR_CODE_TRANSFER_FAILED, why);
-		/* A pack nobody takes waits for credit: end it now. */
-		if (r->r_u.git.pack_due && r->r_git != NULL) {
-			if (r->r_streams[0] != NULL)
-				stream_abort(r->r_streams[0]);
-			(void)gitinst_compose(r->r_git, IMSG_WORKER_CANCEL,
-			    r->r_id, NULL, 0);
-		}
+		r->r_u.git.exec_failed = 1;
+	}
+	/* A pack nobody takes any more waits for credit: end it now. */
+	if ((sd.sd_code[0] != '\0' || sd.sd_exit != 0) &&
+	    r->r_u.git.pack_due && r->r_git != NULL) {
+		if (r->r_streams[0] != NULL)
+			stream_abort(r->r_streams[0]);
+		(void)gitinst_compose(r->r_git, IMSG_WORKER_CANCEL, r->r_id,
+		    NULL, 0);
 	}
 	codein_settle(r);
 }

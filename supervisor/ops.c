@@ -629,6 +629,8 @@ static const struct ctl_op ops[] = {
 	/* As long as the transfer: progress keeps the client waiting. */
 	{ IMSG_CTL_CODE_IN, "code-in", sizeof(struct ctl_codein), WHO_DOCKER,
 	    0, codein_start, codein_answers, NULL },
+	{ IMSG_CTL_HISTORY, "history", sizeof(struct ctl_codein), WHO_DOCKER,
+	    0, codein_start, codein_answers, NULL },
 	SPACE_OP(IMSG_CTL_SHOW, "show", 60),
 	SPACE_OP(IMSG_CTL_VERIFY, "verify", 60),
 	SPACE_OP(IMSG_CTL_STOP, "stop", 60),

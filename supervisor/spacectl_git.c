@@ -202,6 +202,7 @@ struct codein_call {
 	char			 tail[CODEIN_TAIL];
 	size_t			 tail_len;
 	struct ctl_codein_result cr;
+	struct ctl_history_result ch;
 	int			 have_result;
 	struct space_done	 sd;
 	int			 have_done;
@@ -285,6 +286,10 @@ codein_message(struct codein_call *cc, struct imsg *imsg, int progress)
 		} else if (len == sizeof(cc->cr)) {
 			(void)imsg_get_data(imsg, &cc->cr, sizeof(cc->cr));
 			cc->have_result = 1;
+		} else if (len == sizeof(cc->ch)) {
+			(void)imsg_get_data(imsg, &cc->ch, sizeof(cc->ch));
+			cc->ch.ch_status[sizeof(cc->ch.ch_status) - 1] = '\0';
+			cc->have_result = 1;
 		} else if (len == sizeof(cc->sd)) {
 			(void)imsg_get_data(imsg, &cc->sd, sizeof(cc->sd));
 			cc->sd.sd_message[sizeof(cc->sd.sd_message) - 1] = '\0';
@@ -335,33 +340,22 @@ codein_print(const struct ctl_codein_result *cr, int json)
 		    !cr->cr_name_copied ? "name" : "email");
 }
 
-int
-codein_main(int argc, char *argv[], const char *sockpath, int json)
+/* One code-in or history request and its answer, into cc. */
+static void
+codein_call(struct codein_call *cc, uint32_t type,
+    const struct ctl_codein *ci, const char *sockpath, int json)
 {
-	struct codein_call	 cc;
-	struct ctl_codein	 ci;
-	struct ctl_git		 cg;
 	struct imsg		 imsg;
 	struct pollfd		 pfd;
 	ssize_t			 n;
 	int			 s, done = 0, progress = isatty(STDERR_FILENO);
 
-	memset(&ci, 0, sizeof(ci));
-	if (argc == 4 && strcmp(argv[3], "--clean") == 0)
-		ci.ci_flags |= CODEIN_CLEAN;
-	else if (argc != 3)
-		usage_codein();
-	if (strlcpy(ci.ci_id, argv[1], sizeof(ci.ci_id)) >= sizeof(ci.ci_id))
-		failed("bad_request", "not a space id");
-	git_dir_request(argv[2], &cg);
-	memcpy(ci.ci_dir, cg.cg_dir, sizeof(ci.ci_dir));
-
-	memset(&cc, 0, sizeof(cc));
-	cc.json = json;
+	memset(cc, 0, sizeof(*cc));
+	cc->json = json;
 	s = connect_socket(sockpath);
-	imsgbuf_init(&cc.ibuf, s);
-	if (imsg_compose(&cc.ibuf, IMSG_CTL_CODE_IN, CTL_PEERID(0), getpid(),
-	    -1, &ci, sizeof(ci)) == -1 || imsgbuf_flush(&cc.ibuf) == -1)
+	imsgbuf_init(&cc->ibuf, s);
+	if (imsg_compose(&cc->ibuf, type, CTL_PEERID(0), getpid(), -1, ci,
+	    sizeof(*ci)) == -1 || imsgbuf_flush(&cc->ibuf) == -1)
 		failed("send", strerror(errno));
 	pfd.fd = s;
 	pfd.events = POLLIN;
@@ -374,7 +368,7 @@ codein_main(int argc, char *argv[], const char *sockpath, int json)
 		if (n == 0)
 			request_failed(json, "command_timeout",
 			    "spaced did not answer");
-		if ((n = imsgbuf_read(&cc.ibuf)) == -1) {
+		if ((n = imsgbuf_read(&cc->ibuf)) == -1) {
 			if (errno == EAGAIN || errno == EINTR)
 				continue;
 			failed("read", strerror(errno));
@@ -382,18 +376,72 @@ codein_main(int argc, char *argv[], const char *sockpath, int json)
 		if (n == 0)
 			request_failed(json, "connection_closed", "spaced "
 			    "closed the connection");
-		while (!done && (n = imsgbuf_get(&cc.ibuf, &imsg)) > 0) {
-			done = codein_message(&cc, &imsg, progress);
+		while (!done && (n = imsgbuf_get(&cc->ibuf, &imsg)) > 0) {
+			done = codein_message(cc, &imsg, progress);
 			imsg_free(&imsg);
 		}
 		if (n == -1)
 			failed("bad_answer", strerror(errno));
-		if (imsgbuf_flush(&cc.ibuf) == -1)
+		if (imsgbuf_flush(&cc->ibuf) == -1)
 			failed("send", strerror(errno));
 	}
 	if (progress)
 		fputc('\n', stderr);
-	imsgbuf_clear(&cc.ibuf);
+	imsgbuf_clear(&cc->ibuf);
+}
+
+static void
+codein_request(struct ctl_codein *ci, const char *id, const char *dir)
+{
+	struct ctl_git	 cg;
+
+	if (strlcpy(ci->ci_id, id, sizeof(ci->ci_id)) >= sizeof(ci->ci_id))
+		failed("bad_request", "not a space id");
+	git_dir_request(dir, &cg);
+	memcpy(ci->ci_dir, cg.cg_dir, sizeof(ci->ci_dir));
+}
+
+int
+codein_main(int argc, char *argv[], const char *sockpath, int json)
+{
+	struct codein_call	 cc;
+	struct ctl_codein	 ci;
+
+	memset(&ci, 0, sizeof(ci));
+	if (argc == 4 && strcmp(argv[3], "--clean") == 0)
+		ci.ci_flags |= CODEIN_CLEAN;
+	else if (argc != 3)
+		usage_codein();
+	codein_request(&ci, argv[1], argv[2]);
+	codein_call(&cc, IMSG_CTL_CODE_IN, &ci, sockpath, json);
 	codein_print(&cc.cr, json);
+	return 0;
+}
+
+/*
+ * spacectl history ID [DIR]: the rest of the history, from the
+ * repository DIR (the current folder by default) that code in brought.
+ * Prints complete, already_complete or host_shallow; -j {"status",
+ * "bytes"}.
+ */
+int
+history_main(int argc, char *argv[], const char *sockpath, int json)
+{
+	struct codein_call	 cc;
+	struct ctl_codein	 ci;
+
+	memset(&ci, 0, sizeof(ci));
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: spacectl [-j] history ID [DIR]\n");
+		exit(2);
+	}
+	codein_request(&ci, argv[1], argc == 3 ? argv[2] : ".");
+	ci.ci_timeout_s = 1800;		/* the spec's half hour */
+	codein_call(&cc, IMSG_CTL_HISTORY, &ci, sockpath, json);
+	if (json)
+		print_json(json_pack("{s:s, s:I}", "status", cc.ch.ch_status,
+		    "bytes", (json_int_t)cc.ch.ch_bytes));
+	else
+		printf("%s\n", cc.ch.ch_status);
 	return 0;
 }

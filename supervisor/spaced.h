@@ -175,6 +175,8 @@ struct request {
 			struct git_snap	 snap;
 			int		 have_snap;
 			int		 step;
+			int		 history;	/* not code in */
+			int		 exec_failed;	/* the place's code */
 			int		 pack_due, exec_due;
 			int		 exit;		/* the script's */
 			uint32_t	 timeout_s;

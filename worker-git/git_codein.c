@@ -315,6 +315,52 @@ out:
 	return rc;
 }
 
+/*
+ * Where the space's history starts, from the host ref code in wrote:
+ * start, its parent the staged snapshot, and that one's parent the
+ * base.  Only commits of ours (the fixed identity) are taken for them.
+ */
+int
+history_find(git_repository *r, const char *space, struct git_snap *gs,
+    struct space_done *sd)
+{
+	git_commit	*start = NULL, *staged = NULL;
+	git_oid		 id;
+	char		 name[256];
+	int		 rc = -1;
+
+	memset(gs, 0, sizeof(*gs));
+	if (git_repository_is_shallow(r) == 1) {
+		snap_refuse(sd, ERR_HOST_SHALLOW, "this repository is shallow "
+		    "itself: it has no more history to send");
+		return -1;
+	}
+	ref_name(name, sizeof(name), space, "start");
+	if (git_reference_name_to_id(&id, r, name) != 0 ||
+	    git_commit_lookup(&start, r, &id) != 0 ||
+	    git_commit_parentcount(start) != 1 ||
+	    git_commit_parent(&staged, start, 0) != 0 ||
+	    git_commit_parentcount(staged) != 1 ||
+	    strcmp(git_commit_author(start)->email, SNAP_EMAIL) != 0 ||
+	    strcmp(git_commit_author(staged)->email, SNAP_EMAIL) != 0) {
+		snap_refuse(sd, ERR_NOT_A_COMMIT, "%s is missing or not a "
+		    "snapshot of code in: bring code in first", name);
+		goto out;
+	}
+	git_oid_tostr(gs->gs_start, sizeof(gs->gs_start), &id);
+	git_oid_tostr(gs->gs_staged, sizeof(gs->gs_staged),
+	    git_commit_id(staged));
+	git_oid_tostr(gs->gs_base, sizeof(gs->gs_base),
+	    git_commit_parent_id(staged, 0));
+	strlcpy(gs->gs_format, "sha1", sizeof(gs->gs_format));
+	project_name(repo.rs_top, gs->gs_name, sizeof(gs->gs_name));
+	rc = 0;
+out:
+	git_commit_free(start);
+	git_commit_free(staged);
+	return rc;
+}
+
 /* Every ref of the space, in one transaction. */
 int
 refs_remove(git_repository *r, const char *space, struct space_done *sd)

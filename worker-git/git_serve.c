@@ -93,14 +93,16 @@ done_libgit2(struct imsgev *iev, uint32_t peerid, const char *what)
 
 static void
 serve_snapshot(struct imsgev *iev, uint32_t peerid, git_repository *r,
-    const struct git_req *gq)
+    const struct git_req *gq, uint32_t imsg_type)
 {
 	struct space_done	 sd;
 	struct git_snap		 gs;
 
 	memset(&sd, 0, sizeof(sd));
-	if (snapshot_take(r, gq->gq_space, gq->gq_flags & GIT_REQ_CLEAN, &gs,
-	    &sd) == 0)
+	if ((imsg_type == IMSG_GIT_HISTORY_REQ ?
+	    history_find(r, gq->gq_space, &gs, &sd) :
+	    snapshot_take(r, gq->gq_space, gq->gq_flags & GIT_REQ_CLEAN, &gs,
+	    &sd)) == 0)
 		imsg_compose_event(iev, IMSG_GIT_SNAP, peerid, 0, -1, &gs,
 		    sizeof(gs));
 	done_sd(iev, peerid, &sd);
@@ -298,7 +300,8 @@ git_serve(struct imsgev *iev, struct imsg *imsg)
 		serve_limits(iev, peerid, r);
 		break;
 	case IMSG_GIT_SNAPSHOT_REQ:
-		serve_snapshot(iev, peerid, r, &gq);
+	case IMSG_GIT_HISTORY_REQ:
+		serve_snapshot(iev, peerid, r, &gq, imsg_get_type(imsg));
 		break;
 	case IMSG_GIT_PACK_REQ:
 		serve_pack(iev, peerid, r, imsg);

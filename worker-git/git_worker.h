@@ -54,6 +54,8 @@ int	 snapshot_take(struct git_repository *, const char *space, int clean,
 	    struct git_snap *, struct space_done *);
 int	 refs_remove(struct git_repository *, const char *space,
 	    struct space_done *);
+int	 history_find(struct git_repository *, const char *space,
+	    struct git_snap *, struct space_done *);
 int	 pack_send(struct git_repository *, struct imsgev *, uint32_t request,
 	    const struct git_pack_req *, struct space_done *);
 

@@ -56,6 +56,7 @@ git_dispatch(struct imsgev *iev, struct imsg *imsg)
 	case IMSG_GIT_SNAPSHOT_REQ:
 	case IMSG_GIT_PACK_REQ:
 	case IMSG_GIT_REFS_REMOVE_REQ:
+	case IMSG_GIT_HISTORY_REQ:
 		/* Only a repository's spaced-git has a repository. */
 		if (worker_dir() == NULL)
 			fatalx("%s: a repository request", __func__);

@@ -116,6 +116,46 @@ sha256sum "$repo/.git/index" >"$T/index.after"
 check "the host's index file is unchanged" cmp -s "$T/index.before" \
     "$T/index.after"
 
+# The history: into the same space (another folder), then complete.
+hist=$T/hist
+git init -q -b trunk "$hist"
+for i in 1 2 3 4 5; do
+	echo "$i" >"$hist/f$i"
+	git -C "$hist" add "f$i"
+	git -C "$hist" -c user.name=h -c user.email=h@h.invalid commit -qm "c$i"
+done
+echo dirty >>"$hist/f5"
+sc -j code-in "$id" "$hist" >"$T/hist.json" 2>"$T/hist.err"
+hp=$(jq -r .spacePath "$T/hist.json")
+check "code-in of a repository with history" same "$hp" "/spaces/$id/hist"
+check "inside, it is shallow first" same \
+    "$(sc exec "$id" -- git -C "$hp" rev-parse --is-shallow-repository)" true
+inside "$id" "cd '$hp' && git status --porcelain=v1" >"$T/hist.status1"
+check "history: complete" same "$(sc history "$id" "$hist" 2>"$T/h.err")" \
+    complete
+check "inside, no longer shallow" same \
+    "$(sc exec "$id" -- git -C "$hp" rev-parse --is-shallow-repository)" \
+    false
+check "the whole history, the same commit ids" same \
+    "$(sc exec "$id" -- git -C "$hp" rev-list HEAD | tr '\n' ' ')" \
+    "$(git -C "$hist" rev-list HEAD | tr '\n' ' ')"
+inside "$id" "cd '$hp' && git status --porcelain=v1" >"$T/hist.status2"
+check "and the working tree and index as they were" sh -c \
+    "cmp -s '$T/hist.status1' '$T/hist.status2' && grep -q f5 '$T/hist.status2'"
+check "a second history: already_complete" \
+    same "$(sc history "$id" "$hist" 2>>"$T/h.err")" already_complete
+git clone -q --depth 1 "file://$hist" "$T/shallow"
+sc code-in "$id" "$T/shallow" >"$T/sh.out" 2>&1
+check "code-in of a shallow repository" grep -q '^space path:' "$T/sh.out"
+check "its history: host_shallow" \
+    same "$(sc history "$id" "$T/shallow" 2>>"$T/h.err")" host_shallow
+git init -q "$T/never"
+git -C "$T/never" -c user.name=n -c user.email=n@n.invalid commit -q \
+    --allow-empty -m never
+sc history "$id" "$T/never" >"$T/nohist.out" 2>&1
+check "history without a code in of that space: history_transfer_failed" \
+    grep -q '^spacectl: history_transfer_failed' "$T/nohist.out"
+
 # Refusals leave no ref of theirs.
 sc code-in "$id" "$repo" >"$T/again.out" 2>&1
 check "a second code-in: space_ref_exists" \
