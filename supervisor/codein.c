@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "errors.h"
+#include "git_parse.h"
 #include "git_proto.h"
 #include "labels.h"
 #include "log.h"
@@ -120,90 +121,6 @@ static const char history_script[] =
 #define HISTORY_ALREADY_COMPLETE	70
 #define HISTORY_INCOMPLETE		71
 #define HISTORY_NO_PROJECT		72
-
-static int
-hex_valid(const char *s, size_t len)
-{
-	size_t	 i, n;
-
-	if (memchr(s, '\0', len) == NULL || (n = strlen(s)) != 40)
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') ||
-		    (s[i] >= 'a' && s[i] <= 'f')))
-			return 0;
-	return 1;
-}
-
-/* Printable, terminated, and not an option to the script's git. */
-static int
-text_valid(const char *s, size_t len, int may_be_empty)
-{
-	size_t	 i;
-
-	if (memchr(s, '\0', len) == NULL || (!may_be_empty && s[0] == '\0') ||
-	    s[0] == '-')
-		return 0;
-	for (i = 0; s[i] != '\0'; i++)
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			return 0;
-	return 1;
-}
-
-static int
-name_valid(const char *s, size_t len)
-{
-	size_t	 i;
-
-	if (!text_valid(s, len, 0) || s[0] == '.')
-		return 0;
-	for (i = 0; s[i] != '\0'; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') ||
-		    (s[i] >= 'A' && s[i] <= 'Z') ||
-		    (s[i] >= '0' && s[i] <= '9') || s[i] == '.' ||
-		    s[i] == '_' || s[i] == '-'))
-			return 0;
-	return 1;
-}
-
-/* Relative, with no empty, "." or ".." component: stays inside. */
-static int
-relative_valid(const char *s, size_t len)
-{
-	const char	*p, *end;
-	size_t		 n;
-
-	if (!text_valid(s, len, 1))
-		return 0;
-	if (s[0] == '\0')
-		return 1;
-	for (p = s; ; p = end + 1) {
-		if ((end = strchr(p, '/')) == NULL)
-			end = p + strlen(p);
-		n = end - p;
-		if (n == 0 || (n == 1 && p[0] == '.') ||
-		    (n == 2 && p[0] == '.' && p[1] == '.'))
-			return 0;
-		if (*end == '\0')
-			return 1;
-	}
-}
-
-static int
-snap_valid(const struct git_snap *gs)
-{
-	return hex_valid(gs->gs_base, sizeof(gs->gs_base)) &&
-	    hex_valid(gs->gs_staged, sizeof(gs->gs_staged)) &&
-	    hex_valid(gs->gs_start, sizeof(gs->gs_start)) &&
-	    memchr(gs->gs_format, '\0', sizeof(gs->gs_format)) != NULL &&
-	    strcmp(gs->gs_format, "sha1") == 0 &&
-	    text_valid(gs->gs_branch, sizeof(gs->gs_branch), 1) &&
-	    strchr(gs->gs_branch, ' ') == NULL &&
-	    name_valid(gs->gs_name, sizeof(gs->gs_name)) &&
-	    relative_valid(gs->gs_project, sizeof(gs->gs_project)) &&
-	    text_valid(gs->gs_user_name, sizeof(gs->gs_user_name), 1) &&
-	    text_valid(gs->gs_user_email, sizeof(gs->gs_user_email), 1);
-}
 
 const char *
 codein_start(struct request *r, struct imsg *imsg)
@@ -482,7 +399,7 @@ codein_snap(struct request *r, enum procid from, struct imsg *imsg)
 {
 	(void)imsg_get_data(imsg, &r->r_u.git.snap, sizeof(r->r_u.git.snap));
 	if (r->r_u.git.step != STEP_SNAPSHOT || r->r_u.git.have_snap ||
-	    !snap_valid(&r->r_u.git.snap)) {
+	    !git_snap_valid(&r->r_u.git.snap)) {
 		gitinst_distrust(r->r_git);
 		return;
 	}

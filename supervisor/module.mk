@@ -5,7 +5,8 @@ SPACED_SRCS	:= supervisor/spaced.c supervisor/workers.c supervisor/control.c \
 		   supervisor/streams.c supervisor/ops.c supervisor/privdrop.c \
 		   supervisor/runtime.c supervisor/space_parse.c supervisor/exec.c \
 		   supervisor/gkctl.c supervisor/journal.c supervisor/gitinst.c \
-		   supervisor/ops_git.c supervisor/codein.c
+		   supervisor/ops_git.c supervisor/codein.c \
+		   supervisor/git_parse.c
 SPACED_OBJS	:= $(SPACED_SRCS:%.c=$(B)/%.o)
 SPACECTL_OBJS	:= $(B)/supervisor/spacectl.o $(B)/supervisor/spacectl_exec.o \
 		   $(B)/supervisor/spacectl_gk.o $(B)/supervisor/spacectl_journal.o \

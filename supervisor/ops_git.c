@@ -26,42 +26,11 @@
 #include <string.h>
 
 #include "errors.h"
+#include "git_parse.h"
 #include "git_proto.h"
 #include "log.h"
 #include "space_parse.h"
 #include "spaced.h"
-
-static int
-terminated(const char *s, size_t len)
-{
-	return memchr(s, '\0', len) != NULL;
-}
-
-/*
- * An absolute path with no empty, "." or ".." component: the caller's
- * client resolved it (realpath), and spaced-launch looks at exactly it.
- */
-int
-git_dir_valid(const char *dir, size_t len)
-{
-	const char	*p, *end;
-	size_t		 n;
-
-	if (!terminated(dir, len) || dir[0] != '/')
-		return 0;
-	if (dir[1] == '\0')
-		return 1;
-	for (p = dir + 1; ; p = end + 1) {
-		if ((end = strchr(p, '/')) == NULL)
-			end = p + strlen(p);
-		n = end - p;
-		if (n == 0 || (n == 1 && p[0] == '.') ||
-		    (n == 2 && p[0] == '.' && p[1] == '.'))
-			return 0;
-		if (*end == '\0')
-			return 1;
-	}
-}
 
 static const struct {
 	uint32_t	 ctl;
@@ -80,7 +49,7 @@ git_files_start(struct request *r, struct imsg *imsg)
 	(void)imsg_get_data(imsg, &cg, sizeof(cg));
 	if (!git_dir_valid(cg.cg_dir, sizeof(cg.cg_dir)) || cg.cg_flags != 0 ||
 	    cg.cg_pad[0] != 0 || cg.cg_pad[1] != 0 || cg.cg_pad[2] != 0 ||
-	    !terminated(cg.cg_id, sizeof(cg.cg_id)) ||
+	    memchr(cg.cg_id, '\0', sizeof(cg.cg_id)) == NULL ||
 	    (cg.cg_id[0] != '\0' && !space_id_valid(cg.cg_id)))
 		return ERR_BAD_REQUEST;
 	for (i = 0; i < sizeof(git_types) / sizeof(git_types[0]); i++)
@@ -97,22 +66,13 @@ git_files_start(struct request *r, struct imsg *imsg)
 	return gitinst_attach(r, cg.cg_dir);
 }
 
-/* A path inside the repository, relative to its top. */
-static int
-relative_valid(const char *path, size_t len)
-{
-	return terminated(path, len) && path[0] != '\0' && path[0] != '/';
-}
-
 static void
 git_file(struct request *r, enum procid from, struct imsg *imsg)
 {
 	struct git_file	 gf;
 
 	(void)imsg_get_data(imsg, &gf, sizeof(gf));
-	if ((gf.gf_kind != GIT_FILE_TRAVELS &&
-	    gf.gf_kind != GIT_FILE_REPOSITORY) || gf.gf_pad != 0 ||
-	    !relative_valid(gf.gf_path, sizeof(gf.gf_path))) {
+	if (!git_file_valid(&gf)) {
 		gitinst_distrust(r->r_git);
 		return;
 	}
@@ -125,22 +85,11 @@ git_limit(struct request *r, enum procid from, struct imsg *imsg)
 	struct git_limit gl;
 
 	(void)imsg_get_data(imsg, &gl, sizeof(gl));
-	if ((gl.gl_kind != GIT_LIMIT_SUBMODULE &&
-	    gl.gl_kind != GIT_LIMIT_LFS) || gl.gl_pad != 0 ||
-	    !relative_valid(gl.gl_path, sizeof(gl.gl_path))) {
+	if (!git_limit_valid(&gl)) {
 		gitinst_distrust(r->r_git);
 		return;
 	}
 	request_data(r, &gl, sizeof(gl));
-}
-
-int
-git_done_valid(const struct space_done *sd)
-{
-	return terminated(sd->sd_code, sizeof(sd->sd_code)) &&
-	    terminated(sd->sd_message, sizeof(sd->sd_message)) &&
-	    (sd->sd_code[0] == '\0' ||
-	    space_code_valid(sd->sd_code, sizeof(sd->sd_code)));
 }
 
 /*

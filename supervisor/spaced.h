@@ -324,9 +324,7 @@ void		 gitinst_init(struct event_base *);
 /* ops_git.c */
 const char	*git_files_start(struct request *, struct imsg *);
 extern const struct answer_row git_answers[];
-int		 git_dir_valid(const char *, size_t);
 struct space_done;
-int		 git_done_valid(const struct space_done *);
 int		 git_stale_relaunch(struct request *, const struct space_done *);
 /* codein.c */
 const char	*codein_start(struct request *, struct imsg *);
