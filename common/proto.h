@@ -97,6 +97,16 @@ enum imsg_type {
 	IMSG_JOURNAL_READ_REQ,
 	IMSG_JOURNAL_RECORD,
 	IMSG_JOURNAL_DONE,
+	/*
+	 * Where a space's code came from (struct journal_origin), kept in
+	 * the store so that removing the space can remove its ref there:
+	 * SET after a code in, GET before a remove's cleanup, DEL after
+	 * it; each answered by ORIGIN (jo_found 1 when one is kept).
+	 */
+	IMSG_JOURNAL_ORIGIN_SET,
+	IMSG_JOURNAL_ORIGIN_GET,
+	IMSG_JOURNAL_ORIGIN_DEL,
+	IMSG_JOURNAL_ORIGIN,
 };
 
 /* Calls an audit probe may attempt; each must be forbidden in its worker. */
@@ -131,6 +141,15 @@ struct stream_test_msg {
 
 struct git_version_msg {
 	char		 gv_libgit2[32];
+};
+
+#define JOURNAL_ORIGIN_DIR_MAX	4096	/* GIT_DIR_MAX */
+struct journal_origin {
+	char		 jo_id[SPACE_ID_SIZE];
+	uint8_t		 jo_pad[3];	/* zero */
+	uint32_t	 jo_uid;	/* the owner of the space */
+	int32_t		 jo_found;	/* ORIGIN: 1 kept, 0 none */
+	char		 jo_dir[JOURNAL_ORIGIN_DIR_MAX];
 };
 
 struct journal_stat_msg {

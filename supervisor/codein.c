@@ -45,11 +45,17 @@ enum codein_step {
 	STEP_SNAPSHOT = 0,
 	STEP_TRANSFER,
 	STEP_ROLLBACK,
+	/* remove's cleanup */
+	STEP_REMOVE_GET,
+	STEP_REMOVE_GIT,
+	STEP_REMOVE_DEL,
 };
 
 /* The inner limit outlives the host's by this much (spec: 5 s). */
 #define CODEIN_INNER_MARGIN	5
 #define CODEIN_OUTPUT_MAX	(1024 * 1024)
+/* A remove forgets at most this many origins of one space. */
+#define CODEIN_ORIGINS_MAX	64
 /* The script's own refusals, by exit code; a kill is 137. */
 #define UNFOLD_PATH_IN_USE	64
 #define UNFOLD_INIT_FAILED	65
@@ -146,6 +152,7 @@ codein_start(struct request *r, struct imsg *imsg)
 	r->r_u.git.req.gq_flags = ci.ci_flags & CODEIN_CLEAN ?
 	    GIT_REQ_CLEAN : 0;
 	strlcpy(r->r_u.git.dir, ci.ci_dir, sizeof(r->r_u.git.dir));
+	r->r_u.git.owner = r->r_cc->cc_uid;
 	r->r_u.git.timeout_s = ci.ci_timeout_s != 0 ? ci.ci_timeout_s :
 	    CODEIN_TIMEOUT_DEFAULT;
 	r->r_u.git.step = STEP_SNAPSHOT;
@@ -292,6 +299,21 @@ codein_rollback(struct request *r, const char *code, const char *message)
 		    "refs/spaced/spaces/<id>/start could not be removed");
 }
 
+/* The store keeps where the space's code came from, for its remove. */
+static void
+origin_send(struct request *r, uint32_t type)
+{
+	struct journal_origin	 jo;
+
+	memset(&jo, 0, sizeof(jo));
+	strlcpy(jo.jo_id, r->r_u.git.req.gq_space, sizeof(jo.jo_id));
+	jo.jo_uid = r->r_u.git.owner;
+	strlcpy(jo.jo_dir, r->r_u.git.dir, sizeof(jo.jo_dir));
+	if (request_send(r, PROC_JOURNAL, type, -1, &jo, sizeof(jo)) == -1)
+		log_warnx("request %u: the store takes no origin of %s",
+		    r->r_id, jo.jo_id);
+}
+
 static void
 codein_succeed(struct request *r)
 {
@@ -313,6 +335,7 @@ codein_succeed(struct request *r)
 	strlcpy(cr.cr_branch, gs->gs_branch, sizeof(cr.cr_branch));
 	cr.cr_name_copied = gs->gs_user_name[0] != '\0';
 	cr.cr_email_copied = gs->gs_user_email[0] != '\0';
+	origin_send(r, IMSG_JOURNAL_ORIGIN_SET);
 	request_data(r, &cr, sizeof(cr));
 	request_end(r);
 }
@@ -492,7 +515,90 @@ codein_exec_done(struct request *r, enum procid from, struct imsg *imsg)
 	codein_settle(r);
 }
 
+/*
+ * After the place removed a space: the ref code in left in the
+ * repository its code came from goes too, by that repository's
+ * spaced-git, and then the store forgets the origin.  A repository
+ * that moved or went has nothing left to remove; the space is gone
+ * either way, so the remove answers END.
+ */
+void
+remove_refs(struct request *r, const char *id)
+{
+	memset(&r->r_u.git, 0, sizeof(r->r_u.git));
+	strlcpy(r->r_u.git.req.gq_space, id, sizeof(r->r_u.git.req.gq_space));
+	r->r_u.git.owner = r->r_cc->cc_uid;
+	r->r_u.git.step = STEP_REMOVE_GET;
+	origin_send(r, IMSG_JOURNAL_ORIGIN_GET);
+	if ((r->r_waiting & PROC_BIT(PROC_JOURNAL)) == 0)
+		request_end(r);
+}
+
+void
+remove_origin(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct journal_origin	 jo;
+	const char		*code;
+
+	(void)imsg_get_data(imsg, &jo, sizeof(jo));
+	if (memchr(jo.jo_dir, '\0', sizeof(jo.jo_dir)) == NULL)
+		fatalx("%s: bad origin from %s", __func__, proc_title(from));
+	/* Forgotten: the next origin of the space, until none is left. */
+	if (r->r_u.git.step == STEP_REMOVE_DEL) {
+		r->r_u.git.step = STEP_REMOVE_GET;
+		if (++r->r_u.git.removed > CODEIN_ORIGINS_MAX)
+			request_end(r);
+		else
+			origin_send(r, IMSG_JOURNAL_ORIGIN_GET);
+		return;
+	}
+	if (!jo.jo_found || !git_dir_valid(jo.jo_dir, sizeof(jo.jo_dir))) {
+		request_end(r);
+		return;
+	}
+	strlcpy(r->r_u.git.dir, jo.jo_dir, sizeof(r->r_u.git.dir));
+	r->r_u.git.type = IMSG_GIT_REFS_REMOVE_REQ;
+	r->r_u.git.step = STEP_REMOVE_GIT;
+	r->r_u.git.sent = 0;		/* a new step for a new spaced-git */
+	r->r_git = NULL;
+	if ((code = gitinst_attach(r, jo.jo_dir)) != NULL) {
+		log_warnx("request %u: refs of %s in %s stay: %s", r->r_id,
+		    jo.jo_id, jo.jo_dir, code);
+		r->r_u.git.step = STEP_REMOVE_DEL;
+		origin_send(r, IMSG_JOURNAL_ORIGIN_DEL);
+	}
+}
+
+void
+remove_git_done(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct space_done	 sd;
+
+	(void)imsg_get_data(imsg, &sd, sizeof(sd));
+	if (!git_done_valid(&sd)) {
+		gitinst_distrust(r->r_git);
+		return;
+	}
+	if (sd.sd_code[0] != '\0') {
+		gitinst_retire(r->r_git);
+		log_warnx("request %u: refs of %s in %s: %s: %s", r->r_id,
+		    r->r_u.git.req.gq_space, r->r_u.git.dir, sd.sd_code,
+		    sd.sd_message);
+	}
+	r->r_u.git.step = STEP_REMOVE_DEL;
+	origin_send(r, IMSG_JOURNAL_ORIGIN_DEL);
+	if ((r->r_waiting & PROC_BIT(PROC_JOURNAL)) == 0)
+		request_end(r);
+}
+
+static void
+origin_kept(struct request *r, enum procid from, struct imsg *imsg)
+{
+}
+
 const struct answer_row codein_answers[] = {
+	{ IMSG_JOURNAL_ORIGIN, PROC_BIT(PROC_JOURNAL),
+	    sizeof(struct journal_origin), AR_FINAL, origin_kept },
 	{ IMSG_GIT_SNAP, PROC_BIT(PROC_GIT), sizeof(struct git_snap), 0,
 	    codein_snap },
 	{ IMSG_GIT_DONE, PROC_BIT(PROC_GIT), sizeof(struct space_done),

@@ -453,6 +453,10 @@ space_start(struct request *r, struct imsg *imsg)
 	}
 
 	space_req_fill(r, &sq, cs.cs_id);
+	/* A remove cleans up after code in once the place is done. */
+	if (r->r_op->op_type == IMSG_CTL_REMOVE)
+		strlcpy(r->r_u.git.req.gq_space, cs.cs_id,
+		    sizeof(r->r_u.git.req.gq_space));
 	strlcpy(sq.sq_name, cs.cs_name, sizeof(sq.sq_name));
 	strlcpy(sq.sq_project, cs.cs_project, sizeof(sq.sq_project));
 	sq.sq_memory = cs.cs_memory;
@@ -535,6 +539,7 @@ static void
 space_done(struct request *r, enum procid from, struct imsg *imsg)
 {
 	struct space_done	 sd;
+	char			 id[SPACE_ID_SIZE];
 
 	(void)imsg_get_data(imsg, &sd, sizeof(sd));
 	if (!valid_string(sd.sd_code, sizeof(sd.sd_code)) ||
@@ -542,6 +547,11 @@ space_done(struct request *r, enum procid from, struct imsg *imsg)
 	    (sd.sd_code[0] != '\0' &&
 	    !space_code_valid(sd.sd_code, sizeof(sd.sd_code))))
 		fatalx("%s: bad done from %s", __func__, proc_title(from));
+	if (sd.sd_code[0] == '\0' && r->r_op->op_type == IMSG_CTL_REMOVE) {
+		strlcpy(id, r->r_u.git.req.gq_space, sizeof(id));
+		remove_refs(r, id);
+		return;
+	}
 	if (sd.sd_code[0] == '\0') {
 		request_end(r);
 		return;
@@ -579,6 +589,22 @@ static const struct answer_row space_answers[] = {
 	/* a cancelled create rolls back, and needs its connections */
 	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,
 	    space_conn },
+	{ 0 }
+};
+
+/* remove: the place's answers, then the cleanup of code in's ref. */
+static const struct answer_row remove_space_answers[] = {
+	{ IMSG_SPACE_RESOURCE, PROC_BIT(PROC_DOCKER),
+	    sizeof(struct space_resource), 0, space_resource },
+	{ IMSG_SPACE_DONE, PROC_BIT(PROC_DOCKER),
+	    sizeof(struct space_done), 1, space_done },
+	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,
+	    space_conn },
+	/* then the ref code in left (codein.c) */
+	{ IMSG_JOURNAL_ORIGIN, PROC_BIT(PROC_JOURNAL),
+	    sizeof(struct journal_origin), AR_FINAL, remove_origin },
+	{ IMSG_GIT_DONE, PROC_BIT(PROC_GIT), sizeof(struct space_done),
+	    AR_FINAL, remove_git_done },
 	{ 0 }
 };
 
@@ -635,7 +661,8 @@ static const struct ctl_op ops[] = {
 	SPACE_OP(IMSG_CTL_VERIFY, "verify", 60),
 	SPACE_OP(IMSG_CTL_STOP, "stop", 60),
 	SPACE_OP(IMSG_CTL_START, "start", 180),
-	SPACE_OP(IMSG_CTL_REMOVE, "remove", 120),
+	{ IMSG_CTL_REMOVE, "remove", sizeof(struct ctl_space), WHO_DOCKER,
+	    120, space_start, remove_space_answers, NULL },
 };
 
 const struct ctl_op *

@@ -127,9 +127,18 @@ static void
 request_detach(struct request *r)
 {
 	struct ctl_conn	*cc = r->r_cc;
+	size_t		 i;
 
 	if (cc == NULL)
 		return;
+	/*
+	 * Nothing more goes to the client once it is answered, and it may
+	 * leave while the request waits for a worker's last word (code in
+	 * keeps the origin): its streams must not hold it.
+	 */
+	for (i = 0; i < REQUEST_STREAMS; i++)
+		if (r->r_streams[i] != NULL)
+			stream_abort(r->r_streams[i]);
 	TAILQ_REMOVE(&cc->cc_requests, r, r_client_entry);
 	cc->cc_pending--;
 	r->r_cc = NULL;
@@ -304,7 +313,7 @@ request_dispatch(enum procid from, struct imsg *imsg)
 {
 	const struct answer_row	*ar;
 	struct request		*r;
-	uint32_t		 type = imsg_get_type(imsg);
+	uint32_t		 type = imsg_get_type(imsg), resent;
 
 	if ((r = request_find(imsg_get_peerid(imsg))) == NULL) {
 		log_warnx("%s: %s answered %u for no pending request",
@@ -349,10 +358,12 @@ request_dispatch(enum procid from, struct imsg *imsg)
 	r->r_finishing = 0;
 	/*
 	 * The sender's bit is still set, so the handler cannot free r; it
-	 * stays set when the handler sent the sender its next step.
+	 * stays set when the handler sent the sender its next step.  The
+	 * mark goes first: request_worker_done may free r.
 	 */
-	if (ar->ar_final == AR_FINAL && (r->r_resent & PROC_BIT(from)) == 0)
-		request_worker_done(r, from);
+	resent = r->r_resent & PROC_BIT(from);
 	r->r_resent = 0;
+	if (ar->ar_final == AR_FINAL && !resent)
+		request_worker_done(r, from);
 	return 0;
 }

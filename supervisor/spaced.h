@@ -177,6 +177,8 @@ struct request {
 			int		 step;
 			int		 history;	/* not code in */
 			int		 exec_failed;	/* the place's code */
+			uid_t		 owner;		/* the caller's */
+			int		 removed;	/* origins forgotten */
 			int		 pack_due, exec_due;
 			int		 exit;		/* the script's */
 			uint32_t	 timeout_s;
@@ -329,6 +331,9 @@ int		 git_stale_relaunch(struct request *, const struct space_done *);
 /* codein.c */
 const char	*codein_start(struct request *, struct imsg *);
 extern const struct answer_row codein_answers[];
+void		 remove_refs(struct request *, const char *id);
+void		 remove_origin(struct request *, enum procid, struct imsg *);
+void		 remove_git_done(struct request *, enum procid, struct imsg *);
 
 /* audit.c: the privileges table, read from /proc */
 int	 audit_process(const char *name, pid_t, const char *landlock,

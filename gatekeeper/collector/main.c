@@ -73,6 +73,11 @@ journal_dispatch(struct imsgev *iev, struct imsg *imsg)
 	case IMSG_JOURNAL_READ_REQ:
 		journal_read(iev, imsg);
 		break;
+	case IMSG_JOURNAL_ORIGIN_SET:
+	case IMSG_JOURNAL_ORIGIN_GET:
+	case IMSG_JOURNAL_ORIGIN_DEL:
+		journal_origin(iev, imsg);
+		break;
 	default:
 		fatalx("%s: unexpected imsg %u", __func__, imsg_get_type(imsg));
 	}

@@ -251,5 +251,16 @@ check "root brings in nobody's repository" grep -q '^space path:' \
 check "everything in it is still nobody's (written as its owner)" \
     test -z "$(find "$theirs" ! -user nobody | head -n 1)"
 
+check "before the remove, the hooked repository holds its space's ref" \
+    test -n "$(git -C "$hooked" for-each-ref "refs/spaced/spaces/$id3")"
 for s in "$id" "$id2" "$id3" "$id4"; do sc remove "$s" >/dev/null; done
+check "remove takes the space's ref out of the repository it came from" \
+    test -z "$(git -C "$hooked" for-each-ref refs/spaced)"
+check "from each repository it brought code from" sh -c \
+    "[ -z \"\$(git -C '$hist' for-each-ref refs/spaced)\" ] &&
+    [ -z \"\$(git -C '$T/shallow' for-each-ref refs/spaced)\" ]"
+check "and from one of another uid, as that uid" \
+    test -z "$(git -C "$theirs" for-each-ref refs/spaced)"
+check "the store keeps no origin of a removed space" \
+    test -z "$(ls -A "$T/sd/store" | grep '^\.origin-')"
 finish

@@ -48,6 +48,8 @@ leftovers() {
 # The end of every suite: nothing of ours remains, then the summary.
 finish() {
 	stop_spaced
+	# KEEP=1: the log of the suite's spaced survives it, for a look.
+	[ -z "${KEEP:-}" ] || cp "$T/sd/log" /tmp/spaced-last.log
 	left=$(leftovers)
 	if [ -n "$left" ]; then
 		not_ok "nothing with this run's owner remains: $(echo $left)"
