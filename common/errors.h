@@ -48,5 +48,13 @@
 #define ERR_INVALID_EXEC_TARGET	"invalid_exec_target"
 #define ERR_OUTPUT_TOO_LARGE	"command_output_too_large"
 #define ERR_RUNTIME_FOREIGN	"runtime_volume_foreign"	/* not ours */
+/* The tools volume and the server inside (spec "Tools volume"). */
+#define ERR_TOOLS_NOT_OURS	"tools_volume_not_ours"
+#define ERR_TOOLS_MARKER	"tools_marker_mismatch"
+#define ERR_TOOLS_FILL_FAILED	"tools_fill_failed"
+#define ERR_SERVER_UNREADABLE	"space_server_answer_unreadable"
+#define ERR_SERVER_UNREACHABLE	"space_server_unreachable"	/* not yet */
+#define ERR_SERVER_NOT_READY	"space_server_not_ready"	/* deadline */
+#define ERR_TOKEN_UNREADABLE	"space_token_unreadable"
 
 #endif /* SPACED_ERRORS_H */
