@@ -68,5 +68,13 @@
 #define ERR_GIT_WORKER_FAILED	"git_worker_failed"	/* its spaced-git died */
 /* spaced-git's rules no longer cover the repository: spaced starts anew */
 #define ERR_GIT_WORKER_STALE	"git_worker_stale"
+/* The tools volume and the server inside (spec "Tools volume"). */
+#define ERR_TOOLS_NOT_OURS	"tools_volume_not_ours"
+#define ERR_TOOLS_MARKER	"tools_marker_mismatch"
+#define ERR_TOOLS_FILL_FAILED	"tools_fill_failed"
+#define ERR_SERVER_UNREADABLE	"space_server_answer_unreadable"
+#define ERR_SERVER_UNREACHABLE	"space_server_unreachable"	/* not yet */
+#define ERR_SERVER_NOT_READY	"space_server_not_ready"	/* deadline */
+#define ERR_TOKEN_UNREADABLE	"space_token_unreadable"
 
 #endif /* SPACED_ERRORS_H */

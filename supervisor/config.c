@@ -40,6 +40,9 @@ config_defaults(struct spaced_conf *conf, uid_t uid, const char *runtime_dir,
 	strlcpy(conf->sc_space_image, SPACED_SPACE_IMAGE,
 	    sizeof(conf->sc_space_image));
 	strlcpy(conf->sc_gk_image, SPACED_GK_IMAGE, sizeof(conf->sc_gk_image));
+	agent_profile_default(&conf->sc_agents[0]);
+	conf->sc_nagents = 1;
+	strlcpy(conf->sc_agent, AGENT_DEFAULT_NAME, sizeof(conf->sc_agent));
 	if (uid == 0) {
 		strlcpy(conf->sc_socket, SPACED_SOCK_ROOT,
 		    sizeof(conf->sc_socket));
@@ -87,6 +90,13 @@ check_image(const char *v)
 	return NULL;
 }
 
+static const char *
+check_agent(const char *v)
+{
+	return agent_name_valid(v) ? NULL :
+	    "not a profile name ([a-z][a-z0-9-]*, at most 31)";
+}
+
 /* A group name as groupadd takes it. */
 static const char *
 check_group(const char *v)
@@ -117,6 +127,8 @@ static const struct {
 	KW("install id",	sc_install_id,		check_install_id),
 	KW("space image",	sc_space_image,		check_image),
 	KW("gatekeeper image",	sc_gk_image,		check_image),
+	KW("default agent",	sc_agent,		check_agent),
+	KW("tools ca bundle",	sc_tools_ca,		check_path),
 #undef KW
 };
 #define NKEYWORDS	(sizeof(config_keywords) / sizeof(config_keywords[0]))
@@ -182,6 +194,7 @@ config_parse(const char *buf, size_t len, struct spaced_conf *conf,
 	const char	*line = buf, *end = buf + len, *eol, *p, *errstr;
 	char		 value[PATH_MAX];
 	size_t		 i, kwlen;
+	uint32_t	 named = 0;
 	int		 lineno = 0;
 
 	if (len > CONFIG_MAX) {
@@ -200,6 +213,18 @@ config_parse(const char *buf, size_t len, struct spaced_conf *conf,
 			;
 		if (p == eol || *p == '#')
 			continue;
+		if (eol - p > 5 && strncmp(p, "agent", 5) == 0 &&
+		    (p[5] == ' ' || p[5] == '\t')) {
+			if (config_agent_line(p, eol, conf, &named,
+			    &errstr) == -1) {
+				snprintf(err, errlen, "line %d: agent: %s",
+				    lineno, errstr);
+				return -1;
+			}
+			if (eol == end)
+				break;
+			continue;
+		}
 		for (i = 0; i < NKEYWORDS; i++) {
 			kwlen = strlen(config_keywords[i].kw);
 			if ((size_t)(eol - p) > kwlen &&
@@ -225,7 +250,8 @@ config_parse(const char *buf, size_t len, struct spaced_conf *conf,
 		if (eol == end)
 			break;
 	}
-	return 0;
+	/* A profile is whole only once the file is read. */
+	return config_agent_finish(conf, err, errlen);
 }
 
 void
@@ -239,4 +265,5 @@ config_print(const struct spaced_conf *conf, int fd)
 		if (*v != '\0')
 			dprintf(fd, "%s \"%s\"\n", config_keywords[i].kw, v);
 	}
+	config_agent_print(conf, fd);
 }

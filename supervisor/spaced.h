@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agent.h"
 #include "ctl_proto.h"
 #include "imsg.h"
 #include "proc.h"
@@ -55,6 +56,12 @@ struct spaced_conf {
 	char	 sc_install_id[INSTALL_ID_MAX + 1];
 	char	 sc_space_image[SPACE_IMAGE_MAX];
 	char	 sc_gk_image[SPACE_IMAGE_MAX];
+	/* agent profiles: the built-in one unless the file names it */
+	struct agent_profile sc_agents[AGENT_PROFILES_MAX];
+	uint32_t sc_nagents;
+	char	 sc_agent[AGENT_NAME_MAX + 1];	/* the default profile */
+	/* a CA bundle for the filler, on networks that inspect TLS */
+	char	 sc_tools_ca[PATH_MAX];
 };
 
 /* config.c: pure; "keyword value" lines, see spaced.conf(5) */
@@ -63,6 +70,14 @@ void	 config_defaults(struct spaced_conf *, uid_t, const char *runtime_dir,
 int	 config_parse(const char *buf, size_t len, struct spaced_conf *,
 	    char *err, size_t errlen);
 void	 config_print(const struct spaced_conf *, int fd);
+/* config_agent.c: the "agent" lines; named: profiles this file began */
+int	 config_agent_line(const char *p, const char *eol,
+	    struct spaced_conf *, uint32_t *named, const char **errstr);
+int	 config_agent_finish(const struct spaced_conf *, char *err,
+	    size_t errlen);
+const struct agent_profile *config_agent(const struct spaced_conf *,
+	    const char *name);
+void	 config_agent_print(const struct spaced_conf *, int fd);
 
 /* workers.c: the children of spaced */
 struct child {

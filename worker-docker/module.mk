@@ -20,3 +20,13 @@ UNIT_LINK_docker := $(DOCKER_LIB_OBJS)
 # them alone (labels.c comes with libcommon.a).
 UNIT_LINK_harden := $(B)/worker-docker/docker_harden.o \
 	$(B)/worker-docker/docker_verify.o
+
+# The tools volume's framing builder, pure: its suite links it alone.
+UNIT_LINK_tools := $(B)/worker-docker/docker_tools.o
+
+# The filler program is installed next to the workers; its sha256 is
+# part of every tools key (common/tools_key.h).
+$(B)/libexec/spaced/spaced-filler.js: worker-docker/spaced-filler.js
+	@mkdir -p $(dir $@)
+	install -m 0644 $< $@
+BINS		+= $(B)/libexec/spaced/spaced-filler.js

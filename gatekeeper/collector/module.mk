@@ -9,3 +9,4 @@ $(B)/libexec/spaced/spaced-journal: $(JOURNAL_OBJS) $(B)/libcommon.a
 BINS		+= $(B)/libexec/spaced/spaced-journal
 # Pure parts, for unit tests.
 UNIT_LINK_journal := $(B)/gatekeeper/collector/journal_parse.o
+UNIT_LINK_server := $(B)/gatekeeper/collector/server_parse.o

@@ -15,9 +15,9 @@
  */
 
 /*
- * spaced.conf(5) and the kernel's audit lines, the two texts spaced
+ * spaced.conf(5) (its agent profiles too) and the kernel's audit lines, the two texts spaced
  * parses itself, and the space checks of supervisor/space_parse.c.
- * fuzz-link: supervisor/config.c supervisor/kmsg.c supervisor/audit_parse.c supervisor/space_parse.c common/labels.c common/log.c -lseccomp
+ * fuzz-link: supervisor/config.c supervisor/config_agent.c common/agent.c supervisor/kmsg.c supervisor/audit_parse.c supervisor/space_parse.c common/labels.c common/log.c -lseccomp
  */
 
 #include <stdint.h>
@@ -75,6 +75,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    !image_ok(conf.sc_gk_image) ||
 		    conf.sc_state[0] != '/')
 			__builtin_trap();
+		/* Every profile it took is whole, the default among them. */
+		if (conf.sc_nagents > AGENT_PROFILES_MAX ||
+		    config_agent(&conf, conf.sc_agent) == NULL)
+			__builtin_trap();
+		for (m = 0; m < conf.sc_nagents; m++)
+			if (agent_profile_check(&conf.sc_agents[m]) != NULL)
+				__builtin_trap();
 	} else if (memchr(err, '\0', sizeof(err)) == NULL)
 		__builtin_trap();
 	(void)kmsg_parse_seccomp((const char *)data, size, 42, &nr);

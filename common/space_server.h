@@ -1,0 +1,69 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef SPACED_SPACE_SERVER_H
+#define SPACED_SPACE_SERVER_H
+
+/*
+ * The request side of the channel to the server inside a space (spec
+ * "The exec channel"): the host runs SERVER_CURL_ARGV inside the space
+ * and writes the whole request as a curl config to its stdin, so no
+ * header or token is in an argument list.  --disable comes first, so
+ * curl never reads the space user's ~/.curlrc.  The answer comes back
+ * framed so that the host can tell headers from body without trusting
+ * a byte of them: --include writes every header block, then the body,
+ * to stdout, and --write-out writes one line of curl's own to stderr,
+ * "spaced-curl <status> <header bytes> <body bytes>", which the server
+ * cannot reach.  gatekeeper/collector/server_parse.c reads it.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SERVER_CURL_PATH	"/usr/bin/curl"
+#define SERVER_CURL_ARGV	{ SERVER_CURL_PATH, "--disable", "--config", \
+				    "-", NULL }
+#define SERVER_TRAILER		"spaced-curl"
+#define SERVER_ATTEMPT_SECS	3	/* one readiness attempt */
+#define SERVER_REQUEST_SECS	30	/* spacectl server */
+#define SERVER_BODY_MAX		(1024 * 1024)
+#define SERVER_REQ_HEADERS_MAX	16
+#define SERVER_CONFIG_MAX	(SERVER_BODY_MAX * 2 + 16384)
+
+/* One request: header lines "Name: value"; body NULL for none. */
+struct server_request {
+	const char	*sr_method;
+	uint16_t	 sr_port;
+	const char	*sr_path;
+	const char	*sr_auth_user;	/* basic auth with sr_token; or NULL */
+	const char	*sr_token;
+	const char	*sr_headers[SERVER_REQ_HEADERS_MAX];
+	size_t		 sr_nheaders;
+	const uint8_t	*sr_body;
+	size_t		 sr_bodylen;
+	int		 sr_max_secs;
+};
+
+/*
+ * The curl config for it, NUL-terminated, into buf; its length, or -1
+ * when a value is not acceptable (a method not [A-Z]+, a path not
+ * starting with "/", a NUL anywhere, a control character in a header)
+ * or buf is short.
+ */
+int	 server_curl_config(const struct server_request *, char *buf,
+	    size_t len);
+
+#endif /* SPACED_SPACE_SERVER_H */

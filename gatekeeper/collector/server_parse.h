@@ -1,0 +1,99 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef SERVER_PARSE_H
+#define SERVER_PARSE_H
+
+/*
+ * What spaced-journal makes of the answers of a space's server and of
+ * its token file (spec "The exec channel", DESIGN.md rule 1): pure, no
+ * I/O.  The place forwards curl's stdout and stderr, the exec's exit
+ * code and whether the exec was cut off, opaque; everything in them is
+ * hostile.  The framing is common/space_server.h's: headers then body on
+ * stdout, curl's own "spaced-curl <status> <header bytes> <body bytes>"
+ * line last on stderr.  Each parse is one pass over bounded input.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SERVER_OUT_MAX		(SERVER_HEADERS_MAX + 1024 * 1024)
+#define SERVER_ERR_MAX		4096
+#define SERVER_HEADERS_MAX	(64 * 1024)
+#define SERVER_HEADER_LINES_MAX	200
+#define SERVER_TOKEN_MIN	32
+#define SERVER_TOKEN_MAX	128
+#define SERVER_TEXT_MAX		2000	/* of text from inside, in a message */
+
+/* What the place forwards: fixed, so it is one imsg with its lengths. */
+struct server_exec_msg {
+	int32_t		 se_exit;	/* the exec's exit code, -1 none */
+	uint32_t	 se_timedout;	/* killed at its time limit */
+	uint32_t	 se_truncated;	/* more output than the runner takes */
+	uint32_t	 se_outlen;	/* then this many bytes of stdout */
+	uint32_t	 se_errlen;	/* and of stderr */
+};
+
+enum server_verdict {
+	SERVER_ANSWER = 0,	/* an HTTP answer: status, headers, body */
+	SERVER_UNREACHABLE,	/* curl said why not, or it was cut off */
+	SERVER_EXEC_FAILED,	/* no curl ran: the container is gone */
+	SERVER_UNREADABLE,	/* output we do not take */
+};
+
+struct server_header {
+	uint32_t	 sh_name;	/* offsets into sa_hbuf */
+	uint32_t	 sh_namelen;
+	uint32_t	 sh_value;
+	uint32_t	 sh_valuelen;
+};
+
+struct server_answer {
+	uint16_t	 sa_status;
+	uint32_t	 sa_nheaders;
+	struct server_header sa_headers[SERVER_HEADER_LINES_MAX];
+	/* names lowercased, values trimmed, each NUL-terminated */
+	char		 sa_hbuf[SERVER_HEADERS_MAX + SERVER_HEADER_LINES_MAX];
+	size_t		 sa_body;	/* offset into the stdout given */
+	size_t		 sa_bodylen;
+};
+
+/*
+ * The verdict, with *code the error code (common/errors.h) when it is
+ * not SERVER_ANSWER.  sa is filled for SERVER_ANSWER only.
+ */
+enum server_verdict server_answer_parse(const struct server_exec_msg *,
+	    const uint8_t *out, const uint8_t *err, struct server_answer *,
+	    const char **code);
+/* How many values the (lowercase) name has, and the i-th of them. */
+size_t	 server_header_count(const struct server_answer *, const char *name);
+const char *server_header_value(const struct server_answer *,
+	    const char *name, size_t i);
+/*
+ * 1 when the answer is ready: status as wanted and, with a field, a
+ * JSON object body whose field is true.  Anything else is 0.
+ */
+int	 server_ready(const struct server_answer *, const uint8_t *out,
+	    uint16_t status, const char *field);
+
+/*
+ * The token read back: 32 to 128 characters of base64url and nothing
+ * else, into tok (NUL-terminated); -1 with *code.
+ */
+int	 server_token_parse(const struct server_exec_msg *, const uint8_t *out,
+	    char tok[SERVER_TOKEN_MAX + 1], const char **code);
+
+#endif /* SERVER_PARSE_H */

@@ -1,0 +1,82 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef SPACED_DOCKER_TOOLS_H
+#define SPACED_DOCKER_TOOLS_H
+
+/*
+ * The filler's stdin (spec "The filler"): one JSON header line with the
+ * key, the install script, the binaries to check, the CA bundle's name
+ * and the name and byte length of each file, then the bytes of each
+ * file in that order.  package.json goes into the tools dir, every
+ * other file into staging.  spaced-docker opens nothing: the tarballs
+ * and the bundle come as fds, so only the header and package.json are
+ * built here; the bytes follow from those fds.  The caps are the
+ * filler's own (worker-docker/spaced-filler.js).
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "agent.h"
+
+#define TOOLS_DIR		"/opt/spaced-tools"
+#define TOOLS_STAGING_DIR	"/tmp/spaced-fill"
+#define TOOLS_MARKER		".spaced-filled"
+#define TOOLS_CA_NAME		"ca.pem"
+#define TOOLS_HEADER_MAX	(64 * 1024)
+#define TOOLS_FILES_MAX		32
+#define TOOLS_FILE_MAX		(512ULL * 1024 * 1024)
+#define TOOLS_TOTAL_MAX		(900ULL * 1024 * 1024)
+#define TOOLS_PACKAGE_JSON_MAX	(64 * 1024)
+#define TOOLS_CA_MAX		(1024 * 1024)
+#define TOOLS_NAME_MAX		128
+
+/* The filler's exit codes: the step that failed. */
+enum tools_fill_exit {
+	TOOLS_EXIT_OK = 0,
+	TOOLS_EXIT_FRAMING = 2,
+	TOOLS_EXIT_NPM = 3,
+	TOOLS_EXIT_POSTINSTALL = 4,
+	TOOLS_EXIT_BINARIES = 5,
+	TOOLS_EXIT_SYNC = 6,
+	TOOLS_EXIT_MARKER = 7,
+};
+/* The step's name for an error's details, "unknown" else. */
+const char	*tools_fill_step(int exit_code);
+
+/* The staging name of the profile's i-th package when packed. */
+int	 tools_packed_name(uint32_t i, char *buf, size_t len);
+
+/*
+ * package.json for the profile, NUL-terminated: the packages as exact
+ * dependencies, a packed one as "file:<staging>/packed-<i>.tgz" plus an
+ * override "$<name>", so every copy in the tree is the local one.  Its
+ * length, or -1 when the profile is not valid or buf is short.
+ */
+int	 tools_package_json(const struct agent_profile *, const char *staging,
+	    char *buf, size_t len);
+
+/*
+ * The header line, with its newline, in a buffer the caller frees.
+ * The files: package.json of pkg_size bytes first, then each packed
+ * tarball (its ap_size), then the CA bundle of ca_size bytes when
+ * ca_size > 0.  NULL on a bad profile or key, or a file over its cap.
+ */
+char	*tools_frame_header(const struct agent_profile *, const char *key,
+	    size_t pkg_size, uint64_t ca_size, size_t *len);
+
+#endif /* SPACED_DOCKER_TOOLS_H */
