@@ -514,6 +514,7 @@ pack_send(git_repository *r, struct imsgev *iev, uint32_t request,
 		snap_libgit2(sd, "pack");
 		goto end;
 	}
+	/* One thread: the filter allows no clone (a thread) */
 	git_packbuilder_set_threads(pb, 1);
 	if (pack_insert(r, pb, gp) != 0) {
 		snap_libgit2(sd, "pack objects");

@@ -65,7 +65,7 @@ spec_codein() {
 	p=/spaces/$1/spec
 	zero=0000000000000000000000000000000000000000
 	git -C "$repo" update-ref -d refs/spec/start 2>/dev/null || true
-	cp "$(git -C "$repo" rev-parse --git-path index)" "$T/index"
+	cp "$(git -C "$repo" rev-parse --path-format=absolute --git-path index)" "$T/index"
 	st=$(GIT_INDEX_FILE=$T/index git -C "$repo" -c core.splitIndex=false write-tree)
 	printf '.\0' | GIT_INDEX_FILE=$T/index git -C "$repo" \
 	    -c core.splitIndex=false add --all --pathspec-from-file=- \
