@@ -37,21 +37,14 @@ terminated(const char *s, size_t len)
 	return memchr(s, '\0', len) != NULL;
 }
 
-/*
- * An absolute path with no empty, "." or ".." component: the caller's
- * client resolved it (realpath), and spaced-launch looks at exactly it.
- */
-int
-git_dir_valid(const char *dir, size_t len)
+/* Every '/'-separated part of path is there and is not "." or "..". */
+static int
+components_plain(const char *path)
 {
 	const char	*p, *end;
 	size_t		 n;
 
-	if (!terminated(dir, len) || dir[0] != '/')
-		return 0;
-	if (dir[1] == '\0')
-		return 1;
-	for (p = dir + 1; ; p = end + 1) {
+	for (p = path; ; p = end + 1) {
 		if ((end = strchr(p, '/')) == NULL)
 			end = p + strlen(p);
 		n = end - p;
@@ -61,6 +54,18 @@ git_dir_valid(const char *dir, size_t len)
 		if (*end == '\0')
 			return 1;
 	}
+}
+
+/*
+ * An absolute path with no empty, "." or ".." component: the caller's
+ * client resolved it (realpath), and spaced-launch looks at exactly it.
+ */
+int
+git_dir_valid(const char *dir, size_t len)
+{
+	if (!terminated(dir, len) || dir[0] != '/')
+		return 0;
+	return dir[1] == '\0' || components_plain(dir + 1);
 }
 
 /* A path inside the repository, relative to its top. */
@@ -144,23 +149,9 @@ name_valid(const char *s, size_t len)
 static int
 relative_valid(const char *s, size_t len)
 {
-	const char	*p, *end;
-	size_t		 n;
-
 	if (!text_valid(s, len, 1))
 		return 0;
-	if (s[0] == '\0')
-		return 1;
-	for (p = s; ; p = end + 1) {
-		if ((end = strchr(p, '/')) == NULL)
-			end = p + strlen(p);
-		n = end - p;
-		if (n == 0 || (n == 1 && p[0] == '.') ||
-		    (n == 2 && p[0] == '.' && p[1] == '.'))
-			return 0;
-		if (*end == '\0')
-			return 1;
-	}
+	return s[0] == '\0' || components_plain(s);
 }
 
 int
