@@ -164,6 +164,22 @@ agent_word_valid(const char *s)
 }
 
 int
+agent_env_entry_valid(const char *s)
+{
+	char		 name[AGENT_ENV_MAX + 1];
+	const char	*eq;
+
+	if (memchr(s, '\0', AGENT_ENV_ENTRY_MAX + 1) == NULL ||
+	    (eq = strchr(s, '=')) == NULL || eq == s ||
+	    (size_t)(eq - s) > AGENT_ENV_MAX)
+		return 0;
+	memcpy(name, s, eq - s);
+	name[eq - s] = '\0';
+	return agent_env_valid(name) && eq[1] != '\0' &&
+	    agent_word_valid(eq + 1);
+}
+
+int
 agent_script_valid(const char *s)
 {
 	const char	*p;
@@ -283,6 +299,12 @@ agent_profile_default(struct agent_profile *ag)
 	strlcpy(ag->ag_model_template,
 	    "{\"provider\":{\"openai\":{\"options\":{\"baseURL\":\"%u\"}}}}",
 	    sizeof(ag->ag_model_template));
+	/* The catalog and the update check would spend corridor attempts. */
+	ag->ag_nenv = 2;
+	strlcpy(ag->ag_env[0], "OPENCODE_DISABLE_MODELS_FETCH=1",
+	    sizeof(ag->ag_env[0]));
+	strlcpy(ag->ag_env[1], "OPENCODE_DISABLE_AUTOUPDATE=1",
+	    sizeof(ag->ag_env[1]));
 }
 
 #define TERM(f)	(memchr((f), '\0', sizeof(f)) != NULL)
@@ -312,6 +334,7 @@ agent_profile_check(const struct agent_profile *ag)
 {
 	const char	*why;
 	uint32_t	 i, j;
+	size_t		 n;
 	int		 post = 0;
 
 	if (!TERM(ag->ag_name) || !agent_name_valid(ag->ag_name))
@@ -387,5 +410,16 @@ agent_profile_check(const struct agent_profile *ag)
 	if (!TERM(ag->ag_revision) || (ag->ag_revision[0] != '\0' &&
 	    !agent_revision_valid(ag->ag_revision)))
 		return "bad revision";
+	if (ag->ag_nenv > AGENT_ENVS_MAX)
+		return "too many variables";
+	for (i = 0; i < ag->ag_nenv; i++) {
+		n = strcspn(ag->ag_env[i], "=");
+		if (!agent_env_entry_valid(ag->ag_env[i]))
+			return "bad variable";
+		/* The password is the command's to export, from the file. */
+		if (n == strlen(ag->ag_password_env) &&
+		    strncmp(ag->ag_env[i], ag->ag_password_env, n) == 0)
+			return "the password variable is set from the token";
+	}
 	return NULL;
 }

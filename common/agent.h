@@ -44,6 +44,8 @@
 #define AGENT_USER_MAX		63	/* basic-auth user name */
 #define AGENT_TEMPLATE_MAX	1023	/* the model setting's value */
 #define AGENT_REVISION_MAX	31
+#define AGENT_ENVS_MAX		4	/* fixed variables of the server */
+#define AGENT_ENV_ENTRY_MAX	95	/* "NAME=value" */
 #define NPM_NAME_MAX		214	/* npm's own limit */
 #define NPM_VERSION_MAX		63
 #define SHA256_HEX_LEN		64
@@ -88,6 +90,9 @@ struct agent_profile {
 	/* a model through the window: VAR=template, "%u" the base URL */
 	char		 ag_model_env[AGENT_ENV_MAX + 1];	/* "" none */
 	char		 ag_model_template[AGENT_TEMPLATE_MAX + 1];
+	/* fixed variables for the server, "NAME=value", value a word */
+	uint32_t	 ag_nenv;
+	char		 ag_env[AGENT_ENVS_MAX][AGENT_ENV_ENTRY_MAX + 1];
 	char		 ag_revision[AGENT_REVISION_MAX + 1];	/* "" none */
 };
 
@@ -101,6 +106,8 @@ struct agent_profile {
 #define AGENT_OPENCODE_PACKAGE	"opencode-ai"
 #define AGENT_OPENCODE_VERSION	"1.18.33"
 #define AGENT_DEFAULT_PORT	27600
+/* The default agent "none": an idle space, no tools volume, no server. */
+#define AGENT_NONE		"none"
 void	 agent_profile_default(struct agent_profile *);
 
 /* Each returns 1 when the value is acceptable, else 0. */
@@ -118,6 +125,8 @@ int	 agent_method_valid(const char *);	/* [A-Z]+ */
 int	 agent_http_path_valid(const char *);	/* "/" then URL chars */
 int	 agent_field_valid(const char *);	/* [A-Za-z0-9_.-]+ */
 int	 agent_revision_valid(const char *);
+/* "NAME=value": a variable name, then a word (agent_word_valid). */
+int	 agent_env_entry_valid(const char *);
 /* Printable ASCII with exactly one "%u" and no other "%". */
 int	 agent_template_valid(const char *);
 

@@ -112,6 +112,18 @@ enum ctl_imsg_type {
 	 * with a DATA struct ctl_history_result before END.
 	 */
 	IMSG_CTL_HISTORY,
+	/*
+	 * struct ctl_server: one request to the server inside the space,
+	 * through an exec of curl there.  DATA struct ctl_server_chunk for
+	 * each piece of the body, then DATA struct ctl_server_result and
+	 * END, or a DATA struct space_done and FAIL.
+	 */
+	IMSG_CTL_SERVER,
+	/*
+	 * struct ctl_space (cs_id): the space's token, read back from
+	 * inside.  DATA struct ctl_token and END; the owner's alone.
+	 */
+	IMSG_CTL_TOKEN,
 
 	/* answers (spaced -> client) */
 	IMSG_CTL_DATA = 200,	/* one record per message */
@@ -221,6 +233,36 @@ struct ctl_git {
 #define CODEIN_CLEAN		0x01	/* start at HEAD, nothing else */
 #define CODEIN_TIMEOUT_DEFAULT	600	/* seconds, for the transfer */
 #define CODEIN_TIMEOUT_MAX	3600
+#define CTL_SERVER_METHOD_MAX	16
+#define CTL_SERVER_PATH_MAX	1024
+#define CTL_SERVER_BODY_MAX	2048	/* what fits one exec's stdin */
+struct ctl_server {
+	char		 cv_id[SPACE_ID_SIZE];
+	uint8_t		 cv_pad[3];		/* zero */
+	uint32_t	 cv_bodylen;
+	char		 cv_method[CTL_SERVER_METHOD_MAX];
+	char		 cv_path[CTL_SERVER_PATH_MAX];
+	char		 cv_content_type[128];	/* "" none */
+	uint8_t		 cv_body[CTL_SERVER_BODY_MAX];
+};
+
+#define CTL_SERVER_CHUNK	8192
+struct ctl_server_chunk {
+	uint32_t	 ck_len;
+	uint8_t		 ck_data[CTL_SERVER_CHUNK];
+};
+
+struct ctl_server_result {
+	uint32_t	 cz_status;
+	uint32_t	 cz_ready;	/* the answer is the profile's "ready" */
+	uint64_t	 cz_bodylen;
+};
+
+struct ctl_token {
+	char		 ct_token[129];
+	uint8_t		 ct_pad[7];
+};
+
 struct ctl_codein {
 	char		 ci_id[SPACE_ID_SIZE];
 	uint8_t		 ci_pad[3];		/* zero */

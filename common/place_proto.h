@@ -27,6 +27,7 @@
 
 #include "labels.h"
 #include "proto.h"
+#include "space_agent.h"
 
 enum place_imsg_type {
 	/* REQ carries a connected socket to the engine; REP the answer */
@@ -125,6 +126,8 @@ struct space_req {
 	char		 sq_gk_image[SPACE_IMAGE_MAX];
 	char		 sq_runtime_key[RUNTIME_KEY_LEN + 1];
 	char		 sq_runtime_owner[SPACE_OWNER_SIZE];	/* the install's */
+	/* create: what runs; verify and start: what the space must run */
+	struct space_agent sq_agent;
 };
 
 /* The first field of every record says which record it is. */
@@ -217,5 +220,9 @@ struct space_logs_req {
 	uint32_t	 sl_stream;	/* place -> spaced-journal */
 	uint32_t	 sl_reserved;	/* zero */
 };
+
+/* Each is one message. */
+_Static_assert(sizeof(struct space_exec_req) <= 16384, "space_exec_req");
+_Static_assert(sizeof(struct space_req) <= 16384, "space_req");
 
 #endif /* SPACED_PLACE_PROTO_H */

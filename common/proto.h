@@ -107,6 +107,18 @@ enum imsg_type {
 	IMSG_JOURNAL_ORIGIN_GET,
 	IMSG_JOURNAL_ORIGIN_DEL,
 	IMSG_JOURNAL_ORIGIN,
+	/*
+	 * What a space's server answered (spec "The exec channel"):
+	 * SERVER_REQ (struct journal_server_req) before the place runs curl
+	 * or cat inside with its output on the stream named; SERVER_EXIT
+	 * (struct journal_server_exit) once the place said how the exec
+	 * ended.  Then BODY (struct journal_server_body, when asked for)
+	 * and SERVER_REP (struct journal_server_rep), its last word.
+	 */
+	IMSG_JOURNAL_SERVER_REQ,
+	IMSG_JOURNAL_SERVER_EXIT,
+	IMSG_JOURNAL_SERVER_BODY,
+	IMSG_JOURNAL_SERVER_REP,
 };
 
 /* Calls an audit probe may attempt; each must be forbidden in its worker. */
@@ -150,6 +162,44 @@ struct journal_origin {
 	uint32_t	 jo_uid;	/* the owner of the space */
 	int32_t		 jo_found;	/* ORIGIN: 1 kept, 0 none */
 	char		 jo_dir[JOURNAL_ORIGIN_DIR_MAX];
+};
+
+enum journal_server_kind {
+	JOURNAL_SERVER_ANSWER = 1,	/* curl's, framed (space_server.h) */
+	JOURNAL_SERVER_TOKEN,		/* the token file's content */
+};
+
+#define JOURNAL_FIELD_MAX	64	/* AGENT_FIELD_MAX + 1 */
+struct journal_server_req {
+	uint32_t	 js_stream;
+	uint32_t	 js_kind;	/* enum journal_server_kind */
+	uint32_t	 js_body;	/* 1: send the body back */
+	uint16_t	 js_ready_status;	/* 0: no readiness asked */
+	uint16_t	 js_reserved;	/* zero */
+	char		 js_ready_field[JOURNAL_FIELD_MAX];	/* "" none */
+};
+
+struct journal_server_exit {
+	int32_t		 jx_exit;	/* -1: the exec did not run */
+	uint32_t	 jx_timedout;
+};
+
+#define JOURNAL_BODY_CHUNK	8192	/* CTL_SERVER_CHUNK */
+struct journal_server_body {
+	uint32_t	 jb_len;
+	uint8_t		 jb_data[JOURNAL_BODY_CHUNK];
+};
+
+#define JOURNAL_TOKEN_MAX	128	/* SERVER_TOKEN_MAX */
+#define JOURNAL_CODE_MAX	64	/* CTL_CODE_MAX */
+struct journal_server_rep {
+	int32_t		 jr_verdict;	/* enum server_verdict */
+	uint32_t	 jr_ready;	/* 1: the readiness asked for */
+	uint32_t	 jr_status;	/* the HTTP status */
+	uint32_t	 jr_bodylen;	/* bytes of BODY sent before */
+	char		 jr_code[JOURNAL_CODE_MAX];	/* "" fine */
+	char		 jr_token[JOURNAL_TOKEN_MAX + 1];	/* TOKEN */
+	uint8_t		 jr_pad[7];	/* zero */
 };
 
 struct journal_stat_msg {

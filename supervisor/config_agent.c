@@ -313,6 +313,23 @@ setting(struct agent_profile *ag, const struct words *w, const char **errstr)
 		    "template must hold %u once and no other %") == -1 ?
 		    -1 : 0;
 	}
+	if (strcmp(s, "env") == 0) {
+		if (w->w_n != 4) {
+			*errstr = "env takes NAME=value or none";
+			return -1;
+		}
+		if (strcmp(w->w_v[3], "none") == 0) {
+			ag->ag_nenv = 0;
+			return 0;
+		}
+		if (ag->ag_nenv == AGENT_ENVS_MAX) {
+			*errstr = "too many env lines";
+			return -1;
+		}
+		return take(ag->ag_env[ag->ag_nenv], sizeof(ag->ag_env[0]),
+		    w->w_v[3], agent_env_entry_valid, errstr,
+		    "bad NAME=value") == -1 ? -1 : (ag->ag_nenv++, 0);
+	}
 	if (strcmp(s, "revision") == 0) {
 		if (w->w_n != 4) {
 			*errstr = "revision takes one word";
@@ -346,7 +363,7 @@ config_agent_line(const char *p, const char *eol, struct spaced_conf *conf,
 		*errstr = "agent takes NAME SETTING ...";
 		goto done;
 	}
-	if (!agent_name_valid(w->w_v[1])) {
+	if (!agent_name_valid(w->w_v[1]) || strcmp(w->w_v[1], AGENT_NONE) == 0) {
 		*errstr = "bad agent name";
 		goto done;
 	}
@@ -384,7 +401,9 @@ config_agent_finish(const struct spaced_conf *conf, char *err, size_t errlen)
 			    conf->sc_agents[i].ag_name, why);
 			return -1;
 		}
-	if (config_agent(conf, conf->sc_agent) == NULL) {
+	/* "none": spaces run an idle command and get no tools. */
+	if (strcmp(conf->sc_agent, AGENT_NONE) != 0 &&
+	    config_agent(conf, conf->sc_agent) == NULL) {
 		snprintf(err, errlen, "default agent %s: no such profile",
 		    conf->sc_agent);
 		return -1;
@@ -468,6 +487,9 @@ config_agent_print(const struct spaced_conf *conf, int fd)
 			word_print(fd, ag->ag_model_template);
 			dprintf(fd, "\n");
 		}
+		for (j = 0; j < ag->ag_nenv; j++)
+			dprintf(fd, "agent %s env %s\n", ag->ag_name,
+			    ag->ag_env[j]);
 		if (ag->ag_revision[0] != '\0')
 			dprintf(fd, "agent %s revision %s\n", ag->ag_name,
 			    ag->ag_revision);

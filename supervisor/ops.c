@@ -466,6 +466,17 @@ space_start(struct request *r, struct imsg *imsg)
 		    SPACED_RELAY_BINARY " at start: see its log");
 		return NULL;
 	}
+	/* What runs in it: the checkers of verify and start want it too. */
+	if (agent_fill(r->r_cc->cc_uid, &sq.sq_agent) == -1) {
+		space_fail(r, ERR_TOOLS_FILL_FAILED, "the agent's tools cannot "
+		    "be described: spaced could not read "
+		    SPACED_FILLER_PROGRAM " at start (see its log)");
+		return NULL;
+	}
+	if (r->r_op->op_type == IMSG_CTL_CREATE ||
+	    r->r_op->op_type == IMSG_CTL_START)
+		agent_space_begin(r, cs.cs_id, r->r_op->op_type ==
+		    IMSG_CTL_CREATE);
 
 	if ((s = docker_connect()) == -1) {
 		space_fail(r, ERR_DOCKER_UNREACHABLE, "spaced cannot connect "
@@ -482,8 +493,9 @@ space_start(struct request *r, struct imsg *imsg)
  * The records: every string terminated and the kind the type says, or
  * the place lies and spaced stops (STYLE.md 7).  Forwarded unchanged.
  */
-static void
-space_info(struct request *r, enum procid from, struct imsg *imsg)
+int
+space_info_take(struct request *r, enum procid from, struct imsg *imsg,
+    struct space_info *out)
 {
 	struct space_info	 si;
 	size_t			 i;
@@ -503,10 +515,20 @@ space_info(struct request *r, enum procid from, struct imsg *imsg)
 		if (!valid_string(si.si_missing[i], sizeof(si.si_missing[i])))
 			fatalx("%s: bad space info from %s", __func__,
 			    proc_title(from));
-	request_data(r, &si, sizeof(si));
+	*out = si;
+	return 0;
 }
 
-static void
+void
+space_info(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct space_info	 si;
+
+	if (space_info_take(r, from, imsg, &si) == 0)
+		request_data(r, &si, sizeof(si));
+}
+
+void
 space_violation(struct request *r, enum procid from, struct imsg *imsg)
 {
 	struct space_violation	 sv;
@@ -520,7 +542,7 @@ space_violation(struct request *r, enum procid from, struct imsg *imsg)
 	request_data(r, &sv, sizeof(sv));
 }
 
-static void
+void
 space_resource(struct request *r, enum procid from, struct imsg *imsg)
 {
 	struct space_resource	 sr;
@@ -635,7 +657,9 @@ static const struct ctl_op ops[] = {
 	 * A create pulls nothing (images are local) but starts two
 	 * containers and waits for both to be ready; a start waits again.
 	 */
-	SPACE_OP(IMSG_CTL_CREATE, "create", 300),
+	/* Both wait for the server inside to be ready (server.c). */
+	{ IMSG_CTL_CREATE, "create", sizeof(struct ctl_space), WHO_DOCKER,
+	    300, space_start, agent_space_answers, NULL },
 	SPACE_OP(IMSG_CTL_LIST, "list", 60),
 	/* As long as the command runs: progress keeps the client waiting. */
 	{ IMSG_CTL_EXEC, "exec", sizeof(struct ctl_exec), WHO_DOCKER, 0,
@@ -660,7 +684,13 @@ static const struct ctl_op ops[] = {
 	SPACE_OP(IMSG_CTL_SHOW, "show", 60),
 	SPACE_OP(IMSG_CTL_VERIFY, "verify", 60),
 	SPACE_OP(IMSG_CTL_STOP, "stop", 60),
-	SPACE_OP(IMSG_CTL_START, "start", 180),
+	{ IMSG_CTL_START, "start", sizeof(struct ctl_space), WHO_DOCKER,
+	    180, space_start, agent_space_answers, NULL },
+	/* One request to the server inside; the token, for its owner. */
+	{ IMSG_CTL_SERVER, "server", sizeof(struct ctl_server), WHO_DOCKER,
+	    60, server_start, agent_space_answers, NULL },
+	{ IMSG_CTL_TOKEN, "token", sizeof(struct ctl_space), WHO_DOCKER, 30,
+	    token_start, agent_space_answers, NULL },
 	{ IMSG_CTL_REMOVE, "remove", sizeof(struct ctl_space), WHO_DOCKER,
 	    120, space_start, remove_space_answers, NULL },
 };

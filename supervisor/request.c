@@ -99,6 +99,23 @@ request_arm(struct request *r)
 	evtimer_add(&r->r_timer, &tv);
 }
 
+static void
+request_paused(int fd, short event, void *arg)
+{
+	struct request	*r = arg;
+
+	r->r_pause_fn(r);
+}
+
+void
+request_pause(struct request *r, int ms, void (*fn)(struct request *))
+{
+	struct timeval	 tv = { ms / 1000, (ms % 1000) * 1000 };
+
+	r->r_pause_fn = fn;
+	evtimer_add(&r->r_pause, &tv);
+}
+
 struct request *
 request_new(struct ctl_conn *cc, uint32_t peerid, const struct ctl_op *op)
 {
@@ -113,6 +130,8 @@ request_new(struct ctl_conn *cc, uint32_t peerid, const struct ctl_op *op)
 	clock_gettime(CLOCK_MONOTONIC, &r->r_start);
 	evtimer_set(&r->r_timer, request_tick, r);
 	event_base_set(cc->cc_iev.base, &r->r_timer);
+	evtimer_set(&r->r_pause, request_paused, r);
+	event_base_set(cc->cc_iev.base, &r->r_pause);
 	request_arm(r);
 	TAILQ_INSERT_TAIL(&requests, r, r_entry);
 	TAILQ_INSERT_TAIL(&cc->cc_requests, r, r_client_entry);
@@ -157,6 +176,7 @@ request_maybe_free(struct request *r)
 		if (r->r_streams[i] != NULL)
 			stream_close(r->r_streams[i]);
 	evtimer_del(&r->r_timer);
+	evtimer_del(&r->r_pause);
 	TAILQ_REMOVE(&requests, r, r_entry);
 	nrequests--;
 	free(r);

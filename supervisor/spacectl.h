@@ -49,4 +49,10 @@ struct imsg;
 void		 ctl_call(int s, uint32_t type, const void *, size_t,
 		    int json, void (*record)(struct imsg *, void *), void *);
 
+/* Prints o indented with a newline and frees it; NULL is a failure. */
+struct json_t;
+void		 json_out(struct json_t *);
+int		 server_main(int, char *[], const char *, int json);
+int		 token_main(int, char *[], const char *, int json);
+
 #endif /* SPACED_SPACECTL_H */

@@ -24,7 +24,9 @@
 #include <sys/types.h>
 
 #include <errno.h>
+#include <jansson.h>
 #include <poll.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -104,4 +106,14 @@ ctl_call(int s, uint32_t type, const void *payload, size_t len, int json,
 		if (n == -1)
 			failed("bad_answer", strerror(errno));
 	}
+}
+
+void
+json_out(json_t *o)
+{
+	if (o == NULL)
+		failed("internal_error", "json");
+	json_dumpf(o, stdout, JSON_INDENT(2));
+	putchar('\n');
+	json_decref(o);
 }

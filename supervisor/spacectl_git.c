@@ -122,16 +122,6 @@ limits_record(struct imsg *imsg, void *arg)
 		failed("internal_error", "json");
 }
 
-static void
-print_json(json_t *o)
-{
-	if (o == NULL)
-		failed("internal_error", "json");
-	json_dumpf(o, stdout, JSON_INDENT(2));
-	putchar('\n');
-	json_decref(o);
-}
-
 int
 files_main(int argc, char *argv[], const char *sockpath, int json)
 {
@@ -146,7 +136,7 @@ files_main(int argc, char *argv[], const char *sockpath, int json)
 	ctl_call(connect_socket(sockpath), IMSG_CTL_FILES, &cg, sizeof(cg),
 	    json, files_record, &gl);
 	if (json)
-		print_json(json_pack("{s:o, s:o, s:I}", "files", gl.a,
+		json_out(json_pack("{s:o, s:o, s:I}", "files", gl.a,
 		    "notTravelling", gl.b, "totalBytes", (json_int_t)gl.total));
 	else {
 		json_decref(gl.a);
@@ -172,7 +162,7 @@ limits_main(int argc, char *argv[], const char *sockpath, int json)
 	ctl_call(connect_socket(sockpath), IMSG_CTL_LIMITS, &cg, sizeof(cg),
 	    json, limits_record, &gl);
 	if (json)
-		print_json(json_pack("{s:o, s:b, s:o}", "submodules", gl.a,
+		json_out(json_pack("{s:o, s:b, s:o}", "submodules", gl.a,
 		    "lfs", json_array_size(gl.b) > 0, "lfsAttributes", gl.b));
 	else {
 		json_decref(gl.a);
@@ -326,7 +316,7 @@ codein_print(const struct ctl_codein_result *cr, int json)
 		    json_null(), "objectFormat", cr->cr_format,
 		    "identityCopied", "name", cr->cr_name_copied, "email",
 		    cr->cr_email_copied);
-		print_json(o);
+		json_out(o);
 		return;
 	}
 	printf("space path: %s\nproject path: %s\nbranch: %s\n",
@@ -439,7 +429,7 @@ history_main(int argc, char *argv[], const char *sockpath, int json)
 	ci.ci_timeout_s = 1800;		/* the spec's half hour */
 	codein_call(&cc, IMSG_CTL_HISTORY, &ci, sockpath, json);
 	if (json)
-		print_json(json_pack("{s:s, s:I}", "status", cc.ch.ch_status,
+		json_out(json_pack("{s:s, s:I}", "status", cc.ch.ch_status,
 		    "bytes", (json_int_t)cc.ch.ch_bytes));
 	else
 		printf("%s\n", cc.ch.ch_status);

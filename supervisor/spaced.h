@@ -27,6 +27,7 @@
 
 #include "agent.h"
 #include "ctl_proto.h"
+#include "place_proto.h"
 #include "imsg.h"
 #include "proc.h"
 #include "stream.h"
@@ -42,6 +43,7 @@
 #define SPACED_GK_IMAGE		"spaced-gatekeeper:latest"
 #define SPACED_INSTALL_ID_FILE	"install-id"	/* in the state directory */
 #define SPACED_RELAY_BINARY	"spaced-relay"	/* in libexec */
+#define SPACED_FILLER_PROGRAM	"spaced-filler.js"	/* in libexec */
 #define SPACED_INSTALL_ID_LEN	32		/* what spaced makes */
 #define SPACED_GROUP_MAX	33
 
@@ -167,6 +169,9 @@ struct request {
 	int			 r_cancelled;	/* workers were told */
 	struct event		 r_timer;	/* deadline and progress */
 	struct timespec		 r_start;
+	/* a pause between two steps (request_pause) */
+	struct event		 r_pause;
+	void			(*r_pause_fn)(struct request *);
 	int			 r_ticks;	/* progress ticks so far */
 	int			 r_conns;	/* IMSG_SPACE_CONN sent */
 	/* its spaced-git, when the operation is on a repository */
@@ -202,6 +207,26 @@ struct request {
 		} git;
 
 		struct {
+			/* the server inside (server.c) */
+			int	 op;		/* SV_OP_* */
+			int	 step;		/* SV_* */
+			int	 none;		/* no agent: the place alone */
+			int	 made;		/* a create made it: undo */
+			char	 id[SPACE_ID_SIZE];
+			char	 token[JOURNAL_TOKEN_MAX + 1];
+			struct space_info info;
+			int	 have_info;
+			struct timespec wait_start;
+			int	 attempts;
+			char	 exec_code[CTL_CODE_MAX];
+			int	 exec_exit;
+			char	 code[CTL_CODE_MAX];
+			char	 message[SPACE_DONE_MESSAGE_MAX];
+			struct ctl_server req;
+			struct stream_route *stream;	/* curl's output */
+		} srv;
+
+		struct {
 			/* journal */
 			int	 jr_ingested;	/* the journal has the log */
 			int	 jr_place_done;	/* the place sent it whole */
@@ -227,6 +252,9 @@ int		 request_send(struct request *, enum procid, uint32_t type,
 void		 request_data(struct request *, const void *, size_t);
 void		 request_end(struct request *);
 void		 request_fail(struct request *, const char *code);
+/* fn(r) after ms, unless the request is freed first. */
+void		 request_pause(struct request *, int ms,
+		    void (*fn)(struct request *));
 /* A worker gave its final answer (or acknowledged a cancel). */
 void		 request_worker_done(struct request *, enum procid);
 /* The client left or the deadline passed: tell the workers. */
@@ -272,6 +300,31 @@ struct space_req;
 void	 space_req_fill(struct request *, struct space_req *, const char *id);
 void	 space_fail(struct request *, const char *code, const char *message);
 void	 space_conn(struct request *, enum procid, struct imsg *);
+/* ops.c's record handlers, for the chains that take them too */
+struct space_info;
+int	 space_info_take(struct request *, enum procid, struct imsg *,
+	    struct space_info *);
+void	 space_info(struct request *, enum procid, struct imsg *);
+void	 space_violation(struct request *, enum procid, struct imsg *);
+void	 space_resource(struct request *, enum procid, struct imsg *);
+
+/*
+ * server.c: the server inside a space.  create and start answer once
+ * it is ready (or a create is undone); server and token read the token
+ * back first.  agent_fill: the default agent's part of a space request
+ * for uid (all zero for "none"); -1 when it cannot be built.
+ */
+enum { SV_OP_CREATE = 1, SV_OP_START, SV_OP_SERVER, SV_OP_TOKEN };
+enum { SV_PLACE = 1, SV_TOKEN_WRITE, SV_TOKEN_READ, SV_ASK, SV_PAUSE,
+    SV_ROLLBACK };
+struct space_agent;
+int	 agent_fill(uid_t, struct space_agent *);
+int	 agent_none(void);
+void	 agent_space_begin(struct request *, const char *id, int create);
+extern const struct answer_row agent_space_answers[];
+const char *server_start(struct request *, struct imsg *);
+const char *token_start(struct request *, struct imsg *);
+
 /* gkctl.c */
 const char *network_start(struct request *, struct imsg *);
 const char *grant_start(struct request *, struct imsg *);
@@ -378,6 +431,8 @@ void	 runtime_open(const char *libexec);
 void	 runtime_send(void);
 /* 16 lowercase hex, or "" when the relay could not be read. */
 const char *runtime_key(void);
+/* The filler program's sha256 (hex), or NULL when it was not read. */
+const char *filler_sha256(void);
 /* Pure: the key and size of the file open on fd, read with pread. */
 int	 runtime_hash(int fd, char key[RUNTIME_KEY_LEN + 1], uint64_t *size);
 uint64_t peak_rss(void);

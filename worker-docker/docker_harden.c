@@ -27,7 +27,12 @@
 
 const char *const harden_space_env[] = {
 	"HOME=" HARDEN_HOME,
-	"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+	/*
+	 * The tools last: a package's bin named node or sh never shadows
+	 * the image's own.
+	 */
+	"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:"
+	    SPACE_TOOLS_BIN,
 	/* curl honours only the lowercase http_proxy (httpoxy). */
 	"HTTPS_PROXY=" HARDEN_PROXY,
 	"https_proxy=" HARDEN_PROXY,
@@ -264,7 +269,7 @@ harden_space_create(const struct harden_params *p, const char **errstr)
 	char		 sock[SPACE_RESOURCE_MAX], runtime[SPACE_RESOURCE_MAX];
 	char		 work[SPACE_RESOURCE_MAX], home[SPACE_RESOURCE_MAX];
 	const char	*why;
-	json_t		*body, *env, *argv, *hc;
+	json_t		*body, *env, *argv, *hc, *mounts;
 	size_t		 i;
 
 	if ((why = harden_params_check(p)) != NULL)
@@ -287,13 +292,20 @@ harden_space_create(const struct harden_params *p, const char **errstr)
 	for (i = 0; p->hp_argv[i] != NULL; i++)
 		json_array_append_new(argv, json_string(p->hp_argv[i]));
 
-	hc = host_config((int64_t)p->hp_meta.sm_memory, p->hp_cpus,
-	    HARDEN_SPACE_TMPFS, "none", json_pack("[o, o, o, o]",
+	mounts = json_pack("[o, o, o, o]",
 	    volume_mount(sock, HARDEN_SOCKET_DIR, 1, 1),
 	    volume_mount(runtime, HARDEN_RUNTIME_DIR, 1, 1),
 	    /* Copied from the image: the home takes its folder's owner. */
 	    volume_mount(work, HARDEN_WORK_PARENT, 0, 0),
-	    volume_mount(home, HARDEN_HOME, 0, 0)));
+	    volume_mount(home, HARDEN_HOME, 0, 0));
+	if (mounts != NULL && p->hp_tools[0] != '\0' &&
+	    json_array_append_new(mounts, volume_mount(p->hp_tools,
+	    SPACE_TOOLS_DIR, 1, 1)) == -1) {
+		json_decref(mounts);
+		mounts = NULL;
+	}
+	hc = host_config((int64_t)p->hp_meta.sm_memory, p->hp_cpus,
+	    HARDEN_SPACE_TMPFS, "none", mounts);
 	if (hc == NULL ||
 	    json_object_set_new(hc, "ExtraHosts",
 	    json_pack("[s]", HARDEN_GATEKEEPER_HOST)) == -1) {

@@ -105,6 +105,8 @@ struct harden_params {
 	const char *const	*hp_gk_argv;	/* the gatekeeper's command */
 	const char *const	*hp_health;	/* ["CMD", ...] of the space */
 	const char *const	*hp_gk_health;	/* ["CMD", ...] of the gk */
+	/* the agent's tools, read-only at SPACE_TOOLS_DIR; "" none */
+	char			 hp_tools[SPACE_RESOURCE_MAX];
 };
 
 /* The space's fixed environment, NULL-terminated: HOME, PATH, proxies. */

@@ -48,6 +48,7 @@
 #include "docker_parse.h"
 #include "docker_runtime.h"
 #include "docker_space.h"
+#include "tools_key.h"
 
 #define SP_LIST_CAP		(8 * 1024 * 1024)	/* a listing's body */
 #define SP_SMALL_CAP		(256 * 1024)
@@ -110,6 +111,9 @@ struct sp {
 	char			 rt_stale[RT_STALE_MAX][SPACE_RESOURCE_MAX];
 	size_t			 rt_nstale, rt_istale;
 	struct harden_params	 hp;
+	/* the agent's command and variables, as hp points to them */
+	const char		*agent_argv[4];
+	const char		*agent_env[SPACE_AGENT_ENVS_MAX + 1];
 	struct harden_report	 report;
 	char			 sp_state[SPACE_STATE_MAX];
 	char			 gk_state[SPACE_STATE_MAX];
@@ -427,6 +431,7 @@ static void
 sp_params(struct sp *sp)
 {
 	struct harden_params	*hp = &sp->hp;
+	uint32_t		 i;
 
 	harden_params_init(hp);
 	hp->hp_meta = sp->meta;
@@ -438,6 +443,19 @@ sp_params(struct sp *sp)
 	strlcpy(hp->hp_runtime_owner, sp->sq.sq_runtime_owner,
 	    sizeof(hp->hp_runtime_owner));
 	hp->hp_argv = space_argv;
+	if (sp->sq.sq_agent.sa_name[0] != '\0') {
+		sp->agent_argv[0] = "/bin/sh";
+		sp->agent_argv[1] = "-c";
+		sp->agent_argv[2] = sp->sq.sq_agent.sa_command;
+		sp->agent_argv[3] = NULL;
+		hp->hp_argv = sp->agent_argv;
+		for (i = 0; i < sp->sq.sq_agent.sa_nenv; i++)
+			sp->agent_env[i] = space_agent_env(&sp->sq.sq_agent, i);
+		sp->agent_env[i] = NULL;
+		hp->hp_env = sp->agent_env;
+		strlcpy(hp->hp_tools, sp->sq.sq_agent.sa_tools,
+		    sizeof(hp->hp_tools));
+	}
 	hp->hp_health = space_health;
 	hp->hp_gk_argv = gk_argv;
 	hp->hp_gk_health = gk_health;
@@ -460,6 +478,33 @@ mounted_runtime_key(const json_t *c, char *key, size_t len)
 		    !runtime_key_valid(name + plen))
 			continue;
 		strlcpy(key, name + plen, len);
+		return;
+	}
+}
+
+/*
+ * The tools a space was made with may be older than the current ones:
+ * a mount at SPACE_TOOLS_DIR of this owner's tools (the current name
+ * but for its key) is what it is checked against.
+ */
+static void
+mounted_tools(const json_t *c, char *cur, size_t len)
+{
+	const json_t	*m;
+	const char	*dst, *name;
+	size_t		 i, n = strlen(cur);
+
+	if (n <= TOOLS_KEY_LEN)
+		return;
+	json_array_foreach(json_object_get(c, "Mounts"), i, m) {
+		dst = json_string_value(json_object_get(m, "Destination"));
+		name = json_string_value(json_object_get(m, "Name"));
+		if (dst == NULL || name == NULL ||
+		    strcmp(dst, SPACE_TOOLS_DIR) != 0 || strlen(name) != n ||
+		    strncmp(name, cur, n - TOOLS_KEY_LEN) != 0 ||
+		    !tools_key_valid(name + n - TOOLS_KEY_LEN))
+			continue;
+		strlcpy(cur, name, len);
 		return;
 	}
 }
@@ -499,7 +544,8 @@ sp_start(struct docker_req *rq, const void *data, size_t len,
 	    memchr(sp->sq.sq_project, '\0', sizeof(sp->sq.sq_project)) ==
 	    NULL ||
 	    (sp->op != IMSG_SPACE_CREATE_REQ && sp->op != IMSG_SPACE_LIST_REQ &&
-	    !space_id_valid(sp->sq.sq_id)))
+	    !space_id_valid(sp->sq.sq_id)) ||
+	    space_agent_check(&sp->sq.sq_agent) != NULL)
 		return -1;
 	if (sp->op != IMSG_SPACE_CREATE_REQ && sp->op != IMSG_SPACE_LIST_REQ)
 		strlcpy(sp->meta.sm_id, sp->sq.sq_id, sizeof(sp->meta.sm_id));
@@ -991,6 +1037,8 @@ verify_answer(struct docker_req *rq, struct sp *sp,
 			strlcpy(sp->rt_key, sp->sq.sq_runtime_key,
 			    sizeof(sp->rt_key));
 			mounted_runtime_key(o, sp->rt_key, sizeof(sp->rt_key));
+			mounted_tools(o, sp->sq.sq_agent.sa_tools,
+			    sizeof(sp->sq.sq_agent.sa_tools));
 			sp_params(sp);
 		}
 		container_state(o, sp->sp_state, sizeof(sp->sp_state));

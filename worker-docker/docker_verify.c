@@ -42,6 +42,9 @@
  *   runtime_mount      not exactly one spaced-runtime-<key> at
  *                      /opt/spaced, read-only (space; the gatekeeper
  *                      has none, so one there is "mounts")
+ *   tools_mount        (a space with an agent) not exactly one
+ *                      tools volume of its owner at /opt/spaced-tools,
+ *                      read-only
  *   runtime_socket     the engine's socket mounted in, any way
  *   privileged         Privileged is true
  *   cap_drop           CapDrop lacks ALL (names normalised)
@@ -640,8 +643,11 @@ harden_verify_space(const json_t *c, const struct harden_params *p,
 			{ HARDEN_RUNTIME_DIR, runtime, 0, "runtime_mount", 0 },
 			{ HARDEN_WORK_PARENT, work, 1, "mounts", 0 },
 			{ HARDEN_HOME, home, 1, "mounts", 0 },
+			/* last: only a space with an agent has it */
+			{ SPACE_TOOLS_DIR, p->hp_tools, 0, "tools_mount", 0 },
 		};
-		check_mounts(c, want, sizeof(want) / sizeof(want[0]), "", r);
+		check_mounts(c, want, sizeof(want) / sizeof(want[0]) -
+		    (p->hp_tools[0] == '\0'), "", r);
 	}
 	check_network(c, "none", "", r);
 	hosts = json_object_get(json_object_get(c, "HostConfig"),

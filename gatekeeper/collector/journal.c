@@ -386,7 +386,7 @@ journal_cancel(uint32_t peerid)
 	struct ingest	*in;
 
 	if ((in = ingest_find(peerid)) == NULL)
-		return 0;
+		return journal_server_cancel(peerid);
 	ingest_free(in);
 	return 1;
 }

@@ -30,5 +30,8 @@ void	 journal_read(struct imsgev *, struct imsg *);
 /* origin.c: where each space's code came from */
 void	 journal_origin(struct imsgev *, struct imsg *);
 int	 journal_cancel(uint32_t peerid);
+/* server.c: what a space's server answered, and its token */
+void	 journal_server(struct imsgev *, struct imsg *);
+int	 journal_server_cancel(uint32_t peerid);
 
 #endif /* JOURNAL_WORKER_H */

@@ -78,6 +78,10 @@ journal_dispatch(struct imsgev *iev, struct imsg *imsg)
 	case IMSG_JOURNAL_ORIGIN_DEL:
 		journal_origin(iev, imsg);
 		break;
+	case IMSG_JOURNAL_SERVER_REQ:
+	case IMSG_JOURNAL_SERVER_EXIT:
+		journal_server(iev, imsg);
+		break;
 	default:
 		fatalx("%s: unexpected imsg %u", __func__, imsg_get_type(imsg));
 	}

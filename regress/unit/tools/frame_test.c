@@ -167,7 +167,7 @@ Test(tools_frame, the_filler_takes_them)
 		fclose(f);
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	(void)system(cmd);
+	cr_expect_eq(system(cmd), 0);
 	cr_assert_eq(rc, 0);
 	cr_assert_str_eq(marker, KEY);
 }

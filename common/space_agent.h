@@ -1,0 +1,72 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef SPACED_SPACE_AGENT_H
+#define SPACED_SPACE_AGENT_H
+
+/*
+ * What an agent profile makes of a space (spec "The server inside a
+ * space"): the tools volume mounted read-only at SPACE_TOOLS_DIR, the
+ * command the relay starts, and the variables beside the fixed ones.
+ * The command waits for the token file, exports its content as the
+ * profile's password variable and execs the server on loopback; the
+ * host writes the token over exec stdin after the start, so it is in
+ * no argv, variable, label or inspect output.  spaced builds these
+ * from its configuration; the place checks their shape and the
+ * checkers demand them.  Pure: no I/O.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "agent.h"
+#include "labels.h"
+
+#define SPACE_TOOLS_DIR		"/opt/spaced-tools"
+#define SPACE_TOOLS_BIN		SPACE_TOOLS_DIR "/node_modules/.bin"
+#define SPACE_TOKEN_DIR		"/home/space/.spaced-space"
+#define SPACE_TOKEN_FILE	SPACE_TOKEN_DIR "/token"
+#define SPACE_TOKEN_BYTES	32	/* random, sent as base64url */
+/* The window, as the space sees it; a grant's base is this/<grant>. */
+#define SPACE_WINDOW_URL	"http://gatekeeper:8080/model/"
+#define SPACE_MODEL_GRANT	"model"	/* the grant the model setting names */
+#define SPACE_AGENT_CMD_MAX	1024
+#define SPACE_AGENT_ENV_MAX	1536
+#define SPACE_AGENT_ENVS_MAX	(AGENT_ENVS_MAX + 1)
+
+struct space_agent {
+	char		 sa_name[AGENT_NAME_MAX + 1];	/* "" idle */
+	char		 sa_tools[SPACE_RESOURCE_MAX];	/* volume; "" none */
+	char		 sa_command[SPACE_AGENT_CMD_MAX];	/* sh -c line */
+	uint32_t	 sa_nenv;
+	uint32_t	 sa_envlen;	/* bytes of sa_env used */
+	char		 sa_env[SPACE_AGENT_ENV_MAX];	/* NAME=value\0... */
+};
+
+/*
+ * The profile's command and variables into sa (its sa_tools is left
+ * alone); 0, or -1 when the profile is not valid or a field is short.
+ */
+int	 space_agent_build(const struct agent_profile *, struct space_agent *);
+/*
+ * As a place checks what it was sent: all terminated, the counts true,
+ * a command only with a tools volume and a name.  NULL or why not.
+ */
+const char *space_agent_check(const struct space_agent *);
+/* The i-th variable, or NULL past the last. */
+const char *space_agent_env(const struct space_agent *, uint32_t i);
+
+#endif /* SPACED_SPACE_AGENT_H */

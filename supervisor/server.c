@@ -1,0 +1,708 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * The server inside a space (spec "The server inside a space", "Token",
+ * "The exec channel"), from spaced's side.  Everything here is a chain
+ * of place requests: spaced-docker runs a fixed command inside the
+ * space, its output goes to spaced-journal, which alone reads it and
+ * says what it was.  spaced holds the token only while it needs it and
+ * never writes it anywhere but to the exec's stdin.
+ *
+ *   create  the place creates and starts; the token goes in through a
+ *           temporary name; the server must then answer ready within
+ *           the spec's bounds, or everything the create made goes.
+ *   start   the place starts; the token is read back; ready again.
+ *   server  the token is read back; one request through curl.
+ *   token   the token is read back, for its owner.
+ */
+
+#include <sys/types.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "errors.h"
+#include "labels.h"
+#include "log.h"
+#include "place_proto.h"
+#include "space_parse.h"
+#include "space_server.h"
+#include "spaced.h"
+#include "gatekeeper/collector/server_parse.h"
+#include "tools_key.h"
+
+#define READY_WAIT_SECS		120	/* no attempt begins later */
+#define READY_PAUSE_MS		500
+#define ATTEMPT_EXEC_MS		((SERVER_ATTEMPT_SECS + 2) * 1000)
+#define TOKEN_READ_MS		10000
+#define TOKEN_WRITE_MS		10000
+#define REQUEST_EXEC_MS		((SERVER_REQUEST_SECS + 2) * 1000)
+/* What an exec of curl may print: the answer's caps and curl's line. */
+#define ANSWER_OUTPUT_MAX	(SERVER_HEADERS_MAX + SERVER_BODY_MAX + 8192)
+#define TOKEN_OUTPUT_MAX	(SERVER_TOKEN_MAX + 1)
+
+/* The commands, by absolute path in the pinned image. */
+static const char *const token_write_argv[] = {
+	"/bin/sh", "-c",
+	"PATH=/usr/bin:/bin; umask 077; d=" SPACE_TOKEN_DIR "; "
+	"/bin/mkdir -p \"$d\" && /bin/chmod 700 \"$d\" && "
+	"/bin/cat > \"$d/token.new\" && /bin/mv -f \"$d/token.new\" "
+	"\"$d/token\"", NULL
+};
+/* At most one byte past the longest token: a huge file is cut there. */
+static const char *const token_read_argv[] = {
+	"/usr/bin/head", "-c", "129", SPACE_TOKEN_FILE, NULL
+};
+static const char *const curl_argv[] = SERVER_CURL_ARGV;
+
+static void	ask(struct request *);
+static int	agent_space_id(struct request *);
+static void	token_read(struct request *);
+static void	fail(struct request *, const char *, const char *);
+
+static const struct agent_profile *
+profile(void)
+{
+	const struct spaced_conf *conf = spaced_config();
+
+	if (strcmp(conf->sc_agent, AGENT_NONE) == 0)
+		return NULL;
+	return config_agent(conf, conf->sc_agent);
+}
+
+int
+agent_fill(uid_t uid, struct space_agent *sa)
+{
+	const struct spaced_conf	*conf = spaced_config();
+	const struct agent_profile	*ag;
+	char				 key[TOOLS_KEY_LEN + 1];
+
+	memset(sa, 0, sizeof(*sa));
+	if ((ag = profile()) == NULL)
+		return 0;
+	if (filler_sha256() == NULL ||
+	    tools_key(ag, conf->sc_space_image, filler_sha256(), key) == -1 ||
+	    tools_volume_name(sa->sa_tools, sizeof(sa->sa_tools),
+	    conf->sc_install_id, uid, key) == -1 ||
+	    space_agent_build(ag, sa) == -1) {
+		memset(sa, 0, sizeof(*sa));
+		return -1;
+	}
+	return 0;
+}
+
+int
+agent_none(void)
+{
+	return profile() == NULL;
+}
+
+/* argv into se, NUL-separated. */
+static void
+argv_put(struct space_exec_req *se, const char *const *argv)
+{
+	size_t	 n, off = 0;
+
+	for (se->se_argc = 0; argv[se->se_argc] != NULL; se->se_argc++) {
+		n = strlen(argv[se->se_argc]) + 1;
+		if (n > sizeof(se->se_argv) - off)
+			fatalx("%s: argv", __func__);
+		memcpy(se->se_argv + off, argv[se->se_argc], n);
+		off += n;
+	}
+	se->se_argv_len = off;
+}
+
+/*
+ * One exec in the space; with kind, its output goes to spaced-journal,
+ * which is told first, so that it knows the stream before data comes.
+ */
+static int
+run(struct request *r, const char *const *argv, const void *in, size_t inlen,
+    uint32_t timeout_ms, uint64_t output_max, uint32_t kind)
+{
+	static struct space_exec_req	 se;
+	struct journal_server_req	 js;
+	const struct agent_profile	*ag = profile();
+	struct stream_route		*s = NULL;
+	int				 fd, rv;
+
+	memset(&se, 0, sizeof(se));
+	space_req_fill(r, &se.se_space, r->r_u.srv.id);
+	se.se_target = EXEC_TARGET_SPACE;
+	se.se_timeout_ms = timeout_ms;
+	se.se_output_max = output_max;
+	argv_put(&se, argv);
+	if (inlen > sizeof(se.se_stdin))
+		fatalx("%s: stdin", __func__);
+	memcpy(se.se_stdin, in, inlen);
+	se.se_stdin_len = inlen;
+	r->r_u.srv.exec_code[0] = '\0';
+	r->r_u.srv.exec_exit = -1;
+
+	if (kind != 0) {
+		if ((s = stream_open(r, EP_WORKER(PROC_DOCKER),
+		    EP_WORKER(PROC_JOURNAL))) == NULL) {
+			explicit_bzero(&se, sizeof(se));
+			fail(r, ERR_BUSY, "no stream for the server's answer");
+			return -1;
+		}
+		se.se_out_stream = s->s_id;
+		r->r_u.srv.stream = s;
+		memset(&js, 0, sizeof(js));
+		js.js_stream = s->s_id;
+		js.js_kind = kind;
+		js.js_body = r->r_u.srv.op == SV_OP_SERVER &&
+		    kind == JOURNAL_SERVER_ANSWER;
+		if (r->r_u.srv.op != SV_OP_SERVER && ag != NULL &&
+		    kind == JOURNAL_SERVER_ANSWER) {
+			js.js_ready_status = ag->ag_ready_status;
+			strlcpy(js.js_ready_field, ag->ag_ready_field,
+			    sizeof(js.js_ready_field));
+		}
+		if (request_send(r, PROC_JOURNAL, IMSG_JOURNAL_SERVER_REQ, -1,
+		    &js, sizeof(js)) == -1) {
+			explicit_bzero(&se, sizeof(se));
+			fail(r, ERR_WORKER_UNAVAILABLE, "spaced-journal is not "
+			    "there");
+			return -1;
+		}
+	}
+	if ((fd = docker_connect()) == -1) {
+		explicit_bzero(&se, sizeof(se));
+		fail(r, ERR_DOCKER_UNREACHABLE, "spaced cannot connect to the "
+		    "Docker socket");
+		return -1;
+	}
+	rv = request_send(r, PROC_DOCKER, IMSG_SPACE_EXEC_REQ, fd, &se,
+	    sizeof(se));
+	explicit_bzero(&se, sizeof(se));
+	if (rv == -1) {
+		fail(r, ERR_WORKER_UNAVAILABLE, "spaced-docker is not there");
+		return -1;
+	}
+	return 0;
+}
+
+static void
+forget_token(struct request *r)
+{
+	explicit_bzero(r->r_u.srv.token, sizeof(r->r_u.srv.token));
+}
+
+/*
+ * The answer, once.  A create that made a space removes it first and
+ * answers when the place is done (rollback_done).
+ */
+static void
+fail(struct request *r, const char *code, const char *message)
+{
+	struct space_req	 sq;
+	int			 fd;
+
+	forget_token(r);
+	evtimer_del(&r->r_pause);
+	if (r->r_u.srv.op != SV_OP_CREATE || !r->r_u.srv.made ||
+	    r->r_u.srv.step == SV_ROLLBACK) {
+		space_fail(r, code, message != NULL ? message : "");
+		return;
+	}
+	strlcpy(r->r_u.srv.code, code, sizeof(r->r_u.srv.code));
+	strlcpy(r->r_u.srv.message, message != NULL ? message : "",
+	    sizeof(r->r_u.srv.message));
+	log_warnx("request %u: space %s: %s (%s): removing it", r->r_id,
+	    r->r_u.srv.id, code, r->r_u.srv.message);
+	r->r_u.srv.step = SV_ROLLBACK;
+	space_req_fill(r, &sq, r->r_u.srv.id);
+	if ((fd = docker_connect()) == -1 || request_send(r, PROC_DOCKER,
+	    IMSG_SPACE_REMOVE_REQ, fd, &sq, sizeof(sq)) == -1) {
+		snprintf(r->r_u.srv.message, sizeof(r->r_u.srv.message),
+		    "%s; and the space could not be removed", message != NULL ?
+		    message : code);
+		space_fail(r, code, r->r_u.srv.message);
+	}
+}
+
+static double
+waited(struct request *r)
+{
+	struct timespec	 now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - r->r_u.srv.wait_start.tv_sec) +
+	    (now.tv_nsec - r->r_u.srv.wait_start.tv_nsec) / 1e9;
+}
+
+/* The space is up and its server answers: the record, then END. */
+static void
+succeed(struct request *r)
+{
+	forget_token(r);
+	if (r->r_u.srv.have_info)
+		request_data(r, &r->r_u.srv.info, sizeof(r->r_u.srv.info));
+	request_end(r);
+}
+
+static void
+pause_over(struct request *r)
+{
+	if (!r->r_answered)
+		ask(r);
+}
+
+/* One readiness attempt, or the server request: curl inside. */
+static void
+ask(struct request *r)
+{
+	static char			 config[SPACE_EXEC_STDIN_MAX];
+	const struct agent_profile	*ag = profile();
+	struct server_request		 sr;
+	struct ctl_server		*cv = &r->r_u.srv.req;
+	char				 ctype[160];
+	int				 n;
+
+	if (ag == NULL) {
+		fail(r, ERR_INTERNAL, "no agent profile");
+		return;
+	}
+	memset(&sr, 0, sizeof(sr));
+	sr.sr_port = ag->ag_port;
+	sr.sr_auth_user = ag->ag_auth_user[0] != '\0' ? ag->ag_auth_user :
+	    NULL;
+	sr.sr_token = r->r_u.srv.token;
+	if (r->r_u.srv.op == SV_OP_SERVER) {
+		sr.sr_method = cv->cv_method;
+		sr.sr_path = cv->cv_path;
+		sr.sr_max_secs = SERVER_REQUEST_SECS;
+		if (cv->cv_content_type[0] != '\0') {
+			snprintf(ctype, sizeof(ctype), "Content-Type: %s",
+			    cv->cv_content_type);
+			sr.sr_headers[sr.sr_nheaders++] = ctype;
+		}
+		sr.sr_body = cv->cv_bodylen > 0 ? cv->cv_body : NULL;
+		sr.sr_bodylen = cv->cv_bodylen;
+	} else {
+		sr.sr_method = ag->ag_ready_method;
+		sr.sr_path = ag->ag_ready_path;
+		sr.sr_max_secs = SERVER_ATTEMPT_SECS;
+		r->r_u.srv.attempts++;
+	}
+	n = server_curl_config(&sr, config, sizeof(config));
+	if (n < 0) {
+		explicit_bzero(config, sizeof(config));
+		fail(r, r->r_u.srv.op == SV_OP_SERVER ? ERR_REQUEST_TOO_LARGE :
+		    ERR_INTERNAL, "the request does not fit one exec's stdin");
+		return;
+	}
+	r->r_u.srv.step = SV_ASK;
+	(void)run(r, curl_argv, config, (size_t)n, r->r_u.srv.op ==
+	    SV_OP_SERVER ? REQUEST_EXEC_MS : ATTEMPT_EXEC_MS,
+	    ANSWER_OUTPUT_MAX, JOURNAL_SERVER_ANSWER);
+	explicit_bzero(config, sizeof(config));
+}
+
+static void
+token_read(struct request *r)
+{
+	r->r_u.srv.step = SV_TOKEN_READ;
+	(void)run(r, token_read_argv, NULL, 0, TOKEN_READ_MS, TOKEN_OUTPUT_MAX,
+	    JOURNAL_SERVER_TOKEN);
+}
+
+/* 32 random bytes as base64url, unpadded: 43 characters. */
+static void
+token_new(char *tok, size_t len)
+{
+	static const char	 b64[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+	uint8_t			 raw[SPACE_TOKEN_BYTES + 2];
+	size_t			 i, o = 0;
+	uint32_t		 v;
+
+	memset(raw, 0, sizeof(raw));
+	arc4random_buf(raw, SPACE_TOKEN_BYTES);
+	for (i = 0; i < SPACE_TOKEN_BYTES && o + 4 < len; i += 3) {
+		v = raw[i] << 16 | raw[i + 1] << 8 | raw[i + 2];
+		tok[o++] = b64[v >> 18 & 63];
+		tok[o++] = b64[v >> 12 & 63];
+		if (i + 1 < SPACE_TOKEN_BYTES)
+			tok[o++] = b64[v >> 6 & 63];
+		if (i + 2 < SPACE_TOKEN_BYTES)
+			tok[o++] = b64[v & 63];
+	}
+	tok[o] = '\0';
+	explicit_bzero(raw, sizeof(raw));
+}
+
+static void
+wait_ready(struct request *r)
+{
+	clock_gettime(CLOCK_MONOTONIC, &r->r_u.srv.wait_start);
+	r->r_u.srv.attempts = 0;
+	ask(r);
+}
+
+/* --- the answers ------------------------------------------------------- */
+
+static void
+sv_done(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct space_done	 sd;
+	char			 msg[SPACE_DONE_MESSAGE_MAX];
+
+	(void)imsg_get_data(imsg, &sd, sizeof(sd));
+	if (memchr(sd.sd_code, '\0', sizeof(sd.sd_code)) == NULL ||
+	    memchr(sd.sd_message, '\0', sizeof(sd.sd_message)) == NULL ||
+	    (sd.sd_code[0] != '\0' &&
+	    !space_code_valid(sd.sd_code, sizeof(sd.sd_code))) ||
+	    (sd.sd_code[0] == '\0' && (sd.sd_exit < -1 || sd.sd_exit > 255)))
+		fatalx("%s: bad done from %s", __func__, proc_title(from));
+
+	switch (r->r_u.srv.step) {
+	case SV_PLACE:
+		if (sd.sd_code[0] != '\0') {
+			request_data(r, &sd, sizeof(sd));
+			request_fail(r, sd.sd_code);
+			return;
+		}
+		if (r->r_u.srv.none) {
+			succeed(r);
+			return;
+		}
+		if (agent_space_id(r) == -1) {
+			fail(r, ERR_INTERNAL, "the place named no space");
+			return;
+		}
+		r->r_u.srv.made = r->r_u.srv.op == SV_OP_CREATE;
+		if (r->r_u.srv.op != SV_OP_CREATE) {
+			token_read(r);
+			return;
+		}
+		token_new(r->r_u.srv.token, sizeof(r->r_u.srv.token));
+		r->r_u.srv.step = SV_TOKEN_WRITE;
+		(void)run(r, token_write_argv, r->r_u.srv.token,
+		    strlen(r->r_u.srv.token), TOKEN_WRITE_MS, 0, 0);
+		return;
+	case SV_TOKEN_WRITE:
+		if (sd.sd_code[0] != '\0' || sd.sd_exit != 0) {
+			snprintf(msg, sizeof(msg), "the token could not be "
+			    "written into the space (%s, exit %d)",
+			    sd.sd_code[0] != '\0' ? sd.sd_code : "ran",
+			    sd.sd_exit);
+			fail(r, sd.sd_code[0] != '\0' ? sd.sd_code :
+			    ERR_TOKEN_UNREADABLE, msg);
+			return;
+		}
+		wait_ready(r);
+		return;
+	case SV_TOKEN_READ:
+	case SV_ASK: {
+		struct journal_server_exit	 jx;
+
+		/* How it ended, for spaced-journal's verdict. */
+		strlcpy(r->r_u.srv.exec_code, sd.sd_code,
+		    sizeof(r->r_u.srv.exec_code));
+		memset(&jx, 0, sizeof(jx));
+		jx.jx_timedout = strcmp(sd.sd_code, ERR_TIMEOUT) == 0;
+		jx.jx_exit = sd.sd_code[0] == '\0' ? sd.sd_exit : -1;
+		if (strcmp(sd.sd_code, ERR_OUTPUT_TOO_LARGE) == 0 ||
+		    jx.jx_timedout)
+			jx.jx_exit = 0;	/* it ran: its output is the verdict */
+		if (request_send(r, PROC_JOURNAL, IMSG_JOURNAL_SERVER_EXIT, -1,
+		    &jx, sizeof(jx)) == -1)
+			fail(r, ERR_WORKER_UNAVAILABLE, "spaced-journal is not "
+			    "there");
+		return;
+	}
+	case SV_ROLLBACK:
+		if (sd.sd_code[0] != '\0')
+			snprintf(msg, sizeof(msg), "%.150s; removing the space "
+			    "failed too (%.40s)", r->r_u.srv.message,
+			    sd.sd_code);
+		else
+			strlcpy(msg, r->r_u.srv.message, sizeof(msg));
+		space_fail(r, r->r_u.srv.code, msg);
+		return;
+	default:
+		fatalx("%s: step %d", __func__, r->r_u.srv.step);
+	}
+}
+
+/* The place failed the exec: the container is gone or stopped. */
+static int
+exec_failed(struct request *r)
+{
+	const char	*c = r->r_u.srv.exec_code;
+
+	return c[0] != '\0' && strcmp(c, ERR_TIMEOUT) != 0 &&
+	    strcmp(c, ERR_OUTPUT_TOO_LARGE) != 0;
+}
+
+static void
+sv_rep(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct journal_server_rep	 jr;
+	struct ctl_server_result	 cz;
+	struct ctl_token		 ct;
+	char				 msg[SPACE_DONE_MESSAGE_MAX];
+
+	(void)imsg_get_data(imsg, &jr, sizeof(jr));
+	/*
+	 * Both ends are done with the output: its END went before the
+	 * place's DONE, the journal's credit before this answer.  A wait
+	 * of many attempts must not hold a stream for each.
+	 */
+	if (r->r_u.srv.stream != NULL) {
+		stream_close(r->r_u.srv.stream);
+		r->r_u.srv.stream = NULL;
+	}
+	if (memchr(jr.jr_code, '\0', sizeof(jr.jr_code)) == NULL ||
+	    memchr(jr.jr_token, '\0', sizeof(jr.jr_token)) == NULL ||
+	    jr.jr_verdict < SERVER_ANSWER || jr.jr_verdict > SERVER_UNREADABLE ||
+	    (jr.jr_verdict != SERVER_ANSWER && (jr.jr_code[0] == '\0' ||
+	    !space_code_valid(jr.jr_code, sizeof(jr.jr_code)))) ||
+	    jr.jr_ready > 1 || jr.jr_status > 999)
+		fatalx("%s: bad answer from %s", __func__, proc_title(from));
+
+	if (r->r_u.srv.step == SV_TOKEN_READ) {
+		if (exec_failed(r)) {
+			fail(r, r->r_u.srv.exec_code, "the token cannot be "
+			    "read: the space does not run");
+			explicit_bzero(&jr, sizeof(jr));
+			return;
+		}
+		if (jr.jr_verdict != SERVER_ANSWER) {
+			fail(r, ERR_TOKEN_UNREADABLE, "the space's token file "
+			    "is not 32 to 128 characters of base64url");
+			explicit_bzero(&jr, sizeof(jr));
+			return;
+		}
+		strlcpy(r->r_u.srv.token, jr.jr_token,
+		    sizeof(r->r_u.srv.token));
+		explicit_bzero(&jr, sizeof(jr));
+		switch (r->r_u.srv.op) {
+		case SV_OP_TOKEN:
+			memset(&ct, 0, sizeof(ct));
+			strlcpy(ct.ct_token, r->r_u.srv.token,
+			    sizeof(ct.ct_token));
+			request_data(r, &ct, sizeof(ct));
+			explicit_bzero(&ct, sizeof(ct));
+			succeed(r);
+			return;
+		case SV_OP_SERVER:
+			ask(r);
+			return;
+		default:
+			wait_ready(r);
+			return;
+		}
+	}
+	if (r->r_u.srv.step != SV_ASK)
+		fatalx("%s: step %d", __func__, r->r_u.srv.step);
+
+	if (r->r_u.srv.op == SV_OP_SERVER) {
+		if (exec_failed(r)) {
+			fail(r, r->r_u.srv.exec_code, NULL);
+			return;
+		}
+		if (jr.jr_verdict != SERVER_ANSWER) {
+			fail(r, jr.jr_code, "the server inside gave no answer "
+			    "spaced takes");
+			return;
+		}
+		memset(&cz, 0, sizeof(cz));
+		cz.cz_status = jr.jr_status;
+		cz.cz_bodylen = jr.jr_bodylen;
+		request_data(r, &cz, sizeof(cz));
+		succeed(r);
+		return;
+	}
+
+	/* Readiness. */
+	if (jr.jr_verdict == SERVER_ANSWER && jr.jr_ready) {
+		log_debug("request %u: space %s ready after %d attempts, "
+		    "%.1f s", r->r_id, r->r_u.srv.id, r->r_u.srv.attempts,
+		    waited(r));
+		succeed(r);
+		return;
+	}
+	if (exec_failed(r) || jr.jr_verdict == SERVER_EXEC_FAILED) {
+		snprintf(msg, sizeof(msg), "the space stopped answering while "
+		    "its server started (%s)", exec_failed(r) ?
+		    r->r_u.srv.exec_code : "exec failed");
+		fail(r, exec_failed(r) ? r->r_u.srv.exec_code :
+		    ERR_SPACE_NOT_RUNNING, msg);
+		return;
+	}
+	/* No attempt begins later than the wait's bound. */
+	if (waited(r) + READY_PAUSE_MS / 1000.0 > READY_WAIT_SECS) {
+		snprintf(msg, sizeof(msg), "the server inside was not ready "
+		    "after %.0f s (%d attempts; last: %s)", waited(r),
+		    r->r_u.srv.attempts, jr.jr_verdict == SERVER_ANSWER ?
+		    "answered, not ready" : jr.jr_code);
+		fail(r, ERR_SERVER_NOT_READY, msg);
+		return;
+	}
+	r->r_u.srv.step = SV_PAUSE;
+	request_pause(r, READY_PAUSE_MS, pause_over);
+}
+
+static void
+sv_body(struct request *r, enum procid from, struct imsg *imsg)
+{
+	static struct journal_server_body	 jb;
+	static struct ctl_server_chunk		 ck;
+
+	(void)imsg_get_data(imsg, &jb, sizeof(jb));
+	if (r->r_u.srv.op != SV_OP_SERVER || r->r_u.srv.step != SV_ASK ||
+	    jb.jb_len == 0 || jb.jb_len > sizeof(jb.jb_data))
+		fatalx("%s: bad body from %s", __func__, proc_title(from));
+	memset(&ck, 0, sizeof(ck));
+	ck.ck_len = jb.jb_len;
+	memcpy(ck.ck_data, jb.jb_data, jb.jb_len);
+	request_data(r, &ck, sizeof(ck));
+}
+
+/* The place's records: the space's info waits for the readiness. */
+static void
+sv_info(struct request *r, enum procid from, struct imsg *imsg)
+{
+	if (r->r_u.srv.step != SV_PLACE)
+		fatalx("%s: info from %s out of turn", __func__,
+		    proc_title(from));
+	if (space_info_take(r, from, imsg, &r->r_u.srv.info) == 0)
+		r->r_u.srv.have_info = 1;
+}
+
+static void
+sv_record(struct request *r, enum procid from, struct imsg *imsg)
+{
+	/* The rollback's list of what it removed is not create's answer. */
+	if (r->r_u.srv.step == SV_ROLLBACK)
+		return;
+	if (imsg_get_type(imsg) == IMSG_SPACE_VIOLATION)
+		space_violation(r, from, imsg);
+	else
+		space_resource(r, from, imsg);
+}
+
+const struct answer_row agent_space_answers[] = {
+	{ IMSG_SPACE_INFO, PROC_BIT(PROC_DOCKER),
+	    sizeof(struct space_info), 0, sv_info },
+	{ IMSG_SPACE_VIOLATION, PROC_BIT(PROC_DOCKER),
+	    sizeof(struct space_violation), 0, sv_record },
+	{ IMSG_SPACE_RESOURCE, PROC_BIT(PROC_DOCKER),
+	    sizeof(struct space_resource), 0, sv_record },
+	{ IMSG_SPACE_DONE, PROC_BIT(PROC_DOCKER),
+	    sizeof(struct space_done), AR_FINAL, sv_done },
+	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,
+	    space_conn },
+	{ IMSG_JOURNAL_SERVER_BODY, PROC_BIT(PROC_JOURNAL),
+	    sizeof(struct journal_server_body), 0, sv_body },
+	{ IMSG_JOURNAL_SERVER_REP, PROC_BIT(PROC_JOURNAL),
+	    sizeof(struct journal_server_rep), AR_FINAL, sv_rep },
+	{ 0 }
+};
+
+/* --- create and start: the place first --------------------------------- */
+
+void
+agent_space_begin(struct request *r, const char *id, int create)
+{
+	memset(&r->r_u.srv, 0, sizeof(r->r_u.srv));
+	r->r_u.srv.op = create ? SV_OP_CREATE : SV_OP_START;
+	r->r_u.srv.step = SV_PLACE;
+	r->r_u.srv.none = agent_none();
+	strlcpy(r->r_u.srv.id, id, sizeof(r->r_u.srv.id));
+}
+
+/* The created space's id comes with its info; the chain needs it. */
+static int
+agent_space_id(struct request *r)
+{
+	if (r->r_u.srv.id[0] != '\0')
+		return 0;
+	if (!r->r_u.srv.have_info)
+		return -1;
+	strlcpy(r->r_u.srv.id, r->r_u.srv.info.si_id, sizeof(r->r_u.srv.id));
+	return 0;
+}
+
+/* --- server and token -------------------------------------------------- */
+
+static int
+method_ok(const char *m)
+{
+	size_t	 i;
+
+	for (i = 0; m[i] != '\0'; i++)
+		if (m[i] < 'A' || m[i] > 'Z')
+			return 0;
+	return i > 0;
+}
+
+const char *
+server_start(struct request *r, struct imsg *imsg)
+{
+	struct ctl_server	*cv;
+
+	memset(&r->r_u.srv, 0, sizeof(r->r_u.srv));
+	cv = &r->r_u.srv.req;
+	(void)imsg_get_data(imsg, cv, sizeof(*cv));
+	if (memchr(cv->cv_id, '\0', sizeof(cv->cv_id)) == NULL ||
+	    !space_id_valid(cv->cv_id) || cv->cv_pad[0] || cv->cv_pad[1] ||
+	    cv->cv_pad[2] ||
+	    memchr(cv->cv_method, '\0', sizeof(cv->cv_method)) == NULL ||
+	    !method_ok(cv->cv_method) ||
+	    memchr(cv->cv_path, '\0', sizeof(cv->cv_path)) == NULL ||
+	    cv->cv_path[0] != '/' ||
+	    memchr(cv->cv_content_type, '\0', sizeof(cv->cv_content_type)) ==
+	    NULL || cv->cv_bodylen > sizeof(cv->cv_body))
+		return ERR_BAD_REQUEST;
+	if (agent_none()) {
+		space_fail(r, ERR_BAD_REQUEST, "spaces here run no agent "
+		    "(default agent none)");
+		return NULL;
+	}
+	r->r_u.srv.op = SV_OP_SERVER;
+	strlcpy(r->r_u.srv.id, cv->cv_id, sizeof(r->r_u.srv.id));
+	token_read(r);
+	return NULL;
+}
+
+const char *
+token_start(struct request *r, struct imsg *imsg)
+{
+	struct ctl_space	 cs;
+
+	(void)imsg_get_data(imsg, &cs, sizeof(cs));
+	if (memchr(cs.cs_id, '\0', sizeof(cs.cs_id)) == NULL ||
+	    !space_id_valid(cs.cs_id))
+		return ERR_BAD_REQUEST;
+	memset(&r->r_u.srv, 0, sizeof(r->r_u.srv));
+	if (agent_none()) {
+		space_fail(r, ERR_BAD_REQUEST, "spaces here run no agent "
+		    "(default agent none)");
+		return NULL;
+	}
+	r->r_u.srv.op = SV_OP_TOKEN;
+	strlcpy(r->r_u.srv.id, cs.cs_id, sizeof(r->r_u.srv.id));
+	token_read(r);
+	return NULL;
+}
