@@ -292,6 +292,7 @@ agent_profile_default(struct agent_profile *ag)
 	strlcpy(ag->ag_ready_path, "/global/health",
 	    sizeof(ag->ag_ready_path));
 	ag->ag_ready_status = 200;
+	ag->ag_ready_wait = AGENT_READY_WAIT;
 	strlcpy(ag->ag_ready_field, "healthy", sizeof(ag->ag_ready_field));
 	/* OpenCode reads inline configuration from this variable. */
 	strlcpy(ag->ag_model_env, "OPENCODE_CONFIG_CONTENT",
@@ -410,6 +411,8 @@ agent_profile_check(const struct agent_profile *ag)
 	if (!TERM(ag->ag_revision) || (ag->ag_revision[0] != '\0' &&
 	    !agent_revision_valid(ag->ag_revision)))
 		return "bad revision";
+	if (ag->ag_ready_wait == 0 || ag->ag_ready_wait > AGENT_READY_WAIT_MAX)
+		return "bad ready wait";
 	if (ag->ag_nenv > AGENT_ENVS_MAX)
 		return "too many variables";
 	for (i = 0; i < ag->ag_nenv; i++) {

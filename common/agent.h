@@ -87,6 +87,7 @@ struct agent_profile {
 	char		 ag_ready_path[AGENT_HTTP_PATH_MAX + 1];
 	uint16_t	 ag_ready_status;
 	char		 ag_ready_field[AGENT_FIELD_MAX + 1];	/* "" none */
+	uint16_t	 ag_ready_wait;	/* seconds no attempt begins after */
 	/* a model through the window: VAR=template, "%u" the base URL */
 	char		 ag_model_env[AGENT_ENV_MAX + 1];	/* "" none */
 	char		 ag_model_template[AGENT_TEMPLATE_MAX + 1];
@@ -106,6 +107,8 @@ struct agent_profile {
 #define AGENT_OPENCODE_PACKAGE	"opencode-ai"
 #define AGENT_OPENCODE_VERSION	"1.18.33"
 #define AGENT_DEFAULT_PORT	27600
+#define AGENT_READY_WAIT	120	/* the spec's bound */
+#define AGENT_READY_WAIT_MAX	600
 /* The default agent "none": an idle space, no tools volume, no server. */
 #define AGENT_NONE		"none"
 void	 agent_profile_default(struct agent_profile *);

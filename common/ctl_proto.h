@@ -258,6 +258,19 @@ struct ctl_server_result {
 	uint64_t	 cz_bodylen;
 };
 
+/*
+ * list and show: after the place's records, one per running space of
+ * the answer whose server was asked (one attempt, as readiness does).
+ */
+enum ctl_ready_state { CTL_READY_YES = 1, CTL_READY_NO };
+struct ctl_ready {
+	char		 cy_id[SPACE_ID_SIZE];
+	uint8_t		 cy_pad[3];		/* zero */
+	uint32_t	 cy_ready;		/* enum ctl_ready_state */
+	char		 cy_code[CTL_CODE_MAX];	/* why not; "" */
+	uint32_t	 cy_reserved;		/* zero */
+};
+
 struct ctl_token {
 	char		 ct_token[129];
 	uint8_t		 ct_pad[7];

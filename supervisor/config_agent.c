@@ -274,6 +274,15 @@ setting(struct agent_profile *ag, const struct words *w, const char **errstr)
 		return take(ag->ag_auth_user, sizeof(ag->ag_auth_user),
 		    w->w_v[4], user_valid, errstr, "bad user name");
 	}
+	if (strcmp(s, "ready") == 0 && w->w_n == 5 &&
+	    strcmp(w->w_v[3], "wait") == 0) {
+		if (number(w->w_v[4], 1, AGENT_READY_WAIT_MAX, &v) == -1) {
+			*errstr = "ready wait takes seconds, 1 to 600";
+			return -1;
+		}
+		ag->ag_ready_wait = (uint16_t)v;
+		return 0;
+	}
 	if (strcmp(s, "ready") == 0) {
 		if (w->w_n != 7 || number(w->w_v[5], 100, 599, &v) == -1) {
 			*errstr = "ready takes METHOD PATH STATUS FIELD";
@@ -381,6 +390,7 @@ config_agent_line(const char *p, const char *eol, struct spaced_conf *conf,
 	if ((*named & (1U << i)) == 0) {
 		memset(ag, 0, sizeof(*ag));
 		strlcpy(ag->ag_name, w->w_v[1], sizeof(ag->ag_name));
+		ag->ag_ready_wait = AGENT_READY_WAIT;
 		*named |= 1U << i;
 	}
 	rc = setting(ag, w, errstr);
@@ -487,6 +497,8 @@ config_agent_print(const struct spaced_conf *conf, int fd)
 			word_print(fd, ag->ag_model_template);
 			dprintf(fd, "\n");
 		}
+		dprintf(fd, "agent %s ready wait %u\n", ag->ag_name,
+		    ag->ag_ready_wait);
 		for (j = 0; j < ag->ag_nenv; j++)
 			dprintf(fd, "agent %s env %s\n", ag->ag_name,
 			    ag->ag_env[j]);

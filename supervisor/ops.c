@@ -473,10 +473,18 @@ space_start(struct request *r, struct imsg *imsg)
 		    SPACED_FILLER_PROGRAM " at start (see its log)");
 		return NULL;
 	}
-	if (r->r_op->op_type == IMSG_CTL_CREATE ||
-	    r->r_op->op_type == IMSG_CTL_START)
-		agent_space_begin(r, cs.cs_id, r->r_op->op_type ==
-		    IMSG_CTL_CREATE);
+	switch (r->r_op->op_type) {
+	case IMSG_CTL_CREATE:
+		agent_space_begin(r, cs.cs_id, SV_OP_CREATE);
+		break;
+	case IMSG_CTL_START:
+		agent_space_begin(r, cs.cs_id, SV_OP_START);
+		break;
+	case IMSG_CTL_LIST:
+	case IMSG_CTL_SHOW:
+		agent_space_begin(r, cs.cs_id, SV_OP_PROBE);
+		break;
+	}
 
 	if ((s = docker_connect()) == -1) {
 		space_fail(r, ERR_DOCKER_UNREACHABLE, "spaced cannot connect "
@@ -660,7 +668,9 @@ static const struct ctl_op ops[] = {
 	/* Both wait for the server inside to be ready (server.c). */
 	{ IMSG_CTL_CREATE, "create", sizeof(struct ctl_space), WHO_DOCKER,
 	    300, space_start, agent_space_answers, NULL },
-	SPACE_OP(IMSG_CTL_LIST, "list", 60),
+	/* with the readiness of each running space's server */
+	{ IMSG_CTL_LIST, "list", sizeof(struct ctl_space), WHO_DOCKER,
+	    60, space_start, agent_space_answers, NULL },
 	/* As long as the command runs: progress keeps the client waiting. */
 	{ IMSG_CTL_EXEC, "exec", sizeof(struct ctl_exec), WHO_DOCKER, 0,
 	    exec_start, exec_answers, NULL },
@@ -681,7 +691,8 @@ static const struct ctl_op ops[] = {
 	    0, codein_start, codein_answers, NULL },
 	{ IMSG_CTL_HISTORY, "history", sizeof(struct ctl_codein), WHO_DOCKER,
 	    0, codein_start, codein_answers, NULL },
-	SPACE_OP(IMSG_CTL_SHOW, "show", 60),
+	{ IMSG_CTL_SHOW, "show", sizeof(struct ctl_space), WHO_DOCKER,
+	    60, space_start, agent_space_answers, NULL },
 	SPACE_OP(IMSG_CTL_VERIFY, "verify", 60),
 	SPACE_OP(IMSG_CTL_STOP, "stop", 60),
 	{ IMSG_CTL_START, "start", sizeof(struct ctl_space), WHO_DOCKER,

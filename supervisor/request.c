@@ -177,6 +177,7 @@ request_maybe_free(struct request *r)
 			stream_close(r->r_streams[i]);
 	evtimer_del(&r->r_timer);
 	evtimer_del(&r->r_pause);
+	free(r->r_heap);
 	TAILQ_REMOVE(&requests, r, r_entry);
 	nrequests--;
 	free(r);

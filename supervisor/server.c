@@ -47,7 +47,6 @@
 #include "gatekeeper/collector/server_parse.h"
 #include "tools_key.h"
 
-#define READY_WAIT_SECS		120	/* no attempt begins later */
 #define READY_PAUSE_MS		500
 #define ATTEMPT_EXEC_MS		((SERVER_ATTEMPT_SECS + 2) * 1000)
 #define TOKEN_READ_MS		10000
@@ -155,6 +154,8 @@ run(struct request *r, const char *const *argv, const void *in, size_t inlen,
 	se.se_stdin_len = inlen;
 	r->r_u.srv.exec_code[0] = '\0';
 	r->r_u.srv.exec_exit = -1;
+	/* The cap on engine connections is per place request: a new one. */
+	r->r_conns = 0;
 
 	if (kind != 0) {
 		if ((s = stream_open(r, EP_WORKER(PROC_DOCKER),
@@ -358,6 +359,63 @@ wait_ready(struct request *r)
 	ask(r);
 }
 
+/*
+ * list and show: the running spaces of the answer, asked one by one.
+ * One allocation, r_heap, so that a request freed midway frees it all.
+ */
+struct probe_list {
+	size_t		 n, cap, next;
+	char		 ids[][SPACE_ID_SIZE];
+};
+
+static void
+probe_add(struct request *r, const char *id)
+{
+	struct probe_list	*pl = r->r_heap;
+	size_t			 cap;
+
+	if (pl == NULL || pl->n == pl->cap) {
+		cap = pl == NULL ? 16 : pl->cap * 2;
+		if ((pl = realloc(pl, sizeof(*pl) + cap * sizeof(pl->ids[0])))
+		    == NULL)
+			fatal("%s", __func__);
+		if (r->r_heap == NULL)
+			pl->n = pl->next = 0;
+		pl->cap = cap;
+		r->r_heap = pl;
+	}
+	strlcpy(pl->ids[pl->n++], id, sizeof(pl->ids[0]));
+}
+
+static void
+probe_next(struct request *r)
+{
+	struct probe_list	*pl = r->r_heap;
+
+	if (pl == NULL || pl->next == pl->n) {
+		request_end(r);
+		return;
+	}
+	strlcpy(r->r_u.srv.id, pl->ids[pl->next++], sizeof(r->r_u.srv.id));
+	token_read(r);
+}
+
+/* One space's readiness for list and show; never a failure of theirs. */
+static void
+probe_report(struct request *r, int ready, const char *code)
+{
+	struct ctl_ready	 cy;
+
+	forget_token(r);
+	memset(&cy, 0, sizeof(cy));
+	strlcpy(cy.cy_id, r->r_u.srv.id, sizeof(cy.cy_id));
+	cy.cy_ready = ready ? CTL_READY_YES : CTL_READY_NO;
+	if (!ready)
+		strlcpy(cy.cy_code, code, sizeof(cy.cy_code));
+	request_data(r, &cy, sizeof(cy));
+	probe_next(r);
+}
+
 /* --- the answers ------------------------------------------------------- */
 
 static void
@@ -383,6 +441,10 @@ sv_done(struct request *r, enum procid from, struct imsg *imsg)
 		}
 		if (r->r_u.srv.none) {
 			succeed(r);
+			return;
+		}
+		if (r->r_u.srv.op == SV_OP_PROBE) {
+			probe_next(r);
 			return;
 		}
 		if (agent_space_id(r) == -1) {
@@ -480,6 +542,25 @@ sv_rep(struct request *r, enum procid from, struct imsg *imsg)
 	    jr.jr_ready > 1 || jr.jr_status > 999)
 		fatalx("%s: bad answer from %s", __func__, proc_title(from));
 
+	if (r->r_u.srv.op == SV_OP_PROBE) {
+		if (r->r_u.srv.step == SV_TOKEN_READ &&
+		    jr.jr_verdict == SERVER_ANSWER && !exec_failed(r)) {
+			strlcpy(r->r_u.srv.token, jr.jr_token,
+			    sizeof(r->r_u.srv.token));
+			explicit_bzero(&jr, sizeof(jr));
+			ask(r);
+			return;
+		}
+		explicit_bzero(jr.jr_token, sizeof(jr.jr_token));
+		if (exec_failed(r))
+			probe_report(r, 0, r->r_u.srv.exec_code);
+		else if (jr.jr_verdict != SERVER_ANSWER)
+			probe_report(r, 0, r->r_u.srv.step == SV_TOKEN_READ ?
+			    ERR_TOKEN_UNREADABLE : jr.jr_code);
+		else
+			probe_report(r, jr.jr_ready, ERR_SERVER_NOT_READY);
+		return;
+	}
 	if (r->r_u.srv.step == SV_TOKEN_READ) {
 		if (exec_failed(r)) {
 			fail(r, r->r_u.srv.exec_code, "the token cannot be "
@@ -551,7 +632,7 @@ sv_rep(struct request *r, enum procid from, struct imsg *imsg)
 		return;
 	}
 	/* No attempt begins later than the wait's bound. */
-	if (waited(r) + READY_PAUSE_MS / 1000.0 > READY_WAIT_SECS) {
+	if (waited(r) + READY_PAUSE_MS / 1000.0 > profile()->ag_ready_wait) {
 		snprintf(msg, sizeof(msg), "the server inside was not ready "
 		    "after %.0f s (%d attempts; last: %s)", waited(r),
 		    r->r_u.srv.attempts, jr.jr_verdict == SERVER_ANSWER ?
@@ -583,6 +664,16 @@ sv_body(struct request *r, enum procid from, struct imsg *imsg)
 static void
 sv_info(struct request *r, enum procid from, struct imsg *imsg)
 {
+	struct space_info	 si;
+
+	if (r->r_u.srv.op == SV_OP_PROBE && r->r_u.srv.step == SV_PLACE) {
+		if (space_info_take(r, from, imsg, &si) == -1)
+			return;
+		request_data(r, &si, sizeof(si));
+		if (!r->r_u.srv.none && strcmp(si.si_state, "running") == 0)
+			probe_add(r, si.si_id);
+		return;
+	}
 	if (r->r_u.srv.step != SV_PLACE)
 		fatalx("%s: info from %s out of turn", __func__,
 		    proc_title(from));
@@ -623,10 +714,10 @@ const struct answer_row agent_space_answers[] = {
 /* --- create and start: the place first --------------------------------- */
 
 void
-agent_space_begin(struct request *r, const char *id, int create)
+agent_space_begin(struct request *r, const char *id, int op)
 {
 	memset(&r->r_u.srv, 0, sizeof(r->r_u.srv));
-	r->r_u.srv.op = create ? SV_OP_CREATE : SV_OP_START;
+	r->r_u.srv.op = op;
 	r->r_u.srv.step = SV_PLACE;
 	r->r_u.srv.none = agent_none();
 	strlcpy(r->r_u.srv.id, id, sizeof(r->r_u.srv.id));

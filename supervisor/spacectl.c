@@ -573,6 +573,24 @@ space_record(enum space_cmd cmd, struct imsg *imsg)
 		default:
 			failed("bad_answer", "resource state");
 		}
+	} else if (len == sizeof(struct ctl_ready)) {
+		struct ctl_ready	 cy;
+
+		(void)imsg_get_data(imsg, &cy, sizeof(cy));
+		id = nstr(cy.cy_id, sizeof(cy.cy_id));
+		json_array_foreach(sa.infos, i, info)
+			if (strcmp(json_string_value(json_object_get(info,
+			    "id")), id) == 0)
+				break;
+		if (i == json_array_size(sa.infos) ||
+		    (cy.cy_ready != CTL_READY_YES &&
+		    cy.cy_ready != CTL_READY_NO))
+			failed("bad_answer", "readiness of no space");
+		json_object_set_new(info, "ready",
+		    json_boolean(cy.cy_ready == CTL_READY_YES));
+		if (cy.cy_ready == CTL_READY_NO)
+			json_object_set_new(info, "notReady", json_string(
+			    nstr(cy.cy_code, sizeof(cy.cy_code))));
 	} else if (len == sizeof(sa.done)) {
 		(void)imsg_get_data(imsg, &sa.done, sizeof(sa.done));
 		if (!space_code_valid(sa.done.sd_code, sizeof(sa.done.sd_code)))
@@ -612,33 +630,47 @@ jstr(json_t *o, const char *key)
 	return json_string_value(json_object_get(o, key));
 }
 
+#define LIST_COLS	7	/* of the list's table */
+
 static void
 cell_print(int c, int w, const char *cell)
 {
-	if (c < 5)
+	if (c < LIST_COLS - 1)
 		printf("%-*s  ", w, cell);
 	else
 		printf("%s\n", cell);
 }
 
-/* ID NAME STATE GATEKEEPER CREATED MISSING, each column as wide as it needs. */
+/* "yes", "no" or "-": the server's readiness, when it was asked. */
+static const char *
+ready_text(json_t *o)
+{
+	json_t	*v = json_object_get(o, "ready");
+
+	return v == NULL ? "-" : json_is_true(v) ? "yes" : "no";
+}
+
+/*
+ * ID NAME STATE GATEKEEPER READY CREATED MISSING, each column as wide
+ * as it needs.
+ */
 static void
 space_list_text(void)
 {
 	static const char *cols[] = { "ID", "NAME", "STATE", "GATEKEEPER",
-	    "CREATED", "MISSING" };
+	    "READY", "CREATED", "MISSING" };
 	char		 missing[SPACE_MISSING_MAX * SPACE_MISSING_LEN];
-	const char	*cell[6];
-	int		 w[6], row, c, n;
+	const char	*cell[LIST_COLS];
+	int		 w[LIST_COLS], row, c, n;
 	size_t		 i, j;
 	json_t		*o, *orphan;
 
-	for (c = 0; c < 6; c++)
+	for (c = 0; c < LIST_COLS; c++)
 		w[c] = strlen(cols[c]);
 	for (row = 0; row < 2; row++) {
 		/* row 0 measures, row 1 prints */
 		if (row == 1) {
-			for (c = 0; c < 6; c++)
+			for (c = 0; c < LIST_COLS; c++)
 				cell_print(c, w[c], cols[c]);
 		}
 		json_array_foreach(sa.infos, i, o) {
@@ -648,9 +680,10 @@ space_list_text(void)
 			cell[1] = or_dash(jstr(o, "name"));
 			cell[2] = or_dash(jstr(o, "state"));
 			cell[3] = or_dash(jstr(o, "gatekeeper"));
-			cell[4] = or_dash(jstr(o, "created"));
-			cell[5] = missing;
-			for (c = 0; c < 6; c++) {
+			cell[4] = ready_text(o);
+			cell[5] = or_dash(jstr(o, "created"));
+			cell[6] = missing;
+			for (c = 0; c < LIST_COLS; c++) {
 				n = strlen(cell[c]);
 				if (row == 0 && n > w[c])
 					w[c] = n;
@@ -679,6 +712,7 @@ space_show_text(json_t *o)
 	printf("created:     %s\n", or_dash(jstr(o, "created")));
 	printf("state:       %s\n", or_dash(jstr(o, "state")));
 	printf("gatekeeper:  %s\n", or_dash(jstr(o, "gatekeeper")));
+	printf("ready:       %s\n", ready_text(o));
 	printf("memory:      %lld\n",
 	    (long long)json_integer_value(json_object_get(o, "memory")));
 	printf("damaged:     %s\n",

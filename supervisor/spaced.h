@@ -179,6 +179,7 @@ struct request {
 	/* the streams it owns: [0] the main one, [1] an exec's stdin */
 #define REQUEST_STREAMS	2
 	struct stream_route	*r_streams[REQUEST_STREAMS];
+	void			*r_heap;	/* an op's own; freed with r */
 	union {
 		struct {
 			char	 git[CTL_DETAIL_MAX];
@@ -314,13 +315,14 @@ void	 space_resource(struct request *, enum procid, struct imsg *);
  * back first.  agent_fill: the default agent's part of a space request
  * for uid (all zero for "none"); -1 when it cannot be built.
  */
-enum { SV_OP_CREATE = 1, SV_OP_START, SV_OP_SERVER, SV_OP_TOKEN };
+enum { SV_OP_CREATE = 1, SV_OP_START, SV_OP_SERVER, SV_OP_TOKEN,
+    SV_OP_PROBE };
 enum { SV_PLACE = 1, SV_TOKEN_WRITE, SV_TOKEN_READ, SV_ASK, SV_PAUSE,
     SV_ROLLBACK };
 struct space_agent;
 int	 agent_fill(uid_t, struct space_agent *);
 int	 agent_none(void);
-void	 agent_space_begin(struct request *, const char *id, int create);
+void	 agent_space_begin(struct request *, const char *id, int op);
 extern const struct answer_row agent_space_answers[];
 const char *server_start(struct request *, struct imsg *);
 const char *token_start(struct request *, struct imsg *);

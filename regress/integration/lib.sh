@@ -47,7 +47,7 @@ socket "$sd/run/spaced.sock"
 journal store "$sd/store"
 empty directory "$sd/empty"
 state directory "$sd/state"
-${SPACED_AGENT_CONF:-default agent none}
+${SPACED_AGENT_CONF-default agent none}
 ${SPACED_EXTRA_CONF:-}
 EOC
 	mkdir -p "$sd/run" && chown --reference="$sd" "$sd/run"

@@ -110,9 +110,9 @@ check "the images are the defaults" \
 # --- the records, in text and -j -----------------------------------------
 ctl list >"$tree/list.txt"
 cat >"$tree/list.want" <<EOW
-ID            NAME                                STATE    GATEKEEPER  CREATED               MISSING
-0123456789ab  $iid:0  running  running     2026-01-31T12:00:00Z  -
-ba9876543210  $iid:0  missing  exited      2026-02-01T08:30:00Z  network,gatekeeper_stopped
+ID            NAME                                STATE    GATEKEEPER  READY  CREATED               MISSING
+0123456789ab  $iid:0  running  running     -      2026-01-31T12:00:00Z  -
+ba9876543210  $iid:0  missing  exited      -      2026-02-01T08:30:00Z  network,gatekeeper_stopped
 ba9876543210: orphan volume spaced-space-ba9876543210-work
 ba9876543210: orphan container spaced-space-ba9876543210-gatekeeper
 EOW
@@ -140,6 +140,7 @@ project:     -
 created:     2026-01-31T12:00:00Z
 state:       running
 gatekeeper:  running
+ready:       -
 memory:      4294967296
 damaged:     no
 missing:     -
