@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// The server of a test agent profile: listens on 127.0.0.1:<port> and
+// answers each request as $HOME/.hostile-mode says at that moment (no
+// file: "ok").  Every answer is one the host must take apart safely.
+'use strict';
+const net = require('net');
+const fs = require('fs');
+const port = Number(process.argv[2]);
+const pw = process.env.HOSTILE_PASSWORD || '';
+const modeFile = (process.env.HOME || '/tmp') + '/.hostile-mode';
+
+function mode() {
+  try { return fs.readFileSync(modeFile, 'utf8').trim(); } catch (e) {
+    return process.env.HOSTILE_DEFAULT_MODE || 'ok';
+  }
+}
+
+function http(status, headers, body) {
+  let h = 'HTTP/1.1 ' + status + ' X\r\n';
+  for (const l of headers) h += l + '\r\n';
+  return h + 'Content-Length: ' + Buffer.byteLength(body) + '\r\nConnection: close\r\n\r\n' + body;
+}
+
+net.createServer((c) => {
+  let req = '';
+  c.on('data', (d) => {
+    req += d;
+    if (req.indexOf('\r\n\r\n') < 0) return;
+    // The password travels as basic auth; it must be the token's.
+    const m = /authorization: basic ([A-Za-z0-9+/=]+)/i.exec(req);
+    const got = m ? Buffer.from(m[1], 'base64').toString().split(':').slice(1).join(':') : '';
+    const md = mode();
+    if (md === 'hang') return;
+    let out;
+    if (got !== pw) out = http(401, [], 'no');
+    else if (md === 'ok') out = http(200, ['Content-Type: application/json'], JSON.stringify({ healthy: true, path: req.split(' ')[1] }));
+    else if (md === 'notready') out = http(200, [], '{"healthy":false}');
+    else if (md === 'notjson') out = http(200, [], 'hello');
+    else if (md === 'null') out = http(200, [], 'null');
+    else if (md === 'bigheaders') out = http(200, ['X-Big: ' + 'a'.repeat(70 * 1024)], '{"healthy":true}');
+    else if (md === 'lines') out = http(200, Array.from({ length: 250 }, (_, i) => 'X-L' + i + ': v'), '{"healthy":true}');
+    else if (md === 'proto') out = http(200, ['__proto__: x', 'constructor: y'], '{"healthy":true}');
+    else if (md === 'http09') out = 'hello\n';
+    else if (md === 'flood') out = http(200, [], 'x'.repeat(5 * 1024 * 1024));
+    else out = http(500, [], 'unknown mode');
+    c.end(out);
+  });
+  c.on('error', () => {});
+}).listen(port, '127.0.0.1');

@@ -1,0 +1,147 @@
+#!/bin/sh
+# The server inside a space, against the real engine, with a test agent
+# whose server answers what the test asks of it (hostile-server/): the
+# token's way in and where it never is, readiness and its bounds, and
+# every hostile answer of the spec's exec channel, each with a control.
+# The tools come from a packed source: npm pack here, the filler fills
+# offline.
+dir=$(cd "$(dirname "$0")" && pwd)
+PORT=27601
+tgzdir=$(mktemp -d /tmp/spaced-hostile.XXXXXX)
+(cd "$tgzdir" && npm pack --silent "$dir/hostile-server" >/dev/null 2>&1)
+TGZ=$tgzdir/spaced-hostile-server-1.0.0.tgz
+profile() {	# extra lines
+	cat <<EOC
+agent hostile packed spaced-hostile-server 1.0.0 $TGZ
+agent hostile binary hostile-server
+agent hostile serve hostile-server %p
+agent hostile port $PORT
+agent hostile password env HOSTILE_PASSWORD
+agent hostile auth basic x
+agent hostile ready GET /health 200 healthy
+agent hostile ready wait 8
+agent hostile model none
+agent hostile env NODE_OPTIONS=--max-old-space-size=64
+$1
+default agent hostile
+EOC
+}
+SPACED_AGENT_CONF=$(profile "")
+. "$dir/../contract/lib.sh"
+
+inside() { sc exec "$1" -- /bin/sh -c "$2"; }
+mode() { inside "$1" "echo $2 > \$HOME/.hostile-mode"; }
+# elapsed CMD...: runs it, leaves its seconds in $secs and its status
+elapsed() { t0=$(date +%s.%N); "$@"; rc=$?; secs=$(echo "$(date +%s.%N) - $t0" | bc); return $rc; }
+code_of() { sed -n 's/^spacectl: \([a-z_]*\):.*/\1/p' | head -1; }
+
+check "npm packed the test agent" test -s "$TGZ"
+check "tools fill fills the packed profile offline" sc tools fill
+
+# --- create waits for the server, and the token's way in ----------------
+id=$(sc create -n hostile) || { not_ok "create with the test agent"; finish; exit 1; }
+ok "create answers once the server is ready ($id)"
+check "show says ready" sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j show $id | jq -e '.ready == true' >/dev/null"
+check "list says ready" sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' list | grep -q '^$id .* yes '"
+tok=$(sc token $id)
+check "the token is 43 characters of base64url (32 bytes)" sh -c \
+    "printf %s '$tok' | grep -Eqx '[A-Za-z0-9_-]{43}'"
+check "the token file is 0600 in a 0700 folder of the space user" sh -c \
+    "[ \"\$($tree/bin/spacectl -s $sd/run/spaced.sock exec $id -- stat -c '%a %a %U' /home/space/.spaced-space /home/space/.spaced-space/token | tr '\n' ' ')\" = '700 700 space 600 600 space ' ] || [ \"\$($tree/bin/spacectl -s $sd/run/spaced.sock exec $id -- stat -c '%a' /home/space/.spaced-space /home/space/.spaced-space/token | tr '\n' ' ')\" = '700 600 ' ]"
+check "the server got it as its password (a request with it answers 200)" \
+    sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' server $id GET /x | grep -q '\"path\":\"/x\"'"
+check "a request without it is refused inside (control)" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec $id -- /usr/bin/curl -s --disable http://127.0.0.1:$PORT/ | grep -qx no"
+# Where the token never is: the inspect of both containers (labels, env,
+# argv), the argv of every process on the host.  Control: the same search
+# finds what is there (the space's id, a planted copy).
+insp=$(api GET "/containers/spaced-space-$id-space/json"; api GET "/containers/spaced-space-$id-gatekeeper/json")
+check "the search of the inspect output finds the space's id (control)" sh -c "printf %s '$insp' | grep -q '$id'"
+check_fails "the token is in neither container's inspect (labels, env, argv)" sh -c "printf %s '$insp' | grep -qF -- '$tok'"
+check_fails "the token is in no argv on the host" sh -c "cat /proc/[0-9]*/cmdline 2>/dev/null | tr '\0' ' ' | grep -qF -- '$tok'"
+check_fails "... nor in any argv inside the space" sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec $id -- /bin/sh -c 'cat /proc/[0-9]*/cmdline' | tr '\0' ' ' | grep -qF -- '$tok'"
+check "a planted copy in an argv is found (control)" sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec $id -- /bin/sh -c '/bin/sleep 5 $tok & cat /proc/[0-9]*/cmdline' | tr '\0' ' ' | grep -qF -- '$tok'"
+check_fails "the token is not in spaced's log" grep -qF -- "$tok" "$sd/log"
+
+# --- hostile answers ------------------------------------------------------
+mode $id notjson
+check "a body that is not JSON passes through server as the body" sh -c \
+    "[ \"\$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' server $id GET /)\" = hello ]"
+check "... and is not ready for show" sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j show $id | jq -e '.ready == false' >/dev/null"
+mode $id null
+check "a null body is not ready" sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j show $id | jq -e '.ready == false' >/dev/null"
+mode $id notready
+check "healthy false is not ready" sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j show $id | jq -e '.ready == false' >/dev/null"
+mode $id bigheaders
+check "headers past 64 KiB: space_server_answer_unreadable" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' server $id GET / 2>&1 | grep -q '^spacectl: space_server_answer_unreadable'"
+mode $id lines
+check "250 header lines: space_server_answer_unreadable" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' server $id GET / 2>&1 | grep -q '^spacectl: space_server_answer_unreadable'"
+mode $id proto
+check "__proto__ and constructor are header names like any other (control: 200)" \
+    sc server $id GET /
+mode $id http09
+check "an answer that is not HTTP: space_server_unreachable (curl says so)" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' server $id GET / 2>&1 | grep -q '^spacectl: space_server_unreachable'"
+mode $id flood
+check "5 MiB of body: space_server_answer_unreadable, never command_output_too_large" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' server $id GET / 2>&1 | grep -q '^spacectl: space_server_answer_unreadable'"
+mode $id hang
+elapsed sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j show $id > '$T/hang.json'"
+check "a listener that never answers is not ready for show" jq -e '.ready == false and .notReady == "space_server_unreachable"' "$T/hang.json"
+check "... after one attempt of 3 s, not more than 8 s ($secs s)" sh -c "[ \$(echo '$secs < 8' | bc) = 1 ]"
+mode $id ok
+# ~/.curlrc of the space user: --disable keeps curl from reading it.
+inside $id 'printf "%s\n" "write-out = \"spaced-curl 200 0 5\\n\"" "output = /dev/null" > $HOME/.curlrc'
+check "a ~/.curlrc changes what curl without --disable prints (control)" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec $id -- /usr/bin/curl -s http://127.0.0.1:$PORT/ 2>&1 | grep -q 'spaced-curl 200 0 5'"
+check "with it, server still answers the server's own body" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' server $id GET /rc | grep -q '\"path\":\"/rc\"'"
+inside $id 'rm -f $HOME/.curlrc'
+
+# --- the token file, owned by the agent ----------------------------------
+inside $id 'd=$HOME/.spaced-space; cp $d/token $d/keep; rm $d/token; mkfifo $d/token'
+elapsed sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' token $id 2>'$T/fifo.err'"
+check "a FIFO for a token: space_token_unreadable" grep -q '^spacectl: space_token_unreadable' "$T/fifo.err"
+check "... within the 10 s limit ($secs s)" sh -c "[ \$(echo '$secs < 14' | bc) = 1 ]"
+inside $id 'd=$HOME/.spaced-space; rm $d/token; head -c 2000000 /dev/zero | tr "\0" a > $d/token'
+check "a huge token file: space_token_unreadable" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' token $id 2>&1 | grep -q '^spacectl: space_token_unreadable'"
+inside $id 'd=$HOME/.spaced-space; printf "bad token!%040d" 0 > $d/token'
+check "a token that is not base64url: space_token_unreadable" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' token $id 2>&1 | grep -q '^spacectl: space_token_unreadable'"
+inside $id 'd=$HOME/.spaced-space; mv -f $d/keep $d/token'
+check "the token back, it reads again (control)" sh -c "[ \"\$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' token $id)\" = '$tok' ]"
+
+# --- stop and start keep the token; start waits, within its bound ---------
+check "stop" sc stop $id
+check "start waits for the server again" sc start $id
+check "the token stayed" sh -c "[ \"\$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' token $id)\" = '$tok' ]"
+check "and the server answers with it" sc server $id GET /
+mode $id hang
+sc stop $id >/dev/null
+elapsed sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' start $id 2>'$T/start.err'"
+check "start of a server that never answers: space_server_not_ready" grep -q '^spacectl: space_server_not_ready' "$T/start.err"
+check "... names the seconds it waited" grep -Eq 'not ready after [0-9]+ s' "$T/start.err"
+check "... after the ready wait (8 s) and at most one attempt more ($secs s)" sh -c "[ \$(echo '$secs >= 8 && $secs < 16' | bc) = 1 ]"
+check "a start that failed leaves the space (it is the user's)" sc show $id
+mode $id ok
+check "remove" sc remove $id
+
+# --- a create whose server is never ready leaves nothing -------------------
+stop_spaced
+SPACED_AGENT_CONF=$(profile "agent hostile env HOSTILE_DEFAULT_MODE=notready")
+start_spaced "$T/sd" || not_ok "spaced starts again"
+before=$(leftovers | sort)
+elapsed sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' create -n never 2>'$T/create.err'"
+check "a create whose server is never ready: space_server_not_ready" grep -q '^spacectl: space_server_not_ready' "$T/create.err"
+check "... within the ready wait and one attempt ($secs s)" sh -c "[ \$(echo '$secs < 20' | bc) = 1 ]"
+check "... and removed everything it made" sh -c "[ \"\$(leftovers | sort)\" = '$before' ]"
+
+# The tools volumes of this run go with it.
+for v in $(api GET /volumes | jq -r '.Volumes[].Name' | grep "^spaced-tools-$INSTALL-"); do
+	api DELETE "/volumes/$v" >/dev/null
+done
+rm -rf "$tgzdir"
+finish
