@@ -65,6 +65,9 @@
 #define ERR_HISTORY_FAILED	"history_transfer_failed"
 #define ERR_NOT_A_COMMIT	"not_a_commit"
 #define ERR_HOST_SHALLOW	"host_shallow"	/* an answer of history */
+#define ERR_INVALID_BRANCH_NAME	"invalid_branch_name"	/* the space cannot take it */
+/* A file needs a clean filter (Git LFS & co), which libgit2 cannot run. */
+#define ERR_CLEAN_FILTER_UNSUPPORTED "clean_filter_unsupported"
 #define ERR_GIT_WORKER_FAILED	"git_worker_failed"	/* its spaced-git died */
 /* spaced-git's rules no longer cover the repository: spaced starts anew */
 #define ERR_GIT_WORKER_STALE	"git_worker_stale"

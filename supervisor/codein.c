@@ -30,8 +30,10 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "ctl_proto.h"
 #include "errors.h"
 #include "git_parse.h"
 #include "git_proto.h"
@@ -128,6 +130,20 @@ static const char history_script[] =
 #define HISTORY_INCOMPLETE		71
 #define HISTORY_NO_PROJECT		72
 
+/* The host's timeout of code in: spaced.conf(5), else the spec's. */
+static uint32_t
+codein_timeout(void)
+{
+	const char	*v = spaced_config()->sc_codein_timeout;
+	const char	*errstr;
+	long long	 n;
+
+	if (v[0] == '\0')
+		return CODEIN_TIMEOUT_DEFAULT;
+	n = strtonum(v, 1, CODEIN_TIMEOUT_MAX, &errstr);
+	return errstr == NULL ? (uint32_t)n : CODEIN_TIMEOUT_DEFAULT;
+}
+
 const char *
 codein_start(struct request *r, struct imsg *imsg)
 {
@@ -154,7 +170,7 @@ codein_start(struct request *r, struct imsg *imsg)
 	strlcpy(r->r_u.git.dir, ci.ci_dir, sizeof(r->r_u.git.dir));
 	r->r_u.git.owner = r->r_cc->cc_uid;
 	r->r_u.git.timeout_s = ci.ci_timeout_s != 0 ? ci.ci_timeout_s :
-	    CODEIN_TIMEOUT_DEFAULT;
+	    codein_timeout();
 	r->r_u.git.step = STEP_SNAPSHOT;
 	return gitinst_attach(r, ci.ci_dir);
 }
@@ -173,13 +189,20 @@ codein_argv(struct request *r, struct space_exec_req *se, const char *path)
 {
 	const struct git_snap	*gs = &r->r_u.git.snap;
 	char			 limit[16];
-	const char		*argv[] = { "/bin/sh", "-c", codein_script,
+	/*
+	 * The whole script under the inner limit, not its one step that
+	 * reads the pack: timeout kills its process group, so a hang at
+	 * any step leaves nothing running inside once the limit passed.
+	 */
+	const char		*argv[] = { "/usr/bin/timeout", "-s", "KILL",
+	    limit, "/bin/sh", "-c", codein_script,
 	    "spaced-code-in", path, gs->gs_format, gs->gs_branch,
 	    gs->gs_base, gs->gs_staged, gs->gs_start, limit,
 	    gs->gs_user_name, gs->gs_user_email };
 	size_t			 i, n, len = 0;
 
-	const char		*hargv[] = { "/bin/sh", "-c", history_script,
+	const char		*hargv[] = { "/usr/bin/timeout", "-s", "KILL",
+	    limit, "/bin/sh", "-c", history_script,
 	    "spaced-history", path, gs->gs_base, limit };
 	const char		**v = r->r_u.git.history ? hargv : argv;
 	size_t			 nv = r->r_u.git.history ?

@@ -21,8 +21,10 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "ctl_proto.h"
 #include "labels.h"
 #include "spaced.h"
 
@@ -90,6 +92,17 @@ check_image(const char *v)
 	return NULL;
 }
 
+/* Whole seconds, as code in's request takes them (ctl_proto.h). */
+static const char *
+check_seconds(const char *v)
+{
+	const char	*errstr;
+
+	(void)strtonum(v, 1, CODEIN_TIMEOUT_MAX, &errstr);
+	return errstr != NULL ? "not a number of seconds from 1 to 3600" :
+	    NULL;
+}
+
 static const char *
 check_agent(const char *v)
 {
@@ -129,6 +142,7 @@ static const struct {
 	KW("gatekeeper image",	sc_gk_image,		check_image),
 	KW("default agent",	sc_agent,		check_agent),
 	KW("tools ca bundle",	sc_tools_ca,		check_path),
+	KW("code in timeout",	sc_codein_timeout,	check_seconds),
 #undef KW
 };
 #define NKEYWORDS	(sizeof(config_keywords) / sizeof(config_keywords[0]))

@@ -64,6 +64,8 @@ struct spaced_conf {
 	char	 sc_agent[AGENT_NAME_MAX + 1];	/* the default profile */
 	/* a CA bundle for the filler, on networks that inspect TLS */
 	char	 sc_tools_ca[PATH_MAX];
+	/* code in's host timeout in seconds, "" for the default */
+	char	 sc_codein_timeout[8];
 };
 
 /* config.c: pure; "keyword value" lines, see spaced.conf(5) */

@@ -23,14 +23,17 @@
  * against nothing so that it never moves a ref that appeared meanwhile.
  */
 
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <ctype.h>
+#include <limits.h>
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <git2.h>
 
@@ -98,8 +101,11 @@ identity(git_config *cfg, const char *key, char *out, size_t len)
 }
 
 struct nested {
-	char	*path[NESTED_MAX];	/* each ends with '/' */
-	size_t	 n;
+	char		*path[NESTED_MAX];	/* each ends with '/' */
+	size_t		 n;
+	git_repository	*r;
+	git_config	*cfg;
+	char		 filtered[512];	/* the path that needs a filter */
 };
 
 static void
@@ -142,8 +148,39 @@ nested_find(git_repository *r, struct nested *ns)
 	return 0;
 }
 
+/*
+ * libgit2 runs no clean filter program (Git LFS and the like): a file
+ * whose attributes name a filter with filter.<name>.clean or .process
+ * configured would be stored raw, where the user's own git add stores
+ * what the filter makes.  Such a file refuses the snapshot instead.
+ */
 static int
-skip_nested(const char *path, const char *matched, void *arg)
+needs_clean_filter(struct nested *ns, const char *path)
+{
+	git_config_entry	*ce;
+	const char		*v;
+	char			 key[256];
+	const char		*kinds[] = { "clean", "process" };
+	size_t			 k;
+
+	if (git_attr_get(&v, ns->r, GIT_ATTR_CHECK_FILE_THEN_INDEX, path,
+	    "filter") != 0 || git_attr_value(v) != GIT_ATTR_VALUE_STRING)
+		return 0;
+	for (k = 0; k < 2; k++) {
+		snprintf(key, sizeof(key), "filter.%s.%s", v, kinds[k]);
+		if (git_config_get_entry(&ce, ns->cfg, key) == 0) {
+			git_config_entry_free(ce);
+			snprintf(ns->filtered, sizeof(ns->filtered), "%s (%s)",
+			    path, v);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Each path add_all and update_all would take: >0 skips, <0 stops. */
+static int
+add_path(const char *path, const char *matched, void *arg)
 {
 	struct nested	*ns = arg;
 	size_t		 i;
@@ -152,24 +189,108 @@ skip_nested(const char *path, const char *matched, void *arg)
 		if (strncmp(path, ns->path[i], strlen(ns->path[i])) == 0 ||
 		    strncmp(path, ns->path[i], strlen(ns->path[i]) - 1) == 0)
 			return 1;
+	return needs_clean_filter(ns, path) ? -1 : 0;
+}
+
+/*
+ * The working tree as `git add --all` would record it, in memory.  -1
+ * for libgit2, -2 for a file that needs a clean filter (in filtered).
+ */
+static int
+working_tree(git_repository *r, git_index *index, git_oid *tree,
+    char *filtered, size_t len)
+{
+	struct nested	 ns;
+	int		 rc = -1;
+
+	memset(&ns, 0, sizeof(ns));
+	ns.r = r;
+	if (git_repository_config_snapshot(&ns.cfg, r) != 0)
+		return -1;
+	if (nested_find(r, &ns) == 0 &&
+	    git_index_add_all(index, NULL, GIT_INDEX_ADD_DEFAULT, add_path,
+	    &ns) == 0 &&
+	    git_index_update_all(index, NULL, add_path, &ns) == 0 &&
+	    git_index_write_tree(tree, index) == 0)
+		rc = 0;
+	if (ns.filtered[0] != '\0') {
+		strlcpy(filtered, ns.filtered, len);
+		rc = -2;
+	}
+	git_config_free(ns.cfg);
+	nested_free(&ns);
+	return rc;
+}
+
+/*
+ * git add -N entries: git's write-tree leaves them out of the staged
+ * tree, and its add --all records their content.  Dropped from the
+ * index in memory (never written), they are untracked files to
+ * add_all, which gives both; the mark itself does not travel (spec
+ * "Known limits").
+ */
+static int
+intent_to_add_drop(git_index *index)
+{
+	const git_index_entry	*e;
+	size_t			 i;
+
+	for (i = git_index_entrycount(index); i > 0; i--) {
+		e = git_index_get_byindex(index, i - 1);
+		if (e != NULL &&
+		    (e->flags_extended & GIT_INDEX_ENTRY_INTENT_TO_ADD) &&
+		    git_index_remove(index, e->path,
+		    GIT_INDEX_ENTRY_STAGE(e)) != 0)
+			return -1;
+	}
 	return 0;
 }
 
-/* The working tree as `git add --all` would record it, in memory. */
 static int
-working_tree(git_repository *r, git_index *index, git_oid *tree)
+reflog_exists(git_repository *r, const char *name)
 {
-	struct nested	 ns = { { NULL }, 0 };
-	int		 rc = -1;
+	char		 path[PATH_MAX];
+	struct stat	 sb;
 
-	if (nested_find(r, &ns) == 0 &&
-	    git_index_add_all(index, NULL, GIT_INDEX_ADD_DEFAULT, skip_nested,
-	    &ns) == 0 &&
-	    git_index_update_all(index, NULL, NULL, NULL) == 0 &&
-	    git_index_write_tree(tree, index) == 0)
-		rc = 0;
-	nested_free(&ns);
-	return rc;
+	snprintf(path, sizeof(path), "%slogs/%s",
+	    git_repository_commondir(r), name);
+	return lstat(path, &sb) == 0;
+}
+
+/*
+ * rmdir each folder of path from its last '/' back to stop (a prefix
+ * of path); rmdir takes only an empty one, as git prunes after a ref.
+ */
+static void
+folders_prune(char *path, size_t stop)
+{
+	char	*slash;
+
+	while ((slash = strrchr(path, '/')) != NULL &&
+	    (size_t)(slash - path) > stop) {
+		*slash = '\0';
+		if (rmdir(path) == -1)
+			break;
+	}
+}
+
+/*
+ * libgit2, like git, logs a ref outside refs/heads, remotes and notes
+ * only with core.logAllRefUpdates=always.  The spec allows no reflog,
+ * so one that came with our ref goes again, with the folders it made.
+ */
+static void
+reflog_undo(git_repository *r, const char *name)
+{
+	char	 path[PATH_MAX];
+	size_t	 stop;
+
+	if (git_reflog_delete(r, name) != 0)
+		log_warnx("reflog of %s stays", name);
+	snprintf(path, sizeof(path), "%slogs/", git_repository_commondir(r));
+	stop = strlen(path) + strlen("refs");
+	strlcat(path, name, sizeof(path));
+	folders_prune(path, stop);
 }
 
 static int
@@ -227,9 +348,9 @@ snapshot_take(git_repository *r, const char *space, int clean,
 	git_index	*index = NULL;
 	git_config	*cfg = NULL;
 	git_oid		 staged_tree, work_tree, staged, start;
-	char		 name[256];
+	char		 name[256], filtered[512];
 	const char	*rel;
-	int		 rc = -1;
+	int		 rc = -1, logged, w;
 
 	memset(gs, 0, sizeof(*gs));
 	ref_name(name, sizeof(name), space, "start");
@@ -254,11 +375,29 @@ snapshot_take(git_repository *r, const char *space, int clean,
 		    name);
 		goto out;
 	}
+	/* Cut, it would be another branch inside than the host's. */
+	if (!git_repository_head_detached(r) &&
+	    strncmp(git_reference_name(head), "refs/heads/", 11) == 0 &&
+	    strlcpy(gs->gs_branch, git_reference_name(head) + 11,
+	    sizeof(gs->gs_branch)) >= sizeof(gs->gs_branch)) {
+		snap_refuse(sd, ERR_INVALID_BRANCH_NAME, "the branch name is "
+		    "longer than a space takes (%zu bytes): switch to a "
+		    "shorter one", sizeof(gs->gs_branch) - 1);
+		goto out;
+	}
 	if (clean) {
 		git_oid_cpy(&staged_tree, git_commit_tree_id(head_commit));
 		git_oid_cpy(&work_tree, &staged_tree);
-	} else if (git_index_write_tree(&staged_tree, index) != 0 ||
-	    working_tree(r, index, &work_tree) != 0)
+	} else if (intent_to_add_drop(index) != 0 ||
+	    git_index_write_tree(&staged_tree, index) != 0)
+		goto libgit2;
+	else if ((w = working_tree(r, index, &work_tree, filtered,
+	    sizeof(filtered))) == -2) {
+		snap_refuse(sd, ERR_CLEAN_FILTER_UNSUPPORTED, "%s needs a "
+		    "clean filter, which spaced cannot run: commit it with "
+		    "git first, or bring code in with --clean", filtered);
+		goto out;
+	} else if (w != 0)
 		goto libgit2;
 	if (commit_tree(r, &staged, &staged_tree, head_commit,
 	    "spaced: staged snapshot") != 0 ||
@@ -274,6 +413,7 @@ snapshot_take(git_repository *r, const char *space, int clean,
 		goto out;
 	}
 	/* Against nothing: never moves a ref that appeared meanwhile. */
+	logged = reflog_exists(r, name);
 	if (git_reference_create(&ref, r, name, &start, 0,
 	    "spaced: code in") != 0) {
 		if (git_error_last() != NULL && git_reference_lookup(&ref, r,
@@ -284,15 +424,13 @@ snapshot_take(git_repository *r, const char *space, int clean,
 			goto libgit2;
 		goto out;
 	}
+	if (!logged && reflog_exists(r, name))
+		reflog_undo(r, name);
 	git_oid_tostr(gs->gs_base, sizeof(gs->gs_base),
 	    git_commit_id(head_commit));
 	git_oid_tostr(gs->gs_staged, sizeof(gs->gs_staged), &staged);
 	git_oid_tostr(gs->gs_start, sizeof(gs->gs_start), &start);
 	strlcpy(gs->gs_format, "sha1", sizeof(gs->gs_format));
-	if (!git_repository_head_detached(r) &&
-	    strncmp(git_reference_name(head), "refs/heads/", 11) == 0)
-		strlcpy(gs->gs_branch, git_reference_name(head) + 11,
-		    sizeof(gs->gs_branch));
 	project_name(repo.rs_top, gs->gs_name, sizeof(gs->gs_name));
 	strlcpy(gs->gs_project, rel, sizeof(gs->gs_project));
 	if (git_repository_config_snapshot(&cfg, r) == 0) {
@@ -361,6 +499,24 @@ out:
 	return rc;
 }
 
+/*
+ * After the ref went: its reflog, should core.logAllRefUpdates=always
+ * have made one, and the folders git would prune (refs/spaced/spaces/
+ * <id>), each only when empty.
+ */
+static void
+ref_gone(git_repository *r, const char *name)
+{
+	char	 path[PATH_MAX];
+
+	if (reflog_exists(r, name))
+		reflog_undo(r, name);
+	snprintf(path, sizeof(path), "%s%s", git_repository_commondir(r),
+	    name);
+	folders_prune(path, strlen(git_repository_commondir(r)) +
+	    strlen("refs"));
+}
+
 /* Every ref of the space, in one transaction. */
 int
 refs_remove(git_repository *r, const char *space, struct space_done *sd)
@@ -368,7 +524,8 @@ refs_remove(git_repository *r, const char *space, struct space_done *sd)
 	git_reference_iterator	*it;
 	git_transaction		*tx;
 	git_reference		*ref;
-	char			 glob[256];
+	char			 glob[256], **names = NULL, **v;
+	size_t			 i, n = 0;
 	int			 rc = -1, err;
 
 	ref_name(glob, sizeof(glob), space, "*");
@@ -379,6 +536,17 @@ refs_remove(git_repository *r, const char *space, struct space_done *sd)
 	if (git_reference_iterator_glob_new(&it, r, glob) != 0)
 		goto libgit2;
 	while ((err = git_reference_next(&ref, it)) == 0) {
+		if ((v = reallocarray(names, n + 1, sizeof(*names))) == NULL ||
+		    (v[n] = strdup(git_reference_name(ref))) == NULL) {
+			if (v != NULL)
+				names = v;
+			git_reference_free(ref);
+			git_reference_iterator_free(it);
+			snap_refuse(sd, ERR_CODE_IN_FAILED, "out of memory");
+			goto out;
+		}
+		names = v;
+		n++;
 		if (git_transaction_lock_ref(tx, git_reference_name(ref)) != 0 ||
 		    git_transaction_remove(tx, git_reference_name(ref)) != 0) {
 			git_reference_free(ref);
@@ -390,11 +558,16 @@ refs_remove(git_repository *r, const char *space, struct space_done *sd)
 	git_reference_iterator_free(it);
 	if (err != GIT_ITEROVER || git_transaction_commit(tx) != 0)
 		goto libgit2;
+	for (i = 0; i < n; i++)
+		ref_gone(r, names[i]);
 	rc = 0;
 	goto out;
 libgit2:
 	snap_libgit2(sd, "remove refs");
 out:
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 	git_transaction_free(tx);
 	return rc;
 }

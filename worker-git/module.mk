@@ -7,3 +7,9 @@ $(B)/libexec/spaced/spaced-git: $(GIT_OBJS) $(B)/libcommon.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 BINS		+= $(B)/libexec/spaced/spaced-git
+
+# regress/unit/git drives the request handlers themselves (no main.c, no
+# filter) on copies of the bait repository; the comparator comes along.
+UNIT_LINK_git	:= $(filter-out $(B)/worker-git/main.o $(B)/worker-git/sandbox.o,\
+		   $(GIT_OBJS)) $(B)/regress/tools/repo_compare.o
+$(B)/regress/unit-obj/git/%.o: CFLAGS += -Iworker-git -Iregress/tools

@@ -14,6 +14,20 @@ hostgit() { git -C "$repo" "$@"; }
 jqt() { jq -e "$@" >/dev/null; }
 # same "what" a b: the two strings are equal and not empty
 same() { [ -n "$1" ] && [ "$1" = "$2" ]; }
+# The whole repository folder before an operation (rc_before DIR) and
+# after it (untouched "what" DIR ID): only the two kinds of difference
+# the spec allows, new loose objects and the start ref of space ID
+# (regress/tools/repo_compare.h); each other difference is printed.
+RC=$build/regress/tools/repo-compare
+rc_before() { "$RC" snap "$1" >"$T/rc.before"; }
+untouched() {
+	"$RC" snap "$2" >"$T/rc.after" &&
+	    "$RC" diff "$T/rc.before" "$T/rc.after" "$3" >"$T/rc.diff"
+	rc_rc=$?
+	sed 's/^/# /' "$T/rc.diff"
+	check "$1: the repository keeps only loose objects and the ref" \
+	    test "$rc_rc" -eq 0
+}
 
 # The bait: each kind of change code in must carry, and what it must not.
 repo=$T/bait
@@ -51,8 +65,10 @@ sc create -n codein >"$T/id" 2>"$T/create.err"
 id=$(cat "$T/id")
 check "a space to bring code into" sh -c "printf %s '$id' | grep -Eqx '[0-9a-f]{12}'"
 
+rc_before "$repo"
 sc -j code-in "$id" "$repo" >"$T/ci.json" 2>"$T/ci.err"
 check "code-in succeeds" jqt '.spacePath' "$T/ci.json"
+untouched "code-in" "$repo" "$id"
 sp=$(jq -r .spacePath "$T/ci.json")
 check "spacePath is /spaces/<id>/bait" test "$sp" = "/spaces/$id/bait"
 check "projectPath is spacePath for the top" \
@@ -125,6 +141,7 @@ for i in 1 2 3 4 5; do
 	git -C "$hist" -c user.name=h -c user.email=h@h.invalid commit -qm "c$i"
 done
 echo dirty >>"$hist/f5"
+rc_before "$hist"
 sc -j code-in "$id" "$hist" >"$T/hist.json" 2>"$T/hist.err"
 hp=$(jq -r .spacePath "$T/hist.json")
 check "code-in of a repository with history" same "$hp" "/spaces/$id/hist"
@@ -133,6 +150,7 @@ check "inside, it is shallow first" same \
 inside "$id" "cd '$hp' && git status --porcelain=v1" >"$T/hist.status1"
 check "history: complete" same "$(sc history "$id" "$hist" 2>"$T/h.err")" \
     complete
+untouched "code-in and history" "$hist" "$id"
 check "inside, no longer shallow" same \
     "$(sc exec "$id" -- git -C "$hp" rev-parse --is-shallow-repository)" \
     false
@@ -152,35 +170,58 @@ check "its history: host_shallow" \
 git init -q "$T/never"
 git -C "$T/never" -c user.name=n -c user.email=n@n.invalid commit -q \
     --allow-empty -m never
+rc_before "$T/never"
 sc history "$id" "$T/never" >"$T/nohist.out" 2>&1
 check "history without a code in of that space: history_transfer_failed" \
     grep -q '^spacectl: history_transfer_failed' "$T/nohist.out"
+untouched "a failed history" "$T/never" "$id"
 
 # Refusals leave no ref of theirs.
+rc_before "$repo"
 sc code-in "$id" "$repo" >"$T/again.out" 2>&1
 check "a second code-in: space_ref_exists" \
     grep -q '^spacectl: space_ref_exists' "$T/again.out"
+untouched "the space_ref_exists refusal" "$repo" "$id"
 check "and the ref still holds start" \
     test "$(hostgit rev-parse "refs/spaced/spaces/$id/start")" = "$start"
 hostgit update-ref -d "refs/spaced/spaces/$id/start"
+rc_before "$repo"
 sc code-in "$id" "$repo" >"$T/inuse.out" 2>&1
 check "into a path in use: space_path_in_use" \
     grep -q '^spacectl: space_path_in_use' "$T/inuse.out"
+untouched "the space_path_in_use failure" "$repo" "$id"
 check "and its ref is gone again" \
     test -z "$(hostgit for-each-ref "refs/spaced/spaces/$id")"
 
 # A project in a subfolder, into a second space; then a stopped space.
 sc create -n codein-sub >"$T/id2" 2>>"$T/create.err"
 id2=$(cat "$T/id2")
+rc_before "$repo"
 sc -j code-in "$id2" "$repo/dir with space" >"$T/sub.json" 2>"$T/sub.err"
+untouched "code-in of a subfolder" "$repo" "$id2"
 check "a subfolder brings the whole repository, projectPath below" jqt \
     --arg p "/spaces/$id2/bait/dir with space" '.projectPath == $p' \
     "$T/sub.json"
+# A file that needs a clean filter libgit2 cannot run is refused.
+lfs=$T/lfs
+cp -a "$repo" "$lfs"
+git -C "$lfs" for-each-ref --format='%(refname)' refs/spaced |
+    xargs -r -n1 git -C "$lfs" update-ref -d
+git -C "$lfs" config filter.lfs.clean 'git-lfs clean -- %f'
+echo '*.bin filter=lfs' >"$lfs/.gitattributes"
+echo BIG >"$lfs/big.bin"
+rc_before "$lfs"
+sc code-in "$id2" "$lfs" >"$T/lfs.out" 2>&1
+check "a file that needs a clean filter: clean_filter_unsupported" \
+    grep -q '^spacectl: clean_filter_unsupported' "$T/lfs.out"
+untouched "the clean_filter_unsupported refusal" "$lfs" "$id2"
 sc stop "$id2" >/dev/null
 hostgit update-ref -d "refs/spaced/spaces/$id2/start"
+rc_before "$repo"
 t0=$(date +%s)
 sc code-in "$id2" "$repo" >"$T/stopped.out" 2>&1
 t1=$(date +%s)
+untouched "a code-in into a stopped space" "$repo" "$id2"
 check "into a stopped space: code_transfer_failed" \
     grep -q '^spacectl: code_transfer_failed' "$T/stopped.out"
 check "which names the place's cause" grep -q space_not_running \
@@ -220,9 +261,11 @@ git -C "$hooked" reset -q --soft HEAD~1
 rm -f "$T/hooks"/ran-*
 sc create -n codein-hooks >"$T/id3" 2>>"$T/create.err"
 id3=$(cat "$T/id3")
+rc_before "$hooked"
 sc code-in "$id3" "$hooked" >"$T/hooked.out" 2>&1
 check "code-in of a repository with hooks, fsmonitor and auto gc" \
     grep -q '^space path:' "$T/hooked.out"
+untouched "code-in with hooks, fsmonitor and auto gc" "$hooked" "$id3"
 check "no hook of the user's ran" sh -c "! ls '$T/hooks'/ran-* 2>/dev/null"
 ls "$hooked/.git/objects/pack/"*.pack >"$T/packs.after"
 check "two packs, both untouched (no auto gc)" sh -c \
@@ -253,14 +296,137 @@ check "everything in it is still nobody's (written as its owner)" \
 
 check "before the remove, the hooked repository holds its space's ref" \
     test -n "$(git -C "$hooked" for-each-ref "refs/spaced/spaces/$id3")"
+rc_before "$hooked"
 for s in "$id" "$id2" "$id3" "$id4"; do sc remove "$s" >/dev/null; done
+untouched "remove" "$hooked" "$id3"
 check "remove takes the space's ref out of the repository it came from" \
     test -z "$(git -C "$hooked" for-each-ref refs/spaced)"
 check "from each repository it brought code from" sh -c \
     "[ -z \"\$(git -C '$hist' for-each-ref refs/spaced)\" ] &&
     [ -z \"\$(git -C '$T/shallow' for-each-ref refs/spaced)\" ]"
 check "and from one of another uid, as that uid" \
-    test -z "$(git -C "$theirs" for-each-ref refs/spaced)"
+    test -z "$(git -c safe.directory='*' -C "$theirs" for-each-ref refs/spaced)"
 check "the store keeps no origin of a removed space" \
     test -z "$(ls -A "$T/sd/store" | grep '^\.origin-')"
+
+# A space that does not cooperate (spec "A space that does not
+# cooperate").  Its root is read-only and the script names only the
+# image's own programs, so no agent can swap the receiver's git: an
+# image of this run can, one layer over the space image whose
+# /usr/local/bin/git (first on the script's PATH) does what the file
+# ~/receiver says, written into the space by spacectl exec: hang in
+# its first update-ref, flood its stderr or refuse in index-pack;
+# anything else is git.
+hostile=spaced-space-hostile:$(printf %s "$INSTALL" | cut -c1-12)
+mkdir -p "$T/img"
+cat >"$T/img/git" <<'EOS'
+#!/bin/sh
+mode=$(cat /home/space/receiver 2>/dev/null)
+# A hang after the pack is read, where no step of the script has a
+# timeout of its own: only the inner limit of the whole script ends it.
+[ "$1" = update-ref ] && [ "$mode" = hang ] && sh -c 'sleep 86399'
+if [ "$1" = index-pack ]; then
+	case $mode in
+	flood) i=0; while [ $i -lt 40000 ]; do
+		echo "FLOOD-$i: the space prints without end, line after line"
+		i=$((i + 1)); done >&2; exit 1 ;;
+	refuse) echo "REFUSED-BY-THE-SPACE: no" >&2; exit 1 ;;
+	esac
+fi
+exec /usr/bin/git "$@"
+EOS
+printf 'FROM spaced-space:latest\nUSER root\nCOPY git /usr/local/bin/git\nRUN chmod 0755 /usr/local/bin/git\nUSER 10000:10000\n' \
+    >"$T/img/Dockerfile"
+docker build -q -t "$hostile" "$T/img" >"$T/img.out" 2>&1
+check "an image whose git the test controls" \
+    docker image inspect "$hostile" >/dev/null 2>&1
+# A host timeout of 6 s (the inner limit is 11 s): spaced.conf(5).
+stop_spaced
+SPACED_EXTRA_CONF="$SPACED_EXTRA_CONF
+space image $hostile
+code in timeout 6"
+start_spaced "$T/sd" || { sed 's/^/# /' "$T/sd/log"; not_ok "spaced restarts"; }
+
+# descendants PID: every process below it, one pid a line.
+descendants() {
+	for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+		echo "$c"; descendants "$c"
+	done
+}
+# running ID GREP-ARGS: a process inside whose command line matches.
+running() {
+	r_id=$1; shift
+	sc exec "$r_id" -- /bin/sh -c "for p in /proc/[0-9]*; do
+	    tr '\\0' ' ' <\$p/cmdline 2>/dev/null; echo; done" | grep -q "$@"
+}
+sc create -n codein-hang >"$T/id5" 2>>"$T/create.err"
+id5=$(cat "$T/id5")
+sc exec "$id5" -- /bin/sh -c 'echo hang >/home/space/receiver'
+hang=$T/hang
+cp -a "$hist" "$hang"
+git -C "$hang" for-each-ref --format='%(refname)' refs/spaced |
+    xargs -r -n1 git -C "$hang" update-ref -d
+sc files "$hang" >/dev/null 2>&1	# its spaced-git, started before
+descendants "$spaced_pid" | sort >"$T/procs.before"
+rc_before "$hang"
+t0=$(date +%s)
+sc code-in "$id5" "$hang" >"$T/hang.out" 2>&1
+t1=$(date +%s)
+check "a hanging receiver: code_transfer_failed" \
+    grep -q '^spacectl: code_transfer_failed' "$T/hang.out"
+check "at the host's timeout (command_timeout, 6 s)" sh -c \
+    "grep -q command_timeout '$T/hang.out' && [ $((t1 - t0)) -ge 6 ] &&
+    [ $((t1 - t0)) -le 9 ]"
+check "control: the receiver still hangs inside, before the inner limit" \
+    running "$id5" "sleep 86399"
+descendants "$spaced_pid" | sort >"$T/procs.after"
+comm -13 "$T/procs.before" "$T/procs.after" >"$T/procs.new"
+for p in $(cat "$T/procs.new"); do
+	echo "# new: $p $(tr '\0' ' ' </proc/"$p"/cmdline 2>/dev/null)"
+done
+# On the host, not inside: the space's own processes show in ps too.
+hostns=$(readlink /proc/self/ns/pid)
+for p in $(pgrep -f "$id5"); do
+	[ "$(readlink /proc/"$p"/ns/pid 2>/dev/null)" = "$hostns" ] &&
+	    echo "$p $(tr '\0' ' ' </proc/"$p"/cmdline 2>/dev/null)"
+done >"$T/procs.named"
+sed 's/^/# names the space: /' "$T/procs.named"
+check "no process of ours is left on the host" sh -c \
+    "[ ! -s '$T/procs.new' ] && [ ! -s '$T/procs.named' ]"
+check "and the repository's spaced-git answers at once" \
+    timeout 5 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" files "$hang"
+untouched "a hanging receiver" "$hang" "$id5"
+check "its host ref is gone" \
+    test -z "$(git -C "$hang" for-each-ref refs/spaced)"
+# The inner limit is 11 s after the start: nothing of the script after.
+w=$((t0 + 11 + 3 - $(date +%s)))
+[ "$w" -gt 0 ] && sleep "$w"
+check_fails "nothing of the transfer runs inside after the inner limit" \
+    running "$id5" -e "sleep 86399" -e spaced-code-in
+
+# flooding and refusing receivers: code_transfer_failed, and of the
+# space's text at most 2,000 characters (spacectl keeps the last ones).
+for mode in flood refuse; do
+	sc create -n "codein-$mode" >"$T/id.$mode" 2>>"$T/create.err"
+	m_id=$(cat "$T/id.$mode")
+	sc exec "$m_id" -- /bin/sh -c "echo $mode >/home/space/receiver"
+	git -C "$hang" for-each-ref --format='%(refname)' refs/spaced |
+	    xargs -r -n1 git -C "$hang" update-ref -d
+	rc_before "$hang"
+	sc code-in "$m_id" "$hang" >/dev/null 2>"$T/$mode.err"
+	check "a $mode receiver: code_transfer_failed" \
+	    grep -q '^spacectl: code_transfer_failed' "$T/$mode.err"
+	sed '0,/^spacectl: what the space printed:$/d;/^spacectl: /,$d' \
+	    "$T/$mode.err" >"$T/$mode.text"
+	check "control: its text is the receiver's own" \
+	    grep -q -e FLOOD- -e REFUSED-BY-THE-SPACE "$T/$mode.text"
+	check "at most 2,000 characters of it" \
+	    test "$(tr -d '\n' <"$T/$mode.text" | wc -m)" -le 2000
+	untouched "a $mode receiver" "$hang" "$m_id"
+	sc remove "$m_id" >/dev/null
+done
+check "a flood is cut: its first lines are not shown" \
+    sh -c "! grep -q 'FLOOD-0:' '$T/flood.text'"
+sc remove "$id5" >/dev/null
+docker image rm -f "$hostile" >/dev/null 2>&1
 finish

@@ -24,3 +24,11 @@ $(B)/regress/tools/place_op: $(B)/regress/tools/place_op.o $(PLACE_OP_OBJS) $(B)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 TEST_TOOLS	+= $(B)/regress/tools/place_op
+
+# Code in: the repository comparator of its tests (repo_compare.h), a
+# program for the live suite and objects for the unit suite.
+$(B)/regress/tools/repo-compare: $(B)/regress/tools/repo_compare_main.o \
+    $(B)/regress/tools/repo_compare.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+TEST_TOOLS	+= $(B)/regress/tools/repo-compare
