@@ -216,3 +216,37 @@ tools_frame_header(const struct agent_profile *ag, const char *key,
 	json_decref(o);
 	return line;
 }
+
+enum tools_verdict
+tools_marker_verdict(int exited, int exit_code, const uint8_t *out,
+    size_t len, int truncated, const char *key)
+{
+	if (!exited)
+		return TOOLS_VERDICT_REJECT;
+	if (exit_code == TOOLS_MARKER_ABSENT_EXIT)
+		return TOOLS_VERDICT_ABSENT;
+	if (exit_code != 0)
+		return TOOLS_VERDICT_REJECT;
+	/* The filler writes the key and nothing else, no newline. */
+	if (!truncated && key != NULL && tools_key_valid(key) &&
+	    len == strlen(key) && len <= TOOLS_MARKER_OUT_MAX &&
+	    memcmp(out, key, len) == 0)
+		return TOOLS_VERDICT_FILLED;
+	return TOOLS_VERDICT_MISMATCH;
+}
+
+const char *
+tools_verdict_name(enum tools_verdict v)
+{
+	switch (v) {
+	case TOOLS_VERDICT_FILLED:
+		return "filled";
+	case TOOLS_VERDICT_ABSENT:
+		return "no marker";
+	case TOOLS_VERDICT_MISMATCH:
+		return "marker mismatch";
+	case TOOLS_VERDICT_REJECT:
+		return "unreadable";
+	}
+	return "unknown";
+}
