@@ -6,11 +6,13 @@ SPACED_SRCS	:= supervisor/spaced.c supervisor/workers.c supervisor/control.c \
 		   supervisor/runtime.c supervisor/space_parse.c supervisor/exec.c \
 		   supervisor/gkctl.c supervisor/journal.c supervisor/gitinst.c \
 		   supervisor/ops_git.c supervisor/codein.c \
-		   supervisor/git_parse.c supervisor/config_agent.c
+		   supervisor/git_parse.c supervisor/config_agent.c \
+		   supervisor/tools.c
 SPACED_OBJS	:= $(SPACED_SRCS:%.c=$(B)/%.o)
 SPACECTL_OBJS	:= $(B)/supervisor/spacectl.o $(B)/supervisor/spacectl_exec.o \
 		   $(B)/supervisor/spacectl_gk.o $(B)/supervisor/spacectl_journal.o \
 		   $(B)/supervisor/spacectl_call.o $(B)/supervisor/spacectl_git.o \
+		   $(B)/supervisor/spacectl_tools.o \
 		   $(B)/supervisor/space_parse.o
 
 $(B)/sbin/spaced: $(SPACED_OBJS) $(B)/libcommon.a

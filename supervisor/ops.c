@@ -663,6 +663,12 @@ static const struct ctl_op ops[] = {
 	SPACE_OP(IMSG_CTL_START, "start", 180),
 	{ IMSG_CTL_REMOVE, "remove", sizeof(struct ctl_space), WHO_DOCKER,
 	    120, space_start, remove_space_answers, NULL },
+	/* Each volume's marker is read by a one-shot: a few seconds each. */
+	{ IMSG_CTL_TOOLS, "tools", sizeof(struct ctl_tools), WHO_DOCKER, 300,
+	    tools_start, tools_answers, NULL },
+	/* A fill has 30 minutes of its own (spec "The filler"). */
+	{ IMSG_CTL_TOOLS_FILL, "tools-fill", sizeof(struct ctl_tools),
+	    WHO_DOCKER, 32 * 60, tools_start, tools_answers, NULL },
 };
 
 const struct ctl_op *

@@ -100,7 +100,8 @@ usage(void)
 	    "          network ID allowlist|open [domain ...] |\n"
 	    "          grant ID GRANT_ID UPSTREAM HEADER < secret |\n"
 	    "          journal ID [-f] | files DIR | limits DIR |\n"
-	    "          code-in ID DIR [--clean] | history ID [DIR]\n");
+	    "          code-in ID DIR [--clean] | history ID [DIR] |\n"
+	    "          tools [fill] [-a agent]\n");
 	exit(2);
 }
 
@@ -949,6 +950,8 @@ main(int argc, char *argv[])
 		return codein_main(argc, argv, sockpath, jflag);
 	if (strcmp(argv[0], "history") == 0)
 		return history_main(argc, argv, sockpath, jflag);
+	if (strcmp(argv[0], "tools") == 0)
+		return tools_main(argc, argv, sockpath, jflag);
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (strcmp(argv[0], cmds[i].name) == 0 &&
 		    argc - 1 == cmds[i].nargs)

@@ -350,6 +350,42 @@ void		 remove_refs(struct request *, const char *id);
 void		 remove_origin(struct request *, enum procid, struct imsg *);
 void		 remove_git_done(struct request *, enum procid, struct imsg *);
 
+/*
+ * tools.c: the tools volume.  tools_open() opens and hashes, once at
+ * start, the filler program (libexec/spaced-filler.js), each packed
+ * tarball of each profile and the CA bundle.
+ *
+ * tools_ensure(r, agent) sends the ensure of the tools volume of the
+ * profile agent ("" the default) for r's caller: owner the install id
+ * and the caller's uid, key tools_key() over the profile, the space
+ * image and the filler's sha256, the volume spaced-tools-<install>-
+ * <uid>-<key>; the request then waits for PROC_DOCKER.  It returns NULL
+ * when sent, or the error code to answer (nothing was sent).  A fill
+ * may take 30 minutes: the operation's deadline must allow it.
+ *
+ * tools_done_read() is for the answer table of whoever sent it: a row
+ * { IMSG_TOOLS_DONE, PROC_BIT(PROC_DOCKER), sizeof(struct tools_done),
+ * AR_FINAL, handler }, and { IMSG_SPACE_CONN_REQ, ..., AR_ALWAYS,
+ * space_conn } beside it (the ensure asks for connections, and a
+ * cancelled fill for its rollback's).  It returns 0 and *out when the
+ * answer is well formed (every string terminated, the code valid, a
+ * success names its volume and key), else -1: a lie of the worker, and
+ * the handler fatalx()es.  On success (td_done.sd_code "") the volume
+ * td_volume exists, carries this owner's labels and key, and its
+ * marker holds the key: mount it read-only at /opt/spaced-tools.  Else
+ * td_done is the failure to answer (its code, message, uncertain).
+ */
+void		 tools_open(const char *libexec);
+const char	*tools_ensure(struct request *, const char *agent);
+struct tools_done;
+int		 tools_done_read(struct request *, enum procid, struct imsg *,
+		    struct tools_done *);
+/* The current key, volume and descriptions for a caller; -1 none. */
+int		 tools_current(const char *agent, uid_t,
+		    struct ctl_tools_info *);
+const char	*tools_start(struct request *, struct imsg *);
+extern const struct answer_row tools_answers[];
+
 /* audit.c: the privileges table, read from /proc */
 int	 audit_process(const char *name, pid_t, const char *landlock,
 	    struct ctl_privileges *);

@@ -105,6 +105,18 @@ tools_package_json(const struct agent_profile *ag, const char *staging,
 		    json_string(spec)) == -1)
 			goto done;
 	}
+	/*
+	 * The overrides keep a registry package's copy of a packed one
+	 * local (the spec's sdk under web).  A profile that is packed
+	 * whole has no registry package to pull a copy, and the npm of the
+	 * space image (Debian's 9.2.0) refuses "$name" for a file: root
+	 * dependency ("Invalid comparator"): none then.
+	 */
+	for (i = 0; i < ag->ag_npackages; i++)
+		if (ag->ag_packages[i].ap_tarball[0] == '\0')
+			break;
+	if (i == ag->ag_npackages)
+		json_object_clear(over);
 	if (json_object_set_new(o, "name", json_string("spaced-tools")) ==
 	    -1 || json_object_set_new(o, "private", json_true()) == -1 ||
 	    json_object_set(o, "dependencies", deps) == -1 ||

@@ -562,7 +562,7 @@ os_begin(struct docker_req *rq, struct tv *tv, enum tv_phase phase,
 
 /* The exec's argv and, for the fill, its stdin: the child takes them. */
 static int
-stream_input(struct tv *tv, struct tx_in *xi, json_t **argv)
+stream_input(struct tv *tv, struct tx_in *xi, json_t **argv, int take)
 {
 	const struct agent_profile	*ag = &tv->req.te_profile;
 	struct tv_file			*f, *filler, *ca;
@@ -577,6 +577,8 @@ stream_input(struct tv *tv, struct tx_in *xi, json_t **argv)
 	strlcpy(xi->xi_exec, tv->exec_id, sizeof(xi->xi_exec));
 	if (tv->phase != PH_FILL) {
 		xi->xi_timeout_ms = TV_CHECK_MS;
+		if (argv == NULL)
+			return 0;
 		*argv = json_array();
 		for (i = 0; check_argv[i] != NULL; i++)
 			json_array_append_new(*argv, json_string(check_argv[i]));
@@ -586,6 +588,8 @@ stream_input(struct tv *tv, struct tx_in *xi, json_t **argv)
 	if ((filler = file_find(tv, TOOLS_FILE_FILLER, 0)) == NULL)
 		return -1;
 	ca = file_find(tv, TOOLS_FILE_CA, 0);
+	if (!take)
+		goto argv;
 	if ((plen = tools_package_json(ag, TOOLS_STAGING_DIR, pkg,
 	    sizeof(pkg))) == -1 || (hdr = tools_frame_header(ag, tv->key,
 	    (size_t)plen, ca != NULL ? ca->f_size : 0, &hlen)) == NULL)
@@ -612,6 +616,9 @@ stream_input(struct tv *tv, struct tx_in *xi, json_t **argv)
 		ca->f_fd = -1;
 	}
 	/* node -e <program> spaced-filler <tools> <staging>: argv[2], [3] */
+ argv:
+	if (argv == NULL)
+		return 0;
 	if ((prog = file_read(filler)) == NULL ||
 	    memchr(prog, '\0', filler->f_size) != NULL) {
 		free(prog);
@@ -796,13 +803,10 @@ os_answer(struct docker_req *rq, struct tv *tv, const struct docker_parser *p,
 		}
 		tv->step = O_EXEC;
 		call(tv, next, "POST", TV_CAP, "/containers/%s/exec", tv->cid);
-		if (stream_input(tv, &xi, &argv) == -1)
+		if (stream_input(tv, &xi, &argv, 0) == -1)
 			return os_fail(rq, tv, ERR_INTERNAL, "the fill's input "
 			    "(a file from spaced is missing or unreadable)", 0,
 			    next);
-		free(xi.xi_prefix);	/* made again after the exec exists */
-		for (rv = 0; (size_t)rv < xi.xi_nfds; rv++)
-			close(xi.xi_fds[rv]);
 		next->cl_body = docker_exec_body(argv, tv->phase == PH_FILL ?
 		    TOOLS_FILL_USER : HARDEN_SPACE_USER, NULL);
 		if (next->cl_body == NULL)
@@ -815,10 +819,9 @@ os_answer(struct docker_req *rq, struct tv *tv, const struct docker_parser *p,
 			engine_message(p, msg, sizeof(msg));
 			return os_fail(rq, tv, ERR_DOCKER_FAILED, msg, 0, next);
 		}
-		if (stream_input(tv, &xi, &argv) == -1)
+		if (stream_input(tv, &xi, NULL, 1) == -1)
 			return os_fail(rq, tv, ERR_INTERNAL, "the fill's input",
 			    0, next);
-		json_decref(argv);
 		tv->step = O_STREAM;
 		if (tv->phase == PH_FILL)
 			docker_req_deadline(rq, TV_FILL_MS + TV_STEP_MS);
