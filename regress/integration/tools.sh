@@ -210,14 +210,19 @@ stop_spaced
 if [ "${SPACED_TOOLS_OFFLINE:-0}" = 1 ]; then
 	skip "a fill from the registry: SPACED_TOOLS_OFFLINE=1"
 else
-	SPACED_EXTRA_CONF= start_spaced "$tree/s2"
+	# A network that inspects TLS: the host's bundle, over the filler's
+	# stdin (spaced.conf "tools ca bundle"), as the host's npm trusts it.
+	ca=${SPACED_TOOLS_CA:-${NODE_EXTRA_CA_CERTS:-}}
+	[ -z "$ca" ] && [ -f /etc/ssl/certs/ca-certificates.crt ] &&
+	    ca=/etc/ssl/certs/ca-certificates.crt
+	SPACED_EXTRA_CONF=${ca:+"tools ca bundle \"$ca\""} start_spaced "$tree/s2"
 	sd=$tree/s2
 	inst=$(cat "$sd/state/install-id")
 	V=$(vol_of opencode)
 	t0=$(date +%s)
 	fill
 	t1=$(date +%s)
-	check "registry fill of opencode-ai 1.18.33: filled ($((t1 - t0)) s)" ok_and ".filled == true"
+	check "registry fill of opencode-ai 1.18.33${ca:+ (CA bundle $ca)}: filled ($((t1 - t0)) s)" ok_and ".filled == true"
 	[ $rc -eq 0 ] || cat "$work/out" "$work/err"
 	check "registry fill: opencode --version from the volume, no network, says 1.18.33" \
 	    runs_bin opencode 1.18.33
