@@ -124,6 +124,19 @@ enum ctl_imsg_type {
 	 * inside.  DATA struct ctl_token and END; the owner's alone.
 	 */
 	IMSG_CTL_TOKEN,
+	/*
+	 * struct ctl_tools: the caller's tools.  A DATA struct
+	 * ctl_tools_info (the current key of the profile and its
+	 * description), then a DATA struct tools_volume_info per volume of
+	 * the caller's, then END.
+	 */
+	IMSG_CTL_TOOLS,
+	/*
+	 * struct ctl_tools: the ensure of the profile's tools volume for
+	 * the caller (spec "ensure"), filling it when it must.  A DATA
+	 * struct tools_done then END, or a DATA struct space_done and FAIL.
+	 */
+	IMSG_CTL_TOOLS_FILL,
 
 	/* answers (spaced -> client) */
 	IMSG_CTL_DATA = 200,	/* one record per message */
@@ -335,6 +348,22 @@ struct ctl_privileges {
 	char		 cv_landlock[LANDLOCK_DESC_MAX];
 	char		 cv_root[CTL_ROOT_MAX];
 	int32_t		 cv_nfds;
+};
+
+/* --- tools ----------------------------------------------------------- */
+
+#define CTL_AGENT_MAX		32	/* AGENT_NAME_MAX and the NUL */
+struct ctl_tools {
+	char		 ct_agent[CTL_AGENT_MAX];	/* "": the default */
+};
+
+#define CTL_TOOLS_DESC_MAX	8192	/* tools_key.h's TOOLS_DESC_MAX */
+struct ctl_tools_info {
+	char		 ti_agent[CTL_AGENT_MAX];
+	char		 ti_key[17];
+	char		 ti_volume[128];
+	char		 ti_label[256];	/* the description label */
+	char		 ti_description[CTL_TOOLS_DESC_MAX];	/* canonical */
 };
 
 #endif /* SPACED_CTL_PROTO_H */

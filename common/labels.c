@@ -398,3 +398,71 @@ runtime_labels_check(const json_t *labels, const char *owner, const char *key)
 		return "other key";
 	return NULL;
 }
+
+/* --- tools resources -------------------------------------------------- */
+
+static const char *const tools_roles[TOOLS_ROLE_MAX] = {
+	"tools", "tools-fill", "tools-check"
+};
+
+const char *
+tools_role_label(enum tools_role r)
+{
+	if ((int)r < 0 || r >= TOOLS_ROLE_MAX)
+		return NULL;
+	return tools_roles[r];
+}
+
+int
+tools_label_key_valid(const char *s)
+{
+	return s != NULL && hex_valid(s, TOOLS_LABEL_KEY_LEN,
+	    TOOLS_LABEL_KEY_LEN);
+}
+
+static int
+tools_desc_valid(const char *s)
+{
+	size_t	 i;
+
+	for (i = 0; s[i] != '\0'; i++)
+		if (i >= TOOLS_LABEL_DESC_MAX || (unsigned char)s[i] < 0x20 ||
+		    s[i] == 0x7f)
+			return 0;
+	return 1;
+}
+
+json_t *
+tools_labels_build(const char *owner, enum tools_role r, const char *key,
+    const char *description, const char *created)
+{
+	if (!space_owner_valid(owner) || tools_role_label(r) == NULL ||
+	    !tools_label_key_valid(key) || description == NULL ||
+	    !tools_desc_valid(description) || created == NULL ||
+	    !space_created_valid(created))
+		return NULL;
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", LABEL_MARKER,
+	    "true", LABEL_OWNER, owner, LABEL_ROLE, tools_role_label(r),
+	    LABEL_TOOLS_KEY, key, LABEL_TOOLS_DESC, description,
+	    LABEL_CREATED, created);
+}
+
+const char *
+tools_labels_check(const json_t *labels, const char *owner,
+    enum tools_role r, const char *key, char found[TOOLS_LABEL_KEY_LEN + 1])
+{
+	const char	*why, *v;
+
+	if ((why = check_owner(labels, owner)) != NULL)
+		return why;
+	if (tools_role_label(r) == NULL ||
+	    (v = label(labels, LABEL_ROLE)) == NULL ||
+	    strcmp(v, tools_role_label(r)) != 0)
+		return "other role";
+	v = label(labels, LABEL_TOOLS_KEY);
+	if (!tools_label_key_valid(v) || (key != NULL && strcmp(v, key) != 0))
+		return "other key";
+	if (found != NULL)
+		strlcpy(found, v, TOOLS_LABEL_KEY_LEN + 1);
+	return NULL;
+}

@@ -43,6 +43,16 @@
 #define LABEL_MEMORY	"spaced.space.memory"	/* bytes, decimal */
 /* The runtime volume belongs to an owner, not a space: marker, owner, */
 #define LABEL_RUNTIME_KEY "spaced.runtime.key"	/* role "runtime" and this */
+/*
+ * Tools resources (spec "Labels") belong to an owner, not a space: the
+ * marker, the owner, a role of tools, tools-fill or tools-check, the
+ * created time, and these two.  They carry no space id, so the space
+ * operations pass them by.
+ */
+#define LABEL_TOOLS_KEY	"spaced.tools.key"	/* TOOLS_KEY_LEN hex */
+#define LABEL_TOOLS_DESC "spaced.tools.description"	/* for people */
+#define TOOLS_LABEL_KEY_LEN	16
+#define TOOLS_LABEL_DESC_MAX	255
 
 /* 12 lowercase hex characters: 48 random bits, as the spec's id. */
 #define SPACE_ID_LEN		12
@@ -154,5 +164,33 @@ const char	*space_labels_parse(const json_t *labels, const char *owner,
  */
 const char	*runtime_labels_check(const json_t *labels, const char *owner,
 		    const char *key);
+
+/* The three tools roles: the volume and its two one-shots. */
+enum tools_role {
+	TOOLS_ROLE_VOLUME,	/* "tools": the volume spaced-tools-... */
+	TOOLS_ROLE_FILL,	/* "tools-fill": the filler one-shot */
+	TOOLS_ROLE_CHECK,	/* "tools-check": the marker's reader */
+	TOOLS_ROLE_MAX
+};
+const char	*tools_role_label(enum tools_role);
+/* 1 if s is 16 lowercase hex, a tools content key. */
+int		 tools_label_key_valid(const char *s);
+/*
+ * Marker, owner, role, key, description (printable, at most
+ * TOOLS_LABEL_DESC_MAX bytes) and created.  NULL when one is not valid.
+ */
+json_t		*tools_labels_build(const char *owner, enum tools_role,
+		    const char *key, const char *description,
+		    const char *created);
+/*
+ * Does this Labels object make the tools resource ours?  Demands the
+ * marker, this owner, role r and this key (key NULL: any valid key,
+ * copied to found when found is not NULL).  NULL when ours, else "no
+ * labels", "not a space", "other owner", "other role" or "other key".
+ * Independent of any marker file: a label is all a name proves.
+ */
+const char	*tools_labels_check(const json_t *labels, const char *owner,
+		    enum tools_role r, const char *key,
+		    char found[TOOLS_LABEL_KEY_LEN + 1]);
 
 #endif /* SPACED_LABELS_H */

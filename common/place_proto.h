@@ -25,6 +25,7 @@
 
 #include <stdint.h>
 
+#include "agent.h"
 #include "labels.h"
 #include "proto.h"
 #include "space_agent.h"
@@ -80,6 +81,25 @@ enum place_imsg_type {
 	 */
 	IMSG_SPACE_CONN_REQ,
 	IMSG_SPACE_CONN,
+
+	/*
+	 * The tools volume (spec "Tools volume"): a struct tools_ensure_req
+	 * and a connected socket, then te_nfiles IMSG_TOOLS_FILE, each a
+	 * struct tools_file_msg and a read-only fd spaced opened (the
+	 * filler program, each packed tarball, the CA bundle); the place
+	 * opens nothing and reads them with pread from offset 0.  It asks
+	 * for connections as the space operations do and answers with one
+	 * IMSG_TOOLS_DONE, its last word.
+	 */
+	IMSG_TOOLS_ENSURE_REQ,
+	IMSG_TOOLS_FILE,
+	IMSG_TOOLS_DONE,	/* struct tools_done */
+	/*
+	 * A struct tools_ensure_req (te_nfiles 0, no profile needed): this
+	 * owner's tools volumes, one IMSG_TOOLS_VOLUME each, then DONE.
+	 */
+	IMSG_TOOLS_LIST_REQ,
+	IMSG_TOOLS_VOLUME,	/* struct tools_volume_info */
 };
 
 #define CTL_CODE_MAX		64
@@ -219,6 +239,66 @@ struct space_logs_req {
 	struct space_req sl_space;	/* owner and id */
 	uint32_t	 sl_stream;	/* place -> spaced-journal */
 	uint32_t	 sl_reserved;	/* zero */
+};
+
+/* --- the tools volume ------------------------------------------------ */
+
+#define TOOLS_MSG_KEY_SIZE	17	/* 16 hex and the NUL */
+#define TOOLS_MSG_VOLUME_MAX	128	/* tools_key.h's TOOLS_VOLUME_MAX */
+#define TOOLS_MSG_DESC_MAX	256	/* the description label, with NUL */
+#define TOOLS_MSG_FILES_MAX	(AGENT_PACKAGES_MAX + 2)
+struct tools_ensure_req {
+	char		 te_owner[SPACE_OWNER_SIZE];	/* install:uid */
+	char		 te_key[TOOLS_MSG_KEY_SIZE];
+	char		 te_volume[TOOLS_MSG_VOLUME_MAX];
+	char		 te_image[SPACE_IMAGE_MAX];	/* the space image */
+	char		 te_description[TOOLS_MSG_DESC_MAX];	/* label */
+	uint32_t	 te_nfiles;	/* IMSG_TOOLS_FILE that follow */
+	uint32_t	 te_reserved;	/* zero */
+	struct agent_profile te_profile;	/* checked, tarballs hashed */
+};
+
+enum tools_file_kind {
+	TOOLS_FILE_FILLER = 1,	/* spaced-filler.js: node -e's program */
+	TOOLS_FILE_PACKED,	/* the tarball of te_profile's package tf_index */
+	TOOLS_FILE_CA,		/* the CA bundle of "tools ca bundle" */
+};
+struct tools_file_msg {
+	uint32_t	 tf_kind;	/* enum tools_file_kind */
+	uint32_t	 tf_index;	/* TOOLS_FILE_PACKED: the package */
+	uint64_t	 tf_size;	/* what spaced hashed; fstat must agree */
+};
+
+/*
+ * The last word of an ensure: td_done.sd_code "" when the volume is
+ * filled and ours (sd_exit -1), else the code and a message; a failed
+ * fill's step is in the message, its exit code in sd_exit.
+ */
+struct tools_done {
+	struct space_done td_done;
+	char		 td_volume[TOOLS_MSG_VOLUME_MAX];
+	char		 td_key[TOOLS_MSG_KEY_SIZE];
+	int32_t		 td_filled;	/* 1: this call filled it */
+	int32_t		 td_pruned;	/* old volumes it removed */
+};
+
+/* One of the owner's tools volumes, for spacectl tools. */
+#define TOOLS_MOUNTS_MAX	16
+enum tools_fill_state {
+	TOOLS_STATE_FILLED = 1,	/* its marker holds its key */
+	TOOLS_STATE_EMPTY,	/* no marker: a fill that did not finish */
+	TOOLS_STATE_MISMATCH,	/* a marker with anything else */
+	TOOLS_STATE_UNKNOWN,	/* not read: busy, or the check failed */
+};
+struct tools_volume_info {
+	char		 tv_name[TOOLS_MSG_VOLUME_MAX];
+	char		 tv_key[TOOLS_MSG_KEY_SIZE];
+	char		 tv_description[TOOLS_MSG_DESC_MAX];
+	char		 tv_created[SPACE_CREATED_LEN + 1];
+	uint32_t	 tv_state;	/* enum tools_fill_state */
+	uint32_t	 tv_nmounts;	/* spaces that mount it */
+	int32_t		 tv_more;	/* more than TOOLS_MOUNTS_MAX do */
+	char		 tv_mounts[TOOLS_MOUNTS_MAX][SPACE_ID_SIZE];
 };
 
 /* Each is one message. */

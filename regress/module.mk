@@ -36,5 +36,7 @@ INTEGRATION	+= $(filter-out %/lib.sh,$(sort $(wildcard regress/escape/*.sh)))
 INTEGRATION	+= $(filter-out %/lib.sh,$(sort $(wildcard regress/faults/*.sh)))
 # Code in, in real spaces (spec "Code in").
 INTEGRATION	+= $(sort $(wildcard regress/codein/*.sh))
+# The agent inside: the server's channel with a test agent (packed tools).
+INTEGRATION	+= regress/agent/server.sh
 BENCHES		+= $(sort $(wildcard regress/bench/*.sh))
 FUZZ_TARGETS	+= $(sort $(wildcard regress/fuzz/*_fuzz.c))

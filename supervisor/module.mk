@@ -7,12 +7,14 @@ SPACED_SRCS	:= supervisor/spaced.c supervisor/workers.c supervisor/control.c \
 		   supervisor/gkctl.c supervisor/journal.c supervisor/gitinst.c \
 		   supervisor/ops_git.c supervisor/codein.c \
 		   supervisor/git_parse.c supervisor/config_agent.c \
-		   supervisor/server.c
+		   supervisor/server.c \
+		   supervisor/tools.c
 SPACED_OBJS	:= $(SPACED_SRCS:%.c=$(B)/%.o)
 SPACECTL_OBJS	:= $(B)/supervisor/spacectl.o $(B)/supervisor/spacectl_exec.o \
 		   $(B)/supervisor/spacectl_gk.o $(B)/supervisor/spacectl_journal.o \
 		   $(B)/supervisor/spacectl_call.o $(B)/supervisor/spacectl_git.o \
-		   $(B)/supervisor/spacectl_server.o $(B)/supervisor/space_parse.o
+		   $(B)/supervisor/spacectl_server.o $(B)/supervisor/spacectl_tools.o \
+		   $(B)/supervisor/space_parse.o
 
 $(B)/sbin/spaced: $(SPACED_OBJS) $(B)/libcommon.a
 	@mkdir -p $(dir $@)

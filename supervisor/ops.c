@@ -469,8 +469,8 @@ space_start(struct request *r, struct imsg *imsg)
 	/* What runs in it: the checkers of verify and start want it too. */
 	if (agent_fill(r->r_cc->cc_uid, &sq.sq_agent) == -1) {
 		space_fail(r, ERR_TOOLS_FILL_FAILED, "the agent's tools cannot "
-		    "be described: spaced could not read "
-		    SPACED_FILLER_PROGRAM " at start (see its log)");
+		    "be described: see spaced's log for what it could not "
+		    "read at start");
 		return NULL;
 	}
 	switch (r->r_op->op_type) {
@@ -485,6 +485,10 @@ space_start(struct request *r, struct imsg *imsg)
 		agent_space_begin(r, cs.cs_id, SV_OP_PROBE);
 		break;
 	}
+	/* create and start first make sure of the current tools. */
+	if ((r->r_op->op_type == IMSG_CTL_CREATE ||
+	    r->r_op->op_type == IMSG_CTL_START) && !agent_none())
+		return agent_tools_first(r, &sq, space_types[i].sp_place);
 
 	if ((s = docker_connect()) == -1) {
 		space_fail(r, ERR_DOCKER_UNREACHABLE, "spaced cannot connect "
@@ -704,6 +708,12 @@ static const struct ctl_op ops[] = {
 	    token_start, agent_space_answers, NULL },
 	{ IMSG_CTL_REMOVE, "remove", sizeof(struct ctl_space), WHO_DOCKER,
 	    120, space_start, remove_space_answers, NULL },
+	/* Each volume's marker is read by a one-shot: a few seconds each. */
+	{ IMSG_CTL_TOOLS, "tools", sizeof(struct ctl_tools), WHO_DOCKER, 300,
+	    tools_start, tools_answers, NULL },
+	/* A fill has 30 minutes of its own (spec "The filler"). */
+	{ IMSG_CTL_TOOLS_FILL, "tools-fill", sizeof(struct ctl_tools),
+	    WHO_DOCKER, 32 * 60, tools_start, tools_answers, NULL },
 };
 
 const struct ctl_op *

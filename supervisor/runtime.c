@@ -37,43 +37,12 @@
 
 #include "log.h"
 #include "spaced.h"
-#include "tools_key.h"
 
 /* A static binary of ours is a few MiB; anything far larger is not it. */
 #define RUNTIME_SIZE_MAX	(64ULL << 20)
-#define FILLER_SIZE_MAX		(1ULL << 20)
 
 static int				 runtime_fd = -1;
 static struct docker_runtime_msg	 runtime_msg;
-static char				 filler_hex[SHA256_HEX_LEN + 1];
-
-/* The filler program: its hash is part of every tools key. */
-static void
-filler_open(const char *libexec)
-{
-	char		 path[PATH_MAX];
-	uint64_t	 size;
-	int		 fd;
-
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", libexec,
-	    SPACED_FILLER_PROGRAM) >= sizeof(path) ||
-	    (fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) == -1) {
-		log_warn("runtime: %s (spaces with an agent cannot be made)",
-		    path);
-		return;
-	}
-	if (tools_sha256_fd(fd, FILLER_SIZE_MAX, filler_hex, &size) == -1) {
-		log_warn("runtime: %s: cannot hash it", path);
-		filler_hex[0] = '\0';
-	}
-	close(fd);
-}
-
-const char *
-filler_sha256(void)
-{
-	return filler_hex[0] != '\0' ? filler_hex : NULL;
-}
 
 int
 runtime_hash(int fd, char key[RUNTIME_KEY_LEN + 1], uint64_t *size)
@@ -133,7 +102,6 @@ runtime_open(const char *libexec)
 	struct stat	 sb;
 	int		 fd;
 
-	filler_open(libexec);
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", libexec,
 	    SPACED_RELAY_BINARY) >= sizeof(path)) {
 		log_warnx("runtime: relay path too long");

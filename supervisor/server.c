@@ -71,6 +71,7 @@ static const char *const token_read_argv[] = {
 static const char *const curl_argv[] = SERVER_CURL_ARGV;
 
 static void	ask(struct request *);
+static void	sv_tools(struct request *, enum procid, struct imsg *);
 static int	agent_space_id(struct request *);
 static void	token_read(struct request *);
 static void	fail(struct request *, const char *, const char *);
@@ -88,18 +89,15 @@ profile(void)
 int
 agent_fill(uid_t uid, struct space_agent *sa)
 {
-	const struct spaced_conf	*conf = spaced_config();
+	static struct ctl_tools_info	 ti;
 	const struct agent_profile	*ag;
-	char				 key[TOOLS_KEY_LEN + 1];
 
 	memset(sa, 0, sizeof(*sa));
 	if ((ag = profile()) == NULL)
 		return 0;
-	if (filler_sha256() == NULL ||
-	    tools_key(ag, conf->sc_space_image, filler_sha256(), key) == -1 ||
-	    tools_volume_name(sa->sa_tools, sizeof(sa->sa_tools),
-	    conf->sc_install_id, uid, key) == -1 ||
-	    space_agent_build(ag, sa) == -1) {
+	if (tools_current("", uid, &ti) == -1 ||
+	    strlcpy(sa->sa_tools, ti.ti_volume, sizeof(sa->sa_tools)) >=
+	    sizeof(sa->sa_tools) || space_agent_build(ag, sa) == -1) {
 		memset(sa, 0, sizeof(*sa));
 		return -1;
 	}
@@ -704,6 +702,8 @@ const struct answer_row agent_space_answers[] = {
 	    sizeof(struct space_done), AR_FINAL, sv_done },
 	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,
 	    space_conn },
+	{ IMSG_TOOLS_DONE, PROC_BIT(PROC_DOCKER), sizeof(struct tools_done),
+	    AR_FINAL, sv_tools },
 	{ IMSG_JOURNAL_SERVER_BODY, PROC_BIT(PROC_JOURNAL),
 	    sizeof(struct journal_server_body), 0, sv_body },
 	{ IMSG_JOURNAL_SERVER_REP, PROC_BIT(PROC_JOURNAL),
@@ -733,6 +733,46 @@ agent_space_id(struct request *r)
 		return -1;
 	strlcpy(r->r_u.srv.id, r->r_u.srv.info.si_id, sizeof(r->r_u.srv.id));
 	return 0;
+}
+
+const char *
+agent_tools_first(struct request *r, const struct space_req *sq,
+    uint32_t place_type)
+{
+	r->r_u.srv.sq = *sq;
+	r->r_u.srv.place = place_type;
+	r->r_u.srv.step = SV_TOOLS;
+	return tools_ensure(r, "");
+}
+
+/* The tools are there and ours: now the place, on that volume. */
+static void
+sv_tools(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct tools_done	 td;
+	int			 fd;
+
+	if (r->r_u.srv.step != SV_TOOLS ||
+	    tools_done_read(r, from, imsg, &td) == -1)
+		fatalx("%s: bad tools answer from %s", __func__,
+		    proc_title(from));
+	if (td.td_done.sd_code[0] != '\0') {
+		request_data(r, &td.td_done, sizeof(td.td_done));
+		request_fail(r, td.td_done.sd_code);
+		return;
+	}
+	strlcpy(r->r_u.srv.sq.sq_agent.sa_tools, td.td_volume,
+	    sizeof(r->r_u.srv.sq.sq_agent.sa_tools));
+	r->r_u.srv.step = SV_PLACE;
+	if ((fd = docker_connect()) == -1) {
+		space_fail(r, ERR_DOCKER_UNREACHABLE, "spaced cannot connect "
+		    "to the Docker socket");
+		return;
+	}
+	if (request_send(r, PROC_DOCKER, r->r_u.srv.place, fd, &r->r_u.srv.sq,
+	    sizeof(r->r_u.srv.sq)) == -1)
+		space_fail(r, ERR_WORKER_UNAVAILABLE, "spaced-docker is not "
+		    "there");
 }
 
 /* --- server and token -------------------------------------------------- */

@@ -101,7 +101,8 @@ usage(void)
 	    "          grant ID GRANT_ID UPSTREAM HEADER < secret |\n"
 	    "          journal ID [-f] | files DIR | limits DIR |\n"
 	    "          code-in ID DIR [--clean] | history ID [DIR] |\n"
-	    "          server ID [-d] [-T type] METHOD PATH | token ID\n");
+	    "          server ID [-d] [-T type] METHOD PATH | token ID |\n"
+	    "          tools [fill] [-a agent]\n");
 	exit(2);
 }
 
@@ -988,6 +989,8 @@ main(int argc, char *argv[])
 		return server_main(argc, argv, sockpath, jflag);
 	if (strcmp(argv[0], "token") == 0)
 		return token_main(argc, argv, sockpath, jflag);
+	if (strcmp(argv[0], "tools") == 0)
+		return tools_main(argc, argv, sockpath, jflag);
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (strcmp(argv[0], cmds[i].name) == 0 &&
 		    argc - 1 == cmds[i].nargs)

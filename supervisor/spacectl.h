@@ -41,6 +41,7 @@ int		 files_main(int, char *[], const char *, int json);
 int		 limits_main(int, char *[], const char *, int json);
 int		 codein_main(int, char *[], const char *, int json);
 int		 history_main(int, char *[], const char *, int json);
+int		 tools_main(int, char *[], const char *, int json);
 /*
  * spacectl_call.c: send one request, hand each DATA record but a struct
  * space_done to record, return at END; a FAIL exits (request_failed).

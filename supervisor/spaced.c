@@ -379,6 +379,7 @@ main(int argc, char *argv[])
 	/* getgrnam may read files and NSS: now, before any filter. */
 	control_docker_group(conf.sc_docker_group);
 	runtime_open(libexec);
+	tools_open(libexec);
 	if (geteuid() == 0)
 		kmsg_open();
 

@@ -43,7 +43,6 @@
 #define SPACED_GK_IMAGE		"spaced-gatekeeper:latest"
 #define SPACED_INSTALL_ID_FILE	"install-id"	/* in the state directory */
 #define SPACED_RELAY_BINARY	"spaced-relay"	/* in libexec */
-#define SPACED_FILLER_PROGRAM	"spaced-filler.js"	/* in libexec */
 #define SPACED_INSTALL_ID_LEN	32		/* what spaced makes */
 #define SPACED_GROUP_MAX	33
 
@@ -227,6 +226,8 @@ struct request {
 			char	 message[SPACE_DONE_MESSAGE_MAX];
 			struct ctl_server req;
 			struct stream_route *stream;	/* curl's output */
+			struct space_req sq;	/* the place's, after tools */
+			uint32_t place;		/* its type */
 		} srv;
 
 		struct {
@@ -319,12 +320,15 @@ void	 space_resource(struct request *, enum procid, struct imsg *);
  */
 enum { SV_OP_CREATE = 1, SV_OP_START, SV_OP_SERVER, SV_OP_TOKEN,
     SV_OP_PROBE };
-enum { SV_PLACE = 1, SV_TOKEN_WRITE, SV_TOKEN_READ, SV_ASK, SV_PAUSE,
+enum { SV_TOOLS = 1, SV_PLACE, SV_TOKEN_WRITE, SV_TOKEN_READ, SV_ASK, SV_PAUSE,
     SV_ROLLBACK };
 struct space_agent;
 int	 agent_fill(uid_t, struct space_agent *);
 int	 agent_none(void);
 void	 agent_space_begin(struct request *, const char *id, int op);
+/* create and start: the tools ensure, then the place's request sq. */
+const char *agent_tools_first(struct request *, const struct space_req *,
+	    uint32_t place_type);
 extern const struct answer_row agent_space_answers[];
 const char *server_start(struct request *, struct imsg *);
 const char *token_start(struct request *, struct imsg *);
@@ -407,6 +411,42 @@ void		 remove_refs(struct request *, const char *id);
 void		 remove_origin(struct request *, enum procid, struct imsg *);
 void		 remove_git_done(struct request *, enum procid, struct imsg *);
 
+/*
+ * tools.c: the tools volume.  tools_open() opens and hashes, once at
+ * start, the filler program (libexec/spaced-filler.js), each packed
+ * tarball of each profile and the CA bundle.
+ *
+ * tools_ensure(r, agent) sends the ensure of the tools volume of the
+ * profile agent ("" the default) for r's caller: owner the install id
+ * and the caller's uid, key tools_key() over the profile, the space
+ * image and the filler's sha256, the volume spaced-tools-<install>-
+ * <uid>-<key>; the request then waits for PROC_DOCKER.  It returns NULL
+ * when sent, or the error code to answer (nothing was sent).  A fill
+ * may take 30 minutes: the operation's deadline must allow it.
+ *
+ * tools_done_read() is for the answer table of whoever sent it: a row
+ * { IMSG_TOOLS_DONE, PROC_BIT(PROC_DOCKER), sizeof(struct tools_done),
+ * AR_FINAL, handler }, and { IMSG_SPACE_CONN_REQ, ..., AR_ALWAYS,
+ * space_conn } beside it (the ensure asks for connections, and a
+ * cancelled fill for its rollback's).  It returns 0 and *out when the
+ * answer is well formed (every string terminated, the code valid, a
+ * success names its volume and key), else -1: a lie of the worker, and
+ * the handler fatalx()es.  On success (td_done.sd_code "") the volume
+ * td_volume exists, carries this owner's labels and key, and its
+ * marker holds the key: mount it read-only at /opt/spaced-tools.  Else
+ * td_done is the failure to answer (its code, message, uncertain).
+ */
+void		 tools_open(const char *libexec);
+const char	*tools_ensure(struct request *, const char *agent);
+struct tools_done;
+int		 tools_done_read(struct request *, enum procid, struct imsg *,
+		    struct tools_done *);
+/* The current key, volume and descriptions for a caller; -1 none. */
+int		 tools_current(const char *agent, uid_t,
+		    struct ctl_tools_info *);
+const char	*tools_start(struct request *, struct imsg *);
+extern const struct answer_row tools_answers[];
+
 /* audit.c: the privileges table, read from /proc */
 int	 audit_process(const char *name, pid_t, const char *landlock,
 	    struct ctl_privileges *);
@@ -435,8 +475,6 @@ void	 runtime_open(const char *libexec);
 void	 runtime_send(void);
 /* 16 lowercase hex, or "" when the relay could not be read. */
 const char *runtime_key(void);
-/* The filler program's sha256 (hex), or NULL when it was not read. */
-const char *filler_sha256(void);
 /* Pure: the key and size of the file open on fd, read with pread. */
 int	 runtime_hash(int fd, char key[RUNTIME_KEY_LEN + 1], uint64_t *size);
 uint64_t peak_rss(void);

@@ -27,6 +27,7 @@
 #include "docker_ops.h"
 #include "docker_req.h"
 #include "docker_runtime.h"
+#include "docker_toolsvol.h"
 #include "place_proto.h"
 #include "docker_worker.h"
 
@@ -67,6 +68,14 @@ docker_dispatch(struct imsgev *iev, struct imsg *imsg)
 		    docker_runtime_set((struct docker_runtime_msg *)buf,
 		    imsg_get_fd(imsg)) == -1)
 			fatalx("%s: bad runtime message", __func__);
+		return;
+	case IMSG_TOOLS_FILE:
+		/* A file of an ensure (its fd), after the request. */
+		if (len != sizeof(struct tools_file_msg) ||
+		    imsg_get_data(imsg, buf, len) == -1)
+			fatalx("%s: bad tools file message", __func__);
+		docker_toolsvol_file(imsg_get_peerid(imsg),
+		    (struct tools_file_msg *)buf, imsg_get_fd(imsg));
 		return;
 	case IMSG_SPACE_CONN:
 		/* The new connection a request asked for, or none. */

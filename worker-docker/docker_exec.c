@@ -42,6 +42,7 @@
 #include "proc.h"
 #include "stream.h"
 #include "docker_check.h"
+#include "docker_execcall.h"
 #include "docker_frames.h"
 #include "docker_harden.h"
 #include "docker_parse.h"
@@ -328,12 +329,8 @@ exec_body(struct ex *ex)
 		return NULL;
 	for (; a < end; a += strlen(a) + 1)
 		json_array_append_new(argv, json_string(a));
-	return json_pack("{s:b, s:b, s:b, s:b, s:o, s:s, s:b}",
-	    "AttachStdin", 1, "AttachStdout", 1, "AttachStderr", 1,
-	    "Tty", 0, "Cmd", argv,
-	    "User", ex->req.se_target == EXEC_TARGET_SPACE ?
-	    HARDEN_SPACE_USER : HARDEN_GK_USER,
-	    "Privileged", 0);
+	return docker_exec_body(argv, ex->req.se_target == EXEC_TARGET_SPACE ?
+	    HARDEN_SPACE_USER : HARDEN_GK_USER, NULL);
 }
 
 static enum docker_next
@@ -343,9 +340,9 @@ ex_answer(struct docker_req *rq, const struct docker_parser *p,
 	struct ex		*ex = docker_req_state(rq);
 	struct docker_check_msg	 dc;
 	char			 name[SPACE_RESOURCE_MAX], msg[160], use[16];
-	const char		*code, *why, *id;
-	json_t			*o, *ec;
-	int			 running;
+	const char		*code, *why;
+	json_t			*o;
+	int			 running, exit_code;
 
 	switch (ex->step) {
 	case E_VERSION:
@@ -403,17 +400,12 @@ inspect:
 			fatalx("%s: exec body", __func__);
 		return DOCKER_CALL;
 	case E_CREATE:
-		o = harden_json_parse(p->dp_body, p->dp_body_len);
-		id = json_string_value(json_object_get(o, "Id"));
-		if (p->dp_status != 201 || id == NULL || strlen(id) >= 100 ||
-		    strspn(id, "0123456789abcdef") != strlen(id)) {
-			json_decref(o);
+		if (docker_exec_created(p, ex->exec_id,
+		    sizeof(ex->exec_id)) == -1) {
 			engine_message(p, msg, sizeof(msg));
 			ex_done(rq, ERR_DOCKER_FAILED, msg, -1);
 			return DOCKER_DONE;
 		}
-		strlcpy(ex->exec_id, id, sizeof(ex->exec_id));
-		json_decref(o);
 		ex->step = E_START;
 		docker_call_fmt(next, ex->api, "POST", EX_SMALL_CAP,
 		    "/exec/%s/start", ex->exec_id);
@@ -429,17 +421,10 @@ inspect:
 		ex->streaming = 1;
 		return DOCKER_STREAM;
 	case E_EXIT:
-		o = harden_json_parse(p->dp_body, p->dp_body_len);
-		ec = json_object_get(o, "ExitCode");
-		running = json_is_true(json_object_get(o, "Running"));
-		if (p->dp_status == 200 && !running && json_is_integer(ec)) {
-			int	 code_ = (int)json_integer_value(ec);
-
-			json_decref(o);
-			ex_done(rq, "", NULL, code_);
+		if (docker_exec_exited(p, &exit_code) == 1) {
+			ex_done(rq, "", NULL, exit_code);
 			return DOCKER_DONE;
 		}
-		json_decref(o);
 		if (p->dp_status != 200 || ++ex->polls > EX_EXIT_POLLS) {
 			ex_done(rq, ERR_DOCKER_FAILED, "no exit code", -1);
 			return DOCKER_DONE;

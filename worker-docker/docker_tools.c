@@ -105,6 +105,18 @@ tools_package_json(const struct agent_profile *ag, const char *staging,
 		    json_string(spec)) == -1)
 			goto done;
 	}
+	/*
+	 * The overrides keep a registry package's copy of a packed one
+	 * local (the spec's sdk under web).  A profile that is packed
+	 * whole has no registry package to pull a copy, and the npm of the
+	 * space image (Debian's 9.2.0) refuses "$name" for a file: root
+	 * dependency ("Invalid comparator"): none then.
+	 */
+	for (i = 0; i < ag->ag_npackages; i++)
+		if (ag->ag_packages[i].ap_tarball[0] == '\0')
+			break;
+	if (i == ag->ag_npackages)
+		json_object_clear(over);
 	if (json_object_set_new(o, "name", json_string("spaced-tools")) ==
 	    -1 || json_object_set_new(o, "private", json_true()) == -1 ||
 	    json_object_set(o, "dependencies", deps) == -1 ||
@@ -215,4 +227,38 @@ tools_frame_header(const struct agent_profile *ag, const char *key,
 	json_decref(bins);
 	json_decref(o);
 	return line;
+}
+
+enum tools_verdict
+tools_marker_verdict(int exited, int exit_code, const uint8_t *out,
+    size_t len, int truncated, const char *key)
+{
+	if (!exited)
+		return TOOLS_VERDICT_REJECT;
+	if (exit_code == TOOLS_MARKER_ABSENT_EXIT)
+		return TOOLS_VERDICT_ABSENT;
+	if (exit_code != 0)
+		return TOOLS_VERDICT_REJECT;
+	/* The filler writes the key and nothing else, no newline. */
+	if (!truncated && key != NULL && tools_key_valid(key) &&
+	    len == strlen(key) && len <= TOOLS_MARKER_OUT_MAX &&
+	    memcmp(out, key, len) == 0)
+		return TOOLS_VERDICT_FILLED;
+	return TOOLS_VERDICT_MISMATCH;
+}
+
+const char *
+tools_verdict_name(enum tools_verdict v)
+{
+	switch (v) {
+	case TOOLS_VERDICT_FILLED:
+		return "filled";
+	case TOOLS_VERDICT_ABSENT:
+		return "no marker";
+	case TOOLS_VERDICT_MISMATCH:
+		return "marker mismatch";
+	case TOOLS_VERDICT_REJECT:
+		return "unreadable";
+	}
+	return "unknown";
 }

@@ -79,4 +79,30 @@ int	 tools_package_json(const struct agent_profile *, const char *staging,
 char	*tools_frame_header(const struct agent_profile *, const char *key,
 	    size_t pkg_size, uint64_t ca_size, size_t *len);
 
+/*
+ * The marker rule (spec "ensure" step 3), on what the tools-check
+ * one-shot's exec gave: /bin/sh -c '[ -f "$1" ] || exit 42; /bin/cat
+ * "$1"' sh <marker>.  exited is 0 when no exit code was read (the exec
+ * or the engine failed); out holds at most TOOLS_MARKER_OUT_MAX bytes of
+ * its stdout, truncated when it wrote more.
+ *   exit 42, and only 42        ABSENT: no marker, fill again
+ *   exit 0, out exactly the key FILLED
+ *   exit 0, anything else       MISMATCH (an empty marker too): fill again
+ *   anything else               REJECT: the volume is kept, the call fails
+ * A daemon hiccup is never read as "no marker": with a plain cat, a CLI
+ * that cannot reach the daemon exits 1 like a missing file does.
+ */
+#define TOOLS_MARKER_ABSENT_EXIT	42
+#define TOOLS_MARKER_OUT_MAX		256
+enum tools_verdict {
+	TOOLS_VERDICT_FILLED = 1,
+	TOOLS_VERDICT_ABSENT,
+	TOOLS_VERDICT_MISMATCH,
+	TOOLS_VERDICT_REJECT,
+};
+enum tools_verdict tools_marker_verdict(int exited, int exit_code,
+		    const uint8_t *out, size_t len, int truncated,
+		    const char *key);
+const char	*tools_verdict_name(enum tools_verdict);
+
 #endif /* SPACED_DOCKER_TOOLS_H */

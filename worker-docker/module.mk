@@ -22,7 +22,9 @@ UNIT_LINK_harden := $(B)/worker-docker/docker_harden.o \
 	$(B)/worker-docker/docker_verify.o
 
 # The tools volume's framing builder, pure: its suite links it alone.
-UNIT_LINK_tools := $(B)/worker-docker/docker_tools.o
+UNIT_LINK_tools := $(B)/worker-docker/docker_tools.o \
+	$(B)/worker-docker/docker_harden_tools.o $(B)/worker-docker/docker_harden.o \
+	$(B)/worker-docker/docker_verify.o
 
 # The filler program is installed next to the workers; its sha256 is
 # part of every tools key (common/tools_key.h).

@@ -45,6 +45,24 @@ check "fill: npm install --ignore-scripts --no-audit --no-fund --cache <staging>
 check "fill: the install script ran (the launcher works)" \
     [ "$("$t/node_modules/.bin/agent")" = 1.0.0 ]
 
+# The order: /bin/sync has run before the marker is renamed into place,
+# and the marker's file and folder are flushed around the rename.
+if command -v strace >/dev/null 2>&1; then
+	{ hdr "$files"; printf %s "$pkg"; } >"$work/in"
+	n=$((n + 1)); t=$work/t$n; s=$work/s$n; mkdir -p "$t"
+	env PATH="$top/regress/filler:$PATH" strace -f -qq -o "$work/trace" \
+	    -e trace=execve,rename,renameat,renameat2,fsync \
+	    node "$filler" "$t" "$s" <"$work/in" >/dev/null 2>&1
+	sl=$(grep -n 'execve("/bin/sync"' "$work/trace" | head -n 1 | cut -d: -f1)
+	rl=$(grep -n 'rename.*spaced-filled\.tmp' "$work/trace" | head -n 1 | cut -d: -f1)
+	fl=$(awk -v r="${rl:-0}" 'NR < r && /fsync\(/ { n++ } END { print n + 0 }' "$work/trace")
+	check "order: /bin/sync ran before the marker's rename" \
+	    [ "${sl:-99999}" -lt "${rl:-0}" ]
+	check "order: file and folder flushed before the rename (2 fsync)" [ "$fl" -ge 2 ]
+else
+	skip "order of sync and marker: no strace"
+fi
+
 # Each step that fails leaves no marker and says which step.
 { hdr "$files"; printf %s "$pkg"; } >"$work/in"; fill FAKE_NPM=fail
 check "npm fails: exit 3, no marker" sh -c "[ $rc -eq 3 ] && [ ! -e '$t/.spaced-filled' ]"

@@ -1,0 +1,64 @@
+#!/bin/sh
+# The tools volume's ensure through spaced (spacectl tools fill), against
+# the docker CLI doing the same calls in the same run: on a filled volume
+# (inspect, sweep, the check one-shot: create, inspect, start, exec, rm)
+# and a packed fill of a tiny package (the same plus volume create, the
+# filler one-shot and the second check).  Printed, never asserted.
+. "$(dirname "$0")/../integration/lib.sh"
+n=${BENCH_N:-5}
+sh "$top/tools/images.sh" ping >/dev/null 2>&1 || { echo "bench tools: no engine"; exit 0; }
+make_tree
+w=$tree/w; mkdir -p "$w/p/bin"
+trap 'stop_spaced; docker volume ls -q --filter name=spaced-tools-$(cat $tree/s/state/install-id 2>/dev/null) | xargs -r docker volume rm -f >/dev/null; docker volume rm -f bench-tools-cli >/dev/null 2>&1; rm -rf "$tree"' EXIT
+printf '{"name":"bench-agent","version":"1.0.0","bin":{"bench-agent":"bin/b"}}' >"$w/p/package.json"
+printf '#!/bin/sh\necho 1.0.0\n' >"$w/p/bin/b"; chmod 755 "$w/p/bin/b"
+(cd "$w" && npm pack ./p --pack-destination "$w" >/dev/null 2>&1)
+SPACED_EXTRA_CONF="agent b packed bench-agent 1.0.0 $w/bench-agent-1.0.0.tgz
+agent b binary bench-agent --version
+agent b serve bench-agent
+agent b port 27602
+agent b password env B_PASSWORD
+agent b ready GET / 200 -
+default agent b" start_spaced "$tree/s" || { echo "bench tools: spaced did not start"; exit 0; }
+sd=$tree/s
+V=$(ctl -j tools | jq -r .volume)
+ms() { date +%s%N | cut -c1-13; }
+median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+fills=; filled=; clif=; clic=
+for i in $(seq "$n"); do
+	docker volume rm -f "$V" >/dev/null 2>&1
+	t0=$(ms); ctl tools fill >/dev/null || echo "fill failed"; t1=$(ms)
+	ctl tools fill >/dev/null; t2=$(ms)
+	fills="$fills $((t1 - t0))"; filled="$filled $((t2 - t1))"
+	# The CLI's sequence for a filled volume, on a volume of its own.
+	docker volume rm -f bench-tools-cli >/dev/null 2>&1
+	t3=$(ms)
+	docker volume create bench-tools-cli >/dev/null
+	c=$(docker create --init --read-only --cap-drop ALL --security-opt no-new-privileges \
+	    --pids-limit 512 --memory 2g --memory-swap 2g --tmpfs /tmp:rw,exec,nosuid,size=1g \
+	    --user 0:0 -e HOME=/tmp --mount type=volume,src=bench-tools-cli,dst=/opt/spaced-tools \
+	    spaced-space:latest /bin/sleep infinity)
+	docker start "$c" >/dev/null
+	docker cp "$w/bench-agent-1.0.0.tgz" "$c:/tmp/b.tgz" 2>/dev/null ||
+	    docker exec -i "$c" sh -c 'cat >/tmp/b.tgz' <"$w/bench-agent-1.0.0.tgz"
+	docker exec "$c" sh -c 'cd /opt/spaced-tools && echo "{\"dependencies\":{\"bench-agent\":\"file:/tmp/b.tgz\"}}" >package.json && npm install --ignore-scripts --no-audit --no-fund --cache /tmp/c >/dev/null 2>&1 && sync && printf k >.spaced-filled'
+	docker rm -f "$c" >/dev/null
+	t4=$(ms)
+	docker volume inspect bench-tools-cli >/dev/null
+	docker ps -aq --filter label=bench=1 >/dev/null
+	c=$(docker create --init --read-only --cap-drop ALL --security-opt no-new-privileges \
+	    --pids-limit 512 --memory 128m --memory-swap 128m --network none --user 10000:10000 \
+	    --mount type=volume,src=bench-tools-cli,dst=/opt/spaced-tools,readonly \
+	    spaced-space:latest /bin/sleep infinity)
+	docker inspect "$c" >/dev/null
+	docker start "$c" >/dev/null
+	docker exec "$c" /bin/sh -c '[ -f "$1" ] || exit 42; /bin/cat "$1"' sh /opt/spaced-tools/.spaced-filled >/dev/null
+	docker rm -f "$c" >/dev/null
+	t5=$(ms)
+	clif="$clif $((t4 - t3))"; clic="$clic $((t5 - t4))"
+done
+mf=$(echo $fills | tr ' ' '\n' | median); me=$(echo $filled | tr ' ' '\n' | median)
+cf=$(echo $clif | tr ' ' '\n' | median); cc=$(echo $clic | tr ' ' '\n' | median)
+echo "tools ensure, filled volume: spaced ${me} ms, docker CLI sequence ${cc} ms (median of $n): ratio $(echo "scale=2; $me / $cc" | bc)"
+echo "tools packed fill:           spaced ${mf} ms, docker CLI sequence ${cf} ms (median of $n): ratio $(echo "scale=2; $mf / $cf" | bc)"
+echo "  (the CLI's fill writes its marker without the filler's framing and checks; spaced's fill includes the second check)"

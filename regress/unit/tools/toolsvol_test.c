@@ -1,0 +1,205 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * The tools volume's pure parts: the marker rule (42 and only 42 is
+ * "no marker"; any other failure keeps the volume), the tools labels,
+ * and the one-shots' builder against their checker.
+ */
+
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "worker-docker/docker_harden_tools.h"
+#include "worker-docker/docker_tools.h"
+#include "labels.h"
+
+#define KEY	"0123456789abcdef"
+#define OWNER	"0123456789abcdef0123456789abcdef:1000"
+#define VOL	"spaced-tools-0123456789abcdef0123456789abcdef-1000-" KEY
+
+static enum tools_verdict
+v(int exited, int code, const char *out, int trunc)
+{
+	return tools_marker_verdict(exited, code, (const uint8_t *)out,
+	    strlen(out), trunc, KEY);
+}
+
+Test(tools_verdict, the_rule)
+{
+	static const int	 others[] = { 1, 2, 41, 43, 126, 127, 128, 137,
+	    255, -1, 256 + 42, -42 };
+	size_t			 i;
+
+	cr_assert_eq(v(1, 0, KEY, 0), TOOLS_VERDICT_FILLED);
+	cr_assert_eq(v(1, 42, "", 0), TOOLS_VERDICT_ABSENT);
+	cr_assert_eq(v(1, 42, KEY, 0), TOOLS_VERDICT_ABSENT);
+	cr_assert_eq(v(1, 0, "", 0), TOOLS_VERDICT_MISMATCH);
+	cr_assert_eq(v(1, 0, KEY "\n", 0), TOOLS_VERDICT_MISMATCH);
+	cr_assert_eq(v(1, 0, "fedcba9876543210", 0), TOOLS_VERDICT_MISMATCH);
+	cr_assert_eq(v(1, 0, "0123456789abcde", 0), TOOLS_VERDICT_MISMATCH);
+	cr_assert_eq(v(1, 0, KEY, 1), TOOLS_VERDICT_MISMATCH);
+	/* Every other exit, and no exit code at all, keeps the volume. */
+	for (i = 0; i < sizeof(others) / sizeof(others[0]); i++)
+		cr_assert_eq(v(1, others[i], KEY, 0), TOOLS_VERDICT_REJECT,
+		    "exit %d", others[i]);
+	cr_assert_eq(v(0, 42, "", 0), TOOLS_VERDICT_REJECT);
+	cr_assert_eq(v(0, 0, KEY, 0), TOOLS_VERDICT_REJECT);
+	cr_assert_eq(tools_marker_verdict(1, 0, (const uint8_t *)KEY, 16, 0,
+	    "not a key"), TOOLS_VERDICT_MISMATCH);
+}
+
+Test(tools_labels, build_and_check)
+{
+	json_t		*l;
+	char		 found[TOOLS_LABEL_KEY_LEN + 1];
+
+	l = tools_labels_build(OWNER, TOOLS_ROLE_VOLUME, KEY, "x 1.0",
+	    "2026-01-31T12:00:00Z");
+	cr_assert_not_null(l);
+	cr_assert_null(tools_labels_check(l, OWNER, TOOLS_ROLE_VOLUME, KEY,
+	    NULL));
+	cr_assert_null(tools_labels_check(l, OWNER, TOOLS_ROLE_VOLUME, NULL,
+	    found));
+	cr_assert_str_eq(found, KEY);
+	cr_assert_str_eq(tools_labels_check(l, OWNER "0", TOOLS_ROLE_VOLUME,
+	    KEY, NULL), "other owner");
+	cr_assert_str_eq(tools_labels_check(l, OWNER, TOOLS_ROLE_FILL, KEY,
+	    NULL), "other role");
+	cr_assert_str_eq(tools_labels_check(l, OWNER, TOOLS_ROLE_VOLUME,
+	    "fedcba9876543210", NULL), "other key");
+	cr_assert_str_eq(tools_labels_check(NULL, OWNER, TOOLS_ROLE_VOLUME,
+	    KEY, NULL), "no labels");
+	json_object_set_new(l, LABEL_TOOLS_KEY, json_string("ABCDEF0123456789"));
+	cr_assert_str_eq(tools_labels_check(l, OWNER, TOOLS_ROLE_VOLUME, NULL,
+	    found), "other key");
+	json_object_set_new(l, LABEL_MARKER, json_string("yes"));
+	cr_assert_str_eq(tools_labels_check(l, OWNER, TOOLS_ROLE_VOLUME, NULL,
+	    NULL), "not a space");
+	json_decref(l);
+	cr_assert_null(tools_labels_build(OWNER, TOOLS_ROLE_VOLUME, "short",
+	    "x", "2026-01-31T12:00:00Z"));
+	cr_assert_null(tools_labels_build(OWNER, TOOLS_ROLE_VOLUME, KEY,
+	    "new\nline", "2026-01-31T12:00:00Z"));
+	cr_assert_null(tools_labels_build("nobody", TOOLS_ROLE_VOLUME, KEY,
+	    "x", "2026-01-31T12:00:00Z"));
+}
+
+static void
+params(struct harden_tools_params *p, enum tools_role r)
+{
+	memset(p, 0, sizeof(*p));
+	p->tp_role = r;
+	p->tp_image = "spaced-space:latest";
+	p->tp_volume = VOL;
+	p->tp_owner = OWNER;
+	p->tp_key = KEY;
+	p->tp_description = "x 1.0";
+	p->tp_created = "2026-01-31T12:00:00Z";
+}
+
+/* The inspect an engine gives back for the body, as far as it is read. */
+static json_t *
+inspect_of(const json_t *body, int rw)
+{
+	json_t	*env, *c;
+
+	env = json_array();
+	json_array_append_new(env, json_string("PATH=/usr/bin:/bin"));
+	if (json_object_get(body, "Env") != NULL)
+		json_array_extend(env, json_object_get(body, "Env"));
+	c = json_pack("{s:s, s:[s], s:{s:O, s:O, s:O, s:o}, s:O,"
+	    " s:[{s:s, s:s, s:s, s:b}]}",
+	    "Path", "/bin/sleep", "Args", "infinity",
+	    "Config", "Image", json_object_get(body, "Image"),
+	    "User", json_object_get(body, "User"),
+	    "Labels", json_object_get(body, "Labels"), "Env", env,
+	    "HostConfig", json_object_get(body, "HostConfig"),
+	    "Mounts", "Type", "volume", "Name", VOL, "Destination",
+	    TOOLS_MOUNT, "RW", rw);
+	cr_assert_not_null(c);
+	return c;
+}
+
+static size_t
+violations(const json_t *c, const struct harden_tools_params *p,
+    const char *want)
+{
+	struct harden_report	 r;
+
+	harden_report_init(&r);
+	harden_verify_tools(c, p, &r);
+	if (want != NULL)
+		cr_assert(harden_report_has(&r, want), "%s not reported", want);
+	return r.hr_n;
+}
+
+Test(tools_harden, builder_and_checker)
+{
+	struct harden_tools_params	 p;
+	const char			*why = NULL;
+	json_t				*b, *c, *hc;
+	char				 name[SPACE_RESOURCE_MAX];
+
+	params(&p, TOOLS_ROLE_FILL);
+	cr_assert_not_null(b = harden_tools_create(&p, &why), "%s", why);
+	hc = json_object_get(b, "HostConfig");
+	cr_assert_str_eq(json_string_value(json_object_get(hc, "NetworkMode")),
+	    "bridge");
+	cr_assert_eq(json_integer_value(json_object_get(hc, "Memory")),
+	    2LL << 30);
+	cr_assert_eq(harden_tools_name(&p, name, sizeof(name)), 0);
+	cr_assert_str_eq(name, VOL "-fill");
+	c = inspect_of(b, 1);
+	cr_assert_eq(violations(c, &p, NULL), 0);
+	/* Each dropped setting is named. */
+	json_object_set_new(json_object_get(c, "HostConfig"), "CapDrop",
+	    json_array());
+	violations(c, &p, "tools_cap_drop");
+	json_object_set_new(json_object_get(c, "HostConfig"),
+	    "ReadonlyRootfs", json_false());
+	violations(c, &p, "tools_readonly_rootfs");
+	json_object_set_new(json_object_get(c, "HostConfig"), "MemorySwap",
+	    json_integer(0));
+	violations(c, &p, "tools_memory_swap");
+	json_object_set_new(json_object_get(c, "HostConfig"), "Tmpfs",
+	    json_object());
+	violations(c, &p, "tools_tmpfs");
+	json_decref(c);
+
+	/* The check one-shot: no network, read-only, the space user. */
+	params(&p, TOOLS_ROLE_CHECK);
+	json_decref(b);
+	cr_assert_not_null(b = harden_tools_create(&p, &why));
+	c = inspect_of(b, 0);
+	cr_assert_eq(violations(c, &p, NULL), 0);
+	json_decref(c);
+	c = inspect_of(b, 1);
+	violations(c, &p, "tools_mounts");	/* writable */
+	json_decref(c);
+	c = inspect_of(b, 0);
+	json_object_set_new(json_object_get(c, "HostConfig"), "NetworkMode",
+	    json_string("bridge"));
+	violations(c, &p, "tools_network");
+	json_object_set_new(json_object_get(c, "Config"), "User",
+	    json_string("0:0"));
+	violations(c, &p, "tools_user");
+	json_object_set_new(json_object_get(json_object_get(c, "Config"),
+	    "Labels"), LABEL_OWNER, json_string("x:1"));
+	violations(c, &p, "tools_labels");
+	json_decref(c);
+	json_decref(b);
+}

@@ -1,0 +1,391 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * The tools volume, spaced's side (spec "Tools volume").  spaced-docker
+ * opens no file, so spaced opens at start what a fill needs: the filler
+ * program it installs beside the workers (libexec/spaced-filler.js, the
+ * one source of truth: its sha256 is in every key and its bytes are what
+ * the filler runs, read by spaced-docker from the fd spaced hashed), each
+ * packed tarball of each profile, and the CA bundle.  An ensure is one
+ * IMSG_TOOLS_ENSURE_REQ for the caller's owner (the install id and the
+ * kernel's uid of the caller, never the client's word) and the key over
+ * the profile, the space image and the filler, then one IMSG_TOOLS_FILE
+ * per file, each a fresh dup of the fd.  tools_done_read() checks the
+ * answer for whoever asked: spacectl tools fill here, the create path
+ * of spaced.h.
+ */
+
+#include <sys/types.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "errors.h"
+#include "labels.h"
+#include "log.h"
+#include "space_parse.h"
+#include "spaced.h"
+#include "tools_key.h"
+
+#define SPACED_FILLER		"spaced-filler.js"	/* in libexec */
+#define TOOLS_FILLER_MAX	(256 * 1024)	/* spaced-docker's cap too */
+#define TOOLS_TARBALL_MAX	(512ULL * 1024 * 1024)
+#define TOOLS_CA_BUNDLE_MAX	(1024 * 1024)
+
+static int		 filler_fd = -1;
+static uint64_t		 filler_size;
+static char		 filler_sha[SHA256_HEX_LEN + 1];
+/* The profiles with their tarballs hashed, and the fds of those. */
+static struct agent_profile profiles[AGENT_PROFILES_MAX];
+static int		 profile_ok[AGENT_PROFILES_MAX];
+static int		 packed_fd[AGENT_PROFILES_MAX][AGENT_PACKAGES_MAX];
+static uint32_t		 nprofiles;
+static int		 ca_fd = -1;
+static uint64_t		 ca_size;
+
+static int
+open_regular(const char *path, uint64_t max, char sha[SHA256_HEX_LEN + 1],
+    uint64_t *size)
+{
+	struct stat	 sb;
+	int		 fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) == -1) {
+		log_warn("tools: %s", path);
+		return -1;
+	}
+	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode) ||
+	    tools_sha256_fd(fd, max, sha, size) == -1 || *size == 0) {
+		log_warnx("tools: %s: not a regular file of at most %llu "
+		    "bytes", path, (unsigned long long)max);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+void
+tools_open(const char *libexec)
+{
+	const struct spaced_conf	*conf = spaced_config();
+	struct agent_package		*ap;
+	char				 path[PATH_MAX], sha[SHA256_HEX_LEN + 1];
+	uint32_t			 i, j;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", libexec,
+	    SPACED_FILLER) < sizeof(path) &&
+	    (filler_fd = open_regular(path, TOOLS_FILLER_MAX, filler_sha,
+	    &filler_size)) != -1)
+		log_info("tools: %s, sha256 %.16s..., %llu bytes", path,
+		    filler_sha, (unsigned long long)filler_size);
+	nprofiles = conf->sc_nagents;
+	for (i = 0; i < nprofiles; i++) {
+		profiles[i] = conf->sc_agents[i];
+		profile_ok[i] = 1;
+		for (j = 0; j < AGENT_PACKAGES_MAX; j++)
+			packed_fd[i][j] = -1;
+		for (j = 0; j < profiles[i].ag_npackages; j++) {
+			ap = &profiles[i].ag_packages[j];
+			if (ap->ap_tarball[0] == '\0')
+				continue;
+			/* Read and hashed once: the key says what is sent. */
+			if ((packed_fd[i][j] = open_regular(ap->ap_tarball,
+			    TOOLS_TARBALL_MAX, ap->ap_sha256,
+			    &ap->ap_size)) == -1)
+				profile_ok[i] = 0;
+		}
+	}
+	if (conf->sc_tools_ca[0] != '\0' && (ca_fd =
+	    open_regular(conf->sc_tools_ca, TOOLS_CA_BUNDLE_MAX, sha,
+	    &ca_size)) == -1)
+		log_warnx("tools: the CA bundle %s cannot be read: fills "
+		    "answer %s", conf->sc_tools_ca, ERR_TOOLS_FILL_FAILED);
+}
+
+/* The profile of that name ("" the default), or NULL; its index. */
+static struct agent_profile *
+profile_find(const char *name, uint32_t *idx)
+{
+	const struct spaced_conf	*conf = spaced_config();
+	uint32_t			 i;
+
+	if (name == NULL || name[0] == '\0')
+		name = conf->sc_agent;
+	for (i = 0; i < nprofiles; i++)
+		if (strcmp(profiles[i].ag_name, name) == 0) {
+			*idx = i;
+			return &profiles[i];
+		}
+	return NULL;
+}
+
+/* "opencode-ai 1.18.33, x 1.0 (packed)": the label, for people. */
+static void
+tools_label(const struct agent_profile *ag, char *buf, size_t len)
+{
+	uint32_t	 i;
+
+	buf[0] = '\0';
+	for (i = 0; i < ag->ag_npackages; i++) {
+		if (i > 0)
+			strlcat(buf, ", ", len);
+		strlcat(buf, ag->ag_packages[i].ap_name, len);
+		strlcat(buf, " ", len);
+		strlcat(buf, ag->ag_packages[i].ap_version, len);
+		if (ag->ag_packages[i].ap_tarball[0] != '\0')
+			strlcat(buf, " (packed)", len);
+	}
+	if (ag->ag_revision[0] != '\0') {
+		strlcat(buf, ", revision ", len);
+		strlcat(buf, ag->ag_revision, len);
+	}
+}
+
+int
+tools_current(const char *agent, uid_t uid, struct ctl_tools_info *ti)
+{
+	const struct spaced_conf	*conf = spaced_config();
+	const struct agent_profile	*ag;
+	uint32_t			 idx;
+
+	memset(ti, 0, sizeof(*ti));
+	if ((ag = profile_find(agent, &idx)) == NULL || !profile_ok[idx] ||
+	    filler_fd == -1)
+		return -1;
+	strlcpy(ti->ti_agent, ag->ag_name, sizeof(ti->ti_agent));
+	if (tools_key(ag, conf->sc_space_image, filler_sha, ti->ti_key) ==
+	    -1 || tools_describe(ag, conf->sc_space_image, filler_sha,
+	    ti->ti_description, sizeof(ti->ti_description)) == -1 ||
+	    tools_volume_name(ti->ti_volume, sizeof(ti->ti_volume),
+	    conf->sc_install_id, uid, ti->ti_key) == -1)
+		return -1;
+	tools_label(ag, ti->ti_label, sizeof(ti->ti_label));
+	return 0;
+}
+
+static int
+send_file(struct request *r, int fd, uint32_t kind, uint32_t index,
+    uint64_t size)
+{
+	struct tools_file_msg	 tf;
+	int			 dup;
+
+	if ((dup = fcntl(fd, F_DUPFD_CLOEXEC, 0)) == -1) {
+		log_warn("tools: dup");
+		return -1;
+	}
+	memset(&tf, 0, sizeof(tf));
+	tf.tf_kind = kind;
+	tf.tf_index = index;
+	tf.tf_size = size;
+	return worker_compose(PROC_DOCKER, IMSG_TOOLS_FILE, r->r_id, dup, &tf,
+	    sizeof(tf));
+}
+
+const char *
+tools_ensure(struct request *r, const char *agent)
+{
+	const struct spaced_conf	*conf = spaced_config();
+	static struct tools_ensure_req	 te;
+	struct ctl_tools_info		*ti;
+	const struct agent_profile	*ag;
+	uint32_t			 idx, i, n;
+	int				 s;
+
+	if ((ag = profile_find(agent, &idx)) == NULL)
+		return ERR_BAD_REQUEST;
+	if (!profile_ok[idx] || filler_fd == -1 ||
+	    (conf->sc_tools_ca[0] != '\0' && ca_fd == -1))
+		return ERR_TOOLS_FILL_FAILED;
+	if ((ti = calloc(1, sizeof(*ti))) == NULL)
+		return ERR_INTERNAL;
+	memset(&te, 0, sizeof(te));
+	if (tools_current(agent, r->r_cc->cc_uid, ti) == -1 ||
+	    space_owner_fmt(te.te_owner, sizeof(te.te_owner),
+	    conf->sc_install_id, r->r_cc->cc_uid) == -1) {
+		free(ti);
+		return ERR_INTERNAL;
+	}
+	strlcpy(te.te_key, ti->ti_key, sizeof(te.te_key));
+	strlcpy(te.te_volume, ti->ti_volume, sizeof(te.te_volume));
+	strlcpy(te.te_description, ti->ti_label, sizeof(te.te_description));
+	free(ti);
+	strlcpy(te.te_image, conf->sc_space_image, sizeof(te.te_image));
+	te.te_profile = *ag;
+	for (i = 0, n = 1; i < ag->ag_npackages; i++)
+		if (ag->ag_packages[i].ap_tarball[0] != '\0')
+			n++;
+	te.te_nfiles = n + (ca_fd != -1);
+	if ((s = docker_connect()) == -1)
+		return ERR_DOCKER_UNREACHABLE;
+	if (request_send(r, PROC_DOCKER, IMSG_TOOLS_ENSURE_REQ, s, &te,
+	    sizeof(te)) == -1)
+		return ERR_WORKER_UNAVAILABLE;
+	/* The files follow, each with its own fd: spaced-docker opens none. */
+	if (send_file(r, filler_fd, TOOLS_FILE_FILLER, 0, filler_size) == -1)
+		return NULL;	/* it answers: a file is missing */
+	for (i = 0; i < ag->ag_npackages; i++)
+		if (packed_fd[idx][i] != -1 &&
+		    send_file(r, packed_fd[idx][i], TOOLS_FILE_PACKED, i,
+		    ag->ag_packages[i].ap_size) == -1)
+			return NULL;
+	if (ca_fd != -1)
+		(void)send_file(r, ca_fd, TOOLS_FILE_CA, 0, ca_size);
+	return NULL;
+}
+
+int
+tools_done_read(struct request *r, enum procid from, struct imsg *imsg,
+    struct tools_done *td)
+{
+	if (from != PROC_DOCKER || imsg_get_type(imsg) != IMSG_TOOLS_DONE ||
+	    imsg_get_data(imsg, td, sizeof(*td)) == -1)
+		return -1;
+	if (memchr(td->td_done.sd_code, '\0', sizeof(td->td_done.sd_code)) ==
+	    NULL || memchr(td->td_done.sd_message, '\0',
+	    sizeof(td->td_done.sd_message)) == NULL ||
+	    memchr(td->td_volume, '\0', sizeof(td->td_volume)) == NULL ||
+	    memchr(td->td_key, '\0', sizeof(td->td_key)) == NULL ||
+	    (td->td_done.sd_code[0] != '\0' &&
+	    !space_code_valid(td->td_done.sd_code,
+	    sizeof(td->td_done.sd_code))) ||
+	    (td->td_key[0] != '\0' && !tools_key_valid(td->td_key)) ||
+	    /* an ensure that worked names its volume (a listing none) */
+	    (td->td_done.sd_code[0] == '\0' &&
+	    r->r_op->op_type != IMSG_CTL_TOOLS &&
+	    (td->td_volume[0] == '\0' || td->td_key[0] == '\0')) ||
+	    td->td_filled < 0 || td->td_filled > 1 || td->td_pruned < 0)
+		return -1;
+	return 0;
+}
+
+/* --- spacectl tools fill, spacectl tools ------------------------------ */
+
+static const char *
+tools_fill_start(struct request *r, struct imsg *imsg)
+{
+	struct ctl_tools	 ct;
+
+	(void)imsg_get_data(imsg, &ct, sizeof(ct));
+	if (memchr(ct.ct_agent, '\0', sizeof(ct.ct_agent)) == NULL ||
+	    (ct.ct_agent[0] != '\0' && !agent_name_valid(ct.ct_agent)))
+		return ERR_BAD_REQUEST;
+	return tools_ensure(r, ct.ct_agent);
+}
+
+static void
+tools_answer(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct tools_done	 td;
+
+	if (tools_done_read(r, from, imsg, &td) == -1)
+		fatalx("%s: bad tools answer from %s", __func__,
+		    proc_title(from));
+	if (td.td_done.sd_code[0] == '\0' &&
+	    r->r_op->op_type == IMSG_CTL_TOOLS_FILL) {
+		request_data(r, &td, sizeof(td));
+		request_end(r);
+		return;
+	}
+	if (td.td_done.sd_code[0] == '\0') {
+		request_end(r);
+		return;
+	}
+	request_data(r, &td.td_done, sizeof(td.td_done));
+	request_fail(r, td.td_done.sd_code);
+}
+
+static void
+tools_volume(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct tools_volume_info	 vi;
+	uint32_t			 i;
+
+	(void)imsg_get_data(imsg, &vi, sizeof(vi));
+	if (memchr(vi.tv_name, '\0', sizeof(vi.tv_name)) == NULL ||
+	    memchr(vi.tv_key, '\0', sizeof(vi.tv_key)) == NULL ||
+	    memchr(vi.tv_description, '\0', sizeof(vi.tv_description)) ==
+	    NULL || memchr(vi.tv_created, '\0', sizeof(vi.tv_created)) ==
+	    NULL || vi.tv_state < TOOLS_STATE_FILLED ||
+	    vi.tv_state > TOOLS_STATE_UNKNOWN ||
+	    vi.tv_nmounts > TOOLS_MOUNTS_MAX || !tools_key_valid(vi.tv_key))
+		fatalx("%s: bad tools volume from %s", __func__,
+		    proc_title(from));
+	for (i = 0; i < TOOLS_MOUNTS_MAX; i++)
+		if (memchr(vi.tv_mounts[i], '\0', sizeof(vi.tv_mounts[i])) ==
+		    NULL || (i < vi.tv_nmounts &&
+		    !space_id_valid(vi.tv_mounts[i])))
+			fatalx("%s: bad tools volume from %s", __func__,
+			    proc_title(from));
+	request_data(r, &vi, sizeof(vi));
+}
+
+static const char *
+tools_list_start(struct request *r, struct imsg *imsg)
+{
+	const struct spaced_conf	*conf = spaced_config();
+	static struct tools_ensure_req	 te;
+	struct ctl_tools_info		*ti;
+	struct ctl_tools		 ct;
+	int				 s;
+
+	(void)imsg_get_data(imsg, &ct, sizeof(ct));
+	if (memchr(ct.ct_agent, '\0', sizeof(ct.ct_agent)) == NULL ||
+	    (ct.ct_agent[0] != '\0' && !agent_name_valid(ct.ct_agent)))
+		return ERR_BAD_REQUEST;
+	if ((ti = calloc(1, sizeof(*ti))) == NULL)
+		return ERR_INTERNAL;
+	/* The current key first; none when the profile cannot be filled. */
+	if (tools_current(ct.ct_agent, r->r_cc->cc_uid, ti) == -1)
+		strlcpy(ti->ti_agent, ct.ct_agent, sizeof(ti->ti_agent));
+	request_data(r, ti, sizeof(*ti));
+	free(ti);
+	memset(&te, 0, sizeof(te));
+	if (space_owner_fmt(te.te_owner, sizeof(te.te_owner),
+	    conf->sc_install_id, r->r_cc->cc_uid) == -1)
+		return ERR_INTERNAL;
+	strlcpy(te.te_image, conf->sc_space_image, sizeof(te.te_image));
+	if ((s = docker_connect()) == -1)
+		return ERR_DOCKER_UNREACHABLE;
+	if (request_send(r, PROC_DOCKER, IMSG_TOOLS_LIST_REQ, s, &te,
+	    sizeof(te)) == -1)
+		return ERR_WORKER_UNAVAILABLE;
+	return NULL;
+}
+
+const struct answer_row tools_answers[] = {
+	{ IMSG_TOOLS_VOLUME, PROC_BIT(PROC_DOCKER),
+	    sizeof(struct tools_volume_info), 0, tools_volume },
+	{ IMSG_TOOLS_DONE, PROC_BIT(PROC_DOCKER), sizeof(struct tools_done),
+	    1, tools_answer },
+	/* a cancelled fill rolls back, and needs its connections */
+	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,
+	    space_conn },
+	{ 0 }
+};
+
+const char *
+tools_start(struct request *r, struct imsg *imsg)
+{
+	if (r->r_op->op_type == IMSG_CTL_TOOLS_FILL)
+		return tools_fill_start(r, imsg);
+	return tools_list_start(r, imsg);
+}

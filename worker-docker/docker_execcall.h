@@ -1,0 +1,45 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef SPACED_DOCKER_EXECCALL_H
+#define SPACED_DOCKER_EXECCALL_H
+
+/*
+ * The three calls of an exec through the Engine API, shared by a
+ * space's exec (docker_exec.c) and the tools one-shots
+ * (docker_toolsvol.c): the body of POST /containers/{id}/exec, its
+ * answer, and the exit code in GET /exec/{id}/json.  The hijacked
+ * stream between them is docker_req.c's stream mode and
+ * docker_frames.c's reader.
+ */
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "docker_parse.h"
+
+#define EXEC_ID_MAX	100
+
+/* argv and env (NULL: none) are taken; NULL on allocation failure. */
+json_t	*docker_exec_body(json_t *argv, const char *user, json_t *env);
+/* 0 and the exec's id (hex), or -1: not a 201 with a proper Id. */
+int	 docker_exec_created(const struct docker_parser *, char *id,
+	    size_t len);
+/* 1 and *code when it exited, 0 while it runs, -1 not an answer. */
+int	 docker_exec_exited(const struct docker_parser *, int *code);
+
+#endif /* SPACED_DOCKER_EXECCALL_H */
