@@ -21,7 +21,17 @@ if "$ctl" status >/dev/null 2>&1; then
 	echo "run: spaced already answers; using it"
 else
 	echo "run: starting spaced (log: $log)"
-	nohup "$build/sbin/spaced" -d >"$log" 2>&1 </dev/null &
+	# Without a spaced.conf of the machine's: this host's CA bundle for
+	# the filler, for a network that inspects TLS on its way to npm.
+	conf=
+	if [ ! -f /etc/spaced.conf ] && [ "$(id -u)" -eq 0 ] &&
+	    [ -f /etc/ssl/certs/ca-certificates.crt ]; then
+		conf=$build/run.conf
+		echo 'tools ca bundle "/etc/ssl/certs/ca-certificates.crt"' \
+		    >"$conf"
+	fi
+	nohup "$build/sbin/spaced" -d ${conf:+-f "$conf"} >"$log" 2>&1 \
+	    </dev/null &
 	echo $! >"$build/spaced.pid"
 	i=0
 	until "$ctl" status >/dev/null 2>&1; do
@@ -37,6 +47,8 @@ else
 fi
 
 "$ctl" check
+# The first create fills the agent's tools from the npm registry (once).
+"$ctl" tools fill >/dev/null
 id=$("$ctl" create -n "make run")
 "$ctl" verify "$id"
 # This checkout's own code into it, as git objects (code in).
@@ -58,6 +70,8 @@ EOT
   what changed inside:   $ctl exec $id -- git -C $project status
 EOT
 cat <<EOT
+  its agent's server:    $ctl server $id GET /global/health
+  the server's token:    $ctl token $id
   a shell inside:        $ctl exec $id -- bash -i
   one command:           $ctl exec $id -- git --version
   let it reach a name:   $ctl network $id allowlist registry.npmjs.org
