@@ -6,26 +6,7 @@
 # The tools come from a packed source: npm pack here, the filler fills
 # offline.
 dir=$(cd "$(dirname "$0")" && pwd)
-PORT=27601
-tgzdir=$(mktemp -d /tmp/spaced-hostile.XXXXXX)
-(cd "$tgzdir" && npm pack --silent "$dir/hostile-server" >/dev/null 2>&1)
-TGZ=$tgzdir/spaced-hostile-server-1.0.0.tgz
-profile() {	# extra lines
-	cat <<EOC
-agent hostile packed spaced-hostile-server 1.0.0 $TGZ
-agent hostile binary hostile-server
-agent hostile serve hostile-server %p
-agent hostile port $PORT
-agent hostile password env HOSTILE_PASSWORD
-agent hostile auth basic x
-agent hostile ready GET /health 200 healthy
-agent hostile ready wait 8
-agent hostile model none
-agent hostile env NODE_OPTIONS=--max-old-space-size=64
-$1
-default agent hostile
-EOC
-}
+. "$dir/hostile.sh"
 SPACED_AGENT_CONF=$(profile "")
 . "$dir/../contract/lib.sh"
 
