@@ -103,7 +103,7 @@ tools_record(struct imsg *imsg, void *arg)
 		    "description", vi.tv_description,
 		    "created", vi.tv_created,
 		    "state", states[vi.tv_state], "spaces", spaces,
-		    "more_spaces", vi.tv_more != 0,
+		    "moreSpaces", vi.tv_more != 0,
 		    "current", to->have_ti &&
 		    strcmp(vi.tv_key, to->ti.ti_key) == 0);
 		if (o != NULL)

@@ -1,0 +1,129 @@
+#!/bin/sh
+# Create to ready and start to ready of a space with the default agent
+# (OpenCode's server from a filled tools volume), through spacectl, in
+# one run against the baseline the issue names: the docker CLI sequence
+# of space_create.sh with the same tools mount and command, the token
+# written over docker exec stdin, plus the same readiness wait (docker
+# exec of curl every 0.5 s until the health answer is ready).  The
+# spec's own figures (2.9 s and 2.5 s) are printed beside.  Then the
+# idle memory of a space with its server (the engine's stats).  Medians
+# over N rounds; never asserts a time.
+# usage: agent_ready.sh [build-dir] [rounds]
+set -eu
+b=$(cd "${1:-build}" && pwd)
+n=${2:-3}
+run=$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
+cd "$(dirname "$0")/../.."
+. regress/integration/lib.sh
+. "$b/images.env"
+T=$(mktemp -d)
+build=$b
+make_tree
+ca=
+[ -f /etc/ssl/certs/ca-certificates.crt ] &&
+    ca='tools ca bundle "/etc/ssl/certs/ca-certificates.crt"'
+SPACED_AGENT_CONF=""
+SPACED_EXTRA_CONF="space image \"$SPACE_IMAGE\"
+gatekeeper image \"$GATEKEEPER_IMAGE\"
+$ca"
+start_spaced "$T/sd" || { echo "agent_ready: spaced did not start" >&2; exit 1; }
+cli_sweep() {
+	docker ps -aq --filter label=spaced.bench=$run | xargs -r docker rm -f >/dev/null
+	docker volume ls -q --filter label=spaced.bench=$run | xargs -r docker volume rm >/dev/null
+	docker network ls -q --filter label=spaced.bench=$run | xargs -r docker network rm >/dev/null
+}
+trap 'stop_spaced; cli_sweep; rm -rf "$T" "$tree"' EXIT
+now() { date +%s%N; }
+ms() { echo $((($2 - $1) / 1000000)); }
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+TOOLS=$(ctl -j tools fill | jq -r .volume) || { echo "agent_ready: tools fill failed" >&2; exit 1; }
+PW=OPENCODE_SERVER_PASSWORD
+TF=/home/space/.spaced-space/token
+CMD="while [ ! -s $TF ]; do /bin/sleep 0.2; done; $PW=\"\$(/bin/cat $TF)\"; export $PW; exec opencode serve --hostname 127.0.0.1 --port 27600"
+HARD="--init --read-only --security-opt no-new-privileges --cap-drop ALL
+    --pids-limit 512 --shm-size 64m --ipc private --cgroupns private
+    --log-driver local --log-opt max-size=10m --log-opt max-file=1
+    --log-opt compress=false --label spaced.bench=$run"
+
+cli_ready() {	# container token
+	while :; do
+		printf 'url = "http://127.0.0.1:27600/global/health"\nuser = "opencode:%s"\nmax-time = 3\nsilent\n' "$2" |
+		    docker exec -i "$1" /usr/bin/curl --disable --config - 2>/dev/null |
+		    grep -q '"healthy":true' && return 0
+		sleep 0.5
+	done
+}
+cli_create() {
+	p=bench-$run-$1
+	docker network create --internal --label spaced.bench=$run "$p-inner" >/dev/null
+	docker network create --label spaced.bench=$run "$p-outer" >/dev/null
+	docker volume create --label spaced.bench=$run "$p-work" >/dev/null
+	docker volume create --label spaced.bench=$run "$p-home" >/dev/null
+	docker run --rm --network none --cap-drop ALL --cap-add CHOWN \
+	    --memory 128m --user 0 --label spaced.bench=$run \
+	    --mount type=volume,src="$p-work",dst=/w \
+	    --mount type=volume,src="$p-home",dst=/h \
+	    --entrypoint /bin/chown "$SPACE_IMAGE" 10000:10000 /w /h
+	# shellcheck disable=SC2086
+	docker create --name "$p-gk" $HARD --user 10100:10100 \
+	    --memory 256m --memory-swap 256m \
+	    --tmpfs /tmp:rw,noexec,nosuid,size=16m --network "$p-inner" \
+	    --network-alias gatekeeper \
+	    --entrypoint /usr/libexec/spaced/spaced-gatekeeper "$GATEKEEPER_IMAGE" \
+	    -u /tmp 127.0.0.1 3128 8080 9099 >/dev/null
+	docker network connect "$p-outer" "$p-gk"
+	docker start "$p-gk" >/dev/null
+	# shellcheck disable=SC2086
+	docker create --name "$p-space" $HARD --user 10000:10000 \
+	    --memory 4g --memory-swap 4g \
+	    --tmpfs /tmp:rw,exec,nosuid,size=256m --network "$p-inner" \
+	    -e HOME=/home/space -e PATH=/usr/local/bin:/usr/bin:/bin:/opt/spaced-tools/node_modules/.bin \
+	    -e OPENCODE_DISABLE_MODELS_FETCH=1 -e OPENCODE_DISABLE_AUTOUPDATE=1 \
+	    --mount type=volume,src="$p-work",dst=/spaces/w \
+	    --mount type=volume,src="$p-home",dst=/home/space \
+	    --mount type=volume,src="$TOOLS",dst=/opt/spaced-tools,readonly \
+	    --entrypoint /bin/sh "$SPACE_IMAGE" -c "$CMD" >/dev/null
+	docker start "$p-space" >/dev/null
+	tok=$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')
+	printf %s "$tok" | docker exec -i "$p-space" sh -c \
+	    'umask 077; mkdir -p ~/.spaced-space && cat > ~/.spaced-space/token.new && mv ~/.spaced-space/token.new ~/.spaced-space/token'
+	cli_ready "$p-space" "$tok"
+}
+cli_start() {
+	docker start "bench-$run-$1-gk" >/dev/null
+	docker start "bench-$run-$1-space" >/dev/null
+	cli_ready "bench-$run-$1-space" "$tok"
+}
+cli_stop() { docker stop -t 5 "bench-$run-$1-space" "bench-$run-$1-gk" >/dev/null; }
+
+# Warm-up: the runtime and tools volumes are there, images cached.
+id=$(ctl create) && ctl remove "$id" >/dev/null
+i=0
+while [ $i -lt "$n" ]; do
+	t0=$(now); cli_create "$i"; t1=$(now); cli_stop "$i"; t2=$(now)
+	cli_start "$i"; t3=$(now); cli_sweep
+	echo "$(ms "$t0" "$t1") $(ms "$t2" "$t3")" >>"$T/cli"
+	t0=$(now); id=$(ctl create); t1=$(now); ctl stop "$id"; t2=$(now)
+	ctl start "$id" >/dev/null; t3=$(now)
+	echo "$(ms "$t0" "$t1") $(ms "$t2" "$t3")" >>"$T/api"
+	[ $i -eq $((n - 1)) ] || ctl remove "$id" >/dev/null
+	i=$((i + 1))
+done
+col=1
+for op in "create to ready" "start to ready"; do
+	c=$(cut -d' ' -f$col "$T/cli" | median)
+	a=$(cut -d' ' -f$col "$T/api" | median)
+	spec=2900; [ $col -eq 2 ] && spec=2500
+	awk -v op="$op" -v c="$c" -v a="$a" -v s="$spec" 'BEGIN { printf "%-16s spacectl %5d ms   docker CLI sequence + readiness %5d ms   %.2fx of the CLI (goal 0.5x)   spec %d ms\n", op, a, c, (c > 0 ? a / c : 0), s }'
+	col=$((col + 1))
+done
+# Idle memory: the space with its server, a few seconds after ready.
+sleep 5
+for r in space gatekeeper; do
+	m=$(curl -s --unix-socket /var/run/docker.sock \
+	    "http://docker/v1.41/containers/spaced-space-$id-$r/stats?stream=false" |
+	    jq '.memory_stats.usage - (.memory_stats.stats.total_inactive_file // .memory_stats.stats.inactive_file // 0)')
+	echo "idle memory of the $r container: $((m / 1048576)) MiB"
+done
+ctl remove "$id" >/dev/null
