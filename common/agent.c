@@ -294,11 +294,17 @@ agent_profile_default(struct agent_profile *ag)
 	ag->ag_ready_status = 200;
 	ag->ag_ready_wait = AGENT_READY_WAIT;
 	strlcpy(ag->ag_ready_field, "healthy", sizeof(ag->ag_ready_field));
-	/* OpenCode reads inline configuration from this variable. */
+	/*
+	 * OpenCode reads inline configuration from this variable.  An
+	 * OpenAI-compatible provider (its SDK is in the binary) whose base
+	 * is the window's place for the grant, no key (the window adds
+	 * it), no other provider offered, and every tool allowed: the
+	 * space is the sandbox (docs/agent-opencode.md).  The model's id
+	 * is the upstream's; "default" until a profile names another.
+	 */
 	strlcpy(ag->ag_model_env, "OPENCODE_CONFIG_CONTENT",
 	    sizeof(ag->ag_model_env));
-	strlcpy(ag->ag_model_template,
-	    "{\"provider\":{\"openai\":{\"options\":{\"baseURL\":\"%u\"}}}}",
+	strlcpy(ag->ag_model_template, AGENT_OPENCODE_MODEL_TEMPLATE,
 	    sizeof(ag->ag_model_template));
 	/* The catalog and the update check would spend corridor attempts. */
 	ag->ag_nenv = 2;

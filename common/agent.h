@@ -107,6 +107,14 @@ struct agent_profile {
 #define AGENT_OPENCODE_PACKAGE	"opencode-ai"
 #define AGENT_OPENCODE_VERSION	"1.18.33"
 #define AGENT_DEFAULT_PORT	27600
+#define AGENT_OPENCODE_MODEL_TEMPLATE					\
+	"{\"$schema\":\"https://opencode.ai/config.json\","		\
+	"\"provider\":{\"spaced\":{\"npm\":\"@ai-sdk/openai-compatible\","	\
+	"\"name\":\"spaced\",\"options\":{\"baseURL\":\"%u/v1\"},"	\
+	"\"models\":{\"default\":{\"name\":\"default\"}}}},"		\
+	"\"enabled_providers\":[\"spaced\"],\"model\":\"spaced/default\","	\
+	"\"small_model\":\"spaced/default\",\"permission\":{\"*\":\"allow\"},"	\
+	"\"autoupdate\":false,\"share\":\"disabled\"}"
 #define AGENT_READY_WAIT	120	/* the spec's bound */
 #define AGENT_READY_WAIT_MAX	600
 /* The default agent "none": an idle space, no tools volume, no server. */
