@@ -82,9 +82,12 @@ def bash_tool(tools):
 
 
 def tool_result(messages):
-    """The content of the last tool message, or None."""
+    """The content of the last tool message after the last user message
+    (this turn's tool result), or None."""
     out = None
     for m in messages or []:
+        if m.get("role") == "user":
+            out = None
         if m.get("role") == "tool":
             c = m.get("content")
             if isinstance(c, list):
