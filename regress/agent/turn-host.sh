@@ -140,6 +140,7 @@ prov() {
 CONFIG=$(jq -cn --argjson g "$(prov "$GOOD")" --argjson b "$(prov "$BAD")" '{
     "$schema": "https://opencode.ai/config.json",
     provider: { spaced: $g, spacedbad: $b },
+    enabled_providers: [ "spaced", "spacedbad" ],
     model: "spaced/scripted", small_model: "spaced/scripted",
     permission: { bash: "allow" },
     autoupdate: false, share: "disabled" }')
@@ -204,6 +205,10 @@ check "its health says healthy and $VERSION" jqf --arg v "$VERSION" \
 check "without the password: 401" sh -c "ip netns exec $NA curl -s \
     -o /dev/null -w '%{http_code}' --max-time 3 \
     http://127.0.0.1:$OCPORT/global/health | grep -qx 401"
+oc /config/providers 'max-time = 10' >"$T/providers"; split "$T/providers"
+check "OpenCode offers our providers only (none from its bundled catalog)" \
+    jqf '[.providers[].id] | sort == ["spaced", "spacedbad"]' \
+    "$T/providers.json"
 ocpid=$(ip netns pids "$NA" | while read -r p; do
 	[ "$(readlink "/proc/$p/exe")" = "$(readlink -f "$OPENCODE")" ] &&
 	    echo "$p"; done | head -n 1)
@@ -274,6 +279,35 @@ check "OpenCode sent no key of its own (the window dropped none)" jqf -s '
     "$T/window.log"
 check "OpenCode streamed (SSE) every chat request" jqf -s '
     map(select(.answer)) | all(.body.stream == true)' "$T/model.log"
+
+# A second turn in the same session, the asynchronous way: 204 at once,
+# then /session/status until the session is no longer in it.
+rm -f "$T/proj/turn.txt"
+t3=$(now)
+post "/session/$sid/prompt_async" "$(jq -cn '{
+    model: { providerID: "spaced", modelID: "scripted" },
+    parts: [ { type: "text", text: "Once more." } ] }')" >"$T/async"
+split "$T/async"
+check "POST /session/ID/prompt_async answers 204" \
+    test "$(code "$T/async")" = 204
+idle() {
+	i=0
+	while [ $i -lt 600 ]; do
+		oc /session/status 'max-time = 3' >"$T/st"; split "$T/st"
+		jqf --arg s "$sid" 'has($s) | not' "$T/st.json" && return 0
+		sleep 0.1; i=$((i + 1))
+	done
+	return 1
+}
+check "the session leaves /session/status when the turn is done" idle
+echo "# the second turn took $(since "$t3") s"
+check "the second turn ran the command again" \
+    test "$(cat "$T/proj/turn.txt" 2>/dev/null)" = "$TOKEN"
+oc "/session/$sid/message" 'max-time = 10' >"$T/msgs"; split "$T/msgs"
+check "the session now holds two completed bash parts" \
+    jqf '[.[].parts[] | select(.type == "tool" and .tool == "bash" and
+    .state.status == "completed")] | length == 2' "$T/msgs.json"
+sleep 2
 echo "# opencode serve RSS after the turns: $(rss) kB"
 
 # Nothing else on the network: every name looked up reached the logger.
