@@ -19,6 +19,8 @@
 #     the request's shell tool ("bash": command, and description when
 #     its schema has one) running CMD
 # GET /v1/models -> the one model.  Anything else -> 404, logged.
+# --dns: a DNS logger on udp/53 (NXDOMAIN to all); --proxy-port N: a
+# corridor stand-in (each CONNECT or absolute-URL request logged, 403).
 # It stops by itself after --lifetime seconds or --max-requests requests.
 
 import argparse
@@ -43,6 +45,9 @@ ap.add_argument("--max-requests", type=int, default=200)
 ap.add_argument("--dns", action="store_true",
                 help="also answer DNS on udp/53 of --listen: log each "
                      "name asked for, answer NXDOMAIN")
+ap.add_argument("--proxy-port", type=int, default=0,
+                help="also a corridor stand-in on this port of --listen: "
+                     "log each proxy request, answer 403")
 args = ap.parse_args()
 
 if not args.key_file:
@@ -284,6 +289,33 @@ def dns_loop():
 
 if args.dns:
     threading.Thread(target=dns_loop, daemon=True).start()
+
+
+class Corridor(BaseHTTPRequestHandler):
+    """A stand-in for the corridor: logs what a proxy client asks for
+    (CONNECT host:port, or an absolute URL) and refuses it."""
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, fmt, *a):
+        pass
+
+    def refuse(self):
+        log({"event": "proxy", "t": round(time.time(), 3),
+             "method": self.command, "target": self.path,
+             "headers": {k.lower(): v for k, v in self.headers.items()
+                         if k.lower() not in SECRET_HEADERS}})
+        self.send_response(403)
+        self.send_header("Content-Length", "0")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+
+    do_CONNECT = do_GET = do_POST = do_PUT = do_HEAD = refuse
+
+
+if args.proxy_port:
+    psrv = Server((args.listen, args.proxy_port), Corridor)
+    threading.Thread(target=psrv.serve_forever, daemon=True).start()
 
 
 def stopper():

@@ -88,8 +88,12 @@ ip -n "$NM" link set "vm$$" up && ip -n "$NA" link set "va$$" up
 check "the model's and the agent's namespaces" test $? -eq 0
 # ip netns exec binds this over /etc/resolv.conf: every name OpenCode
 # looks up reaches the logger and gets NXDOMAIN.
+# and its hosts: "gatekeeper" is the model's address here, as it is the
+# relay's 127.0.0.1 inside a space.
 mkdir -p "/etc/netns/$NA" &&
-    echo "nameserver $MODEL" >"/etc/netns/$NA/resolv.conf"
+    echo "nameserver $MODEL" >"/etc/netns/$NA/resolv.conf" &&
+    printf '127.0.0.1 localhost\n%s gatekeeper\n' "$MODEL" \
+    >"/etc/netns/$NA/hosts"
 check "the agent's namespace has no default route" \
     sh -c "! ip -n $NA route show default | grep -q ."
 
@@ -109,6 +113,7 @@ TOKEN=spaced-turn-$(rnd | cut -c1-12)
 CMD="echo $TOKEN > turn.txt; cat turn.txt"
 ip netns exec "$NM" python3 "$here/model-server.py" --listen "$MODEL" \
     --port 8000 --key-file "$T/key" --log "$T/model.log" --dns \
+    --proxy-port 3128 \
     --command "$CMD" --lifetime 300 </dev/null >"$T/model.err" 2>&1 &
 pids="$pids $!"
 ip netns exec "$NM" python3 "$here/window.py" --listen "$MODEL" \
@@ -119,20 +124,21 @@ up() {
 	i=0
 	while [ $i -lt 50 ]; do
 		ip netns exec "$NA" curl -s -o /dev/null --max-time 1 \
-		    "http://$MODEL:$1/" && return 0
+		    "http://$MODEL:$1/spaced-probe" && return 0
 		sleep 0.1; i=$((i + 1))
 	done
 	return 1
 }
 check "the scripted model listens on $MODEL:8000" up 8000
 check "the window stand-in listens on $MODEL:8080" up 8080
+check "the corridor stand-in listens on $MODEL:3128" up 3128
 
 # OpenCode with the environment a space gives it.  The config is the
 # agent profile's model setting: a provider of the bundled
 # @ai-sdk/openai-compatible, its baseURL the window's path for a grant,
 # no key.  The second provider is the negative control's grant.
 prov() {
-	jq -cn --arg u "http://$MODEL:8080/model/$1/v1" '{
+	jq -cn --arg u "http://gatekeeper:8080/model/$1/v1" '{
 	    npm: "@ai-sdk/openai-compatible", name: "spaced",
 	    options: { baseURL: $u },
 	    models: { scripted: { name: "scripted" } } }'
@@ -148,12 +154,19 @@ CONFIG=$(jq -cn --argjson g "$(prov "$GOOD")" --argjson b "$(prov "$BAD")" '{
 # finds (here ~/.config/opencode) from the npm registry unless that
 # directory is read-only or already holds node_modules and a lock that
 # names the package: a space's command writes these first.
+# SPACED_TURN_NOISY=1 drops both measures (and OPENCODE_DISABLE_*), to
+# see what OpenCode reaches for without them: the last checks then fail.
+QUIET="OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1
+    OPENCODE_DISABLE_LSP_DOWNLOAD=1 OPENCODE_DISABLE_SHARE=1"
+[ -z "${SPACED_TURN_NOISY:-}" ] || QUIET=
 cfg=$T/home/.config/opencode
-mkdir -p "$cfg/node_modules"
+[ -n "$QUIET" ] && mkdir -p "$cfg/node_modules"
+mkdir -p "$cfg"
 printf 'node_modules\npackage.json\npackage-lock.json\nbun.lock\n.gitignore' \
     >"$cfg/.gitignore"
+[ -n "$QUIET" ] &&
 printf '{"dependencies":{"@opencode-ai/plugin":"%s"}}\n' "$VERSION" \
-    >"$cfg/package.json"
+    >"$cfg/package.json" &&
 printf '{"lockfileVersion":3,"requires":true,"packages":{"":{"dependencies":{"@opencode-ai/plugin":"%s"}}}}\n' \
     "$VERSION" >"$cfg/package-lock.json"
 PASSWORD=$(rnd)
@@ -162,8 +175,11 @@ t0=$(now)
     HOME="$T/home" LANG=C.UTF-8 \
     OPENCODE_SERVER_PASSWORD="$PASSWORD" \
     OPENCODE_CONFIG_CONTENT="$CONFIG" \
-    OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1 \
-    OPENCODE_DISABLE_LSP_DOWNLOAD=1 OPENCODE_DISABLE_SHARE=1 \
+    HTTPS_PROXY=http://gatekeeper:3128 https_proxy=http://gatekeeper:3128 \
+    HTTP_PROXY=http://gatekeeper:3128 http_proxy=http://gatekeeper:3128 \
+    NO_PROXY=gatekeeper,localhost,127.0.0.1 \
+    no_proxy=gatekeeper,localhost,127.0.0.1 NODE_USE_ENV_PROXY=1 \
+    $QUIET \
     ip netns exec "$NA" "$OPENCODE" serve --hostname 127.0.0.1 \
     --port "$OCPORT" </dev/null >"$T/oc.log" 2>&1) &
 pids="$pids $!"
@@ -310,11 +326,17 @@ check "the session now holds two completed bash parts" \
 sleep 2
 echo "# opencode serve RSS after the turns: $(rss) kB"
 
-# Nothing else on the network: every name looked up reached the logger.
+# Nothing else on the network: every name looked up reached the DNS
+# logger, every proxied request the corridor stand-in.
 sleep 3
 names=$(jq -r 'select(.event == "dns") | .name' "$T/model.log" | sort -u)
-check "OpenCode looked up no name at all${names:+ (asked: $(echo $names))}" \
+check "OpenCode looked up no name in DNS${names:+ (asked: $(echo $names))}" \
     test -z "$names"
+asked=$(jq -r 'select(.event == "proxy" and .target != "/spaced-probe") |
+    .method + " " + .target' \
+    "$T/model.log" | sort -u)
+check "OpenCode asked the corridor for nothing${asked:+ (asked: $(echo $asked))}" \
+    test -z "$asked"
 # The key is nowhere OpenCode can see, checked with a positive control.
 keyin() {
 	grep -rqF -- "$KEY" "$T/home" "$T/proj" && return 0
