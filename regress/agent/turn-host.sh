@@ -69,6 +69,7 @@ cleanup() {
 	for f in model window oc; do
 		[ -f "$T/$f.log" ] && cp "$T/$f.log" "/tmp/agent-turn-$f.log"
 	done
+	[ -f "$T/msgs.json" ] && cp "$T/msgs.json" /tmp/agent-turn-messages.log
 	[ -f "$T/home/.local/share/opencode/log/opencode.log" ] &&
 	    cp "$T/home/.local/share/opencode/log/opencode.log" \
 	    /tmp/agent-turn-opencode.log
