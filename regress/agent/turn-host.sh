@@ -66,6 +66,7 @@ cleanup() {
 	ip netns delete "$NA" 2>/dev/null
 	ip netns delete "$NM" 2>/dev/null
 	rm -rf "/etc/netns/$NA"
+	rmdir /etc/netns 2>/dev/null
 	for f in model window oc; do
 		[ -f "$T/$f.log" ] && cp "$T/$f.log" "/tmp/agent-turn-$f.log"
 	done
