@@ -307,11 +307,16 @@ agent_profile_default(struct agent_profile *ag)
 	strlcpy(ag->ag_model_template, AGENT_OPENCODE_MODEL_TEMPLATE,
 	    sizeof(ag->ag_model_template));
 	/* The catalog and the update check would spend corridor attempts. */
-	ag->ag_nenv = 2;
+	ag->ag_nenv = 4;
 	strlcpy(ag->ag_env[0], "OPENCODE_DISABLE_MODELS_FETCH=1",
 	    sizeof(ag->ag_env[0]));
 	strlcpy(ag->ag_env[1], "OPENCODE_DISABLE_AUTOUPDATE=1",
 	    sizeof(ag->ag_env[1]));
+	/* Nothing a turn needs downloads a language server or shares. */
+	strlcpy(ag->ag_env[2], "OPENCODE_DISABLE_LSP_DOWNLOAD=1",
+	    sizeof(ag->ag_env[2]));
+	strlcpy(ag->ag_env[3], "OPENCODE_DISABLE_SHARE=1",
+	    sizeof(ag->ag_env[3]));
 }
 
 #define TERM(f)	(memchr((f), '\0', sizeof(f)) != NULL)

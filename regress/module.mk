@@ -38,5 +38,8 @@ INTEGRATION	+= $(filter-out %/lib.sh,$(sort $(wildcard regress/faults/*.sh)))
 INTEGRATION	+= $(sort $(wildcard regress/codein/*.sh))
 # The agent inside: the server's channel with a test agent (packed tools).
 INTEGRATION	+= regress/agent/server.sh
+# A real agent turn: OpenCode from the registry, a scripted model behind
+# a grant (turn-host.sh is the same turn on the host, for development).
+INTEGRATION	+= regress/agent/turn.sh
 BENCHES		+= $(sort $(wildcard regress/bench/*.sh))
 FUZZ_TARGETS	+= $(sort $(wildcard regress/fuzz/*_fuzz.c))
