@@ -168,7 +168,7 @@ codein_start(struct request *r, struct imsg *imsg)
 	r->r_u.git.req.gq_flags = ci.ci_flags & CODEIN_CLEAN ?
 	    GIT_REQ_CLEAN : 0;
 	strlcpy(r->r_u.git.dir, ci.ci_dir, sizeof(r->r_u.git.dir));
-	r->r_u.git.owner = r->r_cc->cc_uid;
+	r->r_u.git.owner = r->r_uid;
 	r->r_u.git.timeout_s = ci.ci_timeout_s != 0 ? ci.ci_timeout_s :
 	    codein_timeout();
 	r->r_u.git.step = STEP_SNAPSHOT;
@@ -550,7 +550,7 @@ remove_refs(struct request *r, const char *id)
 {
 	memset(&r->r_u.git, 0, sizeof(r->r_u.git));
 	strlcpy(r->r_u.git.req.gq_space, id, sizeof(r->r_u.git.req.gq_space));
-	r->r_u.git.owner = r->r_cc->cc_uid;
+	r->r_u.git.owner = r->r_uid;
 	r->r_u.git.step = STEP_REMOVE_GET;
 	origin_send(r, IMSG_JOURNAL_ORIGIN_GET);
 	if ((r->r_waiting & PROC_BIT(PROC_JOURNAL)) == 0)

@@ -241,7 +241,7 @@ probe_start(struct request *r, struct imsg *imsg)
 	    pm.pr_call > PROBE_FORK)
 		return ERR_BAD_REQUEST;
 	log_warnx("control: uid %u probes %s with call %u",
-	    (unsigned)r->r_cc->cc_uid, proc_title(pm.pr_proc), pm.pr_call);
+	    (unsigned)r->r_uid, proc_title(pm.pr_proc), pm.pr_call);
 	if (request_send(r, pm.pr_proc, IMSG_WORKER_PROBE, -1, &pm,
 	    sizeof(pm)) == -1)
 		return ERR_WORKER_UNAVAILABLE;
@@ -406,7 +406,7 @@ space_req_fill(struct request *r, struct space_req *sq, const char *id)
 
 	memset(sq, 0, sizeof(*sq));
 	if (space_owner_fmt(sq->sq_owner, sizeof(sq->sq_owner),
-	    conf->sc_install_id, r->r_cc->cc_uid) == -1 ||
+	    conf->sc_install_id, r->r_uid) == -1 ||
 	    space_owner_fmt(sq->sq_runtime_owner, sizeof(sq->sq_runtime_owner),
 	    conf->sc_install_id, geteuid()) == -1)
 		fatalx("%s: install id \"%s\"", __func__, conf->sc_install_id);
@@ -447,7 +447,7 @@ space_start(struct request *r, struct imsg *imsg)
 		    r->r_op->op_name);
 	(void)imsg_get_data(imsg, &cs, sizeof(cs));
 	if (ctl_space_check(&cs, space_types[i].sp_id, &errstr) == -1) {
-		log_debug("control: uid %u: %s: %s", (unsigned)r->r_cc->cc_uid,
+		log_debug("control: uid %u: %s: %s", (unsigned)r->r_uid,
 		    r->r_op->op_name, errstr);
 		return ERR_BAD_REQUEST;
 	}
@@ -467,7 +467,7 @@ space_start(struct request *r, struct imsg *imsg)
 		return NULL;
 	}
 	/* What runs in it: the checkers of verify and start want it too. */
-	if (agent_fill(r->r_cc->cc_uid, &sq.sq_agent) == -1) {
+	if (agent_fill(r->r_uid, &sq.sq_agent) == -1) {
 		space_fail(r, ERR_TOOLS_FILL_FAILED, "the agent's tools cannot "
 		    "be described: see spaced's log for what it could not "
 		    "read at start");
@@ -646,74 +646,74 @@ static const struct answer_row remove_space_answers[] = {
 
 #define SPACE_OP(type, name, deadline) \
 	{ type, name, sizeof(struct ctl_space), WHO_DOCKER, deadline, \
-	    space_start, space_answers, NULL }
+	    space_start, space_answers, NULL, NULL }
 
 static const struct ctl_op ops[] = {
 	{ IMSG_CTL_STATUS, "status", 0, WHO_ANYONE, 10, status_start,
-	    status_answers, NULL },
+	    status_answers, NULL, NULL },
 	{ IMSG_CTL_PRIVILEGES, "privileges", 0, WHO_ADMIN, 10,
-	    privileges_start, NULL, NULL },
+	    privileges_start, NULL, NULL, NULL },
 	{ IMSG_CTL_CHECK, "check", 0, WHO_ANYONE, 30, check_start,
-	    check_answers, NULL },
+	    check_answers, NULL, NULL },
 	{ IMSG_CTL_VERBOSE, "verbose", sizeof(struct ctl_verbose), WHO_ADMIN,
-	    10, verbose_start, NULL, NULL },
+	    10, verbose_start, NULL, NULL, NULL },
 	{ IMSG_CTL_PROBE, "probe", sizeof(struct probe_msg), WHO_ADMIN, 10,
-	    probe_start, probe_answers, NULL },
+	    probe_start, probe_answers, NULL, NULL },
 	{ IMSG_CTL_PING, "ping", sizeof(struct ping_msg), WHO_ADMIN, 10,
-	    ping_start, ping_answers, NULL },
+	    ping_start, ping_answers, NULL, NULL },
 	/* No deadline: it runs as long as bytes flow; progress says so. */
 	{ IMSG_CTL_STREAM_TEST, "stream-test", sizeof(struct ctl_stream_test),
 	    WHO_ADMIN, 0, stream_test_start, stream_test_answers,
-	    stream_test_ended },
+	    stream_test_ended, NULL },
 	/*
 	 * A create pulls nothing (images are local) but starts two
 	 * containers and waits for both to be ready; a start waits again.
 	 */
 	/* Both wait for the server inside to be ready (server.c). */
 	{ IMSG_CTL_CREATE, "create", sizeof(struct ctl_space), WHO_DOCKER,
-	    300, space_start, agent_space_answers, NULL },
+	    300, space_start, agent_space_answers, NULL, agent_abandon },
 	/* with the readiness of each running space's server */
 	{ IMSG_CTL_LIST, "list", sizeof(struct ctl_space), WHO_DOCKER,
-	    60, space_start, agent_space_answers, NULL },
+	    60, space_start, agent_space_answers, NULL, NULL },
 	/* As long as the command runs: progress keeps the client waiting. */
 	{ IMSG_CTL_EXEC, "exec", sizeof(struct ctl_exec), WHO_DOCKER, 0,
-	    exec_start, exec_answers, NULL },
+	    exec_start, exec_answers, NULL, NULL },
 	{ IMSG_CTL_NETWORK, "network", sizeof(struct ctl_network), WHO_DOCKER,
-	    60, network_start, gk_answers, NULL },
+	    60, network_start, gk_answers, NULL, NULL },
 	{ IMSG_CTL_GRANT, "grant", sizeof(struct ctl_grant), WHO_DOCKER, 60,
-	    grant_start, gk_answers, NULL },
+	    grant_start, gk_answers, NULL, NULL },
 	/* The log of a gatekeeper, at most SPACE_LOGS_MAX, through two. */
 	{ IMSG_CTL_JOURNAL, "journal", sizeof(struct ctl_journal), WHO_DOCKER,
-	    60, journal_start, journal_answers, NULL },
+	    60, journal_start, journal_answers, NULL, NULL },
 	/* Anyone, for a repository of their own (spaced-launch checks). */
 	{ IMSG_CTL_FILES, "files", sizeof(struct ctl_git), WHO_ANYONE, 60,
-	    git_files_start, git_answers, NULL },
+	    git_files_start, git_answers, NULL, NULL },
 	{ IMSG_CTL_LIMITS, "limits", sizeof(struct ctl_git), WHO_ANYONE, 60,
-	    git_files_start, git_answers, NULL },
+	    git_files_start, git_answers, NULL, NULL },
 	/* As long as the transfer: progress keeps the client waiting. */
 	{ IMSG_CTL_CODE_IN, "code-in", sizeof(struct ctl_codein), WHO_DOCKER,
-	    0, codein_start, codein_answers, NULL },
+	    0, codein_start, codein_answers, NULL, NULL },
 	{ IMSG_CTL_HISTORY, "history", sizeof(struct ctl_codein), WHO_DOCKER,
-	    0, codein_start, codein_answers, NULL },
+	    0, codein_start, codein_answers, NULL, NULL },
 	{ IMSG_CTL_SHOW, "show", sizeof(struct ctl_space), WHO_DOCKER,
-	    60, space_start, agent_space_answers, NULL },
+	    60, space_start, agent_space_answers, NULL, NULL },
 	SPACE_OP(IMSG_CTL_VERIFY, "verify", 60),
 	SPACE_OP(IMSG_CTL_STOP, "stop", 60),
 	{ IMSG_CTL_START, "start", sizeof(struct ctl_space), WHO_DOCKER,
-	    180, space_start, agent_space_answers, NULL },
+	    180, space_start, agent_space_answers, NULL, NULL },
 	/* One request to the server inside; the token, for its owner. */
 	{ IMSG_CTL_SERVER, "server", sizeof(struct ctl_server), WHO_DOCKER,
-	    60, server_start, agent_space_answers, NULL },
+	    60, server_start, agent_space_answers, NULL, NULL },
 	{ IMSG_CTL_TOKEN, "token", sizeof(struct ctl_space), WHO_DOCKER, 30,
-	    token_start, agent_space_answers, NULL },
+	    token_start, agent_space_answers, NULL, NULL },
 	{ IMSG_CTL_REMOVE, "remove", sizeof(struct ctl_space), WHO_DOCKER,
-	    120, space_start, remove_space_answers, NULL },
+	    120, space_start, remove_space_answers, NULL, NULL },
 	/* Each volume's marker is read by a one-shot: a few seconds each. */
 	{ IMSG_CTL_TOOLS, "tools", sizeof(struct ctl_tools), WHO_DOCKER, 300,
-	    tools_start, tools_answers, NULL },
+	    tools_start, tools_answers, NULL, NULL },
 	/* A fill has 30 minutes of its own (spec "The filler"). */
 	{ IMSG_CTL_TOOLS_FILL, "tools-fill", sizeof(struct ctl_tools),
-	    WHO_DOCKER, 32 * 60, tools_start, tools_answers, NULL },
+	    WHO_DOCKER, 32 * 60, tools_start, tools_answers, NULL, NULL },
 };
 
 const struct ctl_op *

@@ -125,6 +125,7 @@ request_new(struct ctl_conn *cc, uint32_t peerid, const struct ctl_op *op)
 		return NULL;
 	r->r_id = spaced_new_id();
 	r->r_cc = cc;
+	r->r_uid = cc->cc_uid;
 	r->r_peerid = peerid;
 	r->r_op = op;
 	clock_gettime(CLOCK_MONOTONIC, &r->r_start);
@@ -153,10 +154,13 @@ request_detach(struct request *r)
 	/*
 	 * Nothing more goes to the client once it is answered, and it may
 	 * leave while the request waits for a worker's last word (code in
-	 * keeps the origin): its streams must not hold it.
+	 * keeps the origin): its streams must not hold it.  A stream
+	 * between two workers is not the client's: it runs to its end.
 	 */
 	for (i = 0; i < REQUEST_STREAMS; i++)
-		if (r->r_streams[i] != NULL)
+		if (r->r_streams[i] != NULL &&
+		    (r->r_streams[i]->s_src.ep_cc != NULL ||
+		    r->r_streams[i]->s_dst.ep_cc != NULL))
 			stream_abort(r->r_streams[i]);
 	TAILQ_REMOVE(&cc->cc_requests, r, r_client_entry);
 	cc->cc_pending--;
@@ -279,6 +283,13 @@ request_client_gone(struct ctl_conn *cc)
 	struct request	*r;
 
 	while ((r = TAILQ_FIRST(&cc->cc_requests)) != NULL) {
+		/* An operation that must undo what it made goes on alone. */
+		if (!r->r_answered && r->r_op->op_abandon != NULL &&
+		    r->r_op->op_abandon(r)) {
+			log_debug("request %u: client left, undoing", r->r_id);
+			request_detach(r);
+			continue;
+		}
 		log_debug("request %u: client left, cancelled", r->r_id);
 		r->r_answered = 1;	/* nobody to answer */
 		request_cancel(r);

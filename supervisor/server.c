@@ -414,6 +414,24 @@ probe_report(struct request *r, int ready, const char *code)
 	probe_next(r);
 }
 
+/*
+ * The client of a create left.  Until the place answered, cancelling
+ * is the undo (the place rolls back); after, the space stands and only
+ * this chain knows it is unfinished: it goes on alone and removes it.
+ */
+int
+agent_abandon(struct request *r)
+{
+	if (r->r_u.srv.op != SV_OP_CREATE || !r->r_u.srv.made)
+		return 0;
+	if (r->r_u.srv.step == SV_ROLLBACK)
+		return 1;
+	r->r_u.srv.abandoned = 1;
+	if (r->r_u.srv.step == SV_PAUSE)
+		fail(r, ERR_CANCELLED, "the client left");
+	return 1;
+}
+
 /* --- the answers ------------------------------------------------------- */
 
 static void
@@ -460,6 +478,10 @@ sv_done(struct request *r, enum procid from, struct imsg *imsg)
 		    strlen(r->r_u.srv.token), TOKEN_WRITE_MS, 0, 0);
 		return;
 	case SV_TOKEN_WRITE:
+		if (r->r_u.srv.abandoned) {
+			fail(r, ERR_CANCELLED, "the client left");
+			return;
+		}
 		if (sd.sd_code[0] != '\0' || sd.sd_exit != 0) {
 			snprintf(msg, sizeof(msg), "the token could not be "
 			    "written into the space (%s, exit %d)",
@@ -540,6 +562,11 @@ sv_rep(struct request *r, enum procid from, struct imsg *imsg)
 	    jr.jr_ready > 1 || jr.jr_status > 999)
 		fatalx("%s: bad answer from %s", __func__, proc_title(from));
 
+	if (r->r_u.srv.abandoned) {
+		explicit_bzero(&jr, sizeof(jr));
+		fail(r, ERR_CANCELLED, "the client left");
+		return;
+	}
 	if (r->r_u.srv.op == SV_OP_PROBE) {
 		if (r->r_u.srv.step == SV_TOKEN_READ &&
 		    jr.jr_verdict == SERVER_ANSWER && !exec_failed(r)) {

@@ -161,6 +161,7 @@ struct request {
 	TAILQ_ENTRY(request)	 r_client_entry;
 	uint32_t		 r_id;
 	struct ctl_conn		*r_cc;
+	uid_t			 r_uid;		/* the client's, kept after it left */
 	uint32_t		 r_peerid;	/* the client's, echoed */
 	const struct ctl_op	*r_op;
 	uint32_t		 r_waiting;	/* procid bits */
@@ -214,6 +215,7 @@ struct request {
 			int	 step;		/* SV_* */
 			int	 none;		/* no agent: the place alone */
 			int	 made;		/* a create made it: undo */
+			int	 abandoned;	/* its client left: undo now */
 			char	 id[SPACE_ID_SIZE];
 			char	 token[JOURNAL_TOKEN_MAX + 1];
 			struct space_info info;
@@ -296,6 +298,11 @@ struct ctl_op {
 	const struct answer_row	*op_answers;	/* ends with ar_type 0 */
 	/* a stream of the request ended at its source */
 	void			(*op_stream_end)(struct request *);
+	/*
+	 * The client left: 1 when the operation carries on without it to
+	 * undo what it made (it answers no one), 0 to be cancelled.
+	 */
+	int			(*op_abandon)(struct request *);
 };
 #define PROC_BIT(id)	(1U << (id))
 const struct ctl_op	*ops_find(uint32_t type);
@@ -330,6 +337,7 @@ void	 agent_space_begin(struct request *, const char *id, int op);
 const char *agent_tools_first(struct request *, const struct space_req *,
 	    uint32_t place_type);
 extern const struct answer_row agent_space_answers[];
+int	 agent_abandon(struct request *);
 const char *server_start(struct request *, struct imsg *);
 const char *token_start(struct request *, struct imsg *);
 

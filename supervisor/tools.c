@@ -218,9 +218,9 @@ tools_ensure(struct request *r, const char *agent)
 	if ((ti = calloc(1, sizeof(*ti))) == NULL)
 		return ERR_INTERNAL;
 	memset(&te, 0, sizeof(te));
-	if (tools_current(agent, r->r_cc->cc_uid, ti) == -1 ||
+	if (tools_current(agent, r->r_uid, ti) == -1 ||
 	    space_owner_fmt(te.te_owner, sizeof(te.te_owner),
-	    conf->sc_install_id, r->r_cc->cc_uid) == -1) {
+	    conf->sc_install_id, r->r_uid) == -1) {
 		free(ti);
 		return ERR_INTERNAL;
 	}
@@ -354,13 +354,13 @@ tools_list_start(struct request *r, struct imsg *imsg)
 	if ((ti = calloc(1, sizeof(*ti))) == NULL)
 		return ERR_INTERNAL;
 	/* The current key first; none when the profile cannot be filled. */
-	if (tools_current(ct.ct_agent, r->r_cc->cc_uid, ti) == -1)
+	if (tools_current(ct.ct_agent, r->r_uid, ti) == -1)
 		strlcpy(ti->ti_agent, ct.ct_agent, sizeof(ti->ti_agent));
 	request_data(r, ti, sizeof(*ti));
 	free(ti);
 	memset(&te, 0, sizeof(te));
 	if (space_owner_fmt(te.te_owner, sizeof(te.te_owner),
-	    conf->sc_install_id, r->r_cc->cc_uid) == -1)
+	    conf->sc_install_id, r->r_uid) == -1)
 		return ERR_INTERNAL;
 	strlcpy(te.te_image, conf->sc_space_image, sizeof(te.te_image));
 	if ((s = docker_connect()) == -1)

@@ -128,6 +128,21 @@ after=$(leftovers | sort)
 check "... and removed everything it made" [ "$after" = "$before" ]
 [ "$after" = "$before" ] || echo "# before: $before; after: $after"
 
+# A client that leaves while the create waits for the server: the space
+# stood already (control), and the create removes it on its own.
+"$tree/bin/spacectl" -s "$sd/run/spaced.sock" create -n leaving >/dev/null 2>&1 &
+cpid=$!
+# The place is done and the token is in: the wait for the server runs.
+awaited() {
+	c=$(api GET "/containers/json?filters=$(printf '{"label":["spaced.space.owner=%s:0"],"status":["running"]}' "$INSTALL" | jq -sRr @uri)" |
+	    jq -r '.[] | .Names[0] | select(endswith("-space")) | ltrimstr("/")')
+	[ -n "$c" ] && docker exec "$c" test -s /home/space/.spaced-space/token
+}
+check "the leaving client's space runs and has its token (control)" wait_for 30 awaited
+kill "$cpid" 2>/dev/null; wait "$cpid" 2>/dev/null
+gone() { [ "$(leftovers | sort)" = "$before" ]; }
+check "a client that leaves while the server is awaited: its space is removed" wait_for 30 gone
+
 # The tools volumes of this run go with it.
 for v in $(api GET /volumes | jq -r '.Volumes[].Name' | grep "^spaced-tools-$INSTALL-"); do
 	api DELETE "/volumes/$v" >/dev/null

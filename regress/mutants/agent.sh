@@ -57,5 +57,8 @@ mutant "the token file readable by all (no umask)" supervisor/server.c \
     "umask 077; => " agent/server.sh
 mutant "a token of any length taken" gatekeeper/collector/server_parse.c \
     "n < SERVER_TOKEN_MIN || n > SERVER_TOKEN_MAX) => 0)" agent/server.sh
+mutant "a create whose client left is not undone after the place" \
+    supervisor/server.c "	if (r->r_u.srv.op != SV_OP_CREATE || !r->r_u.srv.made)
+		return 0; => 	return 0;" agent/server.sh
 echo "$killed killed, $survived survived"
 [ "$survived" -eq 0 ]
