@@ -215,7 +215,8 @@ else
 	ca=${SPACED_TOOLS_CA:-${NODE_EXTRA_CA_CERTS:-}}
 	[ -z "$ca" ] && [ -f /etc/ssl/certs/ca-certificates.crt ] &&
 	    ca=/etc/ssl/certs/ca-certificates.crt
-	SPACED_EXTRA_CONF=${ca:+"tools ca bundle \"$ca\""} start_spaced "$tree/s2"
+	SPACED_AGENT_CONF="" SPACED_EXTRA_CONF=${ca:+"tools ca bundle \"$ca\""} \
+	    start_spaced "$tree/s2"
 	sd=$tree/s2
 	inst=$(cat "$sd/state/install-id")
 	V=$(vol_of opencode)
