@@ -79,5 +79,12 @@
 #define ERR_SERVER_UNREACHABLE	"space_server_unreachable"	/* not yet */
 #define ERR_SERVER_NOT_READY	"space_server_not_ready"	/* deadline */
 #define ERR_TOKEN_UNREADABLE	"space_token_unreadable"
+/*
+ * New tools at the next start (spec): only the aside container of a
+ * move exists; start finishes or undoes it.  And a move whose undo
+ * could not put everything back (what: the answer's message).
+ */
+#define ERR_SPACE_MOVE_UNFINISHED "space_move_unfinished"
+#define ERR_SPACE_MOVE_FAILED	"space_move_failed"
 
 #endif /* SPACED_ERRORS_H */

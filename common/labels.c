@@ -220,6 +220,18 @@ space_resource_name(char *buf, size_t len, const char *id, enum space_role r)
 }
 
 int
+space_aside_name(char *buf, size_t len, const char *id)
+{
+	int	 n;
+
+	if (!space_id_valid(id))
+		return -1;
+	n = snprintf(buf, len, "spaced-space-%s-%s" SPACE_ASIDE_SUFFIX, id,
+	    space_role_suffix(ROLE_SPACE));
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+int
 runtime_volume_name(char *buf, size_t len, const char *key)
 {
 	int	 n;

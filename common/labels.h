@@ -123,6 +123,13 @@ int		 space_owner_valid(const char *s);
 int		 space_resource_name(char *buf, size_t len, const char *id,
 		    enum space_role);
 /*
+ * "spaced-space-<id>-space-old": the old container of a move, aside
+ * while the new one is made on the current tools (spec "New tools at
+ * the next start").  It keeps every label; only its name says aside.
+ */
+#define SPACE_ASIDE_SUFFIX	"-old"
+int		 space_aside_name(char *buf, size_t len, const char *id);
+/*
  * "spaced-runtime-<key>" (the issue's contract): one per relay binary,
  * shared by every space of the installation, whose owner its labels
  * name (the installation's, not a user's: spaced fills it).  -1 on a

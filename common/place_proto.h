@@ -100,6 +100,18 @@ enum place_imsg_type {
 	 */
 	IMSG_TOOLS_LIST_REQ,
 	IMSG_TOOLS_VOLUME,	/* struct tools_volume_info */
+	/*
+	 * New tools at the next start.  A start that made the space's
+	 * container again on the current tools sends IMSG_SPACE_MOVED
+	 * (struct space_move) before its DONE; the old container is then
+	 * aside under its -old name.  spaced waits for the server inside
+	 * and ends the move with one of these (struct space_move_req):
+	 * DONE removes the old container, UNDO removes the new one by the
+	 * id its create returned and gives the old its name back.
+	 */
+	IMSG_SPACE_MOVED,
+	IMSG_SPACE_MOVE_DONE_REQ,
+	IMSG_SPACE_MOVE_UNDO_REQ,
 };
 
 #define CTL_CODE_MAX		64
@@ -232,6 +244,17 @@ struct space_exec_req {
 	uint32_t	 se_reserved;	/* zero */
 	char		 se_argv[SPACE_EXEC_ARGV_MAX];
 	uint8_t		 se_stdin[SPACE_EXEC_STDIN_MAX];
+};
+
+/* The two containers of a move, by the engine's ids (plain hex). */
+#define SPACE_CID_SIZE		72
+struct space_move {
+	char		 mv_old[SPACE_CID_SIZE];	/* aside, -old */
+	char		 mv_new[SPACE_CID_SIZE];	/* its create's Id */
+};
+struct space_move_req {
+	struct space_req mq_space;	/* owner and id */
+	struct space_move mq_move;
 };
 
 #define SPACE_LOGS_MAX		(32 << 20)	/* the log body, bytes */

@@ -430,6 +430,43 @@ space_fail(struct request *r, const char *code, const char *message)
 	request_fail(r, code);
 }
 
+#define STOP_POLL_MS		100
+
+/*
+ * A stop that came while a start of the same space was under way goes
+ * once that start is over, whatever its outcome: a stop that slipped in
+ * between the create and the start of a move would otherwise resolve,
+ * and the space would run anyway.
+ */
+static void
+stop_resume(struct request *r)
+{
+	struct space_req	 sq;
+	int			 s;
+
+	if (r->r_answered)
+		return;
+	space_req_fill(r, &sq, r->r_u.srv.id);
+	if (agent_start_busy(sq.sq_owner, r->r_u.srv.id)) {
+		request_pause(r, STOP_POLL_MS, stop_resume);
+		return;
+	}
+	if (agent_fill(r->r_cc->cc_uid, &sq.sq_agent) == -1) {
+		space_fail(r, ERR_TOOLS_FILL_FAILED, "the agent's tools cannot "
+		    "be described");
+		return;
+	}
+	if ((s = docker_connect()) == -1) {
+		space_fail(r, ERR_DOCKER_UNREACHABLE, "spaced cannot connect "
+		    "to the Docker socket");
+		return;
+	}
+	if (request_send(r, PROC_DOCKER, IMSG_SPACE_STOP_REQ, s, &sq,
+	    sizeof(sq)) == -1)
+		space_fail(r, ERR_WORKER_UNAVAILABLE, "spaced-docker is not "
+		    "there");
+}
+
 static const char *
 space_start(struct request *r, struct imsg *imsg)
 {
@@ -484,6 +521,15 @@ space_start(struct request *r, struct imsg *imsg)
 	case IMSG_CTL_SHOW:
 		agent_space_begin(r, cs.cs_id, SV_OP_PROBE);
 		break;
+	}
+	/* One run of start per space; a stop waits for it (server.c). */
+	if (r->r_op->op_type == IMSG_CTL_START && agent_space_join(r))
+		return NULL;
+	if (r->r_op->op_type == IMSG_CTL_STOP &&
+	    agent_start_busy(sq.sq_owner, cs.cs_id)) {
+		strlcpy(r->r_u.srv.id, cs.cs_id, sizeof(r->r_u.srv.id));
+		request_pause(r, STOP_POLL_MS, stop_resume);
+		return NULL;
 	}
 	/* create and start first make sure of the current tools. */
 	if ((r->r_op->op_type == IMSG_CTL_CREATE ||

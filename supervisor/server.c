@@ -26,11 +26,18 @@
  *           temporary name; the server must then answer ready within
  *           the spec's bounds, or everything the create made goes.
  *   start   the place starts; the token is read back; ready again.
+ *           When the place moved the space to the current tools (a
+ *           new container, the old one aside), the move ends once the
+ *           server is ready (MOVE_DONE) and is undone on any failure
+ *           (MOVE_UNDO: the new container by its id, the old one back
+ *           under its name).  Calls of start for one space share one
+ *           run; stop waits for it.
  *   server  the token is read back; one request through curl.
  *   token   the token is read back, for its owner.
  */
 
 #include <sys/types.h>
+#include <sys/queue.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,11 +77,33 @@ static const char *const token_read_argv[] = {
 };
 static const char *const curl_argv[] = SERVER_CURL_ARGV;
 
+#define SHARE_POLL_MS		100	/* a shared start looks at its run */
+
+/*
+ * One start of one space under way, and its answer for the calls that
+ * share it.  Kept until the last of them has read the answer.
+ */
+struct start_run {
+	TAILQ_ENTRY(start_run)	 sr_entry;
+	char			 sr_owner[SPACE_OWNER_SIZE];
+	char			 sr_id[SPACE_ID_SIZE];
+	uint32_t		 sr_leader;	/* request id; 0 once over */
+	int			 sr_over;	/* answered: below */
+	int			 sr_refs;	/* calls still to answer */
+	struct space_done	 sr_done;	/* sd_code "" when it worked */
+	struct space_info	 sr_info;
+	int			 sr_have_info;
+};
+static TAILQ_HEAD(, start_run) start_runs =
+    TAILQ_HEAD_INITIALIZER(start_runs);
+
 static void	ask(struct request *);
 static void	sv_tools(struct request *, enum procid, struct imsg *);
 static int	agent_space_id(struct request *);
 static void	token_read(struct request *);
 static void	fail(struct request *, const char *, const char *);
+static void	run_close(struct request *, const char *, const char *);
+static int	move_send(struct request *, uint32_t);
 
 static const struct agent_profile *
 profile(void)
@@ -217,8 +246,27 @@ fail(struct request *r, const char *code, const char *message)
 
 	forget_token(r);
 	evtimer_del(&r->r_pause);
+	if (r->r_u.srv.op == SV_OP_START && r->r_u.srv.moving &&
+	    r->r_u.srv.step != SV_MOVE_UNDO && r->r_u.srv.step !=
+	    SV_MOVE_DONE) {
+		/* The new container goes, by its id; the old comes back. */
+		strlcpy(r->r_u.srv.code, code, sizeof(r->r_u.srv.code));
+		strlcpy(r->r_u.srv.message, message != NULL ? message : code,
+		    sizeof(r->r_u.srv.message));
+		log_warnx("request %u: space %s: %s (%s): undoing its move",
+		    r->r_id, r->r_u.srv.id, code, r->r_u.srv.message);
+		if (move_send(r, IMSG_SPACE_MOVE_UNDO_REQ) == 0)
+			return;
+		snprintf(r->r_u.srv.message, sizeof(r->r_u.srv.message),
+		    "%.150s; and its move could not be undone", message !=
+		    NULL ? message : code);
+		run_close(r, code, r->r_u.srv.message);
+		space_fail(r, code, r->r_u.srv.message);
+		return;
+	}
 	if (r->r_u.srv.op != SV_OP_CREATE || !r->r_u.srv.made ||
 	    r->r_u.srv.step == SV_ROLLBACK) {
+		run_close(r, code, message != NULL ? message : "");
 		space_fail(r, code, message != NULL ? message : "");
 		return;
 	}
@@ -248,11 +296,39 @@ waited(struct request *r)
 	    (now.tv_nsec - r->r_u.srv.wait_start.tv_nsec) / 1e9;
 }
 
+/* The end of a move: MOVE_DONE or MOVE_UNDO with the two ids. */
+static int
+move_send(struct request *r, uint32_t type)
+{
+	struct space_move_req	 mq;
+	int			 fd;
+
+	memset(&mq, 0, sizeof(mq));
+	space_req_fill(r, &mq.mq_space, r->r_u.srv.id);
+	mq.mq_move = r->r_u.srv.move;
+	r->r_u.srv.step = type == IMSG_SPACE_MOVE_DONE_REQ ? SV_MOVE_DONE :
+	    SV_MOVE_UNDO;
+	if ((fd = docker_connect()) == -1 || request_send(r, PROC_DOCKER,
+	    type, fd, &mq, sizeof(mq)) == -1)
+		return -1;
+	return 0;
+}
+
 /* The space is up and its server answers: the record, then END. */
 static void
 succeed(struct request *r)
 {
 	forget_token(r);
+	if (r->r_u.srv.op == SV_OP_START && r->r_u.srv.moving &&
+	    r->r_u.srv.step != SV_MOVE_DONE) {
+		/* Ready on the new tools: the old container goes. */
+		if (move_send(r, IMSG_SPACE_MOVE_DONE_REQ) == 0)
+			return;
+		log_warnx("request %u: space %s: the old container of its "
+		    "move could not be removed now; the next start will",
+		    r->r_id, r->r_u.srv.id);
+	}
+	run_close(r, "", NULL);
 	if (r->r_u.srv.have_info)
 		request_data(r, &r->r_u.srv.info, sizeof(r->r_u.srv.info));
 	request_end(r);
@@ -451,6 +527,7 @@ sv_done(struct request *r, enum procid from, struct imsg *imsg)
 	switch (r->r_u.srv.step) {
 	case SV_PLACE:
 		if (sd.sd_code[0] != '\0') {
+			run_close(r, sd.sd_code, sd.sd_message);
 			request_data(r, &sd, sizeof(sd));
 			request_fail(r, sd.sd_code);
 			return;
@@ -512,6 +589,21 @@ sv_done(struct request *r, enum procid from, struct imsg *imsg)
 			    "there");
 		return;
 	}
+	case SV_MOVE_DONE:
+		if (sd.sd_code[0] != '\0')
+			log_warnx("request %u: space %s runs on its new tools; "
+			    "its old container stays (%s: %s)", r->r_id,
+			    r->r_u.srv.id, sd.sd_code, sd.sd_message);
+		succeed(r);
+		return;
+	case SV_MOVE_UNDO:
+		/* The failure's code; the place says what is back. */
+		snprintf(msg, sizeof(msg), "%.120s; %.128s",
+		    r->r_u.srv.message, sd.sd_code[0] == '\0' ? "the space "
+		    "keeps its old container" : sd.sd_message);
+		run_close(r, r->r_u.srv.code, msg);
+		space_fail(r, r->r_u.srv.code, msg);
+		return;
 	case SV_ROLLBACK:
 		if (sd.sd_code[0] != '\0')
 			snprintf(msg, sizeof(msg), "%.150s; removing the space "
@@ -706,6 +798,25 @@ sv_info(struct request *r, enum procid from, struct imsg *imsg)
 		r->r_u.srv.have_info = 1;
 }
 
+/* The place moved the space: the two containers, for the end. */
+static void
+sv_moved(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct space_move	 mv;
+
+	(void)imsg_get_data(imsg, &mv, sizeof(mv));
+	if (r->r_u.srv.op != SV_OP_START || r->r_u.srv.step != SV_PLACE ||
+	    r->r_u.srv.moving ||
+	    memchr(mv.mv_old, '\0', sizeof(mv.mv_old)) == NULL ||
+	    memchr(mv.mv_new, '\0', sizeof(mv.mv_new)) == NULL ||
+	    mv.mv_old[0] == '\0' || mv.mv_new[0] == '\0' ||
+	    strspn(mv.mv_old, "0123456789abcdef") != strlen(mv.mv_old) ||
+	    strspn(mv.mv_new, "0123456789abcdef") != strlen(mv.mv_new))
+		fatalx("%s: bad move from %s", __func__, proc_title(from));
+	r->r_u.srv.moving = 1;
+	r->r_u.srv.move = mv;
+}
+
 static void
 sv_record(struct request *r, enum procid from, struct imsg *imsg)
 {
@@ -725,6 +836,8 @@ const struct answer_row agent_space_answers[] = {
 	    sizeof(struct space_violation), 0, sv_record },
 	{ IMSG_SPACE_RESOURCE, PROC_BIT(PROC_DOCKER),
 	    sizeof(struct space_resource), 0, sv_record },
+	{ IMSG_SPACE_MOVED, PROC_BIT(PROC_DOCKER),
+	    sizeof(struct space_move), 0, sv_moved },
 	{ IMSG_SPACE_DONE, PROC_BIT(PROC_DOCKER),
 	    sizeof(struct space_done), AR_FINAL, sv_done },
 	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,
@@ -748,6 +861,169 @@ agent_space_begin(struct request *r, const char *id, int op)
 	r->r_u.srv.step = SV_PLACE;
 	r->r_u.srv.none = agent_none();
 	strlcpy(r->r_u.srv.id, id, sizeof(r->r_u.srv.id));
+}
+
+/* --- start: one run per space ----------------------------------------- */
+
+static void
+owner_of(struct request *r, char *buf, size_t len)
+{
+	if (space_owner_fmt(buf, len, spaced_config()->sc_install_id,
+	    r->r_cc->cc_uid) == -1)
+		fatalx("%s: install id", __func__);
+}
+
+/* The run under way for (owner, id), or NULL. */
+static struct start_run *
+run_find(const char *owner, const char *id)
+{
+	struct start_run	*sr;
+
+	TAILQ_FOREACH(sr, &start_runs, sr_entry)
+		if (!sr->sr_over && strcmp(sr->sr_owner, owner) == 0 &&
+		    strcmp(sr->sr_id, id) == 0)
+			return sr;
+	return NULL;
+}
+
+/* Its leader still runs it (a leader that left gave no answer). */
+static int
+run_led(const struct start_run *sr)
+{
+	struct request	*l;
+
+	return sr->sr_leader != 0 && (l = request_find(sr->sr_leader)) !=
+	    NULL && !l->r_answered && l->r_u.srv.run == sr;
+}
+
+static void
+run_unref(struct start_run *sr)
+{
+	if (--sr->sr_refs > 0)
+		return;
+	TAILQ_REMOVE(&start_runs, sr, sr_entry);
+	free(sr);
+}
+
+/* The leader's answer, for the calls that share its run. */
+static void
+run_close(struct request *r, const char *code, const char *message)
+{
+	struct start_run	*sr = r->r_u.srv.run;
+
+	if (r->r_u.srv.op != SV_OP_START || sr == NULL ||
+	    sr->sr_leader != r->r_id)
+		return;
+	sr->sr_over = 1;
+	sr->sr_leader = 0;
+	strlcpy(sr->sr_done.sd_code, code, sizeof(sr->sr_done.sd_code));
+	strlcpy(sr->sr_done.sd_message, message != NULL ? message : "",
+	    sizeof(sr->sr_done.sd_message));
+	sr->sr_done.sd_exit = -1;
+	sr->sr_info = r->r_u.srv.info;
+	sr->sr_have_info = r->r_u.srv.have_info;
+	r->r_u.srv.run = NULL;
+	run_unref(sr);
+}
+
+static void
+share_poll(struct request *r)
+{
+	struct start_run	*sr = r->r_u.srv.run;
+	struct space_done	 sd;
+	int			 s;
+
+	if (r->r_answered)
+		return;
+	if (sr->sr_over) {
+		r->r_u.srv.run = NULL;
+		sd = sr->sr_done;
+		if (sd.sd_code[0] == '\0') {
+			if (sr->sr_have_info)
+				request_data(r, &sr->sr_info,
+				    sizeof(sr->sr_info));
+			run_unref(sr);
+			request_end(r);
+			return;
+		}
+		run_unref(sr);
+		space_fail(r, sd.sd_code, sd.sd_message);
+		return;
+	}
+	if (run_led(sr)) {
+		request_pause(r, SHARE_POLL_MS, share_poll);
+		return;
+	}
+	/* Its leader left without an answer: this call runs it now. */
+	log_debug("request %u: leads the start of %s now", r->r_id, sr->sr_id);
+	sr->sr_leader = r->r_id;
+	sr->sr_refs--;		/* the one of the leader that left */
+	r->r_u.srv.step = SV_PLACE;
+	{
+		struct space_req	 sq;
+		const char		*code;
+
+		space_req_fill(r, &sq, r->r_u.srv.id);
+		if (agent_fill(r->r_cc->cc_uid, &sq.sq_agent) == -1) {
+			fail(r, ERR_TOOLS_FILL_FAILED, "the agent's tools "
+			    "cannot be described");
+			return;
+		}
+		/* as ops.c's start: the current tools first */
+		if (!agent_none()) {
+			if ((code = agent_tools_first(r, &sq,
+			    IMSG_SPACE_START_REQ)) != NULL)
+				fail(r, code, "the tools could not be asked "
+				    "for");
+			return;
+		}
+		if ((s = docker_connect()) == -1) {
+			fail(r, ERR_DOCKER_UNREACHABLE, "spaced cannot "
+			    "connect to the Docker socket");
+			return;
+		}
+		if (request_send(r, PROC_DOCKER, IMSG_SPACE_START_REQ, s, &sq,
+		    sizeof(sq)) == -1)
+			fail(r, ERR_WORKER_UNAVAILABLE, "spaced-docker is not "
+			    "there");
+	}
+}
+
+int
+agent_space_join(struct request *r)
+{
+	char			 owner[SPACE_OWNER_SIZE];
+	struct start_run	*sr;
+
+	if (r->r_u.srv.op != SV_OP_START)
+		return 0;
+	owner_of(r, owner, sizeof(owner));
+	if ((sr = run_find(owner, r->r_u.srv.id)) != NULL) {
+		sr->sr_refs++;
+		r->r_u.srv.run = sr;
+		r->r_u.srv.step = SV_SHARE;
+		log_debug("request %u: shares the start of %s", r->r_id,
+		    sr->sr_id);
+		share_poll(r);
+		return 1;
+	}
+	if ((sr = calloc(1, sizeof(*sr))) == NULL)
+		fatal("%s", __func__);
+	strlcpy(sr->sr_owner, owner, sizeof(sr->sr_owner));
+	strlcpy(sr->sr_id, r->r_u.srv.id, sizeof(sr->sr_id));
+	sr->sr_leader = r->r_id;
+	sr->sr_refs = 1;
+	TAILQ_INSERT_TAIL(&start_runs, sr, sr_entry);
+	r->r_u.srv.run = sr;
+	return 0;
+}
+
+int
+agent_start_busy(const char *owner, const char *id)
+{
+	struct start_run	*sr;
+
+	return (sr = run_find(owner, id)) != NULL && run_led(sr);
 }
 
 /* The created space's id comes with its info; the chain needs it. */
@@ -784,6 +1060,7 @@ sv_tools(struct request *r, enum procid from, struct imsg *imsg)
 		fatalx("%s: bad tools answer from %s", __func__,
 		    proc_title(from));
 	if (td.td_done.sd_code[0] != '\0') {
+		run_close(r, td.td_done.sd_code, td.td_done.sd_message);
 		request_data(r, &td.td_done, sizeof(td.td_done));
 		request_fail(r, td.td_done.sd_code);
 		return;
@@ -792,7 +1069,7 @@ sv_tools(struct request *r, enum procid from, struct imsg *imsg)
 	    sizeof(r->r_u.srv.sq.sq_agent.sa_tools));
 	r->r_u.srv.step = SV_PLACE;
 	if ((fd = docker_connect()) == -1) {
-		space_fail(r, ERR_DOCKER_UNREACHABLE, "spaced cannot connect "
+		fail(r, ERR_DOCKER_UNREACHABLE, "spaced cannot connect "
 		    "to the Docker socket");
 		return;
 	}

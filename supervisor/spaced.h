@@ -230,6 +230,11 @@ struct request {
 			struct stream_route *stream;	/* curl's output */
 			struct space_req sq;	/* the place's, after tools */
 			uint32_t place;		/* its type */
+			/* start: the run it leads or shares (server.c) */
+			struct start_run *run;
+			/* a move to the current tools: end or undo it */
+			int	 moving;
+			struct space_move move;
 		} srv;
 
 		struct {
@@ -328,7 +333,7 @@ void	 space_resource(struct request *, enum procid, struct imsg *);
 enum { SV_OP_CREATE = 1, SV_OP_START, SV_OP_SERVER, SV_OP_TOKEN,
     SV_OP_PROBE };
 enum { SV_TOOLS = 1, SV_PLACE, SV_TOKEN_WRITE, SV_TOKEN_READ, SV_ASK, SV_PAUSE,
-    SV_ROLLBACK };
+    SV_ROLLBACK, SV_MOVE_DONE, SV_MOVE_UNDO, SV_SHARE };
 struct space_agent;
 int	 agent_fill(uid_t, struct space_agent *);
 int	 agent_none(void);
@@ -336,6 +341,15 @@ void	 agent_space_begin(struct request *, const char *id, int op);
 /* create and start: the tools ensure, then the place's request sq. */
 const char *agent_tools_first(struct request *, const struct space_req *,
 	    uint32_t place_type);
+/*
+ * Calls of start for one space share one run (spec "New tools at the
+ * next start"): 1 when r joined a run under way and waits for its
+ * answer, 0 when r leads it and goes to the place.
+ */
+struct start_run;
+int	 agent_space_join(struct request *);
+/* A start of the space (owner, id) is under way: stop waits for it. */
+int	 agent_start_busy(const char *owner, const char *id);
 extern const struct answer_row agent_space_answers[];
 int	 agent_abandon(struct request *);
 const char *server_start(struct request *, struct imsg *);

@@ -55,7 +55,8 @@
 #define EX_EXIT_POLLS		250	/* 5 s for the engine to reap */
 
 enum ex_step {
-	E_VERSION, E_INSPECT, E_CREATE, E_START, E_EXIT
+	E_VERSION, E_INSPECT, E_CREATE, E_START, E_EXIT,
+	E_ASIDE,	/* no space container: only a move's aside one? */
 };
 
 struct ex {
@@ -365,10 +366,19 @@ inspect:
 		    "/containers/%s/json", name);
 		return DOCKER_CALL;
 	case E_INSPECT:
+		if (p->dp_status == 404 &&
+		    ex->req.se_target == EXEC_TARGET_SPACE) {
+			/* exec renames nothing: only start repairs a move */
+			ex->step = E_ASIDE;
+			if (space_aside_name(name, sizeof(name),
+			    ex->req.se_space.sq_id) == -1)
+				fatalx("%s: bad id", __func__);
+			docker_call_fmt(next, ex->api, "GET", EX_SMALL_CAP,
+			    "/containers/%s/json", name);
+			return DOCKER_CALL;
+		}
 		if (p->dp_status == 404) {
-			ex_done(rq, ex->req.se_target == EXEC_TARGET_SPACE ?
-			    ERR_SPACE_NOT_FOUND : ERR_GATEKEEPER_MISSING, NULL,
-			    -1);
+			ex_done(rq, ERR_GATEKEEPER_MISSING, NULL, -1);
 			return DOCKER_DONE;
 		}
 		if (p->dp_status != 200 ||
@@ -399,6 +409,20 @@ inspect:
 		if ((next->cl_body = exec_body(ex)) == NULL)
 			fatalx("%s: exec body", __func__);
 		return DOCKER_CALL;
+	case E_ASIDE:
+		o = p->dp_status == 200 ? harden_json_parse(p->dp_body,
+		    p->dp_body_len) : NULL;
+		why = o == NULL ? "none" : space_labels_check(json_object_get(
+		    json_object_get(o, "Config"), "Labels"),
+		    ex->req.se_space.sq_owner, ex->req.se_space.sq_id,
+		    ROLE_SPACE);
+		json_decref(o);
+		if (why == NULL)
+			ex_done(rq, ERR_SPACE_MOVE_UNFINISHED, "only the old "
+			    "container of a move is there: start the space", -1);
+		else
+			ex_done(rq, ERR_SPACE_NOT_FOUND, NULL, -1);
+		return DOCKER_DONE;
 	case E_CREATE:
 		if (docker_exec_created(p, ex->exec_id,
 		    sizeof(ex->exec_id)) == -1) {

@@ -92,6 +92,17 @@ enum sp_step {
 	R_NAME_DEL,
 	/* list and show */
 	L_C, L_N, L_V,
+	/*
+	 * New tools at the next start: start's repair of a half-done move
+	 * first, then the move itself after the gatekeeper's corridor, its
+	 * undo; the end of a move (spaced's MOVE_DONE); verify and stop
+	 * asking whether only the aside container is left.
+	 */
+	P_ASIDE, P_PLAIN, P_DEL, P_BACK,
+	M_RENAME, M_CREATE, M_VERIFY, M_START, M_RUNNING,
+	U_NEW, U_DEL, U_OLD, U_BACK,
+	D_OLD, D_DEL,
+	A_ASIDE,
 };
 
 struct sp {
@@ -137,6 +148,18 @@ struct sp {
 	int			 child_done;
 	int			 rollback_pending;
 	struct branch_result	*child;
+	/* a move (start) and its undo; the ids are the engine's */
+	struct space_move	 mv;
+	char			 aside_cid[SPACE_CID_SIZE];	/* repair */
+	char			 tools_cur[SPACE_RESOURCE_MAX];
+	uint64_t		 move_memory;	/* the old one's, inspected */
+	int			 move;		/* start: move it */
+	int			 moving;	/* the old may be aside: undo */
+	int			 undoing;
+	int			 repairs;	/* looks again, bounded */
+	int			 new_failed;	/* the new one stays */
+	int			 old_back;	/* the old one has its name */
+	int			 old_gone;
 };
 
 /* What the gatekeeper's branch answers its parent. */
@@ -192,6 +215,14 @@ static enum docker_next	branch_answer(struct docker_req *, struct sp *,
 			    const char *, const char *, int);
 static const struct docker_op	gk_branch_op;
 static int		plain_ref(const char *);
+static enum docker_next	move_call(struct sp *, struct docker_call *);
+static void		move_decide(struct sp *, const json_t *);
+static int		removal_in_progress(const struct docker_parser *);
+static enum docker_next	move_answer(struct docker_req *, struct sp *,
+			    const struct docker_parser *, struct docker_call *);
+static enum docker_next	move_undo(struct docker_req *, struct sp *,
+			    const char *, const char *, int,
+			    struct docker_call *);
 
 /* --- small things ----------------------------------------------------- */
 
@@ -1021,6 +1052,12 @@ verify_answer(struct docker_req *rq, struct sp *sp,
 	switch (sp->step) {
 	case V_SP:
 		if (o == NULL && p->dp_status == 404 &&
+		    sp->op == IMSG_SPACE_VERIFY_REQ) {
+			/* Only the aside container of a move?  Say so. */
+			sp->step = A_ASIDE;
+			return move_call(sp, next);
+		}
+		if (o == NULL && p->dp_status == 404 &&
 		    sp->op != IMSG_SPACE_CREATE_REQ) {
 			done(rq, ERR_SPACE_NOT_FOUND, NULL, 0);
 			return DOCKER_DONE;
@@ -1037,11 +1074,15 @@ verify_answer(struct docker_req *rq, struct sp *sp,
 			strlcpy(sp->rt_key, sp->sq.sq_runtime_key,
 			    sizeof(sp->rt_key));
 			mounted_runtime_key(o, sp->rt_key, sizeof(sp->rt_key));
+			strlcpy(sp->tools_cur, sp->sq.sq_agent.sa_tools,
+			    sizeof(sp->tools_cur));
 			mounted_tools(o, sp->sq.sq_agent.sa_tools,
 			    sizeof(sp->sq.sq_agent.sa_tools));
 			sp_params(sp);
 		}
 		container_state(o, sp->sp_state, sizeof(sp->sp_state));
+		if (sp->op == IMSG_SPACE_START_REQ)
+			move_decide(sp, o);
 		harden_verify_space(o, &sp->hp, &sp->report);
 		/* In create, the gatekeeper's branch verifies its own. */
 		sp->step = sp->op == IMSG_SPACE_CREATE_REQ ? V_VOL : V_GK;
@@ -1116,8 +1157,9 @@ stop_answer(struct docker_req *rq, struct sp *sp,
 	case ST_GK:
 		if (p->dp_status == 404) {
 			if (sp->step == ST_SP) {
-				done(rq, ERR_SPACE_NOT_FOUND, NULL, 0);
-				return DOCKER_DONE;
+				/* Only the aside container of a move? */
+				sp->step = A_ASIDE;
+				return move_call(sp, next);
 			}
 			done(rq, "", NULL, 0);	/* nothing left to stop */
 			return DOCKER_DONE;
@@ -1413,6 +1455,31 @@ find_res(const struct sp *sp, size_t from, size_t to, enum sp_res_type type,
 	return NULL;
 }
 
+/*
+ * The space's container: the one with the plain name when a move left
+ * two (spec), else the aside one alone, which list shows as it is:
+ * stopped, so it can be started.
+ */
+static const struct sp_res *
+find_space_res(const struct sp *sp, size_t from, size_t to)
+{
+	const struct sp_res	*r, *any = NULL;
+	char			 name[SPACE_RESOURCE_MAX];
+	size_t			 i;
+
+	for (i = from; i < to; i++) {
+		r = &sp->res[i];
+		if (r->r_type != RES_CONTAINER || r->r_role != ROLE_SPACE)
+			continue;
+		if (space_resource_name(name, sizeof(name), r->r_id,
+		    ROLE_SPACE) == 0 && strcmp(r->r_name, name) == 0)
+			return r;
+		if (any == NULL)
+			any = r;
+	}
+	return any;
+}
+
 static void
 list_finish(struct docker_req *rq, struct sp *sp)
 {
@@ -1426,7 +1493,7 @@ list_finish(struct docker_req *rq, struct sp *sp)
 		for (j = i; j < sp->nres &&
 		    strcmp(sp->res[j].r_id, sp->res[i].r_id) == 0; j++)
 			;
-		s = find_res(sp, i, j, RES_CONTAINER, ROLE_SPACE);
+		s = find_space_res(sp, i, j);
 		gk = find_res(sp, i, j, RES_CONTAINER, ROLE_GATEKEEPER);
 		n = 0;
 		if (s != NULL && s->r_meta.sm_id[0] != '\0') {
@@ -1526,6 +1593,12 @@ start_answer(struct docker_req *rq, struct sp *sp,
 			return DOCKER_CALL;
 		}
 		/* The way out is under our control: now the space. */
+		if (strcmp(sp->sp_state, "running") != 0 && sp->move) {
+			/* on the current tools: the old one goes aside */
+			sp->moving = 1;
+			sp->step = M_RENAME;
+			return move_call(sp, next);
+		}
 		if (strcmp(sp->sp_state, "running") != 0) {
 			sp->step = T_SP_START;
 			return sp_next(rq, sp, next);
@@ -1572,6 +1645,513 @@ sp_verified(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 	}
 }
 
+/* --- new tools at the next start: the move --------------------------- */
+
+/*
+ * The spec's "New tools at the next start".  A start of a stopped
+ * space whose tools mount is not the current tools volume makes its
+ * container again: the old one is renamed aside (-old), the new one is
+ * created on the current tools from the old one's labels and inspected
+ * memory, verified and started; spaced waits for the server inside and
+ * then ends the move (MOVE_DONE: the old one goes) or undoes it
+ * (MOVE_UNDO).  The new container is removed only by the Id its create
+ * returned, never by name: a name proves nothing, and anything that
+ * gave the old container its name back meanwhile would make a removal
+ * by name delete the only container of the space.  Only start repairs
+ * a half-done move; verify, exec and stop answer space_move_unfinished
+ * when only the aside container is left.
+ */
+
+#define MOVE_REPAIRS_MAX	3	/* looks again after a refusal */
+
+static void
+aside_name(struct sp *sp, char *buf, size_t len)
+{
+	if (space_aside_name(buf, len, sp->meta.sm_id) == -1)
+		fatalx("%s: bad id", __func__);
+}
+
+/* Inspect answer: ours (this owner, this id, role space)? Its Id too. */
+static int
+move_ours(struct sp *sp, const json_t *o, char *cid, size_t len)
+{
+	const char	*id;
+
+	if (space_labels_check(json_object_get(json_object_get(o, "Config"),
+	    "Labels"), sp->sq.sq_owner, sp->meta.sm_id, ROLE_SPACE) != NULL)
+		return 0;
+	id = json_string_value(json_object_get(o, "Id"));
+	if (!plain_ref(id) || strlen(id) >= SPACE_CID_SIZE)
+		return 0;
+	if (cid != NULL)
+		strlcpy(cid, id, len);
+	return 1;
+}
+
+static int
+has_name(const json_t *o, const char *name)
+{
+	const char	*n = json_string_value(json_object_get(o, "Name"));
+
+	return n != NULL && n[0] == '/' && strcmp(n + 1, name) == 0;
+}
+
+static int
+is_running(const json_t *o)
+{
+	return json_is_true(json_object_get(json_object_get(o, "State"),
+	    "Running"));
+}
+
+/*
+ * After the old container's inspect in start: is it a move?  Stopped,
+ * with an agent, and its tools mount (adopted into sa_tools for the
+ * checkers) is not the current tools volume.  A running space is never
+ * touched, whatever tools it runs on.
+ */
+static void
+move_decide(struct sp *sp, const json_t *o)
+{
+	json_int_t	 mem;
+
+	sp->move = 0;
+	if (o == NULL || sp->sq.sq_agent.sa_name[0] == '\0' ||
+	    sp->tools_cur[0] == '\0' ||
+	    strcmp(sp->sq.sq_agent.sa_tools, sp->tools_cur) == 0 ||
+	    strcmp(sp->sp_state, "running") == 0 ||
+	    !move_ours(sp, o, sp->mv.mv_old, sizeof(sp->mv.mv_old)))
+		return;
+	mem = json_integer_value(json_object_get(json_object_get(o,
+	    "HostConfig"), "Memory"));
+	sp->move_memory = mem > 0 ? (uint64_t)mem : sp->meta.sm_memory;
+	sp->move = 1;
+}
+
+/* The call of the step sp is at. */
+static enum docker_next
+move_call(struct sp *sp, struct docker_call *next)
+{
+	char	 plain[SPACE_RESOURCE_MAX], aside[SPACE_RESOURCE_MAX];
+
+	role_name(sp, ROLE_SPACE, plain, sizeof(plain));
+	aside_name(sp, aside, sizeof(aside));
+	switch (sp->step) {
+	case P_ASIDE:
+	case A_ASIDE:
+		call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json",
+		    aside);
+		break;
+	case P_PLAIN:
+		call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json",
+		    plain);
+		break;
+	case P_DEL:
+		/* Without force: Docker refuses a running container. */
+		call(sp, next, "DELETE", SP_SMALL_CAP, "/containers/%s?v=0",
+		    sp->mv.mv_new);
+		break;
+	case P_BACK:
+		call(sp, next, "POST", SP_SMALL_CAP,
+		    "/containers/%s/rename?name=%s", sp->aside_cid, plain);
+		break;
+	case M_RENAME:
+		call(sp, next, "POST", SP_SMALL_CAP,
+		    "/containers/%s/rename?name=%s", sp->mv.mv_old, aside);
+		break;
+	case M_VERIFY:
+	case M_RUNNING:
+	case U_NEW:
+		call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json",
+		    sp->mv.mv_new);
+		break;
+	case M_START:
+		call(sp, next, "POST", SP_SMALL_CAP, "/containers/%s/start",
+		    sp->mv.mv_new);
+		break;
+	case U_DEL:
+		/* By the Id its create returned, and by nothing else. */
+		call(sp, next, "DELETE", SP_SMALL_CAP,
+		    "/containers/%s?force=1&v=0", sp->mv.mv_new);
+		break;
+	case U_OLD:
+	case D_OLD:
+		call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json",
+		    sp->mv.mv_old);
+		break;
+	case U_BACK:
+		call(sp, next, "POST", SP_SMALL_CAP,
+		    "/containers/%s/rename?name=%s", sp->mv.mv_old, plain);
+		break;
+	case D_DEL:
+		call(sp, next, "DELETE", SP_SMALL_CAP, "/containers/%s?v=0",
+		    sp->mv.mv_old);
+		break;
+	default:
+		fatalx("%s: step %d", __func__, sp->step);
+	}
+	return DOCKER_CALL;
+}
+
+/* The create body of the new container: current tools, old labels. */
+static enum docker_next
+move_create(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	char		 plain[SPACE_RESOURCE_MAX];
+	const char	*why = NULL;
+
+	strlcpy(sp->sq.sq_agent.sa_tools, sp->tools_cur,
+	    sizeof(sp->sq.sq_agent.sa_tools));
+	sp->meta.sm_memory = sp->move_memory;
+	sp_params(sp);
+	sp->step = M_CREATE;
+	role_name(sp, ROLE_SPACE, plain, sizeof(plain));
+	call(sp, next, "POST", SP_SMALL_CAP, "/containers/create?name=%s",
+	    plain);
+	if ((next->cl_body = harden_space_create(&sp->hp, &why)) == NULL)
+		return move_undo(rq, sp, ERR_INTERNAL, why, 0, next);
+	return DOCKER_CALL;
+}
+
+/*
+ * Undo: the new container goes by its Id (when its create returned
+ * one), then the old one gets its name back.  In start it answers with
+ * the failure's code; as spaced's MOVE_UNDO with "" when everything is
+ * back, else space_move_failed.  The message says "keeps its old
+ * container" only when that is true.
+ */
+static enum docker_next
+move_undo(struct docker_req *rq, struct sp *sp, const char *code,
+    const char *message, int interrupted, struct docker_call *next)
+{
+	sp->undoing = 1;
+	sp->uncertain = interrupted;
+	strlcpy(sp->code, code, sizeof(sp->code));
+	strlcpy(sp->message, message != NULL ? message : code,
+	    sizeof(sp->message));
+	if (sp->op == IMSG_SPACE_START_REQ)
+		log_warnx("docker: start %s: %s (%s): undoing the move",
+		    sp->meta.sm_id, code, sp->message);
+	sp->step = sp->mv.mv_new[0] != '\0' ? U_NEW : U_OLD;
+	return move_call(sp, next);
+}
+
+static void
+move_undone(struct docker_req *rq, struct sp *sp)
+{
+	struct sp_res	 r;
+	char		 what[128], msg[SPACE_DONE_MESSAGE_MAX];
+	int		 all = sp->old_back && !sp->new_failed;
+
+	memset(&r, 0, sizeof(r));
+	r.r_type = RES_CONTAINER;
+	strlcpy(r.r_id, sp->meta.sm_id, sizeof(r.r_id));
+	if (sp->new_failed) {
+		snprintf(r.r_name, sizeof(r.r_name), "%.12s (new)",
+		    sp->mv.mv_new);
+		send_resource(rq, &r, SPACE_RES_FAILED);
+	}
+	if (!sp->old_back) {
+		snprintf(r.r_name, sizeof(r.r_name), "%.12s (old)",
+		    sp->mv.mv_old);
+		send_resource(rq, &r, SPACE_RES_FAILED);
+	}
+	if (all)
+		strlcpy(what, "the space keeps its old container",
+		    sizeof(what));
+	else
+		snprintf(what, sizeof(what), "%s%s%s",
+		    sp->new_failed ? "the new container could not be "
+		    "removed" : "", sp->new_failed && !sp->old_back ? "; " : "",
+		    sp->old_gone ? "the old container is gone" :
+		    !sp->old_back ? "the old container stays aside: start the "
+		    "space again to repair it" : "");
+	if (sp->op == IMSG_SPACE_MOVE_UNDO_REQ) {
+		done(rq, all ? "" : ERR_SPACE_MOVE_FAILED, what,
+		    sp->uncertain);
+		return;
+	}
+	snprintf(msg, sizeof(msg), "%.120s; %s", sp->message, what);
+	done(rq, sp->code, msg, sp->uncertain);
+}
+
+static enum docker_next
+move_answer(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	struct space_move	 mv;
+	char			 msg[128], aside[SPACE_RESOURCE_MAX];
+	char			 plain[SPACE_RESOURCE_MAX];
+	json_t			*o;
+	int			 ours, running, named, plain_named;
+
+	o = p->dp_status == 200 ? answer_json(p) : NULL;
+	ours = o != NULL && move_ours(sp, o, NULL, 0);
+	running = o != NULL && is_running(o);
+	aside_name(sp, aside, sizeof(aside));
+	named = o != NULL && has_name(o, aside);
+	role_name(sp, ROLE_SPACE, plain, sizeof(plain));
+	plain_named = o != NULL && has_name(o, plain);
+
+	switch (sp->step) {
+	/* --- the repair, before start's verify --- */
+	case P_ASIDE:
+		if (p->dp_status != 200 && p->dp_status != 404)
+			goto engine;
+		/* None, or a stranger's under that name: never touched. */
+		if (!ours || !move_ours(sp, o, sp->aside_cid,
+		    sizeof(sp->aside_cid))) {
+			json_decref(o);
+			sp->step = V_SP;
+			return sp_next(rq, sp, next);
+		}
+		log_info("docker: start %s: an unfinished move: repairing",
+		    sp->meta.sm_id);
+		sp->step = P_PLAIN;
+		break;
+	case P_PLAIN:
+		if (p->dp_status == 404) {
+			sp->step = P_BACK;
+			break;
+		}
+		if (p->dp_status != 200)
+			goto engine;
+		if (!ours) {
+			json_decref(o);
+			done(rq, ERR_SPACE_NOT_OURS, "the container with the "
+			    "space's name is not ours", 0);
+			return DOCKER_DONE;
+		}
+		if (running) {
+			/* A space that is already started: as usual. */
+			json_decref(o);
+			sp->step = V_SP;
+			return sp_next(rq, sp, next);
+		}
+		/* The unfinished new one: by the Id just inspected. */
+		(void)move_ours(sp, o, sp->mv.mv_new, sizeof(sp->mv.mv_new));
+		sp->step = P_DEL;
+		break;
+	case P_DEL:
+		sp->mv.mv_new[0] = '\0';
+		if (p->dp_status == 409 && ++sp->repairs <= MOVE_REPAIRS_MAX) {
+			/* refused: it runs now; look again */
+			sp->step = P_PLAIN;
+			break;
+		}
+		if (!status_ok(p) && p->dp_status != 404)
+			goto engine;
+		sp->step = P_BACK;
+		break;
+	case P_BACK:
+		if (p->dp_status == 409 && ++sp->repairs <= MOVE_REPAIRS_MAX) {
+			sp->step = P_PLAIN;
+			break;
+		}
+		if (!status_ok(p) && p->dp_status != 404)
+			goto engine;
+		/* back under its name (or gone): start as usual */
+		json_decref(o);
+		sp->step = V_SP;
+		return sp_next(rq, sp, next);
+
+	/* --- the move, once the corridor accepts --- */
+	case M_RENAME:
+		if (!status_ok(p)) {
+			engine_message(p, msg, sizeof(msg));
+			json_decref(o);
+			/* it stayed where it was */
+			sp->moving = 0;
+			done(rq, ERR_DOCKER_FAILED, msg, 0);
+			return DOCKER_DONE;
+		}
+		json_decref(o);
+		return move_create(rq, sp, next);
+	case M_CREATE:
+		json_decref(o);
+		if (p->dp_status != 201) {
+			/* No Id: nothing is removed. */
+			engine_message(p, msg, sizeof(msg));
+			return move_undo(rq, sp, p->dp_status == 409 ?
+			    ERR_SPACE_NAME_TAKEN : ERR_DOCKER_FAILED, msg, 0,
+			    next);
+		}
+		harden_report_init(&sp->report);
+		if (created_ok(sp, p, sp->mv.mv_new, sizeof(sp->mv.mv_new)) ==
+		    -1 || sp->mv.mv_new[0] == '\0') {
+			send_violations(rq, &sp->report);
+			return move_undo(rq, sp, ERR_SPACE_VERIFY_FAILED,
+			    "the engine dropped a setting of the new container",
+			    0, next);
+		}
+		sp->step = M_VERIFY;
+		break;
+	case M_VERIFY:
+		if (o == NULL) {
+			engine_message(p, msg, sizeof(msg));
+			return move_undo(rq, sp, ERR_DOCKER_FAILED, msg, 0,
+			    next);
+		}
+		harden_report_init(&sp->report);
+		harden_verify_space(o, &sp->hp, &sp->report);
+		json_decref(o);
+		if (sp->report.hr_n > 0 || sp->report.hr_truncated) {
+			send_violations(rq, &sp->report);
+			return move_undo(rq, sp, ERR_SPACE_VERIFY_FAILED,
+			    "the new container does not verify", 0, next);
+		}
+		sp->step = M_START;
+		return move_call(sp, next);
+	case M_START:
+		json_decref(o);
+		if (p->dp_status != 204 && p->dp_status != 304) {
+			engine_message(p, msg, sizeof(msg));
+			return move_undo(rq, sp, ERR_DOCKER_FAILED, msg, 0,
+			    next);
+		}
+		sp->step = M_RUNNING;
+		return move_call(sp, next);
+	case M_RUNNING:
+		json_decref(o);
+		if (!running)
+			return move_undo(rq, sp, ERR_SPACE_NOT_RUNNING,
+			    "the new container stopped as it started", 0, next);
+		/* spaced waits for its server, then ends or undoes it */
+		sp->moving = 0;
+		log_info("docker: start %s: moved to %s", sp->meta.sm_id,
+		    sp->tools_cur);
+		send_info(rq, &sp->meta, "running", "running", NULL, 0, 0);
+		mv = sp->mv;
+		docker_req_record(rq, IMSG_SPACE_MOVED, &mv, sizeof(mv));
+		done(rq, "", NULL, 0);
+		return DOCKER_DONE;
+
+	/* --- the undo --- */
+	case U_NEW:
+		if (p->dp_status == 404) {
+			sp->step = U_OLD;	/* gone already */
+			break;
+		}
+		if (!ours) {
+			/* not ours by its labels: left alone, said so */
+			sp->new_failed = 1;
+			sp->step = U_OLD;
+			break;
+		}
+		sp->step = U_DEL;
+		break;
+	case U_DEL:
+		if (!status_ok(p) && p->dp_status != 404 &&
+		    !removal_in_progress(p))
+			sp->new_failed = 1;
+		sp->step = U_OLD;
+		break;
+	case U_OLD:
+		if (p->dp_status == 404 || (o != NULL && !ours)) {
+			sp->old_gone = 1;
+			json_decref(o);
+			move_undone(rq, sp);
+			return DOCKER_DONE;
+		}
+		if (o == NULL) {
+			json_decref(o);
+			move_undone(rq, sp);
+			return DOCKER_DONE;
+		}
+		if (plain_named) {
+			/*
+			 * It has its name already: it never went aside, or
+			 * something gave it back meanwhile.
+			 */
+			sp->old_back = 1;
+			json_decref(o);
+			move_undone(rq, sp);
+			return DOCKER_DONE;
+		}
+		sp->step = U_BACK;
+		break;
+	case U_BACK:
+		/* 409: the plain name is taken; it stays aside, repaired later */
+		sp->old_back = status_ok(p);
+		json_decref(o);
+		move_undone(rq, sp);
+		return DOCKER_DONE;
+
+	/* --- the end of a move that worked --- */
+	case D_OLD:
+		if (p->dp_status == 404) {
+			json_decref(o);
+			done(rq, "", NULL, 0);
+			return DOCKER_DONE;
+		}
+		if (!ours || !named || running) {
+			/* Not aside any more, or running: never removed. */
+			json_decref(o);
+			done(rq, ERR_SPACE_MOVE_FAILED, "the old container is "
+			    "not aside and stopped any more: left alone", 0);
+			return DOCKER_DONE;
+		}
+		sp->step = D_DEL;
+		break;
+	case D_DEL:
+		json_decref(o);
+		if (!status_ok(p) && p->dp_status != 404 &&
+		    !removal_in_progress(p)) {
+			engine_message(p, msg, sizeof(msg));
+			done(rq, ERR_DOCKER_FAILED, msg, 0);
+			return DOCKER_DONE;
+		}
+		/*
+		 * HOOK (tools volume, h-tools2): prune this owner's other
+		 * tools volumes here, as ensure does after a fill; Docker
+		 * refuses one a container still mounts, and pruning never
+		 * fails the call.  Not on main yet.
+		 */
+		done(rq, "", NULL, 0);
+		return DOCKER_DONE;
+
+	/* --- verify and stop: only the aside container? --- */
+	case A_ASIDE:
+		json_decref(o);
+		if (ours) {
+			done(rq, ERR_SPACE_MOVE_UNFINISHED, "only the old "
+			    "container of a move is there: start the space", 0);
+			return DOCKER_DONE;
+		}
+		done(rq, ERR_SPACE_NOT_FOUND, NULL, 0);
+		return DOCKER_DONE;
+	default:
+		fatalx("%s: step %d", __func__, sp->step);
+	}
+	json_decref(o);
+	return move_call(sp, next);
+
+engine:
+	json_decref(o);
+	engine_message(p, msg, sizeof(msg));
+	done(rq, ERR_DOCKER_FAILED, msg, 0);
+	return DOCKER_DONE;
+}
+
+/* MOVE_DONE and MOVE_UNDO: a space_req and the two Ids. */
+static int
+sp_move_start(struct docker_req *rq, const void *data, size_t len,
+    struct docker_call *cl)
+{
+	struct sp		*sp = docker_req_state(rq);
+	struct space_move_req	 mq;
+
+	memcpy(&mq, data, sizeof(mq));
+	if (sp_start(rq, &mq.mq_space, sizeof(mq.mq_space), cl) == -1 ||
+	    memchr(mq.mq_move.mv_old, '\0', SPACE_CID_SIZE) == NULL ||
+	    memchr(mq.mq_move.mv_new, '\0', SPACE_CID_SIZE) == NULL ||
+	    !plain_ref(mq.mq_move.mv_old) ||
+	    (sp->op == IMSG_SPACE_MOVE_UNDO_REQ &&
+	    !plain_ref(mq.mq_move.mv_new)))
+		return -1;
+	sp->mv = mq.mq_move;
+	return 0;
+}
+
 /* --- failure and rollback --------------------------------------------- */
 
 /* The gatekeeper's branch is done: code "" when its container runs. */
@@ -1607,6 +2187,15 @@ sp_fail(struct docker_req *rq, struct sp *sp, const char *code,
 	/* The gatekeeper's branch: its parent rolls back. */
 	if (sp->branch)
 		return branch_answer(rq, sp, code, message, interrupted);
+	/* A move under way: the new one goes, the old one comes back. */
+	if (sp->moving || sp->op == IMSG_SPACE_MOVE_UNDO_REQ) {
+		if (sp->undoing || next == NULL) {
+			done(rq, sp->undoing ? sp->code : code, "the move's "
+			    "undo did not finish: see spacectl list", 1);
+			return DOCKER_DONE;
+		}
+		return move_undo(rq, sp, code, message, interrupted, next);
+	}
 	/* Before its names were found free, a create has made nothing. */
 	if (sp->op != IMSG_SPACE_CREATE_REQ || !sp->names_free) {
 		done(rq, code, message, 0);
@@ -1751,9 +2340,17 @@ sp_next(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 			    "/containers/json?all=1&filters=%s", f);
 			return DOCKER_CALL;
 		case IMSG_SPACE_VERIFY_REQ:
-		case IMSG_SPACE_START_REQ:
 			sp->step = V_SP;
 			break;
+		case IMSG_SPACE_START_REQ:
+			/* first: a move this process did not finish? */
+			sp->step = P_ASIDE;
+			return move_call(sp, next);
+		case IMSG_SPACE_MOVE_DONE_REQ:
+			sp->step = D_OLD;
+			return move_call(sp, next);
+		case IMSG_SPACE_MOVE_UNDO_REQ:
+			return move_undo(rq, sp, "", NULL, 0, next);
 		case IMSG_SPACE_STOP_REQ:
 			sp->step = ST_SP;
 			break;
@@ -1877,6 +2474,8 @@ sp_answer(struct docker_req *rq, const struct docker_parser *p,
 
 	if (sp->step == S_VERSION)
 		return sp_version(rq, sp, p, next);
+	if (sp->step >= P_ASIDE && sp->step <= A_ASIDE)
+		return move_answer(rq, sp, p, next);
 	if (sp->step >= R_LIST_C && sp->step <= R_NAME_DEL)
 		return remove_answer(rq, sp, p, next);
 	if (sp->step >= L_C && sp->step <= L_V)
@@ -1910,6 +2509,13 @@ sp_cancel(struct docker_req *rq, struct docker_call *next)
 
 	/* docker_req_cancel freed the branch: it makes nothing more */
 	sp->child_running = 0;
+	if (sp->moving || sp->op == IMSG_SPACE_MOVE_UNDO_REQ) {
+		/* A move its client left: undone, as after a failure. */
+		if (sp->undoing)
+			return DOCKER_WAIT;
+		return move_undo(rq, sp, ERR_CANCELLED, "the client left", 1,
+		    next) == DOCKER_CALL ? DOCKER_CALL_NEW : DOCKER_DONE;
+	}
 	if (sp->op != IMSG_SPACE_CREATE_REQ || !sp->names_free) {
 		done(rq, ERR_CANCELLED, NULL, 0);
 		return DOCKER_DONE;
@@ -1945,6 +2551,16 @@ sp_free(void *state)
 	.op_cancel = sp_cancel,						\
 	.op_cleanup_ms = 30000 }
 
+/* The end of a move: a struct space_move_req, under its own deadline. */
+#define MOVE_OP(name, type) {						\
+	.op_name = name, .op_req = type, .op_rep = IMSG_SPACE_DONE,	\
+	.op_len = sizeof(struct space_move_req), .op_fd = 1,		\
+	.op_timeout_ms = 60000, .op_state_size = sizeof(struct sp),	\
+	.op_start = sp_move_start, .op_answer = sp_answer,		\
+	.op_fail = sp_op_fail, .op_free = sp_free, .op_child = sp_child, \
+	.op_cancel = sp_cancel,						\
+	.op_cleanup_ms = 30000 }
+
 static const struct docker_op gk_branch_op = {
 	.op_name = "create-gatekeeper",
 	.op_len = sizeof(struct sp),
@@ -1965,6 +2581,8 @@ const struct docker_op docker_space_ops[] = {
 	SPACE_OP("stop", IMSG_SPACE_STOP_REQ, 40000),
 	SPACE_OP("start", IMSG_SPACE_START_REQ, 90000),
 	SPACE_OP("remove", IMSG_SPACE_REMOVE_REQ, 60000),
+	MOVE_OP("move-done", IMSG_SPACE_MOVE_DONE_REQ),
+	MOVE_OP("move-undo", IMSG_SPACE_MOVE_UNDO_REQ),
 };
 const size_t docker_space_nops = sizeof(docker_space_ops) /
     sizeof(docker_space_ops[0]);
