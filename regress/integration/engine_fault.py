@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+# A fault proxy in front of the Docker Engine for move.sh: forwards every
+# connection to the real socket unchanged, and answers in its place the
+# requests that a rule in RULES (a file, read at each request) names:
+#   fail-start-id     POST /containers/<64 hex>/start       -> 500
+#   fail-create-space POST /containers/create?name=...-space -> 500
+#   tamper-inspect-id GET /containers/<64 hex>/json: the real answer
+#                     with HostConfig.Privileged true
+# Only a move calls these by the engine's id, so the rules hit the move
+# and nothing else.  usage: engine_fault.py LISTEN UPSTREAM RULES
+import json, os, re, socket, sys, threading
+
+listen, upstream, rules = sys.argv[1:4]
+ID = re.compile(rb'^(GET|POST) (/v[0-9.]+)?/containers/([0-9a-f]{64})/(json|start)')
+CREATE = re.compile(rb'^POST (/v[0-9.]+)?/containers/create\?name=spaced-space-[0-9a-f]{12}-space ')
+
+def active():
+    try:
+        return open(rules).read().split()
+    except OSError:
+        return []
+
+def pump(src, dst):
+    try:
+        while True:
+            b = src.recv(65536)
+            if not b:
+                break
+            dst.sendall(b)
+    except OSError:
+        pass
+    try:
+        dst.shutdown(socket.SHUT_WR)
+    except OSError:
+        pass
+
+def answer(c, status, body):
+    c.sendall(b'HTTP/1.1 %d Injected\r\nContent-Type: application/json\r\n'
+              b'Content-Length: %d\r\n\r\n' % (status, len(body)) + body)
+
+def fetch(head):
+    # the same request on a connection of its own, Connection: close
+    u = socket.socket(socket.AF_UNIX)
+    u.connect(upstream)
+    lines = [l for l in head.split(b'\r\n') if l and
+             not l.lower().startswith(b'connection:')]
+    u.sendall(b'\r\n'.join(lines) + b'\r\nConnection: close\r\n\r\n')
+    data = b''
+    while True:
+        b = u.recv(65536)
+        if not b:
+            break
+        data += b
+    u.close()
+    h, _, body = data.partition(b'\r\n\r\n')
+    if b'chunked' in h.lower():
+        out, rest = b'', body
+        while True:
+            n, _, rest = rest.partition(b'\r\n')
+            n = int(n, 16)
+            if n == 0:
+                break
+            out, rest = out + rest[:n], rest[n + 2:]
+        body = out
+    return int(h.split()[1]), body
+
+def serve(c):
+    u = socket.socket(socket.AF_UNIX)
+    u.connect(upstream)
+    threading.Thread(target=pump, args=(u, c), daemon=True).start()
+    buf = b''
+    try:
+        while True:
+            while b'\r\n\r\n' not in buf:
+                b = c.recv(65536)
+                if not b:
+                    u.shutdown(socket.SHUT_WR)
+                    return
+                buf += b
+            head, _, buf = buf.partition(b'\r\n\r\n')
+            m = re.search(rb'(?im)^content-length:\s*(\d+)', head)
+            n = int(m.group(1)) if m else 0
+            while len(buf) < n:
+                buf += c.recv(65536)
+            body, buf = buf[:n], buf[n:]
+            r, mi, mc = active(), ID.match(head), CREATE.match(head)
+            if mi and mi.group(4) == b'start' and 'fail-start-id' in r:
+                answer(c, 500, b'{"message":"injected: start fails"}')
+                continue
+            if mc and 'fail-create-space' in r:
+                answer(c, 500, b'{"message":"injected: create fails"}')
+                continue
+            if mi and mi.group(4) == b'json' and 'tamper-inspect-id' in r:
+                st, b = fetch(head)
+                if st == 200:
+                    o = json.loads(b)
+                    o['HostConfig']['Privileged'] = True
+                    b = json.dumps(o).encode()
+                answer(c, st, b)
+                continue
+            u.sendall(head + b'\r\n\r\n' + body)
+            if re.search(rb'(?im)^upgrade:', head):
+                # a hijacked stream (exec): raw from here on
+                if buf:
+                    u.sendall(buf)
+                pump(c, u)
+                return
+    except OSError:
+        pass
+    finally:
+        pass
+
+try:
+    os.unlink(listen)
+except OSError:
+    pass
+s = socket.socket(socket.AF_UNIX)
+s.bind(listen)
+os.chmod(listen, 0o666)
+s.listen(64)
+print('ready', flush=True)
+while True:
+    c, _ = s.accept()
+    threading.Thread(target=serve, args=(c,), daemon=True).start()

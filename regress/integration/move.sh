@@ -1,0 +1,254 @@
+#!/bin/sh
+# New tools at the next start (spec): a live suite against the real
+# engine.  A space made on tools key A, stopped, moves to key B at its
+# next start (same id, token, home and work, server ready, the old
+# container gone); a running space is never moved; every rollback of
+# the move gives the old container its name back and it still starts on
+# its old tools: the server never ready (B unfilled), the new create,
+# verify or start failing (a fault proxy in front of the engine,
+# engine_fault.py); the undo removes the new container by the id its
+# create returned, even when something gave the old one its name back
+# meanwhile (the mutant "by name" deletes the only container); start
+# repairs a half-done move made by hand; verify, exec and stop answer
+# space_move_unfinished when only the aside container is left; list
+# shows it as exited and prefers the plain name; remove removes both;
+# two starts share one run, and a stop waits for it.
+# The tools volumes are filled by hand from the pinned agent on this
+# host (/var/cache/spaced/opencode-1.18.33) until ensure lands.
+. "$(dirname "$0")/lib.sh"
+
+src=/var/cache/spaced/opencode-1.18.33
+if [ "$(id -u)" -ne 0 ] || ! docker info >/dev/null 2>&1 || [ ! -d "$src" ]; then
+	echo "skip - needs root, a Docker engine and $src"
+	echo "0 passed, 0 failed"; exit 0
+fi
+[ -f "$build/images.env" ] || sh "$top/tools/images.sh" >/dev/null
+. "$build/images.env" 2>/dev/null || . /work/main/build/images.env
+
+T=$(mktemp -d /tmp/move-test.XXXXXX)
+install=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
+prefix=spaced-tools-$install-0-
+make_tree
+python3 "$top/regress/integration/engine_fault.py" "$T/engine.sock" \
+    /var/run/docker.sock "$T/rules" >"$T/proxy.log" 2>&1 &
+proxy=$!
+wait_for 5 test -S "$T/engine.sock" || { echo "no proxy"; exit 1; }
+: >"$T/rules"
+rules() { echo "$*" >"$T/rules"; }
+
+cleanup() {
+	[ -n "${id:-}" ] && ctl remove "$id" >/dev/null 2>&1
+	stop_spaced
+	kill "$proxy" 2>/dev/null
+	for c in $(docker ps -aq --filter "label=spaced.space.owner=$install:0"); do
+		docker rm -f "$c" >/dev/null 2>&1
+	done
+	for v in $(docker volume ls -q | grep "^$prefix"); do
+		docker volume rm "$v" >/dev/null 2>&1
+	done
+	rm -rf "$T" "$tree"
+}
+trap cleanup EXIT
+
+# The profile, whole, with a revision: a key of its own.
+profile() {
+	cat <<EOP
+agent opencode package opencode-ai 1.18.33
+agent opencode postinstall opencode-ai postinstall.mjs
+agent opencode binary opencode --version
+agent opencode serve opencode serve --hostname 127.0.0.1 --port %p
+agent opencode port 27600
+agent opencode password env OPENCODE_SERVER_PASSWORD
+agent opencode auth basic opencode
+agent opencode ready GET /global/health 200 healthy
+agent opencode env OPENCODE_DISABLE_MODELS_FETCH=1
+agent opencode env OPENCODE_DISABLE_AUTOUPDATE=1
+${1:+agent opencode revision $1}
+default agent opencode
+EOP
+}
+# restart REV: spaced with key REV current ("" the built-in profile)
+restart() {
+	stop_spaced
+	SPACED_AGENT_CONF=$(profile "$1")
+	SPACED_EXTRA_CONF="space image \"$SPACE_IMAGE\"
+gatekeeper image \"$GATEKEEPER_IMAGE\"
+install id \"$install\"
+docker socket \"$T/engine.sock\""
+	[ -f "$sd/log" ] && cat "$sd/log" >>"$T/spaced-logs"
+	start_spaced "$sd" || { echo "# spaced did not start"; cat "$sd/log"; exit 1; }
+}
+sd=$T/sd
+
+tvols() { docker volume ls -q | grep "^$prefix" | sort; }
+# newvol: the tools volume that appeared since the last snapshot
+snap() { tvols >"$T/vols"; }
+newvol() { tvols | comm -13 "$T/vols" -; }
+# fill VOL [fake]: the pinned agent, or a server that never gets ready
+fill() {
+	if [ -z "${2:-}" ]; then
+		docker run --rm -u 0 -v "$1:/t" -v "$src:/s:ro" --network none \
+		    --entrypoint /bin/sh "$SPACE_IMAGE" -c 'cp -a /s/. /t/'
+	else
+		docker run --rm -u 0 -v "$1:/t" --network none \
+		    --entrypoint /bin/sh "$SPACE_IMAGE" -c 'mkdir -p /t/node_modules/.bin &&
+		    printf "#!/bin/sh\nexec /bin/sleep 1000\n" >/t/node_modules/.bin/opencode &&
+		    chmod 755 /t/node_modules/.bin/opencode'
+	fi
+}
+
+plain() { echo "spaced-space-$id-space"; }
+aside() { echo "spaced-space-$id-space-old"; }
+cid() { docker inspect -f '{{.Id}}' "$1" 2>/dev/null; }
+tools_of() { docker inspect -f '{{range .Mounts}}{{if eq .Destination "/opt/spaced-tools"}}{{.Name}}{{end}}{{end}}' "$1" 2>/dev/null; }
+state_of() { docker inspect -f '{{.State.Status}}' "$1" 2>/dev/null; }
+# the space containers (role space) of this space, by label: count
+nspace() { docker ps -aq --filter "label=spaced.space.id=$id" --filter "label=spaced.space.role=space" | grep -c .; }
+code_of() { jq -r '.error // empty' "$1" 2>/dev/null; }
+msg_of() { jq -r '.message // empty' "$1" 2>/dev/null; }
+
+# the old container is back, as it was, and alone
+old_is_back() {
+	[ "$(cid "$(plain)")" = "$1" ] && [ "$(tools_of "$(plain)")" = "$2" ] &&
+	    ! docker inspect "$(aside)" >/dev/null 2>&1 && [ "$(nspace)" -eq 1 ]
+}
+
+# --- A: make the space ---------------------------------------------------
+restart ""
+snap
+ctl -j create -n move >"$T/c0.json" 2>&1
+A=$(newvol)
+check "key A: a first create names its tools volume (unfilled: $(code_of "$T/c0.json"))" test -n "$A"
+fill "$A"
+id=$(ctl create -n move 2>"$T/c1.err")
+check "create on key A (${id:-none})" test -n "$id"
+[ -n "$id" ] || { cat "$T/c1.err"; tail -20 "$sd/log"; test_done; exit 1; }
+check "its tools are A" test "$(tools_of "$(plain)")" = "$A"
+ctl exec "$id" -- /bin/sh -c "echo home-kept >/home/space/marker && echo work-kept >/spaces/$id/marker" >/dev/null
+tok=$(ctl token "$id")
+check "a token" test -n "$tok"
+ctl stop "$id" >/dev/null
+oldA=$(cid "$(plain)")
+
+# --- rollback: the server never gets ready (B unfilled) ------------------
+restart r2
+snap
+ctl -j start "$id" >"$T/s1.json" 2>&1
+B=$(newvol)
+check "the move to an unfilled B fails ($(code_of "$T/s1.json"))" test -n "$(code_of "$T/s1.json")"
+check "its message says the space keeps its old container" grep -q "keeps its old container" "$T/s1.json"
+check "the old container is back under its name, on A, alone" old_is_back "$oldA" "$A"
+check "B is a volume of its own" test -n "$B" -a "$B" != "$A"
+
+# --- the move --------------------------------------------------------------
+fill "$B"
+t0=$(date +%s%N)
+ctl -j start "$id" >"$T/s2.json" 2>&1
+echo "# move to B: $((($(date +%s%N) - t0) / 1000000)) ms"
+check "start moves the space ($(code_of "$T/s2.json"))" test -z "$(code_of "$T/s2.json")"
+newB=$(cid "$(plain)")
+check "a new container, same id, on B" test -n "$newB" -a "$newB" != "$oldA" -a "$(tools_of "$(plain)")" = "$B"
+check "the old container is gone" test "$(nspace)" -eq 1 -a -z "$(cid "$oldA")"
+check "no aside container" test -z "$(cid "$(aside)")"
+check "the token stays" test "$(ctl token "$id")" = "$tok"
+check "home and work kept" test "$(ctl exec "$id" -- /bin/cat /home/space/marker /spaces/$id/marker | tr '\n' ' ')" = "home-kept work-kept "
+check "the server answers" ctl server "$id" GET /global/health
+check "it verifies" ctl verify "$id"
+
+# --- a running space is never moved --------------------------------------
+restart r3
+ctl start "$id" >/dev/null 2>&1
+check "a running space is not moved by a new key" test "$(cid "$(plain)")" = "$newB" -a "$(tools_of "$(plain)")" = "$B"
+check "and still verifies on its old tools" ctl verify "$id"
+ctl stop "$id" >/dev/null
+
+# key C: first its name (an unfilled move), then a server that never
+# gets ready
+snap
+ctl -j start "$id" >"$T/s3.json" 2>&1
+C=$(newvol)
+check "the move to an unfilled C fails and the old one is back" old_is_back "$newB" "$B"
+fill "$C" fake
+
+# --- the undo removes by id: the old container got its name back ---------
+# While spaced waits for the never-ready server, something renames the
+# new container and gives the old one its name back.  A removal by name
+# would now delete the only container of the space.
+ctl -j start "$id" >"$T/s4.json" 2>&1 &
+sp=$!
+moved() { [ -n "$(cid "$(aside)")" ] && [ "$(state_of "$(plain)")" = running ]; }
+if wait_for 30 moved; then
+	newC=$(cid "$(plain)")
+	docker rename "$(plain)" "spaced-move-test-$id" &&
+	    docker rename "$(aside)" "$(plain)"
+fi
+wait $sp
+check "the interrupted move fails ($(code_of "$T/s4.json"))" test -n "$(code_of "$T/s4.json")"
+check "the old container survives under its name, on B" test "$(cid "$(plain)")" = "$newB" -a "$(tools_of "$(plain)")" = "$B"
+check "the new one was removed by its id" test -n "${newC:-}" -a -z "$(cid "${newC:-x}")"
+check "the message is true: keeps its old container" grep -q "keeps its old container" "$T/s4.json"
+
+# --- rollbacks of the new container's create, verify and start ---------
+for f in fail-create-space tamper-inspect-id fail-start-id; do
+	rules "$f"
+	ctl -j start "$id" >"$T/$f.json" 2>&1
+	rules
+	check "$f: the move fails ($(code_of "$T/$f.json"))" test -n "$(code_of "$T/$f.json")"
+	check "$f: keeps its old container, says so" grep -q "keeps its old container" "$T/$f.json"
+	check "$f: the old container is back, on B, alone" old_is_back "$newB" "$B"
+done
+# and it still starts on its old tools
+restart r2
+check "the old container still starts on its old tools" ctl start "$id"
+check "no move: same container, on B" test "$(cid "$(plain)")" = "$newB" -a "$(tools_of "$(plain)")" = "$B"
+ctl stop "$id" >/dev/null
+
+# --- only the aside container: verify, exec, stop say so -----------------
+docker rename "$(plain)" "$(aside)"
+for op in verify stop; do
+	ctl -j $op "$id" >"$T/$op.json" 2>&1
+	check "$op answers space_move_unfinished" test "$(code_of "$T/$op.json")" = space_move_unfinished
+done
+ctl -j exec "$id" -- /bin/true >"$T/exec.json" 2>&1
+check "exec answers space_move_unfinished" grep -q space_move_unfinished "$T/exec.json"
+check "list shows it as exited" test "$(ctl -j list | jq -r ".[] | select(.id == \"$id\") | .state")" = exited
+check "verify, exec and stop renamed nothing" test -n "$(cid "$(aside)")" -a -z "$(cid "$(plain)")"
+
+# --- the half-done move: start repairs and moves -------------------------
+# the unfinished new container: stopped, with the space's labels
+labels=$(docker inspect -f '{{range $k, $v := .Config.Labels}}--label {{$k}}={{$v}} {{end}}' "$(aside)")
+# shellcheck disable=SC2086
+docker create --name "$(plain)" $labels --network none "$SPACE_IMAGE" /bin/true >/dev/null
+half=$(cid "$(plain)")
+check "list prefers the plain name (created, not exited)" test "$(ctl -j list | jq -r ".[] | select(.id == \"$id\") | .state")" = created
+restart ""
+ctl -j start "$id" >"$T/s5.json" 2>&1
+check "start repairs and moves ($(code_of "$T/s5.json"))" test -z "$(code_of "$T/s5.json")"
+check "the unfinished container is gone" test -z "$(cid "$half")"
+check "the space runs on A, a new container, alone" test "$(tools_of "$(plain)")" = "$A" -a "$(state_of "$(plain)")" = running -a "$(nspace)" -eq 1 -a "$(cid "$(plain)")" != "$newB"
+check "and its server answers" ctl server "$id" GET /global/health
+
+# --- two starts share one run; a stop waits for it -----------------------
+ctl stop "$id" >/dev/null
+restart r2
+before=$(cid "$(plain)")
+ctl -j start "$id" >"$T/p1.json" 2>&1 & p1=$!
+sleep 0.3
+ctl -j start "$id" >"$T/p2.json" 2>&1 & p2=$!
+sleep 0.3
+ctl -j stop "$id" >"$T/p3.json" 2>&1 & p3=$!
+wait $p1; wait $p2; wait $p3
+check "both starts answer the same: moved" test -z "$(code_of "$T/p1.json")" -a -z "$(code_of "$T/p2.json")"
+check "one move: on B, one container, no aside" test "$(tools_of "$(plain)")" = "$B" -a "$(nspace)" -eq 1 -a -z "$(cid "$(aside)")" -a "$(cid "$(plain)")" != "$before"
+check "the stop waited and stopped it ($(code_of "$T/p3.json"))" test -z "$(code_of "$T/p3.json")" -a "$(state_of "$(plain)")" = exited
+grep -q "shares the start of $id" "$sd/log" && ok "spaced's log: the second start shared the run" || skip "shared-run log line needs -v"
+
+# --- remove finds both by label ------------------------------------------
+docker rename "$(plain)" "$(aside)"
+docker create --name "$(plain)" $labels --network none "$SPACE_IMAGE" /bin/true >/dev/null
+check "remove removes both" ctl remove "$id"
+check "nothing of the space is left" test "$(docker ps -aq --filter "label=spaced.space.id=$id" | grep -c .)" -eq 0
+id=
+
+cp "$sd/log" /tmp/move-spaced.log 2>/dev/null
+test_done
