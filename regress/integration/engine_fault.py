@@ -99,7 +99,9 @@ def serve(c):
                 answer(c, st, b)
                 continue
             u.sendall(head + b'\r\n\r\n' + body)
-            if re.search(rb'(?im)^upgrade:', head):
+            if (re.search(rb'(?im)^upgrade:', head) or
+                    re.match(rb'^POST \S*/(exec/[^/ ]+/start|containers/[^/ ]+/attach)',
+                             head)):
                 # a hijacked stream (exec): raw from here on
                 if buf:
                     u.sendall(buf)

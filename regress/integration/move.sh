@@ -67,16 +67,18 @@ ${1:+agent opencode revision $1}
 default agent opencode
 EOP
 }
-# restart REV: spaced with key REV current ("" the built-in profile)
+# restart REV [proxy]: spaced with key REV current ("" the built-in
+# profile); with proxy, through the fault proxy (which carries no exec
+# stream: the faults come before any)
 restart() {
 	stop_spaced
 	SPACED_AGENT_CONF=$(profile "$1")
 	SPACED_EXTRA_CONF="space image \"$SPACE_IMAGE\"
 gatekeeper image \"$GATEKEEPER_IMAGE\"
 install id \"$install\"
-docker socket \"$T/engine.sock\""
+${2:+docker socket \"$T/engine.sock\"}"
 	[ -f "$sd/log" ] && cat "$sd/log" >>"$T/spaced-logs"
-	start_spaced "$sd" || { echo "# spaced did not start"; cat "$sd/log"; exit 1; }
+	SPACED_V=-v start_spaced "$sd" || { echo "# spaced did not start"; cat "$sd/log"; exit 1; }
 }
 sd=$T/sd
 
@@ -189,6 +191,7 @@ check "the new one was removed by its id" test -n "${newC:-}" -a -z "$(cid "${ne
 check "the message is true: keeps its old container" grep -q "keeps its old container" "$T/s4.json"
 
 # --- rollbacks of the new container's create, verify and start ---------
+restart r3 proxy
 for f in fail-create-space tamper-inspect-id fail-start-id; do
 	rules "$f"
 	ctl -j start "$id" >"$T/$f.json" 2>&1
