@@ -61,6 +61,7 @@ agent opencode port 27600
 agent opencode password env OPENCODE_SERVER_PASSWORD
 agent opencode auth basic opencode
 agent opencode ready GET /global/health 200 healthy
+agent opencode ready wait 30
 agent opencode env OPENCODE_DISABLE_MODELS_FETCH=1
 agent opencode env OPENCODE_DISABLE_AUTOUPDATE=1
 ${1:+agent opencode revision $1}
@@ -106,6 +107,8 @@ tools_of() { docker inspect -f '{{range .Mounts}}{{if eq .Destination "/opt/spac
 state_of() { docker inspect -f '{{.State.Status}}' "$1" 2>/dev/null; }
 # the space containers (role space) of this space, by label: count
 nspace() { docker ps -aq --filter "label=spaced.space.id=$id" --filter "label=spaced.space.role=space" | grep -c .; }
+healthy() { ctl server "$id" GET /global/health 2>/dev/null | grep -q '"healthy":true'; }
+quiet() { "$@" >/dev/null 2>&1; }
 code_of() { jq -r '.error // empty' "$1" 2>/dev/null; }
 msg_of() { jq -r '.message // empty' "$1" 2>/dev/null; }
 
@@ -154,7 +157,7 @@ check "the old container is gone" test "$(nspace)" -eq 1 -a -z "$(cid "$oldA")"
 check "no aside container" test -z "$(cid "$(aside)")"
 check "the token stays" test "$(ctl token "$id")" = "$tok"
 check "home and work kept" test "$(ctl exec "$id" -- /bin/cat /home/space/marker /spaces/$id/marker | tr '\n' ' ')" = "home-kept work-kept "
-check "the server answers" ctl server "$id" GET /global/health
+check "the server answers" healthy
 check "it verifies" ctl verify "$id"
 
 # --- a running space is never moved --------------------------------------
@@ -202,7 +205,7 @@ for f in fail-create-space tamper-inspect-id fail-start-id; do
 done
 # and it still starts on its old tools
 restart r2
-check "the old container still starts on its old tools" ctl start "$id"
+check "the old container still starts on its old tools" quiet ctl start "$id"
 check "no move: same container, on B" test "$(cid "$(plain)")" = "$newB" -a "$(tools_of "$(plain)")" = "$B"
 ctl stop "$id" >/dev/null
 
@@ -229,7 +232,7 @@ ctl -j start "$id" >"$T/s5.json" 2>&1
 check "start repairs and moves ($(code_of "$T/s5.json"))" test -z "$(code_of "$T/s5.json")"
 check "the unfinished container is gone" test -z "$(cid "$half")"
 check "the space runs on A, a new container, alone" test "$(tools_of "$(plain)")" = "$A" -a "$(state_of "$(plain)")" = running -a "$(nspace)" -eq 1 -a "$(cid "$(plain)")" != "$newB"
-check "and its server answers" ctl server "$id" GET /global/health
+check "and its server answers" healthy
 
 # --- two starts share one run; a stop waits for it -----------------------
 ctl stop "$id" >/dev/null
@@ -249,7 +252,7 @@ grep -q "shares the start of $id" "$sd/log" && ok "spaced's log: the second star
 # --- remove finds both by label ------------------------------------------
 docker rename "$(plain)" "$(aside)"
 docker create --name "$(plain)" $labels --network none "$SPACE_IMAGE" /bin/true >/dev/null
-check "remove removes both" ctl remove "$id"
+check "remove removes both" quiet ctl remove "$id"
 check "nothing of the space is left" test "$(docker ps -aq --filter "label=spaced.space.id=$id" | grep -c .)" -eq 0
 id=
 
