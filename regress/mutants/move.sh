@@ -1,0 +1,71 @@
+#!/bin/sh
+# Mutation check of the move to new tools at the next start: each mutant
+# removes one protection, and the live suite regress/integration/move.sh
+# must go red.  Built in a copy of the tree under a temp dir; the tree
+# itself is never modified.  About four minutes a mutant.
+# Usage: sh regress/mutants/move.sh [label-substring]
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+top=$(pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+killed=0
+survived=0
+only=${1:-}
+MOVE_IMAGES=${MOVE_IMAGES:-$top/build/images.env}
+export MOVE_IMAGES
+
+# mutant <label> <file> <"old" => "new"[ @@ "old" => "new"...]>
+mutant() {
+	case "$1" in *"$only"*) ;; *) return 0 ;; esac
+	rm -rf "$tmp/src"
+	mkdir -p "$tmp/src"
+	git ls-files -z | (cd "$top" && xargs -0 cp --parents -t "$tmp/src")
+	python3 - "$tmp/src/$2" "$3" <<'PY' || exit 1
+import sys
+path, pairs = sys.argv[1], sys.argv[2]
+src = open(path).read()
+for pair in pairs.split("@@"):
+    old, new = [x.strip().encode().decode("unicode_escape")
+                for x in pair.split("=>")]
+    if src.count(old) != 1:
+        sys.exit("mutation anchor not found once: %r" % old)
+    src = src.replace(old, new)
+open(path, "w").write(src)
+PY
+	if ! make -C "$tmp/src" -j2 binaries >"$tmp/build.log" 2>&1; then
+		echo "BROKEN mutant: $1"; tail -5 "$tmp/build.log"; exit 1
+	fi
+	if SPACED_BUILD="$tmp/src/build" sh "$tmp/src/regress/integration/move.sh" \
+	    >"$tmp/run.log" 2>&1; then
+		echo "SURVIVED: $1"
+		survived=$((survived + 1))
+	else
+		echo "killed: $1 ($(grep '^not ok' "$tmp/run.log" | head -3 |
+		    sed 's/^not ok - //' | paste -sd';' -))"
+		killed=$((killed + 1))
+	fi
+}
+
+mutant "move by name instead of id (the undo removes the plain name)" \
+    worker-docker/docker_space.c \
+    "\"/containers/%s?force=1&v=0\", sp->mv.mv_new); => \"/containers/%s?force=1&v=0\", plain);"
+mutant "the undo does not give the old container its name back" \
+    worker-docker/docker_space.c \
+    "\"/containers/%s/rename?name=%s\", sp->mv.mv_old, plain); => \"/containers/%s/rename?name=%s\", sp->mv.mv_old, aside);"
+mutant "a running space is moved" worker-docker/docker_space.c \
+    "strcmp(sp->sp_state, \"running\") == 0 ||\n\t    !move_ours => !move_ours @@ if (strcmp(sp->sp_state, \"running\") != 0 && sp->move) { => if (sp->move) {"
+mutant "the new container is not verified" worker-docker/docker_space.c \
+    "if (sp->report.hr_n > 0 || sp->report.hr_truncated) {\n\t\t\tsend_violations(rq, &sp->report);\n\t\t\treturn move_undo(rq, sp, ERR_SPACE_VERIFY_FAILED,\n\t\t\t    \"the new => if (0) {\n\t\t\tsend_violations(rq, &sp->report);\n\t\t\treturn move_undo(rq, sp, ERR_SPACE_VERIFY_FAILED,\n\t\t\t    \"the new"
+mutant "start does not repair a half-done move" worker-docker/docker_space.c \
+    "sp->step = P_ASIDE;\n\t\t\treturn move_call(sp, next); => sp->step = V_SP;\n\t\t\tbreak;"
+mutant "spaced does not undo a move whose server never got ready" \
+    supervisor/server.c \
+    "if (move_send(r, IMSG_SPACE_MOVE_UNDO_REQ) == 0)\n\t\t\treturn; => (void)0;"
+mutant "calls of start do not share one run" supervisor/server.c \
+    "if ((sr = run_find(owner, r->r_u.srv.id)) != NULL) { => if (0) {"
+mutant "stop does not wait for a start under way" supervisor/ops.c \
+    "agent_start_busy(sq.sq_owner, cs.cs_id)) { => 0) {"
+
+echo "mutants: $killed killed, $survived survived"
+[ "$survived" -eq 0 ]
