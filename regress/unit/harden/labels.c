@@ -114,6 +114,12 @@ Test(labels, names)
 	cr_assert_eq(space_resource_name(buf, sizeof(buf), FX_ID, ROLE_MAX),
 	    -1);
 	cr_assert_eq(space_resource_name(buf, 20, FX_ID, ROLE_SPACE), -1);
+	/* the aside name of a move: the space's, then "-old" */
+	cr_assert_eq(space_aside_name(buf, sizeof(buf), FX_ID), 0);
+	cr_assert_str_eq(buf, FX_SPACE "-old");
+	cr_assert_eq(space_aside_name(buf, sizeof(buf), "x/../y"), -1);
+	cr_assert_eq(space_aside_name(buf, sizeof(FX_SPACE "-old") - 1, FX_ID),
+	    -1);
 	cr_assert_eq(runtime_volume_name(buf, sizeof(buf), FX_KEY), 0);
 	cr_assert_str_eq(buf, FX_RUNTIME);
 	cr_assert_eq(runtime_volume_name(buf, sizeof(buf), "abc"), -1);
