@@ -167,8 +167,10 @@ check "it verifies" ctl verify "$id"
 
 # --- a running space is never moved --------------------------------------
 restart r3
-ctl start "$id" >/dev/null 2>&1
+snap
+check "start of a running space on an old key succeeds" quiet ctl start "$id"
 check "a running space is not moved by a new key" test "$(cid "$(plain)")" = "$newB" -a "$(tools_of "$(plain)")" = "$B"
+check "nothing was made for it: no new tools volume" test -z "$(newvol)"
 check "and still verifies on its old tools" ctl verify "$id"
 ctl stop "$id" >/dev/null
 
@@ -200,11 +202,13 @@ check "the message is true: keeps its old container" grep -q "keeps its old cont
 
 # --- rollbacks of the new container's create, verify and start ---------
 restart r3 proxy
-for f in fail-create-space tamper-inspect-id fail-start-id; do
+for f in fail-create-space:docker_command_failed \
+    tamper-inspect-id:space_verify_failed fail-start-id:docker_command_failed; do
+	want=${f#*:}; f=${f%%:*}
 	rules "$f"
 	ctl -j start "$id" >"$T/$f.json" 2>&1
 	rules
-	check "$f: the move fails ($(code_of "$T/$f.json"))" test -n "$(code_of "$T/$f.json")"
+	check "$f: the move fails with $want ($(code_of "$T/$f.json"))" test "$(code_of "$T/$f.json")" = "$want"
 	check "$f: keeps its old container, says so" grep -q "keeps its old container" "$T/$f.json"
 	check "$f: the old container is back, on B, alone" old_is_back "$newB" "$B"
 done
