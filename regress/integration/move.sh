@@ -92,17 +92,31 @@ tvols() { docker volume ls -q | grep "^$prefix" | sort; }
 # newvol: the tools volume that appeared since the last snapshot
 snap() { tvols >"$T/vols"; }
 newvol() { tvols | comm -13 "$T/vols" -; }
-# fill VOL [fake]: the pinned agent, or a server that never gets ready
+# The current tools volume and key, as spaced names them.
+cur() { ctl -j tools | jq -r ".$1"; }
+# fill HOW: the current tools volume as ensure would leave it (labels,
+# the marker with its key, written last), with the pinned agent (real),
+# nothing (empty: its server never starts) or a server that never
+# answers (fake)
 fill() {
-	if [ -z "${2:-}" ]; then
-		docker run --rm -u 0 -v "$1:/t" -v "$src:/s:ro" --network none \
-		    --entrypoint /bin/sh "$SPACE_IMAGE" -c 'cp -a /s/. /t/'
-	else
-		docker run --rm -u 0 -v "$1:/t" --network none \
-		    --entrypoint /bin/sh "$SPACE_IMAGE" -c 'mkdir -p /t/node_modules/.bin &&
-		    printf "#!/bin/sh\nexec /bin/sleep 1000\n" >/t/node_modules/.bin/opencode &&
-		    chmod 755 /t/node_modules/.bin/opencode'
-	fi
+	f_vol=$(cur volume); f_key=$(cur key)
+	docker volume create --label spaced.space=true \
+	    --label "spaced.space.owner=$install:0" \
+	    --label spaced.space.role=tools --label "spaced.tools.key=$f_key" \
+	    --label "spaced.tools.description=move.sh $1" \
+	    --label "spaced.space.created=$(date -u +%Y-%m-%dT%H:%M:%SZ)" \
+	    "$f_vol" >/dev/null
+	case $1 in
+	real) f_src="-v $src:/s:ro"; f_sh='cp -a /s/. /t/' ;;
+	empty) f_src=; f_sh=: ;;
+	fake) f_src=; f_sh='mkdir -p /t/node_modules/.bin &&
+	    printf "#!/bin/sh\nexec /bin/sleep 1000\n" >/t/node_modules/.bin/opencode &&
+	    chmod 755 /t/node_modules/.bin/opencode' ;;
+	esac
+	# shellcheck disable=SC2086
+	docker run --rm -u 0 -v "$f_vol:/t" $f_src --network none \
+	    --entrypoint /bin/sh "$SPACE_IMAGE" -c "$f_sh && printf %s $f_key >/t/.spaced-filled && chmod 644 /t/.spaced-filled"
+	echo "$f_vol"
 }
 
 plain() { echo "spaced-space-$id-space"; }
@@ -125,11 +139,8 @@ old_is_back() {
 
 # --- A: make the space ---------------------------------------------------
 restart ""
-snap
-ctl -j create -n move >"$T/c0.json" 2>&1
-A=$(newvol)
-check "key A: a first create names its tools volume (unfilled: $(code_of "$T/c0.json"))" test -n "$A"
-fill "$A"
+A=$(fill real)
+check "key A: spacectl tools names its volume" test -n "$A"
 id=$(ctl create -n move 2>"$T/c1.err")
 check "create on key A (${id:-none})" test -n "$id"
 [ -n "$id" ] || { cat "$T/c1.err"; tail -20 "$sd/log"; test_done; exit 1; }
@@ -142,16 +153,16 @@ oldA=$(cid "$(plain)")
 
 # --- rollback: the server never gets ready (B unfilled) ------------------
 restart r2
-snap
+B=$(fill empty)
 ctl -j start "$id" >"$T/s1.json" 2>&1
-B=$(newvol)
-check "the move to an unfilled B fails ($(code_of "$T/s1.json"))" test -n "$(code_of "$T/s1.json")"
+check "the move to an empty B fails ($(code_of "$T/s1.json"))" test -n "$(code_of "$T/s1.json")"
 check "its message says the space keeps its old container" grep -q "keeps its old container" "$T/s1.json"
 check "the old container is back under its name, on A, alone" old_is_back "$oldA" "$A"
 check "B is a volume of its own" test -n "$B" -a "$B" != "$A"
 
 # --- the move --------------------------------------------------------------
-fill "$B"
+docker volume rm "$B" >/dev/null
+fill real >/dev/null
 t0=$(date +%s%N)
 ctl -j start "$id" >"$T/s2.json" 2>&1
 echo "# move to B: $((($(date +%s%N) - t0) / 1000000)) ms"
@@ -167,6 +178,7 @@ check "it verifies" ctl verify "$id"
 
 # --- a running space is never moved --------------------------------------
 restart r3
+C=$(fill empty)
 snap
 check "start of a running space on an old key succeeds" quiet ctl start "$id"
 check "a running space is not moved by a new key" test "$(cid "$(plain)")" = "$newB" -a "$(tools_of "$(plain)")" = "$B"
@@ -174,13 +186,11 @@ check "nothing was made for it: no new tools volume" test -z "$(newvol)"
 check "and still verifies on its old tools" ctl verify "$id"
 ctl stop "$id" >/dev/null
 
-# key C: first its name (an unfilled move), then a server that never
-# gets ready
-snap
+# key C: its server never starts, then it never answers
 ctl -j start "$id" >"$T/s3.json" 2>&1
-C=$(newvol)
-check "the move to an unfilled C fails and the old one is back" old_is_back "$newB" "$B"
-fill "$C" fake
+check "the move to an empty C fails and the old one is back" old_is_back "$newB" "$B"
+docker volume rm "$C" >/dev/null
+fill fake >/dev/null
 
 # --- the undo removes by id: the old container got its name back ---------
 # While spaced waits for the never-ready server, something renames the
