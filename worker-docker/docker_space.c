@@ -2101,10 +2101,13 @@ move_answer(struct docker_req *rq, struct sp *sp,
 			return DOCKER_DONE;
 		}
 		/*
-		 * HOOK (tools volume, h-tools2): prune this owner's other
-		 * tools volumes here, as ensure does after a fill; Docker
-		 * refuses one a container still mounts, and pruning never
-		 * fails the call.  Not on main yet.
+		 * HOOK (tools volume prune, not built): the spec prunes
+		 * this owner's other tools volumes here, now that the old
+		 * container no longer holds its volume.  The ensure of
+		 * docker_toolsvol.c prunes only after a fill of its own;
+		 * a prune request spaced sends after MOVE_DONE (Docker
+		 * refuses a volume a container still mounts, and pruning
+		 * never fails the call) is the missing piece.
 		 */
 		done(rq, "", NULL, 0);
 		return DOCKER_DONE;

@@ -2,6 +2,7 @@
 # A fault proxy in front of the Docker Engine for move.sh: forwards every
 # connection to the real socket unchanged, and answers in its place the
 # requests that a rule in RULES (a file, read at each request) names:
+# (by id: only a container whose role label is "space")
 #   fail-start-id     POST /containers/<64 hex>/start       -> 500
 #   fail-create-space POST /containers/create?name=...-space -> 500
 #   tamper-inspect-id GET /containers/<64 hex>/json: the real answer
@@ -64,6 +65,14 @@ def fetch(head):
         body = out
     return int(h.split()[1]), body
 
+def role_of(cid):
+    # the container's role label: the rules hit space containers only
+    # (not the one-shots of the tools ensure)
+    st, b = fetch(b'GET /containers/' + cid + b'/json HTTP/1.1\r\nHost: docker')
+    if st != 200:
+        return None
+    return (json.loads(b).get('Config', {}).get('Labels') or {}).get('spaced.space.role')
+
 def serve(c):
     u = socket.socket(socket.AF_UNIX)
     u.connect(upstream)
@@ -84,6 +93,8 @@ def serve(c):
                 buf += c.recv(65536)
             body, buf = buf[:n], buf[n:]
             r, mi, mc = active(), ID.match(head), CREATE.match(head)
+            if mi and r and role_of(mi.group(3)) != 'space':
+                mi = None
             if mi and mi.group(4) == b'start' and 'fail-start-id' in r:
                 answer(c, 500, b'{"message":"injected: start fails"}')
                 continue
