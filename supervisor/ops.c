@@ -451,7 +451,7 @@ stop_resume(struct request *r)
 		request_pause(r, STOP_POLL_MS, stop_resume);
 		return;
 	}
-	if (agent_fill(r->r_cc->cc_uid, &sq.sq_agent) == -1) {
+	if (agent_fill(r->r_uid, &sq.sq_agent) == -1) {
 		space_fail(r, ERR_TOOLS_FILL_FAILED, "the agent's tools cannot "
 		    "be described");
 		return;

@@ -869,7 +869,7 @@ static void
 owner_of(struct request *r, char *buf, size_t len)
 {
 	if (space_owner_fmt(buf, len, spaced_config()->sc_install_id,
-	    r->r_cc->cc_uid) == -1)
+	    r->r_uid) == -1)
 		fatalx("%s: install id", __func__);
 }
 
@@ -964,7 +964,7 @@ share_poll(struct request *r)
 		const char		*code;
 
 		space_req_fill(r, &sq, r->r_u.srv.id);
-		if (agent_fill(r->r_cc->cc_uid, &sq.sq_agent) == -1) {
+		if (agent_fill(r->r_uid, &sq.sq_agent) == -1) {
 			fail(r, ERR_TOOLS_FILL_FAILED, "the agent's tools "
 			    "cannot be described");
 			return;
