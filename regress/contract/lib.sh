@@ -55,6 +55,7 @@ finish() {
 		not_ok "nothing with this run's owner remains: $(echo $left)"
 		# clean up anyway, so one failure does not poison the next run
 		for k in $left; do
+			k=${k#/}	# a container's name comes with its slash
 			api DELETE "/containers/$k?force=1" >/dev/null
 			api DELETE "/volumes/$k" >/dev/null
 			api DELETE "/networks/$k" >/dev/null
