@@ -214,7 +214,6 @@ static enum docker_next	sp_rollback(struct docker_req *, struct sp *,
 static enum docker_next	branch_answer(struct docker_req *, struct sp *,
 			    const char *, const char *, int);
 static const struct docker_op	gk_branch_op;
-static int		plain_ref(const char *);
 static enum docker_next	move_call(struct sp *, struct docker_call *);
 static void		move_decide(struct sp *, const json_t *);
 static int		removal_in_progress(const struct docker_parser *);
@@ -254,9 +253,8 @@ role_name(struct sp *sp, enum space_role r, char *buf, size_t len)
 		fatalx("%s: bad id", __func__);
 }
 
-/* Percent-encodes s for a query; -1 if it does not fit. */
-static int
-urlencode(const char *s, char *buf, size_t len)
+int
+docker_urlencode(const char *s, char *buf, size_t len)
 {
 	static const char	 hex[] = "0123456789ABCDEF";
 	size_t			 o = 0;
@@ -295,7 +293,7 @@ label_filter(struct sp *sp, const char *id, char *buf, size_t len)
 		n = snprintf(raw, sizeof(raw), "{\"label\":[\"%s=true\","
 		    "\"%s=%s\"]}", LABEL_MARKER, LABEL_OWNER, sp->sq.sq_owner);
 	if (n < 0 || (size_t)n >= sizeof(raw) ||
-	    urlencode(raw, buf, len) == -1)
+	    docker_urlencode(raw, buf, len) == -1)
 		fatalx("%s: filter too long", __func__);
 }
 
@@ -308,7 +306,7 @@ two_label_filter(const char *a, const char *b, char *buf, size_t len)
 
 	n = snprintf(raw, sizeof(raw), "{\"label\":[\"%s\",\"%s\"]}", a, b);
 	if (n < 0 || (size_t)n >= sizeof(raw) ||
-	    urlencode(raw, buf, len) == -1)
+	    docker_urlencode(raw, buf, len) == -1)
 		fatalx("%s: filter too long", __func__);
 }
 
@@ -332,7 +330,7 @@ take_runtime(struct sp *sp, const struct docker_parser *p, int volumes,
 		    LABEL_RUNTIME_KEY));
 		ref = json_string_value(json_object_get(e, volumes ? "Name" :
 		    "Id"));
-		if (key == NULL || !plain_ref(ref) ||
+		if (key == NULL || !docker_plain_ref(ref) ||
 		    runtime_labels_check(labels, volumes ?
 		    sp->sq.sq_runtime_owner : NULL, key) != NULL ||
 		    (strcmp(key, sp->rt_key) == 0) != same_key ||
@@ -696,9 +694,8 @@ fill_container_body(struct sp *sp)
 	    "ReadOnly", 0);
 }
 
-/* The container ids and volume names we get back must be plain. */
-static int
-plain_ref(const char *s)
+int
+docker_plain_ref(const char *s)
 {
 	size_t	 n;
 
@@ -723,7 +720,7 @@ created_ok(struct sp *sp, const struct docker_parser *p, char *id, size_t len)
 
 	harden_verify_created(o, &sp->report);
 	v = json_string_value(json_object_get(o, "Id"));
-	if (id != NULL && plain_ref(v))
+	if (id != NULL && docker_plain_ref(v))
 		strlcpy(id, v, len);
 	json_decref(o);
 	return sp->report.hr_n == 0 ? 0 : -1;
@@ -1240,7 +1237,7 @@ take_listing(struct sp *sp, const struct docker_parser *p,
 			name = json_string_value(json_object_get(e, "Name"));
 			state = NULL;
 		}
-		if (!plain_ref(ref) || name == NULL || (r = res_add(sp)) ==
+		if (!docker_plain_ref(ref) || name == NULL || (r = res_add(sp)) ==
 		    NULL)
 			continue;
 		r->r_type = type;
@@ -1681,7 +1678,7 @@ move_ours(struct sp *sp, const json_t *o, char *cid, size_t len)
 	    "Labels"), sp->sq.sq_owner, sp->meta.sm_id, ROLE_SPACE) != NULL)
 		return 0;
 	id = json_string_value(json_object_get(o, "Id"));
-	if (!plain_ref(id) || strlen(id) >= SPACE_CID_SIZE)
+	if (!docker_plain_ref(id) || strlen(id) >= SPACE_CID_SIZE)
 		return 0;
 	if (cid != NULL)
 		strlcpy(cid, id, len);
@@ -2147,9 +2144,9 @@ sp_move_start(struct docker_req *rq, const void *data, size_t len,
 	if (sp_start(rq, &mq.mq_space, sizeof(mq.mq_space), cl) == -1 ||
 	    memchr(mq.mq_move.mv_old, '\0', SPACE_CID_SIZE) == NULL ||
 	    memchr(mq.mq_move.mv_new, '\0', SPACE_CID_SIZE) == NULL ||
-	    !plain_ref(mq.mq_move.mv_old) ||
+	    !docker_plain_ref(mq.mq_move.mv_old) ||
 	    (sp->op == IMSG_SPACE_MOVE_UNDO_REQ &&
-	    !plain_ref(mq.mq_move.mv_new)))
+	    !docker_plain_ref(mq.mq_move.mv_new)))
 		return -1;
 	sp->mv = mq.mq_move;
 	return 0;

@@ -32,6 +32,10 @@ extern const struct docker_op	docker_logs_op;
 void	docker_call_fmt(struct docker_call *, const char *api,
 	    const char *method, size_t cap, const char *fmt, ...)
 	    __attribute__((format(printf, 5, 6)));
+/* Percent-encodes s for a query; -1 if it does not fit. */
+int	docker_urlencode(const char *s, char *buf, size_t len);
+/* The container ids and volume names we get back must be plain. */
+int	docker_plain_ref(const char *);
 /* The "message" of an engine's error answer, for a line of ours. */
 void	engine_message(const struct docker_parser *, char *, size_t);
 

@@ -258,48 +258,6 @@ turn_release(const char *volume, uint32_t peerid)
 
 /* --- small things ----------------------------------------------------- */
 
-static int
-plain(const char *s)
-{
-	size_t	 n;
-
-	if (s == NULL || *s == '\0')
-		return 0;
-	for (n = 0; s[n] != '\0'; n++)
-		if (n >= SPACE_RESOURCE_MAX - 1 ||
-		    !((s[n] >= 'a' && s[n] <= 'z') ||
-		    (s[n] >= 'A' && s[n] <= 'Z') ||
-		    (s[n] >= '0' && s[n] <= '9') || s[n] == '-' ||
-		    s[n] == '_' || s[n] == '.'))
-			return 0;
-	return 1;
-}
-
-static int
-urlencode(const char *s, char *buf, size_t len)
-{
-	static const char	 hex[] = "0123456789ABCDEF";
-	size_t			 o = 0;
-
-	for (; *s != '\0'; s++) {
-		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		    (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' ||
-		    *s == '.') {
-			if (o + 1 >= len)
-				return -1;
-			buf[o++] = *s;
-		} else {
-			if (o + 3 >= len)
-				return -1;
-			buf[o++] = '%';
-			buf[o++] = hex[(unsigned char)*s >> 4];
-			buf[o++] = hex[(unsigned char)*s & 15];
-		}
-	}
-	buf[o] = '\0';
-	return 0;
-}
-
 /* filters={"label":["a=b",("c=d")]}, encoded. */
 static void
 filter(char *buf, size_t len, const char *k1, const char *v1, const char *k2,
@@ -315,7 +273,7 @@ filter(char *buf, size_t len, const char *k1, const char *v1, const char *k2,
 		n = snprintf(raw, sizeof(raw), "{\"label\":[\"%s=%s\"]}", k1,
 		    v1);
 	if (n < 0 || (size_t)n >= sizeof(raw) ||
-	    urlencode(raw, buf, len) == -1)
+	    docker_urlencode(raw, buf, len) == -1)
 		fatalx("%s: filter too long", __func__);
 }
 
@@ -759,7 +717,7 @@ os_answer(struct docker_req *rq, struct tv *tv, const struct docker_parser *p,
 		harden_report_init(&hr);
 		harden_verify_created(o, &hr);
 		id = json_string_value(json_object_get(o, "Id"));
-		if (p->dp_status == 201 && plain(id))
+		if (p->dp_status == 201 && docker_plain_ref(id))
 			strlcpy(tv->cid, id, sizeof(tv->cid));
 		json_decref(o);
 		if (p->dp_status != 201) {
@@ -1021,7 +979,7 @@ take_stale(struct tv *tv, const struct docker_parser *p)
 	json_array_foreach(o, i, e) {
 		labels = json_object_get(e, "Labels");
 		ref = json_string_value(json_object_get(e, "Id"));
-		if (!plain(ref) || tv->nstale >= TV_STALE_MAX ||
+		if (!docker_plain_ref(ref) || tv->nstale >= TV_STALE_MAX ||
 		    (tools_labels_check(labels, tv->req.te_owner,
 		    TOOLS_ROLE_FILL, tv->key, NULL) != NULL &&
 		    tools_labels_check(labels, tv->req.te_owner,
@@ -1047,7 +1005,7 @@ take_old(struct tv *tv, const struct docker_parser *p)
 		return;	/* pruning never fails the call */
 	json_array_foreach(json_object_get(o, "Volumes"), i, e) {
 		name = json_string_value(json_object_get(e, "Name"));
-		if (!plain(name) || tv->nstale >= TV_STALE_MAX ||
+		if (!docker_plain_ref(name) || tv->nstale >= TV_STALE_MAX ||
 		    tools_labels_check(json_object_get(e, "Labels"),
 		    tv->req.te_owner, TOOLS_ROLE_VOLUME, NULL, key) != NULL ||
 		    strcmp(key, tv->key) == 0)
@@ -1223,7 +1181,7 @@ take_volumes(struct tv *tv, const struct docker_parser *p)
 	json_array_foreach(json_object_get(o, "Volumes"), i, e) {
 		name = json_string_value(json_object_get(e, "Name"));
 		labels = json_object_get(e, "Labels");
-		if (!plain(name) || strlen(name) >= TOOLS_MSG_VOLUME_MAX ||
+		if (!docker_plain_ref(name) || strlen(name) >= TOOLS_MSG_VOLUME_MAX ||
 		    tv->nvols >= TV_VOLUMES_MAX ||
 		    tools_labels_check(labels, tv->req.te_owner,
 		    TOOLS_ROLE_VOLUME, NULL, key) != NULL)
