@@ -33,6 +33,7 @@
 #include <event2/util.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "errors.h"
@@ -69,6 +70,7 @@ struct docker_req {
 	size_t			 rq_got;	/* bytes of this answer */
 	int			 rq_replied;
 	char			 rq_what[64];	/* "GET /version", for logs */
+	struct timespec		 rq_sent;	/* of this call, for logs */
 	void			*rq_data;	/* op_state_size bytes */
 	struct docker_parser	 rq_answer;
 };
@@ -484,6 +486,7 @@ rq_send(struct docker_req *rq, struct docker_call *cl)
 	/* Cut for logs only; what is sent is checked whole. */
 	snprintf(rq->rq_what, sizeof(rq->rq_what), "%.7s %.48s",
 	    cl->cl_method != NULL ? cl->cl_method : "?", cl->cl_path);
+	clock_gettime(CLOCK_MONOTONIC, &rq->rq_sent);
 	if ((n = docker_http_head(&hr, head, sizeof(head))) == -1) {
 		free(body);
 		log_warnx("docker: refusing to send an unsafe request");
@@ -509,8 +512,15 @@ static int
 rq_answered(struct docker_req *rq)
 {
 	struct docker_call	 next;
+	struct timespec		 now;
 	enum docker_next	 nx;
 
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	log_debug("docker: %s: %d at %lld ms in %lld us", rq->rq_what,
+	    rq->rq_answer.dp_status,
+	    (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000,
+	    (long long)(now.tv_sec - rq->rq_sent.tv_sec) * 1000000 +
+	    (now.tv_nsec - rq->rq_sent.tv_nsec) / 1000);
 	memset(&next, 0, sizeof(next));
 	nx = rq->rq_op->op_answer(rq, &rq->rq_answer, &next);
 	if (nx == DOCKER_STREAM) {
