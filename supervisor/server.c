@@ -306,6 +306,8 @@ move_send(struct request *r, uint32_t type)
 	memset(&mq, 0, sizeof(mq));
 	space_req_fill(r, &mq.mq_space, r->r_u.srv.id);
 	mq.mq_move = r->r_u.srv.move;
+	/* The current tools volume: a prune after the move keeps it. */
+	mq.mq_space.sq_agent = r->r_u.srv.sq.sq_agent;
 	r->r_u.srv.step = type == IMSG_SPACE_MOVE_DONE_REQ ? SV_MOVE_DONE :
 	    SV_MOVE_UNDO;
 	if ((fd = docker_connect()) == -1 || request_send(r, PROC_DOCKER,

@@ -48,6 +48,7 @@
 #include "docker_parse.h"
 #include "docker_runtime.h"
 #include "docker_space.h"
+#include "docker_toolsvol.h"
 #include "tools_key.h"
 
 #define SP_LIST_CAP		(8 * 1024 * 1024)	/* a listing's body */
@@ -101,7 +102,7 @@ enum sp_step {
 	P_ASIDE, P_PLAIN, P_DEL, P_BACK,
 	M_RENAME, M_CREATE, M_VERIFY, M_START, M_RUNNING,
 	U_NEW, U_DEL, U_OLD, U_BACK,
-	D_OLD, D_DEL,
+	D_OLD, D_DEL, D_PRUNE, D_PRUNE_DEL,
 	A_ASIDE,
 };
 
@@ -1729,6 +1730,7 @@ static enum docker_next
 move_call(struct sp *sp, struct docker_call *next)
 {
 	char	 plain[SPACE_RESOURCE_MAX], aside[SPACE_RESOURCE_MAX];
+	char	 f[512];
 
 	role_name(sp, ROLE_SPACE, plain, sizeof(plain));
 	aside_name(sp, aside, sizeof(aside));
@@ -1782,6 +1784,14 @@ move_call(struct sp *sp, struct docker_call *next)
 	case D_DEL:
 		call(sp, next, "DELETE", SP_SMALL_CAP, "/containers/%s?v=0",
 		    sp->mv.mv_old);
+		break;
+	case D_PRUNE:
+		tools_owner_filter(f, sizeof(f), sp->sq.sq_owner);
+		call(sp, next, "GET", SP_LIST_CAP, "/volumes?filters=%s", f);
+		break;
+	case D_PRUNE_DEL:
+		call(sp, next, "DELETE", SP_SMALL_CAP, "/volumes/%s",
+		    sp->rt_stale[sp->rt_istale]);
 		break;
 	default:
 		fatalx("%s: step %d", __func__, sp->step);
@@ -2098,16 +2108,38 @@ move_answer(struct docker_req *rq, struct sp *sp,
 			return DOCKER_DONE;
 		}
 		/*
-		 * HOOK (tools volume prune, not built): the spec prunes
-		 * this owner's other tools volumes here, now that the old
-		 * container no longer holds its volume.  The ensure of
-		 * docker_toolsvol.c prunes only after a fill of its own;
-		 * a prune request spaced sends after MOVE_DONE (Docker
-		 * refuses a volume a container still mounts, and pruning
-		 * never fails the call) is the missing piece.
+		 * The old container no longer holds its tools volume:
+		 * prune this owner's others but the current one.  Docker
+		 * refuses one that another space still mounts (409), and
+		 * a prune never fails the move.
 		 */
-		done(rq, "", NULL, 0);
-		return DOCKER_DONE;
+		if (sp->sq.sq_agent.sa_tools[0] == '\0') {
+			done(rq, "", NULL, 0);
+			return DOCKER_DONE;
+		}
+		sp->step = D_PRUNE;
+		return move_call(sp, next);
+	case D_PRUNE:
+		json_decref(o);
+		sp->rt_nstale = tools_prune_list(p, sp->sq.sq_owner,
+		    sp->sq.sq_agent.sa_tools, sp->rt_stale, RT_STALE_MAX);
+		sp->rt_istale = 0;
+		if (sp->rt_nstale == 0) {
+			done(rq, "", NULL, 0);
+			return DOCKER_DONE;
+		}
+		sp->step = D_PRUNE_DEL;
+		return move_call(sp, next);
+	case D_PRUNE_DEL:
+		json_decref(o);
+		if (status_ok(p))
+			log_info("space %s: pruned the tools volume %s",
+			    sp->sq.sq_id, sp->rt_stale[sp->rt_istale]);
+		if (++sp->rt_istale >= sp->rt_nstale) {
+			done(rq, "", NULL, 0);
+			return DOCKER_DONE;
+		}
+		return move_call(sp, next);
 
 	/* --- verify and stop: only the aside container? --- */
 	case A_ASIDE:

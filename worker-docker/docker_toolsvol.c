@@ -651,8 +651,7 @@ os_done(struct docker_req *rq, struct tv *tv, struct docker_call *next)
 		tv->filling = 0;
 		tv->filled = 1;
 		tv->step = S_PRUNE;
-		filter(f, sizeof(f), LABEL_ROLE, "tools", LABEL_OWNER,
-		    tv->req.te_owner);
+		tools_owner_filter(f, sizeof(f), tv->req.te_owner);
 		call(tv, next, "GET", TV_LIST_CAP, "/volumes?filters=%s", f);
 		return DOCKER_CALL;
 	case PH_LIST:
@@ -990,29 +989,34 @@ take_stale(struct tv *tv, const struct docker_parser *p)
 	json_decref(o);
 }
 
-/* Step 5: this owner's tools volumes of other keys. */
-static void
-take_old(struct tv *tv, const struct docker_parser *p)
+void
+tools_owner_filter(char *buf, size_t len, const char *owner)
+{
+	filter(buf, len, LABEL_ROLE, "tools", LABEL_OWNER, owner);
+}
+
+size_t
+tools_prune_list(const struct docker_parser *p, const char *owner,
+    const char *keep, char (*names)[SPACE_RESOURCE_MAX], size_t max)
 {
 	json_t		*o, *e;
 	const char	*name;
-	char		 key[TOOLS_LABEL_KEY_LEN + 1];
-	size_t		 i;
+	size_t		 i, n = 0;
 
-	tv->nstale = tv->istale = 0;
 	if (p->dp_status != 200 || (o = json_loadb((const char *)p->dp_body,
 	    p->dp_body_len, JSON_REJECT_DUPLICATES, NULL)) == NULL)
-		return;	/* pruning never fails the call */
+		return 0;	/* pruning never fails the call */
 	json_array_foreach(json_object_get(o, "Volumes"), i, e) {
 		name = json_string_value(json_object_get(e, "Name"));
-		if (!docker_plain_ref(name) || tv->nstale >= TV_STALE_MAX ||
-		    tools_labels_check(json_object_get(e, "Labels"),
-		    tv->req.te_owner, TOOLS_ROLE_VOLUME, NULL, key) != NULL ||
-		    strcmp(key, tv->key) == 0)
+		if (n >= max || !docker_plain_ref(name) ||
+		    strcmp(name, keep) == 0 ||
+		    tools_labels_check(json_object_get(e, "Labels"), owner,
+		    TOOLS_ROLE_VOLUME, NULL, NULL) != NULL)
 			continue;
-		strlcpy(tv->stale[tv->nstale++], name, sizeof(tv->stale[0]));
+		strlcpy(names[n++], name, sizeof(names[0]));
 	}
 	json_decref(o);
+	return n;
 }
 
 static const char marker_mismatch[] = "the tools volume %s holds "
@@ -1129,7 +1133,10 @@ ensure_answer(struct docker_req *rq, struct tv *tv,
 		}
 		return os_begin(rq, tv, PH_FILL, next);
 	case S_PRUNE:
-		take_old(tv, p);
+		/* Step 5: this owner's tools volumes but this one. */
+		tv->nstale = tools_prune_list(p, tv->req.te_owner, tv->volume,
+		    tv->stale, TV_STALE_MAX);
+		tv->istale = 0;
 		tv->step = S_PRUNE_DEL;
 		if (tv->istale < tv->nstale) {
 			call(tv, next, "DELETE", TV_CAP, "/volumes/%s",

@@ -28,6 +28,15 @@
 extern const struct docker_op	docker_toolsvol_ops[];
 extern const size_t		docker_toolsvol_nops;
 
+/* The query of owner's tools volumes, for GET /volumes?filters=. */
+void	tools_owner_filter(char *, size_t, const char *owner);
+/*
+ * From a GET /volumes answer, the names of owner's tools volumes but
+ * keep, at most max: what a prune deletes (the engine refuses one that a
+ * container mounts).  An answer that does not parse gives none.
+ */
+size_t	tools_prune_list(const struct docker_parser *, const char *owner,
+	    const char *keep, char (*)[SPACE_RESOURCE_MAX], size_t max);
 /* An IMSG_TOOLS_FILE: the fd goes to its ensure, or is closed. */
 void	docker_toolsvol_file(uint32_t peerid, const struct tools_file_msg *,
 	    int fd);

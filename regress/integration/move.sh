@@ -45,6 +45,7 @@ cleanup() {
 	[ -n "${id:-}" ] && ctl remove "$id" >/dev/null 2>&1
 	stop_spaced
 	kill "$proxy" 2>/dev/null
+	docker rm -f "spaced-move-holder-$install" >/dev/null 2>&1
 	for c in $(docker ps -aq --filter "label=spaced.space.owner=$install:0"); do
 		docker rm -f "$c" >/dev/null 2>&1
 	done
@@ -163,6 +164,18 @@ check "B is a volume of its own" test -n "$B" -a "$B" != "$A"
 # --- the move --------------------------------------------------------------
 docker volume rm "$B" >/dev/null
 fill real >/dev/null
+# Two more tools volumes besides A: one a container still mounts (Docker
+# refuses to remove it) and one of another owner; the prune after the
+# move keeps both.
+tvol() {
+	docker volume create --label spaced.space=true \
+	    --label "spaced.space.owner=$1" --label spaced.space.role=tools \
+	    --label spaced.tools.key=0123456789abcdef "$2" >/dev/null
+}
+tvol "$install:0" "${prefix}held"
+docker create --name "spaced-move-holder-$install" \
+    -v "${prefix}held:/t" --network none "$SPACE_IMAGE" /bin/true >/dev/null
+tvol "$install:1" "${prefix}stranger"
 t0=$(date +%s%N)
 ctl -j start "$id" >"$T/s2.json" 2>&1
 echo "# move to B: $((($(date +%s%N) - t0) / 1000000)) ms"
@@ -175,6 +188,11 @@ check "the token stays" test "$(ctl token "$id")" = "$tok"
 check "home and work kept" test "$(ctl exec "$id" -- /bin/cat /home/space/marker /spaces/$id/marker | tr '\n' ' ')" = "home-kept work-kept "
 check "the server answers" healthy
 check "it verifies" ctl verify "$id"
+check "the prune removed A, which nothing mounts any more" test -z "$(tvols | grep -x "$A")"
+check "it kept B, the current tools" test -n "$(tvols | grep -x "$B")"
+check "it kept a tools volume a container still mounts" test -n "$(tvols | grep -x "${prefix}held")"
+check "it kept another owner's tools volume" test -n "$(tvols | grep -x "${prefix}stranger")"
+docker rm -f "spaced-move-holder-$install" >/dev/null
 
 # --- a running space is never moved --------------------------------------
 restart r3
@@ -247,6 +265,8 @@ docker create --name "$(plain)" $labels --network none "$SPACE_IMAGE" /bin/true 
 half=$(cid "$(plain)")
 check "list prefers the plain name (created, not exited)" test "$(ctl -j list | jq -r ".[] | select(.id == \"$id\") | .state")" = created
 restart ""
+# A went with the prune of the move to B: filled again, as ensure would
+check "A filled again under its name" test "$(fill real)" = "$A"
 ctl -j start "$id" >"$T/s5.json" 2>&1
 check "start repairs and moves ($(code_of "$T/s5.json"))" test -z "$(code_of "$T/s5.json")"
 check "the unfinished container is gone" test -z "$(cid "$half")"
@@ -255,7 +275,9 @@ check "and its server answers" healthy
 
 # --- two starts share one run; a stop waits for it -----------------------
 ctl stop "$id" >/dev/null
+check "the move back to A pruned B" test -z "$(tvols | grep -x "$B")"
 restart r2
+fill real >/dev/null
 before=$(cid "$(plain)")
 ctl -j start "$id" >"$T/p1.json" 2>&1 & p1=$!
 sleep 0.3
