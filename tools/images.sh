@@ -208,10 +208,13 @@ EOF
 	    -s /bin/bash space
 	# Mount points: the socket volume (the gatekeeper's uid owns the
 	# folder in both images, so the volume gets that owner whichever
-	# container mounts it first) and the runtime volume.
-	mkdir -p "$s_root/run/spaced" "$s_root/opt/spaced"
+	# container mounts it first), the runtime volume, and the work
+	# volume, whose folder the space user owns, so that the relay, as
+	# that user, makes the space's folder in it.
+	mkdir -p "$s_root/run/spaced" "$s_root/opt/spaced" "$s_root/spaces"
 	chown $gk_uid:$gk_uid "$s_root/run/spaced"
-	chmod 0755 "$s_root/run/spaced" "$s_root/opt/spaced"
+	chown $space_uid:$space_uid "$s_root/spaces"
+	chmod 0755 "$s_root/run/spaced" "$s_root/opt/spaced" "$s_root/spaces"
 	# No setuid or setgid file: nothing in a space may gain a privilege.
 	find "$s_root" -xdev -type f -perm /6000 >"$work/setuid"
 	if [ -s "$work/setuid" ]; then

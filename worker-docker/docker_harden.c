@@ -156,11 +156,11 @@ harden_params_check(const struct harden_params *p)
 	if (!runtime_key_valid(p->hp_runtime_key) ||
 	    !space_owner_valid(p->hp_runtime_owner))
 		return "bad runtime key";
-	/* One slot goes to the relay, one to its "--". */
+	/* Slots for the relay, its -w and folder, and its "--". */
 	if (!argv_valid(p->hp_argv, 1))
 		return "bad command";
 	for (i = 0; p->hp_argv[i] != NULL; i++)
-		if (i >= HARDEN_ARGV_MAX - 2)
+		if (i >= HARDEN_ARGV_MAX - HARDEN_RELAY_ARGS)
 			return "bad command";
 	if (!argv_valid(p->hp_gk_argv, 1) || p->hp_gk_argv[0][0] != '/')
 		return "bad gatekeeper command";
@@ -263,11 +263,21 @@ fail(const char **errstr, const char *why, json_t *o)
 	return NULL;
 }
 
+int
+harden_space_folder(char *buf, size_t len, const struct space_meta *m)
+{
+	int	 n;
+
+	n = snprintf(buf, len, "%s/%s", HARDEN_WORK_PARENT, m->sm_id);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
 json_t *
 harden_space_create(const struct harden_params *p, const char **errstr)
 {
 	char		 sock[SPACE_RESOURCE_MAX], runtime[SPACE_RESOURCE_MAX];
 	char		 work[SPACE_RESOURCE_MAX], home[SPACE_RESOURCE_MAX];
+	char		 folder[HARDEN_FOLDER_MAX];
 	const char	*why;
 	json_t		*body, *env, *argv, *hc, *mounts;
 	size_t		 i;
@@ -281,11 +291,14 @@ harden_space_create(const struct harden_params *p, const char **errstr)
 	    space_resource_name(home, sizeof(home), p->hp_meta.sm_id,
 	    ROLE_HOME) == -1 ||
 	    runtime_volume_name(runtime, sizeof(runtime),
-	    p->hp_runtime_key) == -1)
+	    p->hp_runtime_key) == -1 ||
+	    harden_space_folder(folder, sizeof(folder), &p->hp_meta) == -1)
 		return fail(errstr, "name too long", NULL);
 
+	/* The relay makes the space's folder before it starts the rest. */
 	if ((env = strings(harden_space_env)) == NULL ||
-	    (argv = json_pack("[s, s]", HARDEN_RELAY, "--")) == NULL)
+	    (argv = json_pack("[s, s, s, s]", HARDEN_RELAY, "-w", folder,
+	    "--")) == NULL)
 		return fail(errstr, "out of memory", env);
 	for (i = 0; p->hp_env != NULL && p->hp_env[i] != NULL; i++)
 		json_array_append_new(env, json_string(p->hp_env[i]));

@@ -78,6 +78,9 @@
 #define HARDEN_HEALTH_RETRIES	3
 
 #define HARDEN_ARGV_MAX		64	/* entries of any argv we take */
+/* The space's entrypoint before its command: relay -w FOLDER -- */
+#define HARDEN_RELAY_ARGS	4
+#define HARDEN_FOLDER_MAX	64	/* /spaces/ID */
 #define HARDEN_ARG_MAX		1024	/* bytes of one entry */
 #define HARDEN_ENV_MAX		32	/* caller's extra entries */
 #define HARDEN_IMAGE_MAX	256
@@ -131,6 +134,8 @@ const char *harden_params_check(const struct harden_params *p);
  * /networks/create, the volume bodies to POST /volumes/create.
  */
 json_t	*harden_space_create(const struct harden_params *, const char **);
+/* /spaces/ID: the space's folder in its work volume, made by its relay. */
+int	 harden_space_folder(char *, size_t, const struct space_meta *);
 json_t	*harden_gatekeeper_create(const struct harden_params *, const char **);
 /* The space's outer bridge, the gatekeeper's one network. */
 json_t	*harden_network_create(const struct harden_params *, const char **);

@@ -150,13 +150,6 @@ tar_one_file(const char *name, unsigned int mode, const uint8_t *data,
 	return tar_entry(name, mode, '0', 0, data, len, outlen);
 }
 
-uint8_t *
-tar_one_dir(const char *name, unsigned int mode, unsigned int id,
-    size_t *outlen)
-{
-	return tar_entry(name, mode, '5', id, NULL, 0, outlen);
-}
-
 /* The relay's bytes, read from spaced's fd; the caller frees them. */
 static uint8_t *
 relay_bytes(void)

@@ -67,8 +67,5 @@ int		 tar_first_file_equals(const uint8_t *tar, size_t len,
 /* Pure: one file as a tar archive (ustar, root owned). */
 uint8_t		*tar_one_file(const char *name, unsigned int mode,
 		    const uint8_t *data, size_t len, size_t *outlen);
-/* Pure: one folder, owned by uid and gid id. */
-uint8_t		*tar_one_dir(const char *name, unsigned int mode,
-		    unsigned int id, size_t *outlen);
 
 #endif /* SPACED_DOCKER_RUNTIME_H */

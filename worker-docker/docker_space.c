@@ -81,7 +81,8 @@ enum sp_step {
 	C_NAMES, C_RT_GET, C_RT_CREATE, C_RT_CTR, C_RT_MARKER, C_RT_PUT,
 	C_RT_PUT_MARKER, C_RT_RELAY, C_RT_CTR_DEL, C_RT_SWEEP, C_RT_SWEEP_DEL,
 	C_RT_PRUNE, C_RT_PRUNE_DEL, C_RT_WAIT, C_NET, C_VOL, C_GK, C_SP,
-	C_SP_DIR, C_GK_START, C_SP_START, C_WAIT_GK, C_CORRIDOR, C_SP_RUNNING,
+	C_GK_START, C_SP_START, C_WAIT_GK, C_CORRIDOR, C_SP_RUNNING,
+	C_SP_FOLDER,
 	/* start, after its verify */
 	T_GK_START, T_CORRIDOR, T_SP_START,
 	/* verify, and the verify inside create and start */
@@ -130,6 +131,7 @@ struct sp {
 	char			 sp_state[SPACE_STATE_MAX];
 	char			 gk_state[SPACE_STATE_MAX];
 	int			 gk_present;
+	int			 folder_polls;
 	/* a failed create: what it answers once the rollback is done */
 	int			 names_free;	/* checked: a failure rolls back */
 	int			 rolling_back;
@@ -732,6 +734,7 @@ create_answer(struct docker_req *rq, struct sp *sp,
     const struct docker_parser *p, struct docker_call *next)
 {
 	char		 name[SPACE_RESOURCE_MAX], msg[128], raw[256], f[768];
+	char		 folder[HARDEN_FOLDER_MAX];
 	json_t		*o, *body;
 	const char	*why;
 	uint8_t		*tar;
@@ -883,16 +886,9 @@ create_answer(struct docker_req *rq, struct sp *sp,
 			sp->step = V_GK;
 			break;
 		default:
-			sp->step = C_SP_DIR;
+			sp->step = V_SP;
 			break;
 		}
-		break;
-	case C_SP_DIR:
-		if (p->dp_status != 200) {
-			engine_message(p, msg, sizeof(msg));
-			return sp_fail(rq, sp, ERR_DOCKER_FAILED, msg, 0, next);
-		}
-		sp->step = V_SP;
 		break;
 	case C_GK_START:
 	case C_SP_START:
@@ -925,6 +921,27 @@ create_answer(struct docker_req *rq, struct sp *sp,
 		if (!running)
 			return sp_fail(rq, sp, ERR_SPACE_NOT_RUNNING,
 			    "the space stopped as it started", 0, next);
+		/* Its relay makes the space's folder, then listens. */
+		sp->step = C_SP_FOLDER;
+		role_name(sp, ROLE_SPACE, name, sizeof(name));
+		if (harden_space_folder(folder, sizeof(folder), &sp->meta) ==
+		    -1)
+			fatalx("%s: space id", __func__);
+		call(sp, next, "HEAD", SP_SMALL_CAP, "/containers/%s/archive"
+		    "?path=%s", name, folder);
+		if (sp->folder_polls++ > 0)
+			next->cl_delay_ms = SP_CORRIDOR_POLL_MS;
+		return DOCKER_CALL;
+	case C_SP_FOLDER:
+		if (p->dp_status != 200 && p->dp_status != 404) {
+			engine_message(p, msg, sizeof(msg));
+			return sp_fail(rq, sp, ERR_DOCKER_FAILED, msg, 0, next);
+		}
+		if (p->dp_status == 404) {
+			/* Not yet: is the space still running? */
+			sp->step = C_SP_RUNNING;
+			break;
+		}
 		send_info(rq, &sp->meta, "running", "running", NULL, 0, 0);
 		done(rq, "", NULL, 0);
 		return DOCKER_DONE;
@@ -1008,18 +1025,6 @@ create_answer(struct docker_req *rq, struct sp *sp,
 	case C_RT_CTR_DEL:
 		call(sp, next, "DELETE", SP_SMALL_CAP, "/containers/%s?force=1",
 		    sp->rt_cid);
-		break;
-	case C_SP_DIR:
-		/* The space's folder in its work volume, the space user's. */
-		if ((tar = tar_one_dir(sp->meta.sm_id, 0755, HARDEN_SPACE_UID,
-		    &len)) == NULL)
-			return sp_fail(rq, sp, ERR_INTERNAL, "tar", 0, next);
-		role_name(sp, ROLE_SPACE, name, sizeof(name));
-		call(sp, next, "PUT", SP_SMALL_CAP, "/containers/%s/archive"
-		    "?path=%s", name, HARDEN_WORK_PARENT);
-		next->cl_raw = tar;
-		next->cl_raw_len = len;
-		next->cl_type = "application/x-tar";
 		break;
 	case C_SP_RUNNING:
 		role_name(sp, ROLE_SPACE, name, sizeof(name));

@@ -25,7 +25,8 @@
  *   name               Name is not /spaced-space-<id>-<role>
  *   labels             not ours: marker, owner, id, role, every label
  *   image              Config.Image is not the reference we asked for
- *   command            Entrypoint is not ours (the relay, "--", argv),
+ *   command            Entrypoint is not ours (the relay, -w and the
+ *                      space's folder, "--", argv),
  *                      or a Cmd is left
  *   user               Config.User is not the image user (10000:10000
  *                      for the space, 10100:10100 for the gatekeeper)
@@ -286,6 +287,15 @@ check_labels(const json_t *labels, const struct harden_params *p,
 		add(r, prefix, check, "%s", why);
 }
 
+/* Is entry i of the array a the string s? */
+static int
+arg_is(const json_t *a, size_t i, const char *s)
+{
+	const char	*v = json_string_value(json_array_get(a, i));
+
+	return v != NULL && strcmp(v, s) == 0;
+}
+
 static void
 check_config(const json_t *c, const struct harden_params *p,
     const struct expect *ex, struct harden_report *r)
@@ -295,7 +305,8 @@ check_config(const json_t *c, const struct harden_params *p,
 	const json_t	*ep = json_object_get(c, "Entrypoint");
 	const json_t	*env = json_object_get(c, "Env");
 	const json_t	*v;
-	size_t		 i, n = 0;
+	char		 folder[HARDEN_FOLDER_MAX];
+	size_t		 i, n = 0, off;
 
 	check_labels(json_object_get(c, "Labels"), p, ex->ex_role, pf,
 	    "labels", r);
@@ -304,21 +315,26 @@ check_config(const json_t *c, const struct harden_params *p,
 	if (!streq(c, "User", ex->ex_user))
 		add(r, pf, "user", "not %s", ex->ex_user);
 
-	/* The space: relay, "--", then the argv; the gatekeeper: its argv. */
+	/*
+	 * The space: relay, -w and its folder, "--", then the argv (a
+	 * space made before the relay made its folder has no -w); the
+	 * gatekeeper: its argv.
+	 */
 	if (ex->ex_role == ROLE_SPACE) {
 		for (i = 0; p->hp_argv[i] != NULL; i++)
 			n++;
-		if (!json_is_array(ep) || json_array_size(ep) != n + 2 ||
-		    !json_is_string(json_array_get(ep, 0)) ||
-		    strcmp(json_string_value(json_array_get(ep, 0)),
-		    HARDEN_RELAY) != 0 ||
-		    !json_is_string(json_array_get(ep, 1)) ||
-		    strcmp(json_string_value(json_array_get(ep, 1)), "--") != 0)
+		off = arg_is(ep, 1, "-w") ? HARDEN_RELAY_ARGS : 2;
+		if (harden_space_folder(folder, sizeof(folder),
+		    &p->hp_meta) == -1 ||
+		    !json_is_array(ep) || json_array_size(ep) != n + off ||
+		    !arg_is(ep, 0, HARDEN_RELAY) ||
+		    (off == HARDEN_RELAY_ARGS && !arg_is(ep, 2, folder)) ||
+		    !arg_is(ep, off - 1, "--"))
 			add(r, pf, "command", "not under the relay");
 		else
 			for (i = 0; i < n; i++) {
 				const char *s = json_string_value(
-				    json_array_get(ep, i + 2));
+				    json_array_get(ep, i + off));
 				if (s == NULL || strcmp(s, p->hp_argv[i]) != 0)
 					add(r, pf, "command",
 					    "not the command asked for");

@@ -27,6 +27,7 @@
 #include <sys/types.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <netinet/in.h>
@@ -61,8 +62,8 @@ struct relay_inherit {
 static __dead void
 usage(void)
 {
-	fprintf(stderr, "usage: spaced-relay [-d sockdir] -- command "
-	    "[arg ...]\n");
+	fprintf(stderr, "usage: spaced-relay [-d sockdir] [-w workdir] -- "
+	    "command [arg ...]\n");
 	exit(2);
 }
 
@@ -234,17 +235,20 @@ main(int argc, char *argv[])
 	struct relay_config	 cf;
 	struct relay_inherit	 ri;
 	sigset_t		 waitmask;
-	const char		*sockdir = RELAY_SOCKDIR;
+	const char		*sockdir = RELAY_SOCKDIR, *workdir = NULL;
 	int			 ch, gate[2];
 
 	log_init(1, LOG_DAEMON);
 	log_procinit("spaced-relay");
 
 	/* '+': the command's own options are not ours. */
-	while ((ch = getopt(argc, argv, "+d:")) != -1) {
+	while ((ch = getopt(argc, argv, "+d:w:")) != -1) {
 		switch (ch) {
 		case 'd':
 			sockdir = optarg;
+			break;
+		case 'w':
+			workdir = optarg;
 			break;
 		default:
 			usage();
@@ -261,6 +265,14 @@ main(int argc, char *argv[])
 	    relay_target_path(&cf.rc_target[RELAY_WINDOW], sockdir,
 	    "window.sock") == -1)
 		fatal("socket folder %s", sockdir);
+
+	/*
+	 * The space's folder in its work volume, as the space user: made
+	 * here, before anything listens, rather than by a copy into the
+	 * container from the host, which costs the engine a process.
+	 */
+	if (workdir != NULL && mkdir(workdir, 0755) == -1 && errno != EEXIST)
+		fatal("%s", workdir);
 
 	relay_fd_budget(&cf, &ri);
 	relay_signals_init(&ri, &waitmask);

@@ -4,7 +4,8 @@
 # way, resets each way, a dead and a missing gatekeeper socket, 4 MiB full
 # duplex, many connections at once and the cap, the window port, ::1 and
 # IPv6 off, listeners up before the child, the exit status, SIGTERM passed
-# on, the confinement in /proc, and an agent that kills the relay.
+# on, the confinement in /proc, the space's folder (-w), and an agent that
+# kills the relay.
 . "$(dirname "$0")/lib.sh"
 
 # waitrc pid: its exit status, or 124 after 10 s (then it is killed), so
@@ -146,6 +147,19 @@ unshare -n sh -c "ip link set lo up
     '$relay' -d '$T' -- '$rc_tool' first '$T'" 2>"$T/v4only.err"; s=$?
 check "IPv6 off: the relay serves 127.0.0.1 and its child runs" test $s = 0
 check "... and says IPv4 only on stderr" grep -q 'IPv4 only' "$T/v4only.err"
+
+# -w: the space's folder, made before the child runs; one already there
+# is fine; one that cannot be made is fatal, the child never runs.
+(umask 022; "$relay" -d "$T" -w "$T/work" -- sh -c "test -d '$T/work' && touch '$T/ran-w'")
+check "-w makes the folder before the child runs" test -e "$T/ran-w" -a -d "$T/work"
+check "... mode 0755 under umask 022" test "$(stat -c %a "$T/work")" = 755
+"$relay" -d "$T" -w "$T/work" -- true
+check "-w with the folder already there: the child runs (exit 0)" test $? = 0
+rm -f "$T/ran"
+"$relay" -d "$T" -w "$T/none/work" -- touch "$T/ran" 2>"$T/w.err"; s=$?
+check "-w that cannot be made: the relay fails" test $s != 0
+check "... without running its child" test ! -e "$T/ran"
+check "... and says which folder" grep -q "$T/none/work" "$T/w.err"
 
 # The agent kills the relay: it only cuts itself off.
 rm -f "$T/alive"

@@ -160,18 +160,3 @@ Test(tar, our_file_found_and_compared)
 	free(t);
 }
 
-Test(tar, a_folder_is_not_the_file)
-{
-	uint8_t	*t;
-	size_t	 len;
-
-	t = tar_one_dir("a1b2c3d4e5f6", 0755, 10000, &len);
-	cr_assert_not_null(t);
-	/* uid and gid 10000 in octal */
-	cr_assert_eq(memcmp(t + 108, "0023420", 7), 0);
-	cr_assert_eq(memcmp(t + 116, "0023420", 7), 0);
-	cr_assert_eq(t[156], '5');
-	cr_assert_eq(tar_first_file_equals(t, len, "a1b2c3d4e5f6",
-	    (const uint8_t *)"", 0), 0);
-	free(t);
-}

@@ -242,7 +242,15 @@ static const struct plant plants[] = {
 	{ SP, "HostConfig/Runtime", "\"runsc\"", "runtime" },
 	{ SP, "Name", "\"/spaced-space-000000000000-space\"", "name" },
 	{ SP, "Config/Entrypoint", "[\"/bin/sh\"]", "command" },
-	{ SP, "Config/Entrypoint/3", "\"1\"", "command" },
+	{ SP, "Config/Entrypoint/5", "\"1\"", "command" },
+	/* The relay's folder: another space's, or no "--" after it. */
+	{ SP, "Config/Entrypoint/2", "\"/spaces/000000000000\"", "command" },
+	{ SP, "Config/Entrypoint/3", "\"-d\"", "command" },
+	{ SP, "Config/Entrypoint", "[\"/opt/spaced/spaced-relay\", \"-w\", "
+	    "\"/spaces/a1b2c3d4e5f6\", \"/bin/sleep\", \"3600\"]", "command" },
+	/* A space made before the relay made its folder: no -w, clean. */
+	{ SP, "Config/Entrypoint", "[\"/opt/spaced/spaced-relay\", \"--\", "
+	    "\"/bin/sleep\", \"3600\"]", "" },
 	{ SP, "Config/Cmd", "[\"x\"]", "command" },
 	{ SP, "HostConfig/Binds", "[\"/:/host\"]", "mounts" },
 	{ SP, "HostConfig/Binds", "[\"/run/docker.sock:/s\"]",
