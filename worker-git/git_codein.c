@@ -29,7 +29,6 @@
 #include <ctype.h>
 #include <limits.h>
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +42,6 @@
 #include "place_proto.h"
 #include "log.h"
 #include "proc.h"
-#include "stream.h"
 #include "git_worker.h"
 
 #define SNAP_NAME	"spaced"
@@ -51,8 +49,6 @@
 #define REF_PREFIX	"refs/spaced/spaces/"
 /* Untracked repositories a snapshot leaves out, at most. */
 #define NESTED_MAX	1024
-/* A pack waits this long for credit before it gives up. */
-#define CREDIT_WAIT_MS	(120 * 1000)
 
 static void
 ref_name(char *buf, size_t len, const char *space, const char *leaf)
@@ -569,147 +565,5 @@ out:
 		free(names[i]);
 	free(names);
 	git_transaction_free(tx);
-	return rc;
-}
-
-/*
- * A pack goes out under credit: libgit2 hands it over in pieces from
- * within git_packbuilder_foreach, so the wait for credit is a poll on
- * the channel right here.  spaced sends one request at a time, so what
- * comes meanwhile is this stream's credit or this request's cancel.
- */
-struct pack_out {
-	struct imsgev	*po_iev;
-	struct stream_tx po_tx;
-	uint32_t	 po_request;
-	int		 po_cancelled;
-	int		 po_stalled;
-};
-
-static int
-pack_wait_credit(struct pack_out *po)
-{
-	struct pollfd	 pfd;
-	struct imsg	 imsg;
-	int		 n;
-
-	if (imsgbuf_flush(&po->po_iev->ibuf) == -1)
-		return -1;
-	pfd.fd = po->po_iev->ibuf.fd;
-	pfd.events = POLLIN;
-	if ((n = poll(&pfd, 1, CREDIT_WAIT_MS)) <= 0) {
-		po->po_stalled = 1;
-		return -1;
-	}
-	if ((n = imsgbuf_read(&po->po_iev->ibuf)) == 0)
-		exit(0);		/* spaced is gone */
-	if (n == -1 && errno != EAGAIN && errno != EINTR)
-		fatal("%s: read", __func__);
-	while ((n = imsgbuf_get(&po->po_iev->ibuf, &imsg)) > 0) {
-		if (imsg_get_type(&imsg) == IMSG_STREAM_CREDIT &&
-		    imsg_get_peerid(&imsg) == po->po_tx.st_id) {
-			if (stream_tx_credit(&po->po_tx, &imsg) == -1)
-				fatal("%s: credit", __func__);
-		} else if (imsg_get_type(&imsg) == IMSG_WORKER_CANCEL &&
-		    imsg_get_peerid(&imsg) == po->po_request)
-			po->po_cancelled = 1;
-		else
-			fatalx("%s: message %u while a pack streams", __func__,
-			    imsg_get_type(&imsg));
-		imsg_free(&imsg);
-	}
-	if (n == -1)
-		fatal("%s: imsgbuf_get", __func__);
-	return po->po_cancelled ? -1 : 0;
-}
-
-static int
-pack_chunk(void *buf, size_t size, void *arg)
-{
-	struct pack_out	*po = arg;
-	const uint8_t	*p = buf;
-	size_t		 n;
-
-	while (size > 0) {
-		while (stream_tx_avail(&po->po_tx) == 0)
-			if (pack_wait_credit(po) == -1)
-				return -1;
-		n = size;
-		if (n > STREAM_CHUNK)
-			n = STREAM_CHUNK;
-		if (n > stream_tx_avail(&po->po_tx))
-			n = stream_tx_avail(&po->po_tx);
-		if (stream_tx_send(&po->po_tx, &po->po_iev->ibuf, p, n) == -1)
-			fatal("%s: stream_tx_send", __func__);
-		p += n;
-		size -= n;
-	}
-	return 0;
-}
-
-static int
-pack_insert(git_repository *r, git_packbuilder *pb,
-    const struct git_pack_req *gp)
-{
-	git_revwalk	*walk;
-	git_oid		 id;
-	int		 rc;
-
-	if (gp->gp_kind == GIT_PACK_START)
-		return git_oid_fromstr(&id, gp->gp_base) != 0 ||
-		    git_packbuilder_insert_commit(pb, &id) != 0 ||
-		    git_oid_fromstr(&id, gp->gp_staged) != 0 ||
-		    git_packbuilder_insert_commit(pb, &id) != 0 ||
-		    git_oid_fromstr(&id, gp->gp_start) != 0 ||
-		    git_packbuilder_insert_commit(pb, &id) != 0 ? -1 : 0;
-	if (git_oid_fromstr(&id, gp->gp_base) != 0 ||
-	    git_revwalk_new(&walk, r) != 0)
-		return -1;
-	rc = git_revwalk_push(walk, &id) != 0 ||
-	    git_packbuilder_insert_walk(pb, walk) != 0 ? -1 : 0;
-	git_revwalk_free(walk);
-	return rc;
-}
-
-int
-pack_send(git_repository *r, struct imsgev *iev, uint32_t request,
-    const struct git_pack_req *gp, struct space_done *sd)
-{
-	git_packbuilder	*pb;
-	struct pack_out	 po;
-	int		 rc = -1;
-
-	memset(&po, 0, sizeof(po));
-	po.po_iev = iev;
-	po.po_request = request;
-	stream_tx_init(&po.po_tx, gp->gp_stream);
-	if (git_packbuilder_new(&pb, r) != 0) {
-		snap_libgit2(sd, "pack");
-		goto end;
-	}
-	/* One thread: the filter allows no clone (a thread) */
-	git_packbuilder_set_threads(pb, 1);
-	if (pack_insert(r, pb, gp) != 0) {
-		snap_libgit2(sd, "pack objects");
-		goto end;
-	}
-	if (git_packbuilder_foreach(pb, pack_chunk, &po) != 0) {
-		if (po.po_cancelled)
-			snap_refuse(sd, ERR_CANCELLED, "cancelled");
-		else if (po.po_stalled)
-			snap_refuse(sd, ERR_TIMEOUT, "the pack's reader took "
-			    "nothing for %d s", CREDIT_WAIT_MS / 1000);
-		else
-			snap_libgit2(sd, "pack");
-		goto end;
-	}
-	snprintf(sd->sd_message, sizeof(sd->sd_message), "%zu objects, "
-	    "%llu bytes", git_packbuilder_object_count(pb),
-	    (unsigned long long)po.po_tx.st_sent);
-	rc = 0;
-end:
-	git_packbuilder_free(pb);
-	if (stream_tx_end(&po.po_tx, &iev->ibuf, rc == 0 ? 0 : EIO) == -1)
-		fatal("%s: stream_tx_end", __func__);
 	return rc;
 }

@@ -47,7 +47,7 @@ void	 snap_refuse(struct space_done *, const char *code, const char *fmt,
 	    ...) __attribute__((format(printf, 3, 4)));
 void	 snap_libgit2(struct space_done *, const char *what);
 
-/* git_codein.c */
+/* git_codein.c, git_pack.c */
 struct git_snap;
 struct git_pack_req;
 int	 snapshot_take(struct git_repository *, const char *space, int clean,
