@@ -1,0 +1,76 @@
+#!/bin/sh
+# Mutation check of the pack writer (worker-git/git_pack.c) and the
+# pack index parser (worker-git/packidx.c): each mutant removes one
+# protection, and the git unit tests (reuse/*, packidx/*) must go red.
+# Built in a copy of the tree under a temp dir; the tree itself is
+# never modified.  Under a minute a mutant.
+# Usage: sh regress/mutants/pack.sh [label-substring]
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+top=$(pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+killed=0
+survived=0
+only=${1:-}
+
+# mutant <label> <file> <"old" => "new"[ @@ "old" => "new"...]>
+mutant() {
+	case "$1" in *"$only"*) ;; *) return 0 ;; esac
+	rm -rf "$tmp/src"
+	mkdir -p "$tmp/src"
+	git ls-files -z | (cd "$top" && xargs -0 cp --parents -t "$tmp/src")
+	python3 - "$tmp/src/$2" "$3" <<'PY' || exit 1
+import sys
+path, pairs = sys.argv[1], sys.argv[2]
+src = open(path).read()
+for pair in pairs.split("@@"):
+    old, new = [x.strip().encode().decode("unicode_escape")
+                for x in pair.split("=>")]
+    if src.count(old) != 1:
+        sys.exit("mutation anchor not found once: %r" % old)
+    src = src.replace(old, new)
+open(path, "w").write(src)
+PY
+	if ! make -C "$tmp/src" -j2 build/regress/unit/git >"$tmp/build.log" 2>&1; then
+		echo "BROKEN mutant: $1"; tail -5 "$tmp/build.log"; exit 1
+	fi
+	if (cd "$tmp/src" && timeout 600 build/regress/unit/git -j2 \
+	    --filter '@(reuse|packidx)/*') >"$tmp/run.log" 2>&1; then
+		grep -q 'Tested: [1-9]' "$tmp/run.log" || { echo "BROKEN: no test ran"; exit 1; }
+		echo "SURVIVED: $1"
+		survived=$((survived + 1))
+	else
+		echo "killed: $1 ($(grep '^\[FAIL\]' "$tmp/run.log" | head -3 |
+		    sed 's/^\[FAIL\] //; s/: (.*//' | paste -sd';' -))"
+		killed=$((killed + 1))
+	fi
+}
+
+mutant "a small entry goes without its CRC check" worker-git/git_pack.c \
+    " ||\n\t\t    crc32(0, p, end - off) != want) => )"
+mutant "a large entry goes without its CRC check" worker-git/git_pack.c \
+    "if (crc == want)\n\t\treturn 0; => if (1)\n\t\treturn 0;"
+mutant "a delta goes as stored though its base stays behind" \
+    worker-git/git_pack.c \
+    "if (base == NULL || base->po_written == 0)\n\t\treturn pack_write_whole(po, o); => if (base == NULL || base->po_written == 0)\n\t\treturn pack_copy(po, o, NULL, 0, 0);"
+mutant "every object of the repository's packs goes (its packs as they are)" \
+    worker-git/git_pack.c \
+    "\tpacks_open(&po, r);\n => \tpacks_open(&po, r);\n\tfor (int k = 0; k < po.po_npacks; k++) for (uint32_t j = 0; j < po.po_packs[k].pf_idx.pi_count; j++) { git_oid x; memcpy(x.id, packidx_oid(&po.po_packs[k].pf_idx, j), 20); objset_add(&os, &x); }\n"
+mutant "a delta is re-based on the wrong offset" worker-git/git_pack.c \
+    "po->po_offset - base->po_written); => po->po_offset - base->po_written + 1);"
+mutant "the index's pack checksum is not compared" worker-git/packidx.c \
+    "if (memcmp(idx + len - 2 * PACK_TRAILER, trailer, PACK_TRAILER) != 0) { => if (0) {"
+mutant "offsets are not bounded by the pack" worker-git/packidx.c \
+    "if (off < PACK_HEAD || off >= pi->pi_datasize) { => if (0) {"
+mutant "two objects may share an offset" worker-git/packidx.c \
+    "if (i > 0 && pi->pi_byoffset[i].pa_offset ==\n\t\t    pi->pi_byoffset[i - 1].pa_offset) { => if (0) {"
+mutant "a large offset's index is not bounded" worker-git/packidx.c \
+    "(v & 0x7fffffffU) >= pi->pi_nlarge) { => (v & 0x7fffffffU) >= UINT32_MAX) {"
+mutant "ids are not checked in order" worker-git/packidx.c \
+    "(i > 0 && memcmp(oid - PACK_OID_LEN, oid, PACK_OID_LEN) >= 0)) { => 0) {"
+mutant "a header's size may run past its bytes" worker-git/packidx.c \
+    "if (i == len || shift > 60 - 7) => if (shift > 60 - 7)"
+
+echo "mutants: $killed killed, $survived survived"
+[ "$survived" -eq 0 ]
