@@ -37,7 +37,8 @@
 #define SERVER_CURL_ARGV	{ SERVER_CURL_PATH, "--disable", "--config", \
 				    "-", NULL }
 #define SERVER_TRAILER		"spaced-curl"
-#define SERVER_ATTEMPT_SECS	3	/* one readiness attempt */
+#define SERVER_ATTEMPT_SECS	3	/* one readiness attempt, at most */
+#define SERVER_ATTEMPT_FIRST_SECS 1	/* the first; +1 after each timeout */
 #define SERVER_REQUEST_SECS	30	/* spacectl server */
 #define SERVER_BODY_MAX		(1024 * 1024)
 #define SERVER_REQ_HEADERS_MAX	16
