@@ -54,7 +54,6 @@
 #include "gatekeeper/collector/server_parse.h"
 #include "tools_key.h"
 
-#define READY_PAUSE_MS		500	/* from one attempt's start to the next */
 #define ATTEMPT_EXEC_MS(s)	(((s) + 2) * 1000)
 #define TOKEN_READ_MS		10000
 #define TOKEN_WRITE_MS		10000
@@ -659,7 +658,6 @@ sv_rep(struct request *r, enum procid from, struct imsg *imsg)
 	struct ctl_server_result	 cz;
 	struct ctl_token		 ct;
 	char				 msg[SPACE_DONE_MESSAGE_MAX];
-	double				 took;
 	int				 pause_ms;
 
 	(void)imsg_get_data(imsg, &jr, sizeof(jr));
@@ -774,14 +772,8 @@ sv_rep(struct request *r, enum procid from, struct imsg *imsg)
 		    ERR_SPACE_NOT_RUNNING, msg);
 		return;
 	}
-	/* An attempt that used up its limit: the next one may take longer. */
-	took = since(&r->r_u.srv.ask_start);
-	if (took >= r->r_u.srv.ask_secs &&
-	    r->r_u.srv.ask_secs < SERVER_ATTEMPT_SECS)
-		r->r_u.srv.ask_secs++;
-	pause_ms = READY_PAUSE_MS - (int)(took * 1000);
-	if (pause_ms < 0)
-		pause_ms = 0;
+	pause_ms = server_attempt_next(&r->r_u.srv.ask_secs,
+	    (long)(since(&r->r_u.srv.ask_start) * 1000));
 	/* No attempt begins later than the wait's bound. */
 	if (waited(r) + pause_ms / 1000.0 > profile()->ag_ready_wait) {
 		snprintf(msg, sizeof(msg), "the server inside was not ready "
