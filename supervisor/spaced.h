@@ -221,7 +221,9 @@ struct request {
 			struct space_info info;
 			int	 have_info;
 			struct timespec wait_start;
+			struct timespec ask_start;	/* this attempt's */
 			int	 attempts;
+			int	 ask_secs;	/* this attempt's limit */
 			char	 exec_code[CTL_CODE_MAX];
 			int	 exec_exit;
 			char	 code[CTL_CODE_MAX];

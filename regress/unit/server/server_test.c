@@ -401,3 +401,31 @@ Test(server, curl_config)
 	sr.sr_path = "/a b";
 	cr_assert_eq(server_curl_config(&sr, buf, sizeof(buf)), -1);
 }
+
+/* The readiness wait's cadence (spaced(8)): 1 s growing to 3 s. */
+Test(server, attempt_next)
+{
+	int	 secs = SERVER_ATTEMPT_FIRST_SECS;
+
+	cr_assert_eq(secs, 1);
+	/* Refused at once: the rest of the 0.5 s, same limit. */
+	cr_assert_eq(server_attempt_next(&secs, 120), 380);
+	cr_assert_eq(secs, 1);
+	/* An exec slower than the spacing: no pause, never negative. */
+	cr_assert_eq(server_attempt_next(&secs, 700), 0);
+	cr_assert_eq(secs, 1);
+	cr_assert_eq(server_attempt_next(&secs, -5), 500);
+	cr_assert_eq(secs, 1);
+	/* Used its limit up: one second more each time, up to 3. */
+	cr_assert_eq(server_attempt_next(&secs, 1000), 0);
+	cr_assert_eq(secs, 2);
+	cr_assert_eq(server_attempt_next(&secs, 1999), 0);
+	cr_assert_eq(secs, 2);
+	cr_assert_eq(server_attempt_next(&secs, 2300), 0);
+	cr_assert_eq(secs, 3);
+	cr_assert_eq(server_attempt_next(&secs, 3400), 0);
+	cr_assert_eq(secs, SERVER_ATTEMPT_SECS);
+	/* A fast answer later does not shrink it again. */
+	cr_assert_eq(server_attempt_next(&secs, 100), 400);
+	cr_assert_eq(secs, SERVER_ATTEMPT_SECS);
+}
