@@ -157,13 +157,9 @@ server_curl_config(const struct server_request *sr, char *buf, size_t len)
 	return (int)o.o_off;
 }
 
-int
+void
 server_attempt_next(int *secs, long took_ms)
 {
 	if (took_ms >= *secs * 1000L && *secs < SERVER_ATTEMPT_SECS)
 		(*secs)++;
-	if (took_ms < 0)
-		took_ms = 0;
-	return took_ms >= SERVER_ATTEMPT_APART_MS ? 0 :
-	    (int)(SERVER_ATTEMPT_APART_MS - took_ms);
 }

@@ -39,7 +39,7 @@
 #define SERVER_TRAILER		"spaced-curl"
 #define SERVER_ATTEMPT_SECS	3	/* one readiness attempt, at most */
 #define SERVER_ATTEMPT_FIRST_SECS 1	/* the first; +1 after each timeout */
-#define SERVER_ATTEMPT_APART_MS	500	/* from one attempt's start to the next */
+#define SERVER_ATTEMPT_PAUSE_MS	500	/* from one attempt's end to the next */
 #define SERVER_REQUEST_SECS	30	/* spacectl server */
 #define SERVER_BODY_MAX		(1024 * 1024)
 #define SERVER_REQ_HEADERS_MAX	16
@@ -69,12 +69,10 @@ int	 server_curl_config(const struct server_request *, char *buf,
 	    size_t len);
 
 /*
- * The readiness wait's next step: after an attempt with the limit
- * *secs that took took_ms from its start, the next one's limit goes in
- * *secs (one more second when this one used its limit up, at most
- * SERVER_ATTEMPT_SECS); returns the pause before it in ms, so that
- * attempts begin SERVER_ATTEMPT_APART_MS apart, start to start.
+ * The readiness wait's next limit: after an attempt with the limit
+ * *secs that took took_ms, one more second when it used its limit up,
+ * at most SERVER_ATTEMPT_SECS.
  */
-int	 server_attempt_next(int *secs, long took_ms);
+void	 server_attempt_next(int *secs, long took_ms);
 
 #endif /* SPACED_SPACE_SERVER_H */

@@ -443,9 +443,8 @@ token_new(char *tok, size_t len)
  * window is never answered (measured: 12 s and more), so an attempt
  * that lands there is lost whole.  The first attempt's limit is 1 s,
  * one more after each attempt that used up its limit, up to the
- * spec's 3 s: a server that answers slowly is still seen.  Attempts
- * begin 0.5 s apart, start to start: the time an exec took is part of
- * the pause, never on top of it.
+ * spec's 3 s: a server that answers slowly is still seen.  Between
+ * attempts, the spec's 0.5 s.
  */
 static void
 wait_ready(struct request *r)
@@ -658,7 +657,6 @@ sv_rep(struct request *r, enum procid from, struct imsg *imsg)
 	struct ctl_server_result	 cz;
 	struct ctl_token		 ct;
 	char				 msg[SPACE_DONE_MESSAGE_MAX];
-	int				 pause_ms;
 
 	(void)imsg_get_data(imsg, &jr, sizeof(jr));
 	/*
@@ -772,10 +770,11 @@ sv_rep(struct request *r, enum procid from, struct imsg *imsg)
 		    ERR_SPACE_NOT_RUNNING, msg);
 		return;
 	}
-	pause_ms = server_attempt_next(&r->r_u.srv.ask_secs,
+	server_attempt_next(&r->r_u.srv.ask_secs,
 	    (long)(since(&r->r_u.srv.ask_start) * 1000));
 	/* No attempt begins later than the wait's bound. */
-	if (waited(r) + pause_ms / 1000.0 > profile()->ag_ready_wait) {
+	if (waited(r) + SERVER_ATTEMPT_PAUSE_MS / 1000.0 >
+	    profile()->ag_ready_wait) {
 		snprintf(msg, sizeof(msg), "the server inside was not ready "
 		    "after %.0f s (%d attempts; last: %s)", waited(r),
 		    r->r_u.srv.attempts, jr.jr_verdict == SERVER_ANSWER ?
@@ -784,7 +783,7 @@ sv_rep(struct request *r, enum procid from, struct imsg *imsg)
 		return;
 	}
 	r->r_u.srv.step = SV_PAUSE;
-	request_pause(r, pause_ms, pause_over);
+	request_pause(r, SERVER_ATTEMPT_PAUSE_MS, pause_over);
 }
 
 static void
