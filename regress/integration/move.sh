@@ -13,13 +13,14 @@
 # space_move_unfinished when only the aside container is left; list
 # shows it as exited and prefers the plain name; remove removes both;
 # two starts share one run, and a stop waits for it.
-# The tools volumes are filled by hand from the pinned agent on this
-# host (/var/cache/spaced/opencode-1.18.33) until ensure lands.
+# The tools volumes are filled by hand (each rollback needs a volume of
+# a given kind under a given key) from the pinned agent, installed once
+# on this host from the registry into /var/cache/spaced/opencode-1.18.33.
 . "$(dirname "$0")/lib.sh"
 
 src=/var/cache/spaced/opencode-1.18.33
-if [ "$(id -u)" -ne 0 ] || ! docker info >/dev/null 2>&1 || [ ! -d "$src" ]; then
-	echo "skip - needs root, a Docker engine and $src"
+if [ "$(id -u)" -ne 0 ] || ! docker info >/dev/null 2>&1; then
+	echo "skip - needs root and a Docker engine"
 	echo "0 passed, 0 failed"; exit 0
 fi
 # the images of this build (tools/images.sh), or those MOVE_IMAGES names
@@ -29,6 +30,21 @@ if [ ! -f "$images" ]; then
 	echo "0 passed, 0 failed"; exit 0
 fi
 . "$images"
+# The install as the filler makes it (--ignore-scripts, then the one
+# post-install), in the space image on a bridge, with the host's CA
+# bundle for a network that inspects TLS.
+if [ ! -x "$src/node_modules/.bin/opencode" ]; then
+	echo "# installing opencode-ai 1.18.33 into $src"
+	mkdir -p "$src"
+	ca=; [ -f /etc/ssl/certs/ca-certificates.crt ] &&
+	    ca="-v /etc/ssl/certs/ca-certificates.crt:/ca.crt:ro -e NODE_EXTRA_CA_CERTS=/ca.crt -e npm_config_cafile=/ca.crt"
+	# shellcheck disable=SC2086
+	docker run --rm -u 0 -v "$src:/c" $ca -e HOME=/tmp --entrypoint /bin/sh \
+	    "$SPACE_IMAGE" -c 'cd /c && npm install --ignore-scripts --no-audit \
+	    --no-fund opencode-ai@1.18.33 && cd node_modules/opencode-ai &&
+	    node postinstall.mjs' </dev/null >/tmp/move-install.log 2>&1 ||
+	    { rm -rf "$src"; echo "not ok - opencode-ai installs (/tmp/move-install.log)"; echo "0 passed, 1 failed"; exit 1; }
+fi
 
 T=$(mktemp -d /tmp/move-test.XXXXXX)
 install=$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
