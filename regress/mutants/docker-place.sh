@@ -4,45 +4,15 @@
 # the real engine) must go red.  Built in a copy of the tree under a temp
 # dir; the tree itself is never modified.  About a minute and a half a
 # mutant.  Usage: sh regress/mutants/docker-place.sh [label-substring]
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-top=$(pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-killed=0
-survived=0
-only=${1:-}
+. "$(dirname "$0")/lib.sh"
 
 # mutant <label> <file> <"old" => "new"[ @@ "old" => "new"...]> [suite]
 mutant() {
-	case "$1" in *"$only"*) ;; *) return 0 ;; esac
-	rm -rf "$tmp/src"
-	mkdir -p "$tmp/src"
-	git ls-files -z | (cd "$top" && xargs -0 cp --parents -t "$tmp/src")
-	python3 - "$tmp/src/$2" "$3" <<'PY' || exit 1
-import sys
-path, pairs = sys.argv[1], sys.argv[2]
-src = open(path).read()
-for pair in pairs.split("@@"):
-    old, new = [x.strip().encode().decode("unicode_escape")
-                for x in pair.split("=>")]
-    if src.count(old) != 1:
-        sys.exit("mutation anchor not found once: %r" % old)
-    src = src.replace(old, new)
-open(path, "w").write(src)
-PY
-	if ! make -C "$tmp/src" -j2 binaries >"$tmp/build.log" 2>&1; then
-		echo "BROKEN mutant: $1"; tail -5 "$tmp/build.log"; exit 1
-	fi
-	if SPACED_BUILD="$tmp/src/build" sh "$tmp/src/regress/${4:-contract/docker}.sh" \
-	    >"$tmp/run.log" 2>&1; then
-		echo "SURVIVED: $1"
-		survived=$((survived + 1))
-	else
-		echo "killed: $1 ($(grep '^not ok' "$tmp/run.log" | head -3 |
-		    sed 's/^not ok - //' | paste -sd';' -))"
-		killed=$((killed + 1))
-	fi
+	mutant_apply "$1" "$2" "$3" || return 0
+	mutant_build "$1" binaries
+	SPACED_BUILD="$tmp/src/build" sh "$tmp/src/regress/${4:-contract/docker}.sh" \
+	    >"$tmp/run.log" 2>&1
+	mutant_judge "$1" $? '^not ok'
 }
 
 mutant "stop acts on a container without this owner's labels" \
@@ -68,5 +38,4 @@ mutant "a cancelled create is dropped, not rolled back" \
     "/* docker_req_cancel freed the branch: it makes nothing more */ => done(rq, ERR_CANCELLED, NULL, 0); return DOCKER_DONE;" \
     faults/docker
 
-echo "mutants: $killed killed, $survived survived"
-[ "$survived" -eq 0 ]
+mutants_end

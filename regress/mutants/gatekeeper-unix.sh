@@ -5,47 +5,16 @@
 # itself is never modified.  Needs root (the suite's namespaces, and
 # setpriv to uid 10000).  About 30 s each.
 # Usage: sh regress/mutants/gatekeeper-unix.sh [label-substring]
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-top=$(pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-killed=0
-survived=0
-only=${1:-}
+. "$(dirname "$0")/lib.sh"
 
 # mutant <label> <file> <"old" => "new"[ @@ ...]>
 mutant() {
-	case "$1" in *"$only"*) ;; *) return 0 ;; esac
-	rm -rf "$tmp/src"
-	mkdir -p "$tmp/src"
-	git ls-files -z | (cd "$top" && xargs -0 cp --parents -t "$tmp/src")
-	python3 - "$tmp/src/$2" "$3" <<'PY' || exit 1
-import sys
-path, pairs = sys.argv[1], sys.argv[2]
-src = open(path).read()
-for pair in pairs.split("@@"):
-    old, new = [x.strip().encode().decode("unicode_escape")
-                for x in pair.split("=>")]
-    if src.count(old) != 1:
-        sys.exit("mutation anchor not found once: %r" % old)
-    src = src.replace(old, new)
-open(path, "w").write(src)
-PY
-	if ! make -C "$tmp/src" -j2 build/libexec/spaced/spaced-gatekeeper \
-	    >"$tmp/build.log" 2>&1; then
-		echo "BROKEN mutant: $1"; tail -5 "$tmp/build.log"; exit 1
-	fi
-	if SPACED_BUILD="$tmp/src/build" \
+	mutant_apply "$1" "$2" "$3" || return 0
+	mutant_build "$1" build/libexec/spaced/spaced-gatekeeper
+	SPACED_BUILD="$tmp/src/build" \
 	    sh "$tmp/src/regress/integration/gatekeeper-unix.sh" \
-	    >"$tmp/run.log" 2>&1; then
-		echo "SURVIVED: $1"
-		survived=$((survived + 1))
-	else
-		echo "killed: $1 ($(grep -E '^FAIL' "$tmp/run.log" | head -3 |
-		    sed 's/^FAIL - //' | paste -sd';' -))"
-		killed=$((killed + 1))
-	fi
+	    >"$tmp/run.log" 2>&1
+	mutant_judge "$1" $? '^FAIL' 's/^FAIL - //'
 }
 
 M=gatekeeper/main.c
@@ -74,5 +43,4 @@ mutant "-C: METHOD not checked" $CL \
 mutant "-C: no confinement" $CL \
     "sandbox_enter(&sb); => ;"
 
-echo "$killed killed, $survived survived"
-[ "$survived" -eq 0 ]
+mutants_end

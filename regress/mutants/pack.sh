@@ -5,46 +5,18 @@
 # Built in a copy of the tree under a temp dir; the tree itself is
 # never modified.  Under a minute a mutant.
 # Usage: sh regress/mutants/pack.sh [label-substring]
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-top=$(pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-killed=0
-survived=0
-only=${1:-}
+. "$(dirname "$0")/lib.sh"
 
 # mutant <label> <file> <"old" => "new"[ @@ "old" => "new"...]>
 mutant() {
-	case "$1" in *"$only"*) ;; *) return 0 ;; esac
-	rm -rf "$tmp/src"
-	mkdir -p "$tmp/src"
-	git ls-files -z | (cd "$top" && xargs -0 cp --parents -t "$tmp/src")
-	python3 - "$tmp/src/$2" "$3" <<'PY' || exit 1
-import sys
-path, pairs = sys.argv[1], sys.argv[2]
-src = open(path).read()
-for pair in pairs.split("@@"):
-    old, new = [x.strip().encode().decode("unicode_escape")
-                for x in pair.split("=>")]
-    if src.count(old) != 1:
-        sys.exit("mutation anchor not found once: %r" % old)
-    src = src.replace(old, new)
-open(path, "w").write(src)
-PY
-	if ! make -C "$tmp/src" -j2 build/regress/unit/git >"$tmp/build.log" 2>&1; then
-		echo "BROKEN mutant: $1"; tail -5 "$tmp/build.log"; exit 1
-	fi
-	if (cd "$tmp/src" && timeout 600 build/regress/unit/git -j2 \
-	    --filter '@(reuse|packidx)/*') >"$tmp/run.log" 2>&1; then
-		grep -q 'Tested: [1-9]' "$tmp/run.log" || { echo "BROKEN: no test ran"; exit 1; }
-		echo "SURVIVED: $1"
-		survived=$((survived + 1))
-	else
-		echo "killed: $1 ($(grep '^\[FAIL\]' "$tmp/run.log" | head -3 |
-		    sed 's/^\[FAIL\] //; s/: (.*//' | paste -sd';' -))"
-		killed=$((killed + 1))
-	fi
+	mutant_apply "$1" "$2" "$3" || return 0
+	mutant_build "$1" build/regress/unit/git
+	(cd "$tmp/src" && timeout 600 build/regress/unit/git -j2 \
+	    --filter '@(reuse|packidx)/*') >"$tmp/run.log" 2>&1
+	set -- "$1" $?
+	grep -q 'Tested: [1-9]' "$tmp/run.log" ||
+	    { echo "BROKEN: no test ran"; exit 1; }
+	mutant_judge "$1" "$2" '^\[FAIL\]' 's/^\[FAIL\] //; s/: (.*//'
 }
 
 mutant "a small entry goes without its CRC check" worker-git/git_pack.c \
@@ -72,5 +44,4 @@ mutant "ids are not checked in order" worker-git/packidx.c \
 mutant "a header's size may run past its bytes" worker-git/packidx.c \
     "if (i == len || shift > 60 - 7) => if (shift > 60 - 7)"
 
-echo "mutants: $killed killed, $survived survived"
-[ "$survived" -eq 0 ]
+mutants_end

@@ -4,48 +4,20 @@
 # dir; the tree itself is never modified.  The live suite runs offline
 # (SPACED_TOOLS_OFFLINE=1): about 90 s a mutant.
 # Usage: sh regress/mutants/tools.sh [label-substring]
-set -u
-cd "$(dirname "$0")/../.." || exit 1
-top=$(pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-killed=0
-survived=0
-only=${1:-}
+. "$(dirname "$0")/lib.sh"
 
 # mutant <label> <file> <"old" => "new"> <suite> [grep for the red line]
 mutant() {
-	case "$1" in *"$only"*) ;; *) return 0 ;; esac
-	rm -rf "$tmp/src"
-	mkdir -p "$tmp/src"
-	git ls-files -z | (cd "$top" && xargs -0 cp --parents -t "$tmp/src")
-	python3 - "$tmp/src/$2" "$3" <<'PY' || exit 1
-import sys
-path, pair = sys.argv[1], sys.argv[2]
-src = open(path).read()
-old, new = [x.strip().encode().decode("unicode_escape") for x in pair.split("=>")]
-if src.count(old) != 1:
-    sys.exit("mutation anchor not found once: %r" % old)
-open(path, "w").write(src.replace(old, new))
-PY
-	if ! make -C "$tmp/src" -j2 binaries >"$tmp/build.log" 2>&1; then
-		echo "BROKEN mutant: $1"; tail -5 "$tmp/build.log"; exit 1
-	fi
+	mutant_apply "$1" "$2" "$3" || return 0
+	mutant_build "$1" binaries
 	if [ "$4" = unit ]; then
-		make -C "$tmp/src" -j2 SANITIZE=1 build-san/regress/unit/tools \
-		    >"$tmp/build.log" 2>&1 || { echo "BROKEN: $1"; exit 1; }
+		mutant_build "$1" SANITIZE=1 build-san/regress/unit/tools
 		"$tmp/src/build-san/regress/unit/tools" >"$tmp/run.log" 2>&1
 	else
 		SPACED_TOOLS_OFFLINE=1 sh "$tmp/src/regress/integration/$4" \
 		    >"$tmp/run.log" 2>&1
 	fi
-	if [ $? -ne 0 ]; then
-		killed=$((killed + 1))
-		echo "killed: $1 ($(grep -m 1 -E '^not ok|Failing: [1-9]|FAIL' "$tmp/run.log"))"
-	else
-		survived=$((survived + 1))
-		echo "SURVIVED: $1"
-	fi
+	mutant_judge "$1" $? '^not ok|Failing: [1-9]|FAIL'
 }
 
 mutant "marker written before the flush" worker-docker/spaced-filler.js \
@@ -65,5 +37,4 @@ mutant "fill rollback skipped" worker-docker/docker_toolsvol.c \
     "	if (tv->filling) {
 		/* The same call => 	if (0 && tv->filling) {
 		/* The same call" tools.sh
-echo "$killed killed, $survived survived"
-[ "$survived" -eq 0 ]
+mutants_end

@@ -1,0 +1,70 @@
+# What every mutation script in regress/mutants/ shares: a copy of the
+# tree under a temp dir with one change made, its build, and the
+# verdict on the run that must go red.  The tree itself is never
+# modified.  A script sources this, then defines mutant() from
+# mutant_apply, mutant_build and mutant_judge, lists its mutants and
+# ends with mutants_end.  Its first argument keeps only the mutants
+# whose label holds it; MUTANT_DRY=1 only checks that each change
+# applies, building and running nothing.
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+top=$(pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+killed=0
+survived=0
+only=${1:-}
+
+# mutant_apply <label> <file> <"old" => "new"[ @@ "old" => "new"...]>:
+# $tmp/src is the tree with each old, found exactly once, made new.
+# Fails (1) when the label is not asked for, or in a dry run.
+mutant_apply() {
+	case "$1" in *"$only"*) ;; *) return 1 ;; esac
+	rm -rf "$tmp/src"
+	mkdir -p "$tmp/src"
+	git ls-files -z | (cd "$top" && xargs -0 cp --parents -t "$tmp/src")
+	python3 - "$tmp/src/$2" "$3" <<'PY' || exit 1
+import sys
+path, pairs = sys.argv[1], sys.argv[2]
+src = open(path).read()
+for pair in pairs.split("@@"):
+    old, new = [x.strip().encode().decode("unicode_escape")
+                for x in pair.split("=>")]
+    if src.count(old) != 1:
+        sys.exit("mutation anchor not found once: %r" % old)
+    src = src.replace(old, new)
+open(path, "w").write(src)
+PY
+	if [ "${MUTANT_DRY:-0}" = 1 ]; then
+		echo "applies: $1"
+		return 1
+	fi
+}
+
+# mutant_build <label> [make arguments...]: a mutant that does not
+# build ends the script.
+mutant_build() {
+	b_label=$1
+	shift
+	if ! make -C "$tmp/src" -j2 "$@" >"$tmp/build.log" 2>&1; then
+		echo "BROKEN mutant: $b_label"; tail -5 "$tmp/build.log"; exit 1
+	fi
+}
+
+# mutant_judge <label> <status> <ERE of a red line> [sed of those lines]:
+# status is the exit status of the run whose output is $tmp/run.log.
+mutant_judge() {
+	if [ "$2" -eq 0 ]; then
+		echo "SURVIVED: $1"
+		survived=$((survived + 1))
+	else
+		echo "killed: $1 ($(grep -E "$3" "$tmp/run.log" | head -3 |
+		    sed "${4:-s/^not ok - //}" | paste -sd';' -))"
+		killed=$((killed + 1))
+	fi
+}
+
+mutants_end() {
+	echo "mutants: $killed killed, $survived survived"
+	[ "$survived" -eq 0 ]
+}
