@@ -139,6 +139,7 @@ struct docker_runtime_msg {
  * (install id and the caller's uid), never the client's.
  */
 #define SPACE_IMAGE_MAX		256
+#define SPACE_HOSTS_MAX		512	/* an absolute path */
 /*
  * The memory a space may ask for, bytes: the engine's own minimum and
  * 1 TiB.  spaced refuses a ctl_space outside it, so does the place.
@@ -158,6 +159,8 @@ struct space_req {
 	char		 sq_gk_image[SPACE_IMAGE_MAX];
 	char		 sq_runtime_key[RUNTIME_KEY_LEN + 1];
 	char		 sq_runtime_owner[SPACE_OWNER_SIZE];	/* the install's */
+	/* create, verify, start: the host file bound at /etc/hosts */
+	char		 sq_hosts[SPACE_HOSTS_MAX];
 	/* create: what runs; verify and start: what the space must run */
 	struct space_agent sq_agent;
 };

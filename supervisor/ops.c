@@ -415,6 +415,7 @@ space_req_fill(struct request *r, struct space_req *sq, const char *id)
 	    sizeof(sq->sq_space_image));
 	strlcpy(sq->sq_gk_image, conf->sc_gk_image, sizeof(sq->sq_gk_image));
 	strlcpy(sq->sq_runtime_key, runtime_key(), sizeof(sq->sq_runtime_key));
+	strlcpy(sq->sq_hosts, runtime_hosts(), sizeof(sq->sq_hosts));
 }
 
 /* A failure spaced itself answers, the way a place's DONE would be. */
@@ -497,10 +498,11 @@ space_start(struct request *r, struct imsg *imsg)
 	strlcpy(sq.sq_name, cs.cs_name, sizeof(sq.sq_name));
 	strlcpy(sq.sq_project, cs.cs_project, sizeof(sq.sq_project));
 	sq.sq_memory = cs.cs_memory;
-	if (r->r_op->op_type == IMSG_CTL_CREATE && sq.sq_runtime_key[0] ==
-	    '\0') {
+	if (r->r_op->op_type == IMSG_CTL_CREATE && (sq.sq_runtime_key[0] ==
+	    '\0' || sq.sq_hosts[0] == '\0')) {
 		space_fail(r, ERR_RUNTIME_MISSING, "spaced could not read "
-		    SPACED_RELAY_BINARY " at start: see its log");
+		    SPACED_RELAY_BINARY " or " SPACED_HOSTS_FILE " at start: "
+		    "see its log");
 		return NULL;
 	}
 	/* What runs in it: the checkers of verify and start want it too. */

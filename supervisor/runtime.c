@@ -23,12 +23,21 @@
  * hex characters of its sha256) once it is READY.  The key names the
  * volume, so a new relay makes a new volume at the next start.  A relay
  * that cannot be read is logged, and create answers runtime_missing.
+ *
+ * The hosts file beside it is what every space binds read-only at
+ * /etc/hosts.  A space has no engine network at all (NetworkDisabled:
+ * no libnetwork sandbox, which costs two re-execs of dockerd a start),
+ * so the engine writes it no hosts file, and "gatekeeper" must still
+ * name the relay's loopback.  Only a file of exactly the text below,
+ * writable by its owner (root or us) alone, is used.
  */
 
 #include <sys/stat.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -43,6 +52,13 @@
 
 static int				 runtime_fd = -1;
 static struct docker_runtime_msg	 runtime_msg;
+static char				 runtime_hosts_path[SPACE_HOSTS_MAX];
+
+/* gatekeeper/relay/space-hosts, as make installs it. */
+static const char runtime_hosts_text[] =
+    "127.0.0.1\tlocalhost\n"
+    "::1\tlocalhost ip6-localhost ip6-loopback\n"
+    "127.0.0.1\tgatekeeper\n";
 
 int
 runtime_hash(int fd, char key[RUNTIME_KEY_LEN + 1], uint64_t *size)
@@ -95,6 +111,64 @@ runtime_hash(int fd, char key[RUNTIME_KEY_LEN + 1], uint64_t *size)
 	return rc;
 }
 
+/* 1 if fd holds exactly the hosts text and only its owner may write. */
+int
+runtime_hosts_usable(int fd)
+{
+	char		 buf[sizeof(runtime_hosts_text)];
+	struct stat	 sb;
+	ssize_t		 n;
+
+	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode) ||
+	    (sb.st_uid != 0 && sb.st_uid != geteuid()) ||
+	    (sb.st_mode & 022) != 0 ||
+	    sb.st_size != (off_t)sizeof(runtime_hosts_text) - 1)
+		return 0;
+	n = pread(fd, buf, sizeof(buf), 0);
+	return n == (ssize_t)sizeof(runtime_hosts_text) - 1 &&
+	    memcmp(buf, runtime_hosts_text, (size_t)n) == 0;
+}
+
+static void
+runtime_hosts_open(const char *libexec)
+{
+	char	 path[PATH_MAX], real[PATH_MAX];
+	int	 fd;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", libexec,
+	    SPACED_HOSTS_FILE) >= sizeof(path))
+		return;
+	/* The engine binds a path: the one with no link or ".." in it. */
+	if (realpath(path, real) == NULL) {
+		log_warn("runtime: %s (space create will answer %s)", path,
+		    "runtime_missing");
+		return;
+	}
+	if (strlen(real) >= sizeof(runtime_hosts_path)) {
+		log_warnx("runtime: %s: path too long", real);
+		return;
+	}
+	if ((fd = open(real, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1) {
+		log_warn("runtime: %s", real);
+		return;
+	}
+	if (!runtime_hosts_usable(fd)) {
+		log_warnx("runtime: %s is not the hosts file of this build, "
+		    "or others may write it (space create will answer %s)",
+		    real, "runtime_missing");
+		close(fd);
+		return;
+	}
+	close(fd);
+	strlcpy(runtime_hosts_path, real, sizeof(runtime_hosts_path));
+}
+
+const char *
+runtime_hosts(void)
+{
+	return runtime_hosts_path;
+}
+
 void
 runtime_open(const char *libexec)
 {
@@ -102,6 +176,7 @@ runtime_open(const char *libexec)
 	struct stat	 sb;
 	int		 fd;
 
+	runtime_hosts_open(libexec);
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", libexec,
 	    SPACED_RELAY_BINARY) >= sizeof(path)) {
 		log_warnx("runtime: relay path too long");

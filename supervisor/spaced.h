@@ -43,6 +43,7 @@
 #define SPACED_GK_IMAGE		"spaced-gatekeeper:latest"
 #define SPACED_INSTALL_ID_FILE	"install-id"	/* in the state directory */
 #define SPACED_RELAY_BINARY	"spaced-relay"	/* in libexec */
+#define SPACED_HOSTS_FILE	"space-hosts"	/* in libexec */
 #define SPACED_INSTALL_ID_LEN	32		/* what spaced makes */
 #define SPACED_GROUP_MAX	33
 
@@ -499,6 +500,9 @@ void	 runtime_open(const char *libexec);
 void	 runtime_send(void);
 /* 16 lowercase hex, or "" when the relay could not be read. */
 const char *runtime_key(void);
+/* The hosts file's real path, or "" when it is missing or not ours. */
+const char *runtime_hosts(void);
+int	 runtime_hosts_usable(int fd);
 /* Pure: the key and size of the file open on fd, read with pread. */
 int	 runtime_hash(int fd, char key[RUNTIME_KEY_LEN + 1], uint64_t *size);
 uint64_t peak_rss(void);

@@ -137,6 +137,26 @@ image_valid(const char *s)
 	return 1;
 }
 
+/* An absolute path with no "." or ".." part, no empty one, no blank. */
+static int
+host_path_valid(const char *s)
+{
+	size_t	 n;
+
+	if (s == NULL || s[0] != '/')
+		return 0;
+	for (n = 0; s[n] != '\0'; n++) {
+		if (n >= SPACE_HOSTS_MAX || (unsigned char)s[n] <= 0x20 ||
+		    (unsigned char)s[n] >= 0x7f || s[n] == ':' || s[n] == ',')
+			return 0;
+		if (s[n] == '/' && (s[n + 1] == '/' || s[n + 1] == '\0' ||
+		    (s[n + 1] == '.' && (s[n + 2] == '/' || s[n + 2] == '\0' ||
+		    (s[n + 2] == '.' && (s[n + 3] == '/' || s[n + 3] == '\0'))))))
+			return 0;
+	}
+	return 1;
+}
+
 const char *
 harden_params_check(const struct harden_params *p)
 {
@@ -156,6 +176,8 @@ harden_params_check(const struct harden_params *p)
 	if (!runtime_key_valid(p->hp_runtime_key) ||
 	    !space_owner_valid(p->hp_runtime_owner))
 		return "bad runtime key";
+	if (!host_path_valid(p->hp_hosts))
+		return "bad hosts file";
 	/* Slots for the relay, its -w and folder, and its "--". */
 	if (!argv_valid(p->hp_argv, 1))
 		return "bad command";
@@ -214,6 +236,15 @@ volume_mount(const char *name, const char *target, int ro, int nocopy)
 	return json_pack("{s:s, s:s, s:s, s:b, s:{s:b}}", "Type", "volume",
 	    "Source", name, "Target", target, "ReadOnly", ro,
 	    "VolumeOptions", "NoCopy", nocopy);
+}
+
+/* A host file, read-only; rprivate: no mount of the host's comes in. */
+static json_t *
+file_bind(const char *source, const char *target)
+{
+	return json_pack("{s:s, s:s, s:s, s:b, s:{s:s}}", "Type", "bind",
+	    "Source", source, "Target", target, "ReadOnly", 1,
+	    "BindOptions", "Propagation", "rprivate");
 }
 
 /* What both containers share: the spec's table, plus docker-bench §5. */
@@ -305,7 +336,8 @@ harden_space_create(const struct harden_params *p, const char **errstr)
 	for (i = 0; p->hp_argv[i] != NULL; i++)
 		json_array_append_new(argv, json_string(p->hp_argv[i]));
 
-	mounts = json_pack("[o, o, o, o]",
+	mounts = json_pack("[o, o, o, o, o]",
+	    file_bind(p->hp_hosts, HARDEN_HOSTS_FILE),
 	    volume_mount(sock, HARDEN_SOCKET_DIR, 1, 1),
 	    volume_mount(runtime, HARDEN_RUNTIME_DIR, 1, 1),
 	    /* Copied from the image: the home takes its folder's owner. */
@@ -319,15 +351,19 @@ harden_space_create(const struct harden_params *p, const char **errstr)
 	}
 	hc = host_config((int64_t)p->hp_meta.sm_memory, p->hp_cpus,
 	    HARDEN_SPACE_TMPFS, "none", mounts);
-	if (hc == NULL ||
-	    json_object_set_new(hc, "ExtraHosts",
-	    json_pack("[s]", HARDEN_GATEKEEPER_HOST)) == -1) {
+	if (hc == NULL) {
 		json_decref(env);
 		json_decref(argv);
 		return fail(errstr, "out of memory", hc);
 	}
-	body = json_pack("{s:s, s:s, s:o, s:o, s:n, s:o, s:o, s:o}",
+	/*
+	 * No engine network at all, not even "none"'s sandbox: the kernel's
+	 * new namespace has loopback alone either way, and the sandbox
+	 * costs a start two re-execs of dockerd.
+	 */
+	body = json_pack("{s:s, s:b, s:s, s:o, s:o, s:n, s:o, s:o, s:o}",
 	    "Image", p->hp_space_image,
+	    "NetworkDisabled", 1,
 	    "User", HARDEN_SPACE_USER,
 	    "Env", env,
 	    /* Under --init, the relay listens before the agent starts. */

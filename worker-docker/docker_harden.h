@@ -62,7 +62,12 @@
  * volume's root is root's, and no image folder is there to copy from).
  */
 #define HARDEN_WORK_PARENT	"/spaces"
-#define HARDEN_GATEKEEPER_HOST	"gatekeeper:127.0.0.1"
+/*
+ * A space has no engine network (NetworkDisabled), so no hosts file
+ * from the engine: spaced's, with "gatekeeper" on the loopback, is
+ * bound read-only in its place.
+ */
+#define HARDEN_HOSTS_FILE	"/etc/hosts"
 #define HARDEN_PROXY		"http://gatekeeper:3128"
 #define HARDEN_NO_PROXY		"gatekeeper,localhost,127.0.0.1"
 #define HARDEN_RUNTIME		"runc"
@@ -110,6 +115,8 @@ struct harden_params {
 	const char *const	*hp_gk_health;	/* ["CMD", ...] of the gk */
 	/* the agent's tools, read-only at SPACE_TOOLS_DIR; "" none */
 	char			 hp_tools[SPACE_RESOURCE_MAX];
+	/* the host's hosts file of spaced, read-only at /etc/hosts */
+	const char		*hp_hosts;
 };
 
 /* The space's fixed environment, NULL-terminated: HOME, PATH, proxies. */

@@ -469,6 +469,7 @@ sp_params(struct sp *sp)
 	hp->hp_meta = sp->meta;
 	hp->hp_space_image = sp->sq.sq_space_image;
 	hp->hp_gk_image = sp->sq.sq_gk_image;
+	hp->hp_hosts = sp->sq.sq_hosts;
 	if (sp->sq.sq_cpus > 0)
 		hp->hp_cpus = sp->sq.sq_cpus;
 	strlcpy(hp->hp_runtime_key, sp->rt_key, sizeof(hp->hp_runtime_key));
@@ -572,6 +573,7 @@ sp_start(struct docker_req *rq, const void *data, size_t len,
 	if (!space_owner_valid(sp->sq.sq_owner) ||
 	    memchr(sp->sq.sq_space_image, '\0', SPACE_IMAGE_MAX) == NULL ||
 	    memchr(sp->sq.sq_gk_image, '\0', SPACE_IMAGE_MAX) == NULL ||
+	    memchr(sp->sq.sq_hosts, '\0', SPACE_HOSTS_MAX) == NULL ||
 	    memchr(sp->sq.sq_name, '\0', sizeof(sp->sq.sq_name)) == NULL ||
 	    memchr(sp->sq.sq_project, '\0', sizeof(sp->sq.sq_project)) ==
 	    NULL ||

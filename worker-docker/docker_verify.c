@@ -64,9 +64,12 @@
  *   cgroupns           CgroupnsMode is not private
  *   pid_mode, uts_mode, userns_mode   not "" (the engine's private)
  *   cgroup_parent      CgroupParent is set
- *   network            NetworkMode and NetworkSettings.Networks: only
- *                      "none" (space), only the outer bridge (gk)
- *   extra_hosts        not exactly gatekeeper:127.0.0.1 (space), none (gk)
+ *   network            space: NetworkMode "none", Config.NetworkDisabled
+ *                      and no network in NetworkSettings.Networks;
+ *                      gatekeeper: only the outer bridge, in both
+ *   extra_hosts        any ExtraHosts entry
+ *   hosts_mount        (space) not exactly spaced's hosts file, bound
+ *                      read-only and rprivate at /etc/hosts
  *   ports              PortBindings or PublishAllPorts
  *   devices            Devices, DeviceRequests or DeviceCgroupRules
  *   sysctls            any sysctl
@@ -528,10 +531,11 @@ check_host(const json_t *hc, const struct harden_params *p,
  */
 struct want_mount {
 	const char	*wm_dest;
-	const char	*wm_name;
+	const char	*wm_name;	/* a volume's name; a bind's source */
 	int		 wm_rw;
 	const char	*wm_check;
 	int		 wm_seen;
+	int		 wm_bind;	/* a host file, not a volume */
 };
 
 static void
@@ -570,9 +574,12 @@ check_mounts(const json_t *c, struct want_mount *want, size_t nwant,
 			continue;
 		}
 		if (want[j].wm_seen++ > 0 || type == NULL ||
+		    (want[j].wm_bind ? strcmp(type, "bind") != 0 ||
+		    !streq(m, "Source", want[j].wm_name) ||
+		    !streq(m, "Propagation", "rprivate") :
 		    strcmp(type, "volume") != 0 || name == NULL ||
 		    strcmp(name, want[j].wm_name) != 0 ||
-		    !streq(m, "Driver", "local") ||
+		    !streq(m, "Driver", "local")) ||
 		    (want[j].wm_rw ? !is_true(m, "RW") :
 		    !json_is_false(json_object_get(m, "RW"))))
 			add(r, pf, want[j].wm_check, "%s", want[j].wm_dest);
@@ -583,7 +590,11 @@ check_mounts(const json_t *c, struct want_mount *want, size_t nwant,
 			    want[j].wm_dest);
 }
 
-/* Networks: exactly one, this name, in both places the engine shows. */
+/*
+ * Networks, in both places the engine shows them: the gatekeeper's is
+ * exactly its bridge; a space has none at all (net NULL): mode "none",
+ * the network disabled, not one network attached.
+ */
 static void
 check_network(const json_t *c, const char *net, const char *pf,
     struct harden_report *r)
@@ -593,6 +604,13 @@ check_network(const json_t *c, const char *net, const char *pf,
 
 	nets = json_object_get(json_object_get(c, "NetworkSettings"),
 	    "Networks");
+	if (net == NULL) {
+		if (!streq(hc, "NetworkMode", "none") ||
+		    !is_true(json_object_get(c, "Config"), "NetworkDisabled") ||
+		    !empty(nets))
+			add(r, pf, "network", "not disabled");
+		return;
+	}
 	if (!streq(hc, "NetworkMode", net) || !json_is_object(nets) ||
 	    json_object_size(nets) != 1 || json_object_get(nets, net) == NULL)
 		add(r, pf, "network", "not only %s", net);
@@ -639,7 +657,6 @@ harden_verify_space(const json_t *c, const struct harden_params *p,
 {
 	char		 sock[SPACE_RESOURCE_MAX], runtime[SPACE_RESOURCE_MAX];
 	char		 work[SPACE_RESOURCE_MAX], home[SPACE_RESOURCE_MAX];
-	const json_t	*hosts;
 	struct expect	 ex = { "", ROLE_SPACE, p->hp_space_image,
 	    (int64_t)p->hp_meta.sm_memory, p->hp_cpus, HARDEN_SPACE_TMPFS,
 	    p->hp_health, HARDEN_SPACE_USER };
@@ -655,22 +672,25 @@ harden_verify_space(const json_t *c, const struct harden_params *p,
 	(void)runtime_volume_name(runtime, sizeof(runtime), p->hp_runtime_key);
 	{
 		struct want_mount want[] = {
-			{ HARDEN_SOCKET_DIR, sock, 0, "socket_mount", 0 },
-			{ HARDEN_RUNTIME_DIR, runtime, 0, "runtime_mount", 0 },
-			{ HARDEN_WORK_PARENT, work, 1, "mounts", 0 },
-			{ HARDEN_HOME, home, 1, "mounts", 0 },
+			{ HARDEN_HOSTS_FILE, p->hp_hosts, 0, "hosts_mount", 0,
+			    1 },
+			{ HARDEN_SOCKET_DIR, sock, 0, "socket_mount", 0, 0 },
+			{ HARDEN_RUNTIME_DIR, runtime, 0, "runtime_mount", 0,
+			    0 },
+			{ HARDEN_WORK_PARENT, work, 1, "mounts", 0, 0 },
+			{ HARDEN_HOME, home, 1, "mounts", 0, 0 },
 			/* last: only a space with an agent has it */
-			{ SPACE_TOOLS_DIR, p->hp_tools, 0, "tools_mount", 0 },
+			{ SPACE_TOOLS_DIR, p->hp_tools, 0, "tools_mount", 0,
+			    0 },
 		};
 		check_mounts(c, want, sizeof(want) / sizeof(want[0]) -
 		    (p->hp_tools[0] == '\0'), "", r);
 	}
-	check_network(c, "none", "", r);
-	hosts = json_object_get(json_object_get(c, "HostConfig"),
-	    "ExtraHosts");
-	if (!strings_eq(hosts, (const char *const []){ HARDEN_GATEKEEPER_HOST,
-	    NULL }))
-		add(r, "", "extra_hosts", "not only %s", HARDEN_GATEKEEPER_HOST);
+	check_network(c, NULL, "", r);
+	/* The engine writes none of them, yet an entry is a wrong intent. */
+	if (!empty(json_object_get(json_object_get(c, "HostConfig"),
+	    "ExtraHosts")))
+		add(r, "", "extra_hosts", "extra hosts");
 }
 
 void
@@ -691,7 +711,7 @@ harden_verify_gatekeeper(const json_t *c, const struct harden_params *p,
 	    ROLE_NETWORK);
 	{
 		struct want_mount want[] = {
-			{ HARDEN_SOCKET_DIR, sock, 1, "socket_mount", 0 },
+			{ HARDEN_SOCKET_DIR, sock, 1, "socket_mount", 0, 0 },
 		};
 		check_mounts(c, want, 1, GK_PREFIX, r);
 	}

@@ -33,3 +33,12 @@ $(B)/regress/tools/relay_check: $(B)/regress/tools/relay_check.o
 	$(CC) $(LDFLAGS) -o $@ $^
 
 TEST_TOOLS	+= $(B)/regress/tools/relay_check
+
+# The hosts file every space binds read-only at /etc/hosts: a space has
+# no engine network (NetworkDisabled), so the engine writes it none, and
+# "gatekeeper" must name the relay's loopback.  spaced refuses a copy
+# that differs from the one it was built with (supervisor/runtime.c).
+$(B)/libexec/spaced/space-hosts: gatekeeper/relay/space-hosts
+	@mkdir -p $(dir $@)
+	install -m 0644 $< $@
+BINS		+= $(B)/libexec/spaced/space-hosts

@@ -146,8 +146,8 @@ sc -j show "$id" >"$T/show.json"
 check "  repaired" test "$(j .damaged "$T/show.json")" = false
 
 # changed behind spaced's back: named by verify, refused by start.  The
-# space itself cannot be given a network (NetworkMode none): the engine
-# refuses, which is checked too; its gatekeeper can.
+# space has no engine network (NetworkDisabled): a connect is only a
+# record, which verify names, and the space keeps loopback alone.
 tamper=spaced-contract-$INSTALL
 curl -s -o /dev/null --unix-socket /var/run/docker.sock \
     -H 'Content-Type: application/json' -d "{\"Name\":\"$tamper\"}" \
@@ -157,22 +157,36 @@ connect() {
 	    -H 'Content-Type: application/json' -d "{\"Container\":\"$1\"}" \
 	    "http://docker/v1.41/networks/$tamper/connect"
 }
-check_fails "the engine refuses a network for the space" \
+# Interfaces but loopback, read from the host in the container's pid.
+ifaces() {
+	pid=$(docker inspect -f '{{.State.Pid}}' "$1") &&
+	    awk -F: 'NR > 2 && $1 !~ /^ *lo$/ { n++ } END { print n + 0 }' \
+	    "/proc/$pid/net/dev"
+}
+check "a network connected to the space behind spaced's back: the engine records it" \
     test "$(connect "spaced-space-$id-space")" = 200
-check "a network connected to the gatekeeper behind spaced's back (control)" \
+check "  yet the space has loopback alone (no engine network: nothing to plumb)" \
+    test "$(ifaces "spaced-space-$id-space")" = 0
+check "a network connected to the gatekeeper behind spaced's back" \
     test "$(connect "spaced-space-$id-gatekeeper")" = 200
+check "  control: the gatekeeper has its bridge and the new one" \
+    test "$(ifaces "spaced-space-$id-gatekeeper")" = 2
 sc -j verify "$id" >"$T/verify.json"
-check "verify names it" \
+check "verify names the gatekeeper's" \
     test "$(j '[.[] | select(.check == "gatekeeper_network")] | length' "$T/verify.json")" -ge 1
+check "verify names the space's" \
+    test "$(j '[.[] | select(.check == "network")] | length' "$T/verify.json")" -ge 1
 check_fails "verify exits non-zero then" sc verify "$id"
 sc stop "$id" >/dev/null
 sc start "$id" 2>"$T/err"
 check "start refuses it" grep -q space_verify_failed "$T/err"
 check "  and starts nothing" \
     test "$(sc -j show "$id" | jq -r '.state + .gatekeeper')" = exitedexited
-curl -s --unix-socket /var/run/docker.sock -H 'Content-Type: application/json' \
-    -d "{\"Container\":\"spaced-space-$id-gatekeeper\",\"Force\":true}" \
-    "http://docker/v1.41/networks/$tamper/disconnect" >/dev/null
+for role in gatekeeper space; do
+	curl -s --unix-socket /var/run/docker.sock -H 'Content-Type: application/json' \
+	    -d "{\"Container\":\"spaced-space-$id-$role\",\"Force\":true}" \
+	    "http://docker/v1.41/networks/$tamper/disconnect" >/dev/null
+done
 api DELETE "/networks/$tamper" >/dev/null
 curl -s --unix-socket /var/run/docker.sock -H 'Content-Type: application/json' \
     -d '{"Memory":1073741824,"MemorySwap":1073741824}' \

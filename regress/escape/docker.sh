@@ -94,6 +94,8 @@ for d in /tmp /spaces/'"$A"' /home/space; do
 	if echo x >"$d/.esc" && mv "$d/.esc" "$d/.esc2" && rm "$d/.esc2"; then echo "$d CONTROL-OK"; else echo "$d CONTROL-FAIL"; fi
 done
 awk "\$2 == \"/\" { print \"rootmount\", \$4 }" /proc/mounts
+awk "\$2 == \"/etc/hosts\" { print \"hostsmount\", \$4 }" /proc/mounts
+getent hosts gatekeeper | sed "s/^/resolves /"
 ' >"$T/rootfs" 2>&1
 for d in / /etc /usr /usr/bin /usr/local/bin /var /var/tmp /bin /opt /run /srv /mnt; do
 	check "rootfs: create in $d fails with Read-only file system" \
@@ -105,6 +107,11 @@ for f in /etc/passwd /etc/hosts /etc/resolv.conf /bin/sh /usr/bin/curl; do
 	check_fails "rootfs: $f cannot be appended to" grep -q "^$f APPENDED" "$T/rootfs"
 done
 check "rootfs: / is mounted ro" grep -q '^rootmount ro,' "$T/rootfs"
+# The space has no engine network, so spaced's hosts file is bound in:
+# read-only, so that no one inside can point "gatekeeper" elsewhere.
+check "rootfs: /etc/hosts is spaced's, bound ro" grep -q '^hostsmount ro,' "$T/rootfs"
+check "rootfs: gatekeeper resolves to the relay's 127.0.0.1" \
+    grep -Eq '^resolves 127\.0\.0\.1[[:space:]]+gatekeeper$' "$T/rootfs"
 for d in /tmp "/spaces/$A" /home/space; do
 	check "rootfs control: $d is writable (write, rename, remove)" \
 	    hasx "$T/rootfs" "$d CONTROL-OK"

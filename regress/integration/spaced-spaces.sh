@@ -277,6 +277,35 @@ check "spaced-docker got no runtime message" sh -c "! grep -q 'hostile: runtime'
 stop_spaced
 mv "$tree/relay.away" "$tree/libexec/spaced/spaced-relay"
 
+# The hosts file every space binds at /etc/hosts: only this build's text,
+# writable by its owner alone.  Control: the unaltered file gets no word.
+h=$tree/libexec/spaced/space-hosts
+cp "$h" "$tree/hosts.keep"
+hosts_refused() {	# what to do to the file, what the log says
+	cp "$tree/hosts.keep" "$h" && chmod 0644 "$h" && sh -c "$1" || return 1
+	start_spaced "$sd" || return 1
+	"$tree/bin/spacectl" $sock create >"$tree/hosts.out" 2>&1
+	stop_spaced
+	grep -q '^spacectl: runtime_missing: .*space-hosts' "$tree/hosts.out" &&
+	    grep -q "runtime: .*$2" "$sd/log"
+}
+check "a hosts file with another line is refused" \
+    hosts_refused "echo '192.0.2.1 gatekeeper' >>'$h'" "not the hosts file"
+check "a hosts file that names gatekeeper elsewhere is refused" \
+    hosts_refused "sed -i 's/^127.0.0.1\tgatekeeper/192.0.2.1\tgatekeeper/' '$h'" \
+    "not the hosts file"
+check "a hosts file others may write is refused" \
+    hosts_refused "chmod 0666 '$h'" "others may write"
+check "a link to a copy others may write is refused (the target is checked)" \
+    hosts_refused "rm -f '$h' && cp '$tree/hosts.keep' '$tree/hosts.real' &&
+    chmod 0666 '$tree/hosts.real' && ln -s '$tree/hosts.real' '$h'" \
+    "hosts.real is not the hosts file"
+check "no hosts file: refused" hosts_refused "rm -f '$h'" "space-hosts"
+check_fails "control: the file as built gets no word" \
+    hosts_refused true "space-hosts"
+rm -f "$h" "$tree/hosts.real"
+cp "$tree/hosts.keep" "$h" && chmod 0644 "$h"
+
 # --- a place that lies -----------------------------------------------------
 lie() {
 	start_spaced "$sd" || return 1

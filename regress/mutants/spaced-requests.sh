@@ -34,5 +34,12 @@ mutant "no cancel when the client leaves" supervisor/request.c \
     "r->r_answered = 1;	/* nobody to answer */ => r->r_answered = 1; r->r_cancelled = 1;"
 mutant "streams relayed without their gauge" supervisor/streams.c \
     "stream_relay(iev, imsg, &s->s_gauge) => stream_relay(iev, imsg, NULL)"
+# The hosts file every space binds at /etc/hosts (supervisor/runtime.c).
+mutant "hosts file others may write taken" supervisor/runtime.c \
+    "(sb.st_mode & 022) != 0 || => " spaced-spaces
+mutant "hosts file of any text taken" supervisor/runtime.c \
+    "memcmp(buf, runtime_hosts_text, (size_t)n) == 0; => 1;" spaced-spaces
+mutant "create without a hosts file goes on" supervisor/ops.c \
+    "|| sq.sq_hosts[0] == => || sq.sq_hosts[0] != sq.sq_hosts[0] && sq.sq_hosts[0] ==" spaced-spaces
 
 mutants_end

@@ -29,6 +29,8 @@
 #include <err.h>
 #include <event2/event.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +114,7 @@ main(int argc, char *argv[])
 	};
 	struct docker_runtime_msg	 dr;
 	struct space_req		 sq;
+	char				 hosts[PATH_MAX];
 	struct event_base		*base;
 	struct stat			 sb;
 	const char			*key;
@@ -138,6 +141,11 @@ main(int argc, char *argv[])
 	strlcpy(sq.sq_gk_image, getenv("PLACE_GK_IMAGE") != NULL ?
 	    getenv("PLACE_GK_IMAGE") : "spaced-gatekeeper:latest",
 	    sizeof(sq.sq_gk_image));
+	/* The hosts file beside the relay, as make installs both. */
+	if (realpath(argv[2], hosts) == NULL)
+		err(1, "%s", argv[2]);
+	snprintf(sq.sq_hosts, sizeof(sq.sq_hosts), "%s/space-hosts",
+	    dirname(hosts));
 	if (argc > 5)
 		strlcpy(sq.sq_id, argv[5], sizeof(sq.sq_id));
 	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)

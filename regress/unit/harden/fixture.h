@@ -42,6 +42,8 @@
 #define FX_HOME		"spaced-space-" FX_ID "-home"
 #define FX_RT_OWNER	FX_INSTALL ":0"	/* the installation's */
 #define FX_RUNTIME	"spaced-runtime-" FX_KEY
+/* record.sh makes it: a bind's source must exist for the create */
+#define FX_HOSTS	"/tmp/spaced-harden-record.hosts"
 
 static const char *const fx_argv[] = { "/bin/sleep", "3600", NULL };
 static const char *const fx_env[] = { "LANG=C.UTF-8", NULL };
@@ -71,6 +73,7 @@ fx_params(struct harden_params *p)
 	p->hp_gk_argv = fx_gk_argv;
 	p->hp_health = fx_health;
 	p->hp_gk_health = fx_gk_health;
+	p->hp_hosts = FX_HOSTS;
 }
 
 #endif /* HARDEN_FIXTURE_H */

@@ -22,6 +22,7 @@ OWNER=00112233445566778899aabbccddeeff:1000
 SPACE=spaced-space-$ID-space
 GK=spaced-space-$ID-gatekeeper
 NET=spaced-space-$ID-net
+HOSTS=/tmp/spaced-harden-record.hosts	# fixture.h FX_HOSTS
 
 api() {	# method path [body file]
 	if [ $# -eq 3 ]; then
@@ -47,7 +48,7 @@ cleanup() {
 		docker network rm "$n" >/dev/null
 	done
 	docker image rm -f "$IMAGE" >/dev/null 2>&1
-	rm -rf "$tmp"
+	rm -rf "$tmp" "$HOSTS"
 }
 trap cleanup EXIT
 cleanup; tmp=$(mktemp -d)
@@ -69,6 +70,7 @@ cp "$bb" "$tmp/root/spaced-gatekeeper"
 tar -C "$tmp/root" --owner=1000 --group=1000 -cf "$tmp/root.tar" .
 docker import "$tmp/root.tar" "$IMAGE" >/dev/null
 
+cp gatekeeper/relay/space-hosts "$HOSTS"
 mkdir -p "$out"
 # pretty: one key a line, so a diff of a new recording reads well
 save() { jq . >"$out/$1.json"; }
@@ -115,9 +117,11 @@ plant space readonly_rootfs '.HostConfig.ReadonlyRootfs = false'
 plant space tmpfs '.HostConfig.Tmpfs["/var/tmp"] = "rw,size=1g"'
 plant space runtime_socket '.HostConfig.Mounts += [{"Type":"bind","Source":"/var/run/docker.sock","Target":"/var/run/docker.sock"}]'
 plant space mounts '.HostConfig.Mounts += [{"Type":"bind","Source":"/etc","Target":"/host-etc","ReadOnly":true}]'
-plant space socket_mount '.HostConfig.Mounts[0].ReadOnly = false'
-plant space runtime_mount '.HostConfig.Mounts[1].ReadOnly = false'
-plant space network ".HostConfig.NetworkMode = \"$NET\""
+plant space hosts_mount '.HostConfig.Mounts[0].ReadOnly = false'
+plant space socket_mount '.HostConfig.Mounts[1].ReadOnly = false'
+plant space runtime_mount '.HostConfig.Mounts[2].ReadOnly = false'
+# the engine's sandbox back: mode "none" alone, as before NetworkDisabled
+plant space network '.NetworkDisabled = false'
 plant space pid_mode '.HostConfig.PidMode = "host"'
 plant space ipc '.HostConfig.IpcMode = "shareable"'
 plant space uts_mode '.HostConfig.UTSMode = "host"'

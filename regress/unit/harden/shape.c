@@ -39,14 +39,16 @@ shape_inspect(const json_t *body, const char *name)
 	hc = json_deep_copy(json_object_get(body, "HostConfig"));
 	if (hc == NULL)
 		return NULL;
-	cfg = json_pack("{s:O?, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?}",
+	cfg = json_pack("{s:O?, s:O?, s:O?, s:O?, s:O?, s:O?, s:O?, s:b}",
 	    "Image", json_object_get(body, "Image"),
 	    "User", json_object_get(body, "User"),
 	    "Env", json_object_get(body, "Env"),
 	    "Entrypoint", json_object_get(body, "Entrypoint"),
 	    "Cmd", json_object_get(body, "Cmd"),
 	    "Labels", json_object_get(body, "Labels"),
-	    "Healthcheck", json_object_get(body, "Healthcheck"));
+	    "Healthcheck", json_object_get(body, "Healthcheck"),
+	    "NetworkDisabled", json_is_true(json_object_get(body,
+	    "NetworkDisabled")));
 	/* The engine's defaults, where the body left a field out. */
 	if (json_integer_value(json_object_get(hc, "MemorySwap")) == 0)
 		json_object_set_new(hc, "MemorySwap", json_integer(2 *
@@ -67,6 +69,19 @@ shape_inspect(const json_t *body, const char *name)
 	mounts = json_array();
 	json_array_foreach(json_object_get(hc, "Mounts"), i, m) {
 		src = json_string_value(json_object_get(m, "Source"));
+		if (strcmp(json_string_value(json_object_get(m, "Type")),
+		    "bind") == 0) {
+			/* the engine's way: the source as given, no name */
+			json_array_append_new(mounts, json_pack(
+			    "{s:s, s:O, s:O, s:s, s:b, s:O}",
+			    "Type", "bind", "Source", json_object_get(m,
+			    "Source"), "Destination", json_object_get(m,
+			    "Target"), "Mode", "",
+			    "RW", !json_is_true(json_object_get(m, "ReadOnly")),
+			    "Propagation", json_object_get(json_object_get(m,
+			    "BindOptions"), "Propagation")));
+			continue;
+		}
 		(void)snprintf(path, sizeof(path),
 		    "/var/lib/docker/volumes/%s/_data", src ? src : "");
 		json_array_append_new(mounts, json_pack(
@@ -81,8 +96,10 @@ shape_inspect(const json_t *body, const char *name)
 	}
 	mode = json_string_value(json_object_get(hc, "NetworkMode"));
 	nets = json_object();
-	json_object_set_new(nets, mode ? mode : "default", json_pack(
-	    "{s:n, s:s}", "Aliases", "NetworkID", ""));
+	/* A disabled network: no sandbox, no network attached. */
+	if (!json_is_true(json_object_get(body, "NetworkDisabled")))
+		json_object_set_new(nets, mode ? mode : "default", json_pack(
+		    "{s:n, s:s}", "Aliases", "NetworkID", ""));
 	v = json_string(name);
 	c = json_pack("{s:o, s:o, s:o, s:o, s:{s:o}}", "Name", v,
 	    "Config", cfg, "HostConfig", hc, "Mounts", mounts,

@@ -296,8 +296,21 @@ static const struct plant plants[] = {
 	{ SP, "HostConfig/SecurityOpt", "[\"no-new-privileges:false\"]",
 	    "no_new_privileges" },
 	{ SP, "HostConfig/SecurityOpt", "[\"no-new-privileges=true\"]", "" },
-	{ SP, "HostConfig/ExtraHosts/+", "\"metadata:169.254.169.254\"",
+	{ SP, "HostConfig/ExtraHosts", "[\"gatekeeper:127.0.0.1\"]",
 	    "extra_hosts" },
+	/* A space has no network at all, and only spaced's hosts file. */
+	{ SP, "Config/NetworkDisabled", "false", "network" },
+	{ SP, "Config/NetworkDisabled", NULL, "network" },
+	{ SP, "NetworkSettings/Networks/none", "{}", "network" },
+	{ SP, "HostConfig/NetworkMode", "\"" FX_NET "\"", "network" },
+	{ SP, "Mounts/4/Source", "\"/etc/hostname\"", "hosts_mount" },
+	{ SP, "Mounts/4/Propagation", "\"rshared\"", "hosts_mount" },
+	{ SP, "Mounts/4/RW", "true", "hosts_mount" },
+	{ SP, "Mounts/4/Type", "\"volume\"", "hosts_mount" },
+	{ SP, "Mounts/4", NULL, "hosts_mount" },
+	{ SP, "Mounts/+", "{\"Type\":\"bind\",\"Source\":\"" FX_HOSTS
+	    "\",\"Destination\":\"/etc/hosts\",\"RW\":false,"
+	    "\"Propagation\":\"rprivate\"}", "hosts_mount" },
 	{ SP, "HostConfig/RestartPolicy", "{\"Name\":\"on-failure\","
 	    "\"MaximumRetryCount\":5}", "restart_policy" },
 	{ SP, "HostConfig/LogConfig/Config/compress", "\"true\"",
@@ -314,6 +327,7 @@ static const struct plant plants[] = {
 	{ SP, "HostConfig/CgroupnsMode", "\"\"", "cgroupns" },
 	{ GK, "NetworkSettings/Networks/spaced-space-" FX_ID "-other", "{}",
 	    "gatekeeper_network" },
+	{ GK, "HostConfig/NetworkMode", "\"host\"", "gatekeeper_network" },
 	{ GK, "HostConfig/ExtraHosts", "[\"gatekeeper:127.0.0.1\"]",
 	    "gatekeeper_extra_hosts" },
 	{ GK, "Mounts", "[]", "gatekeeper_socket_mount" },
@@ -586,6 +600,7 @@ Test(builder, refuses_bad_parameters)
 	static const char *const shell[] = { "CMD-SHELL", "true", NULL };
 	struct harden_params	 p;
 	const char		*err;
+	json_t			*b;
 
 #define REFUSED(field, value) do {					\
 	fx_params(&p);							\
@@ -605,6 +620,23 @@ Test(builder, refuses_bad_parameters)
 	REFUSED(hp_health, shell);
 	REFUSED(hp_gk_health, NULL);
 	REFUSED(hp_gk_argv, empty);
+	/* the hosts file: an absolute, plain path the engine binds as is */
+	REFUSED(hp_hosts, NULL);
+	REFUSED(hp_hosts, "");
+	REFUSED(hp_hosts, "etc/hosts");
+	REFUSED(hp_hosts, "/usr/../etc/shadow");
+	REFUSED(hp_hosts, "/usr/libexec/spaced/..");
+	REFUSED(hp_hosts, "/usr/./hosts");
+	REFUSED(hp_hosts, "/usr//hosts");
+	REFUSED(hp_hosts, "/usr/hosts/");
+	REFUSED(hp_hosts, "/a b");
+	REFUSED(hp_hosts, "/a:/etc/passwd");
+	/* control: a name that only begins with dots is a name */
+	fx_params(&p);
+	p.hp_hosts = "/usr/..hosts/.x";
+	b = harden_space_create(&p, &err);
+	cr_expect_not_null(b, "%s", err);
+	json_decref(b);
 	REFUSED(hp_space_image, "");
 	REFUSED(hp_space_image, "a b");
 	REFUSED(hp_gk_image, NULL);
