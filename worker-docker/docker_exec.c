@@ -174,13 +174,15 @@ static void
 ex_drained(struct docker_req *rq)
 {
 	struct ex	*ex = docker_req_state(rq);
+	size_t		 queued = docker_req_stream_queued(rq);
 
-	if (ex->unwritten == 0 || !ex->rx_open)
+	/* What left for the engine; the queue holds only uncredited bytes. */
+	if (ex->unwritten <= queued || !ex->rx_open)
 		return;
-	if (stream_rx_consumed(&ex->rx, &channel()->ibuf, ex->unwritten) ==
-	    -1)
+	if (stream_rx_consumed(&ex->rx, &channel()->ibuf, ex->unwritten -
+	    queued) == -1)
 		fatal("%s: stream_rx_consumed", __func__);
-	ex->unwritten = 0;
+	ex->unwritten = queued;
 	imsg_event_add(channel());
 }
 

@@ -393,6 +393,16 @@ rq_connect(struct docker_req *rq, int fd)
 	bufferevent_setcb(rq->rq_bev, rq_readcb, rq_writecb, rq_eventcb, rq);
 	/* Read no further ahead than the parser is fed. */
 	bufferevent_setwatermark(rq->rq_bev, EV_READ, 0, DOCKER_READ_HIWAT);
+	/*
+	 * libevent moves at most 16 KiB a read or write by default: a
+	 * streamed exec then costs a loop turn and a syscall each 16 KiB.
+	 * Reads stop at the watermark anyway; a write takes what is queued,
+	 * which the stream's credit bounds.
+	 */
+	if (bufferevent_set_max_single_read(rq->rq_bev, DOCKER_READ_HIWAT) ==
+	    -1 || bufferevent_set_max_single_write(rq->rq_bev,
+	    DOCKER_WRITE_MAX) == -1)
+		fatalx("%s: bufferevent_set_max_single", __func__);
 	if (bufferevent_enable(rq->rq_bev, EV_READ | EV_WRITE) == -1)
 		fatalx("%s: bufferevent_enable", __func__);
 	return 0;
@@ -530,6 +540,13 @@ rq_answered(struct docker_req *rq)
 			    rq->rq_op->op_name);
 		rq->rq_state = RQ_STREAM;
 		/*
+		 * Drained is told while a quarter of the stream's window
+		 * still waits to go, so its credit is back before the
+		 * engine runs dry.
+		 */
+		bufferevent_setwatermark(rq->rq_bev, EV_WRITE,
+		    DOCKER_STREAM_LOWAT, 0);
+		/*
 		 * Called at once: the op writes what it holds, and what came
 		 * with the head is the stream's already.
 		 */
@@ -625,7 +642,7 @@ rq_writecb(struct bufferevent *bev, void *arg)
 		rq->rq_state = RQ_READ;
 	if (rq->rq_state != RQ_STREAM)
 		return;
-	if (rq->rq_shutdown == 1) {
+	if (rq->rq_shutdown == 1 && docker_req_stream_queued(rq) == 0) {
 		rq->rq_shutdown = 2;
 		(void)shutdown(rq->rq_fd, SHUT_WR);
 	}

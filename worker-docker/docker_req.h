@@ -47,6 +47,8 @@
 #define DOCKER_REQ_MAX		256	/* in flight; each holds a socket */
 /* Unparsed bytes held per connection; the parser caps the rest. */
 #define DOCKER_READ_HIWAT	(64 * 1024)
+#define DOCKER_WRITE_MAX	(256 * 1024)	/* one write(2) at most */
+#define DOCKER_STREAM_LOWAT	(256 * 1024)	/* drained below this */
 
 struct event_base;
 struct docker_req;

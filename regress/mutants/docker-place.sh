@@ -29,6 +29,13 @@ mutant "start starts a space that does not verify" \
 mutant "the space gets a network (the default bridge) instead of none" \
     worker-docker/docker_harden.c \
     "HARDEN_SPACE_TMPFS, \"none\", => HARDEN_SPACE_TMPFS, \"bridge\","
+mutant "the space keeps the engine's network sandbox" \
+    worker-docker/docker_harden.c \
+    "\"NetworkDisabled\", 1, => \"NetworkDisabled\", 0,"
+mutant "the hosts file bound writable" worker-docker/docker_harden.c \
+    "\"Target\", target, \"ReadOnly\", 1, => \"Target\", target, \"ReadOnly\", 0,"
+mutant "stdin shut with bytes still queued" worker-docker/docker_req.c \
+    "if (rq->rq_shutdown == 1 && docker_req_stream_queued(rq) == 0) { => if (rq->rq_shutdown == 1) {"
 
 # The faults suite, for what only a fault shows.
 FAULTS_ONLY=killed
