@@ -73,6 +73,19 @@ head -c 4194304 /dev/urandom >"$T/blob"
 check "exec: 4 MiB both ways at once, byte-exact" \
     test "$(sc exec "$id" -- cat <"$T/blob" | sha256sum)" = \
     "$(sha256sum <"$T/blob")"
+# A reader slower than the stream keeps the place's queue full when
+# stdin ends: the end must wait until every byte went.
+SLOW='import sys, time, hashlib
+h, n = hashlib.sha256(), 0
+while True:
+    b = sys.stdin.buffer.read1(65536)
+    if not b:
+        break
+    h.update(b); n += len(b); time.sleep(0.01)
+print(n, h.hexdigest())'
+check "exec: 4 MiB into a slow reader arrive whole, then its end" \
+    test "$(sc exec "$id" -- python3 -c "$SLOW" <"$T/blob")" = \
+    "4194304 $(sha256sum <"$T/blob" | cut -d' ' -f1)"
 
 # The gatekeeper's three: its own container, two targets and no third,
 # gone after remove (checked against the container).
