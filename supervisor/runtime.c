@@ -112,7 +112,7 @@ runtime_hash(int fd, char key[RUNTIME_KEY_LEN + 1], uint64_t *size)
 }
 
 /* 1 if fd holds exactly the hosts text and only its owner may write. */
-int
+static int
 runtime_hosts_usable(int fd)
 {
 	char		 buf[sizeof(runtime_hosts_text)];

@@ -502,7 +502,6 @@ void	 runtime_send(void);
 const char *runtime_key(void);
 /* The hosts file's real path, or "" when it is missing or not ours. */
 const char *runtime_hosts(void);
-int	 runtime_hosts_usable(int fd);
 /* Pure: the key and size of the file open on fd, read with pread. */
 int	 runtime_hash(int fd, char key[RUNTIME_KEY_LEN + 1], uint64_t *size);
 uint64_t peak_rss(void);

@@ -115,7 +115,7 @@ struct harden_params {
 	const char *const	*hp_gk_health;	/* ["CMD", ...] of the gk */
 	/* the agent's tools, read-only at SPACE_TOOLS_DIR; "" none */
 	char			 hp_tools[SPACE_RESOURCE_MAX];
-	/* the host's hosts file of spaced, read-only at /etc/hosts */
+	/* spaced's hosts file on the host, bound read-only at /etc/hosts */
 	const char		*hp_hosts;
 };
 
