@@ -1,60 +1,37 @@
 #!/bin/sh
 # Mutation check of the hardening checkers and labels: each mutant
-# removes one check, and the harden suite must go red.  Builds by hand
-# in a temp dir from copies; the tree is never modified.
-# Usage: sh regress/unit/harden/mutants.sh.  Prints one line per mutant
-# and "N killed, N survived"; exits 1 when a mutant survives.
-set -u
-cd "$(dirname "$0")/../../.." || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# removes one check, and the harden unit suite must go red.  Only the
+# builders, the checkers and labels.c are compiled, with the suite,
+# from the copy lib.sh makes: a few seconds a mutant.
+# Usage: sh regress/mutants/harden.sh [label-substring]
+. "$(dirname "$0")/lib.sh"
 CF="-std=gnu11 -O0 -g -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
-    -I. -Icommon -Iworker-docker $(pkg-config --cflags libbsd-overlay jansson)"
+    $(pkg-config --cflags libbsd-overlay jansson)"
 LIBS="$(pkg-config --libs libbsd-overlay jansson criterion)"
-killed=0
-survived=0
 
-# build <file to mutate or -> <"old" => "new" [@@ ...]>
-build() {
-	mkdir -p "$tmp/src"
-	cp worker-docker/docker_harden.c worker-docker/docker_verify.c \
-	    common/labels.c "$tmp/src/"
-	if [ "$1" != - ]; then
-		python3 - "$1" "$2" <<'PY' >"$tmp/src/$(basename "$1")" || return 1
-import sys
-src = open(sys.argv[1]).read()
-for pair in sys.argv[2].split("@@"):
-    old, new = pair.split("=>")
-    old = old.strip().encode().decode("unicode_escape")
-    new = new.strip().encode().decode("unicode_escape")
-    if src.count(old) != 1:
-        sys.exit("mutation anchor not found once: %r" % old)
-    src = src.replace(old, new)
-sys.stdout.write(src)
-PY
-	fi
+# harden_build <tree>: the suite from that tree's sources, as $tmp/t
+harden_build() {
 	# shellcheck disable=SC2086
-	cc $CF -o "$tmp/t" "$tmp"/src/*.c regress/unit/harden/*.c $LIBS \
+	cc $CF -I"$1" -I"$1/common" -I"$1/worker-docker" -o "$tmp/t" \
+	    "$1/worker-docker/docker_harden.c" "$1/worker-docker/docker_verify.c" \
+	    "$1/common/labels.c" "$1"/regress/unit/harden/*.c $LIBS \
 	    2>"$tmp/cc.log"
 }
 
-# mutant <label> <file> <replacement>
+# mutant <label> <file> <"old" => "new"[ @@ "old" => "new"...]>
 mutant() {
-	if ! build "$2" "$3"; then
-		echo "BROKEN mutant: $1"; cat "$tmp/cc.log"; exit 1
-	fi
-	if "$tmp/t" --timeout 30 >"$tmp/run.log" 2>&1; then
-		echo "SURVIVED: $1"
-		survived=$((survived + 1))
-	else
-		echo "killed: $1 ($(grep -c '^\[FAIL\]' "$tmp/run.log") failing)"
-		killed=$((killed + 1))
-	fi
+	mutant_apply "$1" "$2" "$3" || return 0
+	harden_build "$tmp/src" ||
+	    { echo "BROKEN mutant: $1"; cat "$tmp/cc.log"; exit 1; }
+	(cd "$tmp/src" && "$tmp/t" --timeout 30) >"$tmp/run.log" 2>&1
+	mutant_judge "$1" $? '^\[FAIL\]' 's/^\[FAIL\] //; s/: (.*//'
 }
 
-build - "" || { cat "$tmp/cc.log"; exit 1; }
-"$tmp/t" >"$tmp/run.log" 2>&1 || {
-	echo "unmutated sources fail"; grep -A3 FAIL "$tmp/run.log"; exit 1; }
+if [ "${MUTANT_DRY:-0}" != 1 ]; then
+	harden_build "$top" || { cat "$tmp/cc.log"; exit 1; }
+	"$tmp/t" >"$tmp/run.log" 2>&1 || {
+		echo "unmutated sources fail"; grep -A3 FAIL "$tmp/run.log"; exit 1; }
+fi
 
 V=worker-docker/docker_verify.c
 L=common/labels.c
@@ -146,5 +123,4 @@ mutant "builder: hosts path unchecked" worker-docker/docker_harden.c 'if (!host_
 mutant "builder: hosts path with .. taken" worker-docker/docker_harden.c "(s[n + 2] == '.' && (s[n + 3] == => (0 && (s[n + 3] =="
 mutant "builder: no CheckDuplicate" worker-docker/docker_harden.c '"CheckDuplicate", 1, => "CheckDuplicate", 0,'
 
-echo "$killed killed, $survived survived"
-[ "$survived" -eq 0 ]
+mutants_end
