@@ -180,15 +180,9 @@ agent_env_entry_valid(const char *s)
 }
 
 int
-agent_script_valid(const char *s)
+path_parts_plain(const char *p)
 {
-	const char	*p;
-
-	if (!all_of(s, AGENT_SCRIPT_MAX, UPPER LOWER DIGIT "-._/") ||
-	    s[0] == '/')
-		return 0;
-	/* Each component non-empty and neither "." nor "..". */
-	for (p = s;;) {
+	for (;;) {
 		size_t	 n = strcspn(p, "/");
 
 		if (n == 0 || (n == 1 && p[0] == '.') ||
@@ -198,6 +192,13 @@ agent_script_valid(const char *s)
 			return 1;
 		p += n + 1;
 	}
+}
+
+int
+agent_script_valid(const char *s)
+{
+	return all_of(s, AGENT_SCRIPT_MAX, UPPER LOWER DIGIT "-._/") &&
+	    s[0] != '/' && path_parts_plain(s);
 }
 
 int

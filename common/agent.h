@@ -129,6 +129,8 @@ int	 npm_name_valid(const char *);
 int	 npm_version_valid(const char *);
 /* A word the space's /bin/sh line may hold unquoted. */
 int	 agent_word_valid(const char *);
+/* Each "/"-separated part non-empty and neither "." nor "..". */
+int	 path_parts_plain(const char *);
 /* A relative path inside a package: no "..", no leading "/". */
 int	 agent_script_valid(const char *);
 int	 agent_env_valid(const char *);		/* [A-Z_][A-Z0-9_]* */

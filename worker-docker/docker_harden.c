@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "agent.h"
 #include "docker_harden.h"
 
 const char *const harden_space_env[] = {
@@ -145,16 +146,11 @@ host_path_valid(const char *s)
 
 	if (s == NULL || s[0] != '/')
 		return 0;
-	for (n = 0; s[n] != '\0'; n++) {
+	for (n = 0; s[n] != '\0'; n++)
 		if (n >= SPACE_HOSTS_MAX || (unsigned char)s[n] <= 0x20 ||
 		    (unsigned char)s[n] >= 0x7f || s[n] == ':' || s[n] == ',')
 			return 0;
-		if (s[n] == '/' && (s[n + 1] == '/' || s[n + 1] == '\0' ||
-		    (s[n + 1] == '.' && (s[n + 2] == '/' || s[n + 2] == '\0' ||
-		    (s[n + 2] == '.' && (s[n + 3] == '/' || s[n + 3] == '\0'))))))
-			return 0;
-	}
-	return 1;
+	return path_parts_plain(s + 1);
 }
 
 const char *

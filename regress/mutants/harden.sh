@@ -1,7 +1,7 @@
 #!/bin/sh
 # Mutation check of the hardening checkers and labels: each mutant
 # removes one check, and the harden unit suite must go red.  Only the
-# builders, the checkers and labels.c are compiled, with the suite,
+# builders, the checkers, labels.c and agent.c are compiled, with the suite,
 # from the copy lib.sh makes: a few seconds a mutant.
 # Usage: sh regress/mutants/harden.sh [label-substring]
 . "$(dirname "$0")/lib.sh"
@@ -14,7 +14,8 @@ harden_build() {
 	# shellcheck disable=SC2086
 	cc $CF -I"$1" -I"$1/common" -I"$1/worker-docker" -o "$tmp/t" \
 	    "$1/worker-docker/docker_harden.c" "$1/worker-docker/docker_verify.c" \
-	    "$1/common/labels.c" "$1"/regress/unit/harden/*.c $LIBS \
+	    "$1/common/labels.c" "$1/common/agent.c" \
+	    "$1"/regress/unit/harden/*.c $LIBS \
 	    2>"$tmp/cc.log"
 }
 
@@ -120,7 +121,7 @@ mutant "space NetworkMode unchecked" $V 'if (!streq(hc, "NetworkMode", "none") |
 mutant "builder: hosts bind writable" worker-docker/docker_harden.c '"Target", target, "ReadOnly", 1, => "Target", target, "ReadOnly", 0,'
 mutant "builder: network enabled" worker-docker/docker_harden.c '"NetworkDisabled", 1, => "NetworkDisabled", 0,'
 mutant "builder: hosts path unchecked" worker-docker/docker_harden.c 'if (!host_path_valid(p->hp_hosts))\n\t\treturn "bad hosts file"; => '
-mutant "builder: hosts path with .. taken" worker-docker/docker_harden.c "(s[n + 2] == '.' && (s[n + 3] == => (0 && (s[n + 3] =="
+mutant "builder: hosts path with .. taken" common/agent.c "(n == 2 && p[0] == '.' && p[1] == '.')) => 0)"
 mutant "builder: no CheckDuplicate" worker-docker/docker_harden.c '"CheckDuplicate", 1, => "CheckDuplicate", 0,'
 
 mutants_end
