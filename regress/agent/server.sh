@@ -8,6 +8,16 @@
 dir=$(cd "$(dirname "$0")" && pwd)
 . "$dir/hostile.sh"
 SPACED_AGENT_CONF=$(profile "")
+# Every byte spaced sends the engine, recorded: where the token crosses
+# the Engine API (only as an exec's stdin).
+rec=$(mktemp -d /tmp/spaced-record.XXXXXX)
+python3 "$dir/engine_record.py" serve "$rec/engine.sock" \
+    /var/run/docker.sock "$rec" 2>"$rec/err" &
+recpid=$!
+trap 'kill $recpid 2>/dev/null; rm -rf "$rec"' EXIT
+i=0
+while [ ! -S "$rec/engine.sock" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+SPACED_EXTRA_CONF="docker socket \"$rec/engine.sock\""
 . "$dir/../contract/lib.sh"
 
 inside() { sc exec "$1" -- /bin/sh -c "$2"; }
@@ -47,7 +57,19 @@ in_host_argv() {
 }
 check_fails "the token is in no argv on the host" in_host_argv
 check_fails "... nor in any argv inside the space" sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec $id -- /bin/sh -c 'cat /proc/[0-9]*/cmdline' | tr '\0' ' ' | grep -qF -- '$tok'"
+# What crossed the Engine API so far: the create, the token's write, the
+# readiness requests and the ones above.
+where() { python3 "$dir/engine_record.py" where "$rec" "$T/tok" 2>"$T/where.log"; }
+where >"$T/where"
+cat "$T/where.log"
+check "the token crossed the Engine API as an exec's stdin (control: the recording sees it)" \
+    sh -c "! grep -qx 'stream 0' '$T/where'"
+check "... and in no request: no Env, Cmd, label, path or header holds it" \
+    grep -qx 'http 0' "$T/where"
 check "a planted copy in an argv is found (control)" sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec $id -- /bin/sh -c '/bin/sleep 5 $tok & cat /proc/[0-9]*/cmdline' | tr '\0' ' ' | grep -qF -- '$tok'"
+where >"$T/where.planted"
+check "the planted copy went in a request's Cmd, and the recording sees it there (control)" \
+    grep -Eqx 'http [1-9][0-9]*' "$T/where.planted"
 check_fails "the token is not in spaced's log" grep -qF -- "$tok" "$sd/log"
 
 # --- hostile answers ------------------------------------------------------

@@ -29,8 +29,10 @@ wait_for() {
 	done
 }
 
-# A temporary tree with the installed layout, usable by any uid.
+# A temporary tree with the installed layout, usable by any uid; as
+# root, the workers' users too (a suite may be the first on a machine).
 make_tree() {
+	sh "$top/tools/users.sh" >/dev/null || return 1
 	tree=$(mktemp -d /tmp/spaced-test.XXXXXX)
 	chmod 0755 "$tree"
 	cp -r "$build/sbin" "$build/bin" "$build/libexec" "$tree/"

@@ -6,17 +6,19 @@
 # Usage: sh regress/mutants/agent.sh [label-substring]
 . "$(dirname "$0")/lib.sh"
 
-# mutant <label> <file> <"old" => "new"> <suite> [grep for the red line]
+# mutant <label> <file> <"old" => "new"> <suite | unit/NAME>
 mutant() {
 	mutant_apply "$1" "$2" "$3" || return 0
 	mutant_build "$1" binaries
-	if [ "$4" = unit ]; then
-		mutant_build "$1" SANITIZE=1 build-san/regress/unit/tools
-		"$tmp/src/build-san/regress/unit/tools" >"$tmp/run.log" 2>&1
-	else
+	case "$4" in unit/*)
+		mutant_build "$1" SANITIZE=1 "build-san/regress/$4"
+		"$tmp/src/build-san/regress/$4" >"$tmp/run.log" 2>&1
+		;;
+	*)
 		SPACED_BUILD="$tmp/src/build" sh "$tmp/src/regress/$4" \
 		    >"$tmp/run.log" 2>&1
-	fi
+		;;
+	esac
 	mutant_judge "$1" $? '^not ok|Failing: [1-9]|FAIL'
 }
 
@@ -32,4 +34,12 @@ mutant "a token of any length taken" gatekeeper/collector/server_parse.c \
 mutant "a create whose client left is not undone after the place" \
     supervisor/server.c "	if (r->r_u.srv.op != SV_OP_CREATE || !r->r_u.srv.made)
 		return 0; => 	return 0;" agent/server.sh
+mutant "the token in the exec's environment (every exec's stdin as Env)" \
+    worker-docker/docker_exec.c \
+    "HARDEN_SPACE_USER : HARDEN_GK_USER, NULL); => HARDEN_SPACE_USER : HARDEN_GK_USER, json_pack(\"[s+#]\", \"SPACED_STDIN=\", (const char *)ex->req.se_stdin, (int)ex->req.se_stdin_len));" \
+    agent/server.sh
+mutant "a profile sets the password variable (the token in the container's env)" \
+    common/agent.c \
+    "return \"the password variable is set from the token\"; => (void)0;" \
+    unit/supervisor
 mutants_end

@@ -170,6 +170,26 @@ Test(agent_conf, refusals_name_their_line)
 	    "1024 to 65535");
 }
 
+/*
+ * The password is the space's command's to export, from the token file:
+ * a profile that sets it would put it in the container's environment.
+ */
+Test(agent_conf, password_variable_never_set_by_the_host)
+{
+	struct spaced_conf	 c;
+	char			 err[128];
+
+	/* Control: a variable of another name is taken. */
+	cr_assert_eq(parse(FULL("acme") "agent acme env ACME_OTHER=x\n"
+	    "default agent acme\n", &c, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(parse(FULL("acme") "agent acme env ACME_TOKEN=x\n"
+	    "default agent acme\n", &c, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "password") != NULL, "%s", err);
+	/* Either order of the lines. */
+	cr_assert_eq(parse("agent acme env ACME_TOKEN=x\n" FULL("acme")
+	    "default agent acme\n", &c, err, sizeof(err)), -1);
+}
+
 Test(agent_conf, packed_and_revision_and_ca)
 {
 	struct spaced_conf	 c;

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+# What spaced sends the Docker Engine, recorded, so that a test can say
+# where a secret crossed the Engine API.
+#
+#   engine_record.py serve LISTEN UPSTREAM DIR
+#       forwards every connection to UPSTREAM unchanged; what the client
+#       sends is appended to DIR/<n>.up, one file a connection.
+#   engine_record.py where DIR SECRET_FILE
+#       prints "http N" and "stream N": how often the secret is in a
+#       request (line, headers, body) and how often in the bytes after an
+#       exec's start, the hijacked stdin of that exec.
+import os, re, socket, sys, threading
+
+START = re.compile(rb'^POST (/v[0-9.]+)?/exec/[0-9a-f]+/start[ ?]')
+
+
+def pump(src, dst, log):
+    try:
+        while True:
+            b = src.recv(65536)
+            if not b:
+                break
+            if log is not None:
+                log.write(b)
+                log.flush()
+            dst.sendall(b)
+    except OSError:
+        pass
+    try:
+        dst.shutdown(socket.SHUT_WR)
+    except OSError:
+        pass
+
+
+def serve(listen, upstream, out):
+    s = socket.socket(socket.AF_UNIX)
+    s.bind(listen)
+    os.chmod(listen, 0o600)
+    s.listen(64)
+    n = 0
+    while True:
+        c, _ = s.accept()
+        u = socket.socket(socket.AF_UNIX)
+        u.connect(upstream)
+        n += 1
+        log = open(os.path.join(out, '%d.up' % n), 'wb')
+        threading.Thread(target=pump, args=(c, u, log), daemon=True).start()
+        threading.Thread(target=pump, args=(u, c, None), daemon=True).start()
+
+
+def split(data):
+    # (http bytes, stream bytes) of one connection's client side
+    http, i = b'', 0
+    while i < len(data):
+        end = data.find(b'\r\n\r\n', i)
+        if end == -1:
+            return http + data[i:], b''
+        head = data[i:end + 4]
+        m = re.search(rb'\r\ncontent-length: *([0-9]+)', head, re.I)
+        n = int(m.group(1)) if m else 0
+        http += data[i:end + 4 + n]
+        i = end + 4 + n
+        if START.match(head):
+            return http, data[i:]
+    return http, b''
+
+
+def where(out, secret_file):
+    secret = open(secret_file, 'rb').read().strip()
+    http = stream = 0
+    for f in os.listdir(out):
+        if f.endswith('.up'):
+            h, s = split(open(os.path.join(out, f), 'rb').read())
+            http += h.count(secret)
+            # where, for the failing test's log, the secret masked
+            i = h.find(secret)
+            while i != -1:
+                line = h[max(0, h.rfind(b'\r\n', 0, i) + 2):i + 80]
+                sys.stderr.write('# in a request: %r\n' %
+                                 line.replace(secret, b'<secret>'))
+                i = h.find(secret, i + 1)
+            stream += s.count(secret)
+    print('http %d' % http)
+    print('stream %d' % stream)
+
+
+if sys.argv[1] == 'serve':
+    serve(*sys.argv[2:5])
+elif sys.argv[1] == 'where':
+    where(*sys.argv[2:4])
+else:
+    sys.exit('usage: engine_record.py serve|where ...')
