@@ -165,6 +165,16 @@ struct space_req {
 	struct space_agent sq_agent;
 };
 
+/*
+ * create: the server's token besides, which the place writes over an
+ * exec's stdin as soon as the space runs ("" without an agent).  It
+ * travels here and as that stdin only.
+ */
+struct space_create_req {
+	struct space_req cq_space;
+	char		 cq_token[SPACE_TOKEN_LEN + 1];
+};
+
 /* The first field of every record says which record it is. */
 enum space_record_kind {
 	SPACE_REC_INFO = 1,
@@ -330,5 +340,6 @@ struct tools_volume_info {
 /* Each is one message. */
 _Static_assert(sizeof(struct space_exec_req) <= 16384, "space_exec_req");
 _Static_assert(sizeof(struct space_req) <= 16384, "space_req");
+_Static_assert(sizeof(struct space_create_req) <= 16384, "space_create_req");
 
 #endif /* SPACED_PLACE_PROTO_H */

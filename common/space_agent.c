@@ -166,3 +166,19 @@ space_agent_check(const struct space_agent *sa)
 	}
 	return off == sa->sa_envlen ? NULL : "bad variables";
 }
+
+int
+space_token_valid(const char *tok, size_t size)
+{
+	size_t	 i;
+
+	if (size <= SPACE_TOKEN_LEN || strnlen(tok, size) != SPACE_TOKEN_LEN)
+		return 0;
+	for (i = 0; i < SPACE_TOKEN_LEN; i++)
+		if (!((tok[i] >= 'a' && tok[i] <= 'z') ||
+		    (tok[i] >= 'A' && tok[i] <= 'Z') ||
+		    (tok[i] >= '0' && tok[i] <= '9') ||
+		    tok[i] == '-' || tok[i] == '_'))
+			return 0;
+	return 1;
+}

@@ -40,6 +40,16 @@
 #define SPACE_TOKEN_DIR		"/home/space/.spaced-space"
 #define SPACE_TOKEN_FILE	SPACE_TOKEN_DIR "/token"
 #define SPACE_TOKEN_BYTES	32	/* random, sent as base64url */
+#define SPACE_TOKEN_LEN		43	/* its base64url, unpadded */
+/*
+ * What writes the token over exec stdin: through a temporary name, so
+ * the waiting command never reads half a token; 0600 in a 0700 folder.
+ */
+#define SPACE_TOKEN_WRITE_ARGV { "/bin/sh", "-c", \
+	"PATH=/usr/bin:/bin; umask 077; d=" SPACE_TOKEN_DIR "; " \
+	"/bin/mkdir -p \"$d\" && /bin/chmod 700 \"$d\" && " \
+	"/bin/cat > \"$d/token.new\" && /bin/mv -f \"$d/token.new\" " \
+	"\"$d/token\"", NULL }
 /* The window, as the space sees it; a grant's base is this/<grant>. */
 #define SPACE_WINDOW_URL	"http://gatekeeper:8080/model/"
 #define SPACE_MODEL_GRANT	"model"	/* the grant the model setting names */
@@ -66,6 +76,8 @@ int	 space_agent_build(const struct agent_profile *, struct space_agent *);
  * a command only with a tools volume and a name.  NULL or why not.
  */
 const char *space_agent_check(const struct space_agent *);
+/* A token as create sends it: SPACE_TOKEN_LEN of base64url, terminated. */
+int	 space_token_valid(const char *, size_t size);
 /* The i-th variable, or NULL past the last. */
 const char *space_agent_env(const struct space_agent *, uint32_t i);
 

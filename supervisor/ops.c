@@ -472,7 +472,8 @@ static const char *
 space_start(struct request *r, struct imsg *imsg)
 {
 	struct ctl_space	 cs;
-	struct space_req	 sq;
+	struct space_create_req	 cq;
+	struct space_req	*sq = &cq.cq_space;
 	const char		*errstr;
 	size_t			 i;
 	int			 s;
@@ -490,23 +491,24 @@ space_start(struct request *r, struct imsg *imsg)
 		return ERR_BAD_REQUEST;
 	}
 
-	space_req_fill(r, &sq, cs.cs_id);
+	memset(&cq, 0, sizeof(cq));
+	space_req_fill(r, sq, cs.cs_id);
 	/* A remove cleans up after code in once the place is done. */
 	if (r->r_op->op_type == IMSG_CTL_REMOVE)
 		strlcpy(r->r_u.git.req.gq_space, cs.cs_id,
 		    sizeof(r->r_u.git.req.gq_space));
-	strlcpy(sq.sq_name, cs.cs_name, sizeof(sq.sq_name));
-	strlcpy(sq.sq_project, cs.cs_project, sizeof(sq.sq_project));
-	sq.sq_memory = cs.cs_memory;
-	if (r->r_op->op_type == IMSG_CTL_CREATE && (sq.sq_runtime_key[0] ==
-	    '\0' || sq.sq_hosts[0] == '\0')) {
+	strlcpy(sq->sq_name, cs.cs_name, sizeof(sq->sq_name));
+	strlcpy(sq->sq_project, cs.cs_project, sizeof(sq->sq_project));
+	sq->sq_memory = cs.cs_memory;
+	if (r->r_op->op_type == IMSG_CTL_CREATE && (sq->sq_runtime_key[0] ==
+	    '\0' || sq->sq_hosts[0] == '\0')) {
 		space_fail(r, ERR_RUNTIME_MISSING, "spaced could not read "
 		    SPACED_RELAY_BINARY " or " SPACED_HOSTS_FILE " at start: "
 		    "see its log");
 		return NULL;
 	}
 	/* What runs in it: the checkers of verify and start want it too. */
-	if (agent_fill(r->r_uid, &sq.sq_agent) == -1) {
+	if (agent_fill(r->r_uid, &sq->sq_agent) == -1) {
 		space_fail(r, ERR_TOOLS_FILL_FAILED, "the agent's tools cannot "
 		    "be described: see spaced's log for what it could not "
 		    "read at start");
@@ -528,7 +530,7 @@ space_start(struct request *r, struct imsg *imsg)
 	if (r->r_op->op_type == IMSG_CTL_START && agent_space_join(r))
 		return NULL;
 	if (r->r_op->op_type == IMSG_CTL_STOP &&
-	    agent_start_busy(sq.sq_owner, cs.cs_id)) {
+	    agent_start_busy(sq->sq_owner, cs.cs_id)) {
 		strlcpy(r->r_u.srv.id, cs.cs_id, sizeof(r->r_u.srv.id));
 		request_pause(r, STOP_POLL_MS, stop_resume);
 		return NULL;
@@ -536,15 +538,17 @@ space_start(struct request *r, struct imsg *imsg)
 	/* create and start first make sure of the current tools. */
 	if ((r->r_op->op_type == IMSG_CTL_CREATE ||
 	    r->r_op->op_type == IMSG_CTL_START) && !agent_none())
-		return agent_tools_first(r, &sq, space_types[i].sp_place);
+		return agent_tools_first(r, sq, space_types[i].sp_place);
 
 	if ((s = docker_connect()) == -1) {
 		space_fail(r, ERR_DOCKER_UNREACHABLE, "spaced cannot connect "
 		    "to the Docker socket");
 		return NULL;
 	}
-	if (request_send(r, PROC_DOCKER, space_types[i].sp_place, s, &sq,
-	    sizeof(sq)) == -1)
+	/* A create without an agent: no token ("") in its request. */
+	if (request_send(r, PROC_DOCKER, space_types[i].sp_place, s, &cq,
+	    r->r_op->op_type == IMSG_CTL_CREATE ? sizeof(cq) : sizeof(*sq)) ==
+	    -1)
 		return ERR_WORKER_UNAVAILABLE;
 	return NULL;
 }

@@ -56,20 +56,12 @@
 
 #define ATTEMPT_EXEC_MS(s)	(((s) + 2) * 1000)
 #define TOKEN_READ_MS		10000
-#define TOKEN_WRITE_MS		10000
 #define REQUEST_EXEC_MS		((SERVER_REQUEST_SECS + 2) * 1000)
 /* What an exec of curl may print: the answer's caps and curl's line. */
 #define ANSWER_OUTPUT_MAX	(SERVER_HEADERS_MAX + SERVER_BODY_MAX + 8192)
 #define TOKEN_OUTPUT_MAX	(SERVER_TOKEN_MAX + 1)
 
 /* The commands, by absolute path in the pinned image. */
-static const char *const token_write_argv[] = {
-	"/bin/sh", "-c",
-	"PATH=/usr/bin:/bin; umask 077; d=" SPACE_TOKEN_DIR "; "
-	"/bin/mkdir -p \"$d\" && /bin/chmod 700 \"$d\" && "
-	"/bin/cat > \"$d/token.new\" && /bin/mv -f \"$d/token.new\" "
-	"\"$d/token\"", NULL
-};
 /* At most one byte past the longest token: a huge file is cut there. */
 static const char *const token_read_argv[] = {
 	"/usr/bin/head", "-c", "129", SPACE_TOKEN_FILE, NULL
@@ -571,25 +563,7 @@ sv_done(struct request *r, enum procid from, struct imsg *imsg)
 			token_read(r);
 			return;
 		}
-		token_new(r->r_u.srv.token, sizeof(r->r_u.srv.token));
-		r->r_u.srv.step = SV_TOKEN_WRITE;
-		(void)run(r, token_write_argv, r->r_u.srv.token,
-		    strlen(r->r_u.srv.token), TOKEN_WRITE_MS, 0, 0);
-		return;
-	case SV_TOKEN_WRITE:
-		if (r->r_u.srv.abandoned) {
-			fail(r, ERR_CANCELLED, "the client left");
-			return;
-		}
-		if (sd.sd_code[0] != '\0' || sd.sd_exit != 0) {
-			snprintf(msg, sizeof(msg), "the token could not be "
-			    "written into the space (%s, exit %d)",
-			    sd.sd_code[0] != '\0' ? sd.sd_code : "ran",
-			    sd.sd_exit);
-			fail(r, sd.sd_code[0] != '\0' ? sd.sd_code :
-			    ERR_TOKEN_UNREADABLE, msg);
-			return;
-		}
+		/* The place wrote the token as the space started. */
 		wait_ready(r);
 		return;
 	case SV_TOKEN_READ:
@@ -1078,6 +1052,7 @@ static void
 sv_tools(struct request *r, enum procid from, struct imsg *imsg)
 {
 	struct tools_done	 td;
+	struct space_create_req	 cq;
 	int			 fd;
 
 	if (r->r_u.srv.step != SV_TOOLS ||
@@ -1098,10 +1073,23 @@ sv_tools(struct request *r, enum procid from, struct imsg *imsg)
 		    "to the Docker socket");
 		return;
 	}
-	if (request_send(r, PROC_DOCKER, r->r_u.srv.place, fd, &r->r_u.srv.sq,
-	    sizeof(r->r_u.srv.sq)) == -1)
+	/*
+	 * A create's token goes with it, as payload: the place writes it
+	 * over an exec's stdin as soon as the space runs, so the server
+	 * starts while the gatekeeper does.
+	 */
+	memset(&cq, 0, sizeof(cq));
+	cq.cq_space = r->r_u.srv.sq;
+	if (r->r_u.srv.place == IMSG_SPACE_CREATE_REQ) {
+		token_new(r->r_u.srv.token, sizeof(r->r_u.srv.token));
+		strlcpy(cq.cq_token, r->r_u.srv.token, sizeof(cq.cq_token));
+	}
+	if (request_send(r, PROC_DOCKER, r->r_u.srv.place, fd, &cq,
+	    r->r_u.srv.place == IMSG_SPACE_CREATE_REQ ? sizeof(cq) :
+	    sizeof(cq.cq_space)) == -1)
 		space_fail(r, ERR_WORKER_UNAVAILABLE, "spaced-docker is not "
 		    "there");
+	explicit_bzero(&cq, sizeof(cq));
 }
 
 /* --- server and token -------------------------------------------------- */

@@ -335,7 +335,7 @@ void	 space_resource(struct request *, enum procid, struct imsg *);
  */
 enum { SV_OP_CREATE = 1, SV_OP_START, SV_OP_SERVER, SV_OP_TOKEN,
     SV_OP_PROBE };
-enum { SV_TOOLS = 1, SV_PLACE, SV_TOKEN_WRITE, SV_TOKEN_READ, SV_ASK, SV_PAUSE,
+enum { SV_TOOLS = 1, SV_PLACE, SV_TOKEN_READ, SV_ASK, SV_PAUSE,
     SV_ROLLBACK, SV_MOVE_DONE, SV_MOVE_UNDO, SV_SHARE };
 struct space_agent;
 int	 agent_fill(uid_t, struct space_agent *);

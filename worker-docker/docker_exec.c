@@ -508,6 +508,8 @@ ex_free(void *state)
 {
 	struct ex	*ex = state;
 
+	/* Inline stdin holds tokens (the token's write, curl's config). */
+	explicit_bzero(ex->req.se_stdin, sizeof(ex->req.se_stdin));
 	if (ex->tx_open)
 		worker_stream_unregister(ex->tx.st_id);
 	if (ex->rx_open)

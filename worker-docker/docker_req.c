@@ -170,6 +170,9 @@ docker_req_reply(struct docker_req *rq, const void *data, size_t len)
 	/* A parent that went (cancelled) takes no answer. */
 	if (parent == NULL)
 		return;
+	/* Answered, it is done with its parent, which may spawn the next. */
+	parent->rq_child = NULL;
+	rq->rq_parent = NULL;
 	memset(&next, 0, sizeof(next));
 	nx = parent->rq_op->op_child(parent, data, len, &next);
 	if (parent->rq_state != RQ_IDLE || nx == DOCKER_WAIT) {

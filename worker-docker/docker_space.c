@@ -56,6 +56,7 @@
 #define SP_RES_MAX		4096	/* resources one listing takes */
 #define SP_STOP_SECONDS		5	/* SIGTERM, then SIGKILL */
 #define SP_CORRIDOR_POLL_MS	20
+#define SP_TOKEN_WRITE_MS	10000	/* the token's exec */
 #define SP_SWEEP_PAUSE_MS	2000	/* the spec's wait between sweeps */
 #define SP_RUNTIME_POLL_MS	100
 
@@ -82,7 +83,7 @@ enum sp_step {
 	C_RT_PUT_MARKER, C_RT_RELAY, C_RT_CTR_DEL, C_RT_SWEEP, C_RT_SWEEP_DEL,
 	C_RT_PRUNE, C_RT_PRUNE_DEL, C_RT_WAIT, C_NET, C_VOL, C_GK, C_SP,
 	C_GK_START, C_SP_START, C_WAIT_GK, C_CORRIDOR, C_SP_RUNNING,
-	C_SP_FOLDER,
+	C_SP_FOLDER, C_WAIT_TOKEN,
 	/* start, after its verify */
 	T_GK_START, T_CORRIDOR, T_SP_START,
 	/* verify, and the verify inside create and start */
@@ -151,6 +152,17 @@ struct sp {
 	int			 child_done;
 	int			 rollback_pending;
 	struct branch_result	*child;
+	/*
+	 * A create with a token writes it as soon as both containers are
+	 * verified and the space runs (an exec, the second child), while
+	 * this request starts the gatekeeper: the server inside starts
+	 * meanwhile, not after the gatekeeper.
+	 */
+	int			 writes_token;
+	char			 token[SPACE_TOKEN_LEN + 1];	/* till then */
+	int			 token_child;	/* the child is that exec */
+	int			 token_done;
+	struct space_done	 token_sd;	/* its answer */
 	/* a move (start) and its undo; the ids are the engine's */
 	struct space_move	 mv;
 	char			 aside_cid[SPACE_CID_SIZE];	/* repair */
@@ -216,6 +228,10 @@ static enum docker_next	sp_rollback(struct docker_req *, struct sp *,
 			    struct docker_call *);
 static enum docker_next	branch_answer(struct docker_req *, struct sp *,
 			    const char *, const char *, int);
+static void		token_spawn(struct docker_req *, struct sp *);
+static int		token_failed(const struct sp *);
+static enum docker_next	token_joined(struct docker_req *, struct sp *,
+			    struct docker_call *);
 static const struct docker_op	gk_branch_op;
 static enum docker_next	move_call(struct sp *, struct docker_call *);
 static void		move_decide(struct sp *, const json_t *);
@@ -581,6 +597,14 @@ sp_start(struct docker_req *rq, const void *data, size_t len,
 	    !space_id_valid(sp->sq.sq_id)) ||
 	    space_agent_check(&sp->sq.sq_agent) != NULL)
 		return -1;
+	if (sp->op == IMSG_SPACE_CREATE_REQ) {
+		memcpy(sp->token, ((const struct space_create_req *)data)->
+		    cq_token, sizeof(sp->token));
+		if (sp->token[0] != '\0' &&
+		    !space_token_valid(sp->token, sizeof(sp->token)))
+			return -1;
+		sp->writes_token = sp->token[0] != '\0';
+	}
 	if (sp->op != IMSG_SPACE_CREATE_REQ && sp->op != IMSG_SPACE_LIST_REQ)
 		strlcpy(sp->meta.sm_id, sp->sq.sq_id, sizeof(sp->meta.sm_id));
 	sp->step = S_VERSION;
@@ -898,8 +922,12 @@ create_answer(struct docker_req *rq, struct sp *sp,
 			engine_message(p, msg, sizeof(msg));
 			return sp_fail(rq, sp, ERR_DOCKER_FAILED, msg, 0, next);
 		}
-		if (sp->step == C_GK_START)
+		if (sp->step == C_GK_START && sp->branch)
 			return branch_answer(rq, sp, "", NULL, 0);
+		if (sp->step == C_GK_START) {
+			sp->step = C_CORRIDOR;
+			break;
+		}
 		sp->step = C_WAIT_GK;
 		if (!sp->child_done)
 			return DOCKER_WAIT;
@@ -944,9 +972,8 @@ create_answer(struct docker_req *rq, struct sp *sp,
 			sp->step = C_SP_RUNNING;
 			break;
 		}
-		send_info(rq, &sp->meta, "running", "running", NULL, 0, 0);
-		done(rq, "", NULL, 0);
-		return DOCKER_DONE;
+		sp->step = C_WAIT_TOKEN;
+		return token_joined(rq, sp, next);
 	default:
 		fatalx("%s: step %d", __func__, sp->step);
 	}
@@ -1632,6 +1659,9 @@ sp_verified(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 			return sp_fail(rq, sp, ERR_SPACE_VERIFY_FAILED,
 			    "the new space does not verify", 0, next);
 		}
+		/* With a token, its parent starts the gatekeeper. */
+		if (sp->branch && sp->writes_token)
+			return branch_answer(rq, sp, "", NULL, 0);
 		sp->step = sp->branch ? C_GK_START : C_SP_START;
 		return sp_next(rq, sp, next);
 	case IMSG_SPACE_START_REQ:
@@ -2304,8 +2334,77 @@ gk_joined(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 		return sp_fail(rq, sp, br->br_code, br->br_message,
 		    br->br_interrupted, next);
 	}
+	if (sp->writes_token) {
+		/* Both verified, the space runs: its token, our gatekeeper. */
+		token_spawn(rq, sp);
+		if (token_failed(sp))	/* refused at once */
+			return token_joined(rq, sp, next);
+		sp->step = C_GK_START;
+		return sp_next(rq, sp, next);
+	}
 	sp->step = C_CORRIDOR;
 	return sp_next(rq, sp, next);
+}
+
+/*
+ * The token's exec, the create's second child: the token goes as its
+ * stdin and leaves this state.  A refused start answers at once, into
+ * sp_child like any other answer.
+ */
+static void
+token_spawn(struct docker_req *rq, struct sp *sp)
+{
+	static const char *const	 argv[] = SPACE_TOKEN_WRITE_ARGV;
+	static struct space_exec_req	 se;
+	size_t				 n, off = 0;
+
+	memset(&se, 0, sizeof(se));
+	se.se_space = sp->sq;
+	strlcpy(se.se_space.sq_id, sp->meta.sm_id, sizeof(se.se_space.sq_id));
+	se.se_target = EXEC_TARGET_SPACE;
+	se.se_timeout_ms = SP_TOKEN_WRITE_MS;
+	for (se.se_argc = 0; argv[se.se_argc] != NULL; se.se_argc++) {
+		n = strlen(argv[se.se_argc]) + 1;
+		memcpy(se.se_argv + off, argv[se.se_argc], n);
+		off += n;
+	}
+	se.se_argv_len = off;
+	se.se_stdin_len = strlen(sp->token);
+	memcpy(se.se_stdin, sp->token, se.se_stdin_len);
+	explicit_bzero(sp->token, sizeof(sp->token));
+	sp->token_child = sp->child_running = 1;
+	(void)docker_req_spawn(rq, &docker_exec_op, &se, sizeof(se));
+	explicit_bzero(&se, sizeof(se));
+}
+
+static int
+token_failed(const struct sp *sp)
+{
+	return sp->writes_token && sp->token_done &&
+	    (sp->token_sd.sd_code[0] != '\0' || sp->token_sd.sd_exit != 0);
+}
+
+/*
+ * The end of a create: the space is ready (C_WAIT_TOKEN) and its token
+ * in, when it writes one; a failed write fails it.
+ */
+static enum docker_next
+token_joined(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	char	 msg[SPACE_DONE_MESSAGE_MAX];
+
+	if (token_failed(sp)) {
+		snprintf(msg, sizeof(msg), "the token could not be written "
+		    "into the space (%s, exit %d)", sp->token_sd.sd_code[0] !=
+		    '\0' ? sp->token_sd.sd_code : "ran", sp->token_sd.sd_exit);
+		return sp_fail(rq, sp, sp->token_sd.sd_code[0] != '\0' ?
+		    sp->token_sd.sd_code : ERR_TOKEN_UNREADABLE, msg, 0, next);
+	}
+	if (sp->step != C_WAIT_TOKEN || (sp->writes_token && !sp->token_done))
+		return DOCKER_WAIT;
+	send_info(rq, &sp->meta, "running", "running", NULL, 0, 0);
+	done(rq, "", NULL, 0);
+	return DOCKER_DONE;
 }
 
 static enum docker_next
@@ -2314,6 +2413,22 @@ sp_child(struct docker_req *rq, const void *data, size_t len,
 {
 	struct sp	*sp = docker_req_state(rq);
 
+	if (sp->token_child) {
+		if (len != sizeof(sp->token_sd) || sp->token_done)
+			fatalx("%s: a second answer of the token", __func__);
+		memcpy(&sp->token_sd, data, len);
+		if (memchr(sp->token_sd.sd_code, '\0',
+		    sizeof(sp->token_sd.sd_code)) == NULL)
+			fatalx("%s: a bad answer of the token", __func__);
+		sp->token_child = sp->child_running = 0;
+		sp->token_done = 1;
+		if (sp->rollback_pending)
+			return sp_rollback(rq, sp, next);
+		/* Only a request that waits for it goes on; else later. */
+		if (sp->step == C_WAIT_TOKEN)
+			return token_joined(rq, sp, next);
+		return DOCKER_WAIT;
+	}
 	if (len != sizeof(*sp->child) || sp->child_done)
 		fatalx("%s: a second answer of the branch", __func__);
 	if ((sp->child = malloc(sizeof(*sp->child))) == NULL)
@@ -2340,6 +2455,7 @@ gk_branch_start(struct docker_req *rq, const void *data, size_t len,
 	const char	*why;
 
 	memcpy(sp, data, sizeof(*sp));
+	explicit_bzero(sp->token, sizeof(sp->token));
 	sp->res = NULL;
 	sp->nres = 0;
 	sp->child = NULL;
@@ -2547,7 +2663,7 @@ sp_cancel(struct docker_req *rq, struct docker_call *next)
 	struct sp	*sp = docker_req_state(rq);
 
 	/* docker_req_cancel freed the branch: it makes nothing more */
-	sp->child_running = 0;
+	sp->child_running = sp->token_child = 0;
 	if (sp->moving || sp->op == IMSG_SPACE_MOVE_UNDO_REQ) {
 		/* A move its client left: undone, as after a failure. */
 		if (sp->undoing)
@@ -2579,11 +2695,14 @@ sp_free(void *state)
 
 	free(sp->res);
 	free(sp->child);
+	explicit_bzero(sp->token, sizeof(sp->token));
 }
 
-#define SPACE_OP(name, type, ms) {					\
+#define SPACE_OP(name, type, ms) SPACE_OP_LEN(name, type, ms,	\
+	sizeof(struct space_req))
+#define SPACE_OP_LEN(name, type, ms, len) {				\
 	.op_name = name, .op_req = type, .op_rep = IMSG_SPACE_DONE,	\
-	.op_len = sizeof(struct space_req), .op_fd = 1,			\
+	.op_len = len, .op_fd = 1,					\
 	.op_timeout_ms = ms, .op_state_size = sizeof(struct sp),	\
 	.op_start = sp_start, .op_answer = sp_answer,			\
 	.op_fail = sp_op_fail, .op_free = sp_free, .op_child = sp_child, \
@@ -2613,7 +2732,8 @@ static const struct docker_op gk_branch_op = {
 };
 
 const struct docker_op docker_space_ops[] = {
-	SPACE_OP("create", IMSG_SPACE_CREATE_REQ, 120000),
+	SPACE_OP_LEN("create", IMSG_SPACE_CREATE_REQ, 120000,
+	    sizeof(struct space_create_req)),
 	SPACE_OP("list", IMSG_SPACE_LIST_REQ, 30000),
 	SPACE_OP("show", IMSG_SPACE_SHOW_REQ, 30000),
 	SPACE_OP("verify", IMSG_SPACE_VERIFY_REQ, 30000),

@@ -9,15 +9,20 @@ dir=$(cd "$(dirname "$0")" && pwd)
 . "$dir/hostile.sh"
 SPACED_AGENT_CONF=$(profile "")
 # Every byte spaced sends the engine, recorded: where the token crosses
-# the Engine API (only as an exec's stdin).
+# the Engine API (only as an exec's stdin).  Before it, the fault proxy,
+# for a token's write that fails.
 rec=$(mktemp -d /tmp/spaced-record.XXXXXX)
 python3 "$dir/engine_record.py" serve "$rec/engine.sock" \
     /var/run/docker.sock "$rec" 2>"$rec/err" &
 recpid=$!
-trap 'kill $recpid 2>/dev/null; rm -rf "$rec"' EXIT
+python3 "$dir/../integration/engine_fault.py" "$rec/fault.sock" \
+    "$rec/engine.sock" "$rec/rules" >"$rec/fault.log" 2>&1 &
+faultpid=$!
+trap 'kill $recpid $faultpid 2>/dev/null; rm -rf "$rec"' EXIT
 i=0
-while [ ! -S "$rec/engine.sock" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-SPACED_EXTRA_CONF="docker socket \"$rec/engine.sock\""
+while { [ ! -S "$rec/engine.sock" ] || [ ! -S "$rec/fault.sock" ]; } &&
+    [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+SPACED_EXTRA_CONF="docker socket \"$rec/fault.sock\""
 . "$dir/../contract/lib.sh"
 
 inside() { sc exec "$1" -- /bin/sh -c "$2"; }
@@ -137,6 +142,20 @@ check "... after the ready wait (8 s) and at most one attempt more ($secs s)" sh
 check "a start that failed leaves the space (it is the user's)" sc show $id
 mode $id ok
 check "remove" sc remove $id
+
+# --- a token that cannot be written: the create fails, leaves nothing -----
+# (the place writes it as the space starts, beside the gatekeeper's start)
+before=$(leftovers | sort)
+echo fail-exec-space >"$rec/rules"
+sc create -n notoken >/dev/null 2>"$T/notoken.err"
+: >"$rec/rules"
+check "a token's write the engine refuses fails the create, and says so" \
+    grep -q "^spacectl: [a-z_]*: the token could not be written" "$T/notoken.err"
+sed 's/^/# /' "$T/notoken.err"
+check "... and removed everything it made" [ "$(leftovers | sort)" = "$before" ]
+id=$(sc create -n token) && ok "without the fault the same create stands (control)" ||
+    not_ok "without the fault the same create stands (control)"
+[ -n "$id" ] && sc remove "$id" >/dev/null
 
 # --- a create whose server is never ready leaves nothing -------------------
 stop_spaced

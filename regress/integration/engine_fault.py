@@ -7,6 +7,8 @@
 #   fail-create-space POST /containers/create?name=...-space -> 500
 #   tamper-inspect-id GET /containers/<64 hex>/json: the real answer
 #                     with HostConfig.Privileged true
+# (by name, for server.sh)
+#   fail-exec-space   POST /containers/...-space/exec            -> 500
 # Only a move calls these by the engine's id, so the rules hit the move
 # and nothing else.  usage: engine_fault.py LISTEN UPSTREAM RULES
 import json, os, re, socket, sys, threading
@@ -14,6 +16,7 @@ import json, os, re, socket, sys, threading
 listen, upstream, rules = sys.argv[1:4]
 ID = re.compile(rb'^(GET|POST) (/v[0-9.]+)?/containers/([0-9a-f]{64})/(json|start)')
 CREATE = re.compile(rb'^POST (/v[0-9.]+)?/containers/create\?name=spaced-space-[0-9a-f]{12}-space ')
+EXEC = re.compile(rb'^POST (/v[0-9.]+)?/containers/spaced-space-[0-9a-f]{12}-space/exec ')
 
 def active():
     try:
@@ -97,6 +100,9 @@ def serve(c):
                 mi = None
             if mi and mi.group(4) == b'start' and 'fail-start-id' in r:
                 answer(c, 500, b'{"message":"injected: start fails"}')
+                continue
+            if EXEC.match(head) and 'fail-exec-space' in r:
+                answer(c, 500, b'{"message":"injected: exec fails"}')
                 continue
             if mc and 'fail-create-space' in r:
                 answer(c, 500, b'{"message":"injected: create fails"}')

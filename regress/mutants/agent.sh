@@ -27,8 +27,12 @@ mutant "curl reads the space user's ~/.curlrc (--disable dropped)" \
 mutant "readiness without a deadline" supervisor/server.c \
     "if (waited(r) + SERVER_ATTEMPT_PAUSE_MS / 1000.0 >\n\t    profile()->ag_ready_wait) { => if (0) {" \
     agent/server.sh
-mutant "the token file readable by all (no umask)" supervisor/server.c \
+mutant "the token file readable by all (no umask)" common/space_agent.h \
     "umask 077; => " agent/server.sh
+mutant "a token's write that failed is ignored (the create stands)" \
+    worker-docker/docker_space.c \
+    "return sp->writes_token && sp->token_done && => return 0 && sp->writes_token && sp->token_done &&" \
+    agent/server.sh
 mutant "a token of any length taken" gatekeeper/collector/server_parse.c \
     "n < SERVER_TOKEN_MIN || n > SERVER_TOKEN_MAX) => 0)" agent/server.sh
 mutant "a create whose client left is not undone after the place" \

@@ -35,7 +35,7 @@ mutant "spaced does not undo a move whose server never got ready" \
 mutant "calls of start do not share one run" supervisor/server.c \
     "if ((sr = run_find(owner, r->r_u.srv.id)) != NULL) { => if (0) {"
 mutant "stop does not wait for a start under way" supervisor/ops.c \
-    "agent_start_busy(sq.sq_owner, cs.cs_id)) { => 0) {"
+    "agent_start_busy(sq->sq_owner, cs.cs_id)) { => 0) {"
 mutant "no prune of the old tools after a move" worker-docker/docker_space.c \
     "if (sp->sq.sq_agent.sa_tools[0] == '\\\\0') { => if (1) {"
 

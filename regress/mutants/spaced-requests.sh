@@ -40,6 +40,6 @@ mutant "hosts file others may write taken" supervisor/runtime.c \
 mutant "hosts file of any text taken" supervisor/runtime.c \
     "memcmp(buf, runtime_hosts_text, (size_t)n) == 0; => 1;" spaced-spaces
 mutant "create without a hosts file goes on" supervisor/ops.c \
-    "|| sq.sq_hosts[0] == => || sq.sq_hosts[0] + 1 ==" spaced-spaces
+    "|| sq->sq_hosts[0] == => || sq->sq_hosts[0] + 1 ==" spaced-spaces
 
 mutants_end

@@ -232,10 +232,16 @@ create(uint32_t id, const struct space_req *sq)
 static void
 space_request(uint32_t type, uint32_t id, struct imsg *imsg)
 {
+	struct space_create_req	 cq;
 	struct space_req	 sq;
 	int			 fd;
 
-	if (imsg_get_data(imsg, &sq, sizeof(sq)) == -1)
+	/* A create carries its token besides (spaced checks the size). */
+	if (type == IMSG_SPACE_CREATE_REQ) {
+		if (imsg_get_data(imsg, &cq, sizeof(cq)) == -1)
+			exit(1);
+		sq = cq.cq_space;
+	} else if (imsg_get_data(imsg, &sq, sizeof(sq)) == -1)
 		exit(1);
 	fd = imsg_get_fd(imsg);
 	fprintf(stderr, "hostile: request %u type %u owner %s runtime owner "

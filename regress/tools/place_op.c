@@ -114,6 +114,7 @@ main(int argc, char *argv[])
 	};
 	struct docker_runtime_msg	 dr;
 	struct space_req		 sq;
+	struct space_create_req		 cq;
 	char				 hosts[PATH_MAX];
 	struct event_base		*base;
 	struct stat			 sb;
@@ -156,8 +157,12 @@ main(int argc, char *argv[])
 	if ((base = event_base_new()) == NULL)
 		errx(1, "event_base_new");
 	docker_req_init(base, capture, IMSG_SPACE_CONN_REQ);
+	/* A create carries a token besides: none here (no agent). */
+	memset(&cq, 0, sizeof(cq));
+	cq.cq_space = sq;
 	docker_req_start(docker_op_find(ops[i].type), 1, connect_docker(), 0,
-	    &sq, sizeof(sq));
+	    &cq, ops[i].type == IMSG_SPACE_CREATE_REQ ? sizeof(cq) :
+	    sizeof(sq));
 	event_base_dispatch(base);
 	event_base_free(base);
 	return failed;
