@@ -110,6 +110,7 @@ while [ $i -lt "$n" ]; do
 	[ $i -eq $((n - 1)) ] || ctl remove "$id" >/dev/null
 	i=$((i + 1))
 done
+echo "# rounds, create and start to ready in ms: CLI $(tr '\n' ',' <"$T/cli") spacectl $(tr '\n' ',' <"$T/api")"
 col=1
 for op in "create to ready" "start to ready"; do
 	c=$(cut -d' ' -f$col "$T/cli" | median)
