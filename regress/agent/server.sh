@@ -173,13 +173,15 @@ check "... and removed everything it made" [ "$after" = "$before" ]
 # stood already (control), and the create removes it on its own.
 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" create -n leaving >/dev/null 2>&1 &
 cpid=$!
-# The place is done and the token is in: the wait for the server runs.
+# The place is done and the wait for the server runs: the server was
+# asked (the token alone is in before the place is done).
 awaited() {
 	c=$(api GET "/containers/json?filters=$(printf '{"label":["spaced.space.owner=%s:0"],"status":["running"]}' "$INSTALL" | jq -sRr @uri)" |
 	    jq -r '.[] | .Names[0] | select(endswith("-space")) | ltrimstr("/")')
-	[ -n "$c" ] && docker exec "$c" test -s /home/space/.spaced-space/token
+	[ -n "$c" ] && docker exec "$c" test -s /home/space/.spaced-space/token &&
+	    docker exec "$c" test -s /home/space/.hostile-asked
 }
-check "the leaving client's space runs and has its token (control)" wait_for 30 awaited
+check "the leaving client's space runs, has its token and was asked (control)" wait_for 30 awaited
 kill "$cpid" 2>/dev/null; wait "$cpid" 2>/dev/null
 gone() { [ "$(leftovers | sort)" = "$before" ]; }
 check "a client that leaves while the server is awaited: its space is removed" wait_for 30 gone

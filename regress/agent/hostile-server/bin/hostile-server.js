@@ -8,6 +8,8 @@ const fs = require('fs');
 const port = Number(process.argv[2]);
 const pw = process.env.HOSTILE_PASSWORD || '';
 const modeFile = (process.env.HOME || '/tmp') + '/.hostile-mode';
+// One line a request, for a test that must know the host asked.
+const askedFile = (process.env.HOME || '/tmp') + '/.hostile-asked';
 
 function mode() {
   try { return fs.readFileSync(modeFile, 'utf8').trim(); } catch (e) {
@@ -26,6 +28,7 @@ net.createServer((c) => {
   c.on('data', (d) => {
     req += d;
     if (req.indexOf('\r\n\r\n') < 0) return;
+    try { fs.appendFileSync(askedFile, req.split('\r\n')[0] + '\n'); } catch (e) {}
     // The password travels as basic auth; it must be the token's.
     const m = /authorization: basic ([A-Za-z0-9+/=]+)/i.exec(req);
     const got = m ? Buffer.from(m[1], 'base64').toString().split(':').slice(1).join(':') : '';
