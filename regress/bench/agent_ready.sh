@@ -32,7 +32,8 @@ cli_sweep() {
 	docker volume ls -q --filter label=spaced.bench=$run | xargs -r docker volume rm >/dev/null
 	docker network ls -q --filter label=spaced.bench=$run | xargs -r docker network rm >/dev/null
 }
-trap 'stop_spaced; cli_sweep; rm -rf "$T" "$tree"' EXIT
+# The tools volume this run filled goes too (350 MB a run).
+trap 'stop_spaced; cli_sweep; [ -n "${TOOLS:-}" ] && docker volume rm -f "$TOOLS" >/dev/null; rm -rf "$T" "$tree"' EXIT
 now() { date +%s%N; }
 ms() { echo $((($2 - $1) / 1000000)); }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }

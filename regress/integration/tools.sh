@@ -25,7 +25,9 @@ make_tree
 work=$tree/w; mkdir -p "$work"
 cleanup() {
 	stop_spaced
-	for v in $(docker volume ls -q --filter "name=spaced-tools-$inst" 2>/dev/null); do
+	# both installs: the packed one's and the registry one's
+	for v in $(for i in ${inst1:-} ${inst:-}; do
+	    docker volume ls -q --filter "name=spaced-tools-$i" 2>/dev/null; done); do
 		docker ps -aq --filter "volume=$v" | xargs -r docker rm -f >/dev/null 2>&1
 		docker volume rm -f "$v" >/dev/null 2>&1
 	done
@@ -218,6 +220,7 @@ else
 	SPACED_AGENT_CONF="" SPACED_EXTRA_CONF=${ca:+"tools ca bundle \"$ca\""} \
 	    start_spaced "$tree/s2"
 	sd=$tree/s2
+	inst1=$inst
 	inst=$(cat "$sd/state/install-id")
 	V=$(vol_of opencode)
 	t0=$(date +%s)
