@@ -337,6 +337,9 @@ struct tools_volume_info {
 	char		 tv_mounts[TOOLS_MOUNTS_MAX][SPACE_ID_SIZE];
 };
 
+/* argv, NULL-terminated, into se, NUL-separated; -1 when it does not fit. */
+int	space_exec_argv(struct space_exec_req *, const char *const *);
+
 /* Each is one message. */
 _Static_assert(sizeof(struct space_exec_req) <= 16384, "space_exec_req");
 _Static_assert(sizeof(struct space_req) <= 16384, "space_req");

@@ -130,22 +130,6 @@ agent_none(void)
 	return profile() == NULL;
 }
 
-/* argv into se, NUL-separated. */
-static void
-argv_put(struct space_exec_req *se, const char *const *argv)
-{
-	size_t	 n, off = 0;
-
-	for (se->se_argc = 0; argv[se->se_argc] != NULL; se->se_argc++) {
-		n = strlen(argv[se->se_argc]) + 1;
-		if (n > sizeof(se->se_argv) - off)
-			fatalx("%s: argv", __func__);
-		memcpy(se->se_argv + off, argv[se->se_argc], n);
-		off += n;
-	}
-	se->se_argv_len = off;
-}
-
 /*
  * One exec in the space; with kind, its output goes to spaced-journal,
  * which is told first, so that it knows the stream before data comes.
@@ -165,7 +149,8 @@ run(struct request *r, const char *const *argv, const void *in, size_t inlen,
 	se.se_target = EXEC_TARGET_SPACE;
 	se.se_timeout_ms = timeout_ms;
 	se.se_output_max = output_max;
-	argv_put(&se, argv);
+	if (space_exec_argv(&se, argv) == -1)
+		fatalx("%s: argv", __func__);
 	if (inlen > sizeof(se.se_stdin))
 		fatalx("%s: stdin", __func__);
 	memcpy(se.se_stdin, in, inlen);

@@ -2356,19 +2356,14 @@ token_spawn(struct docker_req *rq, struct sp *sp)
 {
 	static const char *const	 argv[] = SPACE_TOKEN_WRITE_ARGV;
 	static struct space_exec_req	 se;
-	size_t				 n, off = 0;
 
 	memset(&se, 0, sizeof(se));
 	se.se_space = sp->sq;
 	strlcpy(se.se_space.sq_id, sp->meta.sm_id, sizeof(se.se_space.sq_id));
 	se.se_target = EXEC_TARGET_SPACE;
 	se.se_timeout_ms = SP_TOKEN_WRITE_MS;
-	for (se.se_argc = 0; argv[se.se_argc] != NULL; se.se_argc++) {
-		n = strlen(argv[se.se_argc]) + 1;
-		memcpy(se.se_argv + off, argv[se.se_argc], n);
-		off += n;
-	}
-	se.se_argv_len = off;
+	if (space_exec_argv(&se, argv) == -1)
+		fatalx("%s: argv", __func__);
 	se.se_stdin_len = strlen(sp->token);
 	memcpy(se.se_stdin, sp->token, se.se_stdin_len);
 	explicit_bzero(sp->token, sizeof(sp->token));
