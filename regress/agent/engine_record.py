@@ -11,25 +11,11 @@
 #       exec's start, the hijacked stdin of that exec.
 import os, re, socket, sys, threading
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'integration'))
+from engine_proxy import pump
+
 START = re.compile(rb'^POST (/v[0-9.]+)?/exec/[0-9a-f]+/start[ ?]')
-
-
-def pump(src, dst, log):
-    try:
-        while True:
-            b = src.recv(65536)
-            if not b:
-                break
-            if log is not None:
-                log.write(b)
-                log.flush()
-            dst.sendall(b)
-    except OSError:
-        pass
-    try:
-        dst.shutdown(socket.SHUT_WR)
-    except OSError:
-        pass
 
 
 def serve(listen, upstream, out):
@@ -45,7 +31,7 @@ def serve(listen, upstream, out):
         n += 1
         log = open(os.path.join(out, '%d.up' % n), 'wb')
         threading.Thread(target=pump, args=(c, u, log), daemon=True).start()
-        threading.Thread(target=pump, args=(u, c, None), daemon=True).start()
+        threading.Thread(target=pump, args=(u, c), daemon=True).start()
 
 
 def split(data):

@@ -12,6 +12,7 @@
 # Only a move calls these by the engine's id, so the rules hit the move
 # and nothing else.  usage: engine_fault.py LISTEN UPSTREAM RULES
 import json, os, re, socket, sys, threading
+from engine_proxy import pump
 
 listen, upstream, rules = sys.argv[1:4]
 ID = re.compile(rb'^(GET|POST) (/v[0-9.]+)?/containers/([0-9a-f]{64})/(json|start)')
@@ -23,20 +24,6 @@ def active():
         return open(rules).read().split()
     except OSError:
         return []
-
-def pump(src, dst):
-    try:
-        while True:
-            b = src.recv(65536)
-            if not b:
-                break
-            dst.sendall(b)
-    except OSError:
-        pass
-    try:
-        dst.shutdown(socket.SHUT_WR)
-    except OSError:
-        pass
 
 def answer(c, status, body):
     c.sendall(b'HTTP/1.1 %d Injected\r\nContent-Type: application/json\r\n'
