@@ -39,6 +39,11 @@ enum place_imsg_type {
 	 * with its key.  The place fills the runtime volume from it.
 	 */
 	IMSG_DOCKER_RUNTIME,	/* struct docker_runtime_msg and the fd */
+	/*
+	 * Before it, when spaced.conf names a space CA bundle: the bundle,
+	 * read-only, for the same volume (the key covers both).
+	 */
+	IMSG_DOCKER_RUNTIME_CA,	/* struct docker_runtime_ca_msg and the fd */
 
 	/*
 	 * The space operations: a struct space_req and a connected socket
@@ -131,6 +136,11 @@ struct docker_check_msg {
 struct docker_runtime_msg {
 	char		 dr_key[RUNTIME_KEY_LEN + 1];	/* 16 hex of its sha256 */
 	uint64_t	 dr_size;
+	uint64_t	 dr_ca_size;	/* 0: no CA bundle */
+};
+#define RUNTIME_CA_MAX	(4U * 1024 * 1024)	/* a space CA bundle */
+struct docker_runtime_ca_msg {
+	uint64_t	 dca_size;
 };
 
 /*

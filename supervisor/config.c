@@ -142,6 +142,7 @@ static const struct {
 	KW("gatekeeper image",	sc_gk_image,		check_image),
 	KW("default agent",	sc_agent,		check_agent),
 	KW("tools ca bundle",	sc_tools_ca,		check_path),
+	KW("space ca bundle",	sc_space_ca,		check_path),
 	KW("code in timeout",	sc_codein_timeout,	check_seconds),
 #undef KW
 };

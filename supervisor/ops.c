@@ -503,8 +503,8 @@ space_start(struct request *r, struct imsg *imsg)
 	if (r->r_op->op_type == IMSG_CTL_CREATE && (sq->sq_runtime_key[0] ==
 	    '\0' || sq->sq_hosts[0] == '\0')) {
 		space_fail(r, ERR_RUNTIME_MISSING, "spaced could not read "
-		    SPACED_RELAY_BINARY " or " SPACED_HOSTS_FILE " at start: "
-		    "see its log");
+		    SPACED_RELAY_BINARY ", " SPACED_HOSTS_FILE " or the space "
+		    "ca bundle at start: see its log");
 		return NULL;
 	}
 	/* What runs in it: the checkers of verify and start want it too. */

@@ -51,6 +51,7 @@
 #define RUNTIME_SIZE_MAX	(64ULL << 20)
 
 static int				 runtime_fd = -1;
+static int				 runtime_ca_fd = -1;
 static struct docker_runtime_msg	 runtime_msg;
 static char				 runtime_hosts_path[SPACE_HOSTS_MAX];
 
@@ -60,42 +61,60 @@ static const char runtime_hosts_text[] =
     "::1\tlocalhost ip6-localhost ip6-loopback\n"
     "127.0.0.1\tgatekeeper\n";
 
-int
-runtime_hash(int fd, char key[RUNTIME_KEY_LEN + 1], uint64_t *size)
+/* Adds fd's bytes (at most max) to ctx; their count, or -1. */
+static int64_t
+hash_fd(EVP_MD_CTX *ctx, int fd, uint64_t max)
 {
-	static const char	 hex[] = "0123456789abcdef";
-	unsigned char		 buf[64 * 1024], md[EVP_MAX_MD_SIZE];
-	unsigned int		 mdlen = 0;
-	EVP_MD_CTX		*ctx;
-	uint64_t		 off = 0;
-	ssize_t			 n;
-	int			 i, rc = -1;
+	unsigned char	 buf[64 * 1024];
+	uint64_t	 off = 0;
+	ssize_t		 n;
 
-	if ((ctx = EVP_MD_CTX_new()) == NULL)
-		return -1;
-	if (EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1)
-		goto done;
 	/* pread: the offset the fd shares with its dups stays at 0. */
 	for (;;) {
 		if ((n = pread(fd, buf, sizeof(buf), (off_t)off)) == -1) {
 			if (errno == EINTR)
 				continue;
-			goto done;
+			return -1;
 		}
 		if (n == 0)
 			break;
 		off += (uint64_t)n;
-		if (off > RUNTIME_SIZE_MAX) {
+		if (off > max) {
 			errno = EFBIG;
-			goto done;
+			return -1;
 		}
 		if (EVP_DigestUpdate(ctx, buf, (size_t)n) != 1)
-			goto done;
+			return -1;
 	}
 	if (off == 0) {
 		errno = ENOEXEC;
-		goto done;
+		return -1;
 	}
+	return (int64_t)off;
+}
+
+int
+runtime_hash(int fd, int ca_fd, char key[RUNTIME_KEY_LEN + 1],
+    uint64_t *size, uint64_t *ca_size)
+{
+	static const char	 hex[] = "0123456789abcdef";
+	/* Between the two: no relay's tail can pass for a bundle's head. */
+	static const char	 sep[] = "\n-- spaced space ca bundle --\n";
+	unsigned char		 md[EVP_MAX_MD_SIZE];
+	unsigned int		 mdlen = 0;
+	EVP_MD_CTX		*ctx;
+	int64_t			 n, ca_n = 0;
+	int			 i, rc = -1;
+
+	if ((ctx = EVP_MD_CTX_new()) == NULL)
+		return -1;
+	if (EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1 ||
+	    (n = hash_fd(ctx, fd, RUNTIME_SIZE_MAX)) == -1)
+		goto done;
+	/* Without a bundle the key is the relay's alone, as it was. */
+	if (ca_fd != -1 && (EVP_DigestUpdate(ctx, sep, sizeof(sep) - 1) != 1 ||
+	    (ca_n = hash_fd(ctx, ca_fd, RUNTIME_CA_MAX)) == -1))
+		goto done;
 	if (EVP_DigestFinal_ex(ctx, md, &mdlen) != 1 ||
 	    mdlen * 2 < RUNTIME_KEY_LEN)
 		goto done;
@@ -104,7 +123,8 @@ runtime_hash(int fd, char key[RUNTIME_KEY_LEN + 1], uint64_t *size)
 		key[2 * i + 1] = hex[md[i] & 0xf];
 	}
 	key[RUNTIME_KEY_LEN] = '\0';
-	*size = off;
+	*size = (uint64_t)n;
+	*ca_size = (uint64_t)ca_n;
 	rc = 0;
  done:
 	EVP_MD_CTX_free(ctx);
@@ -169,12 +189,53 @@ runtime_hosts(void)
 	return runtime_hosts_path;
 }
 
+/*
+ * The space CA bundle of spaced.conf: a regular file of PEM
+ * certificates, at most RUNTIME_CA_MAX bytes; its fd, or -1 (logged).
+ */
+static int
+runtime_ca_open(const char *path)
+{
+	static const char	 pem[] = "-----BEGIN CERTIFICATE-----";
+	char			 head[64 * 1024 + 1];
+	struct stat		 sb;
+	ssize_t			 n;
+	int			 fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) == -1) {
+		log_warn("runtime: space ca bundle %s", path);
+		return -1;
+	}
+	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode) || sb.st_size <= 0 ||
+	    (uint64_t)sb.st_size > RUNTIME_CA_MAX ||
+	    (n = pread(fd, head, sizeof(head) - 1, 0)) <= 0) {
+		log_warnx("runtime: space ca bundle %s: not a regular file of "
+		    "1 to %u bytes", path, RUNTIME_CA_MAX);
+		close(fd);
+		return -1;
+	}
+	head[n] = '\0';
+	if (strstr(head, pem) == NULL) {
+		log_warnx("runtime: space ca bundle %s: no \"%s\" in its "
+		    "first %zd bytes", path, pem, n);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * The relay, and the space CA bundle when spaced.conf names one: both
+ * or nothing, so that a space never comes up without the trust its
+ * configuration promised (create answers runtime_missing).
+ */
 void
 runtime_open(const char *libexec)
 {
-	char		 path[PATH_MAX];
-	struct stat	 sb;
-	int		 fd;
+	const struct spaced_conf	*conf = spaced_config();
+	char				 path[PATH_MAX];
+	struct stat			 sb;
+	int				 fd, ca = -1;
 
 	runtime_hosts_open(libexec);
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", libexec,
@@ -192,16 +253,32 @@ runtime_open(const char *libexec)
 		close(fd);
 		return;
 	}
-	memset(&runtime_msg, 0, sizeof(runtime_msg));
-	if (runtime_hash(fd, runtime_msg.dr_key, &runtime_msg.dr_size) == -1) {
-		log_warn("runtime: %s: cannot hash it", path);
+	if (conf->sc_space_ca[0] != '\0' &&
+	    (ca = runtime_ca_open(conf->sc_space_ca)) == -1) {
+		log_warnx("runtime: space create will answer %s",
+		    "runtime_missing");
 		close(fd);
+		return;
+	}
+	memset(&runtime_msg, 0, sizeof(runtime_msg));
+	if (runtime_hash(fd, ca, runtime_msg.dr_key, &runtime_msg.dr_size,
+	    &runtime_msg.dr_ca_size) == -1) {
+		log_warn("runtime: %s%s%s: cannot hash it", path,
+		    ca != -1 ? " or " : "", ca != -1 ? conf->sc_space_ca : "");
+		close(fd);
+		if (ca != -1)
+			close(ca);
 		memset(&runtime_msg, 0, sizeof(runtime_msg));
 		return;
 	}
 	runtime_fd = fd;
+	runtime_ca_fd = ca;
 	log_info("runtime: %s, key %s, %llu bytes", path, runtime_msg.dr_key,
 	    (unsigned long long)runtime_msg.dr_size);
+	if (ca != -1)
+		log_info("runtime: space ca bundle %s, %llu bytes",
+		    conf->sc_space_ca,
+		    (unsigned long long)runtime_msg.dr_ca_size);
 }
 
 const char *
@@ -210,14 +287,28 @@ runtime_key(void)
 	return runtime_msg.dr_key;
 }
 
-/* To spaced-docker, once it is READY: a dup, so ours stays for a next. */
+/* To spaced-docker, once it is READY: dups, so ours stay for a next. */
 void
 runtime_send(void)
 {
-	int	 fd;
+	struct docker_runtime_ca_msg	 dca;
+	int				 fd;
 
 	if (runtime_fd == -1)
 		return;
+	if (runtime_ca_fd != -1) {
+		memset(&dca, 0, sizeof(dca));
+		dca.dca_size = runtime_msg.dr_ca_size;
+		if ((fd = fcntl(runtime_ca_fd, F_DUPFD_CLOEXEC, 0)) == -1) {
+			log_warn("runtime: dup");
+			return;
+		}
+		if (worker_compose(PROC_DOCKER, IMSG_DOCKER_RUNTIME_CA, 0, fd,
+		    &dca, sizeof(dca)) == -1) {
+			log_warn("runtime: to %s", procs[PROC_DOCKER].p_binary);
+			return;
+		}
+	}
 	if ((fd = fcntl(runtime_fd, F_DUPFD_CLOEXEC, 0)) == -1) {
 		log_warn("runtime: dup");
 		return;

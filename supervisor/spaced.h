@@ -64,6 +64,8 @@ struct spaced_conf {
 	char	 sc_agent[AGENT_NAME_MAX + 1];	/* the default profile */
 	/* a CA bundle for the filler, on networks that inspect TLS */
 	char	 sc_tools_ca[PATH_MAX];
+	/* a CA bundle every new space trusts, from its runtime volume */
+	char	 sc_space_ca[PATH_MAX];
 	/* code in's host timeout in seconds, "" for the default */
 	char	 sc_codein_timeout[8];
 };
@@ -493,8 +495,9 @@ int	 docker_connect(void);
 const struct spaced_conf *spaced_config(void);
 
 /*
- * runtime.c: spaced-relay, opened and hashed at start; spaced-docker
- * gets a read-only fd of it and its key once it is READY.
+ * runtime.c: spaced-relay and the space CA bundle, opened and hashed at
+ * start; spaced-docker gets read-only fds of them and their key once
+ * it is READY.
  */
 void	 runtime_open(const char *libexec);
 void	 runtime_send(void);
@@ -502,8 +505,13 @@ void	 runtime_send(void);
 const char *runtime_key(void);
 /* The hosts file's real path, or "" when it is missing or not ours. */
 const char *runtime_hosts(void);
-/* Pure: the key and size of the file open on fd, read with pread. */
-int	 runtime_hash(int fd, char key[RUNTIME_KEY_LEN + 1], uint64_t *size);
+/*
+ * Pure: the key of the relay open on fd and of the CA bundle on ca_fd
+ * (-1: none, and the key is the relay's alone), and their sizes, read
+ * with pread.
+ */
+int	 runtime_hash(int fd, int ca_fd, char key[RUNTIME_KEY_LEN + 1],
+	    uint64_t *size, uint64_t *ca_size);
 uint64_t peak_rss(void);
 
 /* sandbox.c: spaced's filter, the fixed part and what start adds */

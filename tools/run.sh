@@ -22,12 +22,15 @@ if "$ctl" status >/dev/null 2>&1; then
 else
 	echo "run: starting spaced (log: $log)"
 	# Without a spaced.conf of the machine's: this host's CA bundle for
-	# the filler, for a network that inspects TLS on its way to npm.
+	# the filler and for the spaces, for a network that inspects TLS on
+	# its way out (the host trusts it already).
 	conf=
 	if [ ! -f /etc/spaced.conf ] && [ "$(id -u)" -eq 0 ] &&
 	    [ -f /etc/ssl/certs/ca-certificates.crt ]; then
 		conf=$build/run.conf
-		echo 'tools ca bundle "/etc/ssl/certs/ca-certificates.crt"' \
+		printf '%s\n' \
+		    'tools ca bundle "/etc/ssl/certs/ca-certificates.crt"' \
+		    'space ca bundle "/etc/ssl/certs/ca-certificates.crt"' \
 		    >"$conf"
 	fi
 	nohup "$build/sbin/spaced" -d ${conf:+-f "$conf"} >"$log" 2>&1 \

@@ -69,6 +69,13 @@ docker_dispatch(struct imsgev *iev, struct imsg *imsg)
 		    imsg_get_fd(imsg)) == -1)
 			fatalx("%s: bad runtime message", __func__);
 		return;
+	case IMSG_DOCKER_RUNTIME_CA:
+		if (len != sizeof(struct docker_runtime_ca_msg) ||
+		    imsg_get_data(imsg, buf, len) == -1 ||
+		    docker_runtime_set_ca((struct docker_runtime_ca_msg *)buf,
+		    imsg_get_fd(imsg)) == -1)
+			fatalx("%s: bad runtime CA message", __func__);
+		return;
 	case IMSG_TOOLS_FILE:
 		/* A file of an ensure (its fd), after the request. */
 		if (len != sizeof(struct tools_file_msg) ||

@@ -46,6 +46,20 @@ const char *const harden_space_env[] = {
 	NULL
 };
 
+/*
+ * The bundle replaces the image's store for OpenSSL (SSL_CERT_FILE:
+ * curl, Python, Ruby), curl and git (which Debian builds on GnuTLS) and
+ * adds to Node's built-in one (npm, OpenCode's Bun): it is the whole
+ * store the space trusts, spaced.conf(5) says so.
+ */
+const char *const harden_space_ca_env[] = {
+	"SSL_CERT_FILE=" HARDEN_SPACE_CA,
+	"CURL_CA_BUNDLE=" HARDEN_SPACE_CA,
+	"GIT_SSL_CAINFO=" HARDEN_SPACE_CA,
+	"NODE_EXTRA_CA_CERTS=" HARDEN_SPACE_CA,
+	NULL
+};
+
 /* Parts of names that no variable of a space may carry. */
 static const char *const secret_words[] = {
 	"TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "AUTH", "CREDENTIAL",
@@ -120,6 +134,9 @@ env_entry_check(const char *e)
 		return "environment name looks like a secret";
 	for (i = 0; harden_space_env[i] != NULL; i++)
 		if (strncmp(harden_space_env[i], e, n + 1) == 0)
+			return "environment overrides one of ours";
+	for (i = 0; harden_space_ca_env[i] != NULL; i++)
+		if (strncmp(harden_space_ca_env[i], e, n + 1) == 0)
 			return "environment overrides one of ours";
 	return NULL;
 }
@@ -327,6 +344,8 @@ harden_space_create(const struct harden_params *p, const char **errstr)
 	    (argv = json_pack("[s, s, s, s]", HARDEN_RELAY, "-w", folder,
 	    "--")) == NULL)
 		return fail(errstr, "out of memory", env);
+	for (i = 0; p->hp_runtime_ca && harden_space_ca_env[i] != NULL; i++)
+		json_array_append_new(env, json_string(harden_space_ca_env[i]));
 	for (i = 0; p->hp_env != NULL && p->hp_env[i] != NULL; i++)
 		json_array_append_new(env, json_string(p->hp_env[i]));
 	for (i = 0; p->hp_argv[i] != NULL; i++)

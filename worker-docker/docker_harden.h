@@ -55,6 +55,8 @@
 #define HARDEN_SOCKET_DIR	"/run/spaced"	/* RW in gk, RO in space */
 #define HARDEN_RUNTIME_DIR	"/opt/spaced"	/* RO in the space */
 #define HARDEN_RELAY		"/opt/spaced/spaced-relay"
+/* The space CA bundle, in the runtime volume when spaced.conf names one. */
+#define HARDEN_SPACE_CA		"/opt/spaced/ca-certificates.crt"
 #define HARDEN_HOME		"/home/space"
 /*
  * The work volume is mounted at /spaces and holds the space's folder,
@@ -117,10 +119,14 @@ struct harden_params {
 	char			 hp_tools[SPACE_RESOURCE_MAX];
 	/* spaced's hosts file on the host, bound read-only at /etc/hosts */
 	const char		*hp_hosts;
+	/* 1: the runtime volume holds a space CA bundle; its variables */
+	int			 hp_runtime_ca;
 };
 
 /* The space's fixed environment, NULL-terminated: HOME, PATH, proxies. */
 extern const char *const harden_space_env[];
+/* With a space CA bundle, beside it: what TLS clients inside read. */
+extern const char *const harden_space_ca_env[];
 /* The gatekeeper's whole environment (beyond an image's PATH). */
 #define HARDEN_GK_ENV		"HOME=/tmp"
 

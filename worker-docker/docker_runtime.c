@@ -31,22 +31,56 @@
 
 static int		 relay_fd = -1;
 static uint64_t		 relay_size;
+/* The space CA bundle: sent before the relay, taken with it. */
+static int		 ca_next_fd = -1, ca_fd = -1;
+static uint64_t		 ca_next_size, ca_size;
 static char		 relay_key[RUNTIME_KEY_LEN + 1];
 static char		 ready_key[RUNTIME_KEY_LEN + 1];
 static uint32_t		 fill_holder;	/* 0: nobody */
 
-int
-docker_runtime_set(const struct docker_runtime_msg *dr, int fd)
+/* 1 when fd is a regular file of exactly size bytes, 1 to max. */
+static int
+fd_sized(int fd, uint64_t size, uint64_t max)
 {
 	struct stat	 sb;
 
-	if (memchr(dr->dr_key, '\0', sizeof(dr->dr_key)) == NULL ||
-	    !runtime_key_valid(dr->dr_key) || fd == -1 ||
-	    fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode) ||
-	    (uint64_t)sb.st_size != dr->dr_size ||
-	    dr->dr_size == 0 || dr->dr_size > RUNTIME_RELAY_MAX) {
+	return fd != -1 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    (uint64_t)sb.st_size == size && size > 0 && size <= max;
+}
+
+static void
+close_ca(int *fd)
+{
+	if (*fd != -1)
+		close(*fd);
+	*fd = -1;
+}
+
+int
+docker_runtime_set_ca(const struct docker_runtime_ca_msg *dca, int fd)
+{
+	if (!fd_sized(fd, dca->dca_size, RUNTIME_CA_MAX)) {
 		if (fd != -1)
 			close(fd);
+		return -1;
+	}
+	close_ca(&ca_next_fd);
+	ca_next_fd = fd;
+	ca_next_size = dca->dca_size;
+	return 0;
+}
+
+int
+docker_runtime_set(const struct docker_runtime_msg *dr, int fd)
+{
+	if (memchr(dr->dr_key, '\0', sizeof(dr->dr_key)) == NULL ||
+	    !runtime_key_valid(dr->dr_key) ||
+	    !fd_sized(fd, dr->dr_size, RUNTIME_RELAY_MAX) ||
+	    (dr->dr_ca_size != 0 && (ca_next_fd == -1 ||
+	    ca_next_size != dr->dr_ca_size))) {
+		if (fd != -1)
+			close(fd);
+		close_ca(&ca_next_fd);
 		return -1;
 	}
 	if (relay_fd != -1)
@@ -54,7 +88,21 @@ docker_runtime_set(const struct docker_runtime_msg *dr, int fd)
 	relay_fd = fd;
 	relay_size = dr->dr_size;
 	strlcpy(relay_key, dr->dr_key, sizeof(relay_key));
+	/* The key covers the bundle: a new one comes with a new relay msg. */
+	close_ca(&ca_fd);
+	if (dr->dr_ca_size != 0) {
+		ca_fd = ca_next_fd;
+		ca_size = ca_next_size;
+		ca_next_fd = -1;
+	} else
+		close_ca(&ca_next_fd);
 	return 0;
+}
+
+int
+docker_runtime_has_ca(void)
+{
+	return relay_fd != -1 && ca_fd != -1;
 }
 
 const char *
@@ -107,29 +155,22 @@ octal(char *dst, size_t len, uint64_t v)
 	}
 }
 
-static uint8_t *
-tar_entry(const char *name, unsigned int mode, char type, unsigned int id,
-    const uint8_t *data, size_t len, size_t *outlen)
+/* One ustar header for a regular file, root owned, into h. */
+static int
+tar_header(uint8_t *h, const struct tar_file *f)
 {
-	uint8_t		*t, *h;
-	size_t		 padded, total, i;
 	unsigned int	 sum = 0;
+	size_t		 i;
 
-	if (strlen(name) >= 100)
-		return NULL;
-	padded = (len + TAR_BLOCK - 1) / TAR_BLOCK * TAR_BLOCK;
-	/* header, content, and the two zero blocks that end an archive */
-	total = TAR_BLOCK + padded + 2 * TAR_BLOCK;
-	if ((t = calloc(1, total)) == NULL)
-		return NULL;
-	h = t;
-	memcpy(h, name, strlen(name));
-	octal((char *)h + 100, 8, mode);
-	octal((char *)h + 108, 8, id);
-	octal((char *)h + 116, 8, id);
-	octal((char *)h + 124, 12, len);
+	if (strlen(f->tf_name) >= 100)
+		return -1;
+	memcpy(h, f->tf_name, strlen(f->tf_name));
+	octal((char *)h + 100, 8, f->tf_mode);
+	octal((char *)h + 108, 8, 0);
+	octal((char *)h + 116, 8, 0);
+	octal((char *)h + 124, 12, f->tf_len);
 	octal((char *)h + 136, 12, 0);
-	h[156] = type;
+	h[156] = '0';
 	memcpy(h + 257, "ustar", 6);
 	memcpy(h + 263, "00", 2);
 	memset(h + 148, ' ', 8);
@@ -137,8 +178,39 @@ tar_entry(const char *name, unsigned int mode, char type, unsigned int id,
 		sum += h[i];
 	octal((char *)h + 148, 7, sum);
 	h[155] = ' ';
-	if (len > 0)
-		memcpy(t + TAR_BLOCK, data, len);
+	return 0;
+}
+
+static size_t
+padded(size_t len)
+{
+	return (len + TAR_BLOCK - 1) / TAR_BLOCK * TAR_BLOCK;
+}
+
+uint8_t *
+tar_files(const struct tar_file *f, size_t n, size_t *outlen)
+{
+	uint8_t		*t;
+	size_t		 i, off = 0, total = 2 * TAR_BLOCK;
+
+	/* headers, contents, and the two zero blocks that end an archive */
+	for (i = 0; i < n; i++) {
+		if (f[i].tf_len > SIZE_MAX / 2 - total - TAR_BLOCK)
+			return NULL;
+		total += TAR_BLOCK + padded(f[i].tf_len);
+	}
+	if ((t = calloc(1, total)) == NULL)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (tar_header(t + off, &f[i]) == -1) {
+			free(t);
+			return NULL;
+		}
+		off += TAR_BLOCK;
+		if (f[i].tf_len > 0)
+			memcpy(t + off, f[i].tf_data, f[i].tf_len);
+		off += padded(f[i].tf_len);
+	}
 	*outlen = total;
 	return t;
 }
@@ -147,23 +219,25 @@ uint8_t *
 tar_one_file(const char *name, unsigned int mode, const uint8_t *data,
     size_t len, size_t *outlen)
 {
-	return tar_entry(name, mode, '0', 0, data, len, outlen);
+	const struct tar_file	 f = { name, mode, data, len };
+
+	return tar_files(&f, 1, outlen);
 }
 
-/* The relay's bytes, read from spaced's fd; the caller frees them. */
+/* A file's bytes, read from spaced's fd; the caller frees them. */
 static uint8_t *
-relay_bytes(void)
+file_bytes(int fd, uint64_t size)
 {
 	uint8_t		*buf;
 	size_t		 off = 0;
 	ssize_t		 n;
 
-	if (relay_fd == -1 || (buf = malloc(relay_size)) == NULL)
+	if (fd == -1 || (buf = malloc(size)) == NULL)
 		return NULL;
-	while (off < relay_size) {
-		n = pread(relay_fd, buf + off, relay_size - off, off);
+	while (off < size) {
+		n = pread(fd, buf + off, size - off, off);
 		if (n <= 0) {
-			log_warn("runtime: reading the relay");
+			log_warn("runtime: reading spaced's file");
 			free(buf);
 			return NULL;
 		}
@@ -172,15 +246,34 @@ relay_bytes(void)
 	return buf;
 }
 
-uint8_t *
-docker_runtime_relay_tar(size_t *len)
+static uint8_t *
+relay_bytes(void)
 {
-	uint8_t		*buf, *tar;
+	return relay_fd == -1 ? NULL : file_bytes(relay_fd, relay_size);
+}
 
-	if ((buf = relay_bytes()) == NULL)
+uint8_t *
+docker_runtime_fill_tar(size_t *len)
+{
+	struct tar_file	 f[2];
+	uint8_t		*relay, *ca = NULL, *tar;
+	size_t		 n = 1;
+
+	if ((relay = relay_bytes()) == NULL)
 		return NULL;
-	tar = tar_one_file(RUNTIME_RELAY_NAME, 0755, buf, relay_size, len);
-	free(buf);
+	f[0] = (struct tar_file){ RUNTIME_RELAY_NAME, 0755, relay,
+	    relay_size };
+	if (ca_fd != -1) {
+		if ((ca = file_bytes(ca_fd, ca_size)) == NULL) {
+			free(relay);
+			return NULL;
+		}
+		f[n++] = (struct tar_file){ RUNTIME_CA_NAME, 0444, ca,
+		    ca_size };
+	}
+	tar = tar_files(f, n, len);
+	free(relay);
+	free(ca);
 	return tar;
 }
 
@@ -194,6 +287,19 @@ docker_runtime_relay_matches(const uint8_t *tar, size_t len)
 		return 0;
 	rv = tar_first_file_equals(tar, len, RUNTIME_RELAY_NAME, buf,
 	    relay_size);
+	free(buf);
+	return rv == 1;
+}
+
+int
+docker_runtime_ca_matches(const uint8_t *tar, size_t len)
+{
+	uint8_t		*buf;
+	int		 rv;
+
+	if (ca_fd == -1 || (buf = file_bytes(ca_fd, ca_size)) == NULL)
+		return 0;
+	rv = tar_first_file_equals(tar, len, RUNTIME_CA_NAME, buf, ca_size);
 	free(buf);
 	return rv == 1;
 }

@@ -19,7 +19,9 @@
 
 /*
  * The runtime volume's content: the relay binary spaced opened and
- * passed once (IMSG_DOCKER_RUNTIME), and the marker written after it.
+ * passed once (IMSG_DOCKER_RUNTIME), the space CA bundle when
+ * spaced.conf names one (IMSG_DOCKER_RUNTIME_CA, just before), and the
+ * marker written after them.
  * Both go into the volume as tar archives (PUT .../archive), built here.
  * Which fill is under way is shared by every create of this worker, so
  * ten creates at once fill the volume once.
@@ -32,15 +34,23 @@
 
 #define RUNTIME_RELAY_NAME	"spaced-relay"
 #define RUNTIME_MARKER_NAME	".spaced-runtime"
+#define RUNTIME_CA_NAME		"ca-certificates.crt"
 #define RUNTIME_RELAY_MAX	(16 * 1024 * 1024)
 
-/* The message from spaced: takes fd.  -1 when it is not acceptable. */
+/* The messages from spaced: take fd.  -1 when it is not acceptable. */
+int		 docker_runtime_set_ca(const struct docker_runtime_ca_msg *,
+		    int fd);
 int		 docker_runtime_set(const struct docker_runtime_msg *, int fd);
+/* 1 when the current runtime holds a space CA bundle. */
+int		 docker_runtime_has_ca(void);
 /* The key of the relay we hold, or NULL before spaced sent it. */
 const char	*docker_runtime_key(void);
 
-/* A tar archive of the relay (mode 0755) or of the marker (0444). */
-uint8_t		*docker_runtime_relay_tar(size_t *len);
+/*
+ * The fill as a tar archive: the relay (mode 0755) and the CA bundle
+ * (0444) when there is one; the marker (0444) goes alone, after it.
+ */
+uint8_t		*docker_runtime_fill_tar(size_t *len);
 uint8_t		*docker_runtime_marker_tar(size_t *len);
 
 /* Fill state of the current key: ready, or which request holds it. */
@@ -55,6 +65,8 @@ void		 docker_runtime_release(uint32_t peerid);
  * exactly our relay (a regular file of that name, our bytes), else 0.
  */
 int		 docker_runtime_relay_matches(const uint8_t *tar, size_t len);
+/* The same for .../ca-certificates.crt and our CA bundle. */
+int		 docker_runtime_ca_matches(const uint8_t *tar, size_t len);
 
 /*
  * Pure: the first regular file of a tar archive (PAX and GNU long-name
@@ -64,7 +76,14 @@ int		 docker_runtime_relay_matches(const uint8_t *tar, size_t len);
 int		 tar_first_file_equals(const uint8_t *tar, size_t len,
 		    const char *name, const uint8_t *want, size_t wlen);
 
-/* Pure: one file as a tar archive (ustar, root owned). */
+/* Pure: files as one tar archive (ustar, root owned). */
+struct tar_file {
+	const char	*tf_name;
+	unsigned int	 tf_mode;
+	const uint8_t	*tf_data;
+	size_t		 tf_len;
+};
+uint8_t		*tar_files(const struct tar_file *, size_t n, size_t *outlen);
 uint8_t		*tar_one_file(const char *name, unsigned int mode,
 		    const uint8_t *data, size_t len, size_t *outlen);
 

@@ -80,7 +80,7 @@ enum sp_step {
 	S_VERSION,
 	/* create */
 	C_NAMES, C_RT_GET, C_RT_CREATE, C_RT_CTR, C_RT_MARKER, C_RT_PUT,
-	C_RT_PUT_MARKER, C_RT_RELAY, C_RT_CTR_DEL, C_RT_SWEEP, C_RT_SWEEP_DEL,
+	C_RT_PUT_MARKER, C_RT_RELAY, C_RT_CA, C_RT_CTR_DEL, C_RT_SWEEP, C_RT_SWEEP_DEL,
 	C_RT_PRUNE, C_RT_PRUNE_DEL, C_RT_WAIT, C_NET, C_VOL, C_GK, C_SP,
 	C_GK_START, C_SP_START, C_WAIT_GK, C_CORRIDOR, C_SP_RUNNING,
 	C_SP_FOLDER, C_WAIT_TOKEN,
@@ -120,6 +120,7 @@ struct sp {
 	int			 rt_holder;	/* this request fills */
 	int			 rt_created;	/* made the volume: undo it */
 	int			 rt_filled;	/* filled it: prune the old */
+	int			 rt_ca;		/* its runtime has a CA bundle */
 	/* fill containers of this key a killed worker left; old volumes */
 #define RT_STALE_MAX	16
 	char			 rt_stale[RT_STALE_MAX][SPACE_RESOURCE_MAX];
@@ -491,6 +492,7 @@ sp_params(struct sp *sp)
 	strlcpy(hp->hp_runtime_key, sp->rt_key, sizeof(hp->hp_runtime_key));
 	strlcpy(hp->hp_runtime_owner, sp->sq.sq_runtime_owner,
 	    sizeof(hp->hp_runtime_owner));
+	hp->hp_runtime_ca = sp->rt_ca;
 	hp->hp_argv = space_argv;
 	if (sp->sq.sq_agent.sa_name[0] != '\0') {
 		sp->agent_argv[0] = "/bin/sh";
@@ -529,6 +531,24 @@ mounted_runtime_key(const json_t *c, char *key, size_t len)
 		strlcpy(key, name + plen, len);
 		return;
 	}
+}
+
+/*
+ * Whether a space was made with the space CA bundle: its variables say
+ * so (the runtime it mounts is fixed with them), and a move keeps them.
+ */
+static int
+made_with_ca(const json_t *c)
+{
+	const json_t	*v;
+	size_t		 i;
+
+	json_array_foreach(json_object_get(json_object_get(c, "Config"),
+	    "Env"), i, v)
+		if (json_is_string(v) && strcmp(json_string_value(v),
+		    harden_space_ca_env[0]) == 0)
+			return 1;
+	return 0;
 }
 
 /*
@@ -663,6 +683,7 @@ create_begin(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 		return DOCKER_DONE;
 	}
 	strlcpy(sp->rt_key, key, sizeof(sp->rt_key));
+	sp->rt_ca = docker_runtime_has_ca();
 	space_id_new(m->sm_id);
 	strlcpy(m->sm_owner, sp->sq.sq_owner, sizeof(m->sm_owner));
 	strlcpy(m->sm_name, sp->sq.sq_name[0] != '\0' ? sp->sq.sq_name :
@@ -844,6 +865,14 @@ create_answer(struct docker_req *rq, struct sp *sp,
 		    !docker_runtime_relay_matches(p->dp_body, p->dp_body_len))
 			return sp_fail(rq, sp, ERR_RUNTIME_FOREIGN,
 			    "the runtime volume holds another relay", 0, next);
+		sp->step = docker_runtime_has_ca() ? C_RT_CA : C_RT_CTR_DEL;
+		break;
+	case C_RT_CA:
+		if (p->dp_status != 200 ||
+		    !docker_runtime_ca_matches(p->dp_body, p->dp_body_len))
+			return sp_fail(rq, sp, ERR_RUNTIME_FOREIGN,
+			    "the runtime volume holds another CA bundle", 0,
+			    next);
 		sp->step = C_RT_CTR_DEL;
 		break;
 	case C_RT_CTR_DEL:
@@ -1035,7 +1064,7 @@ create_answer(struct docker_req *rq, struct sp *sp,
 		break;
 	case C_RT_PUT:
 	case C_RT_PUT_MARKER:
-		tar = sp->step == C_RT_PUT ? docker_runtime_relay_tar(&len) :
+		tar = sp->step == C_RT_PUT ? docker_runtime_fill_tar(&len) :
 		    docker_runtime_marker_tar(&len);
 		if (tar == NULL)
 			return sp_fail(rq, sp, ERR_RUNTIME_MISSING,
@@ -1050,6 +1079,11 @@ create_answer(struct docker_req *rq, struct sp *sp,
 		call(sp, next, "GET", RUNTIME_RELAY_MAX + 64 * 1024,
 		    "/containers/%s/archive?path=%s/%s", sp->rt_cid,
 		    HARDEN_RUNTIME_DIR, RUNTIME_RELAY_NAME);
+		break;
+	case C_RT_CA:
+		call(sp, next, "GET", RUNTIME_CA_MAX + 64 * 1024,
+		    "/containers/%s/archive?path=%s/%s", sp->rt_cid,
+		    HARDEN_RUNTIME_DIR, RUNTIME_CA_NAME);
 		break;
 	case C_RT_CTR_DEL:
 		call(sp, next, "DELETE", SP_SMALL_CAP, "/containers/%s?force=1",
@@ -1106,6 +1140,7 @@ verify_answer(struct docker_req *rq, struct sp *sp,
 			strlcpy(sp->rt_key, sp->sq.sq_runtime_key,
 			    sizeof(sp->rt_key));
 			mounted_runtime_key(o, sp->rt_key, sizeof(sp->rt_key));
+			sp->rt_ca = made_with_ca(o);
 			strlcpy(sp->tools_cur, sp->sq.sq_agent.sa_tools,
 			    sizeof(sp->tools_cur));
 			mounted_tools(o, sp->sq.sq_agent.sa_tools,

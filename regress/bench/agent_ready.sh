@@ -7,7 +7,9 @@
 # exec of curl every 0.5 s until the health answer is ready).  The
 # spec's own figures (2.9 s and 2.5 s) are printed beside.  Then the
 # idle memory of a space with its server (the engine's stats).  Medians
-# over N rounds; never asserts a time.
+# over N rounds; never asserts a time.  Also the agent's own start to
+# healthy in a bare container, the floor of both columns, and what each
+# adds beyond it.
 # usage: agent_ready.sh [build-dir] [rounds]
 set -eu
 b=$(cd "${1:-build}" && pwd)
@@ -118,6 +120,42 @@ for op in "create to ready" "start to ready"; do
 	a=$(cut -d' ' -f$col "$T/api" | median)
 	spec=2900; [ $col -eq 2 ] && spec=2500
 	awk -v op="$op" -v c="$c" -v a="$a" -v s="$spec" 'BEGIN { printf "%-16s spacectl %5d ms   docker CLI sequence + readiness %5d ms   %.2fx of the CLI (goal 0.5x)   spec %d ms\n", op, a, c, (c > 0 ? a / c : 0), s }'
+	col=$((col + 1))
+done
+# The floor both columns stand on: the agent's own start to its first
+# healthy answer, in one container of the same image and tools (no
+# network, read-only root, a fresh home on tmpfs each round), asked
+# every 20 ms from inside with no exec in between.  What each column
+# adds beyond it is the place's part (and the readiness wait's).
+cat >"$T/floor.sh" <<'FLOOR'
+now() { date +%s%N; }
+i=0
+while [ $i -lt "$1" ]; do
+	rm -rf /home/space/.[a-z]* 2>/dev/null
+	t0=$(now)
+	opencode serve --hostname 127.0.0.1 --port 27600 >/dev/null 2>&1 &
+	while ! curl -s -m 0.2 -u opencode:x http://127.0.0.1:27600/global/health |
+	    grep -q '"healthy":true'; do sleep 0.02; done
+	echo $((($(now) - t0) / 1000000))
+	kill $! && wait $! 2>/dev/null
+	i=$((i + 1))
+done
+FLOOR
+docker run --rm --network none --read-only --user 10000:10000 \
+    --tmpfs /tmp:exec --tmpfs /home/space:uid=10000 -e HOME=/home/space \
+    -e PATH=/usr/local/bin:/usr/bin:/bin:/opt/spaced-tools/node_modules/.bin \
+    -e OPENCODE_DISABLE_MODELS_FETCH=1 -e OPENCODE_DISABLE_AUTOUPDATE=1 \
+    -e OPENCODE_SERVER_PASSWORD=x --label spaced.bench=$run \
+    --mount type=volume,src="$TOOLS",dst=/opt/spaced-tools,readonly \
+    --mount type=bind,src="$T/floor.sh",dst=/floor.sh,readonly \
+    --entrypoint /bin/sh "$SPACE_IMAGE" /floor.sh "$n" >"$T/floor"
+f=$(median <"$T/floor")
+echo "# agent's own start to healthy, ms: $(tr '\n' ',' <"$T/floor")"
+col=1
+for op in "create to ready" "start to ready"; do
+	c=$(cut -d' ' -f$col "$T/cli" | median)
+	a=$(cut -d' ' -f$col "$T/api" | median)
+	awk -v op="$op" -v c="$c" -v a="$a" -v f="$f" 'BEGIN { printf "%-16s beyond the agent'"'"'s own %d ms: spacectl %5d ms   CLI sequence + readiness %5d ms   %.2fx\n", op, f, a - f, c - f, (c > f ? (a - f) / (c - f) : 0) }'
 	col=$((col + 1))
 done
 # Idle memory: the space with its server, a few seconds after ready.

@@ -132,6 +132,37 @@ Test(frames, a_big_length_is_only_a_promise)
 	cr_assert_eq(fr.fr_left, 0xffffffffU - 2);
 }
 
+/* The runtime fill: the relay and the CA bundle in one archive. */
+Test(tar, two_files_in_one_archive)
+{
+	static const uint8_t	 relay[] = "not really a relay\n";
+	static const uint8_t	 ca[600] = "-----BEGIN CERTIFICATE-----";
+	const struct tar_file	 f[2] = {
+		{ "spaced-relay", 0755, relay, sizeof(relay) },
+		{ "ca-certificates.crt", 0444, ca, sizeof(ca) },
+	};
+	uint8_t			*t;
+	size_t			 len;
+
+	t = tar_files(f, 2, &len);
+	cr_assert_not_null(t);
+	/* header, 1 block; header, 2 blocks; the two zero blocks */
+	cr_assert_eq(len, 512 * (1 + 1 + 1 + 2 + 2));
+	cr_assert_eq(tar_first_file_equals(t, len, "spaced-relay", relay,
+	    sizeof(relay)), 1);
+	/* the second one, as GET .../archive?path=<its path> answers it */
+	cr_assert_eq(tar_first_file_equals(t + 1024, len - 1024,
+	    "ca-certificates.crt", ca, sizeof(ca)), 1);
+	cr_assert_eq(memcmp(t + 1024 + 100, "0000444", 7), 0);
+	cr_assert_eq(memcmp(t + len - 1024, (uint8_t[1024]){ 0 }, 1024), 0);
+	free(t);
+	/* a name past ustar's 100 bytes is refused, not cut */
+	cr_assert_null(tar_files((const struct tar_file[]){ { "x"
+	    "123456789012345678901234567890123456789012345678901234567890"
+	    "123456789012345678901234567890123456789", 0444, ca, 1 } }, 1,
+	    &len));
+}
+
 Test(tar, our_file_found_and_compared)
 {
 	static const uint8_t	 relay[] = "not really a relay\n";

@@ -563,6 +563,48 @@ Test(builder, other_parameters_verify_clean)
 	json_decref(b);
 }
 
+static int
+json_contains_string(const json_t *a, const char *want)
+{
+	const json_t	*v;
+	size_t		 i;
+
+	json_array_foreach(a, i, v)
+		if (json_is_string(v) && strcmp(json_string_value(v), want) == 0)
+			return 1;
+	return 0;
+}
+
+/* The space CA bundle's variables: with a bundle, all four; else none. */
+Test(builder, ca_variables_with_the_bundle_only)
+{
+	struct harden_params	 p;
+	struct harden_report	 r;
+	const char		*err;
+	json_t			*b, *i, *env;
+	size_t			 k, n;
+
+	fx_params(&p);
+	for (n = 0; n < 2; n++) {
+		p.hp_runtime_ca = (int)n;
+		b = harden_space_create(&p, &err);
+		cr_assert_not_null(b, "%s", err);
+		env = json_object_get(b, "Env");
+		for (k = 0; harden_space_ca_env[k] != NULL; k++)
+			cr_expect_eq(json_contains_string(env,
+			    harden_space_ca_env[k]), (int)n, "%s with %zu",
+			    harden_space_ca_env[k], n);
+		/* and the checker takes it */
+		i = shape_inspect(b, "/" FX_SPACE);
+		harden_report_init(&r);
+		harden_verify_space(i, &p, &r);
+		cr_expect_eq(r.hr_n, 0, "%s", r.hr_n ? r.hr_v[0].hv_check : "");
+		json_decref(i);
+		json_decref(b);
+	}
+	cr_assert_eq(k, 4);
+}
+
 Test(builder, network_and_volumes)
 {
 	struct harden_params	 p;
@@ -593,6 +635,7 @@ Test(builder, refuses_bad_parameters)
 	static const char *const secret[] = { "GITHUB_TOKEN=x", NULL };
 	static const char *const apikey[] = { "openai_api_key=x", NULL };
 	static const char *const ours[] = { "http_proxy=http://evil:1", NULL };
+	static const char *const ca[] = { "SSL_CERT_FILE=/tmp/evil.pem", NULL };
 	static const char *const badname[] = { "A-B=1", NULL };
 	static const char *const noeq[] = { "A", NULL };
 	static const char *const empty[] = { NULL };
@@ -612,6 +655,7 @@ Test(builder, refuses_bad_parameters)
 	REFUSED(hp_env, secret);
 	REFUSED(hp_env, apikey);
 	REFUSED(hp_env, ours);
+	REFUSED(hp_env, ca);
 	REFUSED(hp_env, badname);
 	REFUSED(hp_env, noeq);
 	REFUSED(hp_argv, empty);

@@ -1,0 +1,27 @@
+#!/bin/sh
+# Mutation check of the space CA bundle (spaced.conf(5)): each mutant
+# removes one part of it and regress/integration/space-ca.sh must go
+# red.  Built in a copy of the tree under a temp dir; the tree itself
+# is never modified.  About 40 s a mutant.
+# Usage: sh regress/mutants/space-ca.sh [label-substring]
+. "$(dirname "$0")/lib.sh"
+
+# mutant <label> <file> <"old" => "new">
+mutant() {
+	mutant_apply "$1" "$2" "$3" || return 0
+	mutant_build "$1" binaries
+	sh "$tmp/src/regress/integration/space-ca.sh" >"$tmp/run.log" 2>&1
+	mutant_judge "$1" $? '^not ok'
+}
+
+mutant "the variables left out of the space" worker-docker/docker_harden.c \
+    "	for (i = 0; p->hp_runtime_ca && harden_space_ca_env[i] != NULL; i++) => 	for (i = 0; 0 && harden_space_ca_env[i] != NULL; i++)"
+mutant "the bundle left out of the runtime volume" worker-docker/docker_runtime.c \
+    "	if (ca_fd != -1) {
+		if ((ca = file_bytes(ca_fd, ca_size)) == NULL) { => 	if (0) {
+		if ((ca = file_bytes(ca_fd, ca_size)) == NULL) {"
+mutant "the key blind to the bundle" supervisor/runtime.c \
+    "	if (ca_fd != -1 && (EVP_DigestUpdate(ctx, sep, sizeof(sep) - 1) != 1 || => 	if (0 && (EVP_DigestUpdate(ctx, sep, sizeof(sep) - 1) != 1 ||"
+mutant "a filled volume's bundle taken unseen" worker-docker/docker_space.c \
+    "		sp->step = docker_runtime_has_ca() ? C_RT_CA : C_RT_CTR_DEL; => 		sp->step = C_RT_CTR_DEL;"
+mutants_end
