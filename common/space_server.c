@@ -109,7 +109,7 @@ server_curl_config(const struct server_request *sr, char *buf, size_t len)
 	    sr->sr_method[0] == '\0' || strspn(sr->sr_method,
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != strlen(sr->sr_method) ||
 	    sr->sr_path[0] != '/' || strpbrk(sr->sr_path, " #") != NULL ||
-	    sr->sr_port == 0 || sr->sr_max_secs <= 0 ||
+	    sr->sr_port == 0 || sr->sr_max_ms <= 0 ||
 	    sr->sr_nheaders > SERVER_REQ_HEADERS_MAX ||
 	    sr->sr_bodylen > SERVER_BODY_MAX ||
 	    (sr->sr_body != NULL && memchr(sr->sr_body, '\0',
@@ -122,8 +122,10 @@ server_curl_config(const struct server_request *sr, char *buf, size_t len)
 	qstr(&o, "url", url, 0);
 	qstr(&o, "request", sr->sr_method, 0);
 	put(&o, "noproxy = \"*\"\n");
-	put(&o, "max-time = %d\n", sr->sr_max_secs);
-	put(&o, "connect-timeout = %d\n", sr->sr_max_secs);
+	put(&o, "max-time = %d.%03d\n", sr->sr_max_ms / 1000,
+	    sr->sr_max_ms % 1000);
+	put(&o, "connect-timeout = %d.%03d\n", sr->sr_max_ms / 1000,
+	    sr->sr_max_ms % 1000);
 	put(&o, "silent\nshow-error\ninclude\n");
 	/* Never follow: a redirect would be a request we did not write. */
 	put(&o, "proto = \"=http\"\n");
@@ -158,8 +160,16 @@ server_curl_config(const struct server_request *sr, char *buf, size_t len)
 }
 
 void
-server_attempt_next(int *secs, long took_ms)
+server_attempt_next(int *ms, long took_ms)
 {
-	if (took_ms >= *secs * 1000L && *secs < SERVER_ATTEMPT_SECS)
-		(*secs)++;
+	if (took_ms >= *ms && *ms < SERVER_ATTEMPT_MS)
+		*ms = *ms + SERVER_ATTEMPT_STEP_MS > SERVER_ATTEMPT_MS ?
+		    SERVER_ATTEMPT_MS : *ms + SERVER_ATTEMPT_STEP_MS;
+}
+
+long
+server_attempt_pause(long took_ms)
+{
+	return took_ms >= SERVER_ATTEMPT_APART_MS ? 0 :
+	    SERVER_ATTEMPT_APART_MS - took_ms;
 }

@@ -37,10 +37,11 @@
 #define SERVER_CURL_ARGV	{ SERVER_CURL_PATH, "--disable", "--config", \
 				    "-", NULL }
 #define SERVER_TRAILER		"spaced-curl"
-#define SERVER_ATTEMPT_SECS	3	/* one readiness attempt, at most */
-#define SERVER_ATTEMPT_FIRST_SECS 1	/* the first; +1 after each timeout */
-#define SERVER_ATTEMPT_PAUSE_MS	500	/* from one attempt's end to the next */
-#define SERVER_REQUEST_SECS	30	/* spacectl server */
+#define SERVER_ATTEMPT_MS	3000	/* one readiness attempt, at most */
+#define SERVER_ATTEMPT_FIRST_MS	500	/* the first; +1 s after each timeout */
+#define SERVER_ATTEMPT_STEP_MS	1000
+#define SERVER_ATTEMPT_APART_MS	500	/* start to start, never before an end */
+#define SERVER_REQUEST_MS	30000	/* spacectl server */
 #define SERVER_BODY_MAX		(1024 * 1024)
 #define SERVER_REQ_HEADERS_MAX	16
 #define SERVER_CONFIG_MAX	(SERVER_BODY_MAX * 2 + 16384)
@@ -56,7 +57,7 @@ struct server_request {
 	size_t		 sr_nheaders;
 	const uint8_t	*sr_body;
 	size_t		 sr_bodylen;
-	int		 sr_max_secs;
+	int		 sr_max_ms;	/* curl's max-time and connect-timeout */
 };
 
 /*
@@ -69,10 +70,13 @@ int	 server_curl_config(const struct server_request *, char *buf,
 	    size_t len);
 
 /*
- * The readiness wait's next limit: after an attempt with the limit
- * *secs that took took_ms, one more second when it used its limit up,
- * at most SERVER_ATTEMPT_SECS.
+ * The readiness wait's next limit: after an attempt with the limit *ms
+ * that took took_ms, a second more when it used its limit up, at most
+ * SERVER_ATTEMPT_MS.  And the pause before the next attempt: it begins
+ * SERVER_ATTEMPT_APART_MS after this one began, or at once when this
+ * one took longer.
  */
-void	 server_attempt_next(int *secs, long took_ms);
+void	 server_attempt_next(int *ms, long took_ms);
+long	 server_attempt_pause(long took_ms);
 
 #endif /* SPACED_SPACE_SERVER_H */

@@ -54,9 +54,9 @@
 #include "gatekeeper/collector/server_parse.h"
 #include "tools_key.h"
 
-#define ATTEMPT_EXEC_MS(s)	(((s) + 2) * 1000)
+#define ATTEMPT_EXEC_MS(ms)	((ms) + 2000)
 #define TOKEN_READ_MS		10000
-#define REQUEST_EXEC_MS		((SERVER_REQUEST_SECS + 2) * 1000)
+#define REQUEST_EXEC_MS		(SERVER_REQUEST_MS + 2000)
 /* What an exec of curl may print: the answer's caps and curl's line. */
 #define ANSWER_OUTPUT_MAX	(SERVER_HEADERS_MAX + SERVER_BODY_MAX + 8192)
 #define TOKEN_OUTPUT_MAX	(SERVER_TOKEN_MAX + 1)
@@ -348,7 +348,7 @@ ask(struct request *r)
 	if (r->r_u.srv.op == SV_OP_SERVER) {
 		sr.sr_method = cv->cv_method;
 		sr.sr_path = cv->cv_path;
-		sr.sr_max_secs = SERVER_REQUEST_SECS;
+		sr.sr_max_ms = SERVER_REQUEST_MS;
 		if (cv->cv_content_type[0] != '\0') {
 			snprintf(ctype, sizeof(ctype), "Content-Type: %s",
 			    cv->cv_content_type);
@@ -360,9 +360,9 @@ ask(struct request *r)
 		sr.sr_method = ag->ag_ready_method;
 		sr.sr_path = ag->ag_ready_path;
 		/* A probe of list or show is one attempt: the full limit. */
-		if (r->r_u.srv.ask_secs <= 0)
-			r->r_u.srv.ask_secs = SERVER_ATTEMPT_SECS;
-		sr.sr_max_secs = r->r_u.srv.ask_secs;
+		if (r->r_u.srv.ask_ms <= 0)
+			r->r_u.srv.ask_ms = SERVER_ATTEMPT_MS;
+		sr.sr_max_ms = r->r_u.srv.ask_ms;
 		r->r_u.srv.attempts++;
 		clock_gettime(CLOCK_MONOTONIC, &r->r_u.srv.ask_start);
 	}
@@ -375,7 +375,7 @@ ask(struct request *r)
 	}
 	r->r_u.srv.step = SV_ASK;
 	(void)run(r, curl_argv, config, (size_t)n, r->r_u.srv.op ==
-	    SV_OP_SERVER ? REQUEST_EXEC_MS : ATTEMPT_EXEC_MS(sr.sr_max_secs),
+	    SV_OP_SERVER ? REQUEST_EXEC_MS : ATTEMPT_EXEC_MS(sr.sr_max_ms),
 	    ANSWER_OUTPUT_MAX, JOURNAL_SERVER_ANSWER);
 	explicit_bzero(config, sizeof(config));
 }
@@ -418,17 +418,18 @@ token_new(char *tok, size_t len)
  * tightened within those bounds.  OpenCode accepts connections a
  * second or so before it answers, and a request that comes in that
  * window is never answered (measured: 12 s and more), so an attempt
- * that lands there is lost whole.  The first attempt's limit is 1 s,
- * one more after each attempt that used up its limit, up to the
- * spec's 3 s: a server that answers slowly is still seen.  Between
- * attempts, the spec's 0.5 s.
+ * that lands there is lost whole.  The first attempt's limit is 0.5 s,
+ * a second more after each attempt that used up its limit, up to the
+ * spec's 3 s: a server that answers slowly is still seen.  Attempts
+ * begin 0.5 s apart, start to start, and never before the last one
+ * ended, so the one lost in the window costs its limit and no pause.
  */
 static void
 wait_ready(struct request *r)
 {
 	clock_gettime(CLOCK_MONOTONIC, &r->r_u.srv.wait_start);
 	r->r_u.srv.attempts = 0;
-	r->r_u.srv.ask_secs = SERVER_ATTEMPT_FIRST_SECS;
+	r->r_u.srv.ask_ms = SERVER_ATTEMPT_FIRST_MS;
 	ask(r);
 }
 
@@ -616,6 +617,7 @@ sv_rep(struct request *r, enum procid from, struct imsg *imsg)
 	struct ctl_server_result	 cz;
 	struct ctl_token		 ct;
 	char				 msg[SPACE_DONE_MESSAGE_MAX];
+	long				 took, pause;
 
 	(void)imsg_get_data(imsg, &jr, sizeof(jr));
 	/*
@@ -729,11 +731,11 @@ sv_rep(struct request *r, enum procid from, struct imsg *imsg)
 		    ERR_SPACE_NOT_RUNNING, msg);
 		return;
 	}
-	server_attempt_next(&r->r_u.srv.ask_secs,
-	    (long)(since(&r->r_u.srv.ask_start) * 1000));
+	took = (long)(since(&r->r_u.srv.ask_start) * 1000);
+	server_attempt_next(&r->r_u.srv.ask_ms, took);
+	pause = server_attempt_pause(took);
 	/* No attempt begins later than the wait's bound. */
-	if (waited(r) + SERVER_ATTEMPT_PAUSE_MS / 1000.0 >
-	    profile()->ag_ready_wait) {
+	if (waited(r) + pause / 1000.0 > profile()->ag_ready_wait) {
 		snprintf(msg, sizeof(msg), "the server inside was not ready "
 		    "after %.0f s (%d attempts; last: %s)", waited(r),
 		    r->r_u.srv.attempts, jr.jr_verdict == SERVER_ANSWER ?
@@ -742,7 +744,7 @@ sv_rep(struct request *r, enum procid from, struct imsg *imsg)
 		return;
 	}
 	r->r_u.srv.step = SV_PAUSE;
-	request_pause(r, SERVER_ATTEMPT_PAUSE_MS, pause_over);
+	request_pause(r, (int)pause, pause_over);
 }
 
 static void

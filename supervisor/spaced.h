@@ -226,7 +226,7 @@ struct request {
 			struct timespec wait_start;
 			struct timespec ask_start;	/* this attempt's */
 			int	 attempts;
-			int	 ask_secs;	/* this attempt's limit */
+			int	 ask_ms;	/* this attempt's limit */
 			char	 exec_code[CTL_CODE_MAX];
 			int	 exec_exit;
 			char	 code[CTL_CODE_MAX];

@@ -131,7 +131,7 @@ cat >"$T/floor.sh" <<'FLOOR'
 now() { date +%s%N; }
 i=0
 while [ $i -lt "$1" ]; do
-	rm -rf /home/space/.[a-z]* 2>/dev/null
+	rm -rf /home/space/.[a-z]* /tmp/* 2>/dev/null
 	t0=$(now)
 	opencode serve --hostname 127.0.0.1 --port 27600 >/dev/null 2>&1 &
 	# A bare connect until it listens (no process for the agent's 2

@@ -25,7 +25,7 @@ mutant() {
 mutant "curl reads the space user's ~/.curlrc (--disable dropped)" \
     common/space_server.h '"--disable", => ' agent/server.sh
 mutant "readiness without a deadline" supervisor/server.c \
-    "if (waited(r) + SERVER_ATTEMPT_PAUSE_MS / 1000.0 >\n\t    profile()->ag_ready_wait) { => if (0) {" \
+    "if (waited(r) + pause / 1000.0 > profile()->ag_ready_wait) { => if (0) {" \
     agent/server.sh
 mutant "the token file readable by all (no umask)" common/space_agent.h \
     "umask 077; => " agent/server.sh

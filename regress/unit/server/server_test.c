@@ -372,11 +372,17 @@ Test(server, curl_config)
 	sr.sr_path = "/global/health";
 	sr.sr_auth_user = "opencode";
 	sr.sr_token = "tok";
-	sr.sr_max_secs = SERVER_ATTEMPT_SECS;
+	sr.sr_max_ms = SERVER_ATTEMPT_MS;
 	cr_assert_gt(server_curl_config(&sr, buf, sizeof(buf)), 0);
 	cr_assert(strstr(buf, "url = \"http://127.0.0.1:27600/global/health\"\n")
 	    != NULL, "%s", buf);
-	cr_assert(strstr(buf, "max-time = 3\n") != NULL);
+	cr_assert(strstr(buf, "max-time = 3.000\n") != NULL);
+	/* the first attempt's limit, below a second */
+	sr.sr_max_ms = SERVER_ATTEMPT_FIRST_MS;
+	cr_assert_gt(server_curl_config(&sr, buf, sizeof(buf)), 0);
+	cr_assert(strstr(buf, "max-time = 0.500\nconnect-timeout = 0.500\n")
+	    != NULL, "%s", buf);
+	sr.sr_max_ms = SERVER_ATTEMPT_MS;
 	/* base64("opencode:tok") */
 	cr_assert(strstr(buf, "header = \"Authorization: Basic "
 	    "b3BlbmNvZGU6dG9r\"\n") != NULL, "%s", buf);
@@ -402,27 +408,39 @@ Test(server, curl_config)
 	cr_assert_eq(server_curl_config(&sr, buf, sizeof(buf)), -1);
 }
 
-/* The readiness wait's cadence (spaced(8)): 1 s growing to 3 s. */
+/* The readiness wait's cadence (spaced(8)): 0.5 s growing to 3 s. */
 Test(server, attempt_next)
 {
-	int	 secs = SERVER_ATTEMPT_FIRST_SECS;
+	int	 ms = SERVER_ATTEMPT_FIRST_MS;
 
-	cr_assert_eq(secs, 1);
+	cr_assert_eq(ms, 500);
 	/* Answered or refused within its limit: the same limit. */
-	server_attempt_next(&secs, 120);
-	cr_assert_eq(secs, 1);
-	server_attempt_next(&secs, 999);
-	cr_assert_eq(secs, 1);
+	server_attempt_next(&ms, 120);
+	cr_assert_eq(ms, 500);
+	server_attempt_next(&ms, 499);
+	cr_assert_eq(ms, 500);
 	/* Used its limit up: one second more each time, up to 3. */
-	server_attempt_next(&secs, 1000);
-	cr_assert_eq(secs, 2);
-	server_attempt_next(&secs, 1999);
-	cr_assert_eq(secs, 2);
-	server_attempt_next(&secs, 2300);
-	cr_assert_eq(secs, 3);
-	server_attempt_next(&secs, 3400);
-	cr_assert_eq(secs, SERVER_ATTEMPT_SECS);
+	server_attempt_next(&ms, 500);
+	cr_assert_eq(ms, 1500);
+	server_attempt_next(&ms, 1499);
+	cr_assert_eq(ms, 1500);
+	server_attempt_next(&ms, 1600);
+	cr_assert_eq(ms, 2500);
+	server_attempt_next(&ms, 2600);
+	cr_assert_eq(ms, SERVER_ATTEMPT_MS);
+	server_attempt_next(&ms, 3400);
+	cr_assert_eq(ms, SERVER_ATTEMPT_MS);
 	/* A fast answer later does not shrink it again. */
-	server_attempt_next(&secs, 100);
-	cr_assert_eq(secs, SERVER_ATTEMPT_SECS);
+	server_attempt_next(&ms, 100);
+	cr_assert_eq(ms, SERVER_ATTEMPT_MS);
+}
+
+/* 0.5 s apart start to start; at once after a longer attempt. */
+Test(server, attempt_pause)
+{
+	cr_assert_eq(server_attempt_pause(0), 500);
+	cr_assert_eq(server_attempt_pause(120), 380);
+	cr_assert_eq(server_attempt_pause(499), 1);
+	cr_assert_eq(server_attempt_pause(500), 0);
+	cr_assert_eq(server_attempt_pause(3100), 0);
 }
