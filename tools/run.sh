@@ -15,23 +15,26 @@ if [ "$(id -u)" -eq 0 ]; then
 else
 	sh tools/dockerd.sh
 fi
-sh tools/images.sh build "$build"
+# Without a spaced.conf of the machine's, make run trusts what this host
+# trusts, for a network that inspects TLS on its way out: the host's CA
+# bundle for the gatekeeper's image (the window's TLS to a model), the
+# filler and the spaces (below).  make images alone keeps Debian's.
+host_ca=
+if [ ! -f /etc/spaced.conf ] && [ "$(id -u)" -eq 0 ] &&
+    [ -f /etc/ssl/certs/ca-certificates.crt ]; then
+	host_ca=/etc/ssl/certs/ca-certificates.crt
+fi
+SPACED_IMAGES_CA=${SPACED_IMAGES_CA:-$host_ca} sh tools/images.sh build "$build"
 
 if "$ctl" status >/dev/null 2>&1; then
 	echo "run: spaced already answers; using it"
 else
 	echo "run: starting spaced (log: $log)"
-	# Without a spaced.conf of the machine's: this host's CA bundle for
-	# the filler and for the spaces, for a network that inspects TLS on
-	# its way out (the host trusts it already).
 	conf=
-	if [ ! -f /etc/spaced.conf ] && [ "$(id -u)" -eq 0 ] &&
-	    [ -f /etc/ssl/certs/ca-certificates.crt ]; then
+	if [ -n "$host_ca" ]; then
 		conf=$build/run.conf
-		printf '%s\n' \
-		    'tools ca bundle "/etc/ssl/certs/ca-certificates.crt"' \
-		    'space ca bundle "/etc/ssl/certs/ca-certificates.crt"' \
-		    >"$conf"
+		printf '%s\n' "tools ca bundle \"$host_ca\"" \
+		    "space ca bundle \"$host_ca\"" >"$conf"
 	fi
 	nohup "$build/sbin/spaced" -d ${conf:+-f "$conf"} >"$log" 2>&1 \
 	    </dev/null &
