@@ -48,9 +48,10 @@ const char *const harden_space_env[] = {
 
 /*
  * The bundle replaces the image's store for OpenSSL (SSL_CERT_FILE:
- * curl, Python, Ruby), curl and git (which Debian builds on GnuTLS) and
- * adds to Node's built-in one (npm, OpenCode's Bun): it is the whole
- * store the space trusts, spaced.conf(5) says so.
+ * Python, Ruby, most C programs), curl (CURL_CA_BUNDLE) and git
+ * (GIT_SSL_CAINFO: Debian's git takes GnuTLS's libcurl, which reads
+ * neither), and adds to Node's built-in one (npm, OpenCode's Bun): it
+ * is the whole store the space trusts, spaced.conf(5) says so.
  */
 const char *const harden_space_ca_env[] = {
 	"SSL_CERT_FILE=" HARDEN_SPACE_CA,
