@@ -12,7 +12,8 @@
 # repairs a half-done move made by hand; verify, exec and stop answer
 # space_move_unfinished when only the aside container is left; list
 # shows it as exited and prefers the plain name; remove removes both;
-# two starts share one run, and a stop waits for it.
+# two starts share one run, and a stop waits for it.  Its spaced has a
+# space CA bundle: the moved container keeps the bundle's variables.
 # The tools volumes are filled by hand (each rollback needs a volume of
 # a given kind under a given key) from the pinned agent, installed once
 # on this host from the registry into /var/cache/spaced/opencode-1.18.33.
@@ -99,6 +100,7 @@ restart() {
 	SPACED_EXTRA_CONF="space image \"$SPACE_IMAGE\"
 gatekeeper image \"$GATEKEEPER_IMAGE\"
 install id \"$install\"
+space ca bundle \"/etc/ssl/certs/ca-certificates.crt\"
 ${2:+docker socket \"$T/engine.sock\"}"
 	[ -f "$sd/log" ] && cat "$sd/log" >>"$T/spaced-logs"
 	SPACED_V=-v start_spaced "$sd" || { echo "# spaced did not start"; cat "$sd/log"; exit 1; }
@@ -198,6 +200,10 @@ echo "# move to B: $((($(date +%s%N) - t0) / 1000000)) ms"
 check "start moves the space ($(code_of "$T/s2.json"))" test -z "$(code_of "$T/s2.json")"
 newB=$(cid "$(plain)")
 check "a new container, same id, on B" test -n "$newB" -a "$newB" != "$oldA" -a "$(tools_of "$(plain)")" = "$B"
+# Made with the space CA bundle (spaced.conf(5)), it keeps its variables.
+check "the moved container keeps the space CA bundle's variables" sh -c \
+    "docker inspect -f '{{range .Config.Env}}{{println .}}{{end}}' $(plain) |
+    grep -qx SSL_CERT_FILE=/opt/spaced/ca-certificates.crt"
 check "the old container is gone" test "$(nspace)" -eq 1 -a -z "$(cid "$oldA")"
 check "no aside container" test -z "$(cid "$(aside)")"
 check "the token stays" test "$(ctl token "$id")" = "$tok"

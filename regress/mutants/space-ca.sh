@@ -2,15 +2,18 @@
 # Mutation check of the space CA bundle (spaced.conf(5)): each mutant
 # removes one part of it and regress/integration/space-ca.sh must go
 # red.  Built in a copy of the tree under a temp dir; the tree itself
-# is never modified.  About 40 s a mutant.
+# is never modified.  About 40 s a mutant (the move's: 90 s).
 # Usage: sh regress/mutants/space-ca.sh [label-substring]
 . "$(dirname "$0")/lib.sh"
+# move.sh takes the images of this tree's build (the copy has none).
+MOVE_IMAGES=${MOVE_IMAGES:-$top/build/images.env}
+export MOVE_IMAGES
 
-# mutant <label> <file> <"old" => "new">
+# mutant <label> <file> <"old" => "new"> [suite, default space-ca.sh]
 mutant() {
 	mutant_apply "$1" "$2" "$3" || return 0
 	mutant_build "$1" binaries
-	sh "$tmp/src/regress/integration/space-ca.sh" >"$tmp/run.log" 2>&1
+	sh "$tmp/src/regress/integration/${4:-space-ca.sh}" >"$tmp/run.log" 2>&1
 	mutant_judge "$1" $? '^not ok'
 }
 
@@ -24,4 +27,7 @@ mutant "the key blind to the bundle" supervisor/runtime.c \
     "	if (ca_fd != -1 && (EVP_DigestUpdate(ctx, sep, sizeof(sep) - 1) != 1 || => 	if (0 && (EVP_DigestUpdate(ctx, sep, sizeof(sep) - 1) != 1 ||"
 mutant "a filled volume's bundle taken unseen" worker-docker/docker_space.c \
     "		sp->step = docker_runtime_has_ca() ? C_RT_CA : C_RT_CTR_DEL; => 		sp->step = C_RT_CTR_DEL;"
+mutant "a move forgets the space was made with the bundle" \
+    worker-docker/docker_space.c \
+    "			sp->rt_ca = made_with_ca(o); => 			sp->rt_ca = 0 && made_with_ca(o);" move.sh
 mutants_end
