@@ -30,11 +30,16 @@ if "$ctl" status >/dev/null 2>&1; then
 	echo "run: spaced already answers; using it"
 else
 	echo "run: starting spaced (log: $log)"
+	# The images this run built, by key: a later make images or make
+	# check moves their :latest tags to images without the host's CAs.
 	conf=
 	if [ -n "$host_ca" ]; then
+		. "$build/images.env"
 		conf=$build/run.conf
 		printf '%s\n' "tools ca bundle \"$host_ca\"" \
-		    "space ca bundle \"$host_ca\"" >"$conf"
+		    "space ca bundle \"$host_ca\"" \
+		    "space image \"$SPACE_IMAGE\"" \
+		    "gatekeeper image \"$GATEKEEPER_IMAGE\"" >"$conf"
 	fi
 	nohup "$build/sbin/spaced" -d ${conf:+-f "$conf"} >"$log" 2>&1 \
 	    </dev/null &
