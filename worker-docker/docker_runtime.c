@@ -246,12 +246,6 @@ file_bytes(int fd, uint64_t size)
 	return buf;
 }
 
-static uint8_t *
-relay_bytes(void)
-{
-	return relay_fd == -1 ? NULL : file_bytes(relay_fd, relay_size);
-}
-
 uint8_t *
 docker_runtime_fill_tar(size_t *len)
 {
@@ -259,7 +253,7 @@ docker_runtime_fill_tar(size_t *len)
 	uint8_t		*relay, *ca = NULL, *tar;
 	size_t		 n = 1;
 
-	if ((relay = relay_bytes()) == NULL)
+	if ((relay = file_bytes(relay_fd, relay_size)) == NULL)
 		return NULL;
 	f[0] = (struct tar_file){ RUNTIME_RELAY_NAME, 0755, relay,
 	    relay_size };
@@ -277,31 +271,31 @@ docker_runtime_fill_tar(size_t *len)
 	return tar;
 }
 
-int
-docker_runtime_relay_matches(const uint8_t *tar, size_t len)
+/* 1 when the archive holds exactly our file of that name (fd, size). */
+static int
+file_matches(int fd, uint64_t size, const char *name, const uint8_t *tar,
+    size_t len)
 {
 	uint8_t		*buf;
 	int		 rv;
 
-	if ((buf = relay_bytes()) == NULL)
+	if ((buf = file_bytes(fd, size)) == NULL)
 		return 0;
-	rv = tar_first_file_equals(tar, len, RUNTIME_RELAY_NAME, buf,
-	    relay_size);
+	rv = tar_first_file_equals(tar, len, name, buf, size);
 	free(buf);
 	return rv == 1;
 }
 
 int
+docker_runtime_relay_matches(const uint8_t *tar, size_t len)
+{
+	return file_matches(relay_fd, relay_size, RUNTIME_RELAY_NAME, tar, len);
+}
+
+int
 docker_runtime_ca_matches(const uint8_t *tar, size_t len)
 {
-	uint8_t		*buf;
-	int		 rv;
-
-	if (ca_fd == -1 || (buf = file_bytes(ca_fd, ca_size)) == NULL)
-		return 0;
-	rv = tar_first_file_equals(tar, len, RUNTIME_CA_NAME, buf, ca_size);
-	free(buf);
-	return rv == 1;
+	return file_matches(ca_fd, ca_size, RUNTIME_CA_NAME, tar, len);
 }
 
 /* An octal field of a header; -1 when it is not one. */

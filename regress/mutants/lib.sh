@@ -14,6 +14,10 @@ trap 'rm -rf "$tmp"' EXIT
 killed=0
 survived=0
 only=${1:-}
+# move.sh skips green without images; a copy of the tree has none, so
+# it takes this tree's.
+MOVE_IMAGES=${MOVE_IMAGES:-$top/build/images.env}
+export MOVE_IMAGES
 
 # mutant_apply <label> <file> <"old" => "new"[ @@ "old" => "new"...]>:
 # $tmp/src is the tree with each old, found exactly once, made new.

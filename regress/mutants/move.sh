@@ -5,8 +5,6 @@
 # itself is never modified.  About four minutes a mutant.
 # Usage: sh regress/mutants/move.sh [label-substring]
 . "$(dirname "$0")/lib.sh"
-MOVE_IMAGES=${MOVE_IMAGES:-$top/build/images.env}
-export MOVE_IMAGES
 
 # mutant <label> <file> <"old" => "new"[ @@ "old" => "new"...]>
 mutant() {

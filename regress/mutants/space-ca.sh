@@ -5,9 +5,6 @@
 # is never modified.  About 40 s a mutant (the move's: 90 s).
 # Usage: sh regress/mutants/space-ca.sh [label-substring]
 . "$(dirname "$0")/lib.sh"
-# move.sh takes the images of this tree's build (the copy has none).
-MOVE_IMAGES=${MOVE_IMAGES:-$top/build/images.env}
-export MOVE_IMAGES
 
 # mutant <label> <file> <"old" => "new"> [suite, default space-ca.sh]
 mutant() {
