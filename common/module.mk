@@ -1,5 +1,6 @@
-# common/: the message layer, logging, sandbox helpers, linked into everything.
-COMMON_SRCS := $(wildcard common/*.c)
+# common/: lib/ is the mechanism every process links (imsg, proc, log,
+# sandbox, streams); proto/ the protocols and model several programs share.
+COMMON_SRCS := $(wildcard common/lib/*.c common/proto/*.c)
 COMMON_OBJS := $(COMMON_SRCS:%.c=$(B)/%.o)
 
 $(B)/libcommon.a: $(COMMON_OBJS)

@@ -27,7 +27,7 @@ UNIT_LINK_tools := $(B)/worker-docker/docker_tools.o \
 	$(B)/worker-docker/docker_verify.o
 
 # The filler program is installed next to the workers; its sha256 is
-# part of every tools key (common/tools_key.h).
+# part of every tools key (common/proto/tools_key.h).
 $(B)/libexec/spaced/spaced-filler.js: worker-docker/spaced-filler.js
 	@mkdir -p $(dir $@)
 	install -m 0644 $< $@

@@ -16,7 +16,7 @@
 #
 # Root, no stdin.  Exit 0 when every check passes.  Logs:
 # /tmp/agent-turn-*.log.  OPENCODE=path of the opencode binary; else the
-# pinned version (common/agent.h) under /var/cache/spaced, installed from
+# pinned version (common/proto/agent.h) under /var/cache/spaced, installed from
 # the npm registry when missing.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)

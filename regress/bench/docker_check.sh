@@ -11,6 +11,6 @@ cc -std=gnu11 -O2 -D_GNU_SOURCE -I. -Icommon \
     -o "$b/regress/bench/docker_check_bench" regress/bench/docker_check_bench.c \
     worker-docker/docker_check.c worker-docker/docker_http.c \
     worker-docker/docker_ops.c worker-docker/docker_req.c \
-    worker-docker/docker_parse.c common/log.c \
+    worker-docker/docker_parse.c common/lib/log.c \
     $(pkg-config --libs libbsd-overlay libevent jansson)
 exec "$b/regress/bench/docker_check_bench" ${DOCKER_SOCK:-/var/run/docker.sock}

@@ -11,7 +11,7 @@ pkgs="libbsd-overlay libevent"
 if [ -f "$b/libcommon.a" ]; then
 	common="$b/libcommon.a"
 else
-	common="common/imsg.c common/stream.c common/log.c"
+	common="common/lib/imsg.c common/lib/stream.c common/lib/log.c"
 fi
 # shellcheck disable=SC2046,SC2086
 cc -std=gnu11 -O2 -D_GNU_SOURCE -I. -Icommon $(pkg-config --cflags $pkgs) \

@@ -17,9 +17,9 @@
 /*
  * What a repository's spaced-git answers, as spaced checks it before it
  * forwards a record or puts a snapshot's fields into a script's argv in
- * a space (supervisor/git_parse.c).  A spaced-git that read a hostile
+ * a space (supervisor/spaced/git_parse.c).  A spaced-git that read a hostile
  * repository may send any bytes; what passes must keep each promise.
- * fuzz-link: supervisor/git_parse.c supervisor/space_parse.c common/labels.c common/log.c
+ * fuzz-link: supervisor/spaced/git_parse.c common/proto/space_parse.c common/proto/labels.c common/lib/log.c
  */
 
 #include <stdint.h>
@@ -27,7 +27,7 @@
 
 #include "git_proto.h"
 #include "place_proto.h"
-#include "supervisor/git_parse.h"
+#include "supervisor/spaced/git_parse.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

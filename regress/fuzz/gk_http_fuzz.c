@@ -16,10 +16,10 @@
 
 /*
  * libFuzzer target for the gatekeeper's request head parser and chunked
- * body scanner (gatekeeper/gk_http.c), which read every byte a space
+ * body scanner (gatekeeper/spaced-gatekeeper/gk_http.c), which read every byte a space
  * sends to the corridor and the window, and the answer heads the window
  * rewrites.
- * fuzz-link: gatekeeper/gk_http.c
+ * fuzz-link: gatekeeper/spaced-gatekeeper/gk_http.c
  *
  * Besides not crashing: a head is found at the same place whatever the
  * prefix it was read from (a slow client gets what a fast one gets),
@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gatekeeper/gk_http.h"
+#include "gatekeeper/spaced-gatekeeper/gk_http.h"
 
 static struct gk_http_head	whole, part;
 

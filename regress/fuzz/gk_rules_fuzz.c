@@ -15,7 +15,7 @@
  */
 
 /*
- * fuzz-link: gatekeeper/gk_rules.c
+ * fuzz-link: gatekeeper/spaced-gatekeeper/gk_rules.c
  *
  * The input is "<CONNECT target>\n<window path>" (without a newline both
  * are the whole input).  Every rule runs on it, and what they let
@@ -37,7 +37,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "gatekeeper/gk_rules.h"
+#include "gatekeeper/spaced-gatekeeper/gk_rules.h"
 
 #define CHECK(x)	do { if (!(x)) abort(); } while (0)
 

@@ -15,7 +15,7 @@
  */
 
 /*
- * fuzz-link: gatekeeper/collector/journal_parse.c
+ * fuzz-link: gatekeeper/spaced-journal/journal_parse.c
  *
  * The input is a gatekeeper's log as spaced-journal takes it: split into
  * lines in two piece sizes (the first byte picks one), each line parsed
@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gatekeeper/collector/journal_parse.h"
+#include "gatekeeper/spaced-journal/journal_parse.h"
 
 #define CHECK(x)	do { if (!(x)) abort(); } while (0)
 

@@ -16,18 +16,18 @@
 
 /*
  * A pack's index as spaced-git reads it from the user's repository
- * (worker-git/packidx.c) before it copies entries the index points at:
+ * (worker-git/spaced-git/packidx.c) before it copies entries the index points at:
  * whatever passes must keep every span inside the pack's data, every
  * id found where the index says, and no header parse may read past its
  * bytes.  The input is the pack's size (4 bytes) and the index; the
  * pack's header and trailer are made to match so the fuzzer goes deep.
- * fuzz-link: worker-git/packidx.c
+ * fuzz-link: worker-git/spaced-git/packidx.c
  */
 
 #include <stdint.h>
 #include <string.h>
 
-#include "worker-git/packidx.h"
+#include "worker-git/spaced-git/packidx.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

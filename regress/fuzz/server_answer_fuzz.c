@@ -15,7 +15,7 @@
  */
 
 /*
- * fuzz-link: gatekeeper/collector/server_parse.c common/space_server.c
+ * fuzz-link: gatekeeper/spaced-journal/server_parse.c common/proto/space_server.c
  *
  * The input is what a space's server and its token file can make the
  * host read: the first byte picks the exec's flags and exit code, then
@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gatekeeper/collector/server_parse.h"
+#include "gatekeeper/spaced-journal/server_parse.h"
 
 #define CHECK(x)	do { if (!(x)) abort(); } while (0)
 

@@ -16,16 +16,16 @@
 
 /*
  * spaced.conf(5) (its agent profiles too) and the kernel's audit lines, the two texts spaced
- * parses itself, and the space checks of supervisor/space_parse.c.
- * fuzz-link: supervisor/config.c supervisor/config_agent.c common/agent.c supervisor/kmsg.c supervisor/audit_parse.c supervisor/space_parse.c common/labels.c common/log.c -lseccomp
+ * parses itself, and the space checks of common/proto/space_parse.c.
+ * fuzz-link: supervisor/spaced/config.c supervisor/spaced/config_agent.c common/proto/agent.c supervisor/spaced/kmsg.c supervisor/spaced/audit_parse.c common/proto/space_parse.c common/proto/labels.c common/lib/log.c -lseccomp
  */
 
 #include <stdint.h>
 #include <string.h>
 
 #include "labels.h"
-#include "supervisor/space_parse.h"
-#include "supervisor/spaced.h"
+#include "common/proto/space_parse.h"
+#include "supervisor/spaced/spaced.h"
 
 static int
 terminated(const char *s, size_t len)

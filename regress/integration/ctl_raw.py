@@ -2,7 +2,7 @@
 """Sends hand-made requests to spaced's control socket and prints what
 comes back: the error code of an IMSG_CTL_FAIL, "end", "data", or "closed".
 The header is struct imsg_hdr: type u32, len u16, flags u16, peerid u32,
-pid u32 (common/imsg.h)."""
+pid u32 (common/lib/imsg.h)."""
 import socket, struct, sys
 
 CTL_STATUS, CTL_PROBE, CTL_FAIL, CTL_DATA, CTL_END = 100, 104, 202, 200, 201

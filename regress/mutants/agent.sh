@@ -23,27 +23,27 @@ mutant() {
 }
 
 mutant "curl reads the space user's ~/.curlrc (--disable dropped)" \
-    common/space_server.h '"--disable", => ' agent/server.sh
-mutant "readiness without a deadline" supervisor/server.c \
+    common/proto/space_server.h '"--disable", => ' agent/server.sh
+mutant "readiness without a deadline" supervisor/spaced/server.c \
     "if (waited(r) + pause / 1000.0 > profile()->ag_ready_wait) { => if (0) {" \
     agent/server.sh
-mutant "the token file readable by all (no umask)" common/space_agent.h \
+mutant "the token file readable by all (no umask)" common/proto/space_agent.h \
     "umask 077; => " agent/server.sh
 mutant "a token's write that failed is ignored (the create stands)" \
     worker-docker/docker_space.c \
     "return sp->writes_token && sp->token_done && => return 0 && sp->writes_token && sp->token_done &&" \
     agent/server.sh
-mutant "a token of any length taken" gatekeeper/collector/server_parse.c \
+mutant "a token of any length taken" gatekeeper/spaced-journal/server_parse.c \
     "n < SERVER_TOKEN_MIN || n > SERVER_TOKEN_MAX) => 0)" agent/server.sh
 mutant "a create whose client left is not undone after the place" \
-    supervisor/server.c "	if (r->r_u.srv.op != SV_OP_CREATE || !r->r_u.srv.made)
+    supervisor/spaced/server.c "	if (r->r_u.srv.op != SV_OP_CREATE || !r->r_u.srv.made)
 		return 0; => 	return 0;" agent/server.sh
 mutant "the token in the exec's environment (every exec's stdin as Env)" \
     worker-docker/docker_exec.c \
     "HARDEN_SPACE_USER : HARDEN_GK_USER, NULL); => HARDEN_SPACE_USER : HARDEN_GK_USER, json_pack(\"[s+#]\", \"SPACED_STDIN=\", (const char *)ex->req.se_stdin, (int)ex->req.se_stdin_len));" \
     agent/server.sh
 mutant "a profile sets the password variable (the token in the container's env)" \
-    common/agent.c \
+    common/proto/agent.c \
     "return \"the password variable is set from the token\"; => (void)0;" \
     unit/supervisor
 mutants_end

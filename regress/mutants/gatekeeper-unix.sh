@@ -17,8 +17,8 @@ mutant() {
 	mutant_judge "$1" $? '^FAIL' 's/^FAIL - //'
 }
 
-M=gatekeeper/main.c
-CL=gatekeeper/client.c
+M=gatekeeper/spaced-gatekeeper/main.c
+CL=gatekeeper/spaced-gatekeeper/client.c
 
 mutant "sockets keep the umask's mode (no chmod 0666)" $M \
     "if (chmod(tmp, 0666) == -1)\n\t\tfatal(\"%s: chmod %s\", name, tmp); => ;"

@@ -35,7 +35,7 @@ if [ "${MUTANT_DRY:-0}" != 1 ]; then
 fi
 
 V=worker-docker/docker_verify.c
-L=common/labels.c
+L=common/proto/labels.c
 mutant "no init check" $V 'add(r, pf, "init", => (void)("init",'
 mutant "no readonly check" $V 'add(r, pf, "readonly_rootfs", => (void)("",'
 mutant "no tmpfs check" $V 'add(r, pf, "tmpfs", => (void)("",'
@@ -121,7 +121,7 @@ mutant "space NetworkMode unchecked" $V 'if (!streq(hc, "NetworkMode", "none") |
 mutant "builder: hosts bind writable" worker-docker/docker_harden.c '"Target", target, "ReadOnly", 1, => "Target", target, "ReadOnly", 0,'
 mutant "builder: network enabled" worker-docker/docker_harden.c '"NetworkDisabled", 1, => "NetworkDisabled", 0,'
 mutant "builder: hosts path unchecked" worker-docker/docker_harden.c 'if (!host_path_valid(p->hp_hosts))\n\t\treturn "bad hosts file"; => '
-mutant "builder: hosts path with .. taken" common/agent.c "(n == 2 && p[0] == '.' && p[1] == '.')) => 0)"
+mutant "builder: hosts path with .. taken" common/proto/agent.c "(n == 2 && p[0] == '.' && p[1] == '.')) => 0)"
 mutant "builder: no CheckDuplicate" worker-docker/docker_harden.c '"CheckDuplicate", 1, => "CheckDuplicate", 0,'
 
 mutants_end

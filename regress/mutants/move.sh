@@ -28,11 +28,11 @@ mutant "the new container is not verified" worker-docker/docker_space.c \
 mutant "start does not repair a half-done move" worker-docker/docker_space.c \
     "sp->step = P_ASIDE;\n\t\t\treturn move_call(sp, next); => sp->step = V_SP;\n\t\t\tbreak;"
 mutant "spaced does not undo a move whose server never got ready" \
-    supervisor/server.c \
+    supervisor/spaced/server.c \
     "if (move_send(r, IMSG_SPACE_MOVE_UNDO_REQ) == 0)\n\t\t\treturn; => (void)0;"
-mutant "calls of start do not share one run" supervisor/server.c \
+mutant "calls of start do not share one run" supervisor/spaced/server.c \
     "if ((sr = run_find(owner, r->r_u.srv.id)) != NULL) { => if (0) {"
-mutant "stop does not wait for a start under way" supervisor/ops.c \
+mutant "stop does not wait for a start under way" supervisor/spaced/ops.c \
     "agent_start_busy(sq->sq_owner, cs.cs_id)) { => 0) {"
 mutant "no prune of the old tools after a move" worker-docker/docker_space.c \
     "if (sp->sq.sq_agent.sa_tools[0] == '\\\\0') { => if (1) {"

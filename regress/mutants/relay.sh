@@ -21,9 +21,9 @@ mutant() {
 	fi
 }
 
-R=gatekeeper/relay/relay.c
-M=gatekeeper/relay/main.c
-S=common/sandbox.c
+R=gatekeeper/spaced-relay/relay.c
+M=gatekeeper/spaced-relay/main.c
+S=common/lib/sandbox.c
 
 mutant "an EOF closes the whole connection (no half-close)" $R \
     "if (n == 0) {\n\t\trs->rs_eof = 1; => if (n == 0) {\n\t\trelay_close(rc);\n\t\treturn;"

@@ -20,7 +20,7 @@ mutant "the bundle left out of the runtime volume" worker-docker/docker_runtime.
     "	if (ca_fd != -1) {
 		if ((ca = file_bytes(ca_fd, ca_size)) == NULL) { => 	if (0) {
 		if ((ca = file_bytes(ca_fd, ca_size)) == NULL) {"
-mutant "the key blind to the bundle" supervisor/runtime.c \
+mutant "the key blind to the bundle" supervisor/spaced/runtime.c \
     "	if (ca_fd != -1 && (EVP_DigestUpdate(ctx, sep, sizeof(sep) - 1) != 1 || => 	if (0 && (EVP_DigestUpdate(ctx, sep, sizeof(sep) - 1) != 1 ||"
 mutant "a filled volume's bundle taken unseen" worker-docker/docker_space.c \
     "		sp->step = docker_runtime_has_ca() ? C_RT_CA : C_RT_CTR_DEL; => 		sp->step = C_RT_CTR_DEL;"

@@ -17,29 +17,29 @@ mutant() {
 	mutant_judge "$1" $? '^not ok'
 }
 
-mutant "client output never pauses reading" supervisor/control.c \
+mutant "client output never pauses reading" supervisor/spaced/control.c \
     "imsg_event_pause_read(&cc->cc_iev, queued > CTL_OUT_SOFT); => imsg_event_pause_read(&cc->cc_iev, 0);"
-mutant "idle timer runs while a request is pending" supervisor/control.c \
+mutant "idle timer runs while a request is pending" supervisor/spaced/control.c \
     "if (cc->cc_pending > 0 || cc->cc_streams > 0) => if (0)"
 # Redundant alone: the row's senders refuse what the waiting bits would
 # (and the other way round); each is kept, and removing both must show.
-mutant "answers from any worker, due or not, taken" supervisor/request.c \
+mutant "answers from any worker, due or not, taken" supervisor/spaced/request.c \
     "(ar->ar_senders & PROC_BIT(from)) == 0 || => 0 || @@ if ((r->r_waiting & PROC_BIT(from)) == 0) => if (0)" \
     spaced-concurrency
-mutant "answers for no request ignored instead of fatal" supervisor/request.c \
+mutant "answers for no request ignored instead of fatal" supervisor/spaced/request.c \
     "for no pending request\",\\n\\t\\t    __func__, proc_title(from), type);\\n\\t\\treturn -1; => for no pending request\",\\n\\t\\t    __func__, proc_title(from), type);\\n\\t\\treturn 0;"
-mutant "fds with answers taken" supervisor/request.c \
+mutant "fds with answers taken" supervisor/spaced/request.c \
     "if (imsg->fd != -1) => if (0)"
-mutant "no cancel when the client leaves" supervisor/request.c \
+mutant "no cancel when the client leaves" supervisor/spaced/request.c \
     "r->r_answered = 1;	/* nobody to answer */ => r->r_answered = 1; r->r_cancelled = 1;"
-mutant "streams relayed without their gauge" supervisor/streams.c \
+mutant "streams relayed without their gauge" supervisor/spaced/streams.c \
     "stream_relay(iev, imsg, &s->s_gauge) => stream_relay(iev, imsg, NULL)"
-# The hosts file every space binds at /etc/hosts (supervisor/runtime.c).
-mutant "hosts file others may write taken" supervisor/runtime.c \
+# The hosts file every space binds at /etc/hosts (supervisor/spaced/runtime.c).
+mutant "hosts file others may write taken" supervisor/spaced/runtime.c \
     "(sb.st_mode & 022) != 0 || => " spaced-spaces
-mutant "hosts file of any text taken" supervisor/runtime.c \
+mutant "hosts file of any text taken" supervisor/spaced/runtime.c \
     "memcmp(buf, runtime_hosts_text, (size_t)n) == 0; => 1;" spaced-spaces
-mutant "create without a hosts file goes on" supervisor/ops.c \
+mutant "create without a hosts file goes on" supervisor/spaced/ops.c \
     "|| sq->sq_hosts[0] == => || sq->sq_hosts[0] + 1 ==" spaced-spaces
 
 mutants_end

@@ -130,7 +130,8 @@ entry_cmp(const void *a, const void *b)
 int
 rc_take(const char *dir, struct rc_manifest *m)
 {
-	char	*const	 argv[] = { (char *)dir, NULL };
+	char	 root[PATH_MAX];
+	char	*const	 argv[] = { root, NULL };
 	FTS		*fts;
 	FTSENT		*f;
 	size_t		 rootlen = strlen(dir);
@@ -138,6 +139,8 @@ rc_take(const char *dir, struct rc_manifest *m)
 	int		 r = 0;
 
 	memset(m, 0, sizeof(*m));
+	if (strlcpy(root, dir, sizeof(root)) >= sizeof(root))
+		return (-1);
 	if ((fts = fts_open(argv, FTS_PHYSICAL | FTS_NOCHDIR, NULL)) == NULL)
 		return (-1);
 	while (r == 0 && (f = fts_read(fts)) != NULL) {

@@ -82,7 +82,7 @@ wh_start(struct wh *w)
 	const char	*bin;
 	struct imsg	 imsg;
 	const char	*user;
-	char		*av[5];
+	char		*av[5], userbuf[64];
 	int		 sv[2], r, ac = 0, debug = getenv("WH_DEBUG") != NULL;
 
 	memset(w, 0, sizeof(*w));
@@ -103,12 +103,13 @@ wh_start(struct wh *w)
 		/* As root it must be given a user to become, as spaced does. */
 		user = getpwnam("_spaced-docker") != NULL ? "_spaced-docker" :
 		    "nobody";
-		av[ac++] = (char *)"spaced-docker";
+		av[ac++] = "spaced-docker";
 		if (debug)
-			av[ac++] = (char *)"-dvv";
+			av[ac++] = "-dvv";
 		if (geteuid() == 0) {
-			av[ac++] = (char *)"-u";
-			av[ac++] = (char *)user;
+			av[ac++] = "-u";
+			strlcpy(userbuf, user, sizeof(userbuf));
+			av[ac++] = userbuf;
 		}
 		av[ac] = NULL;
 		execv(bin, av);

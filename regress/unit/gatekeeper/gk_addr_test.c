@@ -32,7 +32,7 @@
 
 #include <criterion/criterion.h>
 
-#include "gatekeeper/gk_rules.h"
+#include "gatekeeper/spaced-gatekeeper/gk_rules.h"
 
 static struct sockaddr_storage
 ss_of(const char *addr)

@@ -35,7 +35,7 @@
 
 #include <criterion/criterion.h>
 
-#include "gatekeeper/gk_rules.h"
+#include "gatekeeper/spaced-gatekeeper/gk_rules.h"
 
 static enum gk_refusal
 refuse_len(const char *target, size_t len, enum gk_mode mode,

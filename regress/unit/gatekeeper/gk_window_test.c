@@ -25,7 +25,7 @@
 
 #include <criterion/criterion.h>
 
-#include "gatekeeper/gk_rules.h"
+#include "gatekeeper/spaced-gatekeeper/gk_rules.h"
 
 static int
 walks(const char *rest)

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Mutation check of gatekeeper/gk_rules.c: each mutant removes or weakens
+# Mutation check of gatekeeper/spaced-gatekeeper/gk_rules.c: each mutant removes or weakens
 # one protection, and the unit tests must go red against it.  Builds by
 # hand (gcc, ASan+UBSan) against gk_rules.c alone, in a temp dir; the
 # tree is never modified.  Usage: sh regress/unit/gatekeeper/mutants.sh
@@ -26,7 +26,7 @@ run() {
 	fi
 	python3 - "$2" <<'EOF' >"$tmp/gk_rules.c" || { echo "BROKEN mutant: $label"; exit 1; }
 import sys
-src = open("gatekeeper/gk_rules.c").read()
+src = open("gatekeeper/spaced-gatekeeper/gk_rules.c").read()
 for pair in sys.argv[1].split("@@"):
     if not pair.strip():
         continue

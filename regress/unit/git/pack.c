@@ -39,7 +39,7 @@ snapshot(struct git_snap *gs)
 	    sd.sd_code, sd.sd_message);
 }
 
-/* supervisor/codein.c's codein_script, its git steps, in ../inside. */
+/* supervisor/spaced/codein.c's codein_script, its git steps, in ../inside. */
 static void
 receive(const char *pack, const struct git_snap *gs)
 {

@@ -15,7 +15,7 @@
  */
 
 /*
- * worker-git/packidx.c against indexes git writes, and against each
+ * worker-git/spaced-git/packidx.c against indexes git writes, and against each
  * way an index can lie about its pack: every one is refused by name.
  */
 

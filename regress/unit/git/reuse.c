@@ -16,7 +16,7 @@
 
 /*
  * The pack writer's reuse of the repository's stored entries
- * (worker-git/git_pack.c): what it copies is exactly the objects the
+ * (worker-git/spaced-git/git_pack.c): what it copies is exactly the objects the
  * space needs, deltas whose bases stay behind are written whole, and an
  * entry that does not match its index is never sent as it is stored.
  */

@@ -25,7 +25,7 @@
 
 #include <criterion/criterion.h>
 
-#include "gatekeeper/gatekeeper.h"
+#include "gatekeeper/spaced-gatekeeper/gatekeeper.h"
 
 Test(gk_client, methods)
 {

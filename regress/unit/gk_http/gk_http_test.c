@@ -16,7 +16,7 @@
 
 /*
  * The gatekeeper's request head parser and chunked body scanner
- * (gatekeeper/gk_http.c): what every listener reads from a space first.
+ * (gatekeeper/spaced-gatekeeper/gk_http.c): what every listener reads from a space first.
  * Each refusal has a positive control next to it that differs only in
  * the byte the rule is about.
  */
@@ -28,7 +28,7 @@
 
 #include <criterion/criterion.h>
 
-#include "gatekeeper/gk_http.h"
+#include "gatekeeper/spaced-gatekeeper/gk_http.h"
 
 static struct gk_http_head	h;
 

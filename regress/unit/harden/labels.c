@@ -15,7 +15,7 @@
  */
 
 /*
- * Labels, names and ids (common/labels.c), hostile labels among them:
+ * Labels, names and ids (common/proto/labels.c), hostile labels among them:
  * a name proves nothing, so only labels that say this owner and this
  * space make a resource ours.
  */

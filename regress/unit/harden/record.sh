@@ -55,7 +55,7 @@ cleanup; tmp=$(mktemp -d)
 
 cc -std=gnu11 -D_GNU_SOURCE -I. -Icommon -o "$tmp/bodies" \
     regress/tools/harden_bodies.c worker-docker/docker_harden.c \
-    common/labels.c $(pkg-config --cflags --libs libbsd-overlay jansson)
+    common/proto/labels.c $(pkg-config --cflags --libs libbsd-overlay jansson)
 
 bb=${BUSYBOX:-/bin/busybox}
 if [ ! -x "$bb" ]; then
@@ -70,7 +70,7 @@ cp "$bb" "$tmp/root/spaced-gatekeeper"
 tar -C "$tmp/root" --owner=1000 --group=1000 -cf "$tmp/root.tar" .
 docker import "$tmp/root.tar" "$IMAGE" >/dev/null
 
-cp gatekeeper/relay/space-hosts "$HOSTS"
+cp gatekeeper/spaced-relay/space-hosts "$HOSTS"
 mkdir -p "$out"
 # pretty: one key a line, so a diff of a new recording reads well
 save() { jq . >"$out/$1.json"; }

@@ -465,12 +465,12 @@ Test(planted, report_bounded_and_unique)
 
 /* Every field the builder sets, the engine kept as sent. */
 static void
-body_in_recording(const json_t *body, const char *file)
+body_in_recording(json_t *body, const char *file)
 {
 	json_t		*rec = load(file), *hc, *rhc, *v;
 	const char	*k;
 
-	json_object_foreach((json_t *)body, k, v) {
+	json_object_foreach(body, k, v) {
 		if (strcmp(k, "HostConfig") == 0 ||
 		    strcmp(k, "NetworkingConfig") == 0)
 			continue;

@@ -145,7 +145,7 @@ send_raw_fd(int sock, const void *buf, size_t len, int fd)
 
 	memset(&msg, 0, sizeof(msg));
 	memset(&cmsgbuf, 0, sizeof(cmsgbuf));
-	iov.iov_base = (void *)buf;
+	iov.iov_base = (void *)(uintptr_t)buf;	/* sendmsg does not write it */
 	iov.iov_len = len;
 	msg.msg_iov = &iov;
 	msg.msg_iovlen = 1;

@@ -8,40 +8,40 @@ W = tempfile.mkdtemp(prefix='imsg-mut.')
 L = subprocess.check_output("pkg-config --libs libbsd-overlay libevent", shell=True, text=True).split()
 CF = "-std=gnu11 -O2 -g -D_GNU_SOURCE -I. -Icommon -isystem /usr/include/bsd -DLIBBSD_OVERLAY".split()
 muts = [
- ("M1 no maxsize cap", "common/imsg.c", "if (hdr.len < IMSG_HEADER_SIZE || hdr.len > ibuf->maxsize) {", "if (hdr.len < IMSG_HEADER_SIZE) {"),
- ("M2 no under-header check", "common/imsg.c", "if (hdr.len < IMSG_HEADER_SIZE || hdr.len > ibuf->maxsize) {", "if (hdr.len > ibuf->maxsize) {"),
- ("M3 fds accepted without allow_fdpass", "common/imsg.c", "if (bad || !ibuf->allow_fdpass ||", "if (bad ||"),
- ("M4 MSG_CTRUNC ignored", "common/imsg.c", "if (msg->msg_flags & MSG_CTRUNC)\n\t\tbad = 1;", ""),
- ("M5 imsg_free keeps fd", "common/imsg.c", "\tif (imsg->fd != -1)\n\t\tclose(imsg->fd);\n\timsg->fd = -1;\n\tif (imsg->rblock", "\timsg->fd = -1;\n\tif (imsg->rblock"),
- ("M6 no extra-fd check", "common/imsg.c", "if (ibuf->rlen == 0 && ibuf->nrfds > 0) {", "if (0) {"),
- ("M7 fd resent on each partial write", "common/imsg.c", "\t\tclose(out->io_fd);\n\t\tout->io_fd = -1;\n\t}\n\tdone = n;", "\t}\n\tdone = n;"),
- ("M8 fd messages batched mid-write", "common/imsg.c", "if (niov > 0 && out->io_fd != -1)\n\t\t\tbreak;", ""),
- ("M9 HASFD without fd accepted", "common/imsg.c", "((hdr.flags & IMSGF_HASFD) && ibuf->nrfds == 0)", "0"),
- ("M10 no MSG_CMSG_CLOEXEC", "common/imsg.c", "MSG_DONTWAIT | MSG_CMSG_CLOEXEC", "MSG_DONTWAIT"),
- ("M11 receiver window unchecked", "common/stream.c", "rx->sr_received + n > rx->sr_credited + STREAM_WINDOW", "0"),
- ("M12 credit beyond sent accepted", "common/stream.c", "if (cr.bytes > tx->st_sent - tx->st_credited) {", "if (0) {"),
- ("M13 END total unchecked", "common/stream.c", "if (rx->sr_ended || end.total != rx->sr_received) {", "if (rx->sr_ended) {"),
- ("M14 relay gauge unchecked", "common/stream.c", "if (sg->sg_ended || sg->sg_forwarded + n >\n\t\t    sg->sg_credited + STREAM_WINDOW)\n\t\t\tgoto proto;", ""),
- ("M15 credit not batched", "common/stream.c", "rx->sr_consumed - rx->sr_credited < STREAM_CREDIT_BATCH", "0"),
- ("M16 unknown flags accepted", "common/imsg.c", "(hdr.flags & ~IMSGF_HASFD) != 0 ||", ""),
- ("M17 partial write offset ignored", "common/imsg.c", "out->io_off += done;", "out->io_off += 0;"),
- ("M19 sender ignores window", "common/stream.c", "return STREAM_WINDOW - (tx->st_sent - tx->st_credited);", "return 64 * STREAM_WINDOW;"),
- ("M20 EOF errno not cleared", "common/imsg.c", "errno = 0;\n\t\t\tgoto dead;", "goto dead;"),
- ("M21 dead event left armed", "common/imsg.c", "\tevent_del(&iev->ev);\n\terrno = saved;", "\terrno = saved;"),
- ("M22 EV_WRITE kept after drain", "common/imsg.c", "\t\t/* Drained: stop asking for EV_WRITE. */\n\t\timsg_event_add(iev);", ""),
- ("M23 forward drops the fd", "common/imsg.c", "\tout->io_fd = imsg->fd;\n\tout->io_len = hdr.len;", "\tout->io_fd = -1;\n\tout->io_len = hdr.len;"),
- ("M24 sent buffers never freed (sender grows)", "common/imsg.c", "\t} else if (out->io_len > MAX_IMSGSIZE / 4 &&\n\t    out_cached < OUT_CACHE_MAX)\n\t\tout_cache[out_cached++] = out;\n\telse\n\t\tfree(out);\n}", "\t}\n}"),
- ("M25 read block rewritten under in-place payloads", "common/imsg.c", "if (ibuf->roff > 0 && ibuf->rblock->rb_refs == 1) {", "if (ibuf->roff > 0) {"),
- ("M26 imsg_free keeps its read block", "common/imsg.c", "\tif (imsg->rblock != NULL)\n\t\trblock_unref(imsg->rblock);", "\tif (imsg->rblock != NULL)\n\t\t;"),
- ("M27 sent in-place buffers keep their block (relay grows)", "common/imsg.c", "\t\trblock_unref(out->io_rblock);\n\t\tfree(out);", "\t\tfree(out);"),
- ("M28 forward leaves the old header in place", "common/imsg.c", "\tmemcpy(out->io_data, &hdr, sizeof(hdr));\n\tout->io_fd = imsg->fd;", "\tout->io_fd = imsg->fd;"),
- ("M29 failing compose keeps the fd", "common/imsg.c", "\tif (fd != -1)\n\t\tclose(fd);\n\terrno = saved;", "\terrno = saved;"),
- ("M30 fd sent on a channel without fdpass", "common/imsg.c", "if (fd != -1 && !ibuf->allow_fdpass) {", "if (0) {"),
- ("M31 fd forwarded onto a channel without fdpass", "common/imsg.c", "if (imsg->fd != -1 && !ibuf->allow_fdpass) {", "if (0) {"),
- ("M32 forward leaves the fd to both compose and imsg_free", "common/imsg.c", "fd = imsg_get_fd(imsg);", "fd = imsg->fd;"),
- ("M33 ENOMEM in compose leaks the fd", "common/imsg.c", "if ((out = out_alloc(IMSG_HEADER_SIZE + len)) == NULL)\n\t\tgoto fail;", "if ((out = out_alloc(IMSG_HEADER_SIZE + len)) == NULL)\n\t\treturn -1;"),
- ("M34 oversize compose leaks the fd", "common/imsg.c", "errno = ERANGE;\n\t\tgoto fail;", "errno = ERANGE;\n\t\treturn -1;"),
- ("M18 no fd queue cap", "common/imsg.c", "n > IMSG_MAX_FDS - ibuf->nrfds) {", "0) {"),
+ ("M1 no maxsize cap", "common/lib/imsg.c", "if (hdr.len < IMSG_HEADER_SIZE || hdr.len > ibuf->maxsize) {", "if (hdr.len < IMSG_HEADER_SIZE) {"),
+ ("M2 no under-header check", "common/lib/imsg.c", "if (hdr.len < IMSG_HEADER_SIZE || hdr.len > ibuf->maxsize) {", "if (hdr.len > ibuf->maxsize) {"),
+ ("M3 fds accepted without allow_fdpass", "common/lib/imsg.c", "if (bad || !ibuf->allow_fdpass ||", "if (bad ||"),
+ ("M4 MSG_CTRUNC ignored", "common/lib/imsg.c", "if (msg->msg_flags & MSG_CTRUNC)\n\t\tbad = 1;", ""),
+ ("M5 imsg_free keeps fd", "common/lib/imsg.c", "\tif (imsg->fd != -1)\n\t\tclose(imsg->fd);\n\timsg->fd = -1;\n\tif (imsg->rblock", "\timsg->fd = -1;\n\tif (imsg->rblock"),
+ ("M6 no extra-fd check", "common/lib/imsg.c", "if (ibuf->rlen == 0 && ibuf->nrfds > 0) {", "if (0) {"),
+ ("M7 fd resent on each partial write", "common/lib/imsg.c", "\t\tclose(out->io_fd);\n\t\tout->io_fd = -1;\n\t}\n\tdone = n;", "\t}\n\tdone = n;"),
+ ("M8 fd messages batched mid-write", "common/lib/imsg.c", "if (niov > 0 && out->io_fd != -1)\n\t\t\tbreak;", ""),
+ ("M9 HASFD without fd accepted", "common/lib/imsg.c", "((hdr.flags & IMSGF_HASFD) && ibuf->nrfds == 0)", "0"),
+ ("M10 no MSG_CMSG_CLOEXEC", "common/lib/imsg.c", "MSG_DONTWAIT | MSG_CMSG_CLOEXEC", "MSG_DONTWAIT"),
+ ("M11 receiver window unchecked", "common/lib/stream.c", "rx->sr_received + n > rx->sr_credited + STREAM_WINDOW", "0"),
+ ("M12 credit beyond sent accepted", "common/lib/stream.c", "if (cr.bytes > tx->st_sent - tx->st_credited) {", "if (0) {"),
+ ("M13 END total unchecked", "common/lib/stream.c", "if (rx->sr_ended || end.total != rx->sr_received) {", "if (rx->sr_ended) {"),
+ ("M14 relay gauge unchecked", "common/lib/stream.c", "if (sg->sg_ended || sg->sg_forwarded + n >\n\t\t    sg->sg_credited + STREAM_WINDOW)\n\t\t\tgoto proto;", ""),
+ ("M15 credit not batched", "common/lib/stream.c", "rx->sr_consumed - rx->sr_credited < STREAM_CREDIT_BATCH", "0"),
+ ("M16 unknown flags accepted", "common/lib/imsg.c", "(hdr.flags & ~IMSGF_HASFD) != 0 ||", ""),
+ ("M17 partial write offset ignored", "common/lib/imsg.c", "out->io_off += done;", "out->io_off += 0;"),
+ ("M19 sender ignores window", "common/lib/stream.c", "return STREAM_WINDOW - (tx->st_sent - tx->st_credited);", "return 64 * STREAM_WINDOW;"),
+ ("M20 EOF errno not cleared", "common/lib/imsg.c", "errno = 0;\n\t\t\tgoto dead;", "goto dead;"),
+ ("M21 dead event left armed", "common/lib/imsg.c", "\tevent_del(&iev->ev);\n\terrno = saved;", "\terrno = saved;"),
+ ("M22 EV_WRITE kept after drain", "common/lib/imsg.c", "\t\t/* Drained: stop asking for EV_WRITE. */\n\t\timsg_event_add(iev);", ""),
+ ("M23 forward drops the fd", "common/lib/imsg.c", "\tout->io_fd = imsg->fd;\n\tout->io_len = hdr.len;", "\tout->io_fd = -1;\n\tout->io_len = hdr.len;"),
+ ("M24 sent buffers never freed (sender grows)", "common/lib/imsg.c", "\t} else if (out->io_len > MAX_IMSGSIZE / 4 &&\n\t    out_cached < OUT_CACHE_MAX)\n\t\tout_cache[out_cached++] = out;\n\telse\n\t\tfree(out);\n}", "\t}\n}"),
+ ("M25 read block rewritten under in-place payloads", "common/lib/imsg.c", "if (ibuf->roff > 0 && ibuf->rblock->rb_refs == 1) {", "if (ibuf->roff > 0) {"),
+ ("M26 imsg_free keeps its read block", "common/lib/imsg.c", "\tif (imsg->rblock != NULL)\n\t\trblock_unref(imsg->rblock);", "\tif (imsg->rblock != NULL)\n\t\t;"),
+ ("M27 sent in-place buffers keep their block (relay grows)", "common/lib/imsg.c", "\t\trblock_unref(out->io_rblock);\n\t\tfree(out);", "\t\tfree(out);"),
+ ("M28 forward leaves the old header in place", "common/lib/imsg.c", "\tmemcpy(out->io_data, &hdr, sizeof(hdr));\n\tout->io_fd = imsg->fd;", "\tout->io_fd = imsg->fd;"),
+ ("M29 failing compose keeps the fd", "common/lib/imsg.c", "\tif (fd != -1)\n\t\tclose(fd);\n\terrno = saved;", "\terrno = saved;"),
+ ("M30 fd sent on a channel without fdpass", "common/lib/imsg.c", "if (fd != -1 && !ibuf->allow_fdpass) {", "if (0) {"),
+ ("M31 fd forwarded onto a channel without fdpass", "common/lib/imsg.c", "if (imsg->fd != -1 && !ibuf->allow_fdpass) {", "if (0) {"),
+ ("M32 forward leaves the fd to both compose and imsg_free", "common/lib/imsg.c", "fd = imsg_get_fd(imsg);", "fd = imsg->fd;"),
+ ("M33 ENOMEM in compose leaks the fd", "common/lib/imsg.c", "if ((out = out_alloc(IMSG_HEADER_SIZE + len)) == NULL)\n\t\tgoto fail;", "if ((out = out_alloc(IMSG_HEADER_SIZE + len)) == NULL)\n\t\treturn -1;"),
+ ("M34 oversize compose leaks the fd", "common/lib/imsg.c", "errno = ERANGE;\n\t\tgoto fail;", "errno = ERANGE;\n\t\treturn -1;"),
+ ("M18 no fd queue cap", "common/lib/imsg.c", "n > IMSG_MAX_FDS - ibuf->nrfds) {", "0) {"),
 ]
 sel = sys.argv[1:]
 survived = []
@@ -59,7 +59,7 @@ for name, f, old, new in muts:
             subprocess.check_call(['cc'] + CF + ['-c', '-o', o, 'regress/unit/imsg/' + x])
             tests.append(o)
     objs = []
-    for c in ['common/imsg.c', 'common/stream.c', 'common/log.c']:
+    for c in ['common/lib/imsg.c', 'common/lib/stream.c', 'common/lib/log.c']:
         o = W + '/' + os.path.basename(c) + '.o'
         srcf = mf if c == f else c
         subprocess.check_call(['cc'] + CF + ['-c', '-o', o, srcf])

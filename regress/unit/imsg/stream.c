@@ -52,7 +52,7 @@ fake(uint32_t type, uint32_t id, const void *data, size_t len)
 	imsg.hdr.len = IMSG_HEADER_SIZE + len;
 	imsg.hdr.peerid = id;
 	imsg.fd = -1;
-	imsg.data = (uint8_t *)data;
+	imsg.data = (uint8_t *)(uintptr_t)data;	/* read only */
 	return imsg;
 }
 

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gatekeeper/collector/journal_parse.h"
+#include "gatekeeper/spaced-journal/journal_parse.h"
 
 #define GOOD	"{\"at\":\"2026-12-03T19:19:20.569Z\",\"listener\":\"corridor\"," \
 		"\"host\":\"registry.npmjs.org\",\"port\":443,\"decision\":\"allow\"}"

@@ -40,7 +40,7 @@
 #include <criterion/criterion.h>
 
 #include "proto.h"
-#include "gatekeeper/relay/relay.h"
+#include "gatekeeper/spaced-relay/relay.h"
 #include "sandbox.h"
 #include "../sandbox/sbt.h"
 

@@ -26,7 +26,7 @@
 #include <time.h>
 
 #include "errors.h"
-#include "gatekeeper/collector/server_parse.h"
+#include "gatekeeper/spaced-journal/server_parse.h"
 #include "space_server.h"
 
 static struct server_answer	 sa;

@@ -15,7 +15,7 @@
  */
 
 /*
- * What a profile makes of a space (common/space_agent.c): the command
+ * What a profile makes of a space (common/proto/space_agent.c): the command
  * line the relay starts, its variables, and the shape check a place
  * applies to what spaced sent.
  */

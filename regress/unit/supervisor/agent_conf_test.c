@@ -19,7 +19,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "supervisor/spaced.h"
+#include "supervisor/spaced/spaced.h"
 
 static int
 parse(const char *text, struct spaced_conf *c, char *err, size_t errlen)

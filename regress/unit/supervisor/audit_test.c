@@ -17,7 +17,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "supervisor/spaced.h"
+#include "supervisor/spaced/spaced.h"
 
 static const char status[] =
     "Name:\tspaced-docker\nUmask:\t0022\nState:\tS (sleeping)\n"

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "supervisor/spaced.h"
+#include "supervisor/spaced/spaced.h"
 
 static int
 parse(const char *text, struct spaced_conf *c, char *err, size_t errlen)

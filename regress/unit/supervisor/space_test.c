@@ -16,7 +16,7 @@
 
 
 /*
- * The pure checks of the space operations (supervisor/space_parse.c):
+ * The pure checks of the space operations (common/proto/space_parse.c):
  * what spacectl takes as a memory size, what spaced takes as a struct
  * ctl_space, and which error codes a place may answer.
  */
@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "supervisor/space_parse.h"
+#include "common/proto/space_parse.h"
 
 static uint64_t
 mem(const char *s)

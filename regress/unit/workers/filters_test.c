@@ -35,10 +35,10 @@
 
 #include "proto.h"
 #include "sandbox.h"
-#include "supervisor/spaced.h"
+#include "supervisor/spaced/spaced.h"
 #include "worker-docker/docker_worker.h"
-#include "worker-git/git_worker.h"
-#include "gatekeeper/collector/journal_worker.h"
+#include "worker-git/spaced-git/git_worker.h"
+#include "gatekeeper/spaced-journal/journal_worker.h"
 
 static pid_t	 sp_child[2], sp_stranger;
 static char	 sp_sockdir[64], sp_elsewhere[64];

@@ -230,7 +230,7 @@ static void
 worker_dispatch_parent(int fd, short event, void *arg)
 {
 	struct imsgev		*iev = arg;
-	const struct worker	*w = iev->data;
+	const struct worker	*w = worker_self;
 	struct imsg		 imsg;
 	size_t			 i;
 	int			 n;
@@ -353,7 +353,7 @@ worker_main(int argc, char *argv[], const struct worker *w)
 	sandbox_enter(w->w_sandbox);
 
 	imsgev_init(&iev, base, PROC_PARENT_FD, worker_dispatch_parent,
-	    (void *)w);
+	    NULL);
 	/* The channel carries fds (both ways) only where procs[] says. */
 	if (procs[w->w_id].p_fdpass)
 		imsgbuf_allow_fdpass(&iev.ibuf);

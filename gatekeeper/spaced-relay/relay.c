@@ -17,7 +17,7 @@
 /*
  * The pump of spaced-relay: one epoll loop, each connection a TCP
  * client and a UNIX stream socket to the gatekeeper, the bytes of each
- * direction spliced through a pipe of their own (gatekeeper/tunnel.c's
+ * direction spliced through a pipe of their own (gatekeeper/spaced-gatekeeper/tunnel.c's
  * pattern, without libevent).  A side is read only while nothing is
  * kept for the other, so a connection holds at most one pipe's worth
  * per direction.  TCP teardown as it came: an EOF becomes

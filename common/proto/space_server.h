@@ -27,7 +27,7 @@
  * a byte of them: --include writes every header block, then the body,
  * to stdout, and --write-out writes one line of curl's own to stderr,
  * "spaced-curl <status> <header bytes> <body bytes>", which the server
- * cannot reach.  gatekeeper/collector/server_parse.c reads it.
+ * cannot reach.  gatekeeper/spaced-journal/server_parse.c reads it.
  */
 
 #include <stddef.h>
@@ -78,5 +78,29 @@ int	 server_curl_config(const struct server_request *, char *buf,
  */
 void	 server_attempt_next(int *ms, long took_ms);
 long	 server_attempt_pause(long took_ms);
+
+/* The limits and the verdict spaced-journal gives spaced (server_parse.h). */
+#define SERVER_OUT_MAX		(SERVER_HEADERS_MAX + 1024 * 1024)
+#define SERVER_ERR_MAX		4096
+#define SERVER_HEADERS_MAX	(64 * 1024)
+#define SERVER_HEADER_LINES_MAX	200
+#define SERVER_TOKEN_MIN	32
+#define SERVER_TOKEN_MAX	128
+
+/* What the place forwards: fixed, so it is one imsg with its lengths. */
+struct server_exec_msg {
+	int32_t		 se_exit;	/* the exec's exit code, -1 none */
+	uint32_t	 se_timedout;	/* killed at its time limit */
+	uint32_t	 se_truncated;	/* more output than the runner takes */
+	uint32_t	 se_outlen;	/* then this many bytes of stdout */
+	uint32_t	 se_errlen;	/* and of stderr */
+};
+
+enum server_verdict {
+	SERVER_ANSWER = 0,	/* an HTTP answer: status, headers, body */
+	SERVER_UNREACHABLE,	/* curl said why not, or it was cut off */
+	SERVER_EXEC_FAILED,	/* no curl ran: the container is gone */
+	SERVER_UNREADABLE,	/* output we do not take */
+};
 
 #endif /* SPACED_SPACE_SERVER_H */

@@ -1,24 +1,24 @@
-# gatekeeper/relay/: spaced-relay, the command of a space.  It runs inside
+# gatekeeper/spaced-relay/: spaced-relay, the command of a space.  It runs inside
 # arbitrary space images from the read-only runtime volume, so it is
 # linked statically: nothing of the image's libc or libraries is used.
 # It calls no NSS function (getaddrinfo, getpwnam) of its own.
 #
 # Under SANITIZE it is linked dynamically: the ASan runtime cannot be
 # linked statically.  The shipped binary is the normal build's.
-RELAY_SRCS	:= $(sort $(wildcard gatekeeper/relay/*.c))
+RELAY_SRCS	:= $(sort $(wildcard gatekeeper/spaced-relay/*.c))
 RELAY_OBJS	:= $(RELAY_SRCS:%.c=$(B)/%.o)
-RELAY_LIB_OBJS	:= $(filter-out $(B)/gatekeeper/relay/main.o,$(RELAY_OBJS))
+RELAY_LIB_OBJS	:= $(filter-out $(B)/gatekeeper/spaced-relay/main.o,$(RELAY_OBJS))
 RELAY_STATIC	:= $(if $(SANITIZE),,-static)
 RELAY_LDLIBS	:= $(shell pkg-config --static --libs libbsd-overlay \
 		    libseccomp 2>/dev/null)
 
-# common/sandbox.c without sandbox_drop_privileges (getpwnam): linked
+# common/lib/sandbox.c without sandbox_drop_privileges (getpwnam): linked
 # ahead of libcommon.a, whose sandbox.o is then never pulled in.
-$(B)/gatekeeper/relay/sandbox_common.o: common/sandbox.c
+$(B)/gatekeeper/spaced-relay/sandbox_common.o: common/lib/sandbox.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DSANDBOX_NO_PRIVDROP -MMD -MP -c -o $@ $<
 
-$(B)/libexec/spaced/spaced-relay: $(RELAY_OBJS) $(B)/gatekeeper/relay/sandbox_common.o $(B)/libcommon.a
+$(B)/libexec/spaced/spaced-relay: $(RELAY_OBJS) $(B)/gatekeeper/spaced-relay/sandbox_common.o $(B)/libcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $(RELAY_STATIC) -o $@ $^ $(RELAY_LDLIBS)
 
@@ -37,8 +37,8 @@ TEST_TOOLS	+= $(B)/regress/tools/relay_check
 # The hosts file every space binds read-only at /etc/hosts: a space has
 # no engine network (NetworkDisabled), so the engine writes it none, and
 # "gatekeeper" must name the relay's loopback.  spaced refuses a copy
-# that differs from the one it was built with (supervisor/runtime.c).
-$(B)/libexec/spaced/space-hosts: gatekeeper/relay/space-hosts
+# that differs from the one it was built with (supervisor/spaced/runtime.c).
+$(B)/libexec/spaced/space-hosts: gatekeeper/spaced-relay/space-hosts
 	@mkdir -p $(dir $@)
 	install -m 0644 $< $@
 BINS		+= $(B)/libexec/spaced/space-hosts

@@ -22,7 +22,7 @@
  * its token file (spec "The exec channel", DESIGN.md rule 1): pure, no
  * I/O.  The place forwards curl's stdout and stderr, the exec's exit
  * code and whether the exec was cut off, opaque; everything in them is
- * hostile.  The framing is common/space_server.h's: headers then body on
+ * hostile.  The framing is common/proto/space_server.h's: headers then body on
  * stdout, curl's own "spaced-curl <status> <header bytes> <body bytes>"
  * line last on stderr.  Each parse is one pass over bounded input.
  */
@@ -30,29 +30,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SERVER_OUT_MAX		(SERVER_HEADERS_MAX + 1024 * 1024)
-#define SERVER_ERR_MAX		4096
-#define SERVER_HEADERS_MAX	(64 * 1024)
-#define SERVER_HEADER_LINES_MAX	200
-#define SERVER_TOKEN_MIN	32
-#define SERVER_TOKEN_MAX	128
+#include "space_server.h"
+
 #define SERVER_TEXT_MAX		2000	/* of text from inside, in a message */
-
-/* What the place forwards: fixed, so it is one imsg with its lengths. */
-struct server_exec_msg {
-	int32_t		 se_exit;	/* the exec's exit code, -1 none */
-	uint32_t	 se_timedout;	/* killed at its time limit */
-	uint32_t	 se_truncated;	/* more output than the runner takes */
-	uint32_t	 se_outlen;	/* then this many bytes of stdout */
-	uint32_t	 se_errlen;	/* and of stderr */
-};
-
-enum server_verdict {
-	SERVER_ANSWER = 0,	/* an HTTP answer: status, headers, body */
-	SERVER_UNREACHABLE,	/* curl said why not, or it was cut off */
-	SERVER_EXEC_FAILED,	/* no curl ran: the container is gone */
-	SERVER_UNREADABLE,	/* output we do not take */
-};
 
 struct server_header {
 	uint32_t	 sh_name;	/* offsets into sa_hbuf */
@@ -72,7 +52,7 @@ struct server_answer {
 };
 
 /*
- * The verdict, with *code the error code (common/errors.h) when it is
+ * The verdict, with *code the error code (common/proto/errors.h) when it is
  * not SERVER_ANSWER.  sa is filled for SERVER_ANSWER only.
  */
 enum server_verdict server_answer_parse(const struct server_exec_msg *,

@@ -142,9 +142,12 @@ owner_lookup(uid_t uid, gid_t *gid, char *home, size_t homelen)
 static __dead void
 child_exec(int fd, uid_t uid, gid_t gid, const char *home, const char *dir)
 {
-	char	 env_home[PATH_MAX + 8];
-	char	*argv[] = { "spaced-git", "-g", (char *)dir, NULL };
+	char	 env_home[PATH_MAX + 8], dirbuf[PATH_MAX];
+	char	*argv[] = { "spaced-git", "-g", dirbuf, NULL };
 	char	*envp[] = { env_home, NULL };
+
+	if (strlcpy(dirbuf, dir, sizeof(dirbuf)) >= sizeof(dirbuf))
+		_exit(1);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
 		_exit(1);
 	signal(SIGCHLD, SIG_DFL);

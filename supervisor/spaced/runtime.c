@@ -55,7 +55,7 @@ static int				 runtime_ca_fd = -1;
 static struct docker_runtime_msg	 runtime_msg;
 static char				 runtime_hosts_path[SPACE_HOSTS_MAX];
 
-/* gatekeeper/relay/space-hosts, as make installs it. */
+/* gatekeeper/spaced-relay/space-hosts, as make installs it. */
 static const char runtime_hosts_text[] =
     "127.0.0.1\tlocalhost\n"
     "::1\tlocalhost ip6-localhost ip6-loopback\n"

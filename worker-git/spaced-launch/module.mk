@@ -1,6 +1,6 @@
-# worker-git/launcher/: spaced-launch, which starts spaced-git as the
+# worker-git/spaced-launch/: spaced-launch, which starts spaced-git as the
 # owner of each repository (docs/privsep.md).
-LAUNCH_SRCS	:= $(sort $(wildcard worker-git/launcher/*.c))
+LAUNCH_SRCS	:= $(sort $(wildcard worker-git/spaced-launch/*.c))
 LAUNCH_OBJS	:= $(LAUNCH_SRCS:%.c=$(B)/%.o)
 
 $(B)/libexec/spaced/spaced-launch: $(LAUNCH_OBJS) $(B)/libcommon.a

@@ -1,7 +1,7 @@
-# gatekeeper/: spaced-gatekeeper, the program inside a gatekeeper container.
-GK_SRCS		:= $(sort $(wildcard gatekeeper/*.c))
+# gatekeeper/spaced-gatekeeper/: spaced-gatekeeper, the program inside a gatekeeper container.
+GK_SRCS		:= $(sort $(wildcard gatekeeper/spaced-gatekeeper/*.c))
 GK_OBJS		:= $(GK_SRCS:%.c=$(B)/%.o)
-GK_LIB_OBJS	:= $(filter-out $(B)/gatekeeper/main.o,$(GK_OBJS))
+GK_LIB_OBJS	:= $(filter-out $(B)/gatekeeper/spaced-gatekeeper/main.o,$(GK_OBJS))
 
 # Only what it uses, and libevent as core + extra (evdns) rather than the
 # whole libevent besides libevent_core: each library mapped costs an idle
@@ -16,6 +16,6 @@ $(B)/libexec/spaced/spaced-gatekeeper: $(GK_OBJS) $(B)/libcommon.a
 BINS		+= $(B)/libexec/spaced/spaced-gatekeeper
 UNIT_LINK_gatekeeper := $(GK_LIB_OBJS)
 # The request head parser has a unit suite of its own (regress/unit/gk_http).
-UNIT_LINK_gk_http := $(B)/gatekeeper/gk_http.o
+UNIT_LINK_gk_http := $(B)/gatekeeper/spaced-gatekeeper/gk_http.o
 # The control client's pure parts (regress/unit/gk_client).
-UNIT_LINK_gk_client := $(B)/gatekeeper/client.o $(B)/gatekeeper/gk_http.o
+UNIT_LINK_gk_client := $(B)/gatekeeper/spaced-gatekeeper/client.o $(B)/gatekeeper/spaced-gatekeeper/gk_http.o

@@ -48,7 +48,8 @@ static pid_t
 worker_exec(const struct proc *p, const struct spaced_conf *conf, int fd,
     const char *libexec, int debug, int verbose)
 {
-	char	 path[PATH_MAX];
+	char	 path[PATH_MAX], binary[NAME_MAX + 1], user[LOGIN_NAME_MAX];
+	char	 root[PATH_MAX], store[PATH_MAX];
 	char	*argv[16];
 	int	 argc = 0, i;
 	pid_t	 pid;
@@ -56,23 +57,28 @@ worker_exec(const struct proc *p, const struct spaced_conf *conf, int fd,
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", libexec,
 	    p->p_binary) >= sizeof(path))
 		fatalx("%s: path too long", p->p_binary);
-	argv[argc++] = (char *)p->p_binary;
+	/* execv takes char *: copies, not casts of our constants */
+	strlcpy(binary, p->p_binary, sizeof(binary));
+	strlcpy(user, p->p_user != NULL ? p->p_user : "", sizeof(user));
+	strlcpy(root, p->p_id == PROC_JOURNAL ? conf->sc_store : conf->sc_empty,
+	    sizeof(root));
+	strlcpy(store, conf->sc_store, sizeof(store));
+	argv[argc++] = binary;
 	if (debug)
 		argv[argc++] = "-d";
 	for (i = 0; i < verbose && i < 3; i++)
 		argv[argc++] = "-v";
 	if (geteuid() == 0 && p->p_user != NULL) {
 		argv[argc++] = "-u";
-		argv[argc++] = (char *)p->p_user;
+		argv[argc++] = user;
 		if (p->p_chroot) {
 			argv[argc++] = "-r";
-			argv[argc++] = (char *)(p->p_id == PROC_JOURNAL ?
-			    conf->sc_store : conf->sc_empty);
+			argv[argc++] = root;
 		}
 	}
 	if (p->p_id == PROC_JOURNAL) {
 		argv[argc++] = "-s";
-		argv[argc++] = (char *)conf->sc_store;
+		argv[argc++] = store;
 	}
 	argv[argc] = NULL;
 
@@ -119,7 +125,7 @@ workers_start(const struct spaced_conf *conf, struct event_base *base,
 		    debug, verbose);
 		close(sp[1]);
 		imsgev_init(&c->c_iev, base, sp[0], workers_dispatch, c);
-		/* One rule for both ends: procs[] (common/proc.c). */
+		/* One rule for both ends: procs[] (common/lib/proc.c). */
 		if (procs[c->c_id].p_fdpass)
 			imsgbuf_allow_fdpass(&c->c_iev.ibuf);
 		imsg_event_add(&c->c_iev);

@@ -16,7 +16,7 @@
 
 /*
  * The stream table.  Streams pass through spaced unread: DATA and END
- * go from the source to the destination, CREDIT back (common/stream.c,
+ * go from the source to the destination, CREDIT back (common/lib/stream.c,
  * stream_relay), and a gauge per stream refuses a source that sends past
  * its window, so spaced never holds more than a window of any stream.
  * An endpoint is a worker or a control client; a message from the wrong

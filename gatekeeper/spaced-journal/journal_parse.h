@@ -20,7 +20,7 @@
 /*
  * What spaced-journal makes of a gatekeeper's log: pure functions, no
  * I/O.  A gatekeeper writes each journal record as one JSON line to its
- * stdout (gatekeeper/journal.c); everything in that log is hostile, so
+ * stdout (gatekeeper/spaced-gatekeeper/journal.c); everything in that log is hostile, so
  * a line is taken only when it is exactly a record: five known fields,
  * no duplicate, each within the spec's caps.
  */

@@ -51,7 +51,6 @@
 #include "space_parse.h"
 #include "space_server.h"
 #include "spaced.h"
-#include "gatekeeper/collector/server_parse.h"
 #include "tools_key.h"
 
 #define ATTEMPT_EXEC_MS(ms)	((ms) + 2000)

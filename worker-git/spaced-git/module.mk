@@ -1,5 +1,5 @@
-# worker-git/: spaced-git, one user's repository through libgit2.
-GIT_SRCS	:= $(sort $(wildcard worker-git/*.c))
+# worker-git/spaced-git/: spaced-git, one user's repository through libgit2.
+GIT_SRCS	:= $(sort $(wildcard worker-git/spaced-git/*.c))
 GIT_OBJS	:= $(GIT_SRCS:%.c=$(B)/%.o)
 
 $(B)/libexec/spaced/spaced-git: $(GIT_OBJS) $(B)/libcommon.a
@@ -10,6 +10,6 @@ BINS		+= $(B)/libexec/spaced/spaced-git
 
 # regress/unit/git drives the request handlers themselves (no main.c, no
 # filter) on copies of the bait repository; the comparator comes along.
-UNIT_LINK_git	:= $(filter-out $(B)/worker-git/main.o $(B)/worker-git/sandbox.o,\
+UNIT_LINK_git	:= $(filter-out $(B)/worker-git/spaced-git/main.o $(B)/worker-git/spaced-git/sandbox.o,\
 		   $(GIT_OBJS)) $(B)/regress/tools/repo_compare.o
-$(B)/regress/unit-obj/git/%.o: CFLAGS += -Iworker-git -Iregress/tools
+$(B)/regress/unit-obj/git/%.o: CFLAGS += -Iworker-git/spaced-git -Iregress/tools

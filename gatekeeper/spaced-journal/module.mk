@@ -1,0 +1,12 @@
+# gatekeeper/spaced-journal/: spaced-journal, the journal store.
+JOURNAL_SRCS	:= $(sort $(wildcard gatekeeper/spaced-journal/*.c))
+JOURNAL_OBJS	:= $(JOURNAL_SRCS:%.c=$(B)/%.o)
+
+$(B)/libexec/spaced/spaced-journal: $(JOURNAL_OBJS) $(B)/libcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+BINS		+= $(B)/libexec/spaced/spaced-journal
+# Pure parts, for unit tests.
+UNIT_LINK_journal := $(B)/gatekeeper/spaced-journal/journal_parse.o
+UNIT_LINK_server := $(B)/gatekeeper/spaced-journal/server_parse.o

@@ -1,0 +1,9 @@
+# supervisor/spacectl/: spacectl, the control socket's client.
+SPACECTL_SRCS	:= $(sort $(wildcard supervisor/spacectl/*.c))
+SPACECTL_OBJS	:= $(SPACECTL_SRCS:%.c=$(B)/%.o)
+
+$(B)/bin/spacectl: $(SPACECTL_OBJS) $(B)/libcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+BINS		+= $(B)/bin/spacectl
