@@ -25,9 +25,7 @@
 #include <sys/un.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -149,7 +147,7 @@ ctl_dispatch(struct ctl_req *cr, struct imsg *imsg)
 	failed("bad_answer", "unknown message");
 }
 
-/* What came in on the socket, handed on; 0 when it closed. */
+/* What came in on the socket, handed on; a close is a failure. */
 static void
 ctl_input(struct ctl_req *cr)
 {
