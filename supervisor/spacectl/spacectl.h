@@ -17,43 +17,110 @@
 #ifndef SPACED_SPACECTL_H
 #define SPACED_SPACECTL_H
 
-/* spacectl's parts shared between its files. */
+/*
+ * spacectl's files call downwards only: spacectl.c (the command table)
+ * calls the commands, which call spacectl_call.c (the request loop) and
+ * spacectl_output.c (every line printed, and the environment).
+ * The layout: docs/notes/spacectl-commands.md.
+ */
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "imsg.h"
 #include "log.h"	/* __dead */
+#include "place_proto.h"	/* struct space_done */
 
 #define SPACECTL_EXEC_FAILED	125	/* exec: spaced or the place failed */
 
-__dead void	 failed(const char *code, const char *detail);
-int		 connect_socket(const char *path);
-/* exits 1: "spacectl: code: message", or {"error","message"} with -j */
-__dead void	 request_failed(int json, const char *code,
-		    const char *message);
-/* spacectl exec ...: exits with the command's code. */
-int		 exec_main(int argc, char *argv[], const char *sockpath,
-		    int json);
-int		 network_main(int, char *[], const char *, int json);
-int		 grant_main(int, char *[], const char *, int json);
-int		 journal_main(int, char *[], const char *, int json);
-int		 files_main(int, char *[], const char *, int json);
-int		 limits_main(int, char *[], const char *, int json);
-int		 codein_main(int, char *[], const char *, int json);
-int		 history_main(int, char *[], const char *, int json);
-int		 tools_main(int, char *[], const char *, int json);
-/*
- * spacectl_call.c: send one request, hand each DATA record but a struct
- * space_done to record, return at END; a FAIL exits (request_failed).
- */
-struct imsg;
-void		 ctl_call(int s, uint32_t type, const void *, size_t,
-		    int json, void (*record)(struct imsg *, void *), void *);
-
-/* Prints o indented with a newline and frees it; NULL is a failure. */
 struct json_t;
-void		 json_out(struct json_t *);
-int		 server_main(int, char *[], const char *, int json);
-int		 token_main(int, char *[], const char *, int json);
+
+/* How a failure looks with -j: a command's row says which. */
+enum ctl_fail_style {
+	FAIL_TEXT,		/* always the text on stderr */
+	FAIL_JSON,		/* {"error", "message"} on stdout */
+	FAIL_SPACE,		/* that, with the space's "details" */
+};
+
+/* One row a command: dispatch, usage and the list of commands. */
+struct ctl_cmd {
+	const char		*cc_name;
+	const char		*cc_args;	/* usage, after the name */
+	int			 cc_list;	/* how the usage list joins it */
+	int			 cc_group;	/* usage lines shown together */
+	enum ctl_fail_style	 cc_fail;
+	uint32_t		 cc_type;	/* the request, if one */
+	int			(*cc_main)(int, char *[]);
+};
+#define USAGE_LINE	0	/* starts a line of the usage list */
+#define USAGE_NEXT	1	/* " | " after the previous command */
+#define USAGE_ALIAS	2	/* "|": shares the next one's arguments */
+
+struct spacectl {
+	int			 sc_json;	/* -j */
+	const char		*sc_socket;
+	char			 sc_sockbuf[256];
+	const struct ctl_cmd	*sc_cmds;	/* the table, for usage */
+	size_t			 sc_ncmds;
+	const struct ctl_cmd	*sc_cmd;	/* the command running */
+	struct json_t		*sc_violations;	/* a space failure's details */
+	int			 sc_stdin_flags; /* exec: restored at exit */
+};
+extern struct spacectl	*env;
+
+/*
+ * One request and its answer (spacectl_call.c).  The loop checks the
+ * peer and the FAIL; each callback reads its records with their length
+ * checked.  NULL callbacks: that message is refused (stream, data), or
+ * the default is used (fail: request_failed, the rest: nothing).
+ */
+struct ctl_req {
+	uint32_t		 cr_type;
+	const void		*cr_payload;
+	size_t			 cr_len;
+	void			*cr_arg;
+	void			(*cr_data)(struct ctl_req *, struct imsg *);
+	void			(*cr_progress)(struct ctl_req *, struct imsg *);
+	void			(*cr_stream)(struct ctl_req *, struct imsg *);
+	void			(*cr_fail)(struct ctl_req *, const char *);
+	/* exec: a second fd polled for input, when it returns one */
+	int			(*cr_input_fd)(struct ctl_req *);
+	void			(*cr_input)(struct ctl_req *);
+	int			 cr_nonblock;	/* written on POLLOUT */
+	int			 cr_patience;	/* silent waits before giving up */
+	int			 cr_fd;
+	struct imsgbuf		 cr_ibuf;
+	struct space_done	 cr_done;
+	int			 cr_have_done;
+	int			 cr_finished;	/* END or FAIL */
+};
+
+int		 connect_socket(const char *);
+void		 ctl_send(struct ctl_req *, int);
+void		 ctl_wait(struct ctl_req *);
+void		 ctl_call(struct ctl_req *);
+int		 ctl_take_done(struct ctl_req *, struct imsg *);
+void		 ctl_read(struct imsg *, void *, size_t);
+
+/* The commands, each in its file; they return the exit status. */
+int		 status_main(int, char *[]);
+int		 privileges_main(int, char *[]);
+int		 check_main(int, char *[]);
+int		 probe_main(int, char *[]);
+int		 ping_main(int, char *[]);
+int		 stream_test_main(int, char *[]);
+int		 verbose_main(int, char *[]);
+int		 space_main(int, char *[]);
+int		 exec_main(int, char *[]);
+int		 network_main(int, char *[]);
+int		 grant_main(int, char *[]);
+int		 journal_main(int, char *[]);
+int		 files_main(int, char *[]);
+int		 limits_main(int, char *[]);
+int		 codein_main(int, char *[]);
+int		 history_main(int, char *[]);
+int		 server_main(int, char *[]);
+int		 token_main(int, char *[]);
+int		 tools_main(int, char *[]);
 
 #endif /* SPACED_SPACECTL_H */

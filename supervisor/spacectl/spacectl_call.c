@@ -15,18 +15,18 @@
  */
 
 /*
- * One request and its answer, for the commands that need nothing more:
- * each DATA record goes to the caller's function, a struct space_done
- * is kept for the message of a FAIL, PROGRESS keeps the wait alive, and
- * a FAIL ends spacectl through request_failed().
+ * The one request/answer loop: send a request, read its answers until
+ * END or FAIL, and hand each to the command's callbacks.  PROGRESS
+ * keeps the wait alive; silence for several of its periods means spaced
+ * is stuck.
  */
 
-#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 
 #include <errno.h>
-#include <jansson.h>
 #include <poll.h>
-#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -34,86 +34,190 @@
 #include "errors.h"
 #include "imsg.h"
 #include "spacectl.h"
+#include "spacectl_output.h"
 
-/* spaced sends PROGRESS at least this often while a request runs. */
 #define CALL_WAIT_MS	(4 * CTL_PROGRESS_SECONDS * 1000)
 
-void
-ctl_call(int s, uint32_t type, const void *payload, size_t len, int json,
-    void (*record)(struct imsg *, void *), void *arg)
+int
+connect_socket(const char *path)
 {
-	struct imsgbuf		 ibuf;
-	struct imsg		 imsg;
-	struct pollfd		 pfd;
-	struct space_done	 sd;
-	struct ctl_fail		 cf;
-	ssize_t			 n;
-	int			 have_done = 0;
+	struct sockaddr_un	 sun;
+	int			 s;
 
-	imsgbuf_init(&ibuf, s);
-	if (imsg_compose(&ibuf, type, CTL_PEERID(0), getpid(), -1, payload,
-	    len) == -1 || imsgbuf_flush(&ibuf) == -1)
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (strlcpy(sun.sun_path, path, sizeof(sun.sun_path)) >=
+	    sizeof(sun.sun_path))
+		failed("bad_socket_path", path);
+	if ((s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1)
+		failed("socket", strerror(errno));
+	if (connect(s, (struct sockaddr *)&sun, sizeof(sun)) == -1)
+		unreachable(path, errno);
+	return s;
+}
+
+/* A record of exactly len bytes, or spaced broke the protocol. */
+void
+ctl_read(struct imsg *imsg, void *p, size_t len)
+{
+	if (imsg_get_data(imsg, p, len) == -1)
+		failed("bad_answer", "unknown record");
+}
+
+/* 1 when the DATA record is the struct space_done a failure sends. */
+int
+ctl_take_done(struct ctl_req *cr, struct imsg *imsg)
+{
+	struct space_done	*sd = &cr->cr_done;
+
+	if (imsg_get_len(imsg) != sizeof(*sd))
+		return 0;
+	if (imsg_get_data(imsg, sd, sizeof(*sd)) == -1)
+		failed("bad_answer", NULL);
+	sd->sd_code[sizeof(sd->sd_code) - 1] = '\0';
+	sd->sd_message[sizeof(sd->sd_message) - 1] = '\0';
+	cr->cr_have_done = 1;
+	return 1;
+}
+
+/* The request goes out on fd s; its answers are read by ctl_wait(). */
+void
+ctl_send(struct ctl_req *cr, int s)
+{
+	struct imsgbuf	*ibuf = &cr->cr_ibuf;
+
+	cr->cr_fd = s;
+	cr->cr_have_done = cr->cr_finished = 0;
+	imsgbuf_init(ibuf, s);
+	if (imsg_compose(ibuf, cr->cr_type, CTL_PEERID(0), getpid(), -1,
+	    cr->cr_payload, cr->cr_len) == -1)
 		failed("send", strerror(errno));
-	pfd.fd = s;
-	pfd.events = POLLIN;
-	for (;;) {
-		if ((n = poll(&pfd, 1, CALL_WAIT_MS)) == -1) {
+	if (!cr->cr_nonblock && imsgbuf_flush(ibuf) == -1)
+		failed("send", strerror(errno));
+}
+
+static void
+ctl_fail(struct ctl_req *cr, struct imsg *imsg)
+{
+	struct ctl_fail	 cf;
+
+	if (imsg_get_data(imsg, &cf, sizeof(cf)) == -1)
+		failed("bad_answer", NULL);
+	cf.cf_code[sizeof(cf.cf_code) - 1] = '\0';
+	cr->cr_finished = 1;
+	if (cr->cr_fail != NULL)
+		cr->cr_fail(cr, cf.cf_code);
+	else
+		request_failed(cf.cf_code, cr->cr_have_done ?
+		    cr->cr_done.sd_message : NULL);
+}
+
+static void
+ctl_dispatch(struct ctl_req *cr, struct imsg *imsg)
+{
+	switch (imsg_get_type(imsg)) {
+	case IMSG_STREAM_DATA:
+	case IMSG_STREAM_END:
+	case IMSG_STREAM_CREDIT:
+		/* The peerid is the stream's: the command checks it. */
+		if (cr->cr_stream == NULL)
+			failed("bad_answer", "unknown message");
+		cr->cr_stream(cr, imsg);
+		return;
+	}
+	if (imsg_get_peerid(imsg) != CTL_PEERID(0))
+		failed("bad_answer", "another request's");
+	switch (imsg_get_type(imsg)) {
+	case IMSG_CTL_PROGRESS:
+		if (cr->cr_progress != NULL)
+			cr->cr_progress(cr, imsg);
+		return;
+	case IMSG_CTL_DATA:
+		if (cr->cr_data == NULL)
+			failed("bad_answer", "unexpected data");
+		cr->cr_data(cr, imsg);
+		return;
+	case IMSG_CTL_END:
+		cr->cr_finished = 1;
+		return;
+	case IMSG_CTL_FAIL:
+		ctl_fail(cr, imsg);
+		return;
+	}
+	failed("bad_answer", "unknown message");
+}
+
+/* What came in on the socket, handed on; a close is a failure. */
+static void
+ctl_input(struct ctl_req *cr)
+{
+	struct imsg	 imsg;
+	ssize_t		 n;
+
+	if ((n = imsgbuf_read(&cr->cr_ibuf)) == -1) {
+		if (errno == EAGAIN || errno == EINTR)
+			return;
+		failed("read", strerror(errno));
+	}
+	if (n == 0)
+		request_failed("connection_closed", "spaced closed the "
+		    "connection");
+	while (!cr->cr_finished) {
+		if ((n = imsgbuf_get(&cr->cr_ibuf, &imsg)) == -1)
+			failed("bad_answer", strerror(errno));
+		if (n == 0)
+			break;
+		ctl_dispatch(cr, &imsg);
+		imsg_free(&imsg);
+	}
+	/* Credit for a stream we read goes back at once. */
+	if (!cr->cr_nonblock && imsgbuf_queuelen(&cr->cr_ibuf) > 0 &&
+	    imsgbuf_flush(&cr->cr_ibuf) == -1)
+		failed("send", strerror(errno));
+}
+
+void
+ctl_wait(struct ctl_req *cr)
+{
+	struct pollfd	 pfd[2];
+	int		 n, silence = 0;
+
+	while (!cr->cr_finished) {
+		pfd[0].fd = cr->cr_fd;
+		pfd[0].events = POLLIN | (cr->cr_nonblock &&
+		    imsgbuf_queuelen(&cr->cr_ibuf) > 0 ? POLLOUT : 0);
+		pfd[1].fd = cr->cr_input_fd != NULL ? cr->cr_input_fd(cr) : -1;
+		pfd[1].events = POLLIN;
+		if ((n = poll(pfd, 2, CALL_WAIT_MS)) == -1) {
 			if (errno == EINTR)
 				continue;
 			failed("poll", strerror(errno));
 		}
-		if (n == 0)
-			request_failed(json, ERR_TIMEOUT, "spaced did not answer");
-		if ((n = imsgbuf_read(&ibuf)) == -1) {
-			if (errno == EAGAIN || errno == EINTR)
-				continue;
-			failed("read", strerror(errno));
+		if (n == 0) {
+			if (++silence >= (cr->cr_patience > 0 ?
+			    cr->cr_patience : 1))
+				request_failed(ERR_TIMEOUT,
+				    "spaced did not answer");
+			continue;
 		}
-		if (n == 0)
-			request_failed(json, "connection_closed", "spaced closed "
-			    "the connection");
-		while ((n = imsgbuf_get(&ibuf, &imsg)) > 0) {
-			if (imsg_get_peerid(&imsg) != CTL_PEERID(0))
-				failed("bad_answer", "another request's");
-			switch (imsg_get_type(&imsg)) {
-			case IMSG_CTL_PROGRESS:
-				break;
-			case IMSG_CTL_DATA:
-				if (imsg_get_len(&imsg) == sizeof(sd)) {
-					(void)imsg_get_data(&imsg, &sd,
-					    sizeof(sd));
-					sd.sd_message[sizeof(sd.sd_message) -
-					    1] = '\0';
-					have_done = 1;
-				} else
-					record(&imsg, arg);
-				break;
-			case IMSG_CTL_END:
-				imsg_free(&imsg);
-				imsgbuf_clear(&ibuf);
-				return;
-			case IMSG_CTL_FAIL:
-				if (imsg_get_data(&imsg, &cf, sizeof(cf)) == -1)
-					failed("bad_answer", NULL);
-				cf.cf_code[sizeof(cf.cf_code) - 1] = '\0';
-				request_failed(json, cf.cf_code, have_done ?
-				    sd.sd_message : NULL);
-			default:
-				failed("bad_answer", "unknown message");
-			}
-			imsg_free(&imsg);
-		}
-		if (n == -1)
-			failed("bad_answer", strerror(errno));
+		silence = 0;
+		if ((pfd[0].revents & POLLOUT) &&
+		    imsgbuf_write(&cr->cr_ibuf) == -1 &&
+		    errno != EAGAIN && errno != EINTR)
+			failed("send", strerror(errno));
+		if (pfd[1].revents & (POLLIN | POLLHUP | POLLERR | POLLNVAL))
+			cr->cr_input(cr);
+		if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR))
+			ctl_input(cr);
 	}
+	imsgbuf_clear(&cr->cr_ibuf);
 }
 
+/* One request on a connection of its own. */
 void
-json_out(json_t *o)
+ctl_call(struct ctl_req *cr)
 {
-	if (o == NULL)
-		failed("internal_error", "json");
-	json_dumpf(o, stdout, JSON_INDENT(2));
-	putchar('\n');
-	json_decref(o);
+	ctl_send(cr, connect_socket(env->sc_socket));
+	ctl_wait(cr);
+	close(cr->cr_fd);
 }

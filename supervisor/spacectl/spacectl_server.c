@@ -22,7 +22,6 @@
 
 #include <sys/types.h>
 
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,70 +29,51 @@
 
 #include "ctl_proto.h"
 #include "errors.h"
-#include "imsg.h"
 #include "spacectl.h"
+#include "spacectl_output.h"
+
+#define SERVER_BODY_MAX	(64 << 20)
 
 struct server_call {
-	int			 json;
-	uint8_t			*body;
-	size_t			 len;
-	struct ctl_server_result cz;
-	int			 have_result;
-	struct ctl_token	 ct;
-	int			 have_token;
+	struct ctl_req		 sc_req;
+	uint8_t			*sc_body;
+	size_t			 sc_len;
+	struct ctl_server_result sc_result;
+	int			 sc_have_result;
 };
 
 static void
-server_record(struct imsg *imsg, void *arg)
+server_data(struct ctl_req *cr, struct imsg *imsg)
 {
-	struct server_call	*sc = arg;
+	struct server_call	*sc = cr->cr_arg;
 	struct ctl_server_chunk	 ck;
 
+	if (ctl_take_done(cr, imsg))
+		return;
 	if (imsg_get_len(imsg) == sizeof(ck)) {
-		(void)imsg_get_data(imsg, &ck, sizeof(ck));
+		ctl_read(imsg, &ck, sizeof(ck));
 		if (ck.ck_len == 0 || ck.ck_len > sizeof(ck.ck_data) ||
-		    sc->len + ck.ck_len > (64 << 20))
+		    sc->sc_len + ck.ck_len > SERVER_BODY_MAX)
 			failed("bad_answer", "a body chunk");
-		if ((sc->body = realloc(sc->body, sc->len + ck.ck_len)) == NULL)
+		if ((sc->sc_body = realloc(sc->sc_body, sc->sc_len +
+		    ck.ck_len)) == NULL)
 			failed("internal_error", "out of memory");
-		memcpy(sc->body + sc->len, ck.ck_data, ck.ck_len);
-		sc->len += ck.ck_len;
-	} else if (imsg_get_len(imsg) == sizeof(sc->cz)) {
-		(void)imsg_get_data(imsg, &sc->cz, sizeof(sc->cz));
-		sc->have_result = 1;
-	} else if (imsg_get_len(imsg) == sizeof(sc->ct)) {
-		(void)imsg_get_data(imsg, &sc->ct, sizeof(sc->ct));
-		sc->ct.ct_token[sizeof(sc->ct.ct_token) - 1] = '\0';
-		sc->have_token = 1;
-	} else
-		failed("bad_answer", "unknown record");
+		memcpy(sc->sc_body + sc->sc_len, ck.ck_data, ck.ck_len);
+		sc->sc_len += ck.ck_len;
+		return;
+	}
+	ctl_read(imsg, &sc->sc_result, sizeof(sc->sc_result));
+	sc->sc_have_result = 1;
 }
 
-static __dead void
-usage_server(void)
+/* After the ID: [-d] [-T type] METHOD PATH, and the body from stdin. */
+static void
+server_args(int argc, char *argv[], struct ctl_server *cv)
 {
-	fprintf(stderr, "usage: spacectl [-j] server ID [-d] [-T type] "
-	    "METHOD PATH\n");
-	exit(2);
-}
+	const char	*ctype = NULL;
+	ssize_t		 n;
+	int		 ch, dflag = 0;
 
-int
-server_main(int argc, char *argv[], const char *sockpath, int json)
-{
-	static struct ctl_server	 cv;
-	struct server_call		 sc;
-	const char			*ctype = NULL;
-	ssize_t				 n;
-	int				 ch, dflag = 0;
-
-	memset(&cv, 0, sizeof(cv));
-	memset(&sc, 0, sizeof(sc));
-	if (argc < 2)
-		usage_server();
-	if (strlcpy(cv.cv_id, argv[1], sizeof(cv.cv_id)) >= sizeof(cv.cv_id))
-		failed(ERR_BAD_REQUEST, "not a space id");
-	argc--;
-	argv++;
 	optind = 1;
 	while ((ch = getopt(argc, argv, "dT:")) != -1) {
 		switch (ch) {
@@ -104,76 +84,103 @@ server_main(int argc, char *argv[], const char *sockpath, int json)
 			ctype = optarg;
 			break;
 		default:
-			usage_server();
+			usage();
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc != 2)
-		usage_server();
-	if (strlcpy(cv.cv_method, argv[0], sizeof(cv.cv_method)) >=
-	    sizeof(cv.cv_method) ||
-	    strlcpy(cv.cv_path, argv[1], sizeof(cv.cv_path)) >=
-	    sizeof(cv.cv_path))
+		usage();
+	if (strlcpy(cv->cv_method, argv[0], sizeof(cv->cv_method)) >=
+	    sizeof(cv->cv_method) ||
+	    strlcpy(cv->cv_path, argv[1], sizeof(cv->cv_path)) >=
+	    sizeof(cv->cv_path))
 		failed(ERR_BAD_REQUEST, "method or path too long");
 	if (dflag) {
-		while (cv.cv_bodylen < sizeof(cv.cv_body) &&
-		    (n = read(STDIN_FILENO, cv.cv_body + cv.cv_bodylen,
-		    sizeof(cv.cv_body) - cv.cv_bodylen)) > 0)
-			cv.cv_bodylen += n;
-		if (cv.cv_bodylen == sizeof(cv.cv_body) &&
+		while (cv->cv_bodylen < sizeof(cv->cv_body) &&
+		    (n = read(STDIN_FILENO, cv->cv_body + cv->cv_bodylen,
+		    sizeof(cv->cv_body) - cv->cv_bodylen)) > 0)
+			cv->cv_bodylen += n;
+		if (cv->cv_bodylen == sizeof(cv->cv_body) &&
 		    read(STDIN_FILENO, &ch, 1) > 0)
 			failed(ERR_REQUEST_TOO_LARGE, "the body is over 2048 "
 			    "bytes");
 		if (ctype == NULL)
 			ctype = "application/json";
 	}
-	if (ctype != NULL && strlcpy(cv.cv_content_type, ctype,
-	    sizeof(cv.cv_content_type)) >= sizeof(cv.cv_content_type))
+	if (ctype != NULL && strlcpy(cv->cv_content_type, ctype,
+	    sizeof(cv->cv_content_type)) >= sizeof(cv->cv_content_type))
 		failed(ERR_BAD_REQUEST, "content type too long");
-	sc.json = json;
-	ctl_call(connect_socket(sockpath), IMSG_CTL_SERVER, &cv, sizeof(cv),
-	    json, server_record, &sc);
-	if (!sc.have_result || sc.cz.cz_bodylen != sc.len)
-		failed("bad_answer", "no whole answer");
-	if (json)
-		json_out(json_pack("{s:i, s:s%}", "status",
-		    (int)sc.cz.cz_status, "body", sc.len > 0 ?
-		    (const char *)sc.body : "", sc.len));
-	else if (sc.len > 0 && fwrite(sc.body, 1, sc.len, stdout) != sc.len)
-		failed("write", "stdout");
-	free(sc.body);
-	/* Any status is an answer; not 2xx says so in the exit code. */
-	if (!json && (sc.cz.cz_status < 200 || sc.cz.cz_status > 299)) {
-		fprintf(stderr, "spacectl: the server answered %u\n",
-		    sc.cz.cz_status);
-		return 3;
-	}
-	return 0;
 }
 
 int
-token_main(int argc, char *argv[], const char *sockpath, int json)
+server_main(int argc, char *argv[])
+{
+	static struct ctl_server	 cv;
+	struct server_call		 sc;
+	int				 rc;
+
+	memset(&cv, 0, sizeof(cv));
+	memset(&sc, 0, sizeof(sc));
+	if (argc < 2)
+		usage();
+	if (strlcpy(cv.cv_id, argv[1], sizeof(cv.cv_id)) >= sizeof(cv.cv_id))
+		failed(ERR_BAD_REQUEST, "not a space id");
+	server_args(argc - 1, argv + 1, &cv);
+	sc.sc_req.cr_type = IMSG_CTL_SERVER;
+	sc.sc_req.cr_payload = &cv;
+	sc.sc_req.cr_len = sizeof(cv);
+	sc.sc_req.cr_arg = &sc;
+	sc.sc_req.cr_data = server_data;
+	ctl_call(&sc.sc_req);
+	if (!sc.sc_have_result || sc.sc_result.cz_bodylen != sc.sc_len)
+		failed("bad_answer", "no whole answer");
+	rc = out_server(sc.sc_result.cz_status, sc.sc_body, sc.sc_len);
+	free(sc.sc_body);
+	return rc;
+}
+
+struct token_call {
+	struct ctl_token	 tc_token;
+	int			 tc_have;
+};
+
+static void
+token_data(struct ctl_req *cr, struct imsg *imsg)
+{
+	struct token_call	*tc = cr->cr_arg;
+	struct ctl_token	*ct = &tc->tc_token;
+
+	if (ctl_take_done(cr, imsg))
+		return;
+	ctl_read(imsg, ct, sizeof(*ct));
+	ct->ct_token[sizeof(ct->ct_token) - 1] = '\0';
+	tc->tc_have = 1;
+}
+
+int
+token_main(int argc, char *argv[])
 {
 	struct ctl_space	 cs;
-	struct server_call	 sc;
+	struct token_call	 tc;
+	struct ctl_req		 cr;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: spacectl [-j] token ID\n");
-		exit(2);
-	}
+	if (argc != 2)
+		usage();
 	memset(&cs, 0, sizeof(cs));
-	memset(&sc, 0, sizeof(sc));
+	memset(&tc, 0, sizeof(tc));
+	memset(&cr, 0, sizeof(cr));
 	if (strlcpy(cs.cs_id, argv[1], sizeof(cs.cs_id)) >= sizeof(cs.cs_id))
 		failed(ERR_BAD_REQUEST, "not a space id");
-	ctl_call(connect_socket(sockpath), IMSG_CTL_TOKEN, &cs, sizeof(cs),
-	    json, server_record, &sc);
-	if (!sc.have_token)
+	cr.cr_type = IMSG_CTL_TOKEN;
+	cr.cr_payload = &cs;
+	cr.cr_len = sizeof(cs);
+	cr.cr_arg = &tc;
+	cr.cr_data = token_data;
+	ctl_call(&cr);
+	if (!tc.tc_have)
 		failed("bad_answer", "no token");
-	if (json)
-		json_out(json_pack("{s:s}", "token", sc.ct.ct_token));
-	else
-		printf("%s\n", sc.ct.ct_token);
-	explicit_bzero(&sc.ct, sizeof(sc.ct));
+	out_token(tc.tc_token.ct_token);
+	explicit_bzero(&tc, sizeof(tc));
 	return 0;
 }

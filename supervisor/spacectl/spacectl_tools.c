@@ -15,11 +15,9 @@
  */
 
 /*
- * spacectl tools [-a agent]: the current content key of the profile,
- * its canonical description, and the caller's tools volumes (key,
- * whether filled, the spaces that mount each).  spacectl tools fill
- * [-a agent]: the ensure, filling the volume when it must, so tools can
- * be made ready before a create.
+ * spacectl tools [-a agent]: the profile's current key and description,
+ * and the caller's tools volumes.  spacectl tools fill: the ensure,
+ * filling the volume when it must, so tools are ready before a create.
  */
 
 #include <sys/types.h>
@@ -31,31 +29,17 @@
 #include <unistd.h>
 
 #include "ctl_proto.h"
-#include "errors.h"
-#include "imsg.h"
 #include "spacectl.h"
+#include "spacectl_output.h"
 
-static const char *const states[] = {
-	[TOOLS_STATE_FILLED] = "filled",
-	[TOOLS_STATE_EMPTY] = "empty",
-	[TOOLS_STATE_MISMATCH] = "mismatch",
-	[TOOLS_STATE_UNKNOWN] = "unknown",
+struct tools_call {
+	struct ctl_req		 tc_req;
+	struct ctl_tools_info	 tc_info;
+	int			 tc_have_info;
+	json_t			*tc_vols;
+	struct tools_done	 tc_done;
+	int			 tc_have_done;
 };
-
-struct tools_out {
-	struct ctl_tools_info	 ti;
-	int			 have_ti;
-	json_t			*vols;
-	struct tools_done	 td;
-	int			 have_td;
-};
-
-static __dead void
-usage_tools(void)
-{
-	fprintf(stderr, "usage: spacectl [-j] tools [fill] [-a agent]\n");
-	exit(2);
-}
 
 static void
 terminate(char *s, size_t len)
@@ -64,122 +48,75 @@ terminate(char *s, size_t len)
 }
 
 static void
-tools_record(struct imsg *imsg, void *arg)
+tools_info(struct tools_call *tc, struct imsg *imsg)
 {
-	struct tools_out		*to = arg;
+	struct ctl_tools_info	*ti = &tc->tc_info;
+
+	ctl_read(imsg, ti, sizeof(*ti));
+	terminate(ti->ti_agent, sizeof(ti->ti_agent));
+	terminate(ti->ti_key, sizeof(ti->ti_key));
+	terminate(ti->ti_volume, sizeof(ti->ti_volume));
+	terminate(ti->ti_label, sizeof(ti->ti_label));
+	terminate(ti->ti_description, sizeof(ti->ti_description));
+	tc->tc_have_info = 1;
+}
+
+static void
+tools_volume(struct tools_call *tc, struct imsg *imsg)
+{
 	struct tools_volume_info	 vi;
-	json_t				*spaces, *o;
 	uint32_t			 i;
 
+	ctl_read(imsg, &vi, sizeof(vi));
+	terminate(vi.tv_name, sizeof(vi.tv_name));
+	terminate(vi.tv_key, sizeof(vi.tv_key));
+	terminate(vi.tv_description, sizeof(vi.tv_description));
+	terminate(vi.tv_created, sizeof(vi.tv_created));
+	if (vi.tv_state < TOOLS_STATE_FILLED ||
+	    vi.tv_state > TOOLS_STATE_UNKNOWN ||
+	    vi.tv_nmounts > TOOLS_MOUNTS_MAX)
+		failed("bad_answer", "a tools volume");
+	for (i = 0; i < vi.tv_nmounts; i++)
+		terminate(vi.tv_mounts[i], sizeof(vi.tv_mounts[i]));
+	out_tools_volume(&vi, tc->tc_have_info &&
+	    strcmp(vi.tv_key, tc->tc_info.ti_key) == 0, tc->tc_vols);
+}
+
+static void
+tools_data(struct ctl_req *cr, struct imsg *imsg)
+{
+	struct tools_call	*tc = cr->cr_arg;
+	struct tools_done	*td = &tc->tc_done;
+
+	if (ctl_take_done(cr, imsg))
+		return;
 	switch (imsg_get_len(imsg)) {
 	case sizeof(struct ctl_tools_info):
-		(void)imsg_get_data(imsg, &to->ti, sizeof(to->ti));
-		terminate(to->ti.ti_agent, sizeof(to->ti.ti_agent));
-		terminate(to->ti.ti_key, sizeof(to->ti.ti_key));
-		terminate(to->ti.ti_volume, sizeof(to->ti.ti_volume));
-		terminate(to->ti.ti_label, sizeof(to->ti.ti_label));
-		terminate(to->ti.ti_description,
-		    sizeof(to->ti.ti_description));
-		to->have_ti = 1;
+		tools_info(tc, imsg);
 		break;
 	case sizeof(struct tools_volume_info):
-		(void)imsg_get_data(imsg, &vi, sizeof(vi));
-		terminate(vi.tv_name, sizeof(vi.tv_name));
-		terminate(vi.tv_key, sizeof(vi.tv_key));
-		terminate(vi.tv_description, sizeof(vi.tv_description));
-		terminate(vi.tv_created, sizeof(vi.tv_created));
-		if (vi.tv_state < TOOLS_STATE_FILLED ||
-		    vi.tv_state > TOOLS_STATE_UNKNOWN ||
-		    vi.tv_nmounts > TOOLS_MOUNTS_MAX)
-			failed("bad_answer", "a tools volume");
-		spaces = json_array();
-		for (i = 0; i < vi.tv_nmounts; i++) {
-			terminate(vi.tv_mounts[i], sizeof(vi.tv_mounts[i]));
-			json_array_append_new(spaces,
-			    json_string(vi.tv_mounts[i]));
-		}
-		o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:b, s:b}",
-		    "name", vi.tv_name, "key", vi.tv_key,
-		    "description", vi.tv_description,
-		    "created", vi.tv_created,
-		    "state", states[vi.tv_state], "spaces", spaces,
-		    "moreSpaces", vi.tv_more != 0,
-		    "current", to->have_ti &&
-		    strcmp(vi.tv_key, to->ti.ti_key) == 0);
-		if (o != NULL)
-			json_array_append_new(to->vols, o);
+		tools_volume(tc, imsg);
 		break;
 	case sizeof(struct tools_done):
-		(void)imsg_get_data(imsg, &to->td, sizeof(to->td));
-		terminate(to->td.td_volume, sizeof(to->td.td_volume));
-		terminate(to->td.td_key, sizeof(to->td.td_key));
-		to->have_td = 1;
+		ctl_read(imsg, td, sizeof(*td));
+		terminate(td->td_volume, sizeof(td->td_volume));
+		terminate(td->td_key, sizeof(td->td_key));
+		tc->tc_have_done = 1;
 		break;
 	default:
 		failed("bad_answer", "an unknown record");
 	}
 }
 
-static void
-print_list(struct tools_out *to, int json)
-{
-	json_t		*o, *v, *s;
-	size_t		 i, j;
-	const char	*d, *nl;
-
-	if (json) {
-		o = json_pack("{s:s, s:s?, s:s?, s:s?, s:s?, s:O}",
-		    "agent", to->ti.ti_agent,
-		    "key", to->ti.ti_key[0] != '\0' ? to->ti.ti_key : NULL,
-		    "volume", to->ti.ti_volume[0] != '\0' ? to->ti.ti_volume :
-		    NULL,
-		    "label", to->ti.ti_label[0] != '\0' ? to->ti.ti_label :
-		    NULL,
-		    "description", to->ti.ti_description[0] != '\0' ?
-		    to->ti.ti_description : NULL,
-		    "volumes", to->vols);
-		json_dumpf(o, stdout, JSON_INDENT(2));
-		putchar('\n');
-		json_decref(o);
-		return;
-	}
-	if (to->ti.ti_key[0] != '\0') {
-		printf("agent %s: key %s, %s\n  volume %s\n", to->ti.ti_agent,
-		    to->ti.ti_key, to->ti.ti_label, to->ti.ti_volume);
-		for (d = to->ti.ti_description; *d != '\0'; d = nl + 1) {
-			if ((nl = strchr(d, '\n')) == NULL)
-				nl = d + strlen(d) - 1;
-			printf("  | %.*s\n", (int)(nl - d + (*nl != '\n')), d);
-		}
-	} else
-		printf("agent %s: no key (the profile or the filler could "
-		    "not be read; see the log of spaced)\n", to->ti.ti_agent);
-	printf("%-60s %-16s %-8s %s\n", "VOLUME", "KEY", "STATE", "SPACES");
-	json_array_foreach(to->vols, i, v) {
-		printf("%-60s %-16s %-8s", json_string_value(json_object_get(v,
-		    "name")), json_string_value(json_object_get(v, "key")),
-		    json_string_value(json_object_get(v, "state")));
-		json_array_foreach(json_object_get(v, "spaces"), j, s)
-			printf("%s%s", j == 0 ? " " : ",",
-			    json_string_value(s));
-		if (json_array_size(json_object_get(v, "spaces")) == 0)
-			printf(" -");
-		if (json_is_true(json_object_get(v, "current")))
-			printf(" (current)");
-		putchar('\n');
-	}
-}
-
 int
-tools_main(int argc, char *argv[], const char *sockpath, int json)
+tools_main(int argc, char *argv[])
 {
 	struct ctl_tools	 ct;
-	struct tools_out	 to;
-	json_t			*o;
-	int			 ch, fill = 0, s;
+	struct tools_call	 tc;
+	int			 ch, fill = 0;
 
 	memset(&ct, 0, sizeof(ct));
-	memset(&to, 0, sizeof(to));
+	memset(&tc, 0, sizeof(tc));
 	if (argc > 1 && strcmp(argv[1], "fill") == 0) {
 		fill = 1;
 		argc--;
@@ -191,39 +128,29 @@ tools_main(int argc, char *argv[], const char *sockpath, int json)
 		case 'a':
 			if (strlcpy(ct.ct_agent, optarg, sizeof(ct.ct_agent)) >=
 			    sizeof(ct.ct_agent))
-				usage_tools();
+				usage();
 			break;
 		default:
-			usage_tools();
+			usage();
 		}
 	}
 	if (optind != argc)
-		usage_tools();
-	to.vols = json_array();
-	s = connect_socket(sockpath);
-	ctl_call(s, fill ? IMSG_CTL_TOOLS_FILL : IMSG_CTL_TOOLS, &ct,
-	    sizeof(ct), json, tools_record, &to);
-	close(s);
-	if (!fill) {
-		if (!to.have_ti)
-			failed("bad_answer", "no key");
-		print_list(&to, json);
-		json_decref(to.vols);
-		return 0;
-	}
-	if (!to.have_td)
+		usage();
+	tc.tc_vols = json_array();
+	tc.tc_req.cr_type = fill ? IMSG_CTL_TOOLS_FILL : IMSG_CTL_TOOLS;
+	tc.tc_req.cr_payload = &ct;
+	tc.tc_req.cr_len = sizeof(ct);
+	tc.tc_req.cr_arg = &tc;
+	tc.tc_req.cr_data = tools_data;
+	ctl_call(&tc.tc_req);
+	if (!fill && !tc.tc_have_info)
+		failed("bad_answer", "no key");
+	if (fill && !tc.tc_have_done)
 		failed("bad_answer", "no tools answer");
-	if (json) {
-		o = json_pack("{s:s, s:s, s:b, s:i}", "volume",
-		    to.td.td_volume, "key", to.td.td_key, "filled",
-		    to.td.td_filled != 0, "pruned", to.td.td_pruned);
-		json_dumpf(o, stdout, JSON_INDENT(2));
-		putchar('\n');
-		json_decref(o);
-	} else
-		printf("%s %s (key %s)%s\n", to.td.td_filled ? "filled" :
-		    "ready", to.td.td_volume, to.td.td_key,
-		    to.td.td_pruned > 0 ? ", old volumes pruned" : "");
-	json_decref(to.vols);
+	if (fill)
+		out_tools_filled(&tc.tc_done);
+	else
+		out_tools(&tc.tc_info, tc.tc_vols);
+	json_decref(tc.tc_vols);
 	return 0;
 }

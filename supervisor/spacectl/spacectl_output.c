@@ -1,0 +1,720 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * Everything spacectl prints, text or JSON (-j), and how it fails: the
+ * commands hand their records here.  Calls nothing else of spacectl,
+ * so it also holds the environment every file reads.
+ */
+
+#include <sys/types.h>
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ctl_proto.h"
+#include "errors.h"
+#include "spacectl.h"
+#include "spacectl_output.h"
+
+static struct spacectl	 spacectl_env = { .sc_stdin_flags = -1 };
+struct spacectl		*env = &spacectl_env;
+
+/* --- usage and failures ---------------------------------------------- */
+
+static void
+usage_list(void)
+{
+	const struct ctl_cmd	*c;
+	size_t			 i;
+
+	fprintf(stderr, "usage: spacectl [-j] [-s socket] command\n");
+	for (i = 0; i < env->sc_ncmds; i++) {
+		c = &env->sc_cmds[i];
+		if (i == 0)
+			fprintf(stderr, "commands: ");
+		else if (c->cc_list == USAGE_LINE)
+			fprintf(stderr, " |\n          ");
+		else
+			fprintf(stderr, c->cc_list == USAGE_ALIAS ? "|" : " | ");
+		fprintf(stderr, "%s", c->cc_name);
+		if (*c->cc_args != '\0' && (i + 1 == env->sc_ncmds ||
+		    env->sc_cmds[i + 1].cc_list != USAGE_ALIAS))
+			fprintf(stderr, " %s", c->cc_args);
+	}
+	fprintf(stderr, "\n");
+}
+
+/* The command's own lines (and its group's), or the whole list. */
+__dead void
+usage(void)
+{
+	const struct ctl_cmd	*c;
+	size_t			 i;
+	int			 first = 1;
+
+	if (env->sc_cmd == NULL || env->sc_cmd->cc_group == 0) {
+		usage_list();
+		exit(2);
+	}
+	for (i = 0; i < env->sc_ncmds; i++) {
+		c = &env->sc_cmds[i];
+		if (c->cc_group != env->sc_cmd->cc_group)
+			continue;
+		fprintf(stderr, "%s spacectl [-j] %s %s\n", first ? "usage:" :
+		    "      ", c->cc_name, c->cc_args);
+		first = 0;
+	}
+	exit(2);
+}
+
+void
+space_failed_json(const char *code, const char *message, int uncertain,
+    json_t *rollback)
+{
+	json_t	*o, *v = env->sc_violations;
+
+	o = json_pack("{s:s, s:s, s:{s:b, s:o, s:o}}", "error", code,
+	    "message", message != NULL ? message : "", "details", "uncertain",
+	    uncertain != 0, "rollbackFailures",
+	    rollback != NULL ? json_incref(rollback) : json_array(),
+	    "violations", v != NULL ? json_incref(v) : json_array());
+	if (o == NULL)		/* a message that is not UTF-8 */
+		o = json_pack("{s:s, s:s, s:{s:b, s:o}}", "error", code,
+		    "message", "", "details", "uncertain", uncertain != 0,
+		    "rollbackFailures", rollback != NULL ?
+		    json_incref(rollback) : json_array());
+	json_dumpf(o, stdout, JSON_INDENT(2));
+	putchar('\n');
+	fflush(stdout);
+	json_decref(o);
+}
+
+/* spacectl itself failed (or spaced broke the protocol): the text. */
+__dead void
+failed(const char *code, const char *detail)
+{
+	if (env->sc_cmd != NULL && env->sc_cmd->cc_fail == FAIL_SPACE &&
+	    env->sc_json)
+		space_failed_json(code, detail, 0, NULL);
+	else if (detail != NULL)
+		fprintf(stderr, "spacectl: %s: %s\n", code, detail);
+	else
+		fprintf(stderr, "spacectl: %s\n", code);
+	exit(1);
+}
+
+/* The request failed: the code and message, or -j, the object. */
+__dead void
+request_failed(const char *code, const char *message)
+{
+	enum ctl_fail_style	 style = env->sc_cmd != NULL ?
+				    env->sc_cmd->cc_fail : FAIL_TEXT;
+	json_t			*o;
+
+	if (env->sc_json && style == FAIL_SPACE)
+		space_failed_json(code, message, 0, NULL);
+	else if (env->sc_json && style == FAIL_JSON) {
+		o = json_pack("{s:s, s:s}", "error", code, "message",
+		    message != NULL ? message : "");
+		if (o == NULL)
+			o = json_pack("{s:s, s:s}", "error", code, "message",
+			    "");
+		out_json(o);
+	} else if (message != NULL && *message != '\0')
+		fprintf(stderr, "spacectl: %s: %s\n", code, message);
+	else
+		fprintf(stderr, "spacectl: %s\n", code);
+	exit(1);
+}
+
+__dead void
+unreachable(const char *path, int error)
+{
+	fprintf(stderr, "spacectl: cannot reach spaced at %s: %s\n", path,
+	    strerror(error));
+	exit(1);
+}
+
+/* A failure that does not end spacectl at once. */
+void
+out_error(const char *code)
+{
+	fprintf(stderr, "spacectl: %s\n", code);
+}
+
+/* spaced NUL-terminates; a reply that does not is refused. */
+const char *
+nstr(const char *s, size_t len)
+{
+	if (memchr(s, '\0', len) == NULL)
+		failed("bad_answer", "unterminated string");
+	return s;
+}
+
+/* --- JSON -------------------------------------------------------------- */
+
+/* Prints o indented and frees it; NULL prints an empty line. */
+void
+out_json(json_t *o)
+{
+	json_dumpf(o, stdout, JSON_INDENT(2));
+	putchar('\n');
+	json_decref(o);
+}
+
+/* As out_json, but NULL (a record that is not UTF-8) is a failure. */
+void
+out_json_checked(json_t *o)
+{
+	if (o == NULL)
+		failed("internal_error", "json");
+	out_json(o);
+}
+
+void
+out_json_add(json_t *a, json_t *o)
+{
+	if (o == NULL || json_array_append_new(a, o) == -1)
+		failed("internal_error", "json");
+}
+
+/* -j of a command that answers nothing. */
+void
+out_empty(void)
+{
+	if (env->sc_json)
+		printf("{}\n");
+}
+
+/* Bytes that came from a space: as they are, to stdout or stderr. */
+void
+out_bytes(int fd, const uint8_t *p, size_t n)
+{
+	ssize_t	 w;
+
+	while (n > 0) {
+		if ((w = write(fd, p, n)) == -1) {
+			if (errno == EINTR)
+				continue;
+			/* Our reader left: the command's output goes nowhere. */
+			exit(SPACECTL_EXEC_FAILED);
+		}
+		p += w;
+		n -= w;
+	}
+}
+
+const char *
+jstr(json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+/* --- spaced's processes ------------------------------------------------ */
+
+void
+out_status_head(void)
+{
+	if (!env->sc_json)
+		printf("%-16s %-8s %-8s %s\n", "PROCESS", "PID", "STATE",
+		    "DETAIL");
+}
+
+void
+out_status(const struct ctl_proc *cp, json_t *rows)
+{
+	const char	*name = nstr(cp->cp_name, sizeof(cp->cp_name));
+	const char	*state = nstr(cp->cp_state, sizeof(cp->cp_state));
+	const char	*detail = nstr(cp->cp_detail, sizeof(cp->cp_detail));
+	char		 pid[16], counts[64];
+	json_t		*o;
+
+	if (env->sc_json) {
+		o = json_pack("{s:s, s:s}", "name", name, "state", state);
+		if (cp->cp_pid > 0)
+			json_object_set_new(o, "pid", json_integer(cp->cp_pid));
+		if (detail[0] != '\0')
+			json_object_set_new(o, "detail", json_string(detail));
+		if (cp->cp_clients >= 0)
+			json_object_set_new(o, "clients",
+			    json_integer(cp->cp_clients));
+		if (cp->cp_requests >= 0)
+			json_object_set_new(o, "requests",
+			    json_integer(cp->cp_requests));
+		if (cp->cp_streams >= 0)
+			json_object_set_new(o, "streams",
+			    json_integer(cp->cp_streams));
+		json_array_append_new(rows, o);
+		return;
+	}
+	if (cp->cp_pid > 0)
+		snprintf(pid, sizeof(pid), "%d", cp->cp_pid);
+	else
+		strlcpy(pid, "-", sizeof(pid));
+	if (cp->cp_clients >= 0) {
+		snprintf(counts, sizeof(counts), "%d clients, %d requests, "
+		    "%d streams", cp->cp_clients, cp->cp_requests,
+		    cp->cp_streams);
+		detail = counts;
+	}
+	printf("%-16s %-8s %-8s %s\n", name, pid, state, detail);
+}
+
+void
+out_privileges_head(void)
+{
+	if (!env->sc_json)
+		printf("%-15s %-7s %-12s %-12s %-7s %-3s %-16s %-24s %-22s %s\n",
+		    "PROCESS", "PID", "UID", "GID", "SECCOMP", "NNP", "CAPEFF",
+		    "LANDLOCK", "ROOT", "FDS");
+}
+
+void
+out_privileges(const struct ctl_privileges *cv, json_t *rows)
+{
+	const char	*name = nstr(cv->cv_name, sizeof(cv->cv_name));
+	const char	*uid = nstr(cv->cv_uid, sizeof(cv->cv_uid));
+	const char	*gid = nstr(cv->cv_gid, sizeof(cv->cv_gid));
+	const char	*cap = nstr(cv->cv_capeff, sizeof(cv->cv_capeff));
+	const char	*ll = nstr(cv->cv_landlock, sizeof(cv->cv_landlock));
+	const char	*root = nstr(cv->cv_root, sizeof(cv->cv_root));
+
+	if (env->sc_json) {
+		json_array_append_new(rows, json_pack(
+		    "{s:s, s:i, s:s, s:s, s:i, s:i, s:s, s:s, s:s, s:i}",
+		    "name", name, "pid", cv->cv_pid, "uid", uid, "gid", gid,
+		    "seccomp", cv->cv_seccomp, "noNewPrivs", cv->cv_nnp,
+		    "capEff", cap, "landlock", ll, "root", root,
+		    "fds", cv->cv_nfds));
+		return;
+	}
+	printf("%-15s %-7d %-12s %-12s %-7d %-3d %-16s %-24s %-22s %d\n",
+	    name, cv->cv_pid, uid, gid, cv->cv_seccomp, cv->cv_nnp, cap, ll,
+	    root, cv->cv_nfds);
+}
+
+/* With -j, after the END: the rows as status and privileges show them. */
+void
+out_processes(json_t *rows)
+{
+	if (env->sc_json)
+		out_json(json_pack("{s:O}", "processes", rows));
+}
+
+/* With -j, after the END: the one record of check, probe, stream-test. */
+void
+out_first_row(json_t *rows)
+{
+	if (env->sc_json)
+		out_json(json_incref(json_array_get(rows, 0)));
+}
+
+void
+out_check(const struct docker_check_msg *dc, json_t *rows)
+{
+	const char	*code = nstr(dc->dc_code, sizeof(dc->dc_code));
+	const char	*ver = nstr(dc->dc_version, sizeof(dc->dc_version));
+	const char	*api = nstr(dc->dc_api_version,
+			    sizeof(dc->dc_api_version));
+	const char	*minapi = nstr(dc->dc_min_api_version,
+			    sizeof(dc->dc_min_api_version));
+	const char	*os = nstr(dc->dc_os, sizeof(dc->dc_os));
+	const char	*arch = nstr(dc->dc_arch, sizeof(dc->dc_arch));
+
+	if (env->sc_json) {
+		if (dc->dc_available)
+			json_array_append_new(rows, json_pack(
+			    "{s:b, s:s, s:s, s:s, s:s, s:s, s:b}",
+			    "available", 1, "version", ver, "apiVersion", api,
+			    "minApiVersion", minapi, "os", os, "arch", arch,
+			    "hostIsolation", dc->dc_host_isolation != 0));
+		else
+			json_array_append_new(rows, json_pack("{s:b, s:s}",
+			    "available", 0, "code", code));
+	} else if (dc->dc_available)
+		printf("docker: available\nversion: %s\napi version: %s "
+		    "(minimum %s)\nos/arch: %s/%s\nhost isolation: %s\n",
+		    ver, api, minapi, os, arch,
+		    dc->dc_host_isolation ? "yes" : "no");
+	else
+		printf("docker: unavailable (%s)\n", code);
+}
+
+void
+out_probe(const char *proc, const char *call, int error, json_t *rows)
+{
+	if (env->sc_json)
+		json_array_append_new(rows, json_pack("{s:s, s:s, s:b, s:s}",
+		    "process", proc, "call", call, "allowed", error == 0,
+		    "error", error == 0 ? "" : strerror(error)));
+	else if (error == 0)
+		printf("%s: %s was ALLOWED\n", proc, call);
+	else
+		printf("%s: %s failed: %s\n", proc, call, strerror(error));
+}
+
+void
+out_stream_test(const char *sink, uint64_t bytes, int intact,
+    const struct ctl_stream_test *got, json_t *rows)
+{
+	double	 secs = got->ct_usec / 1e6;
+
+	if (env->sc_json)
+		json_array_append_new(rows, json_pack(
+		    "{s:I, s:b, s:s, s:I, s:f, s:I}", "bytes",
+		    (json_int_t)bytes, "intact", intact, "sink", sink,
+		    "usec", (json_int_t)got->ct_usec, "mibPerSec",
+		    secs > 0 ? bytes / 1048576.0 / secs : 0.0,
+		    "spacedPeakRssKiB", (json_int_t)got->ct_peak_rss));
+	else
+		printf("spaced-git -> spaced -> %s: %llu bytes "
+		    "%s in %.3f s (%.0f MiB/s); spaced peak RSS %llu KiB\n",
+		    sink, (unsigned long long)bytes,
+		    intact ? "intact" : "CORRUPTED", secs,
+		    secs > 0 ? bytes / 1048576.0 / secs : 0.0,
+		    (unsigned long long)got->ct_peak_rss);
+}
+
+/* --- exec -------------------------------------------------------------- */
+
+static json_t *
+output_json(const char *s, size_t n)
+{
+	json_t	*o;
+
+	/* Bytes that are not UTF-8 are shown as U+FFFD, never dropped. */
+	if ((o = json_stringn(s != NULL ? s : "", n)) != NULL)
+		return o;
+	return json_stringn_nocheck("", 0);
+}
+
+/* An exec that did not run to its end: the code, and why. */
+void
+out_exec_failed(const char *code, const char *message)
+{
+	if (env->sc_json)
+		out_json(json_pack("{s:s, s:s}", "error", code, "message",
+		    message));
+	else
+		fprintf(stderr, "spacectl: %s%s%s\n", code, message[0] ?
+		    ": " : "", message);
+}
+
+/* -j: the exit code and what the command printed, collected. */
+void
+out_exec_result(int code, const char *out, size_t outlen, const char *err,
+    size_t errlen)
+{
+	if (env->sc_json)
+		out_json(json_pack("{s:i, s:o, s:o}", "exitCode", code,
+		    "stdout", output_json(out, outlen),
+		    "stderr", output_json(err, errlen)));
+}
+
+/* --- code in ----------------------------------------------------------- */
+
+/* Names come from a repository: printed as they are, one a line. */
+void
+out_file(const struct git_file *gf, json_t *travel, json_t *stay)
+{
+	if (gf->gf_kind == GIT_FILE_TRAVELS) {
+		if (!env->sc_json)
+			printf("%s\t%llu\n", gf->gf_path,
+			    (unsigned long long)gf->gf_size);
+		else
+			out_json_add(travel, json_pack("{s:s, s:I}", "path",
+			    gf->gf_path, "size", (json_int_t)gf->gf_size));
+	} else {
+		if (!env->sc_json)
+			printf("%s\trepository, stays\n", gf->gf_path);
+		else
+			out_json_add(stay, json_pack("{s:s, s:s}", "path",
+			    gf->gf_path, "kind", "repository"));
+	}
+}
+
+void
+out_files(json_t *travel, json_t *stay, uint64_t count, uint64_t total)
+{
+	if (env->sc_json)
+		out_json_checked(json_pack("{s:o, s:o, s:I}", "files", travel,
+		    "notTravelling", stay, "totalBytes", (json_int_t)total));
+	else {
+		json_decref(travel);
+		json_decref(stay);
+		fprintf(stderr, "%llu untracked files travel, %llu bytes\n",
+		    (unsigned long long)count, (unsigned long long)total);
+	}
+}
+
+void
+out_limit(const struct git_limit *lm, json_t *submodules, json_t *lfs)
+{
+	if (!env->sc_json)
+		printf("%s\t%s\n", lm->gl_kind == GIT_LIMIT_SUBMODULE ?
+		    "submodule" : "lfs", lm->gl_path);
+	else
+		out_json_add(lm->gl_kind == GIT_LIMIT_SUBMODULE ? submodules :
+		    lfs, json_string(lm->gl_path));
+}
+
+void
+out_limits(json_t *submodules, json_t *lfs)
+{
+	if (env->sc_json)
+		out_json_checked(json_pack("{s:o, s:b, s:o}", "submodules",
+		    submodules, "lfs", json_array_size(lfs) > 0,
+		    "lfsAttributes", lfs));
+	else {
+		json_decref(submodules);
+		json_decref(lfs);
+	}
+}
+
+/* On a terminal: the bytes code in sent so far, on one line. */
+void
+out_codein_progress(uint64_t done)
+{
+	fprintf(stderr, "\rcode in: %llu bytes sent",
+	    (unsigned long long)done);
+}
+
+void
+out_codein_progress_end(void)
+{
+	fputc('\n', stderr);
+}
+
+/* What the space printed, shown when the transfer failed. */
+void
+out_codein_tail(const char *tail, size_t len)
+{
+	if (env->sc_json || len == 0)
+		return;
+	fprintf(stderr, "spacectl: what the space printed:\n");
+	fwrite(tail, 1, len, stderr);
+	if (tail[len - 1] != '\n')
+		fputc('\n', stderr);
+}
+
+void
+out_codein(const struct ctl_codein_result *cr)
+{
+	if (env->sc_json) {
+		out_json_checked(json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, "
+		    "s:s, s:{s:b, s:b}}", "spacePath", cr->cr_space_path,
+		    "projectPath", cr->cr_project_path, "base", cr->cr_base,
+		    "staged", cr->cr_staged, "start", cr->cr_start, "branch",
+		    cr->cr_branch[0] != '\0' ? json_string(cr->cr_branch) :
+		    json_null(), "objectFormat", cr->cr_format,
+		    "identityCopied", "name", cr->cr_name_copied, "email",
+		    cr->cr_email_copied));
+		return;
+	}
+	printf("space path: %s\nproject path: %s\nbranch: %s\n",
+	    cr->cr_space_path, cr->cr_project_path,
+	    cr->cr_branch[0] != '\0' ? cr->cr_branch : "(detached HEAD)");
+	if (!cr->cr_name_copied || !cr->cr_email_copied)
+		fprintf(stderr, "spacectl: warning: your git user.%s did not "
+		    "travel (not set, or not one short line): the agent "
+		    "cannot commit in the space\n", !cr->cr_name_copied &&
+		    !cr->cr_email_copied ? "name and user.email" :
+		    !cr->cr_name_copied ? "name" : "email");
+}
+
+void
+out_history(const struct ctl_history_result *ch)
+{
+	if (env->sc_json)
+		out_json_checked(json_pack("{s:s, s:I}", "status",
+		    ch->ch_status, "bytes", (json_int_t)ch->ch_bytes));
+	else
+		printf("%s\n", ch->ch_status);
+}
+
+/* --- the gatekeeper's journal ------------------------------------------ */
+
+/* A record: its line now, or with -j into records. */
+void
+out_journal_entry(const struct journal_entry *je, json_t *records)
+{
+	if (records == NULL) {
+		printf("%s %s %s:%u %s\n", je->je_at, je->je_listener,
+		    je->je_host, (unsigned)je->je_port, je->je_decision);
+		return;
+	}
+	out_json_add(records, json_pack("{s:s, s:s, s:s, s:i, s:s}", "at",
+	    je->je_at, "listener", je->je_listener, "host", je->je_host,
+	    "port", (json_int_t)je->je_port, "decision", je->je_decision));
+}
+
+/* The whole journal (follow: 0), or what a poll of -f found. */
+void
+out_journal(json_t *records, const struct journal_counts *jc, int follow)
+{
+	if (!env->sc_json) {
+		if (!follow && (jc->jc_malformed > 0 || jc->jc_dropped > 0))
+			fprintf(stderr, "spacectl: %llu malformed and %llu "
+			    "dropped lines in the gatekeeper's log\n",
+			    (unsigned long long)jc->jc_malformed,
+			    (unsigned long long)jc->jc_dropped);
+		return;
+	}
+	if (!follow) {
+		out_json_checked(json_pack("{s:O, s:I, s:I}", "records",
+		    records, "malformed", (json_int_t)jc->jc_malformed,
+		    "dropped", (json_int_t)jc->jc_dropped));
+		return;
+	}
+	out_json_line(json_pack("{s:O, s:I}", "records", records,
+	    "malformed", (json_int_t)jc->jc_malformed));
+}
+
+/* One object a line, for a reader that follows. */
+void
+out_json_line(json_t *o)
+{
+	if (o == NULL)
+		failed("internal_error", "json");
+	json_dumpf(o, stdout, JSON_COMPACT);
+	putchar('\n');
+	json_decref(o);
+}
+
+/* --- the server inside a space ----------------------------------------- */
+
+/* The server's answer; any status is one, not 2xx exits 3. */
+int
+out_server(unsigned int status, const uint8_t *body, size_t len)
+{
+	if (env->sc_json)
+		out_json_checked(json_pack("{s:i, s:s%}", "status",
+		    (int)status, "body", len > 0 ? (const char *)body : "",
+		    len));
+	else if (len > 0 && fwrite(body, 1, len, stdout) != len)
+		failed("write", "stdout");
+	if (!env->sc_json && (status < 200 || status > 299)) {
+		fprintf(stderr, "spacectl: the server answered %u\n", status);
+		return 3;
+	}
+	return 0;
+}
+
+void
+out_token(const char *token)
+{
+	if (env->sc_json)
+		out_json_checked(json_pack("{s:s}", "token", token));
+	else
+		printf("%s\n", token);
+}
+
+/* --- tools ------------------------------------------------------------- */
+
+static const char *const tools_states[] = {
+	[TOOLS_STATE_FILLED] = "filled",
+	[TOOLS_STATE_EMPTY] = "empty",
+	[TOOLS_STATE_MISMATCH] = "mismatch",
+	[TOOLS_STATE_UNKNOWN] = "unknown",
+};
+
+/* A volume of the caller's into vols; its state checked by the caller. */
+void
+out_tools_volume(const struct tools_volume_info *vi, int current,
+    json_t *vols)
+{
+	json_t		*spaces, *o;
+	uint32_t	 i;
+
+	spaces = json_array();
+	for (i = 0; i < vi->tv_nmounts; i++)
+		json_array_append_new(spaces, json_string(vi->tv_mounts[i]));
+	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:b, s:b}",
+	    "name", vi->tv_name, "key", vi->tv_key,
+	    "description", vi->tv_description, "created", vi->tv_created,
+	    "state", tools_states[vi->tv_state], "spaces", spaces,
+	    "moreSpaces", vi->tv_more != 0, "current", current);
+	if (o != NULL)
+		json_array_append_new(vols, o);
+}
+
+static void
+tools_volumes_text(json_t *vols)
+{
+	json_t	*v, *s;
+	size_t	 i, j;
+
+	printf("%-60s %-16s %-8s %s\n", "VOLUME", "KEY", "STATE", "SPACES");
+	json_array_foreach(vols, i, v) {
+		printf("%-60s %-16s %-8s", jstr(v, "name"), jstr(v, "key"),
+		    jstr(v, "state"));
+		json_array_foreach(json_object_get(v, "spaces"), j, s)
+			printf("%s%s", j == 0 ? " " : ",",
+			    json_string_value(s));
+		if (json_array_size(json_object_get(v, "spaces")) == 0)
+			printf(" -");
+		if (json_is_true(json_object_get(v, "current")))
+			printf(" (current)");
+		putchar('\n');
+	}
+}
+
+void
+out_tools(const struct ctl_tools_info *ti, json_t *vols)
+{
+	const char	*d, *nl;
+
+	if (env->sc_json) {
+		out_json(json_pack("{s:s, s:s?, s:s?, s:s?, s:s?, s:O}",
+		    "agent", ti->ti_agent,
+		    "key", ti->ti_key[0] != '\0' ? ti->ti_key : NULL,
+		    "volume", ti->ti_volume[0] != '\0' ? ti->ti_volume : NULL,
+		    "label", ti->ti_label[0] != '\0' ? ti->ti_label : NULL,
+		    "description", ti->ti_description[0] != '\0' ?
+		    ti->ti_description : NULL, "volumes", vols));
+		return;
+	}
+	if (ti->ti_key[0] != '\0') {
+		printf("agent %s: key %s, %s\n  volume %s\n", ti->ti_agent,
+		    ti->ti_key, ti->ti_label, ti->ti_volume);
+		for (d = ti->ti_description; *d != '\0'; d = nl + 1) {
+			if ((nl = strchr(d, '\n')) == NULL)
+				nl = d + strlen(d) - 1;
+			printf("  | %.*s\n", (int)(nl - d + (*nl != '\n')), d);
+		}
+	} else
+		printf("agent %s: no key (the profile or the filler could "
+		    "not be read; see the log of spaced)\n", ti->ti_agent);
+	tools_volumes_text(vols);
+}
+
+void
+out_tools_filled(const struct tools_done *td)
+{
+	if (env->sc_json)
+		out_json(json_pack("{s:s, s:s, s:b, s:i}", "volume",
+		    td->td_volume, "key", td->td_key, "filled",
+		    td->td_filled != 0, "pruned", td->td_pruned));
+	else
+		printf("%s %s (key %s)%s\n", td->td_filled ? "filled" :
+		    "ready", td->td_volume, td->td_key,
+		    td->td_pruned > 0 ? ", old volumes pruned" : "");
+}
