@@ -7,8 +7,7 @@ if ! curl -sf --max-time 3 --unix-socket /var/run/docker.sock \
     http://docker/_ping >/dev/null 2>&1; then
 	echo "# no Docker daemon answers: these suites need one (make check starts it)"
 	not_ok "a Docker engine answers"
-	test_done
-	exit 1
+	finish
 fi
 
 INSTALL=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
@@ -20,7 +19,7 @@ SPACED_EXTRA_CONF="install id $INSTALL
 ${SPACED_EXTRA_CONF:-}"
 if ! start_spaced "$T/sd"; then
 	echo "# spaced did not start:"; sed 's/^/# /' "$T/sd/log"
-	not_ok "spaced starts"; test_done; exit 1
+	not_ok "spaced starts"; finish
 fi
 
 sc() { ctl "$@"; }
@@ -45,8 +44,8 @@ leftovers() {
 	done
 }
 
-# The end of every suite: nothing of ours remains, then the summary.
-finish() {
+# The end of every suite (at finish): nothing of ours remains.
+contract_end() {
 	stop_spaced
 	# KEEP=1: the log of the suite's spaced survives it, for a look.
 	[ -z "${KEEP:-}" ] || cp "$T/sd/log" /tmp/spaced-last.log
@@ -64,5 +63,5 @@ finish() {
 		ok "nothing with this run's owner remains"
 	fi
 	rm -rf "$T" "$tree"
-	test_done
 }
+at_finish contract_end

@@ -27,14 +27,14 @@ not_ok()
 check()
 {
 	_h_d=$1; shift
-	if "$@"; then ok "$_h_d"; else not_ok "$_h_d"; fi
+	if "$@"; then ok "$_h_d"; else not_ok "$_h_d" "failed: $*"; fi
 }
 
 # check_fails DESCRIPTION COMMAND...: passes when the command fails.
 check_fails()
 {
 	_h_d=$1; shift
-	if "$@"; then not_ok "$_h_d"; else ok "$_h_d"; fi
+	if "$@"; then not_ok "$_h_d" "succeeded: $*"; else ok "$_h_d"; fi
 }
 
 # skip REASON: a check not made, and why.  Live on CI a skip fails.

@@ -9,6 +9,7 @@
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 top=$(pwd)
+. "$top/regress/lib/harness.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 killed=0
@@ -59,10 +60,10 @@ mutant_build() {
 # status is the exit status of the run whose output is $tmp/run.log.
 mutant_judge() {
 	if [ "$2" -eq 0 ]; then
-		echo "SURVIVED: $1"
+		not_ok "SURVIVED: $1"
 		survived=$((survived + 1))
 	else
-		echo "killed: $1 ($(grep -E "$3" "$tmp/run.log" | head -3 |
+		ok "killed: $1 ($(grep -E "$3" "$tmp/run.log" | head -3 |
 		    sed "${4:-s/^not ok - //}" | paste -sd';' -))"
 		killed=$((killed + 1))
 	fi
@@ -70,5 +71,5 @@ mutant_judge() {
 
 mutants_end() {
 	echo "mutants: $killed killed, $survived survived"
-	[ "$survived" -eq 0 ]
+	finish
 }
