@@ -45,5 +45,5 @@ mutant "the token in the exec's environment (every exec's stdin as Env)" \
 mutant "a profile sets the password variable (the token in the container's env)" \
     common/proto/agent.c \
     "return \"the password variable is set from the token\"; => (void)0;" \
-    unit/supervisor
+    unit/spaced
 mutants_end

@@ -10,9 +10,9 @@
 mutant() {
 	mutant_apply "$1" "$2" "$3" || return 0
 	mutant_build "$1" build/libexec/spaced/spaced-relay \
-	    build/regress/tools/relay_check build/regress/unit/relay
+	    build/regress/tools/relay_check build/regress/unit/spaced-relay
 	if [ "${4:-integration}" = unit ]; then
-		"$tmp/src/build/regress/unit/relay" --jobs 2 >"$tmp/run.log" 2>&1
+		"$tmp/src/build/regress/unit/spaced-relay" --jobs 2 >"$tmp/run.log" 2>&1
 		mutant_judge "$1" $? '^\[FAIL\]'
 	else
 		SPACED_BUILD="$tmp/src/build" \

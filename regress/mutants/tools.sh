@@ -11,8 +11,8 @@ mutant() {
 	mutant_apply "$1" "$2" "$3" || return 0
 	mutant_build "$1" binaries
 	if [ "$4" = unit ]; then
-		mutant_build "$1" SANITIZE=1 build-san/regress/unit/tools
-		"$tmp/src/build-san/regress/unit/tools" >"$tmp/run.log" 2>&1
+		mutant_build "$1" SANITIZE=1 build-san/regress/unit/spaced-docker
+		"$tmp/src/build-san/regress/unit/spaced-docker" >"$tmp/run.log" 2>&1
 	else
 		SPACED_TOOLS_OFFLINE=1 sh "$tmp/src/regress/integration/$4" \
 		    >"$tmp/run.log" 2>&1
