@@ -22,6 +22,10 @@ mutant() {
 	mutant_judge "$1" $? '^not ok|Failing: [1-9]|FAIL'
 }
 
+# The controls: each way of running, on the unmutated tree.
+mutant "$MUTANT_CONTROL" GNUmakefile "" agent/server.sh
+mutant "$MUTANT_CONTROL" GNUmakefile "" unit/spaced
+
 mutant "curl reads the space user's ~/.curlrc (--disable dropped)" \
     common/proto/space_server.h '"--disable", => ' agent/server.sh
 mutant "readiness without a deadline" supervisor/spaced/server.c \

@@ -19,6 +19,9 @@ mutant() {
 	mutant_judge "$1" "$2" '^\[FAIL\]' 's/^\[FAIL\] //; s/: (.*//'
 }
 
+# The controls: each way of running, on the unmutated tree.
+mutant "$MUTANT_CONTROL" GNUmakefile ""
+
 mutant "a small entry goes without its CRC check" worker-git/spaced-git/git_pack.c \
     " ||\n\t\t    crc32(0, p, end - off) != want) => )"
 mutant "a large entry goes without its CRC check" worker-git/spaced-git/git_pack.c \

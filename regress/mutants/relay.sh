@@ -25,6 +25,10 @@ R=gatekeeper/spaced-relay/relay.c
 M=gatekeeper/spaced-relay/main.c
 S=common/lib/sandbox.c
 
+# The controls: each way of running, on the unmutated tree.
+mutant "$MUTANT_CONTROL" GNUmakefile ""
+mutant "$MUTANT_CONTROL" GNUmakefile "" unit
+
 mutant "an EOF closes the whole connection (no half-close)" $R \
     "if (n == 0) {\n\t\trs->rs_eof = 1; => if (n == 0) {\n\t\trelay_close(rc);\n\t\treturn;"
 mutant "an EOF is not passed on (no shutdown)" $R \

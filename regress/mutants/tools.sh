@@ -20,6 +20,11 @@ mutant() {
 	mutant_judge "$1" $? '^not ok|Failing: [1-9]|FAIL'
 }
 
+# The controls: each way of running, on the unmutated tree.
+mutant "$MUTANT_CONTROL" GNUmakefile "" tools.sh
+mutant "$MUTANT_CONTROL" GNUmakefile "" filler.sh
+mutant "$MUTANT_CONTROL" GNUmakefile "" unit
+
 mutant "marker written before the flush" worker-docker/spaced-filler.js \
     "	run('sync', '/bin/sync', [], { timeout: 5 * 60 * 1000 });
  => " filler.sh
