@@ -30,7 +30,8 @@ export MOVE_IMAGES
 # $tmp/src is the tree with each old, found exactly once, made new.
 # Fails (1) when the label is not asked for, or in a dry run.
 mutant_apply() {
-	case "$1" in "$MUTANT_CONTROL"|*"$only"*) ;; *) return 1 ;; esac
+	# An expectation belongs to the mutant it precedes, run or not.
+	case "$1" in "$MUTANT_CONTROL"|*"$only"*) ;; *) MUTANT_EXPECT=; return 1 ;; esac
 	rm -rf "$tmp/src"
 	mkdir -p "$tmp/src"
 	git ls-files -z | (cd "$top" && xargs -0 cp --parents -t "$tmp/src")
@@ -48,6 +49,7 @@ open(path, "w").write(src)
 PY
 	if [ "${MUTANT_DRY:-0}" = 1 ]; then
 		echo "applies: $1"
+		MUTANT_EXPECT=
 		return 1
 	fi
 }
