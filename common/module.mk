@@ -7,6 +7,6 @@ $(B)/libcommon.a: $(COMMON_OBJS)
 	@mkdir -p $(dir $@)
 	$(AR) rcs $@ $^
 
-# The imsg suite makes malloc fail on demand (regress/unit/imsg/leaks.c)
+# The imsg tests make malloc fail on demand (regress/unit/common/leaks.c)
 # to check that an fd is closed on every failure path.
-$(B)/regress/unit/imsg: LDFLAGS += -Wl,--wrap=malloc
+$(B)/regress/unit/common: LDFLAGS += -Wl,--wrap=malloc

@@ -1,9 +1,10 @@
 # regress/: conventions that let each module add tests without editing
 # a makefile shared with other modules.
 #
-# - regress/unit/<m>/*.c is one Criterion binary $(B)/regress/unit/<m>,
-#   linked with the objects in UNIT_LINK_<m> (set by the module's own
-#   module.mk) and libcommon.a.
+# - regress/unit/<program>/*.c is one Criterion binary
+#   $(B)/regress/unit/<program>, linked with the objects in
+#   UNIT_LINK_<program> (set by the program's own module.mk), the shared
+#   helpers it names below (regress/lib/*.c) and libcommon.a.
 # - regress/integration/*.sh (not lib.sh) run against the normal build.
 # - regress/bench/*.sh run by make bench.
 # - regress/fuzz/*_fuzz.c are built with clang -fsanitize=fuzzer by
@@ -16,7 +17,11 @@ UNIT_DIRS := $(notdir $(wildcard regress/unit/*))
 UNIT_OBJ := $(B)/regress/unit-obj
 $(UNIT_OBJ)/%.o: regress/unit/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CFLAGS) -Iregress/lib -MMD -MP -c -o $@ $<
+
+# The shared C helpers (regress/lib/), by the suites that use them.
+UNIT_LINK_common	+= $(B)/regress/lib/sbt.o
+UNIT_LINK_spaced-docker	+= $(B)/regress/lib/worker_harness.o
 
 define unit_template
 $(B)/regress/unit/$(1): $$(patsubst regress/unit/%.c,$(UNIT_OBJ)/%.o,$$(wildcard regress/unit/$(1)/*.c)) $$(UNIT_LINK_$(1)) $(B)/libcommon.a

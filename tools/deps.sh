@@ -8,10 +8,25 @@ libgit2-dev libssl-dev libseccomp-dev libcriterion-dev mandoc docker.io
 iproute2 openssl curl clang libclang-rt-14-dev procps python3 util-linux jq
 debootstrap"
 
+# Every program a suite calls on the host, as command:package (a command
+# found elsewhere, e.g. npm inside NodeSource's nodejs, is enough).
+# Grep the suites when one gains a command.
+cmds="node:nodejs npm:npm strace:strace git:git file:file bc:bc
+ss:iproute2 ip:iproute2 nsenter:util-linux unshare:util-linux
+setpriv:util-linux getent:libc-bin sha256sum:coreutils od:coreutils
+stat:coreutils truncate:coreutils mkfifo:coreutils find:findutils
+xargs:findutils diff:diffutils cmp:diffutils tar:tar pgrep:procps
+dockerd:docker.io docker:docker.io openssl:openssl curl:curl jq:jq
+python3:python3 cc:build-essential make:make"
+
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
 	    missing="$missing $p"
+done
+for c in $cmds; do
+	command -v "${c%%:*}" >/dev/null 2>&1 && continue
+	case " $missing " in *" ${c#*:} "*) ;; *) missing="$missing ${c#*:}" ;; esac
 done
 [ -z "$missing" ] && exit 0
 

@@ -14,8 +14,4 @@ $(B)/libexec/spaced/spaced-gatekeeper: $(GK_OBJS) $(B)/libcommon.a
 	$(CC) $(LDFLAGS) -Wl,--as-needed -o $@ $^ $(GK_LDLIBS)
 
 BINS		+= $(B)/libexec/spaced/spaced-gatekeeper
-UNIT_LINK_gatekeeper := $(GK_LIB_OBJS)
-# The request head parser has a unit suite of its own (regress/unit/gk_http).
-UNIT_LINK_gk_http := $(B)/gatekeeper/spaced-gatekeeper/gk_http.o
-# The control client's pure parts (regress/unit/gk_client).
-UNIT_LINK_gk_client := $(B)/gatekeeper/spaced-gatekeeper/client.o $(B)/gatekeeper/spaced-gatekeeper/gk_http.o
+UNIT_LINK_spaced-gatekeeper := $(GK_LIB_OBJS)

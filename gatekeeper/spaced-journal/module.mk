@@ -8,5 +8,5 @@ $(B)/libexec/spaced/spaced-journal: $(JOURNAL_OBJS) $(B)/libcommon.a
 
 BINS		+= $(B)/libexec/spaced/spaced-journal
 # Pure parts, for unit tests.
-UNIT_LINK_journal := $(B)/gatekeeper/spaced-journal/journal_parse.o
-UNIT_LINK_server := $(B)/gatekeeper/spaced-journal/server_parse.o
+UNIT_LINK_spaced-journal := $(B)/gatekeeper/spaced-journal/journal_parse.o \
+		   $(B)/gatekeeper/spaced-journal/server_parse.o

@@ -23,9 +23,9 @@ $(B)/libexec/spaced/spaced-relay: $(RELAY_OBJS) $(B)/gatekeeper/spaced-relay/san
 	$(CC) $(LDFLAGS) $(RELAY_STATIC) -o $@ $^ $(RELAY_LDLIBS)
 
 BINS		+= $(B)/libexec/spaced/spaced-relay
-# regress/unit/relay: the pure helpers and the filter spec, with the
-# sandbox suite's fork-and-try helpers.
-UNIT_LINK_relay	:= $(RELAY_LIB_OBJS) $(B)/regress/unit-obj/sandbox/sbt.o
+# regress/unit/spaced-relay: the pure helpers and the filter spec, with
+# the sandbox tests' fork-and-try helpers (regress/lib/sbt.c).
+UNIT_LINK_spaced-relay	:= $(RELAY_LIB_OBJS) $(B)/regress/lib/sbt.o
 
 # The integration suite's client and stand-in gatekeeper in one.
 $(B)/regress/tools/relay_check: $(B)/regress/tools/relay_check.o

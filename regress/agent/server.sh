@@ -35,7 +35,7 @@ check "npm packed the test agent" test -s "$TGZ"
 check "tools fill fills the packed profile offline" sc tools fill
 
 # --- create waits for the server, and the token's way in ----------------
-id=$(sc create -n hostile) || { not_ok "create with the test agent"; finish; exit 1; }
+id=$(sc create -n hostile) || { not_ok "create with the test agent"; finish; }
 ok "create answers once the server is ready ($id)"
 check "show says ready" sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j show $id | jq -e '.ready == true' >/dev/null"
 check "list says ready" sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' list | grep -q '^$id .* yes '"

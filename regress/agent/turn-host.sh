@@ -21,12 +21,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-pass=0 fail=0
-ok()	{ pass=$((pass + 1)); echo "ok - $1"; }
-not_ok() { fail=$((fail + 1)); echo "not ok - $1"; }
-check()	{ d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
-check_fails() { d=$1; shift; if "$@"; then not_ok "$d"; else ok "$d"; fi; }
-finish() { echo "$pass passed, $fail failed"; [ "$fail" -eq 0 ]; exit $?; }
+. "$top/regress/lib/harness.sh"
 now()	{ date +%s.%N; }
 since()	{ echo "$1 $(now)" | awk '{ printf "%.2f", $2 - $1 }'; }
 
@@ -36,7 +31,7 @@ for t in ip python3 curl jq awk; do
 done
 
 VERSION=$(sed -n 's/^#define AGENT_OPENCODE_VERSION[^"]*"\(.*\)"/\1/p' \
-    "$top/common/agent.h")
+    "$top/common/proto/agent.h")
 [ -n "$VERSION" ] || VERSION=1.18.33
 CACHE=/var/cache/spaced/opencode-$VERSION
 if [ -z "${OPENCODE:-}" ]; then

@@ -57,7 +57,7 @@ t0=$(date +%s)
 check "tools fill: opencode-ai from the npm registry${ca:+ (CA bundle $ca)}" \
     sc tools fill
 echo "# fill: $(($(date +%s) - t0)) s"
-id=$(sc create -n turn) || { not_ok "create with the default agent"; finish; exit 1; }
+id=$(sc create -n turn) || { not_ok "create with the default agent"; finish; }
 ok "create answers once OpenCode's server is ready ($id)"
 check "its health answers inside the space" sh -c \
     "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' server $id GET /global/health | jq -e '.healthy == true' >/dev/null"

@@ -7,10 +7,10 @@ b=$(cd "${1:-build}" && pwd)
 make -s "B=$b" "$b/libexec/spaced/spaced-docker" \
     "$b/regress/tools/fake_engine" >/dev/null
 # shellcheck disable=SC2046
-cc -std=gnu11 -O2 -D_GNU_SOURCE -I. -Icommon \
+cc -std=gnu11 -O2 -D_GNU_SOURCE -I. -Icommon/lib -Icommon/proto \
     $(pkg-config --cflags libbsd-overlay libevent) \
     -o "$b/regress/bench/docker_async_bench" \
-    regress/bench/docker_async_bench.c regress/unit/docker/harness.c \
+    regress/bench/docker_async_bench.c regress/lib/worker_harness.c \
     "$b/libcommon.a" $(pkg-config --libs libbsd-overlay libevent libseccomp)
 SPACED_DOCKER_BIN=$b/libexec/spaced/spaced-docker \
 FAKE_ENGINE_BIN=$b/regress/tools/fake_engine \

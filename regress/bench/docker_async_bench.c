@@ -19,8 +19,8 @@
  * channel, p50 and p99, alone and while ten slow (1 s) checks against
  * the stand-in Engine are in flight all the time (each answer is
  * replaced by a new request), in one run, with the ratio.  The worker
- * is the real binary, driven as spaced drives it (regress/unit/docker/
- * harness.c).  Never asserts a time.
+ * is the real binary, driven as spaced drives it
+ * (regress/lib/worker_harness.c).  Never asserts a time.
  *
  * usage: docker_async_bench [pings]
  */
@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #include "place_proto.h"
-#include "regress/unit/docker/harness.h"
+#include "regress/lib/worker_harness.h"
 
 #define SLOW_MS		1000
 #define NSLOW		10

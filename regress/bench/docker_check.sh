@@ -6,7 +6,7 @@ set -eu
 b=${1:-build}
 mkdir -p "$b/regress/bench"
 # shellcheck disable=SC2046
-cc -std=gnu11 -O2 -D_GNU_SOURCE -I. -Icommon \
+cc -std=gnu11 -O2 -D_GNU_SOURCE -I. -Icommon/lib -Icommon/proto \
     $(pkg-config --cflags libbsd-overlay libevent jansson) \
     -o "$b/regress/bench/docker_check_bench" regress/bench/docker_check_bench.c \
     worker-docker/docker_check.c worker-docker/docker_http.c \

@@ -14,7 +14,7 @@ else
 	common="common/lib/imsg.c common/lib/stream.c common/lib/log.c"
 fi
 # shellcheck disable=SC2046,SC2086
-cc -std=gnu11 -O2 -D_GNU_SOURCE -I. -Icommon $(pkg-config --cflags $pkgs) \
+cc -std=gnu11 -O2 -D_GNU_SOURCE -I. -Icommon/lib -Icommon/proto $(pkg-config --cflags $pkgs) \
     -o "$out/stream_bench" "$here/stream_bench.c" $common \
     $(pkg-config --libs $pkgs)
 "$out/stream_bench" "${STREAM_BENCH_MB:-1024}"

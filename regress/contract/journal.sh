@@ -4,7 +4,7 @@
 # way of the gatekeeper's container log, stays there past a restart of
 # the gatekeeper (which forgets its ring), is shown once however often
 # it is read, and never to another user.  Hostile lines are the unit
-# tests' (regress/unit/journal) and the fuzz target's.
+# tests' (regress/unit/spaced-journal) and the fuzz target's.
 . "$(dirname "$0")/lib.sh"
 
 j() { jq -r "$@"; }

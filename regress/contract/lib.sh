@@ -7,8 +7,7 @@ if ! curl -sf --max-time 3 --unix-socket /var/run/docker.sock \
     http://docker/_ping >/dev/null 2>&1; then
 	echo "# no Docker daemon answers: these suites need one (make check starts it)"
 	not_ok "a Docker engine answers"
-	test_done
-	exit 1
+	finish
 fi
 
 INSTALL=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
@@ -20,7 +19,7 @@ SPACED_EXTRA_CONF="install id $INSTALL
 ${SPACED_EXTRA_CONF:-}"
 if ! start_spaced "$T/sd"; then
 	echo "# spaced did not start:"; sed 's/^/# /' "$T/sd/log"
-	not_ok "spaced starts"; test_done; exit 1
+	not_ok "spaced starts"; finish
 fi
 
 sc() { ctl "$@"; }
@@ -29,27 +28,54 @@ sc() { ctl "$@"; }
 # ($DOCKER_SOCK: a suite that runs an engine of its own points it there).
 DOCKER_SOCK=${DOCKER_SOCK:-/var/run/docker.sock}
 api() { curl -s --max-time 30 --unix-socket "$DOCKER_SOCK" -X "$1" "http://docker/v1.41$2"; }
+# api_get PATH: a list a count is made of; fails on any engine error, so
+# that an error never reads as "nothing".
+api_get() { curl -sf --max-time 30 --unix-socket "$DOCKER_SOCK" "http://docker/v1.41$1"; }
+
+# own_volume NAME: a volume with this run's owner label, the positive
+# control of a counter that proves absence.
+own_volume() {
+	curl -sf --max-time 30 --unix-socket "$DOCKER_SOCK" -X POST \
+	    -H 'content-type: application/json' \
+	    --data "{\"Name\":\"$1\",\"Labels\":{\"spaced.space.owner\":\"$OWNER_ROOT\"}}" \
+	    "http://docker/v1.41/volumes/create" >/dev/null
+}
 
 # What is left with an owner label of this run (any uid).  The runtime
 # volume (role runtime) is shared by every space of the engine and stays
 # by design: it is not a leftover.
 leftovers() {
 	for k in containers/json?all=1 volumes networks; do
-		api GET "/$k" | jq -r --arg i "$INSTALL" '
+		if ! api_get "/$k" >"$T/left.json"; then
+			echo "engine-error:${k%%\?*}"
+			continue
+		fi
+		jq -r --arg i "$INSTALL" '
 		    (if type == "object" then .Volumes // [] else . end)[] |
 		    select((.Labels // {})["spaced.space.owner"] // "" |
 		    startswith($i + ":")) |
 		    # the runtime volume is shared and stays, by design
 		    select((.Labels // {})["spaced.space.role"] != "runtime") |
-		    (.Names[0]? // .Name)'
+		    (.Names[0]? // .Name)' "$T/left.json" ||
+		    echo "unreadable:${k%%\?*}"
 	done
 }
 
-# The end of every suite: nothing of ours remains, then the summary.
-finish() {
+sees_control() { leftovers | grep -qx "spaced-control-$INSTALL"; }
+
+# The end of every suite (at finish): nothing of ours remains.
+contract_end() {
 	stop_spaced
 	# KEEP=1: the log of the suite's spaced survives it, for a look.
 	[ -z "${KEEP:-}" ] || cp "$T/sd/log" /tmp/spaced-last.log
+	# The control: the sweep sees a volume of this run.
+	if own_volume "spaced-control-$INSTALL"; then
+		check "the leftover sweep sees a volume of this run (control)" \
+		    sees_control
+		api DELETE "/volumes/spaced-control-$INSTALL" >/dev/null
+	else
+		not_ok "the engine makes a control volume"
+	fi
 	left=$(leftovers)
 	if [ -n "$left" ]; then
 		not_ok "nothing with this run's owner remains: $(echo $left)"
@@ -64,5 +90,5 @@ finish() {
 		ok "nothing with this run's owner remains"
 	fi
 	rm -rf "$T" "$tree"
-	test_done
 }
+at_finish contract_end

@@ -17,7 +17,7 @@ SPACED_AGENT_CONF=$(profile "")
 
 TD=/opt/spaced-tools
 check "tools fill (packed test agent)" sc tools fill
-id=$(sc create -n escape-tools) || { not_ok "create"; finish; exit 1; }
+id=$(sc create -n escape-tools) || { not_ok "create"; finish; }
 vol=$(api GET "/containers/spaced-space-$id-space/json" |
     jq -r --arg d "$TD" '.Mounts[] | select(.Destination == $d) | .Name')
 check "the space mounts a tools volume at $TD ($vol)" test -n "$vol"

@@ -23,13 +23,31 @@ ms() { echo $((($2 - $1) / 1000000)); }
 # the shared runtime volume); filtered by the engine, so it is quick
 # enough to poll.
 own_filter=$(printf '{"label":["spaced.space.owner=%s"]}' "$OWNER_ROOT" | jq -sRr @uri)
+# An engine error prints "engine-error", never a count: no check that
+# compares it with 0 can pass on one.
 own_count() {
-	{ api GET "/containers/json?all=1&filters=$own_filter" | jq -r '.[].Id'
-	  api GET "/volumes?filters=$own_filter" | jq -r '.Volumes // [] | .[] |
-	      select(.Labels["spaced.space.role"] != "runtime") | .Name'
-	  api GET "/networks?filters=$own_filter" | jq -r '.[].Id'
+	if ! api_get "/containers/json?all=1&filters=$own_filter" >"$T/oc.c" ||
+	    ! api_get "/volumes?filters=$own_filter" >"$T/oc.v" ||
+	    ! api_get "/networks?filters=$own_filter" >"$T/oc.n"; then
+		echo engine-error
+		return
+	fi
+	{ jq -r '.[].Id' "$T/oc.c" &&
+	  jq -r '.Volumes // [] | .[] |
+	      select(.Labels["spaced.space.role"] != "runtime") | .Name' "$T/oc.v" &&
+	  jq -r '.[].Id' "$T/oc.n" || echo unreadable
 	} | grep -c .
 }
+
+# The control: the counter counts a volume of this run, then none.
+if own_volume "spaced-control-count-$INSTALL"; then
+	check "own_count counts a volume of this run (control)" \
+	    test "$(own_count)" = 1
+	api DELETE "/volumes/spaced-control-count-$INSTALL" >/dev/null
+	check "... and none once it is gone" test "$(own_count)" = 0
+else
+	not_ok "the engine makes a control volume"
+fi
 
 # The pid of this spaced's spaced-docker (from spacectl status as root).
 docker_worker_pid() { ctl status | awk '$1 ~ /docker/ { print $2; exit }'; }

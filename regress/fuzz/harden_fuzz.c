@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "worker-docker/docker_harden.h"
-#include "regress/unit/harden/fixture.h"
+#include "regress/lib/harden_fixture.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

@@ -9,7 +9,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 filler=$top/worker-docker/spaced-filler.js
 if ! command -v node >/dev/null 2>&1; then
-	skip "filler: no node on this host"; test_done; exit
+	skip "filler: no node on this host"; finish
 fi
 work=$(mktemp -d /tmp/spaced-filler.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -167,4 +167,4 @@ if [ -n "$realnpm" ]; then
 else
 	skip "packed with the real npm: no npm on this host"
 fi
-test_done
+finish

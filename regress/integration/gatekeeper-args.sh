@@ -13,7 +13,7 @@ run_bad()
 	if [ $rc = 2 ] && [ -s "$T/bad.err" ]; then
 		ok "bind $1: exit 2 with a message"
 	else
-		nok "bind $1: exit 2 with a message" "exit $rc (124 = still running)" \
+		not_ok "bind $1: exit 2 with a message" "exit $rc (124 = still running)" \
 		    "stderr: $(head -c 200 "$T/bad.err")"
 	fi
 }
@@ -37,7 +37,7 @@ echo $GKADDR >"$T/bindfile"
 if start_gk gk $C "$T/bindfile" 3128 8080 $C; then
 	ok "bind from an address file: health 200"
 else
-	nok "bind from an address file: health 200" "$(cat "$T/gk.err")"
+	not_ok "bind from an address file: health 200" "$(cat "$T/gk.err")"
 	finish
 fi
 

@@ -7,11 +7,11 @@ GK_DNS="upstream.test.example=203.0.113.11"
 setup
 C=9099 JPORT=9099
 start_gk gk $C $GKADDR 3128 8080 $C ||
-    { nok "gatekeeper starts" "$(cat "$T/gk.err")"; finish; }
+    { not_ok "gatekeeper starts" "$(cat "$T/gk.err")"; finish; }
 LISTED="upstream.test.example private.test.example loop.test.example
 metadata.test.example home.test.example auth.openai.com dnsonly.test.example
 nx.test.example closed.test.example"
-network $C allowlist $LISTED || nok "POST /network"
+network $C allowlist $LISTED || not_ok "POST /network"
 
 # tun TARGET: one CONNECT with an echo through it; prints one line.
 tun()
@@ -36,7 +36,7 @@ refused()
 		ok "$1: 403 refused, journal $3"
 	else
 		journal $C
-		nok "$1: 403 refused, journal $3" "answer: $(head -c 300 "$f")" \
+		not_ok "$1: 403 refused, journal $3" "answer: $(head -c 300 "$f")" \
 		    "journal for $h: $(jq -c --arg h "$h" \
 		    '[.records[] | select(.host == $h) | .decision]' \
 		    "$T/journal.json")"
@@ -112,7 +112,7 @@ check "... journal allow then failed:<code>" jqt '[.records[] |
     "$T/journal.json"
 
 # Open mode: the name rule opens, the others do not.
-network $C open || nok "POST /network open"
+network $C open || not_ok "POST /network open"
 check "open mode: unlisted public name carries bytes" \
     test "$(tun upstream.test.example:443)" = "status=200 echo=ok "
 refused "open mode: always refused" auth.openai.com:443 deny:always-refused
@@ -145,7 +145,7 @@ for line in 'CONNECT' 'CONNECT upstream.test.example:443' \
 	printf '%s\r\n\r\n' "$line" | cli raw $GKADDR 3128 >"$T/col/mal$n" 2>/dev/null
 	s=$(status_of "$T/col/mal$n")
 	case $s in
-	200) nok "malformed line '$line': refused" "got 200";;
+	200) not_ok "malformed line '$line': refused" "got 200";;
 	*) ok "malformed line '$line': refused (${s:-closed})";;
 	esac
 done

@@ -8,14 +8,14 @@
 setup
 C=9099 CL=9096 JPORT=9099
 start_gk gk $C $GKADDR 3128 8080 $C ||
-    { nok "gatekeeper starts" "$(cat "$T/gk.err")"; finish; }
+    { not_ok "gatekeeper starts" "$(cat "$T/gk.err")"; finish; }
 # A gatekeeper of its own, so that no earlier note shares its minute.
 start_gk lim $CL $GKADDR 3131 8083 $CL 300000 2 2 2 ||
-    { nok "limiter gatekeeper starts" "$(cat "$T/lim.err")"; finish; }
+    { not_ok "limiter gatekeeper starts" "$(cat "$T/lim.err")"; finish; }
 network $C allowlist upstream.test.example
 network $CL allowlist upstream.test.example
 grant $C gb http://upstream.test.example/v1 x-api-key k-flow ||
-    nok "POST /grants gb"
+    not_ok "POST /grants gb"
 
 # lcount LISTENER DECISION: records on the limiter gatekeeper.
 lcount()
@@ -52,7 +52,7 @@ check "... and still one on the corridor" \
 out=$(cli rungs $GKADDR 3131 corridor 2 | tr '\n' ' ')
 case $out in
 "rungs=2 next=dropped end="*) ok "corridor cap 2: the third connection dropped";;
-*) nok "corridor cap 2: the third connection dropped" "$out";;
+*) not_ok "corridor cap 2: the third connection dropped" "$out";;
 esac
 check "... a deny:too-many-connections note in the same minute (another kind)" \
     test "$(lcount corridor deny:too-many-connections)" = 1
@@ -70,7 +70,7 @@ pressure()
 	echo "    $2"
 	eval "$(echo "$2" | tr ' ' '\n' | grep -E '^(pushed|read|rss0|rssmax)=[0-9-]+$')"
 	if [ -z "${rssmax:-}" ] || [ "${read:-0}" -le 0 ]; then
-		nok "$1" "$2"
+		not_ok "$1" "$2"
 		return
 	fi
 	check "$1: the sender was far ahead of the reader (control)" \

@@ -40,14 +40,14 @@ sh -c "$PIDEXEC" sh "$T/fifo.pid" ip netns exec "$NSG" unshare -m \
     >&3 2>"$T/fifo.err" &
 exec 3>&-
 
-waitfor 10 health $C || { nok "gatekeeper (pipe) starts" "$(cat "$T/gk.err")"; finish; }
-waitfor 10 health $CF || { nok "gatekeeper (fifo) starts" "$(cat "$T/fifo.err")"; finish; }
+waitfor 10 health $C || { not_ok "gatekeeper (pipe) starts" "$(cat "$T/gk.err")"; finish; }
+waitfor 10 health $CF || { not_ok "gatekeeper (fifo) starts" "$(cat "$T/fifo.err")"; finish; }
 ok "both gatekeepers start with a stalled stdout"
 for p in $C $CF; do
 	network $p allowlist upstream.test.example ||
-	    nok "POST /network on $p"
+	    not_ok "POST /network on $p"
 	grant $p g1 http://upstream.test.example/v1 x-api-key k-stdout ||
-	    nok "POST /grants on $p"
+	    not_ok "POST /grants on $p"
 done
 
 # O_NONBLOCK is 04000 in the octal flags of fdinfo.

@@ -7,13 +7,13 @@ GK_DNS="blackhole.test.example=drop"	# asked, never answered
 setup
 C=9099 C2=9098 JPORT=9099
 start_gk gk $C $GKADDR 3128 8080 $C ||
-    { nok "gatekeeper starts" "$(cat "$T/gk.err")"; finish; }
+    { not_ok "gatekeeper starts" "$(cat "$T/gk.err")"; finish; }
 start_gk caps $C2 $GKADDR 3129 8081 $C2 300000 2 2 2 ||
-    { nok "caps gatekeeper starts" "$(cat "$T/caps.err")"; finish; }
+    { not_ok "caps gatekeeper starts" "$(cat "$T/caps.err")"; finish; }
 network $C allowlist upstream.test.example
 network $C2 allowlist upstream.test.example blackhole.test.example
 grant $C2 gh http://upstream.test.example/v1 x-api-key k-caps ||
-    nok "POST /grants on the caps gatekeeper"
+    not_ok "POST /grants on the caps gatekeeper"
 
 # Half a request head, then nothing: let go after the head timeout.
 bg slowc cli slow $GKADDR 3128
@@ -33,7 +33,7 @@ for spec in corridor:3129 window:8081 control:$C2; do
 	case $out in
 	"rungs=2 next=dropped end=eof "|"rungs=2 next=dropped end=reset ")
 		ok "$kind cap 2: two rungs proven, the third dropped";;
-	*)	nok "$kind cap 2: two rungs proven, the third dropped" "$out";;
+	*)	not_ok "$kind cap 2: two rungs proven, the third dropped" "$out";;
 	esac
 	if waitfor 5 health $C2; then
 		journal $C2
@@ -42,7 +42,7 @@ for spec in corridor:3129 window:8081 control:$C2; do
 		    .decision == "deny:too-many-connections")] | length >= 1' \
 		    "$T/journal.json"
 	else
-		nok "... control answers again after the $kind climb"
+		not_ok "... control answers again after the $kind climb"
 	fi
 done
 check "caps: corridor carries again once the rungs went" \
@@ -77,7 +77,7 @@ if waitfor 30 grep -q '^ready\|^rung' "$T/hold64.out" &&
     grep -q '^ready 64$' "$T/hold64.out"; then
 	ok "64 tunnels established and proven"
 else
-	nok "64 tunnels established and proven" "$(cat "$T/hold64.out")"
+	not_ok "64 tunnels established and proven" "$(cat "$T/hold64.out")"
 fi
 printf 'CONNECT upstream.test.example:443 HTTP/1.1\r\n\r\n' |
     cli raw $GKADDR 3128 --keep >"$T/col/65th" 2>/dev/null

@@ -49,7 +49,7 @@ mksock "$S/.window.sock.tmp"
 stale=$(stat -c %i "$S/corridor.sock")
 
 start_gk gk $C -u "$S" $GKADDR 3128 8080 $C ||
-    { nok "gatekeeper -u starts" "$(cat "$T/gk.err")"; finish; }
+    { not_ok "gatekeeper -u starts" "$(cat "$T/gk.err")"; finish; }
 ok "gatekeeper -u starts over a stale socket: health 200"
 check "the stale corridor.sock was replaced" \
     test "$(stat -c %i "$S/corridor.sock")" != "$stale"
@@ -68,7 +68,7 @@ check "-u: the only TCP listener is control on 127.0.0.1" \
     tr '\n' ' ')" = "127.0.0.1:$C "
 
 # The corridor through corridor.sock.
-network $C allowlist upstream.test.example || nok "POST /network"
+network $C allowlist upstream.test.example || not_ok "POST /network"
 check "corridor.sock: an allowlisted CONNECT carries bytes" \
     test "$(cli tunnel "$S/corridor.sock" 0 upstream.test.example:443 echo |
     tr '\n' ' ' | tr -d '\r')" = "status=200 echo=ok "
@@ -82,11 +82,11 @@ check "... journalled deny:not-on-allowlist" \
 # The window through window.sock.
 SECRET=sk-gkt-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
 grant $C g1 http://upstream.test.example/v1 authorization "Bearer $SECRET" ||
-    nok "POST /grants g1"
+    not_ok "POST /grants g1"
 grant $C own1 http://127.0.0.1:$C/v1 authorization "Bearer $SECRET" ||
-    nok "POST /grants own1"
+    not_ok "POST /grants own1"
 grant $C own2 http://$GKADDR:3128/v1 authorization "Bearer $SECRET" ||
-    nok "POST /grants own2"
+    not_ok "POST /grants own2"
 # wu PATH: a window request over window.sock; answer in $A, status in $s.
 n=0
 wu()
@@ -128,7 +128,7 @@ check "uid $SPACE_UID gets a grant's answer through window.sock" \
 
 # Positive control for the listener checks: without -u they listen.
 start_gk tcp 9098 $GKADDR 3130 8082 9098 ||
-    nok "gatekeeper without -u starts" "$(cat "$T/tcp.err")"
+    not_ok "gatekeeper without -u starts" "$(cat "$T/tcp.err")"
 check "positive control: without -u the corridor listens on TCP" \
     tcp_listener 3130
 check "positive control: without -u the window listens on TCP" \
@@ -161,7 +161,7 @@ bad_name()
 	then
 		ok "$1: exit 1, left in place"
 	else
-		nok "$1: exit 1, left in place" "exit $rc, kept '$kept'" \
+		not_ok "$1: exit 1, left in place" "exit $rc, kept '$kept'" \
 		    "stderr: $(head -c 300 "$T/bad.err")"
 	fi
 }
@@ -246,7 +246,7 @@ fake 9205 short
 fake 9206 garbage
 fake 9207 chunked
 waitfor 10 test -f "$T/fake9201.ready" -a -f "$T/fake9207.ready" ||
-    nok "the stand-ins start" "$(cat "$T"/fake*.err)"
+    not_ok "the stand-ins start" "$(cat "$T"/fake*.err)"
 t0=$(date +%s)
 gkc GET /health -p 9201 -t 2
 t1=$(date +%s)

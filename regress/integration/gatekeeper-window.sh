@@ -6,9 +6,9 @@ setup
 C=9099 CD=9097 JPORT=9099
 W=http://$GKADDR:8080
 start_gk gk $C $GKADDR 3128 8080 $C ||
-    { nok "gatekeeper starts" "$(cat "$T/gk.err")"; finish; }
+    { not_ok "gatekeeper starts" "$(cat "$T/gk.err")"; finish; }
 start_gk dl $CD $GKADDR 3130 8082 $CD 1500 ||
-    { nok "deadline gatekeeper starts" "$(cat "$T/dl.err")"; finish; }
+    { not_ok "deadline gatekeeper starts" "$(cat "$T/dl.err")"; finish; }
 bg local nsx python3 "$GK_DIR/upstream.py" $GKADDR "$T/up" "$T/certs" http-only
 SECRET=sk-gkt-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
 SECRET2=ak-gkt-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
@@ -18,7 +18,7 @@ sha()
 }
 g()
 {
-	grant $C "$@" || nok "POST /grants $1"
+	grant $C "$@" || not_ok "POST /grants $1"
 }
 g g1 http://upstream.test.example/v1 authorization "Bearer $SECRET"
 g gs https://upstream.test.example:8443/v1 x-api-key "$SECRET2"
@@ -33,7 +33,7 @@ g own3 http://$GKADDR:3128/v1 authorization "Bearer $SECRET"
 g own4 http://127.0.0.1:8080/v1 authorization "Bearer $SECRET"
 g ownok http://$GKADDR:80/v1 authorization "Bearer $SECRET"
 grant $CD gd http://upstream.test.example/v1 authorization "Bearer $SECRET" ||
-    nok "POST /grants on the deadline gatekeeper"
+    not_ok "POST /grants on the deadline gatekeeper"
 
 n=0
 # w PATH [CURL ARGS]: a window request; the answer is kept in

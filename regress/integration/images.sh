@@ -9,13 +9,13 @@ set -eu
 
 if ! sh "$top/tools/images.sh" ping || ! command -v docker >/dev/null; then
 	skip "images: no Docker daemon answers"
-	test_done
+	finish
 	exit
 fi
 env_file="$build/images.env"
 if [ ! -s "$env_file" ]; then
 	not_ok "images built: $env_file missing (make images)"
-	test_done
+	finish
 	exit 1
 fi
 # shellcheck disable=SC1090
@@ -174,4 +174,4 @@ check "make images again: under 5 s" awk -v s="$secs" 'BEGIN { exit !(s < 5) }'
 check "make images again: both present, nothing built or imported" \
     test "$(grep -c ') present in' "$T/again")" = 2
 
-test_done
+finish

@@ -1,22 +1,9 @@
-# Shared by the spaced integration suites: counters, checks, a private
+# Shared by the spaced integration suites: the harness, and a private
 # spaced with its own socket, store and chroot under a temporary directory.
 
-pass=0
-fail=0
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${SPACED_BUILD:-$top/build}
-
-ok()	{ pass=$((pass + 1)); echo "ok - $1"; }
-not_ok() { fail=$((fail + 1)); echo "not ok - $1"; }
-# check "description" command...: passes when the command succeeds
-check()	{ d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
-# check_fails "description" command...: passes when the command fails
-check_fails() { d=$1; shift; if "$@"; then not_ok "$d"; else ok "$d"; fi; }
-skip()	{ echo "skip - $1"; }
-test_done() {
-	echo "$pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
-}
+. "$top/regress/lib/harness.sh"
 
 # wait_for seconds command...: poll until the command succeeds
 wait_for() {

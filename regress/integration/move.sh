@@ -21,14 +21,14 @@
 
 src=/var/cache/spaced/opencode-1.18.33
 if [ "$(id -u)" -ne 0 ] || ! docker info >/dev/null 2>&1; then
-	echo "skip - needs root and a Docker engine"
-	echo "0 passed, 0 failed"; exit 0
+	skip "needs root and a Docker engine"
+	finish
 fi
 # the images of this build (tools/images.sh), or those MOVE_IMAGES names
 images=${MOVE_IMAGES:-$build/images.env}
 if [ ! -f "$images" ]; then
-	echo "skip - no $images: run tools/images.sh"
-	echo "0 passed, 0 failed"; exit 0
+	skip "no $images: run tools/images.sh"
+	finish
 fi
 . "$images"
 # The install as the filler makes it (--ignore-scripts, then the one
@@ -44,7 +44,7 @@ if [ ! -x "$src/node_modules/.bin/opencode" ]; then
 	    "$SPACE_IMAGE" -c 'cd /c && npm install --ignore-scripts --no-audit \
 	    --no-fund opencode-ai@1.18.33 && cd node_modules/opencode-ai &&
 	    node postinstall.mjs' </dev/null >/tmp/move-install.log 2>&1 ||
-	    { rm -rf "$src"; echo "not ok - opencode-ai installs (/tmp/move-install.log)"; echo "0 passed, 1 failed"; exit 1; }
+	    { rm -rf "$src"; not_ok "opencode-ai installs (/tmp/move-install.log)"; finish; }
 fi
 
 T=$(mktemp -d /tmp/move-test.XXXXXX)
@@ -162,7 +162,7 @@ A=$(fill real)
 check "key A: spacectl tools names its volume" test -n "$A"
 id=$(ctl create -n move 2>"$T/c1.err")
 check "create on key A (${id:-none})" test -n "$id"
-[ -n "$id" ] || { cat "$T/c1.err"; tail -20 "$sd/log"; test_done; exit 1; }
+[ -n "$id" ] || { cat "$T/c1.err"; tail -20 "$sd/log"; finish; }
 check "its tools are A" test "$(tools_of "$(plain)")" = "$A"
 ctl exec "$id" -- /bin/sh -c "echo home-kept >/home/space/marker && echo work-kept >/spaces/$id/marker" >/dev/null
 tok=$(ctl token "$id")
@@ -320,4 +320,4 @@ check "nothing of the space is left" test "$(docker ps -aq --filter "label=space
 id=
 
 cp "$sd/log" /tmp/move-spaced.log 2>/dev/null
-test_done
+finish

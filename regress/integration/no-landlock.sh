@@ -8,13 +8,13 @@
 
 if [ "$(id -u)" -ne 0 ]; then
 	skip "needs root (chroots, a second uid)"
-	test_done; exit $?
+	finish
 fi
 sh "$top/tools/users.sh" >/dev/null
 make_tree
 trap 'stop_spaced; rm -rf "$tree"' EXIT
 cc -o "$tree/nolandlock" "$top/regress/integration/nolandlock.c" -lseccomp ||
-    { not_ok "build nolandlock"; test_done; exit 1; }
+    { not_ok "build nolandlock"; finish; }
 sd=$tree/s1
 pj() { python3 -c "import json,sys; d=json.load(open('$tree/priv.json')); $1"; }
 
@@ -66,4 +66,4 @@ check "a plain user's spaced with Landlock starts (control)" \
     start_spaced "$pu" setpriv --reuid=65534 --regid=65534 --clear-groups
 stop_spaced
 
-test_done
+finish

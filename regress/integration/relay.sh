@@ -19,9 +19,8 @@ waitrc() {
 
 if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null ||
     ! command -v ip >/dev/null; then
-	echo "skip: needs root, unshare and ip for a network namespace"
-	echo "0 passed, 0 failed"
-	exit 0
+	skip "needs root, unshare and ip for a network namespace"
+	finish
 fi
 if [ -z "${RELAY_IN_NETNS:-}" ]; then
 	RELAY_IN_NETNS=1 exec unshare -n sh "$0" "$@"
@@ -32,9 +31,8 @@ relay=$build/libexec/spaced/spaced-relay
 rc_tool=$build/regress/tools/relay_check
 for f in "$relay" "$rc_tool"; do
 	if [ ! -x "$f" ]; then
-		echo "not ok - $f is missing (make binaries relay tools)"
-		echo "0 passed, 1 failed"
-		exit 1
+		not_ok "$f is missing (make binaries relay tools)"
+		finish
 	fi
 done
 T=$(mktemp -d /tmp/relay-test.XXXXXX)
@@ -50,7 +48,7 @@ rpid=$!
 if ! wait_for 5 test -s "$T/child"; then
 	not_ok "the relay starts its child"
 	cat "$T/relay.err"
-	test_done; exit 1
+	finish
 fi
 cpid=$(cat "$T/child")
 ok "the relay starts its child"
@@ -170,4 +168,4 @@ check "an agent may kill the relay (SIGKILL, 137)" test $s = 137
 wait_for 5 test -e "$T/alive"
 check "... and lives on, with 3128 refused" test -e "$T/alive"
 
-test_done
+finish

@@ -21,7 +21,7 @@
 #     and spaced's log names the file; nothing is made.
 . "$(dirname "$0")/../contract/lib.sh"
 
-command -v openssl >/dev/null || { not_ok "openssl on the host"; finish; exit 1; }
+command -v openssl >/dev/null || { not_ok "openssl on the host"; finish; }
 P=$T/pki
 mkdir -p "$P"
 for n in a b; do
@@ -35,7 +35,7 @@ for n in a b; do
 	openssl x509 -req -in "$P/srv-$n.csr" -CA "$P/ca-$n.pem" \
 	    -CAkey "$P/ca-$n.key" -CAcreateserial -out "$P/srv-$n.pem" \
 	    -days 2 -extfile "$P/san" 2>/dev/null ||
-	    { not_ok "test CA $n made"; finish; exit 1; }
+	    { not_ok "test CA $n made"; finish; }
 	# The bundle a site would name: the system's CAs and its own.
 	cat /etc/ssl/certs/ca-certificates.crt "$P/ca-$n.pem" >"$P/bundle-$n.pem"
 done
@@ -111,7 +111,7 @@ CA_VARS="SSL_CERT_FILE CURL_CA_BUNDLE GIT_SSL_CAINFO NODE_EXTRA_CA_CERTS"
 restart "space ca bundle \"$P/bundle-a.pem\"" || not_ok "spaced starts with a space ca bundle"
 check "spaced's log names the bundle" \
     grep -q "space ca bundle $P/bundle-a.pem" "$T/sd/log"
-a=$(sc create -n ca-a) || { not_ok "create with the bundle of A"; finish; exit 1; }
+a=$(sc create -n ca-a) || { not_ok "create with the bundle of A"; finish; }
 ok "create with the bundle of A ($a)"
 has_line() { printf '%s\n' "$1" | grep -Eqx "$2"; }
 envs=$(env_of "$a")
@@ -133,7 +133,7 @@ rt_a=$(runtime_of "$a")
 
 # --- the control: no bundle ---------------------------------------------
 restart "" || not_ok "spaced starts without a space ca bundle"
-c=$(sc create -n ca-none) || { not_ok "create without a bundle"; finish; exit 1; }
+c=$(sc create -n ca-none) || { not_ok "create without a bundle"; finish; }
 check_fails "without a bundle: none of the variables" has_line \
     "$(env_of "$c")" "(SSL_CERT_FILE|CURL_CA_BUNDLE|GIT_SSL_CAINFO|NODE_EXTRA_CA_CERTS)=.*"
 probe "$c"
@@ -147,7 +147,7 @@ check "without a bundle the key is the relay's alone, as before bundles" \
 
 # --- the bundle of B ----------------------------------------------------
 restart "space ca bundle \"$P/bundle-b.pem\"" || not_ok "spaced starts with B's bundle"
-b=$(sc create -n ca-b) || { not_ok "create with the bundle of B"; finish; exit 1; }
+b=$(sc create -n ca-b) || { not_ok "create with the bundle of B"; finish; }
 rt_b=$(runtime_of "$b")
 check "another bundle, another runtime volume ($rt_a, $rt_b)" \
     test -n "$rt_b" -a "$rt_b" != "$rt_a" -a "$rt_b" != "$(runtime_of "$c")"

@@ -9,7 +9,7 @@
 
 if [ "$(id -u)" -ne 0 ]; then
 	skip "needs root (the workers run under their own users)"
-	test_done; exit $?
+	finish
 fi
 sh "$top/tools/users.sh" >/dev/null
 make_tree
@@ -96,4 +96,4 @@ check "and says which worker lied" said_who
 check "the victim never saw the forged answer" \
     sh -c "! grep -q forged '$tree/victim.out'"
 
-test_done
+finish

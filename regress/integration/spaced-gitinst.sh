@@ -9,7 +9,7 @@
 
 if [ "$(id -u)" -ne 0 ]; then
 	skip "needs root (repositories of other uids)"
-	test_done; exit $?
+	finish
 fi
 sh "$top/tools/users.sh" >/dev/null
 make_tree
@@ -163,4 +163,4 @@ check "and spaced still serves" ctl status
 stop_spaced
 check "nothing of ours is left once spaced stopped" wait_for 5 sh -c \
     "! pgrep -f '^spaced-git -g $work' >/dev/null"
-test_done
+finish

@@ -8,7 +8,7 @@
 
 if [ "$(id -u)" -ne 0 ]; then
 	skip "needs root (a second uid for the hostile client)"
-	test_done; exit $?
+	finish
 fi
 sh "$top/tools/users.sh" >/dev/null
 make_tree
@@ -177,4 +177,4 @@ cp "$build/regress/tools/hostile-worker" "$tree/libexec/spaced/spaced-docker"
 check "an fd with an answer on spaced-docker's channel is fatal" \
     hostile fork "docker passed an fd" docker
 
-test_done
+finish

@@ -47,7 +47,7 @@ check "a usage error exits 2" sh -c \
 
 if [ "$(id -u)" -ne 0 ]; then
 	skip "the rest needs root (a second uid, its groups, the workers' users)"
-	test_done; exit $?
+	finish
 fi
 sh "$top/tools/users.sh" >/dev/null
 
@@ -327,4 +327,4 @@ check "a DONE whose code is not [a-z0-9_]+ stops spaced" \
 check "a CONN_REQ for a request it was never given stops spaced" \
     lie unsolicited "for no pending request"
 
-test_done
+finish

@@ -25,7 +25,7 @@ check_fails "spaced -f with a missing file fails" \
 
 if [ "$(id -u)" -ne 0 ]; then
 	skip "the rest needs root (uid changes, chroot, a second uid)"
-	test_done; exit $?
+	finish
 fi
 sh "$top/tools/users.sh" >/dev/null
 
@@ -238,4 +238,4 @@ test -x '$tree/inst/libexec/spaced/spaced-docker' &&
 test -f '$tree/inst/share/man/man8/spaced.8' &&
 '$tree/inst/sbin/spaced' -n -f '$tree/good.conf' 2>/dev/null"
 
-test_done
+finish

@@ -18,9 +18,9 @@
 if ! sh "$top/tools/images.sh" ping >/dev/null 2>&1 ||
     ! docker image inspect spaced-space:latest >/dev/null 2>&1; then
 	skip "tools: no Docker engine or no space image (make images)"
-	test_done; exit
+	finish
 fi
-command -v npm >/dev/null 2>&1 || { skip "tools: no npm to pack with"; test_done; exit; }
+command -v npm >/dev/null 2>&1 || { skip "tools: no npm to pack with"; finish; }
 make_tree
 work=$tree/w; mkdir -p "$work"
 cleanup() {
@@ -72,7 +72,7 @@ $(profile postfail post-fail-agent post-fail-agent)
 default agent good"
 sd=$tree/s1
 if start_spaced "$sd"; then ok "spaced starts with three packed profiles"; else
-	not_ok "spaced starts with three packed profiles"; cat "$sd/log"; test_done; exit; fi
+	not_ok "spaced starts with three packed profiles"; cat "$sd/log"; finish; fi
 inst=$(cat "$sd/state/install-id")
 owner="$inst:$(id -u)"
 key_of() { ctl -j tools -a "$1" | jq -r .key; }
@@ -232,4 +232,4 @@ else
 	    runs_bin opencode 1.18.33
 	stop_spaced
 fi
-test_done
+finish

@@ -22,6 +22,10 @@ mutant() {
 	mutant_judge "$1" $? '^not ok|Failing: [1-9]|FAIL'
 }
 
+# The controls: each way of running, on the unmutated tree.
+mutant "$MUTANT_CONTROL" GNUmakefile "" agent/server.sh
+mutant "$MUTANT_CONTROL" GNUmakefile "" unit/spaced
+
 mutant "curl reads the space user's ~/.curlrc (--disable dropped)" \
     common/proto/space_server.h '"--disable", => ' agent/server.sh
 mutant "readiness without a deadline" supervisor/spaced/server.c \
@@ -45,5 +49,5 @@ mutant "the token in the exec's environment (every exec's stdin as Env)" \
 mutant "a profile sets the password variable (the token in the container's env)" \
     common/proto/agent.c \
     "return \"the password variable is set from the token\"; => (void)0;" \
-    unit/supervisor
+    unit/spaced
 mutants_end

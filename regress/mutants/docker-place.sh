@@ -15,6 +15,10 @@ mutant() {
 	mutant_judge "$1" $? '^not ok'
 }
 
+# The controls: each way of running, on the unmutated tree.
+mutant "$MUTANT_CONTROL" GNUmakefile ""
+mutant "$MUTANT_CONTROL" GNUmakefile "" faults/docker
+
 mutant "stop acts on a container without this owner's labels" \
     worker-docker/docker_space.c \
     "\"Config\"), \"Labels\"), sp->sq.sq_owner, sp->sq.sq_id, r);\n\t\tjson_decref(o);\n\t\tif (why != NULL) { => \"Config\"), \"Labels\"), sp->sq.sq_owner, sp->sq.sq_id, r);\n\t\tjson_decref(o);\n\t\tif (0) {"

@@ -12,10 +12,13 @@ LIBS="$(pkg-config --libs libbsd-overlay jansson criterion)"
 # harden_build <tree>: the suite from that tree's sources, as $tmp/t
 harden_build() {
 	# shellcheck disable=SC2086
-	cc $CF -I"$1" -I"$1/common" -I"$1/worker-docker" -o "$tmp/t" \
+	cc $CF -I"$1" -I"$1/common/lib" -I"$1/common/proto" -I"$1/regress/lib" \
+	    -I"$1/worker-docker" -o "$tmp/t" \
 	    "$1/worker-docker/docker_harden.c" "$1/worker-docker/docker_verify.c" \
-	    "$1/common/labels.c" "$1/common/agent.c" \
-	    "$1"/regress/unit/harden/*.c $LIBS \
+	    "$1/common/proto/labels.c" "$1/common/proto/agent.c" \
+	    "$1/regress/unit/spaced-docker/labels.c" \
+	    "$1/regress/unit/spaced-docker/shape.c" \
+	    "$1/regress/unit/spaced-docker/verify.c" $LIBS \
 	    2>"$tmp/cc.log"
 }
 

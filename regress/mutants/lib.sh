@@ -5,15 +5,22 @@
 # mutant_apply, mutant_build and mutant_judge, lists its mutants and
 # ends with mutants_end.  Its first argument keeps only the mutants
 # whose label holds it; MUTANT_DRY=1 only checks that each change
-# applies, building and running nothing.
+# applies, building and running nothing.  A script's first mutants are
+# controls: "$MUTANT_CONTROL" with no change, once per way it runs, which
+# must pass (else the script stops: its kills would mean nothing).
+# mutant_expect ERE before a mutant names the test that must go red: a
+# kill by another test does not count.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 top=$(pwd)
+. "$top/regress/lib/harness.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 killed=0
 survived=0
 only=${1:-}
+MUTANT_CONTROL="the unmutated tree (control)"
+MUTANT_EXPECT=
 # move.sh skips green without images; a copy of the tree has none, so
 # it takes this tree's.
 MOVE_IMAGES=${MOVE_IMAGES:-$top/build/images.env}
@@ -23,11 +30,12 @@ export MOVE_IMAGES
 # $tmp/src is the tree with each old, found exactly once, made new.
 # Fails (1) when the label is not asked for, or in a dry run.
 mutant_apply() {
-	case "$1" in *"$only"*) ;; *) return 1 ;; esac
+	# An expectation belongs to the mutant it precedes, run or not.
+	case "$1" in "$MUTANT_CONTROL"|*"$only"*) ;; *) MUTANT_EXPECT=; return 1 ;; esac
 	rm -rf "$tmp/src"
 	mkdir -p "$tmp/src"
 	git ls-files -z | (cd "$top" && xargs -0 cp --parents -t "$tmp/src")
-	python3 - "$tmp/src/$2" "$3" <<'PY' || exit 1
+	[ -z "$3" ] || python3 - "$tmp/src/$2" "$3" <<'PY' || exit 1
 import sys
 path, pairs = sys.argv[1], sys.argv[2]
 src = open(path).read()
@@ -41,6 +49,7 @@ open(path, "w").write(src)
 PY
 	if [ "${MUTANT_DRY:-0}" = 1 ]; then
 		echo "applies: $1"
+		MUTANT_EXPECT=
 		return 1
 	fi
 }
@@ -57,18 +66,35 @@ mutant_build() {
 
 # mutant_judge <label> <status> <ERE of a red line> [sed of those lines]:
 # status is the exit status of the run whose output is $tmp/run.log.
+mutant_expect() { MUTANT_EXPECT=$1; }
+
 mutant_judge() {
-	if [ "$2" -eq 0 ]; then
-		echo "SURVIVED: $1"
+	j_red=$(grep -E "$3" "$tmp/run.log" | sed "${4:-s/^not ok - //}")
+	j_want=$MUTANT_EXPECT
+	MUTANT_EXPECT=
+	if [ "$1" = "$MUTANT_CONTROL" ]; then
+		if [ "$2" -eq 0 ]; then
+			ok "$1 passes"
+			return
+		fi
+		not_ok "$1 fails" "$(echo "$j_red" | head -5)"
+		finish
+	fi
+	if [ "$2" -ne 0 ] && [ -n "$j_want" ] &&
+	    ! echo "$j_red" | grep -Eq "$j_want"; then
+		not_ok "killed by another test than $j_want: $1" \
+		    "$(echo "$j_red" | head -3)"
+		survived=$((survived + 1))
+	elif [ "$2" -eq 0 ]; then
+		not_ok "SURVIVED: $1"
 		survived=$((survived + 1))
 	else
-		echo "killed: $1 ($(grep -E "$3" "$tmp/run.log" | head -3 |
-		    sed "${4:-s/^not ok - //}" | paste -sd';' -))"
+		ok "killed: $1 ($(echo "$j_red" | head -3 | paste -sd';' -))"
 		killed=$((killed + 1))
 	fi
 }
 
 mutants_end() {
 	echo "mutants: $killed killed, $survived survived"
-	[ "$survived" -eq 0 ]
+	finish
 }

@@ -15,6 +15,9 @@ mutant() {
 	mutant_judge "$1" $? '^not ok'
 }
 
+# The controls: each way of running, on the unmutated tree.
+mutant "$MUTANT_CONTROL" GNUmakefile ""
+
 mutant "move by name instead of id (the undo removes the plain name)" \
     worker-docker/docker_space.c \
     "\"/containers/%s?force=1&v=0\", sp->mv.mv_new); => \"/containers/%s?force=1&v=0\", plain);"

@@ -10,14 +10,17 @@
 # mutant <label> <file> <"old" => "new"[ @@ "old" => "new"...]>
 mutant() {
 	mutant_apply "$1" "$2" "$3" || return 0
-	mutant_build "$1" build/regress/unit/git
-	(cd "$tmp/src" && timeout 600 build/regress/unit/git -j2 \
+	mutant_build "$1" build/regress/unit/spaced-git
+	(cd "$tmp/src" && timeout 600 build/regress/unit/spaced-git -j2 \
 	    --filter '@(reuse|packidx)/*') >"$tmp/run.log" 2>&1
 	set -- "$1" $?
 	grep -q 'Tested: [1-9]' "$tmp/run.log" ||
 	    { echo "BROKEN: no test ran"; exit 1; }
 	mutant_judge "$1" "$2" '^\[FAIL\]' 's/^\[FAIL\] //; s/: (.*//'
 }
+
+# The controls: each way of running, on the unmutated tree.
+mutant "$MUTANT_CONTROL" GNUmakefile ""
 
 mutant "a small entry goes without its CRC check" worker-git/spaced-git/git_pack.c \
     " ||\n\t\t    crc32(0, p, end - off) != want) => )"

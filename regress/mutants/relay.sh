@@ -10,9 +10,9 @@
 mutant() {
 	mutant_apply "$1" "$2" "$3" || return 0
 	mutant_build "$1" build/libexec/spaced/spaced-relay \
-	    build/regress/tools/relay_check build/regress/unit/relay
+	    build/regress/tools/relay_check build/regress/unit/spaced-relay
 	if [ "${4:-integration}" = unit ]; then
-		"$tmp/src/build/regress/unit/relay" --jobs 2 >"$tmp/run.log" 2>&1
+		"$tmp/src/build/regress/unit/spaced-relay" --jobs 2 >"$tmp/run.log" 2>&1
 		mutant_judge "$1" $? '^\[FAIL\]'
 	else
 		SPACED_BUILD="$tmp/src/build" \
@@ -24,6 +24,10 @@ mutant() {
 R=gatekeeper/spaced-relay/relay.c
 M=gatekeeper/spaced-relay/main.c
 S=common/lib/sandbox.c
+
+# The controls: each way of running, on the unmutated tree.
+mutant "$MUTANT_CONTROL" GNUmakefile ""
+mutant "$MUTANT_CONTROL" GNUmakefile "" unit
 
 mutant "an EOF closes the whole connection (no half-close)" $R \
     "if (n == 0) {\n\t\trs->rs_eof = 1; => if (n == 0) {\n\t\trelay_close(rc);\n\t\treturn;"

@@ -14,6 +14,10 @@ mutant() {
 	mutant_judge "$1" $? '^not ok'
 }
 
+# The controls: each way of running, on the unmutated tree.
+mutant "$MUTANT_CONTROL" GNUmakefile ""
+mutant "$MUTANT_CONTROL" GNUmakefile "" move.sh
+
 mutant "the variables left out of the space" worker-docker/docker_harden.c \
     "	for (i = 0; p->hp_runtime_ca && harden_space_ca_env[i] != NULL; i++) => 	for (i = 0; 0 && harden_space_ca_env[i] != NULL; i++)"
 mutant "the bundle left out of the runtime volume" worker-docker/docker_runtime.c \

@@ -17,6 +17,11 @@ mutant() {
 	mutant_judge "$1" $? '^not ok'
 }
 
+# The controls: each way of running, on the unmutated tree.
+mutant "$MUTANT_CONTROL" GNUmakefile ""
+mutant "$MUTANT_CONTROL" GNUmakefile "" spaced-concurrency
+mutant "$MUTANT_CONTROL" GNUmakefile "" spaced-spaces
+
 mutant "client output never pauses reading" supervisor/spaced/control.c \
     "imsg_event_pause_read(&cc->cc_iev, queued > CTL_OUT_SOFT); => imsg_event_pause_read(&cc->cc_iev, 0);"
 mutant "idle timer runs while a request is pending" supervisor/spaced/control.c \

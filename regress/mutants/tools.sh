@@ -11,14 +11,19 @@ mutant() {
 	mutant_apply "$1" "$2" "$3" || return 0
 	mutant_build "$1" binaries
 	if [ "$4" = unit ]; then
-		mutant_build "$1" SANITIZE=1 build-san/regress/unit/tools
-		"$tmp/src/build-san/regress/unit/tools" >"$tmp/run.log" 2>&1
+		mutant_build "$1" SANITIZE=1 build-san/regress/unit/spaced-docker
+		"$tmp/src/build-san/regress/unit/spaced-docker" >"$tmp/run.log" 2>&1
 	else
 		SPACED_TOOLS_OFFLINE=1 sh "$tmp/src/regress/integration/$4" \
 		    >"$tmp/run.log" 2>&1
 	fi
 	mutant_judge "$1" $? '^not ok|Failing: [1-9]|FAIL'
 }
+
+# The controls: each way of running, on the unmutated tree.
+mutant "$MUTANT_CONTROL" GNUmakefile "" tools.sh
+mutant "$MUTANT_CONTROL" GNUmakefile "" filler.sh
+mutant "$MUTANT_CONTROL" GNUmakefile "" unit
 
 mutant "marker written before the flush" worker-docker/spaced-filler.js \
     "	run('sync', '/bin/sync', [], { timeout: 5 * 60 * 1000 });

@@ -16,14 +16,14 @@
 
 /*
  * Prints one create body of the harden fixture, for
- * regress/unit/harden/record.sh: space, gatekeeper, network, sock, work,
+ * regress/unit/spaced-docker/record.sh: space, gatekeeper, network, sock, work,
  * home or runtime.  Built by record.sh itself; never installed.
  */
 
 #include <stdio.h>
 #include <string.h>
 
-#include "regress/unit/harden/fixture.h"
+#include "regress/lib/harden_fixture.h"
 
 int
 main(int argc, char *argv[])

@@ -14,7 +14,7 @@ TEST_TOOLS	+= $(FAKE_ENGINE) $(B)/regress/tools/hostile-worker
 
 # The docker suite drives the real worker against the stand-in Engine.
 # Order-only: built first, never linked in.
-$(B)/regress/unit/docker: | $(FAKE_ENGINE) $(B)/libexec/spaced/spaced-docker
+$(B)/regress/unit/spaced-docker: | $(FAKE_ENGINE) $(B)/libexec/spaced/spaced-docker
 
 # One space operation of the place in-process, for development.
 # (worker-docker/module.mk comes later: its objects by name here.)
@@ -25,10 +25,10 @@ $(B)/regress/tools/place_op: $(B)/regress/tools/place_op.o $(PLACE_OP_OBJS) $(B)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 TEST_TOOLS	+= $(B)/regress/tools/place_op
 
-# Code in: the repository comparator of its tests (repo_compare.h), a
-# program for the live suite and objects for the unit suite.
+# Code in: the repository comparator of its tests (regress/lib/), a
+# program for the live suite.
 $(B)/regress/tools/repo-compare: $(B)/regress/tools/repo_compare_main.o \
-    $(B)/regress/tools/repo_compare.o
+    $(B)/regress/lib/repo_compare.o
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 TEST_TOOLS	+= $(B)/regress/tools/repo-compare

@@ -23,7 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "repo_compare.h"
+#include "regress/lib/repo_compare.h"
 
 static int
 load(const char *path, struct rc_manifest *m)

@@ -8,8 +8,8 @@ $(B)/sbin/spaced: $(SPACED_OBJS) $(B)/libcommon.a
 
 BINS		+= $(B)/sbin/spaced
 # Pure parts, for unit tests.
-UNIT_LINK_supervisor := $(B)/supervisor/spaced/config.o \
+UNIT_LINK_spaced := $(B)/supervisor/spaced/config.o \
 		   $(B)/supervisor/spaced/config_agent.o \
-		   $(B)/supervisor/spaced/audit_parse.o $(B)/supervisor/spaced/kmsg.o
-UNIT_LINK_workers := $(B)/supervisor/spaced/sandbox.o $(B)/worker-docker/sandbox.o \
+		   $(B)/supervisor/spaced/audit_parse.o $(B)/supervisor/spaced/kmsg.o \
+		   $(B)/supervisor/spaced/sandbox.o $(B)/worker-docker/sandbox.o \
 		   $(B)/worker-git/spaced-git/sandbox.o $(B)/gatekeeper/spaced-journal/sandbox.o

@@ -8,8 +8,8 @@ $(B)/libexec/spaced/spaced-git: $(GIT_OBJS) $(B)/libcommon.a
 
 BINS		+= $(B)/libexec/spaced/spaced-git
 
-# regress/unit/git drives the request handlers themselves (no main.c, no
+# regress/unit/spaced-git drives the request handlers themselves (no main.c, no
 # filter) on copies of the bait repository; the comparator comes along.
-UNIT_LINK_git	:= $(filter-out $(B)/worker-git/spaced-git/main.o $(B)/worker-git/spaced-git/sandbox.o,\
-		   $(GIT_OBJS)) $(B)/regress/tools/repo_compare.o
-$(B)/regress/unit-obj/git/%.o: CFLAGS += -Iworker-git/spaced-git -Iregress/tools
+UNIT_LINK_spaced-git	:= $(filter-out $(B)/worker-git/spaced-git/main.o $(B)/worker-git/spaced-git/sandbox.o,\
+		   $(GIT_OBJS)) $(B)/regress/lib/repo_compare.o
+$(B)/regress/unit-obj/spaced-git/%.o: CFLAGS += -Iworker-git/spaced-git

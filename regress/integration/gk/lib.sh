@@ -1,4 +1,4 @@
-# Shared harness of the gatekeeper suites (sourced, POSIX sh).
+# The gatekeeper suites' helpers (sourced, POSIX sh), on regress/lib/harness.sh.
 #
 # Two network namespaces of the suite's own, joined by a veth pair with
 # documentation addresses only:
@@ -15,51 +15,19 @@ NSG=gkt-gk-$$
 NSU=gkt-up-$$
 GKADDR=203.0.113.1
 UPADDR=203.0.113.10
-npass=0
-nfail=0
+. "$GK_TOP/regress/lib/harness.sh"
 
-ok()
-{
-	npass=$((npass + 1))
-	echo "ok - $1"
-}
-
-nok()
-{
-	nfail=$((nfail + 1))
-	echo "FAIL - $1"
-	shift
-	for l in "$@"; do echo "    $l"; done
-}
-
-# check NAME CONDITION-COMMAND...: one test from a command's status.
-check()
-{
-	_n=$1; shift
-	if "$@"; then ok "$_n"; else nok "$_n" "failed: $*"; fi
-}
-
-finish()
-{
-	echo "$npass passed, $nfail failed"
-	[ "$nfail" -eq 0 ]
-	exit $?
-}
-
-# Suites need root for namespaces; without it they say why and pass
-# nothing.
+# Suites need root for namespaces; without it they skip, and say why.
 need_root()
 {
 	if [ "$(id -u)" != 0 ] || ! command -v ip >/dev/null ||
 	    ! command -v unshare >/dev/null; then
-		echo "skip: needs root, ip and unshare for network namespaces"
-		echo "0 passed, 0 failed"
-		exit 0
+		skip "needs root, ip and unshare for network namespaces"
+		finish
 	fi
 	if [ ! -x "$GK_BIN" ]; then
-		echo "FAIL - $GK_BIN is missing (run make -j2 first)"
-		echo "0 passed, 1 failed"
-		exit 1
+		not_ok "$GK_BIN is missing (run make -j2 first)"
+		finish
 	fi
 }
 
@@ -174,13 +142,13 @@ $UPADDR auth.openai.com
 ${GK_HOSTS:-}
 EOF
 	echo "nameserver 127.0.0.53" >"$T/etc/resolv.conf"
-	make_certs || { echo "FAIL - openssl could not make the test CA"; exit 1; }
+	make_certs || { not_ok "openssl makes the test CA"; finish; }
 	bg upstream ip netns exec "$NSU" python3 "$GK_DIR/upstream.py" \
 	    $UPADDR "$T/up" "$T/certs"
 	bg dns nsx python3 "$GK_DIR/dns.py" 127.0.0.53 "$T/dns.log" \
 	    dnsonly.test.example=$UPADDR ${GK_DNS:-}
 	waitfor 10 test -f "$T/up/ready" -a -f "$T/dns.log.ready" ||
-	    { echo "FAIL - helpers did not start"; cat "$T"/*.err; exit 1; }
+	    { not_ok "the helpers start" "$(cat "$T"/*.err)"; finish; }
 }
 
 # start_gk NAME CPORT ARGS...: run the gatekeeper with ARGS in its

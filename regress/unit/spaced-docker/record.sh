@@ -8,13 +8,13 @@
 # created, inspected into data/<role>-v-<check>.json and removed.
 # The image is a busybox-static rootfs put in by docker import: nothing
 # is pulled.  Everything made here is removed at the end, on any exit.
-# Usage: sh regress/unit/harden/record.sh   (root or the docker group;
+# Usage: sh regress/unit/spaced-docker/record.sh   (root or the docker group;
 # BUSYBOX=/path/to/static/busybox, else /bin/busybox or apt-get download)
 set -eu
 cd "$(dirname "$0")/../../.." || exit 1
 SOCK=${DOCKER_SOCK:-/var/run/docker.sock}
 API=http://localhost/v1.41
-out=regress/unit/harden/data
+out=regress/unit/spaced-docker/data
 tmp=$(mktemp -d)
 IMAGE=spaced-harden-record:1
 ID=a1b2c3d4e5f6
@@ -53,7 +53,7 @@ cleanup() {
 trap cleanup EXIT
 cleanup; tmp=$(mktemp -d)
 
-cc -std=gnu11 -D_GNU_SOURCE -I. -Icommon -o "$tmp/bodies" \
+cc -std=gnu11 -D_GNU_SOURCE -I. -Icommon/lib -Icommon/proto -o "$tmp/bodies" \
     regress/tools/harden_bodies.c worker-docker/docker_harden.c \
     common/proto/labels.c $(pkg-config --cflags --libs libbsd-overlay jansson)
 

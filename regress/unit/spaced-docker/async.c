@@ -33,7 +33,7 @@
 #include "errors.h"
 #include "place_proto.h"
 #include "worker-docker/docker_req.h"
-#include "harness.h"
+#include "worker_harness.h"
 
 #define SLOW_MS		1000
 #define NSLOW		10

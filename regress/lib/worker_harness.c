@@ -33,7 +33,7 @@
 #include <unistd.h>
 
 #include "place_proto.h"
-#include "harness.h"
+#include "worker_harness.h"
 
 uint64_t
 wh_now_us(void)
@@ -44,7 +44,7 @@ wh_now_us(void)
 	return (uint64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-/* The unit binary is $(B)/regress/unit/docker; rel is under $(B). */
+/* The unit binary is $(B)/regress/unit/spaced-docker; rel is under $(B). */
 const char *
 wh_bin(const char *env, const char *rel)
 {

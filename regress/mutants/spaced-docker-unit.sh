@@ -2,21 +2,27 @@
 # Mutation check of the Docker client: each mutant removes or weakens one
 # protection in worker-docker/, and the named unit tests must go red.
 # Builds by hand in a temp dir from copies; the tree is never modified.
-# Usage: sh regress/unit/docker/mutants.sh   (needs a Docker daemon for
+# Usage: sh regress/mutants/spaced-docker-unit.sh   (needs a Docker daemon for
 # the live tests).  Prints one line per mutant and "N killed, N survived";
 # exits 1 when a mutant survives or the unmutated sources fail.
 set -u
-cd "$(dirname "$0")/../../.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 CF="-std=gnu11 -O0 -g -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
-    -I. -Icommon -Iworker-docker \
+    -I. -Icommon/lib -Icommon/proto -Iworker-docker -Iregress/lib \
     $(pkg-config --cflags libbsd-overlay libevent jansson libseccomp)"
-LIBS="$(pkg-config --libs libbsd-overlay libevent jansson libseccomp) -lpthread"
+LIBS="$(pkg-config --libs libbsd-overlay libevent jansson libseccomp openssl) -lpthread"
 # The async suite drives a worker binary: the mutant's own, built below.
 make -s binaries build/regress/tools/fake_engine >/dev/null || exit 1
 export FAKE_ENGINE_BIN="$PWD/build/regress/tools/fake_engine"
 export SPACED_DOCKER_BIN="$tmp/spaced-docker"
+# The place's own tests in regress/unit/spaced-docker (not the harden
+# and tools ones, which link the same objects), and their helper.
+DOCKER_TESTS="regress/unit/spaced-docker/async.c regress/unit/spaced-docker/check.c
+regress/unit/spaced-docker/frames.c regress/unit/spaced-docker/inproc.c
+regress/unit/spaced-docker/live.c regress/unit/spaced-docker/parse.c
+regress/unit/spaced-docker/req.c regress/lib/worker_harness.c"
 killed=0
 survived=0
 
@@ -40,7 +46,7 @@ PY
 	fi
 	# shellcheck disable=SC2086
 	cc $CF -o "$tmp/t" "$tmp"/src/docker_*.c worker-docker/docker.c \
-	    worker-docker/sandbox.c regress/unit/docker/*.c build/libcommon.a \
+	    worker-docker/sandbox.c $DOCKER_TESTS build/libcommon.a \
 	    $LIBS $(pkg-config --libs criterion) 2>"$tmp/cc.log" &&
 	cc $CF -o "$tmp/spaced-docker" "$tmp"/src/docker_*.c \
 	    worker-docker/docker.c worker-docker/sandbox.c worker-docker/main.c \

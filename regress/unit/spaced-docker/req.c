@@ -33,7 +33,7 @@
 #include "place_proto.h"
 #include "worker-docker/docker_ops.h"
 #include "worker-docker/docker_req.h"
-#include "harness.h"
+#include "worker_harness.h"
 #include "inproc.h"
 
 static struct fe	 f;

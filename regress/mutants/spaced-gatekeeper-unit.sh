@@ -2,18 +2,20 @@
 # Mutation check of gatekeeper/spaced-gatekeeper/gk_rules.c: each mutant removes or weakens
 # one protection, and the unit tests must go red against it.  Builds by
 # hand (gcc, ASan+UBSan) against gk_rules.c alone, in a temp dir; the
-# tree is never modified.  Usage: sh regress/unit/gatekeeper/mutants.sh
+# tree is never modified.  Usage: sh regress/mutants/spaced-gatekeeper-unit.sh
 # MUTANT_FILTER=regex runs only the mutants whose label matches.
 # Prints one line per mutant and "N killed, N survived"; exits 1 when a
 # mutant survives or the unmutated source fails.
 set -u
-cd "$(dirname "$0")/../../.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 CF="-std=gnu11 -O1 -g -D_GNU_SOURCE -Wall -Wextra -Wno-unused-parameter \
-    -Wno-unused-function -I. -Igatekeeper -Icommon -fsanitize=address,undefined \
+    -Wno-unused-function -I. -Icommon/lib -Icommon/proto -Igatekeeper/spaced-gatekeeper -fsanitize=address,undefined \
     -fno-sanitize-recover=all"
-tests=$(ls regress/unit/gatekeeper/*.c)
+tests=$(ls regress/unit/spaced-gatekeeper/gk_addr_test.c \
+    regress/unit/spaced-gatekeeper/gk_target_test.c \
+    regress/unit/spaced-gatekeeper/gk_window_test.c)
 killed=0
 survived=0
 

@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "labels.h"
-#include "fixture.h"
+#include "harden_fixture.h"
 
 static void
 meta(struct space_meta *m)

@@ -42,7 +42,7 @@
 #include "proto.h"
 #include "gatekeeper/spaced-relay/relay.h"
 #include "sandbox.h"
-#include "../sandbox/sbt.h"
+#include "sbt.h"
 
 Test(relay_parse, target_path)
 {

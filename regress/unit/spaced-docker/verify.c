@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "worker-docker/docker_harden.h"
-#include "fixture.h"
+#include "harden_fixture.h"
 #include "shape.h"
 
 enum kind { K_SPACE, K_GK, K_NET, K_SOCK, K_WORK, K_HOME, K_RUNTIME,
@@ -40,7 +40,7 @@ data_dir(void)
 {
 	const char	*d = getenv("HARDEN_DATA");
 
-	return d != NULL ? d : "regress/unit/harden/data";
+	return d != NULL ? d : "regress/unit/spaced-docker/data";
 }
 
 static json_t *
@@ -487,7 +487,7 @@ body_in_recording(json_t *body, const char *file)
 			continue;
 		cr_expect(json_equal(v, json_object_get(rhc, k)),
 		    "%s: HostConfig.%s differs from the recording (record "
-		    "again: sh regress/unit/harden/record.sh)", file, k);
+		    "again: sh regress/unit/spaced-docker/record.sh)", file, k);
 	}
 	json_decref(rec);
 }

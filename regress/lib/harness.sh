@@ -1,0 +1,64 @@
+# The harness of every shell suite (sourced, POSIX sh): ok, not_ok,
+# check, check_fails, skip, finish.  finish prints the line the runner
+# reads (regress/run-integration.sh), "N passed, N failed, N skipped",
+# and exits with the suite's status.  A skip counts, with its reason.
+
+pass=0
+fail=0
+skipped=0
+harness_at_finish=
+
+ok()
+{
+	pass=$((pass + 1))
+	echo "ok - $1"
+}
+
+# not_ok DESCRIPTION [DETAIL...]: each detail on a line of its own.
+not_ok()
+{
+	fail=$((fail + 1))
+	echo "not ok - $1"
+	shift
+	for _h_l in "$@"; do echo "    $_h_l"; done
+}
+
+# check DESCRIPTION COMMAND...: passes when the command succeeds.
+check()
+{
+	_h_d=$1; shift
+	if "$@"; then ok "$_h_d"; else not_ok "$_h_d" "failed: $*"; fi
+}
+
+# check_fails DESCRIPTION COMMAND...: passes when the command fails.
+check_fails()
+{
+	_h_d=$1; shift
+	if "$@"; then not_ok "$_h_d" "succeeded: $*"; else ok "$_h_d"; fi
+}
+
+# skip REASON: a check not made, and why.  Live on CI a skip fails.
+skip()
+{
+	skipped=$((skipped + 1))
+	echo "skip - $1"
+}
+
+# at_finish COMMAND: run by finish, in order, before the summary (a
+# library's cleanup, which may itself make a check).
+at_finish()
+{
+	harness_at_finish="$harness_at_finish$1
+"
+}
+
+finish()
+{
+	# Once, even when a cleanup step calls finish again.
+	_h_f=$harness_at_finish
+	harness_at_finish=
+	eval "$_h_f"
+	echo "$pass passed, $fail failed, $skipped skipped"
+	[ "$fail" -eq 0 ] && exit 0
+	exit 1
+}

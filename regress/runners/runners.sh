@@ -1,0 +1,89 @@
+#!/bin/sh
+# The runners' own test (make runners-run, part of make check): each
+# planted fault makes its runner fail, the good suite and the good unit
+# binary pass (the controls), and skips are counted with their reasons.
+. "$(dirname "$0")/../lib/harness.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+T=$(mktemp -d)
+at_finish 'rm -rf "$T"'
+
+# expect STATUS DESCRIPTION COMMAND...: the command's output in $T/out.
+expect()
+{
+	_want=$1 _what=$2; shift 2
+	"$@" >"$T/out" 2>&1
+	_rc=$?
+	if [ "$_rc" -eq "$_want" ]; then
+		ok "$_what"
+	else
+		not_ok "$_what" "exit $_rc, wanted $_want:" "$(tail -5 "$T/out")"
+	fi
+}
+
+# has DESCRIPTION REGEX: the last run's output matches.
+has()
+{
+	if grep -Eq "$2" "$T/out"; then ok "$1"; else
+		not_ok "$1" "no line matches '$2' in:" "$(tail -5 "$T/out")"; fi
+}
+
+integ()
+{
+	sh "$here/../run-integration.sh" "$T" "$@"
+}
+
+S=$here/suites
+REGRESS_LIVE=0; export REGRESS_LIVE
+expect 0 "integration: a good suite passes (control)" integ "$S/good.sh"
+has "integration: the control's counts summed" \
+    '^integration: 2 passed, 0 failed, 0 skipped$'
+expect 1 "integration: a good summary, then exit 1, fails" integ "$S/exit1.sh"
+has "... and says why" 'FAILED: .*exit1.sh: exit 1;'
+expect 1 "integration: an empty suite fails" integ "$S/empty.sh"
+has "... and says why" 'FAILED: .*empty.sh: ran nothing;'
+expect 1 "integration: a failed check fails" integ "$S/fails.sh" "$S/good.sh"
+has "... and the good suite after it still runs" \
+    '^integration: 3 passed, 1 failed, 0 skipped$'
+expect 1 "integration: no summary line fails" integ "$S/nosummary.sh"
+expect 0 "integration: off CI a skip passes" integ "$S/skips.sh"
+has "... counted" '^integration: 1 passed, 0 failed, 1 skipped$'
+has "... with its reason" 'skips.sh: planted: the runner must count this$'
+REGRESS_LIVE=1
+expect 1 "integration: live on CI a skip fails" integ "$S/skips.sh"
+has "... and says why" 'FAILED: .*skips.sh: 1 skipped on CI;'
+expect 0 "integration: live on CI the control passes" integ "$S/good.sh"
+# Without the override: what CI=true finds on this machine.
+unset REGRESS_LIVE
+if [ "$(id -u)" -eq 0 ] && curl -sf --max-time 3 --unix-socket \
+    /var/run/docker.sock http://docker/_ping >/dev/null 2>&1; then
+	expect 1 "integration: CI=true as root with Docker, a skip fails" \
+	    env CI=true sh "$here/../run-integration.sh" "$T" "$S/skips.sh"
+else
+	echo "# not root with Docker here: CI=true's own detection not tried"
+fi
+
+# The unit runner, on Criterion binaries built with the sanitizers.
+cc=${CC:-cc}
+crit=$(pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
+for u in good leak skip; do
+	if ! $cc -std=gnu11 -g -O1 -fsanitize=address,undefined \
+	    -fno-omit-frame-pointer -o "$T/$u" "$here/unit/$u.c" $crit \
+	    >"$T/cc.log" 2>&1; then
+		not_ok "build unit fixture $u" "$(cat "$T/cc.log")"
+		finish
+	fi
+done
+unit()
+{
+	sh "$here/../run-unit.sh" "$@"
+}
+expect 0 "unit: a binary that frees what it takes passes (control)" \
+    unit "$T/good"
+has "... counted" '^unit: 1 passed, 0 failed, 0 skipped$'
+expect 1 "unit: a planted leak fails" unit "$T/leak"
+has "... on LeakSanitizer's report" 'ERROR: LeakSanitizer: detected memory leaks'
+has "... and says why" 'FAILED: .*/leak: sanitizer report;'
+expect 0 "unit: a skip passes" unit "$T/skip"
+has "... counted" '^unit: 1 passed, 0 failed, 1 skipped$'
+has "... with its reason" 'runners::skips .*planted: the runner must count this'
+finish

@@ -1,0 +1,3 @@
+# Runs nothing and says so.
+. "$(dirname "$0")/../../lib/harness.sh"
+finish
