@@ -42,6 +42,8 @@ int	 repo_stale(struct git_repository *);
 struct imsgev;
 struct imsg;
 void	 git_serve(struct imsgev *, struct imsg *);
+
+/* git_done.c: a request's refusal, for the DONE git_serve.c sends */
 struct space_done;
 void	 snap_refuse(struct space_done *, const char *code, const char *fmt,
 	    ...) __attribute__((format(printf, 3, 4)));
