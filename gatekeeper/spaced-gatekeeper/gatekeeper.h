@@ -77,6 +77,22 @@ struct gk_grant {
 };
 TAILQ_HEAD(gk_grants, gk_grant);
 
+/* journal.c: the ring of records and the stdout they are written to. */
+struct gk_journal {
+	struct journal_record	*gj_ring;
+	size_t			 gj_next;	/* slot for the next record */
+	size_t			 gj_count;
+	uint64_t		 gj_dropped;	/* ring or stdout */
+	uint64_t		 gj_unwritten;	/* stdout alone */
+	/* Last limited record's monotonic second, by listener and kind */
+	int64_t			 gj_limited_last[3][2];
+	int			 gj_limited_seen[3][2];
+	int			 gj_out_kind;	/* enum journal_out_kind */
+	struct evbuffer		*gj_out;
+	struct event		*gj_out_ev;
+};
+
+/* spaced-gatekeeper's environment. */
 struct gk {
 	struct event_base	*gk_base;
 	struct evdns_base	*gk_dns;
@@ -94,6 +110,18 @@ struct gk {
 	struct sockaddr_storage	 gk_own[GK_OWN_ADDRS_MAX];
 	size_t			 gk_nown;
 	int			 gk_ready;	/* all three listeners up */
+
+	/* gk_util.c: refused clients read to their end, GK_DRAIN_MAX */
+	TAILQ_HEAD(, gk_drain)	 gk_drains;
+	int			 gk_ndrains;
+	/* corridor.c: clients that left while their attempt went on */
+	TAILQ_HEAD(, corridor_conn) gk_orphans;
+	int			 gk_norphans;
+	struct gk_journal	 gk_journal;
+	/* tls.c: the trust store's bytes, then the context made of them */
+	char			*gk_tls_ca;
+	size_t			 gk_tls_calen;
+	SSL_CTX			*gk_tls_ctx;
 };
 
 extern struct gk	*gk;
