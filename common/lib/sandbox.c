@@ -43,6 +43,11 @@
 
 int	 sb_chrooted;
 
+/*
+ * no_new_privs, Landlock where the kernel has it, then seccomp; fatal on
+ * failure, and fatal where sandbox_fs_unheld() says the process would
+ * be held on the filesystem by nothing (no Landlock, no chroot).
+ */
 void
 sandbox_enter(const struct sandbox_spec *spec)
 {
@@ -64,7 +69,8 @@ sandbox_enter(const struct sandbox_spec *spec)
 		/*
 		 * Without Landlock, a process that may open files by path
 		 * could reach anything its uid can: only a chroot holds it
-		 * then, and without one it must not run at all.
+		 * then, and without one it must not run at all.  Best
+		 * effort is spaced's: root or the user itself in any case.
 		 */
 		if ((why = sandbox_fs_unheld(spec->sb_groups, abi,
 		    sb_chrooted)) != NULL && !spec->sb_landlock_best_effort)

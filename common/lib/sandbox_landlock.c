@@ -103,6 +103,11 @@ sb_landlock_fs_rights(int abi)
 	return rights;
 }
 
+/*
+ * Why a process with these groups would not be held on the filesystem,
+ * or NULL when it is: seccomp alone holds one without SB_RPATH/SB_WPATH;
+ * with them, Landlock (an ABI > 0) or a chroot must.  Pure.
+ */
 const char *
 sandbox_fs_unheld(unsigned int groups, int landlock_abi, int chrooted)
 {

@@ -40,7 +40,8 @@
 /*
  * Keep only the capabilities in keep (root): the bounding set emptied,
  * nothing inheritable or ambient, securebits locked so that no exec
- * brings root's back.
+ * brings root's back.  setuid_fixup 1: a later change to another uid
+ * drops them all.
  */
 void
 sandbox_caps_limit(uint64_t keep, int setuid_fixup)
@@ -93,6 +94,10 @@ sandbox_caps_limit(uint64_t keep, int setuid_fixup)
 	    (unsigned long long)keep);
 }
 
+/*
+ * When root: chroot to dir (if not NULL), then setgroups/setresgid/
+ * setresuid to user; verified with getresuid.  A plain user: nothing.
+ */
 void
 sandbox_drop_privileges(const char *user, const char *chroot_dir)
 {

@@ -132,11 +132,6 @@ void	 journal_add(enum gk_listener, const char *host, size_t hostlen,
 /* Once per listener and kind per minute (cap drops, unreadable requests). */
 void	 journal_add_limited(enum gk_listener, const char *host,
 	    size_t hostlen, long port, const char *decision);
-/*
- * {"records":[...],"dropped":N,"unwritten":M}: dropped counts records
- * the ring let go and lines stdout never took; unwritten is the stdout
- * part.  NULL on allocation failure.
- */
 char	*journal_dump(void);
 /* stdout as a writer that never blocks the loop; before the sandbox. */
 void	 journal_init(struct event_base *);
@@ -151,10 +146,6 @@ void	 control_accept(struct evconnlistener *, evutil_socket_t,
 
 /* tunnel.c: the byte pump of an established corridor tunnel. */
 struct tunnel;
-/*
- * Takes both bufferevents (gone afterwards, also on failure, which is
- * NULL); done(arg) runs once when the place is free.
- */
 struct tunnel *tunnel_start(struct bufferevent *client,
 	    struct bufferevent *upstream, int client_eof, void (*done)(void *),
 	    void *arg);
@@ -172,11 +163,6 @@ int	 client_main(int, char **);
 /* Pure: 0 when the request line may carry them, else -1. */
 int	 client_method_ok(const char *);
 int	 client_path_ok(const char *);
-/*
- * The answer in buf[0..len), eof when nothing more will come.  1: whole,
- * with *status and the body at buf + *bodyoff, *bodylen long; 0: more
- * is needed; -1: malformed or cut short (*errstr says why).  Pure.
- */
 int	 client_answer(const char *buf, size_t len, int eof, int *status,
 	    size_t *bodyoff, size_t *bodylen, const char **errstr);
 
@@ -192,13 +178,6 @@ void	 gk_refuse(struct bufferevent *, const char *answer, size_t len,
 	    enum gk_listener);
 /* Count a closed connection of a listener. */
 void	 gk_conn_closed(enum gk_listener);
-/*
- * The start all three listeners share.  gk_conn_admit: -1 when the
- * listener is at its cap (the drop is journalled, fd closed).
- * gk_conn_setup: a bufferevent on fd reading at most one head, and the
- * head timer, both for conn; counted and armed.  -1 when either cannot
- * be made: fd is closed and nothing is held (the caller frees conn).
- */
 int	 gk_conn_admit(enum gk_listener, evutil_socket_t);
 int	 gk_conn_setup(enum gk_listener, evutil_socket_t, void *conn,
 	    event_callback_fn on_timer, bufferevent_data_cb on_read,

@@ -111,6 +111,16 @@ last_label_is_numeric(const char *label, size_t len)
 	return 1;
 }
 
+/*
+ * A name the corridor takes, and the only thing an allowlist may hold:
+ * labels of letters, digits and hyphens (no leading/trailing hyphen, 1-63
+ * bytes), at least two labels, the last neither all digits nor starting
+ * with 0x (what inet_aton(3) would read as an address), so
+ * "example.cafe" is a name and "a.0x1f" and "a.0177" are not; exactly
+ * one trailing dot stripped, at most GK_NAME_MAX bytes without it.  On
+ * success writes the lowercase name to out (outsz >= GK_NAME_MAX + 1)
+ * and returns 0; -1 otherwise.
+ */
 int
 gk_name_normalize(const char *in, size_t inlen, char *out, size_t outsz)
 {
@@ -194,6 +204,14 @@ split_target_span(const char *target, size_t len, const char **host,
 	return 0;
 }
 
+/*
+ * Split a CONNECT request target "host:port" at the last colon.  A
+ * bracketed IPv6 literal "[v6]:port" is split after the "]", the host
+ * keeping its brackets (so the caller refuses it as not a name, and
+ * "[example.com]:443" with it).  Returns 0 and NUL-terminated host and
+ * port strings, -1 when the target has no port (no colon, or nothing
+ * after it), an empty host, a NUL byte, or does not fit.
+ */
 int
 gk_split_target(const char *target, size_t len, char *host, size_t hostsz,
     char *port, size_t portsz)
@@ -256,6 +274,12 @@ gk_allowlist_sort(struct gk_allowlist *al)
 	qsort(al->al_names, al->al_count, sizeof(al->al_names[0]), name_cmp);
 }
 
+/*
+ * Every rule that needs no lookup, in order: split (malformed), name
+ * (not-a-name), port, always refused, allowlist (in allowlist mode).  On
+ * GK_ALLOW the normalized name is in name (GK_NAME_MAX + 1 bytes); on a
+ * refusal name is the empty string.
+ */
 enum gk_refusal
 gk_refuse_target(const char *target, size_t len, enum gk_mode mode,
     const struct gk_allowlist *al, char *name, size_t namesz)
@@ -351,6 +375,14 @@ v6_blocked(const uint8_t *a)
 	return 0;
 }
 
+/*
+ * 1 when the address is in a blocked range: every IPv4 range of the
+ * spec; any IPv6 address outside 2000::/3 (which takes in the spec's
+ * ::, ::1, fc00::/7, fe80::/10, ff00::/8, and refuses ::ffff:0:0/96,
+ * 64:ff9b::/96, 64:ff9b:1::/48 and fec0::/10 whole); Teredo 2001::/32
+ * whole; 2002::/16 when the IPv4 in it is blocked.  A family other than
+ * AF_INET and AF_INET6 is blocked.  0 when allowed.
+ */
 int
 gk_addr_blocked(const struct sockaddr *sa)
 {
@@ -438,15 +470,12 @@ decode_round(char *s, size_t len)
 }
 
 /*
- * Decode until a round decodes to itself, that is until no '%' is left,
- * and look for ".." before the first round and after every one.  There
- * is no bound on the rounds, on purpose: a bound of three let a
- * four-times-encoded ".." through.  Each round that changes anything
- * shortens the string by two bytes per escape, so there are at most
- * len / 2 rounds of O(len) each; len is capped at GK_PATH_REST_MAX so
- * the worst case, 8 KiB of "%2525...2541" taking 4,095 rounds, is about
- * 17 million byte steps (measured: 29 ms on one core), against 140 ns
- * for an ordinary API path.  Only the space's own gatekeeper pays it.
+ * The window's path rule on <rest> of /model/<grant>/<rest>: decode
+ * until a round decodes to itself (no '%' left), and refuse a ".."
+ * segment (split on / \ ; ? #) before the first round and after every
+ * one.  1 also for a bad escape, a NUL, or more than GK_PATH_REST_MAX.
+ * No bound on the rounds, on purpose: a bound of three let a
+ * four-times-encoded ".." through.  The cost: docs/perf.md.
  */
 int
 gk_path_walks_out(const char *rest, size_t len)
@@ -473,6 +502,13 @@ gk_path_walks_out(const char *rest, size_t len)
 	}
 }
 
+/*
+ * The one rule for a grant id, asked by the control channel before it
+ * takes a grant and by gk_window_split before it routes one, so that no
+ * grant is taken that the window could never reach: 1 to
+ * GK_GRANT_ID_MAX bytes of [A-Za-z0-9_-], compared exactly (case
+ * matters).  1 when id is one, else 0.
+ */
 int
 gk_grant_id_ok(const char *id, size_t len)
 {
@@ -487,6 +523,14 @@ gk_grant_id_ok(const char *id, size_t len)
 	return 1;
 }
 
+/*
+ * Split a window path "/model/<grant id>/<rest>".  The id is one that
+ * gk_grant_id_ok takes, and the slash after it is
+ * required ("/model/<id>" alone is -1).  Returns 0 with the id copied
+ * to id (NUL-terminated) and *rest pointing into path (the part after
+ * the id's slash, may be empty); -1 when the path is not of that shape
+ * or the id does not fit.
+ */
 int
 gk_window_split(const char *path, size_t len, char *id, size_t idsz,
     const char **rest, size_t *restlen)

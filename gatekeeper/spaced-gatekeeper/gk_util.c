@@ -77,6 +77,13 @@ gk_conn_closed(enum gk_listener l)
 		gk->gk_conns[l]--;
 }
 
+/*
+ * The start all three listeners share.  gk_conn_admit: -1 when the
+ * listener is at its cap (the drop is journalled, fd closed).
+ * gk_conn_setup: a bufferevent on fd reading at most one head, and the
+ * head timer, both for conn; counted and armed.  -1 when either cannot
+ * be made: fd is closed and nothing is held (the caller frees conn).
+ */
 int
 gk_conn_admit(enum gk_listener l, evutil_socket_t fd)
 {

@@ -49,14 +49,10 @@ struct journal_record {
 };
 
 /*
- * Lines a slow stdout reader has not taken yet.  The one event loop
- * must never wait for a log reader: a stalled docker log pipe would
- * freeze every tunnel.  256 KiB holds a full ring of the longest
- * records (the spec measures 500 of them, hosts cut to 256, at 180,527
- * bytes) on top of the pipe's own 64 KiB, so a reader that pauses for
- * less than a ring's turn loses nothing the ring would keep; beyond
- * that it only holds records for a reader that may never come back.
- * A line that does not fit is dropped whole and counted.
+ * Lines a slow stdout reader has not taken yet: the one event loop must
+ * never wait for a log reader (a stalled docker log pipe would freeze
+ * every tunnel).  Room for a full ring of the longest records (sized in
+ * docs/perf.md); a line that does not fit is dropped whole and counted.
  */
 #define JOURNAL_OUT_MAX		(256 * 1024)
 #define JOURNAL_OUT_CHUNK	(64 * 1024)
@@ -353,6 +349,11 @@ journal_add_limited(enum gk_listener l, const char *host, size_t hostlen,
 	journal_add(l, host, hostlen, port, decision);
 }
 
+/*
+ * {"records":[...],"dropped":N,"unwritten":M}: dropped counts records
+ * the ring let go and lines stdout never took; unwritten is the stdout
+ * part.  NULL on allocation failure.
+ */
 char *
 journal_dump(void)
 {

@@ -15,17 +15,10 @@
  */
 
 /*
- * The journal store.  One file a space and an owner, in the store
- * directory (the working directory, or the root as root):
- * "<install id>-<uid>-<space id>.journal", one record a line in the
- * store's form (journal_parse.h), appended and fsync'd.  The owner is
- * in the name, and spaced sets it, so one user's records are never
- * another's.  A crash may leave half a line at the end: it is cut off
- * before the next append.
- *
- * An ingest takes a gatekeeper's whole log on a stream, parses each
- * line, keeps what the store lacks (journal_seen), appends it, and
- * holds the request until spaced asks for the records.
+ * The journal store: one file a space and an owner, the owner spaced's
+ * and in its name, so one user's records are never another's.  An
+ * ingest keeps what the store lacks of a gatekeeper's whole log
+ * (docs/notes/spaced-journal-store.md).
  */
 
 #include <sys/types.h>

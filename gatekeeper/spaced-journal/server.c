@@ -15,14 +15,11 @@
  */
 
 /*
- * The answers of a space's server, and its token file, as they come
- * out of an exec inside the space (DESIGN.md rule 1: only this process
- * parses them).  The place forwards the exec's output as a stream of
- * chunks, each its kind byte (1 stdout, 2 stderr) and the bytes; this
- * keeps at most SERVER_OUT_MAX and SERVER_ERR_MAX of them and counts
- * the rest as truncated, so a flood costs a bounded buffer and ends as
- * "unreadable".  The parse waits for both the stream's END and spaced's
- * word on how the exec ended, then answers once and forgets.
+ * The answers of a space's server, and its token file, out of an exec
+ * inside the space (DESIGN.md rule 1: only this process parses them).
+ * At most SERVER_OUT_MAX and SERVER_ERR_MAX are kept, so a flood costs
+ * a bounded buffer; the parse waits for the stream's END and spaced's
+ * word on the exec, then answers once and forgets.
  */
 
 #include <sys/types.h>

@@ -15,16 +15,10 @@
  */
 
 /*
- * The pump of spaced-relay: one epoll loop, each connection a TCP
- * client and a UNIX stream socket to the gatekeeper, the bytes of each
- * direction spliced through a pipe of their own (gatekeeper/spaced-gatekeeper/tunnel.c's
- * pattern, without libevent).  A side is read only while nothing is
- * kept for the other, so a connection holds at most one pipe's worth
- * per direction.  TCP teardown as it came: an EOF becomes
- * shutdown(SHUT_WR) on the other side once what is kept for it is out;
- * an error or reset closes the side at once, and the survivor writes
- * out what it holds (RELAY_LINGER_SEC at most) and is closed, with a
- * RST when the survivor is the TCP client of a gatekeeper that reset.
+ * The pump of spaced-relay: one epoll loop splicing each TCP client to
+ * a UNIX socket of the gatekeeper through a pipe a direction, at most a
+ * pipe's worth held; teardown passed on as it came (EOF, reset).  See
+ * docs/notes/spaced-relay-pump.md.
  */
 
 #include <sys/types.h>
@@ -519,6 +513,10 @@ relay_signals(const struct relay_config *cf, int *code)
 	return 1;
 }
 
+/*
+ * relay.c: the loop, with signals blocked but while it waits
+ * (waitmask); returns the child's exit code once the child is gone.
+ */
 int
 relay_serve(struct relay_config *cf, const sigset_t *waitmask)
 {

@@ -15,13 +15,10 @@
  */
 
 /*
- * spaced-launch: starts one spaced-git for a repository, as the owner of
- * that repository, on a channel spaced made.  spaced itself may no
- * longer fork, exec or change credentials once it serves; this process
- * holds exactly those powers, and its only input is spaced's channel
- * (docs/privsep.md).  It reads the owner from the directory's inode and
- * the owner's home and group from /etc/passwd (no NSS: a module could
- * open sockets the filter forbids), and it never reads the repository.
+ * spaced-launch: starts one spaced-git for a repository, as its owner,
+ * on a channel spaced made: the fork, exec and credential change spaced
+ * gave up (docs/privsep.md).  The owner's entry is read from /etc/passwd
+ * (no NSS: a module could open sockets); the repository never is.
  */
 
 #include <sys/prctl.h>
