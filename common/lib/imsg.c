@@ -121,8 +121,7 @@ imsgbuf_set_maxsize(struct imsgbuf *ibuf, size_t max)
  * Full-size output buffers are kept for reuse, a few per process: a
  * stream queues a window of them and frees them together, and malloc
  * would give that memory back to the kernel and fault it in again on
- * every window (it cost a third of a relay's time).  Not thread-safe:
- * our processes are single-threaded.
+ * every window (docs/perf.md).  Not thread-safe, as our processes.
  */
 #define OUT_BIG		(sizeof(struct imsg_out) + MAX_IMSGSIZE)
 #define OUT_CACHE_MAX	32

@@ -113,13 +113,8 @@ last_label_is_numeric(const char *label, size_t len)
 
 /*
  * A name the corridor takes, and the only thing an allowlist may hold:
- * labels of letters, digits and hyphens (no leading/trailing hyphen, 1-63
- * bytes), at least two labels, the last neither all digits nor starting
- * with 0x (what inet_aton(3) would read as an address), so
- * "example.cafe" is a name and "a.0x1f" and "a.0177" are not; exactly
- * one trailing dot stripped, at most GK_NAME_MAX bytes without it.  On
- * success writes the lowercase name to out (outsz >= GK_NAME_MAX + 1)
- * and returns 0; -1 otherwise.
+ * two or more LDH labels, the last no address, one trailing dot
+ * stripped.  The lowercase name goes to out (GK_NAME_MAX + 1 bytes).
  */
 int
 gk_name_normalize(const char *in, size_t inlen, char *out, size_t outsz)
@@ -204,14 +199,7 @@ split_target_span(const char *target, size_t len, const char **host,
 	return 0;
 }
 
-/*
- * Split a CONNECT request target "host:port" at the last colon.  A
- * bracketed IPv6 literal "[v6]:port" is split after the "]", the host
- * keeping its brackets (so the caller refuses it as not a name, and
- * "[example.com]:443" with it).  Returns 0 and NUL-terminated host and
- * port strings, -1 when the target has no port (no colon, or nothing
- * after it), an empty host, a NUL byte, or does not fit.
- */
+/* As split_target_span, copied and NUL-terminated; -1 when too long. */
 int
 gk_split_target(const char *target, size_t len, char *host, size_t hostsz,
     char *port, size_t portsz)
@@ -375,14 +363,7 @@ v6_blocked(const uint8_t *a)
 	return 0;
 }
 
-/*
- * 1 when the address is in a blocked range: every IPv4 range of the
- * spec; any IPv6 address outside 2000::/3 (which takes in the spec's
- * ::, ::1, fc00::/7, fe80::/10, ff00::/8, and refuses ::ffff:0:0/96,
- * 64:ff9b::/96, 64:ff9b:1::/48 and fec0::/10 whole); Teredo 2001::/32
- * whole; 2002::/16 when the IPv4 in it is blocked.  A family other than
- * AF_INET and AF_INET6 is blocked.  0 when allowed.
- */
+/* 1 when the address is in a blocked range (the tables above). */
 int
 gk_addr_blocked(const struct sockaddr *sa)
 {
@@ -503,11 +484,8 @@ gk_path_walks_out(const char *rest, size_t len)
 }
 
 /*
- * The one rule for a grant id, asked by the control channel before it
- * takes a grant and by gk_window_split before it routes one, so that no
- * grant is taken that the window could never reach: 1 to
- * GK_GRANT_ID_MAX bytes of [A-Za-z0-9_-], compared exactly (case
- * matters).  1 when id is one, else 0.
+ * The one rule for a grant id, for the control channel and the window
+ * alike, so that no grant is taken that the window could never reach.
  */
 int
 gk_grant_id_ok(const char *id, size_t len)
@@ -523,14 +501,7 @@ gk_grant_id_ok(const char *id, size_t len)
 	return 1;
 }
 
-/*
- * Split a window path "/model/<grant id>/<rest>".  The id is one that
- * gk_grant_id_ok takes, and the slash after it is
- * required ("/model/<id>" alone is -1).  Returns 0 with the id copied
- * to id (NUL-terminated) and *rest pointing into path (the part after
- * the id's slash, may be empty); -1 when the path is not of that shape
- * or the id does not fit.
- */
+/* Split a window path "/model/<grant id>/<rest>"; rest points into path. */
 int
 gk_window_split(const char *path, size_t len, char *id, size_t idsz,
     const char **rest, size_t *restlen)
