@@ -36,6 +36,7 @@
 #include "log.h"
 #include "proc.h"
 #include "stream.h"
+#include "journal_env.h"
 #include "journal_parse.h"
 #include "journal_worker.h"
 
@@ -60,14 +61,12 @@ struct ingest {
 	int			 in_ingested;
 };
 
-static TAILQ_HEAD(, ingest) ingests = TAILQ_HEAD_INITIALIZER(ingests);
-
 static struct ingest *
 ingest_find(uint32_t peerid)
 {
 	struct ingest	*in;
 
-	TAILQ_FOREACH(in, &ingests, in_entry)
+	TAILQ_FOREACH(in, &env->je_ingests, in_entry)
 		if (in->in_peerid == peerid)
 			return in;
 	return NULL;
@@ -78,7 +77,7 @@ ingest_free(struct ingest *in)
 {
 	size_t	 i;
 
-	TAILQ_REMOVE(&ingests, in, in_entry);
+	TAILQ_REMOVE(&env->je_ingests, in, in_entry);
 	if (in->in_rx_open)
 		worker_stream_unregister(in->in_rx.sr_id);
 	journal_seen_free(in->in_seen);
@@ -332,7 +331,7 @@ journal_ingest(struct imsgev *iev, struct imsg *imsg)
 	if (n < 0 || (size_t)n >= sizeof(in->in_path))
 		fatalx("%s: store name", __func__);
 	journal_split_init(&in->in_split);
-	TAILQ_INSERT_TAIL(&ingests, in, in_entry);
+	TAILQ_INSERT_TAIL(&env->je_ingests, in, in_entry);
 	store_load(in);
 	stream_rx_init(&in->in_rx, ji.ji_stream);
 	if (worker_stream_register(ji.ji_stream, ingest_stream, in) == -1)

@@ -32,6 +32,7 @@
 #include "proc.h"
 #include "proto.h"
 #include "stream.h"
+#include "journal_env.h"
 #include "journal_worker.h"
 #include "server_parse.h"
 
@@ -51,8 +52,6 @@ struct collect {
 	int			 co_kind_next;	/* a chunk's first byte is due */
 };
 
-static TAILQ_HEAD(, collect) collects = TAILQ_HEAD_INITIALIZER(collects);
-
 _Static_assert(JOURNAL_TOKEN_MAX == SERVER_TOKEN_MAX, "token size");
 
 static struct collect *
@@ -60,7 +59,7 @@ collect_find(uint32_t peerid)
 {
 	struct collect	*co;
 
-	TAILQ_FOREACH(co, &collects, co_entry)
+	TAILQ_FOREACH(co, &env->je_collects, co_entry)
 		if (co->co_peerid == peerid)
 			return co;
 	return NULL;
@@ -69,7 +68,7 @@ collect_find(uint32_t peerid)
 static void
 collect_free(struct collect *co)
 {
-	TAILQ_REMOVE(&collects, co, co_entry);
+	TAILQ_REMOVE(&env->je_collects, co, co_entry);
 	if (co->co_rx_open)
 		worker_stream_unregister(co->co_rx.sr_id);
 	if (co->co_out != NULL)
@@ -220,7 +219,7 @@ journal_server(struct imsgev *iev, struct imsg *imsg)
 	    sizeof(co->co_req.js_ready_field)) == NULL)
 		fatalx("%s: bad server request", __func__);
 	co->co_peerid = peerid;
-	TAILQ_INSERT_TAIL(&collects, co, co_entry);
+	TAILQ_INSERT_TAIL(&env->je_collects, co, co_entry);
 	stream_rx_init(&co->co_rx, co->co_req.js_stream);
 	if (worker_stream_register(co->co_req.js_stream, collect_stream, co) ==
 	    -1)
