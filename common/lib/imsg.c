@@ -15,13 +15,10 @@
  */
 
 /*
- * The message layer: framing, fd passing and the libevent glue.  Reads
- * append to a counted block and imsgbuf_get takes messages from it in
- * place: a large payload stays in the block (which it keeps alive), so
- * a relay forwards it without a copy; a small one is copied into a
- * buffer shaped like an output message so it pins no block.  fds are
- * queued in arrival order and handed to messages flagged IMSGF_HASFD.
- * Output is a queue of whole messages written with sendmsg(2).
+ * The message layer: framing, fd passing and the libevent glue.  A
+ * large payload is taken in place from its counted read block, so a
+ * relay forwards it without a copy; a small one is copied so it pins
+ * no block.  fds are handed out in arrival order to IMSGF_HASFD.
  */
 
 #include <sys/types.h>
@@ -100,6 +97,10 @@ imsgbuf_init(struct imsgbuf *ibuf, int fd)
 	ibuf->outq_count = 0;
 }
 
+/*
+ * This channel carries fds, in both directions; without it an fd from
+ * the peer is refused (EBADMSG) and one to send is refused (EPERM).
+ */
 void
 imsgbuf_allow_fdpass(struct imsgbuf *ibuf)
 {
@@ -120,8 +121,7 @@ imsgbuf_set_maxsize(struct imsgbuf *ibuf, size_t max)
  * Full-size output buffers are kept for reuse, a few per process: a
  * stream queues a window of them and frees them together, and malloc
  * would give that memory back to the kernel and fault it in again on
- * every window (it cost a third of a relay's time).  Not thread-safe:
- * our processes are single-threaded.
+ * every window (docs/perf.md).  Not thread-safe, as our processes.
  */
 #define OUT_BIG		(sizeof(struct imsg_out) + MAX_IMSGSIZE)
 #define OUT_CACHE_MAX	32
@@ -272,6 +272,11 @@ take_fds(struct imsgbuf *ibuf, struct msghdr *msg)
 	return 0;
 }
 
+/*
+ * Read what the socket has.  Returns the number of bytes read, 0 on EOF,
+ * -1 on error with errno set (EAGAIN when nothing was there; EBADMSG when
+ * an fd arrived on a channel that does not allow them, or was truncated).
+ */
 ssize_t
 imsgbuf_read(struct imsgbuf *ibuf)
 {
@@ -341,6 +346,12 @@ imsgbuf_read(struct imsgbuf *ibuf)
 	return n;
 }
 
+/*
+ * Take the next complete message.  1: *imsg is filled and must be passed
+ * to imsg_free; 0: no complete message yet; -1: the stream is bad
+ * (errno ERANGE for a length over the cap or under the header size,
+ * EBADMSG for an fd flag without an fd).  After -1 the channel is dead.
+ */
 int
 imsgbuf_get(struct imsgbuf *ibuf, struct imsg *imsg)
 {
@@ -405,6 +416,12 @@ imsgbuf_get(struct imsgbuf *ibuf, struct imsg *imsg)
 	return 1;
 }
 
+/*
+ * Queue one message.  fd (or -1) belongs to the layer from the call on:
+ * it is closed once sent, or at once when the call fails (-1 with errno
+ * EPERM for an fd on a channel without imsgbuf_allow_fdpass, ERANGE for
+ * a payload over IMSG_MAX_PAYLOAD, ENOMEM).
+ */
 int
 imsg_compose(struct imsgbuf *ibuf, uint32_t type, uint32_t peerid,
     pid_t pid, int fd, const void *data, size_t len)
@@ -446,6 +463,12 @@ imsg_compose(struct imsgbuf *ibuf, uint32_t type, uint32_t peerid,
 	return -1;
 }
 
+/*
+ * Queue a received message, unchanged (type, peerid, pid, payload, fd),
+ * on another channel.  Its payload buffer moves instead of being copied;
+ * the caller still calls imsg_free, which closes the fd if it stayed
+ * (-1 with EPERM: an fd onto a channel without fd passing).
+ */
 int
 imsg_forward(struct imsgbuf *ibuf, struct imsg *imsg)
 {
@@ -619,6 +642,10 @@ imsg_get_data(const struct imsg *imsg, void *buf, size_t len)
 	return 0;
 }
 
+/*
+ * The receiver's check before use: 0 when the type is type and the
+ * payload is exactly len bytes, else -1 with errno EBADMSG.
+ */
 int
 imsg_expect(const struct imsg *imsg, uint32_t type, size_t len)
 {
@@ -655,6 +682,11 @@ imsg_free(struct imsg *imsg)
 	imsg->hdr.flags &= ~IMSGF_OUTBUF;
 }
 
+/*
+ * imsg_event_add re-arms EV_READ always and EV_WRITE while output is
+ * queued; imsgev_handle removes the event when it returns -1, and
+ * imsgev_clear removes it and frees the buffers (the fd stays open).
+ */
 void
 imsgev_init(struct imsgev *iev, struct event_base *base, int fd,
     void (*handler)(int, short, void *), void *data)
@@ -704,6 +736,11 @@ imsg_compose_event(struct imsgev *iev, uint32_t type, uint32_t peerid,
 	return 0;
 }
 
+/*
+ * Common prologue of a dispatch handler: does the read or write the event
+ * asks for.  Returns 0 to go on with imsgbuf_get, -1 when the peer is gone
+ * or the channel failed (errno says which; 0 for EOF).
+ */
 int
 imsgev_handle(struct imsgev *iev, short event)
 {
@@ -734,6 +771,11 @@ imsgev_handle(struct imsgev *iev, short event)
 	return -1;
 }
 
+/*
+ * Stop (1) or resume (0) reading the peer: a receiver whose answers the
+ * peer does not take stops taking its requests, and the kernel's socket
+ * buffer pushes back on the peer.  Writing goes on.
+ */
 void
 imsg_event_pause_read(struct imsgev *iev, int paused)
 {

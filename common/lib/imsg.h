@@ -46,11 +46,7 @@ struct imsg_hdr {
 };
 #define IMSG_HEADER_SIZE	sizeof(struct imsg_hdr)
 #define MAX_IMSGSIZE		(IMSG_HEADER_SIZE + IMSG_MAX_PAYLOAD)
-/*
- * Four of the largest messages (64 KiB a channel): a relay takes a
- * socket's worth in fewer recvmsg(2) calls and wakeups than with two;
- * more did not measure faster (regress/bench/stream.sh).
- */
+/* Measured: docs/perf.md, "common". */
 #define IMSG_RBUF_SIZE		(4 * MAX_IMSGSIZE)
 
 struct imsg_rblock;			/* a read buffer; private */
@@ -69,16 +65,7 @@ struct imsgbuf {
 	pid_t			 pid;
 	int			 allow_fdpass;	/* fds may pass, both ways */
 	size_t			 maxsize;	/* largest message taken */
-	/*
-	 * Reads go to a block of IMSG_RBUF_SIZE bytes, allocated on the
-	 * first read; large payloads (over 4 KiB) are taken in place and
-	 * keep their block alive (counted) until freed or written on, so
-	 * a relay never copies them.  Memory: one block a channel, plus
-	 * the blocks that held imsgs or queued output still pin; a block
-	 * is filled before the next is started, so that is about the
-	 * bytes held (a relay: its window) plus a block.  rbuf is the
-	 * current block's data.
-	 */
+	/* Large payloads are taken in place: a relay never copies them. */
 	struct imsg_rblock	*rblock;
 	uint8_t			*rbuf;
 	size_t			 rlen;		/* unread bytes, from roff */
@@ -91,36 +78,15 @@ struct imsgbuf {
 };
 
 void	 imsgbuf_init(struct imsgbuf *, int fd);
-/*
- * This channel carries fds, in both directions; without it an fd from
- * the peer is refused (EBADMSG) and one to send is refused (EPERM).
- */
 void	 imsgbuf_allow_fdpass(struct imsgbuf *);
 /* Largest message (header included) this channel accepts; <= MAX_IMSGSIZE. */
 void	 imsgbuf_set_maxsize(struct imsgbuf *, size_t);
 /* Frees queued output and closes unclaimed fds; does not close ibuf->fd. */
 void	 imsgbuf_clear(struct imsgbuf *);
 
-/*
- * Read what the socket has.  Returns the number of bytes read, 0 on EOF,
- * -1 on error with errno set (EAGAIN when nothing was there; EBADMSG when
- * an fd arrived on a channel that does not allow them, or was truncated).
- */
 ssize_t	 imsgbuf_read(struct imsgbuf *);
-/*
- * Take the next complete message.  1: *imsg is filled and must be passed
- * to imsg_free; 0: no complete message yet; -1: the stream is bad
- * (errno ERANGE for a length over the cap or under the header size,
- * EBADMSG for an fd flag without an fd).  After -1 the channel is dead.
- */
 int	 imsgbuf_get(struct imsgbuf *, struct imsg *);
 
-/*
- * Queue one message.  fd (or -1) belongs to the layer from the call on:
- * it is closed once sent, or at once when the call fails (-1 with errno
- * EPERM for an fd on a channel without imsgbuf_allow_fdpass, ERANGE for
- * a payload over IMSG_MAX_PAYLOAD, ENOMEM).
- */
 int	 imsg_compose(struct imsgbuf *, uint32_t type, uint32_t peerid,
 	    pid_t pid, int fd, const void *data, size_t len);
 /* Write queued output once (non-blocking): 0 ok or EAGAIN, -1 error. */
@@ -138,27 +104,10 @@ int	 imsg_get_data(const struct imsg *, void *, size_t len);
 /* Claim the fd (the caller now owns it); -1 when none. */
 int	 imsg_get_fd(struct imsg *);
 void	 imsg_free(struct imsg *);	/* closes an unclaimed fd */
-/*
- * The receiver's check before use: 0 when the type is type and the
- * payload is exactly len bytes, else -1 with errno EBADMSG.
- */
 int	 imsg_expect(const struct imsg *, uint32_t type, size_t len);
-/*
- * Queue a received message, unchanged (type, peerid, pid, payload, fd),
- * on another channel.  Its payload buffer moves instead of being copied;
- * the caller still calls imsg_free, which closes the fd if it stayed
- * (-1 with EPERM: an fd onto a channel without fd passing).
- */
 int	 imsg_forward(struct imsgbuf *, struct imsg *);
 
-/*
- * libevent glue: an imsgbuf with its event.  imsg_event_add re-arms
- * EV_READ always and EV_WRITE while output is queued.  The handler is
- * called with the struct imsgev as its argument; data is the caller's.
- * The event is persistent (EV_PERSIST), so it stays armed between
- * callbacks; imsgev_handle removes it when it returns -1, and
- * imsgev_clear removes it and frees the buffers (the fd stays open).
- */
+/* libevent glue: an imsgbuf with its persistent event. */
 struct imsgev {
 	struct imsgbuf	 ibuf;
 	struct event	 ev;
@@ -174,17 +123,7 @@ void	 imsgev_init(struct imsgev *, struct event_base *, int fd,
 void	 imsg_event_add(struct imsgev *);
 int	 imsg_compose_event(struct imsgev *, uint32_t type, uint32_t peerid,
 	    pid_t pid, int fd, const void *data, size_t len);
-/*
- * Common prologue of a dispatch handler: does the read or write the event
- * asks for.  Returns 0 to go on with imsgbuf_get, -1 when the peer is gone
- * or the channel failed (errno says which; 0 for EOF).
- */
 int	 imsgev_handle(struct imsgev *, short event);
-/*
- * Stop (1) or resume (0) reading the peer: a receiver whose answers the
- * peer does not take stops taking its requests, and the kernel's socket
- * buffer pushes back on the peer.  Writing goes on.
- */
 void	 imsg_event_pause_read(struct imsgev *, int paused);
 void	 imsgev_clear(struct imsgev *);
 

@@ -271,6 +271,11 @@ worker_usage(const char *name)
 	exit(2);
 }
 
+/*
+ * Takes "[-dv] [-g dir] [-u user] [-r root] [-s store]", drops
+ * privileges, confines itself, tells the parent it is ready, and serves
+ * the channel until the parent goes.  Never returns.
+ */
 __dead void
 worker_main(int argc, char *argv[], const struct worker *w)
 {

@@ -58,17 +58,8 @@ struct worker {
 	void			(*w_serve)(struct event_base *);
 };
 
-/*
- * Takes "[-dv] [-g dir] [-u user] [-r root] [-s store]", drops
- * privileges, confines itself, tells the parent it is ready, and serves
- * the channel until the parent goes.  Never returns.
- */
 __dead void	 worker_main(int argc, char *argv[], const struct worker *);
-/*
- * Streams a worker is an end of, by stream id: each stream message from
- * the parent goes to the handler registered for its id; one for no
- * registered stream is fatal.
- */
+/* A stream message for no registered stream is fatal. */
 #define WORKER_STREAMS_MAX	64	/* two an exec; many at once */
 int		 worker_stream_register(uint32_t id,
 		    void (*)(struct imsgev *, struct imsg *, void *), void *);

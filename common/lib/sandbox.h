@@ -20,11 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/*
- * A pledge-like confinement: promise groups of system calls, plus a
- * per-process list of extra calls, installed as a libseccomp allowlist
- * whose default action kills the process.  Failure to confine is fatal.
- */
+/* A pledge-like confinement; failure to confine is fatal. */
 
 #define SB_STDIO	0x0001	/* read/write/poll on fds it holds, memory, time */
 #define SB_RECVFD	0x0002	/* recvmsg with SCM_RIGHTS */
@@ -37,11 +33,7 @@
 #define SB_UNIX		0x0100	/* socket(AF_UNIX, SOCK_STREAM), connect, accept4 */
 #define SB_CHILD	0x0200	/* wait4 and kill a child forked before confinement */
 
-/*
- * A system call allowed only when one argument equals one of a few
- * values, known when the filter is installed (spaced: kill of its own
- * workers' pids).  No value: the call is not allowed at all.
- */
+/* A call allowed for a few argument values only (spaced: kill). */
 #define SB_ARG_VALUES_MAX	8
 struct sandbox_arg_rule {
 	int		 sr_nr;		/* system call; -1 ends a list */
@@ -53,11 +45,7 @@ struct sandbox_arg_rule {
 /* A Landlock rule: rights beneath one path (or on one file). */
 #define SB_LL_READ	0x01	/* read files; list directories */
 #define SB_LL_REMOVE	0x02	/* remove files (not directories) beneath */
-/*
- * Keep the path's O_PATH fd open for good: a /proc/<pid> directory gets
- * a new inode whenever its dentry is reclaimed, and a rule holds the
- * inode, so the fd pins the dentry the rule is on.
- */
+/* A rule holds an inode; /proc/<pid> gets a new one unless pinned. */
 #define SB_LL_PIN	0x04
 /* Every right sb_landlock_dir has, beneath a directory (a repository). */
 #define SB_LL_WRITE	0x08
@@ -70,51 +58,20 @@ struct sandbox_spec {
 	const char	*sb_name;	/* for logs */
 	unsigned int	 sb_groups;
 	const int	*sb_extra;	/* more syscall numbers, -1 ends; or NULL */
-	/*
-	 * Landlock: NULL denies every filesystem access (landlock_no_fs);
-	 * otherwise the one directory tree that may be read and written.
-	 */
-	const char	*sb_landlock_dir;
+	const char	*sb_landlock_dir;	/* read and write; NULL none */
 	/* More Landlock rules, alongside sb_landlock_dir; or NULL. */
 	const struct sandbox_path *sb_landlock_paths;
 	int		 sb_landlock_optional;	/* Landlock not used (tests) */
-	/*
-	 * Landlock where the kernel has it, but run without it: spaced,
-	 * root or the user itself in any case, never spaced-git or
-	 * spaced-journal (sandbox_fs_unheld).
-	 */
-	int		 sb_landlock_best_effort;
-	/*
-	 * Signals leave the Landlock domain (ABI 6 scopes them to it):
-	 * spaced signals workers that are in domains of their own.
-	 */
-	int		 sb_landlock_signal_out;
+	int		 sb_landlock_best_effort;	/* spaced only */
+	int		 sb_landlock_signal_out;	/* spaced signals workers */
 	/* Calls allowed for some argument values only, or NULL. */
 	const struct sandbox_arg_rule *sb_args;
 };
 
-/*
- * no_new_privs, Landlock where the kernel has it, then seccomp; fatal on
- * failure, and fatal where sandbox_fs_unheld() says the process would
- * be held on the filesystem by nothing (no Landlock, no chroot).
- */
 void	 sandbox_enter(const struct sandbox_spec *);
-/*
- * When root: chroot to dir (if not NULL), then setgroups/setresgid/
- * setresuid to user; verified with getresuid.  A plain user: nothing.
- */
 void	 sandbox_drop_privileges(const char *user, const char *chroot_dir);
-/*
- * Why a process with these groups would not be held on the filesystem,
- * or NULL when it is: seccomp alone holds one without SB_RPATH/SB_WPATH;
- * with them, Landlock (an ABI > 0) or a chroot must.  Pure.
- */
 const char *sandbox_fs_unheld(unsigned int groups, int landlock_abi,
 	    int chrooted);
-/*
- * Root only: keep the capabilities in keep and no other, for good.
- * setuid_fixup 1: a later change to another uid drops them all.
- */
 void	 sandbox_caps_limit(uint64_t keep, int setuid_fixup);
 /* Landlock ABI of the running kernel, 0 when it has none. */
 int	 sandbox_landlock_abi(void);

@@ -174,6 +174,13 @@ stream_rx_end(struct stream_rx *rx, const struct imsg *imsg)
 	return 0;
 }
 
+/*
+ * Relay: forward one IMSG_STREAM_* message to another channel unchanged
+ * (type, peerid, pid, payload): DATA and END go forward, CREDIT goes
+ * back.  With a gauge (may be NULL) the window is enforced as well.  The
+ * payload moves to the output queue (imsg_forward); imsg_free the imsg
+ * as usual.
+ */
 void
 stream_gauge_init(struct stream_gauge *sg)
 {

@@ -18,20 +18,9 @@
 #define SPACED_STREAM_H
 
 /*
- * Chunked streams with credit-based flow control over imsg channels.
- * The peerid of every IMSG_STREAM_* message is the stream id.  A sender
- * may have at most STREAM_WINDOW bytes sent and not yet credited; the
- * receiver credits bytes back as it consumes them, in batches of at
- * least STREAM_CREDIT_BATCH, and refuses data beyond the window it
- * granted, so neither side ever buffers more than one window.
- *
- * The sender and receiver queue on an imsgbuf; on an imsgev, call
- * imsg_event_add afterwards so the output gets written.
- *
- * Errors: -1 with errno EBADMSG for a message of the wrong type, length
- * or stream; EPROTO for a peer that broke the protocol (credit beyond
- * what was sent, data beyond the window, a wrong total, data after
- * END).  Either way the channel is no longer trustworthy.
+ * Chunked streams with credit-based flow control over imsg channels:
+ * neither side ever buffers more than one window.  -1 with EBADMSG or
+ * EPROTO leaves the channel untrustworthy (docs/notes/common-streams.md).
  */
 
 #include <stddef.h>
@@ -39,12 +28,7 @@
 
 #include "imsg.h"
 
-/*
- * 1 MiB: a sender stalls for credit less often, so fewer wakeups per
- * byte (relay/raw 0.45-0.51 against 0.30-0.45 with 256 KiB in
- * regress/bench/stream.sh); 2 MiB was slower again (the window no
- * longer fits in L2).  A relay queues at most one window a stream.
- */
+/* Measured: docs/perf.md, "common". */
 #define STREAM_WINDOW		(1024 * 1024)
 #define STREAM_CREDIT_BATCH	(STREAM_WINDOW / 2)
 #define STREAM_CHUNK		IMSG_MAX_PAYLOAD
@@ -77,11 +61,7 @@ struct stream_rx {
 	int32_t		 sr_status;	/* from END */
 };
 
-/*
- * What a relay counts per stream: no data, only how much went forward
- * and how much credit came back, so a sender that ignores credit is
- * refused before it can fill the relay's output queue.
- */
+/* A relay's count: refuses a sender that ignores credit. */
 struct stream_gauge {
 	uint64_t	 sg_forwarded;
 	uint64_t	 sg_credited;
@@ -109,13 +89,6 @@ int	 stream_rx_consumed(struct stream_rx *, struct imsgbuf *, size_t len);
 /* Take an IMSG_STREAM_END: checks the total; status in sr_status. */
 int	 stream_rx_end(struct stream_rx *, const struct imsg *);
 
-/*
- * Relay: forward one IMSG_STREAM_* message to another channel unchanged
- * (type, peerid, pid, payload): DATA and END go forward, CREDIT goes
- * back.  With a gauge (may be NULL) the window is enforced as well.  The
- * payload moves to the output queue (imsg_forward); imsg_free the imsg
- * as usual.
- */
 void	 stream_gauge_init(struct stream_gauge *);
 int	 stream_relay(struct imsgev *to, struct imsg *,
 	    struct stream_gauge *);

@@ -342,6 +342,11 @@ package_check(const struct agent_package *ap)
 	return NULL;
 }
 
+/*
+ * The whole profile, as a worker receiving it checks it: every string
+ * terminated and valid, counts in range, no package twice, the install
+ * script's package among the packages.  NULL when fine, else why not.
+ */
 const char *
 agent_profile_check(const struct agent_profile *ag)
 {

@@ -18,11 +18,9 @@
 #define SPACED_AGENT_H
 
 /*
- * Agent profiles (spaced.conf(5) "agent"): what a space's tools volume
- * holds and how the server inside is started and asked whether it is
- * ready.  Fixed-width and NUL-terminated throughout, so a profile goes
- * to a worker as one message (STYLE.md 6) and a profile for another
- * agent is configuration, never code.  Pure: no I/O, no globals.
+ * Agent profiles (spaced.conf(5) "agent"): fixed-width, so a profile
+ * goes to a worker as one message and another agent is configuration,
+ * never code.  Pure.
  */
 
 #include <stddef.h>
@@ -143,11 +141,6 @@ int	 agent_env_entry_valid(const char *);
 /* Printable ASCII with exactly one "%u" and no other "%". */
 int	 agent_template_valid(const char *);
 
-/*
- * The whole profile, as a worker receiving it checks it: every string
- * terminated and valid, counts in range, no package twice, the install
- * script's package among the packages.  NULL when fine, else why not.
- */
 const char *agent_profile_check(const struct agent_profile *);
 
 #endif /* SPACED_AGENT_H */

@@ -19,15 +19,8 @@
 
 /*
  * The control socket: spacectl (or any local client) <-> spaced.  Type
- * numbers are pinned: requests from 100, answers from 200.  Stream
- * messages (proto.h, 10-12) also travel here when the client is one end
- * of a stream; their peerid is the stream id.
- *
- * The peerid of a request is the client's: its low byte is the protocol
- * version, the upper 24 bits a tag of the client's choosing.  Every
- * answer carries the peerid of its request, so a client may have several
- * requests in flight on one connection (CTL_MAX_PENDING).  A request is
- * answered by any number of DATA and PROGRESS, then one END or FAIL.
+ * numbers are pinned.  The conversations and the peerid's layout:
+ * docs/notes/common-protocols.md.
  */
 
 #include <stdint.h>
@@ -51,92 +44,25 @@ enum ctl_imsg_type {
 	IMSG_CTL_PROBE,		/* struct probe_msg */
 	IMSG_CTL_PING,		/* struct ping_msg: round trip to a worker */
 	IMSG_CTL_STREAM_TEST,	/* struct ctl_stream_test */
-	/*
-	 * The space operations, each a struct ctl_space.  Answered with
-	 * the place's records as DATA (place_proto.h: the first field says
-	 * which), then END; or, when it failed, a DATA struct space_done
-	 * (message, uncertain) and FAIL with the same code.
-	 */
-	IMSG_CTL_CREATE,
+	IMSG_CTL_CREATE,	/* struct ctl_space, through CTL_REMOVE */
 	IMSG_CTL_LIST,
 	IMSG_CTL_SHOW,
 	IMSG_CTL_VERIFY,
 	IMSG_CTL_STOP,
 	IMSG_CTL_START,
 	IMSG_CTL_REMOVE,
-	/*
-	 * struct ctl_exec.  Answered first with a DATA struct
-	 * ctl_exec_streams: the stream the client sends its stdin on (when
-	 * it asked to) and the one the output comes on (chunks of one byte,
-	 * 1 stdout or 2 stderr, then the bytes).  After the output's END, a
-	 * DATA struct space_done with the exit code, and END or FAIL.
-	 */
-	IMSG_CTL_EXEC,
-	/*
-	 * The gatekeeper's control channel, through an exec of its own
-	 * client inside it: struct ctl_network, struct ctl_grant.  END, or
-	 * a DATA struct space_done and FAIL.  A grant's secret travels as
-	 * payload and as that exec's stdin only (DESIGN.md rule 5).
-	 */
-	IMSG_CTL_NETWORK,
-	IMSG_CTL_GRANT,
-	/*
-	 * struct ctl_journal: what spaced-journal keeps of a space's
-	 * gatekeeper records, after it took in the gatekeeper's log.  A
-	 * DATA struct journal_entry per record from cj_from on, a DATA
-	 * struct journal_counts, and END; or a DATA struct space_done and
-	 * FAIL.
-	 */
-	IMSG_CTL_JOURNAL,
-	/*
-	 * Code in, answered by a spaced-git of the repository's owner
-	 * (struct ctl_git).  FILES: a DATA struct git_file for each
-	 * untracked file that travels and each untracked repository that
-	 * stays; LIMITS: a DATA struct git_limit for each submodule and
-	 * each sign of Git LFS; then END, or a DATA struct space_done and
-	 * FAIL.
-	 */
-	IMSG_CTL_FILES,
-	IMSG_CTL_LIMITS,
-	/*
-	 * struct ctl_codein: the repository's code into a space.  A DATA
-	 * struct ctl_exec_streams names the stream of what the scripts
-	 * inside print (chunks as exec's, for the client to show, never
-	 * read); after its END a DATA struct ctl_codein_result and END,
-	 * or a DATA struct space_done and FAIL.
-	 */
-	IMSG_CTL_CODE_IN,
-	/*
-	 * struct ctl_codein (ci_flags 0): the history behind the base into
-	 * the space's repository, which stops being shallow.  As CODE_IN,
-	 * with a DATA struct ctl_history_result before END.
-	 */
-	IMSG_CTL_HISTORY,
-	/*
-	 * struct ctl_server: one request to the server inside the space,
-	 * through an exec of curl there.  DATA struct ctl_server_chunk for
-	 * each piece of the body, then DATA struct ctl_server_result and
-	 * END, or a DATA struct space_done and FAIL.
-	 */
-	IMSG_CTL_SERVER,
-	/*
-	 * struct ctl_space (cs_id): the space's token, read back from
-	 * inside.  DATA struct ctl_token and END; the owner's alone.
-	 */
-	IMSG_CTL_TOKEN,
-	/*
-	 * struct ctl_tools: the caller's tools.  A DATA struct
-	 * ctl_tools_info (the current key of the profile and its
-	 * description), then a DATA struct tools_volume_info per volume of
-	 * the caller's, then END.
-	 */
-	IMSG_CTL_TOOLS,
-	/*
-	 * struct ctl_tools: the ensure of the profile's tools volume for
-	 * the caller (spec "ensure"), filling it when it must.  A DATA
-	 * struct tools_done then END, or a DATA struct space_done and FAIL.
-	 */
-	IMSG_CTL_TOOLS_FILL,
+	IMSG_CTL_EXEC,		/* struct ctl_exec */
+	IMSG_CTL_NETWORK,	/* struct ctl_network */
+	IMSG_CTL_GRANT,		/* struct ctl_grant */
+	IMSG_CTL_JOURNAL,	/* struct ctl_journal */
+	IMSG_CTL_FILES,		/* struct ctl_git */
+	IMSG_CTL_LIMITS,	/* struct ctl_git */
+	IMSG_CTL_CODE_IN,	/* struct ctl_codein */
+	IMSG_CTL_HISTORY,	/* struct ctl_codein */
+	IMSG_CTL_SERVER,	/* struct ctl_server */
+	IMSG_CTL_TOKEN,		/* struct ctl_space */
+	IMSG_CTL_TOOLS,		/* struct ctl_tools */
+	IMSG_CTL_TOOLS_FILL,	/* struct ctl_tools */
 
 	/* answers (spaced -> client) */
 	IMSG_CTL_DATA = 200,	/* one record per message */
@@ -149,10 +75,7 @@ struct ctl_fail {
 	char		 cf_code[CTL_CODE_MAX];	/* NUL-terminated error code */
 };
 
-/*
- * Sent while a long request runs, at least every CTL_PROGRESS_SECONDS:
- * a client's wait follows the operation, not a fixed time.
- */
+/* A client's wait follows the operation, not a fixed time. */
 #define CTL_PROGRESS_SECONDS	5
 struct ctl_progress {
 	uint64_t	 pg_done;	/* bytes (or steps) so far */
@@ -271,10 +194,7 @@ struct ctl_server_result {
 	uint64_t	 cz_bodylen;
 };
 
-/*
- * list and show: after the place's records, one per running space of
- * the answer whose server was asked (one attempt, as readiness does).
- */
+/* list and show: one per running space whose server was asked. */
 enum ctl_ready_state { CTL_READY_YES = 1, CTL_READY_NO };
 struct ctl_ready {
 	char		 cy_id[SPACE_ID_SIZE];

@@ -18,10 +18,8 @@
 #define SPACED_GIT_PROTO_H
 
 /*
- * Code in, beside the worker channel's own messages (proto.h), types
- * 50-63: spaced and spaced-launch, which starts one spaced-git for each
- * repository a caller names, as that repository's owner; and spaced and
- * such a spaced-git, which answers for that repository only.
+ * Code in: spaced and spaced-launch, spaced and a repository's
+ * spaced-git.  The conversations: docs/notes/common-protocols.md.
  */
 
 #include <stdint.h>
@@ -33,45 +31,20 @@
 #define GIT_DIR_MAX		4096
 
 enum git_imsg_type {
-	/*
-	 * spaced -> launch, the peerid the instance's id and the fd the
-	 * instance's end of its channel: start spaced-git on it for this
-	 * directory (struct launch_git_req).  launch -> spaced: STARTED
-	 * (struct launch_git_rep, same peerid), later EXITED (struct
-	 * launch_exit) when that process ended.  KILL (struct launch_exit,
-	 * le_status unused): end a spaced-git spaced gave up on.
-	 */
-	IMSG_LAUNCH_GIT_REQ = 50,
-	IMSG_LAUNCH_GIT_REP,
-	IMSG_LAUNCH_EXITED,
-	IMSG_LAUNCH_KILL,
+	IMSG_LAUNCH_GIT_REQ = 50,	/* struct launch_git_req and an fd */
+	IMSG_LAUNCH_GIT_REP,		/* struct launch_git_rep */
+	IMSG_LAUNCH_EXITED,		/* struct launch_exit */
+	IMSG_LAUNCH_KILL,		/* struct launch_exit */
 
-	/*
-	 * spaced -> spaced-git: a struct git_req.  spaced-git answers with
-	 * records (struct git_file, struct git_limit, struct git_snap)
-	 * and one IMSG_GIT_DONE (struct space_done), its last word.
-	 */
-	IMSG_GIT_FILES_REQ = 56,	/* the files that travel */
-	IMSG_GIT_LIMITS_REQ,		/* submodules, Git LFS */
-	IMSG_GIT_FILE,
-	IMSG_GIT_LIMIT,
-	IMSG_GIT_DONE,
-	/*
-	 * SNAPSHOT (struct git_req, gq_space set): the two commits and the
-	 * host ref, answered by a struct git_snap.  PACK (struct
-	 * git_pack_req): a pack on the stream it names, END before DONE.
-	 * REFS_REMOVE (struct git_req): every ref of the space, at once.
-	 */
+	IMSG_GIT_FILES_REQ = 56,	/* struct git_req, and so on */
+	IMSG_GIT_LIMITS_REQ,
+	IMSG_GIT_FILE,			/* struct git_file */
+	IMSG_GIT_LIMIT,			/* struct git_limit */
+	IMSG_GIT_DONE,			/* struct space_done */
 	IMSG_GIT_SNAPSHOT_REQ,
-	IMSG_GIT_SNAP,
-	IMSG_GIT_PACK_REQ,
+	IMSG_GIT_SNAP,			/* struct git_snap */
+	IMSG_GIT_PACK_REQ,		/* struct git_pack_req */
 	IMSG_GIT_REFS_REMOVE_REQ,
-	/*
-	 * HISTORY (struct git_req): what the space's history needs, from
-	 * the host ref alone: a struct git_snap (base, staged, start, the
-	 * folder's name), DONE; or DONE "host_shallow", which is an
-	 * answer, not a failure: there is no history to send.
-	 */
 	IMSG_GIT_HISTORY_REQ,
 };
 

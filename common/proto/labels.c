@@ -208,6 +208,10 @@ space_owner_valid(const char *s)
 	return 1;
 }
 
+/*
+ * "spaced-space-<id>-<suffix>" into buf.  -1 when the id is not valid
+ * (a user's id never reaches a name unchecked) or buf is short.
+ */
 int
 space_resource_name(char *buf, size_t len, const char *id, enum space_role r)
 {
@@ -251,6 +255,10 @@ space_meta_valid(const struct space_meta *m)
 	    space_created_valid(m->sm_created) && m->sm_memory > 0;
 }
 
+/*
+ * The Labels object for a resource of role r: all eight labels.  NULL
+ * when m is not valid or on allocation failure.
+ */
 json_t *
 space_labels_build(const struct space_meta *m, enum space_role r)
 {
@@ -302,6 +310,13 @@ check_owner(const json_t *labels, const char *owner)
 	return NULL;
 }
 
+/*
+ * Does this Labels object (from an inspect) make the resource ours?
+ * Demands the marker "true", this owner, a valid id equal to id (when
+ * id is not NULL) and role r (when r is not -1).  Returns NULL when
+ * ours, or a short reason: "no labels", "not a space", "other owner",
+ * "bad id", "other space", "bad role", "other role".
+ */
 const char *
 space_labels_check(const json_t *labels, const char *owner, const char *id,
     int r)
@@ -356,6 +371,10 @@ memory_parse(const char *s, uint64_t *out)
 	return 0;
 }
 
+/*
+ * Also demands every label valid, and fills m from them (m may be NULL).
+ * Reason "bad <label>" when one is missing or malformed.
+ */
 const char *
 space_labels_parse(const json_t *labels, const char *owner, const char *id,
     int r, struct space_meta *m)
@@ -388,6 +407,10 @@ space_labels_parse(const json_t *labels, const char *owner, const char *id,
 	return NULL;
 }
 
+/*
+ * The runtime volume: marker, this owner (NULL: any valid one), role
+ * "runtime", this key.
+ */
 const char *
 runtime_labels_check(const json_t *labels, const char *owner, const char *key)
 {
@@ -444,6 +467,10 @@ tools_desc_valid(const char *s)
 	return 1;
 }
 
+/*
+ * Marker, owner, role, key, description (printable, at most
+ * TOOLS_LABEL_DESC_MAX bytes) and created.  NULL when one is not valid.
+ */
 json_t *
 tools_labels_build(const char *owner, enum tools_role r, const char *key,
     const char *description, const char *created)
@@ -459,6 +486,13 @@ tools_labels_build(const char *owner, enum tools_role r, const char *key,
 	    LABEL_CREATED, created);
 }
 
+/*
+ * Does this Labels object make the tools resource ours?  Demands the
+ * marker, this owner, role r and this key (key NULL: any valid key,
+ * copied to found when found is not NULL).  NULL when ours, else "no
+ * labels", "not a space", "other owner", "other role" or "other key".
+ * Independent of any marker file: a label is all a name proves.
+ */
 const char *
 tools_labels_check(const json_t *labels, const char *owner,
     enum tools_role r, const char *key, char found[TOOLS_LABEL_KEY_LEN + 1])

@@ -19,10 +19,9 @@
 
 /*
  * Labels and names of a space's Docker resources.  Labels are the only
- * record of a space (spec "Labels", with spaced. for openchamber.), and
- * a name proves nothing: an act inspects a resource and asks
- * space_labels_check() before it touches it.  Pure: no I/O, no globals;
- * space_id_new() is the one call that reads arc4random.
+ * record of a space and a name proves nothing: an act inspects a
+ * resource and asks space_labels_check() before it touches it.  Pure,
+ * but space_id_new() reads arc4random.
  */
 
 #include <sys/types.h>
@@ -43,12 +42,7 @@
 #define LABEL_MEMORY	"spaced.space.memory"	/* bytes, decimal */
 /* The runtime volume belongs to an owner, not a space: marker, owner, */
 #define LABEL_RUNTIME_KEY "spaced.runtime.key"	/* role "runtime" and this */
-/*
- * Tools resources (spec "Labels") belong to an owner, not a space: the
- * marker, the owner, a role of tools, tools-fill or tools-check, the
- * created time, and these two.  They carry no space id, so the space
- * operations pass them by.
- */
+/* Tools resources carry no space id: the space operations pass them by. */
 #define LABEL_TOOLS_KEY	"spaced.tools.key"	/* TOOLS_KEY_LEN hex */
 #define LABEL_TOOLS_DESC "spaced.tools.description"	/* for people */
 #define TOOLS_LABEL_KEY_LEN	16
@@ -116,59 +110,27 @@ int		 space_owner_fmt(char *buf, size_t len, const char *install,
 /* 1 if s is an owner space_owner_fmt could have written. */
 int		 space_owner_valid(const char *s);
 
-/*
- * "spaced-space-<id>-<suffix>" into buf.  -1 when the id is not valid
- * (a user's id never reaches a name unchecked) or buf is short.
- */
 int		 space_resource_name(char *buf, size_t len, const char *id,
 		    enum space_role);
-/*
- * "spaced-space-<id>-space-old": the old container of a move, aside
- * while the new one is made on the current tools (spec "New tools at
- * the next start").  It keeps every label; only its name says aside.
- */
+/* A move's old container keeps every label; only its name says aside. */
 #define SPACE_ASIDE_SUFFIX	"-old"
 int		 space_aside_name(char *buf, size_t len, const char *id);
-/*
- * "spaced-runtime-<key>" (the issue's contract): one per relay binary,
- * shared by every space of the installation, whose owner its labels
- * name (the installation's, not a user's: spaced fills it).  -1 on a
- * bad key or a short buf.
- */
+/* One runtime volume per relay binary, shared by the installation. */
 #define RUNTIME_VOLUME_PREFIX	"spaced-runtime-"
 int		 runtime_volume_name(char *buf, size_t len, const char *key);
 
 /* 1 if every field of m is valid (the memory must be above zero). */
 int		 space_meta_valid(const struct space_meta *m);
 
-/*
- * The Labels object for a resource of role r: all eight labels.  NULL
- * when m is not valid or on allocation failure.
- */
 json_t		*space_labels_build(const struct space_meta *m,
 		    enum space_role r);
 /* The runtime volume's labels: marker, owner, role "runtime", key. */
 json_t		*runtime_labels_build(const char *owner, const char *key);
 
-/*
- * Does this Labels object (from an inspect) make the resource ours?
- * Demands the marker "true", this owner, a valid id equal to id (when
- * id is not NULL) and role r (when r is not -1).  Returns NULL when
- * ours, or a short reason: "no labels", "not a space", "other owner",
- * "bad id", "other space", "bad role", "other role".
- */
 const char	*space_labels_check(const json_t *labels, const char *owner,
 		    const char *id, int r);
-/*
- * Also demands every label valid, and fills m from them (m may be NULL).
- * Reason "bad <label>" when one is missing or malformed.
- */
 const char	*space_labels_parse(const json_t *labels, const char *owner,
 		    const char *id, int r, struct space_meta *m);
-/*
- * The runtime volume: marker, this owner (NULL: any valid one), role
- * "runtime", this key.
- */
 const char	*runtime_labels_check(const json_t *labels, const char *owner,
 		    const char *key);
 
@@ -182,20 +144,9 @@ enum tools_role {
 const char	*tools_role_label(enum tools_role);
 /* 1 if s is 16 lowercase hex, a tools content key. */
 int		 tools_label_key_valid(const char *s);
-/*
- * Marker, owner, role, key, description (printable, at most
- * TOOLS_LABEL_DESC_MAX bytes) and created.  NULL when one is not valid.
- */
 json_t		*tools_labels_build(const char *owner, enum tools_role,
 		    const char *key, const char *description,
 		    const char *created);
-/*
- * Does this Labels object make the tools resource ours?  Demands the
- * marker, this owner, role r and this key (key NULL: any valid key,
- * copied to found when found is not NULL).  NULL when ours, else "no
- * labels", "not a space", "other owner", "other role" or "other key".
- * Independent of any marker file: a label is all a name proves.
- */
 const char	*tools_labels_check(const json_t *labels, const char *owner,
 		    enum tools_role r, const char *key,
 		    char found[TOOLS_LABEL_KEY_LEN + 1]);

@@ -19,8 +19,7 @@
 
 /*
  * The place protocol: what spaced asks of a place (spaced-docker today,
- * spaced-ns later) over its worker channel, beside the worker channel's
- * own messages (proto.h).  Types 64-99.
+ * spaced-ns later).  The conversations: docs/notes/common-protocols.md.
  */
 
 #include <stdint.h>
@@ -31,97 +30,42 @@
 #include "space_agent.h"
 
 enum place_imsg_type {
-	/* REQ carries a connected socket to the engine; REP the answer */
-	IMSG_DOCKER_CHECK_REQ = 64,
-	IMSG_DOCKER_CHECK_REP,
-	/*
-	 * spaced -> place, once, after READY: the relay binary, read-only,
-	 * with its key.  The place fills the runtime volume from it.
-	 */
+	IMSG_DOCKER_CHECK_REQ = 64,	/* an engine socket */
+	IMSG_DOCKER_CHECK_REP,		/* struct docker_check_msg */
 	IMSG_DOCKER_RUNTIME,	/* struct docker_runtime_msg and the fd */
-	/*
-	 * Before it, when spaced.conf names a space CA bundle: the bundle,
-	 * read-only, for the same volume (the key covers both).
-	 */
 	IMSG_DOCKER_RUNTIME_CA,	/* struct docker_runtime_ca_msg and the fd */
 
-	/*
-	 * The space operations: a struct space_req and a connected socket
-	 * to the engine.  The place answers with any number of records
-	 * (struct space_info, space_violation, space_resource) and then one
-	 * IMSG_SPACE_DONE, its last word.
-	 */
-	IMSG_SPACE_CREATE_REQ = 70,
+	/* struct space_req and an engine socket; records, then DONE */
+	IMSG_SPACE_CREATE_REQ = 70,	/* struct space_create_req */
 	IMSG_SPACE_LIST_REQ,
 	IMSG_SPACE_SHOW_REQ,
 	IMSG_SPACE_VERIFY_REQ,
 	IMSG_SPACE_STOP_REQ,
 	IMSG_SPACE_START_REQ,
 	IMSG_SPACE_REMOVE_REQ,
-	/*
-	 * struct space_exec_req: argv in the space or its gatekeeper.  Its
-	 * stdin comes inline and/or as a stream (client -> place); its
-	 * output goes as a stream (place -> client) of chunks, each one
-	 * byte (1 stdout, 2 stderr) and then the bytes; the stream ENDs
-	 * before DONE, which carries the exit code.
-	 */
-	IMSG_SPACE_EXEC_REQ,
-	/*
-	 * struct space_logs_req: the gatekeeper's log (its stdout: the
-	 * journal lines) as a stream place -> spaced-journal, the frames
-	 * taken apart and the payload unread; END before DONE.
-	 */
-	IMSG_SPACE_LOGS_REQ,
+	IMSG_SPACE_EXEC_REQ,		/* struct space_exec_req */
+	IMSG_SPACE_LOGS_REQ,		/* struct space_logs_req */
 
-	/* records: each struct's first field also says which it is */
 	IMSG_SPACE_INFO = 90,	/* struct space_info */
 	IMSG_SPACE_VIOLATION,	/* struct space_violation */
 	IMSG_SPACE_RESOURCE,	/* struct space_resource */
 	IMSG_SPACE_DONE,	/* struct space_done */
-	/*
-	 * place -> spaced, no payload: another connection to the engine
-	 * for this request (a second call in flight, a cleanup after a
-	 * broken one).  spaced answers IMSG_SPACE_CONN with the socket, or
-	 * without one when it cannot connect.
-	 */
-	IMSG_SPACE_CONN_REQ,
-	IMSG_SPACE_CONN,
+	IMSG_SPACE_CONN_REQ,	/* place -> spaced, no payload */
+	IMSG_SPACE_CONN,	/* an engine socket, or none */
 
-	/*
-	 * The tools volume (spec "Tools volume"): a struct tools_ensure_req
-	 * and a connected socket, then te_nfiles IMSG_TOOLS_FILE, each a
-	 * struct tools_file_msg and a read-only fd spaced opened (the
-	 * filler program, each packed tarball, the CA bundle); the place
-	 * opens nothing and reads them with pread from offset 0.  It asks
-	 * for connections as the space operations do and answers with one
-	 * IMSG_TOOLS_DONE, its last word.
-	 */
-	IMSG_TOOLS_ENSURE_REQ,
-	IMSG_TOOLS_FILE,
+	IMSG_TOOLS_ENSURE_REQ,	/* struct tools_ensure_req */
+	IMSG_TOOLS_FILE,	/* struct tools_file_msg and the fd */
 	IMSG_TOOLS_DONE,	/* struct tools_done */
-	/*
-	 * A struct tools_ensure_req (te_nfiles 0, no profile needed): this
-	 * owner's tools volumes, one IMSG_TOOLS_VOLUME each, then DONE.
-	 */
-	IMSG_TOOLS_LIST_REQ,
+	IMSG_TOOLS_LIST_REQ,	/* struct tools_ensure_req */
 	IMSG_TOOLS_VOLUME,	/* struct tools_volume_info */
-	/*
-	 * New tools at the next start.  A start that made the space's
-	 * container again on the current tools sends IMSG_SPACE_MOVED
-	 * (struct space_move) before its DONE; the old container is then
-	 * aside under its -old name.  spaced waits for the server inside
-	 * and ends the move with one of these (struct space_move_req):
-	 * DONE removes the old container, UNDO removes the new one by the
-	 * id its create returned and gives the old its name back.
-	 */
-	IMSG_SPACE_MOVED,
-	IMSG_SPACE_MOVE_DONE_REQ,
+	IMSG_SPACE_MOVED,	/* struct space_move */
+	IMSG_SPACE_MOVE_DONE_REQ,	/* struct space_move_req */
 	IMSG_SPACE_MOVE_UNDO_REQ,
 };
 
 #define CTL_CODE_MAX		64
 #define DOCKER_VERSION_MAX	64
-/* The answer of check; spaced passes it on to the client unchanged. */
+/* spaced passes it on to the client unchanged. */
 struct docker_check_msg {
 	int32_t		 dc_available;		/* 1 or 0 */
 	char		 dc_code[CTL_CODE_MAX];	/* when not available */
@@ -143,21 +87,12 @@ struct docker_runtime_ca_msg {
 	uint64_t	 dca_size;
 };
 
-/*
- * What spaced asks of a place for one space.  Every field NUL-terminated
- * and checked by spaced before it is sent: the owner is spaced's to set
- * (install id and the caller's uid), never the client's.
- */
 #define SPACE_IMAGE_MAX		256
 #define SPACE_HOSTS_MAX		512	/* an absolute path */
-/*
- * The memory a space may ask for, bytes: the engine's own minimum and
- * 1 TiB.  spaced refuses a ctl_space outside it, so does the place.
- * (The same tokens as worker-docker/docker_harden.h, so both may be
- * included in one file until that copy goes.)
- */
+/* The engine's own minimum and 1 TiB; as docker_harden.h's copy. */
 #define HARDEN_MEMORY_MIN	(6LL << 20)
 #define HARDEN_MEMORY_MAX	(1LL << 40)
+/* The owner is spaced's to set, never the client's. */
 struct space_req {
 	char		 sq_owner[SPACE_OWNER_SIZE];
 	char		 sq_id[SPACE_ID_SIZE];	/* "" for create and list */
@@ -175,11 +110,7 @@ struct space_req {
 	struct space_agent sq_agent;
 };
 
-/*
- * create: the server's token besides, which the place writes over an
- * exec's stdin as soon as the space runs ("" without an agent).  It
- * travels here and as that stdin only.
- */
+/* The token travels here and as an exec's stdin only. */
 struct space_create_req {
 	struct space_req cq_space;
 	char		 cq_token[SPACE_TOKEN_LEN + 1];
@@ -315,11 +246,6 @@ struct tools_file_msg {
 	uint64_t	 tf_size;	/* what spaced hashed; fstat must agree */
 };
 
-/*
- * The last word of an ensure: td_done.sd_code "" when the volume is
- * filled and ours (sd_exit -1), else the code and a message; a failed
- * fill's step is in the message, its exit code in sd_exit.
- */
 struct tools_done {
 	struct space_done td_done;
 	char		 td_volume[TOOLS_MSG_VOLUME_MAX];

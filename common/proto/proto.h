@@ -18,17 +18,8 @@
 #define SPACED_PROTO_H
 
 /*
- * The worker channel: what spaced and every worker say over the
- * socketpair on fd 3, whatever the worker's job.  Each protocol has its
- * own header and its own range of types: this one (below 64), the place
- * protocol (place_proto.h, 64-99) and the control socket (ctl_proto.h,
- * 100 and up).  Stream types are shared by every channel, the control
- * socket included, because spaced forwards stream messages unchanged.
- *
- * The peerid of a request and of every answer to it is spaced's own
- * request id (never a client's); the peerid of a stream message is the
- * stream id, also spaced's.  A worker gives exactly one final answer to
- * each request, or IMSG_WORKER_CANCEL when a cancel found it unanswered.
+ * The worker channel: what spaced and every worker say on fd 3.  The
+ * conversations: docs/notes/common-protocols.md.
  */
 
 #include <stdint.h>
@@ -48,30 +39,16 @@ enum procid {
 enum imsg_type {
 	IMSG_NONE = 0,
 
-	/* worker -> parent: sandbox is in place, ready to serve */
-	IMSG_WORKER_READY = 1,
-	/* parent -> worker: attempt a call the filter forbids (audit probe) */
-	IMSG_WORKER_PROBE,
-	/* parent -> worker -> parent: liveness and round trip, no payload */
+	IMSG_WORKER_READY = 1,	/* struct worker_ready_info */
+	IMSG_WORKER_PROBE,	/* struct probe_msg */
 	IMSG_WORKER_PING,
-	/*
-	 * parent -> worker: drop the request of this peerid.  The worker
-	 * answers with the same type when it still held the request, and
-	 * says nothing when it had already answered it.
-	 */
 	IMSG_WORKER_CANCEL,
 
-	/* chunked streams with credit flow control, any channel */
+	/* any channel, the control socket included */
 	IMSG_STREAM_DATA = 10,
 	IMSG_STREAM_CREDIT,
 	IMSG_STREAM_END,
-	/*
-	 * The stream self-test (struct stream_test_msg): parent -> sink
-	 * RECV, parent -> source SEND, the stream through the parent to
-	 * the sink, sink -> parent DONE with what arrived.  The source's
-	 * final answer is the stream's END.
-	 */
-	IMSG_STREAM_TEST_RECV,
+	IMSG_STREAM_TEST_RECV,	/* struct stream_test_msg */
 	IMSG_STREAM_TEST_SEND,
 	IMSG_STREAM_TEST_DONE,
 
@@ -81,44 +58,20 @@ enum imsg_type {
 
 	/* parent <-> spaced-journal */
 	IMSG_JOURNAL_STAT_REQ = 40,
-	IMSG_JOURNAL_STAT_REP,
-	/*
-	 * A journal: parent -> journal INGEST_REQ (struct
-	 * journal_ingest_req) before the place sends a gatekeeper's log
-	 * on the stream it names; journal -> parent INGESTED (struct
-	 * journal_counts) once the stream ended and what was new is in
-	 * the store.  The journal holds the request until READ_REQ
-	 * (struct journal_read_req) or a cancel: then RECORD (struct
-	 * journal_entry) per record, in order, and DONE (struct
-	 * journal_counts), its last word.
-	 */
-	IMSG_JOURNAL_INGEST_REQ,
-	IMSG_JOURNAL_INGESTED,
-	IMSG_JOURNAL_READ_REQ,
-	IMSG_JOURNAL_RECORD,
-	IMSG_JOURNAL_DONE,
-	/*
-	 * Where a space's code came from (struct journal_origin), kept in
-	 * the store so that removing the space can remove its ref there:
-	 * SET after a code in, GET before a remove's cleanup, DEL after
-	 * it; each answered by ORIGIN (jo_found 1 when one is kept).
-	 */
-	IMSG_JOURNAL_ORIGIN_SET,
+	IMSG_JOURNAL_STAT_REP,		/* struct journal_stat_msg */
+	IMSG_JOURNAL_INGEST_REQ,	/* struct journal_ingest_req */
+	IMSG_JOURNAL_INGESTED,		/* struct journal_counts */
+	IMSG_JOURNAL_READ_REQ,		/* struct journal_read_req */
+	IMSG_JOURNAL_RECORD,		/* struct journal_entry */
+	IMSG_JOURNAL_DONE,		/* struct journal_counts */
+	IMSG_JOURNAL_ORIGIN_SET,	/* struct journal_origin, all four */
 	IMSG_JOURNAL_ORIGIN_GET,
 	IMSG_JOURNAL_ORIGIN_DEL,
 	IMSG_JOURNAL_ORIGIN,
-	/*
-	 * What a space's server answered (spec "The exec channel"):
-	 * SERVER_REQ (struct journal_server_req) before the place runs curl
-	 * or cat inside with its output on the stream named; SERVER_EXIT
-	 * (struct journal_server_exit) once the place said how the exec
-	 * ended.  Then BODY (struct journal_server_body, when asked for)
-	 * and SERVER_REP (struct journal_server_rep), its last word.
-	 */
-	IMSG_JOURNAL_SERVER_REQ,
-	IMSG_JOURNAL_SERVER_EXIT,
-	IMSG_JOURNAL_SERVER_BODY,
-	IMSG_JOURNAL_SERVER_REP,
+	IMSG_JOURNAL_SERVER_REQ,	/* struct journal_server_req */
+	IMSG_JOURNAL_SERVER_EXIT,	/* struct journal_server_exit */
+	IMSG_JOURNAL_SERVER_BODY,	/* struct journal_server_body */
+	IMSG_JOURNAL_SERVER_REP,	/* struct journal_server_rep */
 };
 
 /* Calls an audit probe may attempt; each must be forbidden in its worker. */
@@ -136,7 +89,6 @@ struct probe_msg {
 	int32_t		 pr_errno;	/* answer: 0 the call succeeded, else errno */
 };
 
-/* worker -> parent in IMSG_WORKER_READY: what it did to itself */
 #define LANDLOCK_DESC_MAX	48
 struct worker_ready_info {
 	int32_t		 wi_pid;
@@ -207,10 +159,7 @@ struct journal_stat_msg {
 	uint64_t	 js_bytes;
 };
 
-/*
- * A journal is per owner and per space: the owner is spaced's (install
- * id and the caller's uid), so one user's records never reach another.
- */
+/* The owner is spaced's: one user's records never reach another. */
 struct journal_ingest_req {
 	char		 ji_owner[SPACE_OWNER_SIZE];
 	char		 ji_id[SPACE_ID_SIZE];

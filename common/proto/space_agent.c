@@ -69,6 +69,10 @@ env_add(struct space_agent *sa, const char *a, const char *b, size_t blen)
 	return 0;
 }
 
+/*
+ * The profile's command and variables into sa (its sa_tools is left
+ * alone); 0, or -1 when the profile is not valid or a field is short.
+ */
 int
 space_agent_build(const struct agent_profile *ag, struct space_agent *sa)
 {
@@ -136,6 +140,10 @@ space_agent_env(const struct space_agent *sa, uint32_t i)
 	return p;
 }
 
+/*
+ * As a place checks what it was sent: all terminated, the counts true,
+ * a command only with a tools volume and a name.  NULL or why not.
+ */
 const char *
 space_agent_check(const struct space_agent *sa)
 {

@@ -18,15 +18,9 @@
 #define SPACED_SPACE_AGENT_H
 
 /*
- * What an agent profile makes of a space (spec "The server inside a
- * space"): the tools volume mounted read-only at SPACE_TOOLS_DIR, the
- * command the relay starts, and the variables beside the fixed ones.
- * The command waits for the token file, exports its content as the
- * profile's password variable and execs the server on loopback; the
- * host writes the token over exec stdin after the start, so it is in
- * no argv, variable, label or inspect output.  spaced builds these
- * from its configuration; the place checks their shape and the
- * checkers demand them.  Pure: no I/O.
+ * What an agent profile makes of a space: the tools mount, the command
+ * the relay starts, its variables.  The token reaches the server by
+ * exec stdin only (docs/notes/common-space-server.md).  Pure.
  */
 
 #include <stddef.h>
@@ -41,10 +35,7 @@
 #define SPACE_TOKEN_FILE	SPACE_TOKEN_DIR "/token"
 #define SPACE_TOKEN_BYTES	32	/* random, sent as base64url */
 #define SPACE_TOKEN_LEN		43	/* its base64url, unpadded */
-/*
- * What writes the token over exec stdin: through a temporary name, so
- * the waiting command never reads half a token; 0600 in a 0700 folder.
- */
+/* Through a temporary name: the command never reads half a token. */
 #define SPACE_TOKEN_WRITE_ARGV { "/bin/sh", "-c", \
 	"PATH=/usr/bin:/bin; umask 077; d=" SPACE_TOKEN_DIR "; " \
 	"/bin/mkdir -p \"$d\" && /bin/chmod 700 \"$d\" && " \
@@ -66,15 +57,7 @@ struct space_agent {
 	char		 sa_env[SPACE_AGENT_ENV_MAX];	/* NAME=value\0... */
 };
 
-/*
- * The profile's command and variables into sa (its sa_tools is left
- * alone); 0, or -1 when the profile is not valid or a field is short.
- */
 int	 space_agent_build(const struct agent_profile *, struct space_agent *);
-/*
- * As a place checks what it was sent: all terminated, the counts true,
- * a command only with a tools volume and a name.  NULL or why not.
- */
 const char *space_agent_check(const struct space_agent *);
 /* A token as create sends it: SPACE_TOKEN_LEN of base64url, terminated. */
 int	 space_token_valid(const char *, size_t size);

@@ -33,6 +33,13 @@ terminated(const char *s, size_t len)
 	return memchr(s, '\0', len) != NULL;
 }
 
+/*
+ * 0 if every string of cs is NUL-terminated within its field, cs_id is
+ * a space id when id_wanted and empty otherwise, cs_name is empty or a
+ * valid name, cs_project empty or a valid project, and cs_memory 0 or
+ * within HARDEN_MEMORY_MIN..HARDEN_MEMORY_MAX.  Else -1 and *errstr
+ * says which.
+ */
 int
 ctl_space_check(const struct ctl_space *cs, int id_wanted,
     const char **errstr)
@@ -64,6 +71,12 @@ ctl_space_check(const struct ctl_space *cs, int id_wanted,
 	return 0;
 }
 
+/*
+ * A size as docker takes it: digits, then an optional unit b, k, m or
+ * g (either case; powers of 1024).  Refuses junk, an overflow, and a
+ * result outside HARDEN_MEMORY_MIN..HARDEN_MEMORY_MAX; -1 with *errstr
+ * "invalid", "too small" or "too large".
+ */
 int
 space_memory_parse(const char *s, uint64_t *bytes, const char **errstr)
 {

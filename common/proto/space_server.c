@@ -97,6 +97,12 @@ qstr(struct out *o, const char *key, const char *v, int breaks_ok)
 	quoted(o, (const uint8_t *)v, strlen(v), breaks_ok);
 }
 
+/*
+ * The curl config for it, NUL-terminated, into buf; its length, or -1
+ * when a value is not acceptable (a method not [A-Z]+, a path not
+ * starting with "/", a NUL anywhere, a control character in a header)
+ * or buf is short.
+ */
 int
 server_curl_config(const struct server_request *sr, char *buf, size_t len)
 {
@@ -159,6 +165,13 @@ server_curl_config(const struct server_request *sr, char *buf, size_t len)
 	return (int)o.o_off;
 }
 
+/*
+ * The readiness wait's next limit: after an attempt with the limit *ms
+ * that took took_ms, a second more when it used its limit up, at most
+ * SERVER_ATTEMPT_MS.  And the pause before the next attempt: it begins
+ * SERVER_ATTEMPT_APART_MS after this one began, or at once when this
+ * one took longer.
+ */
 void
 server_attempt_next(int *ms, long took_ms)
 {

@@ -18,16 +18,9 @@
 #define SPACED_SPACE_SERVER_H
 
 /*
- * The request side of the channel to the server inside a space (spec
- * "The exec channel"): the host runs SERVER_CURL_ARGV inside the space
- * and writes the whole request as a curl config to its stdin, so no
- * header or token is in an argument list.  --disable comes first, so
- * curl never reads the space user's ~/.curlrc.  The answer comes back
- * framed so that the host can tell headers from body without trusting
- * a byte of them: --include writes every header block, then the body,
- * to stdout, and --write-out writes one line of curl's own to stderr,
- * "spaced-curl <status> <header bytes> <body bytes>", which the server
- * cannot reach.  gatekeeper/spaced-journal/server_parse.c reads it.
+ * The request side of the channel to the server inside a space: curl's
+ * config on its stdin, so no header or token is in an argv; the answer
+ * framed by a line of curl's own (docs/notes/common-space-server.md).
  */
 
 #include <stddef.h>
@@ -60,22 +53,9 @@ struct server_request {
 	int		 sr_max_ms;	/* curl's max-time and connect-timeout */
 };
 
-/*
- * The curl config for it, NUL-terminated, into buf; its length, or -1
- * when a value is not acceptable (a method not [A-Z]+, a path not
- * starting with "/", a NUL anywhere, a control character in a header)
- * or buf is short.
- */
 int	 server_curl_config(const struct server_request *, char *buf,
 	    size_t len);
 
-/*
- * The readiness wait's next limit: after an attempt with the limit *ms
- * that took took_ms, a second more when it used its limit up, at most
- * SERVER_ATTEMPT_MS.  And the pause before the next attempt: it begins
- * SERVER_ATTEMPT_APART_MS after this one began, or at once when this
- * one took longer.
- */
 void	 server_attempt_next(int *ms, long took_ms);
 long	 server_attempt_pause(long took_ms);
 

@@ -98,6 +98,17 @@ put(char *buf, size_t len, size_t *off, const char *fmt, ...)
 	return 0;
 }
 
+/*
+ * The canonical description, NUL-terminated: a line for the format,
+ * then every package sorted by name ("package NAME VERSION", or for a
+ * tarball "packed NAME VERSION sha256:HEX"), the install script
+ * ("postinstall PACKAGE SCRIPT" or "postinstall -"), each binary and its
+ * check's words, "revision R" when set, "image REF", "filler
+ * sha256:HEX".  Only what changes the volume's content is in it: the
+ * serve command, the port and readiness are not.  Returns its length,
+ * or -1 when the profile is not valid, a tarball was not hashed yet, the
+ * image or hash is bad, or buf is short.
+ */
 int
 tools_describe(const struct agent_profile *ag, const char *image,
     const char *filler_sha256, char *buf, size_t len)

@@ -18,11 +18,8 @@
 #define SPACED_TOOLS_KEY_H
 
 /*
- * The content key of a tools volume (spec "Sources and the key"): the
- * first 16 hex characters of a sha256 over the profile's canonical
- * description, the base image reference and the sha256 of the filler
- * program.  New content is a new key and so a new volume; a filled
- * volume is never changed.
+ * The content key of a tools volume (spec "Sources and the key"): new
+ * content is a new key and so a new volume; a filled one never changes.
  */
 
 #include <sys/types.h>
@@ -38,17 +35,6 @@
 #define TOOLS_VOLUME_MAX	128
 #define TOOLS_DESC_VERSION	"spaced-tools 1"
 
-/*
- * The canonical description, NUL-terminated: a line for the format,
- * then every package sorted by name ("package NAME VERSION", or for a
- * tarball "packed NAME VERSION sha256:HEX"), the install script
- * ("postinstall PACKAGE SCRIPT" or "postinstall -"), each binary and its
- * check's words, "revision R" when set, "image REF", "filler
- * sha256:HEX".  Only what changes the volume's content is in it: the
- * serve command, the port and readiness are not.  Returns its length,
- * or -1 when the profile is not valid, a tarball was not hashed yet, the
- * image or hash is bad, or buf is short.
- */
 int	 tools_describe(const struct agent_profile *, const char *image,
 	    const char *filler_sha256, char *buf, size_t len);
 /* The key of that description; -1 as tools_describe. */

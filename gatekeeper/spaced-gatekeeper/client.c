@@ -96,6 +96,11 @@ client_path_ok(const char *p)
 	return i <= 2048 ? 0 : -1;
 }
 
+/*
+ * The answer in buf[0..len), eof when nothing more will come.  1: whole,
+ * with *status and the body at buf + *bodyoff, *bodylen long; 0: more
+ * is needed; -1: malformed or cut short (*errstr says why).  Pure.
+ */
 int
 client_answer(const char *buf, size_t len, int eof, int *status,
     size_t *bodyoff, size_t *bodylen, const char **errstr)

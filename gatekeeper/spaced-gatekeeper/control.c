@@ -59,8 +59,6 @@ enum control_route {
 	CR_JOURNAL
 };
 
-static struct gk_http_head	control_head;
-
 static void
 control_free(struct control_conn *ct)
 {
@@ -483,6 +481,7 @@ control_keepalive(const struct gk_http_head *h)
 static void
 control_read(struct bufferevent *bev, void *arg)
 {
+	static struct gk_http_head	 control_head;	/* one at a time */
 	struct control_conn		*ct = arg;
 	struct evbuffer			*in = bufferevent_get_input(bev);
 	size_t				 len = evbuffer_get_length(in);

@@ -69,11 +69,9 @@ struct corridor_conn {
 	enum corridor_state	 cc_state;
 	int			 cc_place;	/* holds a tunnel place */
 	int			 cc_client_eof;	/* half-closed while we worked */
-	int			 cc_orphan;	/* uncounted, in corridor_orphans */
+	int			 cc_orphan;	/* uncounted, in gk_orphans */
 	char			 cc_name[GK_NAME_MAX + 1];
 };
-
-static struct gk_http_head	corridor_head;	/* one parse at a time */
 
 /*
  * Clients that half-closed while their name was resolved or their
@@ -81,9 +79,6 @@ static struct gk_http_head	corridor_head;	/* one parse at a time */
  * walking away holds nothing; they still get their answer when the
  * attempt ends.  At most GK_DRAIN_MAX: past that the oldest goes.
  */
-static TAILQ_HEAD(, corridor_conn) corridor_orphans =
-    TAILQ_HEAD_INITIALIZER(corridor_orphans);
-static int			corridor_norphans;
 
 static void	corridor_read(struct bufferevent *, void *);
 static void	corridor_client_event(struct bufferevent *, short, void *);
@@ -102,8 +97,8 @@ static void
 corridor_unorphan(struct corridor_conn *cc)
 {
 	if (cc->cc_orphan) {
-		TAILQ_REMOVE(&corridor_orphans, cc, cc_entry);
-		corridor_norphans--;
+		TAILQ_REMOVE(&gk->gk_orphans, cc, cc_entry);
+		gk->gk_norphans--;
 		cc->cc_orphan = 0;
 	}
 }
@@ -400,6 +395,7 @@ corridor_connect(struct corridor_conn *cc, const struct gk_http_head *h)
 static void
 corridor_read(struct bufferevent *bev, void *arg)
 {
+	static struct gk_http_head corridor_head;	/* one at a time */
 	struct corridor_conn	*cc = arg;
 	struct evbuffer		*in = bufferevent_get_input(bev);
 	size_t			 len = evbuffer_get_length(in);
@@ -449,9 +445,9 @@ corridor_client_event(struct bufferevent *bev, short what, void *arg)
 		corridor_release_place(cc);
 		gk_conn_closed(GK_CORRIDOR);
 		cc->cc_orphan = 1;
-		TAILQ_INSERT_TAIL(&corridor_orphans, cc, cc_entry);
-		if (++corridor_norphans > GK_DRAIN_MAX)
-			corridor_close(TAILQ_FIRST(&corridor_orphans));
+		TAILQ_INSERT_TAIL(&gk->gk_orphans, cc, cc_entry);
+		if (++gk->gk_norphans > GK_DRAIN_MAX)
+			corridor_close(TAILQ_FIRST(&gk->gk_orphans));
 		return;
 	}
 	corridor_close(cc);

@@ -77,6 +77,22 @@ struct gk_grant {
 };
 TAILQ_HEAD(gk_grants, gk_grant);
 
+/* journal.c: the ring of records and the stdout they are written to. */
+struct gk_journal {
+	struct journal_record	*gj_ring;
+	size_t			 gj_next;	/* slot for the next record */
+	size_t			 gj_count;
+	uint64_t		 gj_dropped;	/* ring or stdout */
+	uint64_t		 gj_unwritten;	/* stdout alone */
+	/* Last limited record's monotonic second, by listener and kind */
+	int64_t			 gj_limited_last[3][2];
+	int			 gj_limited_seen[3][2];
+	int			 gj_out_kind;	/* enum journal_out_kind */
+	struct evbuffer		*gj_out;
+	struct event		*gj_out_ev;
+};
+
+/* spaced-gatekeeper's environment. */
 struct gk {
 	struct event_base	*gk_base;
 	struct evdns_base	*gk_dns;
@@ -94,6 +110,18 @@ struct gk {
 	struct sockaddr_storage	 gk_own[GK_OWN_ADDRS_MAX];
 	size_t			 gk_nown;
 	int			 gk_ready;	/* all three listeners up */
+
+	/* gk_util.c: refused clients read to their end, GK_DRAIN_MAX */
+	TAILQ_HEAD(, gk_drain)	 gk_drains;
+	int			 gk_ndrains;
+	/* corridor.c: clients that left while their attempt went on */
+	TAILQ_HEAD(, corridor_conn) gk_orphans;
+	int			 gk_norphans;
+	struct gk_journal	 gk_journal;
+	/* tls.c: the trust store's bytes, then the context made of them */
+	char			*gk_tls_ca;
+	size_t			 gk_tls_calen;
+	SSL_CTX			*gk_tls_ctx;
 };
 
 extern struct gk	*gk;
@@ -104,11 +132,6 @@ void	 journal_add(enum gk_listener, const char *host, size_t hostlen,
 /* Once per listener and kind per minute (cap drops, unreadable requests). */
 void	 journal_add_limited(enum gk_listener, const char *host,
 	    size_t hostlen, long port, const char *decision);
-/*
- * {"records":[...],"dropped":N,"unwritten":M}: dropped counts records
- * the ring let go and lines stdout never took; unwritten is the stdout
- * part.  NULL on allocation failure.
- */
 char	*journal_dump(void);
 /* stdout as a writer that never blocks the loop; before the sandbox. */
 void	 journal_init(struct event_base *);
@@ -123,10 +146,6 @@ void	 control_accept(struct evconnlistener *, evutil_socket_t,
 
 /* tunnel.c: the byte pump of an established corridor tunnel. */
 struct tunnel;
-/*
- * Takes both bufferevents (gone afterwards, also on failure, which is
- * NULL); done(arg) runs once when the place is free.
- */
 struct tunnel *tunnel_start(struct bufferevent *client,
 	    struct bufferevent *upstream, int client_eof, void (*done)(void *),
 	    void *arg);
@@ -144,11 +163,6 @@ int	 client_main(int, char **);
 /* Pure: 0 when the request line may carry them, else -1. */
 int	 client_method_ok(const char *);
 int	 client_path_ok(const char *);
-/*
- * The answer in buf[0..len), eof when nothing more will come.  1: whole,
- * with *status and the body at buf + *bodyoff, *bodylen long; 0: more
- * is needed; -1: malformed or cut short (*errstr says why).  Pure.
- */
 int	 client_answer(const char *buf, size_t len, int eof, int *status,
 	    size_t *bodyoff, size_t *bodylen, const char **errstr);
 
@@ -164,13 +178,6 @@ void	 gk_refuse(struct bufferevent *, const char *answer, size_t len,
 	    enum gk_listener);
 /* Count a closed connection of a listener. */
 void	 gk_conn_closed(enum gk_listener);
-/*
- * The start all three listeners share.  gk_conn_admit: -1 when the
- * listener is at its cap (the drop is journalled, fd closed).
- * gk_conn_setup: a bufferevent on fd reading at most one head, and the
- * head timer, both for conn; counted and armed.  -1 when either cannot
- * be made: fd is closed and nothing is held (the caller frees conn).
- */
 int	 gk_conn_admit(enum gk_listener, evutil_socket_t);
 int	 gk_conn_setup(enum gk_listener, evutil_socket_t, void *conn,
 	    event_callback_fn on_timer, bufferevent_data_cb on_read,

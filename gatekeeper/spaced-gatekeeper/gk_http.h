@@ -54,19 +54,9 @@ struct gk_http_head {
 	struct gk_http_field hh_fields[GK_HTTP_FIELDS_MAX];
 };
 
-/*
- * Parse the head at the start of buf.  NEED_MORE while no blank line has
- * arrived and len is under GK_HTTP_HEAD_MAX; MALFORMED for anything that
- * is not a plain HTTP/1.0 or 1.1 request head, or one that does not fit.
- * Lines end in CRLF or a bare LF; obsolete line folding is refused.
- */
 enum gk_http_status gk_http_parse(const char *buf, size_t len,
 	    struct gk_http_head *);
 
-/*
- * The same for a response head (an upstream's answer to the window):
- * "HTTP/1.x NNN reason"; hh_method and hh_target are unset.
- */
 enum gk_http_status gk_http_parse_response(const char *buf, size_t len,
 	    struct gk_http_head *);
 
@@ -84,11 +74,6 @@ enum gk_body_kind {
 	GK_BODY_CHUNKED
 };
 
-/*
- * How the body after the head is framed: Content-Length (one value, all
- * digits, the same if repeated) or Transfer-Encoding exactly "chunked";
- * both at once, any other coding, or chunked under HTTP/1.0 is -1.
- */
 int	 gk_http_body_framing(const struct gk_http_head *, enum gk_body_kind *,
 	    uint64_t *length);
 
@@ -102,10 +87,6 @@ struct gk_chunk {
 };
 
 void	 gk_chunk_init(struct gk_chunk *);
-/*
- * Scan len more bytes of the body.  *used is how many belong to it:
- * all of them on NEED_MORE, up to the end of the body on COMPLETE.
- */
 enum gk_http_status gk_chunk_scan(struct gk_chunk *, const char *buf,
 	    size_t len, size_t *used);
 

@@ -111,6 +111,11 @@ last_label_is_numeric(const char *label, size_t len)
 	return 1;
 }
 
+/*
+ * A name the corridor takes, and the only thing an allowlist may hold:
+ * two or more LDH labels, the last no address, one trailing dot
+ * stripped.  The lowercase name goes to out (GK_NAME_MAX + 1 bytes).
+ */
 int
 gk_name_normalize(const char *in, size_t inlen, char *out, size_t outsz)
 {
@@ -194,6 +199,7 @@ split_target_span(const char *target, size_t len, const char **host,
 	return 0;
 }
 
+/* As split_target_span, copied and NUL-terminated; -1 when too long. */
 int
 gk_split_target(const char *target, size_t len, char *host, size_t hostsz,
     char *port, size_t portsz)
@@ -256,6 +262,12 @@ gk_allowlist_sort(struct gk_allowlist *al)
 	qsort(al->al_names, al->al_count, sizeof(al->al_names[0]), name_cmp);
 }
 
+/*
+ * Every rule that needs no lookup, in order: split (malformed), name
+ * (not-a-name), port, always refused, allowlist (in allowlist mode).  On
+ * GK_ALLOW the normalized name is in name (GK_NAME_MAX + 1 bytes); on a
+ * refusal name is the empty string.
+ */
 enum gk_refusal
 gk_refuse_target(const char *target, size_t len, enum gk_mode mode,
     const struct gk_allowlist *al, char *name, size_t namesz)
@@ -351,6 +363,7 @@ v6_blocked(const uint8_t *a)
 	return 0;
 }
 
+/* 1 when the address is in a blocked range (the tables above). */
 int
 gk_addr_blocked(const struct sockaddr *sa)
 {
@@ -438,15 +451,12 @@ decode_round(char *s, size_t len)
 }
 
 /*
- * Decode until a round decodes to itself, that is until no '%' is left,
- * and look for ".." before the first round and after every one.  There
- * is no bound on the rounds, on purpose: a bound of three let a
- * four-times-encoded ".." through.  Each round that changes anything
- * shortens the string by two bytes per escape, so there are at most
- * len / 2 rounds of O(len) each; len is capped at GK_PATH_REST_MAX so
- * the worst case, 8 KiB of "%2525...2541" taking 4,095 rounds, is about
- * 17 million byte steps (measured: 29 ms on one core), against 140 ns
- * for an ordinary API path.  Only the space's own gatekeeper pays it.
+ * The window's path rule on <rest> of /model/<grant>/<rest>: decode
+ * until a round decodes to itself (no '%' left), and refuse a ".."
+ * segment (split on / \ ; ? #) before the first round and after every
+ * one.  1 also for a bad escape, a NUL, or more than GK_PATH_REST_MAX.
+ * No bound on the rounds, on purpose: a bound of three let a
+ * four-times-encoded ".." through.  The cost: docs/perf.md.
  */
 int
 gk_path_walks_out(const char *rest, size_t len)
@@ -473,6 +483,10 @@ gk_path_walks_out(const char *rest, size_t len)
 	}
 }
 
+/*
+ * The one rule for a grant id, for the control channel and the window
+ * alike, so that no grant is taken that the window could never reach.
+ */
 int
 gk_grant_id_ok(const char *id, size_t len)
 {
@@ -487,6 +501,7 @@ gk_grant_id_ok(const char *id, size_t len)
 	return 1;
 }
 
+/* Split a window path "/model/<grant id>/<rest>"; rest points into path. */
 int
 gk_window_split(const char *path, size_t len, char *id, size_t idsz,
     const char **rest, size_t *restlen)

@@ -17,11 +17,7 @@
 #ifndef GK_RULES_H
 #define GK_RULES_H
 
-/*
- * The gatekeeper's decisions as pure functions: const input, no I/O, no
- * globals.  The program (gatekeeper.c and friends) only asks these; the
- * unit tests in regress/unit/gatekeeper/ call them directly.
- */
+/* The gatekeeper's decisions as pure functions, which the program asks. */
 
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -54,27 +50,9 @@ enum gk_refusal {
 
 const char	*gk_refusal_str(enum gk_refusal);
 
-/*
- * A name the corridor takes, and the only thing an allowlist may hold:
- * labels of letters, digits and hyphens (no leading/trailing hyphen, 1-63
- * bytes), at least two labels, the last neither all digits nor starting
- * with 0x (what inet_aton(3) would read as an address), so
- * "example.cafe" is a name and "a.0x1f" and "a.0177" are not; exactly
- * one trailing dot stripped, at most GK_NAME_MAX bytes without it.  On
- * success writes the lowercase name to out (outsz >= GK_NAME_MAX + 1)
- * and returns 0; -1 otherwise.
- */
 int	 gk_name_normalize(const char *in, size_t inlen, char *out,
 	    size_t outsz);
 
-/*
- * Split a CONNECT request target "host:port" at the last colon.  A
- * bracketed IPv6 literal "[v6]:port" is split after the "]", the host
- * keeping its brackets (so the caller refuses it as not a name, and
- * "[example.com]:443" with it).  Returns 0 and NUL-terminated host and
- * port strings, -1 when the target has no port (no colon, or nothing
- * after it), an empty host, a NUL byte, or does not fit.
- */
 int	 gk_split_target(const char *target, size_t len, char *host,
 	    size_t hostsz, char *port, size_t portsz);
 
@@ -91,25 +69,10 @@ int	 gk_allowlist_has(const struct gk_allowlist *, const char *name);
 /* Sort al_names (strcmp order) so gk_allowlist_has can bsearch them. */
 void	 gk_allowlist_sort(struct gk_allowlist *);
 
-/*
- * Every rule that needs no lookup, in order: split (malformed), name
- * (not-a-name), port, always refused, allowlist (in allowlist mode).  On
- * GK_ALLOW the normalized name is in name (GK_NAME_MAX + 1 bytes); on a
- * refusal name is the empty string.  The host for the journal, cut to
- * GK_JOURNAL_HOST_MAX, is the caller's.
- */
 enum gk_refusal gk_refuse_target(const char *target, size_t len,
 	    enum gk_mode, const struct gk_allowlist *, char *name,
 	    size_t namesz);
 
-/*
- * 1 when the address is in a blocked range: every IPv4 range of the
- * spec; any IPv6 address outside 2000::/3 (which takes in the spec's
- * ::, ::1, fc00::/7, fe80::/10, ff00::/8, and refuses ::ffff:0:0/96,
- * 64:ff9b::/96, 64:ff9b:1::/48 and fec0::/10 whole); Teredo 2001::/32
- * whole; 2002::/16 when the IPv4 in it is blocked.  A family other than
- * AF_INET and AF_INET6 is blocked.  0 when allowed.
- */
 int	 gk_addr_blocked(const struct sockaddr *);
 
 /*
@@ -121,32 +84,10 @@ int	 gk_addr_blocked(const struct sockaddr *);
 enum gk_refusal gk_choose_address(const struct sockaddr_storage *answers,
 	    size_t n, size_t *chosen);
 
-/*
- * The window's path rule on <rest> of /model/<grant>/<rest>: decode
- * %XX until a round decodes to itself; at every round, split on / \ ; ? #
- * and refuse a ".." segment.  1 when it walks out, will not decode (a
- * bad escape; so is a literal '%' sent as "%25"), holds a NUL (raw or
- * decoded) or is longer than GK_PATH_REST_MAX; 0 when it stays inside.
- */
 int	 gk_path_walks_out(const char *rest, size_t len);
 
-/*
- * The one rule for a grant id, asked by the control channel before it
- * takes a grant and by gk_window_split before it routes one, so that no
- * grant is taken that the window could never reach: 1 to
- * GK_GRANT_ID_MAX bytes of [A-Za-z0-9_-], compared exactly (case
- * matters).  1 when id is one, else 0.
- */
 int	 gk_grant_id_ok(const char *id, size_t len);
 
-/*
- * Split a window path "/model/<grant id>/<rest>".  The id is one that
- * gk_grant_id_ok takes, and the slash after it is
- * required ("/model/<id>" alone is -1).  Returns 0 with the id copied
- * to id (NUL-terminated) and *rest pointing into path (the part after
- * the id's slash, may be empty); -1 when the path is not of that shape
- * or the id does not fit.
- */
 int	 gk_window_split(const char *path, size_t len, char *id, size_t idsz,
 	    const char **rest, size_t *restlen);
 

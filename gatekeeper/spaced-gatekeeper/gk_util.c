@@ -33,8 +33,6 @@
 #include "gatekeeper.h"
 #include "gk_http.h"
 
-struct gk	*gk;
-
 /*
  * What the three listeners share: error names for the journal, the
  * lookup wrapper, the own-address test and letting refused clients go.
@@ -79,6 +77,13 @@ gk_conn_closed(enum gk_listener l)
 		gk->gk_conns[l]--;
 }
 
+/*
+ * The start all three listeners share.  gk_conn_admit: -1 when the
+ * listener is at its cap (the drop is journalled, fd closed).
+ * gk_conn_setup: a bufferevent on fd reading at most one head, and the
+ * head timer, both for conn; counted and armed.  -1 when either cannot
+ * be made: fd is closed and nothing is held (the caller frees conn).
+ */
 int
 gk_conn_admit(enum gk_listener l, evutil_socket_t fd)
 {
@@ -281,14 +286,12 @@ struct gk_drain {
 	enum gk_listener	 dr_listener;
 	int			 dr_eof;
 };
-static TAILQ_HEAD(, gk_drain)	gk_drains = TAILQ_HEAD_INITIALIZER(gk_drains);
-static int			gk_ndrains;
 
 static void
 gk_drain_close(struct gk_drain *dr)
 {
-	TAILQ_REMOVE(&gk_drains, dr, dr_entry);
-	gk_ndrains--;
+	TAILQ_REMOVE(&gk->gk_drains, dr, dr_entry);
+	gk->gk_ndrains--;
 	bufferevent_free(dr->dr_bev);
 	gk_conn_closed(dr->dr_listener);
 	free(dr);
@@ -333,8 +336,8 @@ gk_refuse(struct bufferevent *bev, const char *answer, size_t len,
 	struct gk_drain	*dr;
 	struct timeval	 tv = { GK_HEAD_TIMEOUT_SEC, 0 };
 
-	if (gk_ndrains >= GK_DRAIN_MAX)
-		gk_drain_close(TAILQ_FIRST(&gk_drains));
+	if (gk->gk_ndrains >= GK_DRAIN_MAX)
+		gk_drain_close(TAILQ_FIRST(&gk->gk_drains));
 	if ((dr = calloc(1, sizeof(*dr))) == NULL) {
 		bufferevent_free(bev);
 		gk_conn_closed(l);
@@ -342,8 +345,8 @@ gk_refuse(struct bufferevent *bev, const char *answer, size_t len,
 	}
 	dr->dr_bev = bev;
 	dr->dr_listener = l;
-	TAILQ_INSERT_TAIL(&gk_drains, dr, dr_entry);
-	gk_ndrains++;
+	TAILQ_INSERT_TAIL(&gk->gk_drains, dr, dr_entry);
+	gk->gk_ndrains++;
 	evbuffer_drain(bufferevent_get_input(bev),
 	    evbuffer_get_length(bufferevent_get_input(bev)));
 	/* An answer nobody reads does not hold its place forever. */

@@ -48,24 +48,11 @@ struct journal_record {
 	char		 jr_decision[GK_JOURNAL_DECISION_MAX + 1];
 };
 
-static struct journal_record	*journal_ring;
-static size_t			 journal_next;	/* slot for the next record */
-static size_t			 journal_count;
-static uint64_t			 journal_dropped;	/* ring or stdout */
-static uint64_t			 journal_unwritten;	/* stdout alone */
-/* Monotonic second of the last limited record, per listener and kind. */
-static int64_t			 journal_limited_last[3][2];
-static int			 journal_limited_seen[3][2];
-
 /*
- * Lines a slow stdout reader has not taken yet.  The one event loop
- * must never wait for a log reader: a stalled docker log pipe would
- * freeze every tunnel.  256 KiB holds a full ring of the longest
- * records (the spec measures 500 of them, hosts cut to 256, at 180,527
- * bytes) on top of the pipe's own 64 KiB, so a reader that pauses for
- * less than a ring's turn loses nothing the ring would keep; beyond
- * that it only holds records for a reader that may never come back.
- * A line that does not fit is dropped whole and counted.
+ * Lines a slow stdout reader has not taken yet: the one event loop must
+ * never wait for a log reader (a stalled docker log pipe would freeze
+ * every tunnel).  Room for a full ring of the longest records (sized in
+ * docs/perf.md); a line that does not fit is dropped whole and counted.
  */
 #define JOURNAL_OUT_MAX		(256 * 1024)
 #define JOURNAL_OUT_CHUNK	(64 * 1024)
@@ -75,9 +62,6 @@ enum journal_out_kind {
 	JO_PIPE,	/* pipe, FIFO, terminal: non-blocking, our own */
 	JO_SOCKET	/* send(MSG_DONTWAIT): its description untouched */
 };
-static enum journal_out_kind	 journal_out_kind = JO_FILE;
-static struct evbuffer		*journal_out;
-static struct event		*journal_out_ev;
 
 static const char *
 journal_listener_str(int l)
@@ -136,17 +120,20 @@ journal_record_json(const struct journal_record *r)
 static void
 journal_lost(uint64_t n)
 {
-	journal_unwritten += n;
-	journal_dropped += n;
+	struct gk_journal	*gj = &gk->gk_journal;
+
+	gj->gj_unwritten += n;
+	gj->gj_dropped += n;
 }
 
 static ssize_t
 journal_out_write(const void *p, size_t len)
 {
-	ssize_t	 n;
+	struct gk_journal	*gj = &gk->gk_journal;
+	ssize_t			 n;
 
 	do {
-		if (journal_out_kind == JO_SOCKET)
+		if (gj->gj_out_kind == JO_SOCKET)
 			n = send(STDOUT_FILENO, p, len,
 			    MSG_DONTWAIT | MSG_NOSIGNAL);
 		else
@@ -159,30 +146,32 @@ journal_out_write(const void *p, size_t len)
 static void
 journal_out_fail(void)
 {
-	size_t		 len = evbuffer_get_length(journal_out);
-	const char	*p, *e;
-	uint64_t	 lines = 0;
+	struct gk_journal	*gj = &gk->gk_journal;
+	size_t			 len = evbuffer_get_length(gj->gj_out);
+	const char		*p, *e;
+	uint64_t		 lines = 0;
 
-	if (len > 0 && (p = (const char *)evbuffer_pullup(journal_out,
+	if (len > 0 && (p = (const char *)evbuffer_pullup(gj->gj_out,
 	    len)) != NULL)
 		for (e = p + len; (p = memchr(p, '\n', e - p)) != NULL; p++)
 			lines++;
 	journal_lost(lines);
-	evbuffer_drain(journal_out, len);
-	event_del(journal_out_ev);
+	evbuffer_drain(gj->gj_out, len);
+	event_del(gj->gj_out_ev);
 }
 
 static void
 journal_out_flush(evutil_socket_t fd, short ev, void *arg)
 {
-	size_t		 len;
-	const void	*p;
-	ssize_t		 n;
+	struct gk_journal	*gj = &gk->gk_journal;
+	size_t			 len;
+	const void		*p;
+	ssize_t			 n;
 
-	while ((len = evbuffer_get_length(journal_out)) > 0) {
+	while ((len = evbuffer_get_length(gj->gj_out)) > 0) {
 		if (len > JOURNAL_OUT_CHUNK)
 			len = JOURNAL_OUT_CHUNK;
-		if ((p = evbuffer_pullup(journal_out, len)) == NULL)
+		if ((p = evbuffer_pullup(gj->gj_out, len)) == NULL)
 			break;
 		if ((n = journal_out_write(p, len)) == -1) {
 			if (errno == EAGAIN || errno == EWOULDBLOCK)
@@ -190,19 +179,20 @@ journal_out_flush(evutil_socket_t fd, short ev, void *arg)
 			journal_out_fail();
 			return;
 		}
-		evbuffer_drain(journal_out, (size_t)n);
+		evbuffer_drain(gj->gj_out, (size_t)n);
 	}
-	event_del(journal_out_ev);
+	event_del(gj->gj_out_ev);
 }
 
 /* One whole line: written, held, or dropped whole; never waited for. */
 static void
 journal_out_line(const char *s, size_t len)
 {
-	size_t	 off = 0;
-	ssize_t	 n;
+	struct gk_journal	*gj = &gk->gk_journal;
+	size_t			 off = 0;
+	ssize_t			 n;
 
-	if (journal_out_kind == JO_FILE || journal_out == NULL) {
+	if (gj->gj_out_kind == JO_FILE || gj->gj_out == NULL) {
 		while (off < len) {
 			if ((n = journal_out_write(s + off, len - off)) <= 0) {
 				journal_lost(1);
@@ -212,11 +202,11 @@ journal_out_line(const char *s, size_t len)
 		}
 		return;
 	}
-	if (evbuffer_get_length(journal_out) + len > JOURNAL_OUT_MAX) {
+	if (evbuffer_get_length(gj->gj_out) + len > JOURNAL_OUT_MAX) {
 		journal_lost(1);
 		return;
 	}
-	if (evbuffer_get_length(journal_out) == 0) {
+	if (evbuffer_get_length(gj->gj_out) == 0) {
 		/* Nothing queued: the order allows writing at once. */
 		if ((n = journal_out_write(s, len)) == -1 &&
 		    errno != EAGAIN && errno != EWOULDBLOCK) {
@@ -229,8 +219,8 @@ journal_out_line(const char *s, size_t len)
 	if (off == len)
 		return;
 	/* A tail must follow its head, or the stream holds half a line. */
-	if (evbuffer_add(journal_out, s + off, len - off) == -1 ||
-	    event_add(journal_out_ev, NULL) == -1) {
+	if (evbuffer_add(gj->gj_out, s + off, len - off) == -1 ||
+	    event_add(gj->gj_out_ev, NULL) == -1) {
 		journal_lost(1);
 		if (off > 0)
 			journal_out_fail();
@@ -267,8 +257,9 @@ journal_emit(const struct journal_record *r)
 void
 journal_init(struct event_base *base)
 {
-	struct stat	 st;
-	int		 fd, fl;
+	struct gk_journal	*gj = &gk->gk_journal;
+	struct stat		 st;
+	int			 fd, fl;
 
 	if (fstat(STDOUT_FILENO, &st) == -1) {
 		/* Closed: keep fd 1 from becoming a socket we would log into. */
@@ -280,7 +271,7 @@ journal_init(struct event_base *base)
 		return;
 	}
 	if (S_ISSOCK(st.st_mode))
-		journal_out_kind = JO_SOCKET;
+		gj->gj_out_kind = JO_SOCKET;
 	else if (S_ISFIFO(st.st_mode) ||
 	    (S_ISCHR(st.st_mode) && isatty(STDOUT_FILENO))) {
 		fd = open("/proc/self/fd/1", O_WRONLY | O_NONBLOCK | O_NOCTTY |
@@ -300,11 +291,11 @@ journal_init(struct event_base *base)
 			log_warn("journal: terminal stdout stays blocking");
 			return;
 		}
-		journal_out_kind = JO_PIPE;
+		gj->gj_out_kind = JO_PIPE;
 	} else
 		return;
-	if ((journal_out = evbuffer_new()) == NULL ||
-	    (journal_out_ev = event_new(base, STDOUT_FILENO,
+	if ((gj->gj_out = evbuffer_new()) == NULL ||
+	    (gj->gj_out_ev = event_new(base, STDOUT_FILENO,
 	    EV_WRITE | EV_PERSIST, journal_out_flush, NULL)) == NULL)
 		fatalx("journal: out of memory");
 }
@@ -313,20 +304,21 @@ void
 journal_add(enum gk_listener l, const char *host, size_t hostlen, long port,
     const char *decision)
 {
+	struct gk_journal	*gj = &gk->gk_journal;
 	struct journal_record	*r;
 	struct timespec		 ts;
 
-	if (journal_ring == NULL &&
-	    (journal_ring = calloc(GK_JOURNAL_RING, sizeof(*r))) == NULL) {
+	if (gj->gj_ring == NULL &&
+	    (gj->gj_ring = calloc(GK_JOURNAL_RING, sizeof(*r))) == NULL) {
 		log_warnx("journal: out of memory");
 		return;
 	}
-	if (journal_count == GK_JOURNAL_RING)
-		journal_dropped++;
+	if (gj->gj_count == GK_JOURNAL_RING)
+		gj->gj_dropped++;
 	else
-		journal_count++;
-	r = &journal_ring[journal_next];
-	journal_next = (journal_next + 1) % GK_JOURNAL_RING;
+		gj->gj_count++;
+	r = &gj->gj_ring[gj->gj_next];
+	gj->gj_next = (gj->gj_next + 1) % GK_JOURNAL_RING;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	r->jr_at_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
@@ -342,26 +334,33 @@ void
 journal_add_limited(enum gk_listener l, const char *host, size_t hostlen,
     long port, const char *decision)
 {
-	struct timespec	 ts;
-	int		 kind, li = (int)l;
+	struct gk_journal	*gj = &gk->gk_journal;
+	struct timespec		 ts;
+	int			 kind, li = (int)l;
 
 	kind = strcmp(decision, "deny:too-many-connections") == 0 ? 0 : 1;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	/* Five hundred notes would erase everything else the ring holds. */
-	if (journal_limited_seen[li][kind] &&
-	    ts.tv_sec - journal_limited_last[li][kind] < 60)
+	if (gj->gj_limited_seen[li][kind] &&
+	    ts.tv_sec - gj->gj_limited_last[li][kind] < 60)
 		return;
-	journal_limited_seen[li][kind] = 1;
-	journal_limited_last[li][kind] = ts.tv_sec;
+	gj->gj_limited_seen[li][kind] = 1;
+	gj->gj_limited_last[li][kind] = ts.tv_sec;
 	journal_add(l, host, hostlen, port, decision);
 }
 
+/*
+ * {"records":[...],"dropped":N,"unwritten":M}: dropped counts records
+ * the ring let go and lines stdout never took; unwritten is the stdout
+ * part.  NULL on allocation failure.
+ */
 char *
 journal_dump(void)
 {
-	json_t	*top, *arr, *rec;
-	size_t	 i, first;
-	char	*s;
+	struct gk_journal	*gj = &gk->gk_journal;
+	json_t			*top, *arr, *rec;
+	size_t			 i, first;
+	char			*s;
 
 	if ((top = json_object()) == NULL)
 		return NULL;
@@ -370,20 +369,20 @@ journal_dump(void)
 		return NULL;
 	}
 	json_object_set_new(top, "records", arr);
-	first = (journal_next + GK_JOURNAL_RING - journal_count) %
+	first = (gj->gj_next + GK_JOURNAL_RING - gj->gj_count) %
 	    GK_JOURNAL_RING;
-	for (i = 0; i < journal_count; i++) {
+	for (i = 0; i < gj->gj_count; i++) {
 		rec = journal_record_json(
-		    &journal_ring[(first + i) % GK_JOURNAL_RING]);
+		    &gj->gj_ring[(first + i) % GK_JOURNAL_RING]);
 		if (rec == NULL || json_array_append_new(arr, rec) == -1) {
 			json_decref(top);
 			return NULL;
 		}
 	}
 	json_object_set_new(top, "dropped",
-	    json_integer((json_int_t)journal_dropped));
+	    json_integer((json_int_t)gj->gj_dropped));
 	json_object_set_new(top, "unwritten",
-	    json_integer((json_int_t)journal_unwritten));
+	    json_integer((json_int_t)gj->gj_unwritten));
 	s = json_dumps(top, JSON_COMPACT);
 	json_decref(top);
 	return s;

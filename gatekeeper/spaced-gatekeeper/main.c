@@ -56,8 +56,6 @@
  * channel's client (client.c).
  */
 
-static struct gk	 gk_state;
-
 static __dead void
 usage(const char *why)
 {
@@ -306,8 +304,9 @@ main(int argc, char *argv[])
 
 	log_init(1, LOG_DAEMON);
 	log_procinit("gatekeeper");
-	gk = &gk_state;
 	TAILQ_INIT(&gk->gk_grants);
+	TAILQ_INIT(&gk->gk_drains);
+	TAILQ_INIT(&gk->gk_orphans);
 	gk->gk_mode = GK_MODE_ALLOWLIST;	/* and an empty list */
 
 	if (argc >= 2 && strcmp(argv[1], "-C") == 0)

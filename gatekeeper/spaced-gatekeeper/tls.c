@@ -43,10 +43,6 @@
 
 #define TLS_CA_MAX	(8 * 1024 * 1024)
 
-static char	*tls_ca;
-static size_t	 tls_calen;
-static SSL_CTX	*tls_ctx;
-
 void
 tls_preload(void)
 {
@@ -70,8 +66,8 @@ tls_preload(void)
 		return;
 	}
 	close(fd);
-	tls_ca = p;
-	tls_calen = st.st_size;
+	gk->gk_tls_ca = p;
+	gk->gk_tls_calen = st.st_size;
 }
 
 static void
@@ -81,9 +77,10 @@ tls_load_store(X509_STORE *store)
 	X509	*x;
 	int	 n = 0;
 
-	if (tls_ca == NULL)
+	if (gk->gk_tls_ca == NULL)
 		return;
-	if ((bio = BIO_new_mem_buf(tls_ca, (int)tls_calen)) == NULL)
+	if ((bio = BIO_new_mem_buf(gk->gk_tls_ca,
+	    (int)gk->gk_tls_calen)) == NULL)
 		return;
 	while ((x = PEM_read_bio_X509(bio, NULL, NULL, NULL)) != NULL) {
 		if (X509_STORE_add_cert(store, x) == 1)
@@ -92,23 +89,23 @@ tls_load_store(X509_STORE *store)
 	}
 	ERR_clear_error();
 	BIO_free(bio);
-	munmap(tls_ca, tls_calen);
-	tls_ca = NULL;
-	tls_calen = 0;
+	munmap(gk->gk_tls_ca, gk->gk_tls_calen);
+	gk->gk_tls_ca = NULL;
+	gk->gk_tls_calen = 0;
 	log_debug("trust store: %d certificates", n);
 }
 
 SSL_CTX *
 tls_context(void)
 {
-	if (tls_ctx != NULL)
-		return tls_ctx;
+	if (gk->gk_tls_ctx != NULL)
+		return gk->gk_tls_ctx;
 	/* No openssl.cnf: the sandbox would refuse to open it anyway. */
 	OPENSSL_init_ssl(OPENSSL_INIT_NO_LOAD_CONFIG, NULL);
-	if ((tls_ctx = SSL_CTX_new(TLS_client_method())) == NULL)
+	if ((gk->gk_tls_ctx = SSL_CTX_new(TLS_client_method())) == NULL)
 		return NULL;
-	tls_load_store(SSL_CTX_get_cert_store(tls_ctx));
-	SSL_CTX_set_verify(tls_ctx, SSL_VERIFY_PEER, NULL);
-	SSL_CTX_set_min_proto_version(tls_ctx, TLS1_2_VERSION);
-	return tls_ctx;
+	tls_load_store(SSL_CTX_get_cert_store(gk->gk_tls_ctx));
+	SSL_CTX_set_verify(gk->gk_tls_ctx, SSL_VERIFY_PEER, NULL);
+	SSL_CTX_set_min_proto_version(gk->gk_tls_ctx, TLS1_2_VERSION);
+	return gk->gk_tls_ctx;
 }

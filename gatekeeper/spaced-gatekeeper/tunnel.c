@@ -363,6 +363,10 @@ tunnel_adopt(struct tunnel *tn, int i, struct bufferevent *bev)
 	return r;
 }
 
+/*
+ * Takes both bufferevents (gone afterwards, also on failure, which is
+ * NULL); done(arg) runs once when the place is free.
+ */
 struct tunnel *
 tunnel_start(struct bufferevent *client, struct bufferevent *upstream,
     int client_eof, void (*done)(void *), void *arg)

@@ -87,9 +87,6 @@ struct window_conn {
 	struct gk_chunk		 wc_chunk;
 };
 
-static struct gk_http_head	window_head;	/* one parse at a time */
-static struct gk_http_head	window_answer_head;
-
 static void	window_client_read(struct bufferevent *, void *);
 static void	window_client_write(struct bufferevent *, void *);
 static void	window_client_event(struct bufferevent *, short, void *);
@@ -97,7 +94,7 @@ static void	window_up_read(struct bufferevent *, void *);
 static void	window_up_write(struct bufferevent *, void *);
 static void	window_up_event(struct bufferevent *, short, void *);
 
-static const char *window_dropped[] = {
+static const char *const window_dropped[] = {
 	"authorization", "x-api-key", "proxy-authorization", "host",
 	"connection", "keep-alive", "proxy-connection", "upgrade", "te",
 	NULL
@@ -418,6 +415,7 @@ static void
 window_answer_heads(struct window_conn *wc, struct evbuffer *in,
     struct evbuffer *out)
 {
+	static struct gk_http_head	 window_answer_head; /* one at a time */
 	struct gk_http_head		*h = &window_answer_head;
 	const struct gk_http_field	*f;
 	const char			*p, *eol;
@@ -691,6 +689,7 @@ window_request(struct window_conn *wc, const struct gk_http_head *h)
 static void
 window_head_read(struct bufferevent *bev, void *arg)
 {
+	static struct gk_http_head window_head;	/* one parse at a time */
 	struct window_conn	*wc = arg;
 	struct evbuffer		*in = bufferevent_get_input(bev);
 	size_t			 len = evbuffer_get_length(in);

@@ -15,17 +15,10 @@
  */
 
 /*
- * The journal store.  One file a space and an owner, in the store
- * directory (the working directory, or the root as root):
- * "<install id>-<uid>-<space id>.journal", one record a line in the
- * store's form (journal_parse.h), appended and fsync'd.  The owner is
- * in the name, and spaced sets it, so one user's records are never
- * another's.  A crash may leave half a line at the end: it is cut off
- * before the next append.
- *
- * An ingest takes a gatekeeper's whole log on a stream, parses each
- * line, keeps what the store lacks (journal_seen), appends it, and
- * holds the request until spaced asks for the records.
+ * The journal store: one file a space and an owner, the owner spaced's
+ * and in its name, so one user's records are never another's.  An
+ * ingest keeps what the store lacks of a gatekeeper's whole log
+ * (docs/notes/spaced-journal-store.md).
  */
 
 #include <sys/types.h>
@@ -43,6 +36,7 @@
 #include "log.h"
 #include "proc.h"
 #include "stream.h"
+#include "journal_env.h"
 #include "journal_parse.h"
 #include "journal_worker.h"
 
@@ -67,14 +61,12 @@ struct ingest {
 	int			 in_ingested;
 };
 
-static TAILQ_HEAD(, ingest) ingests = TAILQ_HEAD_INITIALIZER(ingests);
-
 static struct ingest *
 ingest_find(uint32_t peerid)
 {
 	struct ingest	*in;
 
-	TAILQ_FOREACH(in, &ingests, in_entry)
+	TAILQ_FOREACH(in, &env->je_ingests, in_entry)
 		if (in->in_peerid == peerid)
 			return in;
 	return NULL;
@@ -85,7 +77,7 @@ ingest_free(struct ingest *in)
 {
 	size_t	 i;
 
-	TAILQ_REMOVE(&ingests, in, in_entry);
+	TAILQ_REMOVE(&env->je_ingests, in, in_entry);
 	if (in->in_rx_open)
 		worker_stream_unregister(in->in_rx.sr_id);
 	journal_seen_free(in->in_seen);
@@ -339,7 +331,7 @@ journal_ingest(struct imsgev *iev, struct imsg *imsg)
 	if (n < 0 || (size_t)n >= sizeof(in->in_path))
 		fatalx("%s: store name", __func__);
 	journal_split_init(&in->in_split);
-	TAILQ_INSERT_TAIL(&ingests, in, in_entry);
+	TAILQ_INSERT_TAIL(&env->je_ingests, in, in_entry);
 	store_load(in);
 	stream_rx_init(&in->in_rx, ji.ji_stream);
 	if (worker_stream_register(ji.ji_stream, ingest_stream, in) == -1)

@@ -292,6 +292,14 @@ journal_split_end(struct journal_splitter *js, journal_line_fn fn, void *arg)
 
 /* --- the multiset ----------------------------------------------------- */
 
+/*
+ * The whole log comes every time, so a record is new only when this log
+ * holds it more often than the store already does: a multiset of store
+ * lines, counted once from the store and once from the log.  A log that
+ * lost its head (the engine's rotation) adds nothing twice, and two
+ * equal attempts in one millisecond stay two.
+ */
+
 struct seen_slot {
 	char		*ss_key;
 	uint64_t	 ss_hash;

@@ -18,11 +18,8 @@
 #define JOURNAL_PARSE_H
 
 /*
- * What spaced-journal makes of a gatekeeper's log: pure functions, no
- * I/O.  A gatekeeper writes each journal record as one JSON line to its
- * stdout (gatekeeper/spaced-gatekeeper/journal.c); everything in that log is hostile, so
- * a line is taken only when it is exactly a record: five known fields,
- * no duplicate, each within the spec's caps.
+ * What spaced-journal makes of a gatekeeper's log, which is hostile: a
+ * line is taken only when it is exactly a record.  Pure.
  */
 
 #include <stddef.h>
@@ -62,13 +59,7 @@ void	 journal_split(struct journal_splitter *, const uint8_t *, size_t,
 /* The end of the stream: a last line without a newline counts too. */
 void	 journal_split_end(struct journal_splitter *, journal_line_fn, void *);
 
-/*
- * Dedupe.  The whole log comes every time, so a record is new only when
- * this log holds it more often than the store already does: a multiset
- * of store lines, counted once from the store and once from the log.
- * A log that lost its head (the engine's rotation) adds nothing twice,
- * and two equal attempts in one millisecond stay two.
- */
+/* Dedupe: the whole log comes every time (journal_parse.c says how). */
 struct journal_seen;
 struct journal_seen *journal_seen_new(void);
 void	 journal_seen_free(struct journal_seen *);

@@ -15,13 +15,10 @@
  */
 
 /*
- * The origins of spaces: for each space a code in filled, the folder its
- * code came from, so that removing the space removes its ref there.
- * One file a space, owner and folder (a space may take code from more
- * than one), ".origin-<uid>-<id>-<hash of the folder>" (a dot: no
- * journal, and journal_stat counts none), holding the struct spaced sent, whole,
- * written through a temporary name and a rename, and read back only
- * when it has exactly that size and its strings are terminated.
+ * The origins of spaces: the folder a space's code came from, so that
+ * removing the space removes its ref there.  One dot file a space,
+ * owner and folder (journal_stat counts none), the struct spaced sent,
+ * renamed into place and read back only when whole and terminated.
  */
 
 #include <sys/stat.h>

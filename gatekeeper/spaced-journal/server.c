@@ -15,14 +15,11 @@
  */
 
 /*
- * The answers of a space's server, and its token file, as they come
- * out of an exec inside the space (DESIGN.md rule 1: only this process
- * parses them).  The place forwards the exec's output as a stream of
- * chunks, each its kind byte (1 stdout, 2 stderr) and the bytes; this
- * keeps at most SERVER_OUT_MAX and SERVER_ERR_MAX of them and counts
- * the rest as truncated, so a flood costs a bounded buffer and ends as
- * "unreadable".  The parse waits for both the stream's END and spaced's
- * word on how the exec ended, then answers once and forgets.
+ * The answers of a space's server, and its token file, out of an exec
+ * inside the space (DESIGN.md rule 1: only this process parses them).
+ * At most SERVER_OUT_MAX and SERVER_ERR_MAX are kept, so a flood costs
+ * a bounded buffer; the parse waits for the stream's END and spaced's
+ * word on the exec, then answers once and forgets.
  */
 
 #include <sys/types.h>
@@ -35,6 +32,7 @@
 #include "proc.h"
 #include "proto.h"
 #include "stream.h"
+#include "journal_env.h"
 #include "journal_worker.h"
 #include "server_parse.h"
 
@@ -54,8 +52,6 @@ struct collect {
 	int			 co_kind_next;	/* a chunk's first byte is due */
 };
 
-static TAILQ_HEAD(, collect) collects = TAILQ_HEAD_INITIALIZER(collects);
-
 _Static_assert(JOURNAL_TOKEN_MAX == SERVER_TOKEN_MAX, "token size");
 
 static struct collect *
@@ -63,7 +59,7 @@ collect_find(uint32_t peerid)
 {
 	struct collect	*co;
 
-	TAILQ_FOREACH(co, &collects, co_entry)
+	TAILQ_FOREACH(co, &env->je_collects, co_entry)
 		if (co->co_peerid == peerid)
 			return co;
 	return NULL;
@@ -72,7 +68,7 @@ collect_find(uint32_t peerid)
 static void
 collect_free(struct collect *co)
 {
-	TAILQ_REMOVE(&collects, co, co_entry);
+	TAILQ_REMOVE(&env->je_collects, co, co_entry);
 	if (co->co_rx_open)
 		worker_stream_unregister(co->co_rx.sr_id);
 	if (co->co_out != NULL)
@@ -223,7 +219,7 @@ journal_server(struct imsgev *iev, struct imsg *imsg)
 	    sizeof(co->co_req.js_ready_field)) == NULL)
 		fatalx("%s: bad server request", __func__);
 	co->co_peerid = peerid;
-	TAILQ_INSERT_TAIL(&collects, co, co_entry);
+	TAILQ_INSERT_TAIL(&env->je_collects, co, co_entry);
 	stream_rx_init(&co->co_rx, co->co_req.js_stream);
 	if (worker_stream_register(co->co_req.js_stream, collect_stream, co) ==
 	    -1)

@@ -174,6 +174,10 @@ headers(const uint8_t *h, size_t n, struct server_answer *sa)
 	return 0;
 }
 
+/*
+ * The verdict, with *code the error code (common/proto/errors.h) when it is
+ * not SERVER_ANSWER.  sa is filled for SERVER_ANSWER only.
+ */
 enum server_verdict
 server_answer_parse(const struct server_exec_msg *se, const uint8_t *out,
     const uint8_t *err, struct server_answer *sa, const char **code)
@@ -247,6 +251,10 @@ server_header_value(const struct server_answer *sa, const char *name,
 	return NULL;
 }
 
+/*
+ * 1 when the answer is ready: status as wanted and, with a field, a
+ * JSON object body whose field is true.  Anything else is 0.
+ */
 int
 server_ready(const struct server_answer *sa, const uint8_t *out,
     uint16_t status, const char *field)
@@ -270,6 +278,10 @@ server_ready(const struct server_answer *sa, const uint8_t *out,
 	return ready;
 }
 
+/*
+ * The token read back: 32 to 128 characters of base64url and nothing
+ * else, into tok (NUL-terminated); -1 with *code.
+ */
 int
 server_token_parse(const struct server_exec_msg *se, const uint8_t *out,
     char tok[SERVER_TOKEN_MAX + 1], const char **code)

@@ -19,12 +19,8 @@
 
 /*
  * What spaced-journal makes of the answers of a space's server and of
- * its token file (spec "The exec channel", DESIGN.md rule 1): pure, no
- * I/O.  The place forwards curl's stdout and stderr, the exec's exit
- * code and whether the exec was cut off, opaque; everything in them is
- * hostile.  The framing is common/proto/space_server.h's: headers then body on
- * stdout, curl's own "spaced-curl <status> <header bytes> <body bytes>"
- * line last on stderr.  Each parse is one pass over bounded input.
+ * its token file, all hostile (DESIGN.md rule 1): pure, one pass over
+ * bounded input.  The framing: docs/notes/common-space-server.md.
  */
 
 #include <stddef.h>
@@ -51,10 +47,6 @@ struct server_answer {
 	size_t		 sa_bodylen;
 };
 
-/*
- * The verdict, with *code the error code (common/proto/errors.h) when it is
- * not SERVER_ANSWER.  sa is filled for SERVER_ANSWER only.
- */
 enum server_verdict server_answer_parse(const struct server_exec_msg *,
 	    const uint8_t *out, const uint8_t *err, struct server_answer *,
 	    const char **code);
@@ -62,17 +54,9 @@ enum server_verdict server_answer_parse(const struct server_exec_msg *,
 size_t	 server_header_count(const struct server_answer *, const char *name);
 const char *server_header_value(const struct server_answer *,
 	    const char *name, size_t i);
-/*
- * 1 when the answer is ready: status as wanted and, with a field, a
- * JSON object body whose field is true.  Anything else is 0.
- */
 int	 server_ready(const struct server_answer *, const uint8_t *out,
 	    uint16_t status, const char *field);
 
-/*
- * The token read back: 32 to 128 characters of base64url and nothing
- * else, into tok (NUL-terminated); -1 with *code.
- */
 int	 server_token_parse(const struct server_exec_msg *, const uint8_t *out,
 	    char tok[SERVER_TOKEN_MAX + 1], const char **code);
 

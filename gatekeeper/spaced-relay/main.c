@@ -15,13 +15,11 @@
  */
 
 /*
- * spaced-relay: the command of a space, under docker's --init.  It
- * listens on 127.0.0.1 and ::1, ports 3128 (corridor) and 8080
- * (window), then starts the space's own command, confines itself, and
- * carries each connection to corridor.sock or window.sock in the
- * socket folder.  It exits with the child's status.  It holds nothing
- * the agent lacks (the agent may connect to the same sockets itself),
- * so an agent that kills it only cuts itself off.
+ * spaced-relay: the command of a space.  It listens on the loopback
+ * ports of the corridor and the window, starts the space's command,
+ * confines itself and carries each connection to the gatekeeper's
+ * sockets; it exits with the child's status.  It holds nothing the
+ * agent lacks, so an agent that kills it only cuts itself off.
  */
 
 #include <sys/types.h>

@@ -15,16 +15,10 @@
  */
 
 /*
- * The pump of spaced-relay: one epoll loop, each connection a TCP
- * client and a UNIX stream socket to the gatekeeper, the bytes of each
- * direction spliced through a pipe of their own (gatekeeper/spaced-gatekeeper/tunnel.c's
- * pattern, without libevent).  A side is read only while nothing is
- * kept for the other, so a connection holds at most one pipe's worth
- * per direction.  TCP teardown as it came: an EOF becomes
- * shutdown(SHUT_WR) on the other side once what is kept for it is out;
- * an error or reset closes the side at once, and the survivor writes
- * out what it holds (RELAY_LINGER_SEC at most) and is closed, with a
- * RST when the survivor is the TCP client of a gatekeeper that reset.
+ * The pump of spaced-relay: one epoll loop splicing each TCP client to
+ * a UNIX socket of the gatekeeper through a pipe a direction, at most a
+ * pipe's worth held; teardown passed on as it came (EOF, reset).  See
+ * docs/notes/spaced-relay-pump.md.
  */
 
 #include <sys/types.h>
@@ -78,25 +72,30 @@ struct relay_conn {
 
 TAILQ_HEAD(relay_conns, relay_conn);
 
-static struct relay_conns	 relay_lingering =
-    TAILQ_HEAD_INITIALIZER(relay_lingering);
-static struct relay_conns	 relay_dead = TAILQ_HEAD_INITIALIZER(relay_dead);
-static int			 relay_ep = -1;
-static int			 relay_nconn;
-static int			 relay_cap_logged;
-static int			 relay_down[RELAY_TARGET_MAX];
-static time_t			 relay_accept_resume;	/* 0: accepting */
-
-static volatile sig_atomic_t	 relay_got_chld;
-static volatile sig_atomic_t	 relay_pending[NSIG];
+/* The pump's environment. */
+static struct relay_env {
+	struct relay_conns	 rv_lingering;
+	struct relay_conns	 rv_dead;	/* freed after this batch */
+	int			 rv_ep;		/* the epoll fd */
+	int			 rv_nconn;
+	int			 rv_cap_logged;
+	int			 rv_down[RELAY_TARGET_MAX];	/* logged */
+	time_t			 rv_accept_resume;	/* 0: accepting */
+	volatile sig_atomic_t	 rv_got_chld;
+	volatile sig_atomic_t	 rv_pending[NSIG];
+} env = {
+	.rv_lingering = TAILQ_HEAD_INITIALIZER(env.rv_lingering),
+	.rv_dead = TAILQ_HEAD_INITIALIZER(env.rv_dead),
+	.rv_ep = -1,
+};
 
 void
 relay_on_signal(int sig)
 {
 	if (sig == SIGCHLD)
-		relay_got_chld = 1;
+		env.rv_got_chld = 1;
 	else if (sig > 0 && sig < NSIG)
-		relay_pending[sig] = 1;
+		env.rv_pending[sig] = 1;
 }
 
 static time_t
@@ -143,7 +142,7 @@ relay_side_update(struct relay_conn *rc, int i)
 	memset(&ev, 0, sizeof(ev));
 	ev.events = want;
 	ev.data.ptr = rs;
-	if (epoll_ctl(relay_ep, op, rs->rs_fd, &ev) == -1)
+	if (epoll_ctl(env.rv_ep, op, rs->rs_fd, &ev) == -1)
 		fatal("epoll_ctl");
 	rs->rs_events = want;
 }
@@ -186,10 +185,10 @@ relay_close(struct relay_conn *rc)
 	relay_side_close(&rc->rc_side[0]);
 	relay_side_close(&rc->rc_side[1]);
 	if (rc->rc_lingering)
-		TAILQ_REMOVE(&relay_lingering, rc, rc_entry);
+		TAILQ_REMOVE(&env.rv_lingering, rc, rc_entry);
 	rc->rc_dead = 1;
-	TAILQ_INSERT_TAIL(&relay_dead, rc, rc_entry);
-	relay_nconn--;
+	TAILQ_INSERT_TAIL(&env.rv_dead, rc, rc_entry);
+	env.rv_nconn--;
 }
 
 static void
@@ -222,7 +221,7 @@ relay_death(struct relay_conn *rc, int i)
 	rc->rc_lingering = 1;
 	rc->rc_deadline = relay_now() + RELAY_LINGER_SEC;
 	/* One linger time for all: the list stays in deadline order. */
-	TAILQ_INSERT_TAIL(&relay_lingering, rc, rc_entry);
+	TAILQ_INSERT_TAIL(&env.rv_lingering, rc, rc_entry);
 }
 
 /* Our write side of s is done: tell its peer. */
@@ -350,13 +349,13 @@ relay_connect(const struct relay_config *cf, enum relay_target t)
 	if (connect(s, (const struct sockaddr *)&cf->rc_target[t],
 	    sizeof(cf->rc_target[t])) == -1) {
 		/* Once per outage, not once per client. */
-		if (!relay_down[t])
+		if (!env.rv_down[t])
 			log_warn("%s", cf->rc_target[t].sun_path);
-		relay_down[t] = 1;
+		env.rv_down[t] = 1;
 		close(s);
 		return -1;
 	}
-	relay_down[t] = 0;
+	env.rv_down[t] = 0;
 	return s;
 }
 
@@ -383,7 +382,7 @@ relay_start(const struct relay_config *cf, int cfd, enum relay_target t)
 	}
 	rc->rc_side[0].rs_fd = cfd;
 	rc->rc_side[1].rs_fd = gfd;
-	relay_nconn++;
+	env.rv_nconn++;
 	for (i = 0; i < 2; i++)
 		if (pipe2(rc->rc_side[i].rs_pipe, O_NONBLOCK | O_CLOEXEC) ==
 		    -1) {
@@ -406,7 +405,7 @@ relay_listeners_arm(struct relay_config *cf, int on)
 		memset(&ev, 0, sizeof(ev));
 		ev.events = EPOLLIN;
 		ev.data.ptr = &cf->rc_listen[i];
-		if (epoll_ctl(relay_ep, on ? EPOLL_CTL_ADD : EPOLL_CTL_DEL,
+		if (epoll_ctl(env.rv_ep, on ? EPOLL_CTL_ADD : EPOLL_CTL_DEL,
 		    cf->rc_listen[i].rl_fd, &ev) == -1)
 			fatal("epoll_ctl listener");
 	}
@@ -426,23 +425,23 @@ relay_accept(struct relay_config *cf, struct relay_listener *rl)
 				/* Level-triggered: pause, or it would spin. */
 				log_warn("accept");
 				relay_listeners_arm(cf, 0);
-				relay_accept_resume = relay_now() +
+				env.rv_accept_resume = relay_now() +
 				    RELAY_ACCEPT_BACKOFF;
 				return;
 			}
 			/* EAGAIN, or a client gone before it was taken. */
 			return;
 		}
-		if (relay_nconn >= cf->rc_cap) {
+		if (env.rv_nconn >= cf->rc_cap) {
 			/* Closed at once: a client never hangs on a full relay. */
-			if (!relay_cap_logged)
+			if (!env.rv_cap_logged)
 				log_warnx("%d connections, refusing more",
 				    cf->rc_cap);
-			relay_cap_logged = 1;
+			env.rv_cap_logged = 1;
 			close(fd);
 			continue;
 		}
-		relay_cap_logged = 0;
+		env.rv_cap_logged = 0;
 		relay_start(cf, fd, rl->rl_target);
 	}
 }
@@ -452,11 +451,11 @@ relay_expire(struct relay_config *cf, time_t now)
 {
 	struct relay_conn	*rc;
 
-	while ((rc = TAILQ_FIRST(&relay_lingering)) != NULL &&
+	while ((rc = TAILQ_FIRST(&env.rv_lingering)) != NULL &&
 	    rc->rc_deadline <= now)
 		relay_close(rc);
-	if (relay_accept_resume != 0 && relay_accept_resume <= now) {
-		relay_accept_resume = 0;
+	if (env.rv_accept_resume != 0 && env.rv_accept_resume <= now) {
+		env.rv_accept_resume = 0;
 		relay_listeners_arm(cf, 1);
 	}
 }
@@ -467,11 +466,11 @@ relay_timeout(time_t now)
 	struct relay_conn	*rc;
 	time_t			 next = 0;
 
-	if ((rc = TAILQ_FIRST(&relay_lingering)) != NULL)
+	if ((rc = TAILQ_FIRST(&env.rv_lingering)) != NULL)
 		next = rc->rc_deadline;
-	if (relay_accept_resume != 0 &&
-	    (next == 0 || relay_accept_resume < next))
-		next = relay_accept_resume;
+	if (env.rv_accept_resume != 0 &&
+	    (next == 0 || env.rv_accept_resume < next))
+		next = env.rv_accept_resume;
 	if (next == 0)
 		return -1;
 	return next <= now ? 0 : (int)(next - now) * 1000;
@@ -482,8 +481,8 @@ relay_reap_dead(void)
 {
 	struct relay_conn	*rc;
 
-	while ((rc = TAILQ_FIRST(&relay_dead)) != NULL) {
-		TAILQ_REMOVE(&relay_dead, rc, rc_entry);
+	while ((rc = TAILQ_FIRST(&env.rv_dead)) != NULL) {
+		TAILQ_REMOVE(&env.rv_dead, rc, rc_entry);
 		free(rc);
 	}
 }
@@ -496,15 +495,15 @@ relay_signals(const struct relay_config *cf, int *code)
 	pid_t	 pid;
 
 	for (sig = 1; sig < NSIG; sig++) {
-		if (!relay_pending[sig])
+		if (!env.rv_pending[sig])
 			continue;
-		relay_pending[sig] = 0;
+		env.rv_pending[sig] = 0;
 		if (kill(cf->rc_child, sig) == -1 && errno != ESRCH)
 			log_warn("kill %d", sig);
 	}
-	if (!relay_got_chld)
+	if (!env.rv_got_chld)
 		return 0;
-	relay_got_chld = 0;
+	env.rv_got_chld = 0;
 	pid = wait4(cf->rc_child, &status, WNOHANG, NULL);
 	if (pid == -1)
 		fatal("wait4");
@@ -514,18 +513,22 @@ relay_signals(const struct relay_config *cf, int *code)
 	return 1;
 }
 
+/*
+ * relay.c: the loop, with signals blocked but while it waits
+ * (waitmask); returns the child's exit code once the child is gone.
+ */
 int
 relay_serve(struct relay_config *cf, const sigset_t *waitmask)
 {
 	struct epoll_event	 evs[RELAY_EVENTS];
 	int			 code, i, n, *kind;
 
-	if ((relay_ep = epoll_create1(EPOLL_CLOEXEC)) == -1)
+	if ((env.rv_ep = epoll_create1(EPOLL_CLOEXEC)) == -1)
 		fatal("epoll_create1");
 	relay_listeners_arm(cf, 1);
 	for (;;) {
 		/* Signals are let in only here, so none is missed. */
-		n = epoll_pwait(relay_ep, evs, RELAY_EVENTS,
+		n = epoll_pwait(env.rv_ep, evs, RELAY_EVENTS,
 		    relay_timeout(relay_now()), waitmask);
 		if (n == -1 && errno != EINTR)
 			fatal("epoll_pwait");

@@ -74,10 +74,6 @@ int	 relay_target_path(struct sockaddr_un *, const char *sockdir,
 int	 relay_conn_cap(unsigned long long nofile_max, int want);
 int	 relay_exit_code(int status);
 
-/*
- * relay.c: the loop, with signals blocked but while it waits
- * (waitmask); returns the child's exit code once the child is gone.
- */
 int	 relay_serve(struct relay_config *, const sigset_t *waitmask);
 /* The handler of SIGCHLD and of every signal passed on to the child. */
 void	 relay_on_signal(int);

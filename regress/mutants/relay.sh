@@ -23,7 +23,8 @@ mutant() {
 
 R=gatekeeper/spaced-relay/relay.c
 M=gatekeeper/spaced-relay/main.c
-S=common/lib/sandbox.c
+L=common/lib/sandbox_landlock.c
+S=common/lib/sandbox_filter.c
 
 # The controls: each way of running, on the unmutated tree.
 mutant "$MUTANT_CONTROL" GNUmakefile ""
@@ -38,7 +39,7 @@ mutant "a gatekeeper's reset reaches the client as a plain EOF" $R \
 mutant "a dead gatekeeper leaves the client open" $R \
     "if ((gfd = relay_connect(cf, t)) == -1) {\n\t\tclose(cfd); => if ((gfd = relay_connect(cf, t)) == -1) {"
 mutant "no cap on connections" $R \
-    "if (relay_nconn >= cf->rc_cap) { => if (0) {"
+    "if (env.rv_nconn >= cf->rc_cap) { => if (0) {"
 mutant "a write that went out in part loses the rest" $R \
     "rs->rs_piped -= (size_t)w; => rs->rs_piped = 0;"
 mutant "SIGTERM is not passed on" $R \
@@ -58,9 +59,9 @@ mutant "the child inherits the relay's signal mask" $M \
 # and also without it (the parent, run first after fork, listens within
 # microseconds, while the child's exec takes a millisecond): the order is
 # kept by the code, and no test here can make the race lose reliably.
-mutant "SB_CHILD leaves Landlock's signal scope on" $S \
+mutant "SB_CHILD leaves Landlock's signal scope on" $L \
     "sb_landlock_signal_out && !(spec->sb_groups & SB_CHILD)) => sb_landlock_signal_out)" unit
-mutant "SB_CHILD leaves Landlock's signal scope on (integration)" $S \
+mutant "SB_CHILD leaves Landlock's signal scope on (integration)" $L \
     "sb_landlock_signal_out && !(spec->sb_groups & SB_CHILD)) => sb_landlock_signal_out)"
 mutant "SB_UNIX socket() of any family" $S \
     "cmp[0] = SCMP_A0(SCMP_CMP_EQ, AF_UNIX); => cmp[0] = SCMP_A0(SCMP_CMP_NE, 12345);" unit

@@ -15,22 +15,9 @@
  */
 
 /*
- * The packs of code in.  The objects a space needs are found through
- * libgit2 (the commits and everything their trees reach, nothing else:
- * the repository's packs also hold other branches and dangling objects
- * that must stay on the host), and each is then written the cheapest
- * way that is still exactly that object:
- *
- *  - an entry of one of the repository's packs is copied as it is
- *    stored, once its CRC-32 matches the index's, when it is whole or
- *    a delta whose base went out before it (its base is then named by
- *    its place in the new pack);
- *  - anything else (a loose object, one behind alternates, a delta on
- *    a base that stays behind) is read through libgit2 and deflated.
- *
- * That is git's own reuse, and why a history of thousands of commits
- * costs a read of its packs instead of a new delta search.  The space
- * checks every object again: its index-pack hashes what it receives.
+ * The packs of code in: only the objects the space's commits reach,
+ * each copied from the repository's packs where it can be (git's own
+ * reuse), else deflated anew (docs/notes/spaced-git-packs.md).
  */
 
 #include <sys/stat.h>

@@ -38,17 +38,6 @@
 #include "sandbox.h"
 #include "git_worker.h"
 
-#define REPO_PATHS_MAX	12
-
-/* The paths beside the work tree that Landlock lets it reach. */
-struct path_list {
-	char		 pl_path[REPO_PATHS_MAX][PATH_MAX];
-	unsigned int	 pl_access[REPO_PATHS_MAX];
-	size_t		 pl_n;
-};
-static struct path_list		 allowed;
-static struct sandbox_path	 repo_paths[REPO_PATHS_MAX + 1];
-
 struct repo_state	 repo;
 
 static void
@@ -142,7 +131,7 @@ repo_stale(git_repository *r)
 	static struct path_list	 now;
 
 	repo_paths_of(&now, r);
-	return memcmp(&now, &allowed, sizeof(now)) != 0;
+	return memcmp(&now, &repo.rs_allowed, sizeof(now)) != 0;
 }
 
 void
@@ -191,15 +180,15 @@ repo_prewarm(const char *dir, struct sandbox_spec *sb)
 		git_repository_free(r);
 		return;
 	}
-	repo_paths_of(&allowed, r);
-	for (i = 0; i < allowed.pl_n; i++) {
-		repo_paths[i].sp_path = allowed.pl_path[i];
-		repo_paths[i].sp_access = allowed.pl_access[i];
+	repo_paths_of(&repo.rs_allowed, r);
+	for (i = 0; i < repo.rs_allowed.pl_n; i++) {
+		repo.rs_paths[i].sp_path = repo.rs_allowed.pl_path[i];
+		repo.rs_paths[i].sp_access = repo.rs_allowed.pl_access[i];
 	}
 	git_repository_free(r);
 	repo.rs_open = 1;
 	sb->sb_landlock_dir = repo.rs_top;
-	sb->sb_landlock_paths = repo_paths;
+	sb->sb_landlock_paths = repo.rs_paths;
 }
 
 /* Opened afresh for each request: the owner's edits in between count. */

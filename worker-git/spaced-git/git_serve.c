@@ -36,26 +36,6 @@
 #include "proc.h"
 #include "git_worker.h"
 
-void
-snap_refuse(struct space_done *sd, const char *code, const char *fmt, ...)
-{
-	va_list	 ap;
-
-	strlcpy(sd->sd_code, code, sizeof(sd->sd_code));
-	va_start(ap, fmt);
-	vsnprintf(sd->sd_message, sizeof(sd->sd_message), fmt, ap);
-	va_end(ap);
-}
-
-void
-snap_libgit2(struct space_done *sd, const char *what)
-{
-	const git_error	*e = git_error_last();
-
-	snap_refuse(sd, ERR_GIT_COMMAND_FAILED, "%s: %s", what,
-	    e != NULL && e->message != NULL ? e->message : "libgit2 failed");
-}
-
 static void
 done_sd(struct imsgev *iev, uint32_t peerid, struct space_done *sd)
 {

@@ -19,16 +19,29 @@
 
 #include <limits.h>
 
-struct sandbox_spec;
 extern const struct sandbox_spec git_sandbox;
 
-/* git_repo.c: the repository of a spaced-git started with -g */
+#include "sandbox.h"
+
+#define REPO_PATHS_MAX	12
+
+/* The paths beside the work tree that Landlock lets it reach. */
+struct path_list {
+	char		 pl_path[REPO_PATHS_MAX][PATH_MAX];
+	unsigned int	 pl_access[REPO_PATHS_MAX];
+	size_t		 pl_n;
+};
+
+/* spaced-git's environment: the repository it was started with (-g). */
 struct repo_state {
 	int		 rs_open;	/* 0: rs_code says why not */
 	char		 rs_dir[PATH_MAX];	/* as asked, resolved */
 	char		 rs_top[PATH_MAX];	/* its work tree's top */
 	char		 rs_code[64];
 	char		 rs_message[256];
+	struct path_list rs_allowed;	/* as found before the filter */
+	struct sandbox_path rs_paths[REPO_PATHS_MAX + 1];
+	struct sandbox_spec rs_sandbox;	/* git_sandbox plus rs_paths */
 };
 extern struct repo_state repo;
 /* Before the filter: open, check, and fill in sb's Landlock rules. */
@@ -42,6 +55,8 @@ int	 repo_stale(struct git_repository *);
 struct imsgev;
 struct imsg;
 void	 git_serve(struct imsgev *, struct imsg *);
+
+/* git_done.c: a request's refusal, for the DONE git_serve.c sends */
 struct space_done;
 void	 snap_refuse(struct space_done *, const char *code, const char *fmt,
 	    ...) __attribute__((format(printf, 3, 4)));

@@ -31,9 +31,6 @@
 #include "sandbox.h"
 #include "git_worker.h"
 
-/* Filled in before the filter: a repository's own Landlock rules. */
-static struct sandbox_spec	 git_sb;
-
 static void
 git_prewarm(void)
 {
@@ -41,7 +38,7 @@ git_prewarm(void)
 	if (git_libgit2_init() < 0)
 		fatalx("git_libgit2_init failed");
 	if (worker_dir() != NULL)
-		repo_prewarm(worker_dir(), &git_sb);
+		repo_prewarm(worker_dir(), &repo.rs_sandbox);
 }
 
 static void
@@ -79,7 +76,7 @@ git_dispatch(struct imsgev *iev, struct imsg *imsg)
 
 static const struct worker git_worker = {
 	.w_id = PROC_GIT,
-	.w_sandbox = &git_sb,
+	.w_sandbox = &repo.rs_sandbox,
 	.w_prewarm = git_prewarm,
 	.w_dispatch = git_dispatch,
 };
@@ -87,6 +84,7 @@ static const struct worker git_worker = {
 int
 main(int argc, char *argv[])
 {
-	git_sb = git_sandbox;
+	/* Filled in before the filter: the repository's Landlock rules. */
+	repo.rs_sandbox = git_sandbox;
 	worker_main(argc, argv, &git_worker);
 }

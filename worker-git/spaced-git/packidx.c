@@ -106,6 +106,11 @@ offsets_check(struct packidx *pi, const char **why)
 	return 0;
 }
 
+/*
+ * idx is the index's bytes (kept by the caller while pi lives); head
+ * the pack's first 12 bytes, trailer its last 20, size its size.  On
+ * failure *why says what is wrong.
+ */
 int
 packidx_parse(struct packidx *pi, const uint8_t *idx, size_t len,
     const uint8_t head[PACK_HEAD], const uint8_t trailer[PACK_TRAILER],

@@ -58,11 +58,6 @@ struct packidx {
 	uint32_t	*pi_rank;	/* position: its index in pi_byoffset */
 };
 
-/*
- * idx is the index's bytes (kept by the caller while pi lives); head
- * the pack's first 12 bytes, trailer its last 20, size its size.  On
- * failure *why says what is wrong.
- */
 int		 packidx_parse(struct packidx *pi, const uint8_t *idx,
 		    size_t len, const uint8_t head[12],
 		    const uint8_t trailer[PACK_TRAILER], uint64_t size,

@@ -15,13 +15,10 @@
  */
 
 /*
- * spaced-git's filter.  It will hold one user's repository through
- * libgit2: it may read and write files (Landlock narrows where), and
- * never makes a socket or execs (no transports, no hooks, no helpers).
- * No repository is open yet, so Landlock grants no path at all, and as
- * root it is chrooted to the empty directory (procs[]): where the kernel
- * has no Landlock, that chroot is what holds it, and without either
- * sandbox_enter refuses to run it.
+ * spaced-git's filter: files through libgit2 (Landlock narrows where),
+ * never a socket or an exec (no transports, hooks or helpers).  Without
+ * a repository Landlock grants no path, and as root the empty chroot
+ * holds it where the kernel has no Landlock.
  */
 
 #include <stddef.h>

@@ -15,13 +15,10 @@
  */
 
 /*
- * spaced-launch: starts one spaced-git for a repository, as the owner of
- * that repository, on a channel spaced made.  spaced itself may no
- * longer fork, exec or change credentials once it serves; this process
- * holds exactly those powers, and its only input is spaced's channel
- * (docs/privsep.md).  It reads the owner from the directory's inode and
- * the owner's home and group from /etc/passwd (no NSS: a module could
- * open sockets the filter forbids), and it never reads the repository.
+ * spaced-launch: starts one spaced-git for a repository, as its owner,
+ * on a channel spaced made: the fork, exec and credential change spaced
+ * gave up (docs/privsep.md).  The owner's entry is read from /etc/passwd
+ * (no NSS: a module could open sockets); the repository never is.
  */
 
 #include <sys/prctl.h>
@@ -51,10 +48,13 @@
 #define LAUNCH_CHILDREN_MAX	32	/* spaced keeps fewer instances */
 #define PASSWD_FILE		"/etc/passwd"
 
-static pid_t		 children_pids[LAUNCH_CHILDREN_MAX];
-static char		 git_path[PATH_MAX];
-static struct imsgev	*parent_iev;
-static struct event	 ev_chld;
+/* spaced-launch's environment. */
+static struct launch_env {
+	pid_t		 ln_children[LAUNCH_CHILDREN_MAX];	/* 0: free */
+	char		 ln_git_path[PATH_MAX];	/* spaced-git, beside us */
+	struct imsgev	*ln_parent;
+	struct event	 ln_sigchld;
+} env;
 
 /*
  * The capabilities of a launch and no more: the credential change, a
@@ -73,8 +73,8 @@ launch_prewarm(void)
 	if ((slash = strrchr(self, '/')) == NULL)
 		fatalx("odd path of ourselves: %s", self);
 	*slash = '\0';
-	if ((size_t)snprintf(git_path, sizeof(git_path), "%s/spaced-git",
-	    self) >= sizeof(git_path))
+	if ((size_t)snprintf(env.ln_git_path, sizeof(env.ln_git_path),
+	    "%s/spaced-git", self) >= sizeof(env.ln_git_path))
 		fatalx("path of spaced-git too long");
 	if (geteuid() == 0)
 		sandbox_caps_limit(1ULL << CAP_SETUID | 1ULL << CAP_SETGID |
@@ -87,7 +87,7 @@ child_slot(pid_t pid)
 	int	 i;
 
 	for (i = 0; i < LAUNCH_CHILDREN_MAX; i++)
-		if (children_pids[i] == pid)
+		if (env.ln_children[i] == pid)
 			return i;
 	return -1;
 }
@@ -163,7 +163,7 @@ child_exec(int fd, uid_t uid, gid_t gid, const char *home, const char *dir)
 		_exit(1);
 	/* HOME: where libgit2 finds the owner's global config and ignores. */
 	snprintf(env_home, sizeof(env_home), "HOME=%s", home);
-	execve(git_path, argv, envp);
+	execve(env.ln_git_path, argv, envp);
 	_exit(127);
 }
 
@@ -217,7 +217,7 @@ launch_git(struct imsgev *iev, struct imsg *imsg)
 		child_exec(fd, sb.st_uid, gid, home, lg.lg_dir);
 	}
 	close(fd);
-	children_pids[slot] = pid;
+	env.ln_children[slot] = pid;
 	log_debug("spaced-git %d for %s as uid %u", (int)pid, lg.lg_dir,
 	    (unsigned)sb.st_uid);
 	reply(iev, peerid, pid, sb.st_uid, NULL, NULL);
@@ -245,10 +245,10 @@ on_sigchld(int sig, short event, void *arg)
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
 		if ((slot = child_slot(pid)) == -1)
 			continue;
-		children_pids[slot] = 0;
+		env.ln_children[slot] = 0;
 		le.le_pid = pid;
 		le.le_status = status;
-		imsg_compose_event(parent_iev, IMSG_LAUNCH_EXITED, 0, 0, -1,
+		imsg_compose_event(env.ln_parent, IMSG_LAUNCH_EXITED, 0, 0, -1,
 		    &le, sizeof(le));
 	}
 }
@@ -256,7 +256,7 @@ on_sigchld(int sig, short event, void *arg)
 static void
 launch_dispatch(struct imsgev *iev, struct imsg *imsg)
 {
-	parent_iev = iev;
+	env.ln_parent = iev;
 	switch (imsg_get_type(imsg)) {
 	case IMSG_LAUNCH_GIT_REQ:
 		launch_git(iev, imsg);
@@ -273,9 +273,9 @@ launch_dispatch(struct imsgev *iev, struct imsg *imsg)
 static void
 launch_serve(struct event_base *base)
 {
-	signal_set(&ev_chld, SIGCHLD, on_sigchld, NULL);
-	event_base_set(base, &ev_chld);
-	signal_add(&ev_chld, NULL);
+	signal_set(&env.ln_sigchld, SIGCHLD, on_sigchld, NULL);
+	event_base_set(base, &env.ln_sigchld);
+	signal_add(&env.ln_sigchld, NULL);
 }
 
 static const struct worker launch_worker = {

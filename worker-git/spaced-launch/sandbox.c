@@ -15,13 +15,11 @@
  */
 
 /*
- * spaced-launch's filter.  A filter survives fork and exec, so the
- * spaced-git it starts lives under this one as well as its own: it must
- * allow what a fresh spaced-git needs before it confines itself (the
- * loader's opens, the repository's reads and writes) and the launch
- * itself (fork, exec, the credential change).  Never a socket, never a
- * namespace.  No Landlock: a domain is inherited too, and one that let
- * spaced-git reach every repository would hold nothing.
+ * spaced-launch's filter, which the spaced-git it starts inherits: what
+ * a fresh spaced-git needs before it confines itself, and the launch
+ * (fork, exec, the credential change).  Never a socket or a namespace.
+ * No Landlock: one that let spaced-git reach every repository would
+ * hold nothing.
  */
 
 #include <sys/syscall.h>

@@ -1,0 +1,29 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/* spaced-journal's environment, below every file that uses it. */
+
+#include <sys/queue.h>
+
+#include <stddef.h>
+
+#include "journal_env.h"
+
+static struct journal_env	 journal_env_state = {
+	.je_ingests = TAILQ_HEAD_INITIALIZER(journal_env_state.je_ingests),
+	.je_collects = TAILQ_HEAD_INITIALIZER(journal_env_state.je_collects),
+};
+struct journal_env		*env = &journal_env_state;
