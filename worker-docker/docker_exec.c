@@ -46,8 +46,9 @@
 #include "docker_frames.h"
 #include "docker_harden.h"
 #include "docker_parse.h"
-#include "docker_space.h"
-#include "docker_worker.h"
+#include "docker_channel.h"
+#include "docker_engine.h"
+#include "docker_ops.h"
 
 #define EX_SMALL_CAP		(256 * 1024)
 #define EX_NO_DEADLINE_MS	(7 * 24 * 3600 * 1000)	/* a week */

@@ -41,8 +41,9 @@
 #include "docker_frames.h"
 #include "docker_harden.h"
 #include "docker_parse.h"
-#include "docker_space.h"
-#include "docker_worker.h"
+#include "docker_channel.h"
+#include "docker_engine.h"
+#include "docker_ops.h"
 
 #define LG_SMALL_CAP		(256 * 1024)
 #define LG_TIMEOUT_MS		50000	/* spaced gives up at 60 s */

@@ -32,8 +32,6 @@
 #include "docker_check.h"
 #include "docker_ops.h"
 #include "docker_parse.h"
-#include "docker_space.h"
-#include "docker_toolsvol.h"
 
 /*
  * check: GET /version, unversioned because the version we may use comes
@@ -139,8 +137,8 @@ docker_op_find(uint32_t type)
 	for (i = 0; i < docker_space_nops; i++)
 		if (docker_space_ops[i].op_req == type)
 			return &docker_space_ops[i];
-	for (i = 0; i < docker_toolsvol_nops; i++)
-		if (docker_toolsvol_ops[i].op_req == type)
-			return &docker_toolsvol_ops[i];
+	for (i = 0; i < docker_tools_nops; i++)
+		if (docker_tools_ops[i].op_req == type)
+			return &docker_tools_ops[i];
 	return NULL;
 }

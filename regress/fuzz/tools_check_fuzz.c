@@ -19,7 +19,7 @@
  *
  * What the tools-check one-shot gives back, hostile: the first byte is
  * the exit code, the rest the exec's multiplexed output, taken apart by
- * the frame reader and kept as docker_toolsvol.c keeps it (stdout capped
+ * the frame reader and kept as tools_stream.c keeps it (stdout capped
  * at TOOLS_MARKER_OUT_MAX, truncated beyond), then judged by the marker
  * rule; the same bytes as the one-shot's inspect for its checker.  The
  * rule must never call FILLED anything but exactly the key with exit 0,
