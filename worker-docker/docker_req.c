@@ -41,40 +41,7 @@
 #include "docker_env.h"
 #include "docker_http.h"
 #include "docker_req.h"
-
-enum rq_state {
-	RQ_SEND,		/* the call is being written (and read) */
-	RQ_READ,		/* written; reading its answer */
-	RQ_DELAY,		/* rq_pending goes out when rq_delay fires */
-	RQ_CONN,		/* waiting for a new connection for rq_pending */
-	RQ_STREAM,		/* raw: the op's own bytes */
-	RQ_IDLE,		/* waiting for its child; maybe no connection */
-};
-
-struct docker_req {
-	TAILQ_ENTRY(docker_req)	 rq_entry;
-	const struct docker_op	*rq_op;
-	uint32_t		 rq_peerid;
-	enum rq_state		 rq_state;
-	int			 rq_fd;
-	struct bufferevent	*rq_bev;
-	struct event		*rq_timer;
-	struct event		*rq_delay;
-	struct docker_call	 rq_pending;	/* RQ_DELAY, RQ_CONN */
-	int			 rq_has_pending;
-	int			 rq_conns;	/* asked for so far */
-	int			 rq_shutdown;	/* SHUT_WR once drained */
-	struct docker_req	*rq_parent;	/* a child's, until it goes */
-	struct docker_req	*rq_child;
-	int			 rq_is_child;
-	int			 rq_parsing;	/* rq_answer is initialised */
-	size_t			 rq_got;	/* bytes of this answer */
-	int			 rq_replied;
-	char			 rq_what[64];	/* "GET /version", for logs */
-	struct timespec		 rq_sent;	/* of this call, for logs */
-	void			*rq_data;	/* op_state_size bytes */
-	struct docker_parser	 rq_answer;
-};
+#include "docker_req_int.h"
 
 #define RQ_CONNS_MAX	4	/* new connections one request may ask for */
 
@@ -666,54 +633,6 @@ rq_stream_end(struct docker_req *rq, int error)
 		fatalx("%s: %s: a stream ended without an answer", __func__,
 		    rq->rq_op->op_name);
 	rq_free(rq);
-}
-
-void
-docker_req_stream_write(struct docker_req *rq, const void *data, size_t len)
-{
-	if (rq->rq_state != RQ_STREAM || rq->rq_shutdown)
-		fatalx("%s: not a stream, or shut", __func__);
-	if (evbuffer_add(bufferevent_get_output(rq->rq_bev), data, len) == -1)
-		fatal("%s: evbuffer_add", __func__);
-}
-
-struct evbuffer *
-docker_req_stream_input(struct docker_req *rq)
-{
-	if (rq->rq_state != RQ_STREAM || rq->rq_bev == NULL)
-		return NULL;
-	return bufferevent_get_input(rq->rq_bev);
-}
-
-size_t
-docker_req_stream_queued(struct docker_req *rq)
-{
-	if (rq->rq_bev == NULL)
-		return 0;
-	return evbuffer_get_length(bufferevent_get_output(rq->rq_bev));
-}
-
-void
-docker_req_stream_shutdown(struct docker_req *rq)
-{
-	if (rq->rq_state != RQ_STREAM || rq->rq_shutdown)
-		return;
-	rq->rq_shutdown = 1;
-	if (docker_req_stream_queued(rq) == 0) {
-		rq->rq_shutdown = 2;
-		(void)shutdown(rq->rq_fd, SHUT_WR);
-	}
-}
-
-void
-docker_req_stream_pause(struct docker_req *rq, int pause)
-{
-	if (rq->rq_bev == NULL)
-		return;
-	if (pause)
-		bufferevent_disable(rq->rq_bev, EV_READ);
-	else
-		bufferevent_enable(rq->rq_bev, EV_READ);
 }
 
 void

@@ -19,12 +19,12 @@ UNIT_LINK_docker := $(DOCKER_LIB_OBJS)
 # The hardening builders and checkers are pure: their unit suite links
 # them alone (labels.c comes with libcommon.a).
 UNIT_LINK_harden := $(B)/worker-docker/docker_harden.o \
-	$(B)/worker-docker/docker_verify.o
+	$(B)/worker-docker/docker_verify.o $(B)/worker-docker/docker_verify_res.o
 
 # The tools volume's framing builder, pure: its suite links it alone.
 UNIT_LINK_tools := $(B)/worker-docker/docker_tools.o \
 	$(B)/worker-docker/docker_harden_tools.o $(B)/worker-docker/docker_harden.o \
-	$(B)/worker-docker/docker_verify.o
+	$(B)/worker-docker/docker_verify.o $(B)/worker-docker/docker_verify_res.o
 
 # The filler program is installed next to the workers; its sha256 is
 # part of every tools key (common/proto/tools_key.h).
