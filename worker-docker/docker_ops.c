@@ -15,12 +15,11 @@
  */
 
 /*
- * The operation table.  To add an operation: its REQ/REP types and
- * message struct in proto.h, then one row below with three functions:
- * start (the payload to the first call: method, path, JSON body, body
- * cap), answer (the parsed answer to a reply, or to the next call on the
- * same connection), fail (the code to a reply).  The state machine,
- * deadline, connection and cancel are docker_req.c's.
+ * The operation table: check here, the others in their files' rows
+ * (docker_ops.h).  An operation is start (the first call), answer (the
+ * next call, or the reply) and fail; a space or tools operation of
+ * several steps is rows of its step table (space.h, tools_volume.h).
+ * The state machine, deadline, connection and cancel are docker_req.c's.
  */
 
 #include <stdio.h>
