@@ -197,7 +197,8 @@ harden_verify_network(const json_t *n, const struct harden_params *p,
 	if (!verify_streq(n, "Scope", "local") ||
 	    !json_is_false(json_object_get(n, "Attachable")) ||
 	    !json_is_false(json_object_get(n, "Ingress")))
-		verify_add(r, "", "network_scope", "not a local bridge of its own");
+		verify_add(r, "", "network_scope",
+		    "not a local bridge of its own");
 }
 
 static void
@@ -278,6 +279,7 @@ harden_verify_created(const json_t *a, struct harden_report *r)
 				break;
 		if (i != 64 || id[i] != '\0')
 			verify_add(r, "", "create_answer", "bad Id");
-	} else if (verify_str(a, "Name") == NULL || verify_str(a, "Driver") == NULL)
+	} else if (verify_str(a, "Name") == NULL ||
+	    verify_str(a, "Driver") == NULL)
 		verify_add(r, "", "create_answer", "no Id");
 }

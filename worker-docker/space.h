@@ -103,7 +103,7 @@ struct sp {
 	int			 rt_holder;	/* this request fills */
 	int			 rt_created;	/* made the volume: undo it */
 	int			 rt_filled;	/* filled it: prune the old */
-	int			 rt_ca;		/* its runtime has a CA bundle */
+	int			 rt_ca;		/* runtime with a CA bundle */
 	/* fill containers of this key a killed worker left; old volumes */
 #define RT_STALE_MAX	16
 	char			 rt_stale[RT_STALE_MAX][SPACE_RESOURCE_MAX];
@@ -118,7 +118,7 @@ struct sp {
 	int			 gk_present;
 	int			 folder_polls;
 	/* a failed create: what it answers once the rollback is done */
-	int			 names_free;	/* checked: a failure rolls back */
+	int			 names_free;	/* a failure rolls back */
 	int			 rolling_back;
 	int			 sweeps;
 	char			 code[CTL_CODE_MAX];
@@ -185,7 +185,7 @@ SP_STEPS(space_remove_steps);
 SP_STEPS(space_list_steps);
 SP_STEPS(space_move_steps);
 
-#define call(sp, cl, method, cap, ...) \
+#define sp_call(sp, cl, method, cap, ...) \
 	docker_call_fmt((cl), (sp)->api, (method), (cap), __VA_ARGS__)
 
 /* space_util.c: what several operations share. */

@@ -84,13 +84,14 @@ names_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 	switch (space_name_roles[sp->i]) {
 	case ROLE_SPACE:
 	case ROLE_GATEKEEPER:
-		call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json", name);
+		sp_call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json",
+		    name);
 		break;
 	case ROLE_NETWORK:
-		call(sp, next, "GET", SP_SMALL_CAP, "/networks/%s", name);
+		sp_call(sp, next, "GET", SP_SMALL_CAP, "/networks/%s", name);
 		break;
 	default:
-		call(sp, next, "GET", SP_SMALL_CAP, "/volumes/%s", name);
+		sp_call(sp, next, "GET", SP_SMALL_CAP, "/volumes/%s", name);
 		break;
 	}
 	return DOCKER_CALL;
@@ -129,18 +130,18 @@ made_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 
 	switch (sp->step) {
 	case C_NET:
-		call(sp, next, "POST", SP_SMALL_CAP, "/networks/create");
+		sp_call(sp, next, "POST", SP_SMALL_CAP, "/networks/create");
 		next->cl_body = harden_network_create(&sp->hp, &why);
 		break;
 	case C_VOL:
-		call(sp, next, "POST", SP_SMALL_CAP, "/volumes/create");
+		sp_call(sp, next, "POST", SP_SMALL_CAP, "/volumes/create");
 		next->cl_body = harden_volume_create(&sp->hp,
 		    space_volume_roles[sp->i], &why);
 		break;
 	default:
 		role_name(sp, sp->step == C_GK ? ROLE_GATEKEEPER : ROLE_SPACE,
 		    name, sizeof(name));
-		call(sp, next, "POST", SP_SMALL_CAP,
+		sp_call(sp, next, "POST", SP_SMALL_CAP,
 		    "/containers/create?name=%s", name);
 		next->cl_body = sp->step == C_GK ?
 		    harden_gatekeeper_create(&sp->hp, &why) :
@@ -202,7 +203,7 @@ gk_branch_start(struct docker_req *rq, const void *data, size_t len,
 	sp_params(sp);
 	harden_report_init(&sp->report);
 	sp->step = C_NET;
-	call(sp, cl, "POST", SP_SMALL_CAP, "/networks/create");
+	sp_call(sp, cl, "POST", SP_SMALL_CAP, "/networks/create");
 	if ((cl->cl_body = harden_network_create(&sp->hp, &why)) == NULL) {
 		log_warnx("%s: %s", __func__, why);
 		return -1;
@@ -219,7 +220,7 @@ start_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 
 	role_name(sp, sp->step == C_GK_START ? ROLE_GATEKEEPER : ROLE_SPACE,
 	    name, sizeof(name));
-	call(sp, next, "POST", SP_SMALL_CAP, "/containers/%s/start", name);
+	sp_call(sp, next, "POST", SP_SMALL_CAP, "/containers/%s/start", name);
 	return DOCKER_CALL;
 }
 
@@ -335,7 +336,7 @@ running_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 	char	 name[SPACE_RESOURCE_MAX];
 
 	role_name(sp, ROLE_SPACE, name, sizeof(name));
-	call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json", name);
+	sp_call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json", name);
 	return DOCKER_CALL;
 }
 
@@ -366,8 +367,8 @@ folder_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 	role_name(sp, ROLE_SPACE, name, sizeof(name));
 	if (harden_space_folder(folder, sizeof(folder), &sp->meta) == -1)
 		fatalx("%s: space id", __func__);
-	call(sp, next, "HEAD", SP_SMALL_CAP, "/containers/%s/archive?path=%s",
-	    name, folder);
+	sp_call(sp, next, "HEAD", SP_SMALL_CAP,
+	    "/containers/%s/archive?path=%s", name, folder);
 	if (sp->folder_polls++ > 0)
 		next->cl_delay_ms = SP_CORRIDOR_POLL_MS;
 	return DOCKER_CALL;

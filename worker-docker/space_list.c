@@ -147,7 +147,7 @@ list_send(struct sp *sp, const char *what, struct docker_call *next)
 	char	 f[768];
 
 	label_filter(sp, list_id(sp), f, sizeof(f));
-	call(sp, next, "GET", SP_LIST_CAP, "%s%s", what, f);
+	sp_call(sp, next, "GET", SP_LIST_CAP, "%s%s", what, f);
 	return DOCKER_CALL;
 }
 

@@ -107,7 +107,7 @@ move_create(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 	sp->meta.sm_memory = sp->move_memory;
 	sp_params(sp);
 	role_name(sp, ROLE_SPACE, plain, sizeof(plain));
-	call(sp, next, "POST", SP_SMALL_CAP, "/containers/create?name=%s",
+	sp_call(sp, next, "POST", SP_SMALL_CAP, "/containers/create?name=%s",
 	    plain);
 	if ((next->cl_body = harden_space_create(&sp->hp, &why)) == NULL)
 		return move_undo(rq, sp, ERR_INTERNAL, why, 0);
@@ -135,60 +135,60 @@ move_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 		return move_create(rq, sp, next);
 	case P_ASIDE:
 	case A_ASIDE:
-		call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json",
+		sp_call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json",
 		    aside);
 		break;
 	case P_PLAIN:
-		call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json",
+		sp_call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json",
 		    plain);
 		break;
 	case P_DEL:
 		/* Without force: Docker refuses a running container. */
-		call(sp, next, "DELETE", SP_SMALL_CAP, "/containers/%s?v=0",
+		sp_call(sp, next, "DELETE", SP_SMALL_CAP, "/containers/%s?v=0",
 		    sp->mv.mv_new);
 		break;
 	case P_BACK:
-		call(sp, next, "POST", SP_SMALL_CAP,
+		sp_call(sp, next, "POST", SP_SMALL_CAP,
 		    "/containers/%s/rename?name=%s", sp->aside_cid, plain);
 		break;
 	case M_RENAME:
-		call(sp, next, "POST", SP_SMALL_CAP,
+		sp_call(sp, next, "POST", SP_SMALL_CAP,
 		    "/containers/%s/rename?name=%s", sp->mv.mv_old, aside);
 		break;
 	case M_VERIFY:
 	case M_RUNNING:
 	case U_NEW:
-		call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json",
+		sp_call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json",
 		    sp->mv.mv_new);
 		break;
 	case M_START:
-		call(sp, next, "POST", SP_SMALL_CAP, "/containers/%s/start",
+		sp_call(sp, next, "POST", SP_SMALL_CAP, "/containers/%s/start",
 		    sp->mv.mv_new);
 		break;
 	case U_DEL:
 		/* By the Id its create returned, and by nothing else. */
-		call(sp, next, "DELETE", SP_SMALL_CAP,
+		sp_call(sp, next, "DELETE", SP_SMALL_CAP,
 		    "/containers/%s?force=1&v=0", sp->mv.mv_new);
 		break;
 	case U_OLD:
 	case D_OLD:
-		call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json",
+		sp_call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json",
 		    sp->mv.mv_old);
 		break;
 	case U_BACK:
-		call(sp, next, "POST", SP_SMALL_CAP,
+		sp_call(sp, next, "POST", SP_SMALL_CAP,
 		    "/containers/%s/rename?name=%s", sp->mv.mv_old, plain);
 		break;
 	case D_DEL:
-		call(sp, next, "DELETE", SP_SMALL_CAP, "/containers/%s?v=0",
+		sp_call(sp, next, "DELETE", SP_SMALL_CAP, "/containers/%s?v=0",
 		    sp->mv.mv_old);
 		break;
 	case D_PRUNE:
 		tools_owner_filter(f, sizeof(f), sp->sq.sq_owner);
-		call(sp, next, "GET", SP_LIST_CAP, "/volumes?filters=%s", f);
+		sp_call(sp, next, "GET", SP_LIST_CAP, "/volumes?filters=%s", f);
 		break;
 	case D_PRUNE_DEL:
-		call(sp, next, "DELETE", SP_SMALL_CAP, "/volumes/%s",
+		sp_call(sp, next, "DELETE", SP_SMALL_CAP, "/volumes/%s",
 		    sp->rt_stale[sp->rt_istale]);
 		break;
 	default:
@@ -453,7 +453,7 @@ move_take(struct docker_req *rq, struct sp *sp,
 		sp->step = U_BACK;
 		break;
 	case U_BACK:
-		/* 409: the plain name is taken; it stays aside, repaired later */
+		/* 409: the plain name is taken; it stays aside till a start */
 		sp->old_back = engine_status_ok(p);
 		json_decref(o);
 		move_undone(rq, sp);

@@ -100,8 +100,8 @@ list_c_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 	char	 f[768];
 
 	label_filter(sp, sp->meta.sm_id, f, sizeof(f));
-	call(sp, next, "GET", SP_LIST_CAP, "/containers/json?all=1&filters=%s",
-	    f);
+	sp_call(sp, next, "GET", SP_LIST_CAP,
+	    "/containers/json?all=1&filters=%s", f);
 	return DOCKER_CALL;
 }
 
@@ -111,7 +111,7 @@ list_v_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 	char	 f[768];
 
 	label_filter(sp, sp->meta.sm_id, f, sizeof(f));
-	call(sp, next, "GET", SP_LIST_CAP, "/volumes?filters=%s", f);
+	sp_call(sp, next, "GET", SP_LIST_CAP, "/volumes?filters=%s", f);
 	return DOCKER_CALL;
 }
 
@@ -121,7 +121,7 @@ list_n_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 	char	 f[768];
 
 	label_filter(sp, sp->meta.sm_id, f, sizeof(f));
-	call(sp, next, "GET", SP_LIST_CAP, "/networks?filters=%s", f);
+	sp_call(sp, next, "GET", SP_LIST_CAP, "/networks?filters=%s", f);
 	return DOCKER_CALL;
 }
 
@@ -174,14 +174,15 @@ del_send(struct sp *sp, enum sp_res_type type, struct docker_call *next)
 		return SP_ADVANCE;
 	switch (r->r_type) {
 	case RES_CONTAINER:
-		call(sp, next, "DELETE", SP_SMALL_CAP,
+		sp_call(sp, next, "DELETE", SP_SMALL_CAP,
 		    "/containers/%s?force=1&v=0", r->r_ref);
 		break;
 	case RES_VOLUME:
-		call(sp, next, "DELETE", SP_SMALL_CAP, "/volumes/%s", r->r_ref);
+		sp_call(sp, next, "DELETE", SP_SMALL_CAP, "/volumes/%s",
+		    r->r_ref);
 		break;
 	case RES_NETWORK:
-		call(sp, next, "DELETE", SP_SMALL_CAP, "/networks/%s",
+		sp_call(sp, next, "DELETE", SP_SMALL_CAP, "/networks/%s",
 		    r->r_ref);
 		break;
 	}
@@ -251,7 +252,7 @@ del_n_take(struct docker_req *rq, struct sp *sp,
 static enum docker_next
 pause_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 {
-	call(sp, next, "GET", SP_SMALL_CAP, "/_ping");
+	sp_call(sp, next, "GET", SP_SMALL_CAP, "/_ping");
 	next->cl_delay_ms = SP_SWEEP_PAUSE_MS;
 	return DOCKER_CALL;
 }
@@ -274,12 +275,12 @@ name_del_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 		return SP_ADVANCE;	/* R_LIST_C, for a late create */
 	role_name(sp, space_name_roles[sp->i], name, sizeof(name));
 	if (space_name_roles[sp->i] <= ROLE_GATEKEEPER)
-		call(sp, next, "DELETE", SP_SMALL_CAP,
+		sp_call(sp, next, "DELETE", SP_SMALL_CAP,
 		    "/containers/%s?force=1", name);
 	else if (space_name_roles[sp->i] == ROLE_NETWORK)
-		call(sp, next, "DELETE", SP_SMALL_CAP, "/networks/%s", name);
+		sp_call(sp, next, "DELETE", SP_SMALL_CAP, "/networks/%s", name);
 	else
-		call(sp, next, "DELETE", SP_SMALL_CAP, "/volumes/%s", name);
+		sp_call(sp, next, "DELETE", SP_SMALL_CAP, "/volumes/%s", name);
 	return DOCKER_CALL;
 }
 

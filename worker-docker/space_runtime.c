@@ -114,7 +114,7 @@ wait_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 		return SP_ADVANCE;
 	}
 	/* Another create fills it; ask again shortly. */
-	call(sp, next, "GET", SP_SMALL_CAP, "/_ping");
+	sp_call(sp, next, "GET", SP_SMALL_CAP, "/_ping");
 	next->cl_delay_ms = SP_RUNTIME_POLL_MS;
 	return DOCKER_CALL;
 }
@@ -136,8 +136,8 @@ sweep_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 	char	 f[768];
 
 	runtime_filter(LABEL_RUNTIME_KEY, sp->rt_key, f, sizeof(f));
-	call(sp, next, "GET", SP_LIST_CAP, "/containers/json?all=1&filters=%s",
-	    f);
+	sp_call(sp, next, "GET", SP_LIST_CAP,
+	    "/containers/json?all=1&filters=%s", f);
 	return DOCKER_CALL;
 }
 
@@ -155,7 +155,7 @@ sweep_del_send(struct docker_req *rq, struct sp *sp,
 {
 	if (sp->rt_istale >= sp->rt_nstale)
 		return SP_ADVANCE;
-	call(sp, next, "DELETE", SP_SMALL_CAP, "/containers/%s?force=1",
+	sp_call(sp, next, "DELETE", SP_SMALL_CAP, "/containers/%s?force=1",
 	    sp->rt_stale[sp->rt_istale]);
 	return DOCKER_CALL;
 }
@@ -178,7 +178,7 @@ get_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 
 	if (runtime_volume_name(name, sizeof(name), sp->rt_key) == -1)
 		fatalx("%s: runtime key", __func__);
-	call(sp, next, "GET", SP_SMALL_CAP, "/volumes/%s", name);
+	sp_call(sp, next, "GET", SP_SMALL_CAP, "/volumes/%s", name);
 	return DOCKER_CALL;
 }
 
@@ -212,7 +212,7 @@ create_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 
 	if ((body = harden_runtime_volume_create(&sp->hp, &why)) == NULL)
 		return sp_fail(rq, sp, ERR_INTERNAL, why, 0, next);
-	call(sp, next, "POST", SP_SMALL_CAP, "/volumes/create");
+	sp_call(sp, next, "POST", SP_SMALL_CAP, "/volumes/create");
 	next->cl_body = body;
 	return DOCKER_CALL;
 }
@@ -238,7 +238,7 @@ ctr_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 	if ((body = fill_container_body(sp)) == NULL)
 		return sp_fail(rq, sp, ERR_INTERNAL, "fill container", 0,
 		    next);
-	call(sp, next, "POST", SP_SMALL_CAP, "/containers/create");
+	sp_call(sp, next, "POST", SP_SMALL_CAP, "/containers/create");
 	next->cl_body = body;
 	return DOCKER_CALL;
 }
@@ -258,7 +258,7 @@ ctr_take(struct docker_req *rq, struct sp *sp,
 static enum docker_next
 marker_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 {
-	call(sp, next, "HEAD", SP_SMALL_CAP, "/containers/%s/archive"
+	sp_call(sp, next, "HEAD", SP_SMALL_CAP, "/containers/%s/archive"
 	    "?path=%s/%s", sp->rt_cid, HARDEN_RUNTIME_DIR,
 	    RUNTIME_MARKER_NAME);
 	return DOCKER_CALL;
@@ -291,7 +291,7 @@ put_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 	if (tar == NULL)
 		return sp_fail(rq, sp, ERR_RUNTIME_MISSING,
 		    "the relay cannot be read", 0, next);
-	call(sp, next, "PUT", SP_SMALL_CAP, "/containers/%s/archive?path=%s",
+	sp_call(sp, next, "PUT", SP_SMALL_CAP, "/containers/%s/archive?path=%s",
 	    sp->rt_cid, HARDEN_RUNTIME_DIR);
 	next->cl_raw = tar;
 	next->cl_raw_len = len;
@@ -313,7 +313,7 @@ put_take(struct docker_req *rq, struct sp *sp,
 static enum docker_next
 relay_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 {
-	call(sp, next, "GET", RUNTIME_RELAY_MAX + 64 * 1024,
+	sp_call(sp, next, "GET", RUNTIME_RELAY_MAX + 64 * 1024,
 	    "/containers/%s/archive?path=%s/%s", sp->rt_cid,
 	    HARDEN_RUNTIME_DIR, RUNTIME_RELAY_NAME);
 	return DOCKER_CALL;
@@ -334,7 +334,7 @@ relay_take(struct docker_req *rq, struct sp *sp,
 static enum docker_next
 ca_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 {
-	call(sp, next, "GET", RUNTIME_CA_MAX + 64 * 1024,
+	sp_call(sp, next, "GET", RUNTIME_CA_MAX + 64 * 1024,
 	    "/containers/%s/archive?path=%s/%s", sp->rt_cid,
 	    HARDEN_RUNTIME_DIR, RUNTIME_CA_NAME);
 	return DOCKER_CALL;
@@ -354,7 +354,7 @@ ca_take(struct docker_req *rq, struct sp *sp,
 static enum docker_next
 ctr_del_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 {
-	call(sp, next, "DELETE", SP_SMALL_CAP, "/containers/%s?force=1",
+	sp_call(sp, next, "DELETE", SP_SMALL_CAP, "/containers/%s?force=1",
 	    sp->rt_cid);
 	return DOCKER_CALL;
 }
@@ -385,7 +385,7 @@ prune_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 	char	 f[768];
 
 	runtime_filter(LABEL_OWNER, sp->sq.sq_runtime_owner, f, sizeof(f));
-	call(sp, next, "GET", SP_LIST_CAP, "/volumes?filters=%s", f);
+	sp_call(sp, next, "GET", SP_LIST_CAP, "/volumes?filters=%s", f);
 	return DOCKER_CALL;
 }
 
@@ -403,7 +403,7 @@ prune_del_send(struct docker_req *rq, struct sp *sp,
 {
 	if (sp->rt_istale >= sp->rt_nstale)
 		return to_volumes(sp);
-	call(sp, next, "DELETE", SP_SMALL_CAP, "/volumes/%s",
+	sp_call(sp, next, "DELETE", SP_SMALL_CAP, "/volumes/%s",
 	    sp->rt_stale[sp->rt_istale]);
 	return DOCKER_CALL;
 }

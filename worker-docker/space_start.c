@@ -33,7 +33,7 @@ start_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 
 	role_name(sp, sp->step == T_GK_START ? ROLE_GATEKEEPER : ROLE_SPACE,
 	    name, sizeof(name));
-	call(sp, next, "POST", SP_SMALL_CAP, "/containers/%s/start", name);
+	sp_call(sp, next, "POST", SP_SMALL_CAP, "/containers/%s/start", name);
 	return DOCKER_CALL;
 }
 

@@ -38,7 +38,7 @@ inspect_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 	char	 name[SPACE_RESOURCE_MAX];
 
 	role_name(sp, stop_role(sp), name, sizeof(name));
-	call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json", name);
+	sp_call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json", name);
 	return DOCKER_CALL;
 }
 
@@ -81,8 +81,8 @@ stop_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 	char	 name[SPACE_RESOURCE_MAX];
 
 	role_name(sp, stop_role(sp), name, sizeof(name));
-	call(sp, next, "POST", SP_SMALL_CAP, "/containers/%s/stop?t=%d", name,
-	    SP_STOP_SECONDS);
+	sp_call(sp, next, "POST", SP_SMALL_CAP, "/containers/%s/stop?t=%d",
+	    name, SP_STOP_SECONDS);
 	return DOCKER_CALL;
 }
 

@@ -253,7 +253,7 @@ corridor_call(struct sp *sp, struct docker_call *next)
 	char	 name[SPACE_RESOURCE_MAX];
 
 	role_name(sp, ROLE_GATEKEEPER, name, sizeof(name));
-	call(sp, next, "HEAD", SP_SMALL_CAP, "/containers/%s/archive"
+	sp_call(sp, next, "HEAD", SP_SMALL_CAP, "/containers/%s/archive"
 	    "?path=%s/corridor.sock", name, HARDEN_SOCKET_DIR);
 }
 
@@ -297,8 +297,8 @@ take_listing(struct sp *sp, const struct docker_parser *p,
 			name = json_string_value(json_object_get(e, "Name"));
 			state = NULL;
 		}
-		if (!docker_plain_ref(ref) || name == NULL || (r = res_add(sp)) ==
-		    NULL)
+		if (!docker_plain_ref(ref) || name == NULL ||
+		    (r = res_add(sp)) == NULL)
 			continue;
 		r->r_type = type;
 		strlcpy(r->r_ref, ref, sizeof(r->r_ref));

@@ -161,7 +161,7 @@ container_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 
 	role_name(sp, sp->step == V_SP ? ROLE_SPACE : ROLE_GATEKEEPER, name,
 	    sizeof(name));
-	call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json", name);
+	sp_call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json", name);
 	return DOCKER_CALL;
 }
 
@@ -250,7 +250,7 @@ net_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 	char	 name[SPACE_RESOURCE_MAX];
 
 	role_name(sp, ROLE_NETWORK, name, sizeof(name));
-	call(sp, next, "GET", SP_SMALL_CAP, "/networks/%s", name);
+	sp_call(sp, next, "GET", SP_SMALL_CAP, "/networks/%s", name);
 	return DOCKER_CALL;
 }
 
@@ -280,7 +280,7 @@ vol_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 	char	 name[SPACE_RESOURCE_MAX];
 
 	role_name(sp, space_volume_roles[sp->i], name, sizeof(name));
-	call(sp, next, "GET", SP_SMALL_CAP, "/volumes/%s", name);
+	sp_call(sp, next, "GET", SP_SMALL_CAP, "/volumes/%s", name);
 	return DOCKER_CALL;
 }
 
@@ -311,7 +311,7 @@ rt_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 
 	if (runtime_volume_name(name, sizeof(name), sp->rt_key) == -1)
 		strlcpy(name, "spaced-runtime-missing", sizeof(name));
-	call(sp, next, "GET", SP_SMALL_CAP, "/volumes/%s", name);
+	sp_call(sp, next, "GET", SP_SMALL_CAP, "/volumes/%s", name);
 	return DOCKER_CALL;
 }
 

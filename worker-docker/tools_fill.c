@@ -61,7 +61,8 @@ stream_input(struct tv *tv, struct tx_in *xi, json_t **argv, int take)
 			return 0;
 		*argv = json_array();
 		for (i = 0; check_argv[i] != NULL; i++)
-			json_array_append_new(*argv, json_string(check_argv[i]));
+			json_array_append_new(*argv,
+			    json_string(check_argv[i]));
 		return 0;
 	}
 	xi->xi_timeout_ms = TV_FILL_MS;

@@ -54,7 +54,8 @@ take_volumes(struct tv *tv, const struct docker_parser *p)
 	json_array_foreach(json_object_get(o, "Volumes"), i, e) {
 		name = json_string_value(json_object_get(e, "Name"));
 		labels = json_object_get(e, "Labels");
-		if (!docker_plain_ref(name) || strlen(name) >= TOOLS_MSG_VOLUME_MAX ||
+		if (!docker_plain_ref(name) ||
+		    strlen(name) >= TOOLS_MSG_VOLUME_MAX ||
 		    tv->nvols >= TV_VOLUMES_MAX ||
 		    tools_labels_check(labels, tv->req.te_owner,
 		    TOOLS_ROLE_VOLUME, NULL, key) != NULL)
