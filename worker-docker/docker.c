@@ -24,26 +24,18 @@
 
 #include "log.h"
 #include "proc.h"
+#include "docker_channel.h"
 #include "docker_ops.h"
 #include "docker_req.h"
 #include "docker_runtime.h"
-#include "docker_toolsvol.h"
+#include "tools_volume.h"
 #include "place_proto.h"
 #include "docker_worker.h"
-
-/* The channel, kept for answers that come after dispatch returned. */
-static struct imsgev	*docker_iev;
-
-struct imsgev *
-docker_channel(void)
-{
-	return docker_iev;
-}
 
 static void
 docker_reply(uint32_t type, uint32_t peerid, const void *data, size_t len)
 {
-	if (imsg_compose_event(docker_iev, type, peerid, 0, -1, data, len) ==
+	if (imsg_compose_event(docker_channel(), type, peerid, 0, -1, data, len) ==
 	    -1)
 		log_warn("%s: imsg_compose_event", __func__);
 }
@@ -57,8 +49,8 @@ docker_dispatch(struct imsgev *iev, struct imsg *imsg)
 	size_t			 len = imsg_get_len(imsg);
 	int			 fd = -1;
 
-	if (docker_iev == NULL) {
-		docker_iev = iev;
+	if (docker_channel() == NULL) {
+		docker_channel_set(iev);
 		docker_req_init(iev->base, docker_reply, IMSG_SPACE_CONN_REQ);
 	}
 	switch (type) {
@@ -81,7 +73,7 @@ docker_dispatch(struct imsgev *iev, struct imsg *imsg)
 		if (len != sizeof(struct tools_file_msg) ||
 		    imsg_get_data(imsg, buf, len) == -1)
 			fatalx("%s: bad tools file message", __func__);
-		docker_toolsvol_file(imsg_get_peerid(imsg),
+		tools_file(imsg_get_peerid(imsg),
 		    (struct tools_file_msg *)buf, imsg_get_fd(imsg));
 		return;
 	case IMSG_SPACE_CONN:

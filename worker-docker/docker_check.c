@@ -32,6 +32,7 @@
 
 #include "errors.h"
 #include "docker_check.h"
+#include "docker_env.h"
 
 #define API_PART_DIGITS_MAX	4
 
@@ -215,25 +216,23 @@ docker_info_seccomp(const void *body, size_t len)
 	return found ? NULL : ERR_DOCKER_NO_SECCOMP;
 }
 
-static char		 api_prefix[24];
-static struct timespec	 api_at;
 
 const char *
 docker_api_cached(void)
 {
 	struct timespec	 now;
 
-	if (api_prefix[0] == '\0')
+	if (env->de_api[0] == '\0')
 		return NULL;
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (now.tv_sec - api_at.tv_sec >= DOCKER_API_CACHE_SECONDS)
+	if (now.tv_sec - env->de_api_at.tv_sec >= DOCKER_API_CACHE_SECONDS)
 		return NULL;
-	return api_prefix;
+	return env->de_api;
 }
 
 void
 docker_api_remember(const char *prefix)
 {
-	strlcpy(api_prefix, prefix, sizeof(api_prefix));
-	clock_gettime(CLOCK_MONOTONIC, &api_at);
+	strlcpy(env->de_api, prefix, sizeof(env->de_api));
+	clock_gettime(CLOCK_MONOTONIC, &env->de_api_at);
 }

@@ -58,7 +58,7 @@ const char	*docker_info_seccomp(const void *body, size_t len);
  * The path prefix ("/v1.41") negotiated lately, or NULL when none was
  * in the last DOCKER_API_CACHE_SECONDS: an operation then asks the
  * cheap GET /_ping, not GET /version (which runs runc --version in the
- * engine, 30-50 ms here).  An engine upgraded within that time answers
+ * engine: docs/perf.md).  An engine upgraded within that time answers
  * the old version's calls anyway: every version we speak is one it
  * takes, or it refused /version too.
  */

@@ -15,17 +15,11 @@
  */
 
 /*
- * exec: argv in a space or its gatekeeper, through the Engine's exec
- * with its hijacked stream.  The target container is inspected and its
- * labels checked first; the command runs as the image's user, never as
- * root.  stdin comes inline and/or as a stream from the client and goes
- * into the connection as it comes, under the stream's credit; the
- * output frames are taken apart and forwarded, each piece as one chunk
- * of the output stream, never read: a byte from a space is parsed only
- * in spaced-journal.  Reading from the engine stops while spaced owes
- * credit, so a slow reader at the far end holds the command back
- * instead of filling this process.  At EOF the exit code comes from the
- * exec's inspect, on a second connection.
+ * exec: argv in a space or its gatekeeper, as the image's user, through
+ * the Engine's exec and its hijacked stream, after the target's labels
+ * were checked.  Output frames go out as stream chunks, never read here;
+ * reading stops while spaced owes credit (docs/notes/
+ * worker-docker-streams.md).
  */
 
 #include <sys/types.h>
@@ -46,8 +40,9 @@
 #include "docker_frames.h"
 #include "docker_harden.h"
 #include "docker_parse.h"
-#include "docker_space.h"
-#include "docker_worker.h"
+#include "docker_channel.h"
+#include "docker_engine.h"
+#include "docker_ops.h"
 
 #define EX_SMALL_CAP		(256 * 1024)
 #define EX_NO_DEADLINE_MS	(7 * 24 * 3600 * 1000)	/* a week */

@@ -20,7 +20,7 @@
 /*
  * The three calls of an exec through the Engine API, shared by a
  * space's exec (docker_exec.c) and the tools one-shots
- * (docker_toolsvol.c): the body of POST /containers/{id}/exec, its
+ * (tools_fill.c): the body of POST /containers/{id}/exec, its
  * answer, and the exit code in GET /exec/{id}/json.  The hijacked
  * stream between them is docker_req.c's stream mode and
  * docker_frames.c's reader.

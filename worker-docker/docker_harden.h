@@ -18,13 +18,10 @@
 #define SPACED_DOCKER_HARDEN_H
 
 /*
- * The hardening of a space: the create bodies (this file's builders,
- * docker_harden.c) and the checkers that read the inspect JSON back
- * (docker_verify.c).  A pair changes together: every restriction a
- * builder asks for, a checker demands by name.  The spec's "Hardening"
- * tables with DESIGN.md's network: the space has no network but
- * loopback and reaches its gatekeeper through the socket volume.
- * Pure: const input, no I/O, no globals.
+ * The hardening of a space: the create bodies (docker_harden.c) and the
+ * checkers that read the inspect back (docker_verify*.c).  A pair
+ * changes together: every restriction a builder asks for, a checker
+ * demands by name.  Pure: const input, no I/O, no globals.
  */
 
 #include <stddef.h>

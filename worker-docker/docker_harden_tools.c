@@ -15,13 +15,10 @@
  */
 
 /*
- * The tools one-shots: the spec's filler table (read-only root, every
- * capability dropped, no-new-privileges, 512 pids, user 0:0, the
- * default bridge, a 1 GiB exec tmpfs at /tmp, 2 GiB memory with no
- * swap, HOME=/tmp, the log cap) and the tools-check one-shot (the
- * setup one-shot's hardening: no network, 128 MiB, the space user, the
- * volume read-only).  The checker demands each setting back from the
- * inspect, so an engine that dropped one fails before the one-shot runs.
+ * The tools one-shots' create bodies and checker: the spec's filler
+ * table and the tools-check one-shot's hardening; the checker demands
+ * each setting back, so a dropped one fails before the one-shot runs
+ * (docs/notes/worker-docker-verify.md).
  */
 
 #include <stdio.h>

@@ -23,7 +23,8 @@
  * spaced with a way out (the default bridge, for the npm registry), and
  * the marker's reader, with no network at all.  Both idle (/bin/sleep
  * infinity under the engine's init) and do their work as an exec
- * (docker_toolsvol.c says why).  Pure: const input, no I/O, no globals.
+ * (docs/notes/worker-docker-tools.md says why).  Pure: const input, no
+ * I/O, no globals.
  */
 
 #include <stddef.h>

@@ -15,14 +15,10 @@
  */
 
 /*
- * logs: a gatekeeper's log, its stdout, for spaced-journal.  The
- * gatekeeper container is inspected and its labels checked first (the
- * caller's, this space's, role gatekeeper); then GET its logs, stdout
- * only, with the body capped at SPACE_LOGS_MAX.  The frames are taken
- * apart and their payload goes out as chunks of the stream spaced
- * named, under its credit, never read here: the journal lines are
- * parsed only in spaced-journal (DESIGN.md rule 1).  The stream ENDs
- * before the DONE.
+ * logs: a gatekeeper's stdout, for spaced-journal, after its labels were
+ * checked; capped at SPACE_LOGS_MAX.  Frames go out as chunks of the
+ * stream spaced named, under its credit, never read here (DESIGN.md
+ * rule 1).  The stream ENDs before the DONE.
  */
 
 #include <sys/types.h>
@@ -41,8 +37,9 @@
 #include "docker_frames.h"
 #include "docker_harden.h"
 #include "docker_parse.h"
-#include "docker_space.h"
-#include "docker_worker.h"
+#include "docker_channel.h"
+#include "docker_engine.h"
+#include "docker_ops.h"
 
 #define LG_SMALL_CAP		(256 * 1024)
 #define LG_TIMEOUT_MS		50000	/* spaced gives up at 60 s */

@@ -15,12 +15,11 @@
  */
 
 /*
- * The operation table.  To add an operation: its REQ/REP types and
- * message struct in proto.h, then one row below with three functions:
- * start (the payload to the first call: method, path, JSON body, body
- * cap), answer (the parsed answer to a reply, or to the next call on the
- * same connection), fail (the code to a reply).  The state machine,
- * deadline, connection and cancel are docker_req.c's.
+ * The operation table: check here, the others in their files' rows
+ * (docker_ops.h).  An operation is start (the first call), answer (the
+ * next call, or the reply) and fail; a space or tools operation of
+ * several steps is rows of its step table (space.h, tools_volume.h).
+ * The state machine, deadline, connection and cancel are docker_req.c's.
  */
 
 #include <stdio.h>
@@ -32,8 +31,6 @@
 #include "docker_check.h"
 #include "docker_ops.h"
 #include "docker_parse.h"
-#include "docker_space.h"
-#include "docker_toolsvol.h"
 
 /*
  * check: GET /version, unversioned because the version we may use comes
@@ -139,8 +136,8 @@ docker_op_find(uint32_t type)
 	for (i = 0; i < docker_space_nops; i++)
 		if (docker_space_ops[i].op_req == type)
 			return &docker_space_ops[i];
-	for (i = 0; i < docker_toolsvol_nops; i++)
-		if (docker_toolsvol_ops[i].op_req == type)
-			return &docker_toolsvol_ops[i];
+	for (i = 0; i < docker_tools_nops; i++)
+		if (docker_tools_ops[i].op_req == type)
+			return &docker_tools_ops[i];
 	return NULL;
 }

@@ -22,9 +22,17 @@
  * it, which answers it, its calls and what it makes of their answers.
  */
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "docker_req.h"
+
+extern const struct docker_op	docker_exec_op;		/* docker_exec.c */
+extern const struct docker_op	docker_logs_op;		/* docker_logs.c */
+extern const struct docker_op	docker_space_ops[];	/* space_ops.c */
+extern const size_t		docker_space_nops;
+extern const struct docker_op	docker_tools_ops[];	/* tools_ops.c */
+extern const size_t		docker_tools_nops;
 
 /* NULL when no operation starts with that message type. */
 const struct docker_op	*docker_op_find(uint32_t type);

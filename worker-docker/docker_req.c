@@ -38,50 +38,13 @@
 
 #include "errors.h"
 #include "log.h"
+#include "docker_env.h"
 #include "docker_http.h"
 #include "docker_req.h"
-
-enum rq_state {
-	RQ_SEND,		/* the call is being written (and read) */
-	RQ_READ,		/* written; reading its answer */
-	RQ_DELAY,		/* rq_pending goes out when rq_delay fires */
-	RQ_CONN,		/* waiting for a new connection for rq_pending */
-	RQ_STREAM,		/* raw: the op's own bytes */
-	RQ_IDLE,		/* waiting for its child; maybe no connection */
-};
-
-struct docker_req {
-	TAILQ_ENTRY(docker_req)	 rq_entry;
-	const struct docker_op	*rq_op;
-	uint32_t		 rq_peerid;
-	enum rq_state		 rq_state;
-	int			 rq_fd;
-	struct bufferevent	*rq_bev;
-	struct event		*rq_timer;
-	struct event		*rq_delay;
-	struct docker_call	 rq_pending;	/* RQ_DELAY, RQ_CONN */
-	int			 rq_has_pending;
-	int			 rq_conns;	/* asked for so far */
-	int			 rq_shutdown;	/* SHUT_WR once drained */
-	struct docker_req	*rq_parent;	/* a child's, until it goes */
-	struct docker_req	*rq_child;
-	int			 rq_is_child;
-	int			 rq_parsing;	/* rq_answer is initialised */
-	size_t			 rq_got;	/* bytes of this answer */
-	int			 rq_replied;
-	char			 rq_what[64];	/* "GET /version", for logs */
-	struct timespec		 rq_sent;	/* of this call, for logs */
-	void			*rq_data;	/* op_state_size bytes */
-	struct docker_parser	 rq_answer;
-};
+#include "docker_req_int.h"
 
 #define RQ_CONNS_MAX	4	/* new connections one request may ask for */
 
-static TAILQ_HEAD(, docker_req)	 reqs = TAILQ_HEAD_INITIALIZER(reqs);
-static size_t			 nreqs;
-static struct event_base	*req_base;
-static docker_reply_fn		 req_reply;
-static uint32_t			 req_conn_type;
 
 static void	rq_fail(struct docker_req *, const char *, int);
 static int	rq_feed(struct docker_req *);
@@ -97,9 +60,9 @@ void
 docker_req_init(struct event_base *base, docker_reply_fn reply,
     uint32_t conn_type)
 {
-	req_base = base;
-	req_reply = reply;
-	req_conn_type = conn_type;
+	env->de_base = base;
+	env->de_reply = reply;
+	env->de_conn_type = conn_type;
 }
 
 static void
@@ -113,7 +76,7 @@ call_clear(struct docker_call *cl)
 size_t
 docker_req_count(void)
 {
-	return nreqs;
+	return env->de_nreqs;
 }
 
 void *
@@ -147,7 +110,7 @@ docker_req_record(struct docker_req *rq, uint32_t type, const void *data,
 	if (rq->rq_replied)
 		fatalx("%s: %s: a record after the answer", __func__,
 		    rq->rq_op->op_name);
-	req_reply(type, rq->rq_peerid, data, len);
+	env->de_reply(type, rq->rq_peerid, data, len);
 }
 
 static void	rq_next(struct docker_req *, enum docker_next,
@@ -164,7 +127,7 @@ docker_req_reply(struct docker_req *rq, const void *data, size_t len)
 		fatalx("%s: %s answered twice", __func__, rq->rq_op->op_name);
 	rq->rq_replied = 1;
 	if (!rq->rq_is_child) {
-		req_reply(rq->rq_op->op_rep, rq->rq_peerid, data, len);
+		env->de_reply(rq->rq_op->op_rep, rq->rq_peerid, data, len);
 		return;
 	}
 	/* A parent that went (cancelled) takes no answer. */
@@ -194,8 +157,8 @@ rq_free(struct docker_req *rq)
 		rq->rq_parent->rq_child = NULL;
 	if (rq->rq_child != NULL)
 		rq->rq_child->rq_parent = NULL;
-	TAILQ_REMOVE(&reqs, rq, rq_entry);
-	nreqs--;
+	TAILQ_REMOVE(&env->de_reqs, rq, rq_entry);
+	env->de_nreqs--;
 	if (rq->rq_bev != NULL)
 		bufferevent_free(rq->rq_bev);
 	if (rq->rq_fd != -1)
@@ -262,7 +225,7 @@ rq_call_new(struct docker_req *rq, struct docker_call *next, int timeout_ms)
 	rq->rq_conns++;
 	if (timeout_ms > 0)
 		rq_arm(rq, timeout_ms);
-	req_reply(req_conn_type, rq->rq_peerid, NULL, 0);
+	env->de_reply(env->de_conn_type, rq->rq_peerid, NULL, 0);
 }
 
 /*
@@ -350,9 +313,9 @@ docker_req_spawn(struct docker_req *parent, const struct docker_op *op,
 	rq->rq_is_child = 1;
 	rq->rq_parent = parent;
 	parent->rq_child = rq;
-	TAILQ_INSERT_TAIL(&reqs, rq, rq_entry);
-	nreqs++;
-	if ((rq->rq_timer = evtimer_new(req_base, rq_timeout, rq)) == NULL)
+	TAILQ_INSERT_TAIL(&env->de_reqs, rq, rq_entry);
+	env->de_nreqs++;
+	if ((rq->rq_timer = evtimer_new(env->de_base, rq_timeout, rq)) == NULL)
 		fatalx("%s: evtimer_new", __func__);
 	rq_arm(rq, op->op_timeout_ms > 0 ? op->op_timeout_ms :
 	    DOCKER_TIMEOUT_MS);
@@ -391,7 +354,7 @@ rq_connect(struct docker_req *rq, int fd)
 	if (fd == -1 || fstat(fd, &sb) == -1 || !S_ISSOCK(sb.st_mode) ||
 	    evutil_make_socket_nonblocking(fd) == -1)
 		return -1;
-	if ((rq->rq_bev = bufferevent_socket_new(req_base, fd, 0)) == NULL)
+	if ((rq->rq_bev = bufferevent_socket_new(env->de_base, fd, 0)) == NULL)
 		fatalx("%s: bufferevent_socket_new", __func__);
 	bufferevent_setcb(rq->rq_bev, rq_readcb, rq_writecb, rq_eventcb, rq);
 	/* Read no further ahead than the parser is fed. */
@@ -417,7 +380,7 @@ docker_req_conn(uint32_t peerid, int fd)
 	struct docker_req	*rq;
 	struct docker_call	 cl;
 
-	TAILQ_FOREACH(rq, &reqs, rq_entry)
+	TAILQ_FOREACH(rq, &env->de_reqs, rq_entry)
 		if (rq->rq_peerid == peerid && rq->rq_state == RQ_CONN)
 			break;
 	if (rq == NULL) {
@@ -461,9 +424,8 @@ rq_send(struct docker_req *rq, struct docker_call *cl)
 	int			 n;
 
 	if (cl->cl_delay_ms > 0) {
-		if (rq->rq_delay == NULL &&
-		    (rq->rq_delay = evtimer_new(req_base, rq_delayed, rq)) ==
-		    NULL)
+		if (rq->rq_delay == NULL && (rq->rq_delay =
+		    evtimer_new(env->de_base, rq_delayed, rq)) == NULL)
 			fatalx("%s: evtimer_new", __func__);
 		rq->rq_pending = *cl;
 		rq->rq_pending.cl_delay_ms = 0;
@@ -674,54 +636,6 @@ rq_stream_end(struct docker_req *rq, int error)
 }
 
 void
-docker_req_stream_write(struct docker_req *rq, const void *data, size_t len)
-{
-	if (rq->rq_state != RQ_STREAM || rq->rq_shutdown)
-		fatalx("%s: not a stream, or shut", __func__);
-	if (evbuffer_add(bufferevent_get_output(rq->rq_bev), data, len) == -1)
-		fatal("%s: evbuffer_add", __func__);
-}
-
-struct evbuffer *
-docker_req_stream_input(struct docker_req *rq)
-{
-	if (rq->rq_state != RQ_STREAM || rq->rq_bev == NULL)
-		return NULL;
-	return bufferevent_get_input(rq->rq_bev);
-}
-
-size_t
-docker_req_stream_queued(struct docker_req *rq)
-{
-	if (rq->rq_bev == NULL)
-		return 0;
-	return evbuffer_get_length(bufferevent_get_output(rq->rq_bev));
-}
-
-void
-docker_req_stream_shutdown(struct docker_req *rq)
-{
-	if (rq->rq_state != RQ_STREAM || rq->rq_shutdown)
-		return;
-	rq->rq_shutdown = 1;
-	if (docker_req_stream_queued(rq) == 0) {
-		rq->rq_shutdown = 2;
-		(void)shutdown(rq->rq_fd, SHUT_WR);
-	}
-}
-
-void
-docker_req_stream_pause(struct docker_req *rq, int pause)
-{
-	if (rq->rq_bev == NULL)
-		return;
-	if (pause)
-		bufferevent_disable(rq->rq_bev, EV_READ);
-	else
-		bufferevent_enable(rq->rq_bev, EV_READ);
-}
-
-void
 docker_req_stream_fail(struct docker_req *rq, const char *code)
 {
 	rq_fail(rq, code, 1);
@@ -796,13 +710,13 @@ docker_req_start(const struct docker_op *op, uint32_t peerid, int fd,
 	rq->rq_op = op;
 	rq->rq_peerid = peerid;
 	rq->rq_fd = -1;
-	TAILQ_INSERT_TAIL(&reqs, rq, rq_entry);
-	nreqs++;
-	if ((rq->rq_timer = evtimer_new(req_base, rq_timeout, rq)) == NULL)
+	TAILQ_INSERT_TAIL(&env->de_reqs, rq, rq_entry);
+	env->de_nreqs++;
+	if ((rq->rq_timer = evtimer_new(env->de_base, rq_timeout, rq)) == NULL)
 		fatalx("%s: evtimer_new", __func__);
 
 	/* Nothing was asked of the engine yet: nothing to clean up. */
-	if (nreqs > DOCKER_REQ_MAX) {
+	if (env->de_nreqs > DOCKER_REQ_MAX) {
 		if (fd != -1)
 			close(fd);
 		rq_fail_now(rq, ERR_BUSY);
@@ -836,7 +750,7 @@ docker_req_cancel(uint32_t peerid)
 	enum docker_next	 nx;
 
 	/* Children first: a parent's cancel may go on, they never do. */
-	for (rq = TAILQ_FIRST(&reqs); rq != NULL; rq = next) {
+	for (rq = TAILQ_FIRST(&env->de_reqs); rq != NULL; rq = next) {
 		next = TAILQ_NEXT(rq, rq_entry);
 		if (rq->rq_peerid != peerid || !rq->rq_is_child)
 			continue;
@@ -844,7 +758,7 @@ docker_req_cancel(uint32_t peerid)
 		    rq->rq_op->op_name, peerid);
 		rq_free(rq);
 	}
-	for (rq = TAILQ_FIRST(&reqs); rq != NULL; rq = next) {
+	for (rq = TAILQ_FIRST(&env->de_reqs); rq != NULL; rq = next) {
 		next = TAILQ_NEXT(rq, rq_entry);
 		if (rq->rq_peerid != peerid)
 			continue;

@@ -18,20 +18,11 @@
 #define SPACED_DOCKER_REQ_H
 
 /*
- * The Engine API client: one state machine per request, all on the
- * worker's event loop.  A request owns the connected socket spaced
- * passed with it, sends one or more HTTP calls on it in sequence
- * (keep-alive), feeds each answer to the pure parser as it arrives, and
- * ends in exactly one answer to the parent, under one deadline for the
- * whole operation.  Nothing here blocks: any number of requests run side
- * by side with the worker's channel.
- *
- *	start ──> SEND ──> READ ──┬──> (op_answer: next call) ──> SEND
- *	                          └──> (op_answer: reply) ──> freed
- *	any state: timer, EOF, error ──> op_fail ──> freed
- *	any state: docker_req_cancel ──> freed, no answer
- *
- * An operation is one row of struct docker_op (docker_ops.c).
+ * The Engine API client: one state machine per request on the worker's
+ * event loop, its HTTP calls in sequence on the socket spaced passed,
+ * one answer to the parent under one deadline; nothing blocks
+ * (docs/notes/worker-docker-requests.md).  An operation is one row of
+ * struct docker_op (docker_ops.c).
  */
 
 #include <stddef.h>

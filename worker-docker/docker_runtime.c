@@ -25,18 +25,11 @@
 
 #include "labels.h"
 #include "log.h"
+#include "docker_env.h"
 #include "docker_runtime.h"
 
 #define TAR_BLOCK	512
 
-static int		 relay_fd = -1;
-static uint64_t		 relay_size;
-/* The space CA bundle: sent before the relay, taken with it. */
-static int		 ca_next_fd = -1, ca_fd = -1;
-static uint64_t		 ca_next_size, ca_size;
-static char		 relay_key[RUNTIME_KEY_LEN + 1];
-static char		 ready_key[RUNTIME_KEY_LEN + 1];
-static uint32_t		 fill_holder;	/* 0: nobody */
 
 /* 1 when fd is a regular file of exactly size bytes, 1 to max. */
 static int
@@ -64,9 +57,9 @@ docker_runtime_set_ca(const struct docker_runtime_ca_msg *dca, int fd)
 			close(fd);
 		return -1;
 	}
-	close_ca(&ca_next_fd);
-	ca_next_fd = fd;
-	ca_next_size = dca->dca_size;
+	close_ca(&env->de_ca_next_fd);
+	env->de_ca_next_fd = fd;
+	env->de_ca_next_size = dca->dca_size;
 	return 0;
 }
 
@@ -76,70 +69,71 @@ docker_runtime_set(const struct docker_runtime_msg *dr, int fd)
 	if (memchr(dr->dr_key, '\0', sizeof(dr->dr_key)) == NULL ||
 	    !runtime_key_valid(dr->dr_key) ||
 	    !fd_sized(fd, dr->dr_size, RUNTIME_RELAY_MAX) ||
-	    (dr->dr_ca_size != 0 && (ca_next_fd == -1 ||
-	    ca_next_size != dr->dr_ca_size))) {
+	    (dr->dr_ca_size != 0 && (env->de_ca_next_fd == -1 ||
+	    env->de_ca_next_size != dr->dr_ca_size))) {
 		if (fd != -1)
 			close(fd);
-		close_ca(&ca_next_fd);
+		close_ca(&env->de_ca_next_fd);
 		return -1;
 	}
-	if (relay_fd != -1)
-		close(relay_fd);
-	relay_fd = fd;
-	relay_size = dr->dr_size;
-	strlcpy(relay_key, dr->dr_key, sizeof(relay_key));
+	if (env->de_relay_fd != -1)
+		close(env->de_relay_fd);
+	env->de_relay_fd = fd;
+	env->de_relay_size = dr->dr_size;
+	strlcpy(env->de_relay_key, dr->dr_key, sizeof(env->de_relay_key));
 	/* The key covers the bundle: a new one comes with a new relay msg. */
-	close_ca(&ca_fd);
+	close_ca(&env->de_ca_fd);
 	if (dr->dr_ca_size != 0) {
-		ca_fd = ca_next_fd;
-		ca_size = ca_next_size;
-		ca_next_fd = -1;
+		env->de_ca_fd = env->de_ca_next_fd;
+		env->de_ca_size = env->de_ca_next_size;
+		env->de_ca_next_fd = -1;
 	} else
-		close_ca(&ca_next_fd);
+		close_ca(&env->de_ca_next_fd);
 	return 0;
 }
 
 int
 docker_runtime_has_ca(void)
 {
-	return relay_fd != -1 && ca_fd != -1;
+	return env->de_relay_fd != -1 && env->de_ca_fd != -1;
 }
 
 const char *
 docker_runtime_key(void)
 {
-	return relay_fd == -1 ? NULL : relay_key;
+	return env->de_relay_fd == -1 ? NULL : env->de_relay_key;
 }
 
 int
 docker_runtime_ready(const char *key)
 {
-	return ready_key[0] != '\0' && strcmp(ready_key, key) == 0;
+	return env->de_ready_key[0] != '\0' &&
+	    strcmp(env->de_ready_key, key) == 0;
 }
 
 void
 docker_runtime_set_ready(const char *key, int ready)
 {
 	if (ready)
-		strlcpy(ready_key, key, sizeof(ready_key));
-	else if (strcmp(ready_key, key) == 0)
-		ready_key[0] = '\0';
+		strlcpy(env->de_ready_key, key, sizeof(env->de_ready_key));
+	else if (strcmp(env->de_ready_key, key) == 0)
+		env->de_ready_key[0] = '\0';
 }
 
 int
 docker_runtime_take(uint32_t peerid)
 {
-	if (fill_holder != 0 && fill_holder != peerid)
+	if (env->de_fill_holder != 0 && env->de_fill_holder != peerid)
 		return 0;
-	fill_holder = peerid;
+	env->de_fill_holder = peerid;
 	return 1;
 }
 
 void
 docker_runtime_release(uint32_t peerid)
 {
-	if (fill_holder == peerid)
-		fill_holder = 0;
+	if (env->de_fill_holder == peerid)
+		env->de_fill_holder = 0;
 }
 
 /* len - 1 octal digits and a NUL, as ustar writes them. */
@@ -253,17 +247,17 @@ docker_runtime_fill_tar(size_t *len)
 	uint8_t		*relay, *ca = NULL, *tar;
 	size_t		 n = 1;
 
-	if ((relay = file_bytes(relay_fd, relay_size)) == NULL)
+	if ((relay = file_bytes(env->de_relay_fd, env->de_relay_size)) == NULL)
 		return NULL;
 	f[0] = (struct tar_file){ RUNTIME_RELAY_NAME, 0755, relay,
-	    relay_size };
-	if (ca_fd != -1) {
-		if ((ca = file_bytes(ca_fd, ca_size)) == NULL) {
+	    env->de_relay_size };
+	if (env->de_ca_fd != -1) {
+		if ((ca = file_bytes(env->de_ca_fd, env->de_ca_size)) == NULL) {
 			free(relay);
 			return NULL;
 		}
 		f[n++] = (struct tar_file){ RUNTIME_CA_NAME, 0444, ca,
-		    ca_size };
+		    env->de_ca_size };
 	}
 	tar = tar_files(f, n, len);
 	free(relay);
@@ -289,13 +283,15 @@ file_matches(int fd, uint64_t size, const char *name, const uint8_t *tar,
 int
 docker_runtime_relay_matches(const uint8_t *tar, size_t len)
 {
-	return file_matches(relay_fd, relay_size, RUNTIME_RELAY_NAME, tar, len);
+	return file_matches(env->de_relay_fd, env->de_relay_size,
+	    RUNTIME_RELAY_NAME, tar, len);
 }
 
 int
 docker_runtime_ca_matches(const uint8_t *tar, size_t len)
 {
-	return file_matches(ca_fd, ca_size, RUNTIME_CA_NAME, tar, len);
+	return file_matches(env->de_ca_fd, env->de_ca_size, RUNTIME_CA_NAME,
+	    tar, len);
 }
 
 /* An octal field of a header; -1 when it is not one. */
@@ -365,9 +361,9 @@ docker_runtime_marker_tar(size_t *len)
 {
 	char	 line[RUNTIME_KEY_LEN + 2];
 
-	if (relay_fd == -1)
+	if (env->de_relay_fd == -1)
 		return NULL;
-	snprintf(line, sizeof(line), "%s\n", relay_key);
+	snprintf(line, sizeof(line), "%s\n", env->de_relay_key);
 	return tar_one_file(RUNTIME_MARKER_NAME, 0444, (uint8_t *)line,
 	    strlen(line), len);
 }

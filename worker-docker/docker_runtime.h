@@ -18,13 +18,10 @@
 #define SPACED_DOCKER_RUNTIME_H
 
 /*
- * The runtime volume's content: the relay binary spaced opened and
- * passed once (IMSG_DOCKER_RUNTIME), the space CA bundle when
- * spaced.conf names one (IMSG_DOCKER_RUNTIME_CA, just before), and the
- * marker written after them.
- * Both go into the volume as tar archives (PUT .../archive), built here.
- * Which fill is under way is shared by every create of this worker, so
- * ten creates at once fill the volume once.
+ * The runtime volume's content: the relay spaced passed, the space CA
+ * bundle when spaced.conf names one, and the marker after them, as tar
+ * archives; and which fill is under way, shared by every create of this
+ * worker, so concurrent creates fill the volume once.
  */
 
 #include <stddef.h>

@@ -18,14 +18,10 @@
 #define SPACED_DOCKER_TOOLS_H
 
 /*
- * The filler's stdin (spec "The filler"): one JSON header line with the
- * key, the install script, the binaries to check, the CA bundle's name
- * and the name and byte length of each file, then the bytes of each
- * file in that order.  package.json goes into the tools dir, every
- * other file into staging.  spaced-docker opens nothing: the tarballs
- * and the bundle come as fds, so only the header and package.json are
- * built here; the bytes follow from those fds.  The caps are the
- * filler's own (worker-docker/spaced-filler.js).
+ * The filler's stdin (spec "The filler"): a JSON header line, then the
+ * bytes of each file in its order.  Only the header and package.json
+ * are built here; the tarballs and the bundle follow from the fds spaced
+ * passed (docs/notes/worker-docker-tools.md).
  */
 
 #include <stddef.h>

@@ -22,9 +22,6 @@ struct imsgev;
 struct imsg;
 
 extern const struct sandbox_spec docker_sandbox;
-/* The channel to spaced, once the first message came. */
-struct imsgev	*docker_channel(void);
-
 /* One message from spaced (docker.c); answers may come later. */
 void	docker_dispatch(struct imsgev *, struct imsg *);
 

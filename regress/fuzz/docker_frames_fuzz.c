@@ -15,7 +15,7 @@
  */
 
 /*
- * fuzz-link: worker-docker/docker_frames.c worker-docker/docker_runtime.c common/proto/labels.c common/lib/log.c
+ * fuzz-link: worker-docker/docker_frames.c worker-docker/docker_runtime.c worker-docker/docker_env.c common/proto/labels.c common/lib/log.c
  *
  * The exec stream's frame reader and the runtime volume's tar reader,
  * both fed bytes the engine sends.  Input: one byte that seeds how the

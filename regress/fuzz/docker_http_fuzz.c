@@ -15,7 +15,7 @@
  */
 
 /*
- * fuzz-link: worker-docker/docker_parse.c worker-docker/docker_check.c worker-docker/docker_http.c common/lib/log.c
+ * fuzz-link: worker-docker/docker_parse.c worker-docker/docker_check.c worker-docker/docker_env.c worker-docker/docker_http.c common/lib/log.c
  *
  * The Engine response parser and the /version extraction.  Input: two
  * bytes that seed how the answer is cut into pieces, then the answer.

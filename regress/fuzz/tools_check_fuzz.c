@@ -15,11 +15,11 @@
  */
 
 /*
- * fuzz-link: worker-docker/docker_tools.c worker-docker/docker_frames.c worker-docker/docker_harden_tools.c worker-docker/docker_harden.c worker-docker/docker_verify.c common/proto/labels.c common/proto/agent.c common/proto/tools_key.c
+ * fuzz-link: worker-docker/docker_tools.c worker-docker/docker_frames.c worker-docker/docker_harden_tools.c worker-docker/docker_harden.c worker-docker/docker_verify.c worker-docker/docker_verify_res.c common/proto/labels.c common/proto/agent.c common/proto/tools_key.c
  *
  * What the tools-check one-shot gives back, hostile: the first byte is
  * the exit code, the rest the exec's multiplexed output, taken apart by
- * the frame reader and kept as docker_toolsvol.c keeps it (stdout capped
+ * the frame reader and kept as tools_stream.c keeps it (stdout capped
  * at TOOLS_MARKER_OUT_MAX, truncated beyond), then judged by the marker
  * rule; the same bytes as the one-shot's inspect for its checker.  The
  * rule must never call FILLED anything but exactly the key with exit 0,

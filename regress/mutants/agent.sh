@@ -34,7 +34,7 @@ mutant "readiness without a deadline" supervisor/spaced/server.c \
 mutant "the token file readable by all (no umask)" common/proto/space_agent.h \
     "umask 077; => " agent/server.sh
 mutant "a token's write that failed is ignored (the create stands)" \
-    worker-docker/docker_space.c \
+    worker-docker/space_create.c \
     "return sp->writes_token && sp->token_done && => return 0 && sp->writes_token && sp->token_done &&" \
     agent/server.sh
 mutant "a token of any length taken" gatekeeper/spaced-journal/server_parse.c \

@@ -20,15 +20,15 @@ mutant "$MUTANT_CONTROL" GNUmakefile ""
 mutant "$MUTANT_CONTROL" GNUmakefile "" faults/docker
 
 mutant "stop acts on a container without this owner's labels" \
-    worker-docker/docker_space.c \
-    "\"Config\"), \"Labels\"), sp->sq.sq_owner, sp->sq.sq_id, r);\n\t\tjson_decref(o);\n\t\tif (why != NULL) { => \"Config\"), \"Labels\"), sp->sq.sq_owner, sp->sq.sq_id, r);\n\t\tjson_decref(o);\n\t\tif (0) {"
+    worker-docker/space_stop.c \
+    "sp->sq.sq_id, stop_role(sp));\n\tjson_decref(o);\n\tif (why != NULL) { => sp->sq.sq_id, stop_role(sp));\n\tjson_decref(o);\n\tif (0) {"
 mutant "exec acts on a container without this owner's labels" \
     worker-docker/docker_exec.c \
     "if (why != NULL) {\n\t\t\tex_done(rq, ERR_SPACE_NOT_OURS => if (0) {\n\t\t\tex_done(rq, ERR_SPACE_NOT_OURS"
 mutant "exec runs as root" worker-docker/docker_exec.c \
     "HARDEN_SPACE_USER : HARDEN_GK_USER, => \"0:0\" : HARDEN_GK_USER,"
 mutant "start starts a space that does not verify" \
-    worker-docker/docker_space.c \
+    worker-docker/space_verify.c \
     "/* Changed behind our back: named, and not started. */ => sp->report.hr_n = 0; sp->report.hr_truncated = 0;"
 mutant "the space gets a network (the default bridge) instead of none" \
     worker-docker/docker_harden.c \
@@ -45,7 +45,7 @@ mutant "stdin shut with bytes still queued" worker-docker/docker_req.c \
 FAULTS_ONLY=killed
 export FAULTS_ONLY
 mutant "a cancelled create is dropped, not rolled back" \
-    worker-docker/docker_space.c \
+    worker-docker/space_ops.c \
     "/* docker_req_cancel freed the branch: it makes nothing more */ => done(rq, ERR_CANCELLED, NULL, 0); return DOCKER_DONE;" \
     faults/docker
 

@@ -19,17 +19,17 @@ mutant() {
 mutant "$MUTANT_CONTROL" GNUmakefile ""
 
 mutant "move by name instead of id (the undo removes the plain name)" \
-    worker-docker/docker_space.c \
+    worker-docker/space_move.c \
     "\"/containers/%s?force=1&v=0\", sp->mv.mv_new); => \"/containers/%s?force=1&v=0\", plain);"
 mutant "the undo does not give the old container its name back" \
-    worker-docker/docker_space.c \
+    worker-docker/space_move.c \
     "\"/containers/%s/rename?name=%s\", sp->mv.mv_old, plain); => \"/containers/%s/rename?name=%s\", sp->mv.mv_old, aside);"
-mutant "a running space is moved" worker-docker/docker_space.c \
-    "strcmp(sp->sp_state, \"running\") == 0 ||\n\t    !move_ours => !move_ours @@ if (strcmp(sp->sp_state, \"running\") != 0 && sp->move) { => if (sp->move) {"
-mutant "the new container is not verified" worker-docker/docker_space.c \
+mutant "a running space is moved" worker-docker/space_move.c \
+    "strcmp(sp->sp_state, \"running\") == 0 ||\n\t    !move_ours => !move_ours @@ return strcmp(sp->sp_state, \"running\") != 0 && sp->move; => return sp->move;"
+mutant "the new container is not verified" worker-docker/space_move.c \
     "if (sp->report.hr_n > 0 || sp->report.hr_truncated) {\n\t\t\tsend_violations(rq, &sp->report);\n\t\t\treturn move_undo(rq, sp, ERR_SPACE_VERIFY_FAILED,\n\t\t\t    \"the new => if (0) {\n\t\t\tsend_violations(rq, &sp->report);\n\t\t\treturn move_undo(rq, sp, ERR_SPACE_VERIFY_FAILED,\n\t\t\t    \"the new"
-mutant "start does not repair a half-done move" worker-docker/docker_space.c \
-    "sp->step = P_ASIDE;\n\t\t\treturn move_call(sp, next); => sp->step = V_SP;\n\t\t\tbreak;"
+mutant "start does not repair a half-done move" worker-docker/space_ops.c \
+    "sp->step = P_ASIDE; => sp->step = V_SP;"
 mutant "spaced does not undo a move whose server never got ready" \
     supervisor/spaced/server.c \
     "if (move_send(r, IMSG_SPACE_MOVE_UNDO_REQ) == 0)\n\t\t\treturn; => (void)0;"
@@ -37,7 +37,7 @@ mutant "calls of start do not share one run" supervisor/spaced/server.c \
     "if ((sr = run_find(owner, r->r_u.srv.id)) != NULL) { => if (0) {"
 mutant "stop does not wait for a start under way" supervisor/spaced/ops.c \
     "agent_start_busy(sq->sq_owner, cs.cs_id)) { => 0) {"
-mutant "no prune of the old tools after a move" worker-docker/docker_space.c \
+mutant "no prune of the old tools after a move" worker-docker/space_move.c \
     "if (sp->sq.sq_agent.sa_tools[0] == '\\\\0') { => if (1) {"
 
 mutants_end

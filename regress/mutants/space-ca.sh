@@ -21,14 +21,14 @@ mutant "$MUTANT_CONTROL" GNUmakefile "" move.sh
 mutant "the variables left out of the space" worker-docker/docker_harden.c \
     "	for (i = 0; p->hp_runtime_ca && harden_space_ca_env[i] != NULL; i++) => 	for (i = 0; 0 && harden_space_ca_env[i] != NULL; i++)"
 mutant "the bundle left out of the runtime volume" worker-docker/docker_runtime.c \
-    "	if (ca_fd != -1) {
-		if ((ca = file_bytes(ca_fd, ca_size)) == NULL) { => 	if (0) {
-		if ((ca = file_bytes(ca_fd, ca_size)) == NULL) {"
+    "	if (env->de_ca_fd != -1) {
+		if ((ca = file_bytes(env->de_ca_fd, env->de_ca_size)) == NULL) { => 	if (0) {
+		if ((ca = file_bytes(env->de_ca_fd, env->de_ca_size)) == NULL) {"
 mutant "the key blind to the bundle" supervisor/spaced/runtime.c \
     "	if (ca_fd != -1 && (EVP_DigestUpdate(ctx, sep, sizeof(sep) - 1) != 1 || => 	if (0 && (EVP_DigestUpdate(ctx, sep, sizeof(sep) - 1) != 1 ||"
-mutant "a filled volume's bundle taken unseen" worker-docker/docker_space.c \
-    "		sp->step = docker_runtime_has_ca() ? C_RT_CA : C_RT_CTR_DEL; => 		sp->step = C_RT_CTR_DEL;"
+mutant "a filled volume's bundle taken unseen" worker-docker/space_runtime.c \
+    "	sp->step = docker_runtime_has_ca() ? C_RT_CA : C_RT_CTR_DEL; => 	sp->step = C_RT_CTR_DEL;"
 mutant "a move forgets the space was made with the bundle" \
-    worker-docker/docker_space.c \
-    "			sp->rt_ca = made_with_ca(o); => 			sp->rt_ca = 0 && made_with_ca(o);" move.sh
+    worker-docker/space_verify.c \
+    "	sp->rt_ca = made_with_ca(o); => 	sp->rt_ca = 0 && made_with_ca(o);" move.sh
 mutants_end

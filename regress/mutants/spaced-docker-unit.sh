@@ -29,7 +29,8 @@ survived=0
 # build <file to mutate or -> <"old" => "new" [@@ "old" => "new" ...]>
 build() {
 	mkdir -p "$tmp/src"
-	cp worker-docker/docker_*.c "$tmp/src/"
+	cp worker-docker/docker_*.c worker-docker/space_*.c \
+	    worker-docker/tools_*.c "$tmp/src/"
 	if [ "$1" != - ]; then
 		python3 - "worker-docker/$1" "$2" <<'PY' >"$tmp/src/$1" || return 1
 import sys
@@ -45,10 +46,10 @@ sys.stdout.write(src)
 PY
 	fi
 	# shellcheck disable=SC2086
-	cc $CF -o "$tmp/t" "$tmp"/src/docker_*.c worker-docker/docker.c \
+	cc $CF -o "$tmp/t" "$tmp"/src/*_*.c worker-docker/docker.c \
 	    worker-docker/sandbox.c $DOCKER_TESTS build/libcommon.a \
 	    $LIBS $(pkg-config --libs criterion) 2>"$tmp/cc.log" &&
-	cc $CF -o "$tmp/spaced-docker" "$tmp"/src/docker_*.c \
+	cc $CF -o "$tmp/spaced-docker" "$tmp"/src/*_*.c \
 	    worker-docker/docker.c worker-docker/sandbox.c worker-docker/main.c \
 	    build/libcommon.a $LIBS 2>>"$tmp/cc.log"
 }
@@ -170,7 +171,7 @@ mutant "cancel answers" docker_req.c \
     "\t\trq_free(rq);\n\t\tn++; => \t\trq->rq_op->op_fail(rq, \"x\"); rq_free(rq);\n\t\tn++;" \
     "req/cancel_frees*"
 mutant "no in-flight cap" docker_req.c \
-    "if (nreqs > DOCKER_REQ_MAX) { => if (0) {" "req/in_flight_cap*"
+    "if (env->de_nreqs > DOCKER_REQ_MAX) { => if (0) {" "req/in_flight_cap*"
 mutant "second call after the engine closes" docker_req.c \
     "if (rq->rq_answer.dp_close || rq->rq_answer.dp_upgraded) { => if (0) {" \
     "req/no_second_call_after_close"
@@ -178,7 +179,7 @@ mutant "bytes before asking taken as the answer" docker_req.c \
     "if (evbuffer_get_length(bufferevent_get_input(rq->rq_bev)) > 0) { => if (0) {" \
     "req/bytes_before_asking_refused"
 mutant "answers carry no peerid" docker_req.c \
-    "req_reply(rq->rq_op->op_rep, rq->rq_peerid, data, len); => req_reply(rq->rq_op->op_rep, 0, data, len);" \
+    "env->de_reply(rq->rq_op->op_rep, rq->rq_peerid, data, len); => env->de_reply(rq->rq_op->op_rep, 0, data, len);" \
     "async/hostile*"
 mutant "non-sockets taken" docker_req.c \
     "!S_ISSOCK(sb.st_mode) || => " "check/not_a_socket"

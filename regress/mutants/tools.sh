@@ -32,13 +32,13 @@ mutant "42-only rule loosened to any non-zero (unit)" worker-docker/docker_tools
     "if (exit_code == TOOLS_MARKER_ABSENT_EXIT) => if (exit_code != 0)" unit
 mutant "42-only rule loosened to any non-zero (live)" worker-docker/docker_tools.c \
     "if (exit_code == TOOLS_MARKER_ABSENT_EXIT) => if (exit_code != 0)" tools.sh
-mutant "label check of an existing volume skipped" worker-docker/docker_toolsvol.c \
-    "			if (why != NULL) {
-				snprintf(msg, sizeof(msg), \"a volume named %s \" => 			if (0 && why != NULL) {
-				snprintf(msg, sizeof(msg), \"a volume named %s \"" tools.sh
+mutant "label check of an existing volume skipped" worker-docker/tools_ensure.c \
+    "		if (why != NULL) {
+			snprintf(msg, sizeof(msg), \"a volume named %s \" => 		if (0 && why != NULL) {
+			snprintf(msg, sizeof(msg), \"a volume named %s \"" tools.sh
 mutant "--ignore-scripts dropped" worker-docker/spaced-filler.js \
     "['install', '--ignore-scripts', '--no-audit', => ['install', '--no-audit'," tools.sh
-mutant "fill rollback skipped" worker-docker/docker_toolsvol.c \
+mutant "fill rollback skipped" worker-docker/tools_rollback.c \
     "	if (tv->filling) {
 		/* The same call => 	if (0 && tv->filling) {
 		/* The same call" tools.sh

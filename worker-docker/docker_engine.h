@@ -14,19 +14,18 @@
  * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
  */
 
-#ifndef SPACED_DOCKER_SPACE_H
-#define SPACED_DOCKER_SPACE_H
+#ifndef SPACED_DOCKER_ENGINE_H
+#define SPACED_DOCKER_ENGINE_H
 
-/* The space operations' rows, for the op table (docker_ops.c). */
+/* Helpers for building Engine API calls and reading their answers. */
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "docker_req.h"
 
-extern const struct docker_op	docker_space_ops[];
-extern const size_t		docker_space_nops;
-extern const struct docker_op	docker_exec_op;
-extern const struct docker_op	docker_logs_op;
+#define ENGINE_API_MAX	24	/* "/v1.41" */
 
 /* cl's method, cap and path: api ("/v1.41") and then fmt. */
 void	docker_call_fmt(struct docker_call *, const char *api,
@@ -34,9 +33,23 @@ void	docker_call_fmt(struct docker_call *, const char *api,
 	    __attribute__((format(printf, 5, 6)));
 /* Percent-encodes s for a query; -1 if it does not fit. */
 int	docker_urlencode(const char *s, char *buf, size_t len);
+/* filters={"label":[...]} of n "k=v" strings, encoded; fatal if long. */
+void	engine_label_filter(char *buf, size_t len, size_t n, ...);
 /* The container ids and volume names we get back must be plain. */
 int	docker_plain_ref(const char *);
 /* The "message" of an engine's error answer, for a line of ours. */
 void	engine_message(const struct docker_parser *, char *, size_t);
+/* The answer's body as JSON (NULL when it is not), and a 2xx status. */
+json_t	*engine_json(const struct docker_parser *);
+int	engine_status_ok(const struct docker_parser *);
 
-#endif /* SPACED_DOCKER_SPACE_H */
+/*
+ * The first call of an operation: /version, or /_ping when the API
+ * version is known (api is then set).  engine_version_take reads its
+ * answer into api; it returns an error code, or NULL.
+ */
+void	engine_version_call(char *api, size_t, struct docker_call *);
+const char *engine_version_take(const struct docker_parser *, char *api,
+	    size_t, const char **message);
+
+#endif /* SPACED_DOCKER_ENGINE_H */

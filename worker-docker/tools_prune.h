@@ -14,31 +14,24 @@
  * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
  */
 
-#ifndef SPACED_DOCKER_TOOLSVOL_H
-#define SPACED_DOCKER_TOOLSVOL_H
+#ifndef SPACED_TOOLS_PRUNE_H
+#define SPACED_TOOLS_PRUNE_H
 
-/* The tools volume's operations (docker_toolsvol.c), for the op table. */
+/* An owner's tools volumes, for the prunes of ensure and of a move. */
 
 #include <stddef.h>
-#include <stdint.h>
 
-#include "docker_req.h"
 #include "place_proto.h"
-
-extern const struct docker_op	docker_toolsvol_ops[];
-extern const size_t		docker_toolsvol_nops;
+#include "docker_parse.h"
 
 /* The query of owner's tools volumes, for GET /volumes?filters=. */
-void	tools_owner_filter(char *, size_t, const char *owner);
+void	 tools_owner_filter(char *, size_t, const char *owner);
 /*
  * From a GET /volumes answer, the names of owner's tools volumes but
  * keep, at most max: what a prune deletes (the engine refuses one that a
  * container mounts).  An answer that does not parse gives none.
  */
-size_t	tools_prune_list(const struct docker_parser *, const char *owner,
+size_t	 tools_prune_list(const struct docker_parser *, const char *owner,
 	    const char *keep, char (*)[SPACE_RESOURCE_MAX], size_t max);
-/* An IMSG_TOOLS_FILE: the fd goes to its ensure, or is closed. */
-void	docker_toolsvol_file(uint32_t peerid, const struct tools_file_msg *,
-	    int fd);
 
-#endif /* SPACED_DOCKER_TOOLSVOL_H */
+#endif /* SPACED_TOOLS_PRUNE_H */

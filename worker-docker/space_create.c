@@ -1,0 +1,441 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * create: after a name check that touches nothing, the space's volumes
+ * and container here and, in a branch on a connection of its own, its
+ * network and gatekeeper; each container verified before it starts.  A
+ * token goes into the running space through an exec, a second child.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "errors.h"
+#include "log.h"
+#include "space_agent.h"
+#include "docker_ops.h"
+#include "space.h"
+
+#define SP_TOKEN_WRITE_MS	10000	/* the token's exec */
+
+enum docker_next
+create_begin(struct docker_req *rq, struct sp *sp)
+{
+	struct space_meta	*m = &sp->meta;
+	const char		*key, *why;
+	time_t			 now = time(NULL);
+	struct tm		 tm;
+
+	if ((key = docker_runtime_key()) == NULL) {
+		done(rq, ERR_RUNTIME_MISSING, "spaced sent no relay", 0);
+		return DOCKER_DONE;
+	}
+	if (strcmp(key, sp->sq.sq_runtime_key) != 0) {
+		done(rq, ERR_INTERNAL, "two relays", 0);
+		return DOCKER_DONE;
+	}
+	strlcpy(sp->rt_key, key, sizeof(sp->rt_key));
+	sp->rt_ca = docker_runtime_has_ca();
+	space_id_new(m->sm_id);
+	strlcpy(m->sm_owner, sp->sq.sq_owner, sizeof(m->sm_owner));
+	strlcpy(m->sm_name, sp->sq.sq_name[0] != '\0' ? sp->sq.sq_name :
+	    m->sm_id, sizeof(m->sm_name));
+	strlcpy(m->sm_project, sp->sq.sq_project[0] != '\0' ?
+	    sp->sq.sq_project : "0000000000000000", sizeof(m->sm_project));
+	gmtime_r(&now, &tm);
+	strftime(m->sm_created, sizeof(m->sm_created), "%Y-%m-%dT%H:%M:%SZ",
+	    &tm);
+	m->sm_memory = sp->sq.sq_memory > 0 ? sp->sq.sq_memory :
+	    HARDEN_SPACE_MEMORY;
+	sp_params(sp);
+	if ((why = harden_params_check(&sp->hp)) != NULL) {
+		done(rq, ERR_BAD_REQUEST, why, 0);
+		return DOCKER_DONE;
+	}
+	sp->step = C_NAMES;
+	sp->i = 0;
+	return SP_SEND;
+}
+
+/* --- the names: any that exists refuses the create, nothing touched -- */
+
+static enum docker_next
+names_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	char	 name[SPACE_RESOURCE_MAX];
+
+	role_name(sp, space_name_roles[sp->i], name, sizeof(name));
+	switch (space_name_roles[sp->i]) {
+	case ROLE_SPACE:
+	case ROLE_GATEKEEPER:
+		sp_call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json",
+		    name);
+		break;
+	case ROLE_NETWORK:
+		sp_call(sp, next, "GET", SP_SMALL_CAP, "/networks/%s", name);
+		break;
+	default:
+		sp_call(sp, next, "GET", SP_SMALL_CAP, "/volumes/%s", name);
+		break;
+	}
+	return DOCKER_CALL;
+}
+
+static enum docker_next
+names_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	char	 msg[128];
+
+	if (p->dp_status == 200) {
+		done(rq, ERR_SPACE_NAME_TAKEN, "a name of the new space exists",
+		    0);
+		return DOCKER_DONE;
+	}
+	if (p->dp_status != 404) {
+		engine_message(p, msg, sizeof(msg));
+		done(rq, ERR_DOCKER_FAILED, msg, 0);
+		return DOCKER_DONE;
+	}
+	if (++sp->i < NNAME_ROLES)
+		return SP_SEND;
+	/* From here on a failure rolls back. */
+	sp->names_free = 1;
+	return SP_ADVANCE;	/* the runtime volume (space_runtime.c) */
+}
+
+/* --- what the space is made of: network, volumes, two containers ----- */
+
+static enum docker_next
+made_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	char		 name[SPACE_RESOURCE_MAX];
+	const char	*why = NULL;
+
+	switch (sp->step) {
+	case C_NET:
+		sp_call(sp, next, "POST", SP_SMALL_CAP, "/networks/create");
+		next->cl_body = harden_network_create(&sp->hp, &why);
+		break;
+	case C_VOL:
+		sp_call(sp, next, "POST", SP_SMALL_CAP, "/volumes/create");
+		next->cl_body = harden_volume_create(&sp->hp,
+		    space_volume_roles[sp->i], &why);
+		break;
+	default:
+		role_name(sp, sp->step == C_GK ? ROLE_GATEKEEPER : ROLE_SPACE,
+		    name, sizeof(name));
+		sp_call(sp, next, "POST", SP_SMALL_CAP,
+		    "/containers/create?name=%s", name);
+		next->cl_body = sp->step == C_GK ?
+		    harden_gatekeeper_create(&sp->hp, &why) :
+		    harden_space_create(&sp->hp, &why);
+		break;
+	}
+	if (next->cl_body == NULL)
+		return sp_fail(rq, sp, ERR_INTERNAL, why, 0, next);
+	return DOCKER_CALL;
+}
+
+static enum docker_next
+made_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	char	 msg[128];
+
+	if (p->dp_status != 201) {
+		engine_message(p, msg, sizeof(msg));
+		return sp_fail(rq, sp, p->dp_status == 409 ?
+		    ERR_SPACE_NAME_TAKEN : ERR_DOCKER_FAILED, msg, 0, next);
+	}
+	if (sp->step != C_VOL && created_ok(sp, p, NULL, 0) == -1) {
+		if (!sp->branch)
+			send_violations(rq, &sp->report);
+		return sp_fail(rq, sp, ERR_SPACE_VERIFY_FAILED,
+		    "the engine dropped a setting", 0, next);
+	}
+	if (sp->step == C_VOL && ++sp->i < NVOLUME_ROLES)
+		return SP_SEND;
+	sp->i = 0;
+	if (sp->step == C_VOL) {
+		/* The gatekeeper's branch needs the socket volume. */
+		sp->child_running = 1;
+		if (docker_req_spawn(rq, sp->branch_op, sp, sizeof(*sp)) == -1)
+			return sp_fail(rq, sp, ERR_INTERNAL,
+			    "no gatekeeper branch", 0, next);
+	}
+	return SP_ADVANCE;
+}
+
+/* --- the gatekeeper's branch: a copy of its parent's state ----------- */
+
+int
+gk_branch_start(struct docker_req *rq, const void *data, size_t len,
+    struct docker_call *cl)
+{
+	struct sp	*sp = docker_req_state(rq);
+	const char	*why;
+
+	memcpy(sp, data, sizeof(*sp));
+	explicit_bzero(sp->token, sizeof(sp->token));
+	sp->res = NULL;
+	sp->nres = 0;
+	sp->child = NULL;
+	sp->child_running = sp->child_done = sp->rt_holder = 0;
+	sp->branch = 1;
+	/* hp points into the state it belongs to: this one now */
+	sp_params(sp);
+	harden_report_init(&sp->report);
+	sp->step = C_NET;
+	sp_call(sp, cl, "POST", SP_SMALL_CAP, "/networks/create");
+	if ((cl->cl_body = harden_network_create(&sp->hp, &why)) == NULL) {
+		log_warnx("%s: %s", __func__, why);
+		return -1;
+	}
+	return 0;
+}
+
+/* --- start: the gatekeeper, its corridor, the space ------------------ */
+
+static enum docker_next
+start_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	char	 name[SPACE_RESOURCE_MAX];
+
+	role_name(sp, sp->step == C_GK_START ? ROLE_GATEKEEPER : ROLE_SPACE,
+	    name, sizeof(name));
+	sp_call(sp, next, "POST", SP_SMALL_CAP, "/containers/%s/start", name);
+	return DOCKER_CALL;
+}
+
+static enum docker_next
+start_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	char	 msg[128];
+
+	if (p->dp_status != 204 && p->dp_status != 304) {
+		engine_message(p, msg, sizeof(msg));
+		return sp_fail(rq, sp, ERR_DOCKER_FAILED, msg, 0, next);
+	}
+	if (sp->step == C_GK_START && sp->branch)
+		return branch_answer(rq, sp, "", NULL, 0);
+	if (sp->step == C_GK_START) {
+		sp->step = C_CORRIDOR;
+		return SP_SEND;
+	}
+	sp->step = C_WAIT_GK;
+	if (!sp->child_done)
+		return DOCKER_WAIT;
+	return SP_SEND;
+}
+
+/*
+ * The token's exec, the create's second child: the token goes as its
+ * stdin and leaves this state.  A refused start answers at once, into
+ * sp_child like any other answer.
+ */
+static void
+token_spawn(struct docker_req *rq, struct sp *sp)
+{
+	static const char *const	 argv[] = SPACE_TOKEN_WRITE_ARGV;
+	static struct space_exec_req	 se;
+
+	memset(&se, 0, sizeof(se));
+	se.se_space = sp->sq;
+	strlcpy(se.se_space.sq_id, sp->meta.sm_id, sizeof(se.se_space.sq_id));
+	se.se_target = EXEC_TARGET_SPACE;
+	se.se_timeout_ms = SP_TOKEN_WRITE_MS;
+	if (space_exec_argv(&se, argv) == -1)
+		fatalx("%s: argv", __func__);
+	se.se_stdin_len = strlen(sp->token);
+	memcpy(se.se_stdin, sp->token, se.se_stdin_len);
+	explicit_bzero(sp->token, sizeof(sp->token));
+	sp->token_child = sp->child_running = 1;
+	(void)docker_req_spawn(rq, &docker_exec_op, &se, sizeof(se));
+	explicit_bzero(&se, sizeof(se));
+}
+
+static int
+token_failed(const struct sp *sp)
+{
+	return sp->writes_token && sp->token_done &&
+	    (sp->token_sd.sd_code[0] != '\0' || sp->token_sd.sd_exit != 0);
+}
+
+/* Both containers run (or the branch failed): the corridor, or undo. */
+enum docker_next
+gk_joined(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	struct branch_result	*br = sp->child;
+
+	if (!sp->child_done)
+		return DOCKER_WAIT;
+	if (br->br_code[0] != '\0') {
+		send_violations(rq, &br->br_report);
+		return sp_fail(rq, sp, br->br_code, br->br_message,
+		    br->br_interrupted, next);
+	}
+	if (sp->writes_token) {
+		/* Both verified, the space runs: its token, our gatekeeper. */
+		token_spawn(rq, sp);
+		if (token_failed(sp))	/* refused at once */
+			return token_joined(rq, sp, next);
+		sp->step = C_GK_START;
+		return SP_SEND;
+	}
+	sp->step = C_CORRIDOR;
+	return SP_SEND;
+}
+
+static enum docker_next
+wait_gk_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	return gk_joined(rq, sp, next);
+}
+
+static enum docker_next
+corridor_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	corridor_call(sp, next);
+	return DOCKER_CALL;
+}
+
+static enum docker_next
+corridor_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	if (p->dp_status == 200)
+		return SP_ADVANCE;
+	corridor_call(sp, next);
+	next->cl_delay_ms = SP_CORRIDOR_POLL_MS;
+	return DOCKER_CALL;
+}
+
+/* --- the space runs and its relay made its folder: ready ------------- */
+
+static enum docker_next
+running_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	char	 name[SPACE_RESOURCE_MAX];
+
+	role_name(sp, ROLE_SPACE, name, sizeof(name));
+	sp_call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json", name);
+	return DOCKER_CALL;
+}
+
+static enum docker_next
+running_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	json_t	*o;
+	int	 running;
+
+	/* A space whose command could not start is no space. */
+	o = p->dp_status == 200 ? engine_json(p) : NULL;
+	running = json_is_true(json_object_get(json_object_get(o, "State"),
+	    "Running"));
+	json_decref(o);
+	if (!running)
+		return sp_fail(rq, sp, ERR_SPACE_NOT_RUNNING,
+		    "the space stopped as it started", 0, next);
+	return SP_ADVANCE;
+}
+
+/* Its relay makes the space's folder, then listens. */
+static enum docker_next
+folder_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	char	 name[SPACE_RESOURCE_MAX], folder[HARDEN_FOLDER_MAX];
+
+	role_name(sp, ROLE_SPACE, name, sizeof(name));
+	if (harden_space_folder(folder, sizeof(folder), &sp->meta) == -1)
+		fatalx("%s: space id", __func__);
+	sp_call(sp, next, "HEAD", SP_SMALL_CAP,
+	    "/containers/%s/archive?path=%s", name, folder);
+	if (sp->folder_polls++ > 0)
+		next->cl_delay_ms = SP_CORRIDOR_POLL_MS;
+	return DOCKER_CALL;
+}
+
+static enum docker_next
+folder_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	char	 msg[128];
+
+	if (p->dp_status != 200 && p->dp_status != 404) {
+		engine_message(p, msg, sizeof(msg));
+		return sp_fail(rq, sp, ERR_DOCKER_FAILED, msg, 0, next);
+	}
+	if (p->dp_status == 404) {
+		/* Not yet: is the space still running? */
+		sp->step = C_SP_RUNNING;
+		return SP_SEND;
+	}
+	sp->step = C_WAIT_TOKEN;
+	return token_joined(rq, sp, next);
+}
+
+/*
+ * The end of a create: the space is ready (C_WAIT_TOKEN) and its token
+ * in, when it writes one; a failed write fails it.
+ */
+enum docker_next
+token_joined(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	char	 msg[SPACE_DONE_MESSAGE_MAX];
+
+	if (token_failed(sp)) {
+		snprintf(msg, sizeof(msg), "the token could not be written "
+		    "into the space (%s, exit %d)", sp->token_sd.sd_code[0] !=
+		    '\0' ? sp->token_sd.sd_code : "ran", sp->token_sd.sd_exit);
+		return sp_fail(rq, sp, sp->token_sd.sd_code[0] != '\0' ?
+		    sp->token_sd.sd_code : ERR_TOKEN_UNREADABLE, msg, 0, next);
+	}
+	if (sp->step != C_WAIT_TOKEN || (sp->writes_token && !sp->token_done))
+		return DOCKER_WAIT;
+	send_info(rq, &sp->meta, "running", "running", NULL, 0, 0);
+	done(rq, "", NULL, 0);
+	return DOCKER_DONE;
+}
+
+static enum docker_next
+wait_token_send(struct docker_req *rq, struct sp *sp,
+    struct docker_call *next)
+{
+	return token_joined(rq, sp, next);
+}
+
+const struct sp_step_row space_create_steps[] = {
+	{ C_NAMES,	names_send,	names_take,	C_RT_WAIT },
+	{ C_NET,	made_send,	made_take,	C_GK },
+	{ C_VOL,	made_send,	made_take,	C_SP },
+	{ C_GK,		made_send,	made_take,	V_GK },
+	{ C_SP,		made_send,	made_take,	V_SP },
+	{ C_GK_START,	start_send,	start_take,	C_CORRIDOR },
+	{ C_SP_START,	start_send,	start_take,	C_WAIT_GK },
+	{ C_WAIT_GK,	wait_gk_send,	NULL,		C_WAIT_GK },
+	{ C_CORRIDOR,	corridor_send,	corridor_take,	C_SP_RUNNING },
+	{ C_SP_RUNNING,	running_send,	running_take,	C_SP_FOLDER },
+	{ C_SP_FOLDER,	folder_send,	folder_take,	C_WAIT_TOKEN },
+	{ C_WAIT_TOKEN,	wait_token_send, NULL,		C_WAIT_TOKEN },
+};
+const size_t space_create_steps_n = sizeof(space_create_steps) /
+    sizeof(space_create_steps[0]);

@@ -1,0 +1,428 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * The runtime volume, in create: one per relay (key), shared by every
+ * space of the installation.  One create of this worker fills it at a
+ * time; it sweeps the fill containers a killed worker left, compares a
+ * volume another filled, and after a fill of its own prunes the old.
+ */
+
+#include <stdio.h>
+#include <string.h>
+
+#include "errors.h"
+#include "labels.h"
+#include "log.h"
+#include "space.h"
+
+#define SP_RUNTIME_POLL_MS	100
+
+/* filters={"label":[role=runtime, <label>=<value>]}, encoded. */
+static void
+runtime_filter(const char *label, const char *value, char *buf, size_t len)
+{
+	char	 raw[256];
+
+	if ((size_t)snprintf(raw, sizeof(raw), "%s=%s", label, value) >=
+	    sizeof(raw))
+		fatalx("%s: filter too long", __func__);
+	engine_label_filter(buf, len, 2, LABEL_ROLE "=runtime", raw);
+}
+
+/* The refs in a listing whose runtime labels say key (or not key). */
+static void
+take_runtime(struct sp *sp, const struct docker_parser *p, int volumes,
+    int same_key)
+{
+	json_t		*o, *arr, *e, *labels;
+	const char	*ref, *key;
+	size_t		 i;
+
+	sp->rt_nstale = sp->rt_istale = 0;
+	if (p->dp_status != 200 || (o = json_loadb((const char *)p->dp_body,
+	    p->dp_body_len, JSON_REJECT_DUPLICATES, NULL)) == NULL)
+		return;	/* a sweep or a prune never fails a create */
+	arr = volumes ? json_object_get(o, "Volumes") : o;
+	json_array_foreach(arr, i, e) {
+		labels = json_object_get(e, "Labels");
+		key = json_string_value(json_object_get(labels,
+		    LABEL_RUNTIME_KEY));
+		ref = json_string_value(json_object_get(e, volumes ? "Name" :
+		    "Id"));
+		if (key == NULL || !docker_plain_ref(ref) ||
+		    runtime_labels_check(labels, volumes ?
+		    sp->sq.sq_runtime_owner : NULL, key) != NULL ||
+		    (strcmp(key, sp->rt_key) == 0) != same_key ||
+		    sp->rt_nstale >= RT_STALE_MAX)
+			continue;
+		strlcpy(sp->rt_stale[sp->rt_nstale++], ref,
+		    sizeof(sp->rt_stale[0]));
+	}
+	json_decref(o);
+}
+
+static json_t *
+fill_container_body(struct sp *sp)
+{
+	char	 name[SPACE_RESOURCE_MAX];
+
+	if (runtime_volume_name(name, sizeof(name), sp->rt_key) == -1)
+		return NULL;
+	/* Never started: it only holds the volume while we write into it. */
+	return json_pack("{s:s, s:[s], s:o, s:{s:s, s:[{s:s, s:s, s:s, s:b}]}}",
+	    "Image", sp->sq.sq_space_image,
+	    "Entrypoint", "/bin/true",
+	    "Labels", runtime_labels_build(sp->sq.sq_runtime_owner,
+	    sp->rt_key),
+	    "HostConfig", "NetworkMode", "none", "Mounts",
+	    "Type", "volume", "Source", name, "Target", HARDEN_RUNTIME_DIR,
+	    "ReadOnly", 0);
+}
+
+/* After the runtime: the space's own volumes. */
+static enum docker_next
+to_volumes(struct sp *sp)
+{
+	sp->step = C_VOL;
+	sp->i = 0;
+	return SP_SEND;
+}
+
+/* --- its turn: ready, or this request fills it, or it waits ---------- */
+
+static enum docker_next
+wait_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	if (docker_runtime_ready(sp->rt_key))
+		return to_volumes(sp);
+	if (docker_runtime_take(docker_req_peerid(rq))) {
+		sp->rt_holder = 1;
+		return SP_ADVANCE;
+	}
+	/* Another create fills it; ask again shortly. */
+	sp_call(sp, next, "GET", SP_SMALL_CAP, "/_ping");
+	next->cl_delay_ms = SP_RUNTIME_POLL_MS;
+	return DOCKER_CALL;
+}
+
+static enum docker_next
+wait_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	return SP_SEND;
+}
+
+/*
+ * First the fill containers of this key a killed worker left: they hold
+ * the volume.  The fill is one at a time in this worker, so none is ours.
+ */
+static enum docker_next
+sweep_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	char	 f[768];
+
+	runtime_filter(LABEL_RUNTIME_KEY, sp->rt_key, f, sizeof(f));
+	sp_call(sp, next, "GET", SP_LIST_CAP,
+	    "/containers/json?all=1&filters=%s", f);
+	return DOCKER_CALL;
+}
+
+static enum docker_next
+sweep_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	take_runtime(sp, p, 0, 1);
+	return SP_ADVANCE;
+}
+
+static enum docker_next
+sweep_del_send(struct docker_req *rq, struct sp *sp,
+    struct docker_call *next)
+{
+	if (sp->rt_istale >= sp->rt_nstale)
+		return SP_ADVANCE;
+	sp_call(sp, next, "DELETE", SP_SMALL_CAP, "/containers/%s?force=1",
+	    sp->rt_stale[sp->rt_istale]);
+	return DOCKER_CALL;
+}
+
+/* Refused (a space still mounts it): it stays, no failure. */
+static enum docker_next
+stale_del_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	sp->rt_istale++;
+	return SP_SEND;
+}
+
+/* --- the volume: ours by label, or made now -------------------------- */
+
+static enum docker_next
+get_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	char	 name[SPACE_RESOURCE_MAX];
+
+	if (runtime_volume_name(name, sizeof(name), sp->rt_key) == -1)
+		fatalx("%s: runtime key", __func__);
+	sp_call(sp, next, "GET", SP_SMALL_CAP, "/volumes/%s", name);
+	return DOCKER_CALL;
+}
+
+static enum docker_next
+get_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	json_t		*o;
+	const char	*why;
+
+	if (p->dp_status == 404)
+		return SP_ADVANCE;	/* C_RT_CREATE */
+	if (p->dp_status != 200)
+		return sp_fail(rq, sp, ERR_DOCKER_FAILED,
+		    "GET the runtime volume", 0, next);
+	o = engine_json(p);
+	why = runtime_labels_check(json_object_get(o, "Labels"), NULL,
+	    sp->rt_key);
+	json_decref(o);
+	if (why != NULL)
+		return sp_fail(rq, sp, ERR_RUNTIME_FOREIGN, why, 0, next);
+	sp->step = C_RT_CTR;
+	return SP_SEND;
+}
+
+static enum docker_next
+create_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	json_t		*body;
+	const char	*why;
+
+	if ((body = harden_runtime_volume_create(&sp->hp, &why)) == NULL)
+		return sp_fail(rq, sp, ERR_INTERNAL, why, 0, next);
+	sp_call(sp, next, "POST", SP_SMALL_CAP, "/volumes/create");
+	next->cl_body = body;
+	return DOCKER_CALL;
+}
+
+static enum docker_next
+create_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	if (p->dp_status != 201)
+		return sp_fail(rq, sp, ERR_DOCKER_FAILED,
+		    "runtime volume create", 0, next);
+	sp->rt_created = 1;
+	return SP_ADVANCE;
+}
+
+/* --- the fill container: holds the volume while we look and write ---- */
+
+static enum docker_next
+ctr_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	json_t	*body;
+
+	if ((body = fill_container_body(sp)) == NULL)
+		return sp_fail(rq, sp, ERR_INTERNAL, "fill container", 0,
+		    next);
+	sp_call(sp, next, "POST", SP_SMALL_CAP, "/containers/create");
+	next->cl_body = body;
+	return DOCKER_CALL;
+}
+
+static enum docker_next
+ctr_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	if (p->dp_status != 201 ||
+	    created_ok(sp, p, sp->rt_cid, sizeof(sp->rt_cid)) == -1 ||
+	    sp->rt_cid[0] == '\0')
+		return sp_fail(rq, sp, ERR_DOCKER_FAILED,
+		    "runtime fill container", 0, next);
+	return SP_ADVANCE;
+}
+
+static enum docker_next
+marker_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	sp_call(sp, next, "HEAD", SP_SMALL_CAP, "/containers/%s/archive"
+	    "?path=%s/%s", sp->rt_cid, HARDEN_RUNTIME_DIR,
+	    RUNTIME_MARKER_NAME);
+	return DOCKER_CALL;
+}
+
+static enum docker_next
+marker_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	if (p->dp_status == 200) {
+		/* Filled, maybe by another installation: compare. */
+		sp->step = C_RT_RELAY;
+		return SP_SEND;
+	}
+	if (p->dp_status != 404)
+		return sp_fail(rq, sp, ERR_DOCKER_FAILED, "runtime marker", 0,
+		    next);
+	return SP_ADVANCE;	/* C_RT_PUT */
+}
+
+/* The relay (and bundle), then the marker that says it is complete. */
+static enum docker_next
+put_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	uint8_t	*tar;
+	size_t	 len;
+
+	tar = sp->step == C_RT_PUT ? docker_runtime_fill_tar(&len) :
+	    docker_runtime_marker_tar(&len);
+	if (tar == NULL)
+		return sp_fail(rq, sp, ERR_RUNTIME_MISSING,
+		    "the relay cannot be read", 0, next);
+	sp_call(sp, next, "PUT", SP_SMALL_CAP, "/containers/%s/archive?path=%s",
+	    sp->rt_cid, HARDEN_RUNTIME_DIR);
+	next->cl_raw = tar;
+	next->cl_raw_len = len;
+	next->cl_type = "application/x-tar";
+	return DOCKER_CALL;
+}
+
+static enum docker_next
+put_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	if (p->dp_status != 200)
+		return sp_fail(rq, sp, ERR_DOCKER_FAILED, "runtime fill", 0,
+		    next);
+	sp->rt_filled = 1;
+	return SP_ADVANCE;
+}
+
+static enum docker_next
+relay_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	sp_call(sp, next, "GET", RUNTIME_RELAY_MAX + 64 * 1024,
+	    "/containers/%s/archive?path=%s/%s", sp->rt_cid,
+	    HARDEN_RUNTIME_DIR, RUNTIME_RELAY_NAME);
+	return DOCKER_CALL;
+}
+
+static enum docker_next
+relay_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	if (p->dp_status != 200 ||
+	    !docker_runtime_relay_matches(p->dp_body, p->dp_body_len))
+		return sp_fail(rq, sp, ERR_RUNTIME_FOREIGN,
+		    "the runtime volume holds another relay", 0, next);
+	sp->step = docker_runtime_has_ca() ? C_RT_CA : C_RT_CTR_DEL;
+	return SP_SEND;
+}
+
+static enum docker_next
+ca_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	sp_call(sp, next, "GET", RUNTIME_CA_MAX + 64 * 1024,
+	    "/containers/%s/archive?path=%s/%s", sp->rt_cid,
+	    HARDEN_RUNTIME_DIR, RUNTIME_CA_NAME);
+	return DOCKER_CALL;
+}
+
+static enum docker_next
+ca_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	if (p->dp_status != 200 ||
+	    !docker_runtime_ca_matches(p->dp_body, p->dp_body_len))
+		return sp_fail(rq, sp, ERR_RUNTIME_FOREIGN,
+		    "the runtime volume holds another CA bundle", 0, next);
+	return SP_ADVANCE;
+}
+
+static enum docker_next
+ctr_del_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	sp_call(sp, next, "DELETE", SP_SMALL_CAP, "/containers/%s?force=1",
+	    sp->rt_cid);
+	return DOCKER_CALL;
+}
+
+static enum docker_next
+ctr_del_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	if (p->dp_status != 204 && p->dp_status != 404)
+		return sp_fail(rq, sp, ERR_DOCKER_FAILED,
+		    "runtime fill container remove", 0, next);
+	sp->rt_cid[0] = '\0';
+	docker_runtime_set_ready(sp->rt_key, 1);
+	docker_runtime_release(docker_req_peerid(rq));
+	sp->rt_holder = 0;
+	sp->rt_created = 0;	/* filled: it stays */
+	/* A new relay: the installation's old ones may go. */
+	if (sp->rt_filled)
+		return SP_ADVANCE;
+	return to_volumes(sp);
+}
+
+/* --- the prune: this installation's other runtime volumes ------------ */
+
+static enum docker_next
+prune_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	char	 f[768];
+
+	runtime_filter(LABEL_OWNER, sp->sq.sq_runtime_owner, f, sizeof(f));
+	sp_call(sp, next, "GET", SP_LIST_CAP, "/volumes?filters=%s", f);
+	return DOCKER_CALL;
+}
+
+static enum docker_next
+prune_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	take_runtime(sp, p, 1, 0);
+	return SP_ADVANCE;
+}
+
+static enum docker_next
+prune_del_send(struct docker_req *rq, struct sp *sp,
+    struct docker_call *next)
+{
+	if (sp->rt_istale >= sp->rt_nstale)
+		return to_volumes(sp);
+	sp_call(sp, next, "DELETE", SP_SMALL_CAP, "/volumes/%s",
+	    sp->rt_stale[sp->rt_istale]);
+	return DOCKER_CALL;
+}
+
+const struct sp_step_row space_runtime_steps[] = {
+	{ C_RT_WAIT,	  wait_send,	  wait_take,	  C_RT_SWEEP },
+	{ C_RT_SWEEP,	  sweep_send,	  sweep_take,	  C_RT_SWEEP_DEL },
+	{ C_RT_SWEEP_DEL, sweep_del_send, stale_del_take, C_RT_GET },
+	{ C_RT_GET,	  get_send,	  get_take,	  C_RT_CREATE },
+	{ C_RT_CREATE,	  create_send,	  create_take,	  C_RT_CTR },
+	{ C_RT_CTR,	  ctr_send,	  ctr_take,	  C_RT_MARKER },
+	{ C_RT_MARKER,	  marker_send,	  marker_take,	  C_RT_PUT },
+	{ C_RT_PUT,	  put_send,	  put_take,	  C_RT_PUT_MARKER },
+	{ C_RT_PUT_MARKER, put_send,	  put_take,	  C_RT_CTR_DEL },
+	{ C_RT_RELAY,	  relay_send,	  relay_take,	  C_RT_CA },
+	{ C_RT_CA,	  ca_send,	  ca_take,	  C_RT_CTR_DEL },
+	{ C_RT_CTR_DEL,	  ctr_del_send,	  ctr_del_take,	  C_RT_PRUNE },
+	{ C_RT_PRUNE,	  prune_send,	  prune_take,	  C_RT_PRUNE_DEL },
+	{ C_RT_PRUNE_DEL, prune_del_send, stale_del_take, C_VOL },
+};
+const size_t space_runtime_steps_n = sizeof(space_runtime_steps) /
+    sizeof(space_runtime_steps[0]);

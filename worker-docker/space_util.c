@@ -1,0 +1,319 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * What several space operations share: names, filters, the records and
+ * the answer they send, the parameters a space is checked against.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "labels.h"
+#include "log.h"
+#include "space.h"
+
+static const char *const res_type_names[] = {
+	"container", "volume", "network"
+};
+
+/* The commands of our two containers; the checkers demand exactly these. */
+static const char *const space_argv[] = { "/bin/sleep", "infinity", NULL };
+/*
+ * The relay listens: port 3128 (0C38) in state LISTEN (0A) in the
+ * space's own /proc/net/tcp.  No connection: one through the corridor
+ * would be journalled and push the agent's own attempts out of the
+ * gatekeeper's ring.
+ */
+static const char *const space_health[] = {
+	"CMD", "/bin/grep", "-q", ":0C38 00000000:0000 0A", "/proc/net/tcp",
+	NULL
+};
+static const char *const gk_argv[] = {
+	"/usr/libexec/spaced/spaced-gatekeeper", "-u", HARDEN_SOCKET_DIR,
+	"127.0.0.1", "3128", "8080", "9099", NULL
+};
+static const char *const gk_health[] = {
+	"CMD", "/usr/libexec/spaced/spaced-gatekeeper", "-C", "GET",
+	"/health", NULL
+};
+
+const enum space_role space_name_roles[NNAME_ROLES] = {
+	ROLE_SPACE, ROLE_GATEKEEPER, ROLE_NETWORK, ROLE_SOCKET, ROLE_WORK,
+	ROLE_HOME
+};
+const enum space_role space_volume_roles[NVOLUME_ROLES] = {
+	ROLE_SOCKET, ROLE_WORK, ROLE_HOME
+};
+
+void
+role_name(struct sp *sp, enum space_role r, char *buf, size_t len)
+{
+	if (space_resource_name(buf, len, sp->meta.sm_id, r) == -1)
+		fatalx("%s: bad id", __func__);
+}
+
+/* filters={"label":[marker, owner(, id)]}, encoded. */
+void
+label_filter(struct sp *sp, const char *id, char *buf, size_t len)
+{
+	char	 owner[256], idl[128];
+
+	if ((size_t)snprintf(owner, sizeof(owner), "%s=%s", LABEL_OWNER,
+	    sp->sq.sq_owner) >= sizeof(owner))
+		fatalx("%s: owner", __func__);
+	if (id == NULL) {
+		engine_label_filter(buf, len, 2, LABEL_MARKER "=true", owner);
+		return;
+	}
+	if ((size_t)snprintf(idl, sizeof(idl), "%s=%s", LABEL_ID, id) >=
+	    sizeof(idl))
+		fatalx("%s: id", __func__);
+	engine_label_filter(buf, len, 3, LABEL_MARKER "=true", owner, idl);
+}
+
+void
+done(struct docker_req *rq, const char *code, const char *message,
+    int uncertain)
+{
+	struct space_done	 sd;
+
+	memset(&sd, 0, sizeof(sd));
+	strlcpy(sd.sd_code, code, sizeof(sd.sd_code));
+	if (message != NULL)
+		strlcpy(sd.sd_message, message, sizeof(sd.sd_message));
+	sd.sd_uncertain = uncertain;
+	sd.sd_exit = -1;
+	docker_req_reply(rq, &sd, sizeof(sd));
+}
+
+void
+send_info(struct docker_req *rq, const struct space_meta *m,
+    const char *state, const char *gk_state, const char *const *missing,
+    size_t nmissing, uint32_t norphans)
+{
+	struct space_info	 si;
+	size_t			 i;
+
+	memset(&si, 0, sizeof(si));
+	si.si_kind = SPACE_REC_INFO;
+	strlcpy(si.si_id, m->sm_id, sizeof(si.si_id));
+	strlcpy(si.si_name, m->sm_name, sizeof(si.si_name));
+	strlcpy(si.si_project, m->sm_project, sizeof(si.si_project));
+	strlcpy(si.si_created, m->sm_created, sizeof(si.si_created));
+	si.si_memory = m->sm_memory;
+	strlcpy(si.si_state, state, sizeof(si.si_state));
+	strlcpy(si.si_gk_state, gk_state, sizeof(si.si_gk_state));
+	for (i = 0; i < nmissing && i < SPACE_MISSING_MAX; i++)
+		strlcpy(si.si_missing[i], missing[i], sizeof(si.si_missing[i]));
+	si.si_nmissing = i;
+	si.si_damaged = i > 0;
+	si.si_norphans = norphans;
+	docker_req_record(rq, IMSG_SPACE_INFO, &si, sizeof(si));
+}
+
+void
+send_resource(struct docker_req *rq, const struct sp_res *r,
+    enum space_resource_state state)
+{
+	struct space_resource	 sr;
+
+	memset(&sr, 0, sizeof(sr));
+	sr.sr_kind = SPACE_REC_RESOURCE;
+	sr.sr_state = state;
+	strlcpy(sr.sr_id, r->r_id, sizeof(sr.sr_id));
+	strlcpy(sr.sr_type, res_type_names[r->r_type], sizeof(sr.sr_type));
+	strlcpy(sr.sr_name, r->r_name, sizeof(sr.sr_name));
+	docker_req_record(rq, IMSG_SPACE_RESOURCE, &sr, sizeof(sr));
+}
+
+void
+send_violations(struct docker_req *rq, const struct harden_report *hr)
+{
+	struct space_violation	 sv;
+	size_t			 i;
+
+	for (i = 0; i < hr->hr_n; i++) {
+		memset(&sv, 0, sizeof(sv));
+		sv.sv_kind = SPACE_REC_VIOLATION;
+		strlcpy(sv.sv_check, hr->hr_v[i].hv_check,
+		    sizeof(sv.sv_check));
+		strlcpy(sv.sv_message, hr->hr_v[i].hv_message,
+		    sizeof(sv.sv_message));
+		docker_req_record(rq, IMSG_SPACE_VIOLATION, &sv, sizeof(sv));
+	}
+	if (hr->hr_truncated) {
+		memset(&sv, 0, sizeof(sv));
+		sv.sv_kind = SPACE_REC_VIOLATION;
+		strlcpy(sv.sv_check, "truncated", sizeof(sv.sv_check));
+		strlcpy(sv.sv_message, "more violations than one report holds",
+		    sizeof(sv.sv_message));
+		docker_req_record(rq, IMSG_SPACE_VIOLATION, &sv, sizeof(sv));
+	}
+}
+
+#define SP_RES_MAX	4096	/* resources one listing takes */
+
+struct sp_res *
+res_add(struct sp *sp)
+{
+	struct sp_res	*n;
+
+	if (sp->nres >= SP_RES_MAX)
+		return NULL;
+	if ((n = reallocarray(sp->res, sp->nres + 1, sizeof(*n))) == NULL)
+		fatal("%s", __func__);
+	sp->res = n;
+	memset(&n[sp->nres], 0, sizeof(n[0]));
+	n[sp->nres].r_role = -1;
+	return &n[sp->nres++];
+}
+
+/* What verify, create and start check a space against. */
+void
+sp_params(struct sp *sp)
+{
+	struct harden_params	*hp = &sp->hp;
+	uint32_t		 i;
+
+	harden_params_init(hp);
+	hp->hp_meta = sp->meta;
+	hp->hp_space_image = sp->sq.sq_space_image;
+	hp->hp_gk_image = sp->sq.sq_gk_image;
+	hp->hp_hosts = sp->sq.sq_hosts;
+	if (sp->sq.sq_cpus > 0)
+		hp->hp_cpus = sp->sq.sq_cpus;
+	strlcpy(hp->hp_runtime_key, sp->rt_key, sizeof(hp->hp_runtime_key));
+	strlcpy(hp->hp_runtime_owner, sp->sq.sq_runtime_owner,
+	    sizeof(hp->hp_runtime_owner));
+	hp->hp_runtime_ca = sp->rt_ca;
+	hp->hp_argv = space_argv;
+	if (sp->sq.sq_agent.sa_name[0] != '\0') {
+		sp->agent_argv[0] = "/bin/sh";
+		sp->agent_argv[1] = "-c";
+		sp->agent_argv[2] = sp->sq.sq_agent.sa_command;
+		sp->agent_argv[3] = NULL;
+		hp->hp_argv = sp->agent_argv;
+		for (i = 0; i < sp->sq.sq_agent.sa_nenv; i++)
+			sp->agent_env[i] = space_agent_env(&sp->sq.sq_agent, i);
+		sp->agent_env[i] = NULL;
+		hp->hp_env = sp->agent_env;
+		strlcpy(hp->hp_tools, sp->sq.sq_agent.sa_tools,
+		    sizeof(hp->hp_tools));
+	}
+	hp->hp_health = space_health;
+	hp->hp_gk_argv = gk_argv;
+	hp->hp_gk_health = gk_health;
+}
+
+/* A create answer: its Id and no warning.  0 fine, else the report. */
+int
+created_ok(struct sp *sp, const struct docker_parser *p, char *id, size_t len)
+{
+	json_t		*o = engine_json(p);
+	const char	*v;
+
+	harden_verify_created(o, &sp->report);
+	v = json_string_value(json_object_get(o, "Id"));
+	if (id != NULL && docker_plain_ref(v))
+		strlcpy(id, v, len);
+	json_decref(o);
+	return sp->report.hr_n == 0 ? 0 : -1;
+}
+
+/* State.Status of an inspect: running, exited, created, ... */
+void
+container_state(const json_t *c, char *buf, size_t len)
+{
+	const char	*s;
+
+	s = json_string_value(json_object_get(json_object_get(c, "State"),
+	    "Status"));
+	snprintf(buf, len, "%s", s != NULL && strlen(s) < len ? s : "unknown");
+}
+
+/* The gatekeeper's socket appears, renamed into place, once it listens. */
+void
+corridor_call(struct sp *sp, struct docker_call *next)
+{
+	char	 name[SPACE_RESOURCE_MAX];
+
+	role_name(sp, ROLE_GATEKEEPER, name, sizeof(name));
+	sp_call(sp, next, "HEAD", SP_SMALL_CAP, "/containers/%s/archive"
+	    "?path=%s/corridor.sock", name, HARDEN_SOCKET_DIR);
+}
+
+/* A listing of containers, volumes or networks, by our labels. */
+int
+take_listing(struct sp *sp, const struct docker_parser *p,
+    enum sp_res_type type, const char *id)
+{
+	json_t		*o, *arr, *e, *labels;
+	const char	*ref, *name, *state, *role;
+	struct sp_res	*r;
+	struct space_meta m;
+	size_t		 i;
+
+	/* An array for containers and networks; the parser capped it. */
+	if (p->dp_status != 200 || (o = json_loadb((const char *)p->dp_body,
+	    p->dp_body_len, JSON_REJECT_DUPLICATES, NULL)) == NULL)
+		return -1;
+	arr = type == RES_VOLUME ? json_object_get(o, "Volumes") : o;
+	if (arr != NULL && !json_is_array(arr) && !json_is_null(arr)) {
+		json_decref(o);
+		return -1;
+	}
+	json_array_foreach(arr, i, e) {
+		labels = json_object_get(e, "Labels");
+		/* The filter asked for these; the answer must say so. */
+		if (space_labels_check(labels, sp->sq.sq_owner, id, -1) !=
+		    NULL)
+			continue;
+		if (type == RES_CONTAINER) {
+			ref = json_string_value(json_object_get(e, "Id"));
+			name = json_string_value(json_array_get(
+			    json_object_get(e, "Names"), 0));
+			if (name != NULL && name[0] == '/')
+				name++;
+			state = json_string_value(json_object_get(e,
+			    "State"));
+		} else {
+			ref = json_string_value(json_object_get(e,
+			    type == RES_VOLUME ? "Name" : "Id"));
+			name = json_string_value(json_object_get(e, "Name"));
+			state = NULL;
+		}
+		if (!docker_plain_ref(ref) || name == NULL ||
+		    (r = res_add(sp)) == NULL)
+			continue;
+		r->r_type = type;
+		strlcpy(r->r_ref, ref, sizeof(r->r_ref));
+		strlcpy(r->r_name, name, sizeof(r->r_name));
+		strlcpy(r->r_id, json_string_value(json_object_get(labels,
+		    LABEL_ID)), sizeof(r->r_id));
+		role = json_string_value(json_object_get(labels, LABEL_ROLE));
+		r->r_role = space_role_parse(role);
+		if (state != NULL)
+			strlcpy(r->r_state, state, sizeof(r->r_state));
+		if (r->r_role == ROLE_SPACE && type == RES_CONTAINER &&
+		    space_labels_parse(labels, sp->sq.sq_owner, r->r_id,
+		    ROLE_SPACE, &m) == NULL)
+			r->r_meta = m;
+	}
+	json_decref(o);
+	return 0;
+}
