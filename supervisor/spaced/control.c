@@ -15,16 +15,12 @@
  */
 
 /*
- * The control socket.  Every local user may connect; SO_PEERCRED says
- * who they are, and that uid scopes every answer.  A request is one
- * message with a fixed payload, looked up in the operations table
- * (ops.c); a client that sends anything else gets an error code and is
- * closed, and spaced goes on serving the others.
- *
- * What spaced holds for a client is bounded: a client whose queued
- * answers pass CTL_OUT_SOFT is not read until they drain (so it cannot
- * make spaced answer faster than it reads), one past CTL_OUT_HARD is
- * closed, and streams to it are held to their credit window.
+ * The control socket.  SO_PEERCRED says who a client is, and that uid
+ * scopes every answer.  A request is one message with a fixed payload,
+ * looked up in the operations table spaced.c hands over (ops.c's);
+ * anything else gets an error code and the client is closed.  What
+ * spaced holds for a client is bounded (CTL_OUT_SOFT, CTL_OUT_HARD,
+ * the streams' credit window).
  */
 
 #include <sys/socket.h>
@@ -77,6 +73,8 @@ static int			 ctl_fd = -1;
 static char			 ctl_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 static uint32_t			 ctl_next_id = 1;
 static size_t			 ctl_count;
+static const struct ctl_op	*ctl_ops;
+static size_t			 ctl_nops;
 static gid_t			 ctl_docker_gid;
 static int			 ctl_docker_known;
 
@@ -160,13 +158,16 @@ control_may(const struct ctl_conn *cc, const struct ctl_op *op)
 }
 
 void
-control_listen(const char *path, struct event_base *base)
+control_listen(const char *path, struct event_base *base,
+    const struct ctl_op *ops, size_t nops)
 {
 	struct sockaddr_un	 sun;
 	struct stat		 sb;
 	int			 probe;
 
 	ctl_base = base;
+	ctl_ops = ops;
+	ctl_nops = nops;
 	memset(&sun, 0, sizeof(sun));
 	sun.sun_family = AF_UNIX;
 	if (strlcpy(sun.sun_path, path, sizeof(sun.sun_path)) >=
@@ -388,6 +389,17 @@ control_send_fail(struct ctl_conn *cc, uint32_t peerid, const char *code)
 	control_send(cc, IMSG_CTL_FAIL, peerid, &cf, sizeof(cf));
 }
 
+static const struct ctl_op *
+control_op(uint32_t type)
+{
+	size_t	 i;
+
+	for (i = 0; i < ctl_nops; i++)
+		if (ctl_ops[i].op_type == type)
+			return &ctl_ops[i];
+	return NULL;
+}
+
 static void
 control_request(struct ctl_conn *cc, struct imsg *imsg)
 {
@@ -410,7 +422,7 @@ control_request(struct ctl_conn *cc, struct imsg *imsg)
 		control_fail_close(cc, peerid, ERR_BAD_REQUEST);
 		return;
 	}
-	if ((op = ops_find(type)) == NULL) {
+	if ((op = control_op(type)) == NULL) {
 		control_send_fail(cc, peerid, ERR_UNKNOWN_REQUEST);
 		return;
 	}

@@ -115,15 +115,15 @@ gitinst_flush(struct git_inst *gi)
 			continue;
 		if (r->r_waiting & PROC_BIT(PROC_GIT))
 			return;		/* one in flight */
-		if (!r->r_answered && !r->r_u.git.sent && next == NULL)
+		if (!r->r_answered && !r->r_git_sent && next == NULL)
 			next = r;
 	}
 	if (next == NULL)
 		return;
-	next->r_u.git.sent = 1;
-	if (request_send(next, PROC_GIT, next->r_u.git.type, -1,
-	    &next->r_u.git.req, sizeof(next->r_u.git.req)) == -1)
-		space_fail(next, ERR_GIT_WORKER_FAILED,
+	next->r_git_sent = 1;
+	if (request_send(next, PROC_GIT, next->r_git_type, -1,
+	    &next->r_git_req, sizeof(next->r_git_req)) == -1)
+		request_refuse(next, ERR_GIT_WORKER_FAILED,
 		    "spaced-git took no request");
 }
 
@@ -142,7 +142,7 @@ gitinst_free(struct git_inst *gi, const char *code, const char *message)
 		r->r_git = NULL;
 		r->r_waiting &= ~PROC_BIT(PROC_GIT);
 		if (!r->r_answered)
-			space_fail(r, code, message);
+			request_refuse(r, code, message);
 		else
 			request_worker_done(r, PROC_GIT);
 	}
@@ -180,13 +180,18 @@ gitinst_evict(uid_t caller)
 }
 
 const char *
-gitinst_attach(struct request *r, const char *dir)
+gitinst_attach(struct request *r, const char *dir, uint32_t type,
+    const struct git_req *gq)
 {
 	struct launch_git_req	 lg;
 	struct git_inst		*gi;
 	size_t			 mine = 0;
 	int			 sp[2];
 
+	r->r_git = NULL;
+	r->r_git_type = type;
+	r->r_git_req = *gq;
+	r->r_git_sent = 0;
 	TAILQ_FOREACH(gi, &insts, gi_entry) {
 		if (gi->gi_caller != r->r_cc->cc_uid)
 			continue;
@@ -244,6 +249,22 @@ gitinst_compose(struct git_inst *gi, uint32_t type, uint32_t peerid,
 	}
 	return imsg_compose_event(&gi->gi_iev, type, peerid, 0, -1, data,
 	    len);
+}
+
+int
+gitinst_relaunch(struct request *r, const char *code, const char *dir,
+    int *relaunched)
+{
+	struct git_req	 gq = r->r_git_req;
+	const char	*why;
+
+	gitinst_retire(r->r_git);
+	if (strcmp(code, ERR_GIT_WORKER_STALE) != 0 || *relaunched)
+		return 0;
+	*relaunched = 1;
+	if ((why = gitinst_attach(r, dir, r->r_git_type, &gq)) != NULL)
+		request_refuse(r, why, "no new spaced-git");
+	return 1;
 }
 
 struct imsgev *

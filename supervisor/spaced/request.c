@@ -123,6 +123,11 @@ request_new(struct ctl_conn *cc, uint32_t peerid, const struct ctl_op *op)
 
 	if ((r = calloc(1, sizeof(*r))) == NULL)
 		return NULL;
+	if (op->op_state_size != NULL &&
+	    (r->r_state = calloc(1, *op->op_state_size)) == NULL) {
+		free(r);
+		return NULL;
+	}
 	r->r_id = spaced_new_id();
 	r->r_cc = cc;
 	r->r_uid = cc->cc_uid;
@@ -182,6 +187,7 @@ request_maybe_free(struct request *r)
 	evtimer_del(&r->r_timer);
 	evtimer_del(&r->r_pause);
 	free(r->r_heap);
+	free(r->r_state);
 	TAILQ_REMOVE(&requests, r, r_entry);
 	nrequests--;
 	free(r);
@@ -245,6 +251,18 @@ request_fail(struct request *r, const char *code)
 	request_cancel(r);
 	request_detach(r);
 	request_maybe_free(r);
+}
+
+void
+request_refuse(struct request *r, const char *code, const char *message)
+{
+	struct space_done	 sd;
+
+	memset(&sd, 0, sizeof(sd));
+	strlcpy(sd.sd_code, code, sizeof(sd.sd_code));
+	strlcpy(sd.sd_message, message, sizeof(sd.sd_message));
+	request_data(r, &sd, sizeof(sd));
+	request_fail(r, code);
 }
 
 void

@@ -16,17 +16,10 @@
 
 /*
  * The tools volume, spaced's side (spec "Tools volume").  spaced-docker
- * opens no file, so spaced opens at start what a fill needs: the filler
- * program it installs beside the workers (libexec/spaced-filler.js, the
- * one source of truth: its sha256 is in every key and its bytes are what
- * the filler runs, read by spaced-docker from the fd spaced hashed), each
- * packed tarball of each profile, and the CA bundle.  An ensure is one
- * IMSG_TOOLS_ENSURE_REQ for the caller's owner (the install id and the
- * kernel's uid of the caller, never the client's word) and the key over
- * the profile, the space image and the filler, then one IMSG_TOOLS_FILE
- * per file, each a fresh dup of the fd.  tools_done_read() checks the
- * answer for whoever asked: spacectl tools fill here, the create path
- * of spaced.h.
+ * opens no file, so spaced opens at start what a fill needs (the filler,
+ * each packed tarball, the CA bundle); an ensure sends the key and one
+ * fresh dup of each fd.  The owner is the install id and the kernel's
+ * uid of the caller, never the client's word.
  */
 
 #include <sys/types.h>
@@ -207,8 +200,8 @@ tools_ensure(struct request *r, const char *agent)
 	static struct tools_ensure_req	 te;
 	struct ctl_tools_info		*ti;
 	const struct agent_profile	*ag;
+	const char			*code;
 	uint32_t			 idx, i, n;
-	int				 s;
 
 	if ((ag = profile_find(agent, &idx)) == NULL)
 		return ERR_BAD_REQUEST;
@@ -234,11 +227,9 @@ tools_ensure(struct request *r, const char *agent)
 		if (ag->ag_packages[i].ap_tarball[0] != '\0')
 			n++;
 	te.te_nfiles = n + (ca_fd != -1);
-	if ((s = docker_connect()) == -1)
-		return ERR_DOCKER_UNREACHABLE;
-	if (request_send(r, PROC_DOCKER, IMSG_TOOLS_ENSURE_REQ, s, &te,
-	    sizeof(te)) == -1)
-		return ERR_WORKER_UNAVAILABLE;
+	if ((code = place_send(r, IMSG_TOOLS_ENSURE_REQ, &te, sizeof(te))) !=
+	    NULL)
+		return code;
 	/* The files follow, each with its own fd: spaced-docker opens none. */
 	if (send_file(r, filler_fd, TOOLS_FILE_FILLER, 0, filler_size) == -1)
 		return NULL;	/* it answers: a file is missing */
@@ -277,115 +268,20 @@ tools_done_read(struct request *r, enum procid from, struct imsg *imsg,
 	return 0;
 }
 
-/* --- spacectl tools fill, spacectl tools ------------------------------ */
-
-static const char *
-tools_fill_start(struct request *r, struct imsg *imsg)
+int
+agent_fill(uid_t uid, struct space_agent *sa)
 {
-	struct ctl_tools	 ct;
+	static struct ctl_tools_info	 ti;
+	const struct agent_profile	*ag;
 
-	(void)imsg_get_data(imsg, &ct, sizeof(ct));
-	if (memchr(ct.ct_agent, '\0', sizeof(ct.ct_agent)) == NULL ||
-	    (ct.ct_agent[0] != '\0' && !agent_name_valid(ct.ct_agent)))
-		return ERR_BAD_REQUEST;
-	return tools_ensure(r, ct.ct_agent);
-}
-
-static void
-tools_answer(struct request *r, enum procid from, struct imsg *imsg)
-{
-	struct tools_done	 td;
-
-	if (tools_done_read(r, from, imsg, &td) == -1)
-		fatalx("%s: bad tools answer from %s", __func__,
-		    proc_title(from));
-	if (td.td_done.sd_code[0] == '\0' &&
-	    r->r_op->op_type == IMSG_CTL_TOOLS_FILL) {
-		request_data(r, &td, sizeof(td));
-		request_end(r);
-		return;
+	memset(sa, 0, sizeof(*sa));
+	if ((ag = agent_profile()) == NULL)
+		return 0;
+	if (tools_current("", uid, &ti) == -1 ||
+	    strlcpy(sa->sa_tools, ti.ti_volume, sizeof(sa->sa_tools)) >=
+	    sizeof(sa->sa_tools) || space_agent_build(ag, sa) == -1) {
+		memset(sa, 0, sizeof(*sa));
+		return -1;
 	}
-	if (td.td_done.sd_code[0] == '\0') {
-		request_end(r);
-		return;
-	}
-	request_data(r, &td.td_done, sizeof(td.td_done));
-	request_fail(r, td.td_done.sd_code);
-}
-
-static void
-tools_volume(struct request *r, enum procid from, struct imsg *imsg)
-{
-	struct tools_volume_info	 vi;
-	uint32_t			 i;
-
-	(void)imsg_get_data(imsg, &vi, sizeof(vi));
-	if (memchr(vi.tv_name, '\0', sizeof(vi.tv_name)) == NULL ||
-	    memchr(vi.tv_key, '\0', sizeof(vi.tv_key)) == NULL ||
-	    memchr(vi.tv_description, '\0', sizeof(vi.tv_description)) ==
-	    NULL || memchr(vi.tv_created, '\0', sizeof(vi.tv_created)) ==
-	    NULL || vi.tv_state < TOOLS_STATE_FILLED ||
-	    vi.tv_state > TOOLS_STATE_UNKNOWN ||
-	    vi.tv_nmounts > TOOLS_MOUNTS_MAX || !tools_key_valid(vi.tv_key))
-		fatalx("%s: bad tools volume from %s", __func__,
-		    proc_title(from));
-	for (i = 0; i < TOOLS_MOUNTS_MAX; i++)
-		if (memchr(vi.tv_mounts[i], '\0', sizeof(vi.tv_mounts[i])) ==
-		    NULL || (i < vi.tv_nmounts &&
-		    !space_id_valid(vi.tv_mounts[i])))
-			fatalx("%s: bad tools volume from %s", __func__,
-			    proc_title(from));
-	request_data(r, &vi, sizeof(vi));
-}
-
-static const char *
-tools_list_start(struct request *r, struct imsg *imsg)
-{
-	const struct spaced_conf	*conf = spaced_config();
-	static struct tools_ensure_req	 te;
-	struct ctl_tools_info		*ti;
-	struct ctl_tools		 ct;
-	int				 s;
-
-	(void)imsg_get_data(imsg, &ct, sizeof(ct));
-	if (memchr(ct.ct_agent, '\0', sizeof(ct.ct_agent)) == NULL ||
-	    (ct.ct_agent[0] != '\0' && !agent_name_valid(ct.ct_agent)))
-		return ERR_BAD_REQUEST;
-	if ((ti = calloc(1, sizeof(*ti))) == NULL)
-		return ERR_INTERNAL;
-	/* The current key first; none when the profile cannot be filled. */
-	if (tools_current(ct.ct_agent, r->r_uid, ti) == -1)
-		strlcpy(ti->ti_agent, ct.ct_agent, sizeof(ti->ti_agent));
-	request_data(r, ti, sizeof(*ti));
-	free(ti);
-	memset(&te, 0, sizeof(te));
-	if (space_owner_fmt(te.te_owner, sizeof(te.te_owner),
-	    conf->sc_install_id, r->r_uid) == -1)
-		return ERR_INTERNAL;
-	strlcpy(te.te_image, conf->sc_space_image, sizeof(te.te_image));
-	if ((s = docker_connect()) == -1)
-		return ERR_DOCKER_UNREACHABLE;
-	if (request_send(r, PROC_DOCKER, IMSG_TOOLS_LIST_REQ, s, &te,
-	    sizeof(te)) == -1)
-		return ERR_WORKER_UNAVAILABLE;
-	return NULL;
-}
-
-const struct answer_row tools_answers[] = {
-	{ IMSG_TOOLS_VOLUME, PROC_BIT(PROC_DOCKER),
-	    sizeof(struct tools_volume_info), 0, tools_volume },
-	{ IMSG_TOOLS_DONE, PROC_BIT(PROC_DOCKER), sizeof(struct tools_done),
-	    1, tools_answer },
-	/* a cancelled fill rolls back, and needs its connections */
-	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,
-	    space_conn },
-	{ 0 }
-};
-
-const char *
-tools_start(struct request *r, struct imsg *imsg)
-{
-	if (r->r_op->op_type == IMSG_CTL_TOOLS_FILL)
-		return tools_fill_start(r, imsg);
-	return tools_list_start(r, imsg);
+	return 0;
 }

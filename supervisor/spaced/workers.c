@@ -197,9 +197,6 @@ workers_dispatch(int fd, short event, void *arg)
 			strlcpy(c->c_landlock, wi.wi_landlock,
 			    sizeof(c->c_landlock));
 			log_debug("%s ready", title);
-			/* The place fills the runtime volume from it. */
-			if (c->c_id == PROC_DOCKER)
-				runtime_send();
 		} else if (!c->c_ready)
 			fatalx("%s: message %u before READY", title,
 			    imsg_get_type(&imsg));
