@@ -15,15 +15,10 @@
  */
 
 /*
- * code-in: a repository's code into a space as git objects (spec "Code
- * in", DESIGN.md "Code in").  spaced-git, as the repository's owner,
- * takes the snapshot and streams one pack; the pack goes through the
- * stream table, unread, into the stdin of a fixed script run in the
- * space by spaced-docker, which indexes it and unfolds the snapshot
- * into the host's branch.  What the script prints goes to the client
- * as exec output does, unread.  A failure after the snapshot removes
- * the host ref again; what reached the space stays there (the space is
- * the unit to remove, and a retry is refused with space_path_in_use).
+ * code-in and history (spec "Code in"): spaced-git's pack goes through
+ * the stream table, unread, into a fixed script in the space.  A failure
+ * after the snapshot removes the host ref again
+ * (docs/notes/spaced-operations.md).
  */
 
 #include <sys/types.h>

@@ -16,13 +16,9 @@
 
 /*
  * network and grant: a space's gatekeeper is told what it may reach and
- * which keys its window adds.  The host reaches the gatekeeper's control
- * channel (its own loopback) through an exec of its client mode inside
- * it, the request body on that exec's stdin; nothing of it is in an
- * argv, the environment, a label or a file.  spaced checks the shape of
- * what the client sent; the gatekeeper, which applies it, checks the
- * rest (the grant id rule, the upstream) and says no with a status,
- * which its client turns into an exit code.
+ * which keys its window adds, through an exec of its client mode inside
+ * it with the body on stdin, never in an argv, a label or a file
+ * (docs/notes/spaced-operations.md).
  */
 
 #include <sys/types.h>

@@ -15,15 +15,9 @@
  */
 
 /*
- * journal: what spaced-journal keeps of a space's gatekeeper records.
- * The gatekeeper writes each record as one JSON line to its stdout, and
- * its container's log keeps them past a restart of the gatekeeper.
- * spaced opens a stream place -> spaced-journal, tells the journal
- * first (the owner is spaced's, as for every space request), then asks
- * the place for the log with an engine socket.  The place checks the
- * gatekeeper's labels and sends the log unread; the journal parses it,
- * stores what is new, and once both are done, spaced asks it for the
- * records and passes them on.  spaced reads none of the log.
+ * journal: the gatekeeper's log goes from the place to spaced-journal,
+ * unread by spaced; once both are done, the journal's records go to the
+ * client (docs/notes/spaced-operations.md).
  */
 
 #include <sys/types.h>

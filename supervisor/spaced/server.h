@@ -53,7 +53,7 @@ struct sv_state {
 	struct space_req	 sq;		/* the place's, after tools */
 	uint32_t		 place;		/* its type */
 	struct start_run	*run;		/* start: the run it shares */
-	int			 moving;	/* a move to the current tools */
+	int			 moving;	/* a move to new tools */
 	struct space_move	 move;
 };
 #define SV(r)	((struct sv_state *)(r)->r_state)

@@ -119,16 +119,10 @@ struct ctl_conn {
 	struct imsgev		 cc_iev;
 	struct event		 cc_idle;
 };
-/*
- * Who may see and change everything: root, and the user spaced runs as
- * (a plain user's own spaced on a laptop is theirs to audit).
- */
+/* Root, and the user spaced runs as (a laptop's own spaced). */
 #define CTL_ADMIN(cc)	((cc)->cc_uid == 0 || (cc)->cc_uid == geteuid())
 
-/*
- * Who may run an operation (struct ctl_op's op_who); control_may() is
- * the one place that decides.
- */
+/* Who may run an operation: control_may() alone decides. */
 enum ctl_who {
 	WHO_ANYONE = 0,	/* scoped by the caller's uid */
 	WHO_ADMIN,	/* CTL_ADMIN */
@@ -154,12 +148,7 @@ void	 control_output_check(struct ctl_conn *);
 void	 control_busy_changed(struct ctl_conn *);
 size_t	 control_clients(void);
 
-/*
- * request.c: the request table.  Every request has spaced's own id,
- * which is the peerid of everything sent to workers for it; its client
- * (NULL once gone); the workers whose final answer is still due; and
- * its operation, whose row says which answers it takes.
- */
+/* request.c: the request table; r_id is the peerid of all it sends. */
 struct stream_route;
 struct request {
 	TAILQ_ENTRY(request)	 r_entry;	/* all requests */
@@ -189,7 +178,7 @@ struct request {
 	/* the streams it owns: [0] the main one, [1] an exec's stdin */
 #define REQUEST_STREAMS	2
 	struct stream_route	*r_streams[REQUEST_STREAMS];
-	void			*r_state;	/* its operation's, op_state_size */
+	void			*r_state;	/* its operation's own */
 	void			*r_heap;	/* an op's own; freed with r */
 };
 
@@ -217,17 +206,10 @@ void		 request_worker_done(struct request *, enum procid);
 /* The client left or the deadline passed: tell the workers. */
 void		 request_cancel(struct request *);
 void		 request_client_gone(struct ctl_conn *);
-/*
- * workers.c and gitinst.c hand every answer here: checked against the
- * table; -1 for one it does not take (the sender is not to be trusted).
- */
+/* Every worker's answer: -1 for one the operation does not take. */
 int		 request_dispatch(enum procid, struct imsg *);
 
-/*
- * The operations table (ops.c): one row per control request.  The
- * router looks a request up in it and checks everything a row says
- * before any of the operation's code runs.
- */
+/* The operations table (ops.c): one row per control request. */
 struct answer_row {
 	uint32_t	 ar_type;
 	uint32_t	 ar_senders;	/* bits of enum procid */
@@ -250,10 +232,7 @@ struct ctl_op {
 	const struct answer_row	*op_answers;	/* ends with ar_type 0 */
 	/* a stream of the request ended at its source */
 	void			(*op_stream_end)(struct request *);
-	/*
-	 * The client left: 1 when the operation carries on without it to
-	 * undo what it made (it answers no one), 0 to be cancelled.
-	 */
+	/* The client left: 1 to carry on alone and undo, 0 to cancel. */
 	int			(*op_abandon)(struct request *);
 	/* r_state's size, from the operation's own file; NULL: none */
 	const size_t		*op_state_size;
@@ -262,12 +241,7 @@ struct ctl_op {
 extern const struct ctl_op	 ops_table[];
 extern const size_t		 ops_count;
 
-/*
- * streams.c: the stream table.  A stream runs between two endpoints, a
- * worker or a control client, through spaced unread; spaced checks each
- * message's direction and the credit window (stream_gauge), so it never
- * holds more than a window of any stream.
- */
+/* streams.c: the stream table, each stream held to its credit window */
 struct stream_end_point {
 	enum procid		 ep_proc;	/* PROC_MAX: a client */
 	struct ctl_conn		*ep_cc;
@@ -303,10 +277,7 @@ struct imsgev	*gitinst_iev(struct git_inst *);
 /* A new id for a request or a stream: never 0, never one in use. */
 uint32_t	 spaced_new_id(void);
 
-/*
- * gitinst.c: the spaced-git of each (caller, repository), started by
- * spaced-launch when a request needs it, ended when idle or broken.
- */
+/* gitinst.c: the spaced-git of each (caller, repository) */
 struct git_inst;
 /*
  * The request's spaced-git, found or launched, and the first message it
@@ -372,13 +343,10 @@ int	 agent_none(void);
 const struct agent_profile *agent_profile(void);
 
 /*
- * tools.c: the tools volume, below the operations.  tools_open() opens
- * and hashes, once at start, the filler, each packed tarball of each
- * profile and the CA bundle.  tools_ensure(r, agent) sends the ensure
- * of the tools volume of the profile agent ("" the default) for r's
- * caller; r then waits for PROC_DOCKER's IMSG_TOOLS_DONE (and asks for
- * engine connections).  NULL when sent, else the error code (nothing
- * was sent).  tools_done_read() checks that answer: -1 is a lie.
+ * tools.c: the tools volume.  tools_ensure(r, agent) sends the ensure of
+ * the profile's volume ("" the default): NULL, or the error code
+ * (nothing was sent); r then waits for IMSG_TOOLS_DONE, which
+ * tools_done_read() checks (-1: a lie).
  */
 void		 tools_open(const char *libexec);
 const char	*tools_ensure(struct request *, const char *agent);
@@ -392,10 +360,7 @@ int		 tools_current(const char *agent, uid_t,
 struct space_agent;
 int		 agent_fill(uid_t, struct space_agent *);
 
-/*
- * The operations, one file each (a family shares one): what ops.c's
- * rows name.  Nothing but ops.c calls them.
- */
+/* The operations (a family shares a file): only ops.c names them. */
 /* admin.c */
 const char	*status_start(struct request *, struct imsg *);
 const char	*privileges_start(struct request *, struct imsg *);
@@ -462,22 +427,14 @@ void	 kmsg_seccomp_syscall(pid_t, char *buf, size_t len);
 int	 kmsg_parse_seccomp(const char *line, size_t len, pid_t pid,
 	    long *syscall);
 
-/*
- * runtime.c: spaced-relay and the space CA bundle, opened and hashed at
- * start; spaced-docker gets read-only fds of them and their key once
- * it is READY.
- */
+/* runtime.c: spaced-relay and the space CA bundle, for spaced-docker */
 void	 runtime_open(const char *libexec);
 void	 runtime_send(void);
 /* 16 lowercase hex, or "" when the relay could not be read. */
 const char *runtime_key(void);
 /* The hosts file's real path, or "" when it is missing or not ours. */
 const char *runtime_hosts(void);
-/*
- * Pure: the key of the relay open on fd and of the CA bundle on ca_fd
- * (-1: none, and the key is the relay's alone), and their sizes, read
- * with pread.
- */
+/* Pure: the key of the relay on fd and the bundle on ca_fd (or -1). */
 int	 runtime_hash(int fd, int ca_fd, char key[RUNTIME_KEY_LEN + 1],
 	    uint64_t *size, uint64_t *ca_size);
 

@@ -15,17 +15,10 @@
  */
 
 /*
- * The stream table.  Streams pass through spaced unread: DATA and END
- * go from the source to the destination, CREDIT back (common/lib/stream.c,
- * stream_relay), and a gauge per stream refuses a source that sends past
- * its window, so spaced never holds more than a window of any stream.
- * An endpoint is a worker or a control client; a message from the wrong
- * end, or for no stream, is refused: fatal from a worker, the end of
- * the connection from a client.
- *
- * An aborted stream (its request was cancelled) stays in the table until
- * its request is freed, and what still arrives for it is dropped: the
- * source may have sent it before it saw the cancel.
+ * The stream table: streams pass through spaced unread, each held to its
+ * credit window by a gauge; a message from the wrong end or for no
+ * stream is fatal from a worker, the end of a client.  More:
+ * docs/notes/spaced-router.md.
  */
 
 #include <sys/types.h>

@@ -43,16 +43,22 @@
 #define TOOLS_TARBALL_MAX	(512ULL * 1024 * 1024)
 #define TOOLS_CA_BUNDLE_MAX	(1024 * 1024)
 
-static int		 filler_fd = -1;
-static uint64_t		 filler_size;
-static char		 filler_sha[SHA256_HEX_LEN + 1];
-/* The profiles with their tarballs hashed, and the fds of those. */
-static struct agent_profile profiles[AGENT_PROFILES_MAX];
-static int		 profile_ok[AGENT_PROFILES_MAX];
-static int		 packed_fd[AGENT_PROFILES_MAX][AGENT_PACKAGES_MAX];
-static uint32_t		 nprofiles;
-static int		 ca_fd = -1;
-static uint64_t		 ca_size;
+/* What a fill sends, opened once; the profiles with tarballs hashed. */
+static struct {
+	int			 filler_fd;
+	uint64_t		 filler_size;
+	char			 filler_sha[SHA256_HEX_LEN + 1];
+	struct agent_profile	 profiles[AGENT_PROFILES_MAX];
+	int			 profile_ok[AGENT_PROFILES_MAX];
+	int			 packed_fd[AGENT_PROFILES_MAX]
+			    [AGENT_PACKAGES_MAX];
+	uint32_t		 nprofiles;
+	int			 ca_fd;
+	uint64_t		 ca_size;
+} tv = {
+	.filler_fd = -1,
+	.ca_fd = -1,
+};
 
 static int
 open_regular(const char *path, uint64_t max, char sha[SHA256_HEX_LEN + 1],
@@ -85,30 +91,30 @@ tools_open(const char *libexec)
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", libexec,
 	    SPACED_FILLER) < sizeof(path) &&
-	    (filler_fd = open_regular(path, TOOLS_FILLER_MAX, filler_sha,
-	    &filler_size)) != -1)
+	    (tv.filler_fd = open_regular(path, TOOLS_FILLER_MAX, tv.filler_sha,
+	    &tv.filler_size)) != -1)
 		log_info("tools: %s, sha256 %.16s..., %llu bytes", path,
-		    filler_sha, (unsigned long long)filler_size);
-	nprofiles = conf->sc_nagents;
-	for (i = 0; i < nprofiles; i++) {
-		profiles[i] = conf->sc_agents[i];
-		profile_ok[i] = 1;
+		    tv.filler_sha, (unsigned long long)tv.filler_size);
+	tv.nprofiles = conf->sc_nagents;
+	for (i = 0; i < tv.nprofiles; i++) {
+		tv.profiles[i] = conf->sc_agents[i];
+		tv.profile_ok[i] = 1;
 		for (j = 0; j < AGENT_PACKAGES_MAX; j++)
-			packed_fd[i][j] = -1;
-		for (j = 0; j < profiles[i].ag_npackages; j++) {
-			ap = &profiles[i].ag_packages[j];
+			tv.packed_fd[i][j] = -1;
+		for (j = 0; j < tv.profiles[i].ag_npackages; j++) {
+			ap = &tv.profiles[i].ag_packages[j];
 			if (ap->ap_tarball[0] == '\0')
 				continue;
 			/* Read and hashed once: the key says what is sent. */
-			if ((packed_fd[i][j] = open_regular(ap->ap_tarball,
+			if ((tv.packed_fd[i][j] = open_regular(ap->ap_tarball,
 			    TOOLS_TARBALL_MAX, ap->ap_sha256,
 			    &ap->ap_size)) == -1)
-				profile_ok[i] = 0;
+				tv.profile_ok[i] = 0;
 		}
 	}
-	if (conf->sc_tools_ca[0] != '\0' && (ca_fd =
+	if (conf->sc_tools_ca[0] != '\0' && (tv.ca_fd =
 	    open_regular(conf->sc_tools_ca, TOOLS_CA_BUNDLE_MAX, sha,
-	    &ca_size)) == -1)
+	    &tv.ca_size)) == -1)
 		log_warnx("tools: the CA bundle %s cannot be read: fills "
 		    "answer %s", conf->sc_tools_ca, ERR_TOOLS_FILL_FAILED);
 }
@@ -122,10 +128,10 @@ profile_find(const char *name, uint32_t *idx)
 
 	if (name == NULL || name[0] == '\0')
 		name = conf->sc_agent;
-	for (i = 0; i < nprofiles; i++)
-		if (strcmp(profiles[i].ag_name, name) == 0) {
+	for (i = 0; i < tv.nprofiles; i++)
+		if (strcmp(tv.profiles[i].ag_name, name) == 0) {
 			*idx = i;
-			return &profiles[i];
+			return &tv.profiles[i];
 		}
 	return NULL;
 }
@@ -160,12 +166,12 @@ tools_current(const char *agent, uid_t uid, struct ctl_tools_info *ti)
 	uint32_t			 idx;
 
 	memset(ti, 0, sizeof(*ti));
-	if ((ag = profile_find(agent, &idx)) == NULL || !profile_ok[idx] ||
-	    filler_fd == -1)
+	if ((ag = profile_find(agent, &idx)) == NULL || !tv.profile_ok[idx] ||
+	    tv.filler_fd == -1)
 		return -1;
 	strlcpy(ti->ti_agent, ag->ag_name, sizeof(ti->ti_agent));
-	if (tools_key(ag, conf->sc_space_image, filler_sha, ti->ti_key) ==
-	    -1 || tools_describe(ag, conf->sc_space_image, filler_sha,
+	if (tools_key(ag, conf->sc_space_image, tv.filler_sha, ti->ti_key) ==
+	    -1 || tools_describe(ag, conf->sc_space_image, tv.filler_sha,
 	    ti->ti_description, sizeof(ti->ti_description)) == -1 ||
 	    tools_volume_name(ti->ti_volume, sizeof(ti->ti_volume),
 	    conf->sc_install_id, uid, ti->ti_key) == -1)
@@ -205,8 +211,8 @@ tools_ensure(struct request *r, const char *agent)
 
 	if ((ag = profile_find(agent, &idx)) == NULL)
 		return ERR_BAD_REQUEST;
-	if (!profile_ok[idx] || filler_fd == -1 ||
-	    (conf->sc_tools_ca[0] != '\0' && ca_fd == -1))
+	if (!tv.profile_ok[idx] || tv.filler_fd == -1 ||
+	    (conf->sc_tools_ca[0] != '\0' && tv.ca_fd == -1))
 		return ERR_TOOLS_FILL_FAILED;
 	if ((ti = calloc(1, sizeof(*ti))) == NULL)
 		return ERR_INTERNAL;
@@ -226,20 +232,21 @@ tools_ensure(struct request *r, const char *agent)
 	for (i = 0, n = 1; i < ag->ag_npackages; i++)
 		if (ag->ag_packages[i].ap_tarball[0] != '\0')
 			n++;
-	te.te_nfiles = n + (ca_fd != -1);
+	te.te_nfiles = n + (tv.ca_fd != -1);
 	if ((code = place_send(r, IMSG_TOOLS_ENSURE_REQ, &te, sizeof(te))) !=
 	    NULL)
 		return code;
 	/* The files follow, each with its own fd: spaced-docker opens none. */
-	if (send_file(r, filler_fd, TOOLS_FILE_FILLER, 0, filler_size) == -1)
+	if (send_file(r, tv.filler_fd, TOOLS_FILE_FILLER, 0,
+	    tv.filler_size) == -1)
 		return NULL;	/* it answers: a file is missing */
 	for (i = 0; i < ag->ag_npackages; i++)
-		if (packed_fd[idx][i] != -1 &&
-		    send_file(r, packed_fd[idx][i], TOOLS_FILE_PACKED, i,
+		if (tv.packed_fd[idx][i] != -1 &&
+		    send_file(r, tv.packed_fd[idx][i], TOOLS_FILE_PACKED, i,
 		    ag->ag_packages[i].ap_size) == -1)
 			return NULL;
-	if (ca_fd != -1)
-		(void)send_file(r, ca_fd, TOOLS_FILE_CA, 0, ca_size);
+	if (tv.ca_fd != -1)
+		(void)send_file(r, tv.ca_fd, TOOLS_FILE_CA, 0, tv.ca_size);
 	return NULL;
 }
 
