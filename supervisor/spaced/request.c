@@ -355,6 +355,29 @@ request_tick(int fd, short event, void *arg)
 	request_arm(r);
 }
 
+/* A worker's message past READY: a stream's, spaced-launch's, or an answer. */
+void
+request_route(enum procid from, struct imsg *imsg)
+{
+	struct request	*r;
+
+	switch (imsg_get_type(imsg)) {
+	case IMSG_STREAM_DATA:
+	case IMSG_STREAM_CREDIT:
+	case IMSG_STREAM_END:
+		streams_dispatch(EP_WORKER(from), imsg);
+		return;
+	}
+	if (from == PROC_LAUNCH) {
+		gitinst_launch_dispatch(imsg);
+		return;
+	}
+	/* Every other message answers a request; a repository's are its own. */
+	if ((from == PROC_GIT && (r = request_find(imsg_get_peerid(imsg))) !=
+	    NULL && r->r_git != NULL) || request_dispatch(from, imsg) == -1)
+		fatalx("%s: a bad answer", proc_title(from));
+}
+
 /* An answer from a worker: it must be one the table expects. */
 int
 request_dispatch(enum procid from, struct imsg *imsg)

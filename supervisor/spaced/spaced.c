@@ -253,8 +253,14 @@ on_signal(int sig, short event, void *arg)
 
 	switch (sig) {
 	case SIGCHLD:
-		while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
-			workers_reaped(pid, status);
+		while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+			if (!workers_reaped(pid, status))
+				continue;
+			/* Without all its workers it cannot keep its word. */
+			workers_stop();
+			control_close();
+			exit(3);
+		}
 		break;
 	case SIGTERM:
 	case SIGINT:
@@ -349,7 +355,8 @@ main(int argc, char *argv[])
 	signal_add(&ev_int, NULL);
 	signal_add(&ev_hup, NULL);
 
-	workers_start(conf, env->env_base, libexec, debug, verbose);
+	workers_start(conf, env->env_base, libexec, debug, verbose,
+	    request_route);
 
 	/* Wait for READY from every worker, 10 s at most. */
 	gettimeofday(&start, NULL);

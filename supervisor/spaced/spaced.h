@@ -96,9 +96,10 @@ struct child {
 extern struct child	 children[PROC_MAX];
 
 void	 workers_start(const struct spaced_conf *, struct event_base *,
-	    const char *libexec, int debug, int verbose);
+	    const char *libexec, int debug, int verbose,
+	    void (*route)(enum procid, struct imsg *));
 int	 workers_all_ready(void);
-void	 workers_reaped(pid_t, int status);	/* from SIGCHLD */
+int	 workers_reaped(pid_t, int status);	/* 1: one of them died */
 void	 workers_stop(void);
 int	 worker_compose(enum procid, uint32_t type, uint32_t peerid, int fd,
 	    const void *, size_t);
@@ -206,6 +207,8 @@ void		 request_worker_done(struct request *, enum procid);
 /* The client left or the deadline passed: tell the workers. */
 void		 request_cancel(struct request *);
 void		 request_client_gone(struct ctl_conn *);
+/* workers.c hands it every message past READY (spaced.c says so). */
+void		 request_route(enum procid, struct imsg *);
 /* Every worker's answer: -1 for one the operation does not take. */
 int		 request_dispatch(enum procid, struct imsg *);
 
