@@ -17,9 +17,9 @@
 
 /*
  * The runtime relay and the hosts file every space binds, opened and
- * hashed at start, handed to spaced-docker as read-only fds once it is
- * READY; missing or not ours, create answers runtime_missing
- * (docs/notes/spaced-operations.md).
+ * hashed at start, handed to spaced-docker as read-only fds once the
+ * workers are READY; missing or not ours, create answers
+ * runtime_missing (docs/notes/spaced-operations.md).
  */
 
 #include <sys/stat.h>
@@ -282,7 +282,7 @@ runtime_key(void)
 	return rt.msg.dr_key;
 }
 
-/* To spaced-docker, once it is READY: dups, so ours stay for a next. */
+/* To spaced-docker, once READY: dups, so ours stay for a next. */
 void
 runtime_send(void)
 {
