@@ -729,7 +729,7 @@ sv_begin(struct request *r, const char *id, int op)
 {
 	struct sv_state		*sv = SV(r);
 
-	memset(SV(r), 0, sizeof(*sv));
+	memset(sv, 0, sizeof(*sv));
 	sv->op = op;
 	sv->step = SV_PLACE;
 	sv->none = agent_none();
