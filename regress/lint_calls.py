@@ -7,8 +7,7 @@ import os, subprocess, sys
 # The router of a program may be one circle, as relayd's proc.c with
 # control.c: the files that pass messages, never an operation.
 ROUTERS = {
-    "supervisor/spaced": {"control", "request", "streams", "workers",
-                          "gitinst"},
+    "supervisor/spaced": {"control", "request", "streams", "gitinst"},
 }
 
 

@@ -29,7 +29,7 @@ mutant "$MUTANT_CONTROL" GNUmakefile "" unit/spaced
 mutant "curl reads the space user's ~/.curlrc (--disable dropped)" \
     common/proto/space_server.h '"--disable", => ' agent/server.sh
 mutant "readiness without a deadline" supervisor/spaced/server.c \
-    "if (waited(r) + pause / 1000.0 > profile()->ag_ready_wait) { => if (0) {" \
+    "if (waited(r) + pause / 1000.0 > agent_profile()->ag_ready_wait) { => if (0) {" \
     agent/server.sh
 mutant "the token file readable by all (no umask)" common/proto/space_agent.h \
     "umask 077; => " agent/server.sh
@@ -40,7 +40,7 @@ mutant "a token's write that failed is ignored (the create stands)" \
 mutant "a token of any length taken" gatekeeper/spaced-journal/server_parse.c \
     "n < SERVER_TOKEN_MIN || n > SERVER_TOKEN_MAX) => 0)" agent/server.sh
 mutant "a create whose client left is not undone after the place" \
-    supervisor/spaced/server.c "	if (r->r_u.srv.op != SV_OP_CREATE || !r->r_u.srv.made)
+    supervisor/spaced/server.c "	if (sv->op != SV_OP_CREATE || !sv->made)
 		return 0; => 	return 0;" agent/server.sh
 mutant "the token in the exec's environment (every exec's stdin as Env)" \
     worker-docker/docker_exec.c \

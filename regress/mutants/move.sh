@@ -33,10 +33,10 @@ mutant "start does not repair a half-done move" worker-docker/space_ops.c \
 mutant "spaced does not undo a move whose server never got ready" \
     supervisor/spaced/server.c \
     "if (move_send(r, IMSG_SPACE_MOVE_UNDO_REQ) == 0)\n\t\t\treturn; => (void)0;"
-mutant "calls of start do not share one run" supervisor/spaced/server.c \
-    "if ((sr = run_find(owner, r->r_u.srv.id)) != NULL) { => if (0) {"
-mutant "stop does not wait for a start under way" supervisor/spaced/ops.c \
-    "agent_start_busy(sq->sq_owner, cs.cs_id)) { => 0) {"
+mutant "calls of start do not share one run" supervisor/spaced/space.c \
+    "if ((sr = startrun_find(owner, sv->id)) != NULL) { => if (0) {"
+mutant "stop does not wait for a start under way" supervisor/spaced/space.c \
+    "start_busy(sq->sq_owner, cs.cs_id)) { => 0) {"
 mutant "no prune of the old tools after a move" worker-docker/space_move.c \
     "if (sp->sq.sq_agent.sa_tools[0] == '\\\\0') { => if (1) {"
 

@@ -44,7 +44,7 @@ mutant "hosts file others may write taken" supervisor/spaced/runtime.c \
     "(sb.st_mode & 022) != 0 || => " spaced-spaces
 mutant "hosts file of any text taken" supervisor/spaced/runtime.c \
     "memcmp(buf, runtime_hosts_text, (size_t)n) == 0; => 1;" spaced-spaces
-mutant "create without a hosts file goes on" supervisor/spaced/ops.c \
+mutant "create without a hosts file goes on" supervisor/spaced/space.c \
     "|| sq->sq_hosts[0] == => || sq->sq_hosts[0] + 1 ==" spaced-spaces
 
 mutants_end

@@ -15,15 +15,10 @@
  */
 
 /*
- * code-in: a repository's code into a space as git objects (spec "Code
- * in", DESIGN.md "Code in").  spaced-git, as the repository's owner,
- * takes the snapshot and streams one pack; the pack goes through the
- * stream table, unread, into the stdin of a fixed script run in the
- * space by spaced-docker, which indexes it and unfolds the snapshot
- * into the host's branch.  What the script prints goes to the client
- * as exec output does, unread.  A failure after the snapshot removes
- * the host ref again; what reached the space stays there (the space is
- * the unit to remove, and a retry is refused with space_path_in_use).
+ * code-in and history (spec "Code in"): spaced-git's pack goes through
+ * the stream table, unread, into a fixed script in the space.  A failure
+ * after the snapshot removes the host ref again
+ * (docs/notes/spaced-operations.md).
  */
 
 #include <sys/types.h>
@@ -47,17 +42,28 @@ enum codein_step {
 	STEP_SNAPSHOT = 0,
 	STEP_TRANSFER,
 	STEP_ROLLBACK,
-	/* remove's cleanup */
-	STEP_REMOVE_GET,
-	STEP_REMOVE_GIT,
-	STEP_REMOVE_DEL,
 };
+
+struct codein_state {
+	enum codein_step	 step;
+	int			 history;	/* not code in */
+	char			 id[SPACE_ID_SIZE];
+	char			 dir[GIT_DIR_MAX];
+	int			 relaunched;
+	struct git_snap		 snap;
+	int			 have_snap;
+	int			 exec_failed;	/* the place's code */
+	int			 pack_due, exec_due;
+	int			 exit;		/* the script's */
+	uint32_t		 timeout_s;
+	char			 code[CTL_CODE_MAX];
+	char			 message[SPACE_DONE_MESSAGE_MAX];
+};
+const size_t codein_state_size = sizeof(struct codein_state);
 
 /* The inner limit outlives the host's by this much (spec: 5 s). */
 #define CODEIN_INNER_MARGIN	5
 #define CODEIN_OUTPUT_MAX	(1024 * 1024)
-/* A remove forgets at most this many origins of one space. */
-#define CODEIN_ORIGINS_MAX	64
 /* The script's own refusals, by exit code; a kill is 137. */
 #define UNFOLD_PATH_IN_USE	64
 #define UNFOLD_INIT_FAILED	65
@@ -147,32 +153,31 @@ codein_timeout(void)
 const char *
 codein_start(struct request *r, struct imsg *imsg)
 {
+	struct codein_state	*cs = r->r_state;
 	struct ctl_codein	 ci;
+	struct git_req		 gq;
 
-	(void)imsg_get_data(imsg, &ci, sizeof(ci));
-	if (memchr(ci.ci_id, '\0', sizeof(ci.ci_id)) == NULL ||
+	if (imsg_get_data(imsg, &ci, sizeof(ci)) == -1 ||
+	    memchr(ci.ci_id, '\0', sizeof(ci.ci_id)) == NULL ||
 	    !space_id_valid(ci.ci_id) || ci.ci_pad[0] != 0 ||
 	    ci.ci_pad[1] != 0 || ci.ci_pad[2] != 0 ||
 	    (ci.ci_flags & ~CODEIN_CLEAN) != 0 ||
 	    ci.ci_timeout_s > CODEIN_TIMEOUT_MAX ||
 	    !git_dir_valid(ci.ci_dir, sizeof(ci.ci_dir)))
 		return ERR_BAD_REQUEST;
-	r->r_u.git.history = r->r_op->op_type == IMSG_CTL_HISTORY;
-	if (r->r_u.git.history && ci.ci_flags != 0)
+	cs->history = r->r_op->op_type == IMSG_CTL_HISTORY;
+	if (cs->history && ci.ci_flags != 0)
 		return ERR_BAD_REQUEST;
-	r->r_u.git.type = r->r_u.git.history ? IMSG_GIT_HISTORY_REQ :
-	    IMSG_GIT_SNAPSHOT_REQ;
-	memset(&r->r_u.git.req, 0, sizeof(r->r_u.git.req));
-	strlcpy(r->r_u.git.req.gq_space, ci.ci_id,
-	    sizeof(r->r_u.git.req.gq_space));
-	r->r_u.git.req.gq_flags = ci.ci_flags & CODEIN_CLEAN ?
-	    GIT_REQ_CLEAN : 0;
-	strlcpy(r->r_u.git.dir, ci.ci_dir, sizeof(r->r_u.git.dir));
-	r->r_u.git.owner = r->r_uid;
-	r->r_u.git.timeout_s = ci.ci_timeout_s != 0 ? ci.ci_timeout_s :
+	memset(&gq, 0, sizeof(gq));
+	strlcpy(gq.gq_space, ci.ci_id, sizeof(gq.gq_space));
+	gq.gq_flags = ci.ci_flags & CODEIN_CLEAN ? GIT_REQ_CLEAN : 0;
+	strlcpy(cs->id, ci.ci_id, sizeof(cs->id));
+	strlcpy(cs->dir, ci.ci_dir, sizeof(cs->dir));
+	cs->timeout_s = ci.ci_timeout_s != 0 ? ci.ci_timeout_s :
 	    codein_timeout();
-	r->r_u.git.step = STEP_SNAPSHOT;
-	return gitinst_attach(r, ci.ci_dir);
+	cs->step = STEP_SNAPSHOT;
+	return gitinst_attach(r, ci.ci_dir, cs->history ?
+	    IMSG_GIT_HISTORY_REQ : IMSG_GIT_SNAPSHOT_REQ, &gq);
 }
 
 static void
@@ -180,14 +185,15 @@ codein_fail(struct request *r, const char *code, const char *message)
 {
 	if (r->r_git != NULL)
 		gitinst_retire(r->r_git);
-	space_fail(r, code, message);
+	request_refuse(r, code, message);
 }
 
 /* argv for the script, NUL-separated, into the exec request. */
 static int
 codein_argv(struct request *r, struct space_exec_req *se, const char *path)
 {
-	const struct git_snap	*gs = &r->r_u.git.snap;
+	struct codein_state	*cs = r->r_state;
+	const struct git_snap	*gs = &cs->snap;
 	char			 limit[16];
 	/*
 	 * The whole script under the inner limit, not its one step that
@@ -204,12 +210,12 @@ codein_argv(struct request *r, struct space_exec_req *se, const char *path)
 	const char		*hargv[] = { "/usr/bin/timeout", "-s", "KILL",
 	    limit, "/bin/sh", "-c", history_script,
 	    "spaced-history", path, gs->gs_base, limit };
-	const char		**v = r->r_u.git.history ? hargv : argv;
-	size_t			 nv = r->r_u.git.history ?
+	const char		**v = cs->history ? hargv : argv;
+	size_t			 nv = cs->history ?
 	    sizeof(hargv) / sizeof(hargv[0]) : sizeof(argv) / sizeof(argv[0]);
 
 	snprintf(limit, sizeof(limit), "%u",
-	    r->r_u.git.timeout_s + CODEIN_INNER_MARGIN);
+	    cs->timeout_s + CODEIN_INNER_MARGIN);
 	for (i = 0; i < nv; i++) {
 		n = strlen(v[i]) + 1;
 		if (len + n > sizeof(se->se_argv))
@@ -225,26 +231,29 @@ codein_argv(struct request *r, struct space_exec_req *se, const char *path)
 static void
 space_path(struct request *r, char *buf, size_t len)
 {
-	snprintf(buf, len, "/spaces/%s/%s", r->r_u.git.req.gq_space,
-	    r->r_u.git.snap.gs_name);
+	struct codein_state	*cs = r->r_state;
+
+	snprintf(buf, len, "/spaces/%s/%s", cs->id,
+	    cs->snap.gs_name);
 }
 
 /* The snapshot is taken: the pack and the script, side by side. */
 static void
 codein_transfer(struct request *r)
 {
+	struct codein_state	*cs = r->r_state;
 	static struct space_exec_req	 se;
 	struct git_pack_req		 gp;
 	struct ctl_exec_streams		 xs;
 	struct stream_route		*pack, *out;
+	const char			*code;
 	char				 path[GIT_DIR_MAX];
-	int				 s;
 
 	space_path(r, path, sizeof(path));
 	memset(&se, 0, sizeof(se));
-	space_req_fill(r, &se.se_space, r->r_u.git.req.gq_space);
+	space_req_fill(r, &se.se_space, cs->id);
 	se.se_target = EXEC_TARGET_SPACE;
-	se.se_timeout_ms = r->r_u.git.timeout_s * 1000;
+	se.se_timeout_ms = cs->timeout_s * 1000;
 	se.se_output_max = CODEIN_OUTPUT_MAX;
 	if (codein_argv(r, &se, path) == -1) {
 		codein_rollback(r, ERR_CODE_TRANSFER_FAILED, "the script's "
@@ -260,34 +269,29 @@ codein_transfer(struct request *r)
 	}
 	se.se_in_stream = pack->s_id;
 	se.se_out_stream = out->s_id;
-	if ((s = docker_connect()) == -1) {
-		codein_rollback(r, ERR_DOCKER_UNREACHABLE, "spaced cannot "
-		    "connect to the Docker socket");
-		return;
-	}
 	/* The sink first: it must know the stream before data comes. */
-	if (request_send(r, PROC_DOCKER, IMSG_SPACE_EXEC_REQ, s, &se,
-	    sizeof(se)) == -1) {
-		codein_rollback(r, ERR_WORKER_UNAVAILABLE, "spaced-docker");
+	if ((code = place_send(r, IMSG_SPACE_EXEC_REQ, &se, sizeof(se))) !=
+	    NULL) {
+		codein_rollback(r, code, place_why(code));
 		return;
 	}
-	r->r_u.git.exec_due = 1;
+	cs->exec_due = 1;
 	memset(&gp, 0, sizeof(gp));
-	strlcpy(gp.gp_space, r->r_u.git.req.gq_space, sizeof(gp.gp_space));
-	gp.gp_kind = r->r_u.git.history ? GIT_PACK_HISTORY : GIT_PACK_START;
+	strlcpy(gp.gp_space, cs->id, sizeof(gp.gp_space));
+	gp.gp_kind = cs->history ? GIT_PACK_HISTORY : GIT_PACK_START;
 	gp.gp_stream = pack->s_id;
-	strlcpy(gp.gp_base, r->r_u.git.snap.gs_base, sizeof(gp.gp_base));
-	strlcpy(gp.gp_staged, r->r_u.git.snap.gs_staged,
+	strlcpy(gp.gp_base, cs->snap.gs_base, sizeof(gp.gp_base));
+	strlcpy(gp.gp_staged, cs->snap.gs_staged,
 	    sizeof(gp.gp_staged));
-	strlcpy(gp.gp_start, r->r_u.git.snap.gs_start, sizeof(gp.gp_start));
+	strlcpy(gp.gp_start, cs->snap.gs_start, sizeof(gp.gp_start));
 	if (request_send(r, PROC_GIT, IMSG_GIT_PACK_REQ, -1, &gp,
 	    sizeof(gp)) == -1) {
 		stream_abort(pack);
 		codein_record(r, ERR_GIT_WORKER_FAILED, "spaced-git took no "
 		    "pack request");
 	} else
-		r->r_u.git.pack_due = 1;
-	r->r_u.git.step = STEP_TRANSFER;
+		cs->pack_due = 1;
+	cs->step = STEP_TRANSFER;
 	xs.xs_in = 0;
 	xs.xs_out = out->s_id;
 	request_data(r, &xs, sizeof(xs));
@@ -297,10 +301,12 @@ codein_transfer(struct request *r)
 static void
 codein_record(struct request *r, const char *code, const char *message)
 {
-	if (r->r_u.git.code[0] != '\0')
+	struct codein_state	*cs = r->r_state;
+
+	if (cs->code[0] != '\0')
 		return;
-	strlcpy(r->r_u.git.code, code, sizeof(r->r_u.git.code));
-	strlcpy(r->r_u.git.message, message, sizeof(r->r_u.git.message));
+	strlcpy(cs->code, code, sizeof(cs->code));
+	strlcpy(cs->message, message, sizeof(cs->message));
 }
 
 /*
@@ -310,15 +316,16 @@ codein_record(struct request *r, const char *code, const char *message)
 static void
 codein_rollback(struct request *r, const char *code, const char *message)
 {
+	struct codein_state	*cs = r->r_state;
 	struct git_req	 gq;
 
 	codein_record(r, code, message);
-	r->r_u.git.step = STEP_ROLLBACK;
+	cs->step = STEP_ROLLBACK;
 	memset(&gq, 0, sizeof(gq));
-	strlcpy(gq.gq_space, r->r_u.git.req.gq_space, sizeof(gq.gq_space));
+	strlcpy(gq.gq_space, cs->id, sizeof(gq.gq_space));
 	if (r->r_git == NULL || request_send(r, PROC_GIT,
 	    IMSG_GIT_REFS_REMOVE_REQ, -1, &gq, sizeof(gq)) == -1)
-		codein_fail(r, r->r_u.git.code, "the host ref "
+		codein_fail(r, cs->code, "the host ref "
 		    "refs/spaced/spaces/<id>/start could not be removed");
 }
 
@@ -326,22 +333,17 @@ codein_rollback(struct request *r, const char *code, const char *message)
 static void
 origin_send(struct request *r, uint32_t type)
 {
-	struct journal_origin	 jo;
+	struct codein_state	*cs = r->r_state;
 
-	memset(&jo, 0, sizeof(jo));
-	strlcpy(jo.jo_id, r->r_u.git.req.gq_space, sizeof(jo.jo_id));
-	jo.jo_uid = r->r_u.git.owner;
-	strlcpy(jo.jo_dir, r->r_u.git.dir, sizeof(jo.jo_dir));
-	if (request_send(r, PROC_JOURNAL, type, -1, &jo, sizeof(jo)) == -1)
-		log_warnx("request %u: the store takes no origin of %s",
-		    r->r_id, jo.jo_id);
+	(void)space_origin_send(r, type, cs->id, r->r_uid, cs->dir);
 }
 
 static void
 codein_succeed(struct request *r)
 {
+	struct codein_state	*cs = r->r_state;
 	struct ctl_codein_result	 cr;
-	const struct git_snap		*gs = &r->r_u.git.snap;
+	const struct git_snap		*gs = &cs->snap;
 
 	memset(&cr, 0, sizeof(cr));
 	space_path(r, cr.cr_space_path, sizeof(cr.cr_space_path));
@@ -380,14 +382,16 @@ history_answer(struct request *r, const char *status)
 static void
 history_settle(struct request *r)
 {
-	char	 why[SPACE_DONE_MESSAGE_MAX];
-	int	 x = r->r_u.git.exit;
+	struct codein_state	*cs = r->r_state;
 
-	if (r->r_u.git.exec_failed) {
-		codein_fail(r, ERR_HISTORY_FAILED, r->r_u.git.message);
+	char	 why[SPACE_DONE_MESSAGE_MAX];
+	int	 x = cs->exit;
+
+	if (cs->exec_failed) {
+		codein_fail(r, ERR_HISTORY_FAILED, cs->message);
 		return;
 	}
-	if (x == 0 && r->r_u.git.code[0] == '\0') {
+	if (x == 0 && cs->code[0] == '\0') {
 		history_answer(r, "complete");
 		return;
 	}
@@ -396,7 +400,7 @@ history_settle(struct request *r)
 		return;
 	}
 	if (x == 0)
-		strlcpy(why, r->r_u.git.message, sizeof(why));
+		strlcpy(why, cs->message, sizeof(why));
 	else
 		fmt_cut(why, sizeof(why), "step %s: inside_command_failed "
 		    "(exit %d)", x == HISTORY_NO_PROJECT ? "cd" :
@@ -408,20 +412,22 @@ history_settle(struct request *r)
 static void
 codein_settle(struct request *r)
 {
-	char	 why[SPACE_DONE_MESSAGE_MAX];
-	int	 x = r->r_u.git.exit;
+	struct codein_state	*cs = r->r_state;
 
-	if (r->r_u.git.pack_due || r->r_u.git.exec_due)
+	char	 why[SPACE_DONE_MESSAGE_MAX];
+	int	 x = cs->exit;
+
+	if (cs->pack_due || cs->exec_due)
 		return;
-	if (r->r_u.git.history) {
+	if (cs->history) {
 		history_settle(r);
 		return;
 	}
-	if (r->r_u.git.code[0] == '\0' && x == 0) {
+	if (cs->code[0] == '\0' && x == 0) {
 		codein_succeed(r);
 		return;
 	}
-	if (r->r_u.git.code[0] == '\0') {
+	if (cs->code[0] == '\0') {
 		if (x == UNFOLD_PATH_IN_USE)
 			codein_record(r, ERR_SPACE_PATH_IN_USE, "the project "
 			    "folder exists in the space already: remove the "
@@ -437,55 +443,59 @@ codein_settle(struct request *r)
 			codein_record(r, ERR_CODE_TRANSFER_FAILED, why);
 		}
 	}
-	codein_rollback(r, r->r_u.git.code, r->r_u.git.message);
+	codein_rollback(r, cs->code, cs->message);
 }
 
 static void
 codein_snap(struct request *r, enum procid from, struct imsg *imsg)
 {
-	(void)imsg_get_data(imsg, &r->r_u.git.snap, sizeof(r->r_u.git.snap));
-	if (r->r_u.git.step != STEP_SNAPSHOT || r->r_u.git.have_snap ||
-	    !git_snap_valid(&r->r_u.git.snap)) {
+	struct codein_state	*cs = r->r_state;
+
+	if (imsg_get_data(imsg, &cs->snap, sizeof(cs->snap)) == -1 ||
+	    cs->step != STEP_SNAPSHOT || cs->have_snap ||
+	    !git_snap_valid(&cs->snap)) {
 		gitinst_distrust(r->r_git);
 		return;
 	}
-	r->r_u.git.have_snap = 1;
+	cs->have_snap = 1;
 }
 
 static void
 codein_git_done(struct request *r, enum procid from, struct imsg *imsg)
 {
+	struct codein_state	*cs = r->r_state;
 	struct space_done	 sd;
 	char			 why[SPACE_DONE_MESSAGE_MAX];
 
-	(void)imsg_get_data(imsg, &sd, sizeof(sd));
-	if (!git_done_valid(&sd)) {
+	if (imsg_get_data(imsg, &sd, sizeof(sd)) == -1 ||
+	    !git_done_valid(&sd)) {
 		gitinst_distrust(r->r_git);
 		return;
 	}
-	switch (r->r_u.git.step) {
+	switch (cs->step) {
 	case STEP_SNAPSHOT:
-		if (r->r_u.git.history &&
+		if (cs->history &&
 		    strcmp(sd.sd_code, ERR_HOST_SHALLOW) == 0) {
 			history_answer(r, ERR_HOST_SHALLOW);
 			return;
 		}
 		if (sd.sd_code[0] != '\0') {
-			if (git_stale_relaunch(r, &sd))
+			if (gitinst_relaunch(r, sd.sd_code, cs->dir,
+			    &cs->relaunched))
 				return;
-			if (r->r_u.git.history) {
+			if (cs->history) {
 				fmt_cut(why, sizeof(why), "step host: %s: %s",
 				    sd.sd_code, sd.sd_message);
 				codein_fail(r, ERR_HISTORY_FAILED, why);
 			} else
 				codein_fail(r, sd.sd_code, sd.sd_message);
-		} else if (!r->r_u.git.have_snap)
+		} else if (!cs->have_snap)
 			gitinst_distrust(r->r_git);
 		else
 			codein_transfer(r);
 		break;
 	case STEP_TRANSFER:
-		r->r_u.git.pack_due = 0;
+		cs->pack_due = 0;
 		if (sd.sd_code[0] != '\0') {
 			fmt_cut(why, sizeof(why), "the pack: %s: %s",
 			    sd.sd_code, sd.sd_message);
@@ -497,11 +507,11 @@ codein_git_done(struct request *r, enum procid from, struct imsg *imsg)
 		if (sd.sd_code[0] != '\0')
 			fmt_cut(why, sizeof(why), "%s; and the host ref "
 			    "refs/spaced/spaces/%s/start could not be removed: "
-			    "%s", r->r_u.git.message, r->r_u.git.req.gq_space,
+			    "%s", cs->message, cs->id,
 			    sd.sd_message);
 		else
-			strlcpy(why, r->r_u.git.message, sizeof(why));
-		codein_fail(r, r->r_u.git.code, why);
+			strlcpy(why, cs->message, sizeof(why));
+		codein_fail(r, cs->code, why);
 		break;
 	}
 }
@@ -510,108 +520,33 @@ codein_git_done(struct request *r, enum procid from, struct imsg *imsg)
 static void
 codein_exec_done(struct request *r, enum procid from, struct imsg *imsg)
 {
+	struct codein_state	*cs = r->r_state;
 	struct space_done	 sd;
 	char			 why[SPACE_DONE_MESSAGE_MAX];
 
-	(void)imsg_get_data(imsg, &sd, sizeof(sd));
-	if (memchr(sd.sd_code, '\0', sizeof(sd.sd_code)) == NULL ||
+	if (imsg_get_data(imsg, &sd, sizeof(sd)) == -1 ||
+	    memchr(sd.sd_code, '\0', sizeof(sd.sd_code)) == NULL ||
 	    memchr(sd.sd_message, '\0', sizeof(sd.sd_message)) == NULL ||
 	    (sd.sd_code[0] == '\0' && (sd.sd_exit < 0 || sd.sd_exit > 255)) ||
-	    r->r_u.git.step != STEP_TRANSFER)
+	    cs->step != STEP_TRANSFER)
 		fatalx("%s: bad done from %s", __func__, proc_title(from));
-	r->r_u.git.exec_due = 0;
-	r->r_u.git.exit = sd.sd_exit;
+	cs->exec_due = 0;
+	cs->exit = sd.sd_exit;
 	if (sd.sd_code[0] != '\0') {
 		fmt_cut(why, sizeof(why), "%s: %s", sd.sd_code,
 		    sd.sd_message);
 		codein_record(r, ERR_CODE_TRANSFER_FAILED, why);
-		r->r_u.git.exec_failed = 1;
+		cs->exec_failed = 1;
 	}
 	/* A pack nobody takes any more waits for credit: end it now. */
 	if ((sd.sd_code[0] != '\0' || sd.sd_exit != 0) &&
-	    r->r_u.git.pack_due && r->r_git != NULL) {
+	    cs->pack_due && r->r_git != NULL) {
 		if (r->r_streams[0] != NULL)
 			stream_abort(r->r_streams[0]);
 		(void)gitinst_compose(r->r_git, IMSG_WORKER_CANCEL, r->r_id,
 		    NULL, 0);
 	}
 	codein_settle(r);
-}
-
-/*
- * After the place removed a space: the ref code in left in the
- * repository its code came from goes too, by that repository's
- * spaced-git, and then the store forgets the origin.  A repository
- * that moved or went has nothing left to remove; the space is gone
- * either way, so the remove answers END.
- */
-void
-remove_refs(struct request *r, const char *id)
-{
-	memset(&r->r_u.git, 0, sizeof(r->r_u.git));
-	strlcpy(r->r_u.git.req.gq_space, id, sizeof(r->r_u.git.req.gq_space));
-	r->r_u.git.owner = r->r_uid;
-	r->r_u.git.step = STEP_REMOVE_GET;
-	origin_send(r, IMSG_JOURNAL_ORIGIN_GET);
-	if ((r->r_waiting & PROC_BIT(PROC_JOURNAL)) == 0)
-		request_end(r);
-}
-
-void
-remove_origin(struct request *r, enum procid from, struct imsg *imsg)
-{
-	struct journal_origin	 jo;
-	const char		*code;
-
-	(void)imsg_get_data(imsg, &jo, sizeof(jo));
-	if (memchr(jo.jo_dir, '\0', sizeof(jo.jo_dir)) == NULL)
-		fatalx("%s: bad origin from %s", __func__, proc_title(from));
-	/* Forgotten: the next origin of the space, until none is left. */
-	if (r->r_u.git.step == STEP_REMOVE_DEL) {
-		r->r_u.git.step = STEP_REMOVE_GET;
-		if (++r->r_u.git.removed > CODEIN_ORIGINS_MAX)
-			request_end(r);
-		else
-			origin_send(r, IMSG_JOURNAL_ORIGIN_GET);
-		return;
-	}
-	if (!jo.jo_found || !git_dir_valid(jo.jo_dir, sizeof(jo.jo_dir))) {
-		request_end(r);
-		return;
-	}
-	strlcpy(r->r_u.git.dir, jo.jo_dir, sizeof(r->r_u.git.dir));
-	r->r_u.git.type = IMSG_GIT_REFS_REMOVE_REQ;
-	r->r_u.git.step = STEP_REMOVE_GIT;
-	r->r_u.git.sent = 0;		/* a new step for a new spaced-git */
-	r->r_git = NULL;
-	if ((code = gitinst_attach(r, jo.jo_dir)) != NULL) {
-		log_warnx("request %u: refs of %s in %s stay: %s", r->r_id,
-		    jo.jo_id, jo.jo_dir, code);
-		r->r_u.git.step = STEP_REMOVE_DEL;
-		origin_send(r, IMSG_JOURNAL_ORIGIN_DEL);
-	}
-}
-
-void
-remove_git_done(struct request *r, enum procid from, struct imsg *imsg)
-{
-	struct space_done	 sd;
-
-	(void)imsg_get_data(imsg, &sd, sizeof(sd));
-	if (!git_done_valid(&sd)) {
-		gitinst_distrust(r->r_git);
-		return;
-	}
-	if (sd.sd_code[0] != '\0') {
-		gitinst_retire(r->r_git);
-		log_warnx("request %u: refs of %s in %s: %s: %s", r->r_id,
-		    r->r_u.git.req.gq_space, r->r_u.git.dir, sd.sd_code,
-		    sd.sd_message);
-	}
-	r->r_u.git.step = STEP_REMOVE_DEL;
-	origin_send(r, IMSG_JOURNAL_ORIGIN_DEL);
-	if ((r->r_waiting & PROC_BIT(PROC_JOURNAL)) == 0)
-		request_end(r);
 }
 
 static void

@@ -15,16 +15,12 @@
  */
 
 /*
- * The control socket.  Every local user may connect; SO_PEERCRED says
- * who they are, and that uid scopes every answer.  A request is one
- * message with a fixed payload, looked up in the operations table
- * (ops.c); a client that sends anything else gets an error code and is
- * closed, and spaced goes on serving the others.
- *
- * What spaced holds for a client is bounded: a client whose queued
- * answers pass CTL_OUT_SOFT is not read until they drain (so it cannot
- * make spaced answer faster than it reads), one past CTL_OUT_HARD is
- * closed, and streams to it are held to their credit window.
+ * The control socket.  SO_PEERCRED says who a client is, and that uid
+ * scopes every answer.  A request is one message with a fixed payload,
+ * looked up in the operations table spaced.c hands over (ops.c's);
+ * anything else gets an error code and the client is closed.  What
+ * spaced holds for a client is bounded (CTL_OUT_SOFT, CTL_OUT_HARD,
+ * the streams' credit window).
  */
 
 #include <sys/socket.h>
@@ -69,16 +65,26 @@ _Static_assert(CTL_MAX_REQUEST >= 8192, "stdin chunks must fit");
 /* A closing client that does not take its last word is let go after. */
 #define CTL_LINGER_SECONDS	5
 
-static TAILQ_HEAD(, ctl_conn) ctl_conns = TAILQ_HEAD_INITIALIZER(ctl_conns);
-static struct event_base	*ctl_base;
-static struct event		 ctl_ev_accept;
-static struct event		 ctl_ev_pause;
-static int			 ctl_fd = -1;
-static char			 ctl_path[sizeof(((struct sockaddr_un *)0)->sun_path)];
-static uint32_t			 ctl_next_id = 1;
-static size_t			 ctl_count;
-static gid_t			 ctl_docker_gid;
-static int			 ctl_docker_known;
+/* The control socket's state: one struct, as relayd's env. */
+static struct {
+	TAILQ_HEAD(, ctl_conn)	 conns;
+	struct event_base	*base;
+	struct event		 ev_accept;
+	struct event		 ev_pause;	/* after EMFILE */
+	int			 fd;
+	char			 path[sizeof(((struct sockaddr_un *)0)->
+			    sun_path)];
+	uint32_t		 next_id;
+	size_t			 count;
+	const struct ctl_op	*ops;
+	size_t			 nops;
+	gid_t			 docker_gid;
+	int			 docker_known;
+} ctl = {
+	.conns = TAILQ_HEAD_INITIALIZER(ctl.conns),
+	.fd = -1,
+	.next_id = 1,
+};
 
 static void	control_accept(int, short, void *);
 static void	control_dispatch(int, short, void *);
@@ -94,8 +100,8 @@ control_docker_group(const char *name)
 		    "root and uid %u only", name, (unsigned)geteuid());
 		return;
 	}
-	ctl_docker_gid = gr->gr_gid;
-	ctl_docker_known = 1;
+	ctl.docker_gid = gr->gr_gid;
+	ctl.docker_known = 1;
 	log_debug("control: group %s is gid %u", name, (unsigned)gr->gr_gid);
 }
 
@@ -112,9 +118,9 @@ control_peer_docker(int s, gid_t primary)
 	size_t		 i, n;
 	int		 member = 0;
 
-	if (!ctl_docker_known)
+	if (!ctl.docker_known)
 		return 0;
-	if (primary == ctl_docker_gid)
+	if (primary == ctl.docker_gid)
 		return 1;
 	if (getsockopt(s, SOL_SOCKET, SO_PEERGROUPS, groups, &len) == -1) {
 		if (errno != ERANGE || len > CTL_GROUPS_MAX * sizeof(gid_t) ||
@@ -131,7 +137,7 @@ control_peer_docker(int s, gid_t primary)
 	}
 	n = len / sizeof(gid_t);
 	for (i = 0; i < n; i++)
-		if (groups[i] == ctl_docker_gid)
+		if (groups[i] == ctl.docker_gid)
 			member = 1;
 	if (groups != small)
 		free(groups);
@@ -160,19 +166,22 @@ control_may(const struct ctl_conn *cc, const struct ctl_op *op)
 }
 
 void
-control_listen(const char *path, struct event_base *base)
+control_listen(const char *path, struct event_base *base,
+    const struct ctl_op *ops, size_t nops)
 {
 	struct sockaddr_un	 sun;
 	struct stat		 sb;
 	int			 probe;
 
-	ctl_base = base;
+	ctl.base = base;
+	ctl.ops = ops;
+	ctl.nops = nops;
 	memset(&sun, 0, sizeof(sun));
 	sun.sun_family = AF_UNIX;
 	if (strlcpy(sun.sun_path, path, sizeof(sun.sun_path)) >=
 	    sizeof(sun.sun_path))
 		fatalx("control socket path too long: %s", path);
-	strlcpy(ctl_path, path, sizeof(ctl_path));
+	strlcpy(ctl.path, path, sizeof(ctl.path));
 
 	/* A socket left by a dead spaced is removed; a live one is not. */
 	if (lstat(path, &sb) == 0) {
@@ -187,10 +196,10 @@ control_listen(const char *path, struct event_base *base)
 		if (unlink(path) == -1)
 			fatal("unlink %s", path);
 	}
-	if ((ctl_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK |
+	if ((ctl.fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK |
 	    SOCK_CLOEXEC, 0)) == -1)
 		fatal("socket");
-	if (bind(ctl_fd, (struct sockaddr *)&sun, sizeof(sun)) == -1)
+	if (bind(ctl.fd, (struct sockaddr *)&sun, sizeof(sun)) == -1)
 		fatal("bind %s", path);
 	/*
 	 * Every user may connect: the peer's uid scopes what it sees, and
@@ -198,31 +207,31 @@ control_listen(const char *path, struct event_base *base)
 	 */
 	if (chmod(path, 0666) == -1)
 		fatal("chmod %s", path);
-	if (listen(ctl_fd, 16) == -1)
+	if (listen(ctl.fd, 16) == -1)
 		fatal("listen");
-	event_set(&ctl_ev_accept, ctl_fd, EV_READ | EV_PERSIST,
+	event_set(&ctl.ev_accept, ctl.fd, EV_READ | EV_PERSIST,
 	    control_accept, NULL);
-	event_base_set(base, &ctl_ev_accept);
-	event_add(&ctl_ev_accept, NULL);
-	evtimer_set(&ctl_ev_pause, control_accept, NULL);
-	event_base_set(base, &ctl_ev_pause);
+	event_base_set(base, &ctl.ev_accept);
+	event_add(&ctl.ev_accept, NULL);
+	evtimer_set(&ctl.ev_pause, control_accept, NULL);
+	event_base_set(base, &ctl.ev_pause);
 	log_info("listening on %s", path);
 }
 
 void
 control_close(void)
 {
-	if (ctl_fd == -1)
+	if (ctl.fd == -1)
 		return;
-	close(ctl_fd);
-	ctl_fd = -1;
-	(void)unlink(ctl_path);
+	close(ctl.fd);
+	ctl.fd = -1;
+	(void)unlink(ctl.path);
 }
 
 size_t
 control_clients(void)
 {
-	return ctl_count;
+	return ctl.count;
 }
 
 static void
@@ -259,15 +268,15 @@ control_accept(int fd, short event, void *arg)
 	int		 s;
 
 	if (event & EV_TIMEOUT) {	/* the pause after EMFILE is over */
-		event_add(&ctl_ev_accept, NULL);
+		event_add(&ctl.ev_accept, NULL);
 		return;
 	}
-	if ((s = accept4(ctl_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC))
+	if ((s = accept4(ctl.fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC))
 	    == -1) {
 		if (errno == EMFILE || errno == ENFILE) {
 			/* Back off instead of spinning on a full table. */
-			event_del(&ctl_ev_accept);
-			evtimer_add(&ctl_ev_pause, &pause);
+			event_del(&ctl.ev_accept);
+			evtimer_add(&ctl.ev_pause, &pause);
 		} else if (errno != EAGAIN && errno != EINTR &&
 		    errno != ECONNABORTED)
 			log_warn("accept");
@@ -278,10 +287,10 @@ control_accept(int fd, short event, void *arg)
 		close(s);
 		return;
 	}
-	TAILQ_FOREACH(o, &ctl_conns, cc_entry)
+	TAILQ_FOREACH(o, &ctl.conns, cc_entry)
 		if (o->cc_uid == cred.uid)
 			same_uid++;
-	if (ctl_count >= CTL_MAX_CONNS ||
+	if (ctl.count >= CTL_MAX_CONNS ||
 	    same_uid >= CTL_MAX_CONNS_PER_UID) {
 		log_warnx("control: uid %u: too many connections",
 		    (unsigned)cred.uid);
@@ -293,20 +302,20 @@ control_accept(int fd, short event, void *arg)
 		close(s);
 		return;
 	}
-	cc->cc_id = ctl_next_id++;
+	cc->cc_id = ctl.next_id++;
 	cc->cc_uid = cred.uid;
 	cc->cc_pid = cred.pid;
 	cc->cc_docker = control_peer_docker(s, cred.gid);
 	TAILQ_INIT(&cc->cc_requests);
-	imsgev_init(&cc->cc_iev, ctl_base, s, control_dispatch, cc);
+	imsgev_init(&cc->cc_iev, ctl.base, s, control_dispatch, cc);
 	imsgbuf_set_maxsize(&cc->cc_iev.ibuf, IMSG_HEADER_SIZE +
 	    CTL_MAX_REQUEST);
 	evtimer_set(&cc->cc_idle, control_idle, cc);
-	event_base_set(ctl_base, &cc->cc_idle);
+	event_base_set(ctl.base, &cc->cc_idle);
 	control_busy_changed(cc);
 	imsg_event_add(&cc->cc_iev);
-	TAILQ_INSERT_TAIL(&ctl_conns, cc, cc_entry);
-	ctl_count++;
+	TAILQ_INSERT_TAIL(&ctl.conns, cc, cc_entry);
+	ctl.count++;
 	log_debug("control: connection %u from uid %u pid %d", cc->cc_id,
 	    (unsigned)cc->cc_uid, (int)cc->cc_pid);
 }
@@ -327,8 +336,8 @@ static void
 control_free(struct ctl_conn *cc)
 {
 	request_client_gone(cc);
-	TAILQ_REMOVE(&ctl_conns, cc, cc_entry);
-	ctl_count--;
+	TAILQ_REMOVE(&ctl.conns, cc, cc_entry);
+	ctl.count--;
 	event_del(&cc->cc_iev.ev);
 	evtimer_del(&cc->cc_idle);
 	imsgbuf_clear(&cc->cc_iev.ibuf);
@@ -388,6 +397,17 @@ control_send_fail(struct ctl_conn *cc, uint32_t peerid, const char *code)
 	control_send(cc, IMSG_CTL_FAIL, peerid, &cf, sizeof(cf));
 }
 
+static const struct ctl_op *
+control_op(uint32_t type)
+{
+	size_t	 i;
+
+	for (i = 0; i < ctl.nops; i++)
+		if (ctl.ops[i].op_type == type)
+			return &ctl.ops[i];
+	return NULL;
+}
+
 static void
 control_request(struct ctl_conn *cc, struct imsg *imsg)
 {
@@ -410,7 +430,7 @@ control_request(struct ctl_conn *cc, struct imsg *imsg)
 		control_fail_close(cc, peerid, ERR_BAD_REQUEST);
 		return;
 	}
-	if ((op = ops_find(type)) == NULL) {
+	if ((op = control_op(type)) == NULL) {
 		control_send_fail(cc, peerid, ERR_UNKNOWN_REQUEST);
 		return;
 	}

@@ -61,18 +61,17 @@ exec_start(struct request *r, struct imsg *imsg)
 	static struct space_exec_req	 se;
 	struct ctl_exec_streams		 xs;
 	struct stream_route		*out, *in = NULL;
-	int				 s;
 
-	(void)imsg_get_data(imsg, &cx, sizeof(cx));
-	if (memchr(cx.cx_id, '\0', sizeof(cx.cx_id)) == NULL ||
+	if (imsg_get_data(imsg, &cx, sizeof(cx)) == -1 ||
+	    memchr(cx.cx_id, '\0', sizeof(cx.cx_id)) == NULL ||
 	    !space_id_valid(cx.cx_id) || cx.cx_pad[0] != 0 ||
 	    cx.cx_pad[1] != 0 || cx.cx_pad[2] != 0 || cx.cx_stdin > 1 ||
 	    !argv_valid(cx.cx_argv, cx.cx_argv_len, cx.cx_argc))
 		return ERR_BAD_REQUEST;
 	if (cx.cx_target != EXEC_TARGET_SPACE &&
 	    cx.cx_target != EXEC_TARGET_GATEKEEPER) {
-		space_fail(r, ERR_INVALID_EXEC_TARGET, "the targets are the "
-		    "space and its gatekeeper");
+		request_refuse(r, ERR_INVALID_EXEC_TARGET, "the targets are "
+		    "the space and its gatekeeper");
 		return NULL;
 	}
 
@@ -91,14 +90,9 @@ exec_start(struct request *r, struct imsg *imsg)
 		return ERR_BUSY;
 	se.se_out_stream = out->s_id;
 	se.se_in_stream = in != NULL ? in->s_id : 0;
-	if ((s = docker_connect()) == -1) {
-		space_fail(r, ERR_DOCKER_UNREACHABLE, "spaced cannot connect "
-		    "to the Docker socket");
+	if (place_send_or_refuse(r, IMSG_SPACE_EXEC_REQ, &se, sizeof(se)) ==
+	    -1)
 		return NULL;
-	}
-	if (request_send(r, PROC_DOCKER, IMSG_SPACE_EXEC_REQ, s, &se,
-	    sizeof(se)) == -1)
-		return ERR_WORKER_UNAVAILABLE;
 	/* The client learns the streams once the place knows them. */
 	xs.xs_in = se.se_in_stream;
 	xs.xs_out = se.se_out_stream;
@@ -112,8 +106,8 @@ exec_done(struct request *r, enum procid from, struct imsg *imsg)
 {
 	struct space_done	 sd;
 
-	(void)imsg_get_data(imsg, &sd, sizeof(sd));
-	if (memchr(sd.sd_code, '\0', sizeof(sd.sd_code)) == NULL ||
+	if (imsg_get_data(imsg, &sd, sizeof(sd)) == -1 ||
+	    memchr(sd.sd_code, '\0', sizeof(sd.sd_code)) == NULL ||
 	    memchr(sd.sd_message, '\0', sizeof(sd.sd_message)) == NULL ||
 	    (sd.sd_code[0] == '\0' && (sd.sd_exit < 0 || sd.sd_exit > 255)))
 		fatalx("%s: bad done from %s", __func__, proc_title(from));
@@ -126,7 +120,7 @@ exec_done(struct request *r, enum procid from, struct imsg *imsg)
 
 const struct answer_row exec_answers[] = {
 	{ IMSG_SPACE_DONE, PROC_BIT(PROC_DOCKER), sizeof(struct space_done),
-	    1, exec_done },
+	    AR_FINAL, exec_done },
 	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,
 	    space_conn },
 	{ 0 }

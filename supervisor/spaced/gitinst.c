@@ -15,14 +15,10 @@
  */
 
 /*
- * The spaced-git of each repository a caller names.  spaced makes the
- * channel and asks spaced-launch to start spaced-git on it as the
- * repository's owner; the instance confines itself to that repository
- * (Landlock can only narrow, so one process cannot serve two), says
- * READY, and serves until it has been idle for GITINST_IDLE_SECONDS,
- * when spaced closes the channel and it exits.  Unlike spaced's own
- * workers, an instance reads a user's repository, which may be hostile:
- * a lie from one ends that instance and fails its requests, never spaced.
+ * The spaced-git of each repository a caller names, started by
+ * spaced-launch as the repository's owner and ended when idle.  It may
+ * read a hostile repository: a lie ends that instance and fails its
+ * requests, never spaced (docs/notes/spaced-router.md).
  */
 
 #include <sys/socket.h>
@@ -67,11 +63,16 @@ struct git_inst {
 	struct imsgev		 gi_iev;
 };
 
-static TAILQ_HEAD(, git_inst) insts = TAILQ_HEAD_INITIALIZER(insts);
-static size_t		 ninsts;
-static uint32_t		 next_inst_id = 1;
-static struct event	 sweep_ev;
-static struct event_base *gi_base;
+static struct {
+	TAILQ_HEAD(, git_inst)	 insts;
+	size_t			 ninsts;
+	uint32_t		 next_id;
+	struct event		 sweep_ev;
+	struct event_base	*base;
+} gis = {
+	.insts = TAILQ_HEAD_INITIALIZER(gis.insts),
+	.next_id = 1,
+};
 
 static void	gitinst_dispatch(int, short, void *);
 
@@ -89,7 +90,7 @@ gitinst_by_id(uint32_t id)
 {
 	struct git_inst	*gi;
 
-	TAILQ_FOREACH(gi, &insts, gi_entry)
+	TAILQ_FOREACH(gi, &gis.insts, gi_entry)
 		if (gi->gi_id == id)
 			return gi;
 	return NULL;
@@ -115,15 +116,15 @@ gitinst_flush(struct git_inst *gi)
 			continue;
 		if (r->r_waiting & PROC_BIT(PROC_GIT))
 			return;		/* one in flight */
-		if (!r->r_answered && !r->r_u.git.sent && next == NULL)
+		if (!r->r_answered && !r->r_git_sent && next == NULL)
 			next = r;
 	}
 	if (next == NULL)
 		return;
-	next->r_u.git.sent = 1;
-	if (request_send(next, PROC_GIT, next->r_u.git.type, -1,
-	    &next->r_u.git.req, sizeof(next->r_u.git.req)) == -1)
-		space_fail(next, ERR_GIT_WORKER_FAILED,
+	next->r_git_sent = 1;
+	if (request_send(next, PROC_GIT, next->r_git_type, -1,
+	    &next->r_git_req, sizeof(next->r_git_req)) == -1)
+		request_refuse(next, ERR_GIT_WORKER_FAILED,
 		    "spaced-git took no request");
 }
 
@@ -142,7 +143,7 @@ gitinst_free(struct git_inst *gi, const char *code, const char *message)
 		r->r_git = NULL;
 		r->r_waiting &= ~PROC_BIT(PROC_GIT);
 		if (!r->r_answered)
-			space_fail(r, code, message);
+			request_refuse(r, code, message);
 		else
 			request_worker_done(r, PROC_GIT);
 	}
@@ -150,8 +151,8 @@ gitinst_free(struct git_inst *gi, const char *code, const char *message)
 	if (gi->gi_state != GI_LAUNCHING)
 		imsgev_clear(&gi->gi_iev);
 	close(gi->gi_fd);
-	TAILQ_REMOVE(&insts, gi, gi_entry);
-	ninsts--;
+	TAILQ_REMOVE(&gis.insts, gi, gi_entry);
+	gis.ninsts--;
 	free(gi);
 }
 
@@ -170,7 +171,7 @@ gitinst_evict(uid_t caller)
 	struct git_inst	*gi;
 
 	/* The list is in the order they were made: the oldest first. */
-	TAILQ_FOREACH(gi, &insts, gi_entry)
+	TAILQ_FOREACH(gi, &gis.insts, gi_entry)
 		if ((caller == (uid_t)-1 || gi->gi_caller == caller) &&
 		    gitinst_idle(gi)) {
 			gitinst_free(gi, ERR_GIT_WORKER_FAILED, "");
@@ -180,14 +181,19 @@ gitinst_evict(uid_t caller)
 }
 
 const char *
-gitinst_attach(struct request *r, const char *dir)
+gitinst_attach(struct request *r, const char *dir, uint32_t type,
+    const struct git_req *gq)
 {
 	struct launch_git_req	 lg;
 	struct git_inst		*gi;
 	size_t			 mine = 0;
 	int			 sp[2];
 
-	TAILQ_FOREACH(gi, &insts, gi_entry) {
+	r->r_git = NULL;
+	r->r_git_type = type;
+	r->r_git_req = *gq;
+	r->r_git_sent = 0;
+	TAILQ_FOREACH(gi, &gis.insts, gi_entry) {
 		if (gi->gi_caller != r->r_cc->cc_uid)
 			continue;
 		mine++;
@@ -201,7 +207,7 @@ gitinst_attach(struct request *r, const char *dir)
 		}
 	}
 	/* At a cap, an idle instance makes room; busy ones never do. */
-	if ((ninsts >= GITINST_MAX || mine >= GITINST_PER_CALLER) &&
+	if ((gis.ninsts >= GITINST_MAX || mine >= GITINST_PER_CALLER) &&
 	    !gitinst_evict(mine >= GITINST_PER_CALLER ? r->r_cc->cc_uid :
 	    (uid_t)-1))
 		return ERR_BUSY;
@@ -212,13 +218,13 @@ gitinst_attach(struct request *r, const char *dir)
 		free(gi);
 		return ERR_INTERNAL;
 	}
-	gi->gi_id = next_inst_id++;
+	gi->gi_id = gis.next_id++;
 	gi->gi_caller = r->r_cc->cc_uid;
 	strlcpy(gi->gi_dir, dir, sizeof(gi->gi_dir));
 	gi->gi_state = GI_LAUNCHING;
 	gi->gi_fd = sp[0];
-	TAILQ_INSERT_TAIL(&insts, gi, gi_entry);
-	ninsts++;
+	TAILQ_INSERT_TAIL(&gis.insts, gi, gi_entry);
+	gis.ninsts++;
 	r->r_git = gi;
 
 	memset(&lg, 0, sizeof(lg));
@@ -244,6 +250,22 @@ gitinst_compose(struct git_inst *gi, uint32_t type, uint32_t peerid,
 	}
 	return imsg_compose_event(&gi->gi_iev, type, peerid, 0, -1, data,
 	    len);
+}
+
+int
+gitinst_relaunch(struct request *r, const char *code, const char *dir,
+    int *relaunched)
+{
+	struct git_req	 gq = r->r_git_req;
+	const char	*why;
+
+	gitinst_retire(r->r_git);
+	if (strcmp(code, ERR_GIT_WORKER_STALE) != 0 || *relaunched)
+		return 0;
+	*relaunched = 1;
+	if ((why = gitinst_attach(r, dir, r->r_git_type, &gq)) != NULL)
+		request_refuse(r, why, "no new spaced-git");
+	return 1;
 }
 
 struct imsgev *
@@ -289,7 +311,7 @@ gitinst_launch_dispatch(struct imsg *imsg)
 		gi->gi_pid = lr.lr_pid;
 		gi->gi_owner = lr.lr_uid;
 		gi->gi_state = GI_STARTING;
-		imsgev_init(&gi->gi_iev, gi_base, gi->gi_fd, gitinst_dispatch,
+		imsgev_init(&gi->gi_iev, gis.base, gi->gi_fd, gitinst_dispatch,
 		    gi);
 		imsg_event_add(&gi->gi_iev);
 		log_debug("spaced-git %d for uid %u: %s", (int)gi->gi_pid,
@@ -401,7 +423,7 @@ gitinst_sweep(int fd, short event, void *arg)
 	struct timeval	 tv = { GITINST_SWEEP_SECONDS, 0 };
 	time_t		 now = now_seconds();
 
-	for (gi = TAILQ_FIRST(&insts); gi != NULL; gi = next) {
+	for (gi = TAILQ_FIRST(&gis.insts); gi != NULL; gi = next) {
 		next = TAILQ_NEXT(gi, gi_entry);
 		if (!gitinst_idle(gi)) {
 			gi->gi_idle_since = 0;
@@ -414,7 +436,7 @@ gitinst_sweep(int fd, short event, void *arg)
 			gitinst_free(gi, ERR_GIT_WORKER_FAILED, "");
 		}
 	}
-	evtimer_add(&sweep_ev, &tv);
+	evtimer_add(&gis.sweep_ev, &tv);
 }
 
 void
@@ -422,8 +444,8 @@ gitinst_init(struct event_base *base)
 {
 	struct timeval	 tv = { GITINST_SWEEP_SECONDS, 0 };
 
-	gi_base = base;
-	evtimer_set(&sweep_ev, gitinst_sweep, NULL);
-	event_base_set(base, &sweep_ev);
-	evtimer_add(&sweep_ev, &tv);
+	gis.base = base;
+	evtimer_set(&gis.sweep_ev, gitinst_sweep, NULL);
+	event_base_set(base, &gis.sweep_ev);
+	evtimer_add(&gis.sweep_ev, &tv);
 }

@@ -16,13 +16,9 @@
 
 /*
  * network and grant: a space's gatekeeper is told what it may reach and
- * which keys its window adds.  The host reaches the gatekeeper's control
- * channel (its own loopback) through an exec of its client mode inside
- * it, the request body on that exec's stdin; nothing of it is in an
- * argv, the environment, a label or a file.  spaced checks the shape of
- * what the client sent; the gatekeeper, which applies it, checks the
- * rest (the grant id rule, the upstream) and says no with a status,
- * which its client turns into an exit code.
+ * which keys its window adds, through an exec of its client mode inside
+ * it with the body on stdin, never in an argv, a label or a file
+ * (docs/notes/spaced-operations.md).
  */
 
 #include <sys/types.h>
@@ -58,7 +54,6 @@ gk_request(struct request *r, const char *id, const char *path, json_t *body)
 	static const char *const	 argv[] = { GK_CLIENT, "-C", "POST" };
 	char				*json;
 	size_t				 i, off = 0, n, len;
-	int				 s, rv;
 
 	if ((json = json_dumps(body, JSON_COMPACT)) == NULL)
 		return ERR_BAD_REQUEST;	/* a string that is not UTF-8 */
@@ -87,17 +82,10 @@ gk_request(struct request *r, const char *id, const char *path, json_t *body)
 	explicit_bzero(json, len);
 	free(json);
 
-	if ((s = docker_connect()) == -1) {
-		explicit_bzero(&se, sizeof(se));
-		space_fail(r, ERR_DOCKER_UNREACHABLE, "spaced cannot connect "
-		    "to the Docker socket");
-		return NULL;
-	}
-	rv = request_send(r, PROC_DOCKER, IMSG_SPACE_EXEC_REQ, s, &se,
-	    sizeof(se));
+	(void)place_send_or_refuse(r, IMSG_SPACE_EXEC_REQ, &se, sizeof(se));
 	/* The secret stays in no buffer of ours longer than it must. */
 	explicit_bzero(&se, sizeof(se));
-	return rv == -1 ? ERR_WORKER_UNAVAILABLE : NULL;
+	return NULL;
 }
 
 const char *
@@ -108,8 +96,8 @@ network_start(struct request *r, struct imsg *imsg)
 	json_t				*body, *domains;
 	uint32_t			 n = 0;
 
-	(void)imsg_get_data(imsg, &cn, sizeof(cn));
-	if (memchr(cn.cn_id, '\0', sizeof(cn.cn_id)) == NULL ||
+	if (imsg_get_data(imsg, &cn, sizeof(cn)) == -1 ||
+	    memchr(cn.cn_id, '\0', sizeof(cn.cn_id)) == NULL ||
 	    !space_id_valid(cn.cn_id) || cn.cn_pad[0] || cn.cn_pad[1] ||
 	    cn.cn_pad[2] || cn.cn_mode > CTL_NETWORK_OPEN ||
 	    cn.cn_len > sizeof(cn.cn_domains) ||
@@ -145,8 +133,8 @@ grant_start(struct request *r, struct imsg *imsg)
 	const char		*code;
 	json_t			*body;
 
-	(void)imsg_get_data(imsg, &cg, sizeof(cg));
-	if (memchr(cg.cg_id, '\0', sizeof(cg.cg_id)) == NULL ||
+	if (imsg_get_data(imsg, &cg, sizeof(cg)) == -1 ||
+	    memchr(cg.cg_id, '\0', sizeof(cg.cg_id)) == NULL ||
 	    !space_id_valid(cg.cg_id) ||
 	    !printable(cg.cg_grant, sizeof(cg.cg_grant), 0) ||
 	    !printable(cg.cg_upstream, sizeof(cg.cg_upstream), 0) ||
@@ -172,8 +160,8 @@ gk_done(struct request *r, enum procid from, struct imsg *imsg)
 {
 	struct space_done	 sd;
 
-	(void)imsg_get_data(imsg, &sd, sizeof(sd));
-	if (memchr(sd.sd_code, '\0', sizeof(sd.sd_code)) == NULL ||
+	if (imsg_get_data(imsg, &sd, sizeof(sd)) == -1 ||
+	    memchr(sd.sd_code, '\0', sizeof(sd.sd_code)) == NULL ||
 	    memchr(sd.sd_message, '\0', sizeof(sd.sd_message)) == NULL)
 		fatalx("%s: bad done from %s", __func__, proc_title(from));
 	if (sd.sd_code[0] == '\0' && sd.sd_exit == 0) {
@@ -192,7 +180,7 @@ gk_done(struct request *r, enum procid from, struct imsg *imsg)
 
 const struct answer_row gk_answers[] = {
 	{ IMSG_SPACE_DONE, PROC_BIT(PROC_DOCKER), sizeof(struct space_done),
-	    1, gk_done },
+	    AR_FINAL, gk_done },
 	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,
 	    space_conn },
 	{ 0 }

@@ -32,6 +32,12 @@
 #include "space_parse.h"
 #include "spaced.h"
 
+struct git_state {
+	char	 dir[GIT_DIR_MAX];
+	int	 relaunched;
+};
+const size_t git_state_size = sizeof(struct git_state);
+
 static const struct {
 	uint32_t	 ctl;
 	uint32_t	 git;
@@ -43,11 +49,13 @@ static const struct {
 const char *
 git_files_start(struct request *r, struct imsg *imsg)
 {
-	struct ctl_git	 cg;
-	size_t		 i;
+	struct git_state	*gs = r->r_state;
+	struct ctl_git		 cg;
+	struct git_req		 gq;
+	size_t			 i;
 
-	(void)imsg_get_data(imsg, &cg, sizeof(cg));
-	if (!git_dir_valid(cg.cg_dir, sizeof(cg.cg_dir)) || cg.cg_flags != 0 ||
+	if (imsg_get_data(imsg, &cg, sizeof(cg)) == -1 ||
+	    !git_dir_valid(cg.cg_dir, sizeof(cg.cg_dir)) || cg.cg_flags != 0 ||
 	    cg.cg_pad[0] != 0 || cg.cg_pad[1] != 0 || cg.cg_pad[2] != 0 ||
 	    memchr(cg.cg_id, '\0', sizeof(cg.cg_id)) == NULL ||
 	    (cg.cg_id[0] != '\0' && !space_id_valid(cg.cg_id)))
@@ -58,12 +66,10 @@ git_files_start(struct request *r, struct imsg *imsg)
 	if (i == sizeof(git_types) / sizeof(git_types[0]))
 		fatalx("%s: %s is no git operation", __func__,
 		    r->r_op->op_name);
-	r->r_u.git.type = git_types[i].git;
-	memset(&r->r_u.git.req, 0, sizeof(r->r_u.git.req));
-	strlcpy(r->r_u.git.req.gq_space, cg.cg_id,
-	    sizeof(r->r_u.git.req.gq_space));
-	strlcpy(r->r_u.git.dir, cg.cg_dir, sizeof(r->r_u.git.dir));
-	return gitinst_attach(r, cg.cg_dir);
+	memset(&gq, 0, sizeof(gq));
+	strlcpy(gq.gq_space, cg.cg_id, sizeof(gq.gq_space));
+	strlcpy(gs->dir, cg.cg_dir, sizeof(gs->dir));
+	return gitinst_attach(r, cg.cg_dir, git_types[i].git, &gq);
 }
 
 static void
@@ -71,8 +77,8 @@ git_file(struct request *r, enum procid from, struct imsg *imsg)
 {
 	struct git_file	 gf;
 
-	(void)imsg_get_data(imsg, &gf, sizeof(gf));
-	if (!git_file_valid(&gf)) {
+	if (imsg_get_data(imsg, &gf, sizeof(gf)) == -1 ||
+	    !git_file_valid(&gf)) {
 		gitinst_distrust(r->r_git);
 		return;
 	}
@@ -84,43 +90,22 @@ git_limit(struct request *r, enum procid from, struct imsg *imsg)
 {
 	struct git_limit gl;
 
-	(void)imsg_get_data(imsg, &gl, sizeof(gl));
-	if (!git_limit_valid(&gl)) {
+	if (imsg_get_data(imsg, &gl, sizeof(gl)) == -1 ||
+	    !git_limit_valid(&gl)) {
 		gitinst_distrust(r->r_git);
 		return;
 	}
 	request_data(r, &gl, sizeof(gl));
 }
 
-/*
- * A refusal: the instance starts afresh next time.  Once, for a stale
- * one, a new spaced-git whose rules cover what git now reads, and the
- * request goes to it (1).
- */
-int
-git_stale_relaunch(struct request *r, const struct space_done *sd)
-{
-	const char	*code;
-
-	gitinst_retire(r->r_git);
-	if (strcmp(sd->sd_code, ERR_GIT_WORKER_STALE) != 0 ||
-	    r->r_u.git.relaunched)
-		return 0;
-	r->r_u.git.relaunched = 1;
-	r->r_u.git.sent = 0;
-	r->r_git = NULL;
-	if ((code = gitinst_attach(r, r->r_u.git.dir)) != NULL)
-		space_fail(r, code, "no new spaced-git");
-	return 1;
-}
-
 static void
 git_done(struct request *r, enum procid from, struct imsg *imsg)
 {
+	struct git_state	*gs = r->r_state;
 	struct space_done	 sd;
 
-	(void)imsg_get_data(imsg, &sd, sizeof(sd));
-	if (!git_done_valid(&sd)) {
+	if (imsg_get_data(imsg, &sd, sizeof(sd)) == -1 ||
+	    !git_done_valid(&sd)) {
 		gitinst_distrust(r->r_git);
 		return;
 	}
@@ -128,7 +113,8 @@ git_done(struct request *r, enum procid from, struct imsg *imsg)
 		request_end(r);
 		return;
 	}
-	if (git_stale_relaunch(r, &sd))
+	/* A refusal: once, for a stale one, a new spaced-git (gitinst.c). */
+	if (gitinst_relaunch(r, sd.sd_code, gs->dir, &gs->relaunched))
 		return;
 	request_data(r, &sd, sizeof(sd));
 	request_fail(r, sd.sd_code);

@@ -15,18 +15,11 @@
  */
 
 /*
- * The request table.  A control request becomes a struct request with
- * an id of spaced's own; everything sent to a worker for it carries that
- * id, and an answer is taken only when its id is in the table, its
- * sender is a worker whose answer is still due, and its type and length
- * are ones the request's operation takes (STYLE.md 7: a worker that
- * answers otherwise is compromised or broken, and spaced stops).
- *
- * A request ends for the client with END or FAIL, and ends for spaced
- * once every worker gave its final answer: a client that leaves, or a
- * deadline that passes, cancels the request in its workers, and the
- * entry stays until they acknowledge, so a late answer is still
- * recognised and dropped rather than mistaken for an attack.
+ * The request table: an answer is taken only for a request in it, from
+ * a worker whose answer is due, of a type and length its operation's
+ * table holds; anything else is a compromised or broken worker.  A
+ * request stays until its workers gave their last word, so a late answer
+ * is recognised (docs/notes/spaced-router.md).
  */
 
 #include <sys/types.h>
@@ -40,9 +33,14 @@
 #include "log.h"
 #include "spaced.h"
 
-static TAILQ_HEAD(, request) requests = TAILQ_HEAD_INITIALIZER(requests);
-static size_t		 nrequests;
-static uint32_t		 next_id = 1;
+static struct {
+	TAILQ_HEAD(, request)	 list;
+	size_t			 count;
+	uint32_t		 next_id;
+} requests = {
+	.list = TAILQ_HEAD_INITIALIZER(requests.list),
+	.next_id = 1,
+};
 
 static void	request_tick(int, short, void *);
 static void	request_maybe_free(struct request *);
@@ -54,9 +52,9 @@ spaced_new_id(void)
 
 	/* 2^32 ids go round in years; skip 0 and any still in use. */
 	do {
-		id = next_id++;
-		if (next_id == 0)
-			next_id = 1;
+		id = requests.next_id++;
+		if (requests.next_id == 0)
+			requests.next_id = 1;
 	} while (request_find(id) != NULL || stream_find(id) != NULL);
 	return id;
 }
@@ -66,7 +64,7 @@ request_find(uint32_t id)
 {
 	struct request	*r;
 
-	TAILQ_FOREACH(r, &requests, r_entry)
+	TAILQ_FOREACH(r, &requests.list, r_entry)
 		if (r->r_id == id)
 			return r;
 	return NULL;
@@ -75,7 +73,7 @@ request_find(uint32_t id)
 size_t
 request_count(void)
 {
-	return nrequests;
+	return requests.count;
 }
 
 /* The ids of the requests on this spaced-git, at most max of them. */
@@ -85,7 +83,7 @@ request_ids_of_git(const struct git_inst *gi, uint32_t *ids, size_t max)
 	struct request	*r;
 	size_t		 n = 0;
 
-	TAILQ_FOREACH(r, &requests, r_entry)
+	TAILQ_FOREACH(r, &requests.list, r_entry)
 		if (r->r_git == gi && n < max)
 			ids[n++] = r->r_id;
 	return n;
@@ -123,6 +121,11 @@ request_new(struct ctl_conn *cc, uint32_t peerid, const struct ctl_op *op)
 
 	if ((r = calloc(1, sizeof(*r))) == NULL)
 		return NULL;
+	if (op->op_state_size != NULL &&
+	    (r->r_state = calloc(1, *op->op_state_size)) == NULL) {
+		free(r);
+		return NULL;
+	}
 	r->r_id = spaced_new_id();
 	r->r_cc = cc;
 	r->r_uid = cc->cc_uid;
@@ -134,9 +137,9 @@ request_new(struct ctl_conn *cc, uint32_t peerid, const struct ctl_op *op)
 	evtimer_set(&r->r_pause, request_paused, r);
 	event_base_set(cc->cc_iev.base, &r->r_pause);
 	request_arm(r);
-	TAILQ_INSERT_TAIL(&requests, r, r_entry);
+	TAILQ_INSERT_TAIL(&requests.list, r, r_entry);
 	TAILQ_INSERT_TAIL(&cc->cc_requests, r, r_client_entry);
-	nrequests++;
+	requests.count++;
 	cc->cc_pending++;
 	control_busy_changed(cc);
 	return r;
@@ -182,8 +185,9 @@ request_maybe_free(struct request *r)
 	evtimer_del(&r->r_timer);
 	evtimer_del(&r->r_pause);
 	free(r->r_heap);
-	TAILQ_REMOVE(&requests, r, r_entry);
-	nrequests--;
+	free(r->r_state);
+	TAILQ_REMOVE(&requests.list, r, r_entry);
+	requests.count--;
 	free(r);
 }
 
@@ -245,6 +249,18 @@ request_fail(struct request *r, const char *code)
 	request_cancel(r);
 	request_detach(r);
 	request_maybe_free(r);
+}
+
+void
+request_refuse(struct request *r, const char *code, const char *message)
+{
+	struct space_done	 sd;
+
+	memset(&sd, 0, sizeof(sd));
+	strlcpy(sd.sd_code, code, sizeof(sd.sd_code));
+	strlcpy(sd.sd_message, message, sizeof(sd.sd_message));
+	request_data(r, &sd, sizeof(sd));
+	request_fail(r, code);
 }
 
 void
@@ -337,6 +353,29 @@ request_tick(int fd, short event, void *arg)
 		control_send(r->r_cc, IMSG_CTL_PROGRESS, r->r_peerid, &pg,
 		    sizeof(pg));
 	request_arm(r);
+}
+
+/* A worker's message past READY: a stream's, spaced-launch's, or an answer. */
+void
+request_route(enum procid from, struct imsg *imsg)
+{
+	struct request	*r;
+
+	switch (imsg_get_type(imsg)) {
+	case IMSG_STREAM_DATA:
+	case IMSG_STREAM_CREDIT:
+	case IMSG_STREAM_END:
+		streams_dispatch(EP_WORKER(from), imsg);
+		return;
+	}
+	if (from == PROC_LAUNCH) {
+		gitinst_launch_dispatch(imsg);
+		return;
+	}
+	/* Every other message answers a request; a repository's are its own. */
+	if ((from == PROC_GIT && (r = request_find(imsg_get_peerid(imsg))) !=
+	    NULL && r->r_git != NULL) || request_dispatch(from, imsg) == -1)
+		fatalx("%s: a bad answer", proc_title(from));
 }
 
 /* An answer from a worker: it must be one the table expects. */

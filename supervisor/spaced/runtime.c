@@ -16,20 +16,10 @@
 
 
 /*
- * The runtime relay.  spaced-relay is the one binary of ours that runs
- * inside every space, from a read-only runtime volume that spaced-docker
- * fills.  spaced-docker opens no file, so spaced opens the relay at
- * start, read-only, and hands it an fd of it with its key (the first 16
- * hex characters of its sha256) once it is READY.  The key names the
- * volume, so a new relay makes a new volume at the next start.  A relay
- * that cannot be read is logged, and create answers runtime_missing.
- *
- * The hosts file beside it is what every space binds read-only at
- * /etc/hosts.  A space has no engine network at all (NetworkDisabled:
- * no libnetwork sandbox, which costs two re-execs of dockerd a start),
- * so the engine writes it no hosts file, and "gatekeeper" must still
- * name the relay's loopback.  Only a file of exactly the text below,
- * writable by its owner (root or us) alone, is used.
+ * The runtime relay and the hosts file every space binds, opened and
+ * hashed at start, handed to spaced-docker as read-only fds once the
+ * workers are READY; missing or not ours, create answers
+ * runtime_missing (docs/notes/spaced-operations.md).
  */
 
 #include <sys/stat.h>
@@ -50,10 +40,15 @@
 /* A static binary of ours is a few MiB; anything far larger is not it. */
 #define RUNTIME_SIZE_MAX	(64ULL << 20)
 
-static int				 runtime_fd = -1;
-static int				 runtime_ca_fd = -1;
-static struct docker_runtime_msg	 runtime_msg;
-static char				 runtime_hosts_path[SPACE_HOSTS_MAX];
+static struct {
+	int				 fd;
+	int				 ca_fd;
+	struct docker_runtime_msg	 msg;
+	char				 hosts_path[SPACE_HOSTS_MAX];
+} rt = {
+	.fd = -1,
+	.ca_fd = -1,
+};
 
 /* gatekeeper/spaced-relay/space-hosts, as make installs it. */
 static const char runtime_hosts_text[] =
@@ -164,7 +159,7 @@ runtime_hosts_open(const char *libexec)
 		    "runtime_missing");
 		return;
 	}
-	if (strlen(real) >= sizeof(runtime_hosts_path)) {
+	if (strlen(real) >= sizeof(rt.hosts_path)) {
 		log_warnx("runtime: %s: path too long", real);
 		return;
 	}
@@ -180,13 +175,13 @@ runtime_hosts_open(const char *libexec)
 		return;
 	}
 	close(fd);
-	strlcpy(runtime_hosts_path, real, sizeof(runtime_hosts_path));
+	strlcpy(rt.hosts_path, real, sizeof(rt.hosts_path));
 }
 
 const char *
 runtime_hosts(void)
 {
-	return runtime_hosts_path;
+	return rt.hosts_path;
 }
 
 /*
@@ -260,46 +255,46 @@ runtime_open(const char *libexec)
 		close(fd);
 		return;
 	}
-	memset(&runtime_msg, 0, sizeof(runtime_msg));
-	if (runtime_hash(fd, ca, runtime_msg.dr_key, &runtime_msg.dr_size,
-	    &runtime_msg.dr_ca_size) == -1) {
+	memset(&rt.msg, 0, sizeof(rt.msg));
+	if (runtime_hash(fd, ca, rt.msg.dr_key, &rt.msg.dr_size,
+	    &rt.msg.dr_ca_size) == -1) {
 		log_warn("runtime: %s%s%s: cannot hash it", path,
 		    ca != -1 ? " or " : "", ca != -1 ? conf->sc_space_ca : "");
 		close(fd);
 		if (ca != -1)
 			close(ca);
-		memset(&runtime_msg, 0, sizeof(runtime_msg));
+		memset(&rt.msg, 0, sizeof(rt.msg));
 		return;
 	}
-	runtime_fd = fd;
-	runtime_ca_fd = ca;
-	log_info("runtime: %s, key %s, %llu bytes", path, runtime_msg.dr_key,
-	    (unsigned long long)runtime_msg.dr_size);
+	rt.fd = fd;
+	rt.ca_fd = ca;
+	log_info("runtime: %s, key %s, %llu bytes", path, rt.msg.dr_key,
+	    (unsigned long long)rt.msg.dr_size);
 	if (ca != -1)
 		log_info("runtime: space ca bundle %s, %llu bytes",
 		    conf->sc_space_ca,
-		    (unsigned long long)runtime_msg.dr_ca_size);
+		    (unsigned long long)rt.msg.dr_ca_size);
 }
 
 const char *
 runtime_key(void)
 {
-	return runtime_msg.dr_key;
+	return rt.msg.dr_key;
 }
 
-/* To spaced-docker, once it is READY: dups, so ours stay for a next. */
+/* To spaced-docker, once READY: dups, so ours stay for a next. */
 void
 runtime_send(void)
 {
 	struct docker_runtime_ca_msg	 dca;
 	int				 fd;
 
-	if (runtime_fd == -1)
+	if (rt.fd == -1)
 		return;
-	if (runtime_ca_fd != -1) {
+	if (rt.ca_fd != -1) {
 		memset(&dca, 0, sizeof(dca));
-		dca.dca_size = runtime_msg.dr_ca_size;
-		if ((fd = fcntl(runtime_ca_fd, F_DUPFD_CLOEXEC, 0)) == -1) {
+		dca.dca_size = rt.msg.dr_ca_size;
+		if ((fd = fcntl(rt.ca_fd, F_DUPFD_CLOEXEC, 0)) == -1) {
 			log_warn("runtime: dup");
 			return;
 		}
@@ -309,11 +304,11 @@ runtime_send(void)
 			return;
 		}
 	}
-	if ((fd = fcntl(runtime_fd, F_DUPFD_CLOEXEC, 0)) == -1) {
+	if ((fd = fcntl(rt.fd, F_DUPFD_CLOEXEC, 0)) == -1) {
 		log_warn("runtime: dup");
 		return;
 	}
 	if (worker_compose(PROC_DOCKER, IMSG_DOCKER_RUNTIME, 0, fd,
-	    &runtime_msg, sizeof(runtime_msg)) == -1)
+	    &rt.msg, sizeof(rt.msg)) == -1)
 		log_warn("runtime: to %s", procs[PROC_DOCKER].p_binary);
 }

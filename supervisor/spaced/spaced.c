@@ -45,8 +45,8 @@
 #include "log.h"
 #include "spaced.h"
 
-static struct spaced_conf	 conf;
-static struct event_base	*base;
+static struct spaced_env	*env;
+static struct spaced_conf	*conf;
 
 static __dead void
 usage(void)
@@ -84,7 +84,7 @@ load_config(const char *file, int explicit)
 		strlcpy(state, getenv("XDG_STATE_HOME"), sizeof(state));
 	else if ((home = getenv("HOME")) != NULL)
 		snprintf(state, sizeof(state), "%s/.local/state", home);
-	config_defaults(&conf, geteuid(), getenv("XDG_RUNTIME_DIR"), state);
+	config_defaults(conf, geteuid(), getenv("XDG_RUNTIME_DIR"), state);
 
 	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) == -1) {
 		if (errno == ENOENT && !explicit)
@@ -97,13 +97,13 @@ load_config(const char *file, int explicit)
 		err(1, "%s", file);
 	if (n == (ssize_t)sizeof(buf))
 		errx(1, "%s: file too large", file);
-	if (config_parse(buf, n, &conf, errbuf, sizeof(errbuf)) == -1)
+	if (config_parse(buf, n, conf, errbuf, sizeof(errbuf)) == -1)
 		errx(1, "%s: %s", file, errbuf);
  check:
-	if (conf.sc_socket[0] == '\0')
+	if (conf->sc_socket[0] == '\0')
 		errx(1, "no control socket: set XDG_RUNTIME_DIR or \"socket\" "
 		    "in %s", file);
-	if (conf.sc_store[0] == '\0')
+	if (conf->sc_store[0] == '\0')
 		errx(1, "no journal store: set HOME, XDG_STATE_HOME or "
 		    "\"journal store\" in %s", file);
 }
@@ -144,25 +144,25 @@ prepare_dirs(void)
 	DIR		*dir;
 	char		 sockdir[PATH_MAX];
 
-	strlcpy(sockdir, conf.sc_socket, sizeof(sockdir));
+	strlcpy(sockdir, conf->sc_socket, sizeof(sockdir));
 	if (geteuid() != 0) {
-		make_dir(conf.sc_store, geteuid(), getegid(), 0700);
+		make_dir(conf->sc_store, geteuid(), getegid(), 0700);
 		return;
 	}
 	make_dir(dirname(sockdir), 0, 0, 0755);
-	make_dir(conf.sc_empty, 0, 0, 0755);
+	make_dir(conf->sc_empty, 0, 0, 0755);
 	/* A chroot with something in it is not the empty one we promise. */
-	if ((dir = opendir(conf.sc_empty)) == NULL)
-		fatal("%s", conf.sc_empty);
+	if ((dir = opendir(conf->sc_empty)) == NULL)
+		fatal("%s", conf->sc_empty);
 	while ((de = readdir(dir)) != NULL)
 		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
-			fatalx("%s must be empty: it holds %s", conf.sc_empty,
+			fatalx("%s must be empty: it holds %s", conf->sc_empty,
 			    de->d_name);
 	closedir(dir);
 	if ((pw = getpwnam(procs[PROC_JOURNAL].p_user)) == NULL)
 		fatalx("user %s is missing (make install creates it)",
 		    procs[PROC_JOURNAL].p_user);
-	make_dir(conf.sc_store, pw->pw_uid, pw->pw_gid, 0700);
+	make_dir(conf->sc_store, pw->pw_uid, pw->pw_gid, 0700);
 	if (getpwnam(procs[PROC_DOCKER].p_user) == NULL ||
 	    getpwnam(procs[PROC_GIT].p_user) == NULL)
 		fatalx("users %s and %s are needed (make install creates "
@@ -188,19 +188,19 @@ load_install_id(void)
 	size_t			 i;
 	int			 fd;
 
-	if (conf.sc_install_id[0] != '\0')
+	if (conf->sc_install_id[0] != '\0')
 		return;
-	if (conf.sc_state[0] == '\0')
+	if (conf->sc_state[0] == '\0')
 		fatalx("no state directory: set HOME, XDG_STATE_HOME, "
 		    "\"state directory\" or \"install id\"");
-	if (lstat(conf.sc_state, &sb) == -1) {
+	if (lstat(conf->sc_state, &sb) == -1) {
 		if (errno != ENOENT)
-			fatal("%s", conf.sc_state);
-		make_dir(conf.sc_state, geteuid(), getegid(),
+			fatal("%s", conf->sc_state);
+		make_dir(conf->sc_state, geteuid(), getegid(),
 		    geteuid() == 0 ? 0755 : 0700);
 	} else if (!S_ISDIR(sb.st_mode))
-		fatalx("%s is not a directory", conf.sc_state);
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", conf.sc_state,
+		fatalx("%s is not a directory", conf->sc_state);
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", conf->sc_state,
 	    SPACED_INSTALL_ID_FILE) >= sizeof(path))
 		fatalx("install id path too long");
 
@@ -222,8 +222,8 @@ load_install_id(void)
 			fatal("%s", path);
 		close(fd);
 		buf[SPACED_INSTALL_ID_LEN] = '\0';
-		strlcpy(conf.sc_install_id, buf, sizeof(conf.sc_install_id));
-		log_info("%s: a new install id, %s", path, conf.sc_install_id);
+		strlcpy(conf->sc_install_id, buf, sizeof(conf->sc_install_id));
+		log_info("%s: a new install id, %s", path, conf->sc_install_id);
 		return;
 	}
 	if (fstat(fd, &sb) == -1)
@@ -241,59 +241,8 @@ load_install_id(void)
 	if (!install_id_valid(buf))
 		fatalx("%s: not an install id (%d to %d lowercase hex "
 		    "characters)", path, INSTALL_ID_MIN, INSTALL_ID_MAX);
-	strlcpy(conf.sc_install_id, buf, sizeof(conf.sc_install_id));
-	log_debug("%s: install id %s", path, conf.sc_install_id);
-}
-
-const struct spaced_conf *
-spaced_config(void)
-{
-	return &conf;
-}
-
-int
-docker_connect(void)
-{
-	struct sockaddr_un	 sun;
-	int			 s;
-
-	memset(&sun, 0, sizeof(sun));
-	sun.sun_family = AF_UNIX;
-	if (strlcpy(sun.sun_path, conf.sc_docker_socket,
-	    sizeof(sun.sun_path)) >= sizeof(sun.sun_path))
-		return -1;
-	/* Non-blocking: a daemon with a full backlog must not stall us. */
-	if ((s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
-	    0)) == -1) {
-		log_warn("socket");
-		return -1;
-	}
-	if (connect(s, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
-		log_warn("connect %s", conf.sc_docker_socket);
-		close(s);
-		return -1;
-	}
-	return s;
-}
-
-/* VmHWM of spaced itself, KiB; 0 when /proc does not say. */
-uint64_t
-peak_rss(void)
-{
-	char		 buf[4096], *p;
-	ssize_t		 n;
-	int		 fd;
-
-	if ((fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC)) == -1)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	if ((p = strstr(buf, "VmHWM:")) == NULL)
-		return 0;
-	return strtoull(p + 6, NULL, 10);
+	strlcpy(conf->sc_install_id, buf, sizeof(conf->sc_install_id));
+	log_debug("%s: install id %s", path, conf->sc_install_id);
 }
 
 static void
@@ -304,8 +253,14 @@ on_signal(int sig, short event, void *arg)
 
 	switch (sig) {
 	case SIGCHLD:
-		while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
-			workers_reaped(pid, status);
+		while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+			if (!workers_reaped(pid, status))
+				continue;
+			/* Without all its workers it cannot keep its word. */
+			workers_stop();
+			control_close();
+			exit(3);
+		}
 		break;
 	case SIGTERM:
 	case SIGINT:
@@ -324,7 +279,7 @@ static void
 wait_ready(int fd, short event, void *arg)
 {
 	if (workers_all_ready()) {
-		event_base_loopbreak(base);
+		event_base_loopbreak(env->env_base);
 		return;
 	}
 }
@@ -338,6 +293,8 @@ main(int argc, char *argv[])
 	char		 libexec[PATH_MAX];
 	int		 ch, debug = 0, noaction = 0, verbose = 0;
 
+	env = spaced_env();
+	conf = &env->env_conf;
 	while ((ch = getopt(argc, argv, "df:nv")) != -1) {
 		switch (ch) {
 		case 'd':
@@ -362,7 +319,7 @@ main(int argc, char *argv[])
 	load_config(file != NULL ? file : SPACED_CONF_ROOT, file != NULL);
 	if (noaction) {
 		if (verbose)
-			config_print(&conf, STDOUT_FILENO);
+			config_print(conf, STDOUT_FILENO);
 		fprintf(stderr, "configuration OK\n");
 		exit(0);
 	}
@@ -377,50 +334,53 @@ main(int argc, char *argv[])
 	prepare_dirs();
 	load_install_id();
 	/* getgrnam may read files and NSS: now, before any filter. */
-	control_docker_group(conf.sc_docker_group);
+	control_docker_group(conf->sc_docker_group);
 	runtime_open(libexec);
 	tools_open(libexec);
 	if (geteuid() == 0)
 		kmsg_open();
 
-	if ((base = event_base_new()) == NULL)
+	if ((env->env_base = event_base_new()) == NULL)
 		fatalx("event_base_new");
 	signal_set(&ev_chld, SIGCHLD, on_signal, NULL);
 	signal_set(&ev_term, SIGTERM, on_signal, NULL);
 	signal_set(&ev_int, SIGINT, on_signal, NULL);
 	signal_set(&ev_hup, SIGHUP, on_signal, NULL);
-	event_base_set(base, &ev_chld);
-	event_base_set(base, &ev_term);
-	event_base_set(base, &ev_int);
-	event_base_set(base, &ev_hup);
+	event_base_set(env->env_base, &ev_chld);
+	event_base_set(env->env_base, &ev_term);
+	event_base_set(env->env_base, &ev_int);
+	event_base_set(env->env_base, &ev_hup);
 	signal_add(&ev_chld, NULL);
 	signal_add(&ev_term, NULL);
 	signal_add(&ev_int, NULL);
 	signal_add(&ev_hup, NULL);
 
-	workers_start(&conf, base, libexec, debug, verbose);
+	workers_start(conf, env->env_base, libexec, debug, verbose,
+	    request_route);
 
 	/* Wait for READY from every worker, 10 s at most. */
 	gettimeofday(&start, NULL);
 	event_set(&ev_ready, -1, EV_PERSIST, wait_ready, NULL);
-	event_base_set(base, &ev_ready);
+	event_base_set(env->env_base, &ev_ready);
 	event_add(&ev_ready, &tick);
 	while (!workers_all_ready()) {
-		event_base_loop(base, EVLOOP_ONCE);
+		event_base_loop(env->env_base, EVLOOP_ONCE);
 		gettimeofday(&now, NULL);
 		timersub(&now, &start, &limit);
 		if (limit.tv_sec >= 10)
 			fatalx("workers did not start within 10 s");
 	}
 	event_del(&ev_ready);
+	/* The place fills the runtime volume from these. */
+	runtime_send();
 
-	gitinst_init(base);
-	control_listen(conf.sc_socket, base);
+	gitinst_init(env->env_base);
+	control_listen(conf->sc_socket, env->env_base, ops_table, ops_count);
 	/* Everything that needs exec, fork or a new privilege is done. */
-	spaced_privdrop(&conf);
+	spaced_privdrop(conf);
 	log_info("started, workers confined");
 
-	event_base_dispatch(base);
+	event_base_dispatch(env->env_base);
 	control_close();
 	workers_stop();
 	return 1;

@@ -96,9 +96,10 @@ struct child {
 extern struct child	 children[PROC_MAX];
 
 void	 workers_start(const struct spaced_conf *, struct event_base *,
-	    const char *libexec, int debug, int verbose);
+	    const char *libexec, int debug, int verbose,
+	    void (*route)(enum procid, struct imsg *));
 int	 workers_all_ready(void);
-void	 workers_reaped(pid_t, int status);	/* from SIGCHLD */
+int	 workers_reaped(pid_t, int status);	/* 1: one of them died */
 void	 workers_stop(void);
 int	 worker_compose(enum procid, uint32_t type, uint32_t peerid, int fd,
 	    const void *, size_t);
@@ -119,16 +120,10 @@ struct ctl_conn {
 	struct imsgev		 cc_iev;
 	struct event		 cc_idle;
 };
-/*
- * Who may see and change everything: root, and the user spaced runs as
- * (a plain user's own spaced on a laptop is theirs to audit).
- */
+/* Root, and the user spaced runs as (a laptop's own spaced). */
 #define CTL_ADMIN(cc)	((cc)->cc_uid == 0 || (cc)->cc_uid == geteuid())
 
-/*
- * Who may run an operation (struct ctl_op's op_who); control_may() is
- * the one place that decides.
- */
+/* Who may run an operation: control_may() alone decides. */
 enum ctl_who {
 	WHO_ANYONE = 0,	/* scoped by the caller's uid */
 	WHO_ADMIN,	/* CTL_ADMIN */
@@ -136,7 +131,10 @@ enum ctl_who {
 };
 /* The docker group's gid, read once at start (before the filter). */
 void	 control_docker_group(const char *name);
-void	 control_listen(const char *path, struct event_base *);
+struct ctl_op;
+/* Serve the operations of the table (spaced.c hands ops.c's). */
+void	 control_listen(const char *path, struct event_base *,
+	    const struct ctl_op *, size_t);
 void	 control_close(void);
 /* Queue one message to a client; it is closed when it takes too little. */
 void	 control_send(struct ctl_conn *, uint32_t type, uint32_t peerid,
@@ -151,13 +149,7 @@ void	 control_output_check(struct ctl_conn *);
 void	 control_busy_changed(struct ctl_conn *);
 size_t	 control_clients(void);
 
-/*
- * request.c: the request table.  Every request has spaced's own id,
- * which is the peerid of everything sent to workers for it; its client
- * (NULL once gone); the workers whose final answer is still due; and
- * its operation, which says which answers it takes (ops.c).
- */
-struct ctl_op;
+/* request.c: the request table; r_id is the peerid of all it sends. */
 struct stream_route;
 struct request {
 	TAILQ_ENTRY(request)	 r_entry;	/* all requests */
@@ -179,80 +171,16 @@ struct request {
 	void			(*r_pause_fn)(struct request *);
 	int			 r_ticks;	/* progress ticks so far */
 	int			 r_conns;	/* IMSG_SPACE_CONN sent */
-	/* its spaced-git, when the operation is on a repository */
+	/* its spaced-git, and what to send it once READY (gitinst.c) */
 	struct git_inst		*r_git;
+	uint32_t		 r_git_type;
+	struct git_req		 r_git_req;
+	int			 r_git_sent;
 	/* the streams it owns: [0] the main one, [1] an exec's stdin */
 #define REQUEST_STREAMS	2
 	struct stream_route	*r_streams[REQUEST_STREAMS];
+	void			*r_state;	/* its operation's own */
 	void			*r_heap;	/* an op's own; freed with r */
-	union {
-		struct {
-			char	 git[CTL_DETAIL_MAX];
-			char	 journal[CTL_DETAIL_MAX];
-		} status;
-		struct ctl_stream_test stream_test;
-		struct {
-			uint32_t	 type;	/* to its spaced-git, once READY */
-			struct git_req	 req;
-			int		 relaunched;
-			int		 sent;	/* the first step went */
-			char		 dir[GIT_DIR_MAX];
-			/* code in (codein.c) */
-			struct git_snap	 snap;
-			int		 have_snap;
-			int		 step;
-			int		 history;	/* not code in */
-			int		 exec_failed;	/* the place's code */
-			uid_t		 owner;		/* the caller's */
-			int		 removed;	/* origins forgotten */
-			int		 pack_due, exec_due;
-			int		 exit;		/* the script's */
-			uint32_t	 timeout_s;
-			char		 code[CTL_CODE_MAX];
-			char		 message[SPACE_DONE_MESSAGE_MAX];
-		} git;
-
-		struct {
-			/* the server inside (server.c) */
-			int	 op;		/* SV_OP_* */
-			int	 step;		/* SV_* */
-			int	 none;		/* no agent: the place alone */
-			int	 made;		/* a create made it: undo */
-			int	 abandoned;	/* its client left: undo now */
-			char	 id[SPACE_ID_SIZE];
-			char	 token[JOURNAL_TOKEN_MAX + 1];
-			struct space_info info;
-			int	 have_info;
-			struct timespec wait_start;
-			struct timespec ask_start;	/* this attempt's */
-			int	 attempts;
-			int	 ask_ms;	/* this attempt's limit */
-			char	 exec_code[CTL_CODE_MAX];
-			int	 exec_exit;
-			char	 code[CTL_CODE_MAX];
-			char	 message[SPACE_DONE_MESSAGE_MAX];
-			struct ctl_server req;
-			struct stream_route *stream;	/* curl's output */
-			struct space_req sq;	/* the place's, after tools */
-			uint32_t place;		/* its type */
-			/* start: the run it leads or shares (server.c) */
-			struct start_run *run;
-			/* a move to the current tools: end or undo it */
-			int	 moving;
-			struct space_move move;
-		} srv;
-
-		struct {
-			/* journal */
-			int	 jr_ingested;	/* the journal has the log */
-			int	 jr_place_done;	/* the place sent it whole */
-			int	 jr_read;	/* READ_REQ sent */
-			int	 jr_failed;	/* the store did not take it */
-			uint32_t jr_max;
-			uint32_t jr_sent;
-			uint64_t jr_from;
-		} space;
-	} r_u;
 };
 
 struct request	*request_new(struct ctl_conn *, uint32_t peerid,
@@ -268,6 +196,9 @@ int		 request_send(struct request *, enum procid, uint32_t type,
 void		 request_data(struct request *, const void *, size_t);
 void		 request_end(struct request *);
 void		 request_fail(struct request *, const char *code);
+/* A failure spaced itself answers, the way a place's DONE would be. */
+void		 request_refuse(struct request *, const char *code,
+		    const char *message);
 /* fn(r) after ms, unless the request is freed first. */
 void		 request_pause(struct request *, int ms,
 		    void (*fn)(struct request *));
@@ -276,16 +207,12 @@ void		 request_worker_done(struct request *, enum procid);
 /* The client left or the deadline passed: tell the workers. */
 void		 request_cancel(struct request *);
 void		 request_client_gone(struct ctl_conn *);
-/*
- * workers.c and gitinst.c hand every answer here: checked against the
- * table; -1 for one it does not take (the sender is not to be trusted).
- */
+/* workers.c hands it every message past READY (spaced.c says so). */
+void		 request_route(enum procid, struct imsg *);
+/* Every worker's answer: -1 for one the operation does not take. */
 int		 request_dispatch(enum procid, struct imsg *);
 
-/*
- * ops.c: one row per control request (its type, length, who may, its
- * deadline, how it starts, and the worker answers it takes).
- */
+/* The operations table (ops.c): one row per control request. */
 struct answer_row {
 	uint32_t	 ar_type;
 	uint32_t	 ar_senders;	/* bits of enum procid */
@@ -308,74 +235,16 @@ struct ctl_op {
 	const struct answer_row	*op_answers;	/* ends with ar_type 0 */
 	/* a stream of the request ended at its source */
 	void			(*op_stream_end)(struct request *);
-	/*
-	 * The client left: 1 when the operation carries on without it to
-	 * undo what it made (it answers no one), 0 to be cancelled.
-	 */
+	/* The client left: 1 to carry on alone and undo, 0 to cancel. */
 	int			(*op_abandon)(struct request *);
+	/* r_state's size, from the operation's own file; NULL: none */
+	const size_t		*op_state_size;
 };
 #define PROC_BIT(id)	(1U << (id))
-const struct ctl_op	*ops_find(uint32_t type);
-/* ops.c, for every space operation */
-struct space_req;
-void	 space_req_fill(struct request *, struct space_req *, const char *id);
-void	 space_fail(struct request *, const char *code, const char *message);
-void	 space_conn(struct request *, enum procid, struct imsg *);
-/* ops.c's record handlers, for the chains that take them too */
-struct space_info;
-int	 space_info_take(struct request *, enum procid, struct imsg *,
-	    struct space_info *);
-void	 space_info(struct request *, enum procid, struct imsg *);
-void	 space_violation(struct request *, enum procid, struct imsg *);
-void	 space_resource(struct request *, enum procid, struct imsg *);
+extern const struct ctl_op	 ops_table[];
+extern const size_t		 ops_count;
 
-/*
- * server.c: the server inside a space.  create and start answer once
- * it is ready (or a create is undone); server and token read the token
- * back first.  agent_fill: the default agent's part of a space request
- * for uid (all zero for "none"); -1 when it cannot be built.
- */
-enum { SV_OP_CREATE = 1, SV_OP_START, SV_OP_SERVER, SV_OP_TOKEN,
-    SV_OP_PROBE };
-enum { SV_TOOLS = 1, SV_PLACE, SV_TOKEN_READ, SV_ASK, SV_PAUSE,
-    SV_ROLLBACK, SV_MOVE_DONE, SV_MOVE_UNDO, SV_SHARE };
-struct space_agent;
-int	 agent_fill(uid_t, struct space_agent *);
-int	 agent_none(void);
-void	 agent_space_begin(struct request *, const char *id, int op);
-/* create and start: the tools ensure, then the place's request sq. */
-const char *agent_tools_first(struct request *, const struct space_req *,
-	    uint32_t place_type);
-/*
- * Calls of start for one space share one run (spec "New tools at the
- * next start"): 1 when r joined a run under way and waits for its
- * answer, 0 when r leads it and goes to the place.
- */
-struct start_run;
-int	 agent_space_join(struct request *);
-/* A start of the space (owner, id) is under way: stop waits for it. */
-int	 agent_start_busy(const char *owner, const char *id);
-extern const struct answer_row agent_space_answers[];
-int	 agent_abandon(struct request *);
-const char *server_start(struct request *, struct imsg *);
-const char *token_start(struct request *, struct imsg *);
-
-/* gkctl.c */
-const char *network_start(struct request *, struct imsg *);
-const char *grant_start(struct request *, struct imsg *);
-extern const struct answer_row gk_answers[];
-/* exec.c */
-const char *exec_start(struct request *, struct imsg *);
-const char *journal_start(struct request *, struct imsg *);
-extern const struct answer_row journal_answers[];
-extern const struct answer_row exec_answers[];
-
-/*
- * streams.c: the stream table.  A stream runs between two endpoints, a
- * worker or a control client, through spaced unread; spaced checks each
- * message's direction and the credit window (stream_gauge), so it never
- * holds more than a window of any stream.
- */
+/* streams.c: the stream table, each stream held to its credit window */
 struct stream_end_point {
 	enum procid		 ep_proc;	/* PROC_MAX: a client */
 	struct ctl_conn		*ep_cc;
@@ -411,57 +280,76 @@ struct imsgev	*gitinst_iev(struct git_inst *);
 /* A new id for a request or a stream: never 0, never one in use. */
 uint32_t	 spaced_new_id(void);
 
-/*
- * gitinst.c: the spaced-git of each (caller, repository), started by
- * spaced-launch when a request needs it, ended when idle or broken.
- */
+/* gitinst.c: the spaced-git of each (caller, repository) */
 struct git_inst;
-/* The request's spaced-git: found or launched; NULL, or an error code. */
-const char	*gitinst_attach(struct request *, const char *dir);
+/*
+ * The request's spaced-git, found or launched, and the first message it
+ * gets once READY; NULL, or an error code.
+ */
+const char	*gitinst_attach(struct request *, const char *dir,
+		    uint32_t type, const struct git_req *);
 int		 gitinst_compose(struct git_inst *, uint32_t type,
 		    uint32_t peerid, const void *, size_t);
 /* An answer it gave was a lie: end it once the answer is handled. */
 void		 gitinst_distrust(struct git_inst *);
 /* It refused a request: start afresh next time, the repository changed. */
 void		 gitinst_retire(struct git_inst *);
+/*
+ * After a refusal: once (*relaunched), for a stale one, a new spaced-git
+ * of dir gets the request again (1); else 0.
+ */
+int		 gitinst_relaunch(struct request *, const char *code,
+		    const char *dir, int *relaunched);
 void		 gitinst_launch_dispatch(struct imsg *);
 void		 gitinst_init(struct event_base *);
-/* ops_git.c */
-const char	*git_files_start(struct request *, struct imsg *);
-extern const struct answer_row git_answers[];
-struct space_done;
-int		 git_stale_relaunch(struct request *, const struct space_done *);
-/* codein.c */
-const char	*codein_start(struct request *, struct imsg *);
-extern const struct answer_row codein_answers[];
-void		 remove_refs(struct request *, const char *id);
-void		 remove_origin(struct request *, enum procid, struct imsg *);
-void		 remove_git_done(struct request *, enum procid, struct imsg *);
+
+/* env.c: spaced's environment, below every other file */
+struct spaced_env {
+	struct spaced_conf	 env_conf;
+	struct event_base	*env_base;
+};
+struct spaced_env *spaced_env(void);
+/* The configuration, with the install id filled in. */
+const struct spaced_conf *spaced_config(void);
+int	 docker_connect(void);
+uint64_t peak_rss(void);
 
 /*
- * tools.c: the tools volume.  tools_open() opens and hashes, once at
- * start, the filler program (libexec/spaced-filler.js), each packed
- * tarball of each profile and the CA bundle.
- *
- * tools_ensure(r, agent) sends the ensure of the tools volume of the
- * profile agent ("" the default) for r's caller: owner the install id
- * and the caller's uid, key tools_key() over the profile, the space
- * image and the filler's sha256, the volume spaced-tools-<install>-
- * <uid>-<key>; the request then waits for PROC_DOCKER.  It returns NULL
- * when sent, or the error code to answer (nothing was sent).  A fill
- * may take 30 minutes: the operation's deadline must allow it.
- *
- * tools_done_read() is for the answer table of whoever sent it: a row
- * { IMSG_TOOLS_DONE, PROC_BIT(PROC_DOCKER), sizeof(struct tools_done),
- * AR_FINAL, handler }, and { IMSG_SPACE_CONN_REQ, ..., AR_ALWAYS,
- * space_conn } beside it (the ensure asks for connections, and a
- * cancelled fill for its rollback's).  It returns 0 and *out when the
- * answer is well formed (every string terminated, the code valid, a
- * success names its volume and key), else -1: a lie of the worker, and
- * the handler fatalx()es.  On success (td_done.sd_code "") the volume
- * td_volume exists, carries this owner's labels and key, and its
- * marker holds the key: mount it read-only at /opt/spaced-tools.  Else
- * td_done is the failure to answer (its code, message, uncertain).
+ * place.c: what the operations share, below them; it calls the router
+ * only.  place_send connects to the engine and sends to the place: NULL,
+ * or the error code (nothing was sent), which place_why explains.
+ */
+struct space_req;
+struct space_info;
+struct space_done;
+const char *place_send(struct request *, uint32_t type, const void *,
+	    size_t);
+const char *place_why(const char *code);
+/* place_send, and on failure request_refuse with place_why: 0 or -1. */
+int	 place_send_or_refuse(struct request *, uint32_t type, const void *,
+	    size_t);
+void	 space_req_fill(struct request *, struct space_req *, const char *id);
+/* The answer row of IMSG_SPACE_CONN_REQ: another engine connection. */
+void	 space_conn(struct request *, enum procid, struct imsg *);
+/* The place's records, checked (a lie is fatal) and passed on. */
+void	 space_info_take(enum procid, struct imsg *, struct space_info *);
+void	 space_info(struct request *, enum procid, struct imsg *);
+void	 space_violation(struct request *, enum procid, struct imsg *);
+void	 space_resource(struct request *, enum procid, struct imsg *);
+/* A place's DONE, every string terminated and its code valid. */
+void	 space_done_take(enum procid, struct imsg *, struct space_done *);
+/* Where a space's code came from, kept by the store for its remove. */
+int	 space_origin_send(struct request *, uint32_t type, const char *id,
+	    uid_t, const char *dir);
+/* The default agent's profile; NULL for "none". */
+int	 agent_none(void);
+const struct agent_profile *agent_profile(void);
+
+/*
+ * tools.c: the tools volume.  tools_ensure(r, agent) sends the ensure of
+ * the profile's volume ("" the default): NULL, or the error code
+ * (nothing was sent); r then waits for IMSG_TOOLS_DONE, which
+ * tools_done_read() checks (-1: a lie).
  */
 void		 tools_open(const char *libexec);
 const char	*tools_ensure(struct request *, const char *agent);
@@ -471,8 +359,61 @@ int		 tools_done_read(struct request *, enum procid, struct imsg *,
 /* The current key, volume and descriptions for a caller; -1 none. */
 int		 tools_current(const char *agent, uid_t,
 		    struct ctl_tools_info *);
-const char	*tools_start(struct request *, struct imsg *);
-extern const struct answer_row tools_answers[];
+/* The default agent's part of a space request for uid; -1 none. */
+struct space_agent;
+int		 agent_fill(uid_t, struct space_agent *);
+
+/* The operations (a family shares a file): only ops.c names them. */
+/* admin.c */
+const char	*status_start(struct request *, struct imsg *);
+const char	*privileges_start(struct request *, struct imsg *);
+const char	*check_start(struct request *, struct imsg *);
+const char	*verbose_start(struct request *, struct imsg *);
+const char	*probe_start(struct request *, struct imsg *);
+const char	*ping_start(struct request *, struct imsg *);
+const char	*stream_test_start(struct request *, struct imsg *);
+void		 stream_test_ended(struct request *);
+extern const struct answer_row status_answers[], check_answers[],
+		    probe_answers[], ping_answers[], stream_test_answers[];
+extern const size_t status_state_size, stream_test_state_size;
+/* space.c: create, list, show, verify, stop, start */
+const char	*space_start(struct request *, struct imsg *);
+extern const struct answer_row create_answers[], start_answers[],
+		    list_answers[], space_answers[];
+/* server.c: the chain of the server inside, for space.c and token.c */
+int		 agent_abandon(struct request *);
+extern const size_t server_state_size;
+/* token.c: server and token */
+const char	*server_start(struct request *, struct imsg *);
+const char	*token_start(struct request *, struct imsg *);
+extern const struct answer_row server_answers[], token_answers[];
+/* remove.c */
+const char	*remove_start(struct request *, struct imsg *);
+extern const struct answer_row remove_answers[];
+extern const size_t remove_state_size;
+/* exec.c */
+const char	*exec_start(struct request *, struct imsg *);
+extern const struct answer_row exec_answers[];
+/* gkctl.c: network and grant */
+const char	*network_start(struct request *, struct imsg *);
+const char	*grant_start(struct request *, struct imsg *);
+extern const struct answer_row gk_answers[];
+/* journal.c */
+const char	*journal_start(struct request *, struct imsg *);
+extern const struct answer_row journal_answers[];
+extern const size_t journal_state_size;
+/* ops_git.c: files and limits */
+const char	*git_files_start(struct request *, struct imsg *);
+extern const struct answer_row git_answers[];
+extern const size_t git_state_size;
+/* codein.c: code-in and history */
+const char	*codein_start(struct request *, struct imsg *);
+extern const struct answer_row codein_answers[];
+extern const size_t codein_state_size;
+/* toolsctl.c: tools and tools-fill */
+const char	*tools_list_start(struct request *, struct imsg *);
+const char	*tools_fill_start(struct request *, struct imsg *);
+extern const struct answer_row tools_list_answers[], tools_fill_answers[];
 
 /* audit.c: the privileges table, read from /proc */
 int	 audit_process(const char *name, pid_t, const char *landlock,
@@ -489,30 +430,16 @@ void	 kmsg_seccomp_syscall(pid_t, char *buf, size_t len);
 int	 kmsg_parse_seccomp(const char *line, size_t len, pid_t pid,
 	    long *syscall);
 
-/* spaced.c */
-int	 docker_connect(void);
-/* The configuration, with the install id filled in. */
-const struct spaced_conf *spaced_config(void);
-
-/*
- * runtime.c: spaced-relay and the space CA bundle, opened and hashed at
- * start; spaced-docker gets read-only fds of them and their key once
- * it is READY.
- */
+/* runtime.c: spaced-relay and the space CA bundle, for spaced-docker */
 void	 runtime_open(const char *libexec);
 void	 runtime_send(void);
 /* 16 lowercase hex, or "" when the relay could not be read. */
 const char *runtime_key(void);
 /* The hosts file's real path, or "" when it is missing or not ours. */
 const char *runtime_hosts(void);
-/*
- * Pure: the key of the relay open on fd and of the CA bundle on ca_fd
- * (-1: none, and the key is the relay's alone), and their sizes, read
- * with pread.
- */
+/* Pure: the key of the relay on fd and the bundle on ca_fd (or -1). */
 int	 runtime_hash(int fd, int ca_fd, char key[RUNTIME_KEY_LEN + 1],
 	    uint64_t *size, uint64_t *ca_size);
-uint64_t peak_rss(void);
 
 /* sandbox.c: spaced's filter, the fixed part and what start adds */
 extern const struct sandbox_spec spaced_sandbox;

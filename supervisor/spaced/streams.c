@@ -15,17 +15,10 @@
  */
 
 /*
- * The stream table.  Streams pass through spaced unread: DATA and END
- * go from the source to the destination, CREDIT back (common/lib/stream.c,
- * stream_relay), and a gauge per stream refuses a source that sends past
- * its window, so spaced never holds more than a window of any stream.
- * An endpoint is a worker or a control client; a message from the wrong
- * end, or for no stream, is refused: fatal from a worker, the end of
- * the connection from a client.
- *
- * An aborted stream (its request was cancelled) stays in the table until
- * its request is freed, and what still arrives for it is dropped: the
- * source may have sent it before it saw the cancel.
+ * The stream table: streams pass through spaced unread, each held to its
+ * credit window by a gauge; a message from the wrong end or for no
+ * stream is fatal from a worker, the end of a client.  More:
+ * docs/notes/spaced-router.md.
  */
 
 #include <sys/types.h>
@@ -40,17 +33,21 @@
 
 #define STREAMS_MAX	64	/* in all; each may hold a window */
 
-static TAILQ_HEAD(, stream_route) streams = TAILQ_HEAD_INITIALIZER(streams);
-static size_t		 nstreams;
-/*
- * Client-sourced streams closed lately (an exec whose command is done
- * while its stdin still comes): what the client sent before it saw the
- * answer is dropped, not taken for an attack.  Ids are never reused
- * soon (spaced_new_id), so a stale one names nothing else.
- */
 #define RECENT_MAX	64
-static uint32_t		 recent_closed[RECENT_MAX];
-static size_t		 recent_next;
+static struct {
+	TAILQ_HEAD(, stream_route) list;
+	size_t			 count;
+	/*
+	 * Client-sourced streams closed lately (an exec whose command is
+	 * done while its stdin still comes): what the client sent before it
+	 * saw the answer is dropped, not taken for an attack.  Ids are
+	 * never reused soon (spaced_new_id), so a stale one names nothing.
+	 */
+	uint32_t		 recent_closed[RECENT_MAX];
+	size_t			 recent_next;
+} streams = {
+	.list = TAILQ_HEAD_INITIALIZER(streams.list),
+};
 
 static int
 ep_equal(struct stream_end_point a, struct stream_end_point b)
@@ -82,7 +79,7 @@ ep_iev(struct stream_end_point ep)
 size_t
 stream_count(void)
 {
-	return nstreams;
+	return streams.count;
 }
 
 struct stream_route *
@@ -95,7 +92,7 @@ stream_open(struct request *r, struct stream_end_point src,
 	for (slot = 0; slot < REQUEST_STREAMS; slot++)
 		if (r->r_streams[slot] == NULL)
 			break;
-	if (nstreams >= STREAMS_MAX || slot == REQUEST_STREAMS) {
+	if (streams.count >= STREAMS_MAX || slot == REQUEST_STREAMS) {
 		errno = EAGAIN;
 		return NULL;
 	}
@@ -106,8 +103,8 @@ stream_open(struct request *r, struct stream_end_point src,
 	s->s_src = src;
 	s->s_dst = dst;
 	stream_gauge_init(&s->s_gauge);
-	TAILQ_INSERT_TAIL(&streams, s, s_entry);
-	nstreams++;
+	TAILQ_INSERT_TAIL(&streams.list, s, s_entry);
+	streams.count++;
 	r->r_streams[slot] = s;
 	if (src.ep_cc != NULL) {
 		src.ep_cc->cc_streams++;
@@ -145,9 +142,10 @@ stream_close(struct stream_route *s)
 			s->s_req->r_streams[i] = NULL;
 	/* A client may still be sending on it: see streams_dispatch. */
 	if (s->s_src.ep_proc == PROC_MAX)
-		recent_closed[recent_next++ % RECENT_MAX] = s->s_id;
-	TAILQ_REMOVE(&streams, s, s_entry);
-	nstreams--;
+		streams.recent_closed[streams.recent_next++ % RECENT_MAX] =
+		    s->s_id;
+	TAILQ_REMOVE(&streams.list, s, s_entry);
+	streams.count--;
 	free(s);
 }
 
@@ -165,7 +163,7 @@ streams_git_gone(const struct git_inst *gi)
 {
 	struct stream_route	*s;
 
-	TAILQ_FOREACH(s, &streams, s_entry) {
+	TAILQ_FOREACH(s, &streams.list, s_entry) {
 		if (s->s_src.ep_git == gi || s->s_dst.ep_git == gi)
 			s->s_aborted = 1;
 		if (s->s_src.ep_git == gi) {
@@ -184,7 +182,7 @@ stream_find(uint32_t id)
 {
 	struct stream_route	*s;
 
-	TAILQ_FOREACH(s, &streams, s_entry)
+	TAILQ_FOREACH(s, &streams.list, s_entry)
 		if (s->s_id == id)
 			return s;
 	return NULL;
@@ -205,7 +203,7 @@ recent_client_stream(uint32_t id)
 	size_t	 i;
 
 	for (i = 0; i < RECENT_MAX; i++)
-		if (recent_closed[i] == id && id != 0)
+		if (streams.recent_closed[i] == id && id != 0)
 			return 1;
 	return 0;
 }

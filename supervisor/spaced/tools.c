@@ -16,17 +16,10 @@
 
 /*
  * The tools volume, spaced's side (spec "Tools volume").  spaced-docker
- * opens no file, so spaced opens at start what a fill needs: the filler
- * program it installs beside the workers (libexec/spaced-filler.js, the
- * one source of truth: its sha256 is in every key and its bytes are what
- * the filler runs, read by spaced-docker from the fd spaced hashed), each
- * packed tarball of each profile, and the CA bundle.  An ensure is one
- * IMSG_TOOLS_ENSURE_REQ for the caller's owner (the install id and the
- * kernel's uid of the caller, never the client's word) and the key over
- * the profile, the space image and the filler, then one IMSG_TOOLS_FILE
- * per file, each a fresh dup of the fd.  tools_done_read() checks the
- * answer for whoever asked: spacectl tools fill here, the create path
- * of spaced.h.
+ * opens no file, so spaced opens at start what a fill needs (the filler,
+ * each packed tarball, the CA bundle); an ensure sends the key and one
+ * fresh dup of each fd.  The owner is the install id and the kernel's
+ * uid of the caller, never the client's word.
  */
 
 #include <sys/types.h>
@@ -50,16 +43,22 @@
 #define TOOLS_TARBALL_MAX	(512ULL * 1024 * 1024)
 #define TOOLS_CA_BUNDLE_MAX	(1024 * 1024)
 
-static int		 filler_fd = -1;
-static uint64_t		 filler_size;
-static char		 filler_sha[SHA256_HEX_LEN + 1];
-/* The profiles with their tarballs hashed, and the fds of those. */
-static struct agent_profile profiles[AGENT_PROFILES_MAX];
-static int		 profile_ok[AGENT_PROFILES_MAX];
-static int		 packed_fd[AGENT_PROFILES_MAX][AGENT_PACKAGES_MAX];
-static uint32_t		 nprofiles;
-static int		 ca_fd = -1;
-static uint64_t		 ca_size;
+/* What a fill sends, opened once; the profiles with tarballs hashed. */
+static struct {
+	int			 filler_fd;
+	uint64_t		 filler_size;
+	char			 filler_sha[SHA256_HEX_LEN + 1];
+	struct agent_profile	 profiles[AGENT_PROFILES_MAX];
+	int			 profile_ok[AGENT_PROFILES_MAX];
+	int			 packed_fd[AGENT_PROFILES_MAX]
+			    [AGENT_PACKAGES_MAX];
+	uint32_t		 nprofiles;
+	int			 ca_fd;
+	uint64_t		 ca_size;
+} tv = {
+	.filler_fd = -1,
+	.ca_fd = -1,
+};
 
 static int
 open_regular(const char *path, uint64_t max, char sha[SHA256_HEX_LEN + 1],
@@ -92,30 +91,30 @@ tools_open(const char *libexec)
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", libexec,
 	    SPACED_FILLER) < sizeof(path) &&
-	    (filler_fd = open_regular(path, TOOLS_FILLER_MAX, filler_sha,
-	    &filler_size)) != -1)
+	    (tv.filler_fd = open_regular(path, TOOLS_FILLER_MAX, tv.filler_sha,
+	    &tv.filler_size)) != -1)
 		log_info("tools: %s, sha256 %.16s..., %llu bytes", path,
-		    filler_sha, (unsigned long long)filler_size);
-	nprofiles = conf->sc_nagents;
-	for (i = 0; i < nprofiles; i++) {
-		profiles[i] = conf->sc_agents[i];
-		profile_ok[i] = 1;
+		    tv.filler_sha, (unsigned long long)tv.filler_size);
+	tv.nprofiles = conf->sc_nagents;
+	for (i = 0; i < tv.nprofiles; i++) {
+		tv.profiles[i] = conf->sc_agents[i];
+		tv.profile_ok[i] = 1;
 		for (j = 0; j < AGENT_PACKAGES_MAX; j++)
-			packed_fd[i][j] = -1;
-		for (j = 0; j < profiles[i].ag_npackages; j++) {
-			ap = &profiles[i].ag_packages[j];
+			tv.packed_fd[i][j] = -1;
+		for (j = 0; j < tv.profiles[i].ag_npackages; j++) {
+			ap = &tv.profiles[i].ag_packages[j];
 			if (ap->ap_tarball[0] == '\0')
 				continue;
 			/* Read and hashed once: the key says what is sent. */
-			if ((packed_fd[i][j] = open_regular(ap->ap_tarball,
+			if ((tv.packed_fd[i][j] = open_regular(ap->ap_tarball,
 			    TOOLS_TARBALL_MAX, ap->ap_sha256,
 			    &ap->ap_size)) == -1)
-				profile_ok[i] = 0;
+				tv.profile_ok[i] = 0;
 		}
 	}
-	if (conf->sc_tools_ca[0] != '\0' && (ca_fd =
+	if (conf->sc_tools_ca[0] != '\0' && (tv.ca_fd =
 	    open_regular(conf->sc_tools_ca, TOOLS_CA_BUNDLE_MAX, sha,
-	    &ca_size)) == -1)
+	    &tv.ca_size)) == -1)
 		log_warnx("tools: the CA bundle %s cannot be read: fills "
 		    "answer %s", conf->sc_tools_ca, ERR_TOOLS_FILL_FAILED);
 }
@@ -129,10 +128,10 @@ profile_find(const char *name, uint32_t *idx)
 
 	if (name == NULL || name[0] == '\0')
 		name = conf->sc_agent;
-	for (i = 0; i < nprofiles; i++)
-		if (strcmp(profiles[i].ag_name, name) == 0) {
+	for (i = 0; i < tv.nprofiles; i++)
+		if (strcmp(tv.profiles[i].ag_name, name) == 0) {
 			*idx = i;
-			return &profiles[i];
+			return &tv.profiles[i];
 		}
 	return NULL;
 }
@@ -167,12 +166,12 @@ tools_current(const char *agent, uid_t uid, struct ctl_tools_info *ti)
 	uint32_t			 idx;
 
 	memset(ti, 0, sizeof(*ti));
-	if ((ag = profile_find(agent, &idx)) == NULL || !profile_ok[idx] ||
-	    filler_fd == -1)
+	if ((ag = profile_find(agent, &idx)) == NULL || !tv.profile_ok[idx] ||
+	    tv.filler_fd == -1)
 		return -1;
 	strlcpy(ti->ti_agent, ag->ag_name, sizeof(ti->ti_agent));
-	if (tools_key(ag, conf->sc_space_image, filler_sha, ti->ti_key) ==
-	    -1 || tools_describe(ag, conf->sc_space_image, filler_sha,
+	if (tools_key(ag, conf->sc_space_image, tv.filler_sha, ti->ti_key) ==
+	    -1 || tools_describe(ag, conf->sc_space_image, tv.filler_sha,
 	    ti->ti_description, sizeof(ti->ti_description)) == -1 ||
 	    tools_volume_name(ti->ti_volume, sizeof(ti->ti_volume),
 	    conf->sc_install_id, uid, ti->ti_key) == -1)
@@ -207,13 +206,13 @@ tools_ensure(struct request *r, const char *agent)
 	static struct tools_ensure_req	 te;
 	struct ctl_tools_info		*ti;
 	const struct agent_profile	*ag;
+	const char			*code;
 	uint32_t			 idx, i, n;
-	int				 s;
 
 	if ((ag = profile_find(agent, &idx)) == NULL)
 		return ERR_BAD_REQUEST;
-	if (!profile_ok[idx] || filler_fd == -1 ||
-	    (conf->sc_tools_ca[0] != '\0' && ca_fd == -1))
+	if (!tv.profile_ok[idx] || tv.filler_fd == -1 ||
+	    (conf->sc_tools_ca[0] != '\0' && tv.ca_fd == -1))
 		return ERR_TOOLS_FILL_FAILED;
 	if ((ti = calloc(1, sizeof(*ti))) == NULL)
 		return ERR_INTERNAL;
@@ -233,22 +232,21 @@ tools_ensure(struct request *r, const char *agent)
 	for (i = 0, n = 1; i < ag->ag_npackages; i++)
 		if (ag->ag_packages[i].ap_tarball[0] != '\0')
 			n++;
-	te.te_nfiles = n + (ca_fd != -1);
-	if ((s = docker_connect()) == -1)
-		return ERR_DOCKER_UNREACHABLE;
-	if (request_send(r, PROC_DOCKER, IMSG_TOOLS_ENSURE_REQ, s, &te,
-	    sizeof(te)) == -1)
-		return ERR_WORKER_UNAVAILABLE;
+	te.te_nfiles = n + (tv.ca_fd != -1);
+	if ((code = place_send(r, IMSG_TOOLS_ENSURE_REQ, &te, sizeof(te))) !=
+	    NULL)
+		return code;
 	/* The files follow, each with its own fd: spaced-docker opens none. */
-	if (send_file(r, filler_fd, TOOLS_FILE_FILLER, 0, filler_size) == -1)
+	if (send_file(r, tv.filler_fd, TOOLS_FILE_FILLER, 0,
+	    tv.filler_size) == -1)
 		return NULL;	/* it answers: a file is missing */
 	for (i = 0; i < ag->ag_npackages; i++)
-		if (packed_fd[idx][i] != -1 &&
-		    send_file(r, packed_fd[idx][i], TOOLS_FILE_PACKED, i,
+		if (tv.packed_fd[idx][i] != -1 &&
+		    send_file(r, tv.packed_fd[idx][i], TOOLS_FILE_PACKED, i,
 		    ag->ag_packages[i].ap_size) == -1)
 			return NULL;
-	if (ca_fd != -1)
-		(void)send_file(r, ca_fd, TOOLS_FILE_CA, 0, ca_size);
+	if (tv.ca_fd != -1)
+		(void)send_file(r, tv.ca_fd, TOOLS_FILE_CA, 0, tv.ca_size);
 	return NULL;
 }
 
@@ -277,115 +275,20 @@ tools_done_read(struct request *r, enum procid from, struct imsg *imsg,
 	return 0;
 }
 
-/* --- spacectl tools fill, spacectl tools ------------------------------ */
-
-static const char *
-tools_fill_start(struct request *r, struct imsg *imsg)
+int
+agent_fill(uid_t uid, struct space_agent *sa)
 {
-	struct ctl_tools	 ct;
+	static struct ctl_tools_info	 ti;
+	const struct agent_profile	*ag;
 
-	(void)imsg_get_data(imsg, &ct, sizeof(ct));
-	if (memchr(ct.ct_agent, '\0', sizeof(ct.ct_agent)) == NULL ||
-	    (ct.ct_agent[0] != '\0' && !agent_name_valid(ct.ct_agent)))
-		return ERR_BAD_REQUEST;
-	return tools_ensure(r, ct.ct_agent);
-}
-
-static void
-tools_answer(struct request *r, enum procid from, struct imsg *imsg)
-{
-	struct tools_done	 td;
-
-	if (tools_done_read(r, from, imsg, &td) == -1)
-		fatalx("%s: bad tools answer from %s", __func__,
-		    proc_title(from));
-	if (td.td_done.sd_code[0] == '\0' &&
-	    r->r_op->op_type == IMSG_CTL_TOOLS_FILL) {
-		request_data(r, &td, sizeof(td));
-		request_end(r);
-		return;
+	memset(sa, 0, sizeof(*sa));
+	if ((ag = agent_profile()) == NULL)
+		return 0;
+	if (tools_current("", uid, &ti) == -1 ||
+	    strlcpy(sa->sa_tools, ti.ti_volume, sizeof(sa->sa_tools)) >=
+	    sizeof(sa->sa_tools) || space_agent_build(ag, sa) == -1) {
+		memset(sa, 0, sizeof(*sa));
+		return -1;
 	}
-	if (td.td_done.sd_code[0] == '\0') {
-		request_end(r);
-		return;
-	}
-	request_data(r, &td.td_done, sizeof(td.td_done));
-	request_fail(r, td.td_done.sd_code);
-}
-
-static void
-tools_volume(struct request *r, enum procid from, struct imsg *imsg)
-{
-	struct tools_volume_info	 vi;
-	uint32_t			 i;
-
-	(void)imsg_get_data(imsg, &vi, sizeof(vi));
-	if (memchr(vi.tv_name, '\0', sizeof(vi.tv_name)) == NULL ||
-	    memchr(vi.tv_key, '\0', sizeof(vi.tv_key)) == NULL ||
-	    memchr(vi.tv_description, '\0', sizeof(vi.tv_description)) ==
-	    NULL || memchr(vi.tv_created, '\0', sizeof(vi.tv_created)) ==
-	    NULL || vi.tv_state < TOOLS_STATE_FILLED ||
-	    vi.tv_state > TOOLS_STATE_UNKNOWN ||
-	    vi.tv_nmounts > TOOLS_MOUNTS_MAX || !tools_key_valid(vi.tv_key))
-		fatalx("%s: bad tools volume from %s", __func__,
-		    proc_title(from));
-	for (i = 0; i < TOOLS_MOUNTS_MAX; i++)
-		if (memchr(vi.tv_mounts[i], '\0', sizeof(vi.tv_mounts[i])) ==
-		    NULL || (i < vi.tv_nmounts &&
-		    !space_id_valid(vi.tv_mounts[i])))
-			fatalx("%s: bad tools volume from %s", __func__,
-			    proc_title(from));
-	request_data(r, &vi, sizeof(vi));
-}
-
-static const char *
-tools_list_start(struct request *r, struct imsg *imsg)
-{
-	const struct spaced_conf	*conf = spaced_config();
-	static struct tools_ensure_req	 te;
-	struct ctl_tools_info		*ti;
-	struct ctl_tools		 ct;
-	int				 s;
-
-	(void)imsg_get_data(imsg, &ct, sizeof(ct));
-	if (memchr(ct.ct_agent, '\0', sizeof(ct.ct_agent)) == NULL ||
-	    (ct.ct_agent[0] != '\0' && !agent_name_valid(ct.ct_agent)))
-		return ERR_BAD_REQUEST;
-	if ((ti = calloc(1, sizeof(*ti))) == NULL)
-		return ERR_INTERNAL;
-	/* The current key first; none when the profile cannot be filled. */
-	if (tools_current(ct.ct_agent, r->r_uid, ti) == -1)
-		strlcpy(ti->ti_agent, ct.ct_agent, sizeof(ti->ti_agent));
-	request_data(r, ti, sizeof(*ti));
-	free(ti);
-	memset(&te, 0, sizeof(te));
-	if (space_owner_fmt(te.te_owner, sizeof(te.te_owner),
-	    conf->sc_install_id, r->r_uid) == -1)
-		return ERR_INTERNAL;
-	strlcpy(te.te_image, conf->sc_space_image, sizeof(te.te_image));
-	if ((s = docker_connect()) == -1)
-		return ERR_DOCKER_UNREACHABLE;
-	if (request_send(r, PROC_DOCKER, IMSG_TOOLS_LIST_REQ, s, &te,
-	    sizeof(te)) == -1)
-		return ERR_WORKER_UNAVAILABLE;
-	return NULL;
-}
-
-const struct answer_row tools_answers[] = {
-	{ IMSG_TOOLS_VOLUME, PROC_BIT(PROC_DOCKER),
-	    sizeof(struct tools_volume_info), 0, tools_volume },
-	{ IMSG_TOOLS_DONE, PROC_BIT(PROC_DOCKER), sizeof(struct tools_done),
-	    1, tools_answer },
-	/* a cancelled fill rolls back, and needs its connections */
-	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,
-	    space_conn },
-	{ 0 }
-};
-
-const char *
-tools_start(struct request *r, struct imsg *imsg)
-{
-	if (r->r_op->op_type == IMSG_CTL_TOOLS_FILL)
-		return tools_fill_start(r, imsg);
-	return tools_list_start(r, imsg);
+	return 0;
 }

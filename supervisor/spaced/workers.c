@@ -43,6 +43,8 @@ static const enum procid worker_ids[] = { PROC_DOCKER, PROC_GIT,
 #define NWORKERS	(sizeof(worker_ids) / sizeof(worker_ids[0]))
 
 static void	workers_dispatch(int, short, void *);
+/* Where a worker's messages past READY go (spaced.c says: the router). */
+static void	(*workers_route)(enum procid, struct imsg *);
 
 static pid_t
 worker_exec(const struct proc *p, const struct spaced_conf *conf, int fd,
@@ -109,12 +111,14 @@ worker_exec(const struct proc *p, const struct spaced_conf *conf, int fd,
 
 void
 workers_start(const struct spaced_conf *conf, struct event_base *base,
-    const char *libexec, int debug, int verbose)
+    const char *libexec, int debug, int verbose,
+    void (*route)(enum procid, struct imsg *))
 {
 	struct child	*c;
 	size_t		 i;
 	int		 sp[2];
 
+	workers_route = route;
 	for (i = 0; i < NWORKERS; i++) {
 		c = &children[worker_ids[i]];
 		c->c_id = worker_ids[i];
@@ -167,7 +171,6 @@ workers_dispatch(int fd, short event, void *arg)
 	struct child		*c = iev->data;
 	struct imsg		 imsg;
 	struct worker_ready_info wi;
-	struct request		*r;
 	const char		*title = proc_title(c->c_id);
 	int			 n;
 
@@ -197,40 +200,17 @@ workers_dispatch(int fd, short event, void *arg)
 			strlcpy(c->c_landlock, wi.wi_landlock,
 			    sizeof(c->c_landlock));
 			log_debug("%s ready", title);
-			/* The place fills the runtime volume from it. */
-			if (c->c_id == PROC_DOCKER)
-				runtime_send();
 		} else if (!c->c_ready)
 			fatalx("%s: message %u before READY", title,
 			    imsg_get_type(&imsg));
 		else
-			switch (imsg_get_type(&imsg)) {
-			case IMSG_STREAM_DATA:
-			case IMSG_STREAM_CREDIT:
-			case IMSG_STREAM_END:
-				streams_dispatch(EP_WORKER(c->c_id), &imsg);
-				break;
-			default:
-				if (c->c_id == PROC_LAUNCH) {
-					gitinst_launch_dispatch(&imsg);
-					break;
-				}
-				/*
-				 * Every other message answers a request;
-				 * a repository's are its spaced-git's.
-				 */
-				if ((c->c_id == PROC_GIT && (r = request_find(
-				    imsg_get_peerid(&imsg))) != NULL &&
-				    r->r_git != NULL) ||
-				    request_dispatch(c->c_id, &imsg) == -1)
-					fatalx("%s: a bad answer", title);
-			}
+			workers_route(c->c_id, &imsg);
 		imsg_free(&imsg);
 	}
 	imsg_event_add(&c->c_iev);
 }
 
-void
+int
 workers_reaped(pid_t pid, int status)
 {
 	char	 why[128];
@@ -241,7 +221,7 @@ workers_reaped(pid_t pid, int status)
 		if (children[worker_ids[i]].c_pid == pid)
 			c = &children[worker_ids[i]];
 	if (c == NULL)
-		return;
+		return 0;
 	c->c_pid = 0;
 	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSYS) {
 		kmsg_seccomp_syscall(pid, why, sizeof(why));
@@ -254,10 +234,7 @@ workers_reaped(pid_t pid, int status)
 	else
 		log_warnx("%s (pid %d) exited with status %d",
 		    procs[c->c_id].p_binary, (int)pid, WEXITSTATUS(status));
-	/* Without all its workers spaced cannot keep its promises. */
-	workers_stop();
-	control_close();
-	exit(3);
+	return 1;
 }
 
 void

@@ -1,0 +1,184 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * remove: the place removes the space; then the ref code in left in
+ * each repository the space's code came from goes too, by that
+ * repository's spaced-git, and the store forgets the origin.  A
+ * repository that moved or went has nothing left to remove; the space
+ * is gone either way, so the remove answers END.
+ */
+
+#include <sys/types.h>
+
+#include <string.h>
+
+#include "errors.h"
+#include "git_parse.h"
+#include "git_proto.h"
+#include "labels.h"
+#include "log.h"
+#include "place_proto.h"
+#include "space_parse.h"
+#include "spaced.h"
+
+/* A remove forgets at most this many origins of one space. */
+#define REMOVE_ORIGINS_MAX	64
+
+enum remove_step {
+	REMOVE_PLACE = 0,
+	REMOVE_GET,		/* the store's next origin */
+	REMOVE_GIT,		/* its spaced-git removes the ref */
+	REMOVE_DEL,		/* the store forgets it */
+};
+
+struct remove_state {
+	enum remove_step	 step;
+	char			 id[SPACE_ID_SIZE];
+	char			 dir[GIT_DIR_MAX];
+	int			 removed;	/* origins forgotten */
+};
+const size_t remove_state_size = sizeof(struct remove_state);
+
+static void
+origin_send(struct request *r, uint32_t type)
+{
+	struct remove_state	*rs = r->r_state;
+
+	(void)space_origin_send(r, type, rs->id, r->r_uid, rs->dir);
+}
+
+const char *
+remove_start(struct request *r, struct imsg *imsg)
+{
+	struct remove_state	*rs = r->r_state;
+	struct ctl_space	 cs;
+	struct space_req	 sq;
+	const char		*errstr;
+
+	if (imsg_get_data(imsg, &cs, sizeof(cs)) == -1)
+		return ERR_BAD_REQUEST;
+	if (ctl_space_check(&cs, 1, &errstr) == -1) {
+		log_debug("control: uid %u: %s: %s", (unsigned)r->r_uid,
+		    r->r_op->op_name, errstr);
+		return ERR_BAD_REQUEST;
+	}
+	space_req_fill(r, &sq, cs.cs_id);
+	strlcpy(rs->id, cs.cs_id, sizeof(rs->id));
+	strlcpy(sq.sq_name, cs.cs_name, sizeof(sq.sq_name));
+	strlcpy(sq.sq_project, cs.cs_project, sizeof(sq.sq_project));
+	sq.sq_memory = cs.cs_memory;
+	if (agent_fill(r->r_uid, &sq.sq_agent) == -1) {
+		request_refuse(r, ERR_TOOLS_FILL_FAILED, "the agent's tools "
+		    "cannot be described: see spaced's log for what it could "
+		    "not read at start");
+		return NULL;
+	}
+	(void)place_send_or_refuse(r, IMSG_SPACE_REMOVE_REQ, &sq, sizeof(sq));
+	return NULL;
+}
+
+/* The place removed the space: now the refs of its origins. */
+static void
+remove_done(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct remove_state	*rs = r->r_state;
+	struct space_done	 sd;
+
+	space_done_take(from, imsg, &sd);
+	if (sd.sd_code[0] != '\0') {
+		request_data(r, &sd, sizeof(sd));
+		request_fail(r, sd.sd_code);
+		return;
+	}
+	rs->step = REMOVE_GET;
+	origin_send(r, IMSG_JOURNAL_ORIGIN_GET);
+	if ((r->r_waiting & PROC_BIT(PROC_JOURNAL)) == 0)
+		request_end(r);
+}
+
+static void
+remove_origin(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct remove_state	*rs = r->r_state;
+	struct journal_origin	 jo;
+	struct git_req		 gq;
+	const char		*code;
+
+	if (imsg_get_data(imsg, &jo, sizeof(jo)) == -1 ||
+	    memchr(jo.jo_dir, '\0', sizeof(jo.jo_dir)) == NULL)
+		fatalx("%s: bad origin from %s", __func__, proc_title(from));
+	/* Forgotten: the next origin of the space, until none is left. */
+	if (rs->step == REMOVE_DEL) {
+		rs->step = REMOVE_GET;
+		if (++rs->removed > REMOVE_ORIGINS_MAX)
+			request_end(r);
+		else
+			origin_send(r, IMSG_JOURNAL_ORIGIN_GET);
+		return;
+	}
+	if (!jo.jo_found || !git_dir_valid(jo.jo_dir, sizeof(jo.jo_dir))) {
+		request_end(r);
+		return;
+	}
+	strlcpy(rs->dir, jo.jo_dir, sizeof(rs->dir));
+	rs->step = REMOVE_GIT;
+	memset(&gq, 0, sizeof(gq));
+	strlcpy(gq.gq_space, rs->id, sizeof(gq.gq_space));
+	if ((code = gitinst_attach(r, jo.jo_dir, IMSG_GIT_REFS_REMOVE_REQ,
+	    &gq)) != NULL) {
+		log_warnx("request %u: refs of %s in %s stay: %s", r->r_id,
+		    jo.jo_id, jo.jo_dir, code);
+		rs->step = REMOVE_DEL;
+		origin_send(r, IMSG_JOURNAL_ORIGIN_DEL);
+	}
+}
+
+static void
+remove_git_done(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct remove_state	*rs = r->r_state;
+	struct space_done	 sd;
+
+	if (imsg_get_data(imsg, &sd, sizeof(sd)) == -1 ||
+	    !git_done_valid(&sd)) {
+		gitinst_distrust(r->r_git);
+		return;
+	}
+	if (sd.sd_code[0] != '\0') {
+		gitinst_retire(r->r_git);
+		log_warnx("request %u: refs of %s in %s: %s: %s", r->r_id,
+		    rs->id, rs->dir, sd.sd_code, sd.sd_message);
+	}
+	rs->step = REMOVE_DEL;
+	origin_send(r, IMSG_JOURNAL_ORIGIN_DEL);
+	if ((r->r_waiting & PROC_BIT(PROC_JOURNAL)) == 0)
+		request_end(r);
+}
+
+const struct answer_row remove_answers[] = {
+	{ IMSG_SPACE_RESOURCE, PROC_BIT(PROC_DOCKER),
+	    sizeof(struct space_resource), 0, space_resource },
+	{ IMSG_SPACE_DONE, PROC_BIT(PROC_DOCKER), sizeof(struct space_done),
+	    AR_FINAL, remove_done },
+	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,
+	    space_conn },
+	{ IMSG_JOURNAL_ORIGIN, PROC_BIT(PROC_JOURNAL),
+	    sizeof(struct journal_origin), AR_FINAL, remove_origin },
+	{ IMSG_GIT_DONE, PROC_BIT(PROC_GIT), sizeof(struct space_done),
+	    AR_FINAL, remove_git_done },
+	{ 0 }
+};
