@@ -19,7 +19,7 @@
  * the Engine's exec and its hijacked stream, after the target's labels
  * were checked.  Output frames go out as stream chunks, never read here;
  * reading stops while spaced owes credit (docs/notes/
- * worker-docker-streams.md).
+ * spaced-docker-streams.md).
  */
 
 #include <sys/types.h>

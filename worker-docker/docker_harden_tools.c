@@ -18,7 +18,7 @@
  * The tools one-shots' create bodies and checker: the spec's filler
  * table and the tools-check one-shot's hardening; the checker demands
  * each setting back, so a dropped one fails before the one-shot runs
- * (docs/notes/worker-docker-verify.md).
+ * (docs/notes/spaced-docker-verify.md).
  */
 
 #include <stdio.h>

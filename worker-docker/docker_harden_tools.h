@@ -23,7 +23,7 @@
  * spaced with a way out (the default bridge, for the npm registry), and
  * the marker's reader, with no network at all.  Both idle (/bin/sleep
  * infinity under the engine's init) and do their work as an exec
- * (docs/notes/worker-docker-tools.md says why).  Pure: const input, no
+ * (docs/notes/spaced-docker-tools.md says why).  Pure: const input, no
  * I/O, no globals.
  */
 

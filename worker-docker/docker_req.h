@@ -21,7 +21,7 @@
  * The Engine API client: one state machine per request on the worker's
  * event loop, its HTTP calls in sequence on the socket spaced passed,
  * one answer to the parent under one deadline; nothing blocks
- * (docs/notes/worker-docker-requests.md).  An operation is one row of
+ * (docs/notes/spaced-docker-requests.md).  An operation is one row of
  * struct docker_op (docker_ops.c).
  */
 

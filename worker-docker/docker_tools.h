@@ -21,7 +21,7 @@
  * The filler's stdin (spec "The filler"): a JSON header line, then the
  * bytes of each file in its order.  Only the header and package.json
  * are built here; the tarballs and the bundle follow from the fds spaced
- * passed (docs/notes/worker-docker-tools.md).
+ * passed (docs/notes/spaced-docker-tools.md).
  */
 
 #include <stddef.h>

@@ -17,7 +17,7 @@
 /*
  * The checkers of the containers: read an inspect answer and name every
  * way it differs from what docker_harden.c asks for (the list of checks:
- * docs/notes/worker-docker-verify.md).  The report, the JSON readers and
+ * docs/notes/spaced-docker-verify.md).  The report, the JSON readers and
  * the network, volume and create-answer checks: docker_verify_res.c.
  */
 

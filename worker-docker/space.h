@@ -20,7 +20,7 @@
 /*
  * The space operations' shared state and step table.  Each operation
  * file exports its rows; space_ops.c drives them (docs/notes/
- * worker-docker-space.md).
+ * spaced-docker-space.md).
  */
 
 #include <stddef.h>

@@ -19,7 +19,7 @@
  * whose tools mount is not the current tools volume moves it onto a new
  * container (the old one renamed aside), which spaced keeps (MOVE_DONE)
  * or undoes (MOVE_UNDO).  The new container is removed only by the Id
- * its create returned, never by name (docs/notes/worker-docker-move.md).
+ * its create returned, never by name (docs/notes/spaced-docker-move.md).
  */
 
 #include <stdio.h>

@@ -18,7 +18,7 @@
  * The one-shot of a tools check or fill: a container that idles, made,
  * verified and started, then an exec in it whose hijacked stream is a
  * child request (tools_stream.c); the exit code is the exec's own, read
- * from its inspect.  Why a one-shot: docs/notes/worker-docker-tools.md.
+ * from its inspect.  Why a one-shot: docs/notes/spaced-docker-tools.md.
  */
 
 #include <stdio.h>

@@ -20,7 +20,7 @@
 /*
  * The tools volume's operations (ensure, list) and their shared state
  * and step table; tools_ops.c drives the steps (docs/notes/
- * worker-docker-tools.md).
+ * spaced-docker-tools.md).
  */
 
 #include <sys/queue.h>
