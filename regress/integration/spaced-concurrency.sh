@@ -20,8 +20,8 @@ count() { ctl -j status | jq ".processes[0].$1"; }
 docker_fds() {
 	ls "/proc/$(ctl -j status | jq '.processes[1].pid')/fd" | wc -l
 }
-# Requests the stand-in Engine has read so far (one byte each).
-engine_requests() { stat -c %s "$tree/engine/requests" 2>/dev/null || echo 0; }
+# Checks begun: the GET /version the stand-in Engine read (a byte each).
+engine_checks() { stat -c %s "$tree/engine/versions" 2>/dev/null || echo 0; }
 
 mkdir -p "$tree/engine"
 "$build/regress/tools/fake_engine" -d 1000 "$tree/engine" >"$tree/engine.out" &
@@ -34,15 +34,15 @@ base_docker_fds=$(docker_fds)
 # Order, not time (the times are regress/bench/ctl_rtt.sh's): all ten
 # checks reach the Engine before the first answers (it answers each after
 # 1 s), and pings answer before the first check does.
-before=$(engine_requests)
+before=$(engine_checks)
 check "one check answers available" sh -c \
     "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' check | grep -q available"
-check "the Engine counted it as one request (positive control of the count)" \
-    test "$(engine_requests)" -eq $((before + 1))
+check "the Engine counted it as one check begun (positive control of the count)" \
+    test "$(engine_checks)" -eq $((before + 1))
 
 # --- ten at once, with pings meanwhile --------------------------------
-before=$(engine_requests)
-RAW_FIRST=$tree/first RAW_COUNT=$tree/engine/requests raw checks 10 \
+before=$(engine_checks)
+RAW_FIRST=$tree/first RAW_COUNT=$tree/engine/versions raw checks 10 \
     >"$tree/ten.out" &
 ten_pid=$!
 n=0; early=0; failed=0

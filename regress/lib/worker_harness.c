@@ -262,12 +262,12 @@ fe_stop(struct fe *f)
 }
 
 int
-fe_requests(const struct fe *f)
+fe_versions(const struct fe *f)
 {
 	char		 path[PATH_MAX];
 	struct stat	 st;
 
-	if (snprintf(path, sizeof(path), "%s/requests", f->fe_dir) >=
+	if (snprintf(path, sizeof(path), "%s/versions", f->fe_dir) >=
 	    (int)sizeof(path))
 		return -1;
 	if (stat(path, &st) == -1)

@@ -21,8 +21,8 @@
  * the hostile ways below.  Each connection gets a child of its own, so
  * ten slow answers run side by side like the real daemon's.  Prints
  * "ready" on stdout once every socket listens; dies with its parent.
- * Each request read appends one byte to dir/requests, so a test can see
- * how many are in the engine at once without timing anything.
+ * Each GET /version read (a check's first call) appends one byte to
+ * dir/versions, so a test sees how many are in at once without a clock.
  *
  * usage: fake_engine [-d delay_ms] dir
  */
@@ -86,9 +86,9 @@ static const char version_json[] =
 static int	 delay_ms;
 static char	 count_path[1024];
 
-/* One byte per request read: the count tests read instead of a clock. */
+/* One byte per /version read: the count tests read instead of a clock. */
 static void
-count_request(void)
+count_version(void)
 {
 	int	 fd;
 
@@ -233,7 +233,8 @@ serve(int fd, enum mode mode)
 	while (get_request(fd, req, sizeof(req))) {
 		if (sscanf(req, "%*s %1023s", path) != 1)
 			_exit(1);
-		count_request();
+		if (strstr(path, "/version") != NULL)
+			count_version();
 		if (mode == M_STALL) {
 			while (read(fd, req, sizeof(req)) > 0)
 				;
@@ -314,7 +315,7 @@ main(int argc, char *argv[])
 	}
 	if (argc - optind != 1)
 		usage();
-	if (snprintf(count_path, sizeof(count_path), "%s/requests",
+	if (snprintf(count_path, sizeof(count_path), "%s/versions",
 	    argv[optind]) >= (int)sizeof(count_path))
 		errx(1, "directory name too long");
 	prctl(PR_SET_PDEATHSIG, SIGTERM);

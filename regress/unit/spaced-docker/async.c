@@ -96,9 +96,9 @@ engine_reached(int n)
 {
 	int	 i;
 
-	for (i = 0; i < 500 && fe_requests(&f) < n; i++)
+	for (i = 0; i < 500 && fe_versions(&f) < n; i++)
 		usleep(10000);
-	return fe_requests(&f);
+	return fe_versions(&f);
 }
 
 /*
