@@ -9,8 +9,8 @@ make -s "B=$b" "$b/libcommon.a" "$b/gatekeeper/spaced-journal/server_parse.o" \
     >/dev/null
 # shellcheck disable=SC2046
 cc -std=gnu11 -O2 -D_GNU_SOURCE -I. -Icommon/lib -Icommon/proto \
-    $(pkg-config --cflags libbsd-overlay) \
+    $(pkg-config --cflags libbsd-overlay jansson) \
     -o "$b/regress/bench/journal_headers" regress/bench/journal_headers.c \
     "$b/gatekeeper/spaced-journal/server_parse.o" "$b/libcommon.a" \
-    $(pkg-config --libs libbsd-overlay)
+    $(pkg-config --libs libbsd-overlay jansson)
 exec "$b/regress/bench/journal_headers"
