@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "errors.h"
 #include "gatekeeper/spaced-journal/server_parse.h"
