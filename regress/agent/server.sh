@@ -27,8 +27,9 @@ SPACED_EXTRA_CONF="docker socket \"$rec/fault.sock\""
 
 inside() { sc exec "$1" -- /bin/sh -c "$2"; }
 mode() { inside "$1" "echo $2 > \$HOME/.hostile-mode"; }
-# elapsed CMD...: runs it, leaves its seconds in $secs and its status
-elapsed() { t0=$(date +%s.%N); "$@"; rc=$?; secs=$(echo "$(date +%s.%N) - $t0" | bc); return $rc; }
+# elapsed CMD...: runs it, prints its seconds (a figure, never a check:
+# speed is regress/bench/'s), keeps its status
+elapsed() { t0=$(date +%s.%N); "$@"; rc=$?; echo "# took $(echo "$(date +%s.%N) - $t0" | bc) s"; return $rc; }
 code_of() { sed -n 's/^spacectl: \([a-z_]*\):.*/\1/p' | head -1; }
 
 check "npm packed the test agent" test -s "$TGZ"
@@ -102,9 +103,8 @@ mode $id flood
 check "5 MiB of body: space_server_answer_unreadable, never command_output_too_large" sh -c \
     "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' server $id GET / 2>&1 | grep -q '^spacectl: space_server_answer_unreadable'"
 mode $id hang
-elapsed sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j show $id > '$T/hang.json'"
-check "a listener that never answers is not ready for show" jq -e '.ready == false and .notReady == "space_server_unreachable"' "$T/hang.json"
-check "... after one attempt of 3 s, not more than 8 s ($secs s)" sh -c "[ \$(echo '$secs < 8' | bc) = 1 ]"
+elapsed sh -c "timeout 60 '$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j show $id > '$T/hang.json'"
+check "a listener that never answers is not ready for show (it returns)" jq -e '.ready == false and .notReady == "space_server_unreachable"' "$T/hang.json"
 mode $id ok
 # ~/.curlrc of the space user: --disable keeps curl from reading it.
 inside $id 'printf "%s\n" "write-out = \"spaced-curl 200 0 5\\n\"" "output = /dev/null" > $HOME/.curlrc'
@@ -116,9 +116,9 @@ inside $id 'rm -f $HOME/.curlrc'
 
 # --- the token file, owned by the agent ----------------------------------
 inside $id 'd=$HOME/.spaced-space; cp $d/token $d/keep; rm $d/token; mkfifo $d/token'
-elapsed sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' token $id 2>'$T/fifo.err'"
-check "a FIFO for a token: space_token_unreadable" grep -q '^spacectl: space_token_unreadable' "$T/fifo.err"
-check "... within the 10 s limit ($secs s)" sh -c "[ \$(echo '$secs < 14' | bc) = 1 ]"
+# timeout: a guard against a hang, far above the 10 s limit, not a measure
+elapsed sh -c "timeout 60 '$tree/bin/spacectl' -s '$sd/run/spaced.sock' token $id 2>'$T/fifo.err'"
+check "a FIFO for a token: space_token_unreadable (it returns)" grep -q '^spacectl: space_token_unreadable' "$T/fifo.err"
 inside $id 'd=$HOME/.spaced-space; rm $d/token; head -c 2000000 /dev/zero | tr "\0" a > $d/token'
 check "a huge token file: space_token_unreadable" sh -c \
     "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' token $id 2>&1 | grep -q '^spacectl: space_token_unreadable'"
@@ -135,10 +135,11 @@ check "the token stayed" sh -c "[ \"\$('$tree/bin/spacectl' -s '$sd/run/spaced.s
 check "and the server answers with it" sc server $id GET /
 mode $id hang
 sc stop $id >/dev/null
-elapsed sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' start $id 2>'$T/start.err'"
+elapsed sh -c "timeout 120 '$tree/bin/spacectl' -s '$sd/run/spaced.sock' start $id 2>'$T/start.err'"
 check "start of a server that never answers: space_server_not_ready" grep -q '^spacectl: space_server_not_ready' "$T/start.err"
 check "... names the seconds it waited" grep -Eq 'not ready after [0-9]+ s' "$T/start.err"
-check "... after the ready wait (8 s) and at most one attempt more ($secs s)" sh -c "[ \$(echo '$secs >= 8 && $secs < 16' | bc) = 1 ]"
+check "... and tried again before it gave up (more than one attempt)" \
+    grep -Eq 'not ready after [0-9]+ s \(([2-9]|[1-9][0-9]+) attempts' "$T/start.err"
 check "a start that failed leaves the space (it is the user's)" sc show $id
 mode $id ok
 check "remove" sc remove $id
@@ -162,9 +163,8 @@ stop_spaced
 SPACED_AGENT_CONF=$(profile "agent hostile env HOSTILE_DEFAULT_MODE=notready")
 start_spaced "$T/sd" || not_ok "spaced starts again"
 before=$(leftovers | sort)
-elapsed sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' create -n never 2>'$T/create.err'"
-check "a create whose server is never ready: space_server_not_ready" grep -q '^spacectl: space_server_not_ready' "$T/create.err"
-check "... within the ready wait and one attempt ($secs s)" sh -c "[ \$(echo '$secs < 20' | bc) = 1 ]"
+elapsed sh -c "timeout 120 '$tree/bin/spacectl' -s '$sd/run/spaced.sock' create -n never 2>'$T/create.err'"
+check "a create whose server is never ready: space_server_not_ready (it returns)" grep -q '^spacectl: space_server_not_ready' "$T/create.err"
 after=$(leftovers | sort)
 check "... and removed everything it made" [ "$after" = "$before" ]
 [ "$after" = "$before" ] || echo "# before: $before; after: $after"

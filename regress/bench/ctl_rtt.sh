@@ -13,7 +13,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 sh "$top/tools/users.sh" >/dev/null
 # shellcheck disable=SC2046
-cc -std=gnu11 -O2 -D_GNU_SOURCE -I"$top" -I"$top/common" \
+cc -std=gnu11 -O2 -D_GNU_SOURCE -I"$top" -I"$top/common/lib" -I"$top/common/proto" \
     $(pkg-config --cflags libbsd-overlay libevent) -o "$b/ctl_rtt" \
     "$here/ctl_rtt.c" "$b/libcommon.a" \
     $(pkg-config --libs libbsd-overlay libevent libseccomp)
@@ -30,6 +30,13 @@ wait_for 5 grep -q ready "$tree/engine.out"
 SPACED_EXTRA_CONF="docker socket \"$tree/engine/ok.sock\""
 start_spaced "$sd"
 "$b/ctl_rtt" "$sd/run/spaced.sock" 2000
+# Ten 1 s checks in flight against one alone (spaced-concurrency.sh
+# checks only their order): 1.0 when they run side by side, 10 in turn.
+raw="$top/regress/integration/ctl_raw.py"
+one=$(python3 "$raw" "$sd/run/spaced.sock" checks 1 | awk '$2 == "available" { print $4 }')
+ten=$(python3 "$raw" "$sd/run/spaced.sock" checks 10 | awk '$1 == 10 && $2 == "available" { print $4 }')
+[ -n "$one" ] && [ -n "$ten" ] || { echo "ctl_rtt: a check failed" >&2; exit 1; }
+echo "ten checks in flight ${ten} s, one alone ${one} s: ratio $(echo "$ten $one" | awk '{ printf "%.2f", $1 / $2 }')"
 python3 - "$tree/bin/spacectl" "$sd/run/spaced.sock" <<'PY'
 import subprocess, sys, time
 v = []

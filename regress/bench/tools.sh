@@ -19,7 +19,9 @@ agent b serve bench-agent
 agent b port 27602
 agent b password env B_PASSWORD
 agent b ready GET / 200 -
-default agent b" start_spaced "$tree/s" || { echo "bench tools: spaced did not start"; exit 0; }
+default agent b" start_spaced "$tree/s" || { echo "bench tools: spaced did not start"; exit 1; }
+# A failed step fails the bench: it never stays in a median.
+fail() { echo "bench tools: $* failed" >&2; exit 1; }
 sd=$tree/s
 V=$(ctl -j tools | jq -r .volume)
 ms() { date +%s%N | cut -c1-13; }
@@ -27,21 +29,22 @@ median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 fills=; filled=; clif=; clic=
 for i in $(seq "$n"); do
 	docker volume rm -f "$V" >/dev/null 2>&1
-	t0=$(ms); ctl tools fill >/dev/null || echo "fill failed"; t1=$(ms)
-	ctl tools fill >/dev/null; t2=$(ms)
+	t0=$(ms); ctl tools fill >/dev/null || fail "spacectl tools fill"; t1=$(ms)
+	ctl tools fill >/dev/null || fail "spacectl tools fill (filled)"; t2=$(ms)
 	fills="$fills $((t1 - t0))"; filled="$filled $((t2 - t1))"
 	# The CLI's sequence for a filled volume, on a volume of its own.
 	docker volume rm -f bench-tools-cli >/dev/null 2>&1
 	t3=$(ms)
-	docker volume create bench-tools-cli >/dev/null
+	docker volume create bench-tools-cli >/dev/null || fail "docker volume create"
 	c=$(docker create --init --read-only --cap-drop ALL --security-opt no-new-privileges \
 	    --pids-limit 512 --memory 2g --memory-swap 2g --tmpfs /tmp:rw,exec,nosuid,size=1g \
 	    --user 0:0 -e HOME=/tmp --mount type=volume,src=bench-tools-cli,dst=/opt/spaced-tools \
-	    spaced-space:latest /bin/sleep infinity)
-	docker start "$c" >/dev/null
+	    spaced-space:latest /bin/sleep infinity) || fail "docker create"
+	docker start "$c" >/dev/null || fail "docker start"
 	docker cp "$w/bench-agent-1.0.0.tgz" "$c:/tmp/b.tgz" 2>/dev/null ||
 	    docker exec -i "$c" sh -c 'cat >/tmp/b.tgz' <"$w/bench-agent-1.0.0.tgz"
-	docker exec "$c" sh -c 'cd /opt/spaced-tools && echo "{\"dependencies\":{\"bench-agent\":\"file:/tmp/b.tgz\"}}" >package.json && npm install --ignore-scripts --no-audit --no-fund --cache /tmp/c >/dev/null 2>&1 && sync && printf k >.spaced-filled'
+	docker exec "$c" sh -c 'cd /opt/spaced-tools && echo "{\"dependencies\":{\"bench-agent\":\"file:/tmp/b.tgz\"}}" >package.json && npm install --ignore-scripts --no-audit --no-fund --cache /tmp/c >/dev/null 2>&1 && sync && printf k >.spaced-filled' ||
+	    fail "the CLI's npm install"
 	docker rm -f "$c" >/dev/null
 	t4=$(ms)
 	docker volume inspect bench-tools-cli >/dev/null
@@ -49,10 +52,11 @@ for i in $(seq "$n"); do
 	c=$(docker create --init --read-only --cap-drop ALL --security-opt no-new-privileges \
 	    --pids-limit 512 --memory 128m --memory-swap 128m --network none --user 10000:10000 \
 	    --mount type=volume,src=bench-tools-cli,dst=/opt/spaced-tools,readonly \
-	    spaced-space:latest /bin/sleep infinity)
+	    spaced-space:latest /bin/sleep infinity) || fail "docker create (check)"
 	docker inspect "$c" >/dev/null
-	docker start "$c" >/dev/null
-	docker exec "$c" /bin/sh -c '[ -f "$1" ] || exit 42; /bin/cat "$1"' sh /opt/spaced-tools/.spaced-filled >/dev/null
+	docker start "$c" >/dev/null || fail "docker start (check)"
+	docker exec "$c" /bin/sh -c '[ -f "$1" ] || exit 42; /bin/cat "$1"' sh /opt/spaced-tools/.spaced-filled >/dev/null ||
+	    fail "the CLI's marker check"
 	docker rm -f "$c" >/dev/null
 	t5=$(ms)
 	clif="$clif $((t4 - t3))"; clic="$clic $((t5 - t4))"

@@ -84,8 +84,9 @@ for spec in gk:3128:8080:$C fifo:3129:8081:$CF; do
 	    tunnel $GKADDR $cp upstream.test.example:443 echo 2>&1 |
 	    tr '\n' ' ' | tr -d '\r')
 	t1=$(ms)
-	check "$name: then a tunnel carries bytes promptly ($((t1 - t0)) ms)" \
-	    test "$out" = "status=200 echo=ok " -a $((t1 - t0)) -lt 5000
+	# timeout 10 guards a hang; how fast is regress/bench/gatekeeper.sh's
+	check "$name: then a tunnel carries bytes ($((t1 - t0)) ms)" \
+	    test "$out" = "status=200 echo=ok "
 	s=$(nsx curl -s -o /dev/null -w '%{http_code}' --max-time 5 \
 	    "http://$GKADDR:$wp/model/g1/x")
 	check "$name: and the window answers (${s:-none})" test "$s" = 200

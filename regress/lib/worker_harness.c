@@ -16,6 +16,7 @@
 
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 
@@ -258,6 +259,20 @@ fe_stop(struct fe *f)
 		closedir(d);
 	}
 	rmdir(f->fe_dir);
+}
+
+int
+fe_versions(const struct fe *f)
+{
+	char		 path[PATH_MAX];
+	struct stat	 st;
+
+	if (snprintf(path, sizeof(path), "%s/versions", f->fe_dir) >=
+	    (int)sizeof(path))
+		return -1;
+	if (stat(path, &st) == -1)
+		return errno == ENOENT ? 0 : -1;
+	return (int)st.st_size;
 }
 
 int

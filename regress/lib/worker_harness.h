@@ -59,6 +59,8 @@ int		 fe_start(struct fe *, int delay_ms);
 void		 fe_stop(struct fe *);
 /* A connection to the socket of one mode ("ok", "stall", ...). */
 int		 fe_connect(const struct fe *, const char *mode);
+/* GET /version requests (checks begun) the stand-in Engine has read. */
+int		 fe_versions(const struct fe *);
 
 /* Monotonic microseconds. */
 uint64_t	 wh_now_us(void);

@@ -38,6 +38,7 @@ mutant "-C: no cap on stdin" $CL \
     "if (len > GK_CLIENT_BODY_MAX)\n\t\t\tclient_fail => if (0)\n\t\t\tclient_fail"
 mutant "-C: no cap on the answer" $CL \
     "if (anslen > GK_CLIENT_ANSWER_MAX)\n\t\t\t\tclient_fail => if (0)\n\t\t\t\tclient_fail"
+mutant_expect 'before a -t 5 client started earlier'
 mutant "-C: -t ignored (a 60 s deadline)" $CL \
     "client_end.tv_sec += secs; => client_end.tv_sec += secs * 0 + 60;"
 mutant "-C: PATH not checked" $CL \

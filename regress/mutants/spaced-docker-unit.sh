@@ -160,7 +160,7 @@ mutant "closed-at-once reported as unreadable" docker_req.c \
     "if (rq->rq_got == 0) { => if (0) {" "check/closes_early"
 mutant "one request at a time (waits for its answer)" docker_req.c \
     "#include <errno.h> => #include <errno.h>\n#include <poll.h> @@ return rq_send(rq, &cl);\n} => if (rq_send(rq, &cl) == -1) return -1; { struct pollfd pf = { fd, POLLIN, 0 }; poll(&pf, 1, -1); } return 0; }" \
-    "async/ten_slow*"
+    "async/ten_*"
 mutant "cancel keeps the fd" docker_req.c \
     "if (rq->rq_fd != -1)\n\t\tclose(rq->rq_fd); => (void)0;" \
     "req/cancel_frees*"

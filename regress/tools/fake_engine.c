@@ -21,6 +21,8 @@
  * the hostile ways below.  Each connection gets a child of its own, so
  * ten slow answers run side by side like the real daemon's.  Prints
  * "ready" on stdout once every socket listens; dies with its parent.
+ * Each GET /version read (a check's first call) appends one byte to
+ * dir/versions, so a test sees how many are in at once without a clock.
  *
  * usage: fake_engine [-d delay_ms] dir
  */
@@ -33,6 +35,7 @@
 
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -81,6 +84,21 @@ static const char version_json[] =
 		"Date: Thu, 03 Dec 2026 11:57:59 GMT\r\n"
 
 static int	 delay_ms;
+static char	 count_path[1024];
+
+/* One byte per /version read: the count tests read instead of a clock. */
+static void
+count_version(void)
+{
+	int	 fd;
+
+	if ((fd = open(count_path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+	    0644)) == -1)
+		_exit(1);
+	if (write(fd, "r", 1) != 1)
+		_exit(1);
+	close(fd);
+}
 
 static void
 put(int fd, const void *buf, size_t len)
@@ -215,6 +233,8 @@ serve(int fd, enum mode mode)
 	while (get_request(fd, req, sizeof(req))) {
 		if (sscanf(req, "%*s %1023s", path) != 1)
 			_exit(1);
+		if (strstr(path, "/version") != NULL)
+			count_version();
 		if (mode == M_STALL) {
 			while (read(fd, req, sizeof(req)) > 0)
 				;
@@ -295,6 +315,9 @@ main(int argc, char *argv[])
 	}
 	if (argc - optind != 1)
 		usage();
+	if (snprintf(count_path, sizeof(count_path), "%s/versions",
+	    argv[optind]) >= (int)sizeof(count_path))
+		errx(1, "directory name too long");
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 	signal(SIGCHLD, SIG_IGN);	/* children reap themselves */
 	signal(SIGPIPE, SIG_IGN);

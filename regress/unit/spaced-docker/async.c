@@ -90,36 +90,78 @@ next_answer(int ms, uint32_t *type, struct docker_check_msg *dc)
 	return peerid;
 }
 
+/* Waits (a liveness bound, not a measure) until the engine read n. */
+static int
+engine_reached(int n)
+{
+	int	 i;
+
+	for (i = 0; i < 500 && fe_versions(&f) < n; i++)
+		usleep(10000);
+	return fe_versions(&f);
+}
+
 /*
- * Ten checks against an engine that takes 1 s each, a ping in the
- * middle: all ten in about 1 s, the ping at once.  One at a time, the
- * ten take 10 s and the ping waits for the five before it.
+ * Ten checks against an engine that never answers: all ten reach it
+ * before any answer (one at a time, nine would wait in the worker), and
+ * a ping and an eleventh check answer while the ten still wait.  How
+ * long it takes is regress/bench/docker_async.sh's, not a test's.
  */
-Test(async, ten_slow_checks_side_by_side_and_ping_at_once)
+Test(async, ten_checks_in_the_engine_at_once_ping_and_check_first)
 {
 	struct docker_check_msg	 dc;
-	uint64_t		 t0, tping = 0, ping_us = 0, last_us = 0;
+	uint32_t		 type, peerid;
+	int			 i;
+
+	start(0);
+	send_check(1, "stall");
+	cr_assert_eq(wh_send(&w, IMSG_WORKER_PING, PING_ID, -1), 0);
+	cr_assert_eq(next_answer(5000, &type, &dc), PING_ID);
+	/* Positive control: the count sees one stalled request as one. */
+	cr_assert_eq(engine_reached(1), 1, "the engine counts requests");
+	for (i = 2; i <= NSLOW; i++)
+		send_check(i, "stall");
+	cr_assert_eq(engine_reached(NSLOW), NSLOW,
+	    "checks waited in the worker, not in the engine");
+	cr_assert_eq(wh_send(&w, IMSG_WORKER_PING, PING_ID + 1, -1), 0);
+	peerid = next_answer(5000, &type, &dc);
+	cr_assert_eq(type, IMSG_WORKER_PING, "the ping waited behind the ten");
+	cr_assert_eq(peerid, PING_ID + 1);
+	send_check(NSLOW + 1, "ok");
+	peerid = next_answer(5000, &type, &dc);
+	cr_assert_eq(type, IMSG_DOCKER_CHECK_REP);
+	cr_assert_eq(peerid, NSLOW + 1, "answer for %u before the eleventh",
+	    peerid);
+	cr_assert_eq(dc.dc_available, 1, "%s", dc.dc_code);
+	stop();
+}
+
+/*
+ * Ten checks against an engine that takes 1 s each, a ping in the
+ * middle: the ping answers before any check, and each check answers
+ * once, available, its engine connection closed after.
+ */
+Test(async, ten_slow_checks_all_answer_ping_first)
+{
+	struct docker_check_msg	 dc;
 	uint32_t		 type, peerid, seen = 0;
 	int			 i, base;
 
 	start(SLOW_MS);
 	base = wh_nfds(w.wh_pid);
-	t0 = wh_now_us();
 	for (i = 1; i <= NSLOW; i++) {
 		send_check(i, "ok");
-		if (i == NSLOW / 2) {
+		if (i == NSLOW / 2)
 			cr_assert_eq(wh_send(&w, IMSG_WORKER_PING, PING_ID,
 			    -1), 0);
-			tping = wh_now_us();
-		}
 	}
-	for (i = 0; i <= NSLOW; i++) {
-		peerid = next_answer(3 * SLOW_MS, &type, &dc);
-		if (type == IMSG_WORKER_PING) {
-			cr_assert_eq(peerid, PING_ID);
-			ping_us = wh_now_us() - tping;
-			continue;
-		}
+	peerid = next_answer(3 * SLOW_MS, &type, &dc);
+	cr_assert_eq(type, IMSG_WORKER_PING, "a check answered before the "
+	    "ping: the ping waited behind the checks");
+	cr_assert_eq(peerid, PING_ID);
+	for (i = 0; i < NSLOW; i++) {
+		peerid = next_answer(NSLOW * SLOW_MS, &type, &dc);
+		cr_assert_eq(type, IMSG_DOCKER_CHECK_REP);
 		cr_assert(peerid >= 1 && peerid <= NSLOW &&
 		    !(seen & 1U << peerid), "answer for peerid %u", peerid);
 		seen |= 1U << peerid;
@@ -127,14 +169,7 @@ Test(async, ten_slow_checks_side_by_side_and_ping_at_once)
 		    dc.dc_code);
 		cr_assert_str_eq(dc.dc_version, "20.10.24+dfsg1");
 		cr_assert_str_eq(dc.dc_api_version, "1.41");
-		last_us = wh_now_us() - t0;
 	}
-	cr_assert_neq(ping_us, 0, "no ping answer");
-	cr_assert_lt(ping_us, 200000, "ping took %llu us behind the checks",
-	    (unsigned long long)ping_us);
-	cr_assert_lt(last_us, 2 * SLOW_MS * 1000ULL,
-	    "ten 1 s checks took %llu ms: one at a time",
-	    (unsigned long long)last_us / 1000);
 	/* Every engine connection is closed once answered. */
 	usleep(50000);
 	cr_assert_eq(wh_nfds(w.wh_pid), base);
@@ -225,35 +260,28 @@ Test(async, hostile_engines_clear_codes_worker_survives)
 Test(async, deadline_fires_against_stalling_engine)
 {
 	struct docker_check_msg	 dc;
-	uint64_t		 t0, t;
 	uint32_t		 type, peerid;
 	int			 base, i;
 
 	start(0);
 	base = wh_nfds(w.wh_pid);
-	t0 = wh_now_us();
 	send_check(7, "stall");
 	for (i = 0; i < 3; i++) {
 		usleep(200000);
-		t = wh_now_us();
 		cr_assert_eq(wh_send(&w, IMSG_WORKER_PING, PING_ID + i, -1),
 		    0);
-		peerid = next_answer(200, &type, &dc);
+		/* The next answer is the ping: the check has not answered. */
+		peerid = next_answer(DOCKER_TIMEOUT_MS, &type, &dc);
 		cr_assert_eq(type, IMSG_WORKER_PING,
-		    "ping %d waited behind the stalled check", i);
+		    "ping %d: the check answered before its deadline", i);
 		cr_assert_eq(peerid, PING_ID + i);
-		cr_assert_lt(wh_now_us() - t, 100000);
 	}
 	cr_assert_eq(wh_nfds(w.wh_pid), base + 1, "the engine fd is held");
-	peerid = next_answer(DOCKER_TIMEOUT_MS + 2000, &type, &dc);
-	t = wh_now_us() - t0;
+	peerid = next_answer(3 * DOCKER_TIMEOUT_MS, &type, &dc);
 	cr_assert_eq(type, IMSG_DOCKER_CHECK_REP);
 	cr_assert_eq(peerid, 7);
 	cr_assert_eq(dc.dc_available, 0);
 	cr_assert_str_eq(dc.dc_code, ERR_TIMEOUT);
-	cr_assert_geq(t, (DOCKER_TIMEOUT_MS - 100) * 1000ULL,
-	    "answered after %llu ms, before the deadline",
-	    (unsigned long long)t / 1000);
 	usleep(50000);
 	cr_assert_eq(wh_nfds(w.wh_pid), base, "the stalled fd is still open");
 	stop();
