@@ -157,10 +157,19 @@ kill -9 "$spaced_pid" 2>/dev/null; wait "$spaced_pid" 2>/dev/null; spaced_pid=
 start_spaced "$sd"
 
 # --- what a worker may not do, tried for real --------------------------
-check "spaced-journal cannot open outside its store" sh -c \
-    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' probe journal open | grep -q 'open failed'"
-check "spaced-docker cannot open a file" sh -c \
-    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' probe docker open | grep -q 'open failed'"
+# The probe opens /etc/passwd.  Each answer is named: a missing file
+# must not pass for a refusal, so one is planted where the worker looks.
+probe_open() { ctl probe "$1" open 2>&1 | tee "$sd/probe.$1" | grep -qx "$2"; }
+check "spaced-journal cannot open outside its store (the chroot: ENOENT)" \
+    probe_open journal 'journal: open failed: No such file or directory'
+mkdir -p "$sd/store/etc" && echo planted >"$sd/store/etc/passwd"
+check "control: planted in its store, spaced-journal opens it" \
+    probe_open journal 'journal: open was ALLOWED'
+rm -rf "$sd/store/etc"
+mkdir -p "$sd/empty/etc" && echo planted >"$sd/empty/etc/passwd"
+check "spaced-docker cannot open a file, even one there (EACCES)" \
+    probe_open docker 'docker: open failed: Permission denied'
+rm -rf "$sd/empty/etc"
 stop_spaced
 
 # probe_kill proc call syscall: the worker dies of SIGSYS, spaced says so
