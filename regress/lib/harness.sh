@@ -1,5 +1,5 @@
 # The harness of every shell suite (sourced, POSIX sh): ok, not_ok,
-# check, check_fails, skip, finish.  finish prints the line the runner
+# check, check_fails, lacks, skip, finish.  finish prints the line the runner
 # reads (regress/run-integration.sh), "N passed, N failed, N skipped",
 # and exits with the suite's status.  A skip counts, with its reason.
 
@@ -35,6 +35,24 @@ check_fails()
 {
 	_h_d=$1; shift
 	if "$@"; then not_ok "$_h_d" "succeeded: $*"; else ok "$_h_d"; fi
+}
+
+# lacks DESCRIPTION FILE GREP-ARGS...: passes when FILE is readable and
+# not empty and grep finds nothing in it (exit 1 exactly): a missing or
+# empty file, or a grep error, is not "nothing found".
+lacks()
+{
+	_h_d=$1; _h_f=$2; shift 2
+	if [ ! -r "$_h_f" ] || [ ! -s "$_h_f" ]; then
+		not_ok "$_h_d" "nothing to search: $_h_f missing or empty"
+		return
+	fi
+	grep -q "$@" "$_h_f"
+	case $? in
+	1) ok "$_h_d";;
+	0) not_ok "$_h_d" "found: grep $* $_h_f";;
+	*) not_ok "$_h_d" "grep failed: grep $* $_h_f";;
+	esac
 }
 
 # skip REASON: a check not made, and why.  Live on CI a skip fails.
