@@ -808,8 +808,17 @@ for s in $A $B; do
 	sc -j remove "$s" >"$T/rm.$s"
 	check "remove $s: none failed" test "$(j '.failed | length' "$T/rm.$s")" = 0
 done
-check "none of our helpers remains" \
-    test -z "$(docker ps -aq --filter "label=spaced.escape=$R")$(docker network ls -q --filter "label=spaced.escape=$R")"
+# What is left of our helpers; an engine error is not "nothing".
+helpers_left() {
+	{ docker ps -aq --filter "label=spaced.escape=$R" &&
+	    docker network ls -q --filter "label=spaced.escape=$R"; } ||
+	    echo engine-error
+}
+docker network create $HL "esc-ctl-$R" >/dev/null
+check "the helpers' count sees a network of this run (control)" \
+    test -n "$(helpers_left)"
+docker network rm "esc-ctl-$R" >/dev/null
+check "none of our helpers remains" test -z "$(helpers_left)"
 echo "# run time $(($(date +%s) - t0)) s"
 [ -n "${ESC_KEEP:-}" ] && cp -r "$T" "$ESC_KEEP"
 finish
