@@ -639,7 +639,7 @@ sc exec "$A" -- curl -s --max-time 8 --noproxy '*' \
 check "window control: the upstream got exactly the grant's header" \
     sh -c "jq -e --arg w '$want' '.auth_sha256 == \$w and .n_auth == 1 and
     .path == \"/v1/chat\"' '$T/w.out' >/dev/null"
-check "window: the answer does not carry the key" test "$(grep -cF "$KEY" "$T/w.out")" -eq 0
+lacks "window: the answer does not carry the key" "$T/w.out" -F "$KEY"
 # The search inside reads the key from stdin, so no argv or environment
 # holds it; first with the key planted (control), then for real.
 SEARCH='
@@ -671,21 +671,25 @@ check "secret: in no file and no process of the space ($(grep -v searched "$T/s.
     test "$(grep -vc searched "$T/s.real")" -eq 0
 for c in space gatekeeper; do
 	api GET "/containers/spaced-space-$A-$c/json" >"$T/i.$c"
-	check "secret: not in the $c's inspect" test "$(grep -cF "$KEY" "$T/i.$c")" -eq 0
+	lacks "secret: not in the $c's inspect" "$T/i.$c" -F "$KEY"
 	api GET "/containers/spaced-space-$A-$c/logs?stdout=1&stderr=1" >"$T/l.$c"
-	check "secret: not in the $c's log" test "$(grep -acF "$KEY" "$T/l.$c")" -eq 0
+	lacks "secret: not in the $c's log" "$T/l.$c" -aF "$KEY"
 done
 check "secret control: the inspect is real (it names the gatekeeper's argv)" \
     grep -q spaced-gatekeeper "$T/i.gatekeeper"
 api GET "/containers/json?all=1" >"$T/i.list"
-check "secret: not in the container list" test "$(grep -cF "$KEY" "$T/i.list")" -eq 0
+lacks "secret: not in the container list" "$T/i.list" -F "$KEY"
 gk "$A" GET /journal >"$T/journal2.json"
-check "secret: not in the journal" test "$(grep -cF "$KEY" "$T/journal2.json")" -eq 0
+lacks "secret: not in the journal" "$T/journal2.json" -F "$KEY"
 check "window: the journal has the window's allow" \
     jq -e '[.records[] | select(.listener == "window" and .decision == "allow")] |
     length > 0' "$T/journal2.json" >/dev/null
+check "secret control: the same search of $sd finds the install id" \
+    test "$(grep -rlaF "$INSTALL" "$sd" 2>/dev/null | wc -l)" -gt 0
 check "secret: not in spaced's log, store or state on the host" \
     test "$(grep -rlaF "$KEY" "$sd" 2>/dev/null | wc -l)" -eq 0
+check "secret control: the same search of the log files finds the log's last line" \
+    test "$(grep -rlaF "ESC-LOG-LAST2-$R" "$root/containers/$full" 2>/dev/null | wc -l)" -gt 0
 check "secret: not in the container log files on the host" \
     test "$(grep -rlaF "$KEY" "$root/containers/$full" \
     "$root/containers/$(j .Id "$T/i.gatekeeper")" 2>/dev/null | wc -l)" -eq 0
