@@ -136,7 +136,8 @@ for n in space gatekeeper; do
 	lacks "grant: the secret is in no inspect of the $n" "$T/inspect.$n" \
 	    -F "sk-contract-$INSTALL"
 done
-check_fails "grant: a secret argument is not how it is given" \
+check_refusal "grant: a secret argument is not how it is given (usage, 2)" 2 \
+    '^usage: spacectl' \
     sc grant "$id" model http://upstream.example/v1 x-api-key extra
 
 # stop, start
@@ -197,7 +198,8 @@ check "verify names the gatekeeper's" \
     test "$(j '[.[] | select(.check == "gatekeeper_network")] | length' "$T/verify.json")" -ge 1
 check "verify names the space's" \
     test "$(j '[.[] | select(.check == "network")] | length' "$T/verify.json")" -ge 1
-check_fails "verify exits non-zero then" sc verify "$id"
+check_refusal "verify exits 1 then, naming the networks" 1 \
+    '^gatekeeper_network: ' sc verify "$id"
 sc stop "$id" >/dev/null
 sc start "$id" 2>"$T/err"
 check "start refuses it" grep -q space_verify_failed "$T/err"
