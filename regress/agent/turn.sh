@@ -124,16 +124,16 @@ check "a copy of the key planted in the space is found (control)" \
 sc exec "$id" -- rm -f /tmp/planted
 space_dump >"$T/dump"
 check "the dump of the space holds the turn's file (control)" grep -qaF "$TOKEN" "$T/dump"
-check_fails "the key is in no file, environment or argv of the space" has_key <"$T/dump"
+lacks "the key is in no file, environment or argv of the space" "$T/dump" -aF -f "$T/key"
 sc journal "$id" >"$T/journal" 2>&1
 check "the journal holds the window's request to the model (control)" grep -q "$MODEL" "$T/journal"
-check_fails "the key is not in the journal" has_key <"$T/journal"
+lacks "the key is not in the journal" "$T/journal" -aF -f "$T/key"
 for r in space gatekeeper; do
 	api GET "/containers/spaced-space-$id-$r/json" >"$T/inspect.$r"
 	check "the $r's inspect names the space (control)" grep -q "$id" "$T/inspect.$r"
-	check_fails "the key is not in the $r's inspect" has_key <"$T/inspect.$r"
+	lacks "the key is not in the $r's inspect" "$T/inspect.$r" -aF -f "$T/key"
 done
-check_fails "the key is not in spaced's log" has_key <"$sd/log"
+lacks "the key is not in spaced's log" "$sd/log" -aF -f "$T/key"
 
 check "remove" sc remove "$id"
 for v in $(api GET /volumes | jq -r '.Volumes[].Name' | grep "^spaced-tools-$INSTALL-"); do

@@ -32,6 +32,17 @@ api() { curl -s --max-time 30 --unix-socket "$DOCKER_SOCK" -X "$1" "http://docke
 # that an error never reads as "nothing".
 api_get() { curl -sf --max-time 30 --unix-socket "$DOCKER_SOCK" "http://docker/v1.41$1"; }
 
+# no_such PATH ERE: the engine answers 404 with a message that matches
+# ERE for PATH (an engine error, a wrong path or another 404 page is not
+# absence).  Containers: '^No such container'; networks: 'not found$'.
+no_such() {
+	_ns=$(curl -s --max-time 30 --unix-socket "$DOCKER_SOCK" \
+	    -w '\n%{http_code}' "http://docker/v1.41$1") || return 1
+	[ "$(printf '%s\n' "$_ns" | tail -n 1)" = 404 ] &&
+	    printf '%s\n' "$_ns" | sed '$d' |
+	    jq -e --arg r "$2" '.message | test($r)' >/dev/null
+}
+
 # own_volume NAME: a volume with this run's owner label, the positive
 # control of a counter that proves absence.
 own_volume() {

@@ -43,11 +43,17 @@ try symlink ln -s /tmp $d/link
 try unlink-module rm -rf $m/spaced-hostile-server
 try node-write node -e "try { require(\"fs\").writeFileSync(\"$d/n\", \"x\") } catch (e) { console.error(e.message); process.exit(1) }"
 try append sh -c "echo x >> $p"
-try remount mount -o remount,rw $d
+try remount python3 -c "$REMOUNT" $d
 '
+# mount(2) itself: mount(8) refuses a user by itself, whatever the mount.
+REMOUNT='import ctypes, os, sys
+l = ctypes.CDLL(None, use_errno=True)
+r = l.mount(None, sys.argv[1].encode(), None, ctypes.c_ulong(32 | 4096), None)
+r and sys.exit(os.strerror(ctypes.get_errno()))'
 fp0=$(sc exec "$id" -- /bin/sh -c "$FP")
 check "a fingerprint of the mount ($fp0)" test -n "$fp0"
-sc exec "$id" -- /bin/sh -c "$ATTEMPTS" sh "$TD" >"$T/ro" 2>&1
+sc exec "$id" -- env REMOUNT="$REMOUNT" /bin/sh -c "$ATTEMPTS" sh "$TD" \
+    >"$T/ro" 2>&1
 for op in create overwrite replace delete rename chmod mkdir symlink \
     unlink-module node-write; do
 	check "tools: $op fails with Read-only file system" \
@@ -55,7 +61,8 @@ for op in create overwrite replace delete rename chmod mkdir symlink \
 done
 check "tools: append is refused (EROFS or EACCES: proves the ownership)" \
     grep -Eq "^append .*(Read-only file system|Permission denied)" "$T/ro"
-check_fails "tools: no remount" grep -q "^remount WORKED" "$T/ro"
+check "tools: no remount rw (mount(2): Operation not permitted)" \
+    grep -qx "remount Operation not permitted" "$T/ro"
 check "tools: /proc/mounts shows the mount ro" sc exec "$id" -- /bin/sh -c \
     "awk '\$2 == \"$TD\" { print substr(\$4, 1, 3) }' /proc/mounts | grep -qx ro,"
 check "tools: the fingerprint is unchanged" \
@@ -65,7 +72,16 @@ check "tools: the fingerprint is unchanged" \
 # same volume in a plain container of the space image, no network.
 img=$(api GET "/containers/spaced-space-$id-space/json" | jq -r .Config.Image)
 docker run --rm --network none -u 10000:10000 --entrypoint /bin/sh \
-    -v "$vol:$TD" "$img" -c "$ATTEMPTS" sh "$TD" >"$T/rw" 2>&1
+    -e REMOUNT="$REMOUNT" -v "$vol:$TD" "$img" -c "$ATTEMPTS" sh "$TD" \
+    >"$T/rw" 2>&1
+# The remount's control: root with CAP_SYS_ADMIN and no seccomp filter
+# remounts the same read-only mount rw.
+docker run --rm --network none -u 0 --cap-add SYS_ADMIN \
+    --security-opt apparmor=unconfined --security-opt seccomp=unconfined \
+    -v "$vol:$TD:ro" --entrypoint python3 "$img" -c "$REMOUNT" "$TD" \
+    >"$T/remount" 2>&1 && echo "remount WORKED" >>"$T/remount"
+check "tools control: root with CAP_SYS_ADMIN remounts it rw" \
+    grep -qx "remount WORKED" "$T/remount"
 for op in create overwrite replace delete rename chmod mkdir symlink \
     unlink-module node-write; do
 	check "tools control: on a writable mount, $op is refused by ownership, not the mount" sh -c \

@@ -133,6 +133,12 @@ done
 check "positive control: an uploading client of a listed name gets 200" \
     test "$(cli uploading $GKADDR 3128 upstream.test.example:443 1048576)" = \
     status=200
+# The 403 alone does not show the drain (Linux keeps an answer already
+# received through a reset): the whole upload is taken, and the client's
+# end is answered with a FIN.
+check "refused client: its 4 MiB taken, then a FIN, not a reset" \
+    test "$(cli drained $GKADDR 3128 notlisted.test.example:443 4194304)" = \
+    "status=403 sent=all end=eof"
 
 # Hostile input: none of it may end the process.
 n=0

@@ -147,7 +147,15 @@ state_of() { docker inspect -f '{{.State.Status}}' "$1" 2>/dev/null; }
 nspace() { docker ps -aq --filter "label=spaced.space.id=$id" --filter "label=spaced.space.role=space" | grep -c .; }
 healthy() { ctl server "$id" GET /global/health 2>/dev/null | grep -q '"healthy":true'; }
 quiet() { "$@" >/dev/null 2>&1; }
-code_of() { jq -r '.error // empty' "$1" 2>/dev/null; }
+# code_of FILE: the answer's error code, empty when it succeeded; an
+# answer that is not one JSON object is "not-json", never success.
+code_of() {
+	jq -se 'length == 1 and (.[0] | type) == "object"' "$1" \
+	    >/dev/null 2>&1 || { echo not-json; return; }
+	jq -r '.error // empty' "$1"
+}
+# failed FILE: the answer is a JSON error (any code but not-json)
+failed() { c=$(code_of "$1"); [ -n "$c" ] && [ "$c" != not-json ]; }
 msg_of() { jq -r '.message // empty' "$1" 2>/dev/null; }
 
 # the old container is back, as it was, and alone
@@ -174,7 +182,7 @@ oldA=$(cid "$(plain)")
 restart r2
 B=$(fill empty)
 ctl -j start "$id" >"$T/s1.json" 2>&1
-check "the move to an empty B fails ($(code_of "$T/s1.json"))" test -n "$(code_of "$T/s1.json")"
+check "the move to an empty B fails ($(code_of "$T/s1.json"))" failed "$T/s1.json"
 check "its message says the space keeps its old container" grep -q "keeps its old container" "$T/s1.json"
 check "the old container is back under its name, on A, alone" old_is_back "$oldA" "$A"
 check "B is a volume of its own" test -n "$B" -a "$B" != "$A"
@@ -245,7 +253,7 @@ if wait_for 30 moved; then
 	    docker rename "$(aside)" "$(plain)"
 fi
 wait $sp
-check "the interrupted move fails ($(code_of "$T/s4.json"))" test -n "$(code_of "$T/s4.json")"
+check "the interrupted move fails ($(code_of "$T/s4.json"))" failed "$T/s4.json"
 check "the old container survives under its name, on B" test "$(cid "$(plain)")" = "$newB" -a "$(tools_of "$(plain)")" = "$B"
 check "the new one was removed by its id" test -n "${newC:-}" -a -z "$(cid "${newC:-x}")"
 check "the message is true: keeps its old container" grep -q "keeps its old container" "$T/s4.json"
@@ -310,7 +318,9 @@ wait $p1; wait $p2; wait $p3
 check "both starts answer the same: moved" test -z "$(code_of "$T/p1.json")" -a -z "$(code_of "$T/p2.json")"
 check "one move: on B, one container, no aside" test "$(tools_of "$(plain)")" = "$B" -a "$(nspace)" -eq 1 -a -z "$(cid "$(aside)")" -a "$(cid "$(plain)")" != "$before"
 check "the stop waited and stopped it ($(code_of "$T/p3.json"))" test -z "$(code_of "$T/p3.json")" -a "$(state_of "$(plain)")" = exited
-grep -q "shares the start of $id" "$sd/log" && ok "spaced's log: the second start shared the run" || skip "shared-run log line needs -v"
+# restart runs spaced with -v: the line is there or the run was not shared.
+check "spaced's log: the second start shared the run" \
+    grep -q "shares the start of $id" "$sd/log"
 
 # --- remove finds both by label ------------------------------------------
 docker rename "$(plain)" "$(aside)"

@@ -134,8 +134,11 @@ rt_a=$(runtime_of "$a")
 # --- the control: no bundle ---------------------------------------------
 restart "" || not_ok "spaced starts without a space ca bundle"
 c=$(sc create -n ca-none) || { not_ok "create without a bundle"; finish; }
+env_c=$(env_of "$c")
+check "without a bundle: the environment is read (control: HOME is in it)" \
+    has_line "$env_c" "HOME=.*"
 check_fails "without a bundle: none of the variables" has_line \
-    "$(env_of "$c")" "(SSL_CERT_FILE|CURL_CA_BUNDLE|GIT_SSL_CAINFO|NODE_EXTRA_CA_CERTS)=.*"
+    "$env_c" "(SSL_CERT_FILE|CURL_CA_BUNDLE|GIT_SSL_CAINFO|NODE_EXTRA_CA_CERTS)=.*"
 probe "$c"
 check "without a bundle: each refuses A (the trust came from the bundle)" \
     refuses "$c" 8443

@@ -15,12 +15,14 @@ check "spaced -n accepts a good config" \
 check "spaced -nv prints the normalized config" sh -c \
     "'$tree/sbin/spaced' -nv -f '$tree/good.conf' 2>/dev/null | grep -qx 'journal store \"/x/j\"'"
 printf 'socket relative/path\n' >"$tree/bad.conf"
-check_fails "spaced -n refuses a relative path" \
+check_refusal "spaced -n refuses a relative path" 1 \
+    'line 1: socket: path must be absolute' \
     "$tree/sbin/spaced" -n -f "$tree/bad.conf"
 printf 'sockets "/x"\n' >"$tree/bad2.conf"
 check "spaced -n names the line of an unknown setting" sh -c \
     "'$tree/sbin/spaced' -n -f '$tree/bad2.conf' 2>&1 | grep -q 'line 1: unknown setting'"
-check_fails "spaced -f with a missing file fails" \
+check_refusal "spaced -f with a missing file fails" 1 \
+    'nonexistent.conf: No such file or directory' \
     "$tree/sbin/spaced" -n -f "$tree/nonexistent.conf"
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -157,10 +159,19 @@ kill -9 "$spaced_pid" 2>/dev/null; wait "$spaced_pid" 2>/dev/null; spaced_pid=
 start_spaced "$sd"
 
 # --- what a worker may not do, tried for real --------------------------
-check "spaced-journal cannot open outside its store" sh -c \
-    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' probe journal open | grep -q 'open failed'"
-check "spaced-docker cannot open a file" sh -c \
-    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' probe docker open | grep -q 'open failed'"
+# The probe opens /etc/passwd.  Each answer is named: a missing file
+# must not pass for a refusal, so one is planted where the worker looks.
+probe_open() { ctl probe "$1" open 2>&1 | tee "$sd/probe.$1" | grep -qx "$2"; }
+check "spaced-journal cannot open outside its store (the chroot: ENOENT)" \
+    probe_open journal 'journal: open failed: No such file or directory'
+mkdir -p "$sd/store/etc" && echo planted >"$sd/store/etc/passwd"
+check "control: planted in its store, spaced-journal opens it" \
+    probe_open journal 'journal: open was ALLOWED'
+rm -rf "$sd/store/etc"
+mkdir -p "$sd/empty/etc" && echo planted >"$sd/empty/etc/passwd"
+check "spaced-docker cannot open a file, even one there (EACCES)" \
+    probe_open docker 'docker: open failed: Permission denied'
+rm -rf "$sd/empty/etc"
 stop_spaced
 
 # probe_kill proc call syscall: the worker dies of SIGSYS, spaced says so
@@ -226,7 +237,8 @@ sys.exit(not (r['seccomp']==2 and r['noNewPrivs']==1 and r['uid'].split()[0]=='6
 done
 check "user mode: its owner may read privileges, root too" sh -c \
     "'$tree/bin/spacectl' -s '$pu/run/spaced.sock' privileges >/dev/null"
-check_fails "user mode: a third uid may not" setpriv --reuid=65533 \
+check_refusal "user mode: a third uid may not (permission_denied)" 1 \
+    '^spacectl: permission_denied' setpriv --reuid=65533 \
     --regid=65533 --clear-groups "$tree/bin/spacectl" \
     -s "$pu/run/spaced.sock" privileges
 stop_spaced

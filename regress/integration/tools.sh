@@ -80,7 +80,13 @@ vol_of() { ctl -j tools -a "$1" | jq -r .volume; }
 K=$(key_of good); V=$(vol_of good)
 check "the key is 16 hex, the volume spaced-tools-<install>-<uid>-<key>" \
     sh -c "echo '$K' | grep -Eqx '[0-9a-f]{16}' && [ '$V' = 'spaced-tools-$inst-$(id -u)-$K' ]"
-oneshots() { docker ps -aq --filter "label=spaced.tools.key=$1" | wc -l; }
+# oneshots KEY: how many one-shot containers of KEY exist; an engine
+# error is not 0.
+oneshots() {
+	_o=$(docker ps -aq --filter "label=spaced.tools.key=$1") ||
+	    { echo engine-error; return; }
+	printf '%s' "$_o" | grep -c .
+}
 labels() { docker volume inspect -f '{{json .Labels}}' "$1" 2>/dev/null; }
 marker() { docker run --rm --network none --user 0:0 -v "$V:/v:ro" spaced-space:latest cat /v/.spaced-filled 2>/dev/null; }
 as_root() { docker run --rm --network none --user 0:0 -v "$V:/v" spaced-space:latest sh -c "$1"; }
@@ -89,11 +95,13 @@ fill() { ctl -j tools fill "$@" >"$work/out" 2>"$work/err"; rc=$?; }
 out_is() { jq -e "$1" "$work/out" >/dev/null 2>&1; }
 ok_and() { [ "$rc" -eq 0 ] && out_is "$1"; }
 failed_and() { [ "$rc" -ne 0 ] && out_is "$1"; }
-no_volume() { ! docker volume inspect "$1" >/dev/null 2>&1; }
+# The engine's own answer: no such volume (an engine error is not absence).
+no_volume() { docker volume inspect "$1" 2>&1 >/dev/null | grep -q 'no such volume'; }
 has_volume() { docker volume inspect "$1" >/dev/null 2>&1; }
 labels_are() { labels "$1" | jq -e "$2" >/dev/null 2>&1; }
 runs_bin() { [ "$(docker run --rm --network none -v "$V:/opt/spaced-tools:ro" spaced-space:latest /opt/spaced-tools/node_modules/.bin/$1 --version 2>/dev/null)" = "$2" ]; }
-no_script_ran() { ! docker run --rm --network none -v "$V:/v:ro" spaced-space:latest test -e /v/script-ran; }
+# test's own "no" (1), not a docker run that failed (125 and up).
+no_script_ran() { docker run --rm --network none -v "$V:/v:ro" spaced-space:latest test -e /v/script-ran; [ $? = 1 ]; }
 marker_mode() { docker run --rm --user 0:0 -v "$V:/v:ro" spaced-space:latest stat -c %a /v/.spaced-filled; }
 
 # --- a packed fill, offline by construction: no registry package ------
@@ -105,6 +113,16 @@ check "packed fill: the marker holds the key" [ "$(marker)" = "$K" ]
 check "packed fill: the launcher works as the space user, read-only" runs_bin good-agent 1.2.3
 check "packed fill: npm ran no script of the package (--ignore-scripts)" no_script_ran
 check "packed fill: no one-shot left" [ "$(oneshots "$K")" -eq 0 ]
+# Controls: the count sees a container of the key, the absence test a
+# volume that is there.
+c=$(docker create --network none --label "spaced.tools.key=$K" spaced-space:latest true)
+check "control: the one-shot count sees a container of the key" \
+    [ "$(oneshots "$K")" -eq 1 ]
+docker rm -f "$c" >/dev/null
+check "control: the engine answers an inspect of the filled volume" \
+    sh -c "docker volume inspect '$V' >/dev/null"
+check "control: a name never made is no such volume" \
+    no_volume "spaced-none-$inst"
 fill
 check "a second ensure fills nothing (exit 0, filled false)" ok_and ".filled == false"
 

@@ -1,5 +1,5 @@
 # The harness of every shell suite (sourced, POSIX sh): ok, not_ok,
-# check, check_fails, skip, finish.  finish prints the line the runner
+# check, check_fails, check_refusal, lacks, skip, finish.  finish prints the line the runner
 # reads (regress/run-integration.sh), "N passed, N failed, N skipped",
 # and exits with the suite's status.  A skip counts, with its reason.
 
@@ -35,6 +35,40 @@ check_fails()
 {
 	_h_d=$1; shift
 	if "$@"; then not_ok "$_h_d" "succeeded: $*"; else ok "$_h_d"; fi
+}
+
+# check_refusal DESCRIPTION STATUS ERE COMMAND...: passes when the command
+# exits with STATUS and says what matches ERE (stdout and stderr): a
+# refusal by its answer, not any failure.
+check_refusal()
+{
+	_h_d=$1; _h_s=$2; _h_e=$3; shift 3
+	_h_o=$("$@" 2>&1)
+	_h_r=$?
+	if [ "$_h_r" = "$_h_s" ] && printf '%s\n' "$_h_o" | grep -Eq -- "$_h_e"; then
+		ok "$_h_d"
+	else
+		not_ok "$_h_d" "want exit $_h_s and /$_h_e/, got exit $_h_r: $*" \
+		    "$(printf '%s' "$_h_o" | head -c 300)"
+	fi
+}
+
+# lacks DESCRIPTION FILE GREP-ARGS...: passes when FILE is readable and
+# not empty and grep finds nothing in it (exit 1 exactly): a missing or
+# empty file, or a grep error, is not "nothing found".
+lacks()
+{
+	_h_d=$1; _h_f=$2; shift 2
+	if [ ! -r "$_h_f" ] || [ ! -s "$_h_f" ]; then
+		not_ok "$_h_d" "nothing to search: $_h_f missing or empty"
+		return
+	fi
+	grep -q "$@" "$_h_f"
+	case $? in
+	1) ok "$_h_d";;
+	0) not_ok "$_h_d" "found: grep $* $_h_f";;
+	*) not_ok "$_h_d" "grep failed: grep $* $_h_f";;
+	esac
 }
 
 # skip REASON: a check not made, and why.  Live on CI a skip fails.

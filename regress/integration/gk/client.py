@@ -16,6 +16,9 @@
 #       N CONNECTs one after the other to FORMAT % i; prints the statuses
 #   uploading ADDR PORT TARGET BYTES
 #       CONNECT, then keep writing BYTES while reading the answer
+#   drained ADDR PORT TARGET BYTES
+#       the same, then end the upload: how the answer, the upload and
+#       the connection ended
 #   leave ADDR PORT TARGET end|close
 #       CONNECT, then half-close (end) or close at once, and go
 #   slow ADDR PORT
@@ -250,6 +253,33 @@ def cmd_uploading(addr, port, target, n):
 		print("status=%s" % status_of(read_head(s)))
 	except ConnectionResetError:
 		print("status=reset")
+
+
+def cmd_drained(addr, port, target, n):
+	"""A refused client's whole upload taken, then a FIN, not a reset."""
+	s = dial(addr, port)
+	s.sendall(b"CONNECT %s HTTP/1.1\r\n\r\n" % target.encode())
+	sent = ["cut"]
+	def up():
+		try:
+			s.sendall(b"u" * int(n))
+			sent[0] = "all"
+		except OSError:
+			pass
+	t = threading.Thread(target=up, daemon=True)
+	t.start()
+	time.sleep(0.5)
+	try:
+		st = status_of(read_head(s))
+	except ConnectionResetError:
+		st = "reset"
+	t.join(10)
+	try:
+		s.shutdown(socket.SHUT_WR)
+	except OSError:
+		pass
+	rest, how = read_all(s)
+	print("status=%s sent=%s end=%s" % (st, sent[0], how))
 
 
 def cmd_leave(addr, port, target, how):
@@ -541,7 +571,8 @@ def cmd_flush(addr, port, target, pid, updir, token):
 if __name__ == "__main__":
 	cmds = {"raw": cmd_raw, "tunnel": cmd_tunnel, "hold": cmd_hold,
 	    "rungs": cmd_rungs, "refusals": cmd_refusals,
-	    "uploading": cmd_uploading, "slow": cmd_slow,
+	    "uploading": cmd_uploading, "drained": cmd_drained,
+	    "slow": cmd_slow,
 	    "leave": cmd_leave, "flood": cmd_flood, "flush": cmd_flush,
 	    "pressure": cmd_pressure, "wpressure": cmd_wpressure}
 	cmds[sys.argv[1]](*sys.argv[2:])
