@@ -1,10 +1,11 @@
 #!/bin/sh
 # spaced's log is root's: a repository's owner may not write, truncate or
 # forge lines in it.  A spaced-git, which runs as that owner, holds no fd
-# of the log (fds 0-2 are /dev/null) and cannot be traced by its owner;
-# a folder name with a newline is logged escaped.  Each with a control:
-# spaced's own fd 2 is the log, the same owner traces a process of its own,
-# and the escaped name does reach the log.
+# of the log (fds 0-2 are /dev/null) and cannot be traced by its owner; a
+# folder name with a newline is logged escaped; at the operator's
+# terminal spacectl escapes a name's control characters.  Each with a
+# control: spaced's fd 2 is the log, the owner traces a process of their
+# own, the escaped name reaches the log, piped and -j output stay exact.
 . "$(dirname "$0")/lib.sh"
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -88,6 +89,27 @@ check "the name reaches the log escaped (control)" \
 check "a worker's line reaches it under the worker's name, escaped" \
     grep -qE '^parent\[[0-9]+\]: launch: launch\[[0-9]+\]: spaced-git [0-9]+ for .*/repo\\nFORGED' "$log"
 check "and starts no line of its own" sh -c "! grep -q '^FORGED' '$log'"
+
+# --- the operator's terminal: control characters escaped there only ---
+# A file whose name retitles the window and fakes a line of the listing.
+term=$work/term
+mkdir -p "$term"
+(cd "$term" && git init -q)
+evil=$(printf 'evil\033]0;pwned\007\nFAKE')
+: >"$term/$evil"
+ctl files "$term" >"$work/piped" 2>/dev/null
+check "control: piped, the name is exact (the raw ESC is there)" \
+    grep -q "$(printf '\033')" "$work/piped"
+ctl -j files "$term" >"$work/term.json" 2>/dev/null
+check "control: -j keeps the name exact" jqt "$work/term.json" \
+    ".files[0].path == \"evil\\u001b]0;pwned\\u0007\\nFAKE\""
+# script(1) gives spacectl a terminal; what it printed lands in the file.
+script -qec "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' files '$term'" \
+    "$work/tty" >/dev/null 2>&1 </dev/null
+check "at a terminal, no ESC or BEL reaches it" sh -c \
+    "[ -s '$work/tty' ] && ! grep -q '[$(printf '\033\007')]' '$work/tty'"
+check "and the name shows escaped, on one line" \
+    grep -qF 'evil\033]0;pwned\007\012FAKE' "$work/tty"
 
 stop_spaced
 finish
