@@ -64,11 +64,28 @@ log_getverbose(void)
  * must not forge a log line or reach a terminal raw.  Printable ASCII
  * but the backslash stays; the rest becomes a C escape (vis(3)-like).
  */
+/* The letter of a C escape for the byte, or NUL. */
+static char
+c_escape(unsigned char b)
+{
+	switch (b) {
+	case '\\':
+		return '\\';
+	case '\n':
+		return 'n';
+	case '\r':
+		return 'r';
+	case '\t':
+		return 't';
+	}
+	return '\0';
+}
+
 static char *
 escape_bytes(char *dst, size_t dstsize, const char *src, int backslash)
 {
 	const unsigned char	*s = (const unsigned char *)src;
-	char			 e[5];
+	char			 e[5], c;
 	size_t			 n = 0, elen;
 
 	if (dstsize == 0)
@@ -77,14 +94,8 @@ escape_bytes(char *dst, size_t dstsize, const char *src, int backslash)
 		if (*s >= 0x20 && *s < 0x7f && (*s != '\\' || !backslash)) {
 			e[0] = (char)*s;
 			e[1] = '\0';
-		} else if (*s == '\\')
-			strlcpy(e, "\\\\", sizeof(e));
-		else if (*s == '\n')
-			strlcpy(e, "\\n", sizeof(e));
-		else if (*s == '\r')
-			strlcpy(e, "\\r", sizeof(e));
-		else if (*s == '\t')
-			strlcpy(e, "\\t", sizeof(e));
+		} else if ((c = c_escape(*s)) != '\0')
+			snprintf(e, sizeof(e), "\\%c", c);
 		else
 			snprintf(e, sizeof(e), "\\%03o", *s);
 		elen = strlen(e);
