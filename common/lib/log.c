@@ -59,18 +59,100 @@ log_getverbose(void)
 	return log_verbose;
 }
 
+/*
+ * Bytes of outside origin (paths, names, what a worker or client said)
+ * must not forge a log line or reach a terminal raw.  Printable ASCII
+ * but the backslash stays; the rest becomes a C escape (vis(3)-like).
+ */
+/* The letter of a C escape for the byte, or NUL. */
+static char
+c_escape(unsigned char b)
+{
+	switch (b) {
+	case '\\':
+		return '\\';
+	case '\n':
+		return 'n';
+	case '\r':
+		return 'r';
+	case '\t':
+		return 't';
+	}
+	return '\0';
+}
+
+static char *
+escape_bytes(char *dst, size_t dstsize, const char *src, int backslash)
+{
+	const unsigned char	*s = (const unsigned char *)src;
+	char			 e[5], c;
+	size_t			 n = 0, elen;
+
+	if (dstsize == 0)
+		return dst;
+	for (; *s != '\0'; s++) {
+		if (*s >= 0x20 && *s < 0x7f && (*s != '\\' || !backslash)) {
+			e[0] = (char)*s;
+			e[1] = '\0';
+		} else if ((c = c_escape(*s)) != '\0')
+			snprintf(e, sizeof(e), "\\%c", c);
+		else
+			snprintf(e, sizeof(e), "\\%03o", *s);
+		elen = strlen(e);
+		/* Never half an escape: it would read as another byte. */
+		if (n + elen >= dstsize)
+			break;
+		memcpy(dst + n, e, elen);
+		n += elen;
+	}
+	dst[n] = '\0';
+	return dst;
+}
+
+char *
+log_escape(char *dst, size_t dstsize, const char *src)
+{
+	return escape_bytes(dst, dstsize, src, 1);
+}
+
+/*
+ * Every line goes out escaped, whatever its arguments: a log call need
+ * not know which of them came from outside (docs/privsep.md, "Logs").
+ */
+static void
+log_line(int pri, const char *msg, int backslash)
+{
+	char	 esc[LOG_ESCAPE_MAX];
+
+	escape_bytes(esc, sizeof(esc), msg, backslash);
+	if (log_debug_mode)
+		/* One write per line, so lines of two processes do not mix. */
+		dprintf(STDERR_FILENO, "%s[%d]: %s\n", log_procname,
+		    (int)getpid(), esc);
+	else
+		syslog(pri, "%s: %s", log_procname, esc);
+}
+
+/*
+ * A line a child wrote on its stderr: its own log line, escaped by it
+ * already, so its backslashes stay; no control byte does.
+ */
+void
+log_relay(const char *from, const char *line)
+{
+	char	 msg[1024];
+
+	snprintf(msg, sizeof(msg), "%s: %s", from, line);
+	log_line(LOG_INFO, msg, 0);
+}
+
 void
 vlog(int pri, const char *fmt, va_list ap)
 {
 	char	 msg[1024];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (log_debug_mode) {
-		/* One write per line, so lines of two processes do not mix. */
-		dprintf(STDERR_FILENO, "%s[%d]: %s\n", log_procname,
-		    (int)getpid(), msg);
-	} else
-		syslog(pri, "%s: %s", log_procname, msg);
+	log_line(pri, msg, 1);
 }
 
 static void
@@ -88,11 +170,7 @@ vlog_errno(int pri, int saved_errno, const char *fmt, va_list ap)
 			    strerror(saved_errno));
 		}
 	}
-	if (log_debug_mode)
-		dprintf(STDERR_FILENO, "%s[%d]: %s\n", log_procname,
-		    (int)getpid(), msg);
-	else
-		syslog(pri, "%s: %s", log_procname, msg);
+	log_line(pri, msg, 1);
 }
 
 void

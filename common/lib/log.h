@@ -18,6 +18,7 @@
 #define SPACED_LOG_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 #ifndef __dead
 #define __dead __attribute__((__noreturn__))
@@ -33,6 +34,10 @@ void	log_warnx(const char *, ...) __attribute__((__format__(printf, 1, 2)));
 void	log_info(const char *, ...) __attribute__((__format__(printf, 1, 2)));
 void	log_debug(const char *, ...) __attribute__((__format__(printf, 1, 2)));
 void	vlog(int, const char *, va_list) __attribute__((__format__(printf, 2, 0)));
+/* Escaped form of outside bytes, for a log line or a terminal. */
+#define LOG_ESCAPE_MAX	1024
+char	*log_escape(char *, size_t, const char *);
+void	 log_relay(const char *, const char *);
 __dead void fatal(const char *, ...) __attribute__((__format__(printf, 1, 2)));
 __dead void fatalx(const char *, ...) __attribute__((__format__(printf, 1, 2)));
 

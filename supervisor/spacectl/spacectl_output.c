@@ -431,23 +431,54 @@ out_exec_result(int code, const char *out, size_t outlen, const char *err,
 
 /* --- code in ----------------------------------------------------------- */
 
-/* Names come from a repository: printed as they are, one a line. */
+/*
+ * Bytes of outside origin (a repository's names, what a space or its
+ * server printed) reach a terminal with their control characters, C1's
+ * UTF-8 form included, as \ooo: they may not move the cursor, retitle
+ * the window or fake a line.  Piped output stays exact, as -j does.
+ */
+static void
+out_outside(FILE *f, const char *s, size_t len, int text)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+	size_t			 i;
+
+	if (!isatty(fileno(f))) {
+		if (len > 0 && fwrite(s, 1, len, f) != len)
+			failed("write", "stdout");
+		return;
+	}
+	for (i = 0; i < len; i++) {
+		if (p[i] == 0xc2 && i + 1 < len && p[i + 1] >= 0x80 &&
+		    p[i + 1] <= 0x9f) {
+			fprintf(f, "\\%03o\\%03o", p[i], p[i + 1]);
+			i++;
+		} else if ((p[i] < 0x20 && !(text && (p[i] == '\n' ||
+		    p[i] == '\t'))) || p[i] == 0x7f)
+			fprintf(f, "\\%03o", p[i]);
+		else
+			fputc(p[i], f);
+	}
+}
+
+/* Names come from a repository: one a line, escaped at a terminal. */
 void
 out_file(const struct git_file *gf, json_t *travel, json_t *stay)
 {
-	if (gf->gf_kind == GIT_FILE_TRAVELS) {
-		if (!env->sc_json)
-			printf("%s\t%llu\n", gf->gf_path,
-			    (unsigned long long)gf->gf_size);
+	int	 travels = gf->gf_kind == GIT_FILE_TRAVELS;
+
+	if (env->sc_json && travels)
+		out_json_add(travel, json_pack("{s:s, s:I}", "path",
+		    gf->gf_path, "size", (json_int_t)gf->gf_size));
+	else if (env->sc_json)
+		out_json_add(stay, json_pack("{s:s, s:s}", "path",
+		    gf->gf_path, "kind", "repository"));
+	else {
+		out_outside(stdout, gf->gf_path, strlen(gf->gf_path), 0);
+		if (travels)
+			printf("\t%llu\n", (unsigned long long)gf->gf_size);
 		else
-			out_json_add(travel, json_pack("{s:s, s:I}", "path",
-			    gf->gf_path, "size", (json_int_t)gf->gf_size));
-	} else {
-		if (!env->sc_json)
-			printf("%s\trepository, stays\n", gf->gf_path);
-		else
-			out_json_add(stay, json_pack("{s:s, s:s}", "path",
-			    gf->gf_path, "kind", "repository"));
+			printf("\trepository, stays\n");
 	}
 }
 
@@ -510,7 +541,7 @@ out_codein_tail(const char *tail, size_t len)
 	if (env->sc_json || len == 0)
 		return;
 	fprintf(stderr, "spacectl: what the space printed:\n");
-	fwrite(tail, 1, len, stderr);
+	out_outside(stderr, tail, len, 1);
 	if (tail[len - 1] != '\n')
 		fputc('\n', stderr);
 }
@@ -609,8 +640,8 @@ out_server(unsigned int status, const uint8_t *body, size_t len)
 		out_json_checked(json_pack("{s:i, s:s%}", "status",
 		    (int)status, "body", len > 0 ? (const char *)body : "",
 		    len));
-	else if (len > 0 && fwrite(body, 1, len, stdout) != len)
-		failed("write", "stdout");
+	else
+		out_outside(stdout, (const char *)body, len, 1);
 	if (!env->sc_json && (status < 200 || status > 299)) {
 		fprintf(stderr, "spacectl: the server answered %u\n", status);
 		return 3;

@@ -92,6 +92,10 @@ struct child {
 	int		 c_ready;
 	char		 c_landlock[LANDLOCK_DESC_MAX];
 	struct imsgev	 c_iev;
+	/* Its stdout and stderr: a pipe we log from, escaped (workers.c). */
+	struct event	 c_logev;
+	char		 c_logbuf[512];
+	size_t		 c_loglen;
 };
 extern struct child	 children[PROC_MAX];
 

@@ -46,9 +46,70 @@ static void	workers_dispatch(int, short, void *);
 /* Where a worker's messages past READY go (spaced.c says: the router). */
 static void	(*workers_route)(enum procid, struct imsg *);
 
+/*
+ * In the child: /dev/null on stdin, the log pipe on stdout and stderr.
+ * A worker never holds spaced's own stderr, the log file, which it could
+ * write or truncate (docs/privsep.md, "Logs").
+ */
+static int
+worker_stdio(int null, int logw)
+{
+	if (dup2(null, STDIN_FILENO) == -1 ||
+	    dup2(logw, STDOUT_FILENO) == -1 ||
+	    dup2(logw, STDERR_FILENO) == -1)
+		return -1;
+	return 0;
+}
+
+/* What a worker wrote, a line at a time, under its name. */
+static void
+workers_log_lines(struct child *c, int all)
+{
+	char	 line[sizeof(c->c_logbuf) + 1];
+	char	*nl;
+	size_t	 off = 0, len;
+
+	for (;;) {
+		nl = memchr(c->c_logbuf + off, '\n', c->c_loglen - off);
+		if (nl == NULL && (off == c->c_loglen ||
+		    (!all && c->c_loglen < sizeof(c->c_logbuf))))
+			break;
+		len = nl != NULL ? (size_t)(nl - (c->c_logbuf + off)) :
+		    c->c_loglen - off;
+		memcpy(line, c->c_logbuf + off, len);
+		line[len] = '\0';
+		/* Escaped there: a worker forges no line of ours. */
+		log_relay(proc_title(c->c_id), line);
+		off += len + (nl != NULL);
+	}
+	memmove(c->c_logbuf, c->c_logbuf + off, c->c_loglen - off);
+	c->c_loglen -= off;
+}
+
+static void
+workers_log_read(int fd, short event, void *arg)
+{
+	struct child	*c = arg;
+	ssize_t		 n;
+
+	(void)event;
+	n = read(fd, c->c_logbuf + c->c_loglen,
+	    sizeof(c->c_logbuf) - c->c_loglen);
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n > 0) {
+		c->c_loglen += n;
+		workers_log_lines(c, 0);
+		return;
+	}
+	workers_log_lines(c, 1);
+	event_del(&c->c_logev);
+	close(fd);
+}
+
 static pid_t
 worker_exec(const struct proc *p, const struct spaced_conf *conf, int fd,
-    const char *libexec, int debug, int verbose)
+    const char *libexec, int debug, int verbose, int null, int logw)
 {
 	char	 path[PATH_MAX], binary[NAME_MAX + 1], user[LOGIN_NAME_MAX];
 	char	 root[PATH_MAX], store[PATH_MAX];
@@ -97,6 +158,9 @@ worker_exec(const struct proc *p, const struct spaced_conf *conf, int fd,
 		_exit(1);
 	signal(SIGPIPE, SIG_DFL);
 	signal(SIGCHLD, SIG_DFL);
+	/* fds 0-2 first: null and logw may be 3, which the channel takes. */
+	if (worker_stdio(null, logw) == -1)
+		_exit(1);
 	if (fd != PROC_PARENT_FD) {
 		if (dup2(fd, PROC_PARENT_FD) == -1)
 			_exit(1);
@@ -116,18 +180,29 @@ workers_start(const struct spaced_conf *conf, struct event_base *base,
 {
 	struct child	*c;
 	size_t		 i;
-	int		 sp[2];
+	int		 sp[2], lp[2], null;
 
 	workers_route = route;
+	if ((null = open("/dev/null", O_RDWR | O_CLOEXEC)) == -1)
+		fatal("/dev/null");
 	for (i = 0; i < NWORKERS; i++) {
 		c = &children[worker_ids[i]];
 		c->c_id = worker_ids[i];
 		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC |
 		    SOCK_NONBLOCK, 0, sp) == -1)
 			fatal("socketpair");
+		if (pipe2(lp, O_CLOEXEC) == -1)
+			fatal("pipe2");
 		c->c_pid = worker_exec(&procs[c->c_id], conf, sp[1], libexec,
-		    debug, verbose);
+		    debug, verbose, null, lp[1]);
 		close(sp[1]);
+		close(lp[1]);
+		if (fcntl(lp[0], F_SETFL, O_NONBLOCK) == -1)
+			fatal("fcntl");
+		event_set(&c->c_logev, lp[0], EV_READ | EV_PERSIST,
+		    workers_log_read, c);
+		event_base_set(base, &c->c_logev);
+		event_add(&c->c_logev, NULL);
 		imsgev_init(&c->c_iev, base, sp[0], workers_dispatch, c);
 		/* One rule for both ends: procs[] (common/lib/proc.c). */
 		if (procs[c->c_id].p_fdpass)
@@ -136,6 +211,7 @@ workers_start(const struct spaced_conf *conf, struct event_base *base,
 		log_debug("started %s, pid %d", procs[c->c_id].p_binary,
 		    (int)c->c_pid);
 	}
+	close(null);
 }
 
 int

@@ -20,7 +20,10 @@
  * For now it answers what libgit2 it runs; snapshots and packs follow.
  */
 
+#include <sys/prctl.h>
+
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <git2.h>
@@ -81,9 +84,34 @@ static const struct worker git_worker = {
 	.w_dispatch = git_dispatch,
 };
 
+/*
+ * Its owner may not trace it (through its channel they would speak to
+ * spaced as a spaced-git): not dumpable before anything else, and a
+ * tracer that came in the moment since exec is refused.
+ */
+static void
+git_untraceable(void)
+{
+	char	 line[128];
+	FILE	*f;
+	int	 traced = -1;
+
+	if (prctl(PR_SET_DUMPABLE, 0) == -1)
+		fatal("prctl(PR_SET_DUMPABLE)");
+	if ((f = fopen("/proc/self/status", "re")) == NULL)
+		fatal("/proc/self/status");
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (strncmp(line, "TracerPid:", 10) == 0)
+			traced = atoi(line + 10) != 0;
+	fclose(f);
+	if (traced != 0)
+		fatalx("traced, or no TracerPid in /proc/self/status");
+}
+
 int
 main(int argc, char *argv[])
 {
+	git_untraceable();
 	/* Filled in before the filter: the repository's Landlock rules. */
 	repo.rs_sandbox = git_sandbox;
 	worker_main(argc, argv, &git_worker);

@@ -28,6 +28,7 @@
 #include <linux/capability.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <event.h>
 #include <grp.h>
 #include <limits.h>
@@ -134,6 +135,23 @@ owner_lookup(uid_t uid, gid_t *gid, char *home, size_t homelen)
 }
 
 /*
+ * A spaced-git is its owner's process: /dev/null on fds 0-2, not our
+ * stderr, which spaced reads and logs (docs/privsep.md, "Logs").
+ */
+static int
+child_stdio(void)
+{
+	int	 null, i;
+
+	if ((null = open("/dev/null", O_RDWR)) == -1)
+		return -1;
+	for (i = STDIN_FILENO; i <= STDERR_FILENO; i++)
+		if (null != i && dup2(null, i) == -1)
+			return -1;
+	return 0;	/* null itself goes with closefrom */
+}
+
+/*
  * The child: the owner's credentials and nothing more, then spaced-git.
  * The change of uid drops our capabilities (launch_prewarm); as uid 0
  * (a repository of root's) the locked NOROOT bit and the empty bounding
@@ -152,7 +170,7 @@ child_exec(int fd, uid_t uid, gid_t gid, const char *home, const char *dir)
 		_exit(1);
 	signal(SIGCHLD, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
-	if (dup2(fd, PROC_PARENT_FD) == -1)
+	if (child_stdio() == -1 || dup2(fd, PROC_PARENT_FD) == -1)
 		_exit(1);
 	closefrom(PROC_PARENT_FD + 1);
 	if (setgroups(1, &gid) == -1 || setresgid(gid, gid, gid) == -1 ||
