@@ -19,12 +19,10 @@
 
 /*
  * The tools volume's two one-shot containers, builder and checker side
- * by side (docker_harden.h's rule): the filler, the one container of
- * spaced with a way out (the default bridge, for the npm registry), and
- * the marker's reader, with no network at all.  Both idle (/bin/sleep
- * infinity under the engine's init) and do their work as an exec
- * (docs/notes/spaced-docker-tools.md says why).  Pure: const input, no
- * I/O, no globals.
+ * by side: the filler, spaced's one container with a way out (the
+ * default bridge, for the npm registry), and the marker's reader, with
+ * no network.  Both idle and work through an exec
+ * (docs/notes/spaced-docker-tools.md).  Pure: no I/O, no globals.
  */
 
 #include <stddef.h>
