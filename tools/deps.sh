@@ -10,14 +10,15 @@ debootstrap"
 
 # Every program a suite calls on the host, as command:package (a command
 # found elsewhere, e.g. npm inside NodeSource's nodejs, is enough).
-# Grep the suites when one gains a command.
+# Grep the suites when one gains a command.  tinyproxy is only the
+# baseline of regress/bench/gatekeeper.sh's CONNECT setup.
 cmds="node:nodejs npm:npm strace:strace git:git file:file bc:bc
 ss:iproute2 ip:iproute2 nsenter:util-linux unshare:util-linux
 setpriv:util-linux getent:libc-bin sha256sum:coreutils od:coreutils
 stat:coreutils truncate:coreutils mkfifo:coreutils find:findutils
 xargs:findutils diff:diffutils cmp:diffutils tar:tar pgrep:procps
 dockerd:docker.io docker:docker.io openssl:openssl curl:curl jq:jq
-python3:python3 cc:build-essential make:make"
+python3:python3 cc:build-essential make:make tinyproxy:tinyproxy"
 
 missing=""
 for p in $pkgs; do
