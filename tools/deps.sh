@@ -10,7 +10,8 @@ debootstrap"
 
 # Every program a suite calls on the host, as command:package (a command
 # found elsewhere, e.g. npm inside NodeSource's nodejs, is enough).
-# Grep the suites when one gains a command.
+# Grep the suites when one gains a command.  (Not tinyproxy, the
+# gatekeeper bench's baseline: its package starts a daemon.)
 cmds="node:nodejs npm:npm strace:strace git:git file:file bc:bc
 ss:iproute2 ip:iproute2 nsenter:util-linux unshare:util-linux
 setpriv:util-linux getent:libc-bin sha256sum:coreutils od:coreutils

@@ -324,26 +324,17 @@ corridor_up_event(struct bufferevent *bev, short what, void *arg)
 	char			 decision[GK_JOURNAL_DECISION_MAX + 1];
 
 	if (what & BEV_EVENT_CONNECTED) {
-		if (cc->cc_orphan) {
-			/* It half-closed and gave its places up meanwhile. */
-			if (gk->gk_tunnels >= GK_TUNNEL_CAP ||
-			    gk->gk_conns[GK_CORRIDOR] >=
-			    gk->gk_caps[GK_CORRIDOR]) {
-				corridor_close(cc);
-				return;
-			}
-			gk->gk_conns[GK_CORRIDOR]++;
-			gk->gk_tunnels++;
-			cc->cc_place = 1;
-		}
-		/* The tunnel takes both sockets and the place. */
+		/*
+		 * The tunnel takes both sockets and the place; an orphan
+		 * gave its places up already and starts closing.
+		 */
 		cc->cc_up = NULL;
 		cc->cc_place = 0;
 		eof = cc->cc_client_eof;
 		corridor_free(cc);
 		bufferevent_write(client, ESTABLISHED, sizeof(ESTABLISHED) - 1);
-		if (tunnel_start(client, up, eof, corridor_tunnel_done, NULL) ==
-		    NULL)
+		if (tunnel_start(client, up, eof, eof ? NULL :
+		    corridor_tunnel_done, NULL) == NULL && !eof)
 			corridor_tunnel_done(NULL);
 		return;
 	}

@@ -49,6 +49,7 @@
 #define GK_HEAD_TIMEOUT_SEC	10
 #define GK_WINDOW_OUT_CAP	64
 #define GK_DRAIN_MAX		16	/* refused clients waited on */
+#define GK_CLOSING_MAX		64	/* tunnels the client closed, draining */
 #define GK_JOURNAL_RING		500
 #define GK_CONTROL_BODY_MAX	65536
 /* Stop reading one side while the other has this much still to send. */
@@ -117,6 +118,9 @@ struct gk {
 	/* corridor.c: clients that left while their attempt went on */
 	TAILQ_HEAD(, corridor_conn) gk_orphans;
 	int			 gk_norphans;
+	/* tunnel.c: tunnels the client closed, uncounted, GK_CLOSING_MAX */
+	TAILQ_HEAD(, tunnel)	 gk_closing;
+	int			 gk_nclosing;
 	struct gk_journal	 gk_journal;
 	/* tls.c: the trust store's bytes, then the context made of them */
 	char			*gk_tls_ca;

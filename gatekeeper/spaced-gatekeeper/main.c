@@ -268,7 +268,8 @@ static const int gk_sb_extra[] = { SYS_splice, -1 };
 
 /*
  * Every place the caps allow, at once, must find an fd: a client and
- * an upstream per tunnel plus its two pipes (four fds), the window's
+ * an upstream per tunnel plus its two pipes (four fds), six for each
+ * tunnel its client closed (it holds no corridor slot), the window's
  * both sides, control, clients drained after a refusal, and a few for
  * listeners, the loop and the resolver.  Raise the soft limit to what
  * that needs, as far as the hard limit lets us.
@@ -280,6 +281,7 @@ fd_budget(void)
 	rlim_t		 need;
 
 	need = (rlim_t)gk->gk_caps[GK_CORRIDOR] + 5 * GK_TUNNEL_CAP +
+	    6 * GK_CLOSING_MAX +
 	    gk->gk_caps[GK_WINDOW] + GK_WINDOW_OUT_CAP +
 	    gk->gk_caps[GK_CONTROL] + GK_DRAIN_MAX + 32;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == -1)
@@ -307,6 +309,7 @@ main(int argc, char *argv[])
 	TAILQ_INIT(&gk->gk_grants);
 	TAILQ_INIT(&gk->gk_drains);
 	TAILQ_INIT(&gk->gk_orphans);
+	TAILQ_INIT(&gk->gk_closing);
 	gk->gk_mode = GK_MODE_ALLOWLIST;	/* and an empty list */
 
 	if (argc >= 2 && strcmp(argv[1], "-C") == 0)

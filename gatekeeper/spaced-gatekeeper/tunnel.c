@@ -15,6 +15,7 @@
  */
 
 #include <sys/types.h>
+#include <sys/queue.h>
 #include <sys/socket.h>
 
 #include <errno.h>
@@ -36,9 +37,9 @@
  * would not take yet stays in the pipe (at most one pipe's worth per
  * direction, while its source is not read).  An idle tunnel holds no
  * buffer.  Torn down the way TCP means it: an EOF on one side becomes
- * shutdown(SHUT_WR) on the other once what is kept for it has gone out,
- * and a death (error, reset) frees the place at once while the survivor
- * writes out what it holds and goes.
+ * shutdown(SHUT_WR) on the other once what is kept for it has gone out.
+ * The place is free once the client closed (its EOF) or either side
+ * died; what is left drains uncounted, at most GK_CLOSING_MAX tunnels.
  */
 
 struct tunnel_side {
@@ -56,10 +57,12 @@ struct tunnel_side {
 };
 
 struct tunnel {
+	TAILQ_ENTRY(tunnel)	 tn_entry;	/* while closing */
 	struct tunnel_side	 tn_side[2];	/* 0 the client, 1 upstream */
 	struct event		*tn_timer;	/* idle, then linger */
 	time_t			 tn_last;	/* last byte, monotonic */
 	int			 tn_lingering;	/* one side is gone */
+	int			 tn_closing;	/* in gk_closing */
 	void			(*tn_done)(void *);
 	void			*tn_arg;
 };
@@ -118,6 +121,10 @@ tunnel_kept(const struct tunnel_side *ts)
 static void
 tunnel_free(struct tunnel *tn)
 {
+	if (tn->tn_closing) {
+		TAILQ_REMOVE(&gk->gk_closing, tn, tn_entry);
+		gk->gk_nclosing--;
+	}
 	tunnel_side_close(&tn->tn_side[0]);
 	tunnel_side_close(&tn->tn_side[1]);
 	if (tn->tn_timer != NULL)
@@ -241,12 +248,32 @@ tunnel_on_write(evutil_socket_t fd, short ev, void *arg)
 	}
 }
 
+/*
+ * The client closed: its place and slot are free for the next tunnel
+ * while this one tears down, or a client closing one tunnel after the
+ * other meets the cap.  A half-closed client still gets its answer,
+ * unless GK_CLOSING_MAX more closed after it.
+ */
+static void
+tunnel_closing(struct tunnel *tn)
+{
+	if (tn->tn_closing)
+		return;
+	tn->tn_closing = 1;
+	TAILQ_INSERT_TAIL(&gk->gk_closing, tn, tn_entry);
+	tunnel_release(tn);
+	if (++gk->gk_nclosing > GK_CLOSING_MAX)
+		tunnel_free(TAILQ_FIRST(&gk->gk_closing));
+}
+
 /* Side i ended: pass the close on once what is kept for the other is out. */
 static void
 tunnel_on_eof(struct tunnel *tn, int i)
 {
 	struct tunnel_side	*other = &tn->tn_side[!i];
 
+	if (i == 0)
+		tunnel_closing(tn);
 	tn->tn_side[i].ts_eof = 1;
 	event_del(tn->tn_side[i].ts_read);
 	if (tunnel_kept(other) > 0) {

@@ -5,6 +5,9 @@
 #   one tunnel vs one direct TCP stream (goal 0.8)
 #   64 tunnels vs 64 direct streams, aggregate (goal 0.7)
 #   CONNECT setup latency, names from /etc/hosts (median, p99)
+#   CONNECT setup of 2,000 tunnels closed one after the other (p50,
+#   p99) against tinyproxy when installed (apt-get install tinyproxy;
+#   not by make deps: its package starts a daemon)
 #   VmRSS idle, and with 64 tunnels + 128 corridor sockets held
 #   (goals 4 MiB and 32 MiB)
 # The streams run between C ends (gk_load.c: 1 MiB writes, a sink that
@@ -76,6 +79,45 @@ echo "64 streams x 4 MiB: direct $d, tunnels $t, ratio $(ratio "$(rate "$t")" "$
 
 echo "CONNECT setup, direct TCP connect: $(B lat $UPADDR 443 - 300)"
 echo "CONNECT setup via corridor (/etc/hosts): $(B lat $GKADDR 3128 upstream.test.example:443 300)"
+
+# 2,000 tunnels one after the other, each closed at once (the corridor
+# must not refuse one), against tinyproxy in the same namespaces, on
+# the same names; without tinyproxy, against a direct TCP connect.
+# setup_us ADDR PORT TARGET: "p50 p99" in us, empty when one failed.
+setup_us()
+{
+	B setup "$@" 2000 | awk '{ print $1, $2 }'
+}
+g=$(setup_us $GKADDR 3128 upstream.test.example:443)
+[ -n "$g" ] || { echo "corridor: a CONNECT failed"; exit 1; }
+if command -v tinyproxy >/dev/null; then
+	base=tinyproxy
+	cat >"$T/tinyproxy.conf" <<EOF
+User nobody
+Group nogroup
+Port 3130
+Listen $GKADDR
+MaxClients 256
+Allow 203.0.113.0/24
+ConnectPort 443
+LogLevel Critical
+EOF
+	bg tiny nsx unshare -m sh -c 'mount --bind "$1/etc/hosts" /etc/hosts &&
+	    exec tinyproxy -d -c "$1/tinyproxy.conf"' sh "$T"
+	tiny_up()
+	{
+		[ "$(nsx curl -s -o /dev/null -w '%{http_code}' --max-time 2 \
+		    "http://$GKADDR:3130/")" != 000 ]
+	}
+	waitfor 10 tiny_up || { echo "tinyproxy did not start"; exit 1; }
+	b=$(setup_us $GKADDR 3130 upstream.test.example:443)
+else
+	base="direct TCP connect (no tinyproxy)"
+	b=$(setup_us $UPADDR 443 -)
+fi
+[ -n "$b" ] || { echo "$base: a CONNECT failed"; exit 1; }
+echo "CONNECT setup, 2,000 closed one after the other: corridor p50/p99 ${g% *}/${g#* } us, $base ${b% *}/${b#* } us"
+echo "  time ratios against $base (lower is better): p50 $(ratio "${g% *}" "${b% *}"), p99 $(ratio "${g#* }" "${b#* }")"
 
 bg hold cli hold $GKADDR 3128 upstream.test.example:443 64 rss HOLD
 waitfor 30 grep -q '^ready\|^rung' "$T/hold.out"

@@ -117,8 +117,30 @@ def checks(s, n, leave):
                 ends += 1
     print("%d available in %.2f s" % (avail, time.time() - t0))
 
+def hold(path, n):
+    """n connections, each proven by a status answer; holds them."""
+    import time
+    held, refused = [], 0
+    for _ in range(n):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(path)
+        try:
+            # A connection over the cap is closed unread.
+            s.sendall(hdr(CTL_STATUS, 0))
+            ok = answers(s)[-1] == "end"
+        except OSError:
+            ok = False
+        if ok:
+            held.append(s)
+        else:
+            refused += 1
+    print("held %d refused %d" % (len(held), refused), flush=True)
+    time.sleep(60)
+
 def main():
     path, case = sys.argv[1], sys.argv[2]
+    if case == "hold":
+        hold(path, int(sys.argv[3])); return
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.connect(path)
     if case == "oversized":

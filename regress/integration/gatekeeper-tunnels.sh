@@ -1,7 +1,8 @@
 #!/bin/sh
 # spaced-gatekeeper tunnels: the connection caps climbed rung by rung, the
 # tunnel cap with real tunnels, TCP teardown (4 MiB full duplex while the
-# client still uploads, half-close each way) and 20 peers killed.
+# client still uploads, half-close each way), 2,000 tunnels closed one
+# after the other and 20 peers killed.
 . "$(dirname "$0")/gk/lib.sh"
 GK_DNS="blackhole.test.example=drop"	# asked, never answered
 setup
@@ -70,6 +71,19 @@ two()
 }
 check "clients gone while resolving: both places back within 5 s" \
     waitfor 5 two
+
+# 2,000 tunnels one after the other, each closed by its client before
+# the next opens, to an upstream that takes a second to finish: the
+# client's close frees the place, so none meets the cap (the 64 held
+# tunnels below are the control that the cap still counts).
+out=$(cli closing $GKADDR 3128 upstream.test.example:443 2000 LATE)
+check "2,000 tunnels closed one after the other: every one 200 ($out)" \
+    test "$out" = "200=2000"
+lates()
+{
+	[ "$(wc -l <"$T/up/late.log")" -ge 2000 ]
+}
+check "... each carried its line to the upstream" waitfor 30 lates
 
 # 64 real tunnels, the 65th refused 503, places back as clients go.
 bg hold64 cli hold $GKADDR 3128 upstream.test.example:443 64 h64 HOLD

@@ -127,6 +127,43 @@ u1=$(utime "$gp_now"); sleep 1; u2=$(utime "$gp_now")
 check "spaced-git is idle once every stream ended (cancel reached it)" \
     [ $((u2 - u1)) -lt 10 ]
 check "spaced-git is the same process all along" [ "$gp" = "$gp_now" ]
+
+# --- the control socket's caps, and root's reserve ---------------------
+# 32 connections a uid; plain users together 112 of the 128, the rest
+# is root's (and spaced's own user's).  A local user of the test's own,
+# then three more uids, try to hold every slot.
+capuser=spdcap$$
+useradd --system --no-create-home --home-dir /nonexistent \
+    --shell /usr/sbin/nologin --user-group "$capuser"
+trap 'kill $holders 2>/dev/null; stop_spaced
+    userdel "$capuser" 2>/dev/null; rm -rf "$tree"' EXIT
+holders=
+# hold NAME UID GID N: N connections as UID, each proven by an answer
+hold() {
+	setpriv --reuid="$2" --regid="$3" --clear-groups /usr/bin/python3 \
+	    "$tree/ctl_raw.py" "$sd/run/spaced.sock" hold "$4" \
+	    >"$tree/hold.$1" 2>&1 &
+	holders="$holders $!"
+	wait_for 20 grep -q '^held' "$tree/hold.$1"
+}
+held() { cat "$tree/hold.$1"; }
+hold user "$capuser" "$capuser" 33
+check "a plain user holds 32 connections, the 33rd is refused (control)" \
+    [ "$(held user)" = "held 32 refused 1" ]
+check "... and root still connects" ctl status
+hold nobody 65534 65534 32
+hold u1 60001 60001 32
+hold u2 60002 60002 32
+hold u3 60003 60003 1
+total=$(cat "$tree"/hold.* | awk '{ n += $2 } END { print n }')
+echo "# plain users hold $total: $(cat "$tree"/hold.* | paste -sd, -)"
+check "four plain uids hold 112 connections together, not all 128" \
+    [ "$total" -eq 112 ]
+check "a fifth plain uid is refused (control: the plain users' cap)" \
+    [ "$(held u3)" = "held 0 refused 1" ]
+check "root still connects with every plain slot taken" ctl status
+kill $holders 2>/dev/null; holders=
+userdel "$capuser"
 stop_spaced
 
 # --- a compromised worker --------------------------------------------------

@@ -39,6 +39,10 @@ mutant "no cancel when the client leaves" supervisor/spaced/request.c \
     "r->r_answered = 1;	/* nobody to answer */ => r->r_answered = 1; r->r_cancelled = 1;"
 mutant "streams relayed without their gauge" supervisor/spaced/streams.c \
     "stream_relay(iev, imsg, &s->s_gauge) => stream_relay(iev, imsg, NULL)"
+mutant_expect 'root still connects with every plain slot taken'
+mutant "no reserve: plain users may take every control slot" \
+    supervisor/spaced/control.c \
+    "return uid == 0 || uid == geteuid(); => return 1;"
 # The hosts file every space binds at /etc/hosts (supervisor/spaced/runtime.c).
 mutant "hosts file others may write taken" supervisor/spaced/runtime.c \
     "(sb.st_mode & 022) != 0 || => " spaced-spaces

@@ -41,10 +41,13 @@
 
 /*
  * One spacectl is one connection: a user with ten creates and a few
- * execs in flight needs more than a handful, one user never all.
+ * execs in flight needs more than a handful, one user never all.  The
+ * last CTL_RESERVED are root's and spaced's own user's, so plain users
+ * together cannot lock the administrator out.
  */
 #define CTL_MAX_CONNS		128
 #define CTL_MAX_CONNS_PER_UID	32
+#define CTL_RESERVED		16
 #define CTL_IDLE_SECONDS	30
 /* The largest request payload; anything longer is refused unread. */
 #define CTL_MAX_REQUEST		sizeof(struct ctl_exec)
@@ -257,6 +260,13 @@ control_busy_changed(struct ctl_conn *cc)
 		evtimer_add(&cc->cc_idle, &tv);
 }
 
+/* Who may take the reserved connections. */
+static int
+control_reserved_uid(uid_t uid)
+{
+	return uid == 0 || uid == geteuid();
+}
+
 static void
 control_accept(int fd, short event, void *arg)
 {
@@ -291,7 +301,9 @@ control_accept(int fd, short event, void *arg)
 		if (o->cc_uid == cred.uid)
 			same_uid++;
 	if (ctl.count >= CTL_MAX_CONNS ||
-	    same_uid >= CTL_MAX_CONNS_PER_UID) {
+	    same_uid >= CTL_MAX_CONNS_PER_UID ||
+	    (ctl.count >= CTL_MAX_CONNS - CTL_RESERVED &&
+	    !control_reserved_uid(cred.uid))) {
 		log_warnx("control: uid %u: too many connections",
 		    (unsigned)cred.uid);
 		close(s);

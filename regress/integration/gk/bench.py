@@ -5,6 +5,7 @@
 #   thru ADDR PORT TARGET BYTES        one stream into the upstream's sink
 #   par ADDR PORT TARGET N BYTES       N streams at once; aggregate
 #   lat ADDR PORT TARGET COUNT         CONNECT setup latency
+#   setup ADDR PORT TARGET COUNT       the same, each closed at once
 #   bare ADDR PORT N                   hold N idle connections
 import socket, sys, threading, time
 
@@ -83,6 +84,20 @@ def cmd_lat(addr, port, target, count):
 	    xs[min(len(xs) - 1, int(len(xs) * 0.99))], len(xs)))
 
 
+def cmd_setup(addr, port, target, count):
+	"""CONNECT setup, each tunnel closed at once before the next opens
+	(a crawler's shape); a refusal fails the run."""
+	xs = []
+	for _ in range(int(count)):
+		t = time.monotonic()
+		s = open_stream(addr, port, target)
+		xs.append((time.monotonic() - t) * 1e6)
+		s.close()
+	xs.sort()
+	print("%.0f %.0f (p50 and p99 us, n=%d)" % (xs[len(xs) // 2],
+	    xs[min(len(xs) - 1, int(len(xs) * 0.99))], len(xs)))
+
+
 def cmd_bare(addr, port, n):
 	held = [socket.create_connection((addr, int(port))) for _ in range(int(n))]
 	print("ready %d" % len(held))
@@ -92,4 +107,5 @@ def cmd_bare(addr, port, n):
 
 if __name__ == "__main__":
 	{"thru": cmd_thru, "par": cmd_par, "lat": cmd_lat,
+	    "setup": cmd_setup,
 	    "bare": cmd_bare}[sys.argv[1]](*sys.argv[2:])

@@ -14,6 +14,9 @@
 #       (or exit)
 #   refusals ADDR PORT N FORMAT
 #       N CONNECTs one after the other to FORMAT % i; prints the statuses
+#   closing ADDR PORT TARGET N LINE
+#       N tunnels one after the other, each sent LINE and closed before
+#       the next opens; prints the statuses
 #   uploading ADDR PORT TARGET BYTES
 #       CONNECT, then keep writing BYTES while reading the answer
 #   drained ADDR PORT TARGET BYTES
@@ -230,6 +233,17 @@ def cmd_refusals(addr, port, n, fmt):
 	seen = {}
 	for i in range(int(n)):
 		s, status, head = proxy(addr, port, fmt % i)
+		s.close()
+		seen[status] = seen.get(status, 0) + 1
+	print(" ".join("%s=%d" % kv for kv in sorted(seen.items())))
+
+
+def cmd_closing(addr, port, target, n, line):
+	seen = {}
+	for i in range(int(n)):
+		s, status, head = proxy(addr, port, target)
+		if status == "200":
+			s.sendall(line.encode() + b"\n")
 		s.close()
 		seen[status] = seen.get(status, 0) + 1
 	print(" ".join("%s=%d" % kv for kv in sorted(seen.items())))
@@ -571,6 +585,7 @@ def cmd_flush(addr, port, target, pid, updir, token):
 if __name__ == "__main__":
 	cmds = {"raw": cmd_raw, "tunnel": cmd_tunnel, "hold": cmd_hold,
 	    "rungs": cmd_rungs, "refusals": cmd_refusals,
+	    "closing": cmd_closing,
 	    "uploading": cmd_uploading, "drained": cmd_drained,
 	    "slow": cmd_slow,
 	    "leave": cmd_leave, "flood": cmd_flood, "flush": cmd_flush,

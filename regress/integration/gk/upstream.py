@@ -113,6 +113,12 @@ class Tunnel(socketserver.BaseRequestHandler):
 			    select.POLLERR)
 			p.poll()
 			log(token + ".closed", "1\n")
+		elif mode == "LATE":
+			# Count the tunnel, read to EOF, close a second later:
+			# an upstream slow to finish.
+			log("late.log", "1\n")
+			drain(s)
+			time.sleep(1)
 		elif mode == "HOLD":
 			token = args[0]
 			s.sendall(b"OK\n")
