@@ -130,7 +130,10 @@ hold() {
 	p=$(inst "$1" "$2")
 	[ -n "$p" ] || return 1
 	kill -STOP $p
-	ctl_as "$1" files "$2" >/dev/null 2>&1 &
+	# A simple command, so that $! is spacectl itself (a function
+	# would leave it running behind a subshell we kill).
+	setpriv --reuid="$1" --regid="$(id -g "$1")" --clear-groups \
+	    "$tree/bin/spacectl" -s "$sock" files "$2" >/dev/null 2>&1 &
 	holders="$holders $!"
 }
 held=0
@@ -163,8 +166,15 @@ check "root lists its repository while plain users hold all they may" \
 # --- freed instances end: killed and reaped ------------------------------
 for p in $holders; do kill "$p" 2>/dev/null; done
 holders=""
+check "the clients that held them are gone (control)" \
+    wait_for 10 sh -c "! pgrep -f '^$tree/bin/spacectl' >/dev/null"
 check "once freed (their requests gone, 30 s idle), none is left as the user" \
-    wait_for ${IDLE_WAIT:-60} sh -c "[ \$(pgrep -u $u -f '^spaced-git -g ' | wc -l) -eq 0 ]"
+    wait_for ${IDLE_WAIT:-50} sh -c "[ \$(pgrep -u $u -f '^spaced-git -g ' | wc -l) -eq 0 ]"
+# What is left, and what spaced said of it, when something is.
+for p in $(pgrep -u "$u" -f '^spaced-git -g '); do
+	echo "    left: $(ps -o pid=,stat=,args= -p "$p")"
+	grep "spaced-git $p\b" "$sd/log" | sed 's/^/    log: /'
+done
 check "nor as the second user" \
     wait_for 20 sh -c "! pgrep -u nobody -f '^spaced-git -g $work' >/dev/null"
 check "and spaced still serves" ctl status
