@@ -74,8 +74,9 @@ static struct launch_env {
 
 /*
  * The capabilities of a launch and no more: the credential change, a
- * look at any directory's inode, and the end of a spaced-git of another
- * uid.  spaced-git lives beside us.
+ * look at any directory's inode (for a plain caller, only where they
+ * could look: caller_stat), and the end of a spaced-git of another uid.
+ * spaced-git lives beside us.
  */
 static void
 launch_prewarm(void)
