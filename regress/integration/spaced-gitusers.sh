@@ -135,6 +135,14 @@ hold() {
 	setpriv --reuid="$1" --regid="$(id -g "$1")" --clear-groups \
 	    "$tree/bin/spacectl" -s "$sock" files "$2" >/dev/null 2>&1 &
 	holders="$holders $!"
+	# Busy only once its request is in: spaced counts it (and the
+	# status request asking).
+	nholds=$((nholds + 1))
+	wait_for 20 requests_at_least $((nholds + 1))
+}
+nholds=0
+requests_at_least() {
+	[ "$(ctl status | awk '$1 == "spaced" { print $6 }')" -ge "$1" ]
 }
 held=0
 for i in $(seq 1 8); do
