@@ -167,8 +167,10 @@ for i in $(seq 1 8); do
 done
 check "a second user holds only 4 more: 12 for plain users in all" \
     test "$nheld" -eq 4
+# A repository root has no instance for yet: a new one must start.
+mkrepo "$work/root-repo2" root
 check "root lists its repository while plain users hold all they may" \
-    sh -c "'$tree/bin/spacectl' -s '$sock' -j files '$work/root-repo' |
+    sh -c "'$tree/bin/spacectl' -s '$sock' -j files '$work/root-repo2' |
     jq -e '.files | length == 0' >/dev/null"
 
 # --- freed instances end: killed and reaped ------------------------------
