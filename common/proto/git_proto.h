@@ -33,8 +33,8 @@
 enum git_imsg_type {
 	IMSG_LAUNCH_GIT_REQ = 50,	/* struct launch_git_req and an fd */
 	IMSG_LAUNCH_GIT_REP,		/* struct launch_git_rep */
-	IMSG_LAUNCH_EXITED,		/* struct launch_exit */
-	IMSG_LAUNCH_KILL,		/* struct launch_exit */
+	IMSG_LAUNCH_EXITED,		/* struct launch_exit; the instance */
+	IMSG_LAUNCH_KILL,		/* struct launch_exit; the instance */
 
 	IMSG_GIT_FILES_REQ = 56,	/* struct git_req, and so on */
 	IMSG_GIT_LIMITS_REQ,

@@ -36,8 +36,17 @@
 #include "log.h"
 #include "spaced.h"
 
+/*
+ * Live instances: 16 in all, 8 a caller, 12 for callers other than root
+ * and spaced's own user (the rest is kept for them).  An ended one
+ * counts until spaced-launch has reaped it: 24 in all, 12 a caller,
+ * under spaced-launch's 32 (docs/privsep.md).
+ */
 #define GITINST_MAX		16
 #define GITINST_PER_CALLER	8
+#define GITINST_PLAIN_MAX	12
+#define GITINST_SLOTS		24
+#define GITINST_SLOTS_PER_CALLER 12
 #define GITINST_IDLE_SECONDS	30
 #define GITINST_SWEEP_SECONDS	5
 #define GITINST_REQUESTS_MAX	256
@@ -46,6 +55,7 @@ enum gitinst_state {
 	GI_LAUNCHING,	/* asked spaced-launch */
 	GI_STARTING,	/* started, READY still due */
 	GI_READY,
+	GI_ENDING,	/* killed, spaced-launch's word of its reaping due */
 };
 
 struct git_inst {
@@ -56,6 +66,7 @@ struct git_inst {
 	enum gitinst_state	 gi_state;
 	pid_t			 gi_pid;
 	uid_t			 gi_owner;
+	int			 gi_reaped;	/* spaced-launch said it ended */
 	int			 gi_distrusted;
 	int			 gi_retired;	/* ends once it has no request */
 	time_t			 gi_idle_since;	/* 0: in use */
@@ -65,7 +76,7 @@ struct git_inst {
 
 static struct {
 	TAILQ_HEAD(, git_inst)	 insts;
-	size_t			 ninsts;
+	size_t			 ninsts;	/* every one, ending included */
 	uint32_t		 next_id;
 	struct event		 sweep_ev;
 	struct event_base	*base;
@@ -128,7 +139,29 @@ gitinst_flush(struct git_inst *gi)
 		    "spaced-git took no request");
 }
 
-/* Every request of the instance fails; none refers to it any more. */
+static void
+gitinst_remove(struct git_inst *gi)
+{
+	TAILQ_REMOVE(&gis.insts, gi, gi_entry);
+	gis.ninsts--;
+	free(gi);
+}
+
+static void
+gitinst_kill(struct git_inst *gi)
+{
+	struct launch_exit	 le;
+
+	memset(&le, 0, sizeof(le));
+	le.le_pid = gi->gi_pid;
+	(void)worker_compose(PROC_LAUNCH, IMSG_LAUNCH_KILL, gi->gi_id, -1,
+	    &le, sizeof(le));
+}
+
+/*
+ * Every request of the instance fails; none refers to it any more.
+ * Its process is killed, and the instance stays (ending) until reaped.
+ */
 static void
 gitinst_free(struct git_inst *gi, const char *code, const char *message)
 {
@@ -151,9 +184,18 @@ gitinst_free(struct git_inst *gi, const char *code, const char *message)
 	if (gi->gi_state != GI_LAUNCHING)
 		imsgev_clear(&gi->gi_iev);
 	close(gi->gi_fd);
-	TAILQ_REMOVE(&gis.insts, gi, gi_entry);
-	gis.ninsts--;
-	free(gi);
+	gi->gi_fd = -1;
+	if (gi->gi_state == GI_LAUNCHING || gi->gi_reaped) {
+		gitinst_remove(gi);
+		return;
+	}
+	/*
+	 * A closed channel ends only a spaced-git that reads it: one its
+	 * owner stopped would keep spaced-launch's slot for ever.  It
+	 * counts until spaced-launch has reaped it.
+	 */
+	gitinst_kill(gi);
+	gi->gi_state = GI_ENDING;
 }
 
 static int
@@ -164,20 +206,99 @@ gitinst_idle(struct git_inst *gi)
 	return gi->gi_state == GI_READY && request_ids_of_git(gi, &id, 1) == 0;
 }
 
-/* End the instance idle longest (of this caller, unless -1): 1 if one. */
+/*
+ * Of no use to anyone: ready, and every request on it answered and
+ * cancelled (one it never acknowledges, stopped, must not hold it).
+ */
 static int
-gitinst_evict(uid_t caller)
+gitinst_unused(struct git_inst *gi)
+{
+	struct request	*r;
+	uint32_t	 ids[GITINST_REQUESTS_MAX];
+	size_t		 i, n;
+
+	if (gi->gi_state != GI_READY)
+		return 0;
+	n = request_ids_of_git(gi, ids, GITINST_REQUESTS_MAX);
+	for (i = 0; i < n; i++)
+		if ((r = request_find(ids[i])) != NULL && r->r_git == gi &&
+		    !(r->r_answered && r->r_cancelled))
+			return 0;
+	return 1;
+}
+
+/* Root and spaced's own user: the instances kept for them. */
+static int
+gitinst_privileged(uid_t uid)
+{
+	return uid == 0 || uid == geteuid();
+}
+
+/*
+ * End the oldest unused instance of this caller (caller_only), of plain
+ * callers (plain_only) or of anyone: 1 if one.
+ */
+static int
+gitinst_evict(uid_t caller, int caller_only, int plain_only)
 {
 	struct git_inst	*gi;
 
 	/* The list is in the order they were made: the oldest first. */
 	TAILQ_FOREACH(gi, &gis.insts, gi_entry)
-		if ((caller == (uid_t)-1 || gi->gi_caller == caller) &&
-		    gitinst_idle(gi)) {
+		if ((!caller_only || gi->gi_caller == caller) &&
+		    (!plain_only || !gitinst_privileged(gi->gi_caller)) &&
+		    gitinst_unused(gi)) {
 			gitinst_free(gi, ERR_GIT_WORKER_FAILED, "");
 			return 1;
 		}
 	return 0;
+}
+
+/* The instances counted against a new one of this caller. */
+struct gitinst_counts {
+	size_t	 live, plain, mine, mine_all, all;
+};
+
+static void
+gitinst_count(uid_t caller, struct gitinst_counts *c)
+{
+	struct git_inst	*gi;
+
+	memset(c, 0, sizeof(*c));
+	TAILQ_FOREACH(gi, &gis.insts, gi_entry) {
+		c->all++;
+		if (gi->gi_caller == caller)
+			c->mine_all++;
+		if (gi->gi_state == GI_ENDING)
+			continue;
+		c->live++;
+		if (!gitinst_privileged(gi->gi_caller))
+			c->plain++;
+		if (gi->gi_caller == caller)
+			c->mine++;
+	}
+}
+
+/*
+ * Room for one more instance of this caller: at a cap an unused one
+ * makes room (its own first), busy ones never do.  NULL, or why not.
+ */
+static const char *
+gitinst_room(uid_t caller)
+{
+	struct gitinst_counts	 c;
+	int			 plain = !gitinst_privileged(caller);
+
+	gitinst_count(caller, &c);
+	if (c.all >= GITINST_SLOTS || c.mine_all >= GITINST_SLOTS_PER_CALLER)
+		return ERR_BUSY;	/* killed ones not reaped yet */
+	if (c.mine >= GITINST_PER_CALLER)
+		return gitinst_evict(caller, 1, 0) ? NULL : ERR_BUSY;
+	if (plain && c.plain >= GITINST_PLAIN_MAX)
+		return gitinst_evict(caller, 0, 1) ? NULL : ERR_BUSY;
+	if (c.live >= GITINST_MAX)
+		return gitinst_evict(caller, 0, 0) ? NULL : ERR_BUSY;
+	return NULL;
 }
 
 const char *
@@ -186,7 +307,7 @@ gitinst_attach(struct request *r, const char *dir, uint32_t type,
 {
 	struct launch_git_req	 lg;
 	struct git_inst		*gi;
-	size_t			 mine = 0;
+	const char		*why;
 	int			 sp[2];
 
 	r->r_git = NULL;
@@ -194,11 +315,9 @@ gitinst_attach(struct request *r, const char *dir, uint32_t type,
 	r->r_git_req = *gq;
 	r->r_git_sent = 0;
 	TAILQ_FOREACH(gi, &gis.insts, gi_entry) {
-		if (gi->gi_caller != r->r_cc->cc_uid)
-			continue;
-		mine++;
-		if (strcmp(gi->gi_dir, dir) == 0 && !gi->gi_distrusted &&
-		    !gi->gi_retired) {
+		if (gi->gi_caller == r->r_cc->cc_uid &&
+		    strcmp(gi->gi_dir, dir) == 0 && !gi->gi_distrusted &&
+		    !gi->gi_retired && gi->gi_state != GI_ENDING) {
 			r->r_git = gi;
 			gi->gi_idle_since = 0;
 			if (gi->gi_state == GI_READY)
@@ -206,11 +325,8 @@ gitinst_attach(struct request *r, const char *dir, uint32_t type,
 			return NULL;
 		}
 	}
-	/* At a cap, an idle instance makes room; busy ones never do. */
-	if ((gis.ninsts >= GITINST_MAX || mine >= GITINST_PER_CALLER) &&
-	    !gitinst_evict(mine >= GITINST_PER_CALLER ? r->r_cc->cc_uid :
-	    (uid_t)-1))
-		return ERR_BUSY;
+	if ((why = gitinst_room(r->r_cc->cc_uid)) != NULL)
+		return why;
 	if ((gi = calloc(1, sizeof(*gi))) == NULL)
 		return ERR_INTERNAL;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0,
@@ -286,12 +402,40 @@ gitinst_retire(struct git_inst *gi)
 	gi->gi_retired = 1;
 }
 
+/* spaced-launch reaped an instance's process: its place is free. */
+static void
+gitinst_exited(struct imsg *imsg)
+{
+	struct launch_exit	 le;
+	struct git_inst		*gi;
+
+	if (imsg_get_data(imsg, &le, sizeof(le)) == -1)
+		fatalx("%s: bad exit report", __func__);
+	if ((gi = gitinst_by_id(imsg_get_peerid(imsg))) == NULL ||
+	    gi->gi_state == GI_LAUNCHING || gi->gi_pid != le.le_pid ||
+	    gi->gi_reaped)
+		fatalx("%s: exit report for no instance", __func__);
+	if (gi->gi_state == GI_ENDING) {	/* we ended it */
+		log_debug("spaced-git %d ended", (int)le.le_pid);
+		gitinst_remove(gi);
+		return;
+	}
+	/* A live one: its channel's end follows. */
+	gi->gi_reaped = 1;
+	if (WIFSIGNALED(le.le_status))
+		log_warnx("spaced-git %d killed by signal %d (%s)",
+		    (int)le.le_pid, WTERMSIG(le.le_status),
+		    strsignal(WTERMSIG(le.le_status)));
+	else if (WEXITSTATUS(le.le_status) != 0)
+		log_warnx("spaced-git %d exited with status %d",
+		    (int)le.le_pid, WEXITSTATUS(le.le_status));
+}
+
 /* spaced-launch's word on an instance: started, refused, or ended. */
 void
 gitinst_launch_dispatch(struct imsg *imsg)
 {
 	struct launch_git_rep	 lr;
-	struct launch_exit	 le;
 	struct git_inst		*gi;
 
 	switch (imsg_get_type(imsg)) {
@@ -318,15 +462,7 @@ gitinst_launch_dispatch(struct imsg *imsg)
 		    (unsigned)gi->gi_owner, gi->gi_dir);
 		break;
 	case IMSG_LAUNCH_EXITED:
-		if (imsg_get_data(imsg, &le, sizeof(le)) == -1)
-			fatalx("%s: bad exit report", __func__);
-		if (WIFSIGNALED(le.le_status))
-			log_warnx("spaced-git %d killed by signal %d (%s)",
-			    (int)le.le_pid, WTERMSIG(le.le_status),
-			    strsignal(WTERMSIG(le.le_status)));
-		else if (WEXITSTATUS(le.le_status) != 0)
-			log_warnx("spaced-git %d exited with status %d",
-			    (int)le.le_pid, WEXITSTATUS(le.le_status));
+		gitinst_exited(imsg);
 		break;
 	default:
 		fatalx("%s: unexpected imsg %u from launch", __func__,
@@ -334,17 +470,11 @@ gitinst_launch_dispatch(struct imsg *imsg)
 	}
 }
 
+/* It may be stuck in a call and never read its channel's end: killed. */
 static void
 gitinst_end(struct git_inst *gi, const char *why)
 {
-	struct launch_exit	 le;
-
 	log_warnx("spaced-git %d (%s): %s", (int)gi->gi_pid, gi->gi_dir, why);
-	/* It may be stuck in a call and never read its channel's end. */
-	memset(&le, 0, sizeof(le));
-	le.le_pid = gi->gi_pid;
-	(void)worker_compose(PROC_LAUNCH, IMSG_LAUNCH_KILL, 0, -1, &le,
-	    sizeof(le));
 	gitinst_free(gi, ERR_GIT_WORKER_FAILED, why);
 }
 
@@ -415,7 +545,7 @@ gitinst_dispatch(int fd, short event, void *arg)
 	imsg_event_add(&gi->gi_iev);
 }
 
-/* Instances nobody has used for a while go: their channel closes. */
+/* Instances nobody has used for a while go: killed, then reaped. */
 static void
 gitinst_sweep(int fd, short event, void *arg)
 {
@@ -425,7 +555,7 @@ gitinst_sweep(int fd, short event, void *arg)
 
 	for (gi = TAILQ_FIRST(&gis.insts); gi != NULL; gi = next) {
 		next = TAILQ_NEXT(gi, gi_entry);
-		if (!gitinst_idle(gi)) {
+		if (!gitinst_unused(gi)) {
 			gi->gi_idle_since = 0;
 			continue;
 		}

@@ -30,6 +30,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <event.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
 #include <pwd.h>
@@ -47,11 +48,26 @@
 #include "launch.h"
 
 #define LAUNCH_CHILDREN_MAX	32	/* spaced keeps fewer instances */
+#define LAUNCH_GROUPS_MAX	64	/* a caller's groups we look at */
 #define PASSWD_FILE		"/etc/passwd"
+#define GROUP_FILE		"/etc/group"
+
+/* A spaced-git we started, and spaced's id of that instance. */
+struct launch_child {
+	pid_t		 lc_pid;	/* 0: a free slot */
+	uint32_t	 lc_id;
+};
+
+/* A caller, as the kernel would judge their look at a directory. */
+struct launch_caller {
+	uid_t		 lk_uid;
+	gid_t		 lk_gids[LAUNCH_GROUPS_MAX];
+	size_t		 lk_ngids;
+};
 
 /* spaced-launch's environment. */
 static struct launch_env {
-	pid_t		 ln_children[LAUNCH_CHILDREN_MAX];	/* 0: free */
+	struct launch_child ln_children[LAUNCH_CHILDREN_MAX];
 	char		 ln_git_path[PATH_MAX];	/* spaced-git, beside us */
 	struct imsgev	*ln_parent;
 	struct event	 ln_sigchld;
@@ -59,8 +75,9 @@ static struct launch_env {
 
 /*
  * The capabilities of a launch and no more: the credential change, a
- * look at any directory's inode, and the end of a spaced-git of another
- * uid.  spaced-git lives beside us.
+ * look at any directory's inode (for a plain caller, only where they
+ * could look: caller_stat), and the end of a spaced-git of another uid.
+ * spaced-git lives beside us.
  */
 static void
 launch_prewarm(void)
@@ -88,7 +105,7 @@ child_slot(pid_t pid)
 	int	 i;
 
 	for (i = 0; i < LAUNCH_CHILDREN_MAX; i++)
-		if (env.ln_children[i] == pid)
+		if (env.ln_children[i].lc_pid == pid)
 			return i;
 	return -1;
 }
@@ -132,6 +149,108 @@ owner_lookup(uid_t uid, gid_t *gid, char *home, size_t homelen)
 		}
 	fclose(f);
 	return found ? 0 : -1;
+}
+
+/* The caller's primary group and those of /etc/group that name them. */
+static void
+caller_lookup(uid_t uid, struct launch_caller *lk)
+{
+	struct passwd	*pw;
+	struct group	*gr;
+	FILE		*f;
+	char		 name[256] = "";
+	size_t		 i;
+
+	lk->lk_uid = uid;
+	lk->lk_ngids = 0;
+	if ((f = fopen(PASSWD_FILE, "re")) == NULL)
+		return;
+	while ((pw = fgetpwent(f)) != NULL)
+		if (pw->pw_uid == uid) {
+			lk->lk_gids[lk->lk_ngids++] = pw->pw_gid;
+			strlcpy(name, pw->pw_name, sizeof(name));
+			break;
+		}
+	fclose(f);
+	if (name[0] == '\0' || (f = fopen(GROUP_FILE, "re")) == NULL)
+		return;
+	while ((gr = fgetgrent(f)) != NULL &&
+	    lk->lk_ngids < LAUNCH_GROUPS_MAX)
+		for (i = 0; gr->gr_mem[i] != NULL; i++)
+			if (strcmp(gr->gr_mem[i], name) == 0) {
+				lk->lk_gids[lk->lk_ngids++] = gr->gr_gid;
+				break;
+			}
+	fclose(f);
+}
+
+/* Whether the caller may search the directory (its mode bits). */
+static int
+caller_searches(const struct launch_caller *lk, const struct stat *sb)
+{
+	size_t	 i;
+
+	if (sb->st_uid == lk->lk_uid)
+		return (sb->st_mode & S_IXUSR) != 0;
+	for (i = 0; i < lk->lk_ngids; i++)
+		if (sb->st_gid == lk->lk_gids[i])
+			return (sb->st_mode & S_IXGRP) != 0;
+	return (sb->st_mode & S_IXOTH) != 0;
+}
+
+/*
+ * The folder a plain caller names, looked at as far as they could look
+ * themselves: each folder on the way must be one they may search, and
+ * no component a symlink (their client resolved the path), so a folder
+ * they cannot reach reads as missing, never as someone's (the oracle
+ * of docs/privsep.md).  Component by component, so nothing swapped in
+ * behind the walk is followed.  -1: as if missing.
+ */
+static int
+caller_stat(uid_t uid, const char *dir, struct stat *sb)
+{
+	struct launch_caller	 lk;
+	char			 path[GIT_DIR_MAX], *comp, *next;
+	int			 fd, nfd;
+
+	if (strlcpy(path, dir, sizeof(path)) >= sizeof(path))
+		return -1;
+	caller_lookup(uid, &lk);
+	if ((fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)) == -1 ||
+	    fstat(fd, sb) == -1) {
+		if (fd != -1)
+			close(fd);
+		return -1;
+	}
+	for (comp = path + 1; *comp != '\0'; comp = next) {
+		if ((next = strchr(comp, '/')) != NULL)
+			*next++ = '\0';
+		else
+			next = comp + strlen(comp);
+		if (!caller_searches(&lk, sb)) {
+			close(fd);
+			return -1;
+		}
+		nfd = openat(fd, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+		close(fd);
+		if ((fd = nfd) == -1 || fstat(fd, sb) == -1) {
+			if (fd != -1)
+				close(fd);
+			return -1;
+		}
+	}
+	close(fd);
+	return 0;
+}
+
+/* The folder named, as root sees it or as the caller could. */
+static int
+folder_stat(const struct launch_git_req *lg, struct stat *sb)
+{
+	if (lg->lg_any_owner)
+		return stat(lg->lg_dir, sb);
+	return caller_stat(lg->lg_caller, lg->lg_dir, sb);
 }
 
 /*
@@ -205,7 +324,7 @@ launch_git(struct imsgev *iev, struct imsg *imsg)
 		reply(iev, peerid, 0, 0, ERR_BUSY, "too many spaced-git");
 		return;
 	}
-	if (stat(lg.lg_dir, &sb) == -1 || !S_ISDIR(sb.st_mode)) {
+	if (folder_stat(&lg, &sb) == -1 || !S_ISDIR(sb.st_mode)) {
 		close(fd);
 		reply(iev, peerid, 0, 0, ERR_PROJECT_FOLDER_MISSING,
 		    "%s is not a folder", lg.lg_dir);
@@ -235,7 +354,8 @@ launch_git(struct imsgev *iev, struct imsg *imsg)
 		child_exec(fd, sb.st_uid, gid, home, lg.lg_dir);
 	}
 	close(fd);
-	env.ln_children[slot] = pid;
+	env.ln_children[slot].lc_pid = pid;
+	env.ln_children[slot].lc_id = peerid;
 	log_debug("spaced-git %d for %s as uid %u", (int)pid, lg.lg_dir,
 	    (unsigned)sb.st_uid);
 	reply(iev, peerid, pid, sb.st_uid, NULL, NULL);
@@ -245,11 +365,16 @@ static void
 launch_kill(struct imsgev *iev, struct imsg *imsg)
 {
 	struct launch_exit	 le;
+	int			 slot;
 
 	if (imsg_get_data(imsg, &le, sizeof(le)) == -1)
 		fatalx("%s: bad kill request", __func__);
-	/* Ours and alive, or nothing: never a pid we did not start. */
-	if (le.le_pid > 0 && child_slot(le.le_pid) != -1)
+	/*
+	 * Ours and not reaped (alive or a zombie), of the instance spaced
+	 * names, or nothing: never a pid we did not start, nor its reuse.
+	 */
+	if (le.le_pid > 0 && (slot = child_slot(le.le_pid)) != -1 &&
+	    env.ln_children[slot].lc_id == imsg_get_peerid(imsg))
 		(void)kill(le.le_pid, SIGKILL);
 }
 
@@ -258,16 +383,19 @@ on_sigchld(int sig, short event, void *arg)
 {
 	struct launch_exit	 le;
 	pid_t			 pid;
+	uint32_t		 id;
 	int			 status, slot;
 
 	while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
 		if ((slot = child_slot(pid)) == -1)
 			continue;
-		env.ln_children[slot] = 0;
+		id = env.ln_children[slot].lc_id;
+		env.ln_children[slot].lc_pid = 0;
 		le.le_pid = pid;
 		le.le_status = status;
-		imsg_compose_event(env.ln_parent, IMSG_LAUNCH_EXITED, 0, 0, -1,
-		    &le, sizeof(le));
+		/* Its instance's id: spaced counts it until this word. */
+		imsg_compose_event(env.ln_parent, IMSG_LAUNCH_EXITED, id, 0,
+		    -1, &le, sizeof(le));
 	}
 }
 
