@@ -209,6 +209,7 @@ int	 created_ok(struct sp *, const struct docker_parser *, char *,
 	    size_t);
 void	 container_state(const json_t *, char *, size_t);
 void	 corridor_call(struct sp *, struct docker_call *);
+void	 start_call(struct sp *, enum space_role, struct docker_call *);
 int	 take_listing(struct sp *, const struct docker_parser *,
 	    enum sp_res_type, const char *id);
 

@@ -29,11 +29,7 @@
 static enum docker_next
 start_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 {
-	char	 name[SPACE_RESOURCE_MAX];
-
-	role_name(sp, sp->step == T_GK_START ? ROLE_GATEKEEPER : ROLE_SPACE,
-	    name, sizeof(name));
-	sp_call(sp, next, "POST", SP_SMALL_CAP, "/containers/%s/start", name);
+	start_call(sp, sp->step == T_GK_START ? ROLE_GATEKEEPER : ROLE_SPACE, next);
 	return DOCKER_CALL;
 }
 

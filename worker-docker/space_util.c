@@ -257,6 +257,16 @@ corridor_call(struct sp *sp, struct docker_call *next)
 	    "?path=%s/corridor.sock", name, HARDEN_SOCKET_DIR);
 }
 
+/* The start of a role's container: create's and start's steps alike. */
+void
+start_call(struct sp *sp, enum space_role r, struct docker_call *next)
+{
+	char	 name[SPACE_RESOURCE_MAX];
+
+	role_name(sp, r, name, sizeof(name));
+	sp_call(sp, next, "POST", SP_SMALL_CAP, "/containers/%s/start", name);
+}
+
 /* A listing of containers, volumes or networks, by our labels. */
 int
 take_listing(struct sp *sp, const struct docker_parser *p,
