@@ -207,6 +207,43 @@ hostile_stream() {
 	grep -q "git broke stream" "$sd/log" || { sed 's/^/#   /' "$sd/log"; return 1; }
 }
 check "a source that sends past its credit window is fatal" hostile_stream
+# A cancelled stream still takes its own source's late END, and only
+# its: a repository's spaced-git that ends spaced's own instance's
+# stream (stream-test 7 holds; files ends the held id) is refused.
+streams_are() { [ "$(count streams)" = "$1" ]; }
+hostile_foreign_end() {
+	rm -f "$tree/libexec/spaced/hostile-held"
+	start_spaced "$sd" || return 1
+	"$tree/bin/spacectl" -s "$sd/run/spaced.sock" stream-test 7 \
+	    >/dev/null 2>&1 &
+	held=$!
+	wait_for 10 test -s "$tree/libexec/spaced/hostile-held" ||
+	    { echo "# the stream was not held"; kill "$held"; stop_spaced; return 1; }
+	kill "$held"; wait "$held"; held=
+	id=$(cat "$tree/libexec/spaced/hostile-held")
+	wait_for 10 grep -q "hostile: cancel of request" "$sd/log" ||
+	    { echo "# the stream-test was not cancelled"; stop_spaced; return 1; }
+	f_rc=0
+	[ "$(count streams)" = 1 ] || { echo "# no held stream"; f_rc=1; }
+	timeout 10 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" files "$tree/repo" \
+	    >/dev/null 2>&1
+	# a repository's instance logs to /dev/null: its END is seen by
+	# its effect, or by the refusal
+	wait_for 10 grep -q "spaced-git: message from the wrong end (stream $id)" "$sd/log" ||
+	    { echo "# the foreign END was not refused"; f_rc=1; }
+	[ "$(count streams)" = 1 ] || { echo "# the foreign END ended it"; f_rc=1; }
+	# control: the stream's own source ends it, cancelled as it is
+	ctl ping git >/dev/null
+	wait_for 10 streams_are 0 ||
+	    { echo "# its own END did not end it"; f_rc=1; }
+	kill -0 "$spaced_pid" || f_rc=1
+	[ $f_rc -eq 0 ] || sed 's/^/#   /' "$sd/log"
+	stop_spaced
+	return $f_rc
+}
+mkdir -p "$tree/repo" && git -C "$tree/repo" init -q
+check "a cancelled stream takes an END only from its own spaced-git" \
+    hostile_foreign_end
 # spaced-docker's channel carries fds (spaced passes it sockets), so only
 # the request table stands between a hostile one and an fd in an answer.
 cp "$build/libexec/spaced/spaced-git" "$tree/libexec/spaced/spaced-git"

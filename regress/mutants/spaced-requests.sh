@@ -39,6 +39,10 @@ mutant "no cancel when the client leaves" supervisor/spaced/request.c \
     "r->r_answered = 1;	/* nobody to answer */ => r->r_answered = 1; r->r_cancelled = 1;"
 mutant "streams relayed without their gauge" supervisor/spaced/streams.c \
     "stream_relay(iev, imsg, &s->s_gauge) => stream_relay(iev, imsg, NULL)"
+mutant_expect 'a cancelled stream takes an END only from its own spaced-git'
+mutant "a cancelled stream takes an END from any spaced-git" \
+    supervisor/spaced/streams.c \
+    "(want.ep_gone || !ep_equal(want, from))) { => from.ep_proc != want.ep_proc) {"
 mutant_expect 'root still connects with every plain slot taken'
 mutant "no reserve: plain users may take every control slot" \
     supervisor/spaced/control.c \

@@ -27,6 +27,11 @@
  *   probe git connect  answers its own request twice
  *   probe git fork     passes an fd with its answer
  *   stream-test        sends twice the credit window without credit
+ *   stream-test 7      holds the stream: sends nothing, writes its id
+ *                      to hostile-held beside the binary, and sends its
+ *                      END at the next ping (its own, late END)
+ *   files              (a repository's instance) sends END for the
+ *                      stream in hostile-held: another instance's stream
  *
  * A spaced that takes any of these is the bug the test looks for.
  *
@@ -59,6 +64,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "git_proto.h"
 #include "imsg.h"
 #include "place_proto.h"
 #include "proto.h"
@@ -359,16 +365,73 @@ runtime(struct imsg *imsg)
 		close(fd);
 }
 
-/* A source that ignores credit: two windows at once. */
+#define HOLD_BYTES	(7ULL << 20)
+
+static uint32_t		 held_stream;
+
+/* hostile-held beside this binary: both instances find it there. */
+static void
+held_path(char *path, size_t len)
+{
+	ssize_t	 n;
+	char	*slash;
+
+	if ((n = readlink("/proc/self/exe", path, len - 32)) <= 0)
+		exit(1);
+	path[n] = '\0';
+	if ((slash = strrchr(path, '/')) == NULL)
+		exit(1);
+	strlcpy(slash + 1, "hostile-held", len - (slash + 1 - path));
+}
+
+static void
+send_end(uint32_t stream)
+{
+	struct stream_end	 se;
+
+	memset(&se, 0, sizeof(se));
+	send_msg(IMSG_STREAM_END, stream, -1, &se, sizeof(se));
+}
+
+/* A repository's instance ends a stream that is not its own. */
+static void
+end_foreign_stream(void)
+{
+	char		 path[512];
+	FILE		*f;
+	unsigned	 id;
+
+	held_path(path, sizeof(path));
+	if ((f = fopen(path, "r")) == NULL)
+		return;
+	if (fscanf(f, "%u", &id) == 1) {
+		fprintf(stderr, "hostile: END for stream %u\n", id);
+		send_end(id);
+	}
+	fclose(f);
+}
+
+/* A source that ignores credit: two windows at once; or one that holds. */
 static void
 flood_stream(struct imsg *imsg)
 {
 	static uint8_t		 chunk[STREAM_CHUNK];
 	struct stream_test_msg	 tm;
+	char			 path[512];
+	FILE			*f;
 	size_t			 i;
 
 	if (imsg_get_data(imsg, &tm, sizeof(tm)) == -1)
 		exit(1);
+	if (tm.tm_bytes == HOLD_BYTES) {
+		held_stream = tm.tm_stream;
+		held_path(path, sizeof(path));
+		if ((f = fopen(path, "w")) == NULL)
+			exit(1);
+		fprintf(f, "%u\n", held_stream);
+		fclose(f);
+		return;
+	}
 	for (i = 0; i < 2 * STREAM_WINDOW / STREAM_CHUNK; i++)
 		send_msg(IMSG_STREAM_DATA, tm.tm_stream, -1, chunk,
 		    sizeof(chunk));
@@ -417,6 +480,10 @@ main(int argc, char *argv[])
 
 			switch (imsg_get_type(&imsg)) {
 			case IMSG_WORKER_PING:
+				if (held_stream != 0) {
+					send_end(held_stream);
+					held_stream = 0;
+				}
 				send_msg(IMSG_WORKER_PING, id, -1, NULL, 0);
 				break;
 			case IMSG_GIT_VERSION_REQ:
@@ -445,6 +512,9 @@ main(int argc, char *argv[])
 				break;
 			case IMSG_DOCKER_RUNTIME:
 				runtime(&imsg);
+				break;
+			case IMSG_GIT_FILES_REQ:
+				end_foreign_stream();
 				break;
 			case IMSG_SPACE_CREATE_REQ:
 			case IMSG_SPACE_LIST_REQ:

@@ -255,8 +255,12 @@ streams_dispatch(struct stream_end_point from, struct imsg *imsg)
 	want = type == IMSG_STREAM_CREDIT ? s->s_dst : s->s_src;
 	to = type == IMSG_STREAM_CREDIT ? s->s_src : s->s_dst;
 	if (s->s_aborted) {
-		/* Sent before the cancel reached it; still from the right end. */
-		if (from.ep_proc != PROC_MAX && from.ep_proc != want.ep_proc) {
+		/*
+		 * Sent before the cancel reached it; still from the right
+		 * end: the same worker, for spaced-git the same instance.
+		 */
+		if (from.ep_proc != PROC_MAX &&
+		    (want.ep_gone || !ep_equal(want, from))) {
 			stream_refuse(from, "message from the wrong end", id);
 			return;
 		}
