@@ -18,7 +18,10 @@
 # the key is kept; else a cached rootfs tarball of that key is imported;
 # else the tarball is built, cached and imported.  The cache is
 # $SPACED_IMAGE_CACHE, by default /var/cache/spaced/images for root and
-# ${XDG_CACHE_HOME:-~/.cache}/spaced/images for anyone else.  The Engine
+# ${XDG_CACHE_HOME:-~/.cache}/spaced/images for anyone else; it and
+# its files must be the running uid's alone to write, and a tarball is
+# imported only when its sha256 is the one its .inputs file recorded at
+# its build (else it is built again).  The Engine
 # is spoken to over its socket with curl (DOCKER_HOST=unix://... or
 # /var/run/docker.sock); the docker CLI is not needed.
 set -eu
@@ -49,6 +52,10 @@ case ${DOCKER_HOST:-} in
 unix://*) sock=${DOCKER_HOST#unix://} ;;
 *) sock=/var/run/docker.sock ;;
 esac
+
+# Repositories of another name (a test's own), never spaced's :latest.
+prefix=${SPACED_IMAGES_PREFIX:-}
+case $prefix in *[!a-z0-9-]*) echo "images: bad SPACED_IMAGES_PREFIX" >&2; exit 1 ;; esac
 
 if [ -n "${SPACED_IMAGE_CACHE:-}" ]; then
 	cache=$SPACED_IMAGE_CACHE
@@ -269,6 +276,29 @@ import_tar() {
 	jq -rs 'map(.status // empty) | last' "$work/import.json"
 }
 
+# mine PATH: owned by this uid and written by no one else
+mine() {
+	[ "$(stat -L -c %u "$1")" = "$(id -u)" ] &&
+	    [ $((0$(stat -L -c %a "$1") & 022)) -eq 0 ]
+}
+
+# cached_ok TAR FD_PATH: the tarball open at FD_PATH (TAR's bytes) is
+# the one built for its key: its .inputs file records the sha256 it had
+# then, and both are this uid's and no one else's to write.
+cached_ok() {
+	c_inputs=${1%.tar}.inputs
+	if ! mine "$2" || ! mine "$c_inputs"; then
+		say "$1: not this uid's alone to write: built again"
+		return 1
+	fi
+	c_want=$(sed -n 's/^tarball sha256 //p' "$c_inputs")
+	c_got=$(sha "$2")
+	[ -n "$c_want" ] && [ "$c_got" = "$c_want" ] && return 0
+	say "$1: sha256 $c_got is not the one recorded" \
+	    "(${c_want:-none}): built again"
+	return 1
+}
+
 # ensure KIND REPO CHANGE...: sets $ref and $id; prints what it did
 ensure() {
 	e_kind=$1; e_repo=$2; shift 2
@@ -280,15 +310,24 @@ ensure() {
 	if id=$(image_with_key "$ref" "$e_key"); then
 		e_did="present"
 	else
-		if [ -s "$e_tar" ]; then
+		# Held open from the check to the import: what was checked
+		# is what goes in, whatever the path names meanwhile.
+		if [ -s "$e_tar" ] && exec 8<"$e_tar" &&
+		    cached_ok "$e_tar" /proc/self/fd/8; then
 			e_did="imported from the cache"
 		else
+			exec 8<&-
 			"build_$e_kind" "$e_key" "$e_tar.tmp"
+			cp "$work/$e_kind.inputs" "$work/$e_kind.cached"
+			echo "tarball sha256 $(sha "$e_tar.tmp")" \
+			    >>"$work/$e_kind.cached"
 			mv "$e_tar.tmp" "$e_tar"
-			cp "$work/$e_kind.inputs" "$cache/$e_kind-$e_key.inputs"
+			mv "$work/$e_kind.cached" "$cache/$e_kind-$e_key.inputs"
+			exec 8<"$e_tar"
 			e_did="built"
 		fi
-		id=$(import_tar "$e_kind" "$e_repo" "$e_key" "$e_tar" "$@")
+		id=$(import_tar "$e_kind" "$e_repo" "$e_key" /proc/self/fd/8 "$@")
+		exec 8<&-
 	fi
 	api POST "/images/$id/tag?repo=$e_repo&tag=latest" >/dev/null
 	e_size=$(api GET "/images/$id/json" | jq -r '.Size')
@@ -320,6 +359,8 @@ fi
 ping || die "no Docker daemon answers on $sock"
 
 mkdir -p "$cache"
+# Whoever may write the cache chooses what the images hold.
+mine "$cache" || die "$cache: not this uid's alone to write (owner, mode)"
 work=$(mktemp -d "$cache/work.XXXXXX")
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -363,10 +404,10 @@ if [ "$cmd" = prune ]; then
 fi
 
 t0=$(now)
-ensure gatekeeper spaced-gatekeeper \
+ensure gatekeeper "${prefix}spaced-gatekeeper" \
     "ENTRYPOINT [\"$gk_bin\"]" "USER $gk_uid:$gk_uid" "WORKDIR /"
 gk_ref=$ref; gk_id=$id
-ensure space spaced-space \
+ensure space "${prefix}spaced-space" \
     "USER $space_uid:$space_uid" "WORKDIR /home/space" \
     "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8" \
     'CMD ["/bin/bash"]'

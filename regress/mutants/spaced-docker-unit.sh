@@ -124,7 +124,8 @@ mutant "EOF mid-body is complete" docker_parse.c \
     "return fail(p, \"answer truncated\"); => return DP_COMPLETE;" \
     "parse/*"
 mutant "duplicate JSON keys accepted" docker_check.c \
-    "JSON_REJECT_DUPLICATES => 0" "check/duplicate_keys"
+    "root = json_loadb(body, len, JSON_REJECT_DUPLICATES, &err); => root = json_loadb(body, len, 0, &err);" \
+    "check/duplicate_keys"
 mutant "overlong fields truncated" docker_check.c \
     "if (n == 0 || n >= dstlen) => if (n == 0) @@ if (strlcpy(dst, s, dstlen) >= dstlen) => if (strlcpy(dst, s, dstlen) >= dstlen && 0)" \
     "check/fields_refused_not_truncated"
