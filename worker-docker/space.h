@@ -103,6 +103,7 @@ struct sp {
 	int			 rt_holder;	/* this request fills */
 	int			 rt_created;	/* made the volume: undo it */
 	int			 rt_filled;	/* filled it: prune the old */
+	int			 rt_recheck;	/* ready before: is it still? */
 	int			 rt_ca;		/* runtime with a CA bundle */
 	/* fill containers of this key a killed worker left; old volumes */
 #define RT_STALE_MAX	16

@@ -31,19 +31,27 @@
 
 #define SP_RUNTIME_POLL_MS	100
 
-/* filters={"label":[role=runtime, <label>=<value>]}, encoded. */
+/* filters={"label":[role=runtime, owner=<ours>[, key=<key>]]}, encoded. */
 static void
-runtime_filter(const char *label, const char *value, char *buf, size_t len)
+runtime_filter(const char *owner, const char *key, char *buf, size_t len)
 {
-	char	 raw[256];
+	char	 o[128], k[128];
 
-	if ((size_t)snprintf(raw, sizeof(raw), "%s=%s", label, value) >=
-	    sizeof(raw))
+	if ((size_t)snprintf(o, sizeof(o), LABEL_OWNER "=%s", owner) >=
+	    sizeof(o) || (key != NULL && (size_t)snprintf(k, sizeof(k),
+	    LABEL_RUNTIME_KEY "=%s", key) >= sizeof(k)))
 		fatalx("%s: filter too long", __func__);
-	engine_label_filter(buf, len, 2, LABEL_ROLE "=runtime", raw);
+	if (key == NULL)
+		engine_label_filter(buf, len, 2, LABEL_ROLE "=runtime", o);
+	else
+		engine_label_filter(buf, len, 3, LABEL_ROLE "=runtime", o, k);
 }
 
-/* The refs in a listing whose runtime labels say key (or not key). */
+/*
+ * The refs in a listing whose runtime labels say key (or not key) and
+ * this installation's owner: another's fill container or volume is not
+ * ours to remove, whatever the engine's filter let through.
+ */
 static void
 take_runtime(struct sp *sp, const struct docker_parser *p, int volumes,
     int same_key)
@@ -64,8 +72,8 @@ take_runtime(struct sp *sp, const struct docker_parser *p, int volumes,
 		ref = json_string_value(json_object_get(e, volumes ? "Name" :
 		    "Id"));
 		if (key == NULL || !docker_plain_ref(ref) ||
-		    runtime_labels_check(labels, volumes ?
-		    sp->sq.sq_runtime_owner : NULL, key) != NULL ||
+		    runtime_labels_check(labels, sp->sq.sq_runtime_owner,
+		    key) != NULL ||
 		    (strcmp(key, sp->rt_key) == 0) != same_key ||
 		    sp->rt_nstale >= RT_STALE_MAX)
 			continue;
@@ -107,8 +115,15 @@ to_volumes(struct sp *sp)
 static enum docker_next
 wait_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 {
-	if (docker_runtime_ready(sp->rt_key))
-		return to_volumes(sp);
+	/*
+	 * Ready once is not ready for good: another installation that
+	 * shares the key may have pruned the volume since.  One GET says.
+	 */
+	if (docker_runtime_ready(sp->rt_key)) {
+		sp->rt_recheck = 1;
+		sp->step = C_RT_GET;
+		return SP_SEND;
+	}
 	if (docker_runtime_take(docker_req_peerid(rq))) {
 		sp->rt_holder = 1;
 		return SP_ADVANCE;
@@ -127,15 +142,16 @@ wait_take(struct docker_req *rq, struct sp *sp,
 }
 
 /*
- * First the fill containers of this key a killed worker left: they hold
- * the volume.  The fill is one at a time in this worker, so none is ours.
+ * First the fill containers of this key a killed worker of this
+ * installation left: they hold the volume.  The fill is one at a time in
+ * this worker, so none is in progress; another installation's may be.
  */
 static enum docker_next
 sweep_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 {
 	char	 f[768];
 
-	runtime_filter(LABEL_RUNTIME_KEY, sp->rt_key, f, sizeof(f));
+	runtime_filter(sp->sq.sq_runtime_owner, sp->rt_key, f, sizeof(f));
 	sp_call(sp, next, "GET", SP_LIST_CAP,
 	    "/containers/json?all=1&filters=%s", f);
 	return DOCKER_CALL;
@@ -189,6 +205,13 @@ get_take(struct docker_req *rq, struct sp *sp,
 	json_t		*o;
 	const char	*why;
 
+	if (p->dp_status == 404 && sp->rt_recheck) {
+		/* Gone since it was filled: fill it again, in turn. */
+		sp->rt_recheck = 0;
+		docker_runtime_set_ready(sp->rt_key, 0);
+		sp->step = C_RT_WAIT;
+		return SP_SEND;
+	}
 	if (p->dp_status == 404)
 		return SP_ADVANCE;	/* C_RT_CREATE */
 	if (p->dp_status != 200)
@@ -200,6 +223,8 @@ get_take(struct docker_req *rq, struct sp *sp,
 	json_decref(o);
 	if (why != NULL)
 		return sp_fail(rq, sp, ERR_RUNTIME_FOREIGN, why, 0, next);
+	if (sp->rt_recheck)
+		return to_volumes(sp);
 	sp->step = C_RT_CTR;
 	return SP_SEND;
 }
@@ -384,7 +409,7 @@ prune_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 {
 	char	 f[768];
 
-	runtime_filter(LABEL_OWNER, sp->sq.sq_runtime_owner, f, sizeof(f));
+	runtime_filter(sp->sq.sq_runtime_owner, NULL, f, sizeof(f));
 	sp_call(sp, next, "GET", SP_LIST_CAP, "/volumes?filters=%s", f);
 	return DOCKER_CALL;
 }

@@ -15,6 +15,8 @@ OWNER_ROOT=$INSTALL:0
 T=$(mktemp -d /tmp/spaced-contract.XXXXXX)
 chmod 0755 "$T"
 make_tree
+# A suite may change the tree before spaced starts (its own relay key).
+if command -v contract_tree >/dev/null 2>&1; then contract_tree; fi
 SPACED_EXTRA_CONF="install id $INSTALL
 ${SPACED_EXTRA_CONF:-}"
 if ! start_spaced "$T/sd"; then

@@ -474,18 +474,28 @@ check "net: B's gatekeeper (3128, 8080, 9099) is ENETUNREACH from A" \
     test "$(grep -c "^$gkB ENETUNREACH$" "$T/space.net")" -eq 3
 check "net: A's own gatekeeper address is ENETUNREACH from A" \
     test "$(grep -c "^$gkA ENETUNREACH$" "$T/space.net")" -eq 3
-inside "$A" '
+IFS_LIST='
 awk -F: "NR > 2 { gsub(/ /, \"\", \$1); print \"if\", \$1 }" /proc/net/dev
 awk "{ print \"v6\", \$6 }" /proc/net/if_inet6
 awk "NR > 1 { print \"route\", \$1 }" /proc/net/route
 awk "{ print \"route6\", \$10 }" /proc/net/ipv6_route 2>/dev/null
-' >"$T/ifs" 2>&1
+'
+inside "$A" "$IFS_LIST" >"$T/ifs" 2>&1
+# An address or route on anything but lo (exactly lo).
+NOT_LO_V6='^v6 ([^l]|l[^o]|lo.)'
+NOT_LO_ROUTE='^route ([^l]|l[^o]|lo.)'
 check "net: /proc/net/dev lists lo and nothing else" \
     test "$(grep '^if ' "$T/ifs" | tr '\n' ' ')" = "if lo "
-check_fails "net: no IPv6 address but on lo" \
-    sh -c "grep '^v6 ' '$T/ifs' | grep -vqx 'v6 lo'"
-check_fails "net: no IPv4 route but on lo" \
-    sh -c "grep '^route ' '$T/ifs' | grep -vqx 'route lo'"
+lacks "net: no IPv6 address but on lo" "$T/ifs" -E "$NOT_LO_V6"
+lacks "net: no IPv4 route but on lo" "$T/ifs" -E "$NOT_LO_ROUTE"
+# Control: the same listing in a plain container with IPv6 on (Docker
+# turns it off on a network without IPv6) finds eth0's address and route.
+plain --network "$ctlnet" --sysctl net.ipv6.conf.all.disable_ipv6=0 \
+    --entrypoint sh "$IMG" -c "$IFS_LIST" >"$T/plain.ifs" 2>&1
+check "net control: the same search finds a plain container's IPv6 address on eth0" \
+    grep -Eq "$NOT_LO_V6" "$T/plain.ifs"
+check "net control: the same search finds its IPv4 route on eth0" \
+    grep -Eq "$NOT_LO_ROUTE" "$T/plain.ifs"
 plain --network "$ctlnet" --entrypoint cat "$IMG" /proc/net/dev \
     >"$T/plain.dev" 2>&1
 check "net control: a plain container has an eth0 in /proc/net/dev" \

@@ -18,6 +18,7 @@ mutant() {
 # The controls: each way of running, on the unmutated tree.
 mutant "$MUTANT_CONTROL" GNUmakefile ""
 mutant "$MUTANT_CONTROL" GNUmakefile "" faults/docker
+mutant "$MUTANT_CONTROL" GNUmakefile "" contract/runtime
 
 mutant "stop acts on a container without this owner's labels" \
     worker-docker/space_stop.c \
@@ -48,5 +49,17 @@ mutant "a cancelled create is dropped, not rolled back" \
     worker-docker/space_ops.c \
     "/* docker_req_cancel freed the branch: it makes nothing more */ => done(rq, ERR_CANCELLED, NULL, 0); return DOCKER_DONE;" \
     faults/docker
+
+# The runtime volume between installations (contract/runtime.sh).
+mutant_expect "another installation's fill container is not removed"
+mutant "the sweep takes any installation's fill containers of the key" \
+    worker-docker/space_runtime.c \
+    "runtime_filter(sp->sq.sq_runtime_owner, sp->rt_key, f, sizeof(f)); => engine_label_filter(f, sizeof(f), 1, LABEL_ROLE \"=runtime\"); @@ runtime_labels_check(labels, sp->sq.sq_runtime_owner, => runtime_labels_check(labels, volumes ? sp->sq.sq_runtime_owner : NULL," \
+    contract/runtime
+mutant_expect 'the next create fills it again'
+mutant "a runtime once ready is never looked at again" \
+    worker-docker/space_runtime.c \
+    "if (docker_runtime_ready(sp->rt_key)) {\n\t\tsp->rt_recheck = 1; => if (docker_runtime_ready(sp->rt_key)) {\n\t\treturn to_volumes(sp);" \
+    contract/runtime
 
 mutants_end
