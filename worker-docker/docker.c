@@ -21,6 +21,7 @@
  */
 
 #include <stdint.h>
+#include <string.h>
 
 #include "log.h"
 #include "proc.h"
@@ -93,4 +94,6 @@ docker_dispatch(struct imsgev *iev, struct imsg *imsg)
 		fatalx("%s: %s request without a socket", __func__,
 		    op->op_name);
 	docker_req_start(op, imsg_get_peerid(imsg), fd, 0, buf, len);
+	/* The request's own copy is its state's; this one may hold a token. */
+	explicit_bzero(buf, len);
 }

@@ -38,9 +38,8 @@
 /* Messages gathered into one sendmsg(2). */
 #define IMSG_WRITE_IOV	64
 /*
- * In a struct imsg from imsgbuf_get, not on the wire: the payload lives
- * in an output buffer (after room for a header), so imsg_forward can
- * queue it without a copy.
+ * In a struct imsg from imsgbuf_get, not on the wire: the payload is in an
+ * output buffer (room for a header before it): imsg_forward queues it.
  */
 #define IMSGF_OUTBUF	0x8000
 
@@ -181,6 +180,7 @@ out_alloc(size_t len)
 static void
 out_release(struct imsg_out *out)
 {
+	explicit_bzero(out->io_data, out->io_len);	/* no secret lingers */
 	if (out->io_rblock != NULL) {
 		/* Only the header struct was allocated; the data is shared. */
 		rblock_unref(out->io_rblock);
@@ -229,6 +229,8 @@ imsgbuf_clear(struct imsgbuf *ibuf)
 	close_fds(ibuf->rfds, ibuf->nrfds);
 	memset(ibuf->rfds, -1, sizeof(ibuf->rfds));
 	ibuf->nrfds = 0;
+	if (ibuf->rbuf != NULL)
+		explicit_bzero(ibuf->rbuf + ibuf->roff, ibuf->rlen);
 	rblock_unref(ibuf->rblock);
 	ibuf->rblock = NULL;
 	ibuf->rbuf = NULL;
@@ -304,12 +306,14 @@ imsgbuf_read(struct imsgbuf *ibuf)
 	 */
 	if (ibuf->roff > 0 && ibuf->rblock->rb_refs == 1) {
 		memmove(ibuf->rbuf, ibuf->rbuf + ibuf->roff, ibuf->rlen);
+		explicit_bzero(ibuf->rbuf + ibuf->rlen, ibuf->roff);
 		ibuf->roff = 0;
 	} else if (ibuf->roff > 0 &&
 	    IMSG_RBUF_SIZE - ibuf->roff - ibuf->rlen < MAX_IMSGSIZE) {
 		if ((rb = rblock_alloc()) == NULL)
 			return -1;
 		memcpy(rb->rb_data, ibuf->rbuf + ibuf->roff, ibuf->rlen);
+		explicit_bzero(ibuf->rbuf + ibuf->roff, ibuf->rlen);
 		rblock_unref(ibuf->rblock);
 		ibuf->rblock = rb;
 		ibuf->rbuf = rb->rb_data;
@@ -399,6 +403,7 @@ imsgbuf_get(struct imsgbuf *ibuf, struct imsg *imsg)
 		out->io_len = hdr.len;
 		data = out->io_buf + IMSG_HEADER_SIZE;
 		memcpy(data, ibuf->rbuf + ibuf->roff + IMSG_HEADER_SIZE, len);
+		explicit_bzero(ibuf->rbuf + ibuf->roff + IMSG_HEADER_SIZE, len);
 		hdr.flags |= IMSGF_OUTBUF;
 	}
 	imsg->hdr = hdr;
@@ -671,6 +676,8 @@ imsg_free(struct imsg *imsg)
 	if (imsg->fd != -1)
 		close(imsg->fd);
 	imsg->fd = -1;
+	if (imsg->data != NULL && !(imsg->hdr.flags & IMSGF_OUTBUF))
+		explicit_bzero(imsg->data, imsg_get_len(imsg));
 	if (imsg->rblock != NULL)
 		rblock_unref(imsg->rblock);
 	else if (imsg->data != NULL && (imsg->hdr.flags & IMSGF_OUTBUF))

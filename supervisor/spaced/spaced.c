@@ -44,6 +44,7 @@
 #include "labels.h"
 #include "log.h"
 #include "spaced.h"
+#include "zfree.h"
 
 static struct spaced_env	*env;
 static struct spaced_conf	*conf;
@@ -293,6 +294,9 @@ main(int argc, char *argv[])
 	char		 libexec[PATH_MAX];
 	int		 ch, debug = 0, noaction = 0, verbose = 0;
 
+	/* Secrets pass through: freed memory zeroed, no core file. */
+	zfree_install();
+	zfree_no_core(0);
 	env = spaced_env();
 	conf = &env->env_conf;
 	while ((ch = getopt(argc, argv, "df:nv")) != -1) {
