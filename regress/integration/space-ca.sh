@@ -189,6 +189,15 @@ sc create -n ca-junk >"$T/junk" 2>&1
 check "a junk bundle: create answers runtime_missing" grep -q runtime_missing "$T/junk"
 check "a junk bundle: nothing made" test "$(sc -j list | jq length)" -eq 2
 
+# A bundle others may write: every fill would take whatever they put in.
+cp "$P/bundle-a.pem" "$P/open.pem" && chmod 0666 "$P/open.pem"
+restart "space ca bundle \"$P/open.pem\"" || not_ok "spaced starts with an open bundle"
+check "a bundle others may write: the log says so" \
+    grep -q "space ca bundle $P/open.pem: others may write it" "$T/sd/log"
+sc create -n ca-open >"$T/open" 2>&1
+check "a bundle others may write: create answers runtime_missing" \
+    grep -q runtime_missing "$T/open"
+
 for s in "$b" "$c"; do sc remove "$s" >/dev/null || not_ok "remove $s"; done
 # The runtime volumes of this run's bundles: no other space has them.
 for v in $rt_a $rt_b; do

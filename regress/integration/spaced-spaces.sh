@@ -314,6 +314,30 @@ hosts_taken() {
 	    ! grep -q "runtime: .*space-hosts" "$sd/log"
 }
 check "control: the file as built is sent on, no word" hosts_taken
+# A folder on its path others may write: anyone could swap the file.
+check "a hosts file in a folder others may write is refused" \
+    hosts_refused "chmod 0777 '$tree/libexec/spaced'" \
+    "others may write a folder on its path"
+chmod 0755 "$tree/libexec/spaced"
+# Bound by path at each create: a file swapped or rewritten after start
+# is not this build's any more.  Control: the first create, before.
+hosts_swapped() {	# what to do to the file after start
+	cp "$tree/hosts.keep" "$h" && chmod 0644 "$h" || return 1
+	start_spaced "$sd" || return 1
+	"$tree/bin/spacectl" $sock create >"$tree/hosts.before" 2>&1
+	sh -c "$1"
+	"$tree/bin/spacectl" $sock create >"$tree/hosts.out" 2>&1
+	stop_spaced
+	! grep -q 'runtime_missing' "$tree/hosts.before" ||
+	    { echo "# control: refused before the change"; return 1; }
+	grep -q '^spacectl: runtime_missing: ' "$tree/hosts.out" &&
+	    grep -q "runtime: .*space-hosts changed since start" "$sd/log"
+}
+check "a hosts file swapped after start is refused at the next create" \
+    hosts_swapped "printf '192.0.2.1\\tgatekeeper\\n' >'$tree/h.new' &&
+    mv '$tree/h.new' '$h'"
+check "a hosts file rewritten in place after start is refused" \
+    hosts_swapped "printf '192.0.2.1\\tgatekeeper\\n' >'$h'"
 rm -f "$h" "$tree/hosts.real"
 cp "$tree/hosts.keep" "$h" && chmod 0644 "$h"
 

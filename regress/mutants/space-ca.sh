@@ -31,4 +31,8 @@ mutant "a filled volume's bundle taken unseen" worker-docker/space_runtime.c \
 mutant "a move forgets the space was made with the bundle" \
     worker-docker/space_verify.c \
     "	sp->rt_ca = made_with_ca(o); => 	sp->rt_ca = 0 && made_with_ca(o);" move.sh
+mutant_expect 'a bundle others may write: create answers runtime_missing'
+mutant "a bundle others may write taken" supervisor/spaced/runtime.c \
+    "	    (sb.st_mode & 022) != 0)\n\t\treturn \"others may write it\"; => 	    0)\n\t\treturn \"others may write it\";"
+
 mutants_end

@@ -45,10 +45,63 @@ static struct {
 	int				 ca_fd;
 	struct docker_runtime_msg	 msg;
 	char				 hosts_path[SPACE_HOSTS_MAX];
+	int				 hosts_fd;
 } rt = {
 	.fd = -1,
 	.ca_fd = -1,
+	.hosts_fd = -1,
 };
+
+/*
+ * Whoever may write a folder on a file's path may put another file
+ * there: each folder must be root's or ours, and written by no one else
+ * unless sticky (then only the owner of an entry may move it, and each
+ * entry on the path is root's or ours too).  real has no link or "..".
+ */
+static const char *
+runtime_dirs_why(const char *real)
+{
+	char		 dir[PATH_MAX];
+	struct stat	 sb;
+	char		*slash;
+
+	if (strlcpy(dir, real, sizeof(dir)) >= sizeof(dir) || dir[0] != '/')
+		return "its path is not absolute";
+	while ((slash = strrchr(dir, '/')) != NULL) {
+		slash[slash == dir] = '\0';
+		if (stat(dir, &sb) == -1 || !S_ISDIR(sb.st_mode))
+			return "a folder on its path cannot be read";
+		if ((sb.st_uid != 0 && sb.st_uid != geteuid()) ||
+		    ((sb.st_mode & 022) != 0 && (sb.st_mode & S_ISVTX) == 0))
+			return "others may write a folder on its path";
+		if (slash == dir)
+			break;
+	}
+	return NULL;
+}
+
+/*
+ * A configured or installed file spaced reads for the workers: NULL when
+ * fd (opened from path) is a regular file of root or ours that no one
+ * else may write, in folders no one else may write; else why not.
+ */
+const char *
+runtime_file_why(int fd, const char *path)
+{
+	char		 real[PATH_MAX];
+	struct stat	 sb, at;
+
+	if (realpath(path, real) == NULL || stat(real, &at) == -1 ||
+	    fstat(fd, &sb) == -1 || sb.st_dev != at.st_dev ||
+	    sb.st_ino != at.st_ino)
+		return "it moved while it was opened";
+	if (!S_ISREG(sb.st_mode))
+		return "not a regular file";
+	if ((sb.st_uid != 0 && sb.st_uid != geteuid()) ||
+	    (sb.st_mode & 022) != 0)
+		return "others may write it";
+	return runtime_dirs_why(real);
+}
 
 /* gatekeeper/spaced-relay/space-hosts, as make installs it. */
 static const char runtime_hosts_text[] =
@@ -147,8 +200,9 @@ runtime_hosts_usable(int fd)
 static void
 runtime_hosts_open(const char *libexec)
 {
-	char	 path[PATH_MAX], real[PATH_MAX];
-	int	 fd;
+	char		 path[PATH_MAX], real[PATH_MAX];
+	const char	*why;
+	int		 fd;
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", libexec,
 	    SPACED_HOSTS_FILE) >= sizeof(path))
@@ -174,13 +228,35 @@ runtime_hosts_open(const char *libexec)
 		close(fd);
 		return;
 	}
-	close(fd);
+	if ((why = runtime_dirs_why(real)) != NULL) {
+		log_warnx("runtime: %s: %s (space create will answer %s)",
+		    real, why, "runtime_missing");
+		close(fd);
+		return;
+	}
+	rt.hosts_fd = fd;
 	strlcpy(rt.hosts_path, real, sizeof(rt.hosts_path));
 }
 
+/*
+ * The engine binds the hosts file by path at each create: held open
+ * since start, it is the same file at that path, and still this build's
+ * text, at every create too; else "" (create answers runtime_missing).
+ */
 const char *
 runtime_hosts(void)
 {
+	struct stat	 sb, at;
+
+	if (rt.hosts_fd == -1)
+		return "";
+	if (lstat(rt.hosts_path, &at) == -1 || fstat(rt.hosts_fd, &sb) == -1 ||
+	    sb.st_dev != at.st_dev || sb.st_ino != at.st_ino ||
+	    !runtime_hosts_usable(rt.hosts_fd)) {
+		log_warnx("runtime: %s changed since start (space create "
+		    "answers %s)", rt.hosts_path, "runtime_missing");
+		return "";
+	}
 	return rt.hosts_path;
 }
 
@@ -193,6 +269,7 @@ runtime_ca_open(const char *path)
 {
 	static const char	 pem[] = "-----BEGIN CERTIFICATE-----";
 	char			 head[64 * 1024 + 1];
+	const char		*why;
 	struct stat		 sb;
 	ssize_t			 n;
 	int			 fd;
@@ -210,6 +287,11 @@ runtime_ca_open(const char *path)
 		return -1;
 	}
 	head[n] = '\0';
+	if ((why = runtime_file_why(fd, path)) != NULL) {
+		log_warnx("runtime: space ca bundle %s: %s", path, why);
+		close(fd);
+		return -1;
+	}
 	if (strstr(head, pem) == NULL) {
 		log_warnx("runtime: space ca bundle %s: no \"%s\" in its "
 		    "first %zd bytes", path, pem, n);

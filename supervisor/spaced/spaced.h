@@ -441,6 +441,7 @@ void	 runtime_send(void);
 const char *runtime_key(void);
 /* The hosts file's real path, or "" when it is missing or not ours. */
 const char *runtime_hosts(void);
+const char *runtime_file_why(int, const char *);
 /* Pure: the key of the relay on fd and the bundle on ca_fd (or -1). */
 int	 runtime_hash(int fd, int ca_fd, char key[RUNTIME_KEY_LEN + 1],
 	    uint64_t *size, uint64_t *ca_size);

@@ -65,6 +65,7 @@ open_regular(const char *path, uint64_t max, char sha[SHA256_HEX_LEN + 1],
     uint64_t *size)
 {
 	struct stat	 sb;
+	const char	*why;
 	int		 fd;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) == -1) {
@@ -75,6 +76,12 @@ open_regular(const char *path, uint64_t max, char sha[SHA256_HEX_LEN + 1],
 	    tools_sha256_fd(fd, max, sha, size) == -1 || *size == 0) {
 		log_warnx("tools: %s: not a regular file of at most %llu "
 		    "bytes", path, (unsigned long long)max);
+		close(fd);
+		return -1;
+	}
+	/* Read again later, from this fd: no one else may write it. */
+	if ((why = runtime_file_why(fd, path)) != NULL) {
+		log_warnx("tools: %s: %s", path, why);
 		close(fd);
 		return -1;
 	}
