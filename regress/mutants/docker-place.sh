@@ -52,12 +52,12 @@ mutant "a cancelled create is dropped, not rolled back" \
 
 # The runtime volume between installations (contract/runtime.sh).
 mutant_expect "another installation's fill container is not removed"
-mutant "the sweep takes any installation's fill containers of the key" \
+mutant "runtime: the sweep takes any installation's fill containers of the key" \
     worker-docker/space_runtime.c \
     "runtime_filter(sp->sq.sq_runtime_owner, sp->rt_key, f, sizeof(f)); => engine_label_filter(f, sizeof(f), 1, LABEL_ROLE \"=runtime\"); @@ runtime_labels_check(labels, sp->sq.sq_runtime_owner, => runtime_labels_check(labels, volumes ? sp->sq.sq_runtime_owner : NULL," \
     contract/runtime
 mutant_expect 'the next create fills it again'
-mutant "a runtime once ready is never looked at again" \
+mutant "runtime: once ready never looked at again" \
     worker-docker/space_runtime.c \
     "if (docker_runtime_ready(sp->rt_key)) {\n\t\tsp->rt_recheck = 1; => if (docker_runtime_ready(sp->rt_key)) {\n\t\treturn to_volumes(sp);" \
     contract/runtime
