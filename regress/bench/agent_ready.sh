@@ -117,6 +117,57 @@ cli_start() {
 }
 cli_stop() { docker stop -t 5 "bench-$run-$1-space" "bench-$run-$1-gk" >/dev/null; }
 
+# The same sequence and the spec's wait spoken raw to the Engine API
+# (engine_seq.c: a connection a call, no process start a step): the
+# honest floor of the CLI columns.  Bodies are what the CLI's flags send.
+# shellcheck disable=SC2046
+cc -std=gnu11 -O2 -D_GNU_SOURCE $(pkg-config --cflags libbsd-overlay) \
+    -o "$T/engine_seq" regress/bench/engine_seq.c \
+    $(pkg-config --libs libbsd-overlay)
+raw_script() {
+	p=bench-$run-raw$1
+	L="\"Labels\":{\"spaced.bench\":\"$run\"}"
+	H="\"Init\":true,\"ReadonlyRootfs\":true,\"SecurityOpt\":[\"no-new-privileges\"],\"CapDrop\":[\"ALL\"],\"PidsLimit\":512,\"ShmSize\":67108864,\"IpcMode\":\"private\",\"CgroupnsMode\":\"private\",\"LogConfig\":{\"Type\":\"local\",\"Config\":{\"max-size\":\"10m\",\"max-file\":\"1\",\"compress\":\"false\"}}"
+	C=$(jq -cn --arg c "$CMD" '["-c", $c]')
+	V=/v1.41
+	tok=$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')
+	printf 'url = "http://127.0.0.1:27600/global/health"\nuser = "opencode:%s"\nmax-time = 3\nsilent\nfail\n' "$tok" >"$T/curl.cfg"
+	R="READY $p-space @$T/curl.cfg [\"/usr/bin/curl\",\"--disable\",\"--config\",\"-\"]"
+	cat <<EOS
+CALL POST $V/networks/create 201 {"Name":"$p-inner","Internal":true,$L}
+CALL POST $V/networks/create 201 {"Name":"$p-outer",$L}
+CALL POST $V/volumes/create 201 {"Name":"$p-work",$L}
+CALL POST $V/volumes/create 201 {"Name":"$p-home",$L}
+CALL POST $V/containers/create?name=$p-setup 201 {"Image":"$SPACE_IMAGE","User":"0","Entrypoint":["/bin/chown"],"Cmd":["10000:10000","/w","/h"],$L,"HostConfig":{"NetworkMode":"none","CapDrop":["ALL"],"CapAdd":["CHOWN"],"Memory":134217728,"Mounts":[{"Type":"volume","Source":"$p-work","Target":"/w"},{"Type":"volume","Source":"$p-home","Target":"/h"}]}}
+CALL POST $V/containers/$p-setup/start 204
+CALL POST $V/containers/$p-setup/wait 200
+CALL DELETE $V/containers/$p-setup 204
+CALL POST $V/containers/create?name=$p-gk 201 {"Image":"$GATEKEEPER_IMAGE","User":"10100:10100","Entrypoint":["/usr/libexec/spaced/spaced-gatekeeper"],"Cmd":["-u","/tmp","127.0.0.1","3128","8080","9099"],$L,"HostConfig":{$H,"Memory":268435456,"MemorySwap":268435456,"Tmpfs":{"/tmp":"rw,noexec,nosuid,size=16m"},"NetworkMode":"$p-inner"},"NetworkingConfig":{"EndpointsConfig":{"$p-inner":{"Aliases":["gatekeeper"]}}}}
+CALL POST $V/networks/$p-outer/connect 200 {"Container":"$p-gk"}
+CALL POST $V/containers/$p-gk/start 204
+CALL POST $V/containers/create?name=$p-space 201 {"Image":"$SPACE_IMAGE","User":"10000:10000","Env":["HOME=/home/space","PATH=/usr/local/bin:/usr/bin:/bin:/opt/spaced-tools/node_modules/.bin","OPENCODE_DISABLE_MODELS_FETCH=1","OPENCODE_DISABLE_AUTOUPDATE=1"],"Entrypoint":["/bin/sh"],"Cmd":$C,$L,"HostConfig":{$H,"Memory":4294967296,"MemorySwap":4294967296,"Tmpfs":{"/tmp":"rw,exec,nosuid,size=256m"},"NetworkMode":"$p-inner","Mounts":[{"Type":"volume","Source":"$p-work","Target":"/spaces/w"},{"Type":"volume","Source":"$p-home","Target":"/home/space"},{"Type":"volume","Source":"$TOOLS","Target":"/opt/spaced-tools","ReadOnly":true}]}}
+CALL POST $V/containers/$p-space/start 204
+EXEC $p-space $tok ["sh","-c","umask 077; mkdir -p ~/.spaced-space && cat > ~/.spaced-space/token.new && mv ~/.spaced-space/token.new ~/.spaced-space/token"]
+$R
+MARK create
+CALL POST $V/containers/$p-space/stop?t=5 204
+CALL POST $V/containers/$p-gk/stop?t=5 204
+MARK stop
+CALL POST $V/containers/$p-gk/start 204
+CALL POST $V/containers/$p-space/start 204
+$R
+MARK start
+EOS
+}
+# raw_round TAG: create and start to ready, as the CLI's line has them.
+raw_round() {
+	raw_script "$1" | "$T/engine_seq" "${DOCKER_SOCK:-/var/run/docker.sock}" \
+	    >"$T/raw.round" ||
+	    { echo "agent_ready: the raw sequence failed" >&2; exit 1; }
+	awk '$1 == "create" { c = $2 } $1 == "start" { s = $2 }
+	    END { print c, s }' "$T/raw.round"
+}
+
 # Warm-up: the runtime and tools volumes are there, images cached.
 id=$(ctl create) && ctl remove "$id" >/dev/null
 i=0
@@ -126,6 +177,8 @@ while [ $i -lt "$n" ]; do
 		cli_start "$i"; t3=$(now); cli_sweep
 		echo "$(ms "$t0" "$t1") $(ms "$t2" "$t3")" >>"$T/cli-$WAIT"
 	done
+	raw_round "$i" >>"$T/raw"
+	cli_sweep
 	t0=$(now); id=$(ctl create); t1=$(now); ctl stop "$id"; t2=$(now)
 	ctl start "$id" >/dev/null; t3=$(now)
 	echo "$(ms "$t0" "$t1") $(ms "$t2" "$t3")" >>"$T/api"
@@ -138,8 +191,10 @@ for op in "create to ready" "start to ready"; do
 	c=$(cut -d' ' -f$col "$T/cli-spec" | median)
 	d=$(cut -d' ' -f$col "$T/cli-spaced" | median)
 	a=$(cut -d' ' -f$col "$T/api" | median)
+	r=$(cut -d' ' -f$col "$T/raw" | median)
 	spec=2900; [ $col -eq 2 ] && spec=2500
 	awk -v op="$op" -v c="$c" -v d="$d" -v a="$a" -v s="$spec" 'BEGIN { printf "%-16s spacectl %5d ms   docker CLI sequence + the spec'"'"'s readiness wait %5d ms: %.2fx (goal 0.5x)   + spaced'"'"'s wait %5d ms: %.2fx   spec %d ms\n", op, a, c, (c > 0 ? a / c : 0), d, (d > 0 ? a / d : 0), s }'
+	awk -v op="$op" -v r="$r" -v a="$a" 'BEGIN { printf "%-16s   the same sequence and the spec'"'"'s wait spoken raw to the Engine API %5d ms: %.2fx\n", op, r, (r > 0 ? a / r : 0) }'
 	col=$((col + 1))
 done
 # The floor both columns stand on: the agent's own start to its first

@@ -25,6 +25,8 @@
  *                                    STDIN "-" for none, @FILE for a
  *                                    file's bytes, else its own
  *   HEALTH CONTAINER CMD-JSON        that exec until it exits 0 (30 s)
+ *   READY CONTAINER STDIN CMD-JSON   the same with stdin, 0.5 s apart
+ *                                    (the spec's readiness wait, 60 s)
  *   PUT CONTAINER DIR FILE           FILE (a tar) unpacked at DIR in it
  *   MARK LABEL                       prints "LABEL ms" since the last
  *
@@ -253,6 +255,20 @@ main(int argc, char *argv[])
 			if (p == NULL || !one_exec(a, strcmp(b, "-") == 0 ?
 			    NULL : b, p))
 				errx(1, "exec in %s failed: %.300s", a, ans);
+		} else if (strcmp(verb, "READY") == 0 && p != NULL) {
+			a = word(&p);
+			b = word(&p);
+			stdin_len = strlen(b);
+			if (b[0] == '@') {
+				stdin_len = slurp(b + 1, in, sizeof(in));
+				b = in;
+			}
+			for (tries = 0; p == NULL || !one_exec(a, b, p);
+			    tries++) {
+				if (p == NULL || tries >= 120)
+					errx(1, "%s: not ready in 60 s", a);
+				usleep(500 * 1000);
+			}
 		} else if (strcmp(verb, "PUT") == 0) {
 			a = word(&p);
 			b = word(&p);

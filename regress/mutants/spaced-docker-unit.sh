@@ -141,12 +141,6 @@ mutant "their minimum ignored" docker_check.c \
     "if (api_cmp(&tmin, &hi) > 0) => if (0)" "check/too_new"
 mutant "ours max ignored" docker_check.c \
     "use = api_cmp(&t, &hi) < 0 ? t : hi; => use = t;" "negotiate/*"
-mutant "isolation from the Version alone" docker_check.c \
-    "engine_major(out->dc_version) >= DOCKER_ISOLATED_ENGINE &&\n\t    docker_api_cmp(out->dc_api_version, DOCKER_ISOLATED_API) >= 0; => engine_major(out->dc_version) >= DOCKER_ISOLATED_ENGINE;" \
-    "check/engine_27_does_not_isolate"
-mutant "isolation on Engine 20" docker_check.c \
-    "engine_major(out->dc_version) >= DOCKER_ISOLATED_ENGINE &&\n\t    docker_api_cmp(out->dc_api_version, DOCKER_ISOLATED_API) >= 0; => engine_major(out->dc_version) >= 20;" \
-    "check/real_engine_2010_answer"
 mutant "non-200 /version accepted" docker_ops.c \
     "if (p->dp_status != 200) { => if (0) {" "check/not_200"
 mutant "no deadline" docker_req.c \
