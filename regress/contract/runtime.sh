@@ -15,7 +15,8 @@ KEY=$(sed -n 's/.*runtime: .*, key \([0-9a-f]*\),.*/\1/p' "$T/sd/log" | head -n 
 VOL=spaced-runtime-$KEY
 OTHER=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n'):0
 check "a runtime key of this run ($KEY)" test "${#KEY}" = 16
-. "$build/images.env"
+# The image spaced itself uses here (the contract's: the defaults).
+SPACE_IMAGE=spaced-space:latest
 
 # fill_ctr NAME OWNER: a never-started fill container of our key, as
 # the installation OWNER's create leaves it while it fills
