@@ -175,6 +175,7 @@ struct request {
 	void			(*r_pause_fn)(struct request *);
 	int			 r_ticks;	/* progress ticks so far */
 	int			 r_conns;	/* IMSG_SPACE_CONN sent */
+	int			 r_engine;	/* admitted to the engine (place.c) */
 	/* its spaced-git, and what to send it once READY (gitinst.c) */
 	struct git_inst		*r_git;
 	uint32_t		 r_git_type;
@@ -191,6 +192,8 @@ struct request	*request_new(struct ctl_conn *, uint32_t peerid,
 		    const struct ctl_op *);
 struct request	*request_find(uint32_t id);
 size_t		 request_count(void);
+/* Requests admitted to the engine and waiting on it: uid's, or plain ones'. */
+size_t		 request_engine_count(uid_t uid, size_t *plain);
 struct git_inst;
 size_t		 request_ids_of_git(const struct git_inst *, uint32_t *,
 		    size_t max);
