@@ -129,6 +129,11 @@ space_req_fill(struct request *r, struct space_req *sq, const char *id)
 	strlcpy(sq->sq_gk_image, conf->sc_gk_image, sizeof(sq->sq_gk_image));
 	strlcpy(sq->sq_runtime_key, runtime_key(), sizeof(sq->sq_runtime_key));
 	strlcpy(sq->sq_hosts, runtime_hosts(), sizeof(sq->sq_hosts));
+	config_space_uids(conf, &sq->sq_uid_first, &sq->sq_uid_count);
+	if (config_space_net(conf, &sq->sq_net_base, &sq->sq_net_pool_prefix,
+	    &sq->sq_net_prefix) == -1)
+		fatalx("%s: network pool", __func__);
+	sq->sq_spaces_max = config_spaces_max(conf);
 }
 
 /* Another engine connection for this request, or none past the cap. */

@@ -103,6 +103,14 @@ Test(config, space_keywords_refused)
 		"docker group a/b\n",
 		"state directory relative\n",
 		"socket relative\n",
+		/* issue 27: space uids far from accounts, in order */
+		"space uid range 10000-20000\n",
+		"space uid range 65535-70000\n",
+		"space uid range 3000000-2000000\n",
+		"space uid range 2000000000\n",
+		"space uid range 2000000000-4294967295\n",
+		"space uid range -5-100000\n",
+		"space uid range 100000-x\n",
 	};
 	struct spaced_conf	 c;
 	char			 err[128], img[SPACE_IMAGE_MAX + 32];
@@ -123,6 +131,24 @@ Test(config, space_keywords_refused)
 	img[12 + SPACE_IMAGE_MAX] = '\0';
 	cr_assert_eq(parse(img, &c, err, sizeof(err)), -1);
 	cr_assert_str_eq(err, "line 1: space image: value too long");
+}
+
+/* The uid range: the default, one of one uid, and the count spaced sends. */
+Test(config, space_uid_range)
+{
+	struct spaced_conf	 c;
+	char			 err[128];
+	uint32_t		 first, count;
+
+	cr_assert_eq(parse("", &c, err, sizeof(err)), 0, "%s", err);
+	config_space_uids(&c, &first, &count);
+	cr_assert_eq(first, 2000000000U);
+	cr_assert_eq(count, 1000000U);
+	cr_assert_eq(parse("space uid range 65536-65536\n", &c, err,
+	    sizeof(err)), 0, "%s", err);
+	config_space_uids(&c, &first, &count);
+	cr_assert_eq(first, 65536U);
+	cr_assert_eq(count, 1U);
 }
 
 Test(config, good_lines)
