@@ -17,7 +17,7 @@ mutant "$MUTANT_CONTROL" GNUmakefile ""
 
 mutant_expect "B still makes an inotify instance"
 mutant "every space the range's first uid" worker-docker/docker_harden.c \
-    "return first == 0 && v % count == 0 ? 0 : first + v % count; => return first;"
+    "return first == 0 && v % count == 0 ? 0 : first + v % count; => return first + 0 * (v % count);"
 mutant_expect "two spaces are made"
 mutant "the folders not given the space's uid" worker-docker/space_verify.c \
     "sp->step = sp->branch ? C_GK_START : C_SP_OWN; => sp->step = sp->branch ? C_GK_START : C_SP_START;"

@@ -348,7 +348,8 @@ config_parse(const char *buf, size_t len, struct spaced_conf *conf,
 	const char	*line = buf, *end = buf + len, *eol, *p, *errstr;
 	char		 value[PATH_MAX];
 	size_t		 i, kwlen;
-	uint32_t	 named = 0;
+	uint32_t	 named = 0, base;
+	uint8_t		 pool_prefix, prefix;
 	int		 lineno = 0;
 
 	if (len > CONFIG_MAX) {
@@ -404,15 +405,11 @@ config_parse(const char *buf, size_t len, struct spaced_conf *conf,
 		if (eol == end)
 			break;
 	}
-	{
-		uint32_t	 base;
-		uint8_t		 pp, sz;
-
-		if (config_space_net(conf, &base, &pp, &sz) == -1) {
-			snprintf(err, errlen, "space network size: from the "
-			    "pool's prefix to 13 more, at most 29");
-			return -1;
-		}
+	/* The pool and the size only make sense together. */
+	if (config_space_net(conf, &base, &pool_prefix, &prefix) == -1) {
+		snprintf(err, errlen, "space network size: from the pool's "
+		    "prefix to 13 more, at most 29");
+		return -1;
 	}
 	/* A profile is whole only once the file is read. */
 	return config_agent_finish(conf, err, errlen);
