@@ -320,15 +320,26 @@ container_name(struct ex *ex, char *buf, size_t len)
 static json_t *
 exec_body(struct ex *ex)
 {
-	json_t		*argv;
-	const char	*a = ex->req.se_argv, *end = a + ex->req.se_argv_len;
+	const struct space_req	*sq = &ex->req.se_space;
+	json_t			*argv;
+	const char		*a = ex->req.se_argv;
+	const char		*end = a + ex->req.se_argv_len;
+	char			 user[HARDEN_USER_MAX];
+	uint32_t		 uid;
 
+	/* In the space, as the space's own uid, whatever its image says. */
+	strlcpy(user, HARDEN_GK_USER, sizeof(user));
+	if (ex->req.se_target == EXEC_TARGET_SPACE) {
+		uid = harden_space_uid(sq->sq_id, sq->sq_uid_first,
+		    sq->sq_uid_count);
+		if (uid == 0 || harden_user(user, sizeof(user), uid) == -1)
+			return NULL;
+	}
 	if ((argv = json_array()) == NULL)
 		return NULL;
 	for (; a < end; a += strlen(a) + 1)
 		json_array_append_new(argv, json_string(a));
-	return docker_exec_body(argv, ex->req.se_target == EXEC_TARGET_SPACE ?
-	    HARDEN_SPACE_USER : HARDEN_GK_USER, NULL);
+	return docker_exec_body(argv, user, NULL);
 }
 
 static enum docker_next
@@ -403,8 +414,10 @@ inspect:
 		container_name(ex, name, sizeof(name));
 		docker_call_fmt(next, ex->api, "POST", EX_SMALL_CAP,
 		    "/containers/%s/exec", name);
-		if ((next->cl_body = exec_body(ex)) == NULL)
-			fatalx("%s: exec body", __func__);
+		if ((next->cl_body = exec_body(ex)) == NULL) {
+			ex_done(rq, ERR_BAD_REQUEST, "no uid for the space", -1);
+			return DOCKER_DONE;
+		}
 		return DOCKER_CALL;
 	case E_ASIDE:
 		o = p->dp_status == 200 ? harden_json_parse(p->dp_body,

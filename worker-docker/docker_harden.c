@@ -21,6 +21,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "agent.h"
@@ -74,6 +75,29 @@ harden_params_init(struct harden_params *p)
 	p->hp_meta.sm_memory = HARDEN_SPACE_MEMORY;
 	p->hp_cpus = HARDEN_SPACE_CPUS;
 	p->hp_gk_cpus = HARDEN_GK_CPUS;
+	p->hp_uid = HARDEN_SPACE_UID;
+}
+
+uint32_t
+harden_space_uid(const char *id, uint32_t first, uint32_t count)
+{
+	unsigned long long	 v;
+	char			*end;
+
+	if (count == 0 || (uint64_t)first + count - 1 > UINT32_MAX - 1 ||
+	    !space_id_valid(id))
+		return 0;
+	v = strtoull(id, &end, 16);
+	return first == 0 && v % count == 0 ? 0 : first + v % count;
+}
+
+int
+harden_user(char *buf, size_t len, uint32_t uid)
+{
+	int	 n;
+
+	n = snprintf(buf, len, "%u:%u", uid, uid);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
 int
@@ -192,6 +216,8 @@ harden_params_check(const struct harden_params *p)
 		return "bad runtime key";
 	if (!host_path_valid(p->hp_hosts))
 		return "bad hosts file";
+	if (p->hp_uid == 0 || p->hp_uid == UINT32_MAX)
+		return "no space uid";
 	/* Slots for the relay, its -w and folder, and its "--". */
 	if (!argv_valid(p->hp_argv, 1))
 		return "bad command";
@@ -262,13 +288,36 @@ file_bind(const char *source, const char *target)
 }
 
 /* What both containers share: the spec's table, plus docker-bench §5. */
+/*
+ * No core file (a crash would feed the host's handler, outside the
+ * space's cgroup, the process's memory and secrets); open files; for
+ * the space, its uid's processes (its own uid: a limit of its own).
+ */
+static json_t *
+ulimits(int nproc)
+{
+	json_t	*u;
+
+	u = json_pack("[{s:s, s:i, s:i}, {s:s, s:i, s:i}]",
+	    "Name", "core", "Soft", 0, "Hard", 0,
+	    "Name", "nofile", "Soft", HARDEN_NOFILE, "Hard", HARDEN_NOFILE);
+	if (u != NULL && nproc > 0 && json_array_append_new(u, json_pack(
+	    "{s:s, s:i, s:i}", "Name", "nproc", "Soft", nproc, "Hard",
+	    nproc)) == -1) {
+		json_decref(u);
+		u = NULL;
+	}
+	return u;
+}
+
 static json_t *
 host_config(int64_t memory, int64_t cpus, const char *tmpfs,
-    const char *network, json_t *mounts)
+    const char *network, json_t *mounts, int nproc, int oom_adj)
 {
 	return json_pack("{s:b, s:b, s:b, s:{s:s}, s:[s], s:[s], s:[],"
 	    " s:I, s:I, s:I, s:b, s:I, s:i, s:I, s:s, s:s, s:s, s:s,"
-	    " s:{s:s, s:{s:s, s:s, s:s}}, s:{s:s, s:i}, s:o, s:b, s:b}",
+	    " s:{s:s, s:{s:s, s:s, s:s}}, s:{s:s, s:i}, s:o, s:b, s:b,"
+	    " s:o, s:i, s:[]}",
 	    "Init", 1,
 	    "ReadonlyRootfs", 1,
 	    "Privileged", 0,
@@ -297,7 +346,11 @@ host_config(int64_t memory, int64_t cpus, const char *tmpfs,
 	    "RestartPolicy", "Name", "no", "MaximumRetryCount", 0,
 	    "Mounts", mounts,
 	    "PublishAllPorts", 0,
-	    "AutoRemove", 0);
+	    "AutoRemove", 0,
+	    "Ulimits", ulimits(nproc),
+	    "OomScoreAdj", oom_adj,
+	    /* No group beyond the image user's own. */
+	    "GroupAdd");
 }
 
 static json_t *
@@ -322,13 +375,15 @@ harden_space_create(const struct harden_params *p, const char **errstr)
 {
 	char		 sock[SPACE_RESOURCE_MAX], runtime[SPACE_RESOURCE_MAX];
 	char		 work[SPACE_RESOURCE_MAX], home[SPACE_RESOURCE_MAX];
-	char		 folder[HARDEN_FOLDER_MAX];
+	char		 folder[HARDEN_FOLDER_MAX], user[HARDEN_USER_MAX];
 	const char	*why;
 	json_t		*body, *env, *argv, *hc, *mounts;
 	size_t		 i;
 
 	if ((why = harden_params_check(p)) != NULL)
 		return fail(errstr, why, NULL);
+	if (harden_user(user, sizeof(user), p->hp_uid) == -1)
+		return fail(errstr, "no space uid", NULL);
 	if (space_resource_name(sock, sizeof(sock), p->hp_meta.sm_id,
 	    ROLE_SOCKET) == -1 ||
 	    space_resource_name(work, sizeof(work), p->hp_meta.sm_id,
@@ -358,7 +413,7 @@ harden_space_create(const struct harden_params *p, const char **errstr)
 	    volume_mount(runtime, HARDEN_RUNTIME_DIR, 1, 1),
 	    /* Copied from the image: the home takes its folder's owner. */
 	    volume_mount(work, HARDEN_WORK_PARENT, 0, 0),
-	    volume_mount(home, HARDEN_HOME, 0, 0));
+	    volume_mount(home, HARDEN_HOME_PARENT, 0, 0));
 	if (mounts != NULL && p->hp_tools[0] != '\0' &&
 	    json_array_append_new(mounts, volume_mount(p->hp_tools,
 	    SPACE_TOOLS_DIR, 1, 1)) == -1) {
@@ -366,7 +421,8 @@ harden_space_create(const struct harden_params *p, const char **errstr)
 		mounts = NULL;
 	}
 	hc = host_config((int64_t)p->hp_meta.sm_memory, p->hp_cpus,
-	    HARDEN_SPACE_TMPFS, "none", mounts);
+	    HARDEN_SPACE_TMPFS, "none", mounts, HARDEN_SPACE_NPROC,
+	    HARDEN_SPACE_OOM_ADJ);
 	if (hc == NULL) {
 		json_decref(env);
 		json_decref(argv);
@@ -380,7 +436,7 @@ harden_space_create(const struct harden_params *p, const char **errstr)
 	body = json_pack("{s:s, s:b, s:s, s:o, s:o, s:n, s:o, s:o, s:o}",
 	    "Image", p->hp_space_image,
 	    "NetworkDisabled", 1,
-	    "User", HARDEN_SPACE_USER,
+	    "User", user,
 	    "Env", env,
 	    /* Under --init, the relay listens before the agent starts. */
 	    "Entrypoint", argv,
@@ -410,7 +466,8 @@ harden_gatekeeper_create(const struct harden_params *p, const char **errstr)
 
 	/* Its one mount; a fresh volume takes /run/spaced's owner. */
 	hc = host_config(HARDEN_GK_MEMORY, p->hp_gk_cpus, HARDEN_GK_TMPFS,
-	    net, json_pack("[o]", volume_mount(sock, HARDEN_SOCKET_DIR, 0, 0)));
+	    net, json_pack("[o]", volume_mount(sock, HARDEN_SOCKET_DIR, 0, 0)),
+	    0, HARDEN_GK_OOM_ADJ);
 	if (hc == NULL)
 		return fail(errstr, "out of memory", NULL);
 	body = json_pack("{s:s, s:s, s:[s], s:o, s:n, s:o, s:o, s:o,"
@@ -452,6 +509,11 @@ harden_network_create(const struct harden_params *p, const char **errstr)
 	    "Labels", space_labels_build(&p->hp_meta, ROLE_NETWORK));
 	if (body == NULL)
 		return fail(errstr, "out of memory", NULL);
+	/* A slot of spaced's pool, never one of the engine's own pools. */
+	if (p->hp_subnet[0] != '\0' && json_object_set_new(body, "IPAM",
+	    json_pack("{s:s, s:[{s:s}]}", "Driver", "default", "Config",
+	    "Subnet", p->hp_subnet)) == -1)
+		return fail(errstr, "out of memory", body);
 	return body;
 }
 

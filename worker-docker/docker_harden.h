@@ -29,13 +29,26 @@
 
 #include <jansson.h>
 
+#include "docker_netpool.h"
 #include "labels.h"
 #include "place_proto.h"
 
-/* Never root; the images' users (tools/images.sh). */
+/*
+ * Never root.  The images' users (tools/images.sh): the space image's
+ * runs the tools one-shots; a space runs as a uid of its own from the
+ * range spaced.conf reserves (harden_space_uid), its gatekeeper as the
+ * gatekeeper image's.
+ */
 #define HARDEN_SPACE_USER	"10000:10000"
 #define HARDEN_SPACE_UID	10000
 #define HARDEN_GK_USER		"10100:10100"
+#define HARDEN_USER_MAX		24	/* "4294967295:4294967295" */
+/* Ulimits: no core files; open files; the space's uid's processes. */
+#define HARDEN_NOFILE		16384
+#define HARDEN_SPACE_NPROC	(2 * HARDEN_PIDS_LIMIT)
+/* The space dies first when the host runs short; its gatekeeper not. */
+#define HARDEN_SPACE_OOM_ADJ	500
+#define HARDEN_GK_OOM_ADJ	0
 #define HARDEN_PIDS_LIMIT	512
 #define HARDEN_SHM_SIZE		(64LL << 20)
 #define HARDEN_SPACE_MEMORY	(4LL << 30)	/* the default */
@@ -55,6 +68,13 @@
 /* The space CA bundle, in the runtime volume when spaced.conf names one. */
 #define HARDEN_SPACE_CA		"/opt/spaced/ca-certificates.crt"
 #define HARDEN_HOME		"/home/space"
+/*
+ * The home volume is mounted at /home and holds the home folder, which
+ * create gives the space's uid (the volume's root cannot be chowned
+ * through the engine; a folder in it can).
+ */
+#define HARDEN_HOME_PARENT	"/home"
+#define HARDEN_HOME_NAME	"space"
 /*
  * The work volume is mounted at /spaces and holds the space's folder,
  * /spaces/<id>, which create puts in owned by the space user (a fresh
@@ -118,6 +138,11 @@ struct harden_params {
 	const char		*hp_hosts;
 	/* 1: the runtime volume holds a space CA bundle; its variables */
 	int			 hp_runtime_ca;
+	/* the space's uid and gid (harden_space_uid); never 0 */
+	uint32_t		 hp_uid;
+	/* the outer network: its pool (prefix 0: none), the subnet asked */
+	struct net_pool		 hp_pool;
+	char			 hp_subnet[NETPOOL_CIDR_MAX];
 };
 
 /* The space's fixed environment, NULL-terminated: HOME, PATH, proxies. */
@@ -128,6 +153,13 @@ extern const char *const harden_space_ca_env[];
 #define HARDEN_GK_ENV		"HOME=/tmp"
 
 void	 harden_params_init(struct harden_params *);
+/*
+ * A space's uid: first + its id (48 bits of hex) modulo count, so every
+ * request about it finds the same one; 0 when the range is empty or the
+ * id is not one.  "uid:uid" for the engine's User into buf.
+ */
+uint32_t harden_space_uid(const char *id, uint32_t first, uint32_t count);
+int	 harden_user(char *buf, size_t len, uint32_t uid);
 /*
  * 1 if an environment entry "NAME=..." has a name that looks like a
  * secret (TOKEN, SECRET, PASSWORD, KEY, AUTH, ...; any case), which no

@@ -149,7 +149,26 @@ octal(char *dst, size_t len, uint64_t v)
 	}
 }
 
-/* One ustar header for a regular file, root owned, into h. */
+/*
+ * An id: octal where it fits, else GNU's base-256 (a set high bit, the
+ * number big-endian), which the engine's archive/tar reads.
+ */
+static void
+tar_id(uint8_t *dst, uint32_t v)
+{
+	if (v <= 07777777) {
+		octal((char *)dst, 8, v);
+		return;
+	}
+	memset(dst, 0, 8);
+	dst[0] = 0x80;
+	dst[4] = v >> 24;
+	dst[5] = v >> 16;
+	dst[6] = v >> 8;
+	dst[7] = v;
+}
+
+/* One ustar header for a file or folder into h. */
 static int
 tar_header(uint8_t *h, const struct tar_file *f)
 {
@@ -160,11 +179,11 @@ tar_header(uint8_t *h, const struct tar_file *f)
 		return -1;
 	memcpy(h, f->tf_name, strlen(f->tf_name));
 	octal((char *)h + 100, 8, f->tf_mode);
-	octal((char *)h + 108, 8, 0);
-	octal((char *)h + 116, 8, 0);
-	octal((char *)h + 124, 12, f->tf_len);
+	tar_id(h + 108, f->tf_uid);
+	tar_id(h + 116, f->tf_uid);
+	octal((char *)h + 124, 12, f->tf_dir ? 0 : f->tf_len);
 	octal((char *)h + 136, 12, 0);
-	h[156] = '0';
+	h[156] = f->tf_dir ? '5' : '0';
 	memcpy(h + 257, "ustar", 6);
 	memcpy(h + 263, "00", 2);
 	memset(h + 148, ' ', 8);
@@ -213,7 +232,7 @@ uint8_t *
 tar_one_file(const char *name, unsigned int mode, const uint8_t *data,
     size_t len, size_t *outlen)
 {
-	const struct tar_file	 f = { name, mode, data, len };
+	const struct tar_file	 f = { name, mode, data, len, 0, 0 };
 
 	return tar_files(&f, 1, outlen);
 }
@@ -250,14 +269,14 @@ docker_runtime_fill_tar(size_t *len)
 	if ((relay = file_bytes(env->de_relay_fd, env->de_relay_size)) == NULL)
 		return NULL;
 	f[0] = (struct tar_file){ RUNTIME_RELAY_NAME, 0755, relay,
-	    env->de_relay_size };
+	    env->de_relay_size, 0, 0 };
 	if (env->de_ca_fd != -1) {
 		if ((ca = file_bytes(env->de_ca_fd, env->de_ca_size)) == NULL) {
 			free(relay);
 			return NULL;
 		}
 		f[n++] = (struct tar_file){ RUNTIME_CA_NAME, 0444, ca,
-		    env->de_ca_size };
+		    env->de_ca_size, 0, 0 };
 	}
 	tar = tar_files(f, n, len);
 	free(relay);

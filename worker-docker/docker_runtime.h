@@ -73,12 +73,17 @@ int		 docker_runtime_ca_matches(const uint8_t *tar, size_t len);
 int		 tar_first_file_equals(const uint8_t *tar, size_t len,
 		    const char *name, const uint8_t *want, size_t wlen);
 
-/* Pure: files as one tar archive (ustar, root owned). */
+/*
+ * Pure: files as one tar archive (ustar; root owned unless tf_uid, a
+ * folder when tf_dir).
+ */
 struct tar_file {
 	const char	*tf_name;
 	unsigned int	 tf_mode;
 	const uint8_t	*tf_data;
 	size_t		 tf_len;
+	uint32_t	 tf_uid;	/* and gid */
+	int		 tf_dir;
 };
 uint8_t		*tar_files(const struct tar_file *, size_t n, size_t *outlen);
 uint8_t		*tar_one_file(const char *name, unsigned int mode,

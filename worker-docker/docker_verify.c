@@ -42,6 +42,22 @@ struct expect {
 	const char		*ex_tmpfs;
 	const char *const	*ex_health;
 	const char		*ex_user;
+	int			 ex_nproc;	/* 0: no nproc limit */
+	int			 ex_oom_adj;
+};
+
+/*
+ * What Engine 20.10 masks and makes read-only by default: a container
+ * must have at least these (newer engines add to them).
+ */
+static const char *const masked_paths[] = {
+	"/proc/asound", "/proc/acpi", "/proc/kcore", "/proc/keys",
+	"/proc/latency_stats", "/proc/timer_list", "/proc/timer_stats",
+	"/proc/sched_debug", "/proc/scsi", "/sys/firmware", NULL
+};
+static const char *const readonly_paths[] = {
+	"/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys",
+	"/proc/sysrq-trigger", NULL
 };
 
 /* An array of exactly these strings, in this order. */
@@ -71,6 +87,18 @@ has_string(const json_t *a, const char *s)
 		if (json_is_string(v) && strcmp(json_string_value(v), s) == 0)
 			return 1;
 	return 0;
+}
+
+/* Every string of want is an entry of a. */
+static int
+has_all(const json_t *a, const char *const *want)
+{
+	size_t	 i;
+
+	for (i = 0; want[i] != NULL; i++)
+		if (!has_string(a, want[i]))
+			return 0;
+	return 1;
 }
 
 /* A capability as the kernel names it: upper case, no CAP_. */
@@ -242,6 +270,38 @@ check_caps(const json_t *hc, const char *pf, struct harden_report *r)
 		verify_add(r, pf, "cap_add", "capabilities added back");
 }
 
+/* One entry of Ulimits: name's soft and hard both v. */
+static int
+ulimit_is(const json_t *u, const char *name, json_int_t v)
+{
+	const json_t	*e;
+	size_t		 i;
+
+	json_array_foreach(u, i, e)
+		if (verify_streq(e, "Name", name))
+			return verify_inteq(e, "Soft", v) &&
+			    verify_inteq(e, "Hard", v);
+	return 0;
+}
+
+/* Ulimits exactly ours, the OOM score, no extra group. */
+static void
+check_limits(const json_t *hc, const struct expect *ex,
+    struct harden_report *r)
+{
+	const char	*pf = ex->ex_prefix;
+	const json_t	*u = json_object_get(hc, "Ulimits");
+
+	if (!json_is_array(u) || json_array_size(u) != (ex->ex_nproc ? 3 : 2) ||
+	    !ulimit_is(u, "core", 0) || !ulimit_is(u, "nofile", HARDEN_NOFILE) ||
+	    (ex->ex_nproc && !ulimit_is(u, "nproc", ex->ex_nproc)))
+		verify_add(r, pf, "ulimits", "not core 0 and our limits");
+	if (!verify_inteq(hc, "OomScoreAdj", ex->ex_oom_adj))
+		verify_add(r, pf, "oom_score_adj", "not %d", ex->ex_oom_adj);
+	if (!verify_empty(json_object_get(hc, "GroupAdd")))
+		verify_add(r, pf, "group_add", "groups added");
+}
+
 static void
 check_host(const json_t *hc, const struct harden_params *p,
     const struct expect *ex, struct harden_report *r)
@@ -262,11 +322,12 @@ check_host(const json_t *hc, const struct harden_params *p,
 	if (!json_is_false(json_object_get(hc, "Privileged")))
 		verify_add(r, pf, "privileged", "privileged");
 	/* Privileged drops the masks too; its own name says so. */
-	else if (verify_empty(json_object_get(hc, "MaskedPaths")) ||
-	    verify_empty(json_object_get(hc, "ReadonlyPaths")))
+	else if (!has_all(json_object_get(hc, "MaskedPaths"), masked_paths) ||
+	    !has_all(json_object_get(hc, "ReadonlyPaths"), readonly_paths))
 		verify_add(r, pf, "masked_paths", "/proc and /sys unmasked");
 	check_caps(hc, pf, r);
 	check_security_opt(hc, pf, r);
+	check_limits(hc, ex, r);
 
 	if (!verify_inteq(hc, "PidsLimit", HARDEN_PIDS_LIMIT))
 		verify_add(r, pf, "pids_limit", "not %d", HARDEN_PIDS_LIMIT);
@@ -437,6 +498,10 @@ check_container(const json_t *c, const struct harden_params *p,
 	if (space_resource_name(want + 1, sizeof(want) - 1, p->hp_meta.sm_id,
 	    ex->ex_role) == -1 || !verify_streq(c, "Name", want))
 		verify_add(r, ex->ex_prefix, "name", "not %s", want);
+	/* The engine's profile, or none where the host has no AppArmor. */
+	if (!verify_streq(c, "AppArmorProfile", "") &&
+	    !verify_streq(c, "AppArmorProfile", "docker-default"))
+		verify_add(r, ex->ex_prefix, "apparmor", "not docker-default");
 	check_config(cfg, p, ex, r);
 	check_host(hc, p, ex, r);
 	return 0;
@@ -448,11 +513,14 @@ harden_verify_space(const json_t *c, const struct harden_params *p,
 {
 	char		 sock[SPACE_RESOURCE_MAX], runtime[SPACE_RESOURCE_MAX];
 	char		 work[SPACE_RESOURCE_MAX], home[SPACE_RESOURCE_MAX];
+	char		 user[HARDEN_USER_MAX];
 	struct expect	 ex = { "", ROLE_SPACE, p->hp_space_image,
 	    (int64_t)p->hp_meta.sm_memory, p->hp_cpus, HARDEN_SPACE_TMPFS,
-	    p->hp_health, HARDEN_SPACE_USER };
+	    p->hp_health, user, HARDEN_SPACE_NPROC, HARDEN_SPACE_OOM_ADJ };
 
-	if (!verify_params_usable(p, "", r) || check_container(c, p, &ex, r) == -1)
+	if (!verify_params_usable(p, "", r) ||
+	    harden_user(user, sizeof(user), p->hp_uid) == -1 ||
+	    check_container(c, p, &ex, r) == -1)
 		return;
 	(void)space_resource_name(sock, sizeof(sock), p->hp_meta.sm_id,
 	    ROLE_SOCKET);
@@ -469,7 +537,7 @@ harden_verify_space(const json_t *c, const struct harden_params *p,
 			{ HARDEN_RUNTIME_DIR, runtime, 0, "runtime_mount", 0,
 			    0 },
 			{ HARDEN_WORK_PARENT, work, 1, "mounts", 0, 0 },
-			{ HARDEN_HOME, home, 1, "mounts", 0, 0 },
+			{ HARDEN_HOME_PARENT, home, 1, "mounts", 0, 0 },
 			/* last: only a space with an agent has it */
 			{ SPACE_TOOLS_DIR, p->hp_tools, 0, "tools_mount", 0,
 			    0 },
@@ -491,7 +559,7 @@ harden_verify_gatekeeper(const json_t *c, const struct harden_params *p,
 	char		 sock[SPACE_RESOURCE_MAX], net[SPACE_RESOURCE_MAX];
 	struct expect	 ex = { GK_PREFIX, ROLE_GATEKEEPER, p->hp_gk_image,
 	    HARDEN_GK_MEMORY, p->hp_gk_cpus, HARDEN_GK_TMPFS,
-	    p->hp_gk_health, HARDEN_GK_USER };
+	    p->hp_gk_health, HARDEN_GK_USER, 0, HARDEN_GK_OOM_ADJ };
 
 	if (!verify_params_usable(p, GK_PREFIX, r) ||
 	    check_container(c, p, &ex, r) == -1)

@@ -170,6 +170,22 @@ verify_params_usable(const struct harden_params *p, const char *pf,
 	return 1;
 }
 
+/* With a pool: exactly one IPv4 subnet, one slot of it. */
+static void
+check_subnet(const json_t *n, const struct harden_params *p,
+    struct harden_report *r)
+{
+	const json_t	*c;
+
+	if (p->hp_pool.np_pool_prefix == 0)
+		return;
+	c = json_object_get(json_object_get(n, "IPAM"), "Config");
+	if (!json_is_array(c) || json_array_size(c) != 1 ||
+	    !net_pool_holds(&p->hp_pool, json_string_value(json_object_get(
+	    json_array_get(c, 0), "Subnet"))))
+		verify_add(r, "", "network_subnet", "not a subnet of the pool");
+}
+
 void
 harden_verify_network(const json_t *n, const struct harden_params *p,
     struct harden_report *r)
@@ -199,6 +215,7 @@ harden_verify_network(const json_t *n, const struct harden_params *p,
 	    !json_is_false(json_object_get(n, "Ingress")))
 		verify_add(r, "", "network_scope",
 		    "not a local bridge of its own");
+	check_subnet(n, p, r);
 }
 
 static void

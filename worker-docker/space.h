@@ -62,7 +62,8 @@ enum sp_step {
 	S_VERSION,
 	/* create */
 	C_NAMES, C_NET, C_VOL, C_GK, C_SP, C_GK_START, C_SP_START, C_WAIT_GK,
-	C_CORRIDOR, C_SP_RUNNING, C_SP_FOLDER, C_WAIT_TOKEN,
+	C_CORRIDOR, C_SP_RUNNING, C_SP_FOLDER, C_WAIT_TOKEN, C_SP_OWN,
+	C_COUNT, C_NET_LIST,
 	/* create: the runtime volume */
 	C_RT_WAIT, C_RT_SWEEP, C_RT_SWEEP_DEL, C_RT_GET, C_RT_CREATE, C_RT_CTR,
 	C_RT_MARKER, C_RT_PUT, C_RT_PUT_MARKER, C_RT_RELAY, C_RT_CA,
@@ -118,6 +119,10 @@ struct sp {
 	char			 gk_state[SPACE_STATE_MAX];
 	int			 gk_present;
 	int			 folder_polls;
+	/* the outer network's slot of the pool, and those found taken */
+	char			 net_subnet[NETPOOL_CIDR_MAX];
+	uint8_t			 net_used[NETPOOL_BITMAP];
+	int			 net_tries;
 	/* a failed create: what it answers once the rollback is done */
 	int			 names_free;	/* a failure rolls back */
 	int			 rolling_back;

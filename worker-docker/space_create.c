@@ -115,9 +115,120 @@ names_take(struct docker_req *rq, struct sp *sp,
 	}
 	if (++sp->i < NNAME_ROLES)
 		return SP_SEND;
+	return SP_ADVANCE;
+}
+
+/* --- the owner's spaces: at most spaced.conf's "spaces per owner" ---- */
+
+/* A listing's array (the parser capped it); NULL for anything else. */
+static json_t *
+listing(const struct docker_parser *p)
+{
+	if (p->dp_status != 200)
+		return NULL;
+	return json_loadb((const char *)p->dp_body, p->dp_body_len,
+	    JSON_REJECT_DUPLICATES, NULL);
+}
+
+static enum docker_next
+count_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	char	 f[768];
+
+	label_filter(sp, NULL, f, sizeof(f));
+	sp_call(sp, next, "GET", SP_LIST_CAP, "/containers/json?all=1&"
+	    "filters=%s", f);
+	return DOCKER_CALL;
+}
+
+static enum docker_next
+count_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	json_t		*o, *e;
+	size_t		 i, n = 0;
+	char		 msg[SPACE_DONE_MESSAGE_MAX];
+
+	o = listing(p);
+	if (!json_is_array(o)) {
+		json_decref(o);
+		done(rq, ERR_DOCKER_FAILED, "the owner's spaces unlisted", 0);
+		return DOCKER_DONE;
+	}
+	/* The filter asked for the owner; each answer must say so. */
+	json_array_foreach(o, i, e)
+		if (space_labels_check(json_object_get(e, "Labels"),
+		    sp->sq.sq_owner, NULL, ROLE_SPACE) == NULL)
+			n++;
+	json_decref(o);
+	if (sp->sq.sq_spaces_max > 0 && n >= sp->sq.sq_spaces_max) {
+		snprintf(msg, sizeof(msg), "%zu spaces already, %u at most "
+		    "(spaces per owner in spaced.conf)", n,
+		    sp->sq.sq_spaces_max);
+		done(rq, ERR_TOO_MANY_SPACES, msg, 0);
+		return DOCKER_DONE;
+	}
 	/* From here on a failure rolls back. */
 	sp->names_free = 1;
 	return SP_ADVANCE;	/* the runtime volume (space_runtime.c) */
+}
+
+/* --- the outer network's subnet: a free slot of the pool ------------- */
+
+static enum docker_next
+net_list_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	sp_call(sp, next, "GET", SP_LIST_CAP, "/networks");
+	return DOCKER_CALL;
+}
+
+/* The next free slot from where this space's id points; 0, or -1. */
+static int
+net_pick(struct sp *sp)
+{
+	const struct net_pool	*np = &sp->hp.hp_pool;
+	long			 slot;
+
+	slot = net_pool_pick(sp->net_used, net_pool_slots(np),
+	    strtoull(sp->meta.sm_id, NULL, 16) % net_pool_slots(np));
+	if (slot == -1 || net_pool_cidr(np, slot, sp->net_subnet,
+	    sizeof(sp->net_subnet)) == -1)
+		return -1;
+	net_pool_set(sp->net_used, slot);
+	strlcpy(sp->hp.hp_subnet, sp->net_subnet, sizeof(sp->hp.hp_subnet));
+	return 0;
+}
+
+static enum docker_next
+net_list_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	json_t	*o;
+	int	 rc;
+
+	o = listing(p);
+	rc = net_pool_mark(o, &sp->hp.hp_pool, sp->net_used);
+	json_decref(o);
+	if (rc == -1)
+		return sp_fail(rq, sp, ERR_DOCKER_FAILED,
+		    "the engine's networks unlisted", 0, next);
+	if (net_pick(sp) == -1)
+		return sp_fail(rq, sp, ERR_NETWORK_POOL_FULL, "no free subnet "
+		    "in the space network pool of spaced.conf", 0, next);
+	return SP_ADVANCE;
+}
+
+/*
+ * Another create took the slot between the listing and ours (the
+ * engine refuses an overlapping pool): the next one, a few times.
+ */
+static int
+net_retry(struct sp *sp, const char *msg)
+{
+	if (sp->step != C_NET || sp->hp.hp_subnet[0] == '\0' ||
+	    strstr(msg, "overlap") == NULL || ++sp->net_tries > 8)
+		return 0;
+	return net_pick(sp) == 0;
 }
 
 /* --- what the space is made of: network, volumes, two containers ----- */
@@ -161,6 +272,8 @@ made_take(struct docker_req *rq, struct sp *sp,
 
 	if (p->dp_status != 201) {
 		engine_message(p, msg, sizeof(msg));
+		if (net_retry(sp, msg))
+			return SP_SEND;
 		return sp_fail(rq, sp, p->dp_status == 409 ?
 		    ERR_SPACE_NAME_TAKEN : ERR_DOCKER_FAILED, msg, 0, next);
 	}
@@ -202,6 +315,16 @@ gk_branch_start(struct docker_req *rq, const void *data, size_t len,
 	/* hp points into the state it belongs to: this one now */
 	sp_params(sp);
 	harden_report_init(&sp->report);
+	/* With a pool, the engine's networks first: a free slot. */
+	if (sp->hp.hp_pool.np_pool_prefix != 0) {
+		if (!net_pool_valid(&sp->hp.hp_pool)) {
+			log_warnx("%s: a bad network pool", __func__);
+			return -1;
+		}
+		sp->step = C_NET_LIST;
+		sp_call(sp, cl, "GET", SP_LIST_CAP, "/networks");
+		return 0;
+	}
 	sp->step = C_NET;
 	sp_call(sp, cl, "POST", SP_SMALL_CAP, "/networks/create");
 	if ((cl->cl_body = harden_network_create(&sp->hp, &why)) == NULL) {
@@ -209,6 +332,51 @@ gk_branch_start(struct docker_req *rq, const void *data, size_t len,
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * --- the space's folders: its uid's, before it starts ----------------
+ * A folder in each of its volumes, made by the engine from a tar whose
+ * headers name the space's uid: the work volume's /spaces/ID and the
+ * home volume's /home/space (copied from the image as the image user's).
+ * The relay and everything after it run as that uid, and no process of
+ * the space ever had the right to change an owner.
+ */
+static enum docker_next
+own_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	char		 name[SPACE_RESOURCE_MAX];
+	struct tar_file	 f = { sp->meta.sm_id, 0700, NULL, 0, sp->hp.hp_uid, 1 };
+	uint8_t		*tar;
+	size_t		 len;
+
+	if (sp->i == 1)
+		f.tf_name = HARDEN_HOME_NAME;
+	if ((tar = tar_files(&f, 1, &len)) == NULL)
+		return sp_fail(rq, sp, ERR_INTERNAL, "no tar", 0, next);
+	role_name(sp, ROLE_SPACE, name, sizeof(name));
+	sp_call(sp, next, "PUT", SP_SMALL_CAP, "/containers/%s/archive?path=%s",
+	    name, sp->i == 0 ? HARDEN_WORK_PARENT : HARDEN_HOME_PARENT);
+	next->cl_raw = tar;
+	next->cl_raw_len = len;
+	next->cl_type = "application/x-tar";
+	return DOCKER_CALL;
+}
+
+static enum docker_next
+own_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	char	 msg[128];
+
+	if (p->dp_status != 200) {
+		engine_message(p, msg, sizeof(msg));
+		return sp_fail(rq, sp, ERR_DOCKER_FAILED, msg, 0, next);
+	}
+	if (++sp->i < 2)
+		return SP_SEND;
+	sp->i = 0;
+	return SP_ADVANCE;
 }
 
 /* --- start: the gatekeeper, its corridor, the space ------------------ */
@@ -420,7 +588,9 @@ wait_token_send(struct docker_req *rq, struct sp *sp,
 }
 
 const struct sp_step_row space_create_steps[] = {
-	{ C_NAMES,	names_send,	names_take,	C_RT_WAIT },
+	{ C_NAMES,	names_send,	names_take,	C_COUNT },
+	{ C_COUNT,	count_send,	count_take,	C_RT_WAIT },
+	{ C_NET_LIST,	net_list_send,	net_list_take,	C_NET },
 	{ C_NET,	made_send,	made_take,	C_GK },
 	{ C_VOL,	made_send,	made_take,	C_SP },
 	{ C_GK,		made_send,	made_take,	V_GK },
@@ -432,6 +602,7 @@ const struct sp_step_row space_create_steps[] = {
 	{ C_SP_RUNNING,	running_send,	running_take,	C_SP_FOLDER },
 	{ C_SP_FOLDER,	folder_send,	folder_take,	C_WAIT_TOKEN },
 	{ C_WAIT_TOKEN,	wait_token_send, NULL,		C_WAIT_TOKEN },
+	{ C_SP_OWN,	own_send,	own_take,	C_SP_START },
 };
 const size_t space_create_steps_n = sizeof(space_create_steps) /
     sizeof(space_create_steps[0]);

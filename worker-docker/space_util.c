@@ -201,6 +201,12 @@ sp_params(struct sp *sp)
 	strlcpy(hp->hp_runtime_owner, sp->sq.sq_runtime_owner,
 	    sizeof(hp->hp_runtime_owner));
 	hp->hp_runtime_ca = sp->rt_ca;
+	hp->hp_uid = harden_space_uid(sp->meta.sm_id, sp->sq.sq_uid_first,
+	    sp->sq.sq_uid_count);
+	hp->hp_pool.np_base = sp->sq.sq_net_base;
+	hp->hp_pool.np_pool_prefix = sp->sq.sq_net_pool_prefix;
+	hp->hp_pool.np_prefix = sp->sq.sq_net_prefix;
+	strlcpy(hp->hp_subnet, sp->net_subnet, sizeof(hp->hp_subnet));
 	hp->hp_argv = space_argv;
 	if (sp->sq.sq_agent.sa_name[0] != '\0') {
 		sp->agent_argv[0] = "/bin/sh";

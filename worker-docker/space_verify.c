@@ -114,7 +114,8 @@ sp_verified(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 		/* With a token, its parent starts the gatekeeper. */
 		if (sp->branch && sp->writes_token)
 			return branch_answer(rq, sp, "", NULL, 0);
-		sp->step = sp->branch ? C_GK_START : C_SP_START;
+		sp->step = sp->branch ? C_GK_START : C_SP_OWN;
+		sp->i = 0;
 		return SP_SEND;
 	case IMSG_SPACE_START_REQ:
 		/* Changed behind our back: named, and not started. */

@@ -86,5 +86,8 @@
  */
 #define ERR_SPACE_MOVE_UNFINISHED "space_move_unfinished"
 #define ERR_SPACE_MOVE_FAILED	"space_move_failed"
+/* spaced.conf's "spaces per owner", and its outer networks' pool. */
+#define ERR_TOO_MANY_SPACES	"too_many_spaces"
+#define ERR_NETWORK_POOL_FULL	"network_pool_exhausted"
 
 #endif /* SPACED_ERRORS_H */

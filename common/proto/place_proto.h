@@ -108,6 +108,15 @@ struct space_req {
 	char		 sq_hosts[SPACE_HOSTS_MAX];
 	/* create: what runs; verify and start: what the space must run */
 	struct space_agent sq_agent;
+	/* the space uids spaced.conf reserves: a space's is one of them */
+	uint32_t	 sq_uid_first;
+	uint32_t	 sq_uid_count;
+	/* the outer networks' pool (host order) and the prefix of each */
+	uint32_t	 sq_net_base;
+	uint8_t		 sq_net_pool_prefix;
+	uint8_t		 sq_net_prefix;
+	/* create: the spaces its owner may have, this one included */
+	uint16_t	 sq_spaces_max;
 };
 
 /* The token travels here and as an exec's stdin only. */

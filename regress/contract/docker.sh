@@ -54,8 +54,8 @@ for n in space gatekeeper; do
 done
 
 # exec: argv, stdin, exit code; the space user
-check "exec: runs as the space user" \
-    test "$(sc exec "$id" -- id -u)" = 10000
+check "exec: runs as the space's own uid, from the reserved range" \
+    test "$(sc exec "$id" -- id -u)" = "$(space_uid "$id")"
 check "exec: stdin passes through" \
     test "$(printf 'in put\n' | sc exec "$id" -- cat)" = "in put"
 sc exec "$id" -- sh -c 'exit 7'

@@ -26,6 +26,10 @@ fi
 
 sc() { ctl "$@"; }
 
+# space_uid ID: the host uid a space runs as with spaced.conf's default
+# range, 2000000000-2000999999 (harden_space_uid: first + id % count).
+space_uid() { echo $((2000000000 + 0x$1 % 1000000)); }
+
 # api METHOD PATH: the engine, for what a test checks behind spaced
 # ($DOCKER_SOCK: a suite that runs an engine of its own points it there).
 DOCKER_SOCK=${DOCKER_SOCK:-/var/run/docker.sock}

@@ -146,9 +146,10 @@ vol=spaced-space-$A-work
 plain --network none --user 0:0 -v "$vol:/w" --entrypoint sh "$IMG" -c \
     "cp /usr/bin/id /w/$A/esc-suid && chmod 4755 /w/$A/esc-suid" 2>"$T/plant.err"
 check "setuid: a root setuid copy of id is planted in A's volume" test $? -eq 0
-ctl_euid=$(plain --network none --user 10000:10000 -v "$vol:/w:ro" \
+uA=$(space_uid "$A")
+ctl_euid=$(plain --network none --user "$uA:$uA" -v "$vol:/w:ro" \
     --entrypoint "/w/$A/esc-suid" "$IMG" -u 2>&1)
-check "setuid control: in a plain container uid 10000 gains euid 0 ($ctl_euid)" \
+check "setuid control: in a plain container A's uid gains euid 0 ($ctl_euid)" \
     test "$ctl_euid" = 0
 inside "$A" '
 f=/spaces/'"$A"'/esc-suid
@@ -169,7 +170,7 @@ check "setuid: the planted file is setuid root inside A" \
     sh -c "grep -q '^mode -rwsr-xr-x 0$' '$T/suid' && grep -q '^bit set' '$T/suid'"
 check "setuid: /spaces is not nosuid (so only no-new-privileges stands)" \
     sh -c "grep '^spacesmount' '$T/suid' | grep -vq nosuid"
-check "setuid: running it in A leaves euid 10000" hasx "$T/suid" "euid 10000"
+check "setuid: running it in A leaves A's euid" hasx "$T/suid" "euid $(space_uid "$A")"
 check "setuid control: find sees the setuid file" hasx "$T/suid" "find 1"
 check "setuid: the image has no setuid or setgid file" hasx "$T/suid" "image 0"
 check "setuid: su exists and is not setuid" hasx "$T/suid" "plain /usr/bin/su"

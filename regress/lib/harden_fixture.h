@@ -44,6 +44,9 @@
 #define FX_RUNTIME	"spaced-runtime-" FX_KEY
 /* record.sh makes it: a bind's source must exist for the create */
 #define FX_HOSTS	"/tmp/spaced-harden-record.hosts"
+/* a uid of spaced.conf's default range, past ustar's octal */
+#define FX_UID		2000000042
+#define FX_USER		"2000000042:2000000042"
 
 static const char *const fx_argv[] = { "/bin/sleep", "3600", NULL };
 static const char *const fx_env[] = { "LANG=C.UTF-8", NULL };
@@ -74,6 +77,7 @@ fx_params(struct harden_params *p)
 	p->hp_health = fx_health;
 	p->hp_gk_health = fx_gk_health;
 	p->hp_hosts = FX_HOSTS;
+	p->hp_uid = FX_UID;
 }
 
 #endif /* HARDEN_FIXTURE_H */

@@ -16,10 +16,12 @@ harden_build() {
 	    -I"$1/worker-docker" -o "$tmp/t" \
 	    "$1/worker-docker/docker_harden.c" "$1/worker-docker/docker_verify.c" \
 	    "$1/worker-docker/docker_verify_res.c" \
+	    "$1/worker-docker/docker_netpool.c" \
 	    "$1/common/proto/labels.c" "$1/common/proto/agent.c" \
 	    "$1/regress/unit/spaced-docker/labels.c" \
 	    "$1/regress/unit/spaced-docker/shape.c" \
-	    "$1/regress/unit/spaced-docker/verify.c" $LIBS \
+	    "$1/regress/unit/spaced-docker/verify.c" \
+	    "$1/regress/unit/spaced-docker/netpool_test.c" $LIBS \
 	    2>"$tmp/cc.log"
 }
 
@@ -215,5 +217,27 @@ mutant_expect 'builder::refuses_bad_parameters'
 mutant "builder: hosts path with .. taken" common/proto/agent.c "(n == 2 && p[0] == '.' && p[1] == '.')) => 0)"
 mutant_expect 'builder::network_and_volumes'
 mutant "builder: no CheckDuplicate" worker-docker/docker_harden.c '"CheckDuplicate", 1, => "CheckDuplicate", 0,'
+
+# issue 27: limits, the OOM score, groups, AppArmor, the masks' content
+mutant_expect "each_mutation_named_alone|each_planted_violation_named_alone"
+mutant "no ulimits check" $V 'verify_add(r, pf, "ulimits", => (void)("",'
+mutant_expect "each_mutation_named_alone|each_planted_violation_named_alone"
+mutant "core limit not compared" $V '!ulimit_is(u, "core", 0) || => '
+mutant_expect "each_mutation_named_alone|each_planted_violation_named_alone"
+mutant "no oom_score_adj check" $V 'verify_add(r, pf, "oom_score_adj", => (void)("",'
+mutant_expect "each_mutation_named_alone|each_planted_violation_named_alone"
+mutant "no group_add check" $V 'verify_add(r, pf, "group_add", => (void)("",'
+mutant_expect "each_mutation_named_alone|each_planted_violation_named_alone"
+mutant "no apparmor check" $V 'verify_add(r, ex->ex_prefix, "apparmor", => (void)("",'
+mutant_expect "each_mutation_named_alone|each_planted_violation_named_alone"
+mutant "masks only non-empty" $V 'else if (!has_all(json_object_get(hc, "MaskedPaths"), masked_paths) ||\n\t    !has_all(json_object_get(hc, "ReadonlyPaths"), readonly_paths)) => else if (verify_empty(json_object_get(hc, "MaskedPaths")) ||\n\t    verify_empty(json_object_get(hc, "ReadonlyPaths")))'
+mutant_expect "bodies_match_the_recording|shaped_bodies_verify_clean"
+mutant "builder: core files" worker-docker/docker_harden.c '"Name", "core", "Soft", 0, "Hard", 0, => "Name", "core", "Soft", -1, "Hard", -1,'
+mutant_expect "bodies_match_the_recording|shaped_bodies_verify_clean"
+mutant "builder: the image's uid" worker-docker/docker_harden.c 'if (harden_user(user, sizeof(user), p->hp_uid) == -1) => if (harden_user(user, sizeof(user), HARDEN_SPACE_UID) == -1)'
+mutant_expect "verify_names_a_subnet_outside_the_pool"
+mutant "network subnet unchecked" $R 'if (p->hp_pool.np_pool_prefix == 0) => if (1)'
+mutant_expect "engine_networks_mark_what_they_overlap"
+mutant "pool: a network over the pool's edge not marked" worker-docker/docker_netpool.c 'if (lo < plo)\n\t\tlo = plo; => if (lo < plo)\n\t\treturn;'
 
 mutants_end

@@ -180,19 +180,91 @@ privileges_start(struct request *r, struct imsg *imsg)
 
 /* --- check ------------------------------------------------------------ */
 
+/*
+ * Callers outside the docker group (check is open to anyone) share one
+ * engine check at a time and its answer for CHECK_CACHE_SECONDS; those
+ * who ask meanwhile wait for it, so a flood costs the engine one call.
+ * Room for every request the control socket may hold (128 x 16).
+ */
+#define CHECK_CACHE_SECONDS	5
+#define CHECK_WAITERS_MAX	2048
+static struct {
+	struct docker_check_msg	 answer;
+	struct timespec		 at;
+	int			 valid;
+	uint32_t		 fetcher;	/* its check in flight, or 0 */
+	uint32_t		 waiters[CHECK_WAITERS_MAX];
+	size_t			 nwaiters;
+} check_cache;
+
+static void
+check_reply(struct request *r, const struct docker_check_msg *dc)
+{
+	request_data(r, dc, sizeof(*dc));
+	request_end(r);
+}
+
+/* An engine answer: kept, and given to everyone who waits for one. */
+static void
+check_serve(const struct docker_check_msg *dc)
+{
+	struct request	*w;
+	size_t		 i;
+
+	check_cache.answer = *dc;
+	clock_gettime(CLOCK_MONOTONIC, &check_cache.at);
+	check_cache.valid = 1;
+	check_cache.fetcher = 0;
+	for (i = 0; i < check_cache.nwaiters; i++)
+		if ((w = request_find(check_cache.waiters[i])) != NULL)
+			check_reply(w, dc);
+	check_cache.nwaiters = 0;
+}
+
+/* 1: answered from the cache or waiting for it; 0: r asks the engine. */
+static int
+check_from_cache(struct request *r, const char **code)
+{
+	struct request	*f;
+	struct timespec	 now;
+
+	*code = NULL;
+	if (CTL_ADMIN(r->r_cc) || r->r_cc->cc_docker)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (check_cache.valid &&
+	    now.tv_sec - check_cache.at.tv_sec < CHECK_CACHE_SECONDS) {
+		check_reply(r, &check_cache.answer);
+		return 1;
+	}
+	/* A fetcher whose client left is answered by no one: replace it. */
+	if (check_cache.fetcher == 0 ||
+	    (f = request_find(check_cache.fetcher)) == NULL || f->r_answered) {
+		check_cache.fetcher = r->r_id;
+		return 0;
+	}
+	if (check_cache.nwaiters == CHECK_WAITERS_MAX)
+		*code = ERR_BUSY;
+	else
+		check_cache.waiters[check_cache.nwaiters++] = r->r_id;
+	return 1;
+}
+
 const char *
 check_start(struct request *r, struct imsg *imsg)
 {
 	struct docker_check_msg	 dc;
 	const char		*code;
 
+	if (check_from_cache(r, &code))
+		return code;
 	/* An engine that does not answer is check's answer, not a failure. */
 	if ((code = place_send(r, IMSG_DOCKER_CHECK_REQ, NULL, 0)) != NULL &&
 	    strcmp(code, ERR_DOCKER_UNREACHABLE) == 0) {
 		memset(&dc, 0, sizeof(dc));
 		strlcpy(dc.dc_code, code, sizeof(dc.dc_code));
-		request_data(r, &dc, sizeof(dc));
-		request_end(r);
+		check_serve(&dc);
+		check_reply(r, &dc);
 		return NULL;
 	}
 	return code;
@@ -212,8 +284,8 @@ check_answer(struct request *r, enum procid from, struct imsg *imsg)
 	    !valid_string(dc.dc_os, sizeof(dc.dc_os)) ||
 	    !valid_string(dc.dc_arch, sizeof(dc.dc_arch)))
 		fatalx("bad check answer from docker");
-	request_data(r, &dc, sizeof(dc));
-	request_end(r);
+	check_serve(&dc);
+	check_reply(r, &dc);
 }
 
 const struct answer_row check_answers[] = {

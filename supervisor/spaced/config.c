@@ -19,6 +19,12 @@
  * starts a comment, values may be quoted.  Pure: no I/O but config_print.
  */
 
+#include <sys/types.h>
+#include <sys/socket.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +32,7 @@
 
 #include "ctl_proto.h"
 #include "labels.h"
+#include "log.h"
 #include "spaced.h"
 
 #define CONFIG_MAX	(64 * 1024)
@@ -42,6 +49,12 @@ config_defaults(struct spaced_conf *conf, uid_t uid, const char *runtime_dir,
 	strlcpy(conf->sc_space_image, SPACED_SPACE_IMAGE,
 	    sizeof(conf->sc_space_image));
 	strlcpy(conf->sc_gk_image, SPACED_GK_IMAGE, sizeof(conf->sc_gk_image));
+	strlcpy(conf->sc_space_uids, SPACED_SPACE_UIDS,
+	    sizeof(conf->sc_space_uids));
+	strlcpy(conf->sc_net_pool, SPACED_NET_POOL, sizeof(conf->sc_net_pool));
+	strlcpy(conf->sc_net_size, SPACED_NET_SIZE, sizeof(conf->sc_net_size));
+	strlcpy(conf->sc_spaces_max, SPACED_SPACES_PER_OWNER,
+	    sizeof(conf->sc_spaces_max));
 	agent_profile_default(&conf->sc_agents[0]);
 	conf->sc_nagents = 1;
 	strlcpy(conf->sc_agent, AGENT_DEFAULT_NAME, sizeof(conf->sc_agent));
@@ -103,6 +116,128 @@ check_seconds(const char *v)
 	    NULL;
 }
 
+/* FIRST-LAST, both decimal; 0 or -1 when v is not one. */
+static int
+uid_range(const char *v, uint32_t *first, uint32_t *last)
+{
+	const char	*errstr;
+	char		 a[16];
+	const char	*dash = strchr(v, '-');
+
+	if (dash == NULL || (size_t)(dash - v) >= sizeof(a))
+		return -1;
+	memcpy(a, v, dash - v);
+	a[dash - v] = '\0';
+	*first = strtonum(a, 1, UINT32_MAX - 1, &errstr);
+	if (errstr != NULL)
+		return -1;
+	*last = strtonum(dash + 1, 1, UINT32_MAX - 1, &errstr);
+	return errstr != NULL || *last < *first ? -1 : 0;
+}
+
+/*
+ * Never root, a system or account uid, nobody (65534) or the images'
+ * own users (10000, 10100), which other spaces' one-shots and every
+ * gatekeeper run as.
+ */
+static const char *
+check_uids(const char *v)
+{
+	uint32_t	 first, last;
+
+	if (uid_range(v, &first, &last) == -1)
+		return "not FIRST-LAST, two uids, FIRST at most LAST";
+	if (first < 65536)
+		return "FIRST below 65536 (accounts and the images' users)";
+	return NULL;
+}
+
+void
+config_space_uids(const struct spaced_conf *conf, uint32_t *first,
+    uint32_t *count)
+{
+	uint32_t	 last;
+
+	if (uid_range(conf->sc_space_uids, first, &last) == -1)
+		fatalx("%s: unchecked \"%s\"", __func__, conf->sc_space_uids);
+	*count = last - *first + 1;
+}
+
+/* An IPv4 network a.b.c.d/p, 8 <= p <= 29, no host bits. */
+static int
+net_pool(const char *v, uint32_t *base, uint8_t *prefix)
+{
+	char		 a[INET_ADDRSTRLEN];
+	const char	*slash = strchr(v, '/'), *errstr;
+	struct in_addr	 in;
+	uint32_t	 mask;
+
+	if (slash == NULL || (size_t)(slash - v) >= sizeof(a))
+		return -1;
+	memcpy(a, v, slash - v);
+	a[slash - v] = '\0';
+	*prefix = strtonum(slash + 1, 8, 29, &errstr);
+	if (errstr != NULL || inet_pton(AF_INET, a, &in) != 1)
+		return -1;
+	*base = ntohl(in.s_addr);
+	mask = 0xffffffffU << (32 - *prefix);
+	return (*base & ~mask) != 0 ? -1 : 0;
+}
+
+static const char *
+check_net_pool(const char *v)
+{
+	uint32_t	 base;
+	uint8_t		 prefix;
+
+	return net_pool(v, &base, &prefix) == -1 ?
+	    "not an IPv4 network a.b.c.d/8..29 without host bits" : NULL;
+}
+
+static const char *
+check_net_size(const char *v)
+{
+	const char	*errstr;
+
+	(void)strtonum(v, 8, 29, &errstr);
+	return errstr != NULL ? "not a prefix length from 8 to 29" : NULL;
+}
+
+static const char *
+check_spaces_max(const char *v)
+{
+	const char	*errstr;
+
+	(void)strtonum(v, 1, 10000, &errstr);
+	return errstr != NULL ? "not a number from 1 to 10000" : NULL;
+}
+
+/* The pool holds 1 to 8192 networks of the size (a bitmap's worth). */
+int
+config_space_net(const struct spaced_conf *conf, uint32_t *base,
+    uint8_t *pool_prefix, uint8_t *prefix)
+{
+	const char	*errstr;
+
+	if (net_pool(conf->sc_net_pool, base, pool_prefix) == -1)
+		return -1;
+	*prefix = strtonum(conf->sc_net_size, 8, 29, &errstr);
+	return errstr != NULL || *prefix < *pool_prefix ||
+	    *prefix - *pool_prefix > 13 ? -1 : 0;
+}
+
+uint16_t
+config_spaces_max(const struct spaced_conf *conf)
+{
+	const char	*errstr;
+	uint16_t	 n;
+
+	n = strtonum(conf->sc_spaces_max, 1, 10000, &errstr);
+	if (errstr != NULL)
+		fatalx("%s: unchecked \"%s\"", __func__, conf->sc_spaces_max);
+	return n;
+}
+
 static const char *
 check_agent(const char *v)
 {
@@ -144,6 +279,10 @@ static const struct {
 	KW("tools ca bundle",	sc_tools_ca,		check_path),
 	KW("space ca bundle",	sc_space_ca,		check_path),
 	KW("code in timeout",	sc_codein_timeout,	check_seconds),
+	KW("space uid range",	sc_space_uids,		check_uids),
+	KW("space network pool", sc_net_pool,		check_net_pool),
+	KW("space network size", sc_net_size,		check_net_size),
+	KW("spaces per owner",	sc_spaces_max,		check_spaces_max),
 #undef KW
 };
 #define NKEYWORDS	(sizeof(config_keywords) / sizeof(config_keywords[0]))
@@ -209,7 +348,8 @@ config_parse(const char *buf, size_t len, struct spaced_conf *conf,
 	const char	*line = buf, *end = buf + len, *eol, *p, *errstr;
 	char		 value[PATH_MAX];
 	size_t		 i, kwlen;
-	uint32_t	 named = 0;
+	uint32_t	 named = 0, base;
+	uint8_t		 pool_prefix, prefix;
 	int		 lineno = 0;
 
 	if (len > CONFIG_MAX) {
@@ -264,6 +404,12 @@ config_parse(const char *buf, size_t len, struct spaced_conf *conf,
 		    config_keywords[i].size);
 		if (eol == end)
 			break;
+	}
+	/* The pool and the size only make sense together. */
+	if (config_space_net(conf, &base, &pool_prefix, &prefix) == -1) {
+		snprintf(err, errlen, "space network size: from the pool's "
+		    "prefix to 13 more, at most 29");
+		return -1;
 	}
 	/* A profile is whole only once the file is read. */
 	return config_agent_finish(conf, err, errlen);

@@ -37,6 +37,14 @@
  * gets IMSG_SPACE_CONN without one.
  */
 #define SPACE_CONNS_MAX		8
+/*
+ * Engine requests in flight a uid may have, and all callers but root
+ * and spaced's own user together: spaced-docker takes DOCKER_REQ_MAX
+ * (256), so one user's flood leaves room for others, and plain users
+ * together leave the administrators theirs (docs/privsep.md).
+ */
+#define PLACE_PER_UID		32
+#define PLACE_PLAIN_MAX		192
 
 static int
 valid_string(const char *s, size_t len)
@@ -44,11 +52,32 @@ valid_string(const char *s, size_t len)
 	return memchr(s, '\0', len) != NULL;
 }
 
+/*
+ * A request is admitted to the engine once, at its first step: its
+ * later steps and its undo are never refused for the caps.
+ */
+static int
+place_admit(struct request *r)
+{
+	size_t	 mine, plain;
+
+	if (r->r_engine)
+		return 0;
+	mine = request_engine_count(r->r_uid, &plain);
+	if (r->r_uid != 0 && r->r_uid != geteuid() &&
+	    (mine >= PLACE_PER_UID || plain >= PLACE_PLAIN_MAX))
+		return -1;
+	r->r_engine = 1;
+	return 0;
+}
+
 const char *
 place_send(struct request *r, uint32_t type, const void *data, size_t len)
 {
 	int	 s;
 
+	if (place_admit(r) == -1)
+		return ERR_BUSY;
 	if ((s = docker_connect()) == -1)
 		return ERR_DOCKER_UNREACHABLE;
 	if (request_send(r, PROC_DOCKER, type, s, data, len) == -1)
@@ -61,6 +90,8 @@ place_why(const char *code)
 {
 	if (strcmp(code, ERR_DOCKER_UNREACHABLE) == 0)
 		return "spaced cannot connect to the Docker socket";
+	if (strcmp(code, ERR_BUSY) == 0)
+		return "too many engine requests in flight for this user";
 	return "spaced-docker is not there";
 }
 
@@ -98,6 +129,11 @@ space_req_fill(struct request *r, struct space_req *sq, const char *id)
 	strlcpy(sq->sq_gk_image, conf->sc_gk_image, sizeof(sq->sq_gk_image));
 	strlcpy(sq->sq_runtime_key, runtime_key(), sizeof(sq->sq_runtime_key));
 	strlcpy(sq->sq_hosts, runtime_hosts(), sizeof(sq->sq_hosts));
+	config_space_uids(conf, &sq->sq_uid_first, &sq->sq_uid_count);
+	if (config_space_net(conf, &sq->sq_net_base, &sq->sq_net_pool_prefix,
+	    &sq->sq_net_prefix) == -1)
+		fatalx("%s: network pool", __func__);
+	sq->sq_spaces_max = config_spaces_max(conf);
 }
 
 /* Another engine connection for this request, or none past the cap. */

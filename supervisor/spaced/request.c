@@ -76,6 +76,28 @@ request_count(void)
 	return requests.count;
 }
 
+/*
+ * The requests in flight on the engine: those of uid, and in *plain
+ * those of every caller who is not an administrator.
+ */
+size_t
+request_engine_count(uid_t uid, size_t *plain)
+{
+	struct request	*r;
+	size_t		 n = 0;
+
+	*plain = 0;
+	TAILQ_FOREACH(r, &requests.list, r_entry) {
+		if (!r->r_engine || (r->r_waiting & PROC_BIT(PROC_DOCKER)) == 0)
+			continue;
+		if (r->r_uid == uid)
+			n++;
+		if (r->r_uid != 0 && r->r_uid != geteuid())
+			(*plain)++;
+	}
+	return n;
+}
+
 /* The ids of the requests on this spaced-git, at most max of them. */
 size_t
 request_ids_of_git(const struct git_inst *gi, uint32_t *ids, size_t max)

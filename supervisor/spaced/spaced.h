@@ -46,6 +46,18 @@
 #define SPACED_HOSTS_FILE	"space-hosts"	/* in libexec */
 #define SPACED_INSTALL_ID_LEN	32		/* what spaced makes */
 #define SPACED_GROUP_MAX	33
+/*
+ * The host uids a space runs as, one a space (docs/privsep.md): far
+ * above accounts, subordinate ranges and the images' own users.
+ */
+#define SPACED_SPACE_UIDS	"2000000000-2000999999"
+/*
+ * The outer networks' pool and each one's prefix: 8192 slots of /29
+ * outside the engine's default pools (172.17-31/16, 192.168/16).
+ */
+#define SPACED_NET_POOL		"10.213.0.0/16"
+#define SPACED_NET_SIZE		"29"
+#define SPACED_SPACES_PER_OWNER	"16"
 
 struct spaced_conf {
 	char	 sc_socket[PATH_MAX];		/* control socket */
@@ -68,6 +80,12 @@ struct spaced_conf {
 	char	 sc_space_ca[PATH_MAX];
 	/* code in's host timeout in seconds, "" for the default */
 	char	 sc_codein_timeout[8];
+	/* FIRST-LAST: the host uids reserved for spaces */
+	char	 sc_space_uids[24];
+	/* the outer networks' pool, each one's prefix; spaces an owner may have */
+	char	 sc_net_pool[20];
+	char	 sc_net_size[4];
+	char	 sc_spaces_max[8];
 };
 
 /* config.c: pure; "keyword value" lines, see spaced.conf(5) */
@@ -76,6 +94,13 @@ void	 config_defaults(struct spaced_conf *, uid_t, const char *runtime_dir,
 int	 config_parse(const char *buf, size_t len, struct spaced_conf *,
 	    char *err, size_t errlen);
 void	 config_print(const struct spaced_conf *, int fd);
+/* The space uid range of a checked configuration. */
+void	 config_space_uids(const struct spaced_conf *, uint32_t *first,
+	    uint32_t *count);
+/* Its network pool (host order) and spaces per owner; -1: a bad pool. */
+int	 config_space_net(const struct spaced_conf *, uint32_t *base,
+	    uint8_t *pool_prefix, uint8_t *prefix);
+uint16_t config_spaces_max(const struct spaced_conf *);
 /* config_agent.c: the "agent" lines; named: profiles this file began */
 int	 config_agent_line(const char *p, const char *eol,
 	    struct spaced_conf *, uint32_t *named, const char **errstr);
@@ -175,6 +200,7 @@ struct request {
 	void			(*r_pause_fn)(struct request *);
 	int			 r_ticks;	/* progress ticks so far */
 	int			 r_conns;	/* IMSG_SPACE_CONN sent */
+	int			 r_engine;	/* admitted to the engine (place.c) */
 	/* its spaced-git, and what to send it once READY (gitinst.c) */
 	struct git_inst		*r_git;
 	uint32_t		 r_git_type;
@@ -191,6 +217,8 @@ struct request	*request_new(struct ctl_conn *, uint32_t peerid,
 		    const struct ctl_op *);
 struct request	*request_find(uint32_t id);
 size_t		 request_count(void);
+/* Requests admitted to the engine and waiting on it: uid's, or plain ones'. */
+size_t		 request_engine_count(uid_t uid, size_t *plain);
 struct git_inst;
 size_t		 request_ids_of_git(const struct git_inst *, uint32_t *,
 		    size_t max);

@@ -138,8 +138,8 @@ Test(tar, two_files_in_one_archive)
 	static const uint8_t	 relay[] = "not really a relay\n";
 	static const uint8_t	 ca[600] = "-----BEGIN CERTIFICATE-----";
 	const struct tar_file	 f[2] = {
-		{ "spaced-relay", 0755, relay, sizeof(relay) },
-		{ "ca-certificates.crt", 0444, ca, sizeof(ca) },
+		{ "spaced-relay", 0755, relay, sizeof(relay), 0, 0 },
+		{ "ca-certificates.crt", 0444, ca, sizeof(ca), 0, 0 },
 	};
 	uint8_t			*t;
 	size_t			 len;
@@ -159,8 +159,32 @@ Test(tar, two_files_in_one_archive)
 	/* a name past ustar's 100 bytes is refused, not cut */
 	cr_assert_null(tar_files((const struct tar_file[]){ { "x"
 	    "123456789012345678901234567890123456789012345678901234567890"
-	    "123456789012345678901234567890123456789", 0444, ca, 1 } }, 1,
-	    &len));
+	    "123456789012345678901234567890123456789", 0444, ca, 1, 0, 0 } },
+	    1, &len));
+}
+
+/* A space's folders: its uid in the header, base-256 past 7 octal digits. */
+Test(tar, a_folder_owned_by_a_space_uid)
+{
+	const struct tar_file	 f[2] = {
+		{ "space", 0700, NULL, 0, 2000000123, 1 },
+		{ "small", 0755, NULL, 0, 1000, 1 },
+	};
+	static const uint8_t	 big[8] = { 0x80, 0, 0, 0, 0x77, 0x35,
+				    0x94, 0x7b };
+	uint8_t			*t;
+	size_t			 len;
+
+	t = tar_files(f, 2, &len);
+	cr_assert_not_null(t);
+	cr_assert_eq(len, 512 * 4);
+	cr_assert_eq(t[156], '5');
+	cr_assert_eq(memcmp(t + 108, big, 8), 0);
+	cr_assert_eq(memcmp(t + 116, big, 8), 0);
+	cr_assert_eq(memcmp(t + 124, "00000000000", 12), 0);
+	cr_assert_eq(memcmp(t + 512 + 108, "0001750", 8), 0);
+	cr_assert_eq(t[512 + 156], '5');
+	free(t);
 }
 
 Test(tar, our_file_found_and_compared)

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "labels.h"
+#include "worker-docker/docker_harden.h"
 #include "harden_fixture.h"
 
 static void
@@ -242,4 +243,21 @@ Test(labels, runtime)
 	    "other role");
 	json_decref(l);
 	cr_assert_null(runtime_labels_build(FX_OWNER, "xyz"));
+}
+
+/* issue 27: a space's uid, the same for every request about it. */
+Test(space_uid, from_its_id_in_the_range)
+{
+	cr_assert_eq(harden_space_uid("000000000000", 2000000000U, 1000000U),
+	    2000000000U);
+	cr_assert_eq(harden_space_uid("0000000f4240", 2000000000U, 1000000U),
+	    2000000000U);	/* 1000000 wraps to the first */
+	cr_assert_eq(harden_space_uid("0000000f4241", 2000000000U, 1000000U),
+	    2000000001U);
+	cr_assert_eq(harden_space_uid("ffffffffffff", 65536U, 1U), 65536U);
+	/* no range, no id, a range past the last uid: no uid at all */
+	cr_assert_eq(harden_space_uid("0123456789ab", 2000000000U, 0), 0);
+	cr_assert_eq(harden_space_uid("0123456789AB", 2000000000U, 10U), 0);
+	cr_assert_eq(harden_space_uid("", 2000000000U, 10U), 0);
+	cr_assert_eq(harden_space_uid("0123456789ab", 4294967290U, 10U), 0);
 }

@@ -55,7 +55,8 @@ cleanup; tmp=$(mktemp -d)
 
 cc -std=gnu11 -D_GNU_SOURCE -I. -Icommon/lib -Icommon/proto -o "$tmp/bodies" \
     regress/tools/harden_bodies.c worker-docker/docker_harden.c \
-    common/proto/labels.c $(pkg-config --cflags --libs libbsd-overlay jansson)
+    common/proto/labels.c common/proto/agent.c \
+    $(pkg-config --cflags --libs libbsd-overlay jansson)
 
 bb=${BUSYBOX:-/bin/busybox}
 if [ ! -x "$bb" ]; then
@@ -73,7 +74,10 @@ docker import "$tmp/root.tar" "$IMAGE" >/dev/null
 cp gatekeeper/spaced-relay/space-hosts "$HOSTS"
 mkdir -p "$out"
 # pretty: one key a line, so a diff of a new recording reads well
-save() { jq . >"$out/$1.json"; }
+# and a container's mounts by destination: the engine lists them in a
+# map's order, which changes from one recording to the next
+save() { jq 'if type == "object" and (.Mounts | type) == "array"
+    then .Mounts |= sort_by(.Destination) else . end' >"$out/$1.json"; }
 
 for b in sock work home runtime; do
 	"$tmp/bodies" $b >"$tmp/$b.json"
@@ -154,6 +158,11 @@ plant gatekeeper network '.HostConfig.NetworkMode = "bridge" | .NetworkingConfig
 plant gatekeeper tmpfs '.HostConfig.Tmpfs["/tmp"] = "rw,exec,nosuid,size=16m"'
 plant gatekeeper env '.Env += ["OPENAI_API_KEY=x"]'
 plant gatekeeper cap_add '.HostConfig.CapAdd = ["CAP_NET_ADMIN"]'
+# issue 27: the limits, the OOM score, groups, masks and the uid
+plant space ulimits '.HostConfig.Ulimits = [{"Name":"core","Soft":-1,"Hard":-1},{"Name":"nofile","Soft":16384,"Hard":16384},{"Name":"nproc","Soft":1024,"Hard":1024}]'
+plant space oom_score_adj '.HostConfig.OomScoreAdj = -500'
+plant space group_add '.HostConfig.GroupAdd = ["0"]'
+plant gatekeeper ulimits '.HostConfig.Ulimits = []'
 
 # A create the engine answers with a warning (a dropped setting).
 jq '.HostConfig.KernelMemory = 8388608' "$tmp/space.json" >"$tmp/v.json"

@@ -63,8 +63,14 @@ shape_inspect(const json_t *body, const char *name)
 	json_object_set_new(hc, "UTSMode", json_string(""));
 	json_object_set_new(hc, "UsernsMode", json_string(""));
 	json_object_set_new(hc, "CgroupParent", json_string(""));
-	json_object_set_new(hc, "MaskedPaths", json_pack("[s]", "/proc/kcore"));
-	json_object_set_new(hc, "ReadonlyPaths", json_pack("[s]", "/proc/sys"));
+	/* Engine 20.10's default masks (docker_verify.c wants them all). */
+	json_object_set_new(hc, "MaskedPaths", json_pack("[s,s,s,s,s,s,s,s,s,s]",
+	    "/proc/asound", "/proc/acpi", "/proc/kcore", "/proc/keys",
+	    "/proc/latency_stats", "/proc/timer_list", "/proc/timer_stats",
+	    "/proc/sched_debug", "/proc/scsi", "/sys/firmware"));
+	json_object_set_new(hc, "ReadonlyPaths", json_pack("[s,s,s,s,s]",
+	    "/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys",
+	    "/proc/sysrq-trigger"));
 
 	mounts = json_array();
 	json_array_foreach(json_object_get(hc, "Mounts"), i, m) {
@@ -101,7 +107,9 @@ shape_inspect(const json_t *body, const char *name)
 		json_object_set_new(nets, mode ? mode : "default", json_pack(
 		    "{s:n, s:s}", "Aliases", "NetworkID", ""));
 	v = json_string(name);
-	c = json_pack("{s:o, s:o, s:o, s:o, s:{s:o}}", "Name", v,
+	/* An engine without AppArmor, as this machine's. */
+	c = json_pack("{s:o, s:s, s:o, s:o, s:o, s:{s:o}}", "Name", v,
+	    "AppArmorProfile", "",
 	    "Config", cfg, "HostConfig", hc, "Mounts", mounts,
 	    "NetworkSettings", "Networks", nets);
 	return c;

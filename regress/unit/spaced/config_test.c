@@ -103,6 +103,24 @@ Test(config, space_keywords_refused)
 		"docker group a/b\n",
 		"state directory relative\n",
 		"socket relative\n",
+		/* issue 27: space uids far from accounts, in order */
+		"space uid range 10000-20000\n",
+		"space uid range 65535-70000\n",
+		"space uid range 3000000-2000000\n",
+		"space uid range 2000000000\n",
+		"space uid range 2000000000-4294967295\n",
+		"space uid range -5-100000\n",
+		"space uid range 100000-x\n",
+		/* issue 27: the outer networks' pool, spaces per owner */
+		"space network pool 10.213.0.0\n",
+		"space network pool 10.213.0.1/16\n",
+		"space network pool 10.213.0.0/30\n",
+		"space network pool 10.0.0.0/7\n",
+		"space network pool fd00::/64\n",
+		"space network size 30\n",
+		"space network size x\n",
+		"spaces per owner 0\n",
+		"spaces per owner 10001\n",
 	};
 	struct spaced_conf	 c;
 	char			 err[128], img[SPACE_IMAGE_MAX + 32];
@@ -123,6 +141,52 @@ Test(config, space_keywords_refused)
 	img[12 + SPACE_IMAGE_MAX] = '\0';
 	cr_assert_eq(parse(img, &c, err, sizeof(err)), -1);
 	cr_assert_str_eq(err, "line 1: space image: value too long");
+}
+
+/* The uid range: the default, one of one uid, and the count spaced sends. */
+Test(config, space_uid_range)
+{
+	struct spaced_conf	 c;
+	char			 err[128];
+	uint32_t		 first, count;
+
+	cr_assert_eq(parse("", &c, err, sizeof(err)), 0, "%s", err);
+	config_space_uids(&c, &first, &count);
+	cr_assert_eq(first, 2000000000U);
+	cr_assert_eq(count, 1000000U);
+	cr_assert_eq(parse("space uid range 65536-65536\n", &c, err,
+	    sizeof(err)), 0, "%s", err);
+	config_space_uids(&c, &first, &count);
+	cr_assert_eq(first, 65536U);
+	cr_assert_eq(count, 1U);
+}
+
+/* The pool and the size together: 1 to 8192 networks of the size. */
+Test(config, space_network_pool)
+{
+	struct spaced_conf	 c;
+	char			 err[128];
+	uint32_t		 base;
+	uint8_t			 pp, sz;
+
+	cr_assert_eq(parse("", &c, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(config_space_net(&c, &base, &pp, &sz), 0);
+	cr_assert_eq(base, 0x0ad50000U);
+	cr_assert_eq(pp, 16);
+	cr_assert_eq(sz, 29);
+	cr_assert_eq(config_spaces_max(&c), 16);
+	cr_assert_eq(parse("space network pool 10.1.2.0/24\n"
+	    "space network size 28\nspaces per owner 3\n", &c, err,
+	    sizeof(err)), 0, "%s", err);
+	cr_assert_eq(config_space_net(&c, &base, &pp, &sz), 0);
+	cr_assert_eq(base, 0x0a010200U);
+	cr_assert_eq(config_spaces_max(&c), 3);
+	/* a size wider than the pool, or more than 8192 networks */
+	cr_assert_eq(parse("space network pool 10.1.2.0/24\n"
+	    "space network size 23\n", &c, err, sizeof(err)), -1);
+	cr_assert_eq(parse("space network pool 10.0.0.0/15\n", &c, err,
+	    sizeof(err)), -1);
+	cr_assert(strstr(err, "space network size") != NULL, "%s", err);
 }
 
 Test(config, good_lines)

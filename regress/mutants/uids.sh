@@ -1,0 +1,28 @@
+#!/bin/sh
+# Mutation check of a uid per space (issue 27, M3): each mutant takes
+# one part away, and escape/uids.sh must go red by the test
+# mutant_expect names.  About a minute a mutant.
+# Usage: sh regress/mutants/uids.sh [label-substring]
+. "$(dirname "$0")/lib.sh"
+
+mutant() {
+	mutant_apply "$1" "$2" "$3" || return 0
+	mutant_build "$1" binaries
+	SPACED_BUILD="$tmp/src/build" sh "$tmp/src/regress/escape/uids.sh" \
+	    >"$tmp/run.log" 2>&1
+	mutant_judge "$1" $? '^not ok'
+}
+
+mutant "$MUTANT_CONTROL" GNUmakefile ""
+
+mutant_expect "B still makes an inotify instance"
+mutant "every space the range's first uid" worker-docker/docker_harden.c \
+    "return first == 0 && v % count == 0 ? 0 : first + v % count; => return first + 0 * (v % count);"
+mutant_expect "two spaces are made"
+mutant "the folders not given the space's uid" worker-docker/space_verify.c \
+    "sp->step = sp->branch ? C_GK_START : C_SP_OWN; => sp->step = sp->branch ? C_GK_START : C_SP_START;"
+mutant_expect "exec in A is A's uid"
+mutant "exec as the image's user" worker-docker/docker_exec.c \
+    "uid = harden_space_uid(sq->sq_id, sq->sq_uid_first,\n\t\t    sq->sq_uid_count); => uid = HARDEN_SPACE_UID + 0 * sq->sq_uid_count;"
+
+mutants_end
