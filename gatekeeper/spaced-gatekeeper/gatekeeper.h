@@ -91,6 +91,9 @@ struct gk_journal {
 	int			 gj_out_kind;	/* enum journal_out_kind */
 	struct evbuffer		*gj_out;
 	struct event		*gj_out_ev;
+	/* Each stdout line's place: this run's start, and its number. */
+	int64_t			 gj_boot_ms;
+	uint64_t		 gj_seq;
 };
 
 /* spaced-gatekeeper's environment. */

@@ -236,6 +236,14 @@ journal_emit(const struct journal_record *r)
 
 	if ((j = journal_record_json(r)) == NULL)
 		return;
+	/* The collector keeps what follows its cursor: (boot, seq). */
+	if (json_object_set_new(j, "boot",
+	    json_integer((json_int_t)gk->gk_journal.gj_boot_ms)) == -1 ||
+	    json_object_set_new(j, "seq",
+	    json_integer((json_int_t)gk->gk_journal.gj_seq++)) == -1) {
+		json_decref(j);
+		return;
+	}
 	s = json_dumps(j, JSON_COMPACT);
 	json_decref(j);
 	if (s == NULL)
@@ -260,6 +268,10 @@ journal_init(struct event_base *base)
 	struct gk_journal	*gj = &gk->gk_journal;
 	struct stat		 st;
 	int			 fd, fl;
+	struct timespec		 ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gj->gj_boot_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 
 	if (fstat(STDOUT_FILENO, &st) == -1) {
 		/* Closed: keep fd 1 from becoming a socket we would log into. */
