@@ -179,6 +179,8 @@ journal_verify(struct journal_read *jr, int s)
 		    "broken_at", (json_int_t)(jv->jv_status == 0 ? -1 :
 		    (json_int_t)jv->jv_seq),
 		    "files", (int)jv->jv_segments, "reason", jv->jv_reason));
+	else if (jv->jv_status == 0 && jv->jv_records == 0)
+		printf("the chain holds: no records\n");
 	else if (jv->jv_status == 0)
 		printf("the chain holds: records %llu to %llu in %u files\n",
 		    (unsigned long long)jv->jv_first,
