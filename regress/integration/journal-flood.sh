@@ -152,4 +152,4 @@ docker network disconnect -f "flood-doc-$R" "spaced-space-$id-gatekeeper" \
     >/dev/null 2>&1
 cleanup_flood
 sc -j remove "$id" >/dev/null
-contract_end
+finish
