@@ -98,6 +98,14 @@ check "the flood ran: $N CONNECTs, none let through" \
     jq -e --argjson n "$N" '(to_entries | map(.value) | add) == $n and
     (has("200") | not)' "$T/flood.out"
 
+# What the gatekeeper wrote, as its rotated container log keeps it.
+docker logs "spaced-space-$id-gatekeeper" 2>/dev/null | grep '^{' >"$T/gk.log"
+check "the gatekeeper's log keeps the ten allowed records" \
+    test "$(grep '"decision":"allow"' "$T/gk.log" | grep -c up.flood.example)" = 10
+glog=$(jq -s '[.[] | select(.decision | startswith("deny:")) |
+    select(.host != "up.flood.example") | .count // 1] | add' "$T/gk.log")
+check "  and counts every refusal ($glog of $N, in $(wc -l <"$T/gk.log") lines)" \
+    test "${glog:-0}" -ge "$N"
 t0=$(date +%s)
 sc -j journal "$id" >"$T/j.json" 2>"$T/j.err"
 echo "# journal: $(($(date +%s) - t0)) s, $(wc -c <"$T/j.json") bytes; $(head -c 300 "$T/j.err")"
