@@ -90,10 +90,14 @@
 #define HARDEN_PROXY		"http://gatekeeper:3128"
 #define HARDEN_NO_PROXY		"gatekeeper,localhost,127.0.0.1"
 #define HARDEN_RUNTIME		"runc"
-/* The spec's log cap; local refuses max-file=1 with compression on. */
+/*
+ * The log rotates over five files of 10 MB rather than one that the
+ * engine truncates to nothing at its cap (issue 26: a flood of refusals
+ * erased a gatekeeper's earlier records before they were collected).
+ */
 #define HARDEN_LOG_DRIVER	"local"
 #define HARDEN_LOG_MAX_SIZE	"10m"
-#define HARDEN_LOG_MAX_FILE	"1"
+#define HARDEN_LOG_MAX_FILE	"5"
 #define HARDEN_LOG_COMPRESS	"false"
 /* Health checks, nanoseconds as the Engine takes them. */
 #define HARDEN_HEALTH_INTERVAL	10000000000LL

@@ -42,7 +42,7 @@
 #include "docker_ops.h"
 
 #define LG_SMALL_CAP		(256 * 1024)
-#define LG_TIMEOUT_MS		50000	/* spaced gives up at 60 s */
+#define LG_TIMEOUT_MS		280000	/* spaced gives up at 300 s */
 
 enum lg_step {
 	L_VERSION, L_INSPECT, L_LOGS, L_PUMP

@@ -154,7 +154,7 @@ struct ctl_journal {
 	char		 cj_id[SPACE_ID_SIZE];
 	uint8_t		 cj_pad[3];		/* zero */
 	uint32_t	 cj_max;		/* 0: JOURNAL_READ_MAX */
-	uint32_t	 cj_reserved;		/* zero */
+	uint32_t	 cj_flags;		/* JOURNAL_VERIFY */
 	uint64_t	 cj_from;		/* records before it are skipped */
 };
 

@@ -220,7 +220,7 @@ struct space_move_req {
 	struct space_move mq_move;
 };
 
-#define SPACE_LOGS_MAX		(32 << 20)	/* the log body, bytes */
+#define SPACE_LOGS_MAX		(64 << 20)	/* the log body: five 10 MB files, framed */
 struct space_logs_req {
 	struct space_req sl_space;	/* owner and id */
 	uint32_t	 sl_stream;	/* place -> spaced-journal */

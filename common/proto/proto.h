@@ -72,6 +72,7 @@ enum imsg_type {
 	IMSG_JOURNAL_SERVER_EXIT,	/* struct journal_server_exit */
 	IMSG_JOURNAL_SERVER_BODY,	/* struct journal_server_body */
 	IMSG_JOURNAL_SERVER_REP,	/* struct journal_server_rep */
+	IMSG_JOURNAL_VERIFIED,		/* struct journal_verdict */
 };
 
 /* Calls an audit probe may attempt; each must be forbidden in its worker. */
@@ -172,7 +173,19 @@ struct journal_ingest_req {
 struct journal_read_req {
 	uint64_t	 jq_from;	/* the first record wanted, from 0 */
 	uint32_t	 jq_max;	/* 1..JOURNAL_READ_MAX */
-	uint32_t	 jq_reserved;	/* zero */
+	uint32_t	 jq_flags;	/* JOURNAL_VERIFY */
+};
+#define JOURNAL_VERIFY		0x01	/* walk the chain: a VERIFIED first */
+
+/* What --verify found: status 0 the chain holds, else where it breaks. */
+#define JOURNAL_REASON_MAX	160
+struct journal_verdict {
+	uint64_t	 jv_records;	/* lines walked */
+	uint64_t	 jv_seq;	/* the first that does not match */
+	uint64_t	 jv_first;	/* the first record the store keeps */
+	int32_t		 jv_status;	/* 0 holds, -1 broken */
+	uint32_t	 jv_segments;	/* files walked */
+	char		 jv_reason[JOURNAL_REASON_MAX];
 };
 
 /* One record, with the gatekeeper's caps (spec "Journal"). */
@@ -187,6 +200,8 @@ struct journal_entry {
 	char		 je_decision[JOURNAL_DECISION_MAX + 1];
 	uint8_t		 je_pad[2];	/* zero */
 	uint32_t	 je_port;	/* 0..65535 */
+	uint32_t	 je_count;	/* attempts it stands for, >= 1 */
+	uint64_t	 je_seq;	/* its place in the space's chain */
 };
 
 struct journal_counts {

@@ -88,9 +88,20 @@ struct gk_journal {
 	/* Last limited record's monotonic second, by listener and kind */
 	int64_t			 gj_limited_last[3][2];
 	int			 gj_limited_seen[3][2];
+	int			 gj_out_failed;	/* the reader is gone */
+	/* Repeats of the last denial, counted into one record (journal.c) */
+	struct journal_record	*gj_last;
+	uint32_t		 gj_repeats;
+	int64_t			 gj_repeat_at_ms;
+	struct event		*gj_fold_ev;
+	int64_t			 gj_sec;	/* denial lines in this second */
+	uint32_t		 gj_sec_lines;
 	int			 gj_out_kind;	/* enum journal_out_kind */
 	struct evbuffer		*gj_out;
 	struct event		*gj_out_ev;
+	/* Each stdout line's place: this run's start, and its number. */
+	int64_t			 gj_boot_ms;
+	uint64_t		 gj_seq;
 };
 
 /* spaced-gatekeeper's environment. */
@@ -137,6 +148,8 @@ void	 journal_add(enum gk_listener, const char *host, size_t hostlen,
 void	 journal_add_limited(enum gk_listener, const char *host,
 	    size_t hostlen, long port, const char *decision);
 char	*journal_dump(void);
+/* 0 when a new record could not be kept: the corridor then refuses. */
+int	 journal_can_keep(void);
 /* stdout as a writer that never blocks the loop; before the sandbox. */
 void	 journal_init(struct event_base *);
 

@@ -87,6 +87,12 @@ gk_conn_closed(enum gk_listener l)
 int
 gk_conn_admit(enum gk_listener l, evutil_socket_t fd)
 {
+	if (l == GK_CORRIDOR && !journal_can_keep()) {
+		/* Counted as repeats: one line a second, however many. */
+		journal_add(l, "", 0, 0, "deny:journal-unavailable");
+		close(fd);
+		return -1;
+	}
 	if (gk->gk_conns[l] < gk->gk_caps[l])
 		return 0;
 	journal_add_limited(l, "", 0, 0, "deny:too-many-connections");

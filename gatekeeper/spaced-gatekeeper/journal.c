@@ -44,6 +44,7 @@ struct journal_record {
 	int64_t		 jr_at_ms;
 	uint8_t		 jr_listener;
 	int32_t		 jr_port;
+	uint32_t	 jr_count;	/* attempts it stands for */
 	char		 jr_host[GK_JOURNAL_HOST_MAX + 1];
 	char		 jr_decision[GK_JOURNAL_DECISION_MAX + 1];
 };
@@ -56,6 +57,16 @@ struct journal_record {
  */
 #define JOURNAL_OUT_MAX		(256 * 1024)
 #define JOURNAL_OUT_CHUNK	(64 * 1024)
+/* Past half of it, the corridor refuses rather than go unrecorded. */
+#define JOURNAL_OUT_CLOSED	(JOURNAL_OUT_MAX / 2)
+
+/*
+ * A flood of denials: the first of each is a line at once, its repeats
+ * within a second one line with their count; past this many denial
+ * lines in a second, hosts fold as "*" (the count says how many).
+ */
+#define JOURNAL_FOLD_MS		1000
+#define JOURNAL_DENIALS_SEC	1000
 
 enum journal_out_kind {
 	JO_FILE = 0,	/* a file, /dev/null: never waits for a reader */
@@ -110,11 +121,19 @@ journal_record_json(const struct journal_record *r)
 {
 	char	 at[40];
 
+	json_t	*j;
+
 	journal_iso(r->jr_at_ms, at, sizeof(at));
-	return json_pack("{s:s, s:s, s:s, s:i, s:s}", "at", at,
+	j = json_pack("{s:s, s:s, s:s, s:i, s:s}", "at", at,
 	    "listener", journal_listener_str(r->jr_listener),
 	    "host", r->jr_host, "port", (json_int_t)r->jr_port,
 	    "decision", r->jr_decision);
+	if (j != NULL && r->jr_count > 1 && json_object_set_new(j, "count",
+	    json_integer((json_int_t)r->jr_count)) == -1) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
 }
 
 static void
@@ -158,6 +177,7 @@ journal_out_fail(void)
 	journal_lost(lines);
 	evbuffer_drain(gj->gj_out, len);
 	event_del(gj->gj_out_ev);
+	gj->gj_out_failed = 1;
 }
 
 static void
@@ -236,6 +256,14 @@ journal_emit(const struct journal_record *r)
 
 	if ((j = journal_record_json(r)) == NULL)
 		return;
+	/* The collector keeps what follows its cursor: (boot, seq). */
+	if (json_object_set_new(j, "boot",
+	    json_integer((json_int_t)gk->gk_journal.gj_boot_ms)) == -1 ||
+	    json_object_set_new(j, "seq",
+	    json_integer((json_int_t)gk->gk_journal.gj_seq++)) == -1) {
+		json_decref(j);
+		return;
+	}
 	s = json_dumps(j, JSON_COMPACT);
 	json_decref(j);
 	if (s == NULL)
@@ -260,6 +288,10 @@ journal_init(struct event_base *base)
 	struct gk_journal	*gj = &gk->gk_journal;
 	struct stat		 st;
 	int			 fd, fl;
+	struct timespec		 ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gj->gj_boot_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 
 	if (fstat(STDOUT_FILENO, &st) == -1) {
 		/* Closed: keep fd 1 from becoming a socket we would log into. */
@@ -300,13 +332,12 @@ journal_init(struct event_base *base)
 		fatalx("journal: out of memory");
 }
 
-void
-journal_add(enum gk_listener l, const char *host, size_t hostlen, long port,
-    const char *decision)
+/* Into the ring and out on stdout. */
+static void
+journal_put(const struct journal_record *rec)
 {
 	struct gk_journal	*gj = &gk->gk_journal;
 	struct journal_record	*r;
-	struct timespec		 ts;
 
 	if (gj->gj_ring == NULL &&
 	    (gj->gj_ring = calloc(GK_JOURNAL_RING, sizeof(*r))) == NULL) {
@@ -319,15 +350,121 @@ journal_add(enum gk_listener l, const char *host, size_t hostlen, long port,
 		gj->gj_count++;
 	r = &gj->gj_ring[gj->gj_next];
 	gj->gj_next = (gj->gj_next + 1) % GK_JOURNAL_RING;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	r->jr_at_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-	r->jr_listener = (uint8_t)l;
-	r->jr_port = (port < 0 || port > 65535) ? 0 : (int32_t)port;
-	journal_copy(r->jr_host, GK_JOURNAL_HOST_MAX, host, hostlen);
-	journal_copy(r->jr_decision, GK_JOURNAL_DECISION_MAX, decision,
-	    strlen(decision));
+	*r = *rec;
 	journal_emit(r);
+}
+
+/* The repeats counted so far become one record. */
+static void
+journal_fold_flush(void)
+{
+	struct gk_journal	*gj = &gk->gk_journal;
+	struct journal_record	 r;
+
+	if (gj->gj_repeats == 0)
+		return;
+	r = *gj->gj_last;
+	r.jr_count = gj->gj_repeats;
+	r.jr_at_ms = gj->gj_repeat_at_ms;
+	gj->gj_repeats = 0;
+	if (gj->gj_fold_ev != NULL)
+		evtimer_del(gj->gj_fold_ev);
+	journal_put(&r);
+}
+
+static void
+journal_fold_timer(evutil_socket_t fd, short ev, void *arg)
+{
+	journal_fold_flush();
+}
+
+static int
+journal_same(const struct journal_record *a, const struct journal_record *b)
+{
+	return a->jr_listener == b->jr_listener && a->jr_port == b->jr_port &&
+	    strcmp(a->jr_host, b->jr_host) == 0 &&
+	    strcmp(a->jr_decision, b->jr_decision) == 0;
+}
+
+/* 1 when r, a denial, was counted as a repeat of the last one. */
+static int
+journal_fold(struct journal_record *r)
+{
+	struct gk_journal	*gj = &gk->gk_journal;
+	struct timeval		 tv = { JOURNAL_FOLD_MS / 1000, 0 };
+
+	if (gk->gk_base == NULL)
+		return 0;
+	if (gj->gj_sec != r->jr_at_ms / 1000) {
+		gj->gj_sec = r->jr_at_ms / 1000;
+		gj->gj_sec_lines = 0;
+	}
+	if (gj->gj_sec_lines >= JOURNAL_DENIALS_SEC) {
+		strlcpy(r->jr_host, "*", sizeof(r->jr_host));
+		r->jr_port = 0;
+	}
+	if (gj->gj_last == NULL || !journal_same(gj->gj_last, r))
+		return 0;
+	if (gj->gj_fold_ev == NULL && (gj->gj_fold_ev = evtimer_new(
+	    gk->gk_base, journal_fold_timer, NULL)) == NULL)
+		return 0;
+	if (gj->gj_repeats++ == 0) {
+		gj->gj_repeat_at_ms = r->jr_at_ms;
+		evtimer_add(gj->gj_fold_ev, &tv);
+	}
+	if (gj->gj_repeats == UINT32_MAX)
+		journal_fold_flush();
+	return 1;
+}
+
+void
+journal_add(enum gk_listener l, const char *host, size_t hostlen, long port,
+    const char *decision)
+{
+	struct gk_journal	*gj = &gk->gk_journal;
+	struct journal_record	 r;
+	struct timespec		 ts;
+	int			 deny = strncmp(decision, "deny", 4) == 0;
+
+	memset(&r, 0, sizeof(r));
+	clock_gettime(CLOCK_REALTIME, &ts);
+	r.jr_at_ms = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	r.jr_listener = (uint8_t)l;
+	r.jr_port = (port < 0 || port > 65535) ? 0 : (int32_t)port;
+	r.jr_count = 1;
+	journal_copy(r.jr_host, GK_JOURNAL_HOST_MAX, host, hostlen);
+	journal_copy(r.jr_decision, GK_JOURNAL_DECISION_MAX, decision,
+	    strlen(decision));
+	if (deny && journal_fold(&r))
+		return;
+	journal_fold_flush();
+	journal_put(&r);
+	if (!deny) {
+		free(gj->gj_last);
+		gj->gj_last = NULL;
+		return;
+	}
+	gj->gj_sec_lines++;
+	if (gj->gj_last == NULL &&
+	    (gj->gj_last = malloc(sizeof(*gj->gj_last))) == NULL)
+		return;
+	*gj->gj_last = r;
+}
+
+/*
+ * A record that could not be kept would go unseen: past half of the
+ * stdout buffer, or with its reader gone, new corridor connections are
+ * refused instead (gk_conn_admit), and that refusal is journalled.
+ */
+int
+journal_can_keep(void)
+{
+	struct gk_journal	*gj = &gk->gk_journal;
+
+	if (gj->gj_out_failed)
+		return 0;
+	return gj->gj_out == NULL ||
+	    evbuffer_get_length(gj->gj_out) < JOURNAL_OUT_CLOSED;
 }
 
 void
@@ -362,6 +499,7 @@ journal_dump(void)
 	size_t			 i, first;
 	char			*s;
 
+	journal_fold_flush();
 	if ((top = json_object()) == NULL)
 		return NULL;
 	if ((arr = json_array()) == NULL) {

@@ -15,9 +15,9 @@
  */
 
 /*
- * The journal worker's parsers: a gatekeeper's JSON line to a record,
- * a record to the store's line and back, lines out of a stream, and the
- * multiset that says which records are new.  Pure (STYLE.md 18).
+ * The journal worker's parsers: a gatekeeper's JSON line to a record
+ * and its cursor, and lines out of a stream (the store's own lines are
+ * chain.c's).  Pure (STYLE.md 18).
  */
 
 #include <sys/types.h>
@@ -81,8 +81,10 @@ journal_entry_valid(const struct journal_entry *je, const char **errstr)
 		*errstr = "bad time";
 		return -1;
 	}
+	/* "journal": what spaced-journal writes of its own (chain.h) */
 	if (strcmp(je->je_listener, "corridor") != 0 &&
-	    strcmp(je->je_listener, "window") != 0) {
+	    strcmp(je->je_listener, "window") != 0 &&
+	    strcmp(je->je_listener, "journal") != 0) {
 		*errstr = "bad listener";
 		return -1;
 	}
@@ -121,13 +123,23 @@ get_string(json_t *v, char *buf, size_t size, size_t max)
 	return 0;
 }
 
+/* A whole number in [lo, hi]. */
+static int
+get_int(json_t *v, json_int_t lo, json_int_t hi, json_int_t *out)
+{
+	if (!json_is_integer(v) || (*out = json_integer_value(v)) < lo ||
+	    *out > hi)
+		return -1;
+	return 0;
+}
+
 int
 journal_line_parse(const char *line, size_t len, struct journal_entry *je,
-    const char **errstr)
+    struct journal_cursor *jc, const char **errstr)
 {
 	json_error_t	 err;
-	json_t		*o, *port;
-	json_int_t	 p;
+	json_t		*o, *count;
+	json_int_t	 p, boot, seq, n = 1;
 
 	memset(je, 0, sizeof(*je));
 	*errstr = "not a record";
@@ -140,7 +152,14 @@ journal_line_parse(const char *line, size_t len, struct journal_entry *je,
 		*errstr = "not JSON";
 		return -1;
 	}
-	if (!json_is_object(o) || json_object_size(o) != 5)
+	/* count: repeated attempts the gatekeeper folded into one */
+	count = json_object_get(o, "count");
+	if (!json_is_object(o) ||
+	    json_object_size(o) != (count != NULL ? 8 : 7) ||
+	    (count != NULL && get_int(count, 1, UINT32_MAX, &n) == -1))
+		goto bad;
+	if (get_int(json_object_get(o, "boot"), 0, INT64_MAX, &boot) == -1 ||
+	    get_int(json_object_get(o, "seq"), 0, INT64_MAX, &seq) == -1)
 		goto bad;
 	if (get_string(json_object_get(o, "at"), je->je_at,
 	    sizeof(je->je_at), JOURNAL_AT_LEN) == -1 ||
@@ -151,87 +170,23 @@ journal_line_parse(const char *line, size_t len, struct journal_entry *je,
 	    get_string(json_object_get(o, "decision"), je->je_decision,
 	    sizeof(je->je_decision), JOURNAL_DECISION_MAX) == -1)
 		goto bad;
-	port = json_object_get(o, "port");
-	if (!json_is_integer(port) || (p = json_integer_value(port)) < 0 ||
-	    p > 65535)
+	if (get_int(json_object_get(o, "port"), 0, 65535, &p) == -1)
 		goto bad;
 	je->je_port = (uint32_t)p;
+	je->je_count = (uint32_t)n;
+	jc->jc_boot = boot;
+	jc->jc_seq = (uint64_t)seq;
 	json_decref(o);
-	if (journal_entry_valid(je, errstr) == -1) {
+	/* Only spaced-journal writes as "journal". */
+	if (journal_entry_valid(je, errstr) == -1 ||
+	    strcmp(je->je_listener, "journal") == 0) {
+		*errstr = "bad record";
 		memset(je, 0, sizeof(*je));
 		return -1;
 	}
 	return 0;
 bad:
 	json_decref(o);
-	memset(je, 0, sizeof(*je));
-	return -1;
-}
-
-int
-journal_entry_fmt(const struct journal_entry *je, char *buf, size_t len)
-{
-	const char	*errstr;
-	int		 n;
-
-	if (journal_entry_valid(je, &errstr) == -1)
-		return -1;
-	n = snprintf(buf, len, "%s\t%s\t%s\t%u\t%s", je->je_at,
-	    je->je_listener, je->je_host, (unsigned)je->je_port,
-	    je->je_decision);
-	return n < 0 || (size_t)n >= len ? -1 : 0;
-}
-
-/* The next tab-separated field of line into buf (size bytes). */
-static int
-field(const char **p, const char *end, char *buf, size_t size, int last)
-{
-	const char	*t;
-	size_t		 n;
-
-	if (last)
-		t = end;
-	else if ((t = memchr(*p, '\t', end - *p)) == NULL)
-		return -1;
-	n = t - *p;
-	if (n >= size || memchr(*p, '\0', n) != NULL)
-		return -1;
-	memcpy(buf, *p, n);
-	buf[n] = '\0';
-	*p = last ? t : t + 1;
-	return 0;
-}
-
-int
-journal_entry_scan(const char *line, size_t len, struct journal_entry *je,
-    const char **errstr)
-{
-	const char	*p = line, *end = line + len;
-	char		 port[8];
-	int		 v = 0;
-	size_t		 i;
-
-	memset(je, 0, sizeof(*je));
-	*errstr = "bad store line";
-	if (field(&p, end, je->je_at, sizeof(je->je_at), 0) == -1 ||
-	    field(&p, end, je->je_listener, sizeof(je->je_listener), 0) ==
-	    -1 || field(&p, end, je->je_host, sizeof(je->je_host), 0) == -1 ||
-	    field(&p, end, port, sizeof(port), 0) == -1 ||
-	    field(&p, end, je->je_decision, sizeof(je->je_decision), 1) == -1)
-		goto bad;
-	if (port[0] == '\0' || strlen(port) > 5 ||
-	    (port[0] == '0' && port[1] != '\0'))
-		goto bad;
-	for (i = 0; port[i] != '\0'; i++) {
-		if (port[i] < '0' || port[i] > '9')
-			goto bad;
-		v = v * 10 + (port[i] - '0');
-	}
-	je->je_port = (uint32_t)v;
-	if (journal_entry_valid(je, errstr) == -1)
-		goto bad;
-	return 0;
-bad:
 	memset(je, 0, sizeof(*je));
 	return -1;
 }
@@ -288,149 +243,4 @@ journal_split_end(struct journal_splitter *js, journal_line_fn fn, void *arg)
 {
 	if (js->js_len > 0 || js->js_overlong)
 		split_line(js, fn, arg);
-}
-
-/* --- the multiset ----------------------------------------------------- */
-
-/*
- * The whole log comes every time, so a record is new only when this log
- * holds it more often than the store already does: a multiset of store
- * lines, counted once from the store and once from the log.  A log that
- * lost its head (the engine's rotation) adds nothing twice, and two
- * equal attempts in one millisecond stay two.
- */
-
-struct seen_slot {
-	char		*ss_key;
-	uint64_t	 ss_hash;
-	uint32_t	 ss_stored;
-	uint32_t	 ss_seen;
-};
-
-struct journal_seen {
-	struct seen_slot *sn_slots;
-	size_t		 sn_cap;	/* a power of two */
-	size_t		 sn_used;
-};
-
-/* FNV-1a: the keys are the store's own lines, not chosen to collide. */
-static uint64_t
-seen_hash(const char *s)
-{
-	uint64_t	 h = 0xcbf29ce484222325ULL;
-
-	for (; *s != '\0'; s++) {
-		h ^= (unsigned char)*s;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
-struct journal_seen *
-journal_seen_new(void)
-{
-	struct journal_seen	*sn;
-
-	if ((sn = calloc(1, sizeof(*sn))) == NULL)
-		return NULL;
-	sn->sn_cap = 64;
-	if ((sn->sn_slots = calloc(sn->sn_cap, sizeof(*sn->sn_slots))) ==
-	    NULL) {
-		free(sn);
-		return NULL;
-	}
-	return sn;
-}
-
-void
-journal_seen_free(struct journal_seen *sn)
-{
-	size_t	 i;
-
-	if (sn == NULL)
-		return;
-	for (i = 0; i < sn->sn_cap; i++)
-		free(sn->sn_slots[i].ss_key);
-	free(sn->sn_slots);
-	free(sn);
-}
-
-size_t
-journal_seen_count(const struct journal_seen *sn)
-{
-	return sn->sn_used;
-}
-
-static struct seen_slot *
-seen_find(struct seen_slot *slots, size_t cap, const char *key, uint64_t h)
-{
-	size_t	 i = h & (cap - 1);
-
-	while (slots[i].ss_key != NULL && (slots[i].ss_hash != h ||
-	    strcmp(slots[i].ss_key, key) != 0))
-		i = (i + 1) & (cap - 1);
-	return &slots[i];
-}
-
-static int
-seen_grow(struct journal_seen *sn)
-{
-	struct seen_slot	*slots, *s;
-	size_t			 cap = sn->sn_cap * 2, i;
-
-	if ((slots = calloc(cap, sizeof(*slots))) == NULL)
-		return -1;
-	for (i = 0; i < sn->sn_cap; i++) {
-		if (sn->sn_slots[i].ss_key == NULL)
-			continue;
-		s = seen_find(slots, cap, sn->sn_slots[i].ss_key,
-		    sn->sn_slots[i].ss_hash);
-		*s = sn->sn_slots[i];
-	}
-	free(sn->sn_slots);
-	sn->sn_slots = slots;
-	sn->sn_cap = cap;
-	return 0;
-}
-
-static struct seen_slot *
-seen_slot(struct journal_seen *sn, const char *key)
-{
-	struct seen_slot	*s;
-	uint64_t		 h = seen_hash(key);
-
-	if ((sn->sn_used + 1) * 2 > sn->sn_cap && seen_grow(sn) == -1)
-		return NULL;
-	s = seen_find(sn->sn_slots, sn->sn_cap, key, h);
-	if (s->ss_key == NULL) {
-		if ((s->ss_key = strdup(key)) == NULL)
-			return NULL;
-		s->ss_hash = h;
-		sn->sn_used++;
-	}
-	return s;
-}
-
-int
-journal_seen_stored(struct journal_seen *sn, const char *key)
-{
-	struct seen_slot	*s;
-
-	if ((s = seen_slot(sn, key)) == NULL)
-		return -1;
-	if (s->ss_stored < UINT32_MAX)
-		s->ss_stored++;
-	return 0;
-}
-
-int
-journal_seen_take(struct journal_seen *sn, const char *key)
-{
-	struct seen_slot	*s;
-
-	if ((s = seen_slot(sn, key)) == NULL)
-		return -1;
-	if (s->ss_seen < UINT32_MAX)
-		s->ss_seen++;
-	return s->ss_seen > s->ss_stored;
 }

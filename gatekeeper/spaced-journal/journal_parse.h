@@ -28,22 +28,17 @@
 #include "proto.h"
 
 #define JOURNAL_LINE_MAX	4096	/* longer lines are dropped */
-/* The store's form: at, listener, host, port, decision, tab-separated. */
-#define JOURNAL_KEY_MAX		(JOURNAL_AT_LEN + JOURNAL_LISTENER_MAX + \
-				    JOURNAL_HOST_MAX + 6 + \
-				    JOURNAL_DECISION_MAX + 5)
-
+/* Where a gatekeeper's line stands: its run's start (ms), its number. */
+struct journal_cursor {
+	int64_t		 jc_boot;
+	uint64_t	 jc_seq;
+};
 /* A gatekeeper's line (no newline) to a record; -1 with *errstr. */
 int	 journal_line_parse(const char *line, size_t len,
-	    struct journal_entry *, const char **errstr);
+	    struct journal_entry *, struct journal_cursor *,
+	    const char **errstr);
 /* The checks every record passes, whatever it came from. */
 int	 journal_entry_valid(const struct journal_entry *, const char **errstr);
-/* The store's line of a valid record, NUL-terminated, no newline. */
-int	 journal_entry_fmt(const struct journal_entry *, char *buf, size_t len);
-/* A store line (no newline) back to a record; -1 with *errstr. */
-int	 journal_entry_scan(const char *line, size_t len,
-	    struct journal_entry *, const char **errstr);
-
 /* Lines out of a stream that comes in any pieces. */
 struct journal_splitter {
 	char		 js_line[JOURNAL_LINE_MAX + 1];
@@ -58,15 +53,5 @@ void	 journal_split(struct journal_splitter *, const uint8_t *, size_t,
 	    journal_line_fn, void *);
 /* The end of the stream: a last line without a newline counts too. */
 void	 journal_split_end(struct journal_splitter *, journal_line_fn, void *);
-
-/* Dedupe: the whole log comes every time (journal_parse.c says how). */
-struct journal_seen;
-struct journal_seen *journal_seen_new(void);
-void	 journal_seen_free(struct journal_seen *);
-/* A line of the store; -1 on allocation failure. */
-int	 journal_seen_stored(struct journal_seen *, const char *key);
-/* A line of the log: 1 when it is new (count it), 0 when stored; -1. */
-int	 journal_seen_take(struct journal_seen *, const char *key);
-size_t	 journal_seen_count(const struct journal_seen *);
 
 #endif /* JOURNAL_PARSE_H */

@@ -9,4 +9,7 @@ $(B)/libexec/spaced/spaced-journal: $(JOURNAL_OBJS) $(B)/libcommon.a
 BINS		+= $(B)/libexec/spaced/spaced-journal
 # Pure parts, for unit tests.
 UNIT_LINK_spaced-journal := $(B)/gatekeeper/spaced-journal/journal_parse.o \
+		   $(B)/gatekeeper/spaced-journal/chain.o \
+		   $(B)/gatekeeper/spaced-journal/store.o \
+		   $(B)/gatekeeper/spaced-journal/verify.o \
 		   $(B)/gatekeeper/spaced-journal/server_parse.o

@@ -103,8 +103,38 @@ check "a bad id is refused before it is sent (invalid_space_id)" \
 # The store holds the owner in its name, and no JSON of a gatekeeper.
 check "the store file is named by owner and space" \
     test -f "$sd/store/$INSTALL-0-$id.journal"
-check "  a line a record, tab-separated" \
-    sh -c "awk -F '\t' 'NF != 5 { bad = 1 } END { exit bad }' '$sd/store/$INSTALL-0-$id.journal'"
+check "  a line a record, tab-separated, ending in its MAC" \
+    sh -c "awk -F '\t' 'NF != 10 || length(\$10) != 64 || \$10 ~ /[^0-9a-f]/ { bad = 1 }
+    END { exit bad }' '$sd/store/$INSTALL-0-$id.journal'"
+check "  the installation's key is spaced-journal's alone (0600)" \
+    test "$(stat -c %a "$sd/store/.journal-key")" = 600
+
+# The chain: the untouched store passes --verify, a hand's edit is named.
+store=$sd/store/$INSTALL-0-$id.journal
+sc journal "$id" --verify >"$T/v.out" 2>"$T/err"
+check "journal --verify: the untouched store holds" \
+    grep -q '^the chain holds: records 0 to' "$T/v.out"
+sc journal "$id" -j >"$T/l.json"
+check "journal -j: one OCSF network activity object a line" \
+    jq -se 'length > 0 and all(.class_uid == 4001 and
+    (.metadata.sequence | type == "number") and
+    (.dst_endpoint.hostname | type == "string"))' "$T/l.json" >/dev/null
+cp "$store" "$T/store.bak"
+sed -i '0,/\tnot-listed\.example\t/s//\tnot-listed.exampl3\t/' "$store"
+check "  (an edit by hand as root took)" sh -c "! cmp -s '$store' '$T/store.bak'"
+sc journal "$id" --verify >"$T/v.out" 2>&1
+rc=$?
+check "  --verify names the edited record" \
+    grep -Eq '^broken at record [0-9]+: record [0-9]+ does not match its MAC' "$T/v.out"
+check "  and exits 1" test "$rc" = 1
+cp "$T/store.bak" "$store"
+sed -i '1d' "$store"
+sc journal "$id" --verify >"$T/v.out" 2>&1
+check "  --verify names a removed first record" \
+    grep -q '^broken at record 1: record 1 stands where record 0 should' "$T/v.out"
+cp "$T/store.bak" "$store"
+sc journal "$id" --verify >"$T/v.out" 2>&1
+check "  restored, it holds again" grep -q '^the chain holds' "$T/v.out"
 
 sc -j remove "$id" >/dev/null
 finish

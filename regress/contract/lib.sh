@@ -19,7 +19,8 @@ make_tree
 if command -v contract_tree >/dev/null 2>&1; then contract_tree; fi
 SPACED_EXTRA_CONF="install id $INSTALL
 ${SPACED_EXTRA_CONF:-}"
-if ! start_spaced "$T/sd"; then
+# SPACED_WRAP: a command spaced runs under (spaced-unit.sh: the unit's bounds).
+if ! start_spaced "$T/sd" ${SPACED_WRAP:-}; then
 	echo "# spaced did not start:"; sed 's/^/# /' "$T/sd/log"
 	not_ok "spaced starts"; finish
 fi

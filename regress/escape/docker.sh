@@ -17,8 +17,10 @@
 #   end of the suite verifies both spaces clean).
 # - exec output is not the container log; the container's stdout is its
 #   init's fd 1, which the space user owns, so the log cap is tried there.
-# - Engine 20.10's local driver keeps one rotated file at max-file=1, so
-#   the bound checked is two files, and that 30 MiB more add nothing.
+# - The log rotates over five files (issue 26), so the first line
+#   survives 30 MiB; Engine 20.10's local driver keeps one rotated file
+#   more than max-file, so the bound checked is six files, and that
+#   60 MiB more add nothing.
 # - Opening an existing root file for writing on a read-only bind mount is
 #   answered by its ownership first; those attempts say they prove that.
 . "$(dirname "$0")/../contract/lib.sh"
@@ -318,9 +320,9 @@ echo "# section 7 at $(($(date +%s) - t0)) s"
 #    fd 1.  30 MiB written there must leave a log file of at most 10 MiB.
 for c in space gatekeeper; do
 	api GET "/containers/spaced-space-$A-$c/json" >"$T/$c.json"
-	check "log: $c LogConfig is local, max-size 10m, max-file 1, no compress" \
+	check "log: $c LogConfig is local, max-size 10m, max-file 5, no compress" \
 	    test "$(j -c '.HostConfig.LogConfig' "$T/$c.json")" = \
-	    '{"Type":"local","Config":{"compress":"false","max-file":"1","max-size":"10m"}}'
+	    '{"Type":"local","Config":{"compress":"false","max-file":"5","max-size":"10m"}}'
 done
 full=$(j .Id "$T/space.json")
 root=$(docker info -f '{{.DockerRootDir}}')
@@ -345,22 +347,24 @@ logsum() {
 lsz=$(stat -c %s "$lf" 2>/dev/null || echo 0)
 check "log: the current log file is at most 10 MiB after 30 MiB ($lsz bytes)" \
     test "$lsz" -le 10485760 -a "$lsz" -gt 0
-check "log: the first line was rotated away" \
-    test "$(cat "$root/containers/$full/local-logs"/* | grep -ac "ESC-LOG-FIRST-$R")" -eq 0
-# Engine 20.10's local driver keeps one rotated file even at max-file=1
-# (measured: container.log and container.log.1), so the bound on disk is
-# two files; what matters is that it is a bound: 30 MiB more add nothing.
+check "log: the first line is still kept, rotated, not truncated away" \
+    test "$(cat "$root/containers/$full/local-logs"/* | grep -ac "ESC-LOG-FIRST-$R")" -eq 1
+# Engine 20.10's local driver keeps one rotated file more than max-file
+# (measured at max-file=1: container.log and container.log.1), so the
+# bound on disk is six files; what matters is that it is a bound.
 t1=$(logsum)
 echo "# log files after 30 MiB: $(ls "$root/containers/$full/local-logs" | tr '\n' ' ')($t1 bytes)"
 inside "$A" '
-yes 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef | head -c 31457280 >/proc/1/fd/1 || exit 4
+yes 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef | head -c 62914560 >/proc/1/fd/1 || exit 4
 echo ESC-LOG-LAST2-'"$R"' >/proc/1/fd/1 || exit 5
 ' >>"$T/logw" 2>&1
 wait_for 20 grep -aq "ESC-LOG-LAST2-$R" "$lf"
 t2=$(logsum)
-check "log: all its files at most 2 x 10 MiB after 30 MiB ($t1)" test "$t1" -le 20971520
-check "log: and still after 60 MiB ($t2), with the last line in" \
-    sh -c "test '$t2' -le 20971520 && grep -aq 'ESC-LOG-LAST2-$R' '$lf'"
+check "log: all its files at most 6 x 10 MiB after 30 MiB ($t1)" test "$t1" -le 62914560
+check "log: and still after 90 MiB ($t2), with the last line in" \
+    sh -c "test '$t2' -le 62914560 && grep -aq 'ESC-LOG-LAST2-$R' '$lf'"
+check "log: past five files the first line was rotated away" \
+    test "$(cat "$root/containers/$full/local-logs"/* | grep -ac "ESC-LOG-FIRST-$R")" -eq 0
 
 # ---------------------------------------------------------------------
 echo "# section 8 at $(($(date +%s) - t0)) s"

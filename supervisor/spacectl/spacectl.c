@@ -72,7 +72,7 @@ static const struct ctl_cmd cmds[] = {
 	    USAGE_LINE, 2, FAIL_JSON, IMSG_CTL_NETWORK, network_main },
 	{ "grant", "ID GRANT_ID UPSTREAM HEADER < secret",
 	    USAGE_LINE, 2, FAIL_JSON, IMSG_CTL_GRANT, grant_main },
-	{ "journal", "ID [-f]",
+	{ "journal", "ID [-f] [-j] [--since T] [--verify]",
 	    USAGE_LINE, 3, FAIL_JSON, IMSG_CTL_JOURNAL, journal_main },
 	{ "files", "DIR",
 	    USAGE_NEXT, 4, FAIL_JSON, IMSG_CTL_FILES, files_main },

@@ -588,13 +588,16 @@ void
 out_journal_entry(const struct journal_entry *je, json_t *records)
 {
 	if (records == NULL) {
-		printf("%s %s %s:%u %s\n", je->je_at, je->je_listener,
+		printf("%s %s %s:%u %s", je->je_at, je->je_listener,
 		    je->je_host, (unsigned)je->je_port, je->je_decision);
+		printf(je->je_count > 1 ? " x%u\n" : "\n", je->je_count);
 		return;
 	}
-	out_json_add(records, json_pack("{s:s, s:s, s:s, s:i, s:s}", "at",
-	    je->je_at, "listener", je->je_listener, "host", je->je_host,
-	    "port", (json_int_t)je->je_port, "decision", je->je_decision));
+	out_json_add(records, json_pack("{s:s, s:s, s:s, s:i, s:s, s:i, "
+	    "s:I}", "at", je->je_at, "listener", je->je_listener, "host",
+	    je->je_host, "port", (json_int_t)je->je_port, "decision",
+	    je->je_decision, "count", (json_int_t)je->je_count, "seq",
+	    (json_int_t)je->je_seq));
 }
 
 /* The whole journal (follow: 0), or what a poll of -f found. */

@@ -36,6 +36,8 @@ struct journal_state {
 	int	 jr_place_done;	/* the place sent it whole */
 	int	 jr_read;	/* READ_REQ sent */
 	int	 jr_failed;	/* the store did not take it */
+	int	 jr_verified;	/* a VERIFIED came */
+	uint32_t jr_flags;
 	uint32_t jr_max;
 	uint32_t jr_sent;
 	uint64_t jr_from;
@@ -60,11 +62,13 @@ journal_start(struct request *r, struct imsg *imsg)
 	if (imsg_get_data(imsg, &cj, sizeof(cj)) == -1 ||
 	    !valid_string(cj.cj_id, sizeof(cj.cj_id)) ||
 	    !space_id_valid(cj.cj_id) || cj.cj_pad[0] != 0 ||
-	    cj.cj_pad[1] != 0 || cj.cj_pad[2] != 0 || cj.cj_reserved != 0 ||
+	    cj.cj_pad[1] != 0 || cj.cj_pad[2] != 0 ||
+	    (cj.cj_flags & ~JOURNAL_VERIFY) != 0 ||
 	    cj.cj_max > JOURNAL_READ_MAX)
 		return ERR_BAD_REQUEST;
 	js->jr_from = cj.cj_from;
 	js->jr_max = cj.cj_max == 0 ? JOURNAL_READ_MAX : cj.cj_max;
+	js->jr_flags = cj.cj_flags;
 
 	memset(&sl, 0, sizeof(sl));
 	space_req_fill(r, &sl.sl_space, cj.cj_id);
@@ -93,7 +97,8 @@ journal_read_maybe(struct request *r)
 	if (!js->jr_ingested || !js->jr_place_done ||
 	    js->jr_read)
 		return;
-	if (js->jr_failed) {
+	/* A verify walks what the store holds, whatever the log did. */
+	if (js->jr_failed && !(js->jr_flags & JOURNAL_VERIFY)) {
 		request_refuse(r, ERR_INTERNAL, "spaced-journal could not keep "
 		    "the records: see its log");
 		return;
@@ -102,6 +107,7 @@ journal_read_maybe(struct request *r)
 	memset(&jq, 0, sizeof(jq));
 	jq.jq_from = js->jr_from;
 	jq.jq_max = js->jr_max;
+	jq.jq_flags = js->jr_flags;
 	if (request_send(r, PROC_JOURNAL, IMSG_JOURNAL_READ_REQ, -1, &jq,
 	    sizeof(jq)) == -1)
 		request_refuse(r, ERR_WORKER_UNAVAILABLE, "spaced-journal is "
@@ -164,12 +170,28 @@ journal_record(struct request *r, enum procid from, struct imsg *imsg)
 	    !valid_string(je.je_listener, sizeof(je.je_listener)) ||
 	    !valid_string(je.je_host, sizeof(je.je_host)) ||
 	    !valid_string(je.je_decision, sizeof(je.je_decision)) ||
-	    je.je_port > 65535 || je.je_pad[0] != 0 || je.je_pad[1] != 0)
+	    je.je_port > 65535 || je.je_pad[0] != 0 || je.je_pad[1] != 0 ||
+	    je.je_count == 0)
 		fatalx("%s: bad record from %s", __func__, proc_title(from));
 	if (++js->jr_sent > js->jr_max)
 		fatalx("%s: %s sent more than was asked", __func__,
 		    proc_title(from));
 	request_data(r, &je, sizeof(je));
+}
+
+static void
+journal_verified(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct journal_state	*js = r->r_state;
+	struct journal_verdict	 jv;
+
+	if (imsg_get_data(imsg, &jv, sizeof(jv)) == -1 || !js->jr_read ||
+	    !(js->jr_flags & JOURNAL_VERIFY) || js->jr_verified ||
+	    memchr(jv.jv_reason, '\0', sizeof(jv.jv_reason)) == NULL ||
+	    (jv.jv_status != 0 && jv.jv_status != -1))
+		fatalx("%s: bad verdict from %s", __func__, proc_title(from));
+	js->jr_verified = 1;
+	request_data(r, &jv, sizeof(jv));
 }
 
 static void
@@ -182,6 +204,7 @@ journal_done(struct request *r, enum procid from, struct imsg *imsg)
 		fatalx("%s: bad counts from %s", __func__, proc_title(from));
 	journal_counts_check(&jc, from);
 	if (!js->jr_read || jc.jc_sent != js->jr_sent ||
+	    ((js->jr_flags & JOURNAL_VERIFY) != 0) != js->jr_verified ||
 	    jc.jc_from != js->jr_from)
 		fatalx("%s: %s: done does not match what it sent", __func__,
 		    proc_title(from));
@@ -199,5 +222,7 @@ const struct answer_row journal_answers[] = {
 	{ IMSG_SPACE_DONE, PROC_BIT(PROC_DOCKER), sizeof(struct space_done),
 	    AR_FINAL, journal_place_done },
 	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, 0, space_conn },
+	{ IMSG_JOURNAL_VERIFIED, PROC_BIT(PROC_JOURNAL),
+	    sizeof(struct journal_verdict), 0, journal_verified },
 	{ 0 }
 };

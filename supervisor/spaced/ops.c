@@ -60,8 +60,9 @@ const struct ctl_op ops_table[] = {
 	    WHO_DOCKER, 60, network_start, gk_answers),
 	ROW(IMSG_CTL_GRANT, "grant", sizeof(struct ctl_grant), WHO_DOCKER, 60,
 	    grant_start, gk_answers),
+	/* 300 s: a flood's rotated log (50 MB at most) is read whole. */
 	{ IMSG_CTL_JOURNAL, "journal", sizeof(struct ctl_journal), WHO_DOCKER,
-	    60, journal_start, journal_answers, NULL, NULL,
+	    300, journal_start, journal_answers, NULL, NULL,
 	    &journal_state_size },
 	/* Anyone, for a repository of their own (spaced-launch checks). */
 	{ IMSG_CTL_FILES, "files", sizeof(struct ctl_git), WHO_ANYONE, 60,

@@ -331,7 +331,8 @@ main(int argc, char *argv[])
 	log_init(debug, LOG_DAEMON);
 	log_setverbose(verbose + debug);
 	log_procinit("parent");
-	if (!debug && daemon(0, 0) == -1)
+	/* Under systemd the service manager keeps us: no fork of our own. */
+	if (!service_managed() && !debug && daemon(0, 0) == -1)
 		fatal("daemon");
 	signal(SIGPIPE, SIG_IGN);
 	libexec_dir(libexec, sizeof(libexec));
@@ -381,6 +382,8 @@ main(int argc, char *argv[])
 	gitinst_init(env->env_base);
 	control_listen(conf->sc_socket, env->env_base, ops_table, ops_count);
 	/* Everything that needs exec, fork or a new privilege is done. */
+	/* Ready: the socket answers; said before the filter forbids it. */
+	service_notify("READY=1");
 	spaced_privdrop(conf);
 	log_info("started, workers confined");
 

@@ -458,6 +458,9 @@ int	 audit_parse_status(const char *buf, size_t len,
 
 /* kmsg.c: why a child died of SIGSYS, from the kernel's audit line */
 void	 kmsg_open(void);
+/* service.c: systemd's readiness protocol, when it runs spaced */
+int	 service_managed(void);
+void	 service_notify(const char *state);
 void	 kmsg_seccomp_syscall(pid_t, char *buf, size_t len);
 int	 kmsg_parse_seccomp(const char *line, size_t len, pid_t pid,
 	    long *syscall);

@@ -232,8 +232,11 @@ def cmd_hold(addr, port, target, n, token, mode, then="wait"):
 def cmd_refusals(addr, port, n, fmt):
 	seen = {}
 	for i in range(int(n)):
-		s, status, head = proxy(addr, port, fmt % i)
-		s.close()
+		try:
+			s, status, head = proxy(addr, port, fmt % i)
+			s.close()
+		except (ConnectionResetError, BrokenPipeError):
+			status = "reset"	# refused at accept
 		seen[status] = seen.get(status, 0) + 1
 	print(" ".join("%s=%d" % kv for kv in sorted(seen.items())))
 

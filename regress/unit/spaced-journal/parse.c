@@ -16,9 +16,8 @@
 
 /*
  * spaced-journal's parsers: a gatekeeper's line is a record only when
- * it is exactly one, whatever hostile bytes it carries; the store's form
- * goes there and back; lines come out of any pieces; and the multiset
- * says what is new when the whole log comes again.
+ * it is exactly one, whatever hostile bytes it carries, and it says
+ * where it stands (its run and number); lines come out of any pieces.
  */
 
 #include <criterion/criterion.h>
@@ -28,15 +27,25 @@
 
 #include "gatekeeper/spaced-journal/journal_parse.h"
 
-#define GOOD	"{\"at\":\"2026-12-03T19:19:20.569Z\",\"listener\":\"corridor\"," \
+#define GOOD	"{\"boot\":1,\"seq\":0,\"at\":\"2026-12-03T19:19:20.569Z\",\"listener\":\"corridor\"," \
 		"\"host\":\"registry.npmjs.org\",\"port\":443,\"decision\":\"allow\"}"
 
+/* Each line with the cursor the gatekeeper adds, unless it has one. */
 static int
 parse(const char *line, struct journal_entry *je)
 {
-	const char	*errstr;
+	struct journal_cursor	 cur;
+	const char		*errstr;
+	char			*full;
+	int			 rv;
 
-	return journal_line_parse(line, strlen(line), je, &errstr);
+	if (line[0] != '{' || strstr(line, "\"boot\"") != NULL)
+		return journal_line_parse(line, strlen(line), je, &cur,
+		    &errstr);
+	cr_assert(asprintf(&full, "{\"boot\":1,\"seq\":0,%s", line + 1) > 0);
+	rv = journal_line_parse(full, strlen(full), je, &cur, &errstr);
+	free(full);
+	return rv;
 }
 
 Test(line, good)
@@ -174,6 +183,7 @@ Test(line, caps)
 Test(line, overlong_and_deep)
 {
 	struct journal_entry	 je;
+	struct journal_cursor	 cur;
 	const char		*errstr;
 	char			*buf;
 	size_t			 i, n = JOURNAL_LINE_MAX;
@@ -183,50 +193,13 @@ Test(line, overlong_and_deep)
 	memset(buf, ' ', n + 1);
 	memcpy(buf, GOOD, strlen(GOOD));
 	/* a record padded to the cap is taken, a byte more is not */
-	cr_assert_eq(journal_line_parse(buf, n, &je, &errstr), 0);
-	cr_assert_eq(journal_line_parse(buf, n + 1, &je, &errstr), -1);
+	cr_assert_eq(journal_line_parse(buf, n, &je, &cur, &errstr), 0);
+	cr_assert_eq(journal_line_parse(buf, n + 1, &je, &cur, &errstr), -1);
 	/* deep nesting within the cap ends in a refusal, not a crash */
 	for (i = 0; i < n; i++)
 		buf[i] = i < n / 2 ? '[' : ']';
-	cr_assert_eq(journal_line_parse(buf, n, &je, &errstr), -1);
+	cr_assert_eq(journal_line_parse(buf, n, &je, &cur, &errstr), -1);
 	free(buf);
-}
-
-Test(store, there_and_back)
-{
-	struct journal_entry	 je, back;
-	const char		*errstr;
-	char			 key[JOURNAL_KEY_MAX];
-
-	cr_assert_eq(parse(GOOD, &je), 0);
-	cr_assert_eq(journal_entry_fmt(&je, key, sizeof(key)), 0);
-	cr_assert_str_eq(key, "2026-12-03T19:19:20.569Z\tcorridor\t"
-	    "registry.npmjs.org\t443\tallow");
-	cr_assert_eq(journal_entry_scan(key, strlen(key), &back, &errstr), 0);
-	cr_assert_eq(memcmp(&je, &back, sizeof(je)), 0);
-}
-
-Test(store, bad_store_lines)
-{
-	static const char *const bad[] = {
-		"",
-		"2026-12-03T19:19:20.569Z\tcorridor\th\t443",
-		"2026-12-03T19:19:20.569Z\tcorridor\th\t443\tallow\textra",
-		"2026-12-03T19:19:20.569Z\tcorridor\th\t0443\tallow",
-		"2026-12-03T19:19:20.569Z\tcorridor\th\t65536\tallow",
-		"2026-12-03T19:19:20.569Z\tcorridor\th\t\tallow",
-		"2026-12-03T19:19:20.569Z\tcorridor\th\t44x\tallow",
-		"2026-12-03T19:19:20.569Z\twindow\th\t443\t",
-		"garbage",
-		NULL
-	};
-	struct journal_entry	 je;
-	const char		*errstr;
-	size_t			 i;
-
-	for (i = 0; bad[i] != NULL; i++)
-		cr_expect_eq(journal_entry_scan(bad[i], strlen(bad[i]), &je,
-		    &errstr), -1, "%s", bad[i]);
 }
 
 /* --- lines ------------------------------------------------------------ */
@@ -305,55 +278,3 @@ Test(split, overlong_lines_dropped_and_counted)
 
 /* --- dedupe ----------------------------------------------------------- */
 
-Test(seen, the_whole_log_again_adds_nothing)
-{
-	struct journal_seen	*sn = journal_seen_new();
-	static const char *const log1[] = { "a", "b", "a", NULL };
-	static const char *const log2[] = { "a", "b", "a", "c", "a", NULL };
-	size_t			 i, fresh = 0;
-
-	cr_assert_not_null(sn);
-	/* the store already holds log1 */
-	for (i = 0; log1[i] != NULL; i++)
-		cr_assert_eq(journal_seen_stored(sn, log1[i]), 0);
-	/* log2 is log1 and more: c and the third a are new */
-	for (i = 0; log2[i] != NULL; i++)
-		fresh += journal_seen_take(sn, log2[i]);
-	cr_assert_eq(fresh, 2);
-	journal_seen_free(sn);
-}
-
-Test(seen, a_log_that_lost_its_head)
-{
-	struct journal_seen	*sn = journal_seen_new();
-	size_t			 fresh = 0;
-
-	journal_seen_stored(sn, "a");
-	journal_seen_stored(sn, "b");
-	journal_seen_stored(sn, "c");
-	/* rotation: a is gone from the log, d came */
-	fresh += journal_seen_take(sn, "b");
-	fresh += journal_seen_take(sn, "c");
-	cr_assert_eq(fresh, 0);
-	cr_assert_eq(journal_seen_take(sn, "d"), 1);
-	journal_seen_free(sn);
-}
-
-Test(seen, many_keys_grow)
-{
-	struct journal_seen	*sn = journal_seen_new();
-	char			 k[32];
-	size_t			 i, fresh = 0;
-
-	for (i = 0; i < 10000; i++) {
-		snprintf(k, sizeof(k), "k%zu", i);
-		cr_assert_eq(journal_seen_stored(sn, k), 0);
-	}
-	for (i = 0; i < 20000; i++) {
-		snprintf(k, sizeof(k), "k%zu", i);
-		fresh += journal_seen_take(sn, k);
-	}
-	cr_assert_eq(fresh, 10000);
-	cr_assert_eq(journal_seen_count(sn), 20000);
-	journal_seen_free(sn);
-}
