@@ -79,7 +79,7 @@ teardown(void)
 
 	free(gitpack);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	(void)system(cmd);
+	cr_expect_eq(system(cmd), 0);
 }
 
 TestSuite(packscan, .init = setup, .fini = teardown);
