@@ -1,7 +1,8 @@
 #!/bin/sh
-# Mutation check of code out's tree policy (worker-git/spaced-git/
-# tree_policy.c): each mutant removes one rule, never-allowed or
-# allowed by name, and the policy unit test that names it must go red.
+# Mutation check of code out's checks in spaced-git: the tree policy
+# (tree_policy.c), the scan of a pack (packscan.c) and the quarantine's
+# walk (quarantine.c); each mutant removes one rule, and the unit test
+# that names it must go red.
 # Built in a copy of the tree under a temp dir; the tree itself is
 # never modified.
 # Usage: sh regress/mutants/codeout.sh [label-substring]
@@ -14,7 +15,7 @@ mutant() {
 	mutant_apply "$1" "$2" "$3" || return 0
 	mutant_build "$1" build/regress/unit/spaced-git
 	(cd "$tmp/src" && timeout 600 build/regress/unit/spaced-git -j2 \
-	    --filter 'policy/*') >"$tmp/run.log" 2>&1
+	    --filter '@(policy|packscan|quarantine)/*') >"$tmp/run.log" 2>&1
 	set -- "$1" $?
 	grep -q 'Tested: [1-9]' "$tmp/run.log" ||
 	    { echo "BROKEN: no test ran"; exit 1; }
@@ -55,7 +56,7 @@ mutant_expect 'policy::symlinks'
 mutant "a link climbs above the tree" $P "depth == 0) => 0)"
 mutant_expect 'policy::symlinks'
 mutant "a link's .. after a component (x -> ., y -> x/..)" $P \
-    "descended ||\n => \n"
+    "descended ||\n => 0 ||\n"
 mutant_expect 'policy::symlinks'
 mutant "a link to an absolute target" $P "target[0] == '/' || => "
 mutant_expect 'policy::symlinks'
@@ -65,6 +66,12 @@ mutant "a gitlink passes" $P "return bits | POLICY_GITLINK; => return bits;"
 mutant_expect 'policy::modes'
 mutant "an unknown mode passes" $P \
     "return bits | POLICY_BAD_MODE; => return bits;"
+mutant_expect 'policy::caps'
+mutant "no cap on a path's length" $P "bits |= POLICY_PATH_TOO_LONG; => ;"
+mutant_expect 'policy::caps'
+mutant "no cap on depth" $P "bits |= POLICY_TOO_DEEP; => ;"
+mutant_expect 'policy::caps'
+mutant "no cap on a tree's width" $P "POLICY_TOO_MANY : 0 => 0 : 0"
 # Allowed by name only.
 mutant_expect 'policy::allowable_reasons'
 mutant ".gitmodules is not flagged" $P "bits |= POLICY_GITMODULES; => ;"
@@ -83,5 +90,43 @@ mutant "a never-allowed reason can be allowed by name" $P \
 mutant_expect 'policy::escape'
 mutant "control bytes reach the terminal" $P \
     "if (n == 1 && (p[i] < 0x20 || p[i] >= 0x7f)) { => if (n == 1 && p[i] >= 0x7f) {"
+
+# The pack's scan.
+S=worker-git/spaced-git/packscan.c
+mutant_expect 'packscan::zlib_bomb_stops_early'
+mutant "a zlib bomb inflates past its declared size" $S \
+    "if (made > ps->ps_size - ps->ps_out) => if (0)"
+mutant_expect 'packscan::sizes_over_caps_refused_before_inflating'
+mutant "no cap on one object's size" $S \
+    "if (n > ps->ps_caps.ps_object_max) => if (0)"
+mutant_expect 'packscan::a_million_objects_refused_at_the_header'
+mutant "no cap on the number of objects" $S \
+    "if (ps->ps_count > ps->ps_caps.ps_objects_max) => if (0)"
+mutant_expect 'packscan::deltas_that_lie'
+mutant "a delta on an id is read" $S \
+    "return fail(ps, \"a delta on a base named by id\"); => return data_start(ps);"
+mutant_expect 'packscan::deltas_that_lie'
+mutant "no cap on a delta chain" $S \
+    "if (ps->ps_depth > ps->ps_caps.ps_chain_max) => if (0)"
+mutant_expect 'packscan::cut_short_and_too_long'
+mutant "bytes after the trailer pass" $S \
+    "return fail(ps, \"bytes after the pack's end\"); => return 0;"
+mutant_expect 'packscan::cut_short_and_too_long'
+mutant "a pack cut short passes" $S \
+    "if (ps->ps_state != PS_DONE) => if (0)"
+# The quarantine's walk.
+Q=worker-git/spaced-git/quarantine.c
+mutant_expect 'quarantine::packs_that_lie'
+mutant "a commit need not descend from the start" $Q \
+    "if (!descends(w, c, start)) { => if (0) {"
+mutant_expect 'quarantine::packs_that_lie'
+mutant "an object no new commit reaches passes" $Q \
+    "if (!w.w_pack.os_seen[i]) { => if (0) {"
+mutant_expect 'quarantine::packs_that_lie'
+mutant "a missing object passes" $Q \
+    "w->w_why = \"an object the new commits name is missing\";\n\t\treturn -1; => return 0;"
+mutant_expect 'quarantine::a_trick_in_an_earlier_commit_counts'
+mutant "only the last commit is judged" $Q \
+    "if (check_commit(&w, &id, start) == -1) => if (git_oid_equal(&id, tip) && check_commit(&w, &id, start) == -1)"
 
 mutants_end

@@ -21,8 +21,9 @@
 #include <stdint.h>
 
 /*
- * Code out's tree policy (docs/codeout.md): what an entry of a tree that
- * came out of a space may be.  Pure: no I/O, no globals.
+ * Code out's tree policy (docs/notes/spaced-git-codeout.md): what an
+ * entry of a tree that came out of a space may be.  Pure: no I/O, no
+ * globals.
  */
 
 /* Reasons, as bits; the names are the contract (spacectl apply --allow). */

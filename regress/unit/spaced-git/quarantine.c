@@ -1,0 +1,370 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * worker-git/spaced-git/quarantine.c on packs real git writes from a
+ * real repository: ordinary work passes (edits, new files, deletions,
+ * renames, binary, names with spaces and Unicode, several commits);
+ * each trick made with git's plumbing (mktree takes names a checkout
+ * never would) is named with its path; packs that lie are refused.
+ */
+
+#include <criterion/criterion.h>
+
+#include <fcntl.h>
+#include <git2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "quarantine.h"
+
+static char		 dir[] = "/tmp/spaced-quarantine.XXXXXX";
+static char		 start[GIT_OID_HEXSZ + 1];
+static struct qr_caps	 caps;
+static git_repository	*q;
+static char		 seen[8192];
+static int		 qn;
+
+/* Run in the source repository; the first line it prints, if any. */
+static void
+sh(const char *script, char *out, size_t len)
+{
+	char	 cmd[8192];
+	FILE	*fp;
+
+	snprintf(cmd, sizeof(cmd), "cd %s/src && export GIT_AUTHOR_NAME=a "
+	    "GIT_AUTHOR_EMAIL=a@a.invalid GIT_COMMITTER_NAME=a "
+	    "GIT_COMMITTER_EMAIL=a@a.invalid && S=%s && "
+	    "tree_with() { (git ls-tree \"$S\"; printf \"$@\") | "
+	    "git mktree --missing; } && "
+	    "commit_of() { git commit-tree -p \"$S\" -m trick \"$1\"; } && %s",
+	    dir, start, script);
+	cr_assert_not_null(fp = popen(cmd, "r"));
+	if (out != NULL) {
+		out[0] = '\0';
+		if (fgets(out, (int)len, fp) != NULL)
+			out[strcspn(out, "\n")] = '\0';
+	}
+	cr_assert_eq(pclose(fp), 0, "%s", script);
+}
+
+static void
+setup(void)
+{
+	char	 cmd[2048];
+
+	git_libgit2_init();
+	qr_caps_default(&caps);
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(cmd, sizeof(cmd), "cd %s && git init -q -b main src && "
+	    "cd src && echo a >a.txt && mkdir bin lib && "
+	    "printf '#!/bin/sh\\n' >bin/run.sh && chmod +x bin/run.sh && "
+	    "echo x >lib/x.c && head -c 3000 /dev/urandom >keep.bin && "
+	    "echo '*.c text' >.gitattributes && git add . && "
+	    "git -c user.name=a -c user.email=a@a.invalid commit -qm base",
+	    dir);
+	cr_assert_eq(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "git -C %s/src rev-parse HEAD", dir);
+	{
+		FILE	*fp = popen(cmd, "r");
+
+		cr_assert_not_null(fp);
+		cr_assert_not_null(fgets(start, sizeof(start), fp));
+		pclose(fp);
+	}
+	seen[0] = '\0';
+}
+
+static void
+teardown(void)
+{
+	char	 cmd[128];
+
+	git_repository_free(q);
+	q = NULL;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	cr_expect_eq(system(cmd), 0);
+	git_libgit2_shutdown();
+}
+
+TestSuite(quarantine, .init = setup, .fini = teardown);
+
+static void
+collect(void *arg, uint32_t reason, const git_oid *commit, const char *path,
+    size_t len)
+{
+	char	 esc[512];
+
+	policy_escape(esc, sizeof(esc), path, len);
+	strlcat(seen, policy_reason_name(reason), sizeof(seen));
+	strlcat(seen, ":", sizeof(seen));
+	strlcat(seen, esc, sizeof(seen));
+	strlcat(seen, "\n", sizeof(seen));
+}
+
+/* pack-objects' output for revs into a file; its fd. */
+static int
+pack_fd(const char *revs)
+{
+	char	 path[256], script[1024];
+	int	 fd;
+
+	snprintf(path, sizeof(path), "%s/p%d.pack", dir, qn++);
+	snprintf(script, sizeof(script), "printf '%s' | git pack-objects -q "
+	    "--revs --stdout --delta-base-offset >%s", revs, path);
+	sh(script, NULL, 0);
+	cr_assert_neq(fd = open(path, O_RDONLY), -1);
+	return fd;
+}
+
+/* A fresh quarantine holding the start's objects. */
+static void
+quarantine_new(void)
+{
+	struct qr_result	 res;
+	char			 path[256], revs[64];
+	const char		*why = NULL;
+	int			 fd;
+
+	snprintf(path, sizeof(path), "%s/q%d.git", dir, qn);
+	git_repository_free(q);
+	cr_assert_eq(git_repository_init(&q, path, 1), 0);
+	snprintf(revs, sizeof(revs), "%s\\n", start);
+	fd = pack_fd(revs);
+	cr_assert_eq(qr_index(q, fd, &caps, &res, &why), 0, "%s", why);
+	close(fd);
+}
+
+/* Index and check the work from start to tip: qr_check's verdict. */
+static int
+bring(const char *tip, struct qr_result *res, const char **why)
+{
+	char	 revs[128];
+	git_oid	 s, t;
+	int	 fd, rc;
+
+	quarantine_new();
+	snprintf(revs, sizeof(revs), "%s\\n^%s\\n", tip, start);
+	fd = pack_fd(revs);
+	memset(res, 0, sizeof(*res));
+	rc = qr_index(q, fd, &caps, res, why);
+	close(fd);
+	if (rc == -1)
+		return -1;
+	git_oid_fromstr(&s, start);
+	git_oid_fromstr(&t, tip);
+	return qr_check(q, &s, &t, &caps, collect, NULL, res, why);
+}
+
+Test(quarantine, ordinary_work_passes)
+{
+	struct qr_result	 res;
+	const char		*why = NULL;
+	char			 tip[64];
+
+	sh("git checkout -q main && echo b >>a.txt && mkdir -p 'dir with "
+	    "space' && echo u >'dir with space/\xc3\xbc n.txt' && "
+	    "git rm -q lib/x.c && git mv keep.bin moved.bin && "
+	    "head -c 5000 /dev/urandom >new.bin && git add -A && "
+	    "git commit -qm one && echo c >>a.txt && git commit -qam two && "
+	    "git rev-parse HEAD", tip, sizeof(tip));
+	cr_assert_eq(bring(tip, &res, &why), 0, "%s", why);
+	cr_expect_eq(res.qr_flags, 0, "flags %#x: %s", res.qr_flags, seen);
+	cr_expect_eq(res.qr_commits, 2);
+	cr_expect_gt(res.qr_objects, 0);
+}
+
+Test(quarantine, allowed_by_name_only)
+{
+	struct qr_result	 res;
+	const char		*why = NULL;
+	char			 tip[64];
+
+	caps.qc_policy.pc_file_max = 4000;
+	sh("git checkout -q main && echo x >.gitmodules && "
+	    "echo '*.c filter=evil' >.gitattributes && echo s >tool.sh && "
+	    "chmod +x tool.sh && head -c 4001 /dev/zero >big && git add -A "
+	    "&& git commit -qm flagged && git rev-parse HEAD", tip,
+	    sizeof(tip));
+	cr_assert_eq(bring(tip, &res, &why), 0, "%s", why);
+	cr_expect_eq(res.qr_flags, POLICY_GITMODULES | POLICY_ATTR_DRIVER |
+	    POLICY_NEW_EXECUTABLE | POLICY_LARGE_FILE, "%#x", res.qr_flags);
+	cr_expect(strstr(seen, "gitmodules:.gitmodules\n") != NULL, "%s", seen);
+	cr_expect(strstr(seen, "attributes_driver:.gitattributes\n") != NULL);
+	cr_expect(strstr(seen, "new_executable:tool.sh\n") != NULL);
+	cr_expect(strstr(seen, "large_file:big\n") != NULL);
+	cr_expect(strstr(seen, "bin/run.sh") == NULL,
+	    "an executable of the start is not new: %s", seen);
+}
+
+/* One trick as a commit on the start; its reason and path reported. */
+static void
+trick(const char *script, uint32_t reason, const char *line)
+{
+	struct qr_result	 res;
+	const char		*why = NULL;
+	char			 tip[64];
+
+	seen[0] = '\0';
+	sh(script, tip, sizeof(tip));
+	cr_assert_eq(bring(tip, &res, &why), 0, "%s: %s", script, why);
+	cr_expect(res.qr_flags & reason, "%s: flags %#x", script,
+	    res.qr_flags);
+	cr_expect(strstr(seen, line) != NULL, "%s: want %s in:\n%s", script,
+	    line, seen);
+}
+
+Test(quarantine, never_allowed_tricks_named)
+{
+	trick("B=$(echo '[core]' | git hash-object -w --stdin) && "
+	    "T=$(printf '100644 blob %s\\tconfig\\n' $B | git mktree) && "
+	    "commit_of $(tree_with '040000 tree %s\\t.git\\n' $T)",
+	    POLICY_DOTGIT, "dotgit:.git\n");
+	trick("B=$(echo h | git hash-object -w --stdin) && "
+	    "commit_of $(tree_with '100755 blob %s\\t.GIT\\n' $B)",
+	    POLICY_DOTGIT, "dotgit:.GIT\n");
+	trick("B=$(echo h | git hash-object -w --stdin) && "
+	    "T=$(printf '100644 blob %s\\tconfig\\n' $B | git mktree) && "
+	    "commit_of $(tree_with '040000 tree %s\\tGIT~1\\n' $T)",
+	    POLICY_DOTGIT, "dotgit:GIT~1\n");
+	trick("B=$(echo h | git hash-object -w --stdin) && "
+	    "commit_of $(tree_with '100644 blob %s\\t.git. \\n' $B)",
+	    POLICY_DOTGIT, "dotgit:.git. \n");
+	trick("B=$(echo h | git hash-object -w --stdin) && "
+	    "commit_of $(tree_with '100644 blob %s\\t.g\xe2\x80\x8cit\\n' $B)",
+	    POLICY_DOTGIT, "dotgit:.g\\u{200c}it\n");
+	trick("B=$(printf ../../../etc | git hash-object -w --stdin) && "
+	    "commit_of $(tree_with '120000 blob %s\\tout\\n' $B)",
+	    POLICY_SYMLINK_ESCAPE, "symlink_escape:out\n");
+	trick("B=$(printf .git/hooks | git hash-object -w --stdin) && "
+	    "commit_of $(tree_with '120000 blob %s\\thooks\\n' $B)",
+	    POLICY_SYMLINK_GIT, "symlink_git:hooks\n");
+	trick("commit_of $(tree_with '160000 commit %s\\tsub\\n' $S)",
+	    POLICY_GITLINK, "gitlink:sub\n");
+	trick("B=$(echo h | git hash-object -w --stdin) && "
+	    "T=$(printf '100644 blob %s\\tpasswd\\n' $B | git mktree) && "
+	    "commit_of $(tree_with '040000 tree %s\\t..\\n' $T)",
+	    POLICY_DOTDOT, "dotdot:..\n");
+	/* A name that would drive a terminal is shown escaped. */
+	trick("B=$(printf /etc | git hash-object -w --stdin) && "
+	    "commit_of $(tree_with '120000 blob %s\\tbad\\033]0;x\\n' $B)",
+	    POLICY_SYMLINK_ESCAPE, "symlink_escape:bad\\x1b]0;x\n");
+}
+
+Test(quarantine, a_trick_in_an_earlier_commit_counts)
+{
+	struct qr_result	 res;
+	const char		*why = NULL;
+	char			 tip[64];
+
+	/* .git planted in one commit, gone in the next. */
+	sh("B=$(echo h | git hash-object -w --stdin) && "
+	    "C=$(commit_of $(tree_with '100644 blob %s\\t.Git\\n' $B)) && "
+	    "git commit-tree -p $C -m clean $(git rev-parse $S^{tree})",
+	    tip, sizeof(tip));
+	cr_assert_eq(bring(tip, &res, &why), 0, "%s", why);
+	cr_expect(res.qr_flags & POLICY_DOTGIT, "%s", seen);
+	cr_expect_eq(res.qr_commits, 2);
+}
+
+Test(quarantine, packs_that_lie)
+{
+	struct qr_result	 res;
+	const char		*why = NULL;
+	char			 tip[64], other[64], revs[256];
+	git_oid			 s, t;
+	int			 fd;
+
+	/* A commit of another history. */
+	sh("git commit-tree -m root $(git rev-parse $S^{tree})", tip,
+	    sizeof(tip));
+	cr_expect_eq(bring(tip, &res, &why), -1);
+	cr_expect_str_eq(why, "a commit that does not descend from the start");
+	/* A merge of the start with another history. */
+	sh("R=$(git commit-tree -m root $(git rev-parse $S^{tree})) && "
+	    "git commit-tree -p $S -p $R -m merge $(git rev-parse $S^{tree})",
+	    tip, sizeof(tip));
+	cr_expect_eq(bring(tip, &res, &why), -1);
+	cr_expect_str_eq(why, "a commit that does not descend from the start");
+	/* An object no new commit reaches. */
+	sh("echo one >>a.txt && git commit -qam one && git rev-parse HEAD",
+	    tip, sizeof(tip));
+	sh("echo foreign | git hash-object -w --stdin", other, sizeof(other));
+	quarantine_new();
+	snprintf(revs, sizeof(revs), "%s\\n^%s\\n%s\\n", tip, start, other);
+	fd = pack_fd(revs);
+	cr_assert_eq(qr_index(q, fd, &caps, &res, &why), 0, "%s", why);
+	close(fd);
+	git_oid_fromstr(&s, start);
+	git_oid_fromstr(&t, tip);
+	cr_expect_eq(qr_check(q, &s, &t, &caps, collect, NULL, &res, &why),
+	    -1);
+	cr_expect_str_eq(why, "an object the new commits do not reach");
+	/* The control: the same work without it passes. */
+	cr_expect_eq(bring(tip, &res, &why), 0, "%s", why);
+	/* A pack without the blob its commit names. */
+	sh("echo lost >lost.txt && git add lost.txt && git commit -qm lost && "
+	    "git rev-parse HEAD", tip, sizeof(tip));
+	quarantine_new();
+	snprintf(revs, sizeof(revs), "git rev-list --objects %s ^%s | "
+	    "grep -v ' lost.txt$' | cut -d' ' -f1 | "
+	    "git pack-objects -q --window=0 --stdout >%s/lost.pack", tip,
+	    start, dir);
+	sh(revs, NULL, 0);
+	snprintf(revs, sizeof(revs), "%s/lost.pack", dir);
+	cr_assert_neq(fd = open(revs, O_RDONLY), -1);
+	cr_assert_eq(qr_index(q, fd, &caps, &res, &why), 0, "%s", why);
+	close(fd);
+	git_oid_fromstr(&t, tip);
+	cr_expect_eq(qr_check(q, &s, &t, &caps, collect, NULL, &res, &why),
+	    -1);
+	cr_expect_str_eq(why, "an object the new commits name is missing");
+	/* Cut short. */
+	quarantine_new();
+	snprintf(revs, sizeof(revs), "%s\\n^%s\\n", tip, start);
+	fd = pack_fd(revs);
+	{
+		char	 path[256];
+
+		snprintf(path, sizeof(path), "%s/p%d.pack", dir, qn - 1);
+		cr_assert_eq(truncate(path, 30), 0);
+	}
+	cr_expect_eq(qr_index(q, fd, &caps, &res, &why), -1);
+	cr_expect_str_eq(why, "a pack cut short");
+	close(fd);
+}
+
+Test(quarantine, caps_on_commits_and_width)
+{
+	struct qr_result	 res;
+	const char		*why = NULL;
+	char			 tip[64];
+
+	sh("git checkout -q main && for i in 1 2 3; do echo $i >>a.txt && "
+	    "git commit -qam c$i; done && mkdir w && for i in $(seq 1 12); "
+	    "do echo $i >w/$i; done && git add w && git commit -qm w && "
+	    "git rev-parse HEAD", tip, sizeof(tip));
+	caps.qc_commits_max = 3;
+	cr_expect_eq(bring(tip, &res, &why), -1);
+	cr_expect_str_eq(why, "more commits than the cap");
+	caps.qc_commits_max = 4;
+	caps.qc_policy.pc_entries_max = 11;
+	cr_expect_eq(bring(tip, &res, &why), 0, "%s", why);
+	cr_expect(res.qr_flags & POLICY_TOO_MANY, "%s", seen);
+	cr_expect(strstr(seen, "tree_too_wide:w\n") != NULL, "%s", seen);
+}

@@ -1,0 +1,487 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * The quarantine: a pack from a space goes through packscan, then
+ * libgit2's indexer, into a store that is never the user's repository;
+ * then every new commit must descend from the start, every object of
+ * the pack must be one they reach, and every entry they add or change
+ * passes the tree policy.  Runs no program, reads no config of anyone's.
+ */
+
+#include <sys/types.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <git2/sys/odb_backend.h>
+
+#include "quarantine.h"
+
+/* The objects of one pack, sorted, each with a mark once reached. */
+struct objset {
+	git_oid		*os_ids;
+	uint8_t		*os_seen;
+	size_t		 os_n, os_cap;
+};
+
+struct walk {
+	git_repository		*w_repo;
+	git_odb			*w_odb;
+	const struct qr_caps	*w_caps;
+	qr_report_fn		*w_report;
+	void			*w_arg;
+	struct qr_result	*w_res;
+	struct objset		 w_pack;
+	const git_oid		*w_commit;
+	time_t			 w_deadline;
+	size_t			 w_ticks;
+	const char		*w_why;
+	char			 w_path[POLICY_PATH_MAX * 2];
+};
+
+void
+qr_caps_default(struct qr_caps *qc)
+{
+	packscan_caps_default(&qc->qc_pack);
+	policy_caps_default(&qc->qc_policy);
+	qc->qc_commits_max = QR_COMMITS_MAX;
+	qc->qc_seconds = QR_SECONDS;
+	qc->qc_data_max = QR_DATA_MAX;
+}
+
+static time_t
+now(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+/*
+ * The pack from fd, until its end, into q's object store: each chunk
+ * is scanned before the indexer sees it, under a wall-clock cap.
+ */
+int
+qr_index(git_repository *q, int fd, const struct qr_caps *caps,
+    struct qr_result *res, const char **why)
+{
+	static uint8_t		 buf[65536];
+	git_indexer_options	 opts;
+	git_indexer_progress	 stats;
+	git_indexer		*idx = NULL;
+	git_odb			*odb = NULL;
+	struct packscan		 ps;
+	struct pollfd		 pfd = { fd, POLLIN, 0 };
+	char			 dir[PATH_MAX];
+	time_t			 deadline = now() + caps->qc_seconds;
+	ssize_t			 n;
+	int			 rc = -1, left;
+
+	memset(&stats, 0, sizeof(stats));
+	packscan_init(&ps, &caps->qc_pack);
+	/*
+	 * No verify: libgit2 1.5 leaks with it, and qr_check reads every
+	 * object the new commits name, refusing a pack that lacks one.
+	 */
+	git_indexer_options_init(&opts, GIT_INDEXER_OPTIONS_VERSION);
+	snprintf(dir, sizeof(dir), "%sobjects/pack", git_repository_path(q));
+	if (git_repository_odb(&odb, q) != 0 ||
+	    git_indexer_new(&idx, dir, 0444, odb, &opts) != 0) {
+		*why = "the quarantine's store cannot take a pack";
+		goto out;
+	}
+	for (;;) {
+		if ((left = (int)(deadline - now())) <= 0) {
+			*why = "the pack took longer than the time cap";
+			goto out;
+		}
+		if (poll(&pfd, 1, left * 1000) == 0)
+			continue;
+		if ((n = read(fd, buf, sizeof(buf))) == -1 && errno == EINTR)
+			continue;
+		if (n == -1) {
+			*why = "the pack could not be read";
+			goto out;
+		}
+		if (n == 0)
+			break;
+		if (packscan_feed(&ps, buf, (size_t)n) == -1) {
+			*why = ps.ps_why;
+			goto out;
+		}
+		if (git_indexer_append(idx, buf, (size_t)n, &stats) != 0) {
+			*why = "libgit2 refused the pack";
+			goto out;
+		}
+	}
+	if (packscan_finish(&ps) == -1) {
+		*why = ps.ps_why;
+		goto out;
+	}
+	if (git_indexer_commit(idx, &stats) != 0) {
+		*why = "libgit2 refused the pack (its checksum, or an object "
+		    "it needs is missing)";
+		goto out;
+	}
+	strlcpy(res->qr_pack, git_indexer_name(idx), sizeof(res->qr_pack));
+	res->qr_objects = stats.total_objects;
+	rc = 0;
+out:
+	packscan_free(&ps);
+	git_indexer_free(idx);
+	git_odb_free(odb);
+	return rc;
+}
+
+static int
+oid_cmp(const void *a, const void *b)
+{
+	return git_oid_cmp(a, b);
+}
+
+static int
+objset_add(const git_oid *id, void *arg)
+{
+	struct objset	*os = arg;
+	git_oid		*v;
+
+	if (os->os_n == os->os_cap) {
+		size_t	 ncap = os->os_cap ? os->os_cap * 2 : 1024;
+
+		if ((v = reallocarray(os->os_ids, ncap, sizeof(*v))) == NULL)
+			return -1;
+		os->os_ids = v;
+		os->os_cap = ncap;
+	}
+	git_oid_cpy(&os->os_ids[os->os_n++], id);
+	return 0;
+}
+
+/* The pack's own objects, read from its index alone. */
+static int
+objset_of_pack(git_repository *q, const char *name, struct objset *os)
+{
+	git_odb_backend	*be = NULL;
+	git_odb		*odb = NULL;
+	char		 path[PATH_MAX];
+	int		 rc = -1;
+
+	snprintf(path, sizeof(path), "%sobjects/pack/pack-%s.idx",
+	    git_repository_path(q), name);
+	if (git_odb_new(&odb) != 0 ||
+	    git_odb_backend_one_pack(&be, path) != 0)
+		goto out;
+	if (git_odb_add_backend(odb, be, 1) != 0) {
+		be->free(be);
+		goto out;
+	}
+	if (git_odb_foreach(odb, objset_add, os) != 0)
+		goto out;
+	qsort(os->os_ids, os->os_n, sizeof(*os->os_ids), oid_cmp);
+	if ((os->os_seen = calloc(os->os_n ? os->os_n : 1, 1)) == NULL)
+		goto out;
+	rc = 0;
+out:
+	git_odb_free(odb);
+	return rc;
+}
+
+static int
+objset_mark(struct objset *os, const git_oid *id)
+{
+	git_oid	*hit;
+
+	hit = bsearch(id, os->os_ids, os->os_n, sizeof(*id), oid_cmp);
+	if (hit == NULL)
+		return 0;
+	os->os_seen[hit - os->os_ids] = 1;
+	return 1;
+}
+
+static int
+objset_seen(const struct objset *os, const git_oid *id)
+{
+	git_oid	*hit;
+
+	hit = bsearch(id, os->os_ids, os->os_n, sizeof(*id), oid_cmp);
+	return hit != NULL && os->os_seen[hit - os->os_ids];
+}
+
+static void
+report(struct walk *w, uint32_t bits, size_t len)
+{
+	uint32_t	 bit;
+
+	for (bit = 1; bit != 0; bit <<= 1)
+		if (bits & bit) {
+			w->w_res->qr_flags |= bit;
+			w->w_report(w->w_arg, bit, w->w_commit, w->w_path, len);
+		}
+}
+
+/*
+ * A blob's bytes for the policy, when it wants them and they are few:
+ * 1 when the entry names no blob, -1 with w_why when it is missing.
+ */
+static int
+entry_data(struct walk *w, const git_tree_entry *e, struct policy_entry *pe,
+    git_blob **blob)
+{
+	size_t		 size;
+	git_object_t	 type;
+
+	*blob = NULL;
+	if (git_odb_read_header(&size, &type, w->w_odb,
+	    git_tree_entry_id(e)) != 0) {
+		w->w_why = "an object the new commits name is missing";
+		return -1;
+	}
+	if (type != GIT_OBJECT_BLOB)
+		return 1;
+	pe->pe_size = size;
+	if (!policy_wants_data(pe->pe_path, pe->pe_path_len, pe->pe_mode) ||
+	    size > w->w_caps->qc_data_max)
+		return 0;
+	if (git_blob_lookup(blob, w->w_repo, git_tree_entry_id(e)) != 0) {
+		w->w_why = "a blob libgit2 cannot read";
+		return -1;
+	}
+	pe->pe_data = git_blob_rawcontent(*blob);
+	pe->pe_data_len = (size_t)git_blob_rawsize(*blob);
+	return 0;
+}
+
+static int	compare_trees(struct walk *, const git_tree *, const git_tree *,
+		    size_t, size_t);
+
+/* One entry the commit adds or changes, at w_path[0..len). */
+static int
+compare_entry(struct walk *w, const git_tree_entry *e,
+    const git_tree_entry *old, size_t len, size_t depth)
+{
+	struct policy_entry	 pe;
+	git_tree		*sub = NULL, *oldsub = NULL;
+	git_blob		*blob = NULL;
+	uint32_t		 bits;
+	int			 rc = 0;
+
+	memset(&pe, 0, sizeof(pe));
+	pe.pe_path = w->w_path;
+	pe.pe_path_len = len;
+	pe.pe_mode = git_tree_entry_filemode_raw(e);
+	pe.pe_old_mode = old != NULL ? git_tree_entry_filemode_raw(old) : 0;
+	objset_mark(&w->w_pack, git_tree_entry_id(e));
+	if (pe.pe_mode == POLICY_MODE_FILE || pe.pe_mode == POLICY_MODE_EXEC ||
+	    pe.pe_mode == POLICY_MODE_LINK) {
+		if ((rc = entry_data(w, e, &pe, &blob)) == -1)
+			return -1;
+		if (rc == 1) {		/* a blob's mode on another type */
+			report(w, POLICY_BAD_MODE, len);
+			return 0;
+		}
+	}
+	bits = policy_check_entry(&w->w_caps->qc_policy, &pe);
+	git_blob_free(blob);
+	report(w, bits, len);
+	if (pe.pe_mode != POLICY_MODE_TREE || depth >=
+	    w->w_caps->qc_policy.pc_depth_max)
+		return 0;
+	if (git_tree_lookup(&sub, w->w_repo, git_tree_entry_id(e)) != 0) {
+		w->w_why = "a tree libgit2 cannot read";
+		return -1;
+	}
+	if (old != NULL && git_tree_entry_type(old) == GIT_OBJECT_TREE &&
+	    git_tree_lookup(&oldsub, w->w_repo, git_tree_entry_id(old)) != 0) {
+		git_tree_free(sub);
+		w->w_why = "a tree of the start is missing";
+		return -1;
+	}
+	rc = compare_trees(w, sub, oldsub, len, depth + 1);
+	git_tree_free(sub);
+	git_tree_free(oldsub);
+	return rc;
+}
+
+/* What tree adds or changes against old (NULL: all of it). */
+static int
+compare_trees(struct walk *w, const git_tree *tree, const git_tree *old,
+    size_t len, size_t depth)
+{
+	const git_tree_entry	*e, *o;
+	const char		*name;
+	size_t			 i, n, nlen, plen;
+
+	n = git_tree_entrycount(tree);
+	report(w, policy_check_tree_size(&w->w_caps->qc_policy, n), len);
+	for (i = 0; i < n; i++) {
+		if ((++w->w_ticks & 1023) == 0 && now() > w->w_deadline) {
+			w->w_why = "the check took longer than the time cap";
+			return -1;
+		}
+		e = git_tree_entry_byindex(tree, i);
+		name = git_tree_entry_name(e);
+		o = old != NULL ? git_tree_entry_byname(old, name) : NULL;
+		if (o != NULL && git_oid_equal(git_tree_entry_id(e),
+		    git_tree_entry_id(o)) && git_tree_entry_filemode_raw(e) ==
+		    git_tree_entry_filemode_raw(o))
+			continue;	/* the parent's: judged already */
+		nlen = strlen(name);
+		plen = len + (len > 0) + nlen;
+		if (plen >= sizeof(w->w_path)) {
+			report(w, POLICY_PATH_TOO_LONG, len);
+			continue;
+		}
+		if (len > 0)
+			w->w_path[len] = '/';
+		memcpy(w->w_path + len + (len > 0), name, nlen);
+		w->w_path[plen] = '\0';
+		if (compare_entry(w, e, o, plen, depth) == -1)
+			return -1;
+		w->w_path[len] = '\0';
+	}
+	return 0;
+}
+
+/* Every parent is the start or a commit of this walk, seen before. */
+static int
+descends(struct walk *w, const git_commit *c, const git_oid *start)
+{
+	unsigned	 i, n = git_commit_parentcount(c);
+
+	if (n == 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		const git_oid	*p = git_commit_parent_id(c, i);
+
+		if (!git_oid_equal(p, start) && !objset_seen(&w->w_pack, p))
+			return 0;
+	}
+	return 1;
+}
+
+static int
+check_commit(struct walk *w, const git_oid *id, const git_oid *start)
+{
+	git_commit	*c = NULL, *parent = NULL;
+	git_tree	*tree = NULL, *ptree = NULL;
+	int		 rc = -1;
+
+	w->w_commit = id;
+	if (!objset_mark(&w->w_pack, id)) {
+		w->w_why = "a new commit that is not in the pack";
+		return -1;
+	}
+	if (git_commit_lookup(&c, w->w_repo, id) != 0 ||
+	    git_commit_tree(&tree, c) != 0) {
+		w->w_why = "a commit libgit2 cannot read";
+		goto out;
+	}
+	if (!descends(w, c, start)) {
+		w->w_why = "a commit that does not descend from the start";
+		goto out;
+	}
+	if (git_commit_parent(&parent, c, 0) != 0 ||
+	    git_commit_tree(&ptree, parent) != 0) {
+		w->w_why = "a parent libgit2 cannot read";
+		goto out;
+	}
+	objset_mark(&w->w_pack, git_tree_id(tree));
+	w->w_path[0] = '\0';
+	rc = compare_trees(w, tree, ptree, 0, 0);
+out:
+	git_tree_free(tree);
+	git_tree_free(ptree);
+	git_commit_free(parent);
+	git_commit_free(c);
+	return rc;
+}
+
+/*
+ * The commits from start to tip in the pack res->qr_pack names; every
+ * entry they add or change goes to report.  -1 with *why for a pack
+ * that lies; 0 with res->qr_flags for what the policy found.
+ */
+int
+qr_check(git_repository *q, const git_oid *start, const git_oid *tip,
+    const struct qr_caps *caps, qr_report_fn *fn, void *arg,
+    struct qr_result *res, const char **why)
+{
+	struct walk	 w;
+	git_revwalk	*rw = NULL;
+	git_oid		 id;
+	size_t		 i;
+	int		 rc = -1, err;
+
+	memset(&w, 0, sizeof(w));
+	w.w_repo = q;
+	w.w_caps = caps;
+	w.w_report = fn;
+	w.w_arg = arg;
+	w.w_res = res;
+	w.w_deadline = now() + caps->qc_seconds;
+	res->qr_flags = 0;
+	res->qr_commits = 0;
+	if (git_repository_odb(&w.w_odb, q) != 0 ||
+	    objset_of_pack(q, res->qr_pack, &w.w_pack) != 0) {
+		w.w_why = "the quarantine's pack cannot be read";
+		goto out;
+	}
+	if (git_revwalk_new(&rw, q) != 0 ||
+	    git_revwalk_sorting(rw, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE) !=
+	    0 || git_revwalk_push(rw, tip) != 0 ||
+	    git_revwalk_hide(rw, start) != 0) {
+		w.w_why = "the new commits cannot be walked (one is missing)";
+		goto out;
+	}
+	while ((err = git_revwalk_next(&id, rw)) == 0) {
+		if (++res->qr_commits > caps->qc_commits_max) {
+			w.w_why = "more commits than the cap";
+			goto out;
+		}
+		if (check_commit(&w, &id, start) == -1)
+			goto out;
+	}
+	if (err != GIT_ITEROVER) {
+		w.w_why = "the new commits cannot be walked";
+		goto out;
+	}
+	if (!git_oid_equal(tip, start) &&
+	    git_graph_descendant_of(q, tip, start) != 1) {
+		w.w_why = "a commit that does not descend from the start";
+		goto out;
+	}
+	for (i = 0; i < w.w_pack.os_n; i++)
+		if (!w.w_pack.os_seen[i]) {
+			w.w_why = "an object the new commits do not reach";
+			goto out;
+		}
+	rc = 0;
+out:
+	*why = w.w_why;
+	git_revwalk_free(rw);
+	git_odb_free(w.w_odb);
+	free(w.w_pack.os_ids);
+	free(w.w_pack.os_seen);
+	return rc;
+}
