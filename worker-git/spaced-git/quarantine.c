@@ -53,6 +53,8 @@ struct walk {
 	struct qr_result	*w_res;
 	struct objset		 w_pack;
 	const git_oid		*w_commit;
+	const git_oid		*w_base;
+	git_tree		*w_known;	/* the start's: the user's own */
 	time_t			 w_deadline;
 	size_t			 w_ticks;
 	const char		*w_why;
@@ -273,15 +275,40 @@ entry_data(struct walk *w, const git_tree_entry *e, struct policy_entry *pe,
 }
 
 static int	compare_trees(struct walk *, const git_tree *, const git_tree *,
-		    size_t, size_t);
+		    const git_tree *, size_t, size_t);
 
-/* One entry the commit adds or changes, at w_path[0..len). */
+static int
+same_entry(const git_tree_entry *a, const git_tree_entry *b)
+{
+	return b != NULL && git_oid_equal(git_tree_entry_id(a),
+	    git_tree_entry_id(b)) && git_tree_entry_filemode_raw(a) ==
+	    git_tree_entry_filemode_raw(b);
+}
+
+static int
+subtree(struct walk *w, const git_tree_entry *e, git_tree **t)
+{
+	*t = NULL;
+	if (e == NULL || git_tree_entry_type(e) != GIT_OBJECT_TREE)
+		return 0;
+	if (git_tree_lookup(t, w->w_repo, git_tree_entry_id(e)) != 0) {
+		w->w_why = "a tree of the start is missing";
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * One entry the commit adds or changes, at w_path[0..len); known is
+ * the start's entry there (the user's uncommitted work came in so).
+ */
 static int
 compare_entry(struct walk *w, const git_tree_entry *e,
-    const git_tree_entry *old, size_t len, size_t depth)
+    const git_tree_entry *old, const git_tree_entry *known, size_t len,
+    size_t depth)
 {
 	struct policy_entry	 pe;
-	git_tree		*sub = NULL, *oldsub = NULL;
+	git_tree		*sub = NULL, *oldsub = NULL, *knownsub = NULL;
 	git_blob		*blob = NULL;
 	uint32_t		 bits;
 	int			 rc = 0;
@@ -290,7 +317,8 @@ compare_entry(struct walk *w, const git_tree_entry *e,
 	pe.pe_path = w->w_path;
 	pe.pe_path_len = len;
 	pe.pe_mode = git_tree_entry_filemode_raw(e);
-	pe.pe_old_mode = old != NULL ? git_tree_entry_filemode_raw(old) : 0;
+	pe.pe_old_mode = old != NULL ? git_tree_entry_filemode_raw(old) :
+	    known != NULL ? git_tree_entry_filemode_raw(known) : 0;
 	objset_mark(&w->w_pack, git_tree_entry_id(e));
 	if (pe.pe_mode == POLICY_MODE_FILE || pe.pe_mode == POLICY_MODE_EXEC ||
 	    pe.pe_mode == POLICY_MODE_LINK) {
@@ -311,24 +339,22 @@ compare_entry(struct walk *w, const git_tree_entry *e,
 		w->w_why = "a tree libgit2 cannot read";
 		return -1;
 	}
-	if (old != NULL && git_tree_entry_type(old) == GIT_OBJECT_TREE &&
-	    git_tree_lookup(&oldsub, w->w_repo, git_tree_entry_id(old)) != 0) {
-		git_tree_free(sub);
-		w->w_why = "a tree of the start is missing";
-		return -1;
-	}
-	rc = compare_trees(w, sub, oldsub, len, depth + 1);
+	if (subtree(w, old, &oldsub) == 0 && subtree(w, known, &knownsub) == 0)
+		rc = compare_trees(w, sub, oldsub, knownsub, len, depth + 1);
+	else
+		rc = -1;
 	git_tree_free(sub);
 	git_tree_free(oldsub);
+	git_tree_free(knownsub);
 	return rc;
 }
 
-/* What tree adds or changes against old (NULL: all of it). */
+/* What tree adds or changes against old and known (NULL: none). */
 static int
 compare_trees(struct walk *w, const git_tree *tree, const git_tree *old,
-    size_t len, size_t depth)
+    const git_tree *known, size_t len, size_t depth)
 {
-	const git_tree_entry	*e, *o;
+	const git_tree_entry	*e, *o, *k;
 	const char		*name;
 	size_t			 i, n, nlen, plen;
 
@@ -342,10 +368,10 @@ compare_trees(struct walk *w, const git_tree *tree, const git_tree *old,
 		e = git_tree_entry_byindex(tree, i);
 		name = git_tree_entry_name(e);
 		o = old != NULL ? git_tree_entry_byname(old, name) : NULL;
-		if (o != NULL && git_oid_equal(git_tree_entry_id(e),
-		    git_tree_entry_id(o)) && git_tree_entry_filemode_raw(e) ==
-		    git_tree_entry_filemode_raw(o))
-			continue;	/* the parent's: judged already */
+		k = known != NULL ? git_tree_entry_byname(known, name) : NULL;
+		/* The parent's (judged already) or the user's own. */
+		if (same_entry(e, o) || same_entry(e, k))
+			continue;
 		nlen = strlen(name);
 		plen = len + (len > 0) + nlen;
 		if (plen >= sizeof(w->w_path)) {
@@ -356,16 +382,20 @@ compare_trees(struct walk *w, const git_tree *tree, const git_tree *old,
 			w->w_path[len] = '/';
 		memcpy(w->w_path + len + (len > 0), name, nlen);
 		w->w_path[plen] = '\0';
-		if (compare_entry(w, e, o, plen, depth) == -1)
+		if (compare_entry(w, e, o, k, plen, depth) == -1)
 			return -1;
 		w->w_path[len] = '\0';
 	}
 	return 0;
 }
 
-/* Every parent is the start or a commit of this walk, seen before. */
+/*
+ * Every parent is the base, a commit of this walk seen before, or one
+ * of the host's (not in the pack) that descends from the base: the
+ * snapshot commits code in made.
+ */
 static int
-descends(struct walk *w, const git_commit *c, const git_oid *start)
+descends(struct walk *w, const git_commit *c)
 {
 	unsigned	 i, n = git_commit_parentcount(c);
 
@@ -374,14 +404,18 @@ descends(struct walk *w, const git_commit *c, const git_oid *start)
 	for (i = 0; i < n; i++) {
 		const git_oid	*p = git_commit_parent_id(c, i);
 
-		if (!git_oid_equal(p, start) && !objset_seen(&w->w_pack, p))
+		if (git_oid_equal(p, w->w_base) || objset_seen(&w->w_pack, p))
+			continue;
+		if (bsearch(p, w->w_pack.os_ids, w->w_pack.os_n, sizeof(*p),
+		    oid_cmp) != NULL ||
+		    git_graph_descendant_of(w->w_repo, p, w->w_base) != 1)
 			return 0;
 	}
 	return 1;
 }
 
 static int
-check_commit(struct walk *w, const git_oid *id, const git_oid *start)
+check_commit(struct walk *w, const git_oid *id)
 {
 	git_commit	*c = NULL, *parent = NULL;
 	git_tree	*tree = NULL, *ptree = NULL;
@@ -397,7 +431,7 @@ check_commit(struct walk *w, const git_oid *id, const git_oid *start)
 		w->w_why = "a commit libgit2 cannot read";
 		goto out;
 	}
-	if (!descends(w, c, start)) {
+	if (!descends(w, c)) {
 		w->w_why = "a commit that does not descend from the start";
 		goto out;
 	}
@@ -408,7 +442,7 @@ check_commit(struct walk *w, const git_oid *id, const git_oid *start)
 	}
 	objset_mark(&w->w_pack, git_tree_id(tree));
 	w->w_path[0] = '\0';
-	rc = compare_trees(w, tree, ptree, 0, 0);
+	rc = compare_trees(w, tree, ptree, w->w_known, 0, 0);
 out:
 	git_tree_free(tree);
 	git_tree_free(ptree);
@@ -418,16 +452,75 @@ out:
 }
 
 /*
- * The commits from start to tip in the pack res->qr_pack names; every
- * entry they add or change goes to report.  -1 with *why for a pack
- * that lies; 0 with res->qr_flags for what the policy found.
+ * The tip of the work, from the pack alone (never from what the space
+ * says): the one commit of the pack no other commit of it names as a
+ * parent; start when the pack holds no commit.
  */
 int
-qr_check(git_repository *q, const git_oid *start, const git_oid *tip,
-    const struct qr_caps *caps, qr_report_fn *fn, void *arg,
-    struct qr_result *res, const char **why)
+qr_tip(git_repository *q, const git_oid *start, struct qr_result *res,
+    git_oid *tip, const char **why)
+{
+	struct objset	 os;
+	git_commit	*c;
+	git_object_t	 type;
+	size_t		 i, size, ntips = 0;
+	unsigned	 k;
+	git_odb		*odb = NULL;
+	int		 rc = -1;
+
+	memset(&os, 0, sizeof(os));
+	git_oid_cpy(tip, start);
+	*why = "the quarantine's pack cannot be read";
+	if (git_repository_odb(&odb, q) != 0 ||
+	    objset_of_pack(q, res->qr_pack, &os) != 0)
+		goto out;
+	/* Mark every parent a commit of the pack names. */
+	for (i = 0; i < os.os_n; i++) {
+		if (git_odb_read_header(&size, &type, odb, &os.os_ids[i]) !=
+		    0 || type != GIT_OBJECT_COMMIT)
+			continue;
+		if (git_commit_lookup(&c, q, &os.os_ids[i]) != 0) {
+			*why = "a commit libgit2 cannot read";
+			goto out;
+		}
+		for (k = 0; k < git_commit_parentcount(c); k++)
+			objset_mark(&os, git_commit_parent_id(c, k));
+		git_commit_free(c);
+	}
+	for (i = 0; i < os.os_n; i++) {
+		if (os.os_seen[i] || git_odb_read_header(&size, &type, odb,
+		    &os.os_ids[i]) != 0 || type != GIT_OBJECT_COMMIT)
+			continue;
+		git_oid_cpy(tip, &os.os_ids[i]);
+		ntips++;
+	}
+	if (ntips > 1) {
+		*why = "more than one line of work (two tips)";
+		goto out;
+	}
+	*why = NULL;
+	rc = 0;
+out:
+	git_odb_free(odb);
+	free(os.os_ids);
+	free(os.os_seen);
+	return rc;
+}
+
+/*
+ * The commits from base to tip in the pack res->qr_pack names (start:
+ * the snapshot code in made on base, whose entries are the user's own;
+ * base itself when there is none); every entry they add or change goes
+ * to report.  -1 with *why for a pack that lies; 0 with res->qr_flags
+ * for what the policy found.
+ */
+int
+qr_check(git_repository *q, const git_oid *base, const git_oid *start,
+    const git_oid *tip, const struct qr_caps *caps, qr_report_fn *fn,
+    void *arg, struct qr_result *res, const char **why)
 {
 	struct walk	 w;
+	git_commit	*sc = NULL;
 	git_revwalk	*rw = NULL;
 	git_oid		 id;
 	size_t		 i;
@@ -440,6 +533,7 @@ qr_check(git_repository *q, const git_oid *start, const git_oid *tip,
 	w.w_arg = arg;
 	w.w_res = res;
 	w.w_deadline = now() + caps->qc_seconds;
+	w.w_base = base;
 	res->qr_flags = 0;
 	res->qr_commits = 0;
 	if (git_repository_odb(&w.w_odb, q) != 0 ||
@@ -447,10 +541,15 @@ qr_check(git_repository *q, const git_oid *start, const git_oid *tip,
 		w.w_why = "the quarantine's pack cannot be read";
 		goto out;
 	}
+	if (git_commit_lookup(&sc, q, start) != 0 ||
+	    git_commit_tree(&w.w_known, sc) != 0) {
+		w.w_why = "the start is not in the quarantine";
+		goto out;
+	}
 	if (git_revwalk_new(&rw, q) != 0 ||
 	    git_revwalk_sorting(rw, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE) !=
 	    0 || git_revwalk_push(rw, tip) != 0 ||
-	    git_revwalk_hide(rw, start) != 0) {
+	    git_revwalk_hide(rw, base) != 0 || git_revwalk_hide(rw, start) != 0) {
 		w.w_why = "the new commits cannot be walked (one is missing)";
 		goto out;
 	}
@@ -459,15 +558,15 @@ qr_check(git_repository *q, const git_oid *start, const git_oid *tip,
 			w.w_why = "more commits than the cap";
 			goto out;
 		}
-		if (check_commit(&w, &id, start) == -1)
+		if (check_commit(&w, &id) == -1)
 			goto out;
 	}
 	if (err != GIT_ITEROVER) {
 		w.w_why = "the new commits cannot be walked";
 		goto out;
 	}
-	if (!git_oid_equal(tip, start) &&
-	    git_graph_descendant_of(q, tip, start) != 1) {
+	if (!git_oid_equal(tip, base) &&
+	    git_graph_descendant_of(q, tip, base) != 1) {
 		w.w_why = "a commit that does not descend from the start";
 		goto out;
 	}
@@ -480,6 +579,8 @@ qr_check(git_repository *q, const git_oid *start, const git_oid *tip,
 out:
 	*why = w.w_why;
 	git_revwalk_free(rw);
+	git_tree_free(w.w_known);
+	git_commit_free(sc);
 	git_odb_free(w.w_odb);
 	free(w.w_pack.os_ids);
 	free(w.w_pack.os_seen);

@@ -53,8 +53,10 @@ struct qr_result {
 void	 qr_caps_default(struct qr_caps *);
 int	 qr_index(git_repository *, int, const struct qr_caps *,
 	    struct qr_result *, const char **);
+int	 qr_tip(git_repository *, const git_oid *, struct qr_result *,
+	    git_oid *, const char **);
 int	 qr_check(git_repository *, const git_oid *, const git_oid *,
-	    const struct qr_caps *, qr_report_fn *, void *, struct qr_result *,
-	    const char **);
+	    const git_oid *, const struct qr_caps *, qr_report_fn *, void *,
+	    struct qr_result *, const char **);
 
 #endif

@@ -168,7 +168,7 @@ bring(const char *tip, struct qr_result *res, const char **why)
 		return -1;
 	git_oid_fromstr(&s, start);
 	git_oid_fromstr(&t, tip);
-	return qr_check(q, &s, &t, &caps, collect, NULL, res, why);
+	return qr_check(q, &s, &s, &t, &caps, collect, NULL, res, why);
 }
 
 Test(quarantine, ordinary_work_passes)
@@ -187,6 +187,14 @@ Test(quarantine, ordinary_work_passes)
 	cr_expect_eq(res.qr_flags, 0, "flags %#x: %s", res.qr_flags, seen);
 	cr_expect_eq(res.qr_commits, 2);
 	cr_expect_gt(res.qr_objects, 0);
+	{
+		git_oid	 s, t, found;
+
+		git_oid_fromstr(&s, start);
+		git_oid_fromstr(&t, tip);
+		cr_expect_eq(qr_tip(q, &s, &res, &found, &why), 0, "%s", why);
+		cr_expect(git_oid_equal(&found, &t), "the tip, from the pack");
+	}
 }
 
 Test(quarantine, allowed_by_name_only)
@@ -301,6 +309,23 @@ Test(quarantine, packs_that_lie)
 	    tip, sizeof(tip));
 	cr_expect_eq(bring(tip, &res, &why), -1);
 	cr_expect_str_eq(why, "a commit that does not descend from the start");
+	/* Two lines of work: no one tip. */
+	{
+		char	 a[64], b[64];
+		git_oid	 found;
+
+		sh("commit_of $(git rev-parse $S^{tree})", a, sizeof(a));
+		sh("git commit-tree -p $S -m b $(git rev-parse $S^{tree})", b,
+		    sizeof(b));
+		quarantine_new();
+		snprintf(revs, sizeof(revs), "%s\\n%s\\n^%s\\n", a, b, start);
+		fd = pack_fd(revs);
+		cr_assert_eq(qr_index(q, fd, &caps, &res, &why), 0, "%s", why);
+		close(fd);
+		git_oid_fromstr(&s, start);
+		cr_expect_eq(qr_tip(q, &s, &res, &found, &why), -1);
+		cr_expect_str_eq(why, "more than one line of work (two tips)");
+	}
 	/* An object no new commit reaches. */
 	sh("echo one >>a.txt && git commit -qam one && git rev-parse HEAD",
 	    tip, sizeof(tip));
@@ -312,7 +337,7 @@ Test(quarantine, packs_that_lie)
 	close(fd);
 	git_oid_fromstr(&s, start);
 	git_oid_fromstr(&t, tip);
-	cr_expect_eq(qr_check(q, &s, &t, &caps, collect, NULL, &res, &why),
+	cr_expect_eq(qr_check(q, &s, &s, &t, &caps, collect, NULL, &res, &why),
 	    -1);
 	cr_expect_str_eq(why, "an object the new commits do not reach");
 	/* The control: the same work without it passes. */
@@ -331,7 +356,7 @@ Test(quarantine, packs_that_lie)
 	cr_assert_eq(qr_index(q, fd, &caps, &res, &why), 0, "%s", why);
 	close(fd);
 	git_oid_fromstr(&t, tip);
-	cr_expect_eq(qr_check(q, &s, &t, &caps, collect, NULL, &res, &why),
+	cr_expect_eq(qr_check(q, &s, &s, &t, &caps, collect, NULL, &res, &why),
 	    -1);
 	cr_expect_str_eq(why, "an object the new commits name is missing");
 	/* Cut short. */
