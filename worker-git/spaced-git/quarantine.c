@@ -508,6 +508,40 @@ out:
 }
 
 /*
+ * Every parent a commit of the pack names is here, before any walk:
+ * libgit2 1.5 leaks a walk that meets a missing one.
+ */
+static int
+parents_present(struct walk *w)
+{
+	git_commit	*c;
+	git_object_t	 type;
+	size_t		 i, size;
+	unsigned	 k;
+
+	for (i = 0; i < w->w_pack.os_n; i++) {
+		if (git_odb_read_header(&size, &type, w->w_odb,
+		    &w->w_pack.os_ids[i]) != 0 || type != GIT_OBJECT_COMMIT)
+			continue;
+		if (git_commit_lookup(&c, w->w_repo, &w->w_pack.os_ids[i]) !=
+		    0) {
+			w->w_why = "a commit libgit2 cannot read";
+			return -1;
+		}
+		for (k = 0; k < git_commit_parentcount(c); k++)
+			if (!git_odb_exists(w->w_odb,
+			    git_commit_parent_id(c, k))) {
+				git_commit_free(c);
+				w->w_why = "a commit that does not descend from "
+				    "the start";
+				return -1;
+			}
+		git_commit_free(c);
+	}
+	return 0;
+}
+
+/*
  * The commits from base to tip in the pack res->qr_pack names (start:
  * the snapshot code in made on base, whose entries are the user's own;
  * base itself when there is none); every entry they add or change goes
@@ -546,6 +580,8 @@ qr_check(git_repository *q, const git_oid *base, const git_oid *start,
 		w.w_why = "the start is not in the quarantine";
 		goto out;
 	}
+	if (parents_present(&w) == -1)
+		goto out;
 	if (git_revwalk_new(&rw, q) != 0 ||
 	    git_revwalk_sorting(rw, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE) !=
 	    0 || git_revwalk_push(rw, tip) != 0 ||
