@@ -29,7 +29,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "quarantine.h"
 
@@ -392,4 +394,63 @@ Test(quarantine, caps_on_commits_and_width)
 	cr_expect_eq(bring(tip, &res, &why), 0, "%s", why);
 	cr_expect(res.qr_flags & POLICY_TOO_MANY, "%s", seen);
 	cr_expect(strstr(seen, "tree_too_wide:w\n") != NULL, "%s", seen);
+}
+
+/* A space that sends a pack's head and then nothing: the time cap. */
+Test(quarantine, a_space_that_hangs)
+{
+	struct qr_result	 res;
+	const char		*why = NULL;
+	int			 p[2];
+
+	quarantine_new();
+	cr_assert_eq(pipe(p), 0);
+	cr_assert_eq(write(p[1], "PACK\0\0\0\2\0\0\0\1", 12), 12);
+	caps.qc_seconds = 1;
+	cr_expect_eq(qr_index(q, p[0], &caps, &res, &why), -1);
+	cr_expect_str_eq(why, "the pack took longer than the time cap");
+	close(p[0]);
+	close(p[1]);
+}
+
+/* A space that floods: a blob of 4 MiB stored as is, under a 1 MiB cap. */
+Test(quarantine, a_space_that_floods)
+{
+	struct qr_result	 res;
+	const char		*why = NULL;
+	uint8_t			*raw, *z;
+	uLongf			 zlen;
+	size_t			 n = 4 << 20, i;
+	int			 fd;
+	uint8_t			 head[16] = { 'P', 'A', 'C', 'K', 0, 0, 0, 2,
+	    0, 0, 0, 1 };
+
+	quarantine_new();
+	cr_assert_not_null(raw = malloc(n));
+	for (i = 0; i < n; i++)
+		raw[i] = (uint8_t)(i * 2654435761u >> 24);
+	zlen = compressBound(n);
+	cr_assert_not_null(z = malloc(zlen));
+	cr_assert_eq(compress2(z, &zlen, raw, n, 0), Z_OK);
+	cr_assert_neq(fd = memfd_create("flood", 0), -1);
+	/* blob (3), size 4 MiB: 0x400000 in git's header varint */
+	head[12] = 0x80 | (3 << 4);
+	head[13] = 0x80;
+	head[14] = 0x80;
+	head[15] = 0x10;
+	cr_assert_eq(write(fd, head, 16), 16);
+	cr_assert_eq(write(fd, z, zlen), (ssize_t)zlen);
+	cr_assert_eq(lseek(fd, 0, SEEK_SET), 0);
+	caps.qc_pack.ps_pack_max = 1 << 20;
+	cr_expect_eq(qr_index(q, fd, &caps, &res, &why), -1);
+	cr_expect_str_eq(why, "a pack over the size cap");
+	caps.qc_pack.ps_pack_max = PACKSCAN_PACK_MAX;
+	cr_assert_eq(lseek(fd, 0, SEEK_SET), 0);
+	quarantine_new();
+	cr_expect_eq(qr_index(q, fd, &caps, &res, &why), -1);
+	cr_expect_str_eq(why, "a pack cut short",
+	    "control: under the default cap it is read to its end");
+	close(fd);
+	free(raw);
+	free(z);
 }
