@@ -176,9 +176,11 @@ check "a commit of another history: refused" \
     grep -q '^refused: a commit that does not descend from the start' \
     "$T/root.out"
 
-# Ordinary work comes back exact.
+# Ordinary work comes back exact (an executable bit taken away and a
+# link inside the tree are no reason to flag).
 reset
 inside "echo edit >>a.txt && git rm -q gone.txt && git mv lib/x.c lib/y.c &&
+    chmod -x run.sh && ln -s a.txt link &&
     mkdir -p 'dir with space' && echo u >'dir with space/\303\274 n.txt' &&
     head -c 100000 /dev/urandom >blob.bin && git add -A &&
     git -c user.name=First -c user.email=first@example.invalid commit -qm one &&
