@@ -369,7 +369,12 @@ compare_trees(struct walk *w, const git_tree *tree, const git_tree *old,
 		name = git_tree_entry_name(e);
 		o = old != NULL ? git_tree_entry_byname(old, name) : NULL;
 		k = known != NULL ? git_tree_entry_byname(known, name) : NULL;
-		/* The parent's (judged already) or the user's own. */
+		/*
+		 * The parent's (judged already) or the user's own: not judged,
+		 * but reached (pack-objects may send an object again at a
+		 * path the start has it at).
+		 */
+		objset_mark(&w->w_pack, git_tree_entry_id(e));
 		if (same_entry(e, o) || same_entry(e, k))
 			continue;
 		nlen = strlen(name);

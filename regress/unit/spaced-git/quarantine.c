@@ -454,3 +454,63 @@ Test(quarantine, a_space_that_floods)
 	free(raw);
 	free(z);
 }
+
+/*
+ * The agent works on the base; the start (code in's snapshot of the
+ * user's uncommitted work) is the user's: its entries are not the
+ * agent's to answer for, a commit on the start descends too.
+ */
+Test(quarantine, the_users_own_work_is_not_flagged)
+{
+	struct qr_result	 res;
+	const char		*why = NULL;
+	char			 snap[64], tip[64], revs[256];
+	git_oid			 b, s, t;
+	int			 fd;
+
+	/* The snapshot: the user's new executable, uncommitted. */
+	sh("B=$(printf '#!/bin/sh\\n' | git hash-object -w --stdin) && "
+	    "git commit-tree -p $S -m snapshot $(tree_with "
+	    "'100755 blob %s\\tusertool.sh\\n' $B)", snap, sizeof(snap));
+	/* The agent's: the same file (brought along) and one of its own. */
+	sh("B=$(printf '#!/bin/sh\\n' | git hash-object -w --stdin) && "
+	    "A=$(echo agent | git hash-object -w --stdin) && "
+	    "commit_of $(tree_with '100755 blob %s\\tusertool.sh\\n"
+	    "100755 blob %s\\tagent.sh\\n' $B $A)", tip, sizeof(tip));
+	git_repository_free(q);
+	snprintf(revs, sizeof(revs), "%s/qs.git", dir);
+	cr_assert_eq(git_repository_init(&q, revs, 1), 0);
+	snprintf(revs, sizeof(revs), "%s\\n", snap);
+	fd = pack_fd(revs);
+	cr_assert_eq(qr_index(q, fd, &caps, &res, &why), 0, "%s", why);
+	close(fd);
+	snprintf(revs, sizeof(revs), "%s\\n^%s\\n^%s\\n", tip, start, snap);
+	fd = pack_fd(revs);
+	cr_assert_eq(qr_index(q, fd, &caps, &res, &why), 0, "%s", why);
+	close(fd);
+	git_oid_fromstr(&b, start);	/* the fixture's start is the base */
+	git_oid_fromstr(&s, snap);
+	git_oid_fromstr(&t, tip);
+	cr_assert_eq(qr_check(q, &b, &s, &t, &caps, collect, NULL, &res,
+	    &why), 0, "%s", why);
+	cr_expect_str_eq(seen, "new_executable:agent.sh\n");
+	/* Control: without the snapshot as the start, both are the agent's. */
+	seen[0] = '\0';
+	cr_assert_eq(qr_check(q, &b, &b, &t, &caps, collect, NULL, &res,
+	    &why), 0, "%s", why);
+	cr_expect(strstr(seen, "new_executable:usertool.sh\n") != NULL, "%s",
+	    seen);
+	/* A commit on the snapshot descends from the base too. */
+	snprintf(revs, sizeof(revs), "git commit-tree -p %s -m on-snapshot "
+	    "$(git rev-parse %s^{tree})", snap, snap);
+	sh(revs, tip, sizeof(tip));
+	snprintf(revs, sizeof(revs), "%s\\n^%s\\n^%s\\n", tip, start, snap);
+	fd = pack_fd(revs);
+	cr_assert_eq(qr_index(q, fd, &caps, &res, &why), 0, "%s", why);
+	close(fd);
+	git_oid_fromstr(&t, tip);
+	seen[0] = '\0';
+	cr_expect_eq(qr_check(q, &b, &s, &t, &caps, collect, NULL, &res,
+	    &why), 0, "%s", why);
+	cr_expect_str_eq(seen, "", "nothing of the agent's: %s", seen);
+}
