@@ -60,21 +60,21 @@ mutant "a link's .. after a component (x -> ., y -> x/..)" $P \
 mutant_expect 'policy::symlinks'
 mutant "a link to an absolute target" $P "target[0] == '/' || => "
 mutant_expect 'policy::symlinks'
-mutant "a link into .git" $P "bits |= POLICY_SYMLINK_GIT; => ;"
+mutant "a link into .git" $P "bits |= POLICY_SYMLINK_GIT; => bits |= 0;"
 mutant_expect 'policy::modes'
 mutant "a gitlink passes" $P "return bits | POLICY_GITLINK; => return bits;"
 mutant_expect 'policy::modes'
 mutant "an unknown mode passes" $P \
     "return bits | POLICY_BAD_MODE; => return bits;"
 mutant_expect 'policy::caps'
-mutant "no cap on a path's length" $P "bits |= POLICY_PATH_TOO_LONG; => ;"
+mutant "no cap on a path's length" $P "bits |= POLICY_PATH_TOO_LONG; => bits |= 0;"
 mutant_expect 'policy::caps'
-mutant "no cap on depth" $P "bits |= POLICY_TOO_DEEP; => ;"
+mutant "no cap on depth" $P "bits |= POLICY_TOO_DEEP; => bits |= 0;"
 mutant_expect 'policy::caps'
 mutant "no cap on a tree's width" $P "POLICY_TOO_MANY : 0 => 0 : 0"
 # Allowed by name only.
 mutant_expect 'policy::allowable_reasons'
-mutant ".gitmodules is not flagged" $P "bits |= POLICY_GITMODULES; => ;"
+mutant ".gitmodules is not flagged" $P "bits |= POLICY_GITMODULES; => bits |= 0;"
 mutant_expect 'policy::allowable_reasons'
 mutant "an attributes driver is not flagged" $P \
     "memcmp(buf + start, drivers[k], n) == 0)\n\t\t\t\treturn 1; => memcmp(buf + start, drivers[k], n) == 0)\n\t\t\t\treturn 0;"
