@@ -46,6 +46,16 @@ noop(void *arg, uint32_t reason, const git_oid *commit, const char *path,
 {
 }
 
+static void
+remove_qdir(void)
+{
+	char	 cmd[64];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", qdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "%s stays\n", qdir);
+}
+
 /* Once: a bare quarantine with one base commit (one file). */
 static void
 prepare(void)
@@ -72,6 +82,7 @@ prepare(void)
 	git_tree_free(t);
 	git_treebuilder_free(tb);
 	git_repository_free(q);
+	atexit(remove_qdir);
 }
 
 /* The packs an input left: the next starts from the base alone. */
