@@ -113,7 +113,7 @@ struct journal_origin {
 	char		 jo_id[SPACE_ID_SIZE];
 	uint8_t		 jo_pad[3];	/* zero */
 	uint32_t	 jo_uid;	/* the owner of the space */
-	int32_t		 jo_found;	/* ORIGIN: 1 kept, 0 none */
+	int32_t		 jo_found;	/* ORIGIN: 1 kept, 0 none; GET: how many */
 	char		 jo_dir[JOURNAL_ORIGIN_DIR_MAX];
 };
 

@@ -90,7 +90,10 @@ origin_set(const struct journal_origin *jo)
 	return rename(tmp, name);
 }
 
-/* One origin of the space (any of them), into jo. */
+/*
+ * One origin of the space (the first found), into jo; how many it has,
+ * or -1 for none.
+ */
 static int
 origin_get(struct journal_origin *jo)
 {
@@ -100,17 +103,16 @@ origin_get(struct journal_origin *jo)
 	DIR			*d;
 	char			 prefix[64], name[NAME_MAX + 1];
 	ssize_t			 n;
-	int			 fd;
+	int			 fd, count = 0;
 
 	if (origin_name(prefix, sizeof(prefix), jo, ".origin-", 0) == -1 ||
 	    (d = opendir(".")) == NULL)
 		return -1;
 	name[0] = '\0';
 	while ((de = readdir(d)) != NULL)
-		if (strncmp(de->d_name, prefix, strlen(prefix)) == 0) {
+		if (strncmp(de->d_name, prefix, strlen(prefix)) == 0 &&
+		    count++ == 0)
 			strlcpy(name, de->d_name, sizeof(name));
-			break;
-		}
 	closedir(d);
 	if (name[0] == '\0' ||
 	    (fd = open(name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1)
@@ -126,7 +128,7 @@ origin_get(struct journal_origin *jo)
 		return -1;
 	}
 	memcpy(jo->jo_dir, kept.jo_dir, sizeof(jo->jo_dir));
-	return 0;
+	return count;
 }
 
 void
@@ -146,7 +148,8 @@ journal_origin(struct imsgev *iev, struct imsg *imsg)
 			found = 1;
 		break;
 	case IMSG_JOURNAL_ORIGIN_GET:
-		found = origin_get(&jo) == 0;
+		if ((found = origin_get(&jo)) == -1)
+			found = 0;
 		break;
 	case IMSG_JOURNAL_ORIGIN_DEL:
 		if (origin_name(name, sizeof(name), &jo, ".origin-", 1) == 0 &&

@@ -7,7 +7,7 @@ out=build-fuzz
 mkdir -p "$out"
 secs=${FUZZ_SECONDS:-10}
 flags="-g -O1 -D_GNU_SOURCE -I. -Icommon/lib -Icommon/proto -fsanitize=fuzzer,address,undefined $(pkg-config --cflags libbsd-overlay libevent jansson openssl)"
-libs="$(pkg-config --libs libbsd-overlay libevent jansson libseccomp openssl)"
+libs="$(pkg-config --libs libbsd-overlay libevent jansson libseccomp openssl zlib libgit2)"
 rc=0
 for t in "$@"; do
 	name=$(basename "$t" .c)

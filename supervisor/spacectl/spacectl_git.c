@@ -285,7 +285,11 @@ codein_main(int argc, char *argv[])
 	return 0;
 }
 
-/* The rest of the history, from DIR (by default the current folder). */
+/*
+ * The rest of the history, from DIR, or with none from the repository
+ * code in brought into the space (spaced keeps it): never the current
+ * folder, which may be another repository altogether.
+ */
 int
 history_main(int argc, char *argv[])
 {
@@ -295,7 +299,11 @@ history_main(int argc, char *argv[])
 	memset(&ci, 0, sizeof(ci));
 	if (argc != 2 && argc != 3)
 		usage();
-	codein_request(&ci, argv[1], argc == 3 ? argv[2] : ".");
+	if (argc == 3)
+		codein_request(&ci, argv[1], argv[2]);
+	else if (strlcpy(ci.ci_id, argv[1], sizeof(ci.ci_id)) >=
+	    sizeof(ci.ci_id))
+		failed("bad_request", "not a space id");
 	ci.ci_timeout_s = 1800;		/* the spec's half hour */
 	codein_call(&cc, IMSG_CTL_HISTORY, &ci);
 	out_history(&cc.cc_ch);

@@ -42,6 +42,7 @@ enum codein_step {
 	STEP_SNAPSHOT = 0,
 	STEP_TRANSFER,
 	STEP_ROLLBACK,
+	STEP_ORIGIN,		/* history without a folder: where from */
 };
 
 struct codein_state {
@@ -162,11 +163,23 @@ codein_start(struct request *r, struct imsg *imsg)
 	    !space_id_valid(ci.ci_id) || ci.ci_pad[0] != 0 ||
 	    ci.ci_pad[1] != 0 || ci.ci_pad[2] != 0 ||
 	    (ci.ci_flags & ~CODEIN_CLEAN) != 0 ||
-	    ci.ci_timeout_s > CODEIN_TIMEOUT_MAX ||
-	    !git_dir_valid(ci.ci_dir, sizeof(ci.ci_dir)))
+	    ci.ci_timeout_s > CODEIN_TIMEOUT_MAX)
 		return ERR_BAD_REQUEST;
 	cs->history = r->r_op->op_type == IMSG_CTL_HISTORY;
 	if (cs->history && ci.ci_flags != 0)
+		return ERR_BAD_REQUEST;
+	/* A history with no folder: the one code in came from. */
+	if (cs->history && ci.ci_dir[0] == '\0') {
+		strlcpy(cs->id, ci.ci_id, sizeof(cs->id));
+		cs->timeout_s = ci.ci_timeout_s != 0 ? ci.ci_timeout_s :
+		    codein_timeout();
+		cs->step = STEP_ORIGIN;
+		if (space_origin_send(r, IMSG_JOURNAL_ORIGIN_GET, cs->id,
+		    r->r_uid, "") == -1)
+			return ERR_INTERNAL;
+		return NULL;
+	}
+	if (!git_dir_valid(ci.ci_dir, sizeof(ci.ci_dir)))
 		return ERR_BAD_REQUEST;
 	memset(&gq, 0, sizeof(gq));
 	strlcpy(gq.gq_space, ci.ci_id, sizeof(gq.gq_space));
@@ -513,6 +526,8 @@ codein_git_done(struct request *r, enum procid from, struct imsg *imsg)
 			strlcpy(why, cs->message, sizeof(why));
 		codein_fail(r, cs->code, why);
 		break;
+	case STEP_ORIGIN:	/* no spaced-git yet: none can answer */
+		break;
 	}
 }
 
@@ -549,14 +564,47 @@ codein_exec_done(struct request *r, enum procid from, struct imsg *imsg)
 	codein_settle(r);
 }
 
+/*
+ * The store's answer: kept (code in's, nothing to do), or the folder a
+ * history without one goes from.  Several folders brought into one
+ * space leave the choice to the person: DIR.
+ */
 static void
-origin_kept(struct request *r, enum procid from, struct imsg *imsg)
+codein_origin(struct request *r, enum procid from, struct imsg *imsg)
 {
+	struct codein_state	*cs = r->r_state;
+	struct journal_origin	 jo;
+	struct git_req		 gq;
+	const char		*code;
+
+	if (cs->step != STEP_ORIGIN)
+		return;
+	if (imsg_get_data(imsg, &jo, sizeof(jo)) == -1 ||
+	    memchr(jo.jo_dir, '\0', sizeof(jo.jo_dir)) == NULL)
+		fatalx("%s: bad origin from %s", __func__, proc_title(from));
+	if (jo.jo_found == 0 || !git_dir_valid(jo.jo_dir, sizeof(jo.jo_dir))) {
+		codein_fail(r, ERR_HISTORY_FAILED, "step host: not_a_commit: "
+		    "no code in of this space is known: name its DIR");
+		return;
+	}
+	if (jo.jo_found > 1) {
+		codein_fail(r, ERR_HISTORY_FAILED, "step host: code came "
+		    "into this space from several repositories: name the "
+		    "DIR of one");
+		return;
+	}
+	strlcpy(cs->dir, jo.jo_dir, sizeof(cs->dir));
+	memset(&gq, 0, sizeof(gq));
+	strlcpy(gq.gq_space, cs->id, sizeof(gq.gq_space));
+	cs->step = STEP_SNAPSHOT;
+	if ((code = gitinst_attach(r, cs->dir, IMSG_GIT_HISTORY_REQ,
+	    &gq)) != NULL)
+		codein_fail(r, ERR_HISTORY_FAILED, code);
 }
 
 const struct answer_row codein_answers[] = {
 	{ IMSG_JOURNAL_ORIGIN, PROC_BIT(PROC_JOURNAL),
-	    sizeof(struct journal_origin), AR_FINAL, origin_kept },
+	    sizeof(struct journal_origin), AR_FINAL, codein_origin },
 	{ IMSG_GIT_SNAP, PROC_BIT(PROC_GIT), sizeof(struct git_snap), 0,
 	    codein_snap },
 	{ IMSG_GIT_DONE, PROC_BIT(PROC_GIT), sizeof(struct space_done),

@@ -423,6 +423,8 @@ extern const struct answer_row server_answers[], token_answers[];
 const char	*remove_start(struct request *, struct imsg *);
 extern const struct answer_row remove_answers[];
 extern const size_t remove_state_size;
+/* Code out's script inside a space (codeout.c; not yet run by an op). */
+extern const char codeout_script[];
 /* exec.c */
 const char	*exec_start(struct request *, struct imsg *);
 extern const struct answer_row exec_answers[];

@@ -1,0 +1,132 @@
+#!/bin/sh
+# Mutation check of code out's checks in spaced-git: the tree policy
+# (tree_policy.c), the scan of a pack (packscan.c) and the quarantine's
+# walk (quarantine.c); each mutant removes one rule, and the unit test
+# that names it must go red.
+# Built in a copy of the tree under a temp dir; the tree itself is
+# never modified.
+# Usage: sh regress/mutants/codeout.sh [label-substring]
+. "$(dirname "$0")/lib.sh"
+
+P=worker-git/spaced-git/tree_policy.c
+
+# mutant <label> <file> <"old" => "new"[ @@ "old" => "new"...]>
+mutant() {
+	mutant_apply "$1" "$2" "$3" || return 0
+	mutant_build "$1" build/regress/unit/spaced-git
+	(cd "$tmp/src" && timeout 600 build/regress/unit/spaced-git -j2 \
+	    --filter '@(policy|packscan|quarantine)/*') >"$tmp/run.log" 2>&1
+	set -- "$1" $?
+	grep -q 'Tested: [1-9]' "$tmp/run.log" ||
+	    { echo "BROKEN: no test ran"; exit 1; }
+	mutant_judge "$1" "$2" '^\[FAIL\]' 's/^\[FAIL\] //; s/: (.*//'
+}
+
+mutant "$MUTANT_CONTROL" GNUmakefile ""
+
+# Never allowed: .git in each disguise.
+mutant_expect 'policy::dotgit_in_every_disguise'
+mutant "a .git component passes" $P \
+    "else if (policy_name_is_dotgit(path + start, i - start))\n\t\t\tbits |= POLICY_DOTGIT; => else if (0)\n\t\t\tbits |= POLICY_DOTGIT;"
+mutant_expect 'policy::dotgit_in_every_disguise'
+mutant ".GIT: the case of a name counts" $P \
+    "return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c; => return c;"
+mutant_expect 'policy::dotgit_in_every_disguise'
+mutant ".git. and .git+space: NTFS's trailing dots and spaces" $P \
+    "if (c != '.' && c != ' ')\n\t\t\treturn 0; => return 0;"
+mutant_expect 'policy::dotgit_in_every_disguise'
+mutant ".git::\$INDEX_ALLOCATION: an NTFS stream" $P \
+    "if ((c = fold_next(f)) == -1 || c == ':') => if ((c = fold_next(f)) == -1)"
+mutant_expect 'policy::dotgit_in_every_disguise'
+mutant "GIT~1: an NTFS short name" $P \
+    "if (fold_word(&f, six) && fold_tilde_number(&f) && fold_rest_empty(&f))\n\t\treturn 1; => "
+mutant_expect 'policy::dotgit_in_every_disguise'
+mutant ".g<ZWNJ>it: HFS+ ignorable code points" $P \
+    "if (left < 3)\n\t\treturn 0; => return 0;"
+mutant_expect 'policy::dotgit_in_every_disguise'
+mutant "a\\\\.git: a backslash separates on Windows" $P \
+    "return policy_name_is(name, len, \"git\", NULL); => return piece_is(name, len, \"git\", NULL);"
+# Never allowed: out of the tree.
+mutant_expect 'policy::dotdot_and_absolute'
+mutant ".. components pass" $P "bits |= POLICY_DOTDOT; => ;"
+mutant_expect 'policy::dotdot_and_absolute'
+mutant "absolute paths pass" $P \
+    "if (path[0] == '/')\n\t\tbits |= POLICY_ABSOLUTE; => "
+mutant_expect 'policy::symlinks'
+mutant "a link climbs above the tree" $P "depth == 0) => 0)"
+mutant_expect 'policy::symlinks'
+mutant "a link's .. after a component (x -> ., y -> x/..)" $P \
+    "descended ||\n => (descended && 0) ||\n"
+mutant_expect 'policy::symlinks'
+mutant "a link to an absolute target" $P "target[0] == '/' || => "
+mutant_expect 'policy::symlinks'
+mutant "a link into .git" $P "bits |= POLICY_SYMLINK_GIT; => bits |= 0;"
+mutant_expect 'policy::modes'
+mutant "a gitlink passes" $P "return bits | POLICY_GITLINK; => return bits;"
+mutant_expect 'policy::modes'
+mutant "an unknown mode passes" $P \
+    "return bits | POLICY_BAD_MODE; => return bits;"
+mutant_expect 'policy::caps'
+mutant "no cap on a path's length" $P "bits |= POLICY_PATH_TOO_LONG; => bits |= 0;"
+mutant_expect 'policy::caps'
+mutant "no cap on depth" $P "bits |= POLICY_TOO_DEEP; => bits |= 0;"
+mutant_expect 'policy::caps'
+mutant "no cap on a tree's width" $P "POLICY_TOO_MANY : 0 => 0 : 0"
+# Allowed by name only.
+mutant_expect 'policy::allowable_reasons'
+mutant ".gitmodules is not flagged" $P "bits |= POLICY_GITMODULES; => bits |= 0;"
+mutant_expect 'policy::allowable_reasons'
+mutant "an attributes driver is not flagged" $P \
+    "memcmp(buf + start, drivers[k], n) == 0)\n\t\t\t\treturn 1; => memcmp(buf + start, drivers[k], n) == 0)\n\t\t\t\treturn 0;"
+mutant_expect 'policy::allowable_reasons'
+mutant "a new executable is not flagged" $P \
+    "if (pe->pe_old_mode != POLICY_MODE_EXEC) => if (0)"
+mutant_expect 'policy::caps'
+mutant "a large file is not flagged" $P \
+    "if (pe->pe_size > pc->pc_file_max) => if (0)"
+mutant_expect 'policy::names_of_reasons'
+mutant "a never-allowed reason can be allowed by name" $P \
+    " &&\n\t\t    (reason_names[i].rn_bit & POLICY_ALLOWABLE) != 0) => )"
+mutant_expect 'policy::escape'
+mutant "control bytes reach the terminal" $P \
+    "if (n == 1 && (p[i] < 0x20 || p[i] >= 0x7f)) { => if (n == 1 && p[i] >= 0x7f) {"
+
+# The pack's scan.
+S=worker-git/spaced-git/packscan.c
+mutant_expect 'packscan::zlib_bomb_stops_early'
+mutant "a zlib bomb inflates past its declared size" $S \
+    "if (made > ps->ps_size - ps->ps_out) => if (0)"
+mutant_expect 'packscan::sizes_over_caps_refused_before_inflating'
+mutant "no cap on one object's size" $S \
+    "if (n > ps->ps_caps.ps_object_max) => if (0)"
+mutant_expect 'packscan::a_million_objects_refused_at_the_header'
+mutant "no cap on the number of objects" $S \
+    "if (ps->ps_count > ps->ps_caps.ps_objects_max) => if (0)"
+mutant_expect 'packscan::deltas_that_lie'
+mutant "a delta on an id is read" $S \
+    "return fail(ps, \"a delta on a base named by id\"); => return data_start(ps);"
+mutant_expect 'packscan::deltas_that_lie'
+mutant "no cap on a delta chain" $S \
+    "if (ps->ps_depth > ps->ps_caps.ps_chain_max) => if (0)"
+mutant_expect 'packscan::cut_short_and_too_long'
+mutant "bytes after the trailer pass" $S \
+    "return fail(ps, \"bytes after the pack's end\"); => return 0;"
+mutant_expect 'packscan::cut_short_and_too_long'
+mutant "a pack cut short passes" $S \
+    "if (ps->ps_state != PS_DONE) => if (0)"
+# The quarantine's walk.
+Q=worker-git/spaced-git/quarantine.c
+mutant_expect 'quarantine::packs_that_lie'
+mutant "a commit need not descend from the start" $Q \
+    "if (!descends(w, c)) { => if (0) {"
+mutant_expect 'quarantine::packs_that_lie'
+mutant "an object no new commit reaches passes" $Q \
+    "if (!w.w_pack.os_seen[i]) { => if (0) {"
+mutant_expect 'quarantine::packs_that_lie'
+mutant "a missing object passes" $Q \
+    "w->w_why = \"an object the new commits name is missing\";\n\t\treturn -1; => return 0;"
+mutant_expect 'quarantine::a_trick_in_an_earlier_commit_counts'
+mutant "only the last commit is judged" $Q \
+    "if (check_commit(&w, &id) == -1) => if (git_oid_equal(&id, tip) && check_commit(&w, &id) == -1)"
+
+mutants_end

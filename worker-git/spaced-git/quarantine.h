@@ -1,0 +1,62 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef QUARANTINE_H
+#define QUARANTINE_H
+
+#include <git2.h>
+
+#include "packscan.h"
+#include "tree_policy.h"
+
+/*
+ * Code out's quarantine: a bare object store of its own, never the
+ * user's repository, that a pack from a space is indexed into and
+ * checked in (docs/notes/spaced-git-codeout.md).
+ */
+
+struct qr_caps {
+	struct packscan_caps	 qc_pack;
+	struct policy_caps	 qc_policy;
+	uint32_t		 qc_commits_max;
+	uint32_t		 qc_seconds;	/* index and check, each */
+	size_t			 qc_data_max;	/* a link's or attributes' bytes read */
+};
+#define QR_COMMITS_MAX	10000
+#define QR_SECONDS	600
+#define QR_DATA_MAX	(1024 * 1024)
+
+/* One flagged entry: its reason (a policy bit), commit and raw path. */
+typedef void	qr_report_fn(void *, uint32_t, const git_oid *, const char *,
+		    size_t);
+
+struct qr_result {
+	uint32_t	 qr_flags;	/* every reason seen */
+	uint32_t	 qr_commits;	/* new commits */
+	uint32_t	 qr_objects;	/* in the pack */
+	char		 qr_pack[GIT_OID_HEXSZ + 1];
+};
+
+void	 qr_caps_default(struct qr_caps *);
+int	 qr_index(git_repository *, int, const struct qr_caps *,
+	    struct qr_result *, const char **);
+int	 qr_tip(git_repository *, const git_oid *, struct qr_result *,
+	    git_oid *, const char **);
+int	 qr_check(git_repository *, const git_oid *, const git_oid *,
+	    const git_oid *, const struct qr_caps *, qr_report_fn *, void *,
+	    struct qr_result *, const char **);
+
+#endif
