@@ -86,5 +86,7 @@
  */
 #define ERR_SPACE_MOVE_UNFINISHED "space_move_unfinished"
 #define ERR_SPACE_MOVE_FAILED	"space_move_failed"
+/* the native place: namespaces or limits refused, the first line why */
+#define ERR_SANDBOX_UNAVAILABLE	"sandbox_unavailable"
 
 #endif /* SPACED_ERRORS_H */

@@ -188,7 +188,7 @@ def main():
             return b + b"\0" * (n - len(b))
         t, sid, name, project, mem = sys.argv[3:8]
         body = (field(sid, 13) + field(name, 65) + field(project, 17) +
-                b"\0" + struct.pack("=Q", int(mem)))
+                b"\0" + struct.pack("=Q", int(mem)) + b"\0" * 8)
         s.sendall(hdr(int(t), len(body)) + body)
     elif case == "exec-target":
         # struct ctl_exec by hand: exec-target ID TARGET, argv "true",

@@ -561,7 +561,7 @@ const struct answer_row codein_answers[] = {
 	    codein_snap },
 	{ IMSG_GIT_DONE, PROC_BIT(PROC_GIT), sizeof(struct space_done),
 	    AR_FINAL, codein_git_done },
-	{ IMSG_SPACE_DONE, PROC_BIT(PROC_DOCKER), sizeof(struct space_done),
+	{ IMSG_SPACE_DONE, PLACE_BITS, sizeof(struct space_done),
 	    AR_FINAL, codein_exec_done },
 	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,
 	    space_conn },

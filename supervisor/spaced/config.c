@@ -45,6 +45,7 @@ config_defaults(struct spaced_conf *conf, uid_t uid, const char *runtime_dir,
 	agent_profile_default(&conf->sc_agents[0]);
 	conf->sc_nagents = 1;
 	strlcpy(conf->sc_agent, AGENT_DEFAULT_NAME, sizeof(conf->sc_agent));
+	strlcpy(conf->sc_default_place, "auto", sizeof(conf->sc_default_place));
 	if (uid == 0) {
 		strlcpy(conf->sc_socket, SPACED_SOCK_ROOT,
 		    sizeof(conf->sc_socket));
@@ -123,6 +124,15 @@ check_group(const char *v)
 	return NULL;
 }
 
+static const char *
+check_place(const char *v)
+{
+	if (strcmp(v, "auto") != 0 && strcmp(v, "docker") != 0 &&
+	    strcmp(v, "native") != 0)
+		return "not auto, docker or native";
+	return NULL;
+}
+
 static const struct {
 	const char	*kw;
 	size_t		 off;
@@ -144,6 +154,7 @@ static const struct {
 	KW("tools ca bundle",	sc_tools_ca,		check_path),
 	KW("space ca bundle",	sc_space_ca,		check_path),
 	KW("code in timeout",	sc_codein_timeout,	check_seconds),
+	KW("default place",	sc_default_place,	check_place),
 #undef KW
 };
 #define NKEYWORDS	(sizeof(config_keywords) / sizeof(config_keywords[0]))

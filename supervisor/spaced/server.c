@@ -431,6 +431,11 @@ sv_done(struct request *r, enum procid from, struct imsg *imsg)
 
 	switch (sv->step) {
 	case SV_PLACE:
+		/* A list asked both places: the last one's word ends it. */
+		if (r->r_list_pending > 1) {
+			r->r_list_pending--;
+			return;
+		}
 		if (sd.sd_code[0] != '\0') {
 			startrun_close(r, sd.sd_code, sd.sd_message);
 			request_data(r, &sd, sizeof(sd));
