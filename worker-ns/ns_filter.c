@@ -17,8 +17,9 @@
 /*
  * Two seccomp filters.  A space's: Docker's default profile's refusals
  * and more (EPERM), ptrace and new namespaces included.  spaced-ns's
- * own: a denylist that kills, since every space inherits it and an
- * allowlist would be the union of all a space may run.
+ * own: a denylist, since every space inherits it and an allowlist would
+ * be the union of all a space may run; EPERM, not a kill, because a
+ * space's programs probe some of these (libuv tries io_uring).
  */
 
 #include <sys/prctl.h>
@@ -63,7 +64,7 @@ static const int space_denied[] = {
 	-1
 };
 
-/* Never in spaced-ns or below it: it kills. */
+/* Never in spaced-ns or below it. */
 static const int worker_denied[] = {
 	SYS_acct, SYS_add_key, SYS_bpf, SYS_create_module, SYS_delete_module,
 	SYS_finit_module, SYS_init_module, SYS_ioperm, SYS_iopl,
@@ -161,7 +162,7 @@ ns_filter_worker(void)
 {
 	static struct prog	 p;
 
-	build(&p, worker_denied, SECCOMP_RET_KILL_PROCESS, 1);
+	build(&p, worker_denied, SECCOMP_RET_ERRNO | EPERM, 1);
 	if (install(&p) == -1)
 		fatal("%s: seccomp", __func__);
 }

@@ -219,6 +219,7 @@ op_create(uint32_t peerid, const struct space_req *sq)
 	const char	*miss;
 	time_t		 now = time(NULL);
 	unsigned long	 low;
+	char		 work[SPACE_ID_SIZE + 8];
 
 	if (ns_probe(err, sizeof(err)) != NULL) {
 		ns_done(peerid, ERR_SANDBOX_UNAVAILABLE, err, -1);
@@ -242,10 +243,13 @@ op_create(uint32_t peerid, const struct space_req *sq)
 	low = strtoul(ns.ns_id + 6, NULL, 16) & 0xffffff;
 	ns.ns_uid = NS_UID_BASE | low;
 	ns.ns_gk_uid = NS_GK_UID_BASE | low;
+	/* /spaces is root's, as the Docker place's: only <id> is the space's */
+	snprintf(work, sizeof(work), "work/%s", ns.ns_id);
 	if ((ns.ns_port = free_port()) == 0 ||
 	    ns_path(dir, sizeof(dir), ns.ns_id, NULL) == -1 ||
 	    mkdir(dir, 0700) == -1 ||
-	    make_dir(ns.ns_id, "work", ns.ns_uid, 0700) == -1 ||
+	    make_dir(ns.ns_id, "work", 0, 0755) == -1 ||
+	    make_dir(ns.ns_id, work, ns.ns_uid, 0700) == -1 ||
 	    make_dir(ns.ns_id, "home", ns.ns_uid, 0700) == -1 ||
 	    make_dir(ns.ns_id, "sock", ns.ns_gk_uid, 0755) == -1 ||
 	    ns_record_write(&ns) == -1) {
