@@ -106,8 +106,7 @@ ns_dispatch(struct imsgev *iev, struct imsg *imsg)
 		ns_exec_start(imsg_get_peerid(imsg), imsg);
 		break;
 	case IMSG_SPACE_LOGS_REQ:
-		ns_done(imsg_get_peerid(imsg), "bad_request", "the native "
-		    "place keeps its gatekeeper's journal in gk.log", -1);
+		ns_logs_start(imsg_get_peerid(imsg), imsg);
 		break;
 	default:
 		fatalx("%s: unexpected imsg %u", __func__, type);

@@ -105,6 +105,8 @@ void		 ns_op(uint32_t type, uint32_t peerid, struct imsg *);
 void		 ns_exec_start(uint32_t peerid, struct imsg *);
 int		 ns_exec_cancel(uint32_t peerid);
 void		 ns_exec_base(struct event_base *);
+/* ns_logs.c: the gatekeeper's journal lines, for spaced-journal */
+void		 ns_logs_start(uint32_t peerid, struct imsg *);
 void		 ns_sweep(void);
 int		 ns_alive(const char *id, const char *leaf);
 void		 ns_reap(void);
