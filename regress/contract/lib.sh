@@ -15,7 +15,10 @@ OWNER_ROOT=$INSTALL:0
 T=$(mktemp -d /tmp/spaced-contract.XXXXXX)
 chmod 0755 "$T"
 make_tree
+# SPACED_TEST_PLACE=native runs the same suite against the native place
+# (auto, the default, is Docker where an engine answers).
 SPACED_EXTRA_CONF="install id $INSTALL
+default place ${SPACED_TEST_PLACE:-auto}
 ${SPACED_EXTRA_CONF:-}"
 if ! start_spaced "$T/sd"; then
 	echo "# spaced did not start:"; sed 's/^/# /' "$T/sd/log"

@@ -121,8 +121,9 @@ check "  control: the host's loopback service answers" \
     nobody "curl -s -o /dev/null -m 3 http://127.0.0.1:$port/"
 check "  control: the host has an interface beside lo" \
     sh -c "awk -F: 'NR > 2 && \$1 !~ /^ *lo\$/' /proc/net/dev | grep -q ."
+# (its listener was started in the background above: it may take a while)
 check "  control: the host's abstract socket takes a connection" \
-    nobody "python3 -c \"$ABS_CONNECT\""
+    wait_for 10 nobody "python3 -c \"$ABS_CONNECT\""
 # One row, one rule (the network namespace): any of the three is a hole.
 row "the host's network: its loopback service, an interface, an abstract socket" \
     "curl --noproxy '*' -s -o /dev/null -m 3 http://127.0.0.1:$port/ ||

@@ -20,8 +20,10 @@ mutant() {
 	touch "$tmp/src/$2"
 	mutant_build "$1" binaries
 	SPACED_BUILD="$tmp/src/build" timeout 600 \
-	    sh "$tmp/src/regress/escape/native.sh" >"$tmp/run.log" 2>&1
+	    sh "$tmp/src/regress/escape/native.sh" >"$tmp/run.raw" 2>&1
 	m_rc=$?
+	# a detail may quote a NUL from /proc: text only for the verdict
+	tr -d '\000' <"$tmp/run.raw" >"$tmp/run.log"
 	m_red=$(grep -c '^not ok' "$tmp/run.log")
 	[ "$1" = "$MUTANT_CONTROL" ] || [ "$m_red" -le 1 ] ||
 	    echo "# $1: $m_red rows red: $(grep '^not ok' "$tmp/run.log" |
@@ -52,7 +54,7 @@ mutant "no pid namespace" $S \
     'pid = clone_child(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC |\n\t    CLONE_NEWUTS | CLONE_NEWNET); => pid = clone_child(CLONE_NEWNS | CLONE_NEWIPC |\n\t    CLONE_NEWUTS | CLONE_NEWNET);'
 mutant_expect "a capability"
 mutant "capabilities kept across the drop" $S \
-    'setresuid(uid, uid, uid) == -1 || caps_clear() == -1 || => setresuid(uid, uid, uid) == -1 ||'
+    'return syscall(SYS_capset, &hdr, data) == -1 ? -1 : 0; => return 0;'
 mutant_expect "a user namespace inside"
 mutant "the space's filter lets unshare through" $F \
     'SYS_umount2, SYS_unshare, SYS_uselib, => SYS_umount2, SYS_uselib,'

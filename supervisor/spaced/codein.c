@@ -260,9 +260,10 @@ codein_transfer(struct request *r)
 		    "arguments are too long");
 		return;
 	}
+	/* The streams end at the place the space lives on. */
 	if ((pack = stream_open(r, EP_GIT(r->r_git),
-	    EP_WORKER(PROC_DOCKER))) == NULL ||
-	    (out = stream_open(r, EP_WORKER(PROC_DOCKER),
+	    EP_WORKER(place_of(cs->id)))) == NULL ||
+	    (out = stream_open(r, EP_WORKER(place_of(cs->id)),
 	    EP_CLIENT(r->r_cc))) == NULL) {
 		codein_rollback(r, ERR_BUSY, "no stream free");
 		return;

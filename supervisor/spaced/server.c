@@ -92,7 +92,7 @@ run(struct request *r, const char *const *argv, const void *in, size_t inlen,
 	r->r_conns = 0;
 
 	if (kind != 0) {
-		if ((s = stream_open(r, EP_WORKER(PROC_DOCKER),
+		if ((s = stream_open(r, EP_WORKER(place_of(sv->id)),
 		    EP_WORKER(PROC_JOURNAL))) == NULL) {
 			explicit_bzero(&se, sizeof(se));
 			sv_fail(r, ERR_BUSY, "no stream for the server's "
