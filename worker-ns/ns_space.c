@@ -253,15 +253,42 @@ static const struct sysbind {
 	{ NULL, 0 }
 };
 
+/*
+ * The gatekeeper's: libraries and certificates, no program.  Like its
+ * image, it has no shell, nothing an exec beside it could run but itself.
+ */
+static const struct sysbind gk_binds[] = {
+	{ "/usr/lib", 0 },		/* its libraries */
+	{ "/usr/lib64", 1 },		/* the loader, where it is there */
+	{ "/lib", 1 },			/* the host's links into /usr */
+	{ "/lib64", 1 },
+	{ "/etc/ld.so.cache", 1 },
+	{ "/etc/ssl", 1 },		/* CA certificates for its way out */
+	{ "/etc/ca-certificates", 1 },
+	{ "/usr/share/ca-certificates", 1 },	/* what /etc/ssl links to */
+	{ "/etc/nsswitch.conf", 1 },
+	{ "/etc/resolv.conf", 1 },	/* its names, resolved by evdns */
+	{ "/etc/hosts", 1 },
+	{ "/etc/gai.conf", 1 },
+	{ NULL, 0 }
+};
+
 static int
-sys_bind(const char *root)
+binds(const char *root, const struct sysbind *table)
 {
 	const struct sysbind	*b;
 
-	for (b = sys_binds; b->sb_path != NULL; b++)
-		if (bind_row(root, b->sb_path, b->sb_path, 0, b->sb_optional) == -1)
+	for (b = table; b->sb_path != NULL; b++)
+		if (bind_row(root, b->sb_path, b->sb_path, 0, b->sb_optional) ==
+		    -1)
 			return -1;
 	return 0;
+}
+
+static int
+sys_bind(const char *root)
+{
+	return binds(root, sys_binds);
 }
 
 /* /dev: a few character devices of the host's, nothing to open a disk. */
@@ -616,11 +643,7 @@ ns_gk_launch(const struct ns_space *ns, char *err, size_t errlen)
 		    mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV,
 		    "mode=0755,size=1m") == -1)
 			die(ep[1], "gatekeeper root");
-		if (sys_bind(root) == -1 ||
-		    bind_row(root, "/etc/resolv.conf", "/etc/resolv.conf", 0, 1) ==
-		    -1 || bind_row(root, "/etc/hosts", "/etc/hosts", 0, 1) == -1 ||
-		    bind_row(root, "/etc/gai.conf", "/etc/gai.conf", 0, 1) == -1 ||
-		    dev_fill(root) == -1 ||
+		if (binds(root, gk_binds) == -1 || dev_fill(root) == -1 ||
 		    tmpfs(root, "/tmp", "size=16m,mode=1777", MS_NOEXEC) == -1 ||
 		    tmpfs(root, "/usr/libexec", "size=64k,mode=0755", 0) == -1)
 			die(ep[1], "gatekeeper binds");

@@ -160,6 +160,13 @@ check "  control: the cgroup files are there on the host" \
 row "the cgroup files" "ls /sys/fs/cgroup"
 row "a disk device" "ls /dev/sd* /dev/vd* /dev/nvme* /dev/mem"
 
+check "  control: exec -g runs the gatekeeper's own client beside it" \
+    sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec '$A' -g -- \
+    /usr/libexec/spaced/spaced-gatekeeper -C GET /health >/dev/null"
+check_fails "a shell beside the gatekeeper (exec -g /bin/sh)" \
+    sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec '$A' -g -- \
+    /bin/sh -c true 2>/dev/null"
+
 # --- what it must reach -------------------------------------------------
 reach "its work folder, read and write" \
     "echo w >/spaces/$A/f && test \"\$(cat /spaces/$A/f)\" = w"

@@ -61,6 +61,9 @@ mutant "the space's filter lets unshare through" $F \
 mutant_expect "^ptrace"
 mutant "ptrace allowed in both filters" $F \
     'SYS_process_vm_writev, SYS_ptrace, SYS_query_module, => SYS_process_vm_writev, SYS_query_module, @@ SYS_process_vm_writev, SYS_ptrace,\n\t-1 => SYS_process_vm_writev,\n\t-1'
+mutant_expect "a shell beside the gatekeeper"
+mutant "the gatekeeper sees all of /usr" $S \
+    '{ "/usr/lib", 0 },		/* its libraries */ => { "/usr", 0 },'
 mutant_expect "the memory limit"
 mutant "no memory limit" $C \
     'if (cg_write("memory", name, "memory.memsw.limit_in_bytes", v) == -1) { => if (0) { @@ if (cg_write("memory", name, "memory.limit_in_bytes", v) == -1) { => if (0) { @@ (void)cg_write("memory", name, "memory.limit_in_bytes", v); => ;'
