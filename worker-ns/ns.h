@@ -90,6 +90,19 @@ pid_t		 ns_enter_exec(const struct ns_space *, int target,
 const char	*ns_probe(char *err, size_t errlen);
 void		 ns_libexec_set(const char *);
 
+/* ns_mount.c: in a child's new mount namespace */
+int		 ns_mkdirs(const char *root, const char *path, mode_t);
+int		 ns_bind(const char *root, const char *src, const char *dst,
+		    int rw, int optional);
+int		 ns_tmpfs(const char *root, const char *dst, const char *opts,
+		    unsigned long flags);
+int		 ns_write_file(const char *root, const char *path,
+		    const char *text);
+int		 ns_dev_fill(const char *root);
+int		 ns_pivot(const char *root);
+int		 ns_binds_system(const char *root);
+int		 ns_binds_gatekeeper(const char *root);
+
 /* ns_filter.c */
 int		 ns_filter_space(void);
 void		 ns_filter_worker(void);

@@ -138,202 +138,6 @@ die_with(int lifefd)
 	return 0;
 }
 
-static int
-mkdirs(const char *root, const char *path, mode_t mode)
-{
-	char	 p[PATH_MAX], *s;
-
-	if ((size_t)snprintf(p, sizeof(p), "%s%s", root, path) >= sizeof(p))
-		return -1;
-	for (s = p + strlen(root) + 1; (s = strchr(s, '/')) != NULL; s++) {
-		*s = '\0';
-		if (mkdir(p, 0755) == -1 && errno != EEXIST)
-			return -1;
-		*s = '/';
-	}
-	return mkdir(p, mode) == -1 && errno != EEXIST ? -1 : 0;
-}
-
-/*
- * One row of a bind table: src at root/dst, read-only unless rw.  A
- * missing optional source is skipped; a symlink is copied as one.
- */
-static int
-bind_row(const char *root, const char *src, const char *dst, int rw, int opt)
-{
-	char		 target[PATH_MAX], link[PATH_MAX];
-	struct stat	 st;
-	ssize_t		 n;
-	unsigned long	 fl = MS_BIND | MS_REC;
-	int		 fd;
-
-	if (lstat(src, &st) == -1)
-		return opt ? 0 : -1;
-	if ((size_t)snprintf(target, sizeof(target), "%s%s", root, dst) >=
-	    sizeof(target))
-		return -1;
-	if (S_ISLNK(st.st_mode)) {
-		if ((n = readlink(src, link, sizeof(link) - 1)) == -1)
-			return -1;
-		link[n] = '\0';
-		return symlink(link, target) == -1 && errno != EEXIST ? -1 : 0;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		if (mkdirs(root, dst, 0755) == -1)
-			return -1;
-	} else {
-		char	 parent[PATH_MAX], *sl;
-
-		strlcpy(parent, dst, sizeof(parent));
-		if ((sl = strrchr(parent, '/')) != NULL && sl != parent) {
-			*sl = '\0';
-			if (mkdirs(root, parent, 0755) == -1)
-				return -1;
-		}
-		if ((fd = open(target, O_WRONLY | O_CREAT | O_CLOEXEC,
-		    0644)) == -1)
-			return -1;
-		close(fd);
-	}
-	if (mount(src, target, NULL, fl, NULL) == -1)
-		return -1;
-	/* A device node is what a /dev row binds: nodev there only. */
-	fl = MS_BIND | MS_REMOUNT | MS_NOSUID | (rw ? 0 : MS_RDONLY) |
-	    (S_ISCHR(st.st_mode) ? 0 : MS_NODEV);
-	if (mount(NULL, target, NULL, fl, NULL) == -1)
-		return -1;
-	return 0;
-}
-
-static int
-tmpfs(const char *root, const char *dst, const char *opts, unsigned long fl)
-{
-	char	 target[PATH_MAX];
-
-	if ((size_t)snprintf(target, sizeof(target), "%s%s", root, dst) >=
-	    sizeof(target) || mkdirs(root, dst, 0755) == -1)
-		return -1;
-	return mount("tmpfs", target, "tmpfs", fl | MS_NOSUID | MS_NODEV,
-	    opts);
-}
-
-static int
-write_file(const char *root, const char *path, const char *text)
-{
-	char	 p[PATH_MAX];
-	int	 fd, rv = 0;
-
-	if ((size_t)snprintf(p, sizeof(p), "%s%s", root, path) >= sizeof(p) ||
-	    (fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0644)) == -1)
-		return -1;
-	if (write(fd, text, strlen(text)) != (ssize_t)strlen(text))
-		rv = -1;
-	close(fd);
-	return rv;
-}
-
-/* The system both a space and a gatekeeper see: read-only, no more. */
-static const struct sysbind {
-	const char	*sb_path;
-	int		 sb_optional;
-} sys_binds[] = {
-	{ "/usr", 0 },		/* programs and libraries */
-	{ "/bin", 1 },		/* the host's links into /usr, or dirs */
-	{ "/sbin", 1 },
-	{ "/lib", 1 },
-	{ "/lib64", 1 },
-	{ "/etc/ld.so.cache", 1 },	/* the loader finds its libraries */
-	{ "/etc/ld.so.conf", 1 },
-	{ "/etc/ld.so.conf.d", 1 },
-	{ "/etc/alternatives", 1 },	/* /usr/bin/awk and friends */
-	{ "/etc/ssl", 1 },		/* CA certificates */
-	{ "/etc/ca-certificates", 1 },
-	{ "/etc/nsswitch.conf", 1 },
-	{ NULL, 0 }
-};
-
-/*
- * The gatekeeper's: libraries and certificates, no program.  Like its
- * image, it has no shell, nothing an exec beside it could run but itself.
- */
-static const struct sysbind gk_binds[] = {
-	{ "/usr/lib", 0 },		/* its libraries */
-	{ "/usr/lib64", 1 },		/* the loader, where it is there */
-	{ "/lib", 1 },			/* the host's links into /usr */
-	{ "/lib64", 1 },
-	{ "/etc/ld.so.cache", 1 },
-	{ "/etc/ssl", 1 },		/* CA certificates for its way out */
-	{ "/etc/ca-certificates", 1 },
-	{ "/usr/share/ca-certificates", 1 },	/* what /etc/ssl links to */
-	{ "/etc/nsswitch.conf", 1 },
-	{ "/etc/resolv.conf", 1 },	/* its names, resolved by evdns */
-	{ "/etc/hosts", 1 },
-	{ "/etc/gai.conf", 1 },
-	{ NULL, 0 }
-};
-
-static int
-binds(const char *root, const struct sysbind *table)
-{
-	const struct sysbind	*b;
-
-	for (b = table; b->sb_path != NULL; b++)
-		if (bind_row(root, b->sb_path, b->sb_path, 0, b->sb_optional) ==
-		    -1)
-			return -1;
-	return 0;
-}
-
-static int
-sys_bind(const char *root)
-{
-	return binds(root, sys_binds);
-}
-
-/* /dev: a few character devices of the host's, nothing to open a disk. */
-static int
-dev_fill(const char *root)
-{
-	static const char *const devs[] = { "/dev/null", "/dev/zero",
-	    "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty", NULL };
-	static const char *const links[][2] = { { "/dev/ptmx", "pts/ptmx" },
-	    { "/dev/fd", "/proc/self/fd" }, { "/dev/stdin", "/proc/self/fd/0" },
-	    { "/dev/stdout", "/proc/self/fd/1" },
-	    { "/dev/stderr", "/proc/self/fd/2" }, { NULL, NULL } };
-	char			 p[PATH_MAX];
-	size_t			 i;
-
-	if (tmpfs(root, "/dev", "mode=0755,size=64k", MS_NOEXEC) == -1)
-		return -1;
-	for (i = 0; devs[i] != NULL; i++)
-		if (bind_row(root, devs[i], devs[i], 1, 1) == -1)
-			return -1;
-	snprintf(p, sizeof(p), "%s/dev/shm", root);
-	if (tmpfs(root, "/dev/shm", "mode=1777,size=64m", 0) == -1)
-		return -1;
-	snprintf(p, sizeof(p), "%s/dev/pts", root);
-	if (mkdir(p, 0755) == 0)
-		(void)mount("devpts", p, "devpts", MS_NOSUID | MS_NOEXEC,
-		    "newinstance,ptmxmode=0666,mode=620");
-	for (i = 0; links[i][0] != NULL; i++) {
-		snprintf(p, sizeof(p), "%s%s", root, links[i][0]);
-		if (symlink(links[i][1], p) == -1)
-			return -1;
-	}
-	return 0;
-}
-
-/* The new root in place of the old, which is detached. */
-static int
-pivot(const char *root)
-{
-	if (chdir(root) == -1 ||
-	    syscall(SYS_pivot_root, ".", ".") == -1 ||
-	    umount2(".", MNT_DETACH) == -1 || chdir("/") == -1)
-		return -1;
-	return 0;
-}
 
 static int
 loopback_up(void)
@@ -373,36 +177,36 @@ space_mounts(const struct ns_space *ns, const char *hosts, int errfd)
 	if (mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV,
 	    "mode=0755,size=1m") == -1)
 		die(errfd, "tmpfs root");
-	if (sys_bind(root) == -1)
+	if (ns_binds_system(root) == -1)
 		die(errfd, "system binds");
-	if (mkdirs(root, "/etc", 0755) == -1 ||
-	    write_file(root, "/etc/passwd", "root:x:0:0:root:/root:"
+	if (ns_mkdirs(root, "/etc", 0755) == -1 ||
+	    ns_write_file(root, "/etc/passwd", "root:x:0:0:root:/root:"
 	    "/usr/sbin/nologin\nspace:x:10000:10000:space:/home/space:"
 	    "/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:"
 	    "/usr/sbin/nologin\n") == -1 ||
-	    write_file(root, "/etc/group", "root:x:0:\nspace:x:10000:\n"
+	    ns_write_file(root, "/etc/group", "root:x:0:\nspace:x:10000:\n"
 	    "nogroup:x:65534:\n") == -1 ||
-	    write_file(root, "/etc/hostname", hostname) == -1)
+	    ns_write_file(root, "/etc/hostname", hostname) == -1)
 		die(errfd, "/etc");
-	if (bind_row(root, hosts, "/etc/hosts", 0, 0) == -1)
+	if (ns_bind(root, hosts, "/etc/hosts", 0, 0) == -1)
 		die(errfd, "/etc/hosts");
-	if (dev_fill(root) == -1)
+	if (ns_dev_fill(root) == -1)
 		die(errfd, "/dev");
-	if (tmpfs(root, "/tmp", NS_TMP_OPTS, 0) == -1)
+	if (ns_tmpfs(root, "/tmp", NS_TMP_OPTS, 0) == -1)
 		die(errfd, "/tmp");
 	if (ns_path(src, sizeof(src), ns->ns_id, "work") == -1 ||
-	    bind_row(root, src, "/spaces", 1, 0) == -1)
+	    ns_bind(root, src, "/spaces", 1, 0) == -1)
 		die(errfd, "/spaces");
 	if (ns_path(src, sizeof(src), ns->ns_id, "home") == -1 ||
-	    bind_row(root, src, "/home/space", 1, 0) == -1)
+	    ns_bind(root, src, "/home/space", 1, 0) == -1)
 		die(errfd, "/home/space");
 	if (ns_path(src, sizeof(src), ns->ns_id, "sock") == -1 ||
-	    bind_row(root, src, "/run/spaced", 0, 0) == -1)
+	    ns_bind(root, src, "/run/spaced", 0, 0) == -1)
 		die(errfd, "/run/spaced");
 	if ((size_t)snprintf(relay, sizeof(relay), "%s/spaced-relay",
-	    libexec) >= sizeof(relay) || bind_row(root, relay, "/opt/spaced/spaced-relay", 0, 0) == -1)
+	    libexec) >= sizeof(relay) || ns_bind(root, relay, "/opt/spaced/spaced-relay", 0, 0) == -1)
 		die(errfd, "the relay");
-	if (mkdirs(root, "/proc", 0555) == -1 ||
+	if (ns_mkdirs(root, "/proc", 0555) == -1 ||
 	    (size_t)snprintf(src, sizeof(src), "%s/proc", root) >=
 	    sizeof(src) || mount("proc", src, "proc", MS_NOSUID | MS_NODEV |
 	    MS_NOEXEC, NULL) == -1)
@@ -411,7 +215,7 @@ space_mounts(const struct ns_space *ns, const char *hosts, int errfd)
 	if (mount(NULL, root, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY |
 	    MS_NOSUID | MS_NODEV, NULL) == -1)
 		die(errfd, "read-only root");
-	if (pivot(root) == -1)
+	if (ns_pivot(root) == -1)
 		die(errfd, "pivot_root");
 	return 0;
 }
@@ -643,15 +447,15 @@ ns_gk_launch(const struct ns_space *ns, char *err, size_t errlen)
 		    mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV,
 		    "mode=0755,size=1m") == -1)
 			die(ep[1], "gatekeeper root");
-		if (binds(root, gk_binds) == -1 || dev_fill(root) == -1 ||
-		    tmpfs(root, "/tmp", "size=16m,mode=1777", MS_NOEXEC) == -1 ||
-		    tmpfs(root, "/usr/libexec", "size=64k,mode=0755", 0) == -1)
+		if (ns_binds_gatekeeper(root) == -1 || ns_dev_fill(root) == -1 ||
+		    ns_tmpfs(root, "/tmp", "size=16m,mode=1777", MS_NOEXEC) == -1 ||
+		    ns_tmpfs(root, "/usr/libexec", "size=64k,mode=0755", 0) == -1)
 			die(ep[1], "gatekeeper binds");
 		if ((size_t)snprintf(bin, sizeof(bin), "%s/spaced-gatekeeper",
-		    libexec) >= sizeof(bin) || bind_row(root, bin, argv[0], 0, 0) == -1)
+		    libexec) >= sizeof(bin) || ns_bind(root, bin, argv[0], 0, 0) == -1)
 			die(ep[1], "gatekeeper binary");
 		if (ns_path(src, sizeof(src), ns->ns_id, "sock") == -1 ||
-		    bind_row(root, src, "/run/spaced", 1, 0) == -1)
+		    ns_bind(root, src, "/run/spaced", 1, 0) == -1)
 			die(ep[1], "gatekeeper sockets");
 		if ((size_t)snprintf(src, sizeof(src), "%s/proc", root) >=
 		    sizeof(src) || mkdir(src, 0555) == -1 ||
@@ -659,7 +463,7 @@ ns_gk_launch(const struct ns_space *ns, char *err, size_t errlen)
 		    MS_NOEXEC, NULL) == -1)
 			die(ep[1], "gatekeeper /proc");
 		if (mount(NULL, root, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY |
-		    MS_NOSUID | MS_NODEV, NULL) == -1 || pivot(root) == -1)
+		    MS_NOSUID | MS_NODEV, NULL) == -1 || ns_pivot(root) == -1)
 			die(ep[1], "gatekeeper pivot_root");
 		if (become(ns->ns_gk_uid) == -1 || die_with(go[0]) == -1)
 			die(ep[1], "gatekeeper user");

@@ -32,16 +32,17 @@ mutant() {
 }
 
 S=worker-ns/ns_space.c
+B=worker-ns/ns_mount.c
 F=worker-ns/ns_filter.c
 C=worker-ns/ns_cgroup.c
 
 mutant "$MUTANT_CONTROL" GNUmakefile ""
 
 mutant_expect "the host's /root"
-mutant "the host's /root bound into the space" $S \
+mutant "the host's /root bound into the space" $B \
     '{ "/usr", 0 },		/* programs and libraries */ => { "/usr", 0 }, { "/root", 1 },'
 mutant_expect "the Docker socket"
-mutant "the Docker socket bound into the space" $S \
+mutant "the Docker socket bound into the space" $B \
     '{ "/usr", 0 },		/* programs and libraries */ => { "/usr", 0 }, { "/var/run/docker.sock", 1 },'
 mutant_expect "the host's network"
 mutant "no network namespace" $S \
@@ -62,7 +63,7 @@ mutant_expect "^ptrace"
 mutant "ptrace allowed in both filters" $F \
     'SYS_process_vm_writev, SYS_ptrace, SYS_query_module, => SYS_process_vm_writev, SYS_query_module, @@ SYS_process_vm_writev, SYS_ptrace,\n\t-1 => SYS_process_vm_writev,\n\t-1'
 mutant_expect "a shell beside the gatekeeper"
-mutant "the gatekeeper sees all of /usr" $S \
+mutant "the gatekeeper sees all of /usr" $B \
     '{ "/usr/lib", 0 },		/* its libraries */ => { "/usr", 0 },'
 mutant_expect "the memory limit"
 mutant "no memory limit" $C \
