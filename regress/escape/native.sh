@@ -163,9 +163,9 @@ row "a disk device" "ls /dev/sd* /dev/vd* /dev/nvme* /dev/mem"
 check "  control: exec -g runs the gatekeeper's own client beside it" \
     sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec '$A' -g -- \
     /usr/libexec/spaced/spaced-gatekeeper -C GET /health >/dev/null"
-check_fails "a shell beside the gatekeeper (exec -g /bin/sh)" \
+check_fails "a shell beside the gatekeeper (exec -g sh, on its PATH)" \
     sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec '$A' -g -- \
-    /bin/sh -c true 2>/dev/null"
+    sh -c true 2>/dev/null"
 
 # --- what it must reach -------------------------------------------------
 reach "its work folder, read and write" \
