@@ -187,6 +187,23 @@ make_dir(const char *id, const char *leaf, uid_t owner, mode_t mode)
 	return 0;
 }
 
+/* 1 when a space's record holds uids from the same 24 bits as id's. */
+static int
+uid_taken(const char *id)
+{
+	struct dirent	*de;
+	DIR		*d;
+	int		 taken = 0;
+
+	if ((d = opendir(ns_state())) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL && !taken)
+		taken = space_id_valid(de->d_name) &&
+		    strcmp(de->d_name + 6, id + 6) == 0;
+	closedir(d);
+	return taken;
+}
+
 static void
 op_check(uint32_t peerid)
 {
@@ -231,7 +248,10 @@ op_create(uint32_t peerid, const struct space_req *sq)
 		return;
 	}
 	memset(&ns, 0, sizeof(ns));
-	space_id_new(ns.ns_id);
+	/* A fresh id whose 24 low bits (its uids) no other space has. */
+	do
+		space_id_new(ns.ns_id);
+	while (uid_taken(ns.ns_id));
 	strlcpy(ns.ns_owner, sq->sq_owner, sizeof(ns.ns_owner));
 	strlcpy(ns.ns_name, sq->sq_name[0] != '\0' ? sq->sq_name : ns.ns_id,
 	    sizeof(ns.ns_name));
