@@ -180,21 +180,32 @@ privileges_start(struct request *r, struct imsg *imsg)
 
 /* --- check ------------------------------------------------------------ */
 
+/*
+ * Each place: Docker's record, then the native place's when spaced-ns
+ * runs (its version says "native"); the answer waits for both.
+ */
 const char *
 check_start(struct request *r, struct imsg *imsg)
 {
 	struct docker_check_msg	 dc;
 	const char		*code;
+	int			 native;
 
+	native = request_send(r, PROC_NS, IMSG_DOCKER_CHECK_REQ, -1, NULL,
+	    0) == 0;
+	r->r_list_pending = native;
 	/* An engine that does not answer is check's answer, not a failure. */
 	if ((code = place_send(r, IMSG_DOCKER_CHECK_REQ, NULL, 0)) != NULL &&
 	    strcmp(code, ERR_DOCKER_UNREACHABLE) == 0) {
 		memset(&dc, 0, sizeof(dc));
 		strlcpy(dc.dc_code, code, sizeof(dc.dc_code));
 		request_data(r, &dc, sizeof(dc));
-		request_end(r);
+		if (!native)
+			request_end(r);
 		return NULL;
 	}
+	if (code == NULL)
+		r->r_list_pending++;
 	return code;
 }
 
@@ -211,13 +222,14 @@ check_answer(struct request *r, enum procid from, struct imsg *imsg)
 	    sizeof(dc.dc_min_api_version)) ||
 	    !valid_string(dc.dc_os, sizeof(dc.dc_os)) ||
 	    !valid_string(dc.dc_arch, sizeof(dc.dc_arch)))
-		fatalx("bad check answer from docker");
+		fatalx("bad check answer from %s", proc_title(from));
 	request_data(r, &dc, sizeof(dc));
-	request_end(r);
+	if (--r->r_list_pending <= 0)
+		request_end(r);
 }
 
 const struct answer_row check_answers[] = {
-	{ IMSG_DOCKER_CHECK_REP, PROC_BIT(PROC_DOCKER),
+	{ IMSG_DOCKER_CHECK_REP, PLACE_BITS,
 	    sizeof(struct docker_check_msg), 1, check_answer },
 	{ 0 }
 };
