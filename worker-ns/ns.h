@@ -42,6 +42,7 @@
 #define NS_MEMORY_DEFAULT	(4ULL << 30)
 #define NS_CPUS_DEFAULT		2000000000LL	/* NanoCpus */
 #define NS_TMP_OPTS		"size=256m,mode=1777"
+#define NS_GK_LOG_MAX		(10LL << 20)	/* gk.log, as Docker's cap */
 #define NS_CGROOT		"/sys/fs/cgroup"
 #define NS_CGNAME		"spaced-ns"
 

@@ -408,6 +408,7 @@ ns_gk_launch(const struct ns_space *ns, char *err, size_t errlen)
 	    "/run/spaced", "127.0.0.1", "3128", "8080", port, NULL };
 	char	*env[] = { "HOME=/tmp", "PATH=/usr/bin:/bin", NULL };
 	int	 go[2], ep[2], out;
+	struct stat st;
 	pid_t	 pid;
 	char	 c;
 
@@ -415,6 +416,9 @@ ns_gk_launch(const struct ns_space *ns, char *err, size_t errlen)
 	if (ns_path(root, sizeof(root), ns->ns_id, "gkroot") == -1 ||
 	    ns_path(src, sizeof(src), ns->ns_id, "gk.log") == -1)
 		return -1;
+	/* The Docker place's log cap: past it, a start begins a new file. */
+	if (stat(src, &st) == 0 && st.st_size > NS_GK_LOG_MAX)
+		(void)unlink(src);
 	if ((out = open(src, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC |
 	    O_NOFOLLOW, 0600)) == -1) {
 		snprintf(err, errlen, "gk.log: %s", strerror(errno));
