@@ -186,7 +186,11 @@ space_mounts(const struct ns_space *ns, const char *hosts, int errfd)
 	    "/usr/sbin/nologin\n") == -1 ||
 	    ns_write_file(root, "/etc/group", "root:x:0:\nspace:x:10000:\n"
 	    "nogroup:x:65534:\n") == -1 ||
-	    ns_write_file(root, "/etc/hostname", hostname) == -1)
+	    ns_write_file(root, "/etc/hostname", hostname) == -1 ||
+	    ns_write_file(root, "/etc/resolv.conf", "") == -1 ||
+	    ns_mkdirs(root, "/var/tmp", 0755) == -1 ||
+	    ns_mkdirs(root, "/srv", 0755) == -1 ||
+	    ns_mkdirs(root, "/mnt", 0755) == -1)
 		die(errfd, "/etc");
 	if (ns_bind(root, hosts, "/etc/hosts", 0, 0) == -1)
 		die(errfd, "/etc/hosts");
