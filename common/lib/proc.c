@@ -44,6 +44,8 @@ const struct proc procs[PROC_MAX] = {
 	/* runs inside a gatekeeper container, never under spaced */
 	[PROC_GATEKEEPER] = { PROC_GATEKEEPER, "gatekeeper",
 	    "spaced-gatekeeper", NULL, 0, 0 },
+	/* stays root: it makes namespaces, groups and mounts */
+	[PROC_NS] = { PROC_NS, "ns", "spaced-ns", NULL, 0, 0 },
 };
 
 static const char	*store_dir;
@@ -355,7 +357,11 @@ worker_main(int argc, char *argv[], const struct worker *w)
 	/* Asked before the filter, which does not allow the question. */
 	worker_landlock_describe(w->w_sandbox, wi.wi_landlock,
 	    sizeof(wi.wi_landlock));
-	sandbox_enter(w->w_sandbox);
+	/* spaced-ns confines itself: its spaces inherit what it has. */
+	if (w->w_confine != NULL)
+		w->w_confine();
+	else
+		sandbox_enter(w->w_sandbox);
 
 	imsgev_init(&iev, base, PROC_PARENT_FD, worker_dispatch_parent,
 	    NULL);

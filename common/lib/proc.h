@@ -56,6 +56,8 @@ struct worker {
 	int			(*w_cancel)(uint32_t);
 	/* confined and READY sent: events of its own (signals, timers) */
 	void			(*w_serve)(struct event_base *);
+	/* instead of sandbox_enter(w_sandbox), or NULL (spaced-ns) */
+	void			(*w_confine)(void);
 };
 
 __dead void	 worker_main(int argc, char *argv[], const struct worker *);

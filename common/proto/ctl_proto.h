@@ -111,6 +111,7 @@ struct ctl_space {
 	char		 cs_name[SPACE_NAME_MAX + 1];	/* create; "" default */
 	char		 cs_project[SPACE_PROJECT_LEN + 1];	/* create; "" */
 	uint64_t	 cs_memory;		/* create; 0: the default */
+	char		 cs_place[8];	/* create: "", "docker", "native" */
 };
 
 struct ctl_exec {

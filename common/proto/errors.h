@@ -89,5 +89,7 @@
 /* spaced.conf's "spaces per owner", and its outer networks' pool. */
 #define ERR_TOO_MANY_SPACES	"too_many_spaces"
 #define ERR_NETWORK_POOL_FULL	"network_pool_exhausted"
+/* the native place: namespaces or limits refused, the first line why */
+#define ERR_SANDBOX_UNAVAILABLE	"sandbox_unavailable"
 
 #endif /* SPACED_ERRORS_H */

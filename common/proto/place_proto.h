@@ -150,6 +150,7 @@ struct space_info {
 	/* "network", "socket_volume", "gatekeeper", "gatekeeper_stopped" */
 	char		 si_missing[SPACE_MISSING_MAX][SPACE_MISSING_LEN];
 	uint32_t	 si_norphans;	/* space_resource records follow */
+	char		 si_place[8];	/* "native", or "" for docker */
 };
 
 /* One finding of verify, or of the verify inside create and start. */

@@ -33,6 +33,7 @@ enum procid {
 	PROC_JOURNAL,
 	PROC_LAUNCH,
 	PROC_GATEKEEPER,
+	PROC_NS,
 	PROC_MAX
 };
 

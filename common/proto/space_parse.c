@@ -62,6 +62,12 @@ ctl_space_check(const struct ctl_space *cs, int id_wanted,
 		*errstr = "bad project";
 		return -1;
 	}
+	if (!terminated(cs->cs_place, sizeof(cs->cs_place)) ||
+	    (cs->cs_place[0] != '\0' && strcmp(cs->cs_place, "docker") != 0 &&
+	    strcmp(cs->cs_place, "native") != 0)) {
+		*errstr = "bad place";
+		return -1;
+	}
 	if (cs->cs_memory != 0 && (cs->cs_memory < HARDEN_MEMORY_MIN ||
 	    cs->cs_memory > HARDEN_MEMORY_MAX)) {
 		*errstr = "memory out of range";

@@ -17,7 +17,10 @@ chmod 0755 "$T"
 make_tree
 # A suite may change the tree before spaced starts (its own relay key).
 if command -v contract_tree >/dev/null 2>&1; then contract_tree; fi
+# SPACED_TEST_PLACE=native runs the same suite against the native place
+# (auto, the default, is Docker where an engine answers).
 SPACED_EXTRA_CONF="install id $INSTALL
+default place ${SPACED_TEST_PLACE:-auto}
 ${SPACED_EXTRA_CONF:-}"
 # SPACED_WRAP: a command spaced runs under (spaced-unit.sh: the unit's bounds).
 if ! start_spaced "$T/sd" ${SPACED_WRAP:-}; then

@@ -111,7 +111,9 @@ def checks(s, n, leave):
             if len(buf) < l:
                 break
             body, buf = buf[HDR.size:l], buf[l:]
-            if t == CTL_DATA and struct.unpack("=i", body[:4])[0] == 1:
+            # Docker's records; the native place's says "native"
+            if (t == CTL_DATA and struct.unpack("=i", body[:4])[0] == 1 and
+                    not body[68:74] == b"native"):
                 avail += 1
             elif t in (CTL_END, CTL_FAIL):
                 ends += 1
@@ -188,7 +190,7 @@ def main():
             return b + b"\0" * (n - len(b))
         t, sid, name, project, mem = sys.argv[3:8]
         body = (field(sid, 13) + field(name, 65) + field(project, 17) +
-                b"\0" + struct.pack("=Q", int(mem)))
+                b"\0" + struct.pack("=Q", int(mem)) + b"\0" * 8)
         s.sendall(hdr(int(t), len(body)) + body)
     elif case == "exec-target":
         # struct ctl_exec by hand: exec-target ID TARGET, argv "true",

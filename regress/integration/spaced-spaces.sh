@@ -110,9 +110,9 @@ check "the images are the defaults" \
 # --- the records, in text and -j -----------------------------------------
 ctl list >"$tree/list.txt"
 cat >"$tree/list.want" <<EOW
-ID            NAME                                STATE    GATEKEEPER  READY  CREATED               MISSING
-0123456789ab  $iid:0  running  running     -      2026-01-31T12:00:00Z  -
-ba9876543210  $iid:0  missing  exited      -      2026-02-01T08:30:00Z  network,gatekeeper_stopped
+ID            NAME                                STATE    GATEKEEPER  READY  CREATED               MISSING                     PLACE
+0123456789ab  $iid:0  running  running     -      2026-01-31T12:00:00Z  -                           docker
+ba9876543210  $iid:0  missing  exited      -      2026-02-01T08:30:00Z  network,gatekeeper_stopped  docker
 ba9876543210: orphan volume spaced-space-ba9876543210-work
 ba9876543210: orphan container spaced-space-ba9876543210-gatekeeper
 EOW
@@ -120,7 +120,7 @@ check "list prints the aligned table and the orphans" \
     diff -u "$tree/list.want" "$tree/list.txt"
 check "list -j: every field, missing and orphans, no memory" sh -c \
     "'$tree/bin/spacectl' -j $sock list | jq -e 'length == 2 and
-     (.[0] | keys) == [\"created\",\"damaged\",\"gatekeeper\",\"id\",\"missing\",\"name\",\"orphans\",\"project\",\"state\"] and
+     (.[0] | keys) == [\"created\",\"damaged\",\"gatekeeper\",\"id\",\"missing\",\"name\",\"orphans\",\"place\",\"project\",\"state\"] and
      .[1].damaged == true and .[1].missing == [\"network\",\"gatekeeper_stopped\"] and
      .[1].orphans == [{\"kind\":\"volume\",\"name\":\"spaced-space-ba9876543210-work\"},{\"kind\":\"container\",\"name\":\"spaced-space-ba9876543210-gatekeeper\"}] and
      .[0].state == \"running\" and .[1].gatekeeper == \"exited\"' >/dev/null"
@@ -144,6 +144,7 @@ ready:       -
 memory:      4294967296
 damaged:     no
 missing:     -
+place:       docker
 EOW
 check "show prints one field a line" diff -u "$tree/show.want" "$tree/show.txt"
 check "show -j has the memory" sh -c \

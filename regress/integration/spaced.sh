@@ -33,12 +33,12 @@ sh "$top/tools/users.sh" >/dev/null
 
 # --- start and audit ---------------------------------------------------
 check "spaced starts, confines its workers and listens" start_spaced "$sd"
-check "status shows spaced and four running workers" sh -c \
-    "[ \$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j status | jq '[.processes[] | select(.state == \"running\")] | length') -eq 5 ]"
+check "status shows spaced and five running workers (spaced-ns as root)" sh -c \
+    "[ \$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j status | jq '[.processes[] | select(.state == \"running\")] | length') -eq 6 ]"
 
 ctl -j privileges >"$tree/priv.json"
 pj() { python3 -c "import json,sys; d=json.load(open('$tree/priv.json')); $1"; }
-for p in spaced spaced-docker spaced-git spaced-journal spaced-launch; do
+for p in spaced spaced-docker spaced-git spaced-journal spaced-launch spaced-ns; do
 	check "$p: Seccomp 2 and NoNewPrivs 1" pj "
 r=[x for x in d['processes'] if x['name']=='$p'][0]
 sys.exit(not (r['seccomp']==2 and r['noNewPrivs']==1))"
@@ -72,8 +72,11 @@ sys.exit(any(x['root'] in ('?', '') for x in d['processes']))"
 check "spaced-launch: CapEff only setuid, setgid, dac_read_search, kill (0xe4)" pj "
 r=[x for x in d['processes'] if x['name']=='spaced-launch'][0]
 sys.exit(int(r['capEff'],16)!=0xe4)"
+check "spaced-ns: CapEff only its ten (0x2c10eb, docs/privsep.md)" pj "
+r=[x for x in d['processes'] if x['name']=='spaced-ns'][0]
+sys.exit(int(r['capEff'],16)!=0x2c10eb)"
 check "the three workers have three distinct uids" pj "
-u=[x['uid'] for x in d['processes'] if x['name'] not in ('spaced','spaced-launch')]
+u=[x['uid'] for x in d['processes'] if x['name'] not in ('spaced','spaced-launch','spaced-ns')]
 sys.exit(len(set(u))!=3)"
 check "spaced-docker is chrooted to the empty directory" pj "
 r=[x for x in d['processes'] if x['name']=='spaced-docker'][0]

@@ -52,7 +52,7 @@ static const struct ctl_cmd cmds[] = {
 	    USAGE_NEXT, 0, FAIL_TEXT, IMSG_CTL_STREAM_TEST, stream_test_main },
 	{ "verbose", "level",
 	    USAGE_LINE, 0, FAIL_TEXT, IMSG_CTL_VERBOSE, verbose_main },
-	{ "create", "[-n name] [-m memory]",
+	{ "create", "[-n name] [-m memory] [-p docker | native]",
 	    USAGE_LINE, 0, FAIL_SPACE, IMSG_CTL_CREATE, space_main },
 	{ "list", "",
 	    USAGE_NEXT, 0, FAIL_SPACE, IMSG_CTL_LIST, space_main },

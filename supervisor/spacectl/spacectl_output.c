@@ -358,6 +358,30 @@ out_check(const struct docker_check_msg *dc, json_t *rows)
 		printf("docker: unavailable (%s)\n", code);
 }
 
+/* The native place: a "native" object in Docker's record, or a line. */
+void
+out_check_native(const struct docker_check_msg *dc, json_t *rows)
+{
+	const char	*code = nstr(dc->dc_code, sizeof(dc->dc_code));
+	const char	*miss = nstr(dc->dc_api_version,
+			    sizeof(dc->dc_api_version));
+	json_t		*o;
+
+	if (env->sc_json) {
+		if ((o = json_array_get(rows, 0)) == NULL)
+			return;
+		json_object_set_new(o, "native", dc->dc_available ?
+		    json_pack("{s:b, s:s, s:b}", "available", 1, "limits",
+		    miss[0] != '\0' ? miss : "memory, swap, pids, cpu",
+		    "hostIsolation", 1) :
+		    json_pack("{s:b, s:s}", "available", 0, "code", code));
+	} else if (dc->dc_available)
+		printf("native: available\nlimits: %s\n", miss[0] != '\0' ?
+		    miss : "memory, swap, pids, cpu");
+	else
+		printf("native: unavailable (%s)\n", code);
+}
+
 void
 out_probe(const char *proc, const char *call, int error, json_t *rows)
 {

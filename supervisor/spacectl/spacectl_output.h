@@ -46,6 +46,7 @@ void		 out_privileges(const struct ctl_privileges *, json_t *);
 void		 out_processes(json_t *);
 void		 out_first_row(json_t *);
 void		 out_check(const struct docker_check_msg *, json_t *);
+void		 out_check_native(const struct docker_check_msg *, json_t *);
 void		 out_probe(const char *, const char *, int, json_t *);
 void		 out_stream_test(const char *, uint64_t, int,
 		    const struct ctl_stream_test *, json_t *);

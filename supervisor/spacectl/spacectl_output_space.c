@@ -68,6 +68,9 @@ out_space_info(const struct space_info *si, int with_memory)
 	    "damaged", si->si_damaged != 0, "missing", missing, "orphans");
 	if (o == NULL)
 		failed("bad_answer", "space info is not UTF-8");
+	/* Where it runs: a Docker place's record says nothing of it. */
+	json_object_set_new(o, "place", json_string(si->si_place[0] == '\0' ?
+	    "docker" : nstr(si->si_place, sizeof(si->si_place))));
 	if (with_memory)
 		json_object_set_new(o, "memory",
 		    json_integer((json_int_t)si->si_memory));
@@ -182,7 +185,7 @@ join(json_t *a, char *buf, size_t len)
 		strlcpy(buf, "-", len);
 }
 
-#define LIST_COLS	7	/* of the list's table */
+#define LIST_COLS	8	/* of the list's table */
 
 static void
 cell_print(int c, int w, const char *cell)
@@ -214,14 +217,15 @@ space_cells(json_t *o, const char **cell, char *missing, size_t len)
 	cell[4] = ready_text(o);
 	cell[5] = or_dash(jstr(o, "created"));
 	cell[6] = missing;
+	cell[7] = or_dash(jstr(o, "place"));
 }
 
-/* ID NAME STATE GATEKEEPER READY CREATED MISSING, as wide as needed. */
+/* ID NAME STATE GATEKEEPER READY CREATED MISSING PLACE, as wide as needed. */
 void
 out_space_list(json_t *infos)
 {
 	static const char *cols[] = { "ID", "NAME", "STATE", "GATEKEEPER",
-	    "READY", "CREATED", "MISSING" };
+	    "READY", "CREATED", "MISSING", "PLACE" };
 	char		 missing[SPACE_MISSING_MAX * SPACE_MISSING_LEN];
 	const char	*cell[LIST_COLS];
 	int		 w[LIST_COLS], c, n;
@@ -283,6 +287,7 @@ out_space_show(json_t *o)
 	printf("damaged:     %s\n",
 	    json_is_true(json_object_get(o, "damaged")) ? "yes" : "no");
 	printf("missing:     %s\n", missing);
+	printf("place:       %s\n", or_dash(jstr(o, "place")));
 	json_array_foreach(json_object_get(o, "orphans"), i, orphan)
 		printf("orphan:      %s %s\n", jstr(orphan, "kind"),
 		    jstr(orphan, "name"));

@@ -54,6 +54,9 @@ struct proc_call {
 	struct stream_rx	 pc_sink;
 	int			 pc_started;
 	uint64_t		 pc_corrupt;
+	/* check: the native place's record, apart from Docker's */
+	struct docker_check_msg	 pc_native;
+	int			 pc_have_native;
 };
 
 static int
@@ -152,6 +155,14 @@ check_data(struct ctl_req *cr, struct imsg *imsg)
 
 	if (imsg_get_data(imsg, &dc, sizeof(dc)) == -1)
 		failed("bad_answer", "unexpected data");
+	/* The native place's comes in any order: shown after Docker's. */
+	if (strcmp(nstr(dc.dc_version, sizeof(dc.dc_version)), "native") ==
+	    0 || (!dc.dc_available && strcmp(nstr(dc.dc_code,
+	    sizeof(dc.dc_code)), "sandbox_unavailable") == 0)) {
+		pc->pc_native = dc;
+		pc->pc_have_native = 1;
+		return;
+	}
 	out_check(&dc, pc->pc_rows);
 	/* Of several records, the last one's code is shown. */
 	strlcpy(pc->pc_code, dc.dc_code, sizeof(pc->pc_code));
@@ -168,6 +179,8 @@ check_main(int argc, char *argv[])
 	proc_init(&pc, argc, 0, IMSG_CTL_CHECK, NULL, 0);
 	pc.pc_req.cr_data = check_data;
 	ctl_call(&pc.pc_req);
+	if (pc.pc_have_native)
+		out_check_native(&pc.pc_native, pc.pc_rows);
 	out_first_row(pc.pc_rows);
 	return proc_done(&pc);
 }

@@ -188,7 +188,7 @@ space_args(int argc, char *argv[], uint32_t type, struct ctl_space *cs)
 	int		 ch, takes_id;
 
 	optind = 0;	/* glibc: start over, at argv[1] */
-	while ((ch = getopt(argc, argv, type == IMSG_CTL_CREATE ? "+jm:n:" : "+j"))
+	while ((ch = getopt(argc, argv, type == IMSG_CTL_CREATE ? "+jm:n:p:" : "+j"))
 	    != -1) {
 		switch (ch) {
 		case 'j':
@@ -198,6 +198,12 @@ space_args(int argc, char *argv[], uint32_t type, struct ctl_space *cs)
 			if (space_memory_parse(optarg, &cs->cs_memory, &errstr)
 			    == -1)
 				failed("invalid_memory", errstr);
+			break;
+		case 'p':
+			if (strcmp(optarg, "docker") != 0 &&
+			    strcmp(optarg, "native") != 0)
+				failed("invalid_place", "docker or native");
+			strlcpy(cs->cs_place, optarg, sizeof(cs->cs_place));
 			break;
 		case 'n':
 			if (!space_name_valid(optarg))

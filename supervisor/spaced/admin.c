@@ -185,6 +185,8 @@ privileges_start(struct request *r, struct imsg *imsg)
  * engine check at a time and its answer for CHECK_CACHE_SECONDS; those
  * who ask meanwhile wait for it, so a flood costs the engine one call.
  * Room for every request the control socket may hold (128 x 16).
+ * The native place's record is asked of spaced-ns every time (no engine
+ * behind it); r_list_pending counts the records a check still waits for.
  */
 #define CHECK_CACHE_SECONDS	5
 #define CHECK_WAITERS_MAX	2048
@@ -197,11 +199,13 @@ static struct {
 	size_t			 nwaiters;
 } check_cache;
 
+/* One place's record; the answer ends with the last one awaited. */
 static void
 check_reply(struct request *r, const struct docker_check_msg *dc)
 {
 	request_data(r, dc, sizeof(*dc));
-	request_end(r);
+	if (--r->r_list_pending <= 0)
+		request_end(r);
 }
 
 /* An engine answer: kept, and given to everyone who waits for one. */
@@ -256,6 +260,9 @@ check_start(struct request *r, struct imsg *imsg)
 	struct docker_check_msg	 dc;
 	const char		*code;
 
+	/* Docker's record, and the native place's when spaced-ns runs. */
+	r->r_list_pending = 1 + (request_send(r, PROC_NS,
+	    IMSG_DOCKER_CHECK_REQ, -1, NULL, 0) == 0);
 	if (check_from_cache(r, &code))
 		return code;
 	/* An engine that does not answer is check's answer, not a failure. */
@@ -283,13 +290,14 @@ check_answer(struct request *r, enum procid from, struct imsg *imsg)
 	    sizeof(dc.dc_min_api_version)) ||
 	    !valid_string(dc.dc_os, sizeof(dc.dc_os)) ||
 	    !valid_string(dc.dc_arch, sizeof(dc.dc_arch)))
-		fatalx("bad check answer from docker");
-	check_serve(&dc);
+		fatalx("bad check answer from %s", proc_title(from));
+	if (from == PROC_DOCKER)
+		check_serve(&dc);
 	check_reply(r, &dc);
 }
 
 const struct answer_row check_answers[] = {
-	{ IMSG_DOCKER_CHECK_REP, PROC_BIT(PROC_DOCKER),
+	{ IMSG_DOCKER_CHECK_REP, PLACE_BITS,
 	    sizeof(struct docker_check_msg), 1, check_answer },
 	{ 0 }
 };

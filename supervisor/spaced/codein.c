@@ -273,9 +273,10 @@ codein_transfer(struct request *r)
 		    "arguments are too long");
 		return;
 	}
+	/* The streams end at the place the space lives on. */
 	if ((pack = stream_open(r, EP_GIT(r->r_git),
-	    EP_WORKER(PROC_DOCKER))) == NULL ||
-	    (out = stream_open(r, EP_WORKER(PROC_DOCKER),
+	    EP_WORKER(place_of(cs->id)))) == NULL ||
+	    (out = stream_open(r, EP_WORKER(place_of(cs->id)),
 	    EP_CLIENT(r->r_cc))) == NULL) {
 		codein_rollback(r, ERR_BUSY, "no stream free");
 		return;
@@ -609,7 +610,7 @@ const struct answer_row codein_answers[] = {
 	    codein_snap },
 	{ IMSG_GIT_DONE, PROC_BIT(PROC_GIT), sizeof(struct space_done),
 	    AR_FINAL, codein_git_done },
-	{ IMSG_SPACE_DONE, PROC_BIT(PROC_DOCKER), sizeof(struct space_done),
+	{ IMSG_SPACE_DONE, PLACE_BITS, sizeof(struct space_done),
 	    AR_FINAL, codein_exec_done },
 	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,
 	    space_conn },

@@ -58,6 +58,7 @@ config_defaults(struct spaced_conf *conf, uid_t uid, const char *runtime_dir,
 	agent_profile_default(&conf->sc_agents[0]);
 	conf->sc_nagents = 1;
 	strlcpy(conf->sc_agent, AGENT_DEFAULT_NAME, sizeof(conf->sc_agent));
+	strlcpy(conf->sc_default_place, "auto", sizeof(conf->sc_default_place));
 	if (uid == 0) {
 		strlcpy(conf->sc_socket, SPACED_SOCK_ROOT,
 		    sizeof(conf->sc_socket));
@@ -258,6 +259,15 @@ check_group(const char *v)
 	return NULL;
 }
 
+static const char *
+check_place(const char *v)
+{
+	if (strcmp(v, "auto") != 0 && strcmp(v, "docker") != 0 &&
+	    strcmp(v, "native") != 0)
+		return "not auto, docker or native";
+	return NULL;
+}
+
 static const struct {
 	const char	*kw;
 	size_t		 off;
@@ -283,6 +293,7 @@ static const struct {
 	KW("space network pool", sc_net_pool,		check_net_pool),
 	KW("space network size", sc_net_size,		check_net_size),
 	KW("spaces per owner",	sc_spaces_max,		check_spaces_max),
+	KW("default place",	sc_default_place,	check_place),
 #undef KW
 };
 #define NKEYWORDS	(sizeof(config_keywords) / sizeof(config_keywords[0]))

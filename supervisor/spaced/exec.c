@@ -61,6 +61,7 @@ exec_start(struct request *r, struct imsg *imsg)
 	static struct space_exec_req	 se;
 	struct ctl_exec_streams		 xs;
 	struct stream_route		*out, *in = NULL;
+	enum procid			 place;
 
 	if (imsg_get_data(imsg, &cx, sizeof(cx)) == -1 ||
 	    memchr(cx.cx_id, '\0', sizeof(cx.cx_id)) == NULL ||
@@ -83,10 +84,12 @@ exec_start(struct request *r, struct imsg *imsg)
 	se.se_argv_len = cx.cx_argv_len;
 	memcpy(se.se_argv, cx.cx_argv, cx.cx_argv_len);
 
-	if ((out = stream_open(r, EP_WORKER(PROC_DOCKER),
+	/* The streams end at the place the space lives on. */
+	place = place_of(cx.cx_id);
+	if ((out = stream_open(r, EP_WORKER(place),
 	    EP_CLIENT(r->r_cc))) == NULL || (cx.cx_stdin &&
 	    (in = stream_open(r, EP_CLIENT(r->r_cc),
-	    EP_WORKER(PROC_DOCKER))) == NULL))
+	    EP_WORKER(place))) == NULL))
 		return ERR_BUSY;
 	se.se_out_stream = out->s_id;
 	se.se_in_stream = in != NULL ? in->s_id : 0;
@@ -119,7 +122,7 @@ exec_done(struct request *r, enum procid from, struct imsg *imsg)
 }
 
 const struct answer_row exec_answers[] = {
-	{ IMSG_SPACE_DONE, PROC_BIT(PROC_DOCKER), sizeof(struct space_done),
+	{ IMSG_SPACE_DONE, PLACE_BITS, sizeof(struct space_done),
 	    AR_FINAL, exec_done },
 	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,
 	    space_conn },

@@ -75,7 +75,7 @@ journal_start(struct request *r, struct imsg *imsg)
 	memset(&ji, 0, sizeof(ji));
 	strlcpy(ji.ji_owner, sl.sl_space.sq_owner, sizeof(ji.ji_owner));
 	strlcpy(ji.ji_id, cj.cj_id, sizeof(ji.ji_id));
-	if ((s = stream_open(r, EP_WORKER(PROC_DOCKER),
+	if ((s = stream_open(r, EP_WORKER(place_of(cj.cj_id)),
 	    EP_WORKER(PROC_JOURNAL))) == NULL)
 		return ERR_BUSY;
 	ji.ji_stream = sl.sl_stream = s->s_id;
@@ -219,7 +219,7 @@ const struct answer_row journal_answers[] = {
 	    sizeof(struct journal_entry), 0, journal_record },
 	{ IMSG_JOURNAL_DONE, PROC_BIT(PROC_JOURNAL),
 	    sizeof(struct journal_counts), AR_FINAL, journal_done },
-	{ IMSG_SPACE_DONE, PROC_BIT(PROC_DOCKER), sizeof(struct space_done),
+	{ IMSG_SPACE_DONE, PLACE_BITS, sizeof(struct space_done),
 	    AR_FINAL, journal_place_done },
 	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, 0, space_conn },
 	{ IMSG_JOURNAL_VERIFIED, PROC_BIT(PROC_JOURNAL),

@@ -22,6 +22,10 @@
 
 #include <sys/types.h>
 
+#include <sys/stat.h>
+
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -71,13 +75,102 @@ place_admit(struct request *r)
 	return 0;
 }
 
+/* A native space has a record under the state directory's native/. */
+enum procid
+place_of(const char *id)
+{
+	char		 path[PATH_MAX];
+	struct stat	 st;
+
+	if (id == NULL || id[0] == '\0' || !space_id_valid(id) ||
+	    (size_t)snprintf(path, sizeof(path), "%s/native/%s/record",
+	    spaced_config()->sc_state, id) >= sizeof(path) ||
+	    stat(path, &st) == -1)
+		return PROC_DOCKER;
+	return PROC_NS;
+}
+
+/*
+ * A machine with Docker: spaced.conf names an engine socket, or the
+ * default one is there.  Without, the Docker place's word is not asked.
+ */
+static int
+docker_here(void)
+{
+	const char	*path = spaced_config()->sc_docker_socket;
+	struct stat	 st;
+
+	return strcmp(path, SPACED_DOCKER_SOCK) != 0 ||
+	    (stat(path, &st) == 0 && S_ISSOCK(st.st_mode));
+}
+
+enum procid
+place_default(void)
+{
+	const char	*p = spaced_config()->sc_default_place;
+	int		 s;
+
+	if (strcmp(p, "native") == 0)
+		return PROC_NS;
+	if (strcmp(p, "docker") == 0 || !children[PROC_NS].c_ready)
+		return PROC_DOCKER;
+	/* auto: Docker when an engine answers */
+	if (!docker_here() || (s = docker_connect()) == -1)
+		return PROC_NS;
+	close(s);
+	return PROC_DOCKER;
+}
+
+/* The requests whose payload begins with a struct space_req. */
+static int
+type_has_space(uint32_t type)
+{
+	return (type >= IMSG_SPACE_CREATE_REQ && type <= IMSG_SPACE_LOGS_REQ) ||
+	    type == IMSG_SPACE_MOVE_DONE_REQ || type == IMSG_SPACE_MOVE_UNDO_REQ;
+}
+
+/*
+ * list: both places; the answer waits for both.  An engine that should
+ * answer and does not fails the list, as it did before a second place.
+ */
+static const char *
+place_send_list(struct request *r, const void *data, size_t len)
+{
+	int	 s = -1, n = 0;
+
+	if ((docker_here() || !children[PROC_NS].c_ready) &&
+	    (s = docker_connect()) == -1)
+		return ERR_DOCKER_UNREACHABLE;
+	if (children[PROC_NS].c_ready &&
+	    request_send(r, PROC_NS, IMSG_SPACE_LIST_REQ, -1, data, len) == 0)
+		n++;
+	if (s != -1 && request_send(r, PROC_DOCKER, IMSG_SPACE_LIST_REQ, s,
+	    data, len) == 0)
+		n++;
+	r->r_list_pending = n;
+	return n > 0 ? NULL : ERR_WORKER_UNAVAILABLE;
+}
+
 const char *
 place_send(struct request *r, uint32_t type, const void *data, size_t len)
 {
-	int	 s;
+	enum procid	 p = PROC_DOCKER;
+	int		 s;
 
 	if (place_admit(r) == -1)
 		return ERR_BUSY;
+	if (type_has_space(type) && len >= sizeof(struct space_req)) {
+		const struct space_req *sq = data;
+
+		if (type == IMSG_SPACE_LIST_REQ && r->r_place == 0)
+			return place_send_list(r, data, len);
+		p = r->r_place != 0 ? r->r_place : place_of(sq->sq_id);
+	}
+	if (p == PROC_NS) {
+		if (request_send(r, PROC_NS, type, -1, data, len) == -1)
+			return ERR_WORKER_UNAVAILABLE;
+		return NULL;
+	}
 	if ((s = docker_connect()) == -1)
 		return ERR_DOCKER_UNREACHABLE;
 	if (request_send(r, PROC_DOCKER, type, s, data, len) == -1)
@@ -92,7 +185,7 @@ place_why(const char *code)
 		return "spaced cannot connect to the Docker socket";
 	if (strcmp(code, ERR_BUSY) == 0)
 		return "too many engine requests in flight for this user";
-	return "spaced-docker is not there";
+	return "the place's worker (spaced-docker or spaced-ns) is not there";
 }
 
 int

@@ -170,9 +170,9 @@ remove_git_done(struct request *r, enum procid from, struct imsg *imsg)
 }
 
 const struct answer_row remove_answers[] = {
-	{ IMSG_SPACE_RESOURCE, PROC_BIT(PROC_DOCKER),
+	{ IMSG_SPACE_RESOURCE, PLACE_BITS,
 	    sizeof(struct space_resource), 0, space_resource },
-	{ IMSG_SPACE_DONE, PROC_BIT(PROC_DOCKER), sizeof(struct space_done),
+	{ IMSG_SPACE_DONE, PLACE_BITS, sizeof(struct space_done),
 	    AR_FINAL, remove_done },
 	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,
 	    space_conn },

@@ -92,7 +92,7 @@ run(struct request *r, const char *const *argv, const void *in, size_t inlen,
 	r->r_conns = 0;
 
 	if (kind != 0) {
-		if ((s = stream_open(r, EP_WORKER(PROC_DOCKER),
+		if ((s = stream_open(r, EP_WORKER(place_of(sv->id)),
 		    EP_WORKER(PROC_JOURNAL))) == NULL) {
 			explicit_bzero(&se, sizeof(se));
 			sv_fail(r, ERR_BUSY, "no stream for the server's "
@@ -431,6 +431,11 @@ sv_done(struct request *r, enum procid from, struct imsg *imsg)
 
 	switch (sv->step) {
 	case SV_PLACE:
+		/* A list asked both places: the last one's word ends it. */
+		if (r->r_list_pending > 1) {
+			r->r_list_pending--;
+			return;
+		}
 		if (sd.sd_code[0] != '\0') {
 			startrun_close(r, sd.sd_code, sd.sd_message);
 			request_data(r, &sd, sizeof(sd));

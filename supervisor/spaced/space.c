@@ -318,6 +318,10 @@ space_start(struct request *r, struct imsg *imsg)
 		    "not read at start");
 		return NULL;
 	}
+	if (type == IMSG_CTL_CREATE)
+		r->r_place = strcmp(cs.cs_place, "native") == 0 ? PROC_NS :
+		    strcmp(cs.cs_place, "docker") == 0 ? PROC_DOCKER :
+		    place_default();
 	if (space_types[i].sp_sv_op != 0)
 		sv_begin(r, cs.cs_id, space_types[i].sp_sv_op);
 	/* One run of start per space; a stop waits for it. */
@@ -330,7 +334,8 @@ space_start(struct request *r, struct imsg *imsg)
 	}
 	/* create and start first make sure of the current tools. */
 	if ((type == IMSG_CTL_CREATE || type == IMSG_CTL_START) &&
-	    !agent_none())
+	    !agent_none() && r->r_place != PROC_NS &&
+	    place_of(cs.cs_id) != PROC_NS)
 		return tools_first(r, sq, space_types[i].sp_place);
 	/* A create without an agent: no token ("") in its request. */
 	(void)place_send_or_refuse(r, space_types[i].sp_place, &cq,
@@ -354,13 +359,13 @@ space_done(struct request *r, enum procid from, struct imsg *imsg)
 }
 
 /* Each operation takes the answers of the steps it runs, no other. */
-#define ROW_INFO(fn)	{ IMSG_SPACE_INFO, PROC_BIT(PROC_DOCKER), \
+#define ROW_INFO(fn)	{ IMSG_SPACE_INFO, PLACE_BITS, \
 			    sizeof(struct space_info), 0, fn }
-#define ROW_VIOLATION(fn) { IMSG_SPACE_VIOLATION, PROC_BIT(PROC_DOCKER), \
+#define ROW_VIOLATION(fn) { IMSG_SPACE_VIOLATION, PLACE_BITS, \
 			    sizeof(struct space_violation), 0, fn }
-#define ROW_RESOURCE(fn) { IMSG_SPACE_RESOURCE, PROC_BIT(PROC_DOCKER), \
+#define ROW_RESOURCE(fn) { IMSG_SPACE_RESOURCE, PLACE_BITS, \
 			    sizeof(struct space_resource), 0, fn }
-#define ROW_DONE(fn)	{ IMSG_SPACE_DONE, PROC_BIT(PROC_DOCKER), \
+#define ROW_DONE(fn)	{ IMSG_SPACE_DONE, PLACE_BITS, \
 			    sizeof(struct space_done), AR_FINAL, fn }
 /* a cancelled create rolls back, and needs its connections */
 #define ROW_CONN	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, \

@@ -86,6 +86,8 @@ struct spaced_conf {
 	char	 sc_net_pool[20];
 	char	 sc_net_size[4];
 	char	 sc_spaces_max[8];
+	/* "auto", "docker" or "native": where create puts a space */
+	char	 sc_default_place[8];
 };
 
 /* config.c: pure; "keyword value" lines, see spaced.conf(5) */
@@ -201,6 +203,9 @@ struct request {
 	int			 r_ticks;	/* progress ticks so far */
 	int			 r_conns;	/* IMSG_SPACE_CONN sent */
 	int			 r_engine;	/* admitted to the engine (place.c) */
+	/* create: the place asked for (PROC_DOCKER or PROC_NS), else 0 */
+	enum procid		 r_place;
+	int			 r_list_pending;	/* places a list waits for */
 	/* its spaced-git, and what to send it once READY (gitinst.c) */
 	struct git_inst		*r_git;
 	uint32_t		 r_git_type;
@@ -361,6 +366,11 @@ const char *place_why(const char *code);
 int	 place_send_or_refuse(struct request *, uint32_t type, const void *,
 	    size_t);
 void	 space_req_fill(struct request *, struct space_req *, const char *id);
+/* The place a space id lives on (a native record, or Docker). */
+enum procid place_of(const char *id);
+/* create's place when the client named none: spaced.conf's choice. */
+enum procid place_default(void);
+#define PLACE_BITS	(PROC_BIT(PROC_DOCKER) | PROC_BIT(PROC_NS))
 /* The answer row of IMSG_SPACE_CONN_REQ: another engine connection. */
 void	 space_conn(struct request *, enum procid, struct imsg *);
 /* The place's records, checked (a lie is fatal) and passed on. */

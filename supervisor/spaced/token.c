@@ -94,7 +94,7 @@ token_start(struct request *r, struct imsg *imsg)
 }
 
 /* The token read, and for server the request: each an exec in the space. */
-#define ROW_EXEC_DONE	{ IMSG_SPACE_DONE, PROC_BIT(PROC_DOCKER), \
+#define ROW_EXEC_DONE	{ IMSG_SPACE_DONE, PLACE_BITS, \
 			    sizeof(struct space_done), AR_FINAL, sv_done }
 #define ROW_CONN	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, \
 			    AR_ALWAYS, space_conn }

@@ -21,6 +21,7 @@
 
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -37,10 +38,14 @@
 
 struct child	 children[PROC_MAX];
 
-/* The workers spaced runs; the gatekeeper runs in containers instead. */
+/*
+ * The workers spaced runs; a gatekeeper runs in its space's place.
+ * spaced-ns, last, only as root: namespaces and groups are root's.
+ */
 static const enum procid worker_ids[] = { PROC_DOCKER, PROC_GIT,
-    PROC_JOURNAL, PROC_LAUNCH };
-#define NWORKERS	(sizeof(worker_ids) / sizeof(worker_ids[0]))
+    PROC_JOURNAL, PROC_LAUNCH, PROC_NS };
+#define NWORKERS_ALL	(sizeof(worker_ids) / sizeof(worker_ids[0]))
+#define NWORKERS	(NWORKERS_ALL - (geteuid() == 0 ? 0 : 1))
 
 static void	workers_dispatch(int, short, void *);
 /* Where a worker's messages past READY go (spaced.c says: the router). */
@@ -112,7 +117,7 @@ worker_exec(const struct proc *p, const struct spaced_conf *conf, int fd,
     const char *libexec, int debug, int verbose, int null, int logw)
 {
 	char	 path[PATH_MAX], binary[NAME_MAX + 1], user[LOGIN_NAME_MAX];
-	char	 root[PATH_MAX], store[PATH_MAX];
+	char	 root[PATH_MAX], store[PATH_MAX], native[PATH_MAX];
 	char	*argv[16];
 	int	 argc = 0, i;
 	pid_t	 pid;
@@ -142,6 +147,17 @@ worker_exec(const struct proc *p, const struct spaced_conf *conf, int fd,
 	if (p->p_id == PROC_JOURNAL) {
 		argv[argc++] = "-s";
 		argv[argc++] = store;
+	}
+	/* spaced-ns keeps its records in the state directory's native/. */
+	if (p->p_id == PROC_NS) {
+		if ((size_t)snprintf(native, sizeof(native), "%s/native",
+		    conf->sc_state) >= sizeof(native))
+			fatalx("%s: state directory too long", p->p_binary);
+		(void)mkdir(conf->sc_state, 0755);
+		if (mkdir(native, 0700) == -1 && errno != EEXIST)
+			fatal("%s", native);
+		argv[argc++] = "-s";
+		argv[argc++] = native;
 	}
 	argv[argc] = NULL;
 

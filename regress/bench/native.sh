@@ -1,0 +1,50 @@
+#!/bin/sh
+# The native place against the Docker place, in one run (issue 25):
+# create to a running space whose verify is clean (gatekeeper included),
+# the round trip of exec `true`, and remove.  Medians over N rounds and
+# the ratios native/docker.  Never asserts a time.  The agent's own
+# start is not in it: both run with `default agent none`.
+# usage: native.sh [build-dir] [rounds]
+set -eu
+b=$(cd "${1:-build}" && pwd)
+n=${2:-7}
+cd "$(dirname "$0")/../.."
+. regress/integration/lib.sh
+T=$(mktemp -d)
+build=$b
+make_tree
+# The images of make images when there, else spaced's defaults.
+if [ -f "$b/images.env" ]; then
+	. "$b/images.env"
+	SPACED_EXTRA_CONF="space image \"$SPACE_IMAGE\"
+gatekeeper image \"$GATEKEEPER_IMAGE\""
+fi
+start_spaced "$T/sd" || { echo "native: spaced did not start" >&2; exit 1; }
+trap 'stop_spaced; rm -rf "$T" "$tree"' EXIT
+
+now() { date +%s%N; }
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# A failed step fails the bench (set -e), never drops out of a median.
+for i in $(seq "$n"); do
+	for p in native docker; do
+		t0=$(now)
+		id=$(ctl create -p "$p")
+		ctl verify "$id" >/dev/null
+		t1=$(now)
+		for j in 1 2 3 4 5; do ctl exec "$id" -- true; done
+		t2=$(now)
+		ctl remove "$id" >/dev/null
+		t3=$(now)
+		echo "$(( (t1 - t0) / 1000 )) $(( (t2 - t1) / 5000 )) $(( (t3 - t2) / 1000 ))" \
+		    >>"$T/$p"
+	done
+done
+col() { awk -v c="$1" '{ print $c }' "$T/$2" | median; }
+printf '%-8s %12s %12s %12s\n' step native_us docker_us native/docker
+for c in 1 2 3; do
+	step=$(echo "create+verify exec_true remove" | cut -d' ' -f$c)
+	nv=$(col "$c" native); dv=$(col "$c" docker)
+	printf '%-8s %12s %12s %12s\n' "$step" "$nv" "$dv" \
+	    "$(awk -v a="$nv" -v b="$dv" 'BEGIN { printf "%.3f", a / b }')"
+done

@@ -1,0 +1,78 @@
+#!/bin/sh
+# Mutation check of the native place: each mutant breaks one bind or
+# rule of spaced-ns, and the confined-shell table (escape/native.sh)
+# must turn exactly its row red; a mutant that turns others red too is
+# counted as killed and named.  Each is built in a copy of the tree whose
+# build/ is this tree's, so only what the mutant touched is rebuilt;
+# about a minute each.
+# Usage: sh regress/mutants/native.sh [label-substring]
+. "$(dirname "$0")/lib.sh"
+
+# mutant <label> <file> <"old" => "new"[ @@ ...]>
+mutant() {
+	mutant_apply "$1" "$2" "$3" || return 0
+	# This tree's objects, and every source but the mutated one as old
+	# as this tree's, so that make rebuilds the mutant's objects only.
+	cp -a "$top/build" "$tmp/src/build"
+	git ls-files | while read -r f; do
+		[ "$f" = "$2" ] || touch -r "$top/$f" "$tmp/src/$f" 2>/dev/null
+	done
+	touch "$tmp/src/$2"
+	mutant_build "$1" binaries
+	SPACED_BUILD="$tmp/src/build" timeout 600 \
+	    sh "$tmp/src/regress/escape/native.sh" >"$tmp/run.raw" 2>&1
+	m_rc=$?
+	# a detail may quote a NUL from /proc: text only for the verdict
+	tr -d '\000' <"$tmp/run.raw" >"$tmp/run.log"
+	m_red=$(grep -c '^not ok' "$tmp/run.log")
+	[ "$1" = "$MUTANT_CONTROL" ] || [ "$m_red" -le 1 ] ||
+	    echo "# $1: $m_red rows red: $(grep '^not ok' "$tmp/run.log" |
+	    sed 's/^not ok - //' | paste -sd';' -)"
+	mutant_judge "$1" $m_rc '^not ok'
+}
+
+S=worker-ns/ns_space.c
+B=worker-ns/ns_mount.c
+F=worker-ns/ns_filter.c
+C=worker-ns/ns_cgroup.c
+
+mutant "$MUTANT_CONTROL" GNUmakefile ""
+
+mutant_expect "the host's /root"
+mutant "the host's /root bound into the space" $B \
+    '{ "/usr", 0 },		/* programs and libraries */ => { "/usr", 0 }, { "/root", 1 },'
+mutant_expect "the Docker socket"
+mutant "the Docker socket bound into the space" $B \
+    '{ "/usr", 0 },		/* programs and libraries */ => { "/usr", 0 }, { "/var/run/docker.sock", 1 },'
+mutant_expect "the host's network"
+mutant "no network namespace" $S \
+    'CLONE_NEWUTS | CLONE_NEWNET); => CLONE_NEWUTS);'
+mutant_expect "the host's System V IPC"
+mutant "no ipc namespace" $S \
+    'pid = clone_child(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC |\n\t    CLONE_NEWUTS | CLONE_NEWNET); => pid = clone_child(CLONE_NEWNS | CLONE_NEWPID |\n\t    CLONE_NEWUTS | CLONE_NEWNET);'
+mutant_expect "another space's processes"
+mutant "no pid namespace" $S \
+    'pid = clone_child(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC |\n\t    CLONE_NEWUTS | CLONE_NEWNET); => pid = clone_child(CLONE_NEWNS | CLONE_NEWIPC |\n\t    CLONE_NEWUTS | CLONE_NEWNET);'
+mutant_expect "a capability"
+mutant "capabilities kept across the drop" $S \
+    'return syscall(SYS_capset, &hdr, data) == -1 ? -1 : 0; => return 0;'
+mutant_expect "a user namespace inside"
+mutant "the space's filter lets unshare through" $F \
+    'SYS_umount2, SYS_unshare, SYS_uselib, => SYS_umount2, SYS_uselib,'
+mutant_expect "^ptrace"
+mutant "ptrace allowed in both filters" $F \
+    'SYS_process_vm_writev, SYS_ptrace, SYS_query_module, => SYS_process_vm_writev, SYS_query_module, @@ SYS_process_vm_writev, SYS_ptrace,\n\t-1 => SYS_process_vm_writev,\n\t-1'
+mutant_expect "a shell beside the gatekeeper"
+mutant "the gatekeeper sees all of /usr" $B \
+    '{ "/usr/lib", 0 },		/* its libraries */ => { "/usr", 0 },'
+mutant_expect "the memory limit"
+mutant "no memory limit" $C \
+    'if (cg_write("memory", name, "memory.memsw.limit_in_bytes", v) == -1) { => if (0) { @@ if (cg_write("memory", name, "memory.limit_in_bytes", v) == -1) { => if (0) { @@ (void)cg_write("memory", name, "memory.limit_in_bytes", v); => ;'
+mutant_expect "the pids limit"
+mutant "no pids limit" $C \
+    'if (cg_write("pids", name, "pids.max", v) == -1) { => if (0) {'
+mutant_expect "leaves no process"
+mutant "no death signal after the space's drop" $S \
+    'if (become(NS_SPACE_UID) == -1 || die_with(lifefd) == -1) => if (become(NS_SPACE_UID) == -1)'
+
+mutants_end

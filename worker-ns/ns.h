@@ -1,0 +1,129 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+#ifndef SPACED_NS_H
+#define SPACED_NS_H
+
+/*
+ * spaced-ns, the native place: spaces as process trees in namespaces of
+ * their own, their gatekeepers as confined processes beside them.  It
+ * never talks to Docker or opens a repository.
+ */
+
+#include <sys/types.h>
+
+#include <stdint.h>
+
+#include <event.h>
+
+#include "imsg.h"
+#include "labels.h"
+#include "place_proto.h"
+
+#define NS_SPACE_UID		10000	/* inside, as in the Docker place */
+#define NS_UID_BASE		0x50000000U	/* host uids of spaces */
+#define NS_GK_UID_BASE		0x51000000U	/* host uids of gatekeepers */
+#define NS_PIDS_MAX		512
+#define NS_GK_MEMORY		(256ULL << 20)
+#define NS_GK_PIDS_MAX		64
+#define NS_MEMORY_DEFAULT	(4ULL << 30)
+#define NS_CPUS_DEFAULT		2000000000LL	/* NanoCpus */
+#define NS_TMP_OPTS		"size=256m,mode=1777"
+#define NS_GK_LOG_MAX		(10LL << 20)	/* gk.log, as Docker's cap */
+#define NS_CGROOT		"/sys/fs/cgroup"
+#define NS_CGNAME		"spaced-ns"
+
+/* One space's record under the state directory, and what runs of it. */
+struct ns_space {
+	char		 ns_id[SPACE_ID_SIZE];
+	char		 ns_owner[SPACE_OWNER_SIZE];
+	char		 ns_name[SPACE_NAME_MAX + 1];
+	char		 ns_project[SPACE_PROJECT_LEN + 1];
+	char		 ns_created[SPACE_CREATED_LEN + 1];
+	uint64_t	 ns_memory;
+	int64_t		 ns_cpus;
+	uint32_t	 ns_port;	/* the gatekeeper's control port */
+	uid_t		 ns_uid;	/* host uid of the space user */
+	uid_t		 ns_gk_uid;	/* host uid of its gatekeeper */
+};
+
+/* ns_record.c */
+const char	*ns_state(void);
+int		 ns_path(char *, size_t, const char *id, const char *leaf);
+int		 ns_record_read(const char *id, struct ns_space *);
+int		 ns_record_write(const struct ns_space *);
+int		 ns_record_remove(const char *id);
+pid_t		 ns_pid_read(const char *id, const char *leaf);
+int		 ns_pid_write(const char *id, const char *leaf, pid_t);
+void		 ns_pid_forget(const char *id, const char *leaf);
+int		 ns_rm_tree(const char *path);
+
+/* ns_cgroup.c */
+int		 ns_cgroup_make(const char *name, uint64_t memory,
+		    int64_t cpus, uint32_t pids, char *missing, size_t len);
+int		 ns_cgroup_join(const char *name, pid_t);
+int		 ns_cgroup_kill(const char *name);
+void		 ns_cgroup_remove(const char *name);
+int		 ns_cgroup_check(const char *name, uint64_t memory,
+		    uint32_t pids, char *why, size_t len);
+const char	*ns_limits_missing(void);
+
+/* ns_space.c: the space's pid 1, and a command inside it */
+pid_t		 ns_space_launch(const struct ns_space *, const char *hosts,
+		    char *err, size_t errlen);
+pid_t		 ns_gk_launch(const struct ns_space *, char *err,
+		    size_t errlen);
+pid_t		 ns_enter_exec(const struct ns_space *, int target,
+		    pid_t target_pid, char *const argv[], int fds[3]);
+const char	*ns_probe(char *err, size_t errlen);
+void		 ns_libexec_set(const char *);
+
+/* ns_mount.c: in a child's new mount namespace */
+int		 ns_mkdirs(const char *root, const char *path, mode_t);
+int		 ns_bind(const char *root, const char *src, const char *dst,
+		    int rw, int optional);
+int		 ns_tmpfs(const char *root, const char *dst, const char *opts,
+		    unsigned long flags);
+int		 ns_write_file(const char *root, const char *path,
+		    const char *text);
+int		 ns_dev_fill(const char *root);
+int		 ns_pivot(const char *root);
+int		 ns_binds_system(const char *root);
+int		 ns_binds_gatekeeper(const char *root);
+
+/* ns_filter.c */
+int		 ns_filter_space(void);
+void		 ns_filter_worker(void);
+
+/* ns_ops.c and ns_exec.c */
+void		 ns_reply(uint32_t type, uint32_t peerid, const void *,
+		    size_t);
+void		 ns_done(uint32_t peerid, const char *code, const char *msg,
+		    int exit_code);
+struct imsgev	*ns_channel(void);
+void		 ns_channel_set(struct imsgev *);
+void		 ns_op(uint32_t type, uint32_t peerid, struct imsg *);
+void		 ns_exec_start(uint32_t peerid, struct imsg *);
+int		 ns_exec_cancel(uint32_t peerid);
+void		 ns_exec_base(struct event_base *);
+/* ns_logs.c: the gatekeeper's journal lines, for spaced-journal */
+void		 ns_logs_start(uint32_t peerid, struct imsg *);
+void		 ns_sweep(void);
+int		 ns_alive(const char *id, const char *leaf);
+void		 ns_reap(void);
+extern const char *const ns_space_env[];
+
+#endif /* SPACED_NS_H */

@@ -1,0 +1,246 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * Limits through cgroup v1 controllers, one group per space and per
+ * gatekeeper under spaced-ns/ in memory, pids and cpu: what this
+ * machine and CI have.  Each group is also how a space's every process
+ * is found again and ended, whoever forked it.
+ */
+
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "ns.h"
+
+static const char *const controllers[] = { "memory", "pids", "cpu" };
+#define NCONTROLLERS	(sizeof(controllers) / sizeof(controllers[0]))
+
+static int
+cg_path(char *buf, size_t len, const char *ctl, const char *name,
+    const char *file)
+{
+	int	 n;
+
+	n = snprintf(buf, len, "%s/%s/%s%s%s%s%s", NS_CGROOT, ctl, NS_CGNAME,
+	    name != NULL ? "/" : "", name != NULL ? name : "",
+	    file != NULL ? "/" : "", file != NULL ? file : "");
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+static int
+cg_write(const char *ctl, const char *name, const char *file,
+    const char *value)
+{
+	char	 path[PATH_MAX];
+	int	 fd, rv = 0;
+
+	if (cg_path(path, sizeof(path), ctl, name, file) == -1)
+		return -1;
+	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) == -1)
+		return -1;
+	if (write(fd, value, strlen(value)) != (ssize_t)strlen(value))
+		rv = -1;
+	close(fd);
+	return rv;
+}
+
+static int
+cg_read(const char *ctl, const char *name, const char *file, char *buf,
+    size_t len)
+{
+	char	 path[PATH_MAX];
+	ssize_t	 n;
+	int	 fd;
+
+	if (cg_path(path, sizeof(path), ctl, name, file) == -1 ||
+	    (fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -1;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	return 0;
+}
+
+static int
+cg_exists(const char *ctl, const char *file)
+{
+	char	 path[PATH_MAX];
+
+	return cg_path(path, sizeof(path), ctl, NULL, file) == 0 &&
+	    access(path, F_OK) == 0;
+}
+
+/* The limits this host cannot give a space, "" for none. */
+const char *
+ns_limits_missing(void)
+{
+	char	 path[PATH_MAX];
+	size_t	 i;
+
+	for (i = 0; i < NCONTROLLERS; i++) {
+		snprintf(path, sizeof(path), "%s/%s", NS_CGROOT,
+		    controllers[i]);
+		mkdir(path, 0755);
+		if (cg_path(path, sizeof(path), controllers[i], NULL, NULL) ==
+		    0)
+			(void)mkdir(path, 0755);
+	}
+	if (!cg_exists("memory", "memory.limit_in_bytes"))
+		return "memory";
+	if (!cg_exists("memory", "memory.memsw.limit_in_bytes"))
+		return "swap";
+	if (!cg_exists("pids", "pids.max"))
+		return "pids";
+	if (!cg_exists("cpu", "cpu.cfs_quota_us"))
+		return "cpu";
+	return "";
+}
+
+/*
+ * A group of each controller, with its limits.  0, or -1 when a limit
+ * cannot be set (missing names it).
+ */
+int
+ns_cgroup_make(const char *name, uint64_t memory, int64_t cpus,
+    uint32_t pids, char *missing, size_t len)
+{
+	char	 path[PATH_MAX], v[32];
+	size_t	 i;
+
+	missing[0] = '\0';
+	for (i = 0; i < NCONTROLLERS; i++) {
+		if (cg_path(path, sizeof(path), controllers[i], name,
+		    NULL) == -1 || (mkdir(path, 0755) == -1 &&
+		    errno != EEXIST)) {
+			strlcpy(missing, controllers[i], len);
+			return -1;
+		}
+	}
+	snprintf(v, sizeof(v), "%" PRIu64, memory);
+	/* memsw must stay >= memory: lower memory first, then memsw. */
+	(void)cg_write("memory", name, "memory.limit_in_bytes", v);
+	if (cg_write("memory", name, "memory.memsw.limit_in_bytes", v) == -1) {
+		strlcpy(missing, "swap", len);
+		return -1;
+	}
+	if (cg_write("memory", name, "memory.limit_in_bytes", v) == -1) {
+		strlcpy(missing, "memory", len);
+		return -1;
+	}
+	snprintf(v, sizeof(v), "%u", pids);
+	if (cg_write("pids", name, "pids.max", v) == -1) {
+		strlcpy(missing, "pids", len);
+		return -1;
+	}
+	snprintf(v, sizeof(v), "%" PRId64, cpus / 10000);	/* per 100 ms */
+	if (cg_write("cpu", name, "cpu.cfs_period_us", "100000") == -1 ||
+	    cg_write("cpu", name, "cpu.cfs_quota_us", v) == -1) {
+		strlcpy(missing, "cpu", len);
+		return -1;
+	}
+	return 0;
+}
+
+int
+ns_cgroup_join(const char *name, pid_t pid)
+{
+	char	 v[32];
+	size_t	 i;
+
+	snprintf(v, sizeof(v), "%d", (int)pid);
+	for (i = 0; i < NCONTROLLERS; i++)
+		if (cg_write(controllers[i], name, "cgroup.procs", v) == -1)
+			return -1;
+	return 0;
+}
+
+/* SIGKILL to every process of the group; how many were left. */
+int
+ns_cgroup_kill(const char *name)
+{
+	char	 buf[8192], *p, *e;
+	long	 pid;
+	int	 n = 0;
+
+	if (cg_read("pids", name, "cgroup.procs", buf, sizeof(buf)) == -1)
+		return 0;
+	for (p = buf; *p != '\0'; p = e) {
+		pid = strtol(p, &e, 10);
+		if (e == p)
+			break;
+		if (pid > 1 && kill((pid_t)pid, SIGKILL) == 0)
+			n++;
+		while (*e == '\n')
+			e++;
+	}
+	return n;
+}
+
+void
+ns_cgroup_remove(const char *name)
+{
+	char	 path[PATH_MAX];
+	size_t	 i;
+
+	for (i = 0; i < NCONTROLLERS; i++)
+		if (cg_path(path, sizeof(path), controllers[i], name,
+		    NULL) == 0 && rmdir(path) == -1 && errno != ENOENT)
+			log_debug("rmdir %s: %s", path, strerror(errno));
+}
+
+/* verify: the group's limits are what the record says. */
+int
+ns_cgroup_check(const char *name, uint64_t memory, uint32_t pids,
+    char *why, size_t len)
+{
+	char	 buf[64];
+
+	if (cg_read("memory", name, "memory.limit_in_bytes", buf,
+	    sizeof(buf)) == -1 || strtoull(buf, NULL, 10) != memory) {
+		strlcpy(why, "memory", len);
+		return -1;
+	}
+	if (cg_read("memory", name, "memory.memsw.limit_in_bytes", buf,
+	    sizeof(buf)) == -1 || strtoull(buf, NULL, 10) != memory) {
+		strlcpy(why, "swap", len);
+		return -1;
+	}
+	if (cg_read("pids", name, "pids.max", buf, sizeof(buf)) == -1 ||
+	    strtoul(buf, NULL, 10) != pids) {
+		strlcpy(why, "pids", len);
+		return -1;
+	}
+	if (cg_read("cpu", name, "cpu.cfs_quota_us", buf, sizeof(buf)) == -1 ||
+	    strtol(buf, NULL, 10) <= 0) {
+		strlcpy(why, "cpu", len);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,527 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * exec in a native space or beside its gatekeeper: the command's three
+ * pipes against the two streams of the place protocol, with credit, an
+ * output cap and a deadline.  The bytes are never read, only framed.
+ */
+
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <event.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "errors.h"
+#include "log.h"
+#include "proc.h"
+#include "stream.h"
+#include "ns.h"
+
+#define EXECS_MAX	32
+#define GK_CLIENT	"/usr/libexec/spaced/spaced-gatekeeper"
+
+struct nx {
+	uint32_t		 peerid;
+	pid_t			 pid;
+	int			 status;
+	int			 exited;
+	int			 fd[3];		/* stdin (ours to write), out, err */
+	struct event		 ev[3];
+	int			 ev_on[3];
+	struct evbuffer		*in;
+	int			 in_done;
+	struct stream_tx	 tx;
+	int			 tx_open;
+	struct stream_rx	 rx;
+	int			 rx_open;
+	uint64_t		 out_bytes;
+	uint64_t		 out_max;
+	struct event		 timer;
+	int			 timed_out;
+	int			 too_large;
+	struct event_base	*base;
+};
+
+static struct nx	*execs[EXECS_MAX];
+static struct event_base *nx_base;
+
+static void	nx_arm(struct nx *);
+static void	nx_finish(struct nx *);
+
+/* stdin that comes after its command ended: taken and credited. */
+static void
+nx_drain(struct imsgev *iev, struct imsg *imsg, void *arg)
+{
+	struct stream_rx	*rx = arg;
+	const uint8_t		*data;
+	size_t			 len;
+
+	if (imsg_get_type(imsg) == IMSG_STREAM_DATA) {
+		if (stream_rx_data(rx, imsg, &data, &len) == -1 ||
+		    stream_rx_consumed(rx, &iev->ibuf, len) == -1)
+			fatal("%s: data", __func__);
+		imsg_event_add(iev);
+		return;
+	}
+	if (imsg_get_type(imsg) != IMSG_STREAM_END ||
+	    stream_rx_end(rx, imsg) == -1)
+		fatalx("%s: message %u on stdin", __func__,
+		    imsg_get_type(imsg));
+	worker_stream_unregister(rx->sr_id);
+	free(rx);
+}
+
+static void
+nx_drain_rest(struct nx *x)
+{
+	struct stream_rx	*rx;
+
+	worker_stream_unregister(x->rx.sr_id);
+	x->rx_open = 0;
+	if ((rx = malloc(sizeof(*rx))) == NULL)
+		fatal("%s: malloc", __func__);
+	*rx = x->rx;
+	if (worker_stream_register(rx->sr_id, nx_drain, rx) == -1)
+		fatalx("%s: register", __func__);
+}
+
+static void
+nx_close(struct nx *x, int i)
+{
+	if (x->ev_on[i]) {
+		event_del(&x->ev[i]);
+		x->ev_on[i] = 0;
+	}
+	if (x->fd[i] != -1) {
+		close(x->fd[i]);
+		x->fd[i] = -1;
+	}
+}
+
+static void
+nx_free(struct nx *x)
+{
+	size_t	 i;
+
+	for (i = 0; i < 3; i++)
+		nx_close(x, (int)i);
+	if (x->tx_open)
+		worker_stream_unregister(x->tx.st_id);
+	if (x->rx_open)
+		nx_drain_rest(x);
+	evtimer_del(&x->timer);
+	evbuffer_free(x->in);
+	for (i = 0; i < EXECS_MAX; i++)
+		if (execs[i] == x)
+			execs[i] = NULL;
+	free(x);
+}
+
+/* Output: a chunk is one byte of which stream, then the bytes. */
+static void
+nx_read(int fd, short ev, void *arg)
+{
+	struct nx	*x = arg;
+	uint8_t		 chunk[STREAM_CHUNK];
+	size_t		 room = sizeof(chunk) - 1;
+	ssize_t		 n;
+	int		 i = fd == x->fd[1] ? 1 : 2;
+
+	(void)ev;
+	if (x->tx_open) {
+		if (stream_tx_avail(&x->tx) <= 1) {
+			nx_arm(x);
+			return;
+		}
+		if (room > stream_tx_avail(&x->tx) - 1)
+			room = stream_tx_avail(&x->tx) - 1;
+	}
+	n = read(fd, chunk + 1, room);
+	if (n == -1 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		nx_close(x, i);
+		nx_finish(x);
+		return;
+	}
+	x->out_bytes += n;
+	if (x->out_max > 0 && x->out_bytes > x->out_max) {
+		x->too_large = 1;
+		if (x->pid > 0)
+			kill(x->pid, SIGKILL);
+		nx_close(x, 1);
+		nx_close(x, 2);
+		nx_finish(x);
+		return;
+	}
+	if (x->tx_open) {
+		chunk[0] = i == 1 ? EXEC_OUT_STDOUT : EXEC_OUT_STDERR;
+		if (stream_tx_send(&x->tx, &ns_channel()->ibuf, chunk,
+		    n + 1) == -1)
+			fatal("%s: stream_tx_send", __func__);
+		imsg_event_add(ns_channel());
+	}
+	nx_arm(x);
+}
+
+static void
+nx_write(int fd, short ev, void *arg)
+{
+	struct nx	*x = arg;
+	int		 n;
+
+	(void)ev;
+	n = evbuffer_write(x->in, fd);
+	if (n == -1 && errno != EAGAIN && errno != EINTR) {
+		/* The command closed its stdin: drop what it did not take. */
+		evbuffer_drain(x->in, evbuffer_get_length(x->in));
+		x->in_done = 1;
+	}
+	if (n > 0 && x->rx_open) {
+		if (stream_rx_consumed(&x->rx, &ns_channel()->ibuf, n) == -1)
+			fatal("%s: stream_rx_consumed", __func__);
+		imsg_event_add(ns_channel());
+	}
+	nx_arm(x);
+}
+
+/* Which pipe waits for what, given credit and what is queued. */
+static void
+nx_arm(struct nx *x)
+{
+	int	 want, i;
+
+	for (i = 1; i < 3; i++) {
+		want = x->fd[i] != -1 && (!x->tx_open ||
+		    stream_tx_avail(&x->tx) > 1);
+		if (want && !x->ev_on[i]) {
+			event_set(&x->ev[i], x->fd[i], EV_READ | EV_PERSIST,
+			    nx_read, x);
+			event_base_set(x->base, &x->ev[i]);
+			event_add(&x->ev[i], NULL);
+			x->ev_on[i] = 1;
+		} else if (!want && x->ev_on[i]) {
+			event_del(&x->ev[i]);
+			x->ev_on[i] = 0;
+		}
+	}
+	if (x->fd[0] == -1)
+		return;
+	if (evbuffer_get_length(x->in) == 0 && x->in_done) {
+		nx_close(x, 0);
+		return;
+	}
+	want = evbuffer_get_length(x->in) > 0;
+	if (want && !x->ev_on[0]) {
+		event_set(&x->ev[0], x->fd[0], EV_WRITE | EV_PERSIST,
+		    nx_write, x);
+		event_base_set(x->base, &x->ev[0]);
+		event_add(&x->ev[0], NULL);
+		x->ev_on[0] = 1;
+	} else if (!want && x->ev_on[0]) {
+		event_del(&x->ev[0]);
+		x->ev_on[0] = 0;
+	}
+}
+
+/* Done when the command ended and its output is all out. */
+static void
+nx_finish(struct nx *x)
+{
+	int	 code;
+
+	if (!x->exited || x->fd[1] != -1 || x->fd[2] != -1)
+		return;
+	if (x->tx_open) {
+		if (stream_tx_end(&x->tx, &ns_channel()->ibuf,
+		    x->timed_out || x->too_large ? -1 : 0) == -1)
+			fatal("%s: stream_tx_end", __func__);
+		worker_stream_unregister(x->tx.st_id);
+		x->tx_open = 0;
+	}
+	code = WIFEXITED(x->status) ? WEXITSTATUS(x->status) :
+	    128 + WTERMSIG(x->status);
+	if (x->timed_out)
+		ns_done(x->peerid, ERR_TIMEOUT, "the command ran past its "
+		    "time", -1);
+	else if (x->too_large)
+		ns_done(x->peerid, ERR_OUTPUT_TOO_LARGE, NULL, -1);
+	else
+		ns_done(x->peerid, "", NULL, code);
+	nx_free(x);
+}
+
+static void
+nx_timeout(int fd, short ev, void *arg)
+{
+	struct nx	*x = arg;
+
+	(void)fd;
+	(void)ev;
+	x->timed_out = 1;
+	if (x->pid > 0)
+		kill(x->pid, SIGKILL);
+}
+
+static void
+nx_stream(struct imsgev *iev, struct imsg *imsg, void *arg)
+{
+	struct nx	*x = arg;
+	const uint8_t	*data;
+	size_t		 len;
+
+	(void)iev;
+	if (x->tx_open && imsg_get_peerid(imsg) == x->tx.st_id) {
+		if (stream_tx_credit(&x->tx, imsg) == -1)
+			fatal("%s: credit", __func__);
+		nx_arm(x);
+		return;
+	}
+	switch (imsg_get_type(imsg)) {
+	case IMSG_STREAM_DATA:
+		if (stream_rx_data(&x->rx, imsg, &data, &len) == -1)
+			fatal("%s: data", __func__);
+		if (x->in_done || x->fd[0] == -1) {
+			if (stream_rx_consumed(&x->rx, &ns_channel()->ibuf,
+			    len) == -1)
+				fatal("%s: consumed", __func__);
+			imsg_event_add(ns_channel());
+			break;
+		}
+		if (evbuffer_add(x->in, data, len) == -1)
+			fatal("%s: evbuffer_add", __func__);
+		break;
+	case IMSG_STREAM_END:
+		if (stream_rx_end(&x->rx, imsg) == -1)
+			fatal("%s: end", __func__);
+		worker_stream_unregister(x->rx.sr_id);
+		x->rx_open = 0;
+		x->in_done = 1;
+		break;
+	default:
+		fatalx("%s: message %u on stdin", __func__,
+		    imsg_get_type(imsg));
+	}
+	nx_arm(x);
+}
+
+/* From the SIGCHLD handler: an exec's outer child ended. */
+static void
+nx_exited(pid_t pid, int status)
+{
+	size_t	 i;
+
+	for (i = 0; i < EXECS_MAX; i++)
+		if (execs[i] != NULL && execs[i]->pid == pid) {
+			execs[i]->exited = 1;
+			execs[i]->status = status;
+			execs[i]->pid = 0;
+			nx_finish(execs[i]);
+			return;
+		}
+}
+
+void
+ns_reap(void)
+{
+	pid_t	 pid;
+	int	 status;
+
+	while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+		nx_exited(pid, status);
+}
+
+void
+ns_exec_base(struct event_base *base)
+{
+	nx_base = base;
+}
+
+int
+ns_exec_cancel(uint32_t peerid)
+{
+	size_t	 i;
+	int	 n = 0;
+
+	for (i = 0; i < EXECS_MAX; i++)
+		if (execs[i] != NULL && execs[i]->peerid == peerid) {
+			if (execs[i]->pid > 0)
+				kill(execs[i]->pid, SIGKILL);
+			n++;
+		}
+	return n;
+}
+
+static int
+argv_split(struct space_exec_req *se, char **argv, size_t max)
+{
+	size_t	 i, n = 0, start = 0;
+
+	if (se->se_argc == 0 || se->se_argc >= max ||
+	    se->se_argv_len == 0 || se->se_argv_len > SPACE_EXEC_ARGV_MAX ||
+	    se->se_argv[se->se_argv_len - 1] != '\0' ||
+	    se->se_stdin_len > SPACE_EXEC_STDIN_MAX)
+		return -1;
+	for (i = 0; i < se->se_argv_len; i++)
+		if (se->se_argv[i] == '\0') {
+			argv[n++] = se->se_argv + start;
+			start = i + 1;
+		}
+	if (n != se->se_argc)
+		return -1;
+	argv[n] = NULL;
+	return 0;
+}
+
+/* A refusal still ends the output stream and takes the input's. */
+static void
+refuse(const struct space_exec_req *se, uint32_t peerid, const char *code)
+{
+	struct stream_tx	 tx;
+	struct stream_rx	*rx;
+
+	if (se->se_out_stream != 0) {
+		stream_tx_init(&tx, se->se_out_stream);
+		if (worker_stream_register(se->se_out_stream, nx_drain,
+		    NULL) == -1)
+			fatalx("%s: out stream", __func__);
+		worker_stream_unregister(se->se_out_stream);
+		if (stream_tx_end(&tx, &ns_channel()->ibuf, -1) == -1)
+			fatal("%s: stream_tx_end", __func__);
+	}
+	if (se->se_in_stream != 0) {
+		if ((rx = malloc(sizeof(*rx))) == NULL)
+			fatal("%s: malloc", __func__);
+		stream_rx_init(rx, se->se_in_stream);
+		if (worker_stream_register(rx->sr_id, nx_drain, rx) == -1)
+			fatalx("%s: in stream", __func__);
+	}
+	ns_done(peerid, code, strcmp(code, ERR_SPACE_NOT_OURS) == 0 ?
+	    "the space has another owner" : NULL, -1);
+}
+
+void
+ns_exec_start(uint32_t peerid, struct imsg *imsg)
+{
+	static struct space_exec_req	 se;
+	struct ns_space			 ns;
+	char				*argv[SPACE_EXEC_ARGC_MAX + 4];
+	char				 port[16];
+	struct nx			*x;
+	int				 in[2], out[2], err[2], fds[3];
+	size_t				 i, slot;
+	pid_t				 target = 0;
+	struct timeval			 tv;
+	const char			*why = NULL;
+
+	if (imsg_get_data(imsg, &se, sizeof(se)) == -1 ||
+	    memchr(se.se_space.sq_owner, '\0', sizeof(se.se_space.sq_owner)) ==
+	    NULL || memchr(se.se_space.sq_id, '\0',
+	    sizeof(se.se_space.sq_id)) == NULL ||
+	    argv_split(&se, argv, SPACE_EXEC_ARGC_MAX + 1) == -1 ||
+	    se.se_target > EXEC_TARGET_GATEKEEPER)
+		fatalx("%s: malformed exec", __func__);
+	for (slot = 0; slot < EXECS_MAX && execs[slot] != NULL; slot++)
+		;
+	/* The streams first, whatever the answer: their messages come. */
+	if (ns_record_read(se.se_space.sq_id, &ns) == -1)
+		why = ERR_SPACE_NOT_FOUND;
+	else if (strcmp(ns.ns_owner, se.se_space.sq_owner) != 0)
+		why = ERR_SPACE_NOT_OURS;
+	else if ((target = ns_pid_read(ns.ns_id, se.se_target ? "gk" :
+	    "init")) <= 0)
+		why = ERR_SPACE_NOT_RUNNING;
+	else if (slot == EXECS_MAX)
+		why = ERR_BUSY;
+	if (why != NULL) {
+		refuse(&se, peerid, why);
+		return;
+	}
+	/* The control channel's port is the space's own here. */
+	if (se.se_target && strcmp(argv[0], GK_CLIENT) == 0 &&
+	    se.se_argc >= 2 && strcmp(argv[1], "-C") == 0) {
+		snprintf(port, sizeof(port), "%u", ns.ns_port);
+		argv[se.se_argc] = "-p";
+		argv[se.se_argc + 1] = port;
+		argv[se.se_argc + 2] = NULL;
+	}
+	if (pipe2(in, O_CLOEXEC) == -1 || pipe2(out, O_CLOEXEC) == -1 ||
+	    pipe2(err, O_CLOEXEC) == -1)
+		fatal("%s: pipe2", __func__);
+	fds[0] = in[0];
+	fds[1] = out[1];
+	fds[2] = err[1];
+	if ((x = calloc(1, sizeof(*x))) == NULL ||
+	    (x->in = evbuffer_new()) == NULL)
+		fatal("%s: calloc", __func__);
+	x->base = nx_base;
+	x->peerid = peerid;
+	x->out_max = se.se_output_max;
+	x->fd[0] = in[1];
+	x->fd[1] = out[0];
+	x->fd[2] = err[0];
+	for (i = 0; i < 3; i++)
+		if (fcntl(x->fd[i], F_SETFL, O_NONBLOCK) == -1)
+			fatal("%s: fcntl", __func__);
+	evtimer_set(&x->timer, nx_timeout, x);
+	event_base_set(x->base, &x->timer);
+	execs[slot] = x;
+	if (se.se_out_stream != 0) {
+		stream_tx_init(&x->tx, se.se_out_stream);
+		if (worker_stream_register(se.se_out_stream, nx_stream,
+		    x) == -1)
+			fatalx("%s: out stream", __func__);
+		x->tx_open = 1;
+	}
+	if (se.se_in_stream != 0) {
+		stream_rx_init(&x->rx, se.se_in_stream);
+		if (worker_stream_register(se.se_in_stream, nx_stream,
+		    x) == -1)
+			fatalx("%s: in stream", __func__);
+		x->rx_open = 1;
+	} else
+		x->in_done = 1;
+	if (se.se_stdin_len > 0 && evbuffer_add(x->in, se.se_stdin,
+	    se.se_stdin_len) == -1)
+		fatal("%s: evbuffer_add", __func__);
+	x->pid = ns_enter_exec(&ns, se.se_target, target, argv, fds);
+	close(in[0]);
+	close(out[1]);
+	close(err[1]);
+	if (x->pid == -1) {
+		x->pid = 0;
+		x->exited = 1;
+		x->status = 126 << 8;
+		nx_close(x, 1);
+		nx_close(x, 2);
+		nx_finish(x);
+		return;
+	}
+	if (se.se_timeout_ms > 0) {
+		tv.tv_sec = se.se_timeout_ms / 1000;
+		tv.tv_usec = (se.se_timeout_ms % 1000) * 1000;
+		evtimer_add(&x->timer, &tv);
+	}
+	nx_arm(x);
+}

@@ -1,0 +1,136 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+
+/*
+ * The journal lines of a native space's gatekeeper, its stdout kept in
+ * gk.log, streamed unread to spaced-journal as the Docker place streams
+ * a container's log: bytes under credit, then the end, then DONE.
+ */
+
+#include <sys/types.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "errors.h"
+#include "log.h"
+#include "proc.h"
+#include "stream.h"
+#include "ns.h"
+
+struct lg {
+	uint32_t		 peerid;
+	int			 fd;
+	struct stream_tx	 tx;
+	uint64_t		 sent;
+};
+
+static void
+lg_end(struct lg *lg, const char *code, const char *msg)
+{
+	if (stream_tx_end(&lg->tx, &ns_channel()->ibuf,
+	    code[0] == '\0' ? 0 : -1) == -1)
+		fatal("%s: stream_tx_end", __func__);
+	worker_stream_unregister(lg->tx.st_id);
+	imsg_event_add(ns_channel());
+	ns_done(lg->peerid, code, msg, -1);
+	if (lg->fd != -1)
+		close(lg->fd);
+	free(lg);
+}
+
+/* As much as the credit allows; the end once the file is read. */
+static void
+lg_pump(struct lg *lg)
+{
+	uint8_t	 buf[STREAM_CHUNK];
+	size_t	 want;
+	ssize_t	 n;
+
+	while (stream_tx_avail(&lg->tx) > 0) {
+		want = stream_tx_avail(&lg->tx);
+		if (want > sizeof(buf))
+			want = sizeof(buf);
+		if ((n = read(lg->fd, buf, want)) == -1) {
+			if (errno == EINTR)
+				continue;
+			lg_end(lg, ERR_INTERNAL, "gk.log cannot be read");
+			return;
+		}
+		if (n == 0 || lg->sent + n > SPACE_LOGS_MAX) {
+			lg_end(lg, "", NULL);
+			return;
+		}
+		if (stream_tx_send(&lg->tx, &ns_channel()->ibuf, buf, n) == -1)
+			fatal("%s: stream_tx_send", __func__);
+		lg->sent += n;
+	}
+	imsg_event_add(ns_channel());
+}
+
+static void
+lg_credit(struct imsgev *iev, struct imsg *imsg, void *arg)
+{
+	struct lg	*lg = arg;
+
+	(void)iev;
+	if (stream_tx_credit(&lg->tx, imsg) == -1)
+		fatal("%s: credit", __func__);
+	lg_pump(lg);
+}
+
+void
+ns_logs_start(uint32_t peerid, struct imsg *imsg)
+{
+	struct space_logs_req	 sl;
+	struct ns_space		 ns;
+	struct lg		*lg;
+	char			 path[PATH_MAX];
+
+	if (imsg_get_data(imsg, &sl, sizeof(sl)) == -1 ||
+	    memchr(sl.sl_space.sq_owner, '\0', sizeof(sl.sl_space.sq_owner)) ==
+	    NULL || memchr(sl.sl_space.sq_id, '\0',
+	    sizeof(sl.sl_space.sq_id)) == NULL || sl.sl_stream == 0 ||
+	    sl.sl_reserved != 0)
+		fatalx("%s: malformed logs request", __func__);
+	if ((lg = calloc(1, sizeof(*lg))) == NULL)
+		fatal("%s: calloc", __func__);
+	lg->peerid = peerid;
+	lg->fd = -1;
+	stream_tx_init(&lg->tx, sl.sl_stream);
+	if (worker_stream_register(sl.sl_stream, lg_credit, lg) == -1)
+		fatalx("%s: stream", __func__);
+	if (ns_record_read(sl.sl_space.sq_id, &ns) == -1) {
+		lg_end(lg, ERR_SPACE_NOT_FOUND, NULL);
+		return;
+	}
+	if (strcmp(ns.ns_owner, sl.sl_space.sq_owner) != 0) {
+		lg_end(lg, ERR_SPACE_NOT_OURS, "the space has another owner");
+		return;
+	}
+	if (ns_path(path, sizeof(path), ns.ns_id, "gk.log") == -1 ||
+	    (lg->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1) {
+		/* no gatekeeper ever ran: no line yet */
+		lg_end(lg, "", NULL);
+		return;
+	}
+	lg_pump(lg);
+}
