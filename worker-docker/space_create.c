@@ -141,12 +141,25 @@ count_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 	return DOCKER_CALL;
 }
 
+/* A space container of the owner: its id; else NULL. */
+static const char *
+owned_space_id(struct sp *sp, const json_t *c)
+{
+	const json_t	*labels = json_object_get(c, "Labels");
+
+	if (space_labels_check(labels, sp->sq.sq_owner, NULL, ROLE_SPACE) !=
+	    NULL)
+		return NULL;
+	return json_string_value(json_object_get(labels, LABEL_ID));
+}
+
 static enum docker_next
 count_take(struct docker_req *rq, struct sp *sp,
     const struct docker_parser *p, struct docker_call *next)
 {
 	json_t		*o, *e;
-	size_t		 i, n = 0;
+	const char	*id, *prev;
+	size_t		 i, j, n = 0;
 	char		 msg[SPACE_DONE_MESSAGE_MAX];
 
 	o = listing(p);
@@ -155,11 +168,21 @@ count_take(struct docker_req *rq, struct sp *sp,
 		done(rq, ERR_DOCKER_FAILED, "the owner's spaces unlisted", 0);
 		return DOCKER_DONE;
 	}
-	/* The filter asked for the owner; each answer must say so. */
-	json_array_foreach(o, i, e)
-		if (space_labels_check(json_object_get(e, "Labels"),
-		    sp->sq.sq_owner, NULL, ROLE_SPACE) == NULL)
+	/*
+	 * The filter asked for the owner; each answer must say so.  A move
+	 * keeps two containers of one space for a while: ids, not
+	 * containers, are counted.
+	 */
+	json_array_foreach(o, i, e) {
+		if ((id = owned_space_id(sp, e)) == NULL)
+			continue;
+		for (j = 0; j < i; j++)
+			if ((prev = owned_space_id(sp, json_array_get(o, j))) !=
+			    NULL && strcmp(prev, id) == 0)
+				break;
+		if (j == i)
 			n++;
+	}
 	json_decref(o);
 	if (sp->sq.sq_spaces_max > 0 && n >= sp->sq.sq_spaces_max) {
 		snprintf(msg, sizeof(msg), "%zu spaces already, %u at most "
