@@ -8,6 +8,11 @@
 # same log, as today's gatekeeper wrote it (a line a refusal), into a
 # container with today's log settings (local, one 10 MB file) loses
 # the ten.  Needs root and Docker; about two minutes.
+# This build's gatekeeper, not whatever "latest" another build tagged.
+if [ -r "${SPACED_BUILD:-build}/images.env" ]; then
+	. "${SPACED_BUILD:-build}/images.env"
+	SPACED_EXTRA_CONF="gatekeeper image $GATEKEEPER_IMAGE"
+fi
 . "$(dirname "$0")/../contract/lib.sh"
 
 R=$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
