@@ -31,8 +31,10 @@ UNIT_TESTS += $(B)/regress/unit/$(1)
 endef
 $(foreach m,$(UNIT_DIRS),$(eval $(call unit_template,$(m))))
 
-# journal-flood.sh is run by hand until its collection fits the journal
-# request's time cap (issue 26, left open).
+# journal-flood.sh is run by hand: its gatekeeper side passes, but
+# reading a flood's 15 MB log through spaced-docker and spaced takes
+# longer than the logs request's 280 s on this loaded machine (curl
+# reads it in 1 s): issue 26, left open.
 INTEGRATION	+= $(filter-out regress/integration/lib.sh regress/integration/journal-flood.sh,$(sort $(wildcard regress/integration/*.sh)))
 # Against the real engine, after the rest: the place contract and the
 # escape attempts (DESIGN.md "Places").

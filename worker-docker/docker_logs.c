@@ -60,6 +60,9 @@ struct lg {
 	size_t			 body_len;
 	size_t			 body_off;	/* fed to the frame reader */
 	uint64_t		 out_bytes;
+	/* Frames are a line each: payloads go out gathered, a chunk full. */
+	uint8_t			 pend[STREAM_CHUNK];
+	size_t			 pend_len;
 };
 
 static void
@@ -83,6 +86,21 @@ lg_done(struct lg *lg, const char *code, const char *message)
 	docker_req_reply(lg->rq, &sd, sizeof(sd));
 }
 
+/* What is gathered goes out, when the window has room for it. */
+static int
+lg_flush(struct lg *lg)
+{
+	if (lg->pend_len == 0)
+		return 1;
+	if (stream_tx_avail(&lg->tx) < lg->pend_len)
+		return 0;
+	if (stream_tx_send(&lg->tx, &docker_channel()->ibuf, lg->pend,
+	    lg->pend_len) == -1)
+		fatal("%s: stream_tx_send", __func__);
+	lg->pend_len = 0;
+	return 1;
+}
+
 /*
  * Frames in, chunks out, while the window lasts.  Returns 1 when the
  * log went whole (and was answered), 0 when it waits for credit, -1
@@ -97,14 +115,19 @@ lg_pump(struct lg *lg)
 	int		 rv;
 
 	while (lg->body_off < lg->body_len) {
-		if ((avail = stream_tx_avail(&lg->tx)) == 0)
-			return 0;
+		avail = stream_tx_avail(&lg->tx);
+		/* Half a chunk gathered, or no room to gather more: send. */
+		if (lg->pend_len >= STREAM_CHUNK / 2 || avail <= lg->pend_len) {
+			if (lg->pend_len == 0 || !lg_flush(lg))
+				return 0;
+			continue;
+		}
 		slice = lg->body_len - lg->body_off;
 		/* a piece of payload is at most the slice fed */
-		if (slice > avail)
-			slice = avail;
-		if (slice > STREAM_CHUNK)
-			slice = STREAM_CHUNK;
+		if (slice > avail - lg->pend_len)
+			slice = avail - lg->pend_len;
+		if (slice > STREAM_CHUNK - lg->pend_len)
+			slice = STREAM_CHUNK - lg->pend_len;
 		rv = frame_feed(&lg->fr, lg->body + lg->body_off, slice, &used,
 		    &type, &data, &dlen);
 		if (rv == -1) {
@@ -116,11 +139,12 @@ lg_pump(struct lg *lg)
 		/* stdout only was asked for; a stderr frame is dropped */
 		if (rv == 1 && type == FRAME_STDOUT && dlen > 0) {
 			lg->out_bytes += dlen;
-			if (stream_tx_send(&lg->tx, &docker_channel()->ibuf,
-			    data, dlen) == -1)
-				fatal("%s: stream_tx_send", __func__);
+			memcpy(lg->pend + lg->pend_len, data, dlen);
+			lg->pend_len += dlen;
 		}
 	}
+	if (!lg_flush(lg))
+		return 0;
 	imsg_event_add(docker_channel());
 	if (!frame_at_boundary(&lg->fr))
 		log_warnx("logs: the log ends inside a frame");
