@@ -42,6 +42,7 @@
 #define NS_MEMORY_DEFAULT	(4ULL << 30)
 #define NS_CPUS_DEFAULT		2000000000LL	/* NanoCpus */
 #define NS_TMP_OPTS		"size=256m,mode=1777"
+#define NS_GK_CTLDIR		"/tmp"	/* its control.sock, 0600, private */
 #define NS_GK_LOG_MAX		(10LL << 20)	/* gk.log, as Docker's cap */
 #define NS_CGROOT		"/sys/fs/cgroup"
 #define NS_CGNAME		"spaced-ns"
@@ -55,7 +56,7 @@ struct ns_space {
 	char		 ns_created[SPACE_CREATED_LEN + 1];
 	uint64_t	 ns_memory;
 	int64_t		 ns_cpus;
-	uint32_t	 ns_port;	/* the gatekeeper's control port */
+	uint32_t	 ns_port;	/* CONTROL_PORT: checked, never listened on */
 	uid_t		 ns_uid;	/* host uid of the space user */
 	uid_t		 ns_gk_uid;	/* host uid of its gatekeeper */
 };

@@ -427,7 +427,6 @@ ns_exec_start(uint32_t peerid, struct imsg *imsg)
 	static struct space_exec_req	 se;
 	struct ns_space			 ns;
 	char				*argv[SPACE_EXEC_ARGC_MAX + 4];
-	char				 port[16];
 	struct nx			*x;
 	int				 in[2], out[2], err[2], fds[3];
 	size_t				 i, slot;
@@ -458,12 +457,11 @@ ns_exec_start(uint32_t peerid, struct imsg *imsg)
 		refuse(&se, peerid, why);
 		return;
 	}
-	/* The control channel's port is the space's own here. */
+	/* The control channel is the gatekeeper's private socket here. */
 	if (se.se_target && strcmp(argv[0], GK_CLIENT) == 0 &&
 	    se.se_argc >= 2 && strcmp(argv[1], "-C") == 0) {
-		snprintf(port, sizeof(port), "%u", ns.ns_port);
-		argv[se.se_argc] = "-p";
-		argv[se.se_argc + 1] = port;
+		argv[se.se_argc] = "-k";
+		argv[se.se_argc + 1] = NS_GK_CTLDIR;
 		argv[se.se_argc + 2] = NULL;
 	}
 	if (pipe2(in, O_CLOEXEC) == -1 || pipe2(out, O_CLOEXEC) == -1 ||

@@ -408,8 +408,11 @@ ns_gk_launch(const struct ns_space *ns, char *err, size_t errlen)
 {
 	char	 root[PATH_MAX], src[PATH_MAX], bin[PATH_MAX], port[16];
 	char	 cg[SPACE_ID_SIZE + 4];
+	/* Control on a 0600 socket in its private /tmp: it shares the
+	 * host's network, where a loopback port is any local user's. */
 	char	*argv[] = { "/usr/libexec/spaced/spaced-gatekeeper", "-u",
-	    "/run/spaced", "127.0.0.1", "3128", "8080", port, NULL };
+	    "/run/spaced", "-k", NS_GK_CTLDIR, "127.0.0.1", "3128", "8080",
+	    port, NULL };
 	char	*env[] = { "HOME=/tmp", "PATH=/usr/bin:/bin", NULL };
 	int	 go[2], ep[2], out;
 	struct stat st;

@@ -16,6 +16,7 @@
 
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <netinet/in.h>
 
 #include <errno.h>
@@ -67,8 +68,8 @@ static __dead void
 client_usage(const char *why)
 {
 	log_warnx("%s", why);
-	log_warnx("usage: spaced-gatekeeper -C METHOD PATH [-p CONTROL_PORT] "
-	    "[-t SECONDS]");
+	log_warnx("usage: spaced-gatekeeper -C METHOD PATH [-p CONTROL_PORT | "
+	    "-k CTLDIR] [-t SECONDS]");
 	exit(2);
 }
 
@@ -276,8 +277,9 @@ int
 client_main(int argc, char *argv[])
 {
 	struct sockaddr_in	 sin;
+	struct sockaddr_un	 sun;
 	struct sandbox_spec	 sb;
-	const char		*method, *path, *errstr;
+	const char		*method, *path, *errstr, *ctldir = NULL;
 	char			 head[4096], *body = NULL, *ans;
 	size_t			 bodylen = 0, anslen = 0, off, blen;
 	long long		 port = GK_CLIENT_PORT_DEFAULT;
@@ -304,6 +306,10 @@ client_main(int argc, char *argv[])
 			port = strtonum(argv[i + 1], 1, 65535, &errstr);
 			if (errstr != NULL)
 				client_usage("CONTROL_PORT is not a port");
+		} else if (strcmp(argv[i], "-k") == 0) {
+			ctldir = argv[i + 1];
+			if (ctldir[0] == '\0')
+				client_usage("CTLDIR is empty");
 		} else if (strcmp(argv[i], "-t") == 0) {
 			secs = strtonum(argv[i + 1], 1, 3600, &errstr);
 			if (errstr != NULL)
@@ -315,17 +321,32 @@ client_main(int argc, char *argv[])
 		client_fail("clock_gettime: %s", strerror(errno));
 	client_end.tv_sec += secs;
 
-	if ((s = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
-	    0)) == -1)
-		client_fail("socket: %s", strerror(errno));
-	memset(&sin, 0, sizeof(sin));
-	sin.sin_family = AF_INET;
-	sin.sin_port = htons((uint16_t)port);
-	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (connect(s, (struct sockaddr *)&sin, sizeof(sin)) == -1 &&
-	    errno != EINPROGRESS)
-		client_fail("connect 127.0.0.1:%lld: %s", port,
-		    strerror(errno));
+	if (ctldir != NULL) {
+		memset(&sun, 0, sizeof(sun));
+		sun.sun_family = AF_UNIX;
+		if ((size_t)snprintf(sun.sun_path, sizeof(sun.sun_path),
+		    "%s/control.sock", ctldir) >= sizeof(sun.sun_path))
+			client_usage("CTLDIR is too long for a socket name");
+		if ((s = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK |
+		    SOCK_CLOEXEC, 0)) == -1)
+			client_fail("socket: %s", strerror(errno));
+		/* A unix connect completes or fails at once. */
+		if (connect(s, (struct sockaddr *)&sun, sizeof(sun)) == -1)
+			client_fail("connect %s: %s", sun.sun_path,
+			    strerror(errno));
+	} else {
+		if ((s = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK |
+		    SOCK_CLOEXEC, 0)) == -1)
+			client_fail("socket: %s", strerror(errno));
+		memset(&sin, 0, sizeof(sin));
+		sin.sin_family = AF_INET;
+		sin.sin_port = htons((uint16_t)port);
+		sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		if (connect(s, (struct sockaddr *)&sin, sizeof(sin)) == -1 &&
+		    errno != EINPROGRESS)
+			client_fail("connect 127.0.0.1:%lld: %s", port,
+			    strerror(errno));
+	}
 
 	/*
 	 * stdio only: read and write on stdin, stdout, stderr and the one

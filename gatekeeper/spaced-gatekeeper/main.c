@@ -43,28 +43,32 @@
 #include "gatekeeper.h"
 
 /*
- * spaced-gatekeeper [-u SOCKDIR] BIND CORRIDOR_PORT WINDOW_PORT
- *     CONTROL_PORT [WINDOW_DEADLINE_MS [CORRIDOR_CAP WINDOW_CAP CONTROL_CAP]]
- * spaced-gatekeeper -C METHOD PATH [-p CONTROL_PORT] [-t SECONDS]
+ * spaced-gatekeeper [-u SOCKDIR] [-k CTLDIR] BIND CORRIDOR_PORT
+ *     WINDOW_PORT CONTROL_PORT [WINDOW_DEADLINE_MS [CORRIDOR_CAP WINDOW_CAP
+ *     CONTROL_CAP]]
+ * spaced-gatekeeper -C METHOD PATH [-p CONTROL_PORT | -k CTLDIR]
+ *     [-t SECONDS]
  *
  * Every argument is a length or a place; none weakens a rule.  Bad
  * arguments end the program with 2, a listener that cannot bind with 1.
  * With -u the corridor and the window listen on SOCKDIR/corridor.sock
  * and SOCKDIR/window.sock and on no TCP port: BIND and their ports are
  * still checked, and still what the window refuses as its own.
- * Control is always 127.0.0.1:CONTROL_PORT.  -C is the control
- * channel's client (client.c).
+ * Control is 127.0.0.1:CONTROL_PORT, or with -k CTLDIR/control.sock,
+ * mode 0600, and no port: the native place's gatekeeper shares the
+ * host's network, where any local user could reach a loopback port.
+ * -C is the control channel's client (client.c).
  */
 
 static __dead void
 usage(const char *why)
 {
 	log_warnx("%s", why);
-	log_warnx("usage: spaced-gatekeeper [-u SOCKDIR] BIND CORRIDOR_PORT "
-	    "WINDOW_PORT CONTROL_PORT [WINDOW_DEADLINE_MS [CORRIDOR_CAP "
-	    "WINDOW_CAP CONTROL_CAP]]");
-	log_warnx("usage: spaced-gatekeeper -C METHOD PATH [-p CONTROL_PORT] "
-	    "[-t SECONDS]");
+	log_warnx("usage: spaced-gatekeeper [-u SOCKDIR] [-k CTLDIR] BIND "
+	    "CORRIDOR_PORT WINDOW_PORT CONTROL_PORT [WINDOW_DEADLINE_MS "
+	    "[CORRIDOR_CAP WINDOW_CAP CONTROL_CAP]]");
+	log_warnx("usage: spaced-gatekeeper -C METHOD PATH [-p CONTROL_PORT | "
+	    "-k CTLDIR] [-t SECONDS]");
 	exit(2);
 }
 
@@ -200,7 +204,8 @@ unix_stale(const char *path)
  * (refused) or one that accepts, never a socket still being made.
  */
 static struct evconnlistener *
-listen_unix(const char *dir, const char *name, evconnlistener_cb cb)
+listen_unix(const char *dir, const char *name, mode_t mode,
+    evconnlistener_cb cb)
 {
 	struct sockaddr_un	 sun;
 	struct evconnlistener	*l;
@@ -226,7 +231,7 @@ listen_unix(const char *dir, const char *name, evconnlistener_cb cb)
 	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1)
 		fatal("%s: bind %s", name, tmp);
 	/* connect(2) needs write permission on the socket's inode. */
-	if (chmod(tmp, 0666) == -1)
+	if (chmod(tmp, mode) == -1)
 		fatal("%s: chmod %s", name, tmp);
 	if (listen(fd, 128) == -1)
 		fatal("%s: listen", name);
@@ -301,7 +306,7 @@ main(int argc, char *argv[])
 {
 	struct sockaddr_storage	 ss;
 	struct sandbox_spec	 sb;
-	const char		*sockdir = NULL;
+	const char		*sockdir = NULL, *ctldir = NULL;
 	int			 ch, i;
 
 	log_init(1, LOG_DAEMON);
@@ -315,8 +320,13 @@ main(int argc, char *argv[])
 	if (argc >= 2 && strcmp(argv[1], "-C") == 0)
 		return client_main(argc, argv);
 	/* '+': BIND and the numbers are never taken for options. */
-	while ((ch = getopt(argc, argv, "+u:")) != -1) {
+	while ((ch = getopt(argc, argv, "+k:u:")) != -1) {
 		switch (ch) {
+		case 'k':
+			if (optarg[0] == '\0')
+				usage("CTLDIR is empty");
+			ctldir = optarg;
+			break;
 		case 'u':
 			if (optarg[0] == '\0')
 				usage("SOCKDIR is empty");
@@ -365,8 +375,8 @@ main(int argc, char *argv[])
 		log_warnx("resolv.conf unreadable, using the default server");
 
 	if (sockdir != NULL) {
-		listen_unix(sockdir, "corridor", corridor_accept);
-		listen_unix(sockdir, "window", window_accept);
+		listen_unix(sockdir, "corridor", 0666, corridor_accept);
+		listen_unix(sockdir, "window", 0666, window_accept);
 	} else {
 		ss = gk->gk_bind;
 		set_port(&ss, gk->gk_ports[GK_CORRIDOR]);
@@ -375,11 +385,17 @@ main(int argc, char *argv[])
 		listen_on(&ss, gk->gk_bindlen, window_accept, "window");
 	}
 	/* Control last: an answer on it means the corridor accepts. */
-	memset(&ss, 0, sizeof(ss));
-	((struct sockaddr_in *)&ss)->sin_family = AF_INET;
-	((struct sockaddr_in *)&ss)->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	set_port(&ss, gk->gk_ports[GK_CONTROL]);
-	listen_on(&ss, sizeof(struct sockaddr_in), control_accept, "control");
+	if (ctldir != NULL)
+		listen_unix(ctldir, "control", 0600, control_accept);
+	else {
+		memset(&ss, 0, sizeof(ss));
+		((struct sockaddr_in *)&ss)->sin_family = AF_INET;
+		((struct sockaddr_in *)&ss)->sin_addr.s_addr =
+		    htonl(INADDR_LOOPBACK);
+		set_port(&ss, gk->gk_ports[GK_CONTROL]);
+		listen_on(&ss, sizeof(struct sockaddr_in), control_accept,
+		    "control");
+	}
 	own_addresses();
 
 	/*
@@ -398,7 +414,12 @@ main(int argc, char *argv[])
 	sandbox_enter(&sb);
 
 	gk->gk_ready = 1;
-	if (sockdir != NULL)
+	if (ctldir != NULL)
+		log_info("listening: corridor %s/corridor.sock, window "
+		    "%s/window.sock, control %s/control.sock",
+		    sockdir != NULL ? sockdir : "-", sockdir != NULL ? sockdir :
+		    "-", ctldir);
+	else if (sockdir != NULL)
 		log_info("listening: corridor %s/corridor.sock, window "
 		    "%s/window.sock, control 127.0.0.1:%u", sockdir, sockdir,
 		    gk->gk_ports[GK_CONTROL]);

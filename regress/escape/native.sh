@@ -167,6 +167,26 @@ check_fails "a shell beside the gatekeeper (exec -g sh, on its PATH)" \
     sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec '$A' -g -- \
     sh -c true 2>/dev/null"
 
+# The gatekeeper's control channel (grants, the allowlist, the journal)
+# is spaced's alone: a plain user on the host must not reach it, on a
+# loopback port or through the gatekeeper's own root.
+gkpid=$(for p in $(cat "/sys/fs/cgroup/pids/spaced-ns/$A-gk/cgroup.procs" \
+    2>/dev/null); do
+	[ "$(cat /proc/$p/comm 2>/dev/null)" = spaced-gatekeep ] && echo "$p"
+done | head -n 1)
+gk_ports=$(ss -ltnpH 2>/dev/null | awk -v p="pid=${gkpid:-x}," \
+    'index($0, p) { n = split($4, a, ":"); print a[n] }')
+check "  control: A's gatekeeper runs (pid ${gkpid:-none})" \
+    test -n "$gkpid"
+check "  control: its control channel answers root in its own root" \
+    curl -sf -m 5 --unix-socket "/proc/${gkpid:-0}/root/tmp/control.sock" \
+    -o /dev/null http://gatekeeper/health
+check "  control: a plain user reaches a loopback listener on the host" \
+    nobody "curl -s -m 5 -o /dev/null http://127.0.0.1:$port/"
+check_fails "a plain user on the host reaches a gatekeeper's control channel" \
+    nobody "for p in $gk_ports; do curl -sf -m 3 http://127.0.0.1:\$p/health && exit 0; done
+curl -sf -m 3 --unix-socket /proc/${gkpid:-0}/root/tmp/control.sock http://gatekeeper/health"
+
 # --- what it must reach -------------------------------------------------
 reach "its work folder, read and write" \
     "echo w >/spaces/$A/f && test \"\$(cat /spaces/$A/f)\" = w"

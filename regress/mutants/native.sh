@@ -75,4 +75,7 @@ mutant_expect "leaves no process"
 mutant "no death signal after the space's drop" $S \
     'if (become(NS_SPACE_UID) == -1 || die_with(lifefd) == -1) => if (become(NS_SPACE_UID) == -1)'
 
+mutant_expect "reaches a gatekeeper's control channel"
+mutant "the gatekeeper's control on a loopback port again" $S \
+    '"/run/spaced", "-k", NS_GK_CTLDIR, "127.0.0.1", => "/run/spaced", "127.0.0.1",'
 mutants_end
