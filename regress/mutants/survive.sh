@@ -22,7 +22,7 @@ mutant "$MUTANT_CONTROL" GNUmakefile ""
 
 mutant_expect 'the same server: the hogs died, not it'
 mutant "the agent's commands keep the server's oom_score_adj" $K \
-    "keeper_oom_adj(RELAY_OOM_COMMAND); => ;"
+    "keeper_oom_adj(RELAY_OOM_COMMAND); => keeper_oom_adj(\"0\");"
 mutant_expect 'a killed server is started again and answers'
 mutant "a server that died is not started again" $K \
     "if (stopping || !relay_should_restart(status)) => if (1)"

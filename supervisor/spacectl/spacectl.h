@@ -32,6 +32,7 @@
 #include "place_proto.h"	/* struct space_done */
 
 #define SPACECTL_EXEC_FAILED	125	/* exec: spaced or the place failed */
+#define SPACECTL_USAGE		64	/* EX_USAGE: a usage error */
 
 struct json_t;
 
@@ -51,6 +52,7 @@ struct ctl_cmd {
 	enum ctl_fail_style	 cc_fail;
 	uint32_t		 cc_type;	/* the request, if one */
 	int			(*cc_main)(int, char *[]);
+	const char		*cc_help;	/* one line for help; NULL: none */
 };
 #define USAGE_LINE	0	/* starts a line of the usage list */
 #define USAGE_NEXT	1	/* " | " after the previous command */
@@ -122,5 +124,6 @@ int		 history_main(int, char *[]);
 int		 server_main(int, char *[]);
 int		 token_main(int, char *[]);
 int		 tools_main(int, char *[]);
+int		 help_main(int, char *[]);
 
 #endif /* SPACED_SPACECTL_H */

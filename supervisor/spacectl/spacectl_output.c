@@ -39,50 +39,102 @@ struct spacectl		*env = &spacectl_env;
 
 /* --- usage and failures ---------------------------------------------- */
 
+/* The usage list, grouped as the table's rows say, on f. */
 static void
-usage_list(void)
+usage_list(FILE *f)
 {
 	const struct ctl_cmd	*c;
 	size_t			 i;
 
-	fprintf(stderr, "usage: spacectl [-j] [-s socket] command\n");
+	fprintf(f, "usage: spacectl [-hj] [-s socket] command\n");
 	for (i = 0; i < env->sc_ncmds; i++) {
 		c = &env->sc_cmds[i];
 		if (i == 0)
-			fprintf(stderr, "commands: ");
+			fprintf(f, "commands: ");
 		else if (c->cc_list == USAGE_LINE)
-			fprintf(stderr, " |\n          ");
+			fprintf(f, " |\n          ");
 		else
-			fprintf(stderr, c->cc_list == USAGE_ALIAS ? "|" : " | ");
-		fprintf(stderr, "%s", c->cc_name);
+			fprintf(f, c->cc_list == USAGE_ALIAS ? "|" : " | ");
+		fprintf(f, "%s", c->cc_name);
 		if (*c->cc_args != '\0' && (i + 1 == env->sc_ncmds ||
 		    env->sc_cmds[i + 1].cc_list != USAGE_ALIAS))
-			fprintf(stderr, " %s", c->cc_args);
+			fprintf(f, " %s", c->cc_args);
 	}
-	fprintf(stderr, "\n");
+	fprintf(f, "\n");
 }
 
-/* The command's own lines (and its group's), or the whole list. */
-__dead void
-usage(void)
+/* The lines of cmd's group, the first one "usage:", on f. */
+static void
+usage_group(FILE *f, const struct ctl_cmd *cmd)
 {
 	const struct ctl_cmd	*c;
 	size_t			 i;
 	int			 first = 1;
 
-	if (env->sc_cmd == NULL || env->sc_cmd->cc_group == 0) {
-		usage_list();
-		exit(2);
-	}
 	for (i = 0; i < env->sc_ncmds; i++) {
 		c = &env->sc_cmds[i];
-		if (c->cc_group != env->sc_cmd->cc_group)
+		if (c != cmd && (cmd->cc_group == 0 ||
+		    c->cc_group != cmd->cc_group))
 			continue;
-		fprintf(stderr, "%s spacectl [-j] %s %s\n", first ? "usage:" :
-		    "      ", c->cc_name, c->cc_args);
+		fprintf(f, "%s spacectl [-j] %s%s%s\n", first ? "usage:" :
+		    "      ", c->cc_name, *c->cc_args != '\0' ? " " : "",
+		    c->cc_args);
 		first = 0;
 	}
-	exit(2);
+}
+
+/*
+ * A usage error: the command's own lines (and its group's), or the
+ * whole list, on stderr; exit 64 (EX_USAGE).
+ */
+__dead void
+usage(void)
+{
+	if (env->sc_cmd == NULL || env->sc_cmd->cc_group == 0)
+		usage_list(stderr);
+	else
+		usage_group(stderr, env->sc_cmd);
+	exit(SPACECTL_USAGE);
+}
+
+/*
+ * help: every command with its line, one a row (the completion reads
+ * the names from it), or one command's usage and line; on stdout.
+ */
+int
+help_main(int argc, char *argv[])
+{
+	const struct ctl_cmd	*c;
+	size_t			 i;
+
+	if (argc > 2)
+		usage();
+	if (argc == 2) {
+		for (i = 0; i < env->sc_ncmds; i++)
+			if (strcmp(argv[1], env->sc_cmds[i].cc_name) == 0)
+				break;
+		if (i == env->sc_ncmds) {
+			fprintf(stderr, "spacectl: no command %s\n", argv[1]);
+			env->sc_cmd = NULL;
+			usage();
+		}
+		c = &env->sc_cmds[i];
+		usage_group(stdout, c);
+		if (c->cc_help != NULL)
+			printf("\n%s: %s\n", c->cc_name, c->cc_help);
+		printf("See spacectl(8).\n");
+		return 0;
+	}
+	printf("usage: spacectl [-hj] [-s socket] command [argument ...]\n"
+	    "\ncommands:\n");
+	for (i = 0; i < env->sc_ncmds; i++) {
+		c = &env->sc_cmds[i];
+		printf("  %-12s %s\n", c->cc_name, c->cc_help != NULL ?
+		    c->cc_help : "");
+	}
+	printf("\nspacectl help COMMAND shows its arguments; "
+	    "see spacectl(8).\n");
+	return 0;
 }
 
 void
@@ -640,8 +692,12 @@ out_server(unsigned int status, const uint8_t *body, size_t len)
 		out_json_checked(json_pack("{s:i, s:s%}", "status",
 		    (int)status, "body", len > 0 ? (const char *)body : "",
 		    len));
-	else
+	else {
 		out_outside(stdout, (const char *)body, len, 1);
+		/* A body ends its line, so a prompt never follows it. */
+		if (len > 0 && body[len - 1] != '\n')
+			putchar('\n');
+	}
 	if (!env->sc_json && (status < 200 || status > 299)) {
 		fprintf(stderr, "spacectl: the server answered %u\n", status);
 		return 3;
