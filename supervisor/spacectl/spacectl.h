@@ -19,8 +19,9 @@
 
 /*
  * spacectl's files call downwards only: spacectl.c (the command table)
- * calls the commands, which call spacectl_call.c (the request loop) and
- * spacectl_output.c (every line printed, and the environment).
+ * calls the commands, which call spacectl_call.c (the request loop),
+ * spacectl_help.c (usage and help, from the table) and spacectl_output.c
+ * (every other line printed, and the environment).
  * The layout: docs/notes/spacectl-commands.md.
  */
 
