@@ -111,12 +111,15 @@ relay_stop_signal(int sig)
 	    sig == SIGQUIT;
 }
 
-/* 1 when argv is the agent's shell's, not the relay's own (-d, -w, --). */
+/*
+ * 1 when argv is the agent's shell's, not the relay's own (-d, -w, --):
+ * a shell may be started with no argument at all (an interactive one).
+ */
 int
 relay_is_shell(int argc, char *const *argv)
 {
 	if (argc < 2)
-		return 0;
+		return 1;
 	return strcmp(argv[1], "--") != 0 && strncmp(argv[1], "-d", 2) != 0 &&
 	    strncmp(argv[1], "-w", 2) != 0;
 }
