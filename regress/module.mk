@@ -49,6 +49,8 @@ INTEGRATION	+= $(sort $(wildcard regress/codein/*.sh))
 INTEGRATION	+= $(sort $(wildcard regress/codeout/*.sh))
 # The agent inside: the server's channel with a test agent (packed tools).
 INTEGRATION	+= regress/agent/server.sh
+# The space survives its agent's mistakes: memory hogs, a server that dies.
+INTEGRATION	+= regress/agent/survive.sh
 # A real agent turn: OpenCode from the registry, a scripted model behind
 # a grant (turn-host.sh is the same turn on the host, for development).
 INTEGRATION	+= regress/agent/turn.sh

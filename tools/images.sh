@@ -90,16 +90,24 @@ libs_of() {
 	    $1 ~ /^\// { print $1 }' || true
 }
 
-# The gatekeeper's trust store: Debian's selection (ca-certificates, as
-# /etc/ca-certificates.conf enables it), not the host's bundle, which
-# also holds whatever /usr/local/share/ca-certificates adds (a local
-# interception CA) and is rewritten by unrelated package installs.
-# SPACED_IMAGES_CA=FILE takes that file instead (a site's own CA).
+# The gatekeeper's trust store (the window's TLS to a model): what the
+# host trusts, its system bundle, so that a network that inspects TLS
+# works as it does on the host; a change of that bundle is a new key.
+# SPACED_IMAGES_CA=FILE takes that file instead (a site's own CA), and
+# SPACED_IMAGES_CA=debian Debian's own selection (ca-certificates, as
+# /etc/ca-certificates.conf enables it, without local additions).
 ca_bundle() {
-	if [ -n "${SPACED_IMAGES_CA:-}" ]; then
+	case ${SPACED_IMAGES_CA:-} in
+	debian) ;;
+	"")
+		if [ -s /etc/ssl/certs/ca-certificates.crt ]; then
+			cat /etc/ssl/certs/ca-certificates.crt
+			return
+		fi ;;
+	*)
 		cat "$SPACED_IMAGES_CA"
-		return
-	fi
+		return ;;
+	esac
 	[ -s /etc/ca-certificates.conf ] ||
 	    die "ca-certificates missing: make deps"
 	grep -v -e '^#' -e '^!' -e '^$' /etc/ca-certificates.conf |

@@ -217,12 +217,30 @@ function inside(dir, p) {
 	return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
 }
 
+// The codes of a certificate npm could not verify: a network that
+// inspects TLS, whose CA the fill was not given.
+const TLS_RE = new RegExp('\\b(SELF_SIGNED_CERT_IN_CHAIN|' +
+    'DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|' +
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE|CERT_UNTRUSTED|CERT_HAS_EXPIRED|' +
+    'ERR_TLS_CERT_ALTNAME_INVALID)\\b');
+const ERR_KEEP = 64 * 1024;	// of a step's stderr, read for TLS_RE
+
 function run(step, file, args, opts) {
 	const r = cp.spawnSync(file, args, Object.assign({
-		stdio: ['ignore', 2, 2], env: opts.env || process.env
+		stdio: ['ignore', 2, 'pipe'], env: opts.env || process.env,
+		maxBuffer: 256 * 1024 * 1024
 	}, opts));
+	let tls = null;
+	if (r.stderr && r.stderr.length > 0) {
+		process.stderr.write(r.stderr);
+		tls = TLS_RE.exec(r.stderr.subarray(-ERR_KEEP).toString());
+	}
 	if (r.error)
 		fail(step, file + ': ' + (r.error.code || r.error.message));
+	// The last line, which the host shows: what to configure.
+	if (r.status !== 0 && tls !== null)
+		fail(step, 'TLS ' + tls[1] + ': the network inspects TLS; ' +
+		    'name its CA in spaced.conf(5): tools ca bundle "FILE"');
 	if (r.status !== 0)
 		fail(step, file + ' exited with ' + (r.status !== null ?
 		    r.status : 'signal ' + r.signal));

@@ -42,21 +42,6 @@
 #include "log.h"
 #include "relay.h"
 
-/* Passed on to the child; SIGCHLD is the relay's own. */
-static const int relay_fwd_sigs[] = {
-	SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGWINCH, 0
-};
-
-/* What the child gets back before exec: the relay's inheritance. */
-struct relay_inherit {
-	sigset_t		 ri_mask;
-	struct sigaction	 ri_fwd[sizeof(relay_fwd_sigs) /
-				    sizeof(relay_fwd_sigs[0])];
-	struct sigaction	 ri_chld;
-	struct sigaction	 ri_pipe;
-	struct rlimit		 ri_nofile;
-};
-
 static __dead void
 usage(void)
 {
@@ -197,36 +182,6 @@ relay_signals_init(struct relay_inherit *ri, sigset_t *waitmask)
 		fatal("sigaction");
 }
 
-/*
- * The child: its inheritance back (so the command sees what the relay
- * was given: mask, dispositions, fd limit, environment), then wait
- * until the relay has confined itself, so the agent never sees it
- * unconfined, then exec.
- */
-static __dead void
-relay_child(char **argv, const struct relay_inherit *ri, int gate)
-{
-	char	 c = 0;
-	int	 i;
-
-	for (i = 0; relay_fwd_sigs[i] != 0; i++)
-		(void)sigaction(relay_fwd_sigs[i], &ri->ri_fwd[i], NULL);
-	(void)sigaction(SIGCHLD, &ri->ri_chld, NULL);
-	(void)sigaction(SIGPIPE, &ri->ri_pipe, NULL);
-	(void)setrlimit(RLIMIT_NOFILE, &ri->ri_nofile);
-	if (sigprocmask(SIG_SETMASK, &ri->ri_mask, NULL) == -1)
-		_exit(126);
-	/* EOF without the byte: the relay died before it was confined. */
-	while (read(gate, &c, 1) == -1 && errno == EINTR)
-		;
-	if (c != 'c')
-		_exit(126);
-	close(gate);
-	execvp(argv[0], argv);
-	log_warn("%s", argv[0]);
-	_exit(errno == ENOENT ? 127 : 126);
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -238,6 +193,9 @@ main(int argc, char *argv[])
 
 	log_init(1, LOG_DAEMON);
 	log_procinit("spaced-relay");
+	/* Run as the server's $SHELL: a command of the agent's. */
+	if (relay_is_shell(argc, argv))
+		relay_shell(argv);
 
 	/* '+': the command's own options are not ours. */
 	while ((ch = getopt(argc, argv, "+d:w:")) != -1) {
@@ -284,7 +242,7 @@ main(int argc, char *argv[])
 		fatal("fork");
 	case 0:
 		close(gate[1]);
-		relay_child(argv, &ri, gate[0]);
+		keeper_run(argv, &ri, gate[0]);
 	}
 	close(gate[0]);
 

@@ -20,6 +20,8 @@
 #include <sys/types.h>
 #include <sys/un.h>
 
+#include <sys/resource.h>
+
 #include <signal.h>
 
 #include "sandbox.h"
@@ -68,11 +70,39 @@ struct relay_config {
 	pid_t			 rc_child;
 };
 
+/* What the oom killer sees of the agent's commands: the first victims. */
+#define RELAY_OOM_COMMAND	"1000"
+/* A server that lived this long starts again at once; else the backoff doubles. */
+#define RELAY_BACKOFF_RESET	60
+#define RELAY_BACKOFF_MAX	30	/* seconds */
+#define RELAY_FWD_SIGS_MAX	8	/* relay_fwd_sigs, its 0 included */
+
+/* Passed on to the child, 0 ended (keeper.c). */
+extern const int relay_fwd_sigs[RELAY_FWD_SIGS_MAX];
+
+/* What the child gets back before exec: the relay's inheritance. */
+struct relay_inherit {
+	sigset_t		 ri_mask;
+	struct sigaction	 ri_fwd[RELAY_FWD_SIGS_MAX];
+	struct sigaction	 ri_chld;
+	struct sigaction	 ri_pipe;
+	struct rlimit		 ri_nofile;
+};
+
 /* relay_parse.c: pure. */
 int	 relay_target_path(struct sockaddr_un *, const char *sockdir,
 	    const char *name);
 int	 relay_conn_cap(unsigned long long nofile_max, int want);
 int	 relay_exit_code(int status);
+int	 relay_should_restart(int status);
+unsigned int relay_backoff(unsigned int prev, long lived);
+int	 relay_stop_signal(int sig);
+int	 relay_is_shell(int argc, char *const *argv);
+
+/* keeper.c: the server's keeper and the agent's shell. */
+void	 keeper_run(char **argv, const struct relay_inherit *, int gate)
+	    __attribute__((__noreturn__));
+void	 relay_shell(char **argv) __attribute__((__noreturn__));
 
 int	 relay_serve(struct relay_config *, const sigset_t *waitmask);
 /* The handler of SIGCHLD and of every signal passed on to the child. */

@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -80,4 +81,45 @@ relay_exit_code(int status)
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return 1;
+}
+
+/*
+ * Whether the keeper starts the server again: after a death by a
+ * signal (the oom killer's SIGKILL, a crash's SIGSEGV or SIGABRT), not
+ * after a stop signal nor an exit, which passes on as the relay's own.
+ */
+int
+relay_should_restart(int status)
+{
+	return WIFSIGNALED(status) && !relay_stop_signal(WTERMSIG(status));
+}
+
+/* Seconds before the next start: 1, doubling to a cap, 1 again after a long life. */
+unsigned int
+relay_backoff(unsigned int prev, long lived)
+{
+	if (prev == 0 || lived >= RELAY_BACKOFF_RESET)
+		return 1;
+	return prev >= RELAY_BACKOFF_MAX / 2 ? RELAY_BACKOFF_MAX : prev * 2;
+}
+
+/* The signals that stop the space: the server is not started again. */
+int
+relay_stop_signal(int sig)
+{
+	return sig == SIGTERM || sig == SIGINT || sig == SIGHUP ||
+	    sig == SIGQUIT;
+}
+
+/*
+ * 1 when argv is the agent's shell's, not the relay's own (-d, -w, --):
+ * a shell may be started with no argument at all (an interactive one).
+ */
+int
+relay_is_shell(int argc, char *const *argv)
+{
+	if (argc < 2)
+		return 1;
+	return strcmp(argv[1], "--") != 0 && strncmp(argv[1], "-d", 2) != 0 &&
+	    strncmp(argv[1], "-w", 2) != 0;
 }

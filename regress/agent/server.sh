@@ -82,6 +82,10 @@ lacks "the token is not in spaced's log" "$sd/log" -F -f "$T/tok"
 mode $id notjson
 check "a body that is not JSON passes through server as the body" sh -c \
     "[ \"\$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' server $id GET /)\" = hello ]"
+check "... ending its line: a newline added to a body without one" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' server $id GET / | od -An -c | tr -d ' \n' | grep -qx 'hello\\\\n'"
+check "... and -j keeps the body exact" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j server $id GET / | jq -e '.body == \"hello\"' >/dev/null"
 check "... and is not ready for show" sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j show $id | jq -e '.ready == false' >/dev/null"
 mode $id null
 check "a null body is not ready" sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j show $id | jq -e '.ready == false' >/dev/null"

@@ -26,7 +26,8 @@ rnd() { od -An -N16 -tx1 /dev/urandom | tr -d ' \n'; }
 NM=spaced-turn-$$ HOSTIP=198.51.100.1 MODEL=198.51.100.2
 KEY=sk-spaced-$(rnd) WRONG=sk-wrong-$(rnd)
 TOKEN=spaced-turn-$(rnd | cut -c1-12)
-CMD="echo $TOKEN > turn.txt; cat turn.txt"
+# (and what the kernel sees of it: OpenCode runs it through $SHELL)
+CMD="echo $TOKEN > turn.txt; cat /proc/self/oom_score_adj > adj.txt; cat turn.txt"
 umask 077
 printf '%s\n' "$KEY" >"$T/key"
 umask 022
@@ -101,6 +102,8 @@ check "the answer is the model's final text with the command's output" \
     join("") == "spaced-final: " + $t' "$T/turn.json"
 check "OpenCode ran the command in the space" \
     test "$(sc exec "$id" -- cat "/spaces/$id/turn.txt")" = "$TOKEN"
+check "... as the kernel's first victim (oom_score_adj 1000: \$SHELL is the relay's)" \
+    test "$(sc exec "$id" -- cat "/spaces/$id/adj.txt")" = 1000
 sc server "$id" GET "/session/$sid/message" >"$T/msgs.json"
 check "the bash tool's part is completed with the output" \
     jqf --arg t "$TOKEN" '[.[].parts[] | select(.type == "tool" and

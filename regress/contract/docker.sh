@@ -136,7 +136,7 @@ for n in space gatekeeper; do
 	lacks "grant: the secret is in no inspect of the $n" "$T/inspect.$n" \
 	    -F "sk-contract-$INSTALL"
 done
-check_refusal "grant: a secret argument is not how it is given (usage, 2)" 2 \
+check_refusal "grant: a secret argument is not how it is given (usage, 64)" 64 \
     '^usage: spacectl' \
     sc grant "$id" model http://upstream.example/v1 x-api-key extra
 

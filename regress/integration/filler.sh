@@ -67,6 +67,14 @@ fi
 { hdr "$files"; printf %s "$pkg"; } >"$work/in"; fill FAKE_NPM=fail
 check "npm fails: exit 3, no marker" sh -c "[ $rc -eq 3 ] && [ ! -e '$t/.spaced-filled' ]"
 check "npm fails: the error names the step" grep -q '^spaced-filler: npm: ' "$work/err$n"
+# A certificate npm could not verify: the last line (the one the host
+# shows) says what to configure; another failure does not (control).
+{ hdr "$files"; printf %s "$pkg"; } >"$work/in"; fill FAKE_NPM=tls
+check "npm refuses a proxy's certificate: exit 3" [ $rc -eq 3 ]
+check "... its last line says what to configure (tools ca bundle)" sh -c \
+    "tail -n 1 '$work/err$n' | grep -q '^spaced-filler: npm: TLS SELF_SIGNED_CERT_IN_CHAIN: .*tools ca bundle'"
+check_fails "an npm failure of another kind names no CA (control)" \
+    grep -q 'tools ca bundle' "$work/err$((n - 1))"
 { hdr "$files"; printf %s "$pkg"; } >"$work/in"; fill FAKE_POST=fail
 check "install script fails: exit 4, no marker" sh -c "[ $rc -eq 4 ]" && check "  and no marker" no_marker
 { hdr "$files"; printf %s "$pkg"; } >"$work/in"; fill FAKE_NPM=nobin
@@ -121,6 +129,41 @@ n=$((n + 1)); t=$work/t$n; s=$work/s$n; mkdir -p "$t"; echo other >"$t/.spaced-f
 rc=$?
 check "a tools dir with a marker: exit 2, marker untouched" \
     sh -c "[ $rc -eq 2 ] && [ \"\$(cat '$t/.spaced-filled')\" = other ]"
+
+# The same with the real npm against a registry whose certificate no CA
+# of the host signs (openssl s_server); with that certificate as the
+# fill's CA bundle, TLS passes and the line is not there (control).
+real_tls() {
+	command -v npm >/dev/null 2>&1 && command -v openssl >/dev/null 2>&1 ||
+	    { skip "no npm or openssl for the real TLS refusal"; return; }
+	openssl req -x509 -newkey rsa:2048 -nodes -subj /CN=127.0.0.1 \
+	    -addext subjectAltName=IP:127.0.0.1 -days 1 -keyout "$work/tls.key" \
+	    -out "$work/tls.crt" >/dev/null 2>&1
+	port=$((20000 + $$ % 20000))
+	(cd "$work" && exec openssl s_server -quiet -accept "$port" \
+	    -cert tls.crt -key tls.key -WWW) >/dev/null 2>&1 &
+	spid=$!
+	wait_for 10 sh -c "ss -ltn | grep -q ':$port '"
+	reg="npm_config_registry=https://127.0.0.1:$port/"
+	{ hdr "$files" null '[{"name":"agent","args":[]}]'; printf %s "$pkg"; } >"$work/in"
+	n=$((n + 1)); t=$work/t$n; s=$work/s$n; mkdir -p "$t"
+	env "$reg" npm_config_fetch_retries=0 npm_config_cache="$work/c$n" \
+	    node "$filler" "$t" "$s" <"$work/in" >/dev/null 2>"$work/err$n"
+	rc=$?
+	check "real npm, an unknown CA: exit 3" [ $rc -eq 3 ]
+	check "... its last line names the TLS code and tools ca bundle" sh -c \
+	    "tail -n 1 '$work/err$n' | grep -Eq '^spaced-filler: npm: TLS [A-Z_]+: .*tools ca bundle'"
+	crt=$(cat "$work/tls.crt"); cl=$(printf %s "$crt" | wc -c)
+	{ hdr "[{\"name\":\"package.json\",\"size\":$plen},{\"name\":\"ca.pem\",\"size\":$cl}]" \
+	    null '[{"name":"agent","args":[]}]' '"ca.pem"'; printf %s "$pkg$crt"; } >"$work/in"
+	n=$((n + 1)); t=$work/t$n; s=$work/s$n; mkdir -p "$t"
+	env "$reg" npm_config_fetch_retries=0 npm_config_cache="$work/c$n" \
+	    node "$filler" "$t" "$s" <"$work/in" >/dev/null 2>"$work/err$n"
+	check "... with it as the CA bundle, TLS passes (control: no such line)" \
+	    sh -c "! grep -q 'tools ca bundle' '$work/err$n' && grep -q '^spaced-filler: npm: ' '$work/err$n'"
+	kill $spid 2>/dev/null; wait $spid 2>/dev/null
+}
+real_tls
 
 # A CA bundle: into staging, to npm as its cafile.
 ca='-----BEGIN CERTIFICATE-----

@@ -86,8 +86,9 @@ for l in "$T"/save/*/layer.tar; do
 done >"$T/ca.crt"
 echo "# gatekeeper CA certificates: $(grep -c 'BEGIN CERT' "$T/ca.crt")"
 check "gatekeeper: a CA bundle" grep -q "BEGIN CERTIFICATE" "$T/ca.crt"
+# By default the host's bundle (what the host trusts); with
+# SPACED_IMAGES_CA=debian Debian's selection, without local additions.
 no_local_ca() {
-	[ -n "${SPACED_IMAGES_CA:-}" ] && return 0
 	for c in /usr/local/share/ca-certificates/*.crt; do
 		[ -s "$c" ] || continue
 		# The first line of the certificate's body.
@@ -98,7 +99,12 @@ no_local_ca() {
 		fi
 	done
 }
-check "gatekeeper: no CA of /usr/local/share/ca-certificates" no_local_ca
+case ${SPACED_IMAGES_CA:-} in
+"")	check "gatekeeper: the host's CA bundle, byte for byte" \
+	    cmp -s "$T/ca.crt" /etc/ssl/certs/ca-certificates.crt ;;
+debian)	check "gatekeeper: no CA of /usr/local/share/ca-certificates" no_local_ca ;;
+*)	check "gatekeeper: the bundle of SPACED_IMAGES_CA" cmp -s "$T/ca.crt" "$SPACED_IMAGES_CA" ;;
+esac
 
 usage() {
 	exit_is 2 docker run --rm --network none "$GK" && grep -q "usage: spaced-gatekeeper" "$T/out"

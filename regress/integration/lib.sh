@@ -27,7 +27,8 @@ make_tree() {
 }
 
 # start_spaced dir [runas-prefix...]: a private spaced, its log in dir/log;
-# $SPACED_EXTRA_CONF, when set, is added to its configuration
+# $SPACED_EXTRA_CONF, when set, is added to its configuration (after
+# "trust images", which it may override)
 start_spaced() {
 	sd=$1; shift
 	mkdir -p "$sd"
@@ -37,6 +38,9 @@ journal store "$sd/store"
 empty directory "$sd/empty"
 state directory "$sd/state"
 ${SPACED_AGENT_CONF-default agent none}
+# Keys of the runtime and tools volumes that a change of the host's CA
+# bundle never moves; a suite of the default says "trust host".
+trust images
 ${SPACED_EXTRA_CONF:-}
 EOC
 	mkdir -p "$sd/run" && chown --reference="$sd" "$sd/run"

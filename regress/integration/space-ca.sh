@@ -148,6 +148,19 @@ check "without a bundle the key is the relay's alone, as before bundles" \
     test "$(runtime_of "$c")" = "spaced-runtime-$(sha256sum \
     "$tree/libexec/spaced/spaced-relay" | cut -c1-16)"
 
+# --- the default: trust what the host trusts ------------------------------
+restart "trust host" || not_ok "spaced starts trusting the host"
+check "trust host: spaced's log names the host's bundle as the space's" \
+    grep -q "space ca bundle /etc/ssl/certs/ca-certificates.crt" "$T/sd/log"
+h=$(sc create -n ca-host) || { not_ok "create trusting the host"; finish; }
+envs=$(env_of "$h")
+check "trust host: the variables are in the space's environment" \
+    has_line "$envs" "NODE_EXTRA_CA_CERTS=/opt/spaced/ca-certificates.crt"
+check "trust host: the file inside is the host's bundle, byte for byte" \
+    test "$(sc exec "$h" -- sha256sum /opt/spaced/ca-certificates.crt | cut -d' ' -f1)" = \
+    "$(sha256sum /etc/ssl/certs/ca-certificates.crt | cut -d' ' -f1)"
+sc remove "$h" >/dev/null || not_ok "remove $h"
+
 # --- the bundle of B ----------------------------------------------------
 restart "space ca bundle \"$P/bundle-b.pem\"" || not_ok "spaced starts with B's bundle"
 b=$(sc create -n ca-b) || { not_ok "create with the bundle of B"; finish; }

@@ -42,8 +42,51 @@ check "spacectl refuses a name with a control character" sh -c \
     "'$tree/bin/spacectl' $nosock create -n \"\$(printf 'a\\001b')\" 2>&1 | grep -q '^spacectl: invalid_name'"
 check "spacectl refuses a name of 65 bytes" sh -c \
     "'$tree/bin/spacectl' $nosock create -n $(printf 'n%.0s' $(seq 65)) 2>&1 | grep -q '^spacectl: invalid_name'"
-check "a usage error exits 2" sh -c \
-    "'$tree/bin/spacectl' $nosock show 2>/dev/null; [ \$? -eq 2 ]"
+# --- usage and help: nothing reaches a socket --------------------------
+sctl $nosock show >"$tree/u.out" 2>"$tree/u.err"; rc=$?
+check "a usage error exits 64 (EX_USAGE)" test $rc = 64
+check "... says its usage on stderr" grep -q '^usage: spacectl' "$tree/u.err"
+check "... and prints nothing on stdout" test ! -s "$tree/u.out"
+sctl $nosock nosuchcommand >"$tree/u.out" 2>"$tree/u.err"; rc=$?
+check "an unknown command: exit 64, the list on stderr" sh -c \
+    "[ $rc = 64 ] && grep -q '^commands: ' '$tree/u.err' && [ ! -s '$tree/u.out' ]"
+sctl -h >"$tree/h.out" 2>"$tree/h.err"; rc=$?
+check "-h: exit 0, on stdout alone" sh -c "[ $rc = 0 ] && [ -s '$tree/h.out' ] && [ ! -s '$tree/h.err' ]"
+# Every row of the table: a line in help, and its own help.
+awk '/^  [a-z]/ { print $1 }' "$tree/h.out" >"$tree/h.names"
+check "help lists the commands (26 or more)" test "$(wc -l <"$tree/h.names")" -ge 26
+check "each has a help of its own, with its usage" sh -c "for c in \$(cat '$tree/h.names'); do
+	'$tree/bin/spacectl' help \$c | grep -Eq \"^(usage:|      ) spacectl \\[-j\\] \$c( |\$)\" || exit 1
+done"
+check "help is -h" sh -c "sctl() { '$tree/bin/spacectl' \"\$@\"; }; sctl help | cmp -s - '$tree/h.out'"
+check "help needs no socket and no XDG_RUNTIME_DIR" sh -c \
+    "env -u XDG_RUNTIME_DIR '$tree/bin/spacectl' -s /nonexistent help >/dev/null"
+sctl help create >"$tree/hc.out" 2>&1; rc=$?
+check "help create: its usage and its line, exit 0" sh -c \
+    "[ $rc = 0 ] && grep -qx 'usage: spacectl \[-j\] create \[-n name\] \[-m memory\]' '$tree/hc.out' &&
+     grep -q '^create: ' '$tree/hc.out'"
+check "help server: the arguments of server" sh -c \
+    "'$tree/bin/spacectl' help server | grep -q '^usage: spacectl \[-j\] server ID'"
+sctl help nosuchcommand >"$tree/hn.out" 2>"$tree/hn.err"; rc=$?
+check "help of an unknown command: 64, said on stderr" sh -c \
+    "[ $rc = 64 ] && grep -q 'no command nosuchcommand' '$tree/hn.err' && [ ! -s '$tree/hn.out' ]"
+# Each printed body ends its line: the text of every help.
+check "every help ends with a newline" sh -c "for c in '' \$(cat '$tree/h.names'); do
+	[ \"\$('$tree/bin/spacectl' help \$c | tail -c1 | od -An -c | tr -d ' ')\" = '\\n' ] || exit 1
+done"
+# The bash completion: the commands from help, an ID from list.
+comp() {
+	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+	    _spacectl; printf "%s\n" "${COMPREPLY[@]}"' sh "$top/supervisor/spacectl/spacectl.bash" "$@"
+}
+check "completion: cr -> create" test "$(PATH="$tree/bin:$PATH" comp spacectl cr)" = create
+check "completion: help sh -> show" test "$(PATH="$tree/bin:$PATH" comp spacectl help sh)" = show
+check "completion: -j st -> start status stop stream-test" test \
+    "$(PATH="$tree/bin:$PATH" comp spacectl -j st | sort | tr '\n' ' ')" = "start status stop stream-test "
+rm -rf "$tree/inst"
+check "make install puts the completion where bash-completion looks" sh -c \
+    "make -s -C '$top' B='$build' DESTDIR='$tree/inst' PREFIX=/usr install >/dev/null &&
+     cmp -s '$tree/inst/usr/share/bash-completion/completions/spacectl' '$top/supervisor/spacectl/spacectl.bash'"
 
 if [ "$(id -u)" -ne 0 ]; then
 	skip "the rest needs root (a second uid, its groups, the workers' users)"

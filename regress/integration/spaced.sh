@@ -19,6 +19,24 @@ check_refusal "spaced -n refuses a relative path" 1 \
     'line 1: socket: path must be absolute' \
     "$tree/sbin/spaced" -n -f "$tree/bad.conf"
 printf 'sockets "/x"\n' >"$tree/bad2.conf"
+# Trust: the host's bundle for the filler and the spaces unless told
+# "trust images" (control: then neither is set).
+if [ -r /etc/ssl/certs/ca-certificates.crt ]; then
+	check "by default the filler and the spaces trust the host's CA bundle" sh -c \
+	    "'$tree/sbin/spaced' -nv -f '$tree/good.conf' 2>/dev/null | grep -x 'tools ca bundle \"/etc/ssl/certs/ca-certificates.crt\"' >/dev/null &&
+	     '$tree/sbin/spaced' -nv -f '$tree/good.conf' 2>/dev/null | grep -x 'space ca bundle \"/etc/ssl/certs/ca-certificates.crt\"' >/dev/null"
+	{ cat "$tree/good.conf"; echo 'trust images'; } >"$tree/images.conf"
+	check_fails "trust images: no bundle is set (control)" sh -c \
+	    "'$tree/sbin/spaced' -nv -f '$tree/images.conf' 2>/dev/null | grep -q 'ca bundle'"
+	{ cat "$tree/good.conf"; echo 'tools ca bundle "/x/site.pem"'; } >"$tree/site.conf"
+	check "a bundle named in the file wins over the host's" sh -c \
+	    "'$tree/sbin/spaced' -nv -f '$tree/site.conf' 2>/dev/null | grep -qx 'tools ca bundle \"/x/site.pem\"'"
+else
+	skip "no /etc/ssl/certs/ca-certificates.crt on this host"
+fi
+printf 'trust maybe\n' >"$tree/trust.conf"
+check_refusal "trust takes host or images" 1 'trust: not host or images' \
+    "$tree/sbin/spaced" -n -f "$tree/trust.conf"
 check "spaced -n names the line of an unknown setting" sh -c \
     "'$tree/sbin/spaced' -n -f '$tree/bad2.conf' 2>&1 | grep -q 'line 1: unknown setting'"
 check_refusal "spaced -f with a missing file fails" 1 \

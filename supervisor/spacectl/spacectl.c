@@ -38,56 +38,84 @@
  * decision (control.c), never the client's.
  */
 static const struct ctl_cmd cmds[] = {
+	{ "help", "[command]",
+	    USAGE_LINE, 11, FAIL_TEXT, 0, help_main,
+	    "this list, or one command's usage and what it does" },
 	{ "status", "",
-	    USAGE_LINE, 0, FAIL_TEXT, IMSG_CTL_STATUS, status_main },
+	    USAGE_LINE, 0, FAIL_TEXT, IMSG_CTL_STATUS, status_main,
+	    "each process of spaced: its pid, its state and a detail" },
 	{ "privileges", "",
-	    USAGE_NEXT, 0, FAIL_TEXT, IMSG_CTL_PRIVILEGES, privileges_main },
+	    USAGE_NEXT, 0, FAIL_TEXT, IMSG_CTL_PRIVILEGES, privileges_main,
+	    "the audit table: uids, seccomp, capabilities, Landlock, fds" },
 	{ "check", "",
-	    USAGE_NEXT, 0, FAIL_TEXT, IMSG_CTL_CHECK, check_main },
+	    USAGE_NEXT, 0, FAIL_TEXT, IMSG_CTL_CHECK, check_main,
+	    "whether each place answers: the Docker engine, the native place" },
 	{ "probe", "docker|git|journal execve|open|socket|connect|fork",
-	    USAGE_LINE, 0, FAIL_TEXT, IMSG_CTL_PROBE, probe_main },
+	    USAGE_LINE, 0, FAIL_TEXT, IMSG_CTL_PROBE, probe_main,
+	    "try a forbidden call in a worker; its filter must refuse it" },
 	{ "ping", "docker|git|journal",
-	    USAGE_LINE, 0, FAIL_TEXT, IMSG_CTL_PING, ping_main },
+	    USAGE_LINE, 0, FAIL_TEXT, IMSG_CTL_PING, ping_main,
+	    "a round trip to a worker" },
 	{ "stream-test", "MiB [journal|client]",
-	    USAGE_NEXT, 0, FAIL_TEXT, IMSG_CTL_STREAM_TEST, stream_test_main },
+	    USAGE_NEXT, 0, FAIL_TEXT, IMSG_CTL_STREAM_TEST, stream_test_main,
+	    "send MiB through the stream table, for the tests" },
 	{ "verbose", "level",
-	    USAGE_LINE, 0, FAIL_TEXT, IMSG_CTL_VERBOSE, verbose_main },
+	    USAGE_LINE, 0, FAIL_TEXT, IMSG_CTL_VERBOSE, verbose_main,
+	    "set the log level of spaced and its workers" },
 	{ "create", "[-n name] [-m memory] [-p docker | native]",
-	    USAGE_LINE, 0, FAIL_SPACE, IMSG_CTL_CREATE, space_main },
+	    USAGE_LINE, 0, FAIL_SPACE, IMSG_CTL_CREATE, space_main,
+	    "create a space (and its gatekeeper) on a place; prints its ID" },
 	{ "list", "",
-	    USAGE_NEXT, 0, FAIL_SPACE, IMSG_CTL_LIST, space_main },
+	    USAGE_NEXT, 0, FAIL_SPACE, IMSG_CTL_LIST, space_main,
+	    "the caller's spaces, one a line" },
 	{ "show", "ID",
-	    USAGE_LINE, 0, FAIL_SPACE, IMSG_CTL_SHOW, space_main },
+	    USAGE_LINE, 0, FAIL_SPACE, IMSG_CTL_SHOW, space_main,
+	    "one space: state, gatekeeper, readiness of its server, memory" },
 	{ "verify", "ID",
-	    USAGE_ALIAS, 0, FAIL_SPACE, IMSG_CTL_VERIFY, space_main },
+	    USAGE_ALIAS, 0, FAIL_SPACE, IMSG_CTL_VERIFY, space_main,
+	    "check a space's hardening against what it must be" },
 	{ "stop", "ID",
-	    USAGE_ALIAS, 0, FAIL_SPACE, IMSG_CTL_STOP, space_main },
+	    USAGE_ALIAS, 0, FAIL_SPACE, IMSG_CTL_STOP, space_main,
+	    "stop a space and its gatekeeper" },
 	{ "start", "ID",
-	    USAGE_ALIAS, 0, FAIL_SPACE, IMSG_CTL_START, space_main },
+	    USAGE_ALIAS, 0, FAIL_SPACE, IMSG_CTL_START, space_main,
+	    "start a stopped space; waits for its server" },
 	{ "remove", "ID",
-	    USAGE_ALIAS, 0, FAIL_SPACE, IMSG_CTL_REMOVE, space_main },
+	    USAGE_ALIAS, 0, FAIL_SPACE, IMSG_CTL_REMOVE, space_main,
+	    "remove a space, its gatekeeper, volumes and network" },
 	{ "exec", "ID [-g] [-n] [-t seconds] -- command [arg ...]",
-	    USAGE_LINE, 1, FAIL_TEXT, IMSG_CTL_EXEC, exec_main },
+	    USAGE_LINE, 1, FAIL_TEXT, IMSG_CTL_EXEC, exec_main,
+	    "run a command inside a space (-n: stdin closed)" },
 	{ "network", "ID allowlist|open [domain ...]",
-	    USAGE_LINE, 2, FAIL_JSON, IMSG_CTL_NETWORK, network_main },
+	    USAGE_LINE, 2, FAIL_JSON, IMSG_CTL_NETWORK, network_main,
+	    "the gatekeeper's corridor: an allowlist of domains, or open" },
 	{ "grant", "ID GRANT_ID UPSTREAM HEADER < secret",
-	    USAGE_LINE, 2, FAIL_JSON, IMSG_CTL_GRANT, grant_main },
+	    USAGE_LINE, 2, FAIL_JSON, IMSG_CTL_GRANT, grant_main,
+	    "a secret header for an upstream, read from stdin, for the window" },
 	{ "journal", "ID [-f] [-j] [--since T] [--verify]",
-	    USAGE_LINE, 3, FAIL_JSON, IMSG_CTL_JOURNAL, journal_main },
+	    USAGE_LINE, 3, FAIL_JSON, IMSG_CTL_JOURNAL, journal_main,
+	    "what the space tried to reach (-f: follow; --verify: the chain)" },
 	{ "files", "DIR",
-	    USAGE_NEXT, 4, FAIL_JSON, IMSG_CTL_FILES, files_main },
+	    USAGE_NEXT, 4, FAIL_JSON, IMSG_CTL_FILES, files_main,
+	    "which files of DIR would travel into a space" },
 	{ "limits", "DIR",
-	    USAGE_NEXT, 5, FAIL_JSON, IMSG_CTL_LIMITS, limits_main },
+	    USAGE_NEXT, 5, FAIL_JSON, IMSG_CTL_LIMITS, limits_main,
+	    "the limits code in applies to DIR" },
 	{ "code-in", "ID DIR [--clean]",
-	    USAGE_LINE, 6, FAIL_JSON, IMSG_CTL_CODE_IN, codein_main },
+	    USAGE_LINE, 6, FAIL_JSON, IMSG_CTL_CODE_IN, codein_main,
+	    "bring DIR's code into a space as git objects" },
 	{ "history", "ID [DIR]",
-	    USAGE_NEXT, 7, FAIL_JSON, IMSG_CTL_HISTORY, history_main },
+	    USAGE_NEXT, 7, FAIL_JSON, IMSG_CTL_HISTORY, history_main,
+	    "the code brought into a space, and from where" },
 	{ "server", "ID [-d] [-T type] METHOD PATH",
-	    USAGE_LINE, 8, FAIL_JSON, IMSG_CTL_SERVER, server_main },
+	    USAGE_LINE, 8, FAIL_JSON, IMSG_CTL_SERVER, server_main,
+	    "an HTTP request to the agent's server inside, with its token" },
 	{ "token", "ID",
-	    USAGE_NEXT, 9, FAIL_JSON, IMSG_CTL_TOKEN, token_main },
+	    USAGE_NEXT, 9, FAIL_JSON, IMSG_CTL_TOKEN, token_main,
+	    "the token of the agent's server inside" },
 	{ "tools", "[fill] [-a agent]",
-	    USAGE_LINE, 10, FAIL_JSON, IMSG_CTL_TOOLS, tools_main },
+	    USAGE_LINE, 10, FAIL_JSON, IMSG_CTL_TOOLS, tools_main,
+	    "the agent's tools volume (fill: fill it now)" },
 };
 
 static const char *
@@ -113,8 +141,10 @@ main(int argc, char *argv[])
 
 	env->sc_cmds = cmds;
 	env->sc_ncmds = sizeof(cmds) / sizeof(cmds[0]);
-	while ((ch = getopt(argc, argv, "+js:")) != -1) {
+	while ((ch = getopt(argc, argv, "+hjs:")) != -1) {
 		switch (ch) {
+		case 'h':
+			return help_main(1, (char *[]){ "help", NULL });
 		case 'j':
 			env->sc_json = 1;
 			break;
@@ -129,12 +159,14 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (argc < 1)
 		usage();
-	if (env->sc_socket == NULL)
-		env->sc_socket = default_socket();
 	for (i = 0; i < env->sc_ncmds; i++)
 		if (strcmp(argv[0], cmds[i].cc_name) == 0) {
 			env->sc_cmd = &cmds[i];
+			/* Help reaches no socket, so it needs none. */
+			if (env->sc_socket == NULL && cmds[i].cc_type != 0)
+				env->sc_socket = default_socket();
 			return cmds[i].cc_main(argc, argv);
 		}
+	fprintf(stderr, "spacectl: no command %s\n", argv[0]);
 	usage();
 }

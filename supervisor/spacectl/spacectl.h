@@ -19,8 +19,9 @@
 
 /*
  * spacectl's files call downwards only: spacectl.c (the command table)
- * calls the commands, which call spacectl_call.c (the request loop) and
- * spacectl_output.c (every line printed, and the environment).
+ * calls the commands, which call spacectl_call.c (the request loop),
+ * spacectl_help.c (usage and help, from the table) and spacectl_output.c
+ * (every other line printed, and the environment).
  * The layout: docs/notes/spacectl-commands.md.
  */
 
@@ -32,6 +33,7 @@
 #include "place_proto.h"	/* struct space_done */
 
 #define SPACECTL_EXEC_FAILED	125	/* exec: spaced or the place failed */
+#define SPACECTL_USAGE		64	/* EX_USAGE: a usage error */
 
 struct json_t;
 
@@ -51,6 +53,7 @@ struct ctl_cmd {
 	enum ctl_fail_style	 cc_fail;
 	uint32_t		 cc_type;	/* the request, if one */
 	int			(*cc_main)(int, char *[]);
+	const char		*cc_help;	/* one line for help; NULL: none */
 };
 #define USAGE_LINE	0	/* starts a line of the usage list */
 #define USAGE_NEXT	1	/* " | " after the previous command */
@@ -122,5 +125,6 @@ int		 history_main(int, char *[]);
 int		 server_main(int, char *[]);
 int		 token_main(int, char *[]);
 int		 tools_main(int, char *[]);
+int		 help_main(int, char *[]);
 
 #endif /* SPACED_SPACECTL_H */

@@ -39,52 +39,6 @@ struct spacectl		*env = &spacectl_env;
 
 /* --- usage and failures ---------------------------------------------- */
 
-static void
-usage_list(void)
-{
-	const struct ctl_cmd	*c;
-	size_t			 i;
-
-	fprintf(stderr, "usage: spacectl [-j] [-s socket] command\n");
-	for (i = 0; i < env->sc_ncmds; i++) {
-		c = &env->sc_cmds[i];
-		if (i == 0)
-			fprintf(stderr, "commands: ");
-		else if (c->cc_list == USAGE_LINE)
-			fprintf(stderr, " |\n          ");
-		else
-			fprintf(stderr, c->cc_list == USAGE_ALIAS ? "|" : " | ");
-		fprintf(stderr, "%s", c->cc_name);
-		if (*c->cc_args != '\0' && (i + 1 == env->sc_ncmds ||
-		    env->sc_cmds[i + 1].cc_list != USAGE_ALIAS))
-			fprintf(stderr, " %s", c->cc_args);
-	}
-	fprintf(stderr, "\n");
-}
-
-/* The command's own lines (and its group's), or the whole list. */
-__dead void
-usage(void)
-{
-	const struct ctl_cmd	*c;
-	size_t			 i;
-	int			 first = 1;
-
-	if (env->sc_cmd == NULL || env->sc_cmd->cc_group == 0) {
-		usage_list();
-		exit(2);
-	}
-	for (i = 0; i < env->sc_ncmds; i++) {
-		c = &env->sc_cmds[i];
-		if (c->cc_group != env->sc_cmd->cc_group)
-			continue;
-		fprintf(stderr, "%s spacectl [-j] %s %s\n", first ? "usage:" :
-		    "      ", c->cc_name, c->cc_args);
-		first = 0;
-	}
-	exit(2);
-}
-
 void
 space_failed_json(const char *code, const char *message, int uncertain,
     json_t *rollback)
@@ -667,8 +621,12 @@ out_server(unsigned int status, const uint8_t *body, size_t len)
 		out_json_checked(json_pack("{s:i, s:s%}", "status",
 		    (int)status, "body", len > 0 ? (const char *)body : "",
 		    len));
-	else
+	else {
 		out_outside(stdout, (const char *)body, len, 1);
+		/* A body ends its line, so a prompt never follows it. */
+		if (len > 0 && body[len - 1] != '\n')
+			putchar('\n');
+	}
 	if (!env->sc_json && (status < 200 || status > 299)) {
 		fprintf(stderr, "spacectl: the server answered %u\n", status);
 		return 3;

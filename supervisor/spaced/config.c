@@ -246,6 +246,13 @@ check_agent(const char *v)
 	    "not a profile name ([a-z][a-z0-9-]*, at most 31)";
 }
 
+static const char *
+check_trust(const char *v)
+{
+	return strcmp(v, "host") == 0 || strcmp(v, "images") == 0 ? NULL :
+	    "not host or images";
+}
+
 /* A group name as groupadd takes it. */
 static const char *
 check_group(const char *v)
@@ -294,6 +301,7 @@ static const struct {
 	KW("space network size", sc_net_size,		check_net_size),
 	KW("spaces per owner",	sc_spaces_max,		check_spaces_max),
 	KW("default place",	sc_default_place,	check_place),
+	KW("trust",		sc_trust,		check_trust),
 #undef KW
 };
 #define NKEYWORDS	(sizeof(config_keywords) / sizeof(config_keywords[0]))
@@ -424,6 +432,21 @@ config_parse(const char *buf, size_t len, struct spaced_conf *conf,
 	}
 	/* A profile is whole only once the file is read. */
 	return config_agent_finish(conf, err, errlen);
+}
+
+/*
+ * Trust what the host trusts unless told "trust images": the filler's
+ * and the spaces' bundles not named are the host's, when it has one.
+ */
+void
+config_trust(struct spaced_conf *conf, const char *host_ca, int usable)
+{
+	if (strcmp(conf->sc_trust, "images") == 0 || !usable)
+		return;
+	if (conf->sc_tools_ca[0] == '\0')
+		strlcpy(conf->sc_tools_ca, host_ca, sizeof(conf->sc_tools_ca));
+	if (conf->sc_space_ca[0] == '\0')
+		strlcpy(conf->sc_space_ca, host_ca, sizeof(conf->sc_space_ca));
 }
 
 void

@@ -77,6 +77,7 @@ load_config(const char *file, int explicit)
 	char		 buf[64 * 1024 + 1], errbuf[256];
 	const char	*home;
 	char		 state[PATH_MAX];
+	struct stat	 sb;
 	ssize_t		 n;
 	int		 fd;
 
@@ -101,6 +102,9 @@ load_config(const char *file, int explicit)
 	if (config_parse(buf, n, conf, errbuf, sizeof(errbuf)) == -1)
 		errx(1, "%s: %s", file, errbuf);
  check:
+	/* A bundle that cannot be read is left out here, not at each create. */
+	config_trust(conf, SPACED_HOST_CA, stat(SPACED_HOST_CA, &sb) == 0 &&
+	    S_ISREG(sb.st_mode) && access(SPACED_HOST_CA, R_OK) == 0);
 	if (conf->sc_socket[0] == '\0')
 		errx(1, "no control socket: set XDG_RUNTIME_DIR or \"socket\" "
 		    "in %s", file);

@@ -44,6 +44,8 @@
 #define SPACED_INSTALL_ID_FILE	"install-id"	/* in the state directory */
 #define SPACED_RELAY_BINARY	"spaced-relay"	/* in libexec */
 #define SPACED_HOSTS_FILE	"space-hosts"	/* in libexec */
+/* The host's system CA bundle (Debian's update-ca-certificates). */
+#define SPACED_HOST_CA		"/etc/ssl/certs/ca-certificates.crt"
 #define SPACED_INSTALL_ID_LEN	32		/* what spaced makes */
 #define SPACED_GROUP_MAX	33
 /*
@@ -88,6 +90,8 @@ struct spaced_conf {
 	char	 sc_spaces_max[8];
 	/* "auto", "docker" or "native": where create puts a space */
 	char	 sc_default_place[8];
+	/* whose CAs the filler and the spaces trust: "host" ("") or "images" */
+	char	 sc_trust[8];
 };
 
 /* config.c: pure; "keyword value" lines, see spaced.conf(5) */
@@ -95,6 +99,8 @@ void	 config_defaults(struct spaced_conf *, uid_t, const char *runtime_dir,
 	    const char *state_dir);
 int	 config_parse(const char *buf, size_t len, struct spaced_conf *,
 	    char *err, size_t errlen);
+/* "trust host": the CA bundles not set are host_ca, when it is usable */
+void	 config_trust(struct spaced_conf *, const char *host_ca, int usable);
 void	 config_print(const struct spaced_conf *, int fd);
 /* The space uid range of a checked configuration. */
 void	 config_space_uids(const struct spaced_conf *, uint32_t *first,

@@ -84,6 +84,59 @@ Test(relay_parse, exit_code)
 	cr_assert(relay_exit_code(SIGKILL) == 128 + SIGKILL);
 }
 
+/* The keeper starts a server again after a death, never after an exit. */
+Test(relay_parse, should_restart)
+{
+	cr_assert(relay_should_restart(SIGKILL) == 1);	/* the oom killer */
+	cr_assert(relay_should_restart(SIGSEGV) == 1);
+	cr_assert(relay_should_restart(SIGABRT) == 1);
+	cr_assert(relay_should_restart(SIGTERM) == 0);	/* told to stop */
+	cr_assert(relay_should_restart(7 << 8) == 0);	/* its own exit */
+	cr_assert(relay_should_restart(0) == 0);
+	cr_assert(relay_should_restart(126 << 8) == 0);	/* cannot run */
+	cr_assert(relay_should_restart(127 << 8) == 0);	/* not found */
+}
+
+Test(relay_parse, backoff)
+{
+	unsigned int	 b = 0, i;
+
+	cr_assert(relay_backoff(0, 0) == 1);
+	cr_assert(relay_backoff(1, 0) == 2);
+	cr_assert(relay_backoff(2, 5) == 4);
+	for (i = 0; i < 20; i++)
+		b = relay_backoff(b, 0);
+	cr_assert(b == RELAY_BACKOFF_MAX);
+	/* A server that lived long starts again at once. */
+	cr_assert(relay_backoff(RELAY_BACKOFF_MAX, RELAY_BACKOFF_RESET) == 1);
+}
+
+Test(relay_parse, stop_signal)
+{
+	cr_assert(relay_stop_signal(SIGTERM));
+	cr_assert(relay_stop_signal(SIGINT));
+	cr_assert(!relay_stop_signal(SIGWINCH));
+	cr_assert(!relay_stop_signal(SIGUSR1));
+}
+
+/* The agent's shell: any argv but the relay's own forms. */
+Test(relay_parse, is_shell)
+{
+	char	*sh_c[] = { "/opt/spaced/spaced-relay", "-c", "ls", NULL };
+	char	*sh_lc[] = { "/opt/spaced/spaced-relay", "-l", "-c", "ls", NULL };
+	char	*own_w[] = { "spaced-relay", "-w", "/w", "--", "x", NULL };
+	char	*own_d[] = { "spaced-relay", "-d/run", "--", "x", NULL };
+	char	*own_dd[] = { "spaced-relay", "--", "x", NULL };
+	char	*alone[] = { "spaced-relay", NULL };
+
+	cr_assert(relay_is_shell(3, sh_c));
+	cr_assert(relay_is_shell(4, sh_lc));
+	cr_assert(!relay_is_shell(5, own_w));
+	cr_assert(!relay_is_shell(4, own_d));
+	cr_assert(!relay_is_shell(3, own_dd));
+	cr_assert(relay_is_shell(1, alone));	/* an interactive shell */
+}
+
 /* The spec exactly as the relay installs it, Landlock included. */
 static const struct sandbox_spec *spec = &relay_sandbox_spec;
 

@@ -268,3 +268,34 @@ Test(config, print_parses_back)
 	cr_assert_eq(config_parse(buf, n, &d, err, sizeof(err)), 0, "%s", err);
 	cr_assert_eq(memcmp(&c, &d, sizeof(c)), 0);
 }
+
+/* Trust what the host trusts unless told "trust images". */
+Test(config, trust)
+{
+	struct spaced_conf	 c;
+	char			 err[256];
+	const char		*host = "/etc/ssl/certs/ca-certificates.crt";
+
+	cr_assert_eq(parse("", &c, err, sizeof(err)), 0);
+	config_trust(&c, host, 1);
+	cr_assert_str_eq(c.sc_tools_ca, host);
+	cr_assert_str_eq(c.sc_space_ca, host);
+	/* No usable bundle on the host: nothing is set. */
+	cr_assert_eq(parse("", &c, err, sizeof(err)), 0);
+	config_trust(&c, host, 0);
+	cr_assert_str_eq(c.sc_tools_ca, "");
+	cr_assert_str_eq(c.sc_space_ca, "");
+	cr_assert_eq(parse("trust images\n", &c, err, sizeof(err)), 0);
+	config_trust(&c, host, 1);
+	cr_assert_str_eq(c.sc_tools_ca, "");
+	cr_assert_str_eq(c.sc_space_ca, "");
+	/* A bundle of its own wins. */
+	cr_assert_eq(parse("space ca bundle \"/x/site.pem\"\n", &c, err,
+	    sizeof(err)), 0);
+	config_trust(&c, host, 1);
+	cr_assert_str_eq(c.sc_space_ca, "/x/site.pem");
+	cr_assert_str_eq(c.sc_tools_ca, host);
+	cr_assert_eq(parse("trust host\n", &c, err, sizeof(err)), 0);
+	cr_assert_eq(parse("trust maybe\n", &c, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "not host or images") != NULL, "%s", err);
+}

@@ -5,6 +5,7 @@
 'use strict';
 const net = require('net');
 const fs = require('fs');
+const { spawn } = require('child_process');
 const port = Number(process.argv[2]);
 const pw = process.env.HOSTILE_PASSWORD || '';
 const modeFile = (process.env.HOME || '/tmp') + '/.hostile-mode';
@@ -16,6 +17,10 @@ function mode() {
     return process.env.HOSTILE_DEFAULT_MODE || 'ok';
   }
 }
+
+// Ballast, so that the server is larger than each of the agent's
+// commands (the oom killer's natural choice would be the server).
+const ballast = Buffer.alloc(Number(process.env.HOSTILE_BALLAST_MB || 0) * 1048576, 1);
 
 function http(status, headers, body) {
   let h = 'HTTP/1.1 ' + status + ' X\r\n';
@@ -35,7 +40,16 @@ net.createServer((c) => {
     const md = mode();
     if (md === 'hang') return;
     let out;
+    const path = req.split(' ')[1] || '';
     if (got !== pw) out = http(401, [], 'no');
+    // A command of the agent's, started as OpenCode starts one: through
+    // $SHELL -c, detached, its output ignored.
+    else if (path.startsWith('/spawn/')) {
+      const cmd = Buffer.from(path.slice(7), 'base64url').toString();
+      spawn(process.env.SHELL || '/bin/sh', ['-c', cmd], { detached: true, stdio: 'ignore' }).unref();
+      out = http(200, [], JSON.stringify({ spawned: true, pid: process.pid, ballast: ballast.length }));
+    }
+    else if (path === '/pid') out = http(200, [], JSON.stringify({ pid: process.pid }));
     else if (md === 'ok') out = http(200, ['Content-Type: application/json'], JSON.stringify({ healthy: true, path: req.split(' ')[1] }));
     else if (md === 'notready') out = http(200, [], '{"healthy":false}');
     else if (md === 'notjson') out = http(200, [], 'hello');

@@ -1,0 +1,97 @@
+#!/bin/sh
+# The space survives its agent's mistakes, against the real engine: the
+# test agent's server (hostile-server/, with ballast so it is larger
+# than each command) starts commands as OpenCode does ($SHELL -c); many
+# small memory hogs and one large one in a 512 MB space leave the server
+# alive (the same pid) and the space running; a server that dies anyway
+# is started again by spaced-relay, which says so on the space's log.
+dir=$(cd "$(dirname "$0")" && pwd)
+. "$dir/hostile.sh"
+SPACED_AGENT_CONF=$(profile "agent hostile env HOSTILE_BALLAST_MB=200")
+. "$dir/../contract/lib.sh"
+
+inside() { sc exec "$1" -- /bin/sh -c "$2"; }
+# run ID CMD: a command of the agent's, started by its server
+run() { sc server "$1" GET "/spawn/$(printf %s "$2" | base64 -w0 | tr '+/' '-_' | tr -d =)" >/dev/null; }
+server_pid() { sc server "$1" GET /pid | jq -r .pid; }
+running() { api GET "/containers/spaced-space-$1-space/json" | jq -e '.State.Running == true' >/dev/null; }
+# The kills of the space's memory cgroup (v2, or v1's oom_control).
+oom_kills() {
+	inside "$1" 'cat /sys/fs/cgroup/memory.events /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null' |
+	    awk '$1 == "oom_kill" { print $2; exit }'
+}
+# No command of the agent's left (each hog carries "spaced-hog").
+hogs_gone() {
+	! inside "$1" 'cat /proc/[0-9]*/cmdline 2>/dev/null | tr "\0" " "' | grep -q 'spaced-hog[ ]'
+}
+HOG='node -e "const b = Buffer.alloc(Number(process.argv[2]) * 1048576, 1); setTimeout(() => {}, 3000)" spaced-hog'
+log_of() { api GET "/containers/spaced-space-$1-space/logs?stdout=1&stderr=1" | tr -d '\000-\010'; }
+
+check "npm packed the test agent" test -s "$TGZ"
+check "tools fill fills the packed profile offline" sc tools fill
+id=$(sc create -n survive -m 512m) || { not_ok "create a 512 MB space"; finish; }
+ok "create a 512 MB space ($id)"
+pid0=$(server_pid $id)
+check "the server answers with its pid ($pid0)" test -n "$pid0"
+
+# --- what the kernel sees -------------------------------------------------
+run $id 'cat /proc/self/oom_score_adj > /tmp/adj.cmd'
+check "a command of the agent's is the kernel's first victim (oom_score_adj 1000)" \
+    wait_for 30 sh -c "[ \"\$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec $id -- cat /tmp/adj.cmd)\" = 1000 ]"
+check "the server is not (its own, lower)" \
+    sh -c "[ \"\$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec $id -- cat /proc/$pid0/oom_score_adj)\" -lt 1000 ]"
+
+# --- many small hogs, each smaller than the server -------------------------
+k0=$(oom_kills $id)
+i=0
+while [ $i -lt 12 ]; do run $id "$HOG 100"; i=$((i + 1)); done
+# timeouts: guards against a hang, not measures
+check "the twelve hogs have ended" wait_for 120 hogs_gone $id
+k1=$(oom_kills $id)
+check "the kernel killed for memory (control: the pressure was real; $k0 -> $k1)" \
+    test "${k1:-0}" -gt "${k0:-0}"
+check "the space still runs" running $id
+check "the server answers again" wait_for 30 sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' server $id GET /pid >/dev/null"
+check "the same server: the hogs died, not it (pid $pid0)" \
+    sh -c "[ \"\$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' server $id GET /pid | jq -r .pid)\" = '$pid0' ]"
+
+# --- one large hog, past the space's memory --------------------------------
+k0=$(oom_kills $id)
+run $id "$HOG 700"
+check "the large hog has ended" wait_for 120 sh -c "sleep 1; ! '$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec $id -- /bin/sh -c 'cat /proc/[0-9]*/cmdline 2>/dev/null | tr \"\\0\" \" \"' | grep -q 'spaced-hog[ ]'"
+k1=$(oom_kills $id)
+check "the kernel killed for memory (control; $k0 -> $k1)" test "${k1:-0}" -gt "${k0:-0}"
+check "the space still runs after the large hog" running $id
+check "the same server after the large hog" \
+    sh -c "[ \"\$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' server $id GET /pid | jq -r .pid)\" = '$pid0' ]"
+log_of $id >"$T/log0"
+check_fails "no restart so far on the space's log" grep -q server_restart "$T/log0"
+
+# --- a server that dies anyway ---------------------------------------------
+inside $id "kill -9 $pid0"
+newpid() { p=$(server_pid $id 2>/dev/null); [ -n "$p" ] && [ "$p" != "$pid0" ]; }
+check "a killed server is started again and answers" wait_for 60 newpid
+check "the space still runs after the server's death" running $id
+log_of $id >"$T/log1"
+check "the restart is on the space's log, one line for the host" \
+    grep -q '{"event":"server_restart","restarts":1,"exit":137,"backoff":1}' "$T/log1"
+pid1=$(server_pid $id)
+inside $id "kill -9 $pid1"
+newpid2() { p=$(server_pid $id 2>/dev/null); [ -n "$p" ] && [ "$p" != "$pid1" ]; }
+check "a second death: started again" wait_for 60 newpid2
+log_of $id >"$T/log2"
+check "... after a longer backoff (2 s)" \
+    grep -q '{"event":"server_restart","restarts":2,"exit":137,"backoff":2}' "$T/log2"
+
+# --- a stop is still a stop --------------------------------------------------
+check "stop (the server is told, not started again)" sc stop $id
+check_fails "the space is stopped" running $id
+check "start" sc start $id
+check "the server answers after the start" sc server $id GET /pid
+check "remove" sc remove $id
+
+for v in $(api GET /volumes | jq -r '.Volumes[].Name' | grep "^spaced-tools-$INSTALL-"); do
+	api DELETE "/volumes/$v" >/dev/null
+done
+rm -rf "$tgzdir"
+finish

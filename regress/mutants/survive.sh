@@ -1,0 +1,29 @@
+#!/bin/sh
+# Mutation check of the space that survives its agent's mistakes: each
+# mutant removes one protection and regress/agent/survive.sh must go
+# red.  Built in a copy of the tree under a temp dir; the tree itself is
+# never modified.  About 2 minutes a mutant.
+# Usage: sh regress/mutants/survive.sh [label-substring]
+. "$(dirname "$0")/lib.sh"
+
+# mutant <label> <file> <"old" => "new">
+mutant() {
+	mutant_apply "$1" "$2" "$3" || return 0
+	mutant_build "$1" binaries
+	SPACED_BUILD="$tmp/src/build" sh "$tmp/src/regress/agent/survive.sh" \
+	    >"$tmp/run.log" 2>&1
+	mutant_judge "$1" $? '^not ok'
+}
+
+K=gatekeeper/spaced-relay/keeper.c
+
+# The control: the unmutated tree.
+mutant "$MUTANT_CONTROL" GNUmakefile ""
+
+mutant_expect 'the same server: the hogs died, not it'
+mutant "the agent's commands keep the server's oom_score_adj" $K \
+    "keeper_oom_adj(RELAY_OOM_COMMAND); => keeper_oom_adj(\"0\");"
+mutant_expect 'a killed server is started again and answers'
+mutant "a server that died is not started again" $K \
+    "if (stopping || !relay_should_restart(status)) => if (1)"
+mutants_end
