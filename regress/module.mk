@@ -51,6 +51,9 @@ INTEGRATION	+= $(sort $(wildcard regress/codeout/*.sh))
 INTEGRATION	+= regress/agent/server.sh
 # The space survives its agent's mistakes: memory hogs, a server that dies.
 INTEGRATION	+= regress/agent/survive.sh
+# First contact: the README's commands in fresh Debian 12 roots
+# (debootstrap, cached by key under /var/cache/spaced/fresh).
+INTEGRATION	+= regress/fresh/debian.sh
 # A real agent turn: OpenCode from the registry, a scripted model behind
 # a grant (turn-host.sh is the same turn on the host, for development).
 INTEGRATION	+= regress/agent/turn.sh
