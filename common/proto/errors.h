@@ -86,5 +86,7 @@
  */
 #define ERR_SPACE_MOVE_UNFINISHED "space_move_unfinished"
 #define ERR_SPACE_MOVE_FAILED	"space_move_failed"
+/* attach: the agent profile names no attach command (or there is none) */
+#define ERR_NO_ATTACH		"agent_has_no_attach"
 
 #endif /* SPACED_ERRORS_H */

@@ -61,6 +61,7 @@ enum place_imsg_type {
 	IMSG_SPACE_MOVED,	/* struct space_move */
 	IMSG_SPACE_MOVE_DONE_REQ,	/* struct space_move_req */
 	IMSG_SPACE_MOVE_UNDO_REQ,
+	IMSG_SPACE_EXEC_RESIZE,	/* struct space_exec_resize, the exec's peer */
 };
 
 #define CTL_CODE_MAX		64
@@ -198,6 +199,15 @@ struct space_exec_req {
 	uint32_t	 se_reserved;	/* zero */
 	char		 se_argv[SPACE_EXEC_ARGV_MAX];
 	uint8_t		 se_stdin[SPACE_EXEC_STDIN_MAX];
+	uint32_t	 se_tty;	/* 1: the engine's Tty, a raw stream */
+	uint16_t	 se_rows;	/* the terminal's size; 0: none */
+	uint16_t	 se_cols;
+};
+
+/* exec -t: the terminal's new size (the exec's request is the peer). */
+struct space_exec_resize {
+	uint16_t	 er_rows;
+	uint16_t	 er_cols;
 };
 
 /* The two containers of a move, by the engine's ids (plain hex). */

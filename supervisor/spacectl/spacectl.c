@@ -66,7 +66,7 @@ static const struct ctl_cmd cmds[] = {
 	    USAGE_ALIAS, 0, FAIL_SPACE, IMSG_CTL_START, space_main },
 	{ "remove", "ID",
 	    USAGE_ALIAS, 0, FAIL_SPACE, IMSG_CTL_REMOVE, space_main },
-	{ "exec", "ID [-g] [-n] [-t seconds] -- command [arg ...]",
+	{ "exec", "ID [-g] [-i] [-n] [-t] [-T seconds] -- command [arg ...]",
 	    USAGE_LINE, 1, FAIL_TEXT, IMSG_CTL_EXEC, exec_main },
 	{ "network", "ID allowlist|open [domain ...]",
 	    USAGE_LINE, 2, FAIL_JSON, IMSG_CTL_NETWORK, network_main },
@@ -88,6 +88,8 @@ static const struct ctl_cmd cmds[] = {
 	    USAGE_NEXT, 9, FAIL_JSON, IMSG_CTL_TOKEN, token_main },
 	{ "tools", "[fill] [-a agent]",
 	    USAGE_LINE, 10, FAIL_JSON, IMSG_CTL_TOOLS, tools_main },
+	{ "attach", "ID",
+	    USAGE_LINE, 11, FAIL_TEXT, IMSG_CTL_ATTACH, attach_main },
 };
 
 static const char *

@@ -23,6 +23,7 @@
 #include <sys/types.h>
 
 #include <errno.h>
+#include <poll.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,12 +209,20 @@ out_empty(void)
 void
 out_bytes(int fd, const uint8_t *p, size_t n)
 {
-	ssize_t	 w;
+	struct pollfd	 pfd;
+	ssize_t		 w;
 
 	while (n > 0) {
 		if ((w = write(fd, p, n)) == -1) {
 			if (errno == EINTR)
 				continue;
+			/* A terminal shares stdin's O_NONBLOCK: wait for room. */
+			if (errno == EAGAIN) {
+				pfd.fd = fd;
+				pfd.events = POLLOUT;
+				(void)poll(&pfd, 1, -1);
+				continue;
+			}
 			/* Our reader left: the command's output goes nowhere. */
 			exit(SPACECTL_EXEC_FAILED);
 		}

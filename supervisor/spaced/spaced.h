@@ -175,6 +175,7 @@ struct request {
 	void			(*r_pause_fn)(struct request *);
 	int			 r_ticks;	/* progress ticks so far */
 	int			 r_conns;	/* IMSG_SPACE_CONN sent */
+	int			 r_conns_more;	/* exec -t: one a resize */
 	/* its spaced-git, and what to send it once READY (gitinst.c) */
 	struct git_inst		*r_git;
 	uint32_t		 r_git_type;
@@ -274,6 +275,7 @@ struct stream_route *stream_open(struct request *, struct stream_end_point,
 		    struct stream_end_point);
 void		 stream_close(struct stream_route *);
 struct stream_route *stream_find(uint32_t id);
+void	 streams_exec_resize(struct ctl_conn *, struct imsg *);
 void		 stream_abort(struct stream_route *);
 size_t		 stream_count(void);
 void		 streams_dispatch(struct stream_end_point, struct imsg *);
@@ -397,6 +399,7 @@ extern const struct answer_row remove_answers[];
 extern const size_t remove_state_size;
 /* exec.c */
 const char	*exec_start(struct request *, struct imsg *);
+const char	*attach_start(struct request *, struct imsg *);
 extern const struct answer_row exec_answers[];
 /* gkctl.c: network and grant */
 const char	*network_start(struct request *, struct imsg *);
