@@ -81,7 +81,8 @@ check "with status 0" seen 'd-status-0'
 
 # A signal that ends spacectl leaves the terminal as it was.
 keys "$SC exec $id -t -- sleep 600" Enter
-wait_for 20 pgrep -f "exec $id -t -- sleep 600" >/dev/null
+# Once its command runs inside, spacectl's handlers are in place.
+wait_for 30 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" exec "$id" -n -- sh -c 'grep -qx sleep /proc/[0-9]*/comm' >/dev/null
 pid=$(pgrep -f "exec $id -t -- sleep 600" | head -n 1)
 check "spacectl runs (pid ${pid:-none})" test -n "$pid"
 [ -n "$pid" ] || screen | sed 's/^/# /'
@@ -93,7 +94,7 @@ check "SIGTERM: the local terminal is as it was" \
 
 # The control: SIGKILL leaves no way to restore it, and the check sees it.
 keys "$SC exec $id -t -- sleep 601" Enter
-wait_for 20 pgrep -f "exec $id -t -- sleep 601" >/dev/null
+wait_for 30 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" exec "$id" -n -- sh -c 'grep -qx sleep /proc/[0-9]*/comm' >/dev/null
 pid=$(pgrep -f "exec $id -t -- sleep 601" | head -n 1)
 [ -n "$pid" ] && kill -KILL "$pid"
 keys "stty -a > $T/stty.kill; echo saved-kill" Enter
@@ -109,6 +110,24 @@ sc exec "$id" -t -- sh -c 'exit 3' </dev/null >/dev/null
 check "exec -t: the exit status (3)" test $? -eq 3
 check "exec without -t: no terminal inside" sh -c \
     "! $SC exec $id -n -- tty >/dev/null"
+# create --code DIR: the folder's code goes in as part of create.
+repo=$T/repo
+git init -q "$repo" && printf 'code-%s\n' "$$" >"$repo/marker.txt" &&
+    git -C "$repo" add marker.txt &&
+    git -C "$repo" -c user.name=t -c user.email=t@example.org commit -qm one
+cid=$(sc create -n code --code "$repo")
+check "create --code: prints the id alone ($cid)" \
+    sh -c "printf %s '$cid' | grep -Eqx '[0-9a-f]{12}'"
+check "create --code: the folder's code is in the space" \
+    sh -c "$SC exec $cid -n -- grep -rqx 'code-$$' /spaces/$cid"
+[ -n "$cid" ] && sc remove "$cid" >/dev/null
+n0=$(sc -j list | jq length)
+mkdir -p "$T/norepo"
+sc create -n nocode --code "$T/norepo" >"$T/nocode.out" 2>"$T/nocode.err"
+rc=$?
+check "create --code of a folder without a repository fails ($rc)" test "$rc" -ne 0
+check "and makes no space" test "$(sc -j list | jq length)" = "$n0"
+
 # The pane, for a look when something failed.
 [ "$fail" -eq 0 ] || screen | sed 's/^/# /'
 check "remove" sc remove "$id"

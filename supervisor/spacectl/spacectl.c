@@ -52,7 +52,7 @@ static const struct ctl_cmd cmds[] = {
 	    USAGE_NEXT, 0, FAIL_TEXT, IMSG_CTL_STREAM_TEST, stream_test_main },
 	{ "verbose", "level",
 	    USAGE_LINE, 0, FAIL_TEXT, IMSG_CTL_VERBOSE, verbose_main },
-	{ "create", "[-n name] [-m memory]",
+	{ "create", "[-n name] [-m memory] [--code DIR]",
 	    USAGE_LINE, 0, FAIL_SPACE, IMSG_CTL_CREATE, space_main },
 	{ "list", "",
 	    USAGE_NEXT, 0, FAIL_SPACE, IMSG_CTL_LIST, space_main },
@@ -90,6 +90,10 @@ static const struct ctl_cmd cmds[] = {
 	    USAGE_LINE, 10, FAIL_JSON, IMSG_CTL_TOOLS, tools_main },
 	{ "attach", "ID",
 	    USAGE_LINE, 11, FAIL_TEXT, IMSG_CTL_ATTACH, attach_main },
+	{ "prompt", "ID [-s session] [-T seconds] [text]",
+	    USAGE_LINE, 12, FAIL_JSON, IMSG_CTL_SERVER, prompt_main },
+	{ "sessions", "ID",
+	    USAGE_NEXT, 12, FAIL_JSON, IMSG_CTL_SERVER, sessions_main },
 };
 
 static const char *

@@ -127,6 +127,13 @@ int		 server_main(int, char *[]);
 int		 token_main(int, char *[]);
 int		 tools_main(int, char *[]);
 int		 attach_main(int, char *[]);
+int		 prompt_main(int, char *[]);
+int		 sessions_main(int, char *[]);
+struct ctl_codein;
+void		 codein_create_prepare(struct ctl_codein *, const char *);
+void		 codein_create_finish(struct ctl_codein *, const char *);
+unsigned int	 server_call(const char *, const char *, const char *,
+		    const char *, uint8_t **, size_t *);
 
 /* exec -t's local terminal (spacectl_tty.c). */
 void		 tty_start(int);

@@ -446,7 +446,7 @@ out_exec_result(int code, const char *out, size_t outlen, const char *err,
  * UTF-8 form included, as \ooo: they may not move the cursor, retitle
  * the window or fake a line.  Piped output stays exact, as -j does.
  */
-static void
+void
 out_outside(FILE *f, const char *s, size_t len, int text)
 {
 	const unsigned char	*p = (const unsigned char *)s;
