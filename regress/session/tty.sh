@@ -110,6 +110,16 @@ sc exec "$id" -t -- sh -c 'exit 3' </dev/null >/dev/null
 check "exec -t: the exit status (3)" test $? -eq 3
 check "exec without -t: no terminal inside" sh -c \
     "! $SC exec $id -n -- tty >/dev/null"
+# A resize is its exec's client's alone: another client naming that
+# exec's stream is cut off; the client's own resize (the control) works.
+python3 "$dir/resize_owner.py" "$sd/run/spaced.sock" "$id" >"$T/owner" 2>&1
+sed 's/^/# /' "$T/owner"
+check "a resize of another client's exec: that client is cut off" \
+    grep -qx 'B: closed' "$T/owner"
+check "the exec's own client resizes it (control)" grep -qx 'A: resized' "$T/owner"
+check "the other client's size never reached the terminal" \
+    grep -qx 'A: never saw 33 77' "$T/owner"
+
 # create --code DIR: the folder's code goes in as part of create.
 repo=$T/repo
 git init -q "$repo" && printf 'code-%s\n' "$$" >"$repo/marker.txt" &&

@@ -38,22 +38,19 @@
 #include "labels.h"
 #include "spacectl.h"
 #include "spacectl_output.h"
+#include "spacectl_turn.h"
 
 #define PROMPT_POLL_MS		250
 #define PROMPT_TIMEOUT_DEFAULT	600	/* seconds for the whole turn */
 #define PROMPT_TEXT_MAX		(CTL_SERVER_BODY_MAX - 64)
 #define PROMPT_SID_MAX		128
 
-struct turn {
+struct prompt {
 	const char	*id;			/* the space */
 	char		 sid[PROMPT_SID_MAX];	/* the session */
-	size_t		 base;			/* messages before ours */
-	json_t		*printed;		/* part id -> bytes printed */
-	json_t		*status;		/* part id -> tool status */
 	int		 mid_line;		/* text printed without its \n */
+	struct turn	 turn;			/* what was told of it */
 };
-
-static void	turn_answer(struct turn *, json_t *);
 
 /* A body the server sent, as JSON, or the command fails saying so. */
 static json_t *
@@ -92,9 +89,11 @@ emit(json_t *o)
 }
 
 static void
-say_tool(struct turn *t, const char *tool, const char *status,
+say_tool(struct turn *tt, const char *tool, const char *status,
     const char *title)
 {
+	struct prompt	*t = tt->arg;
+
 	if (env->sc_json) {
 		emit(json_pack("{s:s, s:s, s:s, s:s}", "event", "tool",
 		    "tool", tool, "status", status, "title", title));
@@ -117,8 +116,10 @@ say_tool(struct turn *t, const char *tool, const char *status,
 }
 
 static void
-say_text(struct turn *t, const char *s, size_t len)
+say_text(struct turn *tt, const char *s, size_t len)
 {
+	struct prompt	*t = tt->arg;
+
 	if (env->sc_json) {
 		emit(json_pack("{s:s, s:s%}", "event", "text", "text", s, len));
 		return;
@@ -128,44 +129,9 @@ say_text(struct turn *t, const char *s, size_t len)
 	t->mid_line = len > 0 && s[len - 1] != '\n';
 }
 
-/* One part of an assistant message: what is new since the last look. */
-static void
-take_part(struct turn *t, json_t *part)
-{
-	const char	*pid = jstr(part, "id"), *type = jstr(part, "type");
-	const char	*text, *st, *old;
-	json_t		*state;
-	size_t		 done, len;
-
-	if (pid == NULL || type == NULL)
-		return;
-	if (strcmp(type, "text") == 0 &&
-	    (text = jstr(part, "text")) != NULL) {
-		len = strlen(text);
-		done = (size_t)json_integer_value(json_object_get(t->printed,
-		    pid));
-		if (len > done) {
-			say_text(t, text + done, len - done);
-			json_object_set_new(t->printed, pid,
-			    json_integer((json_int_t)len));
-		}
-		return;
-	}
-	if (strcmp(type, "tool") != 0 ||
-	    (state = json_object_get(part, "state")) == NULL ||
-	    (st = jstr(state, "status")) == NULL)
-		return;
-	old = json_string_value(json_object_get(t->status, pid));
-	if (old != NULL && strcmp(old, st) == 0)
-		return;
-	json_object_set_new(t->status, pid, json_string(st));
-	say_tool(t, jstr(part, "tool") ? jstr(part, "tool") : "?", st,
-	    jstr(state, "title") ? jstr(state, "title") : "");
-}
-
 /* The turn failed: why, by the status the model (or the window) gave. */
 static __dead void
-turn_failed(struct turn *t, json_t *error)
+turn_failed(struct prompt *t, json_t *error)
 {
 	json_t		*data = json_object_get(error, "data");
 	const char	*msg = jstr(data, "message"), *code;
@@ -199,63 +165,11 @@ turn_failed(struct turn *t, json_t *error)
 }
 
 /*
- * What changed since the last look; 1 when the turn is over: its last
- * message is the assistant's, completed, and not a step that called a
- * tool (another step follows one).
- */
-static int
-turn_look(struct turn *t)
-{
-	char		 path[CTL_SERVER_PATH_MAX];
-	json_t		*msgs, *m, *info, *parts, *p, *last = NULL;
-	const char	*finish;
-	size_t		 i, j;
-	int		 over = 0;
-
-	snprintf(path, sizeof(path), "/session/%s/message", t->sid);
-	msgs = server_json(t->id, "GET", path, NULL, 200);
-	if (!json_is_array(msgs))
-		request_failed(ERR_SERVER_UNREADABLE, "messages not a list");
-	for (i = t->base; i < json_array_size(msgs); i++) {
-		m = json_array_get(msgs, i);
-		info = json_object_get(m, "info");
-		if (jstr(info, "role") == NULL ||
-		    strcmp(jstr(info, "role"), "assistant") != 0)
-			continue;
-		last = m;
-		parts = json_object_get(m, "parts");
-		for (j = 0; j < json_array_size(parts); j++)
-			take_part(t, json_array_get(parts, j));
-	}
-	if (last != NULL && (m = json_array_get(msgs,
-	    json_array_size(msgs) - 1)) == last) {
-		info = json_object_get(last, "info");
-		if (json_object_get(info, "error") != NULL)
-			turn_failed(t, json_object_get(info, "error"));
-		finish = jstr(info, "finish");
-		parts = json_object_get(last, "parts");
-		over = json_object_get(json_object_get(info, "time"),
-		    "completed") != NULL && (finish == NULL ||
-		    strcmp(finish, "tool-calls") != 0);
-		if (over && finish == NULL)
-			for (j = 0; j < json_array_size(parts); j++)
-				if ((p = json_array_get(parts, j)) != NULL &&
-				    jstr(p, "type") != NULL &&
-				    strcmp(jstr(p, "type"), "tool") == 0)
-					over = 0;
-	}
-	if (over)
-		turn_answer(t, last);
-	json_decref(msgs);
-	return over;
-}
-
-/*
  * The final answer: the last message's text.  Streamed already, it ends
  * its line; with -j it is one object of its own.
  */
 static void
-turn_answer(struct turn *t, json_t *last)
+turn_answer(struct prompt *t, json_t *last)
 {
 	json_t		*parts = json_object_get(last, "parts"), *p;
 	char		*all = NULL;
@@ -283,9 +197,42 @@ turn_answer(struct turn *t, json_t *last)
 	free(all);
 }
 
+/* One look at the session's messages; 1 when the turn is over. */
+static int
+turn_look(struct prompt *t)
+{
+	char		 path[CTL_SERVER_PATH_MAX];
+	uint8_t		*buf;
+	size_t		 len;
+	unsigned int	 status;
+	enum turn_state	 ts;
+
+	snprintf(path, sizeof(path), "/session/%s/message", t->sid);
+	if ((status = server_call(t->id, "GET", path, NULL, &buf, &len)) !=
+	    200) {
+		free(buf);
+		request_failed("server_refused", "the agent's server answered "
+		    "with another status");
+	}
+	ts = turn_take(&t->turn, (char *)buf, len);
+	free(buf);
+	switch (ts) {
+	case TURN_GOING:
+		return 0;
+	case TURN_OVER:
+		turn_answer(t, t->turn.last);
+		return 1;
+	case TURN_FAILED:
+		turn_failed(t, t->turn.error);
+	case TURN_UNREADABLE:
+		break;
+	}
+	request_failed(ERR_SERVER_UNREADABLE, "the messages are no list");
+}
+
 /* A new session of the server's own directory; its id into t->sid. */
 static void
-session_new(struct turn *t)
+session_new(struct prompt *t)
 {
 	json_t		*o;
 	const char	*sid;
@@ -337,7 +284,7 @@ poll_wait(void)
 int
 prompt_main(int argc, char *argv[])
 {
-	struct turn	 t;
+	struct prompt	 t;
 	const char	*errstr, *text;
 	char		 path[CTL_SERVER_PATH_MAX], *body;
 	json_t		*o;
@@ -376,9 +323,11 @@ prompt_main(int argc, char *argv[])
 	if (argc > 1)
 		usage();
 	text = prompt_text(argc, argv);
-	if ((t.printed = json_object()) == NULL ||
-	    (t.status = json_object()) == NULL)
+	if (turn_init(&t.turn) == -1)
 		failed("internal_error", "out of memory");
+	t.turn.arg = &t;
+	t.turn.on_tool = say_tool;
+	t.turn.on_text = say_text;
 	if (t.sid[0] == '\0')
 		session_new(&t);
 	if (env->sc_json)
@@ -386,7 +335,7 @@ prompt_main(int argc, char *argv[])
 		    t.sid));
 	snprintf(path, sizeof(path), "/session/%s/message", t.sid);
 	o = server_json(t.id, "GET", path, NULL, 200);
-	t.base = json_array_size(o);
+	t.turn.base = json_array_size(o);
 	json_decref(o);
 	if ((o = json_pack("{s:[{s:s, s:s}]}", "parts", "type", "text",
 	    "text", text)) == NULL ||
@@ -409,8 +358,7 @@ prompt_main(int argc, char *argv[])
 		}
 		poll_wait();
 	}
-	json_decref(t.printed);
-	json_decref(t.status);
+	turn_free(&t.turn);
 	return 0;
 }
 
