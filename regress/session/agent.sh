@@ -144,6 +144,16 @@ sc -j prompt "$id" "Run the command the tool call gives." >"$T/prj.out" 2>/dev/n
 check "-j: the refusal is the last line, an object with status 401" \
     sh -c "tail -n 1 '$T/prj.out' | jq -e '.event == \"error\" and .error == \"model_refused\" and .status == 401' >/dev/null"
 
+# No grant at all: the window refuses the model (403), prompt says so.
+id2=$(sc create -n nogrant)
+sc prompt "$id2" "Run the command the tool call gives." >"$T/pn.out" 2>"$T/pn.err"
+rc=$?
+sed 's/^/# /' "$T/pn.err"
+check "no grant: prompt exits non-zero ($rc)" test "$rc" -ne 0
+check "and names the window's refusal (403)" \
+    sh -c "grep -q 'window_refused' '$T/pn.err' && grep -q 403 '$T/pn.err'"
+[ -n "$id2" ] && sc remove "$id2" >/dev/null
+
 check "remove" sc remove "$id"
 for v in $(api GET /volumes | jq -r '.Volumes[].Name' | grep "^spaced-tools-$INSTALL-"); do
 	api DELETE "/volumes/$v" >/dev/null
