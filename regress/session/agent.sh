@@ -17,7 +17,10 @@ SPACED_EXTRA_CONF=${ca:+"tools ca bundle \"$ca\""}
 command -v tmux >/dev/null || { not_ok "tmux is installed (tools/deps.sh)"; finish; }
 jqf() { jq -e "$@" >/dev/null 2>&1; }
 rnd() { od -An -N16 -tx1 /dev/urandom | tr -d ' \n'; }
-NM=spaced-sess-$$ HOSTIP=198.51.100.1 MODEL=198.51.100.2
+# A /30 of its own inside 198.51.100.0/24, which agent/turn.sh (that
+# /24, .1 and .2) and escape/docker.sh use: the longer prefix wins, so
+# the suites may run at the same time.
+NM=spaced-sess-$$ HOSTIP=198.51.100.201 MODEL=198.51.100.202
 KEY=sk-spaced-$(rnd)
 TOKEN=spaced-sess-$(rnd | cut -c1-12)
 CMD="echo $TOKEN > attach.txt; cat attach.txt"
@@ -38,8 +41,8 @@ at_finish session_gone
 
 # --- the model, on a documentation address in a namespace of ours --------
 ip netns add "$NM" && ip link add "vs$$" type veth peer name "vn$$" &&
-ip link set "vn$$" netns "$NM" && ip addr add "$HOSTIP/24" dev "vs$$" &&
-ip link set "vs$$" up && ip -n "$NM" addr add "$MODEL/24" dev "vn$$" &&
+ip link set "vn$$" netns "$NM" && ip addr add "$HOSTIP/30" dev "vs$$" &&
+ip link set "vs$$" up && ip -n "$NM" addr add "$MODEL/30" dev "vn$$" &&
 ip -n "$NM" link set lo up && ip -n "$NM" link set "vn$$" up &&
 ip -n "$NM" route add default via "$HOSTIP"
 check "the model's namespace on $MODEL" test $? -eq 0
@@ -132,6 +135,19 @@ sc sessions "$id" >"$T/sessions.txt"
 check "sessions: lists the prompt's session" grep -q "^$psid " "$T/sessions.txt"
 sc -j sessions "$id" >"$T/sessions.j"
 check "sessions -j: a list with its id" jqf --arg s "$psid" 'map(select(.id == $s)) | length == 1' "$T/sessions.j"
+# What the server says comes from the space: at a terminal, its control
+# characters are escaped.  A session whose title holds an OSC sequence;
+# piped, the raw byte comes through (the control), at a pty (script) not.
+printf '{"title":"osc\\u001b]0;pwned\\u0007end"}' |
+    sc server "$id" -d POST /session >/dev/null
+check "sessions piped: the title's raw ESC byte comes through (control)" \
+    sh -c "$SC sessions $id | grep -q \"\$(printf 'osc\\033')\""
+script -qc "$SC sessions $id" /dev/null >"$T/sessions.tty" </dev/null
+check "sessions at a terminal: the title shows, its ESC escaped" \
+    grep -qF 'osc\033]0;pwned\007end' "$T/sessions.tty"
+check "and no raw ESC byte reaches the terminal" \
+    sh -c "! grep -q \"\$(printf '\\033')\" '$T/sessions.tty'"
+
 # A refused grant: the model answers 401, prompt fails naming it.
 printf 'Bearer sk-wrong-%s\n' "$(rnd)" | sc grant "$id" model "http://$MODEL:8000" authorization
 sc prompt "$id" "Run the command the tool call gives." >"$T/pr.out" 2>"$T/pr.err"
