@@ -57,5 +57,9 @@ INTEGRATION	+= regress/fresh/debian.sh
 # A real agent turn: OpenCode from the registry, a scripted model behind
 # a grant (turn-host.sh is the same turn on the host, for development).
 INTEGRATION	+= regress/agent/turn.sh
+# A person's session: exec -t under tmux and create --code
+# (session/tty.sh, ~1 min); attach under tmux, prompt and sessions
+# against the scripted model (session/agent.sh, ~6 min: a tools fill).
+INTEGRATION	+= regress/session/tty.sh regress/session/agent.sh
 BENCHES		+= $(sort $(wildcard regress/bench/*.sh))
 FUZZ_TARGETS	+= $(sort $(wildcard regress/fuzz/*_fuzz.c))

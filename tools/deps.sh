@@ -18,7 +18,7 @@ setpriv:util-linux getent:libc-bin sha256sum:coreutils od:coreutils
 stat:coreutils truncate:coreutils mkfifo:coreutils find:findutils
 xargs:findutils diff:diffutils cmp:diffutils tar:tar pgrep:procps
 dockerd:docker.io docker:docker.io openssl:openssl curl:curl jq:jq
-python3:python3 cc:build-essential make:make
+python3:python3 cc:build-essential make:make tmux:tmux
 systemd-analyze:systemd"
 
 missing=""

@@ -50,25 +50,21 @@ fi
 "$ctl" check
 # The first create fills the agent's tools from the npm registry (once).
 "$ctl" tools fill >/dev/null
-id=$("$ctl" create -n "make run")
-"$ctl" verify "$id"
-# This checkout's own code into it, as git objects (code in).
-project=
+# This checkout's own code in, as part of create (code in, as git objects).
 if git rev-parse --show-toplevel >/dev/null 2>&1; then
-	"$ctl" code-in "$id" . | tee "$build/code-in.txt"
-	project=$(sed -n 's/^project path: //p' "$build/code-in.txt")
+	id=$("$ctl" create -n "make run" --code .)
 else
 	echo "run: this checkout is no git repository: no code brought in"
+	id=$("$ctl" create -n "make run")
 fi
+"$ctl" verify "$id"
 echo
 "$ctl" show "$id"
 cat <<EOT
 
 run: space $id is running, verified, behind its own gatekeeper.
-EOT
-[ -n "$project" ] && cat <<EOT
-  its code, this checkout: $ctl exec $id -- bash -c 'cd $project && exec bash -i'
-  what changed inside:   $ctl exec $id -- git -C $project status
+  the agent's own screen:  $ctl attach $id
+  one prompt, for scripts: $ctl prompt $id 'what does this project do?'
 EOT
 cat <<EOT
   its agent's server:    $ctl server $id GET /global/health
@@ -81,4 +77,7 @@ cat <<EOT
   stop, start, remove:   $ctl stop|start|remove $id
   every space:           $ctl list
   stop spaced:           kill \$(cat $build/spaced.pid)
+
+The whole first use, from any project folder (create prints the ID):
+  id=\$($ctl create --code .) && $ctl attach \$id
 EOT

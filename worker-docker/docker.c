@@ -77,6 +77,14 @@ docker_dispatch(struct imsgev *iev, struct imsg *imsg)
 		tools_file(imsg_get_peerid(imsg),
 		    (struct tools_file_msg *)buf, imsg_get_fd(imsg));
 		return;
+	case IMSG_SPACE_EXEC_RESIZE:
+		/* exec -t's window, for the exec of that peer */
+		if (len != sizeof(struct space_exec_resize) ||
+		    imsg_get_data(imsg, buf, len) == -1)
+			fatalx("%s: bad resize message", __func__);
+		docker_exec_resize(imsg_get_peerid(imsg),
+		    (struct space_exec_resize *)buf);
+		return;
 	case IMSG_SPACE_CONN:
 		/* The new connection a request asked for, or none. */
 		if (len != 0)

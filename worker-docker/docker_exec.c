@@ -71,6 +71,11 @@ struct ex {
 	int			 stdin_done;
 	uint64_t		 out_bytes;
 	int			 polls;
+	/* exec -t: the size wanted, the one sent, and a resize in flight */
+	uint16_t		 want_rows, want_cols;
+	uint16_t		 sent_rows, sent_cols;
+	int			 resizing;
+	int			 stream_over;
 };
 
 static struct imsgev *
@@ -118,11 +123,15 @@ ex_stdin_write(struct ex *ex, const void *data, size_t len)
 	ex->unwritten += len;
 }
 
+/*
+ * With a terminal the engine ends the output when stdin ends, so a
+ * terminal's stdin is never shut: Ctrl-D is a byte its command reads.
+ */
 static void
 ex_stdin_end(struct ex *ex)
 {
 	ex->stdin_done = 1;
-	if (ex->streaming)
+	if (ex->streaming && !ex->req.se_tty)
 		docker_req_stream_shutdown(ex->rq);
 }
 
@@ -214,8 +223,15 @@ ex_pump(struct docker_req *rq, struct evbuffer *in)
 			if (slice > sizeof(chunk) - 1)
 				slice = sizeof(chunk) - 1;
 		}
-		rv = frame_feed(&ex->fr, v.iov_base, slice, &used, &type,
-		    &data, &dlen);
+		if (ex->req.se_tty) {
+			/* A terminal's stream is its bytes, unframed. */
+			rv = 1;
+			used = dlen = slice;
+			data = v.iov_base;
+			type = FRAME_STDOUT;
+		} else
+			rv = frame_feed(&ex->fr, v.iov_base, slice, &used,
+			    &type, &data, &dlen);
 		if (rv == -1) {
 			log_warnx("exec: %s", ex->fr.fr_errstr);
 			docker_req_stream_fail(rq, ERR_DOCKER_UNREADABLE);
@@ -265,8 +281,11 @@ ex_start(struct docker_req *rq, const void *data, size_t len,
 	    ex->req.se_argv_len == 0 ||
 	    ex->req.se_argv_len > SPACE_EXEC_ARGV_MAX ||
 	    ex->req.se_argv[ex->req.se_argv_len - 1] != '\0' ||
-	    ex->req.se_stdin_len > SPACE_EXEC_STDIN_MAX)
+	    ex->req.se_stdin_len > SPACE_EXEC_STDIN_MAX ||
+	    ex->req.se_tty > 1)
 		return -1;
+	ex->want_rows = ex->req.se_rows;
+	ex->want_cols = ex->req.se_cols;
 	for (i = n = 0; i < ex->req.se_argv_len; i++)
 		if (ex->req.se_argv[i] == '\0')
 			n++;
@@ -326,6 +345,7 @@ exec_body(struct ex *ex)
 	const char		*end = a + ex->req.se_argv_len;
 	char			 user[HARDEN_USER_MAX];
 	uint32_t		 uid;
+	json_t			*o;
 
 	/* In the space, as the space's own uid, whatever its image says. */
 	strlcpy(user, HARDEN_GK_USER, sizeof(user));
@@ -339,7 +359,71 @@ exec_body(struct ex *ex)
 		return NULL;
 	for (; a < end; a += strlen(a) + 1)
 		json_array_append_new(argv, json_string(a));
-	return docker_exec_body(argv, user, NULL);
+	o = docker_exec_body(argv, user, NULL);
+	if (o != NULL && ex->req.se_tty &&
+	    json_object_set_new(o, "Tty", json_true()) == -1) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/*
+ * The size wanted goes out when the exec exists and no resize is in
+ * flight; one that came meanwhile follows the answer.
+ */
+static void
+ex_resize_next(struct docker_req *rq)
+{
+	struct ex		*ex = docker_req_state(rq);
+	struct exec_resize_req	 rz;
+
+	if (!ex->req.se_tty || ex->resizing || ex->exec_id[0] == '\0' ||
+	    ex->stream_over || ex->want_rows == 0 || ex->want_cols == 0 ||
+	    (ex->want_rows == ex->sent_rows && ex->want_cols == ex->sent_cols))
+		return;
+	memset(&rz, 0, sizeof(rz));
+	strlcpy(rz.rz_api, ex->api, sizeof(rz.rz_api));
+	strlcpy(rz.rz_exec_id, ex->exec_id, sizeof(rz.rz_exec_id));
+	rz.rz_rows = ex->sent_rows = ex->want_rows;
+	rz.rz_cols = ex->sent_cols = ex->want_cols;
+	if (docker_req_spawn(rq, &docker_exec_resize_op, &rz, sizeof(rz)) ==
+	    0)
+		ex->resizing = 1;
+}
+
+/* spaced passed on the client's new window size. */
+void
+docker_exec_resize(uint32_t peerid, const struct space_exec_resize *er)
+{
+	struct docker_req	*rq;
+	struct ex		*ex;
+
+	if ((rq = docker_req_find(peerid, &docker_exec_op)) == NULL)
+		return;	/* it ended while the size came */
+	ex = docker_req_state(rq);
+	ex->want_rows = er->er_rows;
+	ex->want_cols = er->er_cols;
+	ex_resize_next(rq);
+}
+
+/* A resize answered: a failed one is logged, the terminal goes on. */
+static enum docker_next
+ex_child(struct docker_req *rq, const void *data, size_t len,
+    struct docker_call *next)
+{
+	struct ex		*ex = docker_req_state(rq);
+	struct space_done	 sd;
+
+	ex->resizing = 0;
+	if (len == sizeof(sd)) {
+		memcpy(&sd, data, sizeof(sd));
+		sd.sd_code[sizeof(sd.sd_code) - 1] = '\0';
+		if (sd.sd_code[0] != '\0')
+			log_warnx("exec: resize: %s", sd.sd_code);
+	}
+	ex_resize_next(rq);
+	return DOCKER_WAIT;
 }
 
 static enum docker_next
@@ -443,7 +527,10 @@ inspect:
 		ex->step = E_START;
 		docker_call_fmt(next, ex->api, "POST", EX_SMALL_CAP,
 		    "/exec/%s/start", ex->exec_id);
-		next->cl_body = json_pack("{s:b, s:b}", "Detach", 0, "Tty", 0);
+		next->cl_body = json_pack("{s:b, s:b}", "Detach", 0, "Tty",
+		    ex->req.se_tty ? 1 : 0);
+		/* the engine applies it once the command started */
+		ex_resize_next(rq);
 		next->cl_upgrade = 1;
 		return DOCKER_CALL;
 	case E_START:
@@ -483,7 +570,7 @@ ex_stream_read(struct docker_req *rq, struct evbuffer *in)
 		ex->unwritten += ex->rx_open ? n : 0;
 		evbuffer_drain(ex->held, n);
 	}
-	if (ex->stdin_done)
+	if (ex->stdin_done && !ex->req.se_tty)
 		docker_req_stream_shutdown(rq);
 	return ex_pump(rq, in);
 }
@@ -493,7 +580,8 @@ ex_stream_end(struct docker_req *rq, int error, struct docker_call *next)
 {
 	struct ex	*ex = docker_req_state(rq);
 
-	if (error != 0 || !frame_at_boundary(&ex->fr))
+	ex->stream_over = 1;
+	if (error != 0 || (!ex->req.se_tty && !frame_at_boundary(&ex->fr)))
 		log_warnx("exec: the stream ended %s",
 		    error != 0 ? "on an error" : "inside a frame");
 	/* The command is done with its output: now its exit code. */
@@ -541,4 +629,5 @@ const struct docker_op docker_exec_op = {
 	.op_stream_read = ex_stream_read,
 	.op_stream_end = ex_stream_end,
 	.op_stream_drained = ex_drained,
+	.op_child = ex_child,
 };

@@ -27,6 +27,7 @@
  */
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -41,5 +42,15 @@ int	 docker_exec_created(const struct docker_parser *, char *id,
 	    size_t len);
 /* 1 and *code when it exited, 0 while it runs, -1 not an answer. */
 int	 docker_exec_exited(const struct docker_parser *, int *code);
+
+/* exec -t's resize (docker_exec_resize.c), a child of the exec. */
+struct exec_resize_req {
+	char		 rz_api[24];
+	char		 rz_exec_id[EXEC_ID_MAX];
+	uint16_t	 rz_rows;
+	uint16_t	 rz_cols;
+};
+struct docker_op;
+extern const struct docker_op	docker_exec_resize_op;
 
 #endif /* SPACED_DOCKER_EXECCALL_H */

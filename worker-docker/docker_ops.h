@@ -28,6 +28,8 @@
 #include "docker_req.h"
 
 extern const struct docker_op	docker_exec_op;		/* docker_exec.c */
+struct space_exec_resize;
+void	docker_exec_resize(uint32_t peerid, const struct space_exec_resize *);
 extern const struct docker_op	docker_logs_op;		/* docker_logs.c */
 extern const struct docker_op	docker_space_ops[];	/* space_ops.c */
 extern const size_t		docker_space_nops;

@@ -299,8 +299,8 @@ docker_req_spawn(struct docker_req *parent, const struct docker_op *op,
 	struct docker_req	*rq;
 	struct docker_call	 cl;
 
-	if (parent->rq_child != NULL || parent->rq_is_child ||
-	    op->op_child != NULL)
+	/* An op with children of its own (exec -t) may be a child too. */
+	if (parent->rq_child != NULL || parent->rq_is_child)
 		fatalx("%s: %s: one child, no grandchildren", __func__,
 		    parent->rq_op->op_name);
 	if ((rq = calloc(1, sizeof(*rq))) == NULL ||
@@ -738,6 +738,18 @@ docker_req_start(const struct docker_op *op, uint32_t peerid, int fd,
 		return -1;
 	}
 	return rq_send(rq, &cl);
+}
+
+struct docker_req *
+docker_req_find(uint32_t peerid, const struct docker_op *op)
+{
+	struct docker_req	*rq;
+
+	TAILQ_FOREACH(rq, &env->de_reqs, rq_entry)
+		if (rq->rq_peerid == peerid && rq->rq_op == op &&
+		    !rq->rq_is_child && !rq->rq_replied)
+			return rq;
+	return NULL;
 }
 
 int

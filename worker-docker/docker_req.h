@@ -143,6 +143,8 @@ void		 docker_req_conn(uint32_t peerid, int fd);
  */
 int		 docker_req_start(const struct docker_op *, uint32_t peerid,
 		    int fd, int timeout_ms, const void *data, size_t len);
+/* The running request of op for the parent's peerid, or NULL. */
+struct docker_req *docker_req_find(uint32_t peerid, const struct docker_op *);
 /* Ends every request of peerid without an answer; returns how many. */
 int		 docker_req_cancel(uint32_t peerid);
 /* Requests in flight. */

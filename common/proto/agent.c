@@ -286,6 +286,12 @@ agent_profile_default(struct agent_profile *ag)
 	strlcpy(ag->ag_serve[4], "--port", sizeof(ag->ag_serve[4]));
 	strlcpy(ag->ag_serve[5], "%p", sizeof(ag->ag_serve[5]));
 	ag->ag_port = AGENT_DEFAULT_PORT;
+	/* Its TUI against the server; the password from the variable. */
+	ag->ag_nattach = 3;
+	strlcpy(ag->ag_attach[0], "opencode", sizeof(ag->ag_attach[0]));
+	strlcpy(ag->ag_attach[1], "attach", sizeof(ag->ag_attach[1]));
+	strlcpy(ag->ag_attach[2], "http://127.0.0.1:%p",
+	    sizeof(ag->ag_attach[2]));
 	strlcpy(ag->ag_password_env, "OPENCODE_SERVER_PASSWORD",
 	    sizeof(ag->ag_password_env));
 	strlcpy(ag->ag_auth_user, "opencode", sizeof(ag->ag_auth_user));
@@ -398,6 +404,12 @@ agent_profile_check(const struct agent_profile *ag)
 		if (!TERM(ag->ag_serve[i]) ||
 		    !agent_word_valid(ag->ag_serve[i]))
 			return "bad serve word";
+	if (ag->ag_nattach > AGENT_ATTACH_MAX)
+		return "attach command too long";
+	for (i = 0; i < ag->ag_nattach; i++)
+		if (!TERM(ag->ag_attach[i]) ||
+		    !agent_word_valid(ag->ag_attach[i]))
+			return "bad attach word";
 	if (ag->ag_port < 1024)
 		return "port below 1024";
 	if (!TERM(ag->ag_password_env) ||

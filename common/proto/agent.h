@@ -32,6 +32,7 @@
 #define AGENT_BINS_MAX		4
 #define AGENT_ARGS_MAX		8	/* words after a binary */
 #define AGENT_SERVE_MAX		16	/* words of the serve command */
+#define AGENT_ATTACH_MAX	8	/* words of the attach command */
 #define AGENT_WORD_MAX		127	/* one word of a command */
 #define AGENT_TARBALL_MAX	255	/* absolute path of a packed tarball */
 #define AGENT_SCRIPT_MAX	127	/* post-install script, in its package */
@@ -93,6 +94,9 @@ struct agent_profile {
 	uint32_t	 ag_nenv;
 	char		 ag_env[AGENT_ENVS_MAX][AGENT_ENV_ENTRY_MAX + 1];
 	char		 ag_revision[AGENT_REVISION_MAX + 1];	/* "" none */
+	/* the agent's own screen, run in a terminal inside; 0 words: none */
+	uint32_t	 ag_nattach;
+	char		 ag_attach[AGENT_ATTACH_MAX][AGENT_WORD_MAX + 1];
 };
 
 /*

@@ -63,6 +63,9 @@ enum ctl_imsg_type {
 	IMSG_CTL_TOKEN,		/* struct ctl_space */
 	IMSG_CTL_TOOLS,		/* struct ctl_tools */
 	IMSG_CTL_TOOLS_FILL,	/* struct ctl_tools */
+	/* not a request: a running exec -t's new window size */
+	IMSG_CTL_EXEC_RESIZE,	/* struct ctl_exec_resize */
+	IMSG_CTL_ATTACH,	/* struct ctl_exec, no argv: exec -t of attach */
 
 	/* answers (spaced -> client) */
 	IMSG_CTL_DATA = 200,	/* one record per message */
@@ -123,6 +126,21 @@ struct ctl_exec {
 	uint32_t	 cx_argc;
 	uint32_t	 cx_argv_len;		/* bytes of cx_argv used */
 	char		 cx_argv[SPACE_EXEC_ARGV_MAX];	/* NUL-separated */
+	uint32_t	 cx_tty;		/* 1: a terminal (exec -t) */
+	uint16_t	 cx_rows;		/* its size at start; 0: none */
+	uint16_t	 cx_cols;
+};
+
+/*
+ * A window size for the exec -t whose output stream is xr_stream (the
+ * client's own); spaced passes it on to the place, which resizes the
+ * terminal.  One message, no answer: a late one names no stream.
+ */
+#define EXEC_TTY_DIM_MAX	4096	/* rows or columns */
+struct ctl_exec_resize {
+	uint32_t	 xr_stream;
+	uint16_t	 xr_rows;
+	uint16_t	 xr_cols;
 };
 
 enum ctl_network_mode {

@@ -91,5 +91,7 @@
 #define ERR_NETWORK_POOL_FULL	"network_pool_exhausted"
 /* the native place: namespaces or limits refused, the first line why */
 #define ERR_SANDBOX_UNAVAILABLE	"sandbox_unavailable"
+/* attach: the agent profile names no attach command (or there is none) */
+#define ERR_NO_ATTACH		"agent_has_no_attach"
 
 #endif /* SPACED_ERRORS_H */

@@ -61,6 +61,7 @@ enum place_imsg_type {
 	IMSG_SPACE_MOVED,	/* struct space_move */
 	IMSG_SPACE_MOVE_DONE_REQ,	/* struct space_move_req */
 	IMSG_SPACE_MOVE_UNDO_REQ,
+	IMSG_SPACE_EXEC_RESIZE,	/* struct space_exec_resize, the exec's peer */
 };
 
 #define CTL_CODE_MAX		64
@@ -202,12 +203,20 @@ struct space_exec_req {
 	uint64_t	 se_output_max;	/* bytes; 0: no cap */
 	uint32_t	 se_in_stream;	/* 0: stdin is se_stdin, then EOF */
 	uint32_t	 se_out_stream;	/* 0: the output is dropped */
-	uint32_t	 se_argc;
+	uint16_t	 se_argc;	/* at most SPACE_EXEC_ARGC_MAX */
+	uint16_t	 se_tty;	/* 1: the engine's Tty, a raw stream */
 	uint32_t	 se_argv_len;	/* bytes of se_argv used */
 	uint32_t	 se_stdin_len;
-	uint32_t	 se_reserved;	/* zero */
+	uint16_t	 se_rows;	/* the terminal's size; 0: none */
+	uint16_t	 se_cols;
 	char		 se_argv[SPACE_EXEC_ARGV_MAX];
 	uint8_t		 se_stdin[SPACE_EXEC_STDIN_MAX];
+};
+
+/* exec -t: the terminal's new size (the exec's request is the peer). */
+struct space_exec_resize {
+	uint16_t	 er_rows;
+	uint16_t	 er_cols;
 };
 
 /* The two containers of a move, by the engine's ids (plain hex). */
@@ -288,6 +297,7 @@ int	space_exec_argv(struct space_exec_req *, const char *const *);
 
 /* Each is one message. */
 _Static_assert(sizeof(struct space_exec_req) <= 16384, "space_exec_req");
+_Static_assert(SPACE_EXEC_ARGC_MAX <= UINT16_MAX, "se_argc");
 _Static_assert(sizeof(struct space_req) <= 16384, "space_req");
 _Static_assert(sizeof(struct space_create_req) <= 16384, "space_create_req");
 

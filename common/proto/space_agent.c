@@ -128,6 +128,37 @@ space_agent_build(const struct agent_profile *ag, struct space_agent *sa)
 	return 0;
 }
 
+/*
+ * The agent's own screen: a /bin/sh -c line that takes the password from
+ * the token file into the profile's variable (never out of the space)
+ * and execs the attach words, "%p" the port.  -1 when there is none.
+ */
+int
+space_agent_attach(const struct agent_profile *ag, char *buf, size_t size)
+{
+	size_t		 off = 0;
+	uint32_t	 i;
+
+	if (agent_profile_check(ag) != NULL || ag->ag_nattach == 0 ||
+	    size == 0)
+		return -1;
+	buf[0] = '\0';
+	if (puts_(buf, size, &off, "[ -s " SPACE_TOKEN_FILE " ] || { "
+	    "echo 'spaced: the space has no server token' >&2; exit 69; }; ")
+	    == -1 || puts_(buf, size, &off, ag->ag_password_env) == -1 ||
+	    puts_(buf, size, &off, "=\"$(/bin/cat " SPACE_TOKEN_FILE ")\"; "
+	    "export ") == -1 ||
+	    puts_(buf, size, &off, ag->ag_password_env) == -1 ||
+	    puts_(buf, size, &off, "; exec") == -1)
+		return -1;
+	for (i = 0; i < ag->ag_nattach; i++)
+		if (puts_(buf, size, &off, " ") == -1 ||
+		    put_word(buf, size, &off, ag->ag_attach[i], ag->ag_port) ==
+		    -1)
+			return -1;
+	return 0;
+}
+
 const char *
 space_agent_env(const struct space_agent *sa, uint32_t i)
 {

@@ -61,6 +61,8 @@ int	 space_agent_build(const struct agent_profile *, struct space_agent *);
 const char *space_agent_check(const struct space_agent *);
 /* A token as create sends it: SPACE_TOKEN_LEN of base64url, terminated. */
 int	 space_token_valid(const char *, size_t size);
+/* The attach command's sh -c line (SPACE_AGENT_CMD_MAX); -1 none. */
+int	 space_agent_attach(const struct agent_profile *, char *, size_t);
 /* The i-th variable, or NULL past the last. */
 const char *space_agent_env(const struct space_agent *, uint32_t i);
 

@@ -64,8 +64,8 @@ out=$(sc exec "$id" -- sh -c 'echo out; echo err >&2' 2>"$T/err")
 check "exec: stdout and stderr apart" \
     sh -c "test '$out' = out && grep -qx err '$T/err'"
 
-sc exec "$id" -t 1 -- sleep 30 2>"$T/err"
-check "exec -t: the time limit ends it (command_timeout, 125)" \
+sc exec "$id" -T 1 -- sleep 30 2>"$T/err"
+check "exec -T: the time limit ends it (command_timeout, 125)" \
     sh -c "test $? -eq 125 && grep -q command_timeout '$T/err'"
 check "exec: 64 MiB of output arrive whole" \
     test "$(sc exec "$id" -n -- head -c 67108864 /dev/zero | wc -c)" -eq 67108864

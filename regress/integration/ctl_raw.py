@@ -199,7 +199,8 @@ def main():
         argv = b"true\0"
         body = (sid.encode() + b"\0" + b"\0" * 3 +
                 struct.pack("=IIIII", target, 0, 0, 1, len(argv)) +
-                argv + b"\0" * (8192 - len(argv)))
+                argv + b"\0" * (8192 - len(argv)) +
+                struct.pack("=IHH", 0, 0, 0))	# no terminal
         s.sendall(hdr(CTL_EXEC, len(body)) + body)
     elif case == "data-nostream":
         # Data for a stream that does not exist: refused, then closed.

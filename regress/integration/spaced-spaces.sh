@@ -63,7 +63,7 @@ check "help needs no socket and no XDG_RUNTIME_DIR" sh -c \
     "env -u XDG_RUNTIME_DIR '$tree/bin/spacectl' -s /nonexistent help >/dev/null"
 sctl help create >"$tree/hc.out" 2>&1; rc=$?
 check "help create: its usage and its line, exit 0" sh -c \
-    "[ $rc = 0 ] && grep -qx 'usage: spacectl \[-j\] create \[-n name\] \[-m memory\]' '$tree/hc.out' &&
+    "[ $rc = 0 ] && grep -qx 'usage: spacectl \[-j\] create \[-n name\] \[-m memory\] \[-p docker | native\] \[--code DIR\]' '$tree/hc.out' &&
      grep -q '^create: ' '$tree/hc.out'"
 check "help server: the arguments of server" sh -c \
     "'$tree/bin/spacectl' help server | grep -q '^usage: spacectl \[-j\] server ID'"

@@ -25,6 +25,7 @@
  * The layout: docs/notes/spacectl-commands.md.
  */
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -89,6 +90,9 @@ struct ctl_req {
 	/* exec: a second fd polled for input, when it returns one */
 	int			(*cr_input_fd)(struct ctl_req *);
 	void			(*cr_input)(struct ctl_req *);
+	/* exec -t: before each wait, and the signals that wait unblocks */
+	void			(*cr_tick)(struct ctl_req *);
+	const sigset_t		*cr_sigmask;
 	int			 cr_nonblock;	/* written on POLLOUT */
 	int			 cr_patience;	/* silent waits before giving up */
 	int			 cr_fd;
@@ -126,5 +130,19 @@ int		 server_main(int, char *[]);
 int		 token_main(int, char *[]);
 int		 tools_main(int, char *[]);
 int		 help_main(int, char *[]);
+int		 attach_main(int, char *[]);
+int		 prompt_main(int, char *[]);
+int		 sessions_main(int, char *[]);
+struct ctl_codein;
+void		 codein_create_prepare(struct ctl_codein *, const char *);
+void		 codein_create_finish(struct ctl_codein *, const char *);
+unsigned int	 server_call(const char *, const char *, const char *,
+		    const char *, uint8_t **, size_t *);
+
+/* exec -t's local terminal (spacectl_tty.c). */
+void		 tty_start(int);
+void		 tty_size(uint16_t *, uint16_t *);
+int		 tty_resized(void);
+const sigset_t	*tty_poll_mask(void);
 
 #endif /* SPACED_SPACECTL_H */

@@ -28,6 +28,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ctl_proto.h"
@@ -180,15 +181,19 @@ void
 ctl_wait(struct ctl_req *cr)
 {
 	struct pollfd	 pfd[2];
+	struct timespec	 ts = { CALL_WAIT_MS / 1000, 0 };
 	int		 n, silence = 0;
 
 	while (!cr->cr_finished) {
+		if (cr->cr_tick != NULL)
+			cr->cr_tick(cr);
 		pfd[0].fd = cr->cr_fd;
 		pfd[0].events = POLLIN | (cr->cr_nonblock &&
 		    imsgbuf_queuelen(&cr->cr_ibuf) > 0 ? POLLOUT : 0);
 		pfd[1].fd = cr->cr_input_fd != NULL ? cr->cr_input_fd(cr) : -1;
 		pfd[1].events = POLLIN;
-		if ((n = poll(pfd, 2, CALL_WAIT_MS)) == -1) {
+		if ((n = cr->cr_sigmask != NULL ? ppoll(pfd, 2, &ts,
+		    cr->cr_sigmask) : poll(pfd, 2, CALL_WAIT_MS)) == -1) {
 			if (errno == EINTR)
 				continue;
 			failed("poll", strerror(errno));
@@ -209,6 +214,11 @@ ctl_wait(struct ctl_req *cr)
 			cr->cr_input(cr);
 		if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR))
 			ctl_input(cr);
+		/* A keystroke (or a credit) goes now, not after one more poll. */
+		if (cr->cr_nonblock && imsgbuf_queuelen(&cr->cr_ibuf) > 0 &&
+		    imsgbuf_write(&cr->cr_ibuf) == -1 && errno != EAGAIN &&
+		    errno != EINTR)
+			failed("send", strerror(errno));
 	}
 	imsgbuf_clear(&cr->cr_ibuf);
 }

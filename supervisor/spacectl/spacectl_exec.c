@@ -47,6 +47,7 @@ struct exec_client {
 	int			 xc_in_open;	/* stdin still goes in */
 	struct stream_rx	 xc_out;
 	int			 xc_started;
+	int			 xc_tty;		/* -t */
 	char			 xc_fail[CTL_CODE_MAX];
 	char			*xc_buf[2];	/* -j: stdout, stderr */
 	size_t			 xc_len[2];
@@ -71,6 +72,7 @@ take_output(struct exec_client *xc, const uint8_t *p, size_t n)
 
 	if (n < 1)
 		failed("bad_answer", "an empty output chunk");
+	/* A terminal has one stream; spaced-docker says stdout. */
 	which = p[0] == EXEC_OUT_STDERR ? 1 : 0;
 	if (p[0] != EXEC_OUT_STDOUT && p[0] != EXEC_OUT_STDERR)
 		failed("bad_answer", "an output chunk of no stream");
@@ -186,6 +188,25 @@ exec_input(struct ctl_req *cr)
 		failed("send", strerror(errno));
 }
 
+/* exec -t: a new window size goes out once the streams are known. */
+static void
+exec_tick(struct ctl_req *cr)
+{
+	struct exec_client	*xc = cr->cr_arg;
+	struct ctl_exec_resize	 xr;
+
+	if (!xc->xc_started || !tty_resized())
+		return;
+	memset(&xr, 0, sizeof(xr));
+	xr.xr_stream = xc->xc_out.sr_id;
+	tty_size(&xr.xr_rows, &xr.xr_cols);
+	if (xr.xr_rows == 0)
+		return;
+	if (imsg_compose(&cr->cr_ibuf, IMSG_CTL_EXEC_RESIZE, CTL_PEERID(0),
+	    getpid(), -1, &xr, sizeof(xr)) == -1)
+		failed("send", strerror(errno));
+}
+
 static int
 exec_finish(struct exec_client *xc)
 {
@@ -216,15 +237,21 @@ exec_args(int argc, char *argv[], struct ctl_exec *cx)
 	argv++;
 	optind = 0;
 	cx->cx_stdin = 1;
-	while ((ch = getopt(argc, argv, "+gnt:")) != -1) {
+	while ((ch = getopt(argc, argv, "+ginT:t")) != -1) {
 		switch (ch) {
 		case 'g':
 			cx->cx_target = EXEC_TARGET_GATEKEEPER;
+			break;
+		case 'i':
+			cx->cx_stdin = 1;	/* as without it: stdin goes in */
 			break;
 		case 'n':
 			cx->cx_stdin = 0;
 			break;
 		case 't':
+			cx->cx_tty = 1;
+			break;
+		case 'T':
 			cx->cx_timeout_ms = strtonum(optarg, 1, 86400,
 			    &errstr) * 1000;
 			if (errstr != NULL)
@@ -257,27 +284,36 @@ exec_args(int argc, char *argv[], struct ctl_exec *cx)
 	cx->cx_argv_len = off;
 }
 
-int
-exec_main(int argc, char *argv[])
+/* One exec (or attach) of cx to its end; the command's exit status. */
+static int
+exec_run(struct ctl_exec *cx, uint32_t type)
 {
-	static struct ctl_exec	 cx;
 	struct exec_client	 xc;
 	struct ctl_req		*cr = &xc.xc_req;
 	int			 s;
 
 	memset(&xc, 0, sizeof(xc));
-	exec_args(argc, argv, &cx);
 	s = connect_socket(env->sc_socket);
 	if (fcntl(s, F_SETFL, O_NONBLOCK) == -1)
 		failed("fcntl", strerror(errno));
-	if (cx.cx_stdin && (env->sc_stdin_flags = fcntl(0, F_GETFL)) != -1) {
-		atexit(restore_stdin);
+	if (cx->cx_tty) {
+		xc.xc_tty = 1;
+		tty_size(&cx->cx_rows, &cx->cx_cols);
+		cr->cr_tick = exec_tick;
+		cr->cr_sigmask = tty_poll_mask();
+	}
+	if (cx->cx_stdin && (env->sc_stdin_flags = fcntl(0, F_GETFL)) != -1) {
+		if (!cx->cx_tty)
+			atexit(restore_stdin);
 		if (fcntl(0, F_SETFL, env->sc_stdin_flags | O_NONBLOCK) == -1)
 			failed("fcntl", strerror(errno));
 	}
-	cr->cr_type = IMSG_CTL_EXEC;
-	cr->cr_payload = &cx;
-	cr->cr_len = sizeof(cx);
+	/* After the flags were read: its restore puts them back too. */
+	if (cx->cx_tty)
+		tty_start(cx->cx_stdin ? env->sc_stdin_flags : -1);
+	cr->cr_type = type;
+	cr->cr_payload = cx;
+	cr->cr_len = sizeof(*cx);
 	cr->cr_arg = &xc;
 	cr->cr_data = exec_data;
 	cr->cr_stream = exec_stream;
@@ -291,4 +327,33 @@ exec_main(int argc, char *argv[])
 	ctl_wait(cr);
 	close(s);
 	return exec_finish(&xc);
+}
+
+int
+exec_main(int argc, char *argv[])
+{
+	static struct ctl_exec	 cx;
+
+	exec_args(argc, argv, &cx);
+	return exec_run(&cx, IMSG_CTL_EXEC);
+}
+
+/*
+ * attach ID: the agent's own screen in our terminal; spaced picks the
+ * command (the agent profile's), we give it a terminal and our keys.
+ */
+int
+attach_main(int argc, char *argv[])
+{
+	static struct ctl_exec	 cx;
+
+	if (argc != 2)
+		usage();
+	if (!space_id_valid(argv[1]))
+		failed("invalid_space_id", "an ID is 12 lowercase hex "
+		    "characters");
+	strlcpy(cx.cx_id, argv[1], sizeof(cx.cx_id));
+	cx.cx_tty = 1;
+	cx.cx_stdin = 1;
+	return exec_run(&cx, IMSG_CTL_ATTACH);
 }

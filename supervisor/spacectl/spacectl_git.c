@@ -286,6 +286,37 @@ codein_main(int argc, char *argv[])
 }
 
 /*
+ * create --code DIR: the folder is found (and refused) before the space
+ * is made, its code goes in once the space is ready.
+ */
+void
+codein_create_prepare(struct ctl_codein *ci, const char *dir)
+{
+	struct git_listing	 gl;
+	struct ctl_git		 cg;
+	char			*argv[] = { "limits", (char *)(uintptr_t)dir,
+				    NULL };
+
+	/* spaced-git opens the repository: limits is the cheapest ask. */
+	memset(&gl, 0, sizeof(gl));
+	git_listing(&gl, 2, argv, IMSG_CTL_LIMITS, &cg);
+	json_decref(gl.gl_a);
+	json_decref(gl.gl_b);
+	memset(ci, 0, sizeof(*ci));
+	memcpy(ci->ci_dir, cg.cg_dir, sizeof(ci->ci_dir));
+}
+
+void
+codein_create_finish(struct ctl_codein *ci, const char *id)
+{
+	struct codein_call	 cc;
+
+	if (strlcpy(ci->ci_id, id, sizeof(ci->ci_id)) >= sizeof(ci->ci_id))
+		failed("bad_answer", "not a space id");
+	codein_call(&cc, IMSG_CTL_CODE_IN, ci);
+}
+
+/*
  * The rest of the history, from DIR, or with none from the repository
  * code in brought into the space (spaced keeps it): never the current
  * folder, which may be another repository altogether.

@@ -23,6 +23,7 @@
 #include <sys/types.h>
 
 #include <errno.h>
+#include <poll.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,12 +163,20 @@ out_empty(void)
 void
 out_bytes(int fd, const uint8_t *p, size_t n)
 {
-	ssize_t	 w;
+	struct pollfd	 pfd;
+	ssize_t		 w;
 
 	while (n > 0) {
 		if ((w = write(fd, p, n)) == -1) {
 			if (errno == EINTR)
 				continue;
+			/* A terminal shares stdin's O_NONBLOCK: wait for room. */
+			if (errno == EAGAIN) {
+				pfd.fd = fd;
+				pfd.events = POLLOUT;
+				(void)poll(&pfd, 1, -1);
+				continue;
+			}
 			/* Our reader left: the command's output goes nowhere. */
 			exit(SPACECTL_EXEC_FAILED);
 		}
@@ -415,7 +424,7 @@ out_exec_result(int code, const char *out, size_t outlen, const char *err,
  * UTF-8 form included, as \ooo: they may not move the cursor, retitle
  * the window or fake a line.  Piped output stays exact, as -j does.
  */
-static void
+void
 out_outside(FILE *f, const char *s, size_t len, int text)
 {
 	const unsigned char	*p = (const unsigned char *)s;

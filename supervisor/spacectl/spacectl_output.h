@@ -20,6 +20,7 @@
 /* spacectl_output.c and spacectl_output_space.c: what spacectl prints. */
 
 #include <jansson.h>
+#include <stdio.h>
 
 #include "ctl_proto.h"
 
@@ -34,6 +35,8 @@ const char	*jstr(json_t *, const char *);
 
 void		 out_json(json_t *);
 void		 out_json_checked(json_t *);
+/* Bytes from a space: control characters escaped at a terminal. */
+void		 out_outside(FILE *, const char *, size_t, int text);
 void		 out_json_line(json_t *);
 void		 out_json_add(json_t *, json_t *);
 void		 out_empty(void);

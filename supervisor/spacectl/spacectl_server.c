@@ -113,6 +113,49 @@ server_args(int argc, char *argv[], struct ctl_server *cv)
 		failed(ERR_BAD_REQUEST, "content type too long");
 }
 
+/*
+ * One request to the server inside space id, for prompt and sessions:
+ * the status, and the body in *body (malloc'd, NUL-terminated).
+ */
+unsigned int
+server_call(const char *id, const char *method, const char *path,
+    const char *body, uint8_t **out, size_t *outlen)
+{
+	static struct ctl_server	 cv;
+	struct server_call		 sc;
+
+	memset(&cv, 0, sizeof(cv));
+	memset(&sc, 0, sizeof(sc));
+	if (strlcpy(cv.cv_id, id, sizeof(cv.cv_id)) >= sizeof(cv.cv_id) ||
+	    strlcpy(cv.cv_method, method, sizeof(cv.cv_method)) >=
+	    sizeof(cv.cv_method) ||
+	    strlcpy(cv.cv_path, path, sizeof(cv.cv_path)) >=
+	    sizeof(cv.cv_path))
+		failed(ERR_BAD_REQUEST, "space id, method or path too long");
+	if (body != NULL) {
+		if ((cv.cv_bodylen = strlen(body)) > sizeof(cv.cv_body))
+			failed(ERR_REQUEST_TOO_LARGE, "the request is over "
+			    "2048 bytes");
+		memcpy(cv.cv_body, body, cv.cv_bodylen);
+		strlcpy(cv.cv_content_type, "application/json",
+		    sizeof(cv.cv_content_type));
+	}
+	sc.sc_req.cr_type = IMSG_CTL_SERVER;
+	sc.sc_req.cr_payload = &cv;
+	sc.sc_req.cr_len = sizeof(cv);
+	sc.sc_req.cr_arg = &sc;
+	sc.sc_req.cr_data = server_data;
+	ctl_call(&sc.sc_req);
+	if (!sc.sc_have_result || sc.sc_result.cz_bodylen != sc.sc_len)
+		failed("bad_answer", "no whole answer");
+	if ((sc.sc_body = realloc(sc.sc_body, sc.sc_len + 1)) == NULL)
+		failed("internal_error", "out of memory");
+	sc.sc_body[sc.sc_len] = '\0';
+	*out = sc.sc_body;
+	*outlen = sc.sc_len;
+	return sc.sc_result.cz_status;
+}
+
 int
 server_main(int argc, char *argv[])
 {

@@ -180,6 +180,40 @@ space_show(struct space_answer *sa)
 	return 0;
 }
 
+/* create --code: the folder, and whether the space it went to stays. */
+static const char	*code_dir;
+static char		 code_space[SPACE_ID_SIZE];
+
+static void
+code_failed_note(void)
+{
+	if (code_space[0] != '\0')
+		fprintf(stderr, "spacectl: space %s was made, but its code "
+		    "did not go in (spacectl code-in or remove it)\n",
+		    code_space);
+}
+
+/* create's --code DIR (a long option) out of argv; the new argc. */
+static int
+take_code(int argc, char *argv[])
+{
+	int	 i, j;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "--code") != 0)
+			continue;
+		if (i + 1 >= argc)
+			usage();
+		code_dir = argv[i + 1];
+		for (j = i; j + 2 <= argc; j++)
+			argv[j] = argv[j + 2];
+		return argc - 2;
+	}
+	return argc;
+}
+
 /* The command's options and ID into cs. */
 static void
 space_args(int argc, char *argv[], uint32_t type, struct ctl_space *cs)
@@ -187,6 +221,8 @@ space_args(int argc, char *argv[], uint32_t type, struct ctl_space *cs)
 	const char	*errstr;
 	int		 ch, takes_id;
 
+	if (type == IMSG_CTL_CREATE)
+		argc = take_code(argc, argv);
 	optind = 0;	/* glibc: start over, at argv[1] */
 	while ((ch = getopt(argc, argv, type == IMSG_CTL_CREATE ? "+jm:n:p:" : "+j"))
 	    != -1) {
@@ -235,6 +271,9 @@ space_main(int argc, char *argv[])
 	struct ctl_space	 cs;
 	struct space_answer	 sa;
 	struct ctl_req		 cr;
+	struct ctl_codein	 ci;
+	json_t			*o;
+
 	memset(&cs, 0, sizeof(cs));
 	memset(&sa, 0, sizeof(sa));
 	memset(&cr, 0, sizeof(cr));
@@ -250,7 +289,17 @@ space_main(int argc, char *argv[])
 	cr.cr_arg = &sa;
 	cr.cr_data = space_data;
 	cr.cr_fail = space_fail;
+	/* Refused before anything is made: a folder without a repository. */
+	if (code_dir != NULL)
+		codein_create_prepare(&ci, code_dir);
 	/* A create takes minutes: we wait as long as PROGRESS comes. */
 	ctl_call(&cr);
+	if (code_dir != NULL && (o = json_array_get(sa.sa_infos, 0)) != NULL &&
+	    jstr(o, "id") != NULL) {
+		strlcpy(code_space, jstr(o, "id"), sizeof(code_space));
+		atexit(code_failed_note);
+		codein_create_finish(&ci, code_space);
+		code_space[0] = '\0';
+	}
 	return space_show(&sa);
 }

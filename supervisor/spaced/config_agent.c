@@ -245,6 +245,20 @@ setting(struct agent_profile *ag, const struct words *w, const char **errstr)
 		ag->ag_nserve = (uint32_t)(w->w_n - 3);
 		return 0;
 	}
+	if (strcmp(s, "attach") == 0) {
+		if (w->w_n < 4 || w->w_n - 3 > AGENT_ATTACH_MAX) {
+			*errstr = "attach takes 1 to 8 words";
+			return -1;
+		}
+		for (i = 3; i < w->w_n; i++)
+			if (take(ag->ag_attach[i - 3], sizeof(ag->ag_attach[0]),
+			    w->w_v[i], agent_word_valid, errstr,
+			    "attach words are letters, digits and -._/:=@%+,")
+			    == -1)
+				return -1;
+		ag->ag_nattach = (uint32_t)(w->w_n - 3);
+		return 0;
+	}
 	if (strcmp(s, "port") == 0) {
 		if (w->w_n != 4 || number(w->w_v[3], 1024, 65535, &v) == -1) {
 			*errstr = "port takes a number from 1024 to 65535";
@@ -479,6 +493,11 @@ config_agent_print(const struct spaced_conf *conf, int fd)
 		dprintf(fd, "agent %s serve", ag->ag_name);
 		for (j = 0; j < ag->ag_nserve; j++)
 			dprintf(fd, " %s", ag->ag_serve[j]);
+		if (ag->ag_nattach > 0) {
+			dprintf(fd, "\nagent %s attach", ag->ag_name);
+			for (j = 0; j < ag->ag_nattach; j++)
+				dprintf(fd, " %s", ag->ag_attach[j]);
+		}
 		dprintf(fd, "\nagent %s port %u\n", ag->ag_name, ag->ag_port);
 		dprintf(fd, "agent %s password env %s\n", ag->ag_name,
 		    ag->ag_password_env);

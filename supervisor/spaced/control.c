@@ -442,6 +442,11 @@ control_request(struct ctl_conn *cc, struct imsg *imsg)
 		control_fail_close(cc, peerid, ERR_BAD_REQUEST);
 		return;
 	}
+	/* Not a request: a word to one of this client's running execs. */
+	if (type == IMSG_CTL_EXEC_RESIZE) {
+		streams_exec_resize(cc, imsg);
+		return;
+	}
 	if ((op = control_op(type)) == NULL) {
 		control_send_fail(cc, peerid, ERR_UNKNOWN_REQUEST);
 		return;

@@ -25,12 +25,14 @@
 
 #include <sys/types.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "errors.h"
 #include "labels.h"
 #include "log.h"
 #include "place_proto.h"
+#include "space_agent.h"
 #include "spaced.h"
 
 /* 1 if argv is argc NUL-terminated entries filling exactly len bytes. */
@@ -54,19 +56,26 @@ argv_valid(const char *argv, size_t len, uint32_t argc)
 	return n == argc;
 }
 
+/* 1 when the fixed part of a request is sound (argv aside). */
+static int
+exec_req_valid(const struct ctl_exec *cx)
+{
+	return memchr(cx->cx_id, '\0', sizeof(cx->cx_id)) != NULL &&
+	    space_id_valid(cx->cx_id) && cx->cx_pad[0] == 0 &&
+	    cx->cx_pad[1] == 0 && cx->cx_pad[2] == 0 && cx->cx_stdin <= 1 &&
+	    cx->cx_tty <= 1 && cx->cx_rows <= EXEC_TTY_DIM_MAX &&
+	    cx->cx_cols <= EXEC_TTY_DIM_MAX;
+}
+
+static const char	*exec_go(struct request *, const struct ctl_exec *);
+
 const char *
 exec_start(struct request *r, struct imsg *imsg)
 {
 	static struct ctl_exec		 cx;
-	static struct space_exec_req	 se;
-	struct ctl_exec_streams		 xs;
-	struct stream_route		*out, *in = NULL;
-	enum procid			 place;
 
 	if (imsg_get_data(imsg, &cx, sizeof(cx)) == -1 ||
-	    memchr(cx.cx_id, '\0', sizeof(cx.cx_id)) == NULL ||
-	    !space_id_valid(cx.cx_id) || cx.cx_pad[0] != 0 ||
-	    cx.cx_pad[1] != 0 || cx.cx_pad[2] != 0 || cx.cx_stdin > 1 ||
+	    !exec_req_valid(&cx) ||
 	    !argv_valid(cx.cx_argv, cx.cx_argv_len, cx.cx_argc))
 		return ERR_BAD_REQUEST;
 	if (cx.cx_target != EXEC_TARGET_SPACE &&
@@ -75,19 +84,71 @@ exec_start(struct request *r, struct imsg *imsg)
 		    "the space and its gatekeeper");
 		return NULL;
 	}
+	return exec_go(r, &cx);
+}
+
+/*
+ * attach: the agent's own screen, an exec -t of the profile's attach
+ * command through a fixed /bin/sh line (space_agent_attach): the client
+ * names only the space and its terminal.
+ */
+const char *
+attach_start(struct request *r, struct imsg *imsg)
+{
+	static struct ctl_exec		 cx;
+	const struct agent_profile	*ag = agent_profile();
+	char				 line[SPACE_AGENT_CMD_MAX];
+	const char			*argv[] = { "/bin/sh", "-c", line, NULL };
+	size_t				 i, n, off = 0;
+
+	if (imsg_get_data(imsg, &cx, sizeof(cx)) == -1 ||
+	    !exec_req_valid(&cx) || cx.cx_argc != 0 || cx.cx_argv_len != 0 ||
+	    cx.cx_target != EXEC_TARGET_SPACE || cx.cx_timeout_ms != 0)
+		return ERR_BAD_REQUEST;
+	if (ag == NULL || space_agent_attach(ag, line, sizeof(line)) == -1) {
+		request_refuse(r, ERR_NO_ATTACH, "the agent profile names no "
+		    "attach command");
+		return NULL;
+	}
+	memset(cx.cx_argv, 0, sizeof(cx.cx_argv));
+	for (i = 0; argv[i] != NULL; i++) {
+		n = strlen(argv[i]) + 1;
+		memcpy(cx.cx_argv + off, argv[i], n);
+		off += n;
+	}
+	cx.cx_argc = i;
+	cx.cx_argv_len = off;
+	cx.cx_tty = 1;
+	cx.cx_stdin = 1;
+	return exec_go(r, &cx);
+}
+
+static const char *
+exec_go(struct request *r, const struct ctl_exec *cx)
+{
+	static struct space_exec_req	 se;
+	struct ctl_exec_streams		 xs;
+	struct stream_route		*out, *in = NULL;
+	enum procid			 place;
 
 	memset(&se, 0, sizeof(se));
-	space_req_fill(r, &se.se_space, cx.cx_id);
-	se.se_target = cx.cx_target;
-	se.se_timeout_ms = cx.cx_timeout_ms;
-	se.se_argc = cx.cx_argc;
-	se.se_argv_len = cx.cx_argv_len;
-	memcpy(se.se_argv, cx.cx_argv, cx.cx_argv_len);
+	space_req_fill(r, &se.se_space, cx->cx_id);
+	se.se_target = cx->cx_target;
+	se.se_timeout_ms = cx->cx_timeout_ms;
+	se.se_argc = cx->cx_argc;
+	se.se_argv_len = cx->cx_argv_len;
+	memcpy(se.se_argv, cx->cx_argv, cx->cx_argv_len);
+	se.se_tty = cx->cx_tty;
+	se.se_rows = cx->cx_rows;
+	se.se_cols = cx->cx_cols;
+	/* Marks a terminal's exec, which alone takes resizes. */
+	if (cx->cx_tty && (r->r_heap = calloc(1, 1)) == NULL)
+		return ERR_INTERNAL;
 
 	/* The streams end at the place the space lives on. */
-	place = place_of(cx.cx_id);
+	place = place_of(cx->cx_id);
 	if ((out = stream_open(r, EP_WORKER(place),
-	    EP_CLIENT(r->r_cc))) == NULL || (cx.cx_stdin &&
+	    EP_CLIENT(r->r_cc))) == NULL || (cx->cx_stdin &&
 	    (in = stream_open(r, EP_CLIENT(r->r_cc),
 	    EP_WORKER(place))) == NULL))
 		return ERR_BUSY;

@@ -90,5 +90,8 @@ const struct ctl_op ops_table[] = {
 	/* A fill has 30 minutes of its own (spec "The filler"). */
 	ROW(IMSG_CTL_TOOLS_FILL, "tools-fill", sizeof(struct ctl_tools),
 	    WHO_DOCKER, 32 * 60, tools_fill_start, tools_fill_answers),
+	/* The agent's own screen: an exec -t, as long as it runs. */
+	ROW(IMSG_CTL_ATTACH, "attach", sizeof(struct ctl_exec), WHO_DOCKER, 0,
+	    attach_start, exec_answers),
 };
 const size_t ops_count = sizeof(ops_table) / sizeof(ops_table[0]);

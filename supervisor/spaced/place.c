@@ -235,10 +235,10 @@ space_conn(struct request *r, enum procid from, struct imsg *imsg)
 {
 	int	 s = -1;
 
-	if (r->r_conns < SPACE_CONNS_MAX) {
+	if (r->r_conns < SPACE_CONNS_MAX + r->r_conns_more) {
 		if ((s = docker_connect()) != -1)
 			r->r_conns++;
-	} else if (r->r_conns++ == SPACE_CONNS_MAX)
+	} else if (r->r_conns++ == SPACE_CONNS_MAX + r->r_conns_more)
 		log_warnx("request %u (%s): %s asks for more than %d engine "
 		    "connections: answered without", r->r_id, r->r_op->op_name,
 		    proc_title(from), SPACE_CONNS_MAX);

@@ -212,6 +212,7 @@ struct request {
 	/* create: the place asked for (PROC_DOCKER or PROC_NS), else 0 */
 	enum procid		 r_place;
 	int			 r_list_pending;	/* places a list waits for */
+	int			 r_conns_more;	/* exec -t: one a resize */
 	/* its spaced-git, and what to send it once READY (gitinst.c) */
 	struct git_inst		*r_git;
 	uint32_t		 r_git_type;
@@ -313,6 +314,7 @@ struct stream_route *stream_open(struct request *, struct stream_end_point,
 		    struct stream_end_point);
 void		 stream_close(struct stream_route *);
 struct stream_route *stream_find(uint32_t id);
+void	 streams_exec_resize(struct ctl_conn *, struct imsg *);
 void		 stream_abort(struct stream_route *);
 size_t		 stream_count(void);
 void		 streams_dispatch(struct stream_end_point, struct imsg *);
@@ -443,6 +445,7 @@ extern const size_t remove_state_size;
 extern const char codeout_script[];
 /* exec.c */
 const char	*exec_start(struct request *, struct imsg *);
+const char	*attach_start(struct request *, struct imsg *);
 extern const struct answer_row exec_answers[];
 /* gkctl.c: network and grant */
 const char	*network_start(struct request *, struct imsg *);

@@ -295,3 +295,43 @@ streams_dispatch(struct stream_end_point from, struct imsg *imsg)
 	if (forward_end)
 		stream_ended(s);
 }
+
+/*
+ * A client's new window size for its exec -t, by the output stream it
+ * reads (exec.c marked a terminal's request with its r_heap): passed on as two numbers, and it may cost the place one more
+ * engine connection (the resize call).  One for a stream that already
+ * ended is dropped; one for another client's or a plain exec is not
+ * this client's to send.
+ */
+void
+streams_exec_resize(struct ctl_conn *cc, struct imsg *imsg)
+{
+	struct ctl_exec_resize		 xr;
+	struct space_exec_resize	 er;
+	struct stream_route		*s;
+	struct request			*r;
+
+	if (imsg_get_data(imsg, &xr, sizeof(xr)) == -1 ||
+	    xr.xr_rows == 0 || xr.xr_cols == 0 ||
+	    xr.xr_rows > EXEC_TTY_DIM_MAX || xr.xr_cols > EXEC_TTY_DIM_MAX) {
+		control_fail_close(cc, imsg_get_peerid(imsg), ERR_BAD_REQUEST);
+		return;
+	}
+	if ((s = stream_find(xr.xr_stream)) == NULL || s->s_aborted)
+		return;
+	r = s->s_req;
+	if (s->s_dst.ep_proc != PROC_MAX || s->s_dst.ep_cc != cc ||
+	    (r->r_op->op_type != IMSG_CTL_EXEC &&
+	    r->r_op->op_type != IMSG_CTL_ATTACH) || r->r_heap == NULL) {
+		control_fail_close(cc, imsg_get_peerid(imsg), ERR_BAD_REQUEST);
+		return;
+	}
+	er.er_rows = xr.xr_rows;
+	er.er_cols = xr.xr_cols;
+	if (worker_compose(PROC_DOCKER, IMSG_SPACE_EXEC_RESIZE, r->r_id, -1,
+	    &er, sizeof(er)) == -1) {
+		log_warn("%s: worker_compose", __func__);
+		return;
+	}
+	r->r_conns_more++;
+}

@@ -1,0 +1,78 @@
+#!/bin/sh
+# attach to a ready space until the agent's screen is drawn (issue 23),
+# through spacectl against the same step by hand with the docker CLI
+# (docker exec -it of the same attach command, the password set from
+# the token file inside the same way), each in a tmux pane of the same
+# size, alternating; and create --code of this repository until attach
+# could start, against create then code-in (two spacectl calls).
+# Medians over N rounds; never asserts a time.
+# usage: attach.sh [build-dir] [rounds]
+set -eu
+b=$(cd "${1:-build}" && pwd)
+n=${2:-3}
+cd "$(dirname "$0")/../.."
+top=$(pwd)
+. regress/integration/lib.sh
+. "$b/images.env"
+T=$(mktemp -d)
+build=$b
+make_tree
+ca=
+[ -f /etc/ssl/certs/ca-certificates.crt ] &&
+    ca='tools ca bundle "/etc/ssl/certs/ca-certificates.crt"'
+INSTALL=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+SPACED_AGENT_CONF=""
+SPACED_EXTRA_CONF="install id $INSTALL
+space image \"$SPACE_IMAGE\"
+gatekeeper image \"$GATEKEEPER_IMAGE\"
+$ca"
+start_spaced "$T/sd" || { echo "attach: spaced did not start" >&2; exit 1; }
+TS=spaced-bench-attach-$$
+TM() { tmux -L "$TS" "$@"; }
+ids=
+trap 'TM kill-server 2>/dev/null; for i in $ids; do ctl remove "$i" >/dev/null; done;
+    stop_spaced; for v in $(docker volume ls -q | grep "^spaced-tools-$INSTALL-"); do
+    docker volume rm -f "$v" >/dev/null; done; rm -rf "$T" "$tree"' EXIT
+now() { date +%s%N; }
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+drawn() {	# until the pane shows the TUI's prompt box
+	until TM capture-pane -p -t b | grep -q "Build"; do sleep 0.05; done
+}
+
+ctl tools fill >/dev/null
+id=$(ctl create -n bench); ids=$id
+c=spaced-space-$id-space
+CLI="docker exec -it -u 10000:10000 $c /bin/sh -c '\
+OPENCODE_SERVER_PASSWORD=\"\$(cat /home/space/.spaced-space/token)\"; \
+export OPENCODE_SERVER_PASSWORD; exec opencode attach http://127.0.0.1:27600'"
+API="$tree/bin/spacectl -s $sd/run/spaced.sock attach $id"
+for i in $(seq "$n"); do
+	for w in api cli; do
+		eval "cmd=\$$(echo "$w" | tr a-z A-Z)"
+		TM -f /dev/null new-session -d -s b -x 120 -y 40 "$cmd"
+		t0=$(now); drawn; t1=$(now)
+		TM kill-server 2>/dev/null || true
+		echo $(( (t1 - t0) / 1000000 )) >>"$T/attach.$w"
+		sleep 1
+	done
+done
+# create --code of this repository until attach could start, against
+# create and then code-in, the same two steps by hand.
+for i in $(seq "$n"); do
+	t0=$(now); x=$(ctl create -n bench-code --code "$top"); t1=$(now)
+	ids="$ids $x"
+	y=$(ctl create -n bench-two); ctl code-in "$y" "$top" >/dev/null; t2=$(now)
+	ids="$ids $y"
+	echo "$(( (t1 - t0) / 1000000 )) $(( (t2 - t1) / 1000000 ))" >>"$T/code"
+	ctl remove "$x" >/dev/null; ctl remove "$y" >/dev/null; ids=$id
+done
+a=$(median <"$T/attach.api"); c2=$(median <"$T/attach.cli")
+k1=$(cut -d' ' -f1 "$T/code" | median); k2=$(cut -d' ' -f2 "$T/code" | median)
+echo "attach: until the agent's screen is drawn, median of $n, ms"
+echo "  spacectl attach                  $a"
+echo "  docker exec -it (CLI, by hand)   $c2"
+echo "  ratio $(echo "scale=2; $a / $c2" | bc)"
+echo "create --code of this repository until attach could start, median of $n, ms"
+echo "  spacectl create --code           $k1"
+echo "  create, then code-in             $k2"
+echo "  ratio $(echo "scale=2; $k1 / $k2" | bc)"

@@ -1,0 +1,29 @@
+#!/bin/sh
+# Mutation check of a person's session (issue 23): each mutant removes
+# one protection of exec -t and regress/session/tty.sh (the real engine,
+# under tmux) must go red.  Built in a copy of the tree under a temp
+# dir; the tree itself is never modified.  About a minute and a half a
+# mutant.  Usage: sh regress/mutants/session.sh [label-substring]
+. "$(dirname "$0")/lib.sh"
+
+# mutant <label> <file> <"old" => "new"[ @@ "old" => "new"...]>
+mutant() {
+	mutant_apply "$1" "$2" "$3" || return 0
+	mutant_build "$1" binaries
+	SPACED_BUILD="$tmp/src/build" sh "$tmp/src/regress/session/tty.sh" \
+	    >"$tmp/run.log" 2>&1
+	mutant_judge "$1" $? '^not ok'
+}
+
+mutant "$MUTANT_CONTROL" GNUmakefile ""
+
+mutant_expect "another client's exec"
+mutant "spaced passes on a resize for another client's exec" \
+    supervisor/spaced/streams.c \
+    "if (s->s_dst.ep_proc != PROC_MAX || s->s_dst.ep_cc != cc || => if (s->s_dst.ep_proc != PROC_MAX ||"
+mutant_expect "SIGTERM: the local terminal"
+mutant "a signal that ends spacectl leaves the terminal raw" \
+    supervisor/spacectl/spacectl_tty.c \
+    "(void)sigaction(fatal[i], &sa, NULL); => ;"
+
+mutants_end

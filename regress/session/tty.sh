@@ -1,0 +1,144 @@
+#!/bin/sh
+# exec -t under tmux (issue 23): a real terminal (tmux's pane) in front
+# of spacectl, a real space behind it.  Keys go in with send-keys, the
+# screen is read with capture-pane.  Checked: the command sees a terminal
+# of the pane's size, a resize of the pane reaches it, Ctrl-C stops a
+# sleep inside and leaves the shell, the exit status passes through, and
+# the local terminal's settings are the same before and after (also
+# after spacectl is killed by a signal).
+dir=$(cd "$(dirname "$0")" && pwd)
+. "$dir/../contract/lib.sh"
+
+command -v tmux >/dev/null || { not_ok "tmux is installed (tools/deps.sh)"; finish; }
+TS="spaced-tty-$$"
+TM() { tmux -L "$TS" "$@"; }
+tty_gone() { TM kill-server 2>/dev/null; }
+at_finish tty_gone
+
+id=$(sc create -n tty) || { not_ok "create"; finish; }
+ok "create ($id)"
+
+# A pane of a known size, a plain sh in it (no rc files to race).
+TM -f /dev/null new-session -d -s t -x 100 -y 30 "env PS1='host\$ ' sh" ||
+    { not_ok "tmux starts"; finish; }
+TM set-option -g status off
+screen() { TM capture-pane -p -t t; }
+# seen TEXT: the pane shows a line holding TEXT (within 20 s)
+seen() { wait_for 20 sh -c "tmux -L '$TS' capture-pane -p -t t | grep -qF -- \"\$1\"" _ "$1"; }
+# seen_n TEXT N: TEXT on at least N lines
+seen_n() { wait_for 20 sh -c "test \$(tmux -L '$TS' capture-pane -p -t t | grep -cF -- \"\$1\") -ge $2" _ "$1"; }
+keys() { TM send-keys -t t "$@"; }
+# at PROMPT: the pane's last line that is not empty is PROMPT, alone
+at() { wait_for 20 sh -c "tmux -L '$TS' capture-pane -p -t t | grep -v '^ *\$' | tail -n 1 | grep -qx -- \"\$1 *\"" _ "$1"; }
+SC="'$tree/bin/spacectl' -s '$sd/run/spaced.sock'"
+
+check "the host shell is up" at 'host\$'
+keys "stty -a > $T/stty.before; echo saved-before" Enter
+check "stty -a of the pane saved" seen_n saved-before 2
+keys "$SC exec $id -t -- env PS1='in''side\$ ' bash --norc -i" Enter
+check "a shell inside, on the pane" at 'inside\$'
+keys "tty; echo tty-done" Enter
+check "tty: a terminal (/dev/pts/N)" seen '/dev/pts/'
+keys "stty size" Enter
+check "stty size inside equals the pane (30 100)" seen '30 100'
+TM resize-window -t t -x 120 -y 40 2>/dev/null ||
+    TM resize-pane -t t -x 120 -y 40
+# The size goes its own way (a call of the engine's), the keys theirs:
+# ask again until it arrived.
+resized() {
+	for _r in 1 2 3 4 5 6 7 8 9 10; do
+		keys "stty size" Enter
+		wait_for 2 sh -c "tmux -L '$TS' capture-pane -p -t t | grep -qx '40 120'" &&
+		    return 0
+	done
+	return 1
+}
+check "the resize is seen inside (40 120)" resized
+keys "sleep 600" Enter
+sleep 1
+keys C-c
+keys "echo after-sleep-\$?" Enter
+check "Ctrl-C stops the sleep inside (status 130)" seen 'after-sleep-130'
+keys "echo still-here" Enter
+check "and the shell inside goes on" seen_n 'still-here' 2
+keys "exit 7" Enter
+check "back on the host" at 'host\$'
+keys "echo status-\$?" Enter
+check "the exit status passed through (7)" seen 'status-7'
+keys "stty -a > $T/stty.after; echo saved-after" Enter
+check "stty -a saved after" seen_n saved-after 2
+# The pane's size changed on purpose: the rest must be as it was.
+check "the local terminal is as it was (stty -a, but its size)" \
+    sh -c "test \"\$(sed 's/rows [0-9]*; columns [0-9]*;//' $T/stty.before)\" = \"\$(sed 's/rows [0-9]*; columns [0-9]*;//' $T/stty.after)\""
+
+# Ctrl-D ends the shell inside like exit 0.
+keys "$SC exec $id -t -- env PS1='ag''ain\$ ' bash --norc -i" Enter
+check "a second shell inside" at 'again\$'
+keys C-d
+check "Ctrl-D ends it: the host's prompt again" at 'host\$'
+keys "echo d-status-\$?" Enter
+check "with status 0" seen 'd-status-0'
+
+# A signal that ends spacectl leaves the terminal as it was.
+keys "$SC exec $id -t -- sleep 600" Enter
+# Once its command runs inside, spacectl's handlers are in place.
+wait_for 30 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" exec "$id" -n -- sh -c 'grep -qx sleep /proc/[0-9]*/comm' >/dev/null
+pid=$(pgrep -f "exec $id -t -- sleep 600" | head -n 1)
+check "spacectl runs (pid ${pid:-none})" test -n "$pid"
+[ -n "$pid" ] || screen | sed 's/^/# /'
+[ -n "$pid" ] && kill -TERM "$pid"
+keys "stty -a > $T/stty.term; echo saved-term" Enter
+check "stty -a saved after SIGTERM" seen_n saved-term 2
+check "SIGTERM: the local terminal is as it was" \
+    sh -c "test \"\$(sed 's/rows [0-9]*; columns [0-9]*;//' $T/stty.before)\" = \"\$(sed 's/rows [0-9]*; columns [0-9]*;//' $T/stty.term)\""
+
+# The control: SIGKILL leaves no way to restore it, and the check sees it.
+keys "$SC exec $id -t -- sleep 601" Enter
+wait_for 30 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" exec "$id" -n -- sh -c 'grep -qx sleep /proc/[0-9]*/comm' >/dev/null
+pid=$(pgrep -f "exec $id -t -- sleep 601" | head -n 1)
+[ -n "$pid" ] && kill -KILL "$pid"
+keys "stty -a > $T/stty.kill; echo saved-kill" Enter
+keys "stty sane" Enter
+wait_for 20 test -s "$T/stty.kill"
+check_fails "SIGKILL: the terminal stays raw, and the check sees it (control)" \
+    sh -c "test \"\$(sed 's/rows [0-9]*; columns [0-9]*;//' $T/stty.before)\" = \"\$(sed 's/rows [0-9]*; columns [0-9]*;//' $T/stty.kill)\""
+
+# Without a terminal on our side: still one inside, the status too.
+check "exec -t without a local terminal: tty inside" sh -c \
+    "$SC exec $id -t -- tty </dev/null | grep -q '^/dev/pts/'"
+sc exec "$id" -t -- sh -c 'exit 3' </dev/null >/dev/null
+check "exec -t: the exit status (3)" test $? -eq 3
+check "exec without -t: no terminal inside" sh -c \
+    "! $SC exec $id -n -- tty >/dev/null"
+# A resize is its exec's client's alone: another client naming that
+# exec's stream is cut off; the client's own resize (the control) works.
+python3 "$dir/resize_owner.py" "$sd/run/spaced.sock" "$id" >"$T/owner" 2>&1
+sed 's/^/# /' "$T/owner"
+check "a resize of another client's exec: that client is cut off" \
+    grep -qx 'B: closed' "$T/owner"
+check "the exec's own client resizes it (control)" grep -qx 'A: resized' "$T/owner"
+check "the other client's size never reached the terminal" \
+    grep -qx 'A: never saw 33 77' "$T/owner"
+
+# create --code DIR: the folder's code goes in as part of create.
+repo=$T/repo
+git init -q "$repo" && printf 'code-%s\n' "$$" >"$repo/marker.txt" &&
+    git -C "$repo" add marker.txt &&
+    git -C "$repo" -c user.name=t -c user.email=t@example.org commit -qm one
+cid=$(sc create -n code --code "$repo")
+check "create --code: prints the id alone ($cid)" \
+    sh -c "printf %s '$cid' | grep -Eqx '[0-9a-f]{12}'"
+check "create --code: the folder's code is in the space" \
+    sh -c "$SC exec $cid -n -- grep -rqx 'code-$$' /spaces/$cid"
+[ -n "$cid" ] && sc remove "$cid" >/dev/null
+n0=$(sc -j list | jq length)
+mkdir -p "$T/norepo"
+sc create -n nocode --code "$T/norepo" >"$T/nocode.out" 2>"$T/nocode.err"
+rc=$?
+check "create --code of a folder without a repository fails ($rc)" test "$rc" -ne 0
+check "and makes no space" test "$(sc -j list | jq length)" = "$n0"
+
+# The pane, for a look when something failed.
+[ "$fail" -eq 0 ] || screen | sed 's/^/# /'
+check "remove" sc remove "$id"
+finish
