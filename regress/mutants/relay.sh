@@ -30,28 +30,39 @@ S=common/lib/sandbox_filter.c
 mutant "$MUTANT_CONTROL" GNUmakefile ""
 mutant "$MUTANT_CONTROL" GNUmakefile "" unit
 
+mutant_expect 'half-close client first: EOF passed on, the answer still flows'
 mutant "an EOF closes the whole connection (no half-close)" $R \
     "if (n == 0) {\n\t\trs->rs_eof = 1; => if (n == 0) {\n\t\trelay_close(rc);\n\t\treturn;"
+mutant_expect 'half-close client first: EOF passed on, the answer still flows'
 mutant "an EOF is not passed on (no shutdown)" $R \
     "(void)shutdown(rs->rs_fd, SHUT_WR); => ;"
+mutant_expect 'gatekeeper resets: the client gets ECONNRESET'
 mutant "a gatekeeper's reset reaches the client as a plain EOF" $R \
     "if (i == 1)\n\t\trc->rc_rst = 1; => (void)0;"
+mutant_expect 'nothing listens at corridor\.sock: closed at once, then served'
 mutant "a dead gatekeeper leaves the client open" $R \
     "if ((gfd = relay_connect(cf, t)) == -1) {\n\t\tclose(cfd); => if ((gfd = relay_connect(cf, t)) == -1) {"
+mutant_expect 'cap: 256 carried, the 257th closed at once, a freed place reused'
 mutant "no cap on connections" $R \
     "if (env.rv_nconn >= cf->rc_cap) { => if (0) {"
 mutant "a write that went out in part loses the rest" $R \
     "rs->rs_piped -= (size_t)w; => rs->rs_piped = 0;"
+mutant_expect 'SIGTERM to the relay reaches the child \(sleep dies: 143\)'
 mutant "SIGTERM is not passed on" $R \
     "if (kill(cf->rc_child, sig) == -1 && errno != ESRCH) => if (0)"
+mutant_expect 'SIGTERM to the relay reaches the child \(sleep dies: 143\)'
 mutant "the exit status does not follow the child" $R \
     "*code = relay_exit_code(status); => *code = 0;"
+mutant_expect 'relay: Seccomp 2 \(filter\)'
 mutant "no confinement" $M \
     "sandbox_enter(&relay_sandbox_spec); => ;"
+mutant_expect 'IPv6 off: the relay serves 127\.0\.0\.1 and its child runs'
 mutant "IPv6 off is fatal" $M \
     "if (errno != EAFNOSUPPORT && errno != EADDRNOTAVAIL) => if (1)"
+mutant_expect 'the child'\''s signal mask, ignored signals and environment are its own'
 mutant "the child inherits SIGPIPE ignored" $M \
     "(void)sigaction(SIGPIPE, &ri->ri_pipe, NULL); => ;"
+mutant_expect 'SIGTERM to the relay reaches the child \(sleep dies: 143\)'
 mutant "the child inherits the relay's signal mask" $M \
     "if (sigprocmask(SIG_SETMASK, &ri->ri_mask, NULL) == -1) => if (0)"
 # Not run, measured once: moving the listeners after fork survives, with
@@ -59,16 +70,22 @@ mutant "the child inherits the relay's signal mask" $M \
 # and also without it (the parent, run first after fork, listens within
 # microseconds, while the child's exec takes a millisecond): the order is
 # kept by the code, and no test here can make the race lose reliably.
+mutant_expect 'relay_filter::signals_its_child_only'
 mutant "SB_CHILD leaves Landlock's signal scope on" $L \
     "sb_landlock_signal_out && !(spec->sb_groups & SB_CHILD)) => sb_landlock_signal_out)" unit
+mutant_expect 'SIGTERM to the relay reaches the child \(sleep dies: 143\)'
 mutant "SB_CHILD leaves Landlock's signal scope on (integration)" $L \
     "sb_landlock_signal_out && !(spec->sb_groups & SB_CHILD)) => sb_landlock_signal_out)"
+mutant_expect 'relay_filter::sockets_only_unix_stream'
 mutant "SB_UNIX socket() of any family" $S \
     "cmp[0] = SCMP_A0(SCMP_CMP_EQ, AF_UNIX); => cmp[0] = SCMP_A0(SCMP_CMP_NE, 12345);" unit
+mutant_expect 'relay_filter::sockets_only_unix_stream'
 mutant "SB_UNIX socket() of any type" $S \
     "SB_SOCK_TYPE_MASK, SOCK_STREAM); => 0, 0);" unit
+mutant_expect 'relay_filter::signals_its_child_only'
 mutant "SB_CHILD kill of any pid (-1 broadcast)" $S \
     "SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffff80000000ULL, 0)); => SCMP_A0(SCMP_CMP_MASKED_EQ, 0, 0));" unit
+mutant_expect 'relay_filter::sockets_only_unix_stream'
 mutant "SB_UNIX also grants bind and listen" $S \
     "SYS_connect, SYS_accept4,\n\t-1 => SYS_connect, SYS_accept4, SYS_bind, SYS_listen,\n\t-1" unit
 

@@ -142,7 +142,7 @@ mutant "their minimum ignored" docker_check.c \
 mutant "ours max ignored" docker_check.c \
     "use = api_cmp(&t, &hi) < 0 ? t : hi; => use = t;" "negotiate/*"
 mutant "non-200 /version accepted" docker_ops.c \
-    "if (p->dp_status != 200) { => if (0) {" "check/not_200"
+    "if (p->dp_status != 200) {\n\t\tlog_warnx(\"docker: GET /version => if (0) {\n\t\tlog_warnx(\"docker: GET /version" "check/not_200"
 mutant "no deadline" docker_req.c \
     "if (evtimer_add(rq->rq_timer, &tv) == -1) => if (0)" \
     "check/slow_engine_times_out"
@@ -157,13 +157,13 @@ mutant "one request at a time (waits for its answer)" docker_req.c \
     "#include <errno.h> => #include <errno.h>\n#include <poll.h> @@ return rq_send(rq, &cl);\n} => if (rq_send(rq, &cl) == -1) return -1; { struct pollfd pf = { fd, POLLIN, 0 }; poll(&pf, 1, -1); } return 0; }" \
     "async/ten_*"
 mutant "cancel keeps the fd" docker_req.c \
-    "if (rq->rq_fd != -1)\n\t\tclose(rq->rq_fd); => (void)0;" \
+    "if (rq->rq_fd != -1)\n\t\tclose(rq->rq_fd);\n\tif (rq->rq_timer != NULL) => if (rq->rq_timer != NULL)" \
     "req/cancel_frees*"
 mutant "cancel keeps the timer" docker_req.c \
     "if (rq->rq_timer != NULL)\n\t\tevent_free(rq->rq_timer); => (void)0;" \
     "req/cancel_frees*"
 mutant "cancel answers" docker_req.c \
-    "\t\trq_free(rq);\n\t\tn++; => \t\trq->rq_op->op_fail(rq, \"x\"); rq_free(rq);\n\t\tn++;" \
+    "\t\t\trq_free(rq);\n\t\t\tn++; => \t\t\tmemset(&cl, 0, sizeof(cl)); (void)rq->rq_op->op_fail(rq, \"x\", 0, &cl); rq_free(rq);\n\t\t\tn++;" \
     "req/cancel_frees*"
 mutant "no in-flight cap" docker_req.c \
     "if (env->de_nreqs > DOCKER_REQ_MAX) { => if (0) {" "req/in_flight_cap*"
