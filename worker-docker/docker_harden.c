@@ -433,10 +433,15 @@ harden_space_create(const struct harden_params *p, const char **errstr)
 	 * new namespace has loopback alone either way, and the sandbox
 	 * costs a start two re-execs of dockerd.
 	 */
-	body = json_pack("{s:s, s:b, s:s, s:o, s:o, s:n, s:o, s:o, s:o}",
+	/*
+	 * The space's folder is where code in puts the project: the agent's
+	 * server starts there, and every exec (attach's screen) begins there.
+	 */
+	body = json_pack("{s:s, s:b, s:s, s:s, s:o, s:o, s:n, s:o, s:o, s:o}",
 	    "Image", p->hp_space_image,
 	    "NetworkDisabled", 1,
 	    "User", user,
+	    "WorkingDir", folder,
 	    "Env", env,
 	    /* Under --init, the relay listens before the agent starts. */
 	    "Entrypoint", argv,

@@ -15,7 +15,7 @@
  */
 
 /*
- * fuzz-link: worker-docker/docker_harden.c worker-docker/docker_verify.c worker-docker/docker_verify_res.c common/proto/labels.c common/proto/agent.c
+ * fuzz-link: worker-docker/docker_harden.c worker-docker/docker_verify.c worker-docker/docker_verify_res.c worker-docker/docker_netpool.c common/proto/labels.c common/proto/agent.c
  *
  * Arbitrary bytes as inspect JSON to every checker: parsed with the
  * checkers' own capped parser, then fed to each, also when the parse
