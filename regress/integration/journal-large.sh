@@ -47,9 +47,11 @@ bytes=$(docker logs "$gk" 2>/dev/null | wc -c)
 check "the stand-in's log holds $N lines ($bytes bytes)" \
     test "$(docker logs "$gk" 2>/dev/null | wc -l)" = "$N"
 
+t0=$(date +%s)
 timeout 120 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" -j journal "$id" \
     >"$T/j.json" 2>"$T/j.err"
 rc=$?
+echo "# journal: $(($(date +%s) - t0)) s for $bytes bytes"
 check "journal ends ($rc; $(head -c 200 "$T/j.err"))" test "$rc" = 0
 n=$(jq '[.records[] | select(.host | startswith("f"))] | length' \
     "$T/j.json" 2>/dev/null)
