@@ -266,13 +266,8 @@ inspect:
 			lg_done(lg, ERR_DOCKER_FAILED, msg);
 			return DOCKER_DONE;
 		}
-		/* The parser's body goes with the call: keep a copy. */
-		if (p->dp_body_len > 0) {
-			if ((lg->body = malloc(p->dp_body_len)) == NULL)
-				fatal("%s: malloc", __func__);
-			memcpy(lg->body, p->dp_body, p->dp_body_len);
-		}
-		lg->body_len = p->dp_body_len;
+		/* Up to SPACE_LOGS_MAX: taken from the parser, not copied. */
+		lg->body = docker_req_body_take(rq, &lg->body_len);
 		lg->step = L_PUMP;
 		return lg_pump(lg) == 0 ? DOCKER_WAIT : DOCKER_DONE;
 	case L_PUMP:
