@@ -98,6 +98,12 @@ lg_flush(struct lg *lg)
 	    lg->pend_len) == -1)
 		fatal("%s: stream_tx_send", __func__);
 	lg->pend_len = 0;
+	/*
+	 * Queued is not sent: the pump also runs from the engine socket's
+	 * callback, after which nothing else arms the channel's write, and a
+	 * window left queued brings no credit back.
+	 */
+	imsg_event_add(docker_channel());
 	return 1;
 }
 
@@ -145,7 +151,6 @@ lg_pump(struct lg *lg)
 	}
 	if (!lg_flush(lg))
 		return 0;
-	imsg_event_add(docker_channel());
 	if (!frame_at_boundary(&lg->fr))
 		log_warnx("logs: the log ends inside a frame");
 	log_debug("logs: %s: %llu bytes of journal lines", lg->req.sl_space.sq_id,
@@ -261,13 +266,8 @@ inspect:
 			lg_done(lg, ERR_DOCKER_FAILED, msg);
 			return DOCKER_DONE;
 		}
-		/* The parser's body goes with the call: keep a copy. */
-		if (p->dp_body_len > 0) {
-			if ((lg->body = malloc(p->dp_body_len)) == NULL)
-				fatal("%s: malloc", __func__);
-			memcpy(lg->body, p->dp_body, p->dp_body_len);
-		}
-		lg->body_len = p->dp_body_len;
+		/* Up to SPACE_LOGS_MAX: taken from the parser, not copied. */
+		lg->body = docker_req_body_take(rq, &lg->body_len);
 		lg->step = L_PUMP;
 		return lg_pump(lg) == 0 ? DOCKER_WAIT : DOCKER_DONE;
 	case L_PUMP:

@@ -165,6 +165,11 @@ uint32_t	 docker_req_peerid(const struct docker_req *);
 /* The whole operation's deadline, from now (an exec's own time limit). */
 void		 docker_req_deadline(struct docker_req *, int ms);
 const struct docker_op *docker_req_op(const struct docker_req *);
+/*
+ * The answer's body, now the op's to free (NULL when empty), from
+ * op_answer: a large one is then held once, not once more as a copy.
+ */
+uint8_t		*docker_req_body_take(struct docker_req *, size_t *len);
 
 /*
  * A second request beside this one, on a connection of its own (asked of

@@ -16,8 +16,9 @@
 
 /*
  * A request in raw stream mode (after a 101): the op's own bytes in and
- * out of the connection, with flow control.  Leaf functions: they call
- * nothing of docker_req.c, which calls them.
+ * out of the connection, with flow control; and an answer's body handed
+ * to the op.  Leaf functions: they call nothing of docker_req.c, which
+ * calls them.
  */
 
 #include <sys/types.h>
@@ -75,4 +76,15 @@ docker_req_stream_pause(struct docker_req *rq, int pause)
 		bufferevent_disable(rq->rq_bev, EV_READ);
 	else
 		bufferevent_enable(rq->rq_bev, EV_READ);
+}
+
+uint8_t *
+docker_req_body_take(struct docker_req *rq, size_t *len)
+{
+	uint8_t	*body = rq->rq_answer.dp_body;
+
+	*len = rq->rq_answer.dp_body_len;
+	rq->rq_answer.dp_body = NULL;
+	rq->rq_answer.dp_body_len = rq->rq_answer.dp_body_alloc = 0;
+	return body;
 }
