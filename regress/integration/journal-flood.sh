@@ -96,7 +96,7 @@ function one() {
 for (let k = 0; k < 32; k++) one();
 '
 t0=$(date +%s)
-sc exec "$id" -t 900 -- node -e "$FLOOD" "$N" >"$T/flood.out" 2>&1
+sc exec "$id" -T 900 -- node -e "$FLOOD" "$N" >"$T/flood.out" 2>&1
 t1=$(date +%s)
 echo "# flood: $(cat "$T/flood.out") in $((t1 - t0)) s"
 check "the flood ran: $N CONNECTs, none let through" \
