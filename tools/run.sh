@@ -69,10 +69,10 @@ EOT
 cat <<EOT
   its agent's server:    $ctl server $id GET /global/health
   the server's token:    $ctl token $id
-  a shell inside:        $ctl exec $id -- bash -i
+  a shell inside:        $ctl exec $id -t -- bash -i
   one command:           $ctl exec $id -- git --version
   let it reach a name:   $ctl network $id allowlist registry.npmjs.org
-  what it tried:         $ctl exec $id -g -- /usr/libexec/spaced/spaced-gatekeeper -C GET /journal
+  what it tried:         $ctl journal $id
   a model key (stdin):   $ctl grant $id model https://api.example.com/v1 authorization < key
   stop, start, remove:   $ctl stop|start|remove $id
   every space:           $ctl list
