@@ -21,6 +21,7 @@
  */
 
 #include <sys/types.h>
+#include <sys/syscall.h>
 
 #include <linux/capability.h>
 
@@ -28,6 +29,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -35,8 +37,40 @@
 #include "proc.h"
 #include "ns.h"
 
-static struct event	 sigchld;
+/*
+ * What it keeps: namespaces and mounts (SYS_ADMIN), uid maps and the
+ * users of a space and a gatekeeper (SETUID, SETGID), the space's
+ * folders (CHOWN, DAC_OVERRIDE, FOWNER), joining a space's namespaces
+ * (SYS_PTRACE, SYS_CHROOT), ending its processes (KILL), the
+ * loopback of a space's new network namespace up (NET_ADMIN).
+ */
+#define NS_CAPS	(1ULL << CAP_SYS_ADMIN | 1ULL << CAP_SETUID | \
+	1ULL << CAP_SETGID | 1ULL << CAP_CHOWN | 1ULL << CAP_DAC_OVERRIDE | \
+	1ULL << CAP_FOWNER | 1ULL << CAP_SYS_PTRACE | 1ULL << CAP_KILL | \
+	1ULL << CAP_SYS_CHROOT | 1ULL << CAP_NET_ADMIN)
 
+static struct event	 sigchld;
+static uint64_t		 ns_caps;	/* of NS_CAPS, those it was given */
+
+static uint64_t
+caps_permitted(void)
+{
+	struct __user_cap_header_struct	 hdr;
+	struct __user_cap_data_struct	 data[2];
+
+	memset(&hdr, 0, sizeof(hdr));
+	memset(data, 0, sizeof(data));
+	hdr.version = _LINUX_CAPABILITY_VERSION_3;
+	if (syscall(SYS_capget, &hdr, data) == -1)
+		fatal("capget");
+	return (uint64_t)data[1].permitted << 32 | data[0].permitted;
+}
+
+/*
+ * Without the capabilities a space needs (a service unit's bounding
+ * set, spaced run as a plain user) the native place is absent, not
+ * spaced: every create and check says why.
+ */
 static void
 ns_prewarm(void)
 {
@@ -47,23 +81,20 @@ ns_prewarm(void)
 		fatal("/proc/self/exe");
 	self[n] = '\0';
 	ns_libexec_set(dirname(self));
+	ns_caps = caps_permitted() & NS_CAPS;
+	if (ns_caps != NS_CAPS) {
+		ns_unavailable_set("spaced-ns was not given the capabilities "
+		    "a space needs (CAP_SYS_ADMIN and others: a service "
+		    "unit's CapabilityBoundingSet?)");
+		return;
+	}
 	ns_sweep();
 }
 
-/*
- * What it keeps: namespaces and mounts (SYS_ADMIN), uid maps and the
- * users of a space and a gatekeeper (SETUID, SETGID), the space's
- * folders (CHOWN, DAC_OVERRIDE, FOWNER), joining a space's namespaces
- * (SYS_PTRACE, SYS_CHROOT), ending its processes (KILL), the
- * loopback of a space's new network namespace up (NET_ADMIN).
- */
 static void
 ns_confine(void)
 {
-	sandbox_caps_limit(1ULL << CAP_SYS_ADMIN | 1ULL << CAP_SETUID |
-	    1ULL << CAP_SETGID | 1ULL << CAP_CHOWN | 1ULL << CAP_DAC_OVERRIDE |
-	    1ULL << CAP_FOWNER | 1ULL << CAP_SYS_PTRACE | 1ULL << CAP_KILL |
-	    1ULL << CAP_SYS_CHROOT | 1ULL << CAP_NET_ADMIN, 0);
+	sandbox_caps_limit(ns_caps, 0);
 	ns_filter_worker();
 }
 

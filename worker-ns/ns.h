@@ -90,6 +90,8 @@ pid_t		 ns_gk_launch(const struct ns_space *, char *err,
 pid_t		 ns_enter_exec(const struct ns_space *, int target,
 		    pid_t target_pid, char *const argv[], int fds[3]);
 const char	*ns_probe(char *err, size_t errlen);
+/* Why the native place is absent here; then ns_probe says it. */
+void		 ns_unavailable_set(const char *);
 void		 ns_libexec_set(const char *);
 
 /* ns_mount.c: in a child's new mount namespace */

@@ -582,6 +582,15 @@ ns_enter_exec(const struct ns_space *ns, int target, pid_t target_pid,
 	    128 + WTERMSIG(status));
 }
 
+static char	 ns_unavailable[SPACE_DONE_MESSAGE_MAX];
+
+void
+ns_unavailable_set(const char *why)
+{
+	strlcpy(ns_unavailable, why, sizeof(ns_unavailable));
+	log_warnx("the native place is absent: %s", why);
+}
+
 /*
  * check and create's refusal: the namespaces a space needs, tried in a
  * child that does nothing else.  NULL, or the first line of the error.
@@ -592,6 +601,10 @@ ns_probe(char *err, size_t errlen)
 	int	 ep[2], status;
 	pid_t	 pid;
 
+	if (ns_unavailable[0] != '\0') {
+		strlcpy(err, ns_unavailable, errlen);
+		return err;
+	}
 	if (pipe2(ep, O_CLOEXEC) == -1)
 		return "pipe";
 	pid = clone_child(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID |

@@ -83,4 +83,8 @@ sc journal "$id" --verify >"$U/v" 2>&1
 check "  journal --verify ($(cat "$U/v"))" grep -q '^the chain holds' "$U/v"
 sc -j remove "$id" >/dev/null
 check "  remove" test $? = 0
+# The native place needs what the unit bounds away (CAP_SYS_ADMIN, the
+# host's network): it is absent, said by name, and spaced goes on.
+check_refusal "create -p native: the native place is absent, and why" 1 \
+    'sandbox_unavailable.*capabilities' sc create -p native -n unit-ns
 finish
