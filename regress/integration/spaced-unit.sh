@@ -26,8 +26,11 @@ while True:
         if lvl == socket.SOL_SOCKET and typ == socket.SCM_CREDENTIALS:
             pid = int.from_bytes(data[0:4], "little")
     out.write("%d %s\n" % (pid, m.decode()))
-' "$U/notify" "$U/notified" &
+' "$U/notify" "$U/notified" </dev/null >/dev/null 2>&1 &
 listener=$!
+# Gone whatever way the suite ends (lib.sh may finish before at_finish
+# is reached); it never holds the runner's pipe either.
+trap 'kill $listener 2>/dev/null' EXIT
 i=0
 while [ ! -S "$U/notify" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 SPACED_WRAP="unshare --net setpriv --no-new-privs \
