@@ -71,13 +71,18 @@ take_text(struct turn *t, const char *pid, const char *text)
 	json_object_set_new(t->printed, pid, json_integer((json_int_t)len));
 }
 
+/*
+ * A part id told once a listing: a hostile listing that repeats an id
+ * with another status would otherwise be told anew at every look.
+ */
 static void
-take_part(struct turn *t, json_t *part)
+take_part(struct turn *t, json_t *part, json_t *seen)
 {
 	const char	*pid = str(part, "id"), *text, *st, *old;
 	json_t		*state;
 
-	if (pid == NULL)
+	if (pid == NULL || json_object_get(seen, pid) != NULL ||
+	    json_object_set_new(seen, pid, json_true()) == -1)
 		return;
 	if (is(part, "type", "text") && (text = str(part, "text")) != NULL) {
 		take_text(t, pid, text);
@@ -122,7 +127,7 @@ judge(struct turn *t, json_t *last)
 enum turn_state
 turn_take(struct turn *t, const char *buf, size_t len)
 {
-	json_t		*msgs, *m, *last = NULL, *parts;
+	json_t		*msgs, *m, *last = NULL, *parts, *seen;
 	json_error_t	 err;
 	enum turn_state	 rv = TURN_GOING;
 	size_t		 i, j;
@@ -130,7 +135,7 @@ turn_take(struct turn *t, const char *buf, size_t len)
 	if (len > TURN_MESSAGES_MAX ||
 	    (msgs = json_loadb(buf, len, 0, &err)) == NULL)
 		return TURN_UNREADABLE;
-	if (!json_is_array(msgs)) {
+	if (!json_is_array(msgs) || (seen = json_object()) == NULL) {
 		json_decref(msgs);
 		return TURN_UNREADABLE;
 	}
@@ -141,11 +146,12 @@ turn_take(struct turn *t, const char *buf, size_t len)
 		last = m;
 		parts = json_object_get(m, "parts");
 		for (j = 0; j < json_array_size(parts); j++)
-			take_part(t, json_array_get(parts, j));
+			take_part(t, json_array_get(parts, j), seen);
 	}
 	if (last != NULL && json_array_size(msgs) > 0 &&
 	    json_array_get(msgs, json_array_size(msgs) - 1) == last)
 		rv = judge(t, last);
+	json_decref(seen);
 	json_decref(msgs);
 	return rv;
 }
