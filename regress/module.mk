@@ -59,3 +59,6 @@ INTEGRATION	+= regress/agent/turn.sh
 INTEGRATION	+= regress/session/tty.sh regress/session/agent.sh
 BENCHES		+= $(sort $(wildcard regress/bench/*.sh))
 FUZZ_TARGETS	+= $(sort $(wildcard regress/fuzz/*_fuzz.c))
+# The native place's own suites (issue 25): a missing limit accepted or
+# refused, the gatekeeper's log capped, make run without Docker.
+INTEGRATION	+= $(sort $(wildcard regress/native/*.sh))

@@ -44,6 +44,7 @@
 #define NS_TMP_OPTS		"size=256m,mode=1777"
 #define NS_GK_CTLDIR		"/tmp"	/* its control.sock, 0600, private */
 #define NS_GK_LOG_MAX		(10LL << 20)	/* gk.log, as Docker's cap */
+#define NS_GK_LOG_FILES		5	/* gk.log and gk.log.1 to .4 */
 #define NS_CGROOT		"/sys/fs/cgroup"
 #define NS_CGNAME		"spaced-ns"
 
@@ -72,14 +73,18 @@ int		 ns_pid_write(const char *id, const char *leaf, pid_t);
 void		 ns_pid_forget(const char *id, const char *leaf);
 int		 ns_rm_tree(const char *path);
 
-/* ns_cgroup.c */
+/* ns_cgroup.c; skip: the limits (space_limits.h) to go without */
 int		 ns_cgroup_make(const char *name, uint64_t memory,
-		    int64_t cpus, uint32_t pids, char *missing, size_t len);
+		    int64_t cpus, uint32_t pids, uint8_t skip, char *missing,
+		    size_t len);
 int		 ns_cgroup_join(const char *name, pid_t);
 int		 ns_cgroup_kill(const char *name);
 void		 ns_cgroup_remove(const char *name);
 int		 ns_cgroup_check(const char *name, uint64_t memory,
-		    uint32_t pids, char *why, size_t len);
+		    uint32_t pids, uint8_t skip, char *why, size_t len);
+uint8_t		 ns_cgroup_absent(const char *name);
+uint8_t		 ns_limits_absent(void);
+const char	*ns_limit_first(uint8_t);
 const char	*ns_limits_missing(void);
 
 /* ns_space.c: the space's pid 1, and a command inside it */
@@ -128,5 +133,8 @@ void		 ns_sweep(void);
 int		 ns_alive(const char *id, const char *leaf);
 void		 ns_reap(void);
 extern const char *const ns_space_env[];
+/* ns_gklog.c: the gatekeeper's stdout into gk.log, turned over */
+void		 ns_gklog_base(struct event_base *);
+int		 ns_gklog_open(const char *id);
 
 #endif /* SPACED_NS_H */

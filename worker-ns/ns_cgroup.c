@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "space_limits.h"
 #include "ns.h"
 
 static const char *const controllers[] = { "memory", "pids", "cpu" };
@@ -97,11 +98,12 @@ cg_exists(const char *ctl, const char *file)
 	    access(path, F_OK) == 0;
 }
 
-/* The limits this host cannot give a space, "" for none. */
-const char *
-ns_limits_missing(void)
+/* The limits this host cannot give a space, as a set. */
+uint8_t
+ns_limits_absent(void)
 {
 	char	 path[PATH_MAX];
+	uint8_t	 absent = 0;
 	size_t	 i;
 
 	for (i = 0; i < NCONTROLLERS; i++) {
@@ -113,14 +115,42 @@ ns_limits_missing(void)
 			(void)mkdir(path, 0755);
 	}
 	if (!cg_exists("memory", "memory.limit_in_bytes"))
-		return "memory";
+		absent |= SPACE_LIMIT_MEMORY | SPACE_LIMIT_SWAP;
 	if (!cg_exists("memory", "memory.memsw.limit_in_bytes"))
-		return "swap";
+		absent |= SPACE_LIMIT_SWAP;
 	if (!cg_exists("pids", "pids.max"))
-		return "pids";
+		absent |= SPACE_LIMIT_PIDS;
 	if (!cg_exists("cpu", "cpu.cfs_quota_us"))
-		return "cpu";
+		absent |= SPACE_LIMIT_CPU;
+	return absent;
+}
+
+/* The first limit of a set by name, "" for none. */
+const char *
+ns_limit_first(uint8_t set)
+{
+	uint8_t	 bit;
+
+	for (bit = 1; bit <= SPACE_LIMITS_ALL; bit <<= 1)
+		if (set & bit)
+			return space_limit_name(bit);
 	return "";
+}
+
+const char *
+ns_limits_missing(void)
+{
+	return ns_limit_first(ns_limits_absent());
+}
+
+/* The controller a limit is set in; its group holds the processes. */
+static int
+ctl_usable(size_t i, uint8_t skip)
+{
+	static const uint8_t	 bits[] = { SPACE_LIMIT_MEMORY,
+	    SPACE_LIMIT_PIDS, SPACE_LIMIT_CPU };
+
+	return (skip & bits[i]) == 0;
 }
 
 /*
@@ -129,13 +159,15 @@ ns_limits_missing(void)
  */
 int
 ns_cgroup_make(const char *name, uint64_t memory, int64_t cpus,
-    uint32_t pids, char *missing, size_t len)
+    uint32_t pids, uint8_t skip, char *missing, size_t len)
 {
 	char	 path[PATH_MAX], v[32];
 	size_t	 i;
 
 	missing[0] = '\0';
 	for (i = 0; i < NCONTROLLERS; i++) {
+		if (!ctl_usable(i, skip))
+			continue;
 		if (cg_path(path, sizeof(path), controllers[i], name,
 		    NULL) == -1 || (mkdir(path, 0755) == -1 &&
 		    errno != EEXIST)) {
@@ -145,51 +177,71 @@ ns_cgroup_make(const char *name, uint64_t memory, int64_t cpus,
 	}
 	snprintf(v, sizeof(v), "%" PRIu64, memory);
 	/* memsw must stay >= memory: lower memory first, then memsw. */
-	(void)cg_write("memory", name, "memory.limit_in_bytes", v);
-	if (cg_write("memory", name, "memory.memsw.limit_in_bytes", v) == -1) {
+	if ((skip & SPACE_LIMIT_MEMORY) == 0)
+		(void)cg_write("memory", name, "memory.limit_in_bytes", v);
+	if ((skip & (SPACE_LIMIT_MEMORY | SPACE_LIMIT_SWAP)) == 0 &&
+	    cg_write("memory", name, "memory.memsw.limit_in_bytes", v) == -1) {
 		strlcpy(missing, "swap", len);
 		return -1;
 	}
-	if (cg_write("memory", name, "memory.limit_in_bytes", v) == -1) {
+	if ((skip & SPACE_LIMIT_MEMORY) == 0 &&
+	    cg_write("memory", name, "memory.limit_in_bytes", v) == -1) {
 		strlcpy(missing, "memory", len);
 		return -1;
 	}
 	snprintf(v, sizeof(v), "%u", pids);
-	if (cg_write("pids", name, "pids.max", v) == -1) {
+	if ((skip & SPACE_LIMIT_PIDS) == 0 &&
+	    cg_write("pids", name, "pids.max", v) == -1) {
 		strlcpy(missing, "pids", len);
 		return -1;
 	}
 	snprintf(v, sizeof(v), "%" PRId64, cpus / 10000);	/* per 100 ms */
-	if (cg_write("cpu", name, "cpu.cfs_period_us", "100000") == -1 ||
-	    cg_write("cpu", name, "cpu.cfs_quota_us", v) == -1) {
+	if ((skip & SPACE_LIMIT_CPU) == 0 &&
+	    (cg_write("cpu", name, "cpu.cfs_period_us", "100000") == -1 ||
+	    cg_write("cpu", name, "cpu.cfs_quota_us", v) == -1)) {
 		strlcpy(missing, "cpu", len);
 		return -1;
 	}
 	return 0;
 }
 
+/* In each group there is; a controller the host lacks is no failure. */
 int
 ns_cgroup_join(const char *name, pid_t pid)
 {
-	char	 v[32];
+	char	 v[32], path[PATH_MAX];
 	size_t	 i;
+	int	 n = 0;
 
 	snprintf(v, sizeof(v), "%d", (int)pid);
-	for (i = 0; i < NCONTROLLERS; i++)
-		if (cg_write(controllers[i], name, "cgroup.procs", v) == -1)
+	for (i = 0; i < NCONTROLLERS; i++) {
+		if (cg_write(controllers[i], name, "cgroup.procs", v) == 0)
+			n++;
+		else if (cg_path(path, sizeof(path), controllers[i], name,
+		    "cgroup.procs") == -1 || access(path, F_OK) == 0)
 			return -1;
-	return 0;
+	}
+	return n > 0 ? 0 : -1;
 }
 
-/* SIGKILL to every process of the group; how many were left. */
+/*
+ * SIGKILL to every process of the group; how many were left.  Any
+ * controller's group holds them all: the first one there.
+ */
 int
 ns_cgroup_kill(const char *name)
 {
+	static const char *const order[] = { "pids", "memory", "cpu" };
 	char	 buf[8192], *p, *e;
 	long	 pid;
+	size_t	 i;
 	int	 n = 0;
 
-	if (cg_read("pids", name, "cgroup.procs", buf, sizeof(buf)) == -1)
+	for (i = 0; i < NCONTROLLERS; i++)
+		if (cg_read(order[i], name, "cgroup.procs", buf,
+		    sizeof(buf)) == 0)
+			break;
+	if (i == NCONTROLLERS)
 		return 0;
 	for (p = buf; *p != '\0'; p = e) {
 		pid = strtol(p, &e, 10);
@@ -215,30 +267,54 @@ ns_cgroup_remove(const char *name)
 			log_debug("rmdir %s: %s", path, strerror(errno));
 }
 
-/* verify: the group's limits are what the record says. */
+/* The limits a group has no file for: the host did not give them. */
+uint8_t
+ns_cgroup_absent(const char *name)
+{
+	char	 buf[64];
+	uint8_t	 absent = 0;
+
+	if (cg_read("memory", name, "memory.limit_in_bytes", buf,
+	    sizeof(buf)) == -1)
+		absent |= SPACE_LIMIT_MEMORY;
+	if (cg_read("memory", name, "memory.memsw.limit_in_bytes", buf,
+	    sizeof(buf)) == -1)
+		absent |= SPACE_LIMIT_SWAP;
+	if (cg_read("pids", name, "pids.max", buf, sizeof(buf)) == -1)
+		absent |= SPACE_LIMIT_PIDS;
+	if (cg_read("cpu", name, "cpu.cfs_quota_us", buf, sizeof(buf)) == -1)
+		absent |= SPACE_LIMIT_CPU;
+	return absent;
+}
+
+/* verify: the group's limits, but those of skip, are the record's. */
 int
 ns_cgroup_check(const char *name, uint64_t memory, uint32_t pids,
-    char *why, size_t len)
+    uint8_t skip, char *why, size_t len)
 {
 	char	 buf[64];
 
-	if (cg_read("memory", name, "memory.limit_in_bytes", buf,
-	    sizeof(buf)) == -1 || strtoull(buf, NULL, 10) != memory) {
+	if ((skip & SPACE_LIMIT_MEMORY) == 0 && (cg_read("memory", name,
+	    "memory.limit_in_bytes", buf, sizeof(buf)) == -1 ||
+	    strtoull(buf, NULL, 10) != memory)) {
 		strlcpy(why, "memory", len);
 		return -1;
 	}
-	if (cg_read("memory", name, "memory.memsw.limit_in_bytes", buf,
-	    sizeof(buf)) == -1 || strtoull(buf, NULL, 10) != memory) {
+	if ((skip & SPACE_LIMIT_SWAP) == 0 && (cg_read("memory", name,
+	    "memory.memsw.limit_in_bytes", buf, sizeof(buf)) == -1 ||
+	    strtoull(buf, NULL, 10) != memory)) {
 		strlcpy(why, "swap", len);
 		return -1;
 	}
-	if (cg_read("pids", name, "pids.max", buf, sizeof(buf)) == -1 ||
-	    strtoul(buf, NULL, 10) != pids) {
+	if ((skip & SPACE_LIMIT_PIDS) == 0 && (cg_read("pids", name,
+	    "pids.max", buf, sizeof(buf)) == -1 ||
+	    strtoul(buf, NULL, 10) != pids)) {
 		strlcpy(why, "pids", len);
 		return -1;
 	}
-	if (cg_read("cpu", name, "cpu.cfs_quota_us", buf, sizeof(buf)) == -1 ||
-	    strtol(buf, NULL, 10) <= 0) {
+	if ((skip & SPACE_LIMIT_CPU) == 0 && (cg_read("cpu", name,
+	    "cpu.cfs_quota_us", buf, sizeof(buf)) == -1 ||
+	    strtol(buf, NULL, 10) <= 0)) {
 		strlcpy(why, "cpu", len);
 		return -1;
 	}

@@ -38,6 +38,8 @@
 
 struct lg {
 	uint32_t		 peerid;
+	char			 id[SPACE_ID_SIZE];
+	int			 file;	/* the next of gk.log.4 ... gk.log */
 	int			 fd;
 	struct stream_tx	 tx;
 	uint64_t		 sent;
@@ -57,7 +59,31 @@ lg_end(struct lg *lg, const char *code, const char *msg)
 	free(lg);
 }
 
-/* As much as the credit allows; the end once the file is read. */
+/*
+ * The next file there is, oldest first (gk.log.4 to .1, then gk.log),
+ * as the Docker place's log holds its rotated files: 0, or -1 at the
+ * end.
+ */
+static int
+lg_next(struct lg *lg)
+{
+	char	 path[PATH_MAX], leaf[24];
+
+	if (lg->fd != -1)
+		close(lg->fd);
+	lg->fd = -1;
+	for (; lg->file >= 0 && lg->fd == -1; lg->file--) {
+		if (lg->file == 0)
+			strlcpy(leaf, "gk.log", sizeof(leaf));
+		else
+			snprintf(leaf, sizeof(leaf), "gk.log.%d", lg->file);
+		if (ns_path(path, sizeof(path), lg->id, leaf) == 0)
+			lg->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	}
+	return lg->fd == -1 ? -1 : 0;
+}
+
+/* As much as the credit allows; the end once the files are read. */
 static void
 lg_pump(struct lg *lg)
 {
@@ -75,6 +101,8 @@ lg_pump(struct lg *lg)
 			lg_end(lg, ERR_INTERNAL, "gk.log cannot be read");
 			return;
 		}
+		if (n == 0 && lg_next(lg) == 0)
+			continue;
 		if (n == 0 || lg->sent + n > SPACE_LOGS_MAX) {
 			lg_end(lg, "", NULL);
 			return;
@@ -103,7 +131,6 @@ ns_logs_start(uint32_t peerid, struct imsg *imsg)
 	struct space_logs_req	 sl;
 	struct ns_space		 ns;
 	struct lg		*lg;
-	char			 path[PATH_MAX];
 
 	if (imsg_get_data(imsg, &sl, sizeof(sl)) == -1 ||
 	    memchr(sl.sl_space.sq_owner, '\0', sizeof(sl.sl_space.sq_owner)) ==
@@ -126,8 +153,9 @@ ns_logs_start(uint32_t peerid, struct imsg *imsg)
 		lg_end(lg, ERR_SPACE_NOT_OURS, "the space has another owner");
 		return;
 	}
-	if (ns_path(path, sizeof(path), ns.ns_id, "gk.log") == -1 ||
-	    (lg->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1) {
+	strlcpy(lg->id, ns.ns_id, sizeof(lg->id));
+	lg->file = NS_GK_LOG_FILES - 1;
+	if (lg_next(lg) == -1) {
 		/* no gatekeeper ever ran: no line yet */
 		lg_end(lg, "", NULL);
 		return;

@@ -41,6 +41,7 @@
 #include "errors.h"
 #include "log.h"
 #include "proc.h"
+#include "space_limits.h"
 #include "space_parse.h"
 #include "ns.h"
 
@@ -113,19 +114,22 @@ send_info(uint32_t peerid, const struct ns_space *ns)
 
 /* The gatekeeper first, then the space; each with its group. */
 static int
-space_run(const struct ns_space *ns, const char *hosts, char *err,
+space_run(const struct ns_space *ns, const struct space_req *sq, char *err,
     size_t len)
 {
 	char	 gk[SPACE_ID_SIZE + 4], missing[16], sock[PATH_MAX];
 	pid_t	 gpid, spid;
+	uint8_t	 skip;
 	int	 i;
 
 	end_all(ns->ns_id);
+	/* What the host lacks and spaced.conf accepts; the rest must be. */
+	skip = ns_limits_absent() & sq->sq_limits_accept;
 	snprintf(gk, sizeof(gk), "%s-gk", ns->ns_id);
 	if (ns_cgroup_make(gk, NS_GK_MEMORY, 500000000LL, NS_GK_PIDS_MAX,
-	    missing, sizeof(missing)) == -1 ||
+	    skip, missing, sizeof(missing)) == -1 ||
 	    ns_cgroup_make(ns->ns_id, ns->ns_memory, ns->ns_cpus, NS_PIDS_MAX,
-	    missing, sizeof(missing)) == -1) {
+	    skip, missing, sizeof(missing)) == -1) {
 		snprintf(err, len, "the %s limit cannot be set", missing);
 		return -1;
 	}
@@ -143,7 +147,7 @@ space_run(const struct ns_space *ns, const char *hosts, char *err,
 		}
 		nap();
 	}
-	if ((spid = ns_space_launch(ns, hosts, err, len)) == -1 ||
+	if ((spid = ns_space_launch(ns, sq->sq_hosts, err, len)) == -1 ||
 	    ns_pid_write(ns->ns_id, "init", spid) == -1)
 		goto fail;
 	return 0;
@@ -234,6 +238,7 @@ op_create(uint32_t peerid, const struct space_req *sq)
 	struct ns_space	 ns;
 	char		 err[SPACE_DONE_MESSAGE_MAX], dir[PATH_MAX];
 	const char	*miss;
+	uint8_t		 absent;
 	time_t		 now = time(NULL);
 	unsigned long	 low;
 	char		 work[SPACE_ID_SIZE + 8];
@@ -242,9 +247,20 @@ op_create(uint32_t peerid, const struct space_req *sq)
 		ns_done(peerid, ERR_SANDBOX_UNAVAILABLE, err, -1);
 		return;
 	}
-	if ((miss = ns_limits_missing())[0] != '\0') {
-		snprintf(err, sizeof(err), "no %s limit on this host", miss);
+	absent = ns_limits_absent();
+	if ((miss = ns_limit_first(absent & ~sq->sq_limits_accept))[0] !=
+	    '\0') {
+		snprintf(err, sizeof(err), "no %s limit on this host (see "
+		    "spaced.conf's native accept missing limits)", miss);
 		ns_done(peerid, ERR_SANDBOX_UNAVAILABLE, err, -1);
+		return;
+	}
+	/* A group is how its processes are found again: one at least. */
+	if ((absent & (SPACE_LIMIT_MEMORY | SPACE_LIMIT_PIDS |
+	    SPACE_LIMIT_CPU)) == (SPACE_LIMIT_MEMORY | SPACE_LIMIT_PIDS |
+	    SPACE_LIMIT_CPU)) {
+		ns_done(peerid, ERR_SANDBOX_UNAVAILABLE, "no cgroup controller "
+		    "on this host to hold a space's processes", -1);
 		return;
 	}
 	memset(&ns, 0, sizeof(ns));
@@ -280,7 +296,7 @@ op_create(uint32_t peerid, const struct space_req *sq)
 		return;
 	}
 	err[0] = '\0';
-	if (space_run(&ns, sq->sq_hosts, err, sizeof(err)) == -1) {
+	if (space_run(&ns, sq, err, sizeof(err)) == -1) {
 		log_warnx("create %s: %s", ns.ns_id, err);
 		(void)ns_record_remove(ns.ns_id);
 		ns_done(peerid, ERR_SANDBOX_UNAVAILABLE, err, -1);
@@ -346,9 +362,30 @@ violation(uint32_t peerid, const char *check, const char *msg, int *n)
 	(*n)++;
 }
 
-/* What verify demands of a running space, by name. */
+/* Each limit the space runs without, by name, unless accepted. */
+static void
+absent_limits(uint32_t peerid, const char *group, uint8_t accepted,
+    int *bad)
+{
+	char	 msg[SPACE_MESSAGE_MAX];
+	uint8_t	 absent, bit;
+
+	absent = ns_cgroup_absent(group) & ~accepted;
+	for (bit = 1; bit <= SPACE_LIMITS_ALL; bit <<= 1) {
+		if ((absent & bit) == 0)
+			continue;
+		snprintf(msg, sizeof(msg), "the space runs without a %s "
+		    "limit: this host has none", space_limit_name(bit));
+		violation(peerid, space_limit_name(bit), msg, bad);
+	}
+}
+
+/*
+ * What verify demands of a running space, by name.  accepted: the
+ * missing limits not to name (start's look at a running space).
+ */
 static int
-verify(uint32_t peerid, const struct ns_space *ns)
+verify(uint32_t peerid, const struct ns_space *ns, uint8_t accepted)
 {
 	char	 why[16], gk[SPACE_ID_SIZE + 4], path[64], self[64];
 	char	 theirs[64];
@@ -358,8 +395,9 @@ verify(uint32_t peerid, const struct ns_space *ns)
 
 	snprintf(gk, sizeof(gk), "%s-gk", ns->ns_id);
 	if ((pid = ns_pid_read(ns->ns_id, "init")) > 0) {
-		if (ns_cgroup_check(ns->ns_id, ns->ns_memory, NS_PIDS_MAX, why,
-		    sizeof(why)) == -1)
+		absent_limits(peerid, ns->ns_id, accepted, &bad);
+		if (ns_cgroup_check(ns->ns_id, ns->ns_memory, NS_PIDS_MAX,
+		    ns_cgroup_absent(ns->ns_id), why, sizeof(why)) == -1)
 			violation(peerid, why, "the space's limit is not the "
 			    "record's", &bad);
 		snprintf(path, sizeof(path), "/proc/%d/ns/net", (int)pid);
@@ -371,7 +409,7 @@ verify(uint32_t peerid, const struct ns_space *ns)
 			    "network namespace of its own", &bad);
 	}
 	if (ns_alive(ns->ns_id, "gk") && ns_cgroup_check(gk, NS_GK_MEMORY,
-	    NS_GK_PIDS_MAX, why, sizeof(why)) == -1)
+	    NS_GK_PIDS_MAX, ns_cgroup_absent(gk), why, sizeof(why)) == -1)
 		violation(peerid, "gatekeeper_limits", "the gatekeeper's limit "
 		    "is not the record's", &bad);
 	return bad;
@@ -383,7 +421,7 @@ op_start(uint32_t peerid, const struct space_req *sq, struct ns_space *ns)
 	char	 err[SPACE_DONE_MESSAGE_MAX];
 
 	if (ns_alive(ns->ns_id, "init") && ns_alive(ns->ns_id, "gk")) {
-		if (verify(peerid, ns) != 0) {
+		if (verify(peerid, ns, sq->sq_limits_accept) != 0) {
 			ns_done(peerid, ERR_SPACE_VERIFY_FAILED, NULL, -1);
 			return;
 		}
@@ -392,7 +430,7 @@ op_start(uint32_t peerid, const struct space_req *sq, struct ns_space *ns)
 		return;
 	}
 	err[0] = '\0';
-	if (space_run(ns, sq->sq_hosts, err, sizeof(err)) == -1) {
+	if (space_run(ns, sq, err, sizeof(err)) == -1) {
 		ns_done(peerid, ERR_SANDBOX_UNAVAILABLE, err, -1);
 		return;
 	}
@@ -484,7 +522,7 @@ ns_op(uint32_t type, uint32_t peerid, struct imsg *imsg)
 		ns_done(peerid, "", NULL, -1);
 		break;
 	case IMSG_SPACE_VERIFY_REQ:
-		n = verify(peerid, &ns);
+		n = verify(peerid, &ns, 0);
 		ns_done(peerid, "", NULL, -1);
 		(void)n;
 		break;

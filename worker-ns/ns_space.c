@@ -415,19 +415,14 @@ ns_gk_launch(const struct ns_space *ns, char *err, size_t errlen)
 	    port, NULL };
 	char	*env[] = { "HOME=/tmp", "PATH=/usr/bin:/bin", NULL };
 	int	 go[2], ep[2], out;
-	struct stat st;
 	pid_t	 pid;
 	char	 c;
 
 	snprintf(port, sizeof(port), "%u", ns->ns_port);
-	if (ns_path(root, sizeof(root), ns->ns_id, "gkroot") == -1 ||
-	    ns_path(src, sizeof(src), ns->ns_id, "gk.log") == -1)
+	if (ns_path(root, sizeof(root), ns->ns_id, "gkroot") == -1)
 		return -1;
-	/* The Docker place's log cap: past it, a start begins a new file. */
-	if (stat(src, &st) == 0 && st.st_size > NS_GK_LOG_MAX)
-		(void)unlink(src);
-	if ((out = open(src, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC |
-	    O_NOFOLLOW, 0600)) == -1) {
+	/* Its stdout through spaced-ns, which keeps gk.log under its cap. */
+	if ((out = ns_gklog_open(ns->ns_id)) == -1) {
 		snprintf(err, errlen, "gk.log: %s", strerror(errno));
 		return -1;
 	}

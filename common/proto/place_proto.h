@@ -99,6 +99,12 @@ struct space_req {
 	char		 sq_id[SPACE_ID_SIZE];	/* "" for create and list */
 	char		 sq_name[SPACE_NAME_MAX + 1];	/* create; "" default */
 	char		 sq_project[SPACE_PROJECT_LEN + 1];	/* create */
+	/*
+	 * The limits spaced.conf lets the native place go without
+	 * (space_limits.h); in the padding before sq_memory, since
+	 * space_exec_req, which holds this, is at its 16 KiB.
+	 */
+	uint8_t		 sq_limits_accept;
 	uint64_t	 sq_memory;		/* create; 0: the default */
 	int64_t		 sq_cpus;		/* NanoCpus; 0: the default */
 	char		 sq_space_image[SPACE_IMAGE_MAX];

@@ -67,10 +67,10 @@ mutant "the gatekeeper sees all of /usr" $B \
     '{ "/usr/lib", 0 },		/* its libraries */ => { "/usr", 0 },'
 mutant_expect "the memory limit"
 mutant "no memory limit" $C \
-    'if (cg_write("memory", name, "memory.memsw.limit_in_bytes", v) == -1) { => if (0) { @@ if (cg_write("memory", name, "memory.limit_in_bytes", v) == -1) { => if (0) { @@ (void)cg_write("memory", name, "memory.limit_in_bytes", v); => ;'
+    'cg_write("memory", name, "memory.memsw.limit_in_bytes", v) == -1) { => 0) { @@ cg_write("memory", name, "memory.limit_in_bytes", v) == -1) { => 0) { @@ (void)cg_write("memory", name, "memory.limit_in_bytes", v); => ;'
 mutant_expect "the pids limit"
 mutant "no pids limit" $C \
-    'if (cg_write("pids", name, "pids.max", v) == -1) { => if (0) {'
+    'cg_write("pids", name, "pids.max", v) == -1) { => 0) {'
 mutant_expect "leaves no process"
 mutant "no death signal after the space's drop" $S \
     'if (become(NS_SPACE_UID) == -1 || die_with(lifefd) == -1) => if (become(NS_SPACE_UID) == -1)'

@@ -33,6 +33,7 @@
 #include "ctl_proto.h"
 #include "labels.h"
 #include "log.h"
+#include "space_limits.h"
 #include "spaced.h"
 
 #define CONFIG_MAX	(64 * 1024)
@@ -59,6 +60,7 @@ config_defaults(struct spaced_conf *conf, uid_t uid, const char *runtime_dir,
 	conf->sc_nagents = 1;
 	strlcpy(conf->sc_agent, AGENT_DEFAULT_NAME, sizeof(conf->sc_agent));
 	strlcpy(conf->sc_default_place, "auto", sizeof(conf->sc_default_place));
+	strlcpy(conf->sc_native_accept, "none", sizeof(conf->sc_native_accept));
 	if (uid == 0) {
 		strlcpy(conf->sc_socket, SPACED_SOCK_ROOT,
 		    sizeof(conf->sc_socket));
@@ -275,6 +277,27 @@ check_place(const char *v)
 	return NULL;
 }
 
+static const char *
+check_limits(const char *v)
+{
+	const char	*errstr;
+	uint8_t		 set;
+
+	return space_limits_parse(v, &set, &errstr) == -1 ? errstr : NULL;
+}
+
+uint8_t
+config_native_accept(const struct spaced_conf *conf)
+{
+	const char	*errstr;
+	uint8_t		 set;
+
+	if (space_limits_parse(conf->sc_native_accept, &set, &errstr) == -1)
+		fatalx("%s: unchecked \"%s\"", __func__,
+		    conf->sc_native_accept);
+	return set;
+}
+
 static const struct {
 	const char	*kw;
 	size_t		 off;
@@ -302,6 +325,7 @@ static const struct {
 	KW("spaces per owner",	sc_spaces_max,		check_spaces_max),
 	KW("default place",	sc_default_place,	check_place),
 	KW("trust",		sc_trust,		check_trust),
+	KW("native accept missing limits", sc_native_accept, check_limits),
 #undef KW
 };
 #define NKEYWORDS	(sizeof(config_keywords) / sizeof(config_keywords[0]))

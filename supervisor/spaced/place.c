@@ -227,6 +227,7 @@ space_req_fill(struct request *r, struct space_req *sq, const char *id)
 	    &sq->sq_net_prefix) == -1)
 		fatalx("%s: network pool", __func__);
 	sq->sq_spaces_max = config_spaces_max(conf);
+	sq->sq_limits_accept = config_native_accept(conf);
 }
 
 /* Another engine connection for this request, or none past the cap. */

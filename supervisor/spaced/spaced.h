@@ -92,6 +92,8 @@ struct spaced_conf {
 	char	 sc_default_place[8];
 	/* whose CAs the filler and the spaces trust: "host" ("") or "images" */
 	char	 sc_trust[8];
+	/* the limits the native place may go without: "none", "all", a list */
+	char	 sc_native_accept[32];
 };
 
 /* config.c: pure; "keyword value" lines, see spaced.conf(5) */
@@ -109,6 +111,8 @@ void	 config_space_uids(const struct spaced_conf *, uint32_t *first,
 int	 config_space_net(const struct spaced_conf *, uint32_t *base,
 	    uint8_t *pool_prefix, uint8_t *prefix);
 uint16_t config_spaces_max(const struct spaced_conf *);
+/* Its "native accept missing limits" as space_limits.h's set. */
+uint8_t	 config_native_accept(const struct spaced_conf *);
 /* config_agent.c: the "agent" lines; named: profiles this file began */
 int	 config_agent_line(const char *p, const char *eol,
 	    struct spaced_conf *, uint32_t *named, const char **errstr);

@@ -1,0 +1,49 @@
+#!/bin/sh
+# Mutation check of the native place's own suites (regress/native/):
+# a missing limit accepted or refused, the gatekeeper's log turned over.
+# Each mutant names the suite it runs and the row that must go red.
+# Built as mutants/native.sh builds (this tree's objects, only the
+# mutated file rebuilt); under a minute each.
+# Usage: sh regress/mutants/nsplace.sh [label-substring]
+. "$(dirname "$0")/lib.sh"
+
+# mutant <label> <file> <suite> <"old" => "new"[ @@ ...]>
+mutant() {
+	mutant_apply "$1" "$2" "$4" || return 0
+	cp -a "$top/build" "$tmp/src/build"
+	git ls-files | while read -r f; do
+		[ "$f" = "$2" ] || touch -r "$top/$f" "$tmp/src/$f" 2>/dev/null
+	done
+	touch "$tmp/src/$2"
+	mutant_build "$1" binaries
+	SPACED_BUILD="$tmp/src/build" timeout 600 \
+	    sh "$tmp/src/regress/native/$3" >"$tmp/run.log" 2>&1
+	mutant_judge "$1" $? '^not ok'
+}
+
+O=worker-ns/ns_ops.c
+C=worker-ns/ns_cgroup.c
+G=worker-ns/ns_gklog.c
+
+mutant "$MUTANT_CONTROL" GNUmakefile limits.sh ""
+mutant "$MUTANT_CONTROL" GNUmakefile gklog.sh ""
+
+mutant_expect "with pids accepted, create makes the space"
+mutant "create ignores what spaced.conf accepts" $O limits.sh \
+    'ns_limit_first(absent & ~sq->sq_limits_accept) => ns_limit_first(absent)'
+mutant_expect "^create -p native refuses"
+mutant "create goes on without a limit nobody accepted" $O limits.sh \
+    'ns_limit_first(absent & ~sq->sq_limits_accept) => ns_limit_first(0)'
+mutant_expect "^verify names the missing limit"
+mutant "verify is silent about a missing limit" $O limits.sh \
+    'absent = ns_cgroup_absent(group) & ~accepted; => absent = 0;'
+mutant_expect "remove leaves none of them"
+mutant "processes found through the pids group only" $C limits.sh \
+    '{ "pids", "memory", "cpu" }; => { "pids", "pids", "pids" };'
+mutant_expect "gk.log is under the cap"
+mutant "gk.log never turned over" $G gklog.sh \
+    'if (g->size + (off_t)n <= NS_GK_LOG_MAX) { => if (1) {'
+mutant_expect "begins with a whole line"
+mutant "turned over mid-line" $G gklog.sh \
+    "head = (nl = memrchr(buf, '\\\\n', n)) != NULL ? nl - buf + 1 : 0; => head = 0; (void)nl;"
+mutants_end

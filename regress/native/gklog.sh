@@ -1,0 +1,82 @@
+#!/bin/sh
+# A native gatekeeper's log stays capped while it runs (issue 25): its
+# stdout is a pipe spaced-ns copies into gk.log, turned over at 10 MiB
+# into gk.log.1 to .4, as the Docker place's json-file keeps five files
+# of 10 MB.  The flood is 60 MiB of journal-shaped lines written into
+# the running gatekeeper's own stdout (root opens /proc/PID/fd/1: the
+# same pipe, the same bytes its journal writes); the gatekeeper's real
+# lines still land after it, and a start of the space goes on.
+. "$(dirname "$0")/../integration/lib.sh"
+
+if [ "$(id -u)" != 0 ]; then
+	skip "the native place needs root (namespaces and cgroup groups)"
+	finish
+fi
+T=$(mktemp -d /tmp/spaced-nsgklog.XXXXXX)
+chmod 0755 "$T"
+make_tree
+SPACED_EXTRA_CONF="install id $(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+default place native"
+sc() { "$tree/bin/spacectl" -s "$sd/run/spaced.sock" "$@"; }
+gklog_end() {
+	[ -n "${A:-}" ] && sc remove "$A" >/dev/null 2>&1
+	stop_spaced
+	rm -rf "$T" "$tree"
+}
+at_finish gklog_end
+start_spaced "$T/sd" || { not_ok "spaced starts"; finish; }
+
+A=$(sc create -n gklog) || A=
+check "a native space ($A)" test -n "$A"
+[ -n "$A" ] || finish
+dir="$sd/state/native/$A"
+MAX=$((10 * 1024 * 1024))
+CHUNK=65536
+deny() { sc exec "$A" -- curl -s -m 5 -o /dev/null -w '%{http_code}' "http://$1/" ; }
+
+check "a refusal is journaled in gk.log (control)" sh -c \
+    "[ \"\$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec '$A' -- curl -s -m 5 -o /dev/null -w '%{http_code}' http://before.invalid/)\" = 403 ] &&
+    grep -q '\"host\":\"before.invalid\"' '$dir/gk.log'"
+
+# 60 MiB into the gatekeeper's stdout, in lines as its journal writes.
+gk=$(cut -d" " -f1 "$dir/gk")
+check "the gatekeeper's stdout is a pipe (not gk.log itself)" sh -c \
+    "readlink /proc/$gk/fd/1 | grep -q '^pipe:'"
+python3 - "/proc/$gk/fd/1" <<'PY'
+import sys
+line = (b'{"at":"2026-12-06T00:00:00.000Z","listener":"corridor","host":"'
+        + b"f" * 60 + b'.flood.invalid","port":443,"decision":"deny:test"}\n')
+block = line * 512
+with open(sys.argv[1], "wb", buffering=0) as f:
+    for _ in range(60 * 1024 * 1024 // len(block) + 1):
+        f.write(block)
+PY
+check "the flood was written" test $? -eq 0
+# Copied by spaced-ns as it comes: until the files stop growing.
+total() { cat "$dir"/gk.log* | wc -c; }
+last=-1
+while [ "$(total)" != "$last" ]; do last=$(total); sleep 1; done
+check "five files at most: gk.log and gk.log.1 to .4" sh -c \
+    "[ -e '$dir/gk.log.4' ] && [ ! -e '$dir/gk.log.5' ]"
+for f in "$dir"/gk.log*; do
+	check "$(basename "$f") is under the cap ($(wc -c <"$f") bytes)" \
+	    test "$(wc -c <"$f")" -le $((MAX + CHUNK))
+done
+check "gk.log and its turned-over files hold at most 5 x 10 MiB" test \
+    "$(cat "$dir"/gk.log* | wc -c)" -le $((5 * (MAX + CHUNK)))
+check "each turned-over file begins with a whole line" sh -c \
+    "for f in '$dir'/gk.log.*; do head -c 6 \"\$f\" | grep -q '^{\"at\"' || exit 1; done"
+check "each ends with a whole line" sh -c \
+    "for f in '$dir'/gk.log.*; do [ \"\$(tail -c 1 \"\$f\" | od -An -c | tr -d ' ')\" = '\\n' ] || exit 1; done"
+check "the oldest lines went (the first refusal is gone)" sh -c \
+    "! grep -q before.invalid '$dir'/gk.log*"
+
+check "the gatekeeper's own lines land after the flood" sh -c \
+    "[ \"\$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec '$A' -- curl -s -m 5 -o /dev/null -w '%{http_code}' http://after.invalid/)\" = 403 ] &&
+    sleep 1 && tail -n 1 '$dir/gk.log' | grep -q '\"host\":\"after.invalid\"'"
+check "stop and start go on with its files" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' stop '$A' >/dev/null &&
+    '$tree/bin/spacectl' -s '$sd/run/spaced.sock' start '$A' >/dev/null"
+check "after the start, its stdout is a pipe again" sh -c \
+    "readlink /proc/\$(cut -d' ' -f1 '$dir/gk')/fd/1 | grep -q '^pipe:'"
+finish

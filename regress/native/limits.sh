@@ -1,0 +1,87 @@
+#!/bin/sh
+# A limit the host cannot give (issue 25): spaced runs in a mount
+# namespace of its own where the pids controller is an empty tmpfs, as
+# on a host without it.  check names it, create refuses, spaced.conf's
+# "native accept missing limits" lets create go on, verify names it,
+# and the space's processes are still found and ended (the memory
+# group holds them).  The host's own controllers are the control.
+. "$(dirname "$0")/../integration/lib.sh"
+
+if [ "$(id -u)" != 0 ]; then
+	skip "the native place needs root (namespaces and cgroup groups)"
+	finish
+fi
+T=$(mktemp -d /tmp/spaced-nslimits.XXXXXX)
+chmod 0755 "$T"
+make_tree
+IID=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+sc() { "$tree/bin/spacectl" -s "$sd/run/spaced.sock" "$@"; }
+limits_end() {
+	[ -n "${A:-}" ] && sc remove "$A" >/dev/null 2>&1
+	stop_spaced
+	rm -rf "$T" "$tree"
+}
+at_finish limits_end
+
+# spaced in a mount namespace whose pids controller is an empty tmpfs.
+hidden() {
+	SPACED_EXTRA_CONF="install id $IID
+default place native${1:+
+native accept missing limits $1}"
+	start_spaced "$T/sd" unshare -m --propagation private sh -c \
+	    'mount -t tmpfs nopids /sys/fs/cgroup/pids && exec "$@"' hide
+}
+
+# --- the control: the same spaced with the host's controllers ----------
+SPACED_EXTRA_CONF="install id $IID
+default place native"
+start_spaced "$T/sd" || { not_ok "spaced starts"; finish; }
+A=$(sc create -n control) || A=
+check "control: with every controller a native space is made" test -n "$A"
+check "control: its pids group is on the host" \
+    test -f "/sys/fs/cgroup/pids/spaced-ns/$A/pids.max"
+check "control: verify is clean" sc verify "$A"
+sc remove "$A" >/dev/null; A=
+stop_spaced
+
+# --- without the pids controller, nothing accepted ----------------------
+hidden "" || { not_ok "spaced starts without a pids controller"; finish; }
+check "check names the missing limit" \
+    sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' check 2>&1 | grep -q 'no pids limit'"
+check_refusal "create -p native refuses, naming the limit and the setting" \
+    1 'sandbox_unavailable.*no pids limit.*native accept missing limits' \
+    sc create -p native -n refused
+stop_spaced
+
+# --- another limit accepted: still refused ------------------------------
+hidden "swap,cpu" || { not_ok "spaced starts (swap,cpu accepted)"; finish; }
+check_refusal "accepting other limits does not accept pids" \
+    1 'sandbox_unavailable.*no pids limit' sc create -p native -n refused
+stop_spaced
+
+# --- accepted: create goes on, verify names it --------------------------
+hidden "pids" || { not_ok "spaced starts (pids accepted)"; finish; }
+A=$(sc create -n accepted) || A=
+check "with pids accepted, create makes the space" test -n "$A"
+[ -n "$A" ] || finish
+check "it runs a command" sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec '$A' -- echo hi | grep -qx hi"
+check_refusal "verify names the missing limit" 1 'pids' sc verify "$A"
+sc verify "$A" >"$T/verify" 2>&1
+lacks "verify names nothing else (memory, swap, cpu are there)" \
+    "$T/verify" -E 'memory|swap|cpu|network'
+check "the space has no pids group on the host" \
+    test ! -e "/sys/fs/cgroup/pids/spaced-ns/$A"
+check "its memory limit is still set" sh -c \
+    "[ \$(cat /sys/fs/cgroup/memory/spaced-ns/$A/memory.limit_in_bytes) = \
+    \$(cat /sys/fs/cgroup/memory/spaced-ns/$A/memory.memsw.limit_in_bytes) ]"
+check "start on the running space is not refused for it" sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' start '$A' >/dev/null"
+sc exec "$A" -- sh -c 'nohup sleep 4243 >/dev/null 2>&1 &' >/dev/null 2>&1
+pids=$(cat "/sys/fs/cgroup/memory/spaced-ns/$A/cgroup.procs")
+check "the space's processes are in its memory group" test -n "$pids"
+sc remove "$A" >/dev/null; A=
+left=
+for p in $pids; do [ -d "/proc/$p" ] && left="$left $p"; done
+check "remove leaves none of them (found through the memory group)" \
+    test -z "$left"
+stop_spaced
+finish

@@ -1,0 +1,215 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * A native gatekeeper's stdout (its journal lines): a pipe spaced-ns
+ * copies unread into gk.log, turned over at the Docker place's cap into
+ * gk.log.1 to .4 (five files of 10 MiB, as its json-file driver keeps),
+ * at a line's end.
+ */
+
+#include <sys/queue.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "ns.h"
+
+#define GKL_PIPE_SIZE	(1 << 20)	/* a burst never stalls the gatekeeper */
+#define GKL_CHUNK	65536
+
+struct gkl {
+	TAILQ_ENTRY(gkl)	 entry;
+	char			 id[SPACE_ID_SIZE];
+	int			 rfd;
+	int			 out;
+	off_t			 size;
+	struct event		 ev;
+};
+static TAILQ_HEAD(, gkl)	 gkls = TAILQ_HEAD_INITIALIZER(gkls);
+static struct event_base	*gkl_base;
+
+void
+ns_gklog_base(struct event_base *base)
+{
+	gkl_base = base;
+}
+
+static int
+gkl_open(struct gkl *g)
+{
+	char		 path[PATH_MAX];
+	struct stat	 st;
+
+	if (ns_path(path, sizeof(path), g->id, "gk.log") == -1 ||
+	    (g->out = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC |
+	    O_NOFOLLOW, 0600)) == -1)
+		return -1;
+	g->size = fstat(g->out, &st) == 0 ? st.st_size : 0;
+	return 0;
+}
+
+/* gk.log becomes gk.log.1, and so on; the oldest is dropped. */
+static void
+gkl_rotate(struct gkl *g)
+{
+	char	 from[PATH_MAX], to[PATH_MAX], leaf[24];
+	int	 i;
+
+	if (g->out != -1)
+		close(g->out);
+	g->out = -1;
+	snprintf(leaf, sizeof(leaf), "gk.log.%d", NS_GK_LOG_FILES - 1);
+	if (ns_path(to, sizeof(to), g->id, leaf) == -1)
+		return;
+	(void)unlink(to);
+	for (i = NS_GK_LOG_FILES - 2; i >= 0; i--) {
+		if (i == 0)
+			strlcpy(leaf, "gk.log", sizeof(leaf));
+		else
+			snprintf(leaf, sizeof(leaf), "gk.log.%d", i);
+		if (ns_path(from, sizeof(from), g->id, leaf) == -1)
+			return;
+		(void)rename(from, to);
+		strlcpy(to, from, sizeof(to));
+	}
+	if (gkl_open(g) == -1)
+		log_warn("space %s: gk.log", g->id);
+}
+
+static void
+gkl_free(struct gkl *g)
+{
+	event_del(&g->ev);
+	TAILQ_REMOVE(&gkls, g, entry);
+	close(g->rfd);
+	if (g->out != -1)
+		close(g->out);
+	free(g);
+}
+
+static void
+gkl_put(struct gkl *g, const char *buf, size_t n)
+{
+	ssize_t	 w;
+
+	if (g->out != -1 && n > 0 && (w = write(g->out, buf, n)) > 0)
+		g->size += w;
+}
+
+/*
+ * Past the cap, turned over after the chunk's last line end, so that
+ * every file holds whole lines (no line end at all: before the chunk).
+ * A file never passes the cap by more than a chunk.
+ */
+static void
+gkl_write(struct gkl *g, const char *buf, size_t n)
+{
+	const char	*nl;
+	size_t		 head;
+
+	if (g->size + (off_t)n <= NS_GK_LOG_MAX) {
+		gkl_put(g, buf, n);
+		return;
+	}
+	head = (nl = memrchr(buf, '\n', n)) != NULL ? nl - buf + 1 : 0;
+	gkl_put(g, buf, head);
+	gkl_rotate(g);
+	gkl_put(g, buf + head, n - head);
+}
+
+/*
+ * Copies what the pipe holds; at EOF (the gatekeeper ended) lets go of
+ * g and says 1.
+ */
+static int
+gkl_drain(struct gkl *g)
+{
+	static char	 buf[GKL_CHUNK];
+	ssize_t		 n;
+
+	for (;;) {
+		if ((n = read(g->rfd, buf, sizeof(buf))) == -1) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN)
+				return 0;
+		}
+		if (n <= 0) {
+			gkl_free(g);
+			return 1;
+		}
+		gkl_write(g, buf, n);
+	}
+}
+
+static void
+gkl_read(int fd, short ev, void *arg)
+{
+	(void)fd;
+	(void)ev;
+	(void)gkl_drain(arg);
+}
+
+/*
+ * The write end for a new gatekeeper of id, its stdout; -1 when none
+ * can be made.  What the last one of id left in its pipe is copied
+ * first.
+ */
+int
+ns_gklog_open(const char *id)
+{
+	struct gkl	*g, *next;
+	int		 p[2];
+
+	TAILQ_FOREACH_SAFE(g, &gkls, entry, next)
+		if (strcmp(g->id, id) == 0 && gkl_drain(g) == 0)
+			gkl_free(g);
+	if (gkl_base == NULL || (g = calloc(1, sizeof(*g))) == NULL)
+		return -1;
+	strlcpy(g->id, id, sizeof(g->id));
+	g->out = -1;
+	if (pipe2(p, O_CLOEXEC) == -1) {
+		free(g);
+		return -1;
+	}
+	(void)fcntl(p[0], F_SETPIPE_SZ, GKL_PIPE_SIZE);
+	g->rfd = p[0];
+	if (fcntl(p[0], F_SETFL, O_NONBLOCK) == -1 || gkl_open(g) == -1) {
+		close(p[0]);
+		close(p[1]);
+		if (g->out != -1)
+			close(g->out);
+		free(g);
+		return -1;
+	}
+	/* Over the cap since the last run: turned over before it writes. */
+	if (g->size >= NS_GK_LOG_MAX)
+		gkl_rotate(g);
+	event_set(&g->ev, g->rfd, EV_READ | EV_PERSIST, gkl_read, g);
+	event_base_set(gkl_base, &g->ev);
+	event_add(&g->ev, NULL);
+	TAILQ_INSERT_TAIL(&gkls, g, entry);
+	return p[1];
+}
