@@ -8,6 +8,10 @@ if [ "$(id -u)" -ne 0 ]; then
 	echo "dockerd: no Docker daemon answers on $sock; start one as root" >&2
 	exit 1
 fi
+if ! [ -x "$(command -v dockerd 2>/dev/null)" ]; then
+	echo "dockerd: no Docker daemon answers on $sock and none is installed" >&2
+	exit 1
+fi
 echo "dockerd: starting"
 nohup dockerd >/var/log/spaced-dockerd.log 2>&1 </dev/null &
 i=0

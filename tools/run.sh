@@ -3,7 +3,8 @@
 # workers' users (root), builds the images, starts spaced in the
 # background (or uses the one that answers), creates a space, brings
 # this checkout's code into it and prints how to reach it.  It ends with
-# that space running.
+# that space running.  Where no Docker engine answers and none can be
+# started, the space is on the native place, without an agent yet.
 set -eu
 build=$1
 ctl="$build/bin/spacectl"
@@ -16,16 +17,16 @@ if [ "${SPACED_RUN_UNTIL:-}" = build ]; then
 	exit 0
 fi
 
-if [ "$(id -u)" -eq 0 ]; then
-	sh tools/dockerd.sh
-	sh tools/users.sh
-else
-	sh tools/dockerd.sh
+[ "$(id -u)" -ne 0 ] || sh tools/users.sh
+docker=1
+if ! sh tools/dockerd.sh; then
+	docker=0
+	echo "run: no Docker engine: the space goes on the native place"
 fi
 # The images trust what this host trusts (its CA bundle, for the
 # window's TLS to a model), as spaced does for the filler and the spaces
 # unless spaced.conf(5) says "trust images".
-sh tools/images.sh build "$build"
+[ $docker = 0 ] || sh tools/images.sh build "$build"
 
 if "$ctl" status >/dev/null 2>&1; then
 	echo "run: spaced already answers; using it"
@@ -47,9 +48,18 @@ else
 	done
 fi
 
-"$ctl" check
-# The first create fills the agent's tools from the npm registry (once).
-"$ctl" tools fill >/dev/null
+if [ $docker = 1 ]; then
+	"$ctl" check
+	# The first create fills the agent's tools from the npm registry (once).
+	"$ctl" tools fill >/dev/null
+else
+	# check fails for the absent engine; the native place must answer.
+	"$ctl" check | tee "$build/check.out" || true
+	grep -q '^native: available' "$build/check.out" || {
+		echo "run: the native place is not available either" >&2
+		exit 1
+	}
+fi
 # This checkout's own code in, as part of create (code in, as git objects).
 if git rev-parse --show-toplevel >/dev/null 2>&1; then
 	id=$("$ctl" create -n "make run" --code .)
@@ -60,15 +70,24 @@ fi
 "$ctl" verify "$id"
 echo
 "$ctl" show "$id"
-cat <<EOT
+if [ $docker = 1 ]; then
+	cat <<EOT
 
 run: space $id is running, verified, behind its own gatekeeper.
   the agent's own screen:  $ctl attach $id
   one prompt, for scripts: $ctl prompt $id 'what does this project do?'
-EOT
-cat <<EOT
   its agent's server:    $ctl server $id GET /global/health
   the server's token:    $ctl token $id
+EOT
+else
+	cat <<EOT
+
+run: space $id is running on the native place (no Docker engine here),
+verified, behind its own gatekeeper process.  It runs no agent yet: the
+agent's tools are filled by the Docker place only (README).
+EOT
+fi
+cat <<EOT
   a shell inside:        $ctl exec $id -t -- bash -i
   one command:           $ctl exec $id -- git --version
   let it reach a name:   $ctl network $id allowlist registry.npmjs.org

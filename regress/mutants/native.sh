@@ -67,7 +67,7 @@ mutant "the gatekeeper sees all of /usr" $B \
     '{ "/usr/lib", 0 },		/* its libraries */ => { "/usr", 0 },'
 mutant_expect "the memory limit"
 mutant "no memory limit" $C \
-    'cg_write("memory", name, "memory.memsw.limit_in_bytes", v) == -1) { => 0) { @@ cg_write("memory", name, "memory.limit_in_bytes", v) == -1) { => 0) { @@ (void)cg_write("memory", name, "memory.limit_in_bytes", v); => ;'
+    'cg_write("memory", name, "memory.memsw.limit_in_bytes", v) == -1) { => 0) { @@ cg_write("memory", name, "memory.limit_in_bytes", v) == -1) { => 0) { @@ (void)cg_write("memory", name, "memory.limit_in_bytes", v); => (void)v;'
 mutant_expect "the pids limit"
 mutant "no pids limit" $C \
     'cg_write("pids", name, "pids.max", v) == -1) { => 0) {'

@@ -324,6 +324,11 @@ space_start(struct request *r, struct imsg *imsg)
 		    place_default();
 	if (space_types[i].sp_sv_op != 0)
 		sv_begin(r, cs.cs_id, space_types[i].sp_sv_op);
+	/* A native space runs no agent yet (its tools are Docker's). */
+	if (space_types[i].sp_sv_op != 0 && (type == IMSG_CTL_CREATE ?
+	    r->r_place == PROC_NS : cs.cs_id[0] != '\0' &&
+	    place_of(cs.cs_id) == PROC_NS))
+		sv->none = 1;
 	/* One run of start per space; a stop waits for it. */
 	if (type == IMSG_CTL_START && start_join(r))
 		return NULL;
