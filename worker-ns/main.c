@@ -120,7 +120,8 @@ ns_serve(struct event_base *base)
 static void
 ns_dispatch(struct imsgev *iev, struct imsg *imsg)
 {
-	uint32_t	 type = imsg_get_type(imsg);
+	struct space_exec_resize	 er;
+	uint32_t			 type = imsg_get_type(imsg);
 
 	ns_channel_set(iev);
 	switch (type) {
@@ -139,6 +140,12 @@ ns_dispatch(struct imsgev *iev, struct imsg *imsg)
 		break;
 	case IMSG_SPACE_LOGS_REQ:
 		ns_logs_start(imsg_get_peerid(imsg), imsg);
+		break;
+	case IMSG_SPACE_EXEC_RESIZE:
+		/* exec -t's window, for the exec of that peer */
+		if (imsg_get_data(imsg, &er, sizeof(er)) == -1)
+			fatalx("%s: bad resize message", __func__);
+		ns_exec_resize(imsg_get_peerid(imsg), er.er_rows, er.er_cols);
 		break;
 	default:
 		fatalx("%s: unexpected imsg %u", __func__, type);

@@ -92,8 +92,15 @@ pid_t		 ns_space_launch(const struct ns_space *, const char *hosts,
 		    char *err, size_t errlen);
 pid_t		 ns_gk_launch(const struct ns_space *, char *err,
 		    size_t errlen);
+/* exec -t: the socket the command sends its pty's master on */
+struct ns_tty {
+	int		 sock;
+	uint16_t	 rows;
+	uint16_t	 cols;
+};
 pid_t		 ns_enter_exec(const struct ns_space *, int target,
-		    pid_t target_pid, char *const argv[], int fds[3]);
+		    pid_t target_pid, char *const argv[], int fds[3],
+		    const struct ns_tty *);
 const char	*ns_probe(char *err, size_t errlen);
 /* Why the native place is absent here; then ns_probe says it. */
 void		 ns_unavailable_set(const char *);
@@ -136,5 +143,12 @@ extern const char *const ns_space_env[];
 /* ns_gklog.c: the gatekeeper's stdout into gk.log, turned over */
 void		 ns_gklog_base(struct event_base *);
 int		 ns_gklog_open(const char *id);
+/* ns_tty.c: exec -t */
+char		**ns_tty_env(const char *const *);
+int		 ns_tty_inner(const struct ns_tty *);
+int		 ns_tty_master(int sock);
+int		 ns_tty_resize(int ptm, uint16_t rows, uint16_t cols);
+void		 ns_exec_resize(uint32_t peerid, uint16_t rows,
+		    uint16_t cols);
 
 #endif /* SPACED_NS_H */

@@ -20,6 +20,7 @@
  * output cap and a deadline.  The bytes are never read, only framed.
  */
 
+#include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
@@ -47,6 +48,7 @@ struct nx {
 	int			 status;
 	int			 exited;
 	int			 fd[3];		/* stdin (ours to write), out, err */
+	int			 ptm;		/* exec -t: its pty's master */
 	struct event		 ev[3];
 	int			 ev_on[3];
 	struct evbuffer		*in;
@@ -132,6 +134,8 @@ nx_free(struct nx *x)
 		nx_drain_rest(x);
 	evtimer_del(&x->timer);
 	evbuffer_free(x->in);
+	if (x->ptm != -1)
+		close(x->ptm);
 	for (i = 0; i < EXECS_MAX; i++)
 		if (execs[i] == x)
 			execs[i] = NULL;
@@ -358,18 +362,65 @@ ns_exec_base(struct event_base *base)
 	nx_base = base;
 }
 
+/* exec -t's window: the exec of that peer, when it has a terminal. */
+void
+ns_exec_resize(uint32_t peerid, uint16_t rows, uint16_t cols)
+{
+	size_t	 i;
+
+	for (i = 0; i < EXECS_MAX; i++)
+		if (execs[i] != NULL && execs[i]->peerid == peerid &&
+		    execs[i]->ptm != -1 &&
+		    ns_tty_resize(execs[i]->ptm, rows, cols) == -1)
+			log_warn("exec: resize");
+}
+
+/*
+ * exec -t: the master the command sent stands for its stdin and
+ * stdout (the output unframed, as the engine's Tty); stderr's pipe
+ * carries only what failed before the terminal was there.
+ */
+static void
+tty_take(struct nx *x, int sock)
+{
+	struct timeval	 tv = { 5, 0 };	/* its first steps take ms */
+	int		 ptm;
+
+	if (setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) == -1 ||
+	    (ptm = ns_tty_master(sock)) == -1)
+		return;
+	nx_close(x, 0);
+	nx_close(x, 1);
+	if ((x->fd[0] = dup(ptm)) == -1 || (x->fd[1] = dup(ptm)) == -1 ||
+	    fcntl(ptm, F_SETFL, O_NONBLOCK) == -1)
+		fatal("%s: dup", __func__);
+	x->ptm = ptm;
+}
+
 int
 ns_exec_cancel(uint32_t peerid)
 {
-	size_t	 i;
-	int	 n = 0;
+	struct nx	*x;
+	size_t		 i;
+	int		 n = 0;
 
-	for (i = 0; i < EXECS_MAX; i++)
-		if (execs[i] != NULL && execs[i]->peerid == peerid) {
-			if (execs[i]->pid > 0)
-				kill(execs[i]->pid, SIGKILL);
-			n++;
-		}
+	/*
+	 * Ended here and now, with no word more on its streams: spaced
+	 * lets go of the request and its streams at the acknowledgement.
+	 */
+	for (i = 0; i < EXECS_MAX; i++) {
+		if ((x = execs[i]) == NULL || x->peerid != peerid)
+			continue;
+		if (x->pid > 0)
+			kill(x->pid, SIGKILL);
+		if (x->tx_open)
+			worker_stream_unregister(x->tx.st_id);
+		if (x->rx_open)
+			worker_stream_unregister(x->rx.sr_id);
+		x->tx_open = x->rx_open = 0;
+		nx_free(x);
+		n++;
+	}
 	return n;
 }
 
@@ -428,7 +479,8 @@ ns_exec_start(uint32_t peerid, struct imsg *imsg)
 	struct ns_space			 ns;
 	char				*argv[SPACE_EXEC_ARGC_MAX + 4];
 	struct nx			*x;
-	int				 in[2], out[2], err[2], fds[3];
+	int				 in[2], out[2], err[2], fds[3], sp[2];
+	struct ns_tty			 tty;
 	size_t				 i, slot;
 	pid_t				 target = 0;
 	struct timeval			 tv;
@@ -474,6 +526,7 @@ ns_exec_start(uint32_t peerid, struct imsg *imsg)
 	    (x->in = evbuffer_new()) == NULL)
 		fatal("%s: calloc", __func__);
 	x->base = nx_base;
+	x->ptm = -1;
 	x->peerid = peerid;
 	x->out_max = se.se_output_max;
 	x->fd[0] = in[1];
@@ -503,10 +556,24 @@ ns_exec_start(uint32_t peerid, struct imsg *imsg)
 	if (se.se_stdin_len > 0 && evbuffer_add(x->in, se.se_stdin,
 	    se.se_stdin_len) == -1)
 		fatal("%s: evbuffer_add", __func__);
-	x->pid = ns_enter_exec(&ns, se.se_target, target, argv, fds);
+	sp[0] = sp[1] = -1;
+	if (se.se_tty && !se.se_target && socketpair(AF_UNIX,
+	    SOCK_STREAM | SOCK_CLOEXEC, 0, sp) == -1)
+		fatal("%s: socketpair", __func__);
+	tty.sock = sp[1];
+	tty.rows = se.se_rows;
+	tty.cols = se.se_cols;
+	x->pid = ns_enter_exec(&ns, se.se_target, target, argv, fds,
+	    sp[1] != -1 ? &tty : NULL);
 	close(in[0]);
 	close(out[1]);
 	close(err[1]);
+	if (sp[1] != -1) {
+		close(sp[1]);
+		if (x->pid != -1)
+			tty_take(x, sp[0]);
+		close(sp[0]);
+	}
 	if (x->pid == -1) {
 		x->pid = 0;
 		x->exited = 1;

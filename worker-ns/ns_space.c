@@ -510,7 +510,7 @@ ns_gk_launch(const struct ns_space *ns, char *err, size_t errlen)
  */
 pid_t
 ns_enter_exec(const struct ns_space *ns, int target, pid_t target_pid,
-    char *const argv[], int fds[3])
+    char *const argv[], int fds[3], const struct ns_tty *tty)
 {
 	char		 cg[SPACE_ID_SIZE + 4], cwd[64];
 	int		 pidfd, life[2], status, flags;
@@ -527,7 +527,7 @@ ns_enter_exec(const struct ns_space *ns, int target, pid_t target_pid,
 	if (dup2(fds[0], 0) == -1 || dup2(fds[1], 1) == -1 ||
 	    dup2(fds[2], 2) == -1)
 		_exit(126);
-	close_others(-1, -1, -1);
+	close_others(tty != NULL ? tty->sock : -1, -1, -1);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 || getppid() != parent)
 		_exit(126);
 	snprintf(cg, sizeof(cg), "%s%s", ns->ns_id, target ? "-gk" : "");
@@ -557,16 +557,20 @@ ns_enter_exec(const struct ns_space *ns, int target, pid_t target_pid,
 		if ((target || chdir(cwd) == -1) &&
 		    chdir(target ? "/tmp" : "/") == -1)
 			die(2, "spaced-ns: chdir");
+		if (tty != NULL && ns_tty_inner(tty) == -1)
+			die(2, "spaced-ns: the terminal");
 		if (!target && ns_filter_space() == -1)
 			die(2, "spaced-ns: seccomp");
 		environ = target ? (char *[]){ "HOME=/tmp",
-		    "PATH=/usr/bin:/bin", NULL } :
+		    "PATH=/usr/bin:/bin", NULL } : tty != NULL ? ns_tty_env(ns_space_env) :
 		    (char **)(uintptr_t)ns_space_env;
 		execvp(argv[0], argv);
 		dprintf(2, "exec %s: %s\n", argv[0], strerror(errno));
 		_exit(errno == ENOENT ? 127 : 126);
 	}
 	close(life[0]);
+	if (tty != NULL)
+		close(tty->sock);
 	close(0);
 	close(1);
 	close(2);

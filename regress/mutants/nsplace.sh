@@ -46,4 +46,14 @@ mutant "gk.log never turned over" $G gklog.sh \
 mutant_expect "begins with a whole line"
 mutant "turned over mid-line" $G gklog.sh \
     "head = (nl = memrchr(buf, '\\\\n', n)) != NULL ? nl - buf + 1 : 0; => head = 0; (void)nl;"
+mutant "$MUTANT_CONTROL" GNUmakefile tty.sh ""
+mutant_expect "^tty: a terminal"
+mutant "exec -t without a terminal on native" worker-ns/ns_exec.c tty.sh \
+    'if (se.se_tty && !se.se_target && socketpair( => if (0 && socketpair('
+mutant_expect "^the resize is seen inside"
+mutant "resizes go to spaced-docker only" supervisor/spaced/streams.c tty.sh \
+    'if (worker_compose(s->s_src.ep_proc, IMSG_SPACE_EXEC_RESIZE, => if (worker_compose(PROC_DOCKER, IMSG_SPACE_EXEC_RESIZE,'
+mutant_expect "^remove"
+mutant "a cancelled exec goes on talking on its streams" worker-ns/ns_exec.c tty.sh \
+    'x->tx_open = x->rx_open = 0;\n\t\tnx_free(x); => (void)0;'
 mutants_end

@@ -328,8 +328,11 @@ streams_exec_resize(struct ctl_conn *cc, struct imsg *imsg)
 	}
 	er.er_rows = xr.xr_rows;
 	er.er_cols = xr.xr_cols;
-	if (worker_compose(PROC_DOCKER, IMSG_SPACE_EXEC_RESIZE, r->r_id, -1,
-	    &er, sizeof(er)) == -1) {
+	/* To the place the output comes from: Docker's or the native. */
+	if (s->s_src.ep_proc != PROC_DOCKER && s->s_src.ep_proc != PROC_NS)
+		return;
+	if (worker_compose(s->s_src.ep_proc, IMSG_SPACE_EXEC_RESIZE, r->r_id,
+	    -1, &er, sizeof(er)) == -1) {
 		log_warn("%s: worker_compose", __func__);
 		return;
 	}
