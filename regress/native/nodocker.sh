@@ -62,6 +62,10 @@ say sh -c "'$ctl' -j show '$id' | jq -e '.state == \"running\"' >/dev/null && '$
 D="this checkout's code is in it (its HEAD, or a snapshot on top of it)"
 head=$(git -C "$top" rev-parse HEAD)
 say sh -c "'$ctl' exec '$id' -- sh -c 'for d in /spaces/$id/*/; do git -C \"\$d\" rev-parse HEAD HEAD^ 2>/dev/null; done' | grep -qx '$head'"
+D="server, token and attach refuse it, saying why (no agent on native yet)"
+say sh -c "'$ctl' server '$id' GET /global/health 2>&1 | grep -q 'native space runs no agent' &&
+    '$ctl' token '$id' 2>&1 | grep -q 'native space runs no agent' &&
+    '$ctl' attach '$id' </dev/null 2>&1 | grep -q 'native space runs no agent'"
 D="a command runs in it"
 say sh -c "[ \"\$('$ctl' exec '$id' -- echo inside)\" = inside ]"
 "$ctl" remove "$id" >/dev/null 2>&1
