@@ -53,7 +53,7 @@ mutant "exec -t without a terminal on native" worker-ns/ns_exec.c tty.sh \
 mutant_expect "^the resize is seen inside"
 mutant "resizes go to spaced-docker only" supervisor/spaced/streams.c tty.sh \
     'if (worker_compose(s->s_src.ep_proc, IMSG_SPACE_EXEC_RESIZE, => if (worker_compose(PROC_DOCKER, IMSG_SPACE_EXEC_RESIZE,'
-mutant_expect "^remove"
+mutant_expect "^SIGKILL: the terminal stays raw"
 mutant "a cancelled exec goes on talking on its streams" worker-ns/ns_exec.c tty.sh \
     'x->tx_open = x->rx_open = 0;\n\t\tnx_free(x); => (void)0;'
 mutants_end
