@@ -362,15 +362,13 @@ violation(uint32_t peerid, const char *check, const char *msg, int *n)
 	(*n)++;
 }
 
-/* Each limit the space runs without, by name, unless accepted. */
+/* Each limit the space runs without, by name. */
 static void
-absent_limits(uint32_t peerid, const char *group, uint8_t accepted,
-    int *bad)
+absent_limits(uint32_t peerid, uint8_t absent, int *bad)
 {
 	char	 msg[SPACE_MESSAGE_MAX];
-	uint8_t	 absent, bit;
+	uint8_t	 bit;
 
-	absent = ns_cgroup_absent(group) & ~accepted;
 	for (bit = 1; bit <= SPACE_LIMITS_ALL; bit <<= 1) {
 		if ((absent & bit) == 0)
 			continue;
@@ -391,13 +389,17 @@ verify(uint32_t peerid, const struct ns_space *ns, uint8_t accepted)
 	char	 theirs[64];
 	pid_t	 pid;
 	ssize_t	 n;
+	uint8_t	 host, skip;
 	int	 bad = 0;
 
+	/* A group lacks a limit's file only for a limit the host lacks. */
+	host = ns_limits_absent();
 	snprintf(gk, sizeof(gk), "%s-gk", ns->ns_id);
 	if ((pid = ns_pid_read(ns->ns_id, "init")) > 0) {
-		absent_limits(peerid, ns->ns_id, accepted, &bad);
+		skip = host & ns_cgroup_absent(ns->ns_id);
+		absent_limits(peerid, skip & ~accepted, &bad);
 		if (ns_cgroup_check(ns->ns_id, ns->ns_memory, NS_PIDS_MAX,
-		    ns_cgroup_absent(ns->ns_id), why, sizeof(why)) == -1)
+		    skip, why, sizeof(why)) == -1)
 			violation(peerid, why, "the space's limit is not the "
 			    "record's", &bad);
 		snprintf(path, sizeof(path), "/proc/%d/ns/net", (int)pid);
@@ -409,7 +411,8 @@ verify(uint32_t peerid, const struct ns_space *ns, uint8_t accepted)
 			    "network namespace of its own", &bad);
 	}
 	if (ns_alive(ns->ns_id, "gk") && ns_cgroup_check(gk, NS_GK_MEMORY,
-	    NS_GK_PIDS_MAX, ns_cgroup_absent(gk), why, sizeof(why)) == -1)
+	    NS_GK_PIDS_MAX, host & ns_cgroup_absent(gk), why,
+	    sizeof(why)) == -1)
 		violation(peerid, "gatekeeper_limits", "the gatekeeper's limit "
 		    "is not the record's", &bad);
 	return bad;

@@ -36,7 +36,10 @@ mutant "create goes on without a limit nobody accepted" $O limits.sh \
     'ns_limit_first(absent & ~sq->sq_limits_accept) => ns_limit_first(0)'
 mutant_expect "^verify names the missing limit"
 mutant "verify is silent about a missing limit" $O limits.sh \
-    'absent = ns_cgroup_absent(group) & ~accepted; => absent = 0;'
+    'absent_limits(peerid, skip & ~accepted, &bad); => (void)0;'
+mutant_expect "a pids group taken away"
+mutant "verify skips whatever a group lacks" $O limits.sh \
+    'skip = host & ns_cgroup_absent(ns->ns_id); => skip = ns_cgroup_absent(ns->ns_id);'
 mutant_expect "remove leaves none of them"
 mutant "processes found through the pids group only" $C limits.sh \
     '{ "pids", "memory", "cpu" }; => { "pids", "pids", "pids" };'

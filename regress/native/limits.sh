@@ -41,6 +41,13 @@ check "control: with every controller a native space is made" test -n "$A"
 check "control: its pids group is on the host" \
     test -f "/sys/fs/cgroup/pids/spaced-ns/$A/pids.max"
 check "control: verify is clean" sc verify "$A"
+# A group taken away where the host has the controller is no missing
+# limit: verify names it as not the record's.
+g=/sys/fs/cgroup/pids/spaced-ns/$A
+for p in $(cat "$g/cgroup.procs"); do echo "$p" >/sys/fs/cgroup/pids/cgroup.procs; done
+rmdir "$g"
+check_refusal "a pids group taken away: verify names pids" 1 \
+    'pids.*not the record' sc verify "$A"
 sc remove "$A" >/dev/null; A=
 stop_spaced
 
