@@ -38,6 +38,9 @@ check "a refusal is journaled in gk.log (control)" sh -c \
     "[ \"\$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec '$A' -- curl -s -m 5 -o /dev/null -w '%{http_code}' http://before.invalid/)\" = 403 ] &&
     grep -q '\"host\":\"before.invalid\"' '$dir/gk.log'"
 
+check "spacectl journal reads it from gk.log" wait_for 15 sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' journal '$A' | grep -q before.invalid"
+
 # 60 MiB into the gatekeeper's stdout, in lines as its journal writes.
 gk=$(cut -d" " -f1 "$dir/gk")
 check "the gatekeeper's stdout is a pipe (not gk.log itself)" sh -c \
