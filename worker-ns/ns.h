@@ -142,7 +142,7 @@ void		 ns_reap(void);
 extern const char *const ns_space_env[];
 /* ns_gklog.c: the gatekeeper's stdout into gk.log, turned over */
 void		 ns_gklog_base(struct event_base *);
-int		 ns_gklog_open(const char *id);
+int		 ns_gklog_open(const char *id, uid_t);
 /* ns_tty.c: exec -t */
 char		**ns_tty_env(const char *const *);
 int		 ns_tty_inner(const struct ns_tty *);

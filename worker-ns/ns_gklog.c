@@ -173,12 +173,12 @@ gkl_read(int fd, short ev, void *arg)
 }
 
 /*
- * The write end for a new gatekeeper of id, its stdout; -1 when none
- * can be made.  What the last one of id left in its pipe is copied
- * first.
+ * The write end for a new gatekeeper of id, its stdout, owned by the
+ * gatekeeper's uid; -1 when none can be made.  What the last one of id
+ * left in its pipe is copied first.
  */
 int
-ns_gklog_open(const char *id)
+ns_gklog_open(const char *id, uid_t owner)
 {
 	struct gkl	*g, *next;
 	int		 p[2];
@@ -195,6 +195,9 @@ ns_gklog_open(const char *id)
 		return -1;
 	}
 	(void)fcntl(p[0], F_SETPIPE_SZ, GKL_PIPE_SIZE);
+	/* Its own: it reopens /proc/self/fd/1 to make it non-blocking. */
+	if (fchown(p[1], owner, owner) == -1)
+		log_warn("space %s: gatekeeper's stdout", id);
 	g->rfd = p[0];
 	if (fcntl(p[0], F_SETFL, O_NONBLOCK) == -1 || gkl_open(g) == -1) {
 		close(p[0]);

@@ -422,7 +422,7 @@ ns_gk_launch(const struct ns_space *ns, char *err, size_t errlen)
 	if (ns_path(root, sizeof(root), ns->ns_id, "gkroot") == -1)
 		return -1;
 	/* Its stdout through spaced-ns, which keeps gk.log under its cap. */
-	if ((out = ns_gklog_open(ns->ns_id)) == -1) {
+	if ((out = ns_gklog_open(ns->ns_id, ns->ns_gk_uid)) == -1) {
 		snprintf(err, errlen, "gk.log: %s", strerror(errno));
 		return -1;
 	}

@@ -36,7 +36,7 @@ mutant "create goes on without a limit nobody accepted" $O limits.sh \
     'ns_limit_first(absent & ~sq->sq_limits_accept) => ns_limit_first(0)'
 mutant_expect "^verify names the missing limit"
 mutant "verify is silent about a missing limit" $O limits.sh \
-    'absent_limits(peerid, skip & ~accepted, &bad); => (void)0;'
+    'if ((absent & bit) == 0) => if (1)'
 mutant_expect "a pids group taken away"
 mutant "verify skips whatever a group lacks" $O limits.sh \
     'skip = host & ns_cgroup_absent(ns->ns_id); => skip = ns_cgroup_absent(ns->ns_id);'
@@ -46,6 +46,9 @@ mutant "processes found through the pids group only" $C limits.sh \
 mutant_expect "gk.log is under the cap"
 mutant "gk.log never turned over" $G gklog.sh \
     'if (g->size + (off_t)n <= NS_GK_LOG_MAX) { => if (1) {'
+mutant_expect "made its stdout its own"
+mutant "the gatekeeper's stdout pipe stays root's" $G gklog.sh \
+    'if (fchown(p[1], owner, owner) == -1) => if (0)'
 mutant_expect "begins with a whole line"
 mutant "turned over mid-line" $G gklog.sh \
     "head = (nl = memrchr(buf, '\\\\n', n)) != NULL ? nl - buf + 1 : 0; => head = 0; (void)nl;"

@@ -43,6 +43,8 @@ check "spacectl journal reads it from gk.log" wait_for 15 sh -c \
 
 # 60 MiB into the gatekeeper's stdout, in lines as its journal writes.
 gk=$(cut -d" " -f1 "$dir/gk")
+lacks "the gatekeeper made its stdout its own (no reopen warning)" \
+    "$sd/log" -F "cannot reopen stdout"
 check "the gatekeeper's stdout is a pipe (not gk.log itself)" sh -c \
     "readlink /proc/$gk/fd/1 | grep -q '^pipe:'"
 python3 - "/proc/$gk/fd/1" <<'PY'
