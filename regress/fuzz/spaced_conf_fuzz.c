@@ -17,7 +17,7 @@
 /*
  * spaced.conf(5) (its agent profiles too) and the kernel's audit lines, the two texts spaced
  * parses itself, and the space checks of common/proto/space_parse.c.
- * fuzz-link: supervisor/spaced/config.c supervisor/spaced/config_agent.c common/proto/agent.c supervisor/spaced/kmsg.c supervisor/spaced/audit_parse.c common/proto/space_parse.c common/proto/labels.c common/lib/log.c -lseccomp
+ * fuzz-link: supervisor/spaced/config.c supervisor/spaced/config_agent.c common/proto/agent.c supervisor/spaced/kmsg.c supervisor/spaced/audit_parse.c common/proto/space_parse.c common/proto/space_limits.c common/proto/labels.c common/lib/log.c -lseccomp
  */
 
 #include <stdint.h>
