@@ -687,6 +687,7 @@ sv_info(struct request *r, enum procid from, struct imsg *imsg)
 
 	if (sv->op == SV_OP_PROBE && sv->step == SV_PLACE) {
 		space_info_take(from, imsg, &si);
+		collect_follow(r->r_uid, si.si_id);
 		request_data(r, &si, sizeof(si));
 		if (!sv->none && strcmp(si.si_state, "running") == 0)
 			probe_add(r, si.si_id);
@@ -697,6 +698,7 @@ sv_info(struct request *r, enum procid from, struct imsg *imsg)
 		    proc_title(from));
 	space_info_take(from, imsg, &sv->info);
 	sv->have_info = 1;
+	collect_follow(r->r_uid, sv->info.si_id);
 }
 
 /* The place moved the space: the two containers, for the end. */

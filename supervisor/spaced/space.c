@@ -327,9 +327,10 @@ space_start(struct request *r, struct imsg *imsg)
 	/* One run of start per space; a stop waits for it. */
 	if (type == IMSG_CTL_START && start_join(r))
 		return NULL;
-	if (type == IMSG_CTL_STOP && start_busy(sq->sq_owner, cs.cs_id)) {
+	/* Its gatekeeper's log, collected before it stops (collect.c). */
+	if (type == IMSG_CTL_STOP) {
 		strlcpy(sv->id, cs.cs_id, sizeof(sv->id));
-		request_pause(r, STOP_POLL_MS, stop_resume);
+		collect_then(r, cs.cs_id, stop_resume);
 		return NULL;
 	}
 	/* create and start first make sure of the current tools. */
