@@ -8,10 +8,13 @@
 # the follow slowed to an hour (the control: a record then stays out of
 # the store), a stop and a remove still collect first.  Needs root and
 # Docker; about three minutes.
-if [ -r "${SPACED_BUILD:-build}/images.env" ]; then
-	. "${SPACED_BUILD:-build}/images.env"
+# A mutant's copy of the tree has no images of its own: MOVE_IMAGES.
+for f in "${SPACED_BUILD:-build}/images.env" "${MOVE_IMAGES:-}"; do
+	[ -r "$f" ] || continue
+	. "$f"
 	SPACED_EXTRA_CONF="gatekeeper image $GATEKEEPER_IMAGE"
-fi
+	break
+done
 SPACED_EXTRA_CONF="${SPACED_EXTRA_CONF:-}
 journal interval 1"
 . "$(dirname "$0")/../contract/lib.sh"
