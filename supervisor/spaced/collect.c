@@ -41,6 +41,11 @@
 #define COLLECT_PARALLEL	4
 /* The log from this long before the last whole collection began. */
 #define COLLECT_SLACK		5
+/*
+ * How long a stop or remove waits for its collection: a place that does
+ * not answer must not make a space unstoppable.
+ */
+#define COLLECT_WAIT_MS		10000
 /* Spaces followed at most: a caller has 16, this is all the host's. */
 #define COLLECT_FOLLOW_MAX	4096
 
@@ -56,6 +61,13 @@ static size_t		 nfollows;
 static struct event	 collect_ev;
 static int		 collect_on;
 
+/* A stop or remove waiting for its collection, or for COLLECT_WAIT_MS. */
+#define COLLECT_WAITS_MAX	256
+static struct collect_wait {
+	uint32_t	 cw_waiter;	/* 0: a free slot */
+	void		(*cw_then)(struct request *);
+} waits[COLLECT_WAITS_MAX];
+
 struct collect_state {
 	char		 cs_id[SPACE_ID_SIZE];
 	uint32_t	 cs_began;	/* unix seconds */
@@ -64,8 +76,6 @@ struct collect_state {
 	int		 cs_whole;	/* the journal kept all of it */
 	char		 cs_code[CTL_CODE_MAX];	/* the place's, "" */
 	uint32_t	 cs_waiter;	/* a stop or remove, or 0 */
-	void		(*cs_then)(struct request *);
-	int		 cs_followed;	/* the follow's own collection */
 };
 static const size_t collect_state_size = sizeof(struct collect_state);
 static const struct answer_row collect_answers[];
@@ -172,14 +182,46 @@ collect_start(uid_t uid, const char *id, uint32_t since)
 	return NULL;
 }
 
+/*
+ * The waiter goes on, once: its collection ended (stop its timer), or
+ * the timer fired first (the collection, when it ends, finds no slot).
+ */
+static void
+collect_go_on(uint32_t waiter, int ended)
+{
+	struct request	*w;
+	void		(*then)(struct request *);
+	size_t		 i;
+
+	for (i = 0; i < COLLECT_WAITS_MAX; i++)
+		if (waits[i].cw_waiter == waiter)
+			break;
+	if (i == COLLECT_WAITS_MAX)
+		return;
+	then = waits[i].cw_then;
+	waits[i].cw_waiter = 0;
+	if ((w = request_find(waiter)) == NULL || w->r_answered)
+		return;
+	if (ended)
+		evtimer_del(&w->r_pause);
+	else
+		log_warnx("collect: request %u: no collection within %d ms: "
+		    "%s goes on", waiter, COLLECT_WAIT_MS, w->r_op->op_name);
+	then(w);
+}
+
+static void
+collect_waited(struct request *w)
+{
+	collect_go_on(w->r_id, 0);
+}
+
 /* Both ends answered: the follow learns where to go on from. */
 static void
 collect_finish(struct request *r)
 {
 	struct collect_state	*cs = r->r_state;
 	struct follow		*f;
-	struct request		*w;
-	void			(*then)(struct request *) = cs->cs_then;
 	uint32_t		 waiter = cs->cs_waiter;
 
 	if (!cs->cs_ingested || !cs->cs_place_done)
@@ -201,9 +243,8 @@ collect_finish(struct request *r)
 		    cs->cs_code[0] != '\0' ? cs->cs_code : "the store");
 	request_end(r);
 	/* A stop or remove that waited for it goes on, whatever came. */
-	if (waiter != 0 && (w = request_find(waiter)) != NULL &&
-	    !w->r_answered)
-		then(w);
+	if (waiter != 0)
+		collect_go_on(waiter, 1);
 }
 
 static void
@@ -254,12 +295,16 @@ collect_then(struct request *r, const char *id,
 	struct collect_state	*cs;
 	struct request		*c;
 	struct follow		*f;
+	size_t			 i;
 
 	collect_follow(r->r_uid, id);
+	for (i = 0; i < COLLECT_WAITS_MAX; i++)
+		if (waits[i].cw_waiter == 0)
+			break;
 	/* From where the follow got to: a stop waits for little. */
 	f = follow_find(r->r_uid, id);
-	if ((c = collect_start(r->r_uid, id, f != NULL ? f->f_since : 0)) ==
-	    NULL) {
+	if (i == COLLECT_WAITS_MAX || (c = collect_start(r->r_uid, id,
+	    f != NULL ? f->f_since : 0)) == NULL) {
 		log_warnx("collect: %s: no collection before %s", id,
 		    r->r_op->op_name);
 		then(r);
@@ -267,7 +312,9 @@ collect_then(struct request *r, const char *id,
 	}
 	cs = c->r_state;
 	cs->cs_waiter = r->r_id;
-	cs->cs_then = then;
+	waits[i].cw_waiter = r->r_id;
+	waits[i].cw_then = then;
+	request_pause(r, COLLECT_WAIT_MS, collect_waited);
 }
 
 static size_t

@@ -125,6 +125,7 @@ config_reload_signal(void)
 	if (config_load(reload_file, reload_explicit, next, err,
 	    sizeof(err)) == -1) {
 		log_warnx("reload: %s: the configuration in force stays", err);
+		events_emit("reload-failed", (uid_t)-1, NULL, err);
 		snprintf(reload_state, sizeof(reload_state),
 		    "config: reload failed %.8s UTC, see log", at);
 		free(next);
@@ -142,9 +143,11 @@ config_reload_signal(void)
 		    "taken", reload_file, refused, why);
 		snprintf(reload_state, sizeof(reload_state),
 		    "config: reloaded %.8s, %.20s needs restart", at, why);
+		events_emit("reload", (uid_t)-1, NULL, reload_state);
 		return;
 	}
 	log_info("reload: %s: taken", reload_file);
+	events_emit("reload", (uid_t)-1, NULL, reload_file);
 	snprintf(reload_state, sizeof(reload_state),
 	    "config: reloaded %.8s UTC", at);
 }

@@ -117,6 +117,7 @@ remove_done(struct request *r, enum procid from, struct imsg *imsg)
 		return;
 	}
 	collect_forget(r->r_uid, rs->id);
+	events_emit("remove", r->r_uid, rs->id, NULL);
 	rs->step = REMOVE_GET;
 	origin_send(r, IMSG_JOURNAL_ORIGIN_GET);
 	if ((r->r_waiting & PROC_BIT(PROC_JOURNAL)) == 0)

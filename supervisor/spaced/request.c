@@ -194,7 +194,6 @@ request_new_internal(uid_t uid, const struct ctl_op *op)
 	event_base_set(base, &r->r_pause);
 	request_arm(r);
 	TAILQ_INSERT_TAIL(&requests.list, r, r_entry);
-	requests.count++;
 	return r;
 }
 
@@ -240,7 +239,9 @@ request_maybe_free(struct request *r)
 	free(r->r_heap);
 	free(r->r_state);
 	TAILQ_REMOVE(&requests.list, r, r_entry);
-	requests.count--;
+	/* spaced's own (a collection) are not counted: status counts clients'. */
+	if (r->r_op->op_type != 0)
+		requests.count--;
 	free(r);
 }
 

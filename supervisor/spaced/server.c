@@ -240,6 +240,11 @@ succeed(struct request *r)
 		    r->r_id, sv->id);
 	}
 	startrun_close(r, "", NULL);
+	if (sv->op == SV_OP_CREATE || sv->op == SV_OP_START)
+		events_emit(sv->op == SV_OP_CREATE ? "create" : "start",
+		    r->r_uid, sv->have_info ? sv->info.si_id : sv->id,
+		    sv->have_info && sv->info.si_place[0] != '\0' ?
+		    sv->info.si_place : "docker");
 	if (sv->have_info)
 		request_data(r, &sv->info, sizeof(sv->info));
 	request_end(r);

@@ -496,6 +496,19 @@ size_t	 collect_followed(void);
 void	 collect_then(struct request *, const char *id,
 	    void (*then)(struct request *));
 
+/*
+ * events.c: spacectl events.  events_emit(kind, owner, space, detail)
+ * records one event for the space's owner (uid_t -1: spaced's own, seen
+ * by root alone) and sends it to each follower who may see it; space
+ * and detail may be NULL.  Kinds in use: create, start, stop, remove,
+ * verify-failed, reload, reload-failed, server-restart; code out adds
+ * review and apply.  It never blocks and never fails.
+ */
+void	 events_emit(const char *kind, uid_t owner, const char *space,
+	    const char *detail);
+const char *events_start(struct request *, struct imsg *);
+extern const struct answer_row events_answers[];
+
 /* audit.c: the privileges table, read from /proc */
 int	 audit_process(const char *name, pid_t, const char *landlock,
 	    struct ctl_privileges *);
