@@ -88,8 +88,13 @@ check "  --verify: the chain holds" grep -q '^the chain holds' "$T/v.out"
 
 # 4. SIGTERM: spaced goes, the spaces stay; the next spaced follows them
 # again from the store, with nobody naming them.
+wpids=$(worker_pids)
+check "spaced has workers ($(echo $wpids))" test -n "$wpids"
 stop_spaced
 check "spaced stopped on SIGTERM" test -z "$spaced_pid"
+check "  and its workers with it" sh -c "for p in $(echo $wpids); do
+    grep -q '^State:[[:space:]]*[^Z]' /proc/\$p/status 2>/dev/null && exit 1; done; exit 0"
+check "  saying so in its log" grep -q 'exiting on signal 15' "$sd/log"
 check "  its spaces still run" running "spaced-space-$c-space"
 check "  and their gatekeepers" running "$(gk "$c")"
 code=$(docker exec "spaced-space-$c-space" curl -s -o /dev/null --max-time 8 \
