@@ -5,10 +5,13 @@
 # create), a bad file keeps the configuration in force and says why (the
 # log, spacectl status), and a setting only a restart changes keeps its
 # value and is named.  Needs root and Docker; under a minute.
-if [ -r "${SPACED_BUILD:-build}/images.env" ]; then
-	. "${SPACED_BUILD:-build}/images.env"
+# A mutant's copy of the tree has no images of its own: MOVE_IMAGES.
+for f in "${SPACED_BUILD:-build}/images.env" "${MOVE_IMAGES:-}"; do
+	[ -r "$f" ] || continue
+	. "$f"
 	SPACED_EXTRA_CONF="gatekeeper image $GATEKEEPER_IMAGE"
-fi
+	break
+done
 . "$(dirname "$0")/../contract/lib.sh"
 
 # --- spaced -n ------------------------------------------------------------
@@ -74,6 +77,20 @@ sc status >"$T/st3" 2>&1
 check "  status names it" grep -q 'space network size needs restart' "$T/st3"
 b=$(sc create -n reload-b 2>"$T/b2.err") || b=
 check "  and the live ones were taken: a second space again ($b)" test -n "$b"
+
+# Once it serves, spaced may read that file's inode and no other
+# (Landlock, where the kernel has it): a file renamed over it is refused
+# and said so; the writes in place above were the control.
+if sc privileges 2>/dev/null | awk '$1 == "spaced"' | grep -q 'ABI'; then
+	{ cat "$T/orig.conf"; echo 'spaces per owner 5'; } >"$sd/new.conf"
+	mv "$sd/new.conf" "$conf"
+	kill -HUP "$spaced_pid"
+	wait_for 10 grep -q 'reload: .*Permission denied.*stays' "$sd/log"
+	check "a file renamed over the config is refused (Landlock), and said" \
+	    grep -q 'reload: .*Permission denied.*stays' "$sd/log"
+else
+	skip "no Landlock for spaced on this kernel"
+fi
 
 for s in $a $b; do sc remove "$s" >/dev/null 2>&1; done
 finish
