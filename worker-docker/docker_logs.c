@@ -183,7 +183,7 @@ lg_start(struct docker_req *rq, const void *data, size_t len,
 	frame_reader_init(&lg->fr);
 	if (!space_owner_valid(lg->req.sl_space.sq_owner) ||
 	    !space_id_valid(lg->req.sl_space.sq_id) ||
-	    lg->req.sl_stream == 0 || lg->req.sl_reserved != 0)
+	    lg->req.sl_stream == 0)
 		return -1;
 	stream_tx_init(&lg->tx, lg->req.sl_stream);
 	if (worker_stream_register(lg->req.sl_stream, lg_stream_msg, lg) ==
@@ -254,7 +254,8 @@ inspect:
 		}
 		lg->step = L_LOGS;
 		docker_call_fmt(next, lg->api, "GET", SPACE_LOGS_MAX,
-		    "/containers/%s/logs?stdout=1&stderr=0", name);
+		    "/containers/%s/logs?stdout=1&stderr=0&since=%u", name,
+		    lg->req.sl_since);
 		return DOCKER_CALL;
 	case L_LOGS:
 		if (p->dp_status == 404) {

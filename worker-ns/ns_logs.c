@@ -135,8 +135,7 @@ ns_logs_start(uint32_t peerid, struct imsg *imsg)
 	if (imsg_get_data(imsg, &sl, sizeof(sl)) == -1 ||
 	    memchr(sl.sl_space.sq_owner, '\0', sizeof(sl.sl_space.sq_owner)) ==
 	    NULL || memchr(sl.sl_space.sq_id, '\0',
-	    sizeof(sl.sl_space.sq_id)) == NULL || sl.sl_stream == 0 ||
-	    sl.sl_reserved != 0)
+	    sizeof(sl.sl_space.sq_id)) == NULL || sl.sl_stream == 0)
 		fatalx("%s: malformed logs request", __func__);
 	if ((lg = calloc(1, sizeof(*lg))) == NULL)
 		fatal("%s: calloc", __func__);

@@ -66,6 +66,7 @@ enum ctl_imsg_type {
 	/* not a request: a running exec -t's new window size */
 	IMSG_CTL_EXEC_RESIZE,	/* struct ctl_exec_resize */
 	IMSG_CTL_ATTACH,	/* struct ctl_exec, no argv: exec -t of attach */
+	IMSG_CTL_EVENTS,	/* struct ctl_events_req */
 
 	/* answers (spaced -> client) */
 	IMSG_CTL_DATA = 200,	/* one record per message */
@@ -175,6 +176,25 @@ struct ctl_journal {
 	uint32_t	 cj_max;		/* 0: JOURNAL_READ_MAX */
 	uint32_t	 cj_flags;		/* JOURNAL_VERIFY */
 	uint64_t	 cj_from;		/* records before it are skipped */
+};
+
+/* spacectl events: the ring's events the caller may see, then (-f) more. */
+#define CTL_EVENTS_FOLLOW	0x1
+struct ctl_events_req {
+	uint32_t	 ce_flags;		/* CTL_EVENTS_FOLLOW */
+	uint32_t	 ce_pad;		/* zero */
+};
+#define CTL_EVENT_KIND_MAX	16
+#define CTL_EVENT_DETAIL_MAX	128
+#define CTL_EVENT_NO_UID	UINT32_MAX	/* spaced's own: root's */
+struct ctl_event {
+	uint64_t	 ev_seq;		/* from 1, since spaced started */
+	int64_t		 ev_time;		/* unix ms */
+	uint32_t	 ev_uid;		/* the space's owner */
+	char		 ev_kind[CTL_EVENT_KIND_MAX];
+	char		 ev_space[SPACE_ID_SIZE];	/* "" for none */
+	uint8_t		 ev_pad[3];		/* zero */
+	char		 ev_detail[CTL_EVENT_DETAIL_MAX];
 };
 
 /* A repository by an absolute path, as the caller resolved it. */

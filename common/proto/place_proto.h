@@ -240,7 +240,11 @@ struct space_move_req {
 struct space_logs_req {
 	struct space_req sl_space;	/* owner and id */
 	uint32_t	 sl_stream;	/* place -> spaced-journal */
-	uint32_t	 sl_reserved;	/* zero */
+	/*
+	 * Unix seconds: lines from then on are enough (a hint: a place may
+	 * send more, the journal keeps a line once by its number); 0: all.
+	 */
+	uint32_t	 sl_since;
 };
 
 /* --- the tools volume ------------------------------------------------ */

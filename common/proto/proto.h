@@ -74,6 +74,9 @@ enum imsg_type {
 	IMSG_JOURNAL_SERVER_BODY,	/* struct journal_server_body */
 	IMSG_JOURNAL_SERVER_REP,	/* struct journal_server_rep */
 	IMSG_JOURNAL_VERIFIED,		/* struct journal_verdict */
+	IMSG_JOURNAL_STORES_REQ,	/* struct journal_stores_req */
+	IMSG_JOURNAL_STORE,		/* struct journal_store */
+	IMSG_JOURNAL_STORES_END,	/* no payload */
 };
 
 /* Calls an audit probe may attempt; each must be forbidden in its worker. */
@@ -167,8 +170,23 @@ struct journal_ingest_req {
 	char		 ji_id[SPACE_ID_SIZE];
 	uint8_t		 ji_pad[2];	/* zero */
 	uint32_t	 ji_stream;	/* the place's log, stdout payload */
-	uint32_t	 ji_reserved;	/* zero */
+	uint32_t	 ji_flags;	/* JOURNAL_INGEST_ONLY or zero */
 };
+
+/* A collection: the ingest ends at INGESTED, no read follows. */
+#define JOURNAL_INGEST_ONLY	0x1
+
+/* The spaces of an install the store holds records of: spaced follows them. */
+struct journal_stores_req {
+	char		 jsr_install[INSTALL_ID_MAX + 1];
+};
+struct journal_store {
+	uint32_t	 jst_uid;
+	char		 jst_id[SPACE_ID_SIZE];
+	uint8_t		 jst_pad[3];	/* zero */
+};
+/* At most this many a request: spaced follows no more. */
+#define JOURNAL_STORES_MAX	4096
 
 #define JOURNAL_READ_MAX	10000	/* records in one answer */
 struct journal_read_req {

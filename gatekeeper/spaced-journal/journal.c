@@ -25,6 +25,7 @@
 #include <sys/types.h>
 #include <sys/queue.h>
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,12 +45,63 @@ struct ingest {
 	struct stream_rx	 in_rx;
 	int			 in_rx_open;
 	char			 in_base[STORE_NAME_MAX];
-	struct store		 in_store;
+	struct store		*in_store;	/* shared by its base's ingests */
 	int			 in_store_open;
 	struct journal_splitter	 in_split;
 	struct journal_counts	 in_counts;
 	int			 in_ingested;
+	int			 in_only;	/* a collection: no read follows */
 };
+
+/*
+ * One open store a base, whoever ingests into it: a collection and a
+ * client's journal may run at once, and two writers of one chain would
+ * each link to a record the other made.
+ */
+struct shared_store {
+	TAILQ_ENTRY(shared_store) ss_entry;
+	int			 ss_refs;
+	struct store		 ss_store;
+};
+static TAILQ_HEAD(, shared_store) shared_stores =
+    TAILQ_HEAD_INITIALIZER(shared_stores);
+
+static struct store *
+shared_open(const char *base, const uint8_t *key)
+{
+	struct shared_store	*ss;
+
+	TAILQ_FOREACH(ss, &shared_stores, ss_entry)
+		if (strcmp(ss->ss_store.st_base, base) == 0) {
+			ss->ss_refs++;
+			return &ss->ss_store;
+		}
+	if ((ss = calloc(1, sizeof(*ss))) == NULL)
+		fatal("%s", __func__);
+	(void)store_open(&ss->ss_store, base, key, &store_limits_default);
+	ss->ss_refs = 1;
+	TAILQ_INSERT_TAIL(&shared_stores, ss, ss_entry);
+	return &ss->ss_store;
+}
+
+static void
+shared_close(struct store *st)
+{
+	struct shared_store	*ss;
+
+	TAILQ_FOREACH(ss, &shared_stores, ss_entry)
+		if (&ss->ss_store == st)
+			break;
+	if (ss == NULL)
+		fatalx("%s: a store nobody opened", __func__);
+	if (--ss->ss_refs > 0)
+		return;
+	TAILQ_REMOVE(&shared_stores, ss, ss_entry);
+	/* A cancelled ingest's records go to disk too: they are kept. */
+	(void)store_commit(&ss->ss_store);
+	store_close(&ss->ss_store);
+	free(ss);
+}
 
 static struct ingest *
 ingest_find(uint32_t peerid)
@@ -69,7 +121,7 @@ ingest_free(struct ingest *in)
 	if (in->in_rx_open)
 		worker_stream_unregister(in->in_rx.sr_id);
 	if (in->in_store_open)
-		store_close(&in->in_store);
+		shared_close(in->in_store);
 	free(in);
 }
 
@@ -78,7 +130,7 @@ static void
 ingest_gap(struct ingest *in, const struct journal_entry *next,
     const struct journal_cursor *cur)
 {
-	struct store		*st = &in->in_store;
+	struct store		*st = in->in_store;
 	struct journal_entry	 je;
 	uint64_t		 lost;
 
@@ -105,7 +157,7 @@ static void
 ingest_line(const char *line, size_t len, void *arg)
 {
 	struct ingest		*in = arg;
-	struct store		*st = &in->in_store;
+	struct store		*st = in->in_store;
 	struct journal_entry	 je;
 	struct journal_cursor	 cur;
 	const char		*errstr;
@@ -137,12 +189,12 @@ ingest_end(struct imsgev *iev, struct ingest *in)
 	journal_split_end(&in->in_split, ingest_line, in);
 	jc->jc_dropped += in->in_split.js_dropped;
 	/* Records kept so far stay: the cursor says where the next begin. */
-	if (in->in_rx.sr_status != 0 || store_commit(&in->in_store) == -1)
+	if (in->in_rx.sr_status != 0 || store_commit(in->in_store) == -1)
 		jc->jc_status = -1;
-	if (in->in_store.st_broken != NULL)
+	if (in->in_store->st_broken != NULL)
 		log_warnx("journal: %s: nothing more kept: %s", in->in_base,
-		    in->in_store.st_broken);
-	jc->jc_records = in->in_store.st_next;
+		    in->in_store->st_broken);
+	jc->jc_records = in->in_store->st_next;
 	if (jc->jc_new > jc->jc_records)
 		jc->jc_new = jc->jc_records;
 	in->in_ingested = 1;
@@ -155,6 +207,8 @@ ingest_end(struct imsgev *iev, struct ingest *in)
 		    (unsigned long long)jc->jc_dropped);
 	imsg_compose_event(iev, IMSG_JOURNAL_INGESTED, in->in_peerid, 0, -1,
 	    jc, sizeof(*jc));
+	if (in->in_only)
+		ingest_free(in);
 }
 
 static void
@@ -197,7 +251,7 @@ journal_ingest(struct imsgev *iev, struct imsg *imsg)
 	    memchr(ji.ji_owner, '\0', sizeof(ji.ji_owner)) == NULL ||
 	    memchr(ji.ji_id, '\0', sizeof(ji.ji_id)) == NULL ||
 	    !space_owner_valid(ji.ji_owner) || !space_id_valid(ji.ji_id) ||
-	    ji.ji_stream == 0 || ji.ji_reserved != 0 || ji.ji_pad[0] != 0 ||
+	    ji.ji_stream == 0 || (ji.ji_flags & ~JOURNAL_INGEST_ONLY) != 0 || ji.ji_pad[0] != 0 ||
 	    ji.ji_pad[1] != 0)
 		fatalx("%s: bad ingest request", __func__);
 	if (ingest_find(imsg_get_peerid(imsg)) != NULL)
@@ -206,6 +260,7 @@ journal_ingest(struct imsgev *iev, struct imsg *imsg)
 	if ((in = calloc(1, sizeof(*in))) == NULL)
 		fatal("%s", __func__);
 	in->in_peerid = imsg_get_peerid(imsg);
+	in->in_only = (ji.ji_flags & JOURNAL_INGEST_ONLY) != 0;
 	/* Hex, ':' and digits: "<install>-<uid>-<id>" names one owner. */
 	colon = strchr(ji.ji_owner, ':');
 	n = snprintf(in->in_base, sizeof(in->in_base), "%.*s-%s-%s",
@@ -216,8 +271,7 @@ journal_ingest(struct imsgev *iev, struct imsg *imsg)
 	TAILQ_INSERT_TAIL(&env->je_ingests, in, in_entry);
 	if ((key = store_key()) == NULL)
 		fatalx("%s: the store's key cannot be made", __func__);
-	(void)store_open(&in->in_store, in->in_base, key,
-	    &store_limits_default);
+	in->in_store = shared_open(in->in_base, key);
 	in->in_store_open = 1;
 	stream_rx_init(&in->in_rx, ji.ji_stream);
 	if (worker_stream_register(ji.ji_stream, ingest_stream, in) == -1)
@@ -271,7 +325,7 @@ journal_read(struct imsgev *iev, struct imsg *imsg)
 	jc.jc_from = jq.jq_from;
 	jc.jc_malformed = 0;
 	if (jq.jq_flags & JOURNAL_VERIFY) {
-		store_verify(in->in_base, in->in_store.st_key, &jv);
+		store_verify(in->in_base, in->in_store->st_key, &jv);
 		imsg_compose_event(iev, IMSG_JOURNAL_VERIFIED, in->in_peerid,
 		    0, -1, &jv, sizeof(jv));
 	} else
@@ -291,4 +345,35 @@ journal_cancel(uint32_t peerid)
 		return journal_server_cancel(peerid);
 	ingest_free(in);
 	return 1;
+}
+
+void
+journal_stores(struct imsgev *iev, struct imsg *imsg)
+{
+	struct journal_stores_req	 jr;
+	struct journal_store		 js;
+	struct dirent			*de;
+	DIR				*dir;
+	uint32_t			 n = 0;
+
+	if (imsg_get_data(imsg, &jr, sizeof(jr)) == -1 ||
+	    memchr(jr.jsr_install, '\0', sizeof(jr.jsr_install)) == NULL ||
+	    !install_id_valid(jr.jsr_install))
+		fatalx("%s: bad request", __func__);
+	if ((dir = opendir(".")) == NULL)
+		log_warn("%s: the store", __func__);
+	while (dir != NULL && n < JOURNAL_STORES_MAX &&
+	    (de = readdir(dir)) != NULL) {
+		memset(&js, 0, sizeof(js));
+		if (journal_tip_name(de->d_name, jr.jsr_install, &js.jst_uid,
+		    js.jst_id) == -1)
+			continue;
+		imsg_compose_event(iev, IMSG_JOURNAL_STORE,
+		    imsg_get_peerid(imsg), 0, -1, &js, sizeof(js));
+		n++;
+	}
+	if (dir != NULL)
+		closedir(dir);
+	imsg_compose_event(iev, IMSG_JOURNAL_STORES_END, imsg_get_peerid(imsg),
+	    0, -1, NULL, 0);
 }

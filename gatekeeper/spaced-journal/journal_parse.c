@@ -23,9 +23,11 @@
 #include <sys/types.h>
 
 #include <jansson.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "labels.h"
 #include "journal_parse.h"
 
 static int
@@ -243,4 +245,40 @@ journal_split_end(struct journal_splitter *js, journal_line_fn fn, void *arg)
 {
 	if (js->js_len > 0 || js->js_overlong)
 		split_line(js, fn, arg);
+}
+
+int
+journal_tip_name(const char *name, const char *install, uint32_t *uid,
+    char id[SPACE_ID_SIZE])
+{
+	size_t		 n = strlen(install), len;
+	const char	*p, *dash;
+	char		 digits[16];
+	const char	*errstr;
+	long long	 v;
+
+	if (name[0] != '.' || strncmp(name + 1, install, n) != 0 ||
+	    name[1 + n] != '-')
+		return -1;
+	p = name + 2 + n;
+	if ((dash = strchr(p, '-')) == NULL || dash == p ||
+	    (size_t)(dash - p) >= sizeof(digits) || (p[0] == '0' && dash > p + 1))
+		return -1;
+	memcpy(digits, p, dash - p);
+	digits[dash - p] = '\0';
+	if (strspn(digits, "0123456789") != strlen(digits))
+		return -1;
+	v = strtonum(digits, 0, UINT32_MAX, &errstr);
+	if (errstr != NULL)
+		return -1;
+	len = strlen(dash + 1);
+	if (len != SPACE_ID_LEN + 4 || strcmp(dash + 1 + SPACE_ID_LEN, ".tip")
+	    != 0)
+		return -1;
+	memcpy(id, dash + 1, SPACE_ID_LEN);
+	id[SPACE_ID_LEN] = '\0';
+	if (!space_id_valid(id))
+		return -1;
+	*uid = (uint32_t)v;
+	return 0;
 }

@@ -54,4 +54,11 @@ void	 journal_split(struct journal_splitter *, const uint8_t *, size_t,
 /* The end of the stream: a last line without a newline counts too. */
 void	 journal_split_end(struct journal_splitter *, journal_line_fn, void *);
 
+/*
+ * A store's tip name, ".<install>-<uid>-<id>.tip", of this install: 0
+ * and the uid and id, else -1.
+ */
+int	 journal_tip_name(const char *name, const char *install,
+	    uint32_t *uid, char id[SPACE_ID_SIZE]);
+
 #endif /* JOURNAL_PARSE_H */

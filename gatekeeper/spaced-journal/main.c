@@ -73,6 +73,9 @@ journal_dispatch(struct imsgev *iev, struct imsg *imsg)
 	case IMSG_JOURNAL_READ_REQ:
 		journal_read(iev, imsg);
 		break;
+	case IMSG_JOURNAL_STORES_REQ:
+		journal_stores(iev, imsg);
+		break;
 	case IMSG_JOURNAL_ORIGIN_SET:
 	case IMSG_JOURNAL_ORIGIN_GET:
 	case IMSG_JOURNAL_ORIGIN_DEL:

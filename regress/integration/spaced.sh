@@ -27,7 +27,7 @@ if [ -r /etc/ssl/certs/ca-certificates.crt ]; then
 	     '$tree/sbin/spaced' -nv -f '$tree/good.conf' 2>/dev/null | grep -x 'space ca bundle \"/etc/ssl/certs/ca-certificates.crt\"' >/dev/null"
 	{ cat "$tree/good.conf"; echo 'trust images'; } >"$tree/images.conf"
 	check_fails "trust images: no bundle is set (control)" sh -c \
-	    "'$tree/sbin/spaced' -nv -f '$tree/images.conf' 2>/dev/null | grep -q 'ca bundle'"
+	    "'$tree/sbin/spaced' -nv -f '$tree/images.conf' 2>/dev/null | grep -q '^[a-z ]*ca bundle \"'"
 	{ cat "$tree/good.conf"; echo 'tools ca bundle "/x/site.pem"'; } >"$tree/site.conf"
 	check "a bundle named in the file wins over the host's" sh -c \
 	    "'$tree/sbin/spaced' -nv -f '$tree/site.conf' 2>/dev/null | grep -qx 'tools ca bundle \"/x/site.pem\"'"

@@ -36,6 +36,8 @@ _spacectl()
 		COMPREPLY=($(compgen -W 'fill -a' -- "$cur")) ;;
 	probe|ping)
 		COMPREPLY=($(compgen -W 'docker git journal' -- "$cur")) ;;
+	events)
+		COMPREPLY=($(compgen -W '-f -j' -- "$cur")) ;;
 	create|list|status|privileges|check|verbose|stream-test)
 		;;
 	*)

@@ -126,6 +126,9 @@ static const struct ctl_cmd cmds[] = {
 	{ "sessions", "ID",
 	    USAGE_NEXT, 13, FAIL_JSON, IMSG_CTL_SERVER, sessions_main,
 	    "the agent server's sessions" },
+	{ "events", "[-f] [-j]",
+	    USAGE_LINE, 14, FAIL_TEXT, IMSG_CTL_EVENTS, events_main,
+	    "what spaced did to the caller's spaces (root: all); -f follows" },
 };
 
 static const char *

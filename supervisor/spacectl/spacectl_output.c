@@ -207,7 +207,7 @@ out_status(const struct ctl_proc *cp, json_t *rows)
 	const char	*name = nstr(cp->cp_name, sizeof(cp->cp_name));
 	const char	*state = nstr(cp->cp_state, sizeof(cp->cp_state));
 	const char	*detail = nstr(cp->cp_detail, sizeof(cp->cp_detail));
-	char		 pid[16], counts[64];
+	char		 pid[16], counts[64 + CTL_DETAIL_MAX];
 	json_t		*o;
 
 	if (env->sc_json) {
@@ -233,9 +233,10 @@ out_status(const struct ctl_proc *cp, json_t *rows)
 	else
 		strlcpy(pid, "-", sizeof(pid));
 	if (cp->cp_clients >= 0) {
+		/* spaced's own detail (its configuration) after its counts */
 		snprintf(counts, sizeof(counts), "%d clients, %d requests, "
-		    "%d streams", cp->cp_clients, cp->cp_requests,
-		    cp->cp_streams);
+		    "%d streams%s%s", cp->cp_clients, cp->cp_requests,
+		    cp->cp_streams, detail[0] != '\0' ? "; " : "", detail);
 		detail = counts;
 	}
 	printf("%-16s %-8s %-8s %s\n", name, pid, state, detail);

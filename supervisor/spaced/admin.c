@@ -82,6 +82,8 @@ status_answer(struct request *r)
 				cp.cp_clients = control_clients();
 				cp.cp_requests = request_count();
 				cp.cp_streams = stream_count();
+				strlcpy(cp.cp_detail, config_reload_state(),
+				    sizeof(cp.cp_detail));
 			}
 		} else {
 			strlcpy(cp.cp_state, children[id].c_ready ? "running" :

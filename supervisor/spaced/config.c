@@ -61,6 +61,12 @@ config_defaults(struct spaced_conf *conf, uid_t uid, const char *runtime_dir,
 	strlcpy(conf->sc_agent, AGENT_DEFAULT_NAME, sizeof(conf->sc_agent));
 	strlcpy(conf->sc_default_place, "auto", sizeof(conf->sc_default_place));
 	strlcpy(conf->sc_native_accept, "none", sizeof(conf->sc_native_accept));
+	strlcpy(conf->sc_journal_interval, SPACED_JOURNAL_INTERVAL,
+	    sizeof(conf->sc_journal_interval));
+	/* What spaced -n prints: every setting's value in force. */
+	snprintf(conf->sc_codein_timeout, sizeof(conf->sc_codein_timeout),
+	    "%d", CODEIN_TIMEOUT_DEFAULT);
+	strlcpy(conf->sc_trust, "host", sizeof(conf->sc_trust));
 	if (uid == 0) {
 		strlcpy(conf->sc_socket, SPACED_SOCK_ROOT,
 		    sizeof(conf->sc_socket));
@@ -241,6 +247,20 @@ config_spaces_max(const struct spaced_conf *conf)
 	return n;
 }
 
+int
+config_journal_interval(const struct spaced_conf *conf)
+{
+	const char	*errstr;
+	int		 n;
+
+	n = strtonum(conf->sc_journal_interval, 1, CODEIN_TIMEOUT_MAX,
+	    &errstr);
+	if (errstr != NULL)
+		fatalx("%s: unchecked \"%s\"", __func__,
+		    conf->sc_journal_interval);
+	return n;
+}
+
 static const char *
 check_agent(const char *v)
 {
@@ -298,34 +318,40 @@ config_native_accept(const struct spaced_conf *conf)
 	return set;
 }
 
+/*
+ * live: a reload (SIGHUP) takes the new value, since spaced reads it at
+ * each request; the others are read or opened once at start.
+ */
 static const struct {
 	const char	*kw;
 	size_t		 off;
 	size_t		 size;
 	const char	*(*check)(const char *);
+	int		 live;
 } config_keywords[] = {
-#define KW(k, f, c)	{ k, offsetof(struct spaced_conf, f), \
-			    sizeof(((struct spaced_conf *)0)->f), c }
-	KW("socket",		sc_socket,		check_path),
-	KW("docker socket",	sc_docker_socket,	check_path),
-	KW("docker group",	sc_docker_group,	check_group),
-	KW("state directory",	sc_state,		check_path),
-	KW("journal store",	sc_store,		check_path),
-	KW("empty directory",	sc_empty,		check_path),
-	KW("install id",	sc_install_id,		check_install_id),
-	KW("space image",	sc_space_image,		check_image),
-	KW("gatekeeper image",	sc_gk_image,		check_image),
-	KW("default agent",	sc_agent,		check_agent),
-	KW("tools ca bundle",	sc_tools_ca,		check_path),
-	KW("space ca bundle",	sc_space_ca,		check_path),
-	KW("code in timeout",	sc_codein_timeout,	check_seconds),
-	KW("space uid range",	sc_space_uids,		check_uids),
-	KW("space network pool", sc_net_pool,		check_net_pool),
-	KW("space network size", sc_net_size,		check_net_size),
-	KW("spaces per owner",	sc_spaces_max,		check_spaces_max),
-	KW("default place",	sc_default_place,	check_place),
-	KW("trust",		sc_trust,		check_trust),
-	KW("native accept missing limits", sc_native_accept, check_limits),
+#define KW(k, f, c, l)	{ k, offsetof(struct spaced_conf, f), \
+			    sizeof(((struct spaced_conf *)0)->f), c, l }
+	KW("socket",		sc_socket,		check_path, 0),
+	KW("docker socket",	sc_docker_socket,	check_path, 0),
+	KW("docker group",	sc_docker_group,	check_group, 0),
+	KW("state directory",	sc_state,		check_path, 0),
+	KW("journal store",	sc_store,		check_path, 0),
+	KW("empty directory",	sc_empty,		check_path, 0),
+	KW("install id",	sc_install_id,		check_install_id, 0),
+	KW("space image",	sc_space_image,		check_image, 0),
+	KW("gatekeeper image",	sc_gk_image,		check_image, 1),
+	KW("default agent",	sc_agent,		check_agent, 0),
+	KW("tools ca bundle",	sc_tools_ca,		check_path, 0),
+	KW("space ca bundle",	sc_space_ca,		check_path, 0),
+	KW("code in timeout",	sc_codein_timeout,	check_seconds, 1),
+	KW("space uid range",	sc_space_uids,		check_uids, 0),
+	KW("space network pool", sc_net_pool,		check_net_pool, 0),
+	KW("space network size", sc_net_size,		check_net_size, 0),
+	KW("spaces per owner",	sc_spaces_max,		check_spaces_max, 1),
+	KW("default place",	sc_default_place,	check_place, 1),
+	KW("trust",		sc_trust,		check_trust, 0),
+	KW("journal interval",	sc_journal_interval,	check_seconds, 1),
+	KW("native accept missing limits", sc_native_accept, check_limits, 0),
 #undef KW
 };
 #define NKEYWORDS	(sizeof(config_keywords) / sizeof(config_keywords[0]))
@@ -473,6 +499,7 @@ config_trust(struct spaced_conf *conf, const char *host_ca, int usable)
 		strlcpy(conf->sc_space_ca, host_ca, sizeof(conf->sc_space_ca));
 }
 
+/* Every setting: those not set (no default) as a comment. */
 void
 config_print(const struct spaced_conf *conf, int fd)
 {
@@ -483,6 +510,44 @@ config_print(const struct spaced_conf *conf, int fd)
 		v = (const char *)conf + config_keywords[i].off;
 		if (*v != '\0')
 			dprintf(fd, "%s \"%s\"\n", config_keywords[i].kw, v);
+		else
+			dprintf(fd, "# %s: not set\n", config_keywords[i].kw);
 	}
 	config_agent_print(conf, fd);
+}
+
+/*
+ * A reload: the live settings of next go into cur; a setting that only
+ * a restart changes and that next changes is named in why (its first
+ * such keyword) and keeps cur's value.  Returns how many were refused.
+ */
+int
+config_reload(struct spaced_conf *cur, const struct spaced_conf *next,
+    char *why, size_t whylen)
+{
+	size_t		 i;
+	const char	*a, *b;
+	int		 refused = 0;
+
+	why[0] = '\0';
+	for (i = 0; i < NKEYWORDS; i++) {
+		a = (const char *)cur + config_keywords[i].off;
+		b = (const char *)next + config_keywords[i].off;
+		if (strcmp(a, b) == 0)
+			continue;
+		if (config_keywords[i].live) {
+			strlcpy((char *)cur + config_keywords[i].off, b,
+			    config_keywords[i].size);
+			continue;
+		}
+		if (refused++ == 0)
+			snprintf(why, whylen, "%s", config_keywords[i].kw);
+	}
+	if (cur->sc_nagents != next->sc_nagents ||
+	    memcmp(cur->sc_agents, next->sc_agents,
+	    sizeof(cur->sc_agents)) != 0) {
+		if (refused++ == 0)
+			snprintf(why, whylen, "agent");
+	}
+	return refused;
 }

@@ -41,6 +41,10 @@ struct journal_state {
 	uint32_t jr_max;
 	uint32_t jr_sent;
 	uint64_t jr_from;
+	uint64_t jr_records;	/* in the store, from INGESTED */
+	/* The gatekeeper is gone: its records are read from the store. */
+	int	 jr_gone;
+	struct space_done jr_gone_done;
 };
 const size_t journal_state_size = sizeof(struct journal_state);
 
@@ -69,6 +73,7 @@ journal_start(struct request *r, struct imsg *imsg)
 	js->jr_from = cj.cj_from;
 	js->jr_max = cj.cj_max == 0 ? JOURNAL_READ_MAX : cj.cj_max;
 	js->jr_flags = cj.cj_flags;
+	collect_follow(r->r_uid, cj.cj_id);
 
 	memset(&sl, 0, sizeof(sl));
 	space_req_fill(r, &sl.sl_space, cj.cj_id);
@@ -97,8 +102,18 @@ journal_read_maybe(struct request *r)
 	if (!js->jr_ingested || !js->jr_place_done ||
 	    js->jr_read)
 		return;
+	/*
+	 * A space removed (or its gatekeeper): what was collected before
+	 * stays readable; an id the store never heard of fails as before.
+	 */
+	if (js->jr_gone && js->jr_records == 0) {
+		request_data(r, &js->jr_gone_done, sizeof(js->jr_gone_done));
+		request_fail(r, js->jr_gone_done.sd_code);
+		return;
+	}
 	/* A verify walks what the store holds, whatever the log did. */
-	if (js->jr_failed && !(js->jr_flags & JOURNAL_VERIFY)) {
+	if (js->jr_failed && !js->jr_gone &&
+	    !(js->jr_flags & JOURNAL_VERIFY)) {
 		request_refuse(r, ERR_INTERNAL, "spaced-journal could not keep "
 		    "the records: see its log");
 		return;
@@ -140,6 +155,7 @@ journal_ingested(struct request *r, enum procid from, struct imsg *imsg)
 	 * code.  A store that failed is said once the place is done.
 	 */
 	js->jr_failed = jc.jc_status != 0;
+	js->jr_records = jc.jc_records;
 	journal_read_maybe(r);
 }
 
@@ -150,7 +166,11 @@ journal_place_done(struct request *r, enum procid from, struct imsg *imsg)
 	struct space_done	 sd;
 
 	space_done_take(from, imsg, &sd);
-	if (sd.sd_code[0] != '\0') {
+	if (strcmp(sd.sd_code, ERR_GATEKEEPER_MISSING) == 0 ||
+	    strcmp(sd.sd_code, ERR_SPACE_NOT_FOUND) == 0) {
+		js->jr_gone = 1;
+		js->jr_gone_done = sd;
+	} else if (sd.sd_code[0] != '\0') {
 		request_data(r, &sd, sizeof(sd));
 		request_fail(r, sd.sd_code);
 		return;

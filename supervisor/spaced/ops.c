@@ -93,5 +93,8 @@ const struct ctl_op ops_table[] = {
 	/* The agent's own screen: an exec -t, as long as it runs. */
 	ROW(IMSG_CTL_ATTACH, "attach", sizeof(struct ctl_exec), WHO_DOCKER, 0,
 	    attach_start, exec_answers),
+	/* -f: as long as the client follows; progress keeps it waiting. */
+	ROW(IMSG_CTL_EVENTS, "events", sizeof(struct ctl_events_req),
+	    WHO_ANYONE, 0, events_start, events_answers),
 };
 const size_t ops_count = sizeof(ops_table) / sizeof(ops_table[0]);

@@ -50,6 +50,7 @@ struct remove_state {
 	char			 id[SPACE_ID_SIZE];
 	char			 dir[GIT_DIR_MAX];
 	int			 removed;	/* origins forgotten */
+	struct space_req	 sq;		/* the place's, after the collection */
 };
 const size_t remove_state_size = sizeof(struct remove_state);
 
@@ -59,6 +60,15 @@ origin_send(struct request *r, uint32_t type)
 	struct remove_state	*rs = r->r_state;
 
 	(void)space_origin_send(r, type, rs->id, r->r_uid, rs->dir);
+}
+
+static void
+remove_go(struct request *r)
+{
+	struct remove_state	*rs = r->r_state;
+
+	(void)place_send_or_refuse(r, IMSG_SPACE_REMOVE_REQ, &rs->sq,
+	    sizeof(rs->sq));
 }
 
 const char *
@@ -87,7 +97,9 @@ remove_start(struct request *r, struct imsg *imsg)
 		    "not read at start");
 		return NULL;
 	}
-	(void)place_send_or_refuse(r, IMSG_SPACE_REMOVE_REQ, &sq, sizeof(sq));
+	rs->sq = sq;
+	/* What its gatekeeper wrote last goes to the store first. */
+	collect_then(r, cs.cs_id, remove_go);
 	return NULL;
 }
 
@@ -104,6 +116,8 @@ remove_done(struct request *r, enum procid from, struct imsg *imsg)
 		request_fail(r, sd.sd_code);
 		return;
 	}
+	collect_forget(r->r_uid, rs->id);
+	events_emit("remove", r->r_uid, rs->id, NULL);
 	rs->step = REMOVE_GET;
 	origin_send(r, IMSG_JOURNAL_ORIGIN_GET);
 	if ((r->r_waiting & PROC_BIT(PROC_JOURNAL)) == 0)

@@ -167,6 +167,36 @@ request_new(struct ctl_conn *cc, uint32_t peerid, const struct ctl_op *op)
 	return r;
 }
 
+/*
+ * A request spaced makes itself, on behalf of uid (a collection of a
+ * space's journal): no client waits for it, its answers go nowhere.
+ */
+struct request *
+request_new_internal(uid_t uid, const struct ctl_op *op)
+{
+	struct request		*r;
+	struct event_base	*base = spaced_env()->env_base;
+
+	if ((r = calloc(1, sizeof(*r))) == NULL)
+		return NULL;
+	if (op->op_state_size != NULL &&
+	    (r->r_state = calloc(1, *op->op_state_size)) == NULL) {
+		free(r);
+		return NULL;
+	}
+	r->r_id = spaced_new_id();
+	r->r_uid = uid;
+	r->r_op = op;
+	clock_gettime(CLOCK_MONOTONIC, &r->r_start);
+	evtimer_set(&r->r_timer, request_tick, r);
+	event_base_set(base, &r->r_timer);
+	evtimer_set(&r->r_pause, request_paused, r);
+	event_base_set(base, &r->r_pause);
+	request_arm(r);
+	TAILQ_INSERT_TAIL(&requests.list, r, r_entry);
+	return r;
+}
+
 /* The client is done with it: it no longer counts against the client. */
 static void
 request_detach(struct request *r)
@@ -209,7 +239,9 @@ request_maybe_free(struct request *r)
 	free(r->r_heap);
 	free(r->r_state);
 	TAILQ_REMOVE(&requests.list, r, r_entry);
-	requests.count--;
+	/* spaced's own (a collection) are not counted: status counts clients'. */
+	if (r->r_op->op_type != 0)
+		requests.count--;
 	free(r);
 }
 

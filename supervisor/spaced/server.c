@@ -240,6 +240,11 @@ succeed(struct request *r)
 		    r->r_id, sv->id);
 	}
 	startrun_close(r, "", NULL);
+	if (sv->op == SV_OP_CREATE || sv->op == SV_OP_START)
+		events_emit(sv->op == SV_OP_CREATE ? "create" : "start",
+		    r->r_uid, sv->have_info ? sv->info.si_id : sv->id,
+		    sv->have_info && sv->info.si_place[0] != '\0' ?
+		    sv->info.si_place : "docker");
 	if (sv->have_info)
 		request_data(r, &sv->info, sizeof(sv->info));
 	request_end(r);
@@ -687,6 +692,7 @@ sv_info(struct request *r, enum procid from, struct imsg *imsg)
 
 	if (sv->op == SV_OP_PROBE && sv->step == SV_PLACE) {
 		space_info_take(from, imsg, &si);
+		collect_follow(r->r_uid, si.si_id);
 		request_data(r, &si, sizeof(si));
 		if (!sv->none && strcmp(si.si_state, "running") == 0)
 			probe_add(r, si.si_id);
@@ -697,6 +703,7 @@ sv_info(struct request *r, enum procid from, struct imsg *imsg)
 		    proc_title(from));
 	space_info_take(from, imsg, &sv->info);
 	sv->have_info = 1;
+	collect_follow(r->r_uid, sv->info.si_id);
 }
 
 /* The place moved the space: the two containers, for the end. */

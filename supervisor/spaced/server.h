@@ -54,6 +54,7 @@ struct sv_state {
 	uint32_t		 place;		/* its type */
 	struct start_run	*run;		/* start: the run it shares */
 	int			 moving;	/* a move to new tools */
+	int			 violations;	/* verify: what the place named */
 	struct space_move	 move;
 };
 #define SV(r)	((struct sv_state *)(r)->r_state)

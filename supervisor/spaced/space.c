@@ -332,9 +332,13 @@ space_start(struct request *r, struct imsg *imsg)
 	/* One run of start per space; a stop waits for it. */
 	if (type == IMSG_CTL_START && start_join(r))
 		return NULL;
-	if (type == IMSG_CTL_STOP && start_busy(sq->sq_owner, cs.cs_id)) {
+	/* The space its event names. */
+	if (type == IMSG_CTL_VERIFY)
 		strlcpy(sv->id, cs.cs_id, sizeof(sv->id));
-		request_pause(r, STOP_POLL_MS, stop_resume);
+	/* Its gatekeeper's log, collected before it stops (collect.c). */
+	if (type == IMSG_CTL_STOP) {
+		strlcpy(sv->id, cs.cs_id, sizeof(sv->id));
+		collect_then(r, cs.cs_id, stop_resume);
 		return NULL;
 	}
 	/* create and start first make sure of the current tools. */
@@ -356,11 +360,34 @@ space_done(struct request *r, enum procid from, struct imsg *imsg)
 
 	space_done_take(from, imsg, &sd);
 	if (sd.sd_code[0] == '\0') {
+		if (r->r_op->op_type == IMSG_CTL_STOP)
+			events_emit("stop", r->r_uid, SV(r)->id, NULL);
+		if (r->r_op->op_type == IMSG_CTL_VERIFY &&
+		    SV(r)->violations > 0)
+			events_emit("verify-failed", r->r_uid, SV(r)->id,
+			    SV(r)->message);
 		request_end(r);
 		return;
 	}
+	if (r->r_op->op_type == IMSG_CTL_VERIFY)
+		events_emit("verify-failed", r->r_uid, SV(r)->id, sd.sd_code);
 	request_data(r, &sd, sizeof(sd));
 	request_fail(r, sd.sd_code);
+}
+
+/* verify: each finding counts, the first named in its event. */
+static void
+space_counted_violation(struct request *r, enum procid from,
+    struct imsg *imsg)
+{
+	struct sv_state		*sv = SV(r);
+	struct space_violation	 sv_v;
+
+	if (sv->violations++ == 0 &&
+	    imsg_get_data(imsg, &sv_v, sizeof(sv_v)) == 0 &&
+	    memchr(sv_v.sv_check, '\0', sizeof(sv_v.sv_check)) != NULL)
+		strlcpy(sv->message, sv_v.sv_check, sizeof(sv->message));
+	space_violation(r, from, imsg);
 }
 
 /* Each operation takes the answers of the steps it runs, no other. */
@@ -401,6 +428,6 @@ const struct answer_row list_answers[] = {
 
 /* verify and stop */
 const struct answer_row space_answers[] = {
-	ROW_INFO(space_info), ROW_VIOLATION(space_violation),
+	ROW_INFO(space_info), ROW_VIOLATION(space_counted_violation),
 	ROW_RESOURCE(space_resource), ROW_DONE(space_done), ROW_CONN, { 0 }
 };

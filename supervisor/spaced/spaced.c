@@ -74,43 +74,10 @@ libexec_dir(char *out, size_t len)
 static void
 load_config(const char *file, int explicit)
 {
-	char		 buf[64 * 1024 + 1], errbuf[256];
-	const char	*home;
-	char		 state[PATH_MAX];
-	struct stat	 sb;
-	ssize_t		 n;
-	int		 fd;
+	char	 err[400];
 
-	state[0] = '\0';
-	if (getenv("XDG_STATE_HOME") != NULL)
-		strlcpy(state, getenv("XDG_STATE_HOME"), sizeof(state));
-	else if ((home = getenv("HOME")) != NULL)
-		snprintf(state, sizeof(state), "%s/.local/state", home);
-	config_defaults(conf, geteuid(), getenv("XDG_RUNTIME_DIR"), state);
-
-	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) == -1) {
-		if (errno == ENOENT && !explicit)
-			goto check;
-		err(1, "%s", file);
-	}
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	if (n == -1)
-		err(1, "%s", file);
-	if (n == (ssize_t)sizeof(buf))
-		errx(1, "%s: file too large", file);
-	if (config_parse(buf, n, conf, errbuf, sizeof(errbuf)) == -1)
-		errx(1, "%s: %s", file, errbuf);
- check:
-	/* A bundle that cannot be read is left out here, not at each create. */
-	config_trust(conf, SPACED_HOST_CA, stat(SPACED_HOST_CA, &sb) == 0 &&
-	    S_ISREG(sb.st_mode) && access(SPACED_HOST_CA, R_OK) == 0);
-	if (conf->sc_socket[0] == '\0')
-		errx(1, "no control socket: set XDG_RUNTIME_DIR or \"socket\" "
-		    "in %s", file);
-	if (conf->sc_store[0] == '\0')
-		errx(1, "no journal store: set HOME, XDG_STATE_HOME or "
-		    "\"journal store\" in %s", file);
+	if (config_load(file, explicit, conf, err, sizeof(err)) == -1)
+		errx(1, "%s", err);
 }
 
 /* mkdir -p with the last component's owner and mode set. */
@@ -270,11 +237,12 @@ on_signal(int sig, short event, void *arg)
 	case SIGTERM:
 	case SIGINT:
 		log_info("exiting on signal %d", sig);
+		collect_stop();
 		control_close();
 		workers_stop();
 		exit(0);
 	case SIGHUP:
-		log_info("SIGHUP ignored: restart spaced to reload");
+		config_reload_signal();
 		break;
 	}
 }
@@ -326,8 +294,7 @@ main(int argc, char *argv[])
 
 	load_config(file != NULL ? file : SPACED_CONF_ROOT, file != NULL);
 	if (noaction) {
-		if (verbose)
-			config_print(conf, STDOUT_FILENO);
+		config_print(conf, STDOUT_FILENO);
 		fprintf(stderr, "configuration OK\n");
 		exit(0);
 	}
@@ -384,6 +351,7 @@ main(int argc, char *argv[])
 	runtime_send();
 
 	gitinst_init(env->env_base);
+	collect_init(env->env_base);
 	control_listen(conf->sc_socket, env->env_base, ops_table, ops_count);
 	/* Everything that needs exec, fork or a new privilege is done. */
 	/* Ready: the socket answers; said before the filter forbids it. */

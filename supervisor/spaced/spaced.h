@@ -60,6 +60,7 @@
 #define SPACED_NET_POOL		"10.213.0.0/16"
 #define SPACED_NET_SIZE		"29"
 #define SPACED_SPACES_PER_OWNER	"16"
+#define SPACED_JOURNAL_INTERVAL	"2"
 
 struct spaced_conf {
 	char	 sc_socket[PATH_MAX];		/* control socket */
@@ -94,6 +95,8 @@ struct spaced_conf {
 	char	 sc_trust[8];
 	/* the limits the native place may go without: "none", "all", a list */
 	char	 sc_native_accept[32];
+	/* seconds between two collections of a followed gatekeeper's log */
+	char	 sc_journal_interval[8];
 };
 
 /* config.c: pure; "keyword value" lines, see spaced.conf(5) */
@@ -104,6 +107,9 @@ int	 config_parse(const char *buf, size_t len, struct spaced_conf *,
 /* "trust host": the CA bundles not set are host_ca, when it is usable */
 void	 config_trust(struct spaced_conf *, const char *host_ca, int usable);
 void	 config_print(const struct spaced_conf *, int fd);
+/* SIGHUP: next's live settings into cur; the restart-only ones changed. */
+int	 config_reload(struct spaced_conf *cur, const struct spaced_conf *next,
+	    char *why, size_t whylen);
 /* The space uid range of a checked configuration. */
 void	 config_space_uids(const struct spaced_conf *, uint32_t *first,
 	    uint32_t *count);
@@ -113,6 +119,14 @@ int	 config_space_net(const struct spaced_conf *, uint32_t *base,
 uint16_t config_spaces_max(const struct spaced_conf *);
 /* Its "native accept missing limits" as space_limits.h's set. */
 uint8_t	 config_native_accept(const struct spaced_conf *);
+int	 config_journal_interval(const struct spaced_conf *);
+/* reload.c: the file at start (err: why not) and again on SIGHUP */
+int	 config_load(const char *file, int explicit, struct spaced_conf *,
+	    char *err, size_t errlen);
+const char *config_file(void);
+void	 config_reload_signal(void);
+/* "config: ..." for spacectl status: as started, reloaded, or why not */
+const char *config_reload_state(void);
 /* config_agent.c: the "agent" lines; named: profiles this file began */
 int	 config_agent_line(const char *p, const char *eol,
 	    struct spaced_conf *, uint32_t *named, const char **errstr);
@@ -231,6 +245,7 @@ struct request {
 
 struct request	*request_new(struct ctl_conn *, uint32_t peerid,
 		    const struct ctl_op *);
+struct request	*request_new_internal(uid_t, const struct ctl_op *);
 struct request	*request_find(uint32_t id);
 size_t		 request_count(void);
 /* Requests admitted to the engine and waiting on it: uid's, or plain ones'. */
@@ -475,6 +490,32 @@ const char	*tools_list_start(struct request *, struct imsg *);
 const char	*tools_fill_start(struct request *, struct imsg *);
 extern const struct answer_row tools_list_answers[], tools_fill_answers[];
 
+/*
+ * collect.c: spaced-journal follows each space spaced knows of (a
+ * create, start, list, show or journal names it); collect_then collects
+ * a space before a stop or remove goes on with then(r).
+ */
+void	 collect_init(struct event_base *);
+void	 collect_stop(void);
+void	 collect_follow(uid_t, const char *id);
+void	 collect_forget(uid_t, const char *id);
+size_t	 collect_followed(void);
+void	 collect_then(struct request *, const char *id,
+	    void (*then)(struct request *));
+
+/*
+ * events.c: spacectl events.  events_emit(kind, owner, space, detail)
+ * records one event for the space's owner (uid_t -1: spaced's own, seen
+ * by root alone) and sends it to each follower who may see it; space
+ * and detail may be NULL.  Kinds in use: create, start, stop, remove,
+ * verify-failed, reload, reload-failed, server-restart; code out adds
+ * review and apply.  It never blocks and never fails.
+ */
+void	 events_emit(const char *kind, uid_t owner, const char *space,
+	    const char *detail);
+const char *events_start(struct request *, struct imsg *);
+extern const struct answer_row events_answers[];
+
 /* audit.c: the privileges table, read from /proc */
 int	 audit_process(const char *name, pid_t, const char *landlock,
 	    struct ctl_privileges *);
@@ -511,7 +552,8 @@ extern const struct sandbox_spec spaced_sandbox;
 struct spaced_sandbox {
 	struct sandbox_spec	 ss_spec;
 	struct sandbox_arg_rule	 ss_args[2];
-	struct sandbox_path	 ss_paths[SPACED_SB_PROCS + 2];
+	/* its /proc ones, the socket's folder, the configuration, the end */
+	struct sandbox_path	 ss_paths[SPACED_SB_PROCS + 3];
 	char			 ss_proc[SPACED_SB_PROCS][24];
 	char			 ss_sockdir[PATH_MAX];
 };

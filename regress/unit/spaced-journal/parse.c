@@ -278,3 +278,35 @@ Test(split, overlong_lines_dropped_and_counted)
 
 /* --- dedupe ----------------------------------------------------------- */
 
+
+/* The tip names spaced-journal reports to spaced after a start. */
+Test(tip_name, of_this_install_only)
+{
+	char		 id[SPACE_ID_SIZE];
+	uint32_t	 uid = 7;
+
+	cr_assert_eq(journal_tip_name(".abcdef0123456789-1000-0123456789ab.tip",
+	    "abcdef0123456789", &uid, id), 0);
+	cr_assert_eq(uid, 1000);
+	cr_assert_str_eq(id, "0123456789ab");
+	cr_assert_eq(journal_tip_name(".abcdef0123456789-0-0123456789ab.tip",
+	    "abcdef0123456789", &uid, id), 0);
+	cr_assert_eq(uid, 0);
+	/* another install, a journal file, bad uids and ids */
+	cr_assert_eq(journal_tip_name(".bbcdef0123456789-0-0123456789ab.tip",
+	    "abcdef0123456789", &uid, id), -1);
+	cr_assert_eq(journal_tip_name("abcdef0123456789-0-0123456789ab.journal",
+	    "abcdef0123456789", &uid, id), -1);
+	cr_assert_eq(journal_tip_name(".abcdef0123456789--0123456789ab.tip",
+	    "abcdef0123456789", &uid, id), -1);
+	cr_assert_eq(journal_tip_name(".abcdef0123456789-01-0123456789ab.tip",
+	    "abcdef0123456789", &uid, id), -1);
+	cr_assert_eq(journal_tip_name(".abcdef0123456789-99999999999-0123456789ab.tip",
+	    "abcdef0123456789", &uid, id), -1);
+	cr_assert_eq(journal_tip_name(".abcdef0123456789-0-0123456789AB.tip",
+	    "abcdef0123456789", &uid, id), -1);
+	cr_assert_eq(journal_tip_name(".abcdef0123456789-0-0123456789a.tip",
+	    "abcdef0123456789", &uid, id), -1);
+	cr_assert_eq(journal_tip_name(".abcdef0123456789-0-0123456789ab.tipx",
+	    "abcdef0123456789", &uid, id), -1);
+}

@@ -299,3 +299,37 @@ Test(config, trust)
 	cr_assert_eq(parse("trust maybe\n", &c, err, sizeof(err)), -1);
 	cr_assert(strstr(err, "not host or images") != NULL, "%s", err);
 }
+
+/* SIGHUP: the live settings are taken, a restart-only one named and kept. */
+Test(config, reload_live_and_restart_only)
+{
+	struct spaced_conf	 cur, next;
+	char			 err[128], why[32];
+
+	cr_assert_eq(parse("journal store /j\n", &cur, err, sizeof(err)), 0);
+	cr_assert_str_eq(cur.sc_journal_interval, "2");
+	cr_assert_eq(parse("journal store /j\njournal interval 7\n"
+	    "spaces per owner 3\ndefault place docker\n", &next, err,
+	    sizeof(err)), 0);
+	cr_assert_eq(config_reload(&cur, &next, why, sizeof(why)), 0);
+	cr_assert_str_eq(cur.sc_journal_interval, "7");
+	cr_assert_str_eq(cur.sc_spaces_max, "3");
+	cr_assert_str_eq(cur.sc_default_place, "docker");
+	cr_assert_eq(config_journal_interval(&cur), 7);
+
+	cr_assert_eq(parse("journal store /other\nsocket /s\n"
+	    "journal interval 9\n", &next, err, sizeof(err)), 0);
+	cr_assert_eq(config_reload(&cur, &next, why, sizeof(why)), 2);
+	cr_assert_str_eq(why, "socket");
+	cr_assert_str_eq(cur.sc_store, "/j");
+	cr_assert_str_eq(cur.sc_journal_interval, "9");
+	/* an agent profile is a restart too */
+	cr_assert_eq(parse("journal store /j\njournal interval 9\n"
+	    "default agent none\n", &next, err, sizeof(err)), 0);
+	cr_assert_eq(config_reload(&cur, &next, why, sizeof(why)), 1);
+	cr_assert_str_eq(why, "default agent");
+	cr_assert_eq(parse("journal interval 0\n", &next, err, sizeof(err)),
+	    -1);
+	cr_assert_eq(parse("journal interval 3601\n", &next, err, sizeof(err)),
+	    -1);
+}

@@ -1,0 +1,93 @@
+#!/bin/sh
+# spacectl events (issue 26): creates, starts, stops, verify failures,
+# removes and reloads, one line each (-j: one JSON object a line), the
+# caller's own spaces' for a plain user and all for root (the control);
+# -f follows; the ring keeps the last 1024; a follower that never reads
+# is dropped while spaced answers everyone else.  Needs root and Docker;
+# about a minute.
+# A mutant's copy of the tree has no images of its own: MOVE_IMAGES.
+for f in "${SPACED_BUILD:-build}/images.env" "${MOVE_IMAGES:-}"; do
+	[ -r "$f" ] || continue
+	. "$f"
+	SPACED_EXTRA_CONF="gatekeeper image $GATEKEEPER_IMAGE"
+	break
+done
+. "$(dirname "$0")/../contract/lib.sh"
+
+dgid=$(getent group docker | cut -d: -f3)
+plain() {
+	setpriv --reuid=65534 --regid=65534 --groups="${dgid:-0}" \
+	    "$tree/bin/spacectl" -s "$sd/run/spaced.sock" "$@"
+}
+
+sc events -f >"$T/follow" 2>&1 &
+fpid=$!
+a=$(sc create -n events-a) || a=
+check "root's space ($a)" test -n "$a"
+sc stop "$a" >/dev/null 2>&1
+sc start "$a" >/dev/null 2>&1
+p=$(plain create -n events-p) || p=
+check "a plain user's space ($p)" test -n "$p"
+
+sc events >"$T/root.txt" 2>&1
+check "root sees create, stop and start of its space, in order" sh -c "
+    grep ' create .*$a' '$T/root.txt' >/dev/null &&
+    awk '/ create .*$a/ { c = NR } / stop .*$a/ { s = NR } / start .*$a/ { t = NR }
+    END { exit !(c && s && t && c < s && s < t) }' '$T/root.txt'"
+check "  and the plain user's create (all spaces)" grep -q " create .*$p" "$T/root.txt"
+plain events >"$T/plain.txt" 2>&1
+check "the plain user sees its own create" grep -q " create .*$p" "$T/plain.txt"
+check "  and nothing of root's space" test "$(grep -c "$a" "$T/plain.txt")" = 0
+plain events -j >"$T/plain.json" 2>&1
+check "  -j: one JSON object a line, uid its own" \
+    jq -e -s --arg p "$p" 'length > 0 and all(.uid == 65534) and
+    any(.kind == "create" and .space == $p)' "$T/plain.json"
+
+# Verify failure: its gatekeeper removed behind spaced.
+docker rm -f "spaced-space-$a-gatekeeper" >/dev/null 2>&1
+sc verify "$a" >/dev/null 2>&1
+sc events >"$T/root2.txt" 2>&1
+check "a verify failure is an event, its first finding named" \
+    grep -q " verify-failed .*$a.*gatekeeper_missing" "$T/root2.txt"
+
+sc remove "$a" >/dev/null 2>&1
+plain remove "$p" >/dev/null 2>&1
+wait_for 10 grep -q " remove .*$a" "$T/follow"
+check "events -f follows: create to remove, as they happen" sh -c \
+    "grep -q ' create .*$a' '$T/follow' && grep -q ' remove .*$a' '$T/follow'"
+kill "$fpid" 2>/dev/null; wait "$fpid" 2>/dev/null
+
+# A follower that never reads, then thousands of events (reloads, root's;
+# a millisecond apart, since signals that wait together are one).
+python3 - "$sd/run/spaced.sock" >"$T/slow.out" 2>&1 <<'PY' &
+import socket, struct, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+s.sendall(struct.pack("=IHHII", 128, 16 + 8, 0, 2, 0) + struct.pack("=II", 1, 0))
+print("following", flush=True)
+time.sleep(120)
+PY
+slow=$!
+wait_for 10 grep -q following "$T/slow.out"
+sc events -f -j >"$T/fast.json" 2>&1 &
+fast=$!
+python3 -c '
+import os, signal, sys, time
+for i in range(6000):
+    os.kill(int(sys.argv[1]), signal.SIGHUP)
+    time.sleep(0.001)
+' "$spaced_pid"
+wait_for 30 grep -q 'events: uid 0 reads too little: dropped' "$sd/log"
+check "a follower that never reads is dropped" \
+    grep -q 'events: uid 0 reads too little: dropped' "$sd/log"
+check "  while spaced answers others (status)" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' status >/dev/null"
+n=$(sc events | wc -l)
+check "the ring keeps at most 1024 events ($n)" test "$n" -le 1024 -a "$n" -ge 1000
+r=$(grep -c 'reload: .*: taken' "$sd/log")
+wait_for 30 sh -c "[ \$(grep -c '\"reload' '$T/fast.json') -ge $r ]"
+check "  a follower that reads gets every one ($r reloads)" \
+    test "$(grep -c '"reload' "$T/fast.json")" -ge "$r" -a "$r" -ge 1500
+kill "$slow" "$fast" 2>/dev/null; wait "$slow" "$fast" 2>/dev/null
+finish

@@ -1,0 +1,28 @@
+#!/bin/sh
+# Mutation check of spacectl events (issue 26): the live suite
+# regress/integration/spaced-events.sh must go red, by the named test,
+# when a caller is shown every owner's events or a follower that never
+# reads is kept.  Built in a copy of the tree under a temp dir; the tree
+# itself is never modified.  About a minute a mutant.
+# Usage: sh regress/mutants/events.sh [label-substring]
+. "$(dirname "$0")/lib.sh"
+
+# mutant <label> <file> <"old" => "new"[ @@ "old" => "new"...]>
+mutant() {
+	mutant_apply "$1" "$2" "$3" || return 0
+	mutant_build "$1" binaries
+	SPACED_BUILD="$tmp/src/build" \
+	    sh "$tmp/src/regress/integration/spaced-events.sh" \
+	    >"$tmp/run.log" 2>&1
+	mutant_judge "$1" $? '^not ok'
+}
+
+mutant "$MUTANT_CONTROL" GNUmakefile ""
+mutant_expect 'nothing of root.s space'
+mutant "a caller sees every owner's events" supervisor/spaced/events.c \
+    "\tif (r->r_cc != NULL && CTL_ADMIN(r->r_cc)) => \tif (1)"
+mutant_expect 'never reads is dropped'
+mutant "a follower that never reads is kept" supervisor/spaced/events.c \
+    "if (r->r_cc->cc_iev.ibuf.outq_bytes > EVENTS_LAG_MAX) { => if (0) {"
+
+mutants_end

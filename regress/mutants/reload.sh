@@ -1,0 +1,29 @@
+#!/bin/sh
+# Mutation check of the reload (issue 26): the live suite
+# regress/integration/spaced-reload.sh must go red, by the named test,
+# when a file that does not parse is taken in part, or a setting only a
+# restart changes is taken live.  Built in a copy of the tree under a
+# temp dir; the tree itself is never modified.  About a minute a mutant.
+# Usage: sh regress/mutants/reload.sh [label-substring]
+. "$(dirname "$0")/lib.sh"
+
+# mutant <label> <file> <"old" => "new"[ @@ "old" => "new"...]>
+mutant() {
+	mutant_apply "$1" "$2" "$3" || return 0
+	mutant_build "$1" binaries
+	SPACED_BUILD="$tmp/src/build" \
+	    sh "$tmp/src/regress/integration/spaced-reload.sh" \
+	    >"$tmp/run.log" 2>&1
+	mutant_judge "$1" $? '^not ok'
+}
+
+mutant "$MUTANT_CONTROL" GNUmakefile ""
+mutant_expect 'the old value stays'
+mutant "a file that does not parse is taken as far as it went" \
+    supervisor/spaced/reload.c \
+    "if (config_load(reload_file, reload_explicit, next, err,\n\t    sizeof(err)) == -1) { => if (config_load(reload_file, reload_explicit, next, err,\n\t    sizeof(err)) == -2) {"
+mutant_expect 'only a restart changes is named'
+mutant "a restart-only setting is taken live" supervisor/spaced/config.c \
+    "\t\tif (config_keywords[i].live) { => \t\tif (1) {"
+
+mutants_end

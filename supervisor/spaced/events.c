@@ -1,0 +1,134 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * events: what operators follow (spacectl events), in a ring of
+ * EVENTS_RING, each seen by its space's owner and by root alone.  A
+ * follower that reads too little is dropped: spaced never waits on one
+ * and never holds more than the ring and EVENTS_LAG_MAX a follower.
+ */
+
+#include <sys/types.h>
+#include <sys/queue.h>
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "errors.h"
+#include "log.h"
+#include "spaced.h"
+
+#define EVENTS_RING		1024
+/* Bytes queued to a follower past which it is dropped. */
+#define EVENTS_LAG_MAX		(64 * 1024)
+#define EVENTS_FOLLOWERS_MAX	64
+
+static struct ctl_event	 ring[EVENTS_RING];
+static uint64_t		 ring_next = 1;		/* the next event's seq */
+static uint32_t		 followers[EVENTS_FOLLOWERS_MAX];	/* request ids */
+
+/* Root (and spaced's own user) sees all; a caller its own spaces'. */
+static int
+events_visible(const struct request *r, const struct ctl_event *ev)
+{
+	if (r->r_cc != NULL && CTL_ADMIN(r->r_cc))
+		return 1;
+	return ev->ev_uid != CTL_EVENT_NO_UID && ev->ev_uid == r->r_uid;
+}
+
+/* A follower that is gone, answered, or reads too little is forgotten. */
+static struct request *
+follower(size_t i)
+{
+	struct request	*r;
+
+	if (followers[i] == 0)
+		return NULL;
+	if ((r = request_find(followers[i])) == NULL || r->r_answered ||
+	    r->r_cc == NULL) {
+		followers[i] = 0;
+		return NULL;
+	}
+	if (r->r_cc->cc_iev.ibuf.outq_bytes > EVENTS_LAG_MAX) {
+		log_warnx("events: uid %u reads too little: dropped",
+		    (unsigned)r->r_uid);
+		followers[i] = 0;
+		control_fail_close(r->r_cc, r->r_peerid, ERR_BUSY);
+		return NULL;
+	}
+	return r;
+}
+
+void
+events_emit(const char *kind, uid_t owner, const char *space,
+    const char *detail)
+{
+	struct ctl_event	*ev = &ring[(ring_next - 1) % EVENTS_RING];
+	struct timespec		 ts;
+	struct request		*r;
+	size_t			 i;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->ev_seq = ring_next++;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ev->ev_time = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	ev->ev_uid = owner == (uid_t)-1 ? CTL_EVENT_NO_UID : (uint32_t)owner;
+	strlcpy(ev->ev_kind, kind, sizeof(ev->ev_kind));
+	if (space != NULL)
+		strlcpy(ev->ev_space, space, sizeof(ev->ev_space));
+	if (detail != NULL)
+		strlcpy(ev->ev_detail, detail, sizeof(ev->ev_detail));
+	log_info("event %s %s uid %d: %s", ev->ev_kind, ev->ev_space,
+	    (int)owner, ev->ev_detail);
+	for (i = 0; i < EVENTS_FOLLOWERS_MAX; i++)
+		if ((r = follower(i)) != NULL && events_visible(r, ev))
+			request_data(r, ev, sizeof(*ev));
+}
+
+const char *
+events_start(struct request *r, struct imsg *imsg)
+{
+	struct ctl_events_req	 ce;
+	uint64_t		 seq;
+	size_t			 i;
+
+	if (imsg_get_data(imsg, &ce, sizeof(ce)) == -1 ||
+	    (ce.ce_flags & ~CTL_EVENTS_FOLLOW) != 0 || ce.ce_pad != 0)
+		return ERR_BAD_REQUEST;
+	if (ce.ce_flags & CTL_EVENTS_FOLLOW) {
+		for (i = 0; i < EVENTS_FOLLOWERS_MAX; i++)
+			if (follower(i) == NULL)
+				break;
+		if (i == EVENTS_FOLLOWERS_MAX)
+			return ERR_BUSY;
+		followers[i] = r->r_id;
+	}
+	/* The ring, oldest first. */
+	seq = ring_next > EVENTS_RING ? ring_next - EVENTS_RING : 1;
+	for (; seq < ring_next; seq++)
+		if (events_visible(r, &ring[(seq - 1) % EVENTS_RING]))
+			request_data(r, &ring[(seq - 1) % EVENTS_RING],
+			    sizeof(struct ctl_event));
+	/* A follower's request stays open until its client leaves. */
+	if (!(ce.ce_flags & CTL_EVENTS_FOLLOW))
+		request_end(r);
+	return NULL;
+}
+
+const struct answer_row events_answers[] = {
+	{ 0 }
+};
