@@ -15,7 +15,7 @@
  */
 
 /*
- * fuzz-link: gatekeeper/spaced-journal/journal_parse.c gatekeeper/spaced-journal/chain.c
+ * fuzz-link: gatekeeper/spaced-journal/journal_parse.c gatekeeper/spaced-journal/chain.c common/proto/labels.c common/lib/log.c
  *
  * The input is a gatekeeper's log as spaced-journal takes it, or a
  * store file as --verify reads it: split into lines in two piece sizes
