@@ -136,8 +136,12 @@ request_pause(struct request *r, int ms, void (*fn)(struct request *))
 	evtimer_add(&r->r_pause, &tv);
 }
 
+/*
+ * A request of spaced's own (the disk sweep): no client, spaced's uid;
+ * it answers nobody, and is freed once its workers are done.
+ */
 struct request *
-request_new(struct ctl_conn *cc, uint32_t peerid, const struct ctl_op *op)
+request_new_internal(const struct ctl_op *op, struct event_base *base)
 {
 	struct request	*r;
 
@@ -149,19 +153,30 @@ request_new(struct ctl_conn *cc, uint32_t peerid, const struct ctl_op *op)
 		return NULL;
 	}
 	r->r_id = spaced_new_id();
-	r->r_cc = cc;
-	r->r_uid = cc->cc_uid;
-	r->r_peerid = peerid;
+	r->r_uid = geteuid();
 	r->r_op = op;
 	clock_gettime(CLOCK_MONOTONIC, &r->r_start);
 	evtimer_set(&r->r_timer, request_tick, r);
-	event_base_set(cc->cc_iev.base, &r->r_timer);
+	event_base_set(base, &r->r_timer);
 	evtimer_set(&r->r_pause, request_paused, r);
-	event_base_set(cc->cc_iev.base, &r->r_pause);
+	event_base_set(base, &r->r_pause);
 	request_arm(r);
 	TAILQ_INSERT_TAIL(&requests.list, r, r_entry);
-	TAILQ_INSERT_TAIL(&cc->cc_requests, r, r_client_entry);
 	requests.count++;
+	return r;
+}
+
+struct request *
+request_new(struct ctl_conn *cc, uint32_t peerid, const struct ctl_op *op)
+{
+	struct request	*r;
+
+	if ((r = request_new_internal(op, cc->cc_iev.base)) == NULL)
+		return NULL;
+	r->r_cc = cc;
+	r->r_uid = cc->cc_uid;
+	r->r_peerid = peerid;
+	TAILQ_INSERT_TAIL(&cc->cc_requests, r, r_client_entry);
 	cc->cc_pending++;
 	control_busy_changed(cc);
 	return r;

@@ -324,6 +324,8 @@ space_start(struct request *r, struct imsg *imsg)
 		    place_default();
 	if (space_types[i].sp_sv_op != 0)
 		sv_begin(r, cs.cs_id, space_types[i].sp_sv_op);
+	else
+		strlcpy(sv->id, cs.cs_id, sizeof(sv->id));
 	/* One run of start per space; a stop waits for it. */
 	if (type == IMSG_CTL_START && start_join(r))
 		return NULL;
@@ -343,6 +345,25 @@ space_start(struct request *r, struct imsg *imsg)
 	return NULL;
 }
 
+/* verify: a space the disk sweep found at its limit is one finding more. */
+static void
+verify_disk(struct request *r)
+{
+	struct space_violation	 v;
+	uint64_t		 used, limit;
+	int			 over;
+
+	if (!disk_of(SV(r)->id, &used, &limit, &over) || !over)
+		return;
+	memset(&v, 0, sizeof(v));
+	v.sv_kind = SPACE_REC_VIOLATION;
+	strlcpy(v.sv_check, "disk_limit", sizeof(v.sv_check));
+	snprintf(v.sv_message, sizeof(v.sv_message), "%llu bytes on the "
+	    "engine's disk, at its limit of %llu: stopped by spaced",
+	    (unsigned long long)used, (unsigned long long)limit);
+	request_data(r, &v, sizeof(v));
+}
+
 /* verify and stop: the place's word is the answer. */
 static void
 space_done(struct request *r, enum procid from, struct imsg *imsg)
@@ -351,6 +372,8 @@ space_done(struct request *r, enum procid from, struct imsg *imsg)
 
 	space_done_take(from, imsg, &sd);
 	if (sd.sd_code[0] == '\0') {
+		if (r->r_op->op_type == IMSG_CTL_VERIFY)
+			verify_disk(r);
 		request_end(r);
 		return;
 	}
