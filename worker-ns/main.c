@@ -139,6 +139,9 @@ ns_dispatch(struct imsgev *iev, struct imsg *imsg)
 	case IMSG_SPACE_LOGS_REQ:
 		ns_logs_start(imsg_get_peerid(imsg), imsg);
 		break;
+	case IMSG_SPACE_DISK_REQ:
+		ns_disk(imsg_get_peerid(imsg), imsg);
+		break;
 	default:
 		fatalx("%s: unexpected imsg %u", __func__, type);
 	}

@@ -126,6 +126,8 @@ void		 ns_exec_base(struct event_base *);
 void		 ns_logs_start(uint32_t peerid, struct imsg *);
 void		 ns_sweep(void);
 int		 ns_alive(const char *id, const char *leaf);
+/* ns_disk.c: the disk sweep's records */
+void		 ns_disk(uint32_t peerid, struct imsg *);
 void		 ns_reap(void);
 extern const char *const ns_space_env[];
 

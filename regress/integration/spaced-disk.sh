@@ -7,7 +7,9 @@
 # limit".  The control first: with a limit of 1T the same write goes on
 # and the space runs through two sweeps; then with 64M it is stopped,
 # the log says why, show and verify say it, and the other space, at 80%,
-# is warned of and goes on.  About a minute.
+# is warned of and goes on.  A native space (its folders under the
+# state directory, walked by spaced-ns) is held to the same limit.
+# About a minute.
 SPACED_EXTRA_CONF="space disk limit 1T
 space disk sweep 1"
 SPACED_V=-v	# each sweep's line is a debug one
@@ -15,6 +17,9 @@ SPACED_V=-v	# each sweep's line is a debug one
 
 LIMIT=67108864
 state() { api GET "/containers/spaced-space-$1-space/json" | jq -r .State.Status; }
+# a native space's state, from spaced's own list
+nstate() { sc -j show "$1" | jq -r .state; }
+nexited() { test "$(nstate "$1")" = exited; }
 exited() { test "$(state "$1")" = exited; }
 sweeps() { grep -c 'disk: swept' "$T/sd/log"; }
 # two_sweeps: wait until two more sweeps than now are in the log
@@ -24,13 +29,18 @@ two_sweeps() { wait_for 60 more_sweeps $(($(sweeps) + 2)); }
 sc create -n "disk a" -m 128m >"$T/a" 2>"$T/err"; A=$(cat "$T/a")
 sc create -n "disk b" -m 128m >"$T/b" 2>>"$T/err"; B=$(cat "$T/b")
 check "two spaces are made ($(cat "$T/err"))" test -n "$A" -a -n "$B"
+sc create -p native -n "disk n" -m 128m >"$T/n" 2>"$T/err"; N=$(cat "$T/n")
+check "a native space is made ($(cat "$T/err"))" test -n "$N"
 
 # --- the control: a limit far away --------------------------------------
 check "A writes 80 MiB into its work folder" \
     sc exec "$A" -- sh -c "head -c 83886080 /dev/zero >/spaces/$A/big && sync"
 check "B writes 55 MiB into its home (over 80% of 64 MiB)" \
     sc exec "$B" -- sh -c 'head -c 57671680 /dev/zero >$HOME/big && sync'
+check "N (native) writes 80 MiB into its home" \
+    sc exec "$N" -- sh -c 'head -c 83886080 /dev/zero >$HOME/big && sync'
 check "two sweeps measure them" two_sweeps
+check "with a limit of 1T, N still runs (control)" test "$(nstate "$N")" = running
 check "with a limit of 1T, A still runs (control)" test "$(state "$A")" = running
 check "show says what A uses (80 MiB at least) and the limit" sh -c \
     "$tree/bin/spacectl -s $sd/run/spaced.sock -j show $A |
@@ -50,6 +60,12 @@ check "A, over its limit, is stopped by spaced" \
 check "spaced's log says why" grep -q \
     "disk: space $A of $INSTALL:0 uses [0-9]* bytes, at its limit of $LIMIT: stopped" \
     "$T/sd/log"
+# A native space does not outlive its spaced-ns: N starts again.
+sc start "$N" >/dev/null 2>&1
+check "N, the native space over its limit, is stopped" wait_for 60 nexited "$N"
+check "spaced's log says why for N" grep -q \
+    "disk: space $N of $INSTALL:0 uses [0-9]* bytes, at its limit of $LIMIT: stopped" \
+    "$T/sd/log"
 check "A's gatekeeper is stopped too" test "$(api GET \
     "/containers/spaced-space-$A-gatekeeper/json" | jq -r .State.Status)" = exited
 sc show "$A" >"$T/show" 2>&1
@@ -66,5 +82,6 @@ check "B still writes" sc exec "$B" -- sh -c 'echo x >$HOME/small'
 sc verify "$B" >"$T/verify" 2>&1
 check_fails "verify of B names no disk limit" grep -q "disk_limit" "$T/verify"
 sc remove "$A" >/dev/null 2>&1
+sc remove "$N" >/dev/null 2>&1
 sc remove "$B" >/dev/null 2>&1
 finish

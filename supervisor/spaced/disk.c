@@ -45,6 +45,7 @@
 
 
 struct disk_sweep {
+	int		 dw_pending;	/* places whose sweep is not done */
 	int		 dw_stopping;
 	size_t		 dw_next;
 	size_t		 dw_nstops;
@@ -66,15 +67,15 @@ static void	disk_take(struct request *, enum procid, struct imsg *);
 static void	disk_done(struct request *, enum procid, struct imsg *);
 
 static const struct answer_row disk_answers[] = {
-	{ IMSG_SPACE_DISK, PROC_BIT(PROC_DOCKER), sizeof(struct space_disk),
-	    0, disk_take },
+	{ IMSG_SPACE_DISK, PLACE_BITS, sizeof(struct space_disk), 0,
+	    disk_take },
 	/* a stop's records: only its last word counts here */
-	{ IMSG_SPACE_INFO, PROC_BIT(PROC_DOCKER), sizeof(struct space_info),
+	{ IMSG_SPACE_INFO, PLACE_BITS, sizeof(struct space_info), 0,
+	    disk_ignore },
+	{ IMSG_SPACE_VIOLATION, PLACE_BITS, sizeof(struct space_violation),
 	    0, disk_ignore },
-	{ IMSG_SPACE_VIOLATION, PROC_BIT(PROC_DOCKER),
-	    sizeof(struct space_violation), 0, disk_ignore },
-	{ IMSG_SPACE_DONE, PROC_BIT(PROC_DOCKER), sizeof(struct space_done),
-	    AR_FINAL, disk_done },
+	{ IMSG_SPACE_DONE, PLACE_BITS, sizeof(struct space_done), AR_FINAL,
+	    disk_done },
 	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,
 	    space_conn },
 	{ 0 }
@@ -223,6 +224,9 @@ disk_done(struct request *r, enum procid from, struct imsg *imsg)
 		log_warnx("disk: %s: %s: %s", dw->dw_stopping ?
 		    "a stop failed" : "the sweep failed", sd.sd_code,
 		    sd.sd_message);
+	/* The stops go once both places measured. */
+	if (!dw->dw_stopping && --dw->dw_pending > 0)
+		return;
 	dw->dw_stopping = 1;
 	disk_stop_next(r);
 }
@@ -240,7 +244,8 @@ disk_tick(int fd, short event, void *arg)
 {
 	struct space_disk_req	 dq;
 	struct request		*r;
-	const char		*code;
+	struct disk_sweep	*dw;
+	int			 s;
 
 	disk_arm();
 	/* One sweep at a time; one that failed on its deadline is over. */
@@ -254,9 +259,16 @@ disk_tick(int fd, short event, void *arg)
 	strlcpy(dq.dq_install, spaced_config()->sc_install_id,
 	    sizeof(dq.dq_install));
 	clock_gettime(CLOCK_MONOTONIC, &disk.began);
-	if ((code = place_send(r, IMSG_SPACE_DISK_REQ, &dq, sizeof(dq))) !=
-	    NULL) {
-		log_debug("disk: no sweep now: %s", code);
+	/* Both places, as list asks them; a place not there is skipped. */
+	dw = r->r_state;
+	if (children[PROC_NS].c_ready && request_send(r, PROC_NS,
+	    IMSG_SPACE_DISK_REQ, -1, &dq, sizeof(dq)) == 0)
+		dw->dw_pending++;
+	if ((s = docker_connect()) != -1 && request_send(r, PROC_DOCKER,
+	    IMSG_SPACE_DISK_REQ, s, &dq, sizeof(dq)) == 0)
+		dw->dw_pending++;
+	if (dw->dw_pending == 0) {
+		log_debug("disk: no place to sweep now");
 		request_end(r);
 		return;
 	}
