@@ -38,39 +38,49 @@
 #include "place_proto.h"
 
 #define DISK_DEPTH_MAX		64	/* below it, folders count alone */
+/*
+ * The walk blocks spaced-ns: a space with more entries than this (about
+ * a second's walk) is not measured further and counts as over any
+ * limit, so that millions of empty files cannot stall the place.
+ */
+#define DISK_ENTRIES_MAX	2000000
 
-static uint64_t
-walk(int dirfd, dev_t dev, int depth)
+struct walk_count {
+	uint64_t	 bytes;
+	size_t		 entries;
+};
+
+static void
+walk(int dirfd, dev_t dev, int depth, struct walk_count *wc)
 {
 	struct dirent	*de;
 	struct stat	 st;
 	DIR		*d;
-	uint64_t	 sum = 0;
 	int		 fd;
 
 	if ((d = fdopendir(dirfd)) == NULL) {
 		close(dirfd);
-		return 0;
+		return;
 	}
-	while ((de = readdir(d)) != NULL) {
+	while (wc->entries < DISK_ENTRIES_MAX && (de = readdir(d)) != NULL) {
+		wc->entries++;
 		if (strcmp(de->d_name, ".") == 0 ||
 		    strcmp(de->d_name, "..") == 0 ||
 		    fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == -1 ||
 		    st.st_dev != dev)
 			continue;
-		sum += (uint64_t)st.st_blocks * 512;
+		wc->bytes += (uint64_t)st.st_blocks * 512;
 		if (!S_ISDIR(st.st_mode) || depth >= DISK_DEPTH_MAX ||
 		    (fd = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY |
 		    O_NOFOLLOW | O_CLOEXEC)) == -1)
 			continue;
-		sum += walk(fd, dev, depth + 1);
+		walk(fd, dev, depth + 1, wc);
 	}
 	closedir(d);
-	return sum;
 }
 
-static uint64_t
-folder_bytes(const char *id, const char *leaf)
+static void
+folder_bytes(const char *id, const char *leaf, struct walk_count *wc)
 {
 	char		 path[PATH_MAX];
 	struct stat	 st;
@@ -79,12 +89,13 @@ folder_bytes(const char *id, const char *leaf)
 	if (ns_path(path, sizeof(path), id, leaf) == -1 ||
 	    (fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 	    O_CLOEXEC)) == -1)
-		return 0;
+		return;
 	if (fstat(fd, &st) == -1) {
 		close(fd);
-		return 0;
+		return;
 	}
-	return (uint64_t)st.st_blocks * 512 + walk(fd, st.st_dev, 0);
+	wc->bytes += (uint64_t)st.st_blocks * 512;
+	walk(fd, st.st_dev, 0, wc);
 }
 
 /* One record a native space of the installation, then DONE. */
@@ -94,6 +105,7 @@ ns_disk(uint32_t peerid, struct imsg *imsg)
 	struct space_disk_req	 dq;
 	struct space_disk	 sk;
 	struct ns_space		 ns;
+	struct walk_count	 wc;
 	struct dirent		*de;
 	DIR			*d;
 	size_t			 ilen;
@@ -118,8 +130,11 @@ ns_disk(uint32_t peerid, struct imsg *imsg)
 		strlcpy(sk.sk_owner, ns.ns_owner, sizeof(sk.sk_owner));
 		strlcpy(sk.sk_state, ns_alive(ns.ns_id, "init") ? "running" :
 		    "exited", sizeof(sk.sk_state));
-		sk.sk_used = folder_bytes(ns.ns_id, "work") +
-		    folder_bytes(ns.ns_id, "home");
+		memset(&wc, 0, sizeof(wc));
+		folder_bytes(ns.ns_id, "work", &wc);
+		folder_bytes(ns.ns_id, "home", &wc);
+		sk.sk_used = wc.entries >= DISK_ENTRIES_MAX ? UINT64_MAX :
+		    wc.bytes;
 		ns_reply(IMSG_SPACE_DISK, peerid, &sk, sizeof(sk));
 	}
 	closedir(d);

@@ -29,7 +29,7 @@ mutant "verify blind to the limit" supervisor/spaced/space.c \
     "			verify_disk(r); => 			;"
 mutant_expect "spaced's log says why for N"
 mutant "the native folders not measured" worker-ns/ns_disk.c \
-    "		sk.sk_used = folder_bytes(ns.ns_id, \"work\") + => 		sk.sk_used = 0 * folder_bytes(ns.ns_id, \"work\") + 0 *"
+    "		    wc.bytes; => 		    0;"
 mutant_expect "spaced's log says why for N"
 mutant "the native place not asked" supervisor/spaced/disk.c \
     "	if (children[PROC_NS].c_ready && request_send(r, PROC_NS, => 	if (0 && request_send(r, PROC_NS,"
