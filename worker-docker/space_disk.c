@@ -30,89 +30,15 @@
 #include "labels.h"
 #include "log.h"
 #include "space.h"
+#include "space_disk.h"
 
 #define DISK_DF_CAP	(32 * 1024 * 1024)	/* many images and volumes */
-#define DISK_SPACES_MAX	4096
 
 struct dk {
 	char			 api[ENGINE_API_MAX];
-	char			 install[INSTALL_ID_MAX + 1];
 	int			 df_sent;
-	struct space_disk	*spaces;
-	size_t			 n;
+	struct disk_df		 df;
 };
-
-/* The space an object of ours belongs to, and its role; NULL if not ours. */
-static struct space_disk *
-dk_entry(struct dk *dk, const json_t *labels, int *role)
-{
-	const char	*owner, *id;
-	size_t		 ilen = strlen(dk->install), i;
-	struct space_disk *s;
-
-	owner = json_string_value(json_object_get(labels, LABEL_OWNER));
-	if (owner == NULL || strncmp(owner, dk->install, ilen) != 0 ||
-	    owner[ilen] != ':' ||
-	    space_labels_check(labels, owner, NULL, -1) != NULL)
-		return NULL;
-	id = json_string_value(json_object_get(labels, LABEL_ID));
-	*role = space_role_parse(json_string_value(json_object_get(labels,
-	    LABEL_ROLE)));
-	for (i = 0; i < dk->n; i++)
-		if (strcmp(dk->spaces[i].sk_id, id) == 0)
-			return strcmp(dk->spaces[i].sk_owner, owner) == 0 ?
-			    &dk->spaces[i] : NULL;
-	if (dk->n >= DISK_SPACES_MAX)
-		return NULL;
-	if ((s = reallocarray(dk->spaces, dk->n + 1, sizeof(*s))) == NULL)
-		fatal("%s", __func__);
-	dk->spaces = s;
-	s = &dk->spaces[dk->n++];
-	memset(s, 0, sizeof(*s));
-	strlcpy(s->sk_id, id, sizeof(s->sk_id));
-	strlcpy(s->sk_owner, owner, sizeof(s->sk_owner));
-	strlcpy(s->sk_state, "missing", sizeof(s->sk_state));
-	return s;
-}
-
-/* A size the engine measured: a number >= 0 (-1: not measured). */
-static uint64_t
-dk_size(const json_t *v)
-{
-	json_int_t	 n;
-
-	if (!json_is_integer(v) || (n = json_integer_value(v)) < 0)
-		return 0;
-	return (uint64_t)n;
-}
-
-static void
-dk_take(struct dk *dk, const json_t *o)
-{
-	json_t			*e;
-	struct space_disk	*s;
-	const char		*state;
-	size_t			 i;
-	int			 role;
-
-	json_array_foreach(json_object_get(o, "Containers"), i, e) {
-		if ((s = dk_entry(dk, json_object_get(e, "Labels"), &role)) ==
-		    NULL || (role != ROLE_SPACE && role != ROLE_GATEKEEPER))
-			continue;
-		s->sk_used += dk_size(json_object_get(e, "SizeRw"));
-		state = json_string_value(json_object_get(e, "State"));
-		if (role == ROLE_SPACE && state != NULL &&
-		    strlen(state) < sizeof(s->sk_state))
-			strlcpy(s->sk_state, state, sizeof(s->sk_state));
-	}
-	json_array_foreach(json_object_get(o, "Volumes"), i, e) {
-		if ((s = dk_entry(dk, json_object_get(e, "Labels"), &role)) ==
-		    NULL || (role != ROLE_WORK && role != ROLE_HOME))
-			continue;
-		s->sk_used += dk_size(json_object_get(json_object_get(e,
-		    "UsageData"), "Size"));
-	}
-}
 
 static int
 dk_start(struct docker_req *rq, const void *data, size_t len,
@@ -124,7 +50,7 @@ dk_start(struct docker_req *rq, const void *data, size_t len,
 	if (memchr(dq->dq_install, '\0', sizeof(dq->dq_install)) == NULL ||
 	    !install_id_valid(dq->dq_install))
 		return -1;
-	strlcpy(dk->install, dq->dq_install, sizeof(dk->install));
+	strlcpy(dk->df.install, dq->dq_install, sizeof(dk->df.install));
 	engine_version_call(dk->api, sizeof(dk->api), cl);
 	return 0;
 }
@@ -156,11 +82,11 @@ dk_answer(struct docker_req *rq, const struct docker_parser *p,
 		done(rq, ERR_DOCKER_FAILED, msg, 0);
 		return DOCKER_DONE;
 	}
-	dk_take(dk, o);
+	disk_df_take(&dk->df, o);
 	json_decref(o);
-	for (i = 0; i < dk->n; i++)
-		docker_req_record(rq, IMSG_SPACE_DISK, &dk->spaces[i],
-		    sizeof(dk->spaces[i]));
+	for (i = 0; i < dk->df.n; i++)
+		docker_req_record(rq, IMSG_SPACE_DISK, &dk->df.spaces[i],
+		    sizeof(dk->df.spaces[i]));
 	done(rq, "", NULL, 0);
 	return DOCKER_DONE;
 }
@@ -178,7 +104,7 @@ dk_free(void *state)
 {
 	struct dk	*dk = state;
 
-	free(dk->spaces);
+	free(dk->df.spaces);
 }
 
 const struct docker_op docker_disk_op = {
