@@ -19,7 +19,7 @@ mutant_expect "A, over its limit, is stopped by spaced"
 mutant "a space at its limit is not stopped" supervisor/spaced/disk.c \
     "	dw->dw_stops[dw->dw_nstops++] = dw->dw_nseen - 1; => "
 mutant_expect "show says what A uses"
-mutant "the volumes not counted" worker-docker/space_disk.c \
+mutant "the volumes not counted" worker-docker/space_disk_parse.c \
     "		s->sk_used += dk_size(json_object_get(json_object_get(e, => 		s->sk_used += 0 * dk_size(json_object_get(json_object_get(e,"
 mutant_expect "B, at 80%, is warned of in the log"
 mutant "no warning before the limit" supervisor/spaced/disk.c \
