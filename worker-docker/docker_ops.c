@@ -133,6 +133,8 @@ docker_op_find(uint32_t type)
 		return &docker_exec_op;
 	if (type == docker_logs_op.op_req)
 		return &docker_logs_op;
+	if (type == docker_disk_op.op_req)
+		return &docker_disk_op;
 	for (i = 0; i < docker_space_nops; i++)
 		if (docker_space_ops[i].op_req == type)
 			return &docker_space_ops[i];

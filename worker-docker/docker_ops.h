@@ -35,6 +35,7 @@ extern const struct docker_op	docker_space_ops[];	/* space_ops.c */
 extern const size_t		docker_space_nops;
 extern const struct docker_op	docker_tools_ops[];	/* tools_ops.c */
 extern const size_t		docker_tools_nops;
+extern const struct docker_op	docker_disk_op;		/* space_disk.c */
 
 /* NULL when no operation starts with that message type. */
 const struct docker_op	*docker_op_find(uint32_t type);

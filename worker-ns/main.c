@@ -147,6 +147,9 @@ ns_dispatch(struct imsgev *iev, struct imsg *imsg)
 			fatalx("%s: bad resize message", __func__);
 		ns_exec_resize(imsg_get_peerid(imsg), er.er_rows, er.er_cols);
 		break;
+	case IMSG_SPACE_DISK_REQ:
+		ns_disk(imsg_get_peerid(imsg), imsg);
+		break;
 	default:
 		fatalx("%s: unexpected imsg %u", __func__, type);
 	}

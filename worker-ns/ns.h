@@ -138,6 +138,8 @@ void		 ns_exec_base(struct event_base *);
 void		 ns_logs_start(uint32_t peerid, struct imsg *);
 void		 ns_sweep(void);
 int		 ns_alive(const char *id, const char *leaf);
+/* ns_disk.c: the disk sweep's records */
+void		 ns_disk(uint32_t peerid, struct imsg *);
 void		 ns_reap(void);
 extern const char *const ns_space_env[];
 /* ns_gklog.c: the gatekeeper's stdout into gk.log, turned over */

@@ -62,6 +62,8 @@ enum place_imsg_type {
 	IMSG_SPACE_MOVE_DONE_REQ,	/* struct space_move_req */
 	IMSG_SPACE_MOVE_UNDO_REQ,
 	IMSG_SPACE_EXEC_RESIZE,	/* struct space_exec_resize, the exec's peer */
+	IMSG_SPACE_DISK_REQ,	/* struct space_disk_req and an engine socket */
+	IMSG_SPACE_DISK,	/* struct space_disk, one a space, then DONE */
 };
 
 #define CTL_CODE_MAX		64
@@ -158,6 +160,23 @@ struct space_info {
 	char		 si_missing[SPACE_MISSING_MAX][SPACE_MISSING_LEN];
 	uint32_t	 si_norphans;	/* space_resource records follow */
 	char		 si_place[8];	/* "native", or "" for docker */
+	/* spaced's last disk sweep (the place sends 0): limit 0, unmeasured */
+	uint64_t	 si_disk_used;
+	uint64_t	 si_disk_limit;
+	int32_t		 si_disk_over;	/* at its limit: stopped by spaced */
+};
+
+/* The disk sweep: the spaces of one installation, every owner's. */
+struct space_disk_req {
+	char		 dq_install[INSTALL_ID_MAX + 1];
+};
+
+/* A space's bytes on the engine's disk: its writable layers and volumes. */
+struct space_disk {
+	char		 sk_id[SPACE_ID_SIZE];
+	char		 sk_owner[SPACE_OWNER_SIZE];
+	char		 sk_state[SPACE_STATE_MAX];	/* of the space container */
+	uint64_t	 sk_used;
 };
 
 /* One finding of verify, or of the verify inside create and start. */

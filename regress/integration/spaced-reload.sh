@@ -28,7 +28,8 @@ check "  and names every setting ($(grep -c '^[a-z#]' "$T/def.out") lines)" \
     'gatekeeper image' 'default agent' 'tools ca bundle' 'space ca bundle' \
     'code in timeout' 'space uid range' 'space network pool' \
     'space network size' 'spaces per owner' 'default place' trust \
-    'journal interval' 'native accept missing limits'; do grep -q \"^#* *\$k[ :]\" '$T/def.out' || exit 1; done"
+    'journal interval' 'native accept missing limits' \
+    'space disk limit' 'space disk sweep'; do grep -q \"^#* *\$k[ :]\" '$T/def.out' || exit 1; done"
 printf 'journal interval 0\n' >"$T/bad.conf"
 "$tree/sbin/spaced" -n -f "$T/bad.conf" >/dev/null 2>"$T/bad.err"
 check "spaced -n refuses a bad file: exit 1 and why" sh -c \

@@ -74,6 +74,12 @@ out_space_info(const struct space_info *si, int with_memory)
 	if (with_memory)
 		json_object_set_new(o, "memory",
 		    json_integer((json_int_t)si->si_memory));
+	/* spaced's last disk sweep, when it measured this space */
+	if (si->si_disk_limit != 0)
+		json_object_set_new(o, "disk", json_pack("{s:I, s:I, s:b}",
+		    "used", (json_int_t)si->si_disk_used,
+		    "limit", (json_int_t)si->si_disk_limit,
+		    "over", si->si_disk_over != 0));
 	return o;
 }
 
@@ -262,7 +268,7 @@ void
 out_space_show(json_t *o)
 {
 	char	 missing[SPACE_MISSING_MAX * SPACE_MISSING_LEN];
-	json_t	*orphan;
+	json_t	*orphan, *disk;
 	size_t	 i;
 
 	if (env->sc_json) {
@@ -288,6 +294,12 @@ out_space_show(json_t *o)
 	    json_is_true(json_object_get(o, "damaged")) ? "yes" : "no");
 	printf("missing:     %s\n", missing);
 	printf("place:       %s\n", or_dash(jstr(o, "place")));
+	if ((disk = json_object_get(o, "disk")) != NULL)
+		printf("disk:        %lld of %lld bytes%s\n",
+		    (long long)json_integer_value(json_object_get(disk, "used")),
+		    (long long)json_integer_value(json_object_get(disk,
+		    "limit")), json_is_true(json_object_get(disk, "over")) ?
+		    ", at its limit: stopped by spaced" : "");
 	json_array_foreach(json_object_get(o, "orphans"), i, orphan)
 		printf("orphan:      %s %s\n", jstr(orphan, "kind"),
 		    jstr(orphan, "name"));

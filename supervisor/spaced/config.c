@@ -56,6 +56,10 @@ config_defaults(struct spaced_conf *conf, uid_t uid, const char *runtime_dir,
 	strlcpy(conf->sc_net_size, SPACED_NET_SIZE, sizeof(conf->sc_net_size));
 	strlcpy(conf->sc_spaces_max, SPACED_SPACES_PER_OWNER,
 	    sizeof(conf->sc_spaces_max));
+	strlcpy(conf->sc_disk_limit, SPACED_DISK_LIMIT,
+	    sizeof(conf->sc_disk_limit));
+	strlcpy(conf->sc_disk_sweep, SPACED_DISK_SWEEP,
+	    sizeof(conf->sc_disk_sweep));
 	agent_profile_default(&conf->sc_agents[0]);
 	conf->sc_nagents = 1;
 	strlcpy(conf->sc_agent, AGENT_DEFAULT_NAME, sizeof(conf->sc_agent));
@@ -261,6 +265,74 @@ config_journal_interval(const struct spaced_conf *conf)
 	return n;
 }
 
+/* N, NK, NM, NG or NT (powers of 1024), at most 1 PiB; "0": off. */
+static int
+disk_size(const char *v, uint64_t *bytes)
+{
+	static const char	 units[] = "KMGT";
+	const char		*u, *errstr;
+	char			 num[24];
+	size_t			 n = strspn(v, "0123456789");
+	long long		 x;
+	int			 shift = 0;
+
+	if (n == 0 || n >= sizeof(num))
+		return -1;
+	if (v[n] != '\0') {
+		if (v[n + 1] != '\0' || (u = strchr(units, v[n])) == NULL)
+			return -1;
+		shift = 10 * (int)(u - units + 1);
+	}
+	memcpy(num, v, n);
+	num[n] = '\0';
+	x = strtonum(num, 0, 1LL << 50, &errstr);
+	if (errstr != NULL || (uint64_t)x > (1ULL << 50) >> shift)
+		return -1;
+	*bytes = (uint64_t)x << shift;
+	return 0;
+}
+
+static const char *
+check_disk_limit(const char *v)
+{
+	uint64_t	 b;
+
+	return disk_size(v, &b) == -1 || (b != 0 && b < (1ULL << 20)) ?
+	    "not 0 or a size from 1M to 1024T (K, M, G, T)" : NULL;
+}
+
+static const char *
+check_disk_sweep(const char *v)
+{
+	const char	*errstr;
+
+	(void)strtonum(v, 1, 86400, &errstr);
+	return errstr != NULL ? "not a number of seconds from 1 to 86400" :
+	    NULL;
+}
+
+uint64_t
+config_disk_limit(const struct spaced_conf *conf)
+{
+	uint64_t	 b;
+
+	if (disk_size(conf->sc_disk_limit, &b) == -1)
+		fatalx("%s: unchecked \"%s\"", __func__, conf->sc_disk_limit);
+	return b;
+}
+
+int
+config_disk_sweep(const struct spaced_conf *conf)
+{
+	const char	*errstr;
+	int		 n;
+
+	n = strtonum(conf->sc_disk_sweep, 1, 86400, &errstr);
+	if (errstr != NULL)
+		fatalx("%s: unchecked \"%s\"", __func__, conf->sc_disk_sweep);
+	return n;
+}
+
 static const char *
 check_agent(const char *v)
 {
@@ -352,6 +424,8 @@ static const struct {
 	KW("trust",		sc_trust,		check_trust, 0),
 	KW("journal interval",	sc_journal_interval,	check_seconds, 1),
 	KW("native accept missing limits", sc_native_accept, check_limits, 0),
+	KW("space disk limit",	sc_disk_limit,		check_disk_limit, 0),
+	KW("space disk sweep",	sc_disk_sweep,		check_disk_sweep, 0),
 #undef KW
 };
 #define NKEYWORDS	(sizeof(config_keywords) / sizeof(config_keywords[0]))

@@ -251,6 +251,7 @@ void
 space_info_take(enum procid from, struct imsg *imsg, struct space_info *si)
 {
 	size_t	 i;
+	int	 over = 0;
 
 	if (imsg_get_data(imsg, si, sizeof(*si)) == -1 ||
 	    si->si_kind != SPACE_REC_INFO ||
@@ -267,6 +268,12 @@ space_info_take(enum procid from, struct imsg *imsg, struct space_info *si)
 		if (!valid_string(si->si_missing[i], sizeof(si->si_missing[i])))
 			fatalx("%s: bad space info from %s", __func__,
 			    proc_title(from));
+	/* The disk use is spaced's word, never the place's. */
+	si->si_disk_used = si->si_disk_limit = 0;
+	si->si_disk_over = 0;
+	(void)disk_of(si->si_id, &si->si_disk_used, &si->si_disk_limit,
+	    &over);
+	si->si_disk_over = over;
 }
 
 void

@@ -136,37 +136,10 @@ request_pause(struct request *r, int ms, void (*fn)(struct request *))
 	evtimer_add(&r->r_pause, &tv);
 }
 
-struct request *
-request_new(struct ctl_conn *cc, uint32_t peerid, const struct ctl_op *op)
-{
-	struct request	*r;
-
-	if ((r = calloc(1, sizeof(*r))) == NULL)
-		return NULL;
-	if (op->op_state_size != NULL &&
-	    (r->r_state = calloc(1, *op->op_state_size)) == NULL) {
-		free(r);
-		return NULL;
-	}
-	r->r_id = spaced_new_id();
-	r->r_cc = cc;
-	r->r_uid = cc->cc_uid;
-	r->r_peerid = peerid;
-	r->r_op = op;
-	clock_gettime(CLOCK_MONOTONIC, &r->r_start);
-	evtimer_set(&r->r_timer, request_tick, r);
-	event_base_set(cc->cc_iev.base, &r->r_timer);
-	evtimer_set(&r->r_pause, request_paused, r);
-	event_base_set(cc->cc_iev.base, &r->r_pause);
-	request_arm(r);
-	TAILQ_INSERT_TAIL(&requests.list, r, r_entry);
-	TAILQ_INSERT_TAIL(&cc->cc_requests, r, r_client_entry);
-	requests.count++;
-	cc->cc_pending++;
-	control_busy_changed(cc);
-	return r;
-}
-
+/*
+ * A request of spaced's own (the disk sweep): no client, spaced's uid;
+ * it answers nobody, and is freed once its workers are done.
+ */
 /*
  * A request spaced makes itself, on behalf of uid (a collection of a
  * space's journal): no client waits for it, its answers go nowhere.
@@ -194,6 +167,22 @@ request_new_internal(uid_t uid, const struct ctl_op *op)
 	event_base_set(base, &r->r_pause);
 	request_arm(r);
 	TAILQ_INSERT_TAIL(&requests.list, r, r_entry);
+	return r;
+}
+
+struct request *
+request_new(struct ctl_conn *cc, uint32_t peerid, const struct ctl_op *op)
+{
+	struct request	*r;
+
+	if ((r = request_new_internal(cc->cc_uid, op)) == NULL)
+		return NULL;
+	requests.count++;
+	r->r_cc = cc;
+	r->r_peerid = peerid;
+	TAILQ_INSERT_TAIL(&cc->cc_requests, r, r_client_entry);
+	cc->cc_pending++;
+	control_busy_changed(cc);
 	return r;
 }
 

@@ -324,6 +324,8 @@ space_start(struct request *r, struct imsg *imsg)
 		    place_default();
 	if (space_types[i].sp_sv_op != 0)
 		sv_begin(r, cs.cs_id, space_types[i].sp_sv_op);
+	else
+		strlcpy(sv->id, cs.cs_id, sizeof(sv->id));
 	/* A native space runs no agent yet (its tools are Docker's). */
 	if (space_types[i].sp_sv_op != 0 && (type == IMSG_CTL_CREATE ?
 	    r->r_place == PROC_NS : cs.cs_id[0] != '\0' &&
@@ -352,6 +354,25 @@ space_start(struct request *r, struct imsg *imsg)
 	return NULL;
 }
 
+/* verify: a space the disk sweep found at its limit is one finding more. */
+static void
+verify_disk(struct request *r)
+{
+	struct space_violation	 v;
+	uint64_t		 used, limit;
+	int			 over;
+
+	if (!disk_of(SV(r)->id, &used, &limit, &over) || !over)
+		return;
+	memset(&v, 0, sizeof(v));
+	v.sv_kind = SPACE_REC_VIOLATION;
+	strlcpy(v.sv_check, "disk_limit", sizeof(v.sv_check));
+	snprintf(v.sv_message, sizeof(v.sv_message), "%llu bytes on the "
+	    "engine's disk, at its limit of %llu: stopped by spaced",
+	    (unsigned long long)used, (unsigned long long)limit);
+	request_data(r, &v, sizeof(v));
+}
+
 /* verify and stop: the place's word is the answer. */
 static void
 space_done(struct request *r, enum procid from, struct imsg *imsg)
@@ -360,6 +381,8 @@ space_done(struct request *r, enum procid from, struct imsg *imsg)
 
 	space_done_take(from, imsg, &sd);
 	if (sd.sd_code[0] == '\0') {
+		if (r->r_op->op_type == IMSG_CTL_VERIFY)
+			verify_disk(r);
 		if (r->r_op->op_type == IMSG_CTL_STOP)
 			events_emit("stop", r->r_uid, SV(r)->id, NULL);
 		if (r->r_op->op_type == IMSG_CTL_VERIFY &&

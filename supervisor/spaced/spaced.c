@@ -352,6 +352,7 @@ main(int argc, char *argv[])
 
 	gitinst_init(env->env_base);
 	collect_init(env->env_base);
+	disk_init(env->env_base);
 	control_listen(conf->sc_socket, env->env_base, ops_table, ops_count);
 	/* Everything that needs exec, fork or a new privilege is done. */
 	/* Ready: the socket answers; said before the filter forbids it. */

@@ -61,6 +61,8 @@
 #define SPACED_NET_SIZE		"29"
 #define SPACED_SPACES_PER_OWNER	"16"
 #define SPACED_JOURNAL_INTERVAL	"2"
+#define SPACED_DISK_LIMIT	"20G"
+#define SPACED_DISK_SWEEP	"60"
 
 struct spaced_conf {
 	char	 sc_socket[PATH_MAX];		/* control socket */
@@ -97,6 +99,9 @@ struct spaced_conf {
 	char	 sc_native_accept[32];
 	/* seconds between two collections of a followed gatekeeper's log */
 	char	 sc_journal_interval[8];
+	/* a space's bytes on the engine's disk ("0": unmeasured), how often */
+	char	 sc_disk_limit[24];
+	char	 sc_disk_sweep[8];
 };
 
 /* config.c: pure; "keyword value" lines, see spaced.conf(5) */
@@ -127,6 +132,9 @@ const char *config_file(void);
 void	 config_reload_signal(void);
 /* "config: ..." for spacectl status: as started, reloaded, or why not */
 const char *config_reload_state(void);
+/* The disk limit in bytes (0: off) and the sweep's seconds. */
+uint64_t config_disk_limit(const struct spaced_conf *);
+int	 config_disk_sweep(const struct spaced_conf *);
 /* config_agent.c: the "agent" lines; named: profiles this file began */
 int	 config_agent_line(const char *p, const char *eol,
 	    struct spaced_conf *, uint32_t *named, const char **errstr);
@@ -366,6 +374,20 @@ int		 gitinst_relaunch(struct request *, const char *code,
 		    const char *dir, int *relaunched);
 void		 gitinst_launch_dispatch(struct imsg *);
 void		 gitinst_init(struct event_base *);
+/* disk.c: the sweep of the spaces' disk use */
+void		 disk_init(struct event_base *);
+/* disk_seen.c: the last sweep's word on each space */
+struct disk_seen {
+	char		 ds_id[SPACE_ID_SIZE];
+	char		 ds_owner[SPACE_OWNER_SIZE];
+	uint64_t	 ds_used;
+	int		 ds_warned;	/* over 80%, said once */
+	int		 ds_over;	/* at its limit */
+};
+const struct disk_seen *disk_seen_find(const char *id);
+void		 disk_seen_set(struct disk_seen *, size_t);
+int		 disk_of(const char *id, uint64_t *used, uint64_t *limit,
+		    int *over);
 
 /* env.c: spaced's environment, below every other file */
 struct spaced_env {

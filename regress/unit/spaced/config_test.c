@@ -121,6 +121,14 @@ Test(config, space_keywords_refused)
 		"space network size x\n",
 		"spaces per owner 0\n",
 		"spaces per owner 10001\n",
+		/* finding 6: a space's disk, and its sweep */
+		"space disk limit 512K\n",
+		"space disk limit 2X\n",
+		"space disk limit 1025T\n",
+		"space disk limit 10GB\n",
+		"space disk limit -1\n",
+		"space disk sweep 0\n",
+		"space disk sweep 86401\n",
 	};
 	struct spaced_conf	 c;
 	char			 err[128], img[SPACE_IMAGE_MAX + 32];
@@ -187,6 +195,30 @@ Test(config, space_network_pool)
 	cr_assert_eq(parse("space network pool 10.0.0.0/15\n", &c, err,
 	    sizeof(err)), -1);
 	cr_assert(strstr(err, "space network size") != NULL, "%s", err);
+}
+
+/* The disk limit: the default, a size of each unit, off; the sweep. */
+Test(config, space_disk)
+{
+	struct spaced_conf	 c;
+	char			 err[128];
+
+	cr_assert_eq(parse("", &c, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(config_disk_limit(&c), 20ULL << 30);
+	cr_assert_eq(config_disk_sweep(&c), 60);
+	cr_assert_eq(parse("space disk limit 64M\nspace disk sweep 1\n", &c,
+	    err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(config_disk_limit(&c), 64ULL << 20);
+	cr_assert_eq(config_disk_sweep(&c), 1);
+	cr_assert_eq(parse("space disk limit 1024T\n", &c, err, sizeof(err)),
+	    0, "%s", err);
+	cr_assert_eq(config_disk_limit(&c), 1ULL << 50);
+	cr_assert_eq(parse("space disk limit 1048576\n", &c, err,
+	    sizeof(err)), 0, "%s", err);
+	cr_assert_eq(config_disk_limit(&c), 1ULL << 20);
+	cr_assert_eq(parse("space disk limit 0\n", &c, err, sizeof(err)), 0,
+	    "%s", err);
+	cr_assert_eq(config_disk_limit(&c), 0);
 }
 
 Test(config, good_lines)
