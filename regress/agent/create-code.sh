@@ -3,19 +3,19 @@
 # start, and a failure of either leaves nothing behind.  The test agent
 # (hostile-server/) listens only once a project's code is in its folder,
 # so a create that waited for the server before bringing the code in
-# would never see it ready.  A project with "hostile-never-ready" keeps
-# it from listening: the code went in, the create fails, and the space
-# and the refs code in made in the repository go again.
+# would never see it ready.  A project named "never" keeps it from
+# listening: the code went in, the create fails, and the space and the
+# refs code in made in the repository go again.
 dir=$(cd "$(dirname "$0")" && pwd)
 . "$dir/hostile.sh"
 SPACED_AGENT_CONF=$(profile "agent hostile env HOSTILE_LISTEN_AFTER_CODE=1" |
     sed 's/^agent hostile ready wait 8$/agent hostile ready wait 30/')
 . "$dir/../contract/lib.sh"
 
-# repo DIR [FILE]: a repository of one commit (and FILE in it)
+# repo DIR: a repository of one commit
 repo() {
 	git init -q "$1" && printf 'code-%s\n' "$$" >"$1/marker.txt" &&
-	    { [ -z "${2:-}" ] || : >"$1/$2"; } && git -C "$1" add . &&
+	    git -C "$1" add . &&
 	    git -C "$1" -c user.name=t -c user.email=t@example.org commit -qm one
 }
 refs() { git -C "$1" for-each-ref; git -C "$1" status --porcelain; }
@@ -47,7 +47,7 @@ refs "$T/proj" >"$T/proj.after"
 check "remove takes them back" cmp -s "$T/proj.before" "$T/proj.after"
 
 # --- the server never comes: the create fails, nothing is left -------------
-repo "$T/never" hostile-never-ready
+repo "$T/never"
 refs "$T/never" >"$T/refs.before"
 sc create -n never --code "$T/never" >"$T/never.out" 2>"$T/never.err"
 rc=$?

@@ -68,12 +68,12 @@ const server = net.createServer((c) => {
 // HOSTILE_LISTEN_AFTER_CODE=1: listen only once a project's code is in
 // the folder the server runs in (create --code brings it while the
 // server starts); a create that waits for the server before its code
-// goes in never sees it ready.  Code with a file "hostile-never-ready"
-// keeps it from listening at all.
+// goes in never sees it ready.  A project named "never" keeps it from
+// listening at all (its name is known once the code is in).
 function codeIn() {
   try {
-    return fs.readdirSync('.').some((d) => fs.existsSync(d + '/.git/refs/spaced/start') &&
-      !fs.existsSync(d + '/hostile-never-ready'));
+    return fs.readdirSync('.').some((d) => d !== 'never' &&
+      fs.existsSync(d + '/.git/refs/spaced/start'));
   } catch (e) { return false; }
 }
 function listen() {
