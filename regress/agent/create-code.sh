@@ -9,7 +9,7 @@
 dir=$(cd "$(dirname "$0")" && pwd)
 . "$dir/hostile.sh"
 SPACED_AGENT_CONF=$(profile "agent hostile env HOSTILE_LISTEN_AFTER_CODE=1" |
-    sed 's/^agent hostile ready wait 8$/agent hostile ready wait 30/')
+    sed 's/^agent hostile ready wait 8$/agent hostile ready wait 60/')
 . "$dir/../contract/lib.sh"
 
 # repo DIR: a repository of one commit

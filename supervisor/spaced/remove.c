@@ -110,7 +110,9 @@ remove_end(struct request *r)
  * The place removed the space: now the refs of its origins.  A space
  * the place no longer has may still have them (a create --code whose
  * server never came: code in was done, the create's rollback removed
- * the space): they go too, and the answer stays space_not_found.
+ * the space).  The Docker place answers such a remove as done; a place
+ * that says space_not_found (the native one) has them taken back too,
+ * and the answer stays its.
  */
 static void
 remove_done(struct request *r, enum procid from, struct imsg *imsg)
