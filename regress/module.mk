@@ -47,6 +47,8 @@ INTEGRATION	+= $(sort $(wildcard regress/codeout/*.sh))
 INTEGRATION	+= regress/agent/server.sh
 # The space survives its agent's mistakes: memory hogs, a server that dies.
 INTEGRATION	+= regress/agent/survive.sh
+# create --code: the code in beside the server's start, and its undo.
+INTEGRATION	+= regress/agent/create-code.sh
 # First contact: the README's commands in fresh Debian 12 roots
 # (debootstrap, cached by key under /var/cache/spaced/fresh).
 INTEGRATION	+= regress/fresh/debian.sh

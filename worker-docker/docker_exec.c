@@ -204,6 +204,7 @@ ex_pump(struct docker_req *rq, struct evbuffer *in)
 	const uint8_t		*data;
 	size_t			 slice, used, dlen, avail;
 	uint8_t			 type;
+	size_t			 before = imsgbuf_queuelen(&channel()->ibuf);
 	int			 rv;
 
 	if (in == NULL && (in = docker_req_stream_input(rq)) == NULL)
@@ -256,7 +257,7 @@ ex_pump(struct docker_req *rq, struct evbuffer *in)
 		evbuffer_drain(in, used);
 	}
 	if (ex->tx_open)
-		imsg_event_add(channel());
+		stream_write_now(channel(), before);
 	return 1;
 }
 

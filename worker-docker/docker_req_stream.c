@@ -24,6 +24,10 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 
+#include <errno.h>
+#include <stdint.h>
+#include <unistd.h>
+
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 
@@ -33,9 +37,34 @@
 void
 docker_req_stream_write(struct docker_req *rq, const void *data, size_t len)
 {
+	struct evbuffer	*out;
+	const uint8_t	*p = data;
+	ssize_t		 n;
+
 	if (rq->rq_state != RQ_STREAM || rq->rq_shutdown)
 		fatalx("%s: not a stream, or shut", __func__);
-	if (evbuffer_add(bufferevent_get_output(rq->rq_bev), data, len) == -1)
+	out = bufferevent_get_output(rq->rq_bev);
+	/*
+	 * An idle connection: the bytes go now (a keystroke), not after
+	 * one more turn of the loop.  What is left, or an error, is the
+	 * bufferevent's as before; its write callback (the credit) runs
+	 * from the loop, never inside a caller's own loop of writes.
+	 */
+	if (evbuffer_get_length(out) == 0 && len > 0) {
+		while ((n = write(rq->rq_fd, p, len)) == -1 && errno == EINTR)
+			;
+		if (n > 0) {
+			p += n;
+			len -= n;
+		}
+		if (len == 0) {
+			bufferevent_trigger(rq->rq_bev, EV_WRITE,
+			    BEV_TRIG_IGNORE_WATERMARKS |
+			    BEV_TRIG_DEFER_CALLBACKS);
+			return;
+		}
+	}
+	if (evbuffer_add(out, p, len) == -1)
 		fatal("%s: evbuffer_add", __func__);
 }
 

@@ -223,11 +223,27 @@ stream_gauge_take(struct stream_gauge *sg, const struct imsg *imsg)
 	return -1;
 }
 
+/*
+ * What was just queued on a channel that had nothing queued before goes
+ * now (MSG_DONTWAIT), not after one more turn of the loop: a keystroke
+ * and its echo cross two processes each way.  A busy channel keeps its
+ * batching; what is not written waits for EV_WRITE, and an error shows
+ * there too.
+ */
+void
+stream_write_now(struct imsgev *iev, size_t queued_before)
+{
+	if (queued_before == 0)
+		(void)imsgbuf_write(&iev->ibuf);
+	imsg_event_add(iev);
+}
+
 int
 stream_relay(struct imsgev *to, struct imsg *imsg, struct stream_gauge *sg)
 {
 	uint32_t	 type = imsg_get_type(imsg);
 	size_t		 len = imsg_get_len(imsg);
+	size_t		 before = imsgbuf_queuelen(&to->ibuf);
 
 	/* Stream messages never carry fds; sizes are fixed but for DATA. */
 	if (imsg->fd != -1 ||
@@ -242,6 +258,6 @@ stream_relay(struct imsgev *to, struct imsg *imsg, struct stream_gauge *sg)
 		return -1;
 	if (imsg_forward(&to->ibuf, imsg) == -1)
 		return -1;
-	imsg_event_add(to);
+	stream_write_now(to, before);
 	return 0;
 }

@@ -90,6 +90,7 @@ int	 stream_rx_consumed(struct stream_rx *, struct imsgbuf *, size_t len);
 int	 stream_rx_end(struct stream_rx *, const struct imsg *);
 
 void	 stream_gauge_init(struct stream_gauge *);
+void	 stream_write_now(struct imsgev *, size_t queued_before);
 int	 stream_relay(struct imsgev *to, struct imsg *,
 	    struct stream_gauge *);
 

@@ -243,6 +243,18 @@ struct ctl_ready {
 	uint32_t	 cy_reserved;		/* zero */
 };
 
+/*
+ * create: the space runs and its server is starting, sent before the
+ * answer when an agent's server is waited for; a client may bring its
+ * code in meanwhile (create --code).  Its size is its own among
+ * create's records.
+ */
+struct ctl_space_running {
+	char		 cn_id[SPACE_ID_SIZE];
+	uint8_t		 cn_pad[3];		/* zero */
+	uint32_t	 cn_reserved[2];	/* zero */
+};
+
 struct ctl_token {
 	char		 ct_token[129];
 	uint8_t		 ct_pad[7];

@@ -69,10 +69,52 @@ keeper_oom_adj(const char *value)
 	close(fd);
 }
 
+/* The space's pids limit: cgroup v2, then v1; "" when neither is seen. */
+static void
+keeper_pids_max(char *buf, size_t len)
+{
+	static const char *const files[] = { "/sys/fs/cgroup/pids.max",
+	    "/sys/fs/cgroup/pids/pids.max", NULL };
+	ssize_t	 n = -1;
+	int	 fd, i;
+
+	for (i = 0; files[i] != NULL && n <= 0; i++) {
+		if ((fd = open(files[i], O_RDONLY | O_CLOEXEC)) == -1)
+			continue;
+		n = read(fd, buf, len - 1);
+		close(fd);
+	}
+	buf[n > 0 ? n : 0] = '\0';
+}
+
+/*
+ * RLIMIT_NPROC counts the tasks of the space's own uid: capped below the
+ * space's pids limit, a fork bomb of the agent's stops short and the
+ * server (whose limit stays) can still make threads and start commands.
+ */
+static void
+keeper_nproc(void)
+{
+	struct rlimit	 rl;
+	char		 buf[32];
+	long long	 cap;
+
+	keeper_pids_max(buf, sizeof(buf));
+	if ((cap = relay_command_nproc(buf)) == 0 ||
+	    getrlimit(RLIMIT_NPROC, &rl) == -1)
+		return;
+	if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > (rlim_t)cap)
+		rl.rlim_max = cap;
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > rl.rlim_max)
+		rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_NPROC, &rl) == -1)
+		log_warn("RLIMIT_NPROC");
+}
+
 /*
  * The agent's shell ($SHELL of the server): raise this process's
- * oom_score_adj, which everything it starts inherits, then become the
- * image's shell with the same arguments.
+ * oom_score_adj and lower its process cap, which everything it starts
+ * inherits, then become the image's shell with the same arguments.
  */
 __dead void
 relay_shell(char **argv)
@@ -80,6 +122,7 @@ relay_shell(char **argv)
 	int	 i;
 
 	keeper_oom_adj(RELAY_OOM_COMMAND);
+	keeper_nproc();
 	for (i = 0; keeper_shells[i] != NULL; i++) {
 		argv[0] = strrchr(keeper_shells[i], '/') + 1;
 		execv(keeper_shells[i], argv);

@@ -72,6 +72,9 @@ struct relay_config {
 
 /* What the oom killer sees of the agent's commands: the first victims. */
 #define RELAY_OOM_COMMAND	"1000"
+/* The server's share of the space's pids (1/8), kept from its commands. */
+#define RELAY_PIDS_RESERVE	8
+#define RELAY_PIDS_MIN		32	/* below this, no cap: nothing to share */
 /* A server that lived this long starts again at once; else the backoff doubles. */
 #define RELAY_BACKOFF_RESET	60
 #define RELAY_BACKOFF_MAX	30	/* seconds */
@@ -98,6 +101,7 @@ int	 relay_should_restart(int status);
 unsigned int relay_backoff(unsigned int prev, long lived);
 int	 relay_stop_signal(int sig);
 int	 relay_is_shell(int argc, char *const *argv);
+long long relay_command_nproc(const char *pids_max);
 
 /* keeper.c: the server's keeper and the agent's shell. */
 void	 keeper_run(char **argv, const struct relay_inherit *, int gate)

@@ -22,8 +22,10 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "relay.h"
@@ -122,4 +124,26 @@ relay_is_shell(int argc, char *const *argv)
 		return 1;
 	return strcmp(argv[1], "--") != 0 && strncmp(argv[1], "-d", 2) != 0 &&
 	    strncmp(argv[1], "-w", 2) != 0;
+}
+
+/*
+ * The agent's commands' process cap from the space's pids.max (text,
+ * as read): all but an eighth, so a fork bomb of theirs leaves the
+ * server room for its threads and its next command.  0: no cap (no
+ * limit, "max", a limit too small to share, or text not a number).
+ */
+long long
+relay_command_nproc(const char *pids_max)
+{
+	const char	*errstr;
+	char		 buf[32];
+	long long	 max;
+
+	if (strlcpy(buf, pids_max, sizeof(buf)) >= sizeof(buf))
+		return 0;
+	buf[strcspn(buf, "\n")] = '\0';
+	max = strtonum(buf, 1, LLONG_MAX / 2, &errstr);
+	if (errstr != NULL || max < RELAY_PIDS_MIN)
+		return 0;
+	return max - max / RELAY_PIDS_RESERVE;
 }

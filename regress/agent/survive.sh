@@ -2,8 +2,8 @@
 # The space survives its agent's mistakes, against the real engine: the
 # test agent's server (hostile-server/, with ballast so it is larger
 # than each command) starts commands as OpenCode does ($SHELL -c); many
-# small memory hogs and one large one in a 512 MB space leave the server
-# alive (the same pid) and the space running; a server that dies anyway
+# small memory hogs, one large one and a fork bomb in a 512 MB space
+# leave the server alive (the same pid) and the space running; a server that dies anyway
 # is started again by spaced-relay, which says so on the space's log.
 dir=$(cd "$(dirname "$0")" && pwd)
 . "$dir/hostile.sh"
@@ -66,6 +66,28 @@ check "the same server after the large hog" \
     sh -c "[ \"\$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' server $id GET /pid | jq -r .pid)\" = '$pid0' ]"
 log_of $id >"$T/log0"
 check_fails "no restart so far on the space's log" grep -q server_restart "$T/log0"
+
+# --- a fork bomb, within the space's pids limit ------------------------------
+# Each bash forks itself until 25 s after the bomb began (SECONDS is
+# inherited); bash retries a failed fork for 15 s, so it ends on its own.
+BOMB='exec 2>/tmp/bomb.err; b() { [ $SECONDS -lt 25 ] && { b & b; wait; }; }; b # spaced-bomb'
+bomb_gone() {
+	! inside "$1" 'cat /proc/[0-9]*/cmdline 2>/dev/null | tr "\0" " "' | grep -q 'spaced-bomb[ ]'
+}
+run $id "$BOMB"
+check "the bomb ran out of processes (control: fork failed inside)" \
+    wait_for 20 sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec $id -- cat /tmp/bomb.err | grep -q 'fork'"
+# The issue's bound: the server answers again within 10 s.
+check "during the bomb the server answers within 10 s (pid $pid0)" \
+    wait_for 10 sh -c "[ \"\$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' server $id GET /pid | jq -r .pid)\" = '$pid0' ]"
+run $id 'echo started > /tmp/during.bomb'
+check "during the bomb the server starts a command within 10 s" \
+    wait_for 10 sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec $id -- cat /tmp/during.bomb | grep -qx started"
+check "the space still runs during the bomb" running $id
+check "the bomb has ended" wait_for 120 bomb_gone $id
+check "the space still runs after the bomb" running $id
+check "the same server after the bomb" \
+    sh -c "[ \"\$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' server $id GET /pid | jq -r .pid)\" = '$pid0' ]"
 
 # --- a server that dies anyway ---------------------------------------------
 inside $id "kill -9 $pid0"

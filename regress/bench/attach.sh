@@ -3,8 +3,7 @@
 # through spacectl against the same step by hand with the docker CLI
 # (docker exec -it of the same attach command, the password set from
 # the token file inside the same way), each in a tmux pane of the same
-# size, alternating; and create --code of this repository until attach
-# could start, against create then code-in (two spacectl calls).
+# size, alternating (create --code: create_code.sh).
 # Medians over N rounds; never asserts a time.
 # usage: attach.sh [build-dir] [rounds]
 set -eu
@@ -42,7 +41,9 @@ drawn() {	# until the pane shows the TUI's prompt box
 ctl tools fill >/dev/null
 id=$(ctl create -n bench); ids=$id
 c=spaced-space-$id-space
-CLI="docker exec -it -u 10000:10000 $c /bin/sh -c '\
+# The space's own user (a uid of its own), as spacectl's exec runs.
+uid=$(docker inspect -f '{{.Config.User}}' "$c")
+CLI="docker exec -it -u $uid $c /bin/sh -c '\
 OPENCODE_SERVER_PASSWORD=\"\$(cat /home/space/.spaced-space/token)\"; \
 export OPENCODE_SERVER_PASSWORD; exec opencode attach http://127.0.0.1:27600'"
 API="$tree/bin/spacectl -s $sd/run/spaced.sock attach $id"
@@ -56,23 +57,8 @@ for i in $(seq "$n"); do
 		sleep 1
 	done
 done
-# create --code of this repository until attach could start, against
-# create and then code-in, the same two steps by hand.
-for i in $(seq "$n"); do
-	t0=$(now); x=$(ctl create -n bench-code --code "$top"); t1=$(now)
-	ids="$ids $x"
-	y=$(ctl create -n bench-two); ctl code-in "$y" "$top" >/dev/null; t2=$(now)
-	ids="$ids $y"
-	echo "$(( (t1 - t0) / 1000000 )) $(( (t2 - t1) / 1000000 ))" >>"$T/code"
-	ctl remove "$x" >/dev/null; ctl remove "$y" >/dev/null; ids=$id
-done
 a=$(median <"$T/attach.api"); c2=$(median <"$T/attach.cli")
-k1=$(cut -d' ' -f1 "$T/code" | median); k2=$(cut -d' ' -f2 "$T/code" | median)
 echo "attach: until the agent's screen is drawn, median of $n, ms"
 echo "  spacectl attach                  $a"
 echo "  docker exec -it (CLI, by hand)   $c2"
 echo "  ratio $(echo "scale=2; $a / $c2" | bc)"
-echo "create --code of this repository until attach could start, median of $n, ms"
-echo "  spacectl create --code           $k1"
-echo "  create, then code-in             $k2"
-echo "  ratio $(echo "scale=2; $k1 / $k2" | bc)"

@@ -47,6 +47,16 @@ sctl $nosock show >"$tree/u.out" 2>"$tree/u.err"; rc=$?
 check "a usage error exits 64 (EX_USAGE)" test $rc = 64
 check "... says its usage on stderr" grep -q '^usage: spacectl' "$tree/u.err"
 check "... and prints nothing on stdout" test ! -s "$tree/u.out"
+check "... its own usage, not the whole list" sh -c \
+    "grep -qx 'usage: spacectl \[-j\] show ID' '$tree/u.err' && ! grep -q '^commands: ' '$tree/u.err'"
+sctl $nosock create --code >"$tree/u.out" 2>"$tree/u.err"; rc=$?
+check "create --code without DIR: 64, create's usage" sh -c \
+    "[ $rc = 64 ] && grep -q '^usage: spacectl \[-j\] create ' '$tree/u.err'"
+sctl $nosock prompt 0123456789ab -x >"$tree/u.out" 2>"$tree/u.err"; rc=$?
+check "an unknown option after an ID names the command, not the ID" sh -c \
+    "[ $rc = 64 ] && grep -q '^prompt: invalid option' '$tree/u.err' && ! grep -q '^0123456789ab' '$tree/u.err'"
+sctl $nosock exec 0123456789ab -x >"$tree/u.out" 2>"$tree/u.err"; rc=$?
+check "... exec's too" sh -c "[ $rc = 64 ] && grep -q '^exec: invalid option' '$tree/u.err'"
 sctl $nosock nosuchcommand >"$tree/u.out" 2>"$tree/u.err"; rc=$?
 check "an unknown command: exit 64, the list on stderr" sh -c \
     "[ $rc = 64 ] && grep -q '^commands: ' '$tree/u.err' && [ ! -s '$tree/u.out' ]"

@@ -26,4 +26,7 @@ mutant "the agent's commands keep the server's oom_score_adj" $K \
 mutant_expect 'a killed server is started again and answers'
 mutant "a server that died is not started again" $K \
     "if (stopping || !relay_should_restart(status)) => if (1)"
+mutant_expect 'during the bomb the server starts a command within 10 s'
+mutant "the agent's commands may take all the space's pids" $K \
+    "== 0 ||\n\t    getrlimit(RLIMIT_NPROC => == 0 || 1 ||\n\t    getrlimit(RLIMIT_NPROC"
 mutants_end

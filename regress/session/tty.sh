@@ -82,11 +82,18 @@ check "with status 0" seen 'd-status-0'
 # A signal that ends spacectl leaves the terminal as it was.
 keys "$SC exec $id -t -- sleep 600" Enter
 # Once its command runs inside, spacectl's handlers are in place.
-wait_for 30 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" exec "$id" -n -- sh -c 'grep -qx sleep /proc/[0-9]*/comm' >/dev/null
+# running ARG: a "sleep ARG" runs inside (an earlier one may too)
+running() {
+	"$tree/bin/spacectl" -s "$sd/run/spaced.sock" exec "$id" -n -- sh -c \
+	    "cat /proc/[0-9]*/cmdline | tr '\\0' ' ' | grep -q 'sleep $1 '"
+}
+# gone PID: spacectl has ended (the keys after it are the shell's)
+gone() { ! kill -0 "$1" 2>/dev/null; }
+wait_for 30 running 600 >/dev/null
 pid=$(pgrep -f "exec $id -t -- sleep 600" | head -n 1)
 check "spacectl runs (pid ${pid:-none})" test -n "$pid"
 [ -n "$pid" ] || screen | sed 's/^/# /'
-[ -n "$pid" ] && kill -TERM "$pid"
+[ -n "$pid" ] && kill -TERM "$pid" && wait_for 20 gone "$pid"
 keys "stty -a > $T/stty.term; echo saved-term" Enter
 check "stty -a saved after SIGTERM" seen_n saved-term 2
 check "SIGTERM: the local terminal is as it was" \
@@ -94,9 +101,9 @@ check "SIGTERM: the local terminal is as it was" \
 
 # The control: SIGKILL leaves no way to restore it, and the check sees it.
 keys "$SC exec $id -t -- sleep 601" Enter
-wait_for 30 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" exec "$id" -n -- sh -c 'grep -qx sleep /proc/[0-9]*/comm' >/dev/null
+wait_for 30 running 601 >/dev/null
 pid=$(pgrep -f "exec $id -t -- sleep 601" | head -n 1)
-[ -n "$pid" ] && kill -KILL "$pid"
+[ -n "$pid" ] && kill -KILL "$pid" && wait_for 20 gone "$pid"
 keys "stty -a > $T/stty.kill; echo saved-kill" Enter
 keys "stty sane" Enter
 wait_for 20 test -s "$T/stty.kill"

@@ -136,7 +136,9 @@ int		 sessions_main(int, char *[]);
 int		 events_main(int, char *[]);
 struct ctl_codein;
 void		 codein_create_prepare(struct ctl_codein *, const char *);
-void		 codein_create_finish(struct ctl_codein *, const char *);
+void		 codein_create_begin(struct ctl_codein *, const char *, int);
+int		 codein_create_wait(void);
+void		 codein_create_abandon(void);
 unsigned int	 server_call(const char *, const char *, const char *,
 		    const char *, uint8_t **, size_t *);
 

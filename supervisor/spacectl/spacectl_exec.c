@@ -235,6 +235,7 @@ exec_args(int argc, char *argv[], struct ctl_exec *cx)
 	id = argv[1];
 	argc--;
 	argv++;
+	argv[0] = (char *)(uintptr_t)env->sc_cmd->cc_name;	/* in getopt's messages */
 	optind = 0;
 	cx->cx_stdin = 1;
 	while ((ch = getopt(argc, argv, "+ginT:t")) != -1) {

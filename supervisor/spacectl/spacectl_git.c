@@ -21,10 +21,12 @@
  */
 
 #include <sys/types.h>
+#include <sys/wait.h>
 
 #include <errno.h>
 #include <jansson.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,14 +308,57 @@ codein_create_prepare(struct ctl_codein *ci, const char *dir)
 	memcpy(ci->ci_dir, cg.cg_dir, sizeof(ci->ci_dir));
 }
 
+/* The child that brings create --code's code in; -1 when none runs. */
+static pid_t	codein_child = -1;
+
+/*
+ * The code goes in from a child on a connection of its own, so that
+ * the create's answer (the server's start) is waited for meanwhile.
+ * create_fd, the create's connection, is not the child's to hold.
+ */
 void
-codein_create_finish(struct ctl_codein *ci, const char *id)
+codein_create_begin(struct ctl_codein *ci, const char *id, int create_fd)
 {
 	struct codein_call	 cc;
 
 	if (strlcpy(ci->ci_id, id, sizeof(ci->ci_id)) >= sizeof(ci->ci_id))
 		failed("bad_answer", "not a space id");
+	fflush(stdout);
+	fflush(stderr);
+	if ((codein_child = fork()) == -1)
+		failed("fork", strerror(errno));
+	if (codein_child != 0)
+		return;
+	if (create_fd != -1)
+		close(create_fd);
 	codein_call(&cc, IMSG_CTL_CODE_IN, ci);
+	exit(0);
+}
+
+/* 0 when the code went in, -1 when not (the child said why). */
+int
+codein_create_wait(void)
+{
+	int	 status;
+
+	if (codein_child == -1)
+		return -1;
+	while (waitpid(codein_child, &status, 0) == -1)
+		if (errno != EINTR) {
+			codein_child = -1;
+			return -1;
+		}
+	codein_child = -1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/* The create failed: its code in stops (spaced takes the ref back). */
+void
+codein_create_abandon(void)
+{
+	if (codein_child != -1)
+		(void)kill(codein_child, SIGTERM);
+	(void)codein_create_wait();
 }
 
 /*

@@ -71,13 +71,13 @@ usage_group(FILE *f, const struct ctl_cmd *cmd)
 }
 
 /*
- * A usage error: the command's own lines (and its group's), or the
- * whole list, on stderr; exit 64 (EX_USAGE).
+ * A usage error: the command's own lines (and its group's), or with no
+ * command the whole list, on stderr; exit 64 (EX_USAGE).
  */
 __dead void
 usage(void)
 {
-	if (env->sc_cmd == NULL || env->sc_cmd->cc_group == 0)
+	if (env->sc_cmd == NULL)
 		usage_list(stderr);
 	else
 		usage_group(stderr, env->sc_cmd);

@@ -298,6 +298,7 @@ prompt_main(int argc, char *argv[])
 	t.id = argv[1];
 	argc--;
 	argv++;
+	argv[0] = (char *)(uintptr_t)env->sc_cmd->cc_name;	/* in getopt's messages */
 	optind = 1;
 	while ((ch = getopt(argc, argv, "s:T:")) != -1) {
 		switch (ch) {

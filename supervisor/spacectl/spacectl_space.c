@@ -107,6 +107,38 @@ space_ready(struct space_answer *sa, struct imsg *imsg)
 	out_space_ready(info, &cy);
 }
 
+/* create --code: the folder, and the space its code goes to. */
+static const char	*code_dir;
+static char		 code_space[SPACE_ID_SIZE];
+static struct ctl_codein code_ci;
+static int		 space_remove_quiet(const char *);
+
+/* Each record of create's answer has a size of its own. */
+_Static_assert(sizeof(struct ctl_space_running) != sizeof(struct ctl_ready) &&
+    sizeof(struct ctl_space_running) != sizeof(struct space_info) &&
+    sizeof(struct ctl_space_running) != sizeof(struct space_violation) &&
+    sizeof(struct ctl_space_running) != sizeof(struct space_resource) &&
+    sizeof(struct ctl_space_running) != sizeof(struct space_done),
+    "create's records are told apart by their size");
+
+/* The space runs and its server starts: the code goes in meanwhile. */
+static void
+space_running(struct ctl_req *cr, struct imsg *imsg)
+{
+	struct space_answer		*sa = cr->cr_arg;
+	struct ctl_space_running	 cn;
+
+	if (sa->sa_type != IMSG_CTL_CREATE ||
+	    imsg_get_data(imsg, &cn, sizeof(cn)) == -1 ||
+	    memchr(cn.cn_id, '\0', sizeof(cn.cn_id)) == NULL ||
+	    !space_id_valid(cn.cn_id))
+		failed("bad_answer", "a running space");
+	if (code_dir == NULL || code_space[0] != '\0')
+		return;
+	strlcpy(code_space, cn.cn_id, sizeof(code_space));
+	codein_create_begin(&code_ci, code_space, cr->cr_fd);
+}
+
 static void
 space_data(struct ctl_req *cr, struct imsg *imsg)
 {
@@ -129,6 +161,8 @@ space_data(struct ctl_req *cr, struct imsg *imsg)
 		space_resource(sa, imsg);
 	else if (len == sizeof(struct ctl_ready))
 		space_ready(sa, imsg);
+	else if (len == sizeof(struct ctl_space_running))
+		space_running(cr, imsg);
 	else if (ctl_take_done(cr, imsg)) {
 		if (!space_code_valid(cr->cr_done.sd_code,
 		    sizeof(cr->cr_done.sd_code)))
@@ -142,6 +176,11 @@ space_fail(struct ctl_req *cr, const char *code)
 {
 	struct space_answer	*sa = cr->cr_arg;
 
+	/* create --code: the code stops, and what it left goes. */
+	if (code_space[0] != '\0') {
+		codein_create_abandon();
+		(void)space_remove_quiet(code_space);
+	}
 	out_space_failed(nstr(code, CTL_CODE_MAX), cr->cr_have_done ?
 	    &cr->cr_done : NULL, sa->sa_failed);
 }
@@ -180,17 +219,61 @@ space_show(struct space_answer *sa)
 	return 0;
 }
 
-/* create --code: the folder, and whether the space it went to stays. */
-static const char	*code_dir;
-static char		 code_space[SPACE_ID_SIZE];
+/* A remove of our own making: its answer is not the command's. */
+static void
+remove_quiet_data(struct ctl_req *cr, struct imsg *imsg)
+{
+	(void)ctl_take_done(cr, imsg);
+}
 
 static void
-code_failed_note(void)
+remove_quiet_fail(struct ctl_req *cr, const char *code)
 {
-	if (code_space[0] != '\0')
-		fprintf(stderr, "spacectl: space %s was made, but its code "
-		    "did not go in (spacectl code-in or remove it)\n",
-		    code_space);
+	cr->cr_arg = (void *)(uintptr_t)1;
+}
+
+/*
+ * create --code rolled back: the space goes, and the refs its code in
+ * left in the repository (a space already gone still has them).
+ */
+static int
+space_remove_quiet(const char *id)
+{
+	struct ctl_space	 cs;
+	struct ctl_req		 cr;
+
+	memset(&cs, 0, sizeof(cs));
+	memset(&cr, 0, sizeof(cr));
+	strlcpy(cs.cs_id, id, sizeof(cs.cs_id));
+	cr.cr_type = IMSG_CTL_REMOVE;
+	cr.cr_payload = &cs;
+	cr.cr_len = sizeof(cs);
+	cr.cr_data = remove_quiet_data;
+	cr.cr_fail = remove_quiet_fail;
+	ctl_call(&cr);
+	return cr.cr_arg == NULL ? 0 : -1;
+}
+
+/* The create is answered: its code went in too, or it is undone. */
+static void
+code_settle(struct space_answer *sa)
+{
+	json_t	*o;
+
+	/* No server was waited for: no word of a running space came. */
+	if (code_space[0] == '\0') {
+		if ((o = json_array_get(sa->sa_infos, 0)) == NULL ||
+		    jstr(o, "id") == NULL)
+			return;
+		strlcpy(code_space, jstr(o, "id"), sizeof(code_space));
+		codein_create_begin(&code_ci, code_space, -1);
+	}
+	if (codein_create_wait() == 0)
+		return;
+	fprintf(stderr, "spacectl: the code did not go in: space %s %s\n",
+	    code_space, space_remove_quiet(code_space) == 0 ? "removed" :
+	    "could not be removed (spacectl remove it)");
+	exit(1);
 }
 
 /* create's --code DIR (a long option) out of argv; the new argc. */
@@ -271,8 +354,6 @@ space_main(int argc, char *argv[])
 	struct ctl_space	 cs;
 	struct space_answer	 sa;
 	struct ctl_req		 cr;
-	struct ctl_codein	 ci;
-	json_t			*o;
 
 	memset(&cs, 0, sizeof(cs));
 	memset(&sa, 0, sizeof(sa));
@@ -291,15 +372,10 @@ space_main(int argc, char *argv[])
 	cr.cr_fail = space_fail;
 	/* Refused before anything is made: a folder without a repository. */
 	if (code_dir != NULL)
-		codein_create_prepare(&ci, code_dir);
+		codein_create_prepare(&code_ci, code_dir);
 	/* A create takes minutes: we wait as long as PROGRESS comes. */
 	ctl_call(&cr);
-	if (code_dir != NULL && (o = json_array_get(sa.sa_infos, 0)) != NULL &&
-	    jstr(o, "id") != NULL) {
-		strlcpy(code_space, jstr(o, "id"), sizeof(code_space));
-		atexit(code_failed_note);
-		codein_create_finish(&ci, code_space);
-		code_space[0] = '\0';
-	}
+	if (code_dir != NULL)
+		code_settle(&sa);
 	return space_show(&sa);
 }

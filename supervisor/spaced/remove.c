@@ -51,6 +51,7 @@ struct remove_state {
 	char			 dir[GIT_DIR_MAX];
 	int			 removed;	/* origins forgotten */
 	struct space_req	 sq;		/* the place's, after the collection */
+	struct space_done	 gone;		/* the place had no such space */
 };
 const size_t remove_state_size = sizeof(struct remove_state);
 
@@ -103,7 +104,28 @@ remove_start(struct request *r, struct imsg *imsg)
 	return NULL;
 }
 
-/* The place removed the space: now the refs of its origins. */
+/* END, or the place's space_not_found once the origins went. */
+static void
+remove_end(struct request *r)
+{
+	struct remove_state	*rs = r->r_state;
+
+	if (rs->gone.sd_code[0] == '\0') {
+		request_end(r);
+		return;
+	}
+	request_data(r, &rs->gone, sizeof(rs->gone));
+	request_fail(r, rs->gone.sd_code);
+}
+
+/*
+ * The place removed the space: now the refs of its origins.  A space
+ * the place no longer has may still have them (a create --code whose
+ * server never came: code in was done, the create's rollback removed
+ * the space).  The Docker place answers such a remove as done; a place
+ * that says space_not_found (the native one) has them taken back too,
+ * and the answer stays its.
+ */
 static void
 remove_done(struct request *r, enum procid from, struct imsg *imsg)
 {
@@ -111,17 +133,20 @@ remove_done(struct request *r, enum procid from, struct imsg *imsg)
 	struct space_done	 sd;
 
 	space_done_take(from, imsg, &sd);
-	if (sd.sd_code[0] != '\0') {
+	if (strcmp(sd.sd_code, ERR_SPACE_NOT_FOUND) == 0)
+		rs->gone = sd;
+	else if (sd.sd_code[0] != '\0') {
 		request_data(r, &sd, sizeof(sd));
 		request_fail(r, sd.sd_code);
 		return;
 	}
 	collect_forget(r->r_uid, rs->id);
-	events_emit("remove", r->r_uid, rs->id, NULL);
+	if (rs->gone.sd_code[0] == '\0')
+		events_emit("remove", r->r_uid, rs->id, NULL);
 	rs->step = REMOVE_GET;
 	origin_send(r, IMSG_JOURNAL_ORIGIN_GET);
 	if ((r->r_waiting & PROC_BIT(PROC_JOURNAL)) == 0)
-		request_end(r);
+		remove_end(r);
 }
 
 static void
@@ -139,13 +164,13 @@ remove_origin(struct request *r, enum procid from, struct imsg *imsg)
 	if (rs->step == REMOVE_DEL) {
 		rs->step = REMOVE_GET;
 		if (++rs->removed > REMOVE_ORIGINS_MAX)
-			request_end(r);
+			remove_end(r);
 		else
 			origin_send(r, IMSG_JOURNAL_ORIGIN_GET);
 		return;
 	}
 	if (!jo.jo_found || !git_dir_valid(jo.jo_dir, sizeof(jo.jo_dir))) {
-		request_end(r);
+		remove_end(r);
 		return;
 	}
 	strlcpy(rs->dir, jo.jo_dir, sizeof(rs->dir));
@@ -180,7 +205,7 @@ remove_git_done(struct request *r, enum procid from, struct imsg *imsg)
 	rs->step = REMOVE_DEL;
 	origin_send(r, IMSG_JOURNAL_ORIGIN_DEL);
 	if ((r->r_waiting & PROC_BIT(PROC_JOURNAL)) == 0)
-		request_end(r);
+		remove_end(r);
 }
 
 const struct answer_row remove_answers[] = {

@@ -419,6 +419,17 @@ agent_abandon(struct request *r)
 
 /* --- the answers ------------------------------------------------------- */
 
+/* The space runs: the client may bring code in while the server starts. */
+static void
+running_tell(struct request *r)
+{
+	struct ctl_space_running	 cn;
+
+	memset(&cn, 0, sizeof(cn));
+	strlcpy(cn.cn_id, SV(r)->id, sizeof(cn.cn_id));
+	request_data(r, &cn, sizeof(cn));
+}
+
 void
 sv_done(struct request *r, enum procid from, struct imsg *imsg)
 {
@@ -465,6 +476,7 @@ sv_done(struct request *r, enum procid from, struct imsg *imsg)
 			return;
 		}
 		/* The place wrote the token as the space started. */
+		running_tell(r);
 		wait_ready(r);
 		return;
 	case SV_TOKEN_READ:

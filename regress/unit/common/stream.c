@@ -282,7 +282,7 @@ Test(stream, relay_gauge_refuses_sender_ignoring_credit)
 	struct stream_credit cr;
 	struct stream_end end;
 	struct imsg	 imsg;
-	size_t		 i, n = STREAM_WINDOW / STREAM_CHUNK;
+	size_t		 i, q, n = STREAM_WINDOW / STREAM_CHUNK;
 
 	cr_assert_not_null(base = event_base_new());
 	imsgev_init(&to, base, pair_sv[0], relay_handler, NULL);
@@ -292,9 +292,14 @@ Test(stream, relay_gauge_refuses_sender_ignoring_credit)
 		cr_assert_eq(stream_relay(&to, &imsg, &sg), 0);
 	cr_assert_eq(stream_relay(&to, &imsg, &sg), -1);
 	cr_assert_eq(errno, EPROTO);
-	cr_assert_eq(imsgbuf_queuelen(&to.ibuf), n);
+	/*
+	 * What an idle channel took was written at once; the socket's
+	 * buffer (never read here) is full long before the window is.
+	 */
+	q = imsgbuf_queuelen(&to.ibuf);
+	cr_assert(q > 0 && q < n, "queued %zu of %zu", q, n);
 	cr_assert_eq(stream_relay(&to, &imsg, NULL), 0);
-	cr_assert_eq(imsgbuf_queuelen(&to.ibuf), n + 1);
+	cr_assert_eq(imsgbuf_queuelen(&to.ibuf), q + 1);
 
 	/* Credit beyond what was forwarded is refused too. */
 	cr.bytes = STREAM_WINDOW + 1;

@@ -137,6 +137,21 @@ Test(relay_parse, is_shell)
 	cr_assert(relay_is_shell(1, alone));	/* an interactive shell */
 }
 
+/* The commands' process cap: all but an eighth of the space's pids. */
+Test(relay, command_nproc)
+{
+	cr_assert_eq(relay_command_nproc("512\n"), 448);
+	cr_assert_eq(relay_command_nproc("512"), 448);
+	cr_assert_eq(relay_command_nproc("32\n"), 28);
+	cr_assert_eq(relay_command_nproc("31\n"), 0);	/* too small to share */
+	cr_assert_eq(relay_command_nproc("max\n"), 0);
+	cr_assert_eq(relay_command_nproc(""), 0);
+	cr_assert_eq(relay_command_nproc("-1"), 0);
+	cr_assert_eq(relay_command_nproc("12x"), 0);
+	cr_assert_eq(relay_command_nproc(
+	    "99999999999999999999999999999999999999999"), 0);
+}
+
 /* The spec exactly as the relay installs it, Landlock included. */
 static const struct sandbox_spec *spec = &relay_sandbox_spec;
 

@@ -28,7 +28,7 @@ function http(status, headers, body) {
   return h + 'Content-Length: ' + Buffer.byteLength(body) + '\r\nConnection: close\r\n\r\n' + body;
 }
 
-net.createServer((c) => {
+const server = net.createServer((c) => {
   let req = '';
   c.on('data', (d) => {
     req += d;
@@ -63,4 +63,21 @@ net.createServer((c) => {
     c.end(out);
   });
   c.on('error', () => {});
-}).listen(port, '127.0.0.1');
+});
+
+// HOSTILE_LISTEN_AFTER_CODE=1: listen only once a project's code is in
+// the folder the server runs in (create --code brings it while the
+// server starts); a create that waits for the server before its code
+// goes in never sees it ready.  A project named "never" keeps it from
+// listening at all (its name is known once the code is in).
+function codeIn() {
+  try {
+    return fs.readdirSync('.').some((d) => d !== 'never' &&
+      fs.existsSync(d + '/.git/refs/spaced/start'));
+  } catch (e) { return false; }
+}
+function listen() {
+  if (process.env.HOSTILE_LISTEN_AFTER_CODE && !codeIn()) return setTimeout(listen, 100);
+  server.listen(port, '127.0.0.1');
+}
+listen();
