@@ -395,6 +395,39 @@ compare_trees(struct walk *w, const git_tree *tree, const git_tree *old,
 }
 
 /*
+ * A host commit (not in the pack) descends from the base: the walk
+ * goes through its parents and stops at the base, never past it (the
+ * base came without its parents: code in's pack is shallow).  The
+ * snapshot commits code in made are the only ones expected: a few.
+ */
+#define QR_HOST_HOPS	16
+static int
+host_descends(struct walk *w, const git_oid *p)
+{
+	git_commit	*c;
+	git_oid		 at;
+	int		 hops, ok = 0;
+
+	git_oid_cpy(&at, p);
+	for (hops = 0; hops < QR_HOST_HOPS; hops++) {
+		if (git_oid_equal(&at, w->w_base))
+			return 1;
+		if (bsearch(&at, w->w_pack.os_ids, w->w_pack.os_n,
+		    sizeof(at), oid_cmp) != NULL ||
+		    !git_odb_exists(w->w_odb, &at) ||
+		    git_commit_lookup(&c, w->w_repo, &at) != 0)
+			return 0;
+		ok = git_commit_parentcount(c) == 1;
+		if (ok)
+			git_oid_cpy(&at, git_commit_parent_id(c, 0));
+		git_commit_free(c);
+		if (!ok)
+			return 0;
+	}
+	return 0;
+}
+
+/*
  * Every parent is the base, a commit of this walk seen before, or one
  * of the host's (not in the pack) that descends from the base: the
  * snapshot commits code in made.
@@ -411,9 +444,7 @@ descends(struct walk *w, const git_commit *c)
 
 		if (git_oid_equal(p, w->w_base) || objset_seen(&w->w_pack, p))
 			continue;
-		if (bsearch(p, w->w_pack.os_ids, w->w_pack.os_n, sizeof(*p),
-		    oid_cmp) != NULL ||
-		    git_graph_descendant_of(w->w_repo, p, w->w_base) != 1)
+		if (!host_descends(w, p))
 			return 0;
 	}
 	return 1;
@@ -547,6 +578,80 @@ parents_present(struct walk *w)
 }
 
 /*
+ * The new commits from tip, parents first (a depth-first post-order):
+ * a walk of the pack's own commits only, so it never reaches past the
+ * base, whose parents the quarantine lacks.
+ */
+static int
+walk_order(struct walk *w, const git_oid *tip, git_oid **orderp,
+    size_t *np)
+{
+	size_t		*stack = NULL;
+	uint8_t		*state = NULL;	/* 1 expanded, 2 emitted */
+	git_oid		*order = NULL, *hit;
+	git_commit	*c;
+	size_t		 nstack = 0, n = 0, max = w->w_pack.os_n, k;
+	unsigned	 i;
+	int		 rc = -1;
+
+	hit = bsearch(tip, w->w_pack.os_ids, max, sizeof(*tip), oid_cmp);
+	if (hit == NULL) {
+		w->w_why = "a new commit that is not in the pack";
+		return -1;
+	}
+	/* Each commit is pushed at most once a parent edge: 2 a commit. */
+	if ((stack = calloc(2 * max + 1, sizeof(*stack))) == NULL ||
+	    (order = calloc(max, sizeof(*order))) == NULL ||
+	    (state = calloc(max, 1)) == NULL) {
+		w->w_why = "out of memory";
+		goto out;
+	}
+	stack[nstack++] = hit - w->w_pack.os_ids;
+	while (nstack > 0) {
+		k = stack[nstack - 1];
+		if (state[k] == 2) {
+			nstack--;
+			continue;
+		}
+		if (state[k] == 1) {
+			nstack--;
+			state[k] = 2;
+			git_oid_cpy(&order[n++], &w->w_pack.os_ids[k]);
+			continue;
+		}
+		state[k] = 1;
+		if (git_commit_lookup(&c, w->w_repo, &w->w_pack.os_ids[k]) !=
+		    0) {
+			w->w_why = "a new commit libgit2 cannot read";
+			goto out;
+		}
+		for (i = 0; i < git_commit_parentcount(c); i++) {
+			hit = bsearch(git_commit_parent_id(c, i),
+			    w->w_pack.os_ids, max, sizeof(*hit), oid_cmp);
+			/* The base or the host's: not walked. */
+			if (hit == NULL || state[hit - w->w_pack.os_ids] != 0)
+				continue;
+			if (nstack >= 2 * max + 1) {
+				git_commit_free(c);
+				w->w_why = "the new commits cannot be walked";
+				goto out;
+			}
+			stack[nstack++] = hit - w->w_pack.os_ids;
+		}
+		git_commit_free(c);
+	}
+	*orderp = order;
+	*np = n;
+	order = NULL;
+	rc = 0;
+out:
+	free(stack);
+	free(order);
+	free(state);
+	return rc;
+}
+
+/*
  * The commits from base to tip in the pack res->qr_pack names (start:
  * the snapshot code in made on base, whose entries are the user's own;
  * base itself when there is none); every entry they add or change goes
@@ -560,10 +665,9 @@ qr_check(git_repository *q, const git_oid *base, const git_oid *start,
 {
 	struct walk	 w;
 	git_commit	*sc = NULL;
-	git_revwalk	*rw = NULL;
-	git_oid		 id;
-	size_t		 i;
-	int		 rc = -1, err;
+	git_oid		*order = NULL;
+	size_t		 i, norder = 0;
+	int		 rc = -1;
 
 	memset(&w, 0, sizeof(w));
 	w.w_repo = q;
@@ -587,29 +691,16 @@ qr_check(git_repository *q, const git_oid *base, const git_oid *start,
 	}
 	if (parents_present(&w) == -1)
 		goto out;
-	if (git_revwalk_new(&rw, q) != 0 ||
-	    git_revwalk_sorting(rw, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE) !=
-	    0 || git_revwalk_push(rw, tip) != 0 ||
-	    git_revwalk_hide(rw, base) != 0 || git_revwalk_hide(rw, start) != 0) {
-		w.w_why = "the new commits cannot be walked (one is missing)";
+	if (!git_oid_equal(tip, base) && !git_oid_equal(tip, start) &&
+	    walk_order(&w, tip, &order, &norder) == -1)
 		goto out;
-	}
-	while ((err = git_revwalk_next(&id, rw)) == 0) {
+	for (i = 0; i < norder; i++) {
 		if (++res->qr_commits > caps->qc_commits_max) {
 			w.w_why = "more commits than the cap";
 			goto out;
 		}
-		if (check_commit(&w, &id) == -1)
+		if (check_commit(&w, &order[i]) == -1)
 			goto out;
-	}
-	if (err != GIT_ITEROVER) {
-		w.w_why = "the new commits cannot be walked";
-		goto out;
-	}
-	if (!git_oid_equal(tip, base) &&
-	    git_graph_descendant_of(q, tip, base) != 1) {
-		w.w_why = "a commit that does not descend from the start";
-		goto out;
 	}
 	for (i = 0; i < w.w_pack.os_n; i++)
 		if (!w.w_pack.os_seen[i]) {
@@ -619,7 +710,7 @@ qr_check(git_repository *q, const git_oid *base, const git_oid *start,
 	rc = 0;
 out:
 	*why = w.w_why;
-	git_revwalk_free(rw);
+	free(order);
 	git_tree_free(w.w_known);
 	git_commit_free(sc);
 	git_odb_free(w.w_odb);
