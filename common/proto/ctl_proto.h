@@ -66,6 +66,7 @@ enum ctl_imsg_type {
 	/* not a request: a running exec -t's new window size */
 	IMSG_CTL_EXEC_RESIZE,	/* struct ctl_exec_resize */
 	IMSG_CTL_ATTACH,	/* struct ctl_exec, no argv: exec -t of attach */
+	IMSG_CTL_REVIEW,	/* struct ctl_review */
 
 	/* answers (spaced -> client) */
 	IMSG_CTL_DATA = 200,	/* one record per message */
@@ -235,6 +236,15 @@ struct ctl_codein {
 	uint32_t	 ci_timeout_s;		/* 0: the default */
 	char		 ci_dir[GIT_DIR_MAX];
 };
+
+/* review: the work of a space, checked in its quarantine. */
+struct ctl_review {
+	char		 rv_id[SPACE_ID_SIZE];
+	uint8_t		 rv_pad[3];		/* zero */
+	uint32_t	 rv_flags;		/* REVIEW_F_* */
+	char		 rv_dir[GIT_DIR_MAX];	/* "": where code in came from */
+};
+#define REVIEW_F_PATCH		0x01
 
 struct ctl_codein_result {
 	char		 cr_space_path[GIT_DIR_MAX];

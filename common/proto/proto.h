@@ -34,6 +34,7 @@ enum procid {
 	PROC_LAUNCH,
 	PROC_GATEKEEPER,
 	PROC_NS,
+	PROC_QUARANTINE,	/* a spaced-git of code out's quarantine */
 	PROC_MAX
 };
 

@@ -126,6 +126,9 @@ static const struct ctl_cmd cmds[] = {
 	{ "sessions", "ID",
 	    USAGE_NEXT, 13, FAIL_JSON, IMSG_CTL_SERVER, sessions_main,
 	    "the agent server's sessions" },
+	{ "review", "ID [DIR] [-p]",
+	    USAGE_LINE, 14, FAIL_JSON, IMSG_CTL_REVIEW, review_main,
+	    "the space's work, checked in its quarantine (-p: the patch)" },
 };
 
 static const char *

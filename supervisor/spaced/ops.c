@@ -93,5 +93,8 @@ const struct ctl_op ops_table[] = {
 	/* The agent's own screen: an exec -t, as long as it runs. */
 	ROW(IMSG_CTL_ATTACH, "attach", sizeof(struct ctl_exec), WHO_DOCKER, 0,
 	    attach_start, exec_answers),
+	/* Code out: as long as the script and the checks (their own caps). */
+	{ IMSG_CTL_REVIEW, "review", sizeof(struct ctl_review), WHO_DOCKER,
+	    0, review_start, review_answers, NULL, NULL, &review_state_size },
 };
 const size_t ops_count = sizeof(ops_table) / sizeof(ops_table[0]);

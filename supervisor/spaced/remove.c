@@ -104,6 +104,8 @@ remove_done(struct request *r, enum procid from, struct imsg *imsg)
 		request_fail(r, sd.sd_code);
 		return;
 	}
+	/* Code out's quarantine goes with it (spaced-launch removes it). */
+	gitinst_quarantine_remove(rs->id);
 	rs->step = REMOVE_GET;
 	origin_send(r, IMSG_JOURNAL_ORIGIN_GET);
 	if ((r->r_waiting & PROC_BIT(PROC_JOURNAL)) == 0)

@@ -81,40 +81,94 @@ now(void)
 }
 
 /*
- * The pack from fd, until its end, into q's object store: each chunk
- * is scanned before the indexer sees it, under a wall-clock cap.
+ * A pack into q's object store as it streams: each chunk is scanned
+ * before the indexer sees it, under a wall-clock cap.
  */
 int
-qr_index(git_repository *q, int fd, const struct qr_caps *caps,
-    struct qr_result *res, const char **why)
+qr_feed_begin(git_repository *q, const struct qr_caps *caps,
+    struct qr_feed *f, const char **why)
 {
-	static uint8_t		 buf[65536];
 	git_indexer_options	 opts;
-	git_indexer_progress	 stats;
-	git_indexer		*idx = NULL;
-	git_odb			*odb = NULL;
-	struct packscan		 ps;
-	struct pollfd		 pfd = { fd, POLLIN, 0 };
 	char			 dir[PATH_MAX];
-	time_t			 deadline = now() + caps->qc_seconds;
-	ssize_t			 n;
-	int			 rc = -1, left;
 
-	memset(&stats, 0, sizeof(stats));
-	packscan_init(&ps, &caps->qc_pack);
+	memset(f, 0, sizeof(*f));
+	f->qf_deadline = now() + caps->qc_seconds;
+	packscan_init(&f->qf_scan, &caps->qc_pack);
 	/*
 	 * No verify: libgit2 1.5 leaks with it, and qr_check reads every
 	 * object the new commits name, refusing a pack that lacks one.
 	 */
 	git_indexer_options_init(&opts, GIT_INDEXER_OPTIONS_VERSION);
 	snprintf(dir, sizeof(dir), "%sobjects/pack", git_repository_path(q));
-	if (git_repository_odb(&odb, q) != 0 ||
-	    git_indexer_new(&idx, dir, 0444, odb, &opts) != 0) {
+	if (git_repository_odb(&f->qf_odb, q) != 0 ||
+	    git_indexer_new(&f->qf_idx, dir, 0444, f->qf_odb, &opts) != 0) {
 		*why = "the quarantine's store cannot take a pack";
-		goto out;
+		return -1;
 	}
+	return 0;
+}
+
+int
+qr_feed_data(struct qr_feed *f, const void *buf, size_t n, const char **why)
+{
+	if (now() > f->qf_deadline) {
+		*why = "the pack took longer than the time cap";
+		return -1;
+	}
+	if (packscan_feed(&f->qf_scan, buf, n) == -1) {
+		*why = f->qf_scan.ps_why;
+		return -1;
+	}
+	if (git_indexer_append(f->qf_idx, buf, n, &f->qf_stats) != 0) {
+		*why = "libgit2 refused the pack";
+		return -1;
+	}
+	return 0;
+}
+
+int
+qr_feed_finish(struct qr_feed *f, struct qr_result *res, const char **why)
+{
+	if (packscan_finish(&f->qf_scan) == -1) {
+		*why = f->qf_scan.ps_why;
+		return -1;
+	}
+	if (git_indexer_commit(f->qf_idx, &f->qf_stats) != 0) {
+		*why = "libgit2 refused the pack (its checksum, or an object "
+		    "it needs is missing)";
+		return -1;
+	}
+	strlcpy(res->qr_pack, git_indexer_name(f->qf_idx),
+	    sizeof(res->qr_pack));
+	res->qr_objects = f->qf_stats.total_objects;
+	return 0;
+}
+
+void
+qr_feed_free(struct qr_feed *f)
+{
+	packscan_free(&f->qf_scan);
+	git_indexer_free(f->qf_idx);
+	git_odb_free(f->qf_odb);
+	f->qf_idx = NULL;
+	f->qf_odb = NULL;
+}
+
+/* The pack from fd, until its end (the tests' and tools' way). */
+int
+qr_index(git_repository *q, int fd, const struct qr_caps *caps,
+    struct qr_result *res, const char **why)
+{
+	static uint8_t		 buf[65536];
+	struct qr_feed		 f;
+	struct pollfd		 pfd = { fd, POLLIN, 0 };
+	ssize_t			 n;
+	int			 rc = -1, left;
+
+	if (qr_feed_begin(q, caps, &f, why) == -1)
+		goto out;
 	for (;;) {
-		if ((left = (int)(deadline - now())) <= 0) {
+		if ((left = (int)(f.qf_deadline - now())) <= 0) {
 			*why = "the pack took longer than the time cap";
 			goto out;
 		}
@@ -128,31 +182,12 @@ qr_index(git_repository *q, int fd, const struct qr_caps *caps,
 		}
 		if (n == 0)
 			break;
-		if (packscan_feed(&ps, buf, (size_t)n) == -1) {
-			*why = ps.ps_why;
+		if (qr_feed_data(&f, buf, (size_t)n, why) == -1)
 			goto out;
-		}
-		if (git_indexer_append(idx, buf, (size_t)n, &stats) != 0) {
-			*why = "libgit2 refused the pack";
-			goto out;
-		}
 	}
-	if (packscan_finish(&ps) == -1) {
-		*why = ps.ps_why;
-		goto out;
-	}
-	if (git_indexer_commit(idx, &stats) != 0) {
-		*why = "libgit2 refused the pack (its checksum, or an object "
-		    "it needs is missing)";
-		goto out;
-	}
-	strlcpy(res->qr_pack, git_indexer_name(idx), sizeof(res->qr_pack));
-	res->qr_objects = stats.total_objects;
-	rc = 0;
+	rc = qr_feed_finish(&f, res, why);
 out:
-	packscan_free(&ps);
-	git_indexer_free(idx);
-	git_odb_free(odb);
+	qr_feed_free(&f);
 	return rc;
 }
 
@@ -714,6 +749,31 @@ out:
 	git_tree_free(w.w_known);
 	git_commit_free(sc);
 	git_odb_free(w.w_odb);
+	free(w.w_pack.os_ids);
+	free(w.w_pack.os_seen);
+	return rc;
+}
+
+/* The new commits from tip, parents first, for the review. */
+int
+qr_commits(git_repository *q, const struct qr_result *res,
+    const git_oid *tip, git_oid **order, size_t *n, const char **why)
+{
+	struct walk	 w;
+	int		 rc = -1;
+
+	memset(&w, 0, sizeof(w));
+	w.w_repo = q;
+	*order = NULL;
+	*n = 0;
+	if (objset_of_pack(q, res->qr_pack, &w.w_pack) != 0)
+		w.w_why = "the quarantine's pack cannot be read";
+	else if (bsearch(tip, w.w_pack.os_ids, w.w_pack.os_n, sizeof(*tip),
+	    oid_cmp) == NULL)
+		rc = 0;		/* no new commit */
+	else
+		rc = walk_order(&w, tip, order, n);
+	*why = w.w_why;
 	free(w.w_pack.os_ids);
 	free(w.w_pack.os_seen);
 	return rc;
