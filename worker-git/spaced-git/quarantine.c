@@ -147,6 +147,7 @@ qr_index(git_repository *q, int fd, const struct qr_caps *caps,
 		goto out;
 	}
 	strlcpy(res->qr_pack, git_indexer_name(idx), sizeof(res->qr_pack));
+	res->qr_idx = NULL;
 	res->qr_objects = stats.total_objects;
 	rc = 0;
 out:
@@ -182,15 +183,19 @@ objset_add(const git_oid *id, void *arg)
 
 /* The pack's own objects, read from its index alone. */
 static int
-objset_of_pack(git_repository *q, const char *name, struct objset *os)
+objset_of_pack(git_repository *q, const struct qr_result *res,
+    struct objset *os)
 {
 	git_odb_backend	*be = NULL;
 	git_odb		*odb = NULL;
 	char		 path[PATH_MAX];
 	int		 rc = -1;
 
-	snprintf(path, sizeof(path), "%sobjects/pack/pack-%s.idx",
-	    git_repository_path(q), name);
+	if (res->qr_idx != NULL)
+		strlcpy(path, res->qr_idx, sizeof(path));
+	else
+		snprintf(path, sizeof(path), "%sobjects/pack/pack-%s.idx",
+		    git_repository_path(q), res->qr_pack);
 	if (git_odb_new(&odb) != 0 ||
 	    git_odb_backend_one_pack(&be, path) != 0)
 		goto out;
@@ -477,7 +482,7 @@ qr_tip(git_repository *q, const git_oid *start, struct qr_result *res,
 	git_oid_cpy(tip, start);
 	*why = "the quarantine's pack cannot be read";
 	if (git_repository_odb(&odb, q) != 0 ||
-	    objset_of_pack(q, res->qr_pack, &os) != 0)
+	    objset_of_pack(q, res, &os) != 0)
 		goto out;
 	/* Mark every parent a commit of the pack names. */
 	for (i = 0; i < os.os_n; i++) {
@@ -576,7 +581,7 @@ qr_check(git_repository *q, const git_oid *base, const git_oid *start,
 	res->qr_flags = 0;
 	res->qr_commits = 0;
 	if (git_repository_odb(&w.w_odb, q) != 0 ||
-	    objset_of_pack(q, res->qr_pack, &w.w_pack) != 0) {
+	    objset_of_pack(q, res, &w.w_pack) != 0) {
 		w.w_why = "the quarantine's pack cannot be read";
 		goto out;
 	}

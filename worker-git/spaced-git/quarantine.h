@@ -48,6 +48,8 @@ struct qr_result {
 	uint32_t	 qr_commits;	/* new commits */
 	uint32_t	 qr_objects;	/* in the pack */
 	char		 qr_pack[GIT_OID_HEXSZ + 1];
+	/* qr_pack's .idx when it is not in the store's objects/pack */
+	const char	*qr_idx;
 };
 
 void	 qr_caps_default(struct qr_caps *);
