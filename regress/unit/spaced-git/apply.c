@@ -202,12 +202,6 @@ Test(apply, a_branch_that_moved_elsewhere_is_refused)
 	cr_expect_eq(gr.gr_created, 0);
 }
 
-static int
-staging(const char *path)
-{
-	return strncmp(path, ".git/objects/spaced-incoming-", 29) == 0;
-}
-
 /* The branch moves (by cmd) while the pack streams in. */
 static void
 moved_midway(const char *tip, const char *cmd)
@@ -244,7 +238,7 @@ moved_midway(const char *tip, const char *cmd)
 	git_repository_free(r);
 	/* Taken mid-way, before holds the staging folder; now it is gone. */
 	ax_take("user", &after);
-	nd = ax_diff(&before, &after, staging, first, sizeof(first));
+	nd = ax_diff(&before, &after, ax_staging, first, sizeof(first));
 	cr_expect_eq(nd, 0, "%zu differences, first %s", nd, first);
 	cr_expect_eq(ax_sh("ls user/.git/objects | grep -q incoming"), 1);
 	rc_free(&before);

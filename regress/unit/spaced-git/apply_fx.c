@@ -233,6 +233,12 @@ ax_branch_allowed(const char *path)
 }
 
 int
+ax_staging(const char *path)
+{
+	return strncmp(path, ".git/objects/spaced-incoming-", 29) == 0;
+}
+
+int
 ax_marks(void)
 {
 	struct dirent	*de;

@@ -66,6 +66,8 @@ size_t	 ax_diff(const struct rc_manifest *, const struct rc_manifest *,
 void	 ax_untouched(const char *, struct rc_manifest *);
 /* What -b may change: the new pack, a branch spaced/... and its log. */
 int	 ax_branch_allowed(const char *);
+/* apply's staging folder (a manifest taken mid-way holds it). */
+int	 ax_staging(const char *);
 /* Markers the planted programs left in ax_dir/marks. */
 int	 ax_marks(void);
 
