@@ -52,6 +52,19 @@ struct qr_result {
 	const char	*qr_idx;
 };
 
+/*
+ * qr_pack_out's request: the work from base (and start, the code-in
+ * snapshot) to tip, less what the owner has (have: ga_have(), zero for
+ * none), with the reasons allowed by name.
+ */
+struct qr_out {
+	git_oid		 qo_base, qo_start, qo_tip;
+	git_oid		 qo_have;
+	uint32_t	 qo_allow;
+};
+/* Pack bytes, in order; non-zero stops the pack. */
+typedef int	qr_write_fn(void *, const void *, size_t);
+
 void	 qr_caps_default(struct qr_caps *);
 int	 qr_index(git_repository *, int, const struct qr_caps *,
 	    struct qr_result *, const char **);
@@ -60,5 +73,8 @@ int	 qr_tip(git_repository *, const git_oid *, struct qr_result *,
 int	 qr_check(git_repository *, const git_oid *, const git_oid *,
 	    const git_oid *, const struct qr_caps *, qr_report_fn *, void *,
 	    struct qr_result *, const char **);
+int	 qr_pack_out(git_repository *, const struct qr_out *,
+	    const struct qr_caps *, struct qr_result *, qr_write_fn *, void *,
+	    const char **);
 
 #endif
