@@ -140,6 +140,7 @@ qr_feed_finish(struct qr_feed *f, struct qr_result *res, const char **why)
 	}
 	strlcpy(res->qr_pack, git_indexer_name(f->qf_idx),
 	    sizeof(res->qr_pack));
+	res->qr_idx = NULL;
 	res->qr_objects = f->qf_stats.total_objects;
 	return 0;
 }
@@ -217,15 +218,19 @@ objset_add(const git_oid *id, void *arg)
 
 /* The pack's own objects, read from its index alone. */
 static int
-objset_of_pack(git_repository *q, const char *name, struct objset *os)
+objset_of_pack(git_repository *q, const struct qr_result *res,
+    struct objset *os)
 {
 	git_odb_backend	*be = NULL;
 	git_odb		*odb = NULL;
 	char		 path[PATH_MAX];
 	int		 rc = -1;
 
-	snprintf(path, sizeof(path), "%sobjects/pack/pack-%s.idx",
-	    git_repository_path(q), name);
+	if (res->qr_idx != NULL)
+		strlcpy(path, res->qr_idx, sizeof(path));
+	else
+		snprintf(path, sizeof(path), "%sobjects/pack/pack-%s.idx",
+		    git_repository_path(q), res->qr_pack);
 	if (git_odb_new(&odb) != 0 ||
 	    git_odb_backend_one_pack(&be, path) != 0)
 		goto out;
@@ -543,7 +548,7 @@ qr_tip(git_repository *q, const git_oid *start, struct qr_result *res,
 	git_oid_cpy(tip, start);
 	*why = "the quarantine's pack cannot be read";
 	if (git_repository_odb(&odb, q) != 0 ||
-	    objset_of_pack(q, res->qr_pack, &os) != 0)
+	    objset_of_pack(q, res, &os) != 0)
 		goto out;
 	/* Mark every parent a commit of the pack names. */
 	for (i = 0; i < os.os_n; i++) {
@@ -715,7 +720,7 @@ qr_check(git_repository *q, const git_oid *base, const git_oid *start,
 	res->qr_flags = 0;
 	res->qr_commits = 0;
 	if (git_repository_odb(&w.w_odb, q) != 0 ||
-	    objset_of_pack(q, res->qr_pack, &w.w_pack) != 0) {
+	    objset_of_pack(q, res, &w.w_pack) != 0) {
 		w.w_why = "the quarantine's pack cannot be read";
 		goto out;
 	}
@@ -766,7 +771,7 @@ qr_commits(git_repository *q, const struct qr_result *res,
 	w.w_repo = q;
 	*order = NULL;
 	*n = 0;
-	if (objset_of_pack(q, res->qr_pack, &w.w_pack) != 0)
+	if (objset_of_pack(q, res, &w.w_pack) != 0)
 		w.w_why = "the quarantine's pack cannot be read";
 	else if (bsearch(tip, w.w_pack.os_ids, w.w_pack.os_n, sizeof(*tip),
 	    oid_cmp) == NULL)
