@@ -53,6 +53,10 @@ enum git_imsg_type {
 	IMSG_GIT_QR_REQ,		/* struct git_qr_req, to a quarantine */
 	IMSG_GIT_QR_REC,		/* struct git_review_rec, from it */
 	IMSG_LAUNCH_QR_REMOVE,		/* struct launch_qr_req, no fd */
+	IMSG_GIT_APPLY_REQ,		/* struct git_apply_req, to the owner's */
+	IMSG_GIT_APPLY_HAVE,		/* struct git_apply_have, from it */
+	IMSG_GIT_APPLY_RESULT,		/* struct git_apply_result, from it */
+	IMSG_GIT_QR_OUT_REQ,		/* struct git_apply_req, to a quarantine */
 };
 
 #define GIT_REQ_CLEAN		0x01	/* snapshot: HEAD, nothing else */
@@ -160,6 +164,44 @@ struct git_qr_req {
 	uint8_t		 qq_pad2[2];
 };
 #define GIT_QR_PATCH		0x01	/* the patch text too */
+#define GIT_QR_KEEP		0x02	/* apply: the store stays open after */
+
+/*
+ * apply: to the owner's spaced-git (ga_begin, then the pack on
+ * ap_stream), and to the quarantine (qr_pack_out onto ap_stream, less
+ * ap_have).  ap_allow: reason names, comma-separated.
+ */
+#define APPLY_BRANCH		1
+#define APPLY_WORKTREE		2
+#define APPLY_ALLOW_MAX		256
+struct git_apply_req {
+	char		 ap_space[SPACE_ID_SIZE];
+	uint8_t		 ap_pad[3];
+	uint32_t	 ap_mode;		/* APPLY_BRANCH or APPLY_WORKTREE */
+	uint32_t	 ap_stream;
+	char		 ap_branch[GIT_BRANCH_MAX];
+	char		 ap_allow[APPLY_ALLOW_MAX];
+	char		 ap_base[GIT_HEX_SIZE];
+	char		 ap_start[GIT_HEX_SIZE];
+	char		 ap_tip[GIT_HEX_SIZE];
+	char		 ap_have[GIT_HEX_SIZE];	/* "": none */
+};
+struct git_apply_have {
+	char		 ah_have[GIT_HEX_SIZE];	/* "": none */
+	uint8_t		 ah_pad[7];
+};
+struct git_apply_result {
+	uint32_t	 ar_mode;
+	uint32_t	 ar_created;		/* -b: a new branch */
+	uint32_t	 ar_unchanged;		/* -b: already at tip */
+	uint32_t	 ar_commits;
+	uint32_t	 ar_objects;
+	uint32_t	 ar_added, ar_modified, ar_deleted;	/* -w */
+	char		 ar_branch[300];
+	char		 ar_old[GIT_HEX_SIZE];	/* "": none */
+	char		 ar_new[GIT_HEX_SIZE];
+	uint8_t		 ar_pad[2];
+};
 
 /* One record of a review, computed in the quarantine; text escaped. */
 enum git_review_kind {
@@ -186,7 +228,7 @@ _Static_assert(sizeof(struct git_review_rec) <= 16384, "git_review_rec");
  * spaced -> client: a record packed, its head then rr_a and rr_b as
  * two strings, each with its NUL (never one's full 12 KiB a path: ten
  * thousand paths would sit in spaced's queue).  One more NUL pads it
- * when it would be a struct space_done's size.
+ * when it would be a struct space_done's or git_apply_result's size.
  */
 #define REVIEW_HEAD_SIZE	offsetof(struct git_review_rec, rr_a)
 

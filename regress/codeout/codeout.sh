@@ -17,6 +17,8 @@
 RC=$build/regress/tools/repo-compare
 same() { [ -n "$1" ] && [ "$1" = "$2" ]; }
 jqe() { jq -e "$@" >/dev/null; }
+# The test's own git on the user's repository: none of its hooks.
+hg() { git -c core.hooksPath=/dev/null -c core.fsmonitor= "$@"; }
 inside() { sc exec "$id" -- /bin/sh -c "cd '$sp' && $1"; }
 G="-c user.name=Agent -c user.email=agent@example.invalid"
 
@@ -276,6 +278,98 @@ check "no host-side hook or fsmonitor of the user's ran" test ! -e "$T/HOST-RAN"
 "$RC" snap "$repo" >"$T/rc.after"
 check "the user's repository is unchanged" \
     "$RC" diff "$T/rc.before" "$T/rc.after" "$id"
+# apply -b (the default: spaced/<name>): the checked work becomes a
+# branch; HEAD, the index, the work tree and the config stay.
+hg -C "$repo" status --porcelain >"$T/status.before"
+head_before=$(git -C "$repo" rev-parse HEAD)
+sc -j apply "$id" "$repo" >"$T/apply1.json" 2>&1
+check "apply: the branch spaced/codeout is created" \
+    jqe '.created == true and .branch == "refs/heads/spaced/codeout"' \
+    "$T/apply1.json"
+tip1=$(jq -r .new "$T/apply1.json")
+check "at the tip the review named" test "$(git -C "$repo" rev-parse \
+    refs/heads/spaced/codeout)" = "$tip1"
+inside "git ls-tree -r HEAD" >"$T/inside1.tree" 2>/dev/null
+git -C "$repo" ls-tree -r spaced/codeout >"$T/branch1.tree"
+check "the branch's tree is the space's, entry for entry" \
+    cmp -s "$T/inside1.tree" "$T/branch1.tree"
+check "its commits keep their authors" sh -c "git -C '$repo' log \
+    --format=%an spaced/codeout | grep -qx Second"
+check "HEAD did not move" test "$(git -C "$repo" rev-parse HEAD)" = \
+    "$head_before"
+hg -C "$repo" status --porcelain >"$T/status.after"
+check "the index and work tree are as they were" \
+    cmp -s "$T/status.before" "$T/status.after"
+check "no host-side hook or fsmonitor ran in apply" test ! -e "$T/HOST-RAN"
+# A second apply brings only what is new.
+inside "echo later >>a.txt && git $G commit -qam later" >/dev/null 2>&1
+sc -j apply "$id" "$repo" >"$T/apply2.json" 2>&1
+check "a second apply fast-forwards the branch" jqe \
+    '.created == false and .old != null' "$T/apply2.json"
+check "with only the new work" jqe '.objects < 10' "$T/apply2.json"
+check "the branch is at the space's HEAD" test "$(git -C "$repo" \
+    rev-parse spaced/codeout)" = "$(inside 'git rev-parse HEAD' 2>/dev/null)"
+# A branch that moved elsewhere is refused, never forced.
+git -C "$repo" -c user.name=u -c user.email=u@u.invalid commit-tree \
+    -p spaced/codeout -m elsewhere "$(git -C "$repo" rev-parse \
+    spaced/codeout^{tree})" >"$T/elsewhere"
+hg -C "$repo" update-ref refs/heads/spaced/codeout "$(cat "$T/elsewhere")"
+inside "echo again >>a.txt && git $G commit -qam again" >/dev/null 2>&1
+"$RC" snap "$repo" >"$T/rc.moved.before"
+sc -j apply "$id" "$repo" >"$T/moved.json" 2>&1
+check "a branch moved elsewhere: refused (branch_moved)" \
+    jqe '.error == "branch_moved"' "$T/moved.json"
+"$RC" snap "$repo" >"$T/rc.moved.after"
+check "and the repository is unchanged" \
+    "$RC" diff "$T/rc.moved.before" "$T/rc.moved.after" "$id"
+# -w where the work tree is not clean: refused, nothing changes.
+sc -j apply "$id" "$repo" -w >"$T/dirty.json" 2>&1
+check "-w on a work tree that is not clean: refused (not_clean)" \
+    jqe '.error == "not_clean"' "$T/dirty.json"
+"$RC" snap "$repo" >"$T/rc.dirty.after"
+check "and the repository is unchanged" \
+    "$RC" diff "$T/rc.moved.before" "$T/rc.dirty.after" "$id"
+# A flag not allowed refuses the apply; allowed by name, it goes.
+inside "echo x >tool2 && chmod +x tool2 && git add tool2 &&
+    git $G commit -qm tool" >/dev/null 2>&1
+sc -j apply "$id" "$repo" -b spaced/exec >"$T/flag.json" 2>&1
+check "apply of a flagged entry not allowed: refused" \
+    jqe '.error == "code_out_refused"' "$T/flag.json"
+check "and no branch was made" test -z "$(git -C "$repo" for-each-ref \
+    refs/heads/spaced/exec)"
+sc -j apply "$id" "$repo" -b spaced/exec --allow new_executable \
+    >"$T/allowed.json" 2>&1
+check "--allow new_executable: applied" jqe '.created == true' \
+    "$T/allowed.json"
+sc -j apply "$id" "$repo" -b spaced/x --allow dotgit >"$T/never.json" 2>&1
+check "--allow of a never-allowed reason: refused" \
+    jqe '.error != null' "$T/never.json"
+
+# -w on a second repository, clean, with HEAD at the base: the change
+# lands staged and uncommitted.
+repo2=$T/user2
+git init -q -b main "$repo2"
+echo one >"$repo2/one.txt"
+git -C "$repo2" add one.txt
+git -C "$repo2" -c user.name=u -c user.email=u@u.invalid commit -qm base
+sc -j code-in "$id" "$repo2" >"$T/ci2.json" 2>"$T/ci2.err"
+sp2=$(jq -r .spacePath "$T/ci2.json")
+sc exec "$id" -- /bin/sh -c "cd '$sp2' && echo two >>one.txt &&
+    echo new >'new file.txt' && git $G commit -qam w && echo more >more.txt" \
+    >/dev/null 2>&1
+base2=$(git -C "$repo2" rev-parse HEAD)
+sc -j apply "$id" "$repo2" -w >"$T/w.json" 2>&1
+check "-w on a clean repository: applied" jqe '.mode == "worktree"' \
+    "$T/w.json"
+check "HEAD stays the base" test "$(git -C "$repo2" rev-parse HEAD)" = \
+    "$base2"
+check "the change is staged and uncommitted" sh -c "git -C '$repo2' \
+    diff --cached --name-status | tr '\t' ' ' | sort | tr '\n' '|' |
+    grep -qx 'A more.txt|A new file.txt|M one.txt|'"
+check "the work tree holds it" sh -c "grep -qx two '$repo2/one.txt' &&
+    test -f '$repo2/more.txt'"
+
+check "no host-side hook or fsmonitor ran in any apply" test ! -e "$T/HOST-RAN"
 check "control: the space's quarantine folder is there" test -d "$QDIR"
 sc remove "$id" >/dev/null
 check "remove takes the space's quarantine away" test ! -e "$QDIR"

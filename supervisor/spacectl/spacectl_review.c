@@ -91,9 +91,8 @@ review_unpack(struct imsg *imsg, struct git_review_rec *rr)
 }
 
 static void
-review_data(struct ctl_req *cr, struct imsg *imsg)
+review_take(struct review_call *rc, struct ctl_req *cr, struct imsg *imsg)
 {
-	struct review_call	*rc = cr->cr_arg;
 	struct git_review_rec	 rr;
 	json_t			*o;
 	char			 st[2];
@@ -143,6 +142,12 @@ review_data(struct ctl_req *cr, struct imsg *imsg)
 		return;
 	}
 	failed("bad_answer", "unknown record");
+}
+
+static void
+review_data(struct ctl_req *cr, struct imsg *imsg)
+{
+	review_take(cr->cr_arg, cr, imsg);
 }
 
 static void
@@ -246,5 +251,186 @@ review_main(int argc, char *argv[])
 	json_decref(rc.rc_flags);
 	json_decref(rc.rc_out);
 	free(rc.rc_patch);
+	return 0;
+}
+
+/* --- apply --------------------------------------------------------- */
+
+struct apply_call {
+	struct ctl_req		 ac_req;
+	struct review_call	 ac_review;	/* its flags, on a refusal */
+	struct git_apply_result	 ac_result;
+	int			 ac_have_result;
+	char			 ac_name[SPACE_NAME_MAX + 1];
+};
+
+static void
+apply_data(struct ctl_req *cr, struct imsg *imsg)
+{
+	struct apply_call	*ac = cr->cr_arg;
+
+	if (imsg_get_len(imsg) == sizeof(ac->ac_result) &&
+	    !ac->ac_have_result) {
+		ctl_read(imsg, &ac->ac_result, sizeof(ac->ac_result));
+		ac->ac_result.ar_branch[sizeof(ac->ac_result.ar_branch) - 1] =
+		    '\0';
+		ac->ac_result.ar_old[sizeof(ac->ac_result.ar_old) - 1] = '\0';
+		ac->ac_result.ar_new[sizeof(ac->ac_result.ar_new) - 1] = '\0';
+		ac->ac_have_result = 1;
+		return;
+	}
+	review_take(&ac->ac_review, cr, imsg);
+}
+
+/* The space's name, for the default branch spaced/<name>. */
+static void
+name_data(struct ctl_req *cr, struct imsg *imsg)
+{
+	struct apply_call	*ac = cr->cr_arg;
+	struct space_info	 si;
+
+	if (ctl_take_done(cr, imsg) || imsg_get_len(imsg) != sizeof(si) ||
+	    ac->ac_name[0] != '\0')
+		return;
+	ctl_read(imsg, &si, sizeof(si));
+	if (si.si_kind != SPACE_REC_INFO)
+		return;
+	si.si_name[sizeof(si.si_name) - 1] = '\0';
+	strlcpy(ac->ac_name, si.si_name, sizeof(ac->ac_name));
+}
+
+static void
+apply_name(struct apply_call *ac, const char *id)
+{
+	struct ctl_req		 cr;
+	struct ctl_space	 cs;
+
+	memset(&cs, 0, sizeof(cs));
+	if (strlcpy(cs.cs_id, id, sizeof(cs.cs_id)) >= sizeof(cs.cs_id))
+		failed("bad_request", "not a space id");
+	memset(&cr, 0, sizeof(cr));
+	cr.cr_type = IMSG_CTL_SHOW;
+	cr.cr_payload = &cs;
+	cr.cr_len = sizeof(cs);
+	cr.cr_arg = ac;
+	cr.cr_data = name_data;
+	ctl_call(&cr);
+	if (ac->ac_name[0] == '\0')
+		failed("bad_answer", "the space has no name");
+}
+
+static void
+allow_add(char *list, size_t len, const char *name)
+{
+	if (name[0] == '\0' || name[strspn(name,
+	    "abcdefghijklmnopqrstuvwxyz_,")] != '\0')
+		failed("bad_request", "--allow: a reason's name");
+	if ((list[0] != '\0' && strlcat(list, ",", len) >= len) ||
+	    strlcat(list, name, len) >= len)
+		failed("bad_request", "--allow: too many reasons");
+}
+
+static void
+apply_print(const struct apply_call *ac, const char *id)
+{
+	const struct git_apply_result	*ar = &ac->ac_result;
+	json_t				*o;
+
+	if (env->sc_json) {
+		o = json_pack("{s:s, s:s, s:s, s:s?, s:s, s:b, s:b, s:i, s:i, "
+		    "s:i, s:i, s:i, s:O}", "space", id, "mode",
+		    ar->ar_mode == APPLY_WORKTREE ? "worktree" : "branch",
+		    "branch", ar->ar_branch, "old", ar->ar_old[0] != '\0' ?
+		    ar->ar_old : NULL, "new", ar->ar_new, "created",
+		    ar->ar_created != 0, "unchanged", ar->ar_unchanged != 0,
+		    "commits", (int)ar->ar_commits, "objects",
+		    (int)ar->ar_objects, "added", (int)ar->ar_added,
+		    "modified", (int)ar->ar_modified, "deleted",
+		    (int)ar->ar_deleted, "flags", ac->ac_review.rc_flags);
+		out_json_checked(o);
+		return;
+	}
+	if (ar->ar_mode == APPLY_WORKTREE)
+		printf("work tree and index: %u added, %u modified, %u deleted "
+		    "(staged, not committed; HEAD unchanged)\n", ar->ar_added,
+		    ar->ar_modified, ar->ar_deleted);
+	else if (ar->ar_unchanged)
+		printf("%s already at %s\n", ar->ar_branch, ar->ar_new);
+	else if (ar->ar_created)
+		printf("%s created at %s (%u commits, %u objects)\n",
+		    ar->ar_branch, ar->ar_new, ar->ar_commits, ar->ar_objects);
+	else
+		printf("%s fast-forwarded %s..%s (%u commits, %u objects)\n",
+		    ar->ar_branch, ar->ar_old, ar->ar_new, ar->ar_commits,
+		    ar->ar_objects);
+}
+
+/* apply ID [DIR] [-b BRANCH | -w] [--allow REASON ...] */
+int
+apply_main(int argc, char *argv[])
+{
+	struct apply_call	 ac;
+	struct ctl_apply	 ca;
+	char			 path[PATH_MAX];
+	const char		*id = NULL, *dir = NULL, *branch = NULL;
+	int			 i, worktree = 0;
+
+	memset(&ca, 0, sizeof(ca));
+	memset(&ac, 0, sizeof(ac));
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-w") == 0)
+			worktree = 1;
+		else if (strcmp(argv[i], "-b") == 0 && i + 1 < argc)
+			branch = argv[++i];
+		else if (strcmp(argv[i], "--allow") == 0 && i + 1 < argc)
+			allow_add(ca.ca_allow, sizeof(ca.ca_allow), argv[++i]);
+		else if (argv[i][0] == '-')
+			usage();
+		else if (id == NULL)
+			id = argv[i];
+		else if (dir == NULL)
+			dir = argv[i];
+		else
+			usage();
+	}
+	if (id == NULL || (worktree && branch != NULL))
+		usage();
+	if (strlcpy(ca.ca_id, id, sizeof(ca.ca_id)) >= sizeof(ca.ca_id))
+		failed("bad_request", "not a space id");
+	if (dir != NULL) {
+		if (realpath(dir, path) == NULL)
+			failed("project_folder_missing", strerror(errno));
+		if (strlcpy(ca.ca_dir, path, sizeof(ca.ca_dir)) >=
+		    sizeof(ca.ca_dir))
+			failed("bad_request", "path too long");
+	}
+	ca.ca_mode = worktree ? APPLY_WORKTREE : APPLY_BRANCH;
+	if (!worktree && branch == NULL) {
+		apply_name(&ac, id);
+		if ((size_t)snprintf(ca.ca_branch, sizeof(ca.ca_branch),
+		    "spaced/%s", ac.ac_name) >= sizeof(ca.ca_branch))
+			failed("bad_request", "branch name too long");
+	} else if (branch != NULL && strlcpy(ca.ca_branch, branch,
+	    sizeof(ca.ca_branch)) >= sizeof(ca.ca_branch))
+		failed("bad_request", "branch name too long");
+	if ((ac.ac_review.rc_out = json_object()) == NULL ||
+	    (ac.ac_review.rc_commits = json_array()) == NULL ||
+	    (ac.ac_review.rc_paths = json_array()) == NULL ||
+	    (ac.ac_review.rc_flags = json_array()) == NULL)
+		failed("internal_error", "json");
+	ac.ac_req.cr_type = IMSG_CTL_APPLY;
+	ac.ac_req.cr_payload = &ca;
+	ac.ac_req.cr_len = sizeof(ca);
+	ac.ac_req.cr_arg = &ac;
+	ac.ac_req.cr_data = apply_data;
+	ctl_call(&ac.ac_req);
+	if (!ac.ac_have_result)
+		failed("bad_answer", "no result");
+	apply_print(&ac, id);
+	json_decref(ac.ac_review.rc_out);
+	json_decref(ac.ac_review.rc_commits);
+	json_decref(ac.ac_review.rc_paths);
+	json_decref(ac.ac_review.rc_flags);
+	free(ac.ac_review.rc_patch);
 	return 0;
 }

@@ -89,6 +89,7 @@ enum review_step {
 	RV_START,		/* the owner's spaced-git: the start */
 	RV_QUARANTINE,		/* its spaced-git starts */
 	RV_TRANSFER,		/* the two packs, the checks */
+	RV_APPLY,		/* apply: the owner's ga_begin, the pack out */
 };
 
 struct review_state {
@@ -105,6 +106,14 @@ struct review_state {
 	char			 message[SPACE_DONE_MESSAGE_MAX];
 	char			 qcode[CTL_CODE_MAX];	/* the quarantine's */
 	char			 qmessage[SPACE_DONE_MESSAGE_MAX];
+	/* apply */
+	int			 apply;
+	uint32_t		 mode;
+	char			 branch[GIT_BRANCH_MAX];
+	char			 allow[APPLY_ALLOW_MAX];
+	char			 tip[GIT_HEX_SIZE];
+	uint32_t		 out_stream;
+	int			 have_result;
 };
 const size_t review_state_size = sizeof(struct review_state);
 
@@ -126,6 +135,10 @@ cut(char *buf, size_t len, const char *fmt, ...)
 }
 
 static void	review_send(struct request *, const struct git_review_rec *);
+static const char *review_begin(struct request *, const char *);
+static void	apply_owner(struct request *);
+static void	apply_done(struct request *, enum procid,
+		    const struct space_done *);
 
 static void
 review_record(struct request *r, const char *code, const char *message)
@@ -151,7 +164,6 @@ review_start(struct request *r, struct imsg *imsg)
 {
 	struct review_state	*rs = r->r_state;
 	struct ctl_review	 rv;
-	struct git_req		 gq;
 
 	if (imsg_get_data(imsg, &rv, sizeof(rv)) == -1 ||
 	    memchr(rv.rv_id, '\0', sizeof(rv.rv_id)) == NULL ||
@@ -164,14 +176,56 @@ review_start(struct request *r, struct imsg *imsg)
 		return ERR_BAD_REQUEST;
 	strlcpy(rs->id, rv.rv_id, sizeof(rs->id));
 	rs->flags = rv.rv_flags;
-	if (rv.rv_dir[0] == '\0') {
+	return review_begin(r, rv.rv_dir);
+}
+
+/* apply: the review's way, keeping the store, then the pack out. */
+const char *
+apply_start(struct request *r, struct imsg *imsg)
+{
+	struct review_state	*rs = r->r_state;
+	struct ctl_apply	 ca;
+	size_t			 i;
+
+	if (imsg_get_data(imsg, &ca, sizeof(ca)) == -1 ||
+	    memchr(ca.ca_id, '\0', sizeof(ca.ca_id)) == NULL ||
+	    !space_id_valid(ca.ca_id) || ca.ca_pad[0] != 0 ||
+	    ca.ca_pad[1] != 0 || ca.ca_pad[2] != 0 ||
+	    (ca.ca_mode != APPLY_BRANCH && ca.ca_mode != APPLY_WORKTREE) ||
+	    memchr(ca.ca_branch, '\0', sizeof(ca.ca_branch)) == NULL ||
+	    (ca.ca_mode == APPLY_BRANCH && ca.ca_branch[0] == '\0') ||
+	    memchr(ca.ca_allow, '\0', sizeof(ca.ca_allow)) == NULL ||
+	    memchr(ca.ca_dir, '\0', sizeof(ca.ca_dir)) == NULL ||
+	    (ca.ca_dir[0] != '\0' && !git_dir_valid(ca.ca_dir,
+	    sizeof(ca.ca_dir))))
+		return ERR_BAD_REQUEST;
+	/* Names and commas: spaced-git judges each name. */
+	for (i = 0; ca.ca_allow[i] != '\0'; i++)
+		if (!((ca.ca_allow[i] >= 'a' && ca.ca_allow[i] <= 'z') ||
+		    ca.ca_allow[i] == '_' || ca.ca_allow[i] == ','))
+			return ERR_BAD_REQUEST;
+	strlcpy(rs->id, ca.ca_id, sizeof(rs->id));
+	rs->apply = 1;
+	rs->mode = ca.ca_mode;
+	strlcpy(rs->branch, ca.ca_branch, sizeof(rs->branch));
+	strlcpy(rs->allow, ca.ca_allow, sizeof(rs->allow));
+	return review_begin(r, ca.ca_dir);
+}
+
+static const char *
+review_begin(struct request *r, const char *dir)
+{
+	struct review_state	*rs = r->r_state;
+	struct git_req		 gq;
+
+	if (dir[0] == '\0') {
 		rs->step = RV_ORIGIN;
 		if (space_origin_send(r, IMSG_JOURNAL_ORIGIN_GET, rs->id,
 		    r->r_uid, "") == -1)
 			return ERR_INTERNAL;
 		return NULL;
 	}
-	strlcpy(rs->dir, rv.rv_dir, sizeof(rs->dir));
+	strlcpy(rs->dir, dir, sizeof(rs->dir));
 	memset(&gq, 0, sizeof(gq));
 	strlcpy(gq.gq_space, rs->id, sizeof(gq.gq_space));
 	rs->step = RV_START;
@@ -260,6 +314,8 @@ review_transfer(struct request *r)
 	memset(&qq, 0, sizeof(qq));
 	strlcpy(qq.qq_space, rs->id, sizeof(qq.qq_space));
 	qq.qq_flags = rs->flags & REVIEW_F_PATCH ? GIT_QR_PATCH : 0;
+	if (rs->apply)
+		qq.qq_flags |= GIT_QR_KEEP;
 	qq.qq_base_stream = base->s_id;
 	qq.qq_space_stream = out->s_id;
 	strlcpy(qq.qq_base, rs->snap.gs_base, sizeof(qq.qq_base));
@@ -332,6 +388,10 @@ review_settle(struct request *r)
 		review_fail(r, rs->code, rs->message);
 		return;
 	}
+	if (rs->apply) {
+		apply_owner(r);
+		return;
+	}
 	request_end(r);
 }
 
@@ -346,6 +406,10 @@ review_git_done(struct request *r, enum procid from, struct imsg *imsg)
 	if (imsg_get_data(imsg, &sd, sizeof(sd)) == -1 ||
 	    !git_done_valid(&sd)) {
 		gitinst_distrust(from == PROC_GIT ? r->r_git : r->r_qgit);
+		return;
+	}
+	if (rs->step == RV_APPLY) {
+		apply_done(r, from, &sd);
 		return;
 	}
 	if (from == PROC_QUARANTINE) {
@@ -405,7 +469,8 @@ review_send(struct request *r, const struct git_review_rec *rr)
 	memcpy(buf, rr, REVIEW_HEAD_SIZE);
 	memcpy(buf + REVIEW_HEAD_SIZE, rr->rr_a, a);
 	memcpy(buf + REVIEW_HEAD_SIZE + a, rr->rr_b, b);
-	if (len == sizeof(struct space_done))
+	if (len == sizeof(struct space_done) ||
+	    len == sizeof(struct git_apply_result))
 		buf[len++] = '\0';
 	request_data(r, buf, len);
 }
@@ -414,6 +479,7 @@ review_send(struct request *r, const struct git_review_rec *rr)
 static void
 review_rec(struct request *r, enum procid from, struct imsg *imsg)
 {
+	struct review_state	*rs = r->r_state;
 	struct git_review_rec	 rr;
 
 	if (imsg_get_data(imsg, &rr, sizeof(rr)) == -1 ||
@@ -423,6 +489,8 @@ review_rec(struct request *r, enum procid from, struct imsg *imsg)
 		gitinst_distrust(r->r_qgit);
 		return;
 	}
+	if (rr.rr_kind == REVIEW_TIP)
+		strlcpy(rs->tip, rr.rr_commit, sizeof(rs->tip));
 	review_send(r, &rr);
 }
 
@@ -447,6 +515,127 @@ review_exec_done(struct request *r, enum procid from, struct imsg *imsg)
 	review_settle(r);
 }
 
+/* --- apply: after the checks, the owner's side ------------------- */
+
+/* The owner's spaced-git first: ga_begin refuses before any byte. */
+static void
+apply_owner(struct request *r)
+{
+	struct review_state	*rs = r->r_state;
+	struct git_apply_req	 ap;
+	struct stream_route	*s;
+
+	rs->step = RV_APPLY;
+	if (r->r_git == NULL || r->r_qgit == NULL || rs->tip[0] == '\0') {
+		review_fail(r, ERR_CODE_OUT_FAILED, "the repository's or the "
+		    "quarantine's spaced-git is gone");
+		return;
+	}
+	if ((s = stream_open(r, EP_GIT(r->r_qgit), EP_GIT(r->r_git))) ==
+	    NULL) {
+		review_fail(r, ERR_BUSY, "no stream free");
+		return;
+	}
+	rs->out_stream = s->s_id;
+	memset(&ap, 0, sizeof(ap));
+	strlcpy(ap.ap_space, rs->id, sizeof(ap.ap_space));
+	ap.ap_mode = rs->mode;
+	ap.ap_stream = s->s_id;
+	strlcpy(ap.ap_branch, rs->branch, sizeof(ap.ap_branch));
+	strlcpy(ap.ap_allow, rs->allow, sizeof(ap.ap_allow));
+	strlcpy(ap.ap_base, rs->snap.gs_base, sizeof(ap.ap_base));
+	strlcpy(ap.ap_start, rs->snap.gs_start, sizeof(ap.ap_start));
+	strlcpy(ap.ap_tip, rs->tip, sizeof(ap.ap_tip));
+	if (request_send(r, PROC_GIT, IMSG_GIT_APPLY_REQ, -1, &ap,
+	    sizeof(ap)) == -1) {
+		review_fail(r, ERR_GIT_WORKER_FAILED, "spaced-git took no "
+		    "apply request");
+		return;
+	}
+	rs->pack_due = 1;
+}
+
+/* What the owner has: the quarantine leaves it out of the pack. */
+static void
+apply_have(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct review_state	*rs = r->r_state;
+	struct git_apply_have	 ah;
+	struct git_apply_req	 ap;
+
+	if (imsg_get_data(imsg, &ah, sizeof(ah)) == -1 ||
+	    rs->step != RV_APPLY || rs->qr_due ||
+	    (ah.ah_have[0] != '\0' && !git_hex_valid(ah.ah_have,
+	    sizeof(ah.ah_have)))) {
+		gitinst_distrust(r->r_git);
+		return;
+	}
+	memset(&ap, 0, sizeof(ap));
+	strlcpy(ap.ap_space, rs->id, sizeof(ap.ap_space));
+	ap.ap_mode = rs->mode;
+	ap.ap_stream = rs->out_stream;
+	strlcpy(ap.ap_allow, rs->allow, sizeof(ap.ap_allow));
+	strlcpy(ap.ap_have, ah.ah_have, sizeof(ap.ap_have));
+	if (request_send(r, PROC_QUARANTINE, IMSG_GIT_QR_OUT_REQ, -1, &ap,
+	    sizeof(ap)) == -1) {
+		review_record(r, ERR_GIT_WORKER_FAILED, "the quarantine took "
+		    "no pack request");
+		return;
+	}
+	rs->qr_due = 1;
+}
+
+static void
+apply_result(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct review_state	*rs = r->r_state;
+	struct git_apply_result	 ar;
+
+	if (imsg_get_data(imsg, &ar, sizeof(ar)) == -1 ||
+	    rs->step != RV_APPLY || rs->have_result ||
+	    memchr(ar.ar_branch, '\0', sizeof(ar.ar_branch)) == NULL ||
+	    (ar.ar_old[0] != '\0' && !git_hex_valid(ar.ar_old,
+	    sizeof(ar.ar_old))) || !git_hex_valid(ar.ar_new,
+	    sizeof(ar.ar_new))) {
+		gitinst_distrust(r->r_git);
+		return;
+	}
+	rs->have_result = 1;
+	request_data(r, &ar, sizeof(ar));
+}
+
+/* The owner's last word and the quarantine's: the result, or why not. */
+static void
+apply_done(struct request *r, enum procid from, const struct space_done *sd)
+{
+	struct review_state	*rs = r->r_state;
+	struct stream_route	*s;
+
+	if (from == PROC_QUARANTINE) {
+		rs->qr_due = 0;
+		/* Its refusal says why the owner's pack was cut short. */
+		if (sd->sd_code[0] != '\0') {
+			rs->code[0] = '\0';
+			review_record(r, sd->sd_code, sd->sd_message);
+		}
+	} else {
+		rs->pack_due = 0;
+		if (sd->sd_code[0] != '\0')
+			review_record(r, sd->sd_code, sd->sd_message);
+		/* Refused before any byte: the quarantine was never asked. */
+		if (!rs->qr_due && (s = stream_find(rs->out_stream)) != NULL)
+			stream_abort(s);
+	}
+	if (rs->pack_due || rs->qr_due)
+		return;
+	if (rs->code[0] != '\0' || !rs->have_result) {
+		review_fail(r, rs->code[0] != '\0' ? rs->code :
+		    ERR_CODE_OUT_FAILED, rs->message);
+		return;
+	}
+	request_end(r);
+}
+
 const struct answer_row review_answers[] = {
 	{ IMSG_JOURNAL_ORIGIN, PROC_BIT(PROC_JOURNAL),
 	    sizeof(struct journal_origin), AR_FINAL, review_origin },
@@ -454,6 +643,10 @@ const struct answer_row review_answers[] = {
 	    review_snap },
 	{ IMSG_GIT_QR_REC, PROC_BIT(PROC_QUARANTINE),
 	    sizeof(struct git_review_rec), 0, review_rec },
+	{ IMSG_GIT_APPLY_HAVE, PROC_BIT(PROC_GIT),
+	    sizeof(struct git_apply_have), 0, apply_have },
+	{ IMSG_GIT_APPLY_RESULT, PROC_BIT(PROC_GIT),
+	    sizeof(struct git_apply_result), 0, apply_result },
 	{ IMSG_GIT_DONE, PROC_BIT(PROC_GIT) | PROC_BIT(PROC_QUARANTINE),
 	    sizeof(struct space_done), AR_FINAL, review_git_done },
 	{ IMSG_SPACE_DONE, PLACE_BITS, sizeof(struct space_done),

@@ -205,3 +205,10 @@ review_rec_valid(const struct git_review_rec *rr)
 		    strchr("ADMRCT", (int)rr->rr_status) != NULL;
 	return hex_valid(rr->rr_commit, sizeof(rr->rr_commit));
 }
+
+/* An object id in hex, as spaced-git writes one. */
+int
+git_hex_valid(const char *s, size_t len)
+{
+	return hex_valid(s, len);
+}

@@ -34,5 +34,6 @@ int	 git_snap_valid(const struct git_snap *);
 
 struct git_review_rec;
 int	 review_rec_valid(const struct git_review_rec *);
+int	 git_hex_valid(const char *, size_t);
 
 #endif /* GIT_PARSE_H */

@@ -222,7 +222,7 @@ struct request {
 	struct git_inst		*r_qgit;
 	void			(*r_qgit_ready)(struct request *);
 	/* the streams it owns: [0] the main one, [1] an exec's stdin */
-#define REQUEST_STREAMS	2
+#define REQUEST_STREAMS	3	/* apply: base, the space's, the owner's */
 	struct stream_route	*r_streams[REQUEST_STREAMS];
 	void			*r_state;	/* its operation's own */
 	void			*r_heap;	/* an op's own; freed with r */
@@ -450,6 +450,7 @@ extern const size_t remove_state_size;
 /* codeout.c: review; its script inside a space */
 extern const char codeout_script[];
 const char	*review_start(struct request *, struct imsg *);
+const char	*apply_start(struct request *, struct imsg *);
 extern const struct answer_row review_answers[];
 extern const size_t review_state_size;
 /* exec.c */

@@ -24,7 +24,10 @@
 #include <sys/types.h>
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +56,13 @@ struct qr_in {
 	int			 qi_ended;
 	int			 qi_exec;	/* chunks carry a channel byte */
 };
+
+/* What apply's second step needs of the first (GIT_QR_KEEP). */
+static struct {
+	int			 qk_valid;
+	git_oid			 qk_base, qk_start, qk_tip;
+	struct qr_result	 qk_res;
+} qk;
 
 static struct {
 	int			 qs_busy;
@@ -157,6 +167,13 @@ qr_settle(void)
 	    &qs.qs_caps, &qs.qs_space.qi_res, qs.qs_req.qq_flags, qr_send_rec,
 	    &why) == -1)
 		qr_refuse(why);
+	if (qs.qs_why == NULL && (qs.qs_req.qq_flags & GIT_QR_KEEP)) {
+		qk.qk_valid = 1;
+		qk.qk_base = base;
+		qk.qk_start = start;
+		qk.qk_tip = tip;
+		qk.qk_res = qs.qs_space.qi_res;
+	}
 	if (qs.qs_why != NULL) {
 		policy_escape(err, sizeof(err), qs.qs_err, qs.qs_errlen);
 		qr_done(ERR_CODE_OUT_REFUSED, "%s%s%s", qs.qs_why,
@@ -270,6 +287,7 @@ qr_serve(struct imsgev *iev, struct imsg *imsg)
 	    qq.qq_base_stream == qq.qq_space_stream || qs.qs_busy)
 		fatalx("%s: bad quarantine request", __func__);
 	qs.qs_busy = 1;
+	qk.qk_valid = 0;
 	qs.qs_iev = iev;
 	qs.qs_peerid = imsg_get_peerid(imsg);
 	qs.qs_req = qq;
@@ -281,4 +299,139 @@ qr_serve(struct imsgev *iev, struct imsg *imsg)
 	if (qr_in_begin(&qs.qs_base, qq.qq_base_stream, 0, &why) == -1 ||
 	    qr_in_begin(&qs.qs_space, qq.qq_space_stream, 1, &why) == -1)
 		qr_refuse(why);
+}
+
+/* --- apply: the checked objects out, as a pack, under credit ------- */
+
+#define QR_CREDIT_WAIT_MS	(60 * 1000)
+
+struct qr_out_stream {
+	struct imsgev		*qo_iev;
+	struct stream_tx	 qo_tx;
+	uint32_t		 qo_request;
+	int			 qo_cancelled;
+};
+
+static int
+qr_out_wait(struct qr_out_stream *o)
+{
+	struct pollfd	 pfd;
+	struct imsg	 imsg;
+	int		 n;
+
+	if (imsgbuf_flush(&o->qo_iev->ibuf) == -1)
+		return -1;
+	pfd.fd = o->qo_iev->ibuf.fd;
+	pfd.events = POLLIN;
+	if (poll(&pfd, 1, QR_CREDIT_WAIT_MS) <= 0)
+		return -1;
+	if ((n = imsgbuf_read(&o->qo_iev->ibuf)) == 0)
+		exit(0);		/* spaced is gone */
+	if (n == -1 && errno != EAGAIN && errno != EINTR)
+		fatal("%s: read", __func__);
+	while ((n = imsgbuf_get(&o->qo_iev->ibuf, &imsg)) > 0) {
+		if (imsg_get_type(&imsg) == IMSG_STREAM_CREDIT &&
+		    imsg_get_peerid(&imsg) == o->qo_tx.st_id) {
+			if (stream_tx_credit(&o->qo_tx, &imsg) == -1)
+				fatal("%s: credit", __func__);
+		} else if (imsg_get_type(&imsg) == IMSG_WORKER_CANCEL &&
+		    imsg_get_peerid(&imsg) == o->qo_request)
+			o->qo_cancelled = 1;
+		else
+			fatalx("%s: message %u while a pack streams", __func__,
+			    imsg_get_type(&imsg));
+		imsg_free(&imsg);
+	}
+	if (n == -1)
+		fatal("%s: imsgbuf_get", __func__);
+	return o->qo_cancelled ? -1 : 0;
+}
+
+static int
+qr_out_write(void *arg, const void *buf, size_t size)
+{
+	struct qr_out_stream	*o = arg;
+	const uint8_t		*p = buf;
+	size_t			 n;
+
+	while (size > 0) {
+		while (stream_tx_avail(&o->qo_tx) == 0)
+			if (qr_out_wait(o) == -1)
+				return -1;
+		n = size < STREAM_CHUNK ? size : STREAM_CHUNK;
+		if (n > stream_tx_avail(&o->qo_tx))
+			n = stream_tx_avail(&o->qo_tx);
+		if (stream_tx_send(&o->qo_tx, &o->qo_iev->ibuf, p, n) == -1)
+			fatal("%s: stream_tx_send", __func__);
+		p += n;
+		size -= n;
+	}
+	return 0;
+}
+
+/* Credit that crosses the END is owed nothing. */
+static void
+qr_out_late(struct imsgev *iev, struct imsg *imsg, void *arg)
+{
+}
+
+/*
+ * The work the review step checked, as a pack for the owner: qr_pack_out
+ * runs the checks again and refuses a flag the request did not allow.
+ */
+void
+qr_out_serve(struct imsgev *iev, struct imsg *imsg)
+{
+	struct git_apply_req	 ap;
+	struct qr_out_stream	 o;
+	struct qr_out		 out;
+	struct qr_caps		 caps;
+	struct qr_result	 res;
+	git_repository		*q = NULL;
+	const char		*why = NULL;
+	uint32_t		 allow;
+	uint32_t		 peerid = imsg_get_peerid(imsg);
+	int			 rc = -1;
+
+	if (imsg_get_data(imsg, &ap, sizeof(ap)) == -1 ||
+	    memchr(ap.ap_allow, '\0', sizeof(ap.ap_allow)) == NULL ||
+	    memchr(ap.ap_have, '\0', sizeof(ap.ap_have)) == NULL ||
+	    ap.ap_stream == 0 || qs.qs_busy)
+		fatalx("%s: bad pack request", __func__);
+	memset(&o, 0, sizeof(o));
+	o.qo_iev = iev;
+	o.qo_request = peerid;
+	stream_tx_init(&o.qo_tx, ap.ap_stream);
+	if (worker_stream_register(ap.ap_stream, qr_out_late, NULL) == -1)
+		fatal("%s: stream %u", __func__, ap.ap_stream);
+	memset(&out, 0, sizeof(out));
+	qr_caps_default(&caps);
+	if (!qk.qk_valid)
+		why = "no checked work to apply";
+	else if (policy_allow_parse(ap.ap_allow, &allow) == -1)
+		why = "--allow names a reason that cannot be allowed";
+	else if (ap.ap_have[0] != '\0' &&
+	    git_oid_fromstr(&out.qo_have, ap.ap_have) != 0)
+		why = "the owner's commit is not an object id";
+	else if (git_repository_open(&q, QR_STORE) != 0)
+		why = "the quarantine's store cannot be opened";
+	else {
+		out.qo_base = qk.qk_base;
+		out.qo_start = qk.qk_start;
+		out.qo_tip = qk.qk_tip;
+		out.qo_allow = allow;
+		res = qk.qk_res;
+		rc = qr_pack_out(q, &out, &caps, &res, qr_out_write, &o, &why);
+	}
+	git_repository_free(q);
+	if (stream_tx_end(&o.qo_tx, &iev->ibuf, rc == 0 ? 0 : EIO) == -1)
+		fatal("%s: stream_tx_end", __func__);
+	worker_stream_unregister(ap.ap_stream);
+	qs.qs_iev = iev;
+	qs.qs_peerid = peerid;
+	if (rc == 0)
+		qr_done(NULL, NULL);
+	else
+		qr_done(ERR_CODE_OUT_REFUSED, "%s", why != NULL ? why :
+		    "the pack could not be written");
 }

@@ -78,5 +78,8 @@ int	 pack_send(struct git_repository *, struct imsgev *, uint32_t request,
 
 /* git_quarantine.c: a space's quarantine (-Q) */
 void	 qr_serve(struct imsgev *, struct imsg *);
+void	 qr_out_serve(struct imsgev *, struct imsg *);
+/* git_applyserve.c: apply, as the repository's owner */
+void	 apply_serve(struct imsgev *, struct imsg *);
 
 #endif /* GIT_WORKER_H */

@@ -103,6 +103,16 @@ git_dispatch(struct imsgev *iev, struct imsg *imsg)
 			fatalx("%s: a quarantine request", __func__);
 		qr_serve(iev, imsg);
 		break;
+	case IMSG_GIT_QR_OUT_REQ:
+		if (!quarantine.on)
+			fatalx("%s: a quarantine request", __func__);
+		qr_out_serve(iev, imsg);
+		break;
+	case IMSG_GIT_APPLY_REQ:
+		if (worker_dir() == NULL || quarantine.on)
+			fatalx("%s: a repository request", __func__);
+		apply_serve(iev, imsg);
+		break;
 	case IMSG_GIT_VERSION_REQ:
 		if (imsg_get_len(imsg) != 0)
 			fatalx("%s: bad version request", __func__);
