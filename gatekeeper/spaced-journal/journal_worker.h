@@ -27,6 +27,7 @@ extern const struct sandbox_spec journal_sandbox;
 /* journal.c: the store */
 void	 journal_ingest(struct imsgev *, struct imsg *);
 void	 journal_read(struct imsgev *, struct imsg *);
+void	 journal_codeout(struct imsg *);
 /* origin.c: where each space's code came from */
 void	 journal_origin(struct imsgev *, struct imsg *);
 int	 journal_cancel(uint32_t peerid);

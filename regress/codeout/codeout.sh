@@ -370,6 +370,25 @@ check "the work tree holds it" sh -c "grep -qx two '$repo2/one.txt' &&
     test -f '$repo2/more.txt'"
 
 check "no host-side hook or fsmonitor ran in any apply" test ! -e "$T/HOST-RAN"
+# Each review and apply is in the space's journal, its chain whole.
+sc -j journal "$id" >"$T/journal.json" 2>&1
+check "the journal keeps the reviews" jqe '[.records[] |
+    select(.listener == "code-out" and .decision == "reviewed")] |
+    length > 5' "$T/journal.json"
+check "with base, tip, commits, paths and flags" jqe '[.records[] |
+    select(.listener == "code-out" and (.host | test("^review base [0-9a-f]{12} tip [0-9a-f]{12} commits [0-9]+ paths [0-9]+ flags gitlink")))] |
+    length > 0' "$T/journal.json"
+check "the refusals" jqe '[.records[] | select(.listener == "code-out" and
+    .decision == "refused code_out_refused")] | length > 0' "$T/journal.json"
+check "and where each apply went" jqe '[.records[] |
+    select(.listener == "code-out" and
+    (.decision == "applied refs/heads/spaced/codeout" or
+    .decision == "refused branch_moved" or
+    .decision == "applied to the work tree"))] | length == 4' \
+    "$T/journal.json"
+sc -j journal "$id" --verify >"$T/verify.json" 2>&1
+check "the journal's chain verifies with them" jqe '.verified == true' \
+    "$T/verify.json"
 check "control: the space's quarantine folder is there" test -d "$QDIR"
 sc remove "$id" >/dev/null
 check "remove takes the space's quarantine away" test ! -e "$QDIR"

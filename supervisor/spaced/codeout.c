@@ -114,6 +114,10 @@ struct review_state {
 	char			 tip[GIT_HEX_SIZE];
 	uint32_t		 out_stream;
 	int			 have_result;
+	struct git_apply_result	 result;
+	/* for the journal */
+	uint32_t		 ncommits, npaths;
+	char			 flagged[128];	/* reason names, commas */
 };
 const size_t review_state_size = sizeof(struct review_state);
 
@@ -149,6 +153,33 @@ review_record(struct request *r, const char *code, const char *message)
 		return;
 	strlcpy(rs->code, code, sizeof(rs->code));
 	strlcpy(rs->message, message, sizeof(rs->message));
+}
+
+/*
+ * The space's journal keeps each review and apply (spaced-journal,
+ * listener "code-out"): what was brought out and where it went.
+ */
+static void
+review_journal(struct request *r, const char *decision)
+{
+	struct review_state	*rs = r->r_state;
+	struct journal_codeout	 jo;
+	struct space_req	 sq;
+
+	memset(&jo, 0, sizeof(jo));
+	space_req_fill(r, &sq, rs->id);
+	strlcpy(jo.jo_owner, sq.sq_owner, sizeof(jo.jo_owner));
+	strlcpy(jo.jo_id, rs->id, sizeof(jo.jo_id));
+	cut(jo.jo_host, sizeof(jo.jo_host), "%s base %.12s tip %.12s "
+	    "commits %u paths %u flags %s", rs->apply ? "apply" : "review",
+	    rs->snap.gs_base, rs->tip[0] != '\0' ? rs->tip : "-",
+	    rs->ncommits, rs->npaths, rs->flagged[0] != '\0' ? rs->flagged :
+	    "none");
+	strlcpy(jo.jo_decision, decision, sizeof(jo.jo_decision));
+	jo.jo_count = rs->ncommits;
+	if (worker_compose(PROC_JOURNAL, IMSG_JOURNAL_CODEOUT, r->r_id, -1,
+	    &jo, sizeof(jo)) == -1)
+		log_warn("%s: the journal", __func__);
 }
 
 static void
@@ -385,6 +416,8 @@ review_settle(struct request *r)
 	if (rs->code[0] == '\0' && rs->qcode[0] != '\0')
 		review_record(r, rs->qcode, rs->qmessage);
 	if (rs->code[0] != '\0') {
+		cut(why, sizeof(why), "refused %s", rs->code);
+		review_journal(r, why);
 		review_fail(r, rs->code, rs->message);
 		return;
 	}
@@ -392,6 +425,7 @@ review_settle(struct request *r)
 		apply_owner(r);
 		return;
 	}
+	review_journal(r, "reviewed");
 	request_end(r);
 }
 
@@ -491,6 +525,15 @@ review_rec(struct request *r, enum procid from, struct imsg *imsg)
 	}
 	if (rr.rr_kind == REVIEW_TIP)
 		strlcpy(rs->tip, rr.rr_commit, sizeof(rs->tip));
+	if (rr.rr_kind == REVIEW_COMMIT)
+		rs->ncommits++;
+	if (rr.rr_kind == REVIEW_PATH)
+		rs->npaths++;
+	if (rr.rr_kind == REVIEW_FLAG && strstr(rs->flagged, rr.rr_b) == NULL) {
+		if (rs->flagged[0] != '\0')
+			strlcat(rs->flagged, ",", sizeof(rs->flagged));
+		strlcat(rs->flagged, rr.rr_b, sizeof(rs->flagged));
+	}
 	review_send(r, &rr);
 }
 
@@ -601,6 +644,7 @@ apply_result(struct request *r, enum procid from, struct imsg *imsg)
 		return;
 	}
 	rs->have_result = 1;
+	rs->result = ar;
 	request_data(r, &ar, sizeof(ar));
 }
 
@@ -610,6 +654,7 @@ apply_done(struct request *r, enum procid from, const struct space_done *sd)
 {
 	struct review_state	*rs = r->r_state;
 	struct stream_route	*s;
+	char			 why[JOURNAL_DECISION_MAX + 1];
 
 	if (from == PROC_QUARANTINE) {
 		rs->qr_due = 0;
@@ -629,9 +674,18 @@ apply_done(struct request *r, enum procid from, const struct space_done *sd)
 	if (rs->pack_due || rs->qr_due)
 		return;
 	if (rs->code[0] != '\0' || !rs->have_result) {
-		review_fail(r, rs->code[0] != '\0' ? rs->code :
-		    ERR_CODE_OUT_FAILED, rs->message);
+		if (rs->code[0] == '\0')
+			review_record(r, ERR_CODE_OUT_FAILED, "no result");
+		cut(why, sizeof(why), "refused %s", rs->code);
+		review_journal(r, why);
+		review_fail(r, rs->code, rs->message);
 		return;
+	}
+	if (rs->result.ar_mode == APPLY_WORKTREE)
+		review_journal(r, "applied to the work tree");
+	else {
+		cut(why, sizeof(why), "applied %s", rs->result.ar_branch);
+		review_journal(r, why);
 	}
 	request_end(r);
 }
