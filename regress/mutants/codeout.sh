@@ -136,7 +136,7 @@ live_mutant() {
 	mutant_apply "$1" "$2" "$3" || return 0
 	mutant_build "$1" binaries
 	SPACED_BUILD="$tmp/src/build" timeout 900 \
-	    sh "$tmp/src/regress/codeout/codeout.sh" >"$tmp/run.log" 2>&1
+	    sh "$tmp/src/regress/codeout/${SUITE:-codeout.sh}" >"$tmp/run.log" 2>&1
 	mutant_judge "$1" $? '^not ok'
 }
 L=common/lib/sandbox_priv.c
@@ -150,5 +150,10 @@ mutant_expect "runs as _spaced-quarantine"
 live_mutant "the quarantine never drops (spaced-git's pre-warm)" \
     worker-git/spaced-git/main.c \
     "if (geteuid() == 0 &&\n\t    sandbox_drop_to_cwd => if (0 &&\n\t    sandbox_drop_to_cwd"
+# The time cap on the script inside (codeout/hang.sh: a FIFO for HEAD).
+mutant_expect "the review ends"
+SUITE=hang.sh live_mutant "no time cap on the script inside" \
+    supervisor/spaced/codeout.c \
+    "se.se_timeout_ms = review_timeout() * 1000; => se.se_timeout_ms = 0; @@ review_timeout() + REVIEW_INNER_MARGIN); => 100000);"
 
 mutants_end

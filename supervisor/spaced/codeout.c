@@ -25,6 +25,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ctl_proto.h"
@@ -121,7 +122,7 @@ struct review_state {
 };
 const size_t review_state_size = sizeof(struct review_state);
 
-#define REVIEW_TIMEOUT_S	600	/* the script inside, and the pack */
+/* The script inside has code in's time cap (spaced.conf(5)). */
 #define REVIEW_INNER_MARGIN	5
 /* The pack's cap (packscan's), and room for the script's stderr. */
 #define REVIEW_OUTPUT_MAX	(1024ULL * 1024 * 1024 + 1024 * 1024)
@@ -143,6 +144,17 @@ static const char *review_begin(struct request *, const char *);
 static void	apply_owner(struct request *);
 static void	apply_done(struct request *, enum procid,
 		    const struct space_done *);
+
+static uint32_t
+review_timeout(void)
+{
+	const char	*errstr;
+	long long	 n;
+
+	n = strtonum(spaced_config()->sc_codein_timeout, 1,
+	    CODEIN_TIMEOUT_MAX, &errstr);
+	return errstr == NULL ? (uint32_t)n : CODEIN_TIMEOUT_DEFAULT;
+}
 
 static void
 review_record(struct request *r, const char *code, const char *message)
@@ -308,7 +320,7 @@ review_argv(struct request *r, struct space_exec_req *se)
 	    rs->snap.gs_name) >= sizeof(path))
 		return -1;
 	snprintf(limit, sizeof(limit), "%u",
-	    REVIEW_TIMEOUT_S + REVIEW_INNER_MARGIN);
+	    review_timeout() + REVIEW_INNER_MARGIN);
 	return space_exec_argv(se, argv);
 }
 
@@ -328,7 +340,7 @@ review_transfer(struct request *r)
 	memset(&se, 0, sizeof(se));
 	space_req_fill(r, &se.se_space, rs->id);
 	se.se_target = EXEC_TARGET_SPACE;
-	se.se_timeout_ms = REVIEW_TIMEOUT_S * 1000;
+	se.se_timeout_ms = review_timeout() * 1000;
 	se.se_output_max = REVIEW_OUTPUT_MAX;
 	if (review_argv(r, &se) == -1) {
 		review_fail(r, ERR_CODE_OUT_FAILED, "the script's arguments "
