@@ -104,6 +104,8 @@ policy_allow_parse(const char *list, uint32_t *bits)
 		if ((bit = policy_reason_from_name(name)) == 0)
 			return -1;
 		*bits |= bit;
+		if (comma != NULL && comma[1] == '\0')
+			return -1;	/* a trailing comma: a name left out */
 		p += n + (comma != NULL);
 	}
 	return 0;
