@@ -190,8 +190,11 @@ apply_serve(struct imsgev *iev, struct imsg *imsg)
 	git_oid			 have;
 	char			 err[512];
 
-	if (as.as_busy)
-		fatalx("%s: an apply is under way", __func__);
+	/* One whose pack never came (its request was cancelled): dropped. */
+	if (as.as_busy) {
+		log_warnx("apply: an unfinished apply is dropped");
+		apply_end();
+	}
 	as.as_busy = 1;
 	as.as_iev = iev;
 	as.as_peerid = imsg_get_peerid(imsg);
