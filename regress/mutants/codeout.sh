@@ -134,7 +134,7 @@ mutant "only the last commit is judged" $Q \
 # process is caught outside its folder or as root.
 live_mutant() {
 	mutant_apply "$1" "$2" "$3" || return 0
-	mutant_build "$1" binaries
+	mutant_build "$1" binaries build/regress/tools/repo-compare
 	SPACED_BUILD="$tmp/src/build" timeout 900 \
 	    sh "$tmp/src/regress/codeout/${SUITE:-codeout.sh}" >"$tmp/run.log" 2>&1
 	mutant_judge "$1" $? '^not ok'
