@@ -154,6 +154,6 @@ live_mutant "the quarantine never drops (spaced-git's pre-warm)" \
 mutant_expect "the review ends"
 SUITE=hang.sh live_mutant "no time cap on the script inside" \
     supervisor/spaced/codeout.c \
-    "se.se_timeout_ms = review_timeout() * 1000; => se.se_timeout_ms = 0; @@ review_timeout() + REVIEW_INNER_MARGIN); => 100000);"
+    "se.se_timeout_ms = review_timeout() * 1000; => se.se_timeout_ms = 0 * review_timeout(); @@ review_timeout() + REVIEW_INNER_MARGIN); => review_timeout() * 0 + 100000);"
 
 mutants_end
