@@ -41,7 +41,7 @@ INTEGRATION	+= $(filter-out %/lib.sh,$(sort $(wildcard regress/escape/*.sh)))
 INTEGRATION	+= $(filter-out %/lib.sh,$(sort $(wildcard regress/faults/*.sh)))
 # Code in, in real spaces (spec "Code in").
 INTEGRATION	+= $(sort $(wildcard regress/codein/*.sh))
-# Code out up to the quarantine's checks (issue 24; docs/notes/spaced-git-codeout.md).
+# Code out through spacectl review and apply (issue 24; docs/notes/spaced-git-codeout.md).
 INTEGRATION	+= $(sort $(wildcard regress/codeout/*.sh))
 # The agent inside: the server's channel with a test agent (packed tools).
 INTEGRATION	+= regress/agent/server.sh

@@ -46,6 +46,9 @@ const struct proc procs[PROC_MAX] = {
 	    "spaced-gatekeeper", NULL, 0, 0 },
 	/* stays root: it makes namespaces, groups and mounts */
 	[PROC_NS] = { PROC_NS, "ns", "spaced-ns", NULL, 0, 0 },
+	/* spaced-git in a space's quarantine, started by spaced-launch */
+	[PROC_QUARANTINE] = { PROC_QUARANTINE, "quarantine", "spaced-git",
+	    "_spaced-quarantine", 1, 0 },
 };
 
 static const char	*store_dir;

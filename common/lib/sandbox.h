@@ -17,6 +17,8 @@
 #ifndef SPACED_SANDBOX_H
 #define SPACED_SANDBOX_H
 
+#include <sys/types.h>
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -73,6 +75,10 @@ void	 sandbox_drop_privileges(const char *user, const char *chroot_dir);
 const char *sandbox_fs_unheld(unsigned int groups, int landlock_abi,
 	    int chrooted);
 void	 sandbox_caps_limit(uint64_t keep, int setuid_fixup);
+void	 sandbox_caps_limit_pass(uint64_t keep, int setuid_fixup,
+	    uint64_t pass);
+int	 sandbox_caps_hand(uint64_t caps);
+int	 sandbox_drop_to_cwd(uid_t uid, gid_t gid);
 /* Landlock ABI of the running kernel, 0 when it has none. */
 int	 sandbox_landlock_abi(void);
 

@@ -46,6 +46,17 @@
 void
 sandbox_caps_limit(uint64_t keep, int setuid_fixup)
 {
+	sandbox_caps_limit_pass(keep, setuid_fixup, 0);
+}
+
+/*
+ * The same, and pass (a part of keep) stays in the bounding set with
+ * ambient raises unlocked, so that a child may hand exactly those to
+ * one program it executes (sandbox_caps_hand); 0: none, all locked.
+ */
+void
+sandbox_caps_limit_pass(uint64_t keep, int setuid_fixup, uint64_t pass)
+{
 	struct __user_cap_header_struct	 hdr;
 	struct __user_cap_data_struct	 data[2];
 	uint64_t			 eff, prm, inh;
@@ -60,14 +71,16 @@ sandbox_caps_limit(uint64_t keep, int setuid_fixup)
 	if (prctl(PR_SET_SECUREBITS, SECBIT_NOROOT | SECBIT_NOROOT_LOCKED |
 	    (setuid_fixup ? 0 : SECBIT_NO_SETUID_FIXUP) |
 	    SECBIT_NO_SETUID_FIXUP_LOCKED |
-	    SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_CAP_AMBIENT_RAISE |
-	    SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED, 0, 0, 0) == -1)
+	    SECBIT_KEEP_CAPS_LOCKED | (pass != 0 ? 0 :
+	    SECBIT_NO_CAP_AMBIENT_RAISE | SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED),
+	    0, 0, 0) == -1)
 		fatal("%s: PR_SET_SECUREBITS", __func__);
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) == -1)
 		fatal("%s: PR_CAP_AMBIENT_CLEAR_ALL", __func__);
 	/* The bounding set only matters to an exec: empty it. */
 	for (cap = 0; prctl(PR_CAPBSET_READ, cap, 0, 0, 0) >= 0; cap++)
-		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == -1)
+		if ((pass & 1ULL << cap) == 0 &&
+		    prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == -1)
 			fatal("%s: PR_CAPBSET_DROP %d", __func__, cap);
 
 	memset(&hdr, 0, sizeof(hdr));
@@ -85,13 +98,63 @@ sandbox_caps_limit(uint64_t keep, int setuid_fixup)
 	eff = data[0].effective | (uint64_t)data[1].effective << 32;
 	prm = data[0].permitted | (uint64_t)data[1].permitted << 32;
 	inh = data[0].inheritable | (uint64_t)data[1].inheritable << 32;
-	if (eff != keep || prm != keep || inh != 0 ||
+	if (eff != keep || prm != keep || inh != 0 || (pass & ~keep) != 0 ||
 	    prctl(PR_CAPBSET_READ, CAP_SYS_ADMIN, 0, 0, 0) != 0)
 		fatalx("%s: capabilities not dropped (eff %llx prm %llx)",
 		    __func__, (unsigned long long)eff,
 		    (unsigned long long)prm);
 	log_debug("%s: capabilities kept %llx", __func__,
 	    (unsigned long long)keep);
+}
+
+/*
+ * In a child about to exec: caps (of the pass above) become ambient, so
+ * the program it runs starts with them, and only them, effective.
+ */
+int
+sandbox_caps_hand(uint64_t caps)
+{
+	struct __user_cap_header_struct	 hdr;
+	struct __user_cap_data_struct	 data[2];
+	int				 cap;
+
+	memset(&hdr, 0, sizeof(hdr));
+	memset(data, 0, sizeof(data));
+	hdr.version = _LINUX_CAPABILITY_VERSION_3;
+	if (syscall(SYS_capget, &hdr, data) == -1)
+		return -1;
+	data[0].inheritable = (uint32_t)caps;
+	data[1].inheritable = (uint32_t)(caps >> 32);
+	if (syscall(SYS_capset, &hdr, data) == -1)
+		return -1;
+	for (cap = 0; cap < 64; cap++)
+		if ((caps & 1ULL << cap) != 0 && prctl(PR_CAP_AMBIENT,
+		    PR_CAP_AMBIENT_RAISE, cap, 0, 0) == -1)
+			return -1;
+	return 0;
+}
+
+/*
+ * A process with those ambient capabilities, as root: chroot to the
+ * current directory, then to uid and gid, checked.  -1: it did not.
+ */
+int
+sandbox_drop_to_cwd(uid_t uid, gid_t gid)
+{
+	uid_t	 ruid, euid, suid;
+
+	if (chroot(".") == -1 || chdir("/") == -1)
+		return -1;
+	sb_chrooted = 1;
+	if (setgroups(1, &gid) == -1 || setresgid(gid, gid, gid) == -1 ||
+	    setresuid(uid, uid, uid) == -1 ||
+	    getresuid(&ruid, &euid, &suid) == -1 ||
+	    ruid != uid || euid != uid || suid != uid)
+		return -1;
+	/* setresuid alone: spaced-launch's filter, inherited, has no setuid. */
+	if (uid != 0 && setresuid(0, 0, 0) != -1)
+		return -1;
+	return 0;
 }
 
 /*

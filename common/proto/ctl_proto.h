@@ -67,6 +67,8 @@ enum ctl_imsg_type {
 	IMSG_CTL_EXEC_RESIZE,	/* struct ctl_exec_resize */
 	IMSG_CTL_ATTACH,	/* struct ctl_exec, no argv: exec -t of attach */
 	IMSG_CTL_EVENTS,	/* struct ctl_events_req */
+	IMSG_CTL_REVIEW,	/* struct ctl_review */
+	IMSG_CTL_APPLY,		/* struct ctl_apply */
 
 	/* answers (spaced -> client) */
 	IMSG_CTL_DATA = 200,	/* one record per message */
@@ -266,6 +268,25 @@ struct ctl_codein {
 	uint32_t	 ci_flags;		/* CODEIN_* */
 	uint32_t	 ci_timeout_s;		/* 0: the default */
 	char		 ci_dir[GIT_DIR_MAX];
+};
+
+/* review: the work of a space, checked in its quarantine. */
+struct ctl_review {
+	char		 rv_id[SPACE_ID_SIZE];
+	uint8_t		 rv_pad[3];		/* zero */
+	uint32_t	 rv_flags;		/* REVIEW_F_* */
+	char		 rv_dir[GIT_DIR_MAX];	/* "": where code in came from */
+};
+#define REVIEW_F_PATCH		0x01
+
+/* apply: the review's way, then the checked objects into the repository. */
+struct ctl_apply {
+	char		 ca_id[SPACE_ID_SIZE];
+	uint8_t		 ca_pad[3];		/* zero */
+	uint32_t	 ca_mode;		/* APPLY_BRANCH, APPLY_WORKTREE */
+	char		 ca_branch[GIT_BRANCH_MAX];	/* -b */
+	char		 ca_allow[APPLY_ALLOW_MAX];	/* names, commas */
+	char		 ca_dir[GIT_DIR_MAX];	/* "": where code in came from */
 };
 
 struct ctl_codein_result {

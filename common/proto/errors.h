@@ -63,6 +63,8 @@
 #define ERR_CODE_TRANSFER_FAILED "code_transfer_failed"
 #define ERR_CODE_UNFOLD_FAILED	"code_unfold_failed"
 #define ERR_HISTORY_FAILED	"history_transfer_failed"
+#define ERR_CODE_OUT_REFUSED	"code_out_refused"
+#define ERR_CODE_OUT_FAILED	"code_out_failed"
 #define ERR_NOT_A_COMMIT	"not_a_commit"
 #define ERR_HOST_SHALLOW	"host_shallow"	/* an answer of history */
 #define ERR_INVALID_BRANCH_NAME	"invalid_branch_name"	/* the space cannot take it */

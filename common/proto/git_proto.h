@@ -22,6 +22,7 @@
  * spaced-git.  The conversations: docs/notes/common-protocols.md.
  */
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "labels.h"
@@ -46,6 +47,16 @@ enum git_imsg_type {
 	IMSG_GIT_PACK_REQ,		/* struct git_pack_req */
 	IMSG_GIT_REFS_REMOVE_REQ,
 	IMSG_GIT_HISTORY_REQ,
+	/* code out (docs/notes/spaced-git-codeout.md) */
+	IMSG_LAUNCH_QR_REQ,		/* struct launch_qr_req and an fd */
+	IMSG_GIT_START_REQ,		/* struct git_req: the space's start */
+	IMSG_GIT_QR_REQ,		/* struct git_qr_req, to a quarantine */
+	IMSG_GIT_QR_REC,		/* struct git_review_rec, from it */
+	IMSG_LAUNCH_QR_REMOVE,		/* struct launch_qr_req, no fd */
+	IMSG_GIT_APPLY_REQ,		/* struct git_apply_req, to the owner's */
+	IMSG_GIT_APPLY_HAVE,		/* struct git_apply_have, from it */
+	IMSG_GIT_APPLY_RESULT,		/* struct git_apply_result, from it */
+	IMSG_GIT_QR_OUT_REQ,		/* struct git_apply_req, to a quarantine */
 };
 
 #define GIT_REQ_CLEAN		0x01	/* snapshot: HEAD, nothing else */
@@ -127,5 +138,98 @@ struct git_limit {
 	uint32_t	 gl_pad;
 	char		 gl_path[GIT_DIR_MAX];
 };
+
+/*
+ * spaced -> spaced-launch: start spaced-git in the quarantine of a
+ * space, <lq_state>/quarantine/<lq_space>/ (made if missing), as
+ * _spaced-quarantine, chrooted there; or remove that folder.
+ */
+struct launch_qr_req {
+	char		 lq_space[SPACE_ID_SIZE];
+	uint8_t		 lq_pad[3];
+	char		 lq_state[GIT_DIR_MAX];	/* spaced's state directory */
+};
+#define QUARANTINE_USER		"_spaced-quarantine"
+#define QUARANTINE_DIR		"quarantine"	/* in the state directory */
+
+/* spaced -> a quarantine: the two packs it takes, on two streams. */
+struct git_qr_req {
+	char		 qq_space[SPACE_ID_SIZE];
+	uint8_t		 qq_pad[3];
+	uint32_t	 qq_flags;		/* GIT_QR_* */
+	uint32_t	 qq_base_stream;	/* the owner's start pack */
+	uint32_t	 qq_space_stream;	/* the script's output */
+	char		 qq_base[GIT_HEX_SIZE];
+	char		 qq_start[GIT_HEX_SIZE];
+	uint8_t		 qq_pad2[2];
+};
+#define GIT_QR_PATCH		0x01	/* the patch text too */
+#define GIT_QR_KEEP		0x02	/* apply: the store stays open after */
+
+/*
+ * apply: to the owner's spaced-git (ga_begin, then the pack on
+ * ap_stream), and to the quarantine (qr_pack_out onto ap_stream, less
+ * ap_have).  ap_allow: reason names, comma-separated.
+ */
+#define APPLY_BRANCH		1
+#define APPLY_WORKTREE		2
+#define APPLY_ALLOW_MAX		256
+struct git_apply_req {
+	char		 ap_space[SPACE_ID_SIZE];
+	uint8_t		 ap_pad[3];
+	uint32_t	 ap_mode;		/* APPLY_BRANCH or APPLY_WORKTREE */
+	uint32_t	 ap_stream;
+	char		 ap_branch[GIT_BRANCH_MAX];
+	char		 ap_allow[APPLY_ALLOW_MAX];
+	char		 ap_base[GIT_HEX_SIZE];
+	char		 ap_start[GIT_HEX_SIZE];
+	char		 ap_tip[GIT_HEX_SIZE];
+	char		 ap_have[GIT_HEX_SIZE];	/* "": none */
+};
+struct git_apply_have {
+	char		 ah_have[GIT_HEX_SIZE];	/* "": none */
+	uint8_t		 ah_pad[7];
+};
+struct git_apply_result {
+	uint32_t	 ar_mode;
+	uint32_t	 ar_created;		/* -b: a new branch */
+	uint32_t	 ar_unchanged;		/* -b: already at tip */
+	uint32_t	 ar_commits;
+	uint32_t	 ar_objects;
+	uint32_t	 ar_added, ar_modified, ar_deleted;	/* -w */
+	char		 ar_branch[300];
+	char		 ar_old[GIT_HEX_SIZE];	/* "": none */
+	char		 ar_new[GIT_HEX_SIZE];
+	uint8_t		 ar_pad[2];
+};
+
+/* One record of a review, computed in the quarantine; text escaped. */
+enum git_review_kind {
+	REVIEW_TIP = 1,		/* rr_commit: the tip; rr_size: commits */
+	REVIEW_COMMIT,		/* rr_a: author, rr_b: subject */
+	REVIEW_PATH,		/* rr_status, rr_size, rr_a; rr_b: renamed from */
+	REVIEW_FLAG,		/* rr_status: the reason's bit; rr_a: path */
+	REVIEW_PATCH,		/* rr_a: a piece of the patch text */
+	REVIEW_BASE,		/* spaced's: rr_commit the base, rr_b start */
+};
+#define REVIEW_TEXT_MAX		8192
+#define REVIEW_OLD_MAX		4096
+struct git_review_rec {
+	uint32_t	 rr_kind;		/* enum git_review_kind */
+	uint32_t	 rr_status;		/* 'A' 'M' 'D' 'R' 'T'; a reason */
+	uint64_t	 rr_size;
+	char		 rr_commit[GIT_HEX_SIZE];
+	uint8_t		 rr_pad[7];
+	char		 rr_a[REVIEW_TEXT_MAX];
+	char		 rr_b[REVIEW_OLD_MAX];
+};
+_Static_assert(sizeof(struct git_review_rec) <= 16384, "git_review_rec");
+/*
+ * spaced -> client: a record packed, its head then rr_a and rr_b as
+ * two strings, each with its NUL (never one's full 12 KiB a path: ten
+ * thousand paths would sit in spaced's queue).  One more NUL pads it
+ * when it would be a struct space_done's or git_apply_result's size.
+ */
+#define REVIEW_HEAD_SIZE	offsetof(struct git_review_rec, rr_a)
 
 #endif /* SPACED_GIT_PROTO_H */

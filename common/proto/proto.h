@@ -34,6 +34,7 @@ enum procid {
 	PROC_LAUNCH,
 	PROC_GATEKEEPER,
 	PROC_NS,
+	PROC_QUARANTINE,	/* a spaced-git of code out's quarantine */
 	PROC_MAX
 };
 
@@ -77,6 +78,7 @@ enum imsg_type {
 	IMSG_JOURNAL_STORES_REQ,	/* struct journal_stores_req */
 	IMSG_JOURNAL_STORE,		/* struct journal_store */
 	IMSG_JOURNAL_STORES_END,	/* no payload */
+	IMSG_JOURNAL_CODEOUT,		/* struct journal_codeout, no answer */
 };
 
 /* Calls an audit probe may attempt; each must be forbidden in its worker. */
@@ -221,6 +223,19 @@ struct journal_entry {
 	uint32_t	 je_port;	/* 0..65535 */
 	uint32_t	 je_count;	/* attempts it stands for, >= 1 */
 	uint64_t	 je_seq;	/* its place in the space's chain */
+};
+
+/*
+ * A review or an apply, into the space's chain as a record of listener
+ * "code-out" (only spaced writes one): what (host), how it ended
+ * (decision), the commits (count).
+ */
+struct journal_codeout {
+	char		 jo_owner[SPACE_OWNER_SIZE];
+	char		 jo_id[SPACE_ID_SIZE];
+	char		 jo_host[JOURNAL_HOST_MAX + 1];
+	char		 jo_decision[JOURNAL_DECISION_MAX + 1];
+	uint32_t	 jo_count;
 };
 
 struct journal_counts {

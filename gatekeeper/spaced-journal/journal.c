@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "labels.h"
 #include "log.h"
@@ -376,4 +377,57 @@ journal_stores(struct imsgev *iev, struct imsg *imsg)
 		closedir(dir);
 	imsg_compose_event(iev, IMSG_JOURNAL_STORES_END, imsg_get_peerid(imsg),
 	    0, -1, NULL, 0);
+}
+
+/*
+ * A review or an apply, from spaced (never from a log: journal_parse
+ * refuses the listener there), into the space's chain now.  An ingest
+ * of the same store under way shares it (shared_open): the chain has
+ * one writer, and that ingest's commit writes this record too.
+ */
+void
+journal_codeout(struct imsg *imsg)
+{
+	struct journal_codeout	 jo;
+	struct journal_entry	 je;
+	struct store		*sp;
+	struct timespec		 ts;
+	struct tm		 tm;
+	const uint8_t		*key;
+	const char		*colon, *errstr;
+	char			 base[STORE_NAME_MAX], day[32];
+	int			 n;
+
+	if (imsg_get_data(imsg, &jo, sizeof(jo)) == -1 ||
+	    memchr(jo.jo_owner, '\0', sizeof(jo.jo_owner)) == NULL ||
+	    memchr(jo.jo_id, '\0', sizeof(jo.jo_id)) == NULL ||
+	    !space_owner_valid(jo.jo_owner) || !space_id_valid(jo.jo_id))
+		fatalx("%s: bad code-out record", __func__);
+	memset(&je, 0, sizeof(je));
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(day, sizeof(day), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(je.je_at, sizeof(je.je_at), "%.19s.%03dZ", day,
+	    (int)(ts.tv_nsec / 1000000));
+	strlcpy(je.je_listener, "code-out", sizeof(je.je_listener));
+	memcpy(je.je_host, jo.jo_host, sizeof(je.je_host));
+	memcpy(je.je_decision, jo.jo_decision, sizeof(je.je_decision));
+	je.je_count = jo.jo_count > 0 ? jo.jo_count : 1;
+	/* A branch's name may hold what the chain does not: not kept. */
+	if (journal_entry_valid(&je, &errstr) == -1) {
+		log_warnx("journal: a code-out record not kept: %s", errstr);
+		return;
+	}
+	colon = strchr(jo.jo_owner, ':');
+	n = snprintf(base, sizeof(base), "%.*s-%s-%s",
+	    (int)(colon - jo.jo_owner), jo.jo_owner, colon + 1, jo.jo_id);
+	if (n < 0 || (size_t)n >= sizeof(base))
+		fatalx("%s: store name", __func__);
+	if ((key = store_key()) == NULL)
+		fatalx("%s: the store's key cannot be made", __func__);
+	sp = shared_open(base, key);
+	if (store_add(sp, &je, sp->st_cursor ? sp->st_boot : 0,
+	    sp->st_cursor ? sp->st_gkseq : 0) == -1)
+		log_warnx("journal: %s: the code-out record was not kept", base);
+	shared_close(sp);
 }

@@ -29,6 +29,7 @@ void	 journal_ingest(struct imsgev *, struct imsg *);
 void	 journal_read(struct imsgev *, struct imsg *);
 /* The spaces of an install with records: spaced follows them again. */
 void	 journal_stores(struct imsgev *, struct imsg *);
+void	 journal_codeout(struct imsg *);
 /* origin.c: where each space's code came from */
 void	 journal_origin(struct imsgev *, struct imsg *);
 int	 journal_cancel(uint32_t peerid);

@@ -85,6 +85,9 @@ journal_dispatch(struct imsgev *iev, struct imsg *imsg)
 	case IMSG_JOURNAL_SERVER_EXIT:
 		journal_server(iev, imsg);
 		break;
+	case IMSG_JOURNAL_CODEOUT:
+		journal_codeout(imsg);
+		break;
 	default:
 		fatalx("%s: unexpected imsg %u", __func__, imsg_get_type(imsg));
 	}

@@ -1,12 +1,11 @@
 #!/bin/sh
-# Code out of 50 commits touching 1,000 files in a real space, as far
-# as it is built (docs/notes/spaced-git-codeout.md): the script inside
-# through spacectl exec, then the quarantine's index, tip and checks
-# (regress/tools/qr-check; review text and apply are not wired yet),
-# against the unsafe way a user would do it by hand: git fetch from
-# the space over ext:: through docker exec into a bare copy, then git
-# diff --stat on the host.  Medians over N rounds and the ratio; never
-# asserts a time.
+# Code out of 50 commits touching 1,000 files in a real space, end to
+# end (docs/notes/spaced-git-codeout.md): spacectl review, then
+# spacectl apply -b into the repository, against the unsafe way a user
+# would do it by hand: git fetch from the space over ext:: through
+# docker exec into a bare copy, then git diff --stat on the host.  Then
+# spaced's peak memory while a 100 MiB pack comes out.  Medians over N
+# rounds and the ratio; never asserts a time.
 # usage: codeout.sh [build-dir] [rounds]
 set -eu
 b=$(cd "${1:-build}" && pwd)
@@ -24,7 +23,6 @@ trap '[ -n "$id" ] && ctl remove "$id" >/dev/null 2>&1; stop_spaced; rm -rf "$T"
 now() { date +%s%N; }
 ms() { echo $((($2 - $1) / 1000000)); }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-QR=$b/regress/tools/qr-check
 
 repo=$T/repo
 git init -q -b main "$repo"
@@ -46,24 +44,19 @@ ctl exec "$id" -- /bin/sh -c "cd '$sp' && for c in \$(seq 1 50); do
     git -c user.name=a -c user.email=a@a.invalid commit -qam c\$c; done" \
     >/dev/null
 echo "# work: $(ctl exec "$id" -- git -C "$sp" rev-list --count "$base"..HEAD) commits, $(ctl exec "$id" -- git -C "$sp" diff --name-only "$base" HEAD | wc -l) files"
-"$QR" script >"$T/script"
-git -C "$repo" pack-objects -q --revs --stdout --delta-base-offset \
-    >"$T/base.pack" <<EOP
-$start
-EOP
 CTR=spaced-space-$id-space
 SUID=$(ctl exec "$id" -- id -u)
 
-ours= hand= inside= checks=
+ours= hand= rev= app=
 for r in $(seq 1 "$n"); do
-	rm -rf "$T/q" "$T/copy"
+	rm -rf "$T/copy"
 	t0=$(now)
-	ctl exec "$id" -- /bin/sh -c "$(cat "$T/script")" spaced-code-out \
-	    "$sp" "$start" 600 >"$T/out.pack"
-	tx=$(now)
-	"$QR" "$T/q" "$base" "$start" "$T/base.pack" <"$T/out.pack" \
-	    >"$T/qr.out" || { cat "$T/qr.out" >&2; exit 1; }
-	tq=$(now)
+	ctl -j review "$id" "$repo" >"$T/review.json" ||
+	    { cat "$T/review.json" >&2; exit 1; }
+	tr=$(now)
+	ctl -j apply "$id" "$repo" -b "bench/r$r" >"$T/apply.json" ||
+	    { cat "$T/apply.json" >&2; exit 1; }
+	ta=$(now)
 	git clone -q --bare "$repo" "$T/copy"	# the copy is not timed
 	t1=$(now)
 	git -C "$T/copy" -c protocol.ext.allow=always fetch -q \
@@ -71,12 +64,22 @@ for r in $(seq 1 "$n"); do
 	    +HEAD:refs/heads/got
 	git -C "$T/copy" diff --stat "$base" refs/heads/got >"$T/stat"
 	t2=$(now)
-	ours="$ours $(ms "$t0" "$tq")"; hand="$hand $(ms "$t1" "$t2")"
-	inside="$inside $(ms "$t0" "$tx")"; checks="$checks $(ms "$tx" "$tq")"
+	ours="$ours $(ms "$t0" "$ta")"; hand="$hand $(ms "$t1" "$t2")"
+	rev="$rev $(ms "$t0" "$tr")"; app="$app $(ms "$tr" "$ta")"
 done
 o=$(echo $ours | tr ' ' '\n' | median)
 h=$(echo $hand | tr ' ' '\n' | median)
-echo "code out to the checks (script + quarantine):  $o ms  (rounds:$ours)"
-echo "git fetch over ext:: + diff --stat (by hand):  $h ms  (rounds:$hand)"
-echo "  of which the script inside: $(echo $inside | tr ' ' '\n' | median) ms, the checks: $(echo $checks | tr ' ' '\n' | median) ms"
+echo "code out, review + apply -b (spacectl):          $o ms  (rounds:$ours)"
+echo "git fetch over ext:: + diff --stat (by hand):   $h ms  (rounds:$hand)"
+echo "  of which review: $(echo $rev | tr ' ' '\n' | median) ms, apply: $(echo $app | tr ' ' '\n' | median) ms"
 echo "ratio ours/by hand: $(awk -v o="$o" -v h="$h" 'BEGIN { printf "%.2f", o / h }')"
+
+# spaced's peak memory while a 100 MiB pack streams through it.
+ctl exec "$id" -- /bin/sh -c "cd '$sp' && head -c 104857600 /dev/urandom >big.bin" \
+    >/dev/null
+before=$(awk '/^VmHWM:/ { print $2 }' "/proc/$spaced_pid/status")
+t0=$(now)
+ctl -j review "$id" "$repo" >"$T/big.json"
+t1=$(now)
+after=$(awk '/^VmHWM:/ { print $2 }' "/proc/$spaced_pid/status")
+echo "100 MiB out through review: $(ms "$t0" "$t1") ms; spaced's peak RSS $before kB before, $after kB after"

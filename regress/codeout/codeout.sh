@@ -1,19 +1,24 @@
 #!/bin/sh
-# Code out against the real engine, in a real space, up to the
-# quarantine's checks (spaced's operation is not wired yet: the script
-# spaced will run inside is run here through spacectl exec, and the
-# checks through regress/tools/qr-check, the same code spaced-git will
-# run).  The agent plants hooks, a filter and an fsmonitor for itself:
-# none runs (controls: plain git inside runs each).  Each trick, in a
-# commit or in uncommitted work, one at a time, is named; a plain git
-# fetch from the space into a throwaway copy would have delivered it
-# (the control).  Packs that lie are refused.  Ordinary work comes back
-# exact.  The user's repository is unchanged throughout.
+# Code out through spaced, end to end, against the real engine, in a
+# real space: spacectl review runs the fixed script inside, its pack
+# and the owner's start stream into the space's quarantine (spaced-git
+# as _spaced-quarantine, chrooted in its store), which checks them and
+# computes the review.  The agent plants hooks, a filter and an
+# fsmonitor for itself, the user's repository has hooks and an
+# fsmonitor of its own: none runs (controls: plain git runs each).
+# Each trick, in a commit or in uncommitted work, one at a time, is
+# named; a plain git fetch from the space into a throwaway copy would
+# have delivered it (the control).  Packs that lie are refused.
+# Ordinary work comes back exact.  The quarantine cannot see the
+# user's repository (control: its uid alone could read it).  The
+# user's repository is unchanged throughout (regress/lib/repo_compare.c).
 . "$(dirname "$0")/../contract/lib.sh"
 
-QR=$build/regress/tools/qr-check
 RC=$build/regress/tools/repo-compare
 same() { [ -n "$1" ] && [ "$1" = "$2" ]; }
+jqe() { jq -e "$@" >/dev/null; }
+# The test's own git on the user's repository: none of its hooks.
+hg() { git -c core.hooksPath=/dev/null -c core.fsmonitor= "$@"; }
 inside() { sc exec "$id" -- /bin/sh -c "cd '$sp' && $1"; }
 G="-c user.name=Agent -c user.email=agent@example.invalid"
 
@@ -28,7 +33,22 @@ mkdir lib && echo x >lib/x.c && echo gone >gone.txt
 git add . && git -c user.name=u -c user.email=u@u.invalid commit -qm base
 printf '#!/bin/sh\n' >usertool.sh && chmod +x usertool.sh
 echo u >>a.txt
+# The user's own hooks and fsmonitor: a host-side git command would
+# run them and leave a marker.
+for h in pre-commit post-commit post-checkout post-index-change \
+    reference-transaction pre-auto-gc post-merge; do
+	printf '#!/bin/sh\ntouch %s/HOST-RAN\n' "$T" >.git/hooks/$h
+	chmod +x .git/hooks/$h
+done
+printf '#!/bin/sh\ntouch %s/HOST-RAN\n' "$T" >"$T/host-fsmon"
+chmod +x "$T/host-fsmon"
+git config core.fsmonitor "$T/host-fsmon"
 )
+cp -a "$repo" "$T/user-copy"
+git -C "$T/user-copy" status >/dev/null 2>&1
+check "control: git on a copy of the user's repository runs its fsmonitor" \
+    test -e "$T/HOST-RAN"
+rm -f "$T/HOST-RAN"
 "$RC" snap "$repo" >"$T/rc.before"
 id=$(sc create -n codeout 2>"$T/create.err")
 check "a space" sh -c "printf %s '$id' | grep -Eqx '[0-9a-f]{12}'"
@@ -37,24 +57,29 @@ sp=$(jq -r .spacePath "$T/ci.json")
 base=$(jq -r .base "$T/ci.json")
 start=$(jq -r .start "$T/ci.json")
 check "code-in" test -n "$start" -a "$start" != null
-"$QR" script >"$T/script"
-git -C "$repo" pack-objects -q --revs --stdout --delta-base-offset \
-    >"$T/base.pack" <<EOP
-$start
-EOP
 CTR=spaced-space-$id-space
+QS=$T/sd/state/quarantine/$id/store.git
 SUID=$(sc exec "$id" -- id -u)
 
-# out NAME: the script inside, its pack into a new quarantine; the
-# checks' words in $T/NAME.out, their status in $T/NAME.rc.
+# out NAME: spacectl review, its JSON in $T/NAME.json (the error's on
+# a refusal), its status in $T/NAME.rc.
 out() {
-	sc exec "$id" -- /bin/sh -c "$(cat "$T/script")" spaced-code-out \
-	    "$sp" "$start" 300 >"$T/$1.pack" 2>"$T/$1.err"
-	echo $? >"$T/$1.xrc"
-	"$QR" "$T/q-$1" "$base" "$start" "$T/base.pack" <"$T/$1.pack" \
-	    >"$T/$1.out" 2>&1
+	sc -j review "$id" "$repo" >"$T/$1.json" 2>"$T/$1.err"
 	echo $? >"$T/$1.rc"
-	sed "s/^/# $1: /" "$T/$1.out" | head -n 5
+	jq -c '.error // .flags' "$T/$1.json" 2>/dev/null | cut -c1-300 |
+	    sed "s/^/# $1: /"
+}
+# flagged NAME REASON PATH-ERE: the review names that entry.
+flagged() {
+	jq -e --arg r "$2" --arg p "^$3\$" \
+	    '[.flags[] | select(.reason == $r and (.path | test($p)))] |
+	    length > 0' "$T/$1.json" >/dev/null
+}
+# refused NAME CODE TEXT: the review failed with CODE, its message TEXT.
+refused() {
+	test "$(cat "$T/$1.rc")" != 0 &&
+	jq -e --arg c "$2" --arg m "$3" '.error == $c and
+	    (.message | contains($m))' "$T/$1.json" >/dev/null
 }
 # control_fetch NAME PATH: the unsafe way (git fetch over ext:: through
 # docker exec into a throwaway bare copy) delivers PATH at the tip.
@@ -96,8 +121,8 @@ check "control: the agent's own commit ran its hook" \
     inside "test -e /tmp/HOOK-RAN"
 inside "rm -f /tmp/HOOK-RAN /tmp/FILTER-RAN /tmp/FSMON-RAN"
 out planted
-check "code out with the agent's hooks, filter and fsmonitor: clean" \
-    test "$(cat "$T/planted.rc")" = 0
+check "review with the agent's hooks, filter and fsmonitor: clean" \
+    jqe '.flags == []' "$T/planted.json"
 check "no hook ran inside" inside "test ! -e /tmp/HOOK-RAN"
 check "no filter ran inside" inside "test ! -e /tmp/FILTER-RAN"
 check "no fsmonitor ran inside" inside "test ! -e /tmp/FSMON-RAN"
@@ -106,7 +131,7 @@ check "control: plain git inside runs the hook" inside "test -e /tmp/HOOK-RAN"
 check "control: and the filter" inside "test -e /tmp/FILTER-RAN"
 check "control: and the fsmonitor" inside "test -e /tmp/FSMON-RAN"
 check "two commits came out: the agent's and the uncommitted work" \
-    grep -qx 'commits 2' "$T/planted.out"
+    jqe '(.commits | length) == 2' "$T/planted.json"
 
 # committed NAME REASON PATH ENTRY: a commit on the base whose tree adds
 # ENTRY (ls-tree format, %s the blob) made with the agent's plumbing.
@@ -120,8 +145,7 @@ committed() {
 	check "control: a fetch from the space delivers $1" \
 	    control_fetch "$1" "${lit%x}"
 	out "$1"
-	check "$1: named ($2 $3)" grep -qE "^flag $2 [0-9a-f]{40} $3\$" \
-	    "$T/$1.out"
+	check "$1: named ($2 $3)" flagged "$1" "$2" "$3"
 }
 committed dotgit-upper dotgit '\.GIT' '100644 blob %s\t.GIT' 'x'
 committed dotgit-short dotgit 'GIT~1' '100644 blob %s\tGIT~1' 'x'
@@ -144,8 +168,7 @@ uncommitted() {
 	check "control: the work tree holds $1 (a copy of it would too)" \
 	    docker exec "$CTR" sh -c "cd '$sp' && ls -d -- $3 >/dev/null"
 	out "$1"
-	check "$1 (uncommitted): named ($2)" \
-	    grep -qE "^flag $2 [0-9a-f]{40} $3\$" "$T/$1.out"
+	check "$1 (uncommitted): named ($2)" flagged "$1" "$2" "$3"
 }
 uncommitted u-link-out symlink_escape 'out' 'ln -s ../../../etc out'
 uncommitted u-link-git symlink_git 'hooks' 'ln -s .git/hooks hooks'
@@ -160,12 +183,8 @@ inside "mkdir .GIT && echo x >.GIT/config" >/dev/null 2>&1
 check "control: the work tree holds .GIT/config (a copy would take it)" \
     docker exec "$CTR" test -f "$sp/.GIT/config"
 out u-dotgit
-check ".GIT in the work tree: the script refuses (65)" \
-    test "$(cat "$T/u-dotgit.xrc")" = 65
-check "and says which path" grep -q "invalid path '.GIT/config'" \
-    "$T/u-dotgit.err"
-check "and the quarantine takes nothing" grep -q '^refused: ' \
-    "$T/u-dotgit.out"
+check ".GIT in the work tree: refused, nothing came out" \
+    refused u-dotgit code_out_refused "a path git reads as .git"
 
 # Packs that lie: a commit that does not descend from the start.
 reset
@@ -173,34 +192,209 @@ inside "C=\$(git $G commit-tree -m root \$(git rev-parse HEAD^{tree})) &&
     git update-ref HEAD \$C" >/dev/null 2>&1
 out root
 check "a commit of another history: refused" \
-    grep -q '^refused: a commit that does not descend from the start' \
-    "$T/root.out"
+    refused root code_out_refused "a commit that does not descend from the start"
 
+U=$(printf '\303\274')	# a u with two dots, in UTF-8
 # Ordinary work comes back exact (an executable bit taken away and a
 # link inside the tree are no reason to flag).
 reset
 inside "echo edit >>a.txt && git rm -q gone.txt && git mv lib/x.c lib/y.c &&
     chmod -x run.sh && ln -s a.txt link &&
-    mkdir -p 'dir with space' && echo u >'dir with space/\303\274 n.txt' &&
+    mkdir -p 'dir with space' && echo u >'dir with space/$U n.txt' &&
     head -c 100000 /dev/urandom >blob.bin && git add -A &&
     git -c user.name=First -c user.email=first@example.invalid commit -qm one &&
     echo two >>a.txt && git -c user.name=Second \
     -c user.email=second@example.invalid commit -qam two &&
     echo three >>a.txt && echo new >new.txt" >/dev/null 2>&1
 out ordinary
-check "ordinary work: clean" test "$(cat "$T/ordinary.rc")" = 0
-tip=$(sed -n 's/^tip //p' "$T/ordinary.out")
+check "ordinary work: clean" jqe '.flags == []' "$T/ordinary.json"
+tip=$(jq -r .tip "$T/ordinary.json")
 inside "git add -A && git $G commit -qm all && git ls-tree -r HEAD" 2>/dev/null \
     >"$T/inside.tree"
-git -C "$T/q-ordinary" ls-tree -r "$tip" >"$T/out.tree"
+git -c safe.directory="*" -C "$QS" ls-tree -r "$tip" >"$T/out.tree"
 check "the tree that came out is the work tree, entry for entry" \
     cmp -s "$T/inside.tree" "$T/out.tree"
-check "the authors and messages came with it" sh -c \
-    "git -C '$T/q-ordinary' log --format='%an %s' '$tip' | head -3 |
-    tr '\n' '|' | grep -qx 'spaced spaced: uncommitted work|Second two|First one|'"
+check "the authors and messages came with it" jqe '[.commits[] |
+    .author + " " + .subject] == ["spaced <code-out@spaced.invalid> spaced: uncommitted work",
+    "Second <second@example.invalid> two", "First <first@example.invalid> one"]' \
+    "$T/ordinary.json"
+jq -c '[.paths[] | .status + " " + .path]' "$T/ordinary.json" | sed 's/^/# /'
+check "the paths with their status and size" jqe '[.paths[] |
+    .status + " " + .path] | (index("D gone.txt") != null) and
+    (index("R lib/y.c") != null) and (index("A blob.bin") != null) and
+    (index("A link") != null) and (index("M run.sh") != null) and
+    (index("A dir with space/\u00fc n.txt") != null)' "$T/ordinary.json"
+check "a new file's size" jqe '.paths[] | select(.path == "blob.bin") |
+    .size == 100000' "$T/ordinary.json"
+check "the rename names where it came from" jqe '.paths[] |
+    select(.path == "lib/y.c") | .from == "lib/x.c"' "$T/ordinary.json"
+sc -j review -p "$id" >"$T/patch.json" 2>"$T/patch.err"
+check "review without DIR (from where code in came) and -p: the patch" \
+    jqe '(.patch | contains("+three")) and (.patch | contains("+two"))' \
+    "$T/patch.json"
+sc review -p "$id" "$repo" >"$T/patch.txt" 2>&1
+check "the text form names the commits, paths and the patch" sh -c \
+    "grep -q '^commit [0-9a-f]\{40\} Second <second@example.invalid>' '$T/patch.txt' &&
+    grep -q '^R .* lib/y.c (from lib/x.c)' '$T/patch.txt' &&
+    grep -q '^+three' '$T/patch.txt'"
+
+# The quarantine's process: its own uid, its root its store; the
+# user's repository is not in its world (control: that uid alone,
+# outside the chroot, could read it).  It idles for a while after.
+# It lives while a review runs: the script inside hashes 200 MB of
+# zeros first, and a watcher looks at every quarantine process.
+QDIR=$T/sd/state/quarantine/$id
+inside "head -c 200000000 /dev/zero >zeros" >/dev/null 2>&1
+(
+	# Until the review is over (at most a minute: a hang guard).
+	end=$(($(date +%s) + 60))
+	while [ "$(date +%s)" -lt "$end" ] && [ ! -e "$T/watched.done" ]; do
+		for p in $(pgrep -u _spaced-quarantine -x spaced-git); do
+			[ "$(readlink "/proc/$p/root")" = "$QDIR" ] || continue
+			grep '^CapEff:' "/proc/$p/status" >"$T/qcap"
+			test -e "/proc/$p/root$repo/.git/HEAD" &&
+			    echo seen >"$T/qseen"
+			ls "/proc/$p/root/" >"$T/qls"
+			echo "$p" >"$T/qpid"
+			exit 0
+		done
+		sleep 0.01
+	done
+) &
+watcher=$!
+out watched
+touch "$T/watched.done"
+wait $watcher
+inside "rm -f zeros" >/dev/null 2>&1
+check "the quarantine runs as _spaced-quarantine, its root the space's quarantine folder" \
+    test -s "$T/qpid"
+check "and holds no capability" grep -qx 'CapEff:	0000000000000000' "$T/qcap"
+check "its world is its store alone" test "$(cat "$T/qls")" = store.git
+check "control: the quarantine's uid could read the repository unconfined" \
+    setpriv --reuid=_spaced-quarantine --regid=_spaced-quarantine \
+    --clear-groups cat "$repo/.git/HEAD"
+check "through its root the repository is not there" \
+    test -s "$T/qpid" -a ! -e "$T/qseen"
+check "control: the repository is there on the host" test -e "$repo/.git/HEAD"
+check "no host-side hook or fsmonitor of the user's ran" test ! -e "$T/HOST-RAN"
 
 "$RC" snap "$repo" >"$T/rc.after"
 check "the user's repository is unchanged" \
     "$RC" diff "$T/rc.before" "$T/rc.after" "$id"
+# apply -b (the default: spaced/<name>): the checked work becomes a
+# branch; HEAD, the index, the work tree and the config stay.
+hg -C "$repo" status --porcelain >"$T/status.before"
+head_before=$(git -C "$repo" rev-parse HEAD)
+sc -j apply "$id" "$repo" >"$T/apply1.json" 2>&1
+check "apply: the branch spaced/codeout is created" \
+    jqe '.created == true and .branch == "refs/heads/spaced/codeout"' \
+    "$T/apply1.json"
+tip1=$(jq -r .new "$T/apply1.json")
+check "at the tip the review named" test "$(git -C "$repo" rev-parse \
+    refs/heads/spaced/codeout)" = "$tip1"
+inside "git ls-tree -r HEAD" >"$T/inside1.tree" 2>/dev/null
+git -C "$repo" ls-tree -r spaced/codeout >"$T/branch1.tree"
+check "the branch's tree is the space's, entry for entry" \
+    cmp -s "$T/inside1.tree" "$T/branch1.tree"
+check "its commits keep their authors" sh -c "git -C '$repo' log \
+    --format=%an spaced/codeout | grep -qx Second"
+check "HEAD did not move" test "$(git -C "$repo" rev-parse HEAD)" = \
+    "$head_before"
+hg -C "$repo" status --porcelain >"$T/status.after"
+check "the index and work tree are as they were" \
+    cmp -s "$T/status.before" "$T/status.after"
+check "no host-side hook or fsmonitor ran in apply" test ! -e "$T/HOST-RAN"
+# A second apply brings only what is new.
+inside "echo later >>a.txt && git $G commit -qam later" >/dev/null 2>&1
+sc -j apply "$id" "$repo" >"$T/apply2.json" 2>&1
+check "a second apply fast-forwards the branch" jqe \
+    '.created == false and .old != null' "$T/apply2.json"
+check "with only the new work" jqe '.objects < 10' "$T/apply2.json"
+check "the branch is at the space's HEAD" test "$(git -C "$repo" \
+    rev-parse spaced/codeout)" = "$(inside 'git rev-parse HEAD' 2>/dev/null)"
+# A branch that moved elsewhere is refused, never forced.
+git -C "$repo" -c user.name=u -c user.email=u@u.invalid commit-tree \
+    -p spaced/codeout -m elsewhere "$(git -C "$repo" rev-parse \
+    spaced/codeout^{tree})" >"$T/elsewhere"
+hg -C "$repo" update-ref refs/heads/spaced/codeout "$(cat "$T/elsewhere")"
+inside "echo again >>a.txt && git $G commit -qam again" >/dev/null 2>&1
+"$RC" snap "$repo" >"$T/rc.moved.before"
+sc -j apply "$id" "$repo" >"$T/moved.json" 2>&1
+check "a branch moved elsewhere: refused (branch_moved)" \
+    jqe '.error == "branch_moved"' "$T/moved.json"
+"$RC" snap "$repo" >"$T/rc.moved.after"
+check "and the repository is unchanged" \
+    "$RC" diff "$T/rc.moved.before" "$T/rc.moved.after" "$id"
+# -w where the work tree is not clean: refused, nothing changes.
+sc -j apply "$id" "$repo" -w >"$T/dirty.json" 2>&1
+check "-w on a work tree that is not clean: refused (not_clean)" \
+    jqe '.error == "not_clean"' "$T/dirty.json"
+"$RC" snap "$repo" >"$T/rc.dirty.after"
+check "and the repository is unchanged" \
+    "$RC" diff "$T/rc.moved.before" "$T/rc.dirty.after" "$id"
+# A flag not allowed refuses the apply; allowed by name, it goes.
+inside "echo x >tool2 && chmod +x tool2 && git add tool2 &&
+    git $G commit -qm tool" >/dev/null 2>&1
+sc -j apply "$id" "$repo" -b spaced/exec >"$T/flag.json" 2>&1
+check "apply of a flagged entry not allowed: refused" \
+    jqe '.error == "code_out_refused"' "$T/flag.json"
+check "and no branch was made" test -z "$(git -C "$repo" for-each-ref \
+    refs/heads/spaced/exec)"
+sc -j apply "$id" "$repo" -b spaced/exec --allow new_executable \
+    >"$T/allowed.json" 2>&1
+check "--allow new_executable: applied" jqe '.created == true' \
+    "$T/allowed.json"
+sc -j apply "$id" "$repo" -b spaced/x --allow dotgit >"$T/never.json" 2>&1
+check "--allow of a never-allowed reason: refused" \
+    jqe '.error != null' "$T/never.json"
+
+# -w on a second repository, clean, with HEAD at the base: the change
+# lands staged and uncommitted.
+repo2=$T/user2
+git init -q -b main "$repo2"
+echo one >"$repo2/one.txt"
+git -C "$repo2" add one.txt
+git -C "$repo2" -c user.name=u -c user.email=u@u.invalid commit -qm base
+sc -j code-in "$id" "$repo2" >"$T/ci2.json" 2>"$T/ci2.err"
+sp2=$(jq -r .spacePath "$T/ci2.json")
+sc exec "$id" -- /bin/sh -c "cd '$sp2' && echo two >>one.txt &&
+    echo new >'new file.txt' && git $G commit -qam w && echo more >more.txt" \
+    >/dev/null 2>&1
+base2=$(git -C "$repo2" rev-parse HEAD)
+sc -j apply "$id" "$repo2" -w >"$T/w.json" 2>&1
+check "-w on a clean repository: applied" jqe '.mode == "worktree"' \
+    "$T/w.json"
+check "HEAD stays the base" test "$(git -C "$repo2" rev-parse HEAD)" = \
+    "$base2"
+check "the change is staged and uncommitted" sh -c "git -C '$repo2' \
+    diff --cached --name-status | tr '\t' ' ' | sort | tr '\n' '|' |
+    grep -qx 'A more.txt|A new file.txt|M one.txt|'"
+check "the work tree holds it" sh -c "grep -qx two '$repo2/one.txt' &&
+    test -f '$repo2/more.txt'"
+
+check "no host-side hook or fsmonitor ran in any apply" test ! -e "$T/HOST-RAN"
+# Each review and apply is in the space's journal, its chain whole.
+sc -j journal "$id" >"$T/journal.json" 2>&1
+check "the journal keeps the reviews" jqe '[.records[] |
+    select(.listener == "code-out" and .decision == "reviewed")] |
+    length > 5' "$T/journal.json"
+check "with base, tip, commits, paths and flags" jqe '[.records[] |
+    select(.listener == "code-out" and (.host | test("^review base [0-9a-f]{12} tip [0-9a-f]{12} commits [0-9]+ paths [0-9]+ flags gitlink")))] |
+    length > 0' "$T/journal.json"
+check "the refusals" jqe '[.records[] | select(.listener == "code-out" and
+    .decision == "refused code_out_refused")] | length > 0' "$T/journal.json"
+check "and where each apply went" jqe '[.records[] |
+    select(.listener == "code-out" and
+    (.decision == "applied refs/heads/spaced/codeout" or
+    .decision == "refused branch_moved" or
+    .decision == "applied to the work tree"))] | length == 4' \
+    "$T/journal.json"
+sc -j journal "$id" --verify >"$T/verify.json" 2>&1
+check "the journal's chain verifies with them" jqe '.verified == true' \
+    "$T/verify.json"
+check "control: the space's quarantine folder is there" test -d "$QDIR"
 sc remove "$id" >/dev/null
+check "remove takes the space's quarantine away" test ! -e "$QDIR"
+check "control: and the quarantines' folder stays" \
+    test -d "$T/sd/state/quarantine"
 finish

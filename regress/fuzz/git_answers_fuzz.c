@@ -66,7 +66,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct git_file	 gf;
 	static struct git_limit	 gl;
 	static struct space_done sd;
+	static struct git_review_rec rr;
 	static char		 dir[GIT_DIR_MAX];
+	const char		*p;
 
 	fill(&gs, sizeof(gs), data, size);
 	if (git_snap_valid(&gs)) {
@@ -93,6 +95,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    sizeof(sd.sd_code)) == NULL || memchr(sd.sd_message, '\0',
 	    sizeof(sd.sd_message)) == NULL))
 		__builtin_trap();
+	/* A review's record: ended, no control byte but a patch's newline. */
+	fill(&rr, sizeof(rr), data, size);
+	if (review_rec_valid(&rr)) {
+		if (memchr(rr.rr_a, '\0', sizeof(rr.rr_a)) == NULL ||
+		    memchr(rr.rr_b, '\0', sizeof(rr.rr_b)) == NULL ||
+		    memchr(rr.rr_commit, '\0', sizeof(rr.rr_commit)) == NULL)
+			__builtin_trap();
+		for (p = rr.rr_a; *p != '\0'; p++)
+			if (((unsigned char)*p < 0x20 && !(*p == '\n' &&
+			    rr.rr_kind == REVIEW_PATCH)) || *p == 0x7f)
+				__builtin_trap();
+		plain_or_trap(rr.rr_b[0] == '-' ? "" : rr.rr_b);
+	}
 	/* The path as a client sends it. */
 	memset(dir, 0, sizeof(dir));
 	memcpy(dir, data, size < sizeof(dir) - 1 ? size : sizeof(dir) - 1);

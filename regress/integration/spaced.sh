@@ -87,9 +87,9 @@ check "spaced: CapPrm 0x20, CapInh, CapAmb and CapBnd empty" sh -c "
 [ $(capset CapAmb) = 0000000000000000 ] && [ $(capset CapBnd) = 0000000000000000 ]"
 check "spaced: the workers' root directories are still audited" pj "
 sys.exit(any(x['root'] in ('?', '') for x in d['processes']))"
-check "spaced-launch: CapEff only setuid, setgid, dac_read_search, kill (0xe4)" pj "
+check "spaced-launch: CapEff only setuid, setgid, dac_read_search, kill, setpcap, sys_chroot (0x401e4)" pj "
 r=[x for x in d['processes'] if x['name']=='spaced-launch'][0]
-sys.exit(int(r['capEff'],16)!=0xe4)"
+sys.exit(int(r['capEff'],16)!=0x401e4)"
 check "spaced-ns: CapEff only its ten (0x2c10eb, docs/privsep.md)" pj "
 r=[x for x in d['processes'] if x['name']=='spaced-ns'][0]
 sys.exit(int(r['capEff'],16)!=0x2c10eb)"

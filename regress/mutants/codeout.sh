@@ -127,6 +127,33 @@ mutant "a missing object passes" $Q \
     "w->w_why = \"an object the new commits name is missing\";\n\t\treturn -1; => return 0;"
 mutant_expect 'quarantine::a_trick_in_an_earlier_commit_counts'
 mutant "only the last commit is judged" $Q \
-    "if (check_commit(&w, &id) == -1) => if (git_oid_equal(&id, tip) && check_commit(&w, &id) == -1)"
+    "if (check_commit(&w, &order[i]) == -1) => if (git_oid_equal(&order[i], tip) && check_commit(&w, &order[i]) == -1)"
+
+# The quarantine process (live: codeout/codeout.sh through spaced; about
+# two minutes a mutant).  Its chroot and its uid: without either, the
+# process is caught outside its folder or as root.
+live_mutant() {
+	mutant_apply "$1" "$2" "$3" || return 0
+	mutant_build "$1" binaries build/regress/tools/repo-compare
+	SPACED_BUILD="$tmp/src/build" timeout 900 \
+	    sh "$tmp/src/regress/codeout/${SUITE:-codeout.sh}" >"$tmp/run.log" 2>&1
+	mutant_judge "$1" $? '^not ok'
+}
+L=common/lib/sandbox_priv.c
+mutant_expect "its root the space's quarantine folder"
+live_mutant "the quarantine is not chrooted" $L \
+    "if (chroot(\".\") == -1 || chdir(\"/\") == -1) => if (0)"
+mutant_expect "runs as _spaced-quarantine|no capability"
+live_mutant "the quarantine keeps root's uid" $L \
+    "setresuid(uid, uid, uid) == -1 ||\n\t    getresuid => getresuid"
+mutant_expect "runs as _spaced-quarantine"
+live_mutant "the quarantine never drops (spaced-git's pre-warm)" \
+    worker-git/spaced-git/main.c \
+    "if (geteuid() == 0 &&\n\t    sandbox_drop_to_cwd => if (0 &&\n\t    sandbox_drop_to_cwd"
+# The time cap on the script inside (codeout/hang.sh: a FIFO for HEAD).
+mutant_expect "the review ends"
+SUITE=hang.sh live_mutant "no time cap on the script inside" \
+    supervisor/spaced/codeout.c \
+    "se.se_timeout_ms = review_timeout() * 1000; => se.se_timeout_ms = 0 * review_timeout(); @@ review_timeout() + REVIEW_INNER_MARGIN); => review_timeout() * 0 + 100000);"
 
 mutants_end

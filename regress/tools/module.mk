@@ -33,13 +33,3 @@ $(B)/regress/tools/repo-compare: $(B)/regress/tools/repo_compare_main.o \
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 TEST_TOOLS	+= $(B)/regress/tools/repo-compare
 
-# Code out: the quarantine's checks as a program for the live suite,
-# until spaced runs them (and the script it runs inside).
-QR_CHECK_OBJS	:= $(B)/worker-git/spaced-git/quarantine.o \
-		   $(B)/worker-git/spaced-git/packscan.o \
-		   $(B)/worker-git/spaced-git/tree_policy.o \
-		   $(B)/supervisor/spaced/codeout.o
-$(B)/regress/tools/qr-check: $(B)/regress/tools/qr_check.o $(QR_CHECK_OBJS)
-	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-TEST_TOOLS	+= $(B)/regress/tools/qr-check

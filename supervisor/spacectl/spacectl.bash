@@ -40,6 +40,25 @@ _spacectl()
 		COMPREPLY=($(compgen -W '-f -j' -- "$cur")) ;;
 	create|list|status|privileges|check|verbose|stream-test)
 		;;
+	review|apply)
+		# The options of code out; a reason --allow may name.
+		if [ "$prev" = --allow ]; then
+			COMPREPLY=($(compgen -W 'gitmodules attributes_driver
+			    new_executable large_file' -- "$cur"))
+		elif [ "$prev" = -b ]; then
+			COMPREPLY=()
+		elif [[ $cur == -* ]]; then
+			if [ "$cmd" = review ]; then
+				COMPREPLY=($(compgen -W '-p' -- "$cur"))
+			else
+				COMPREPLY=($(compgen -W '-b -w --allow' -- "$cur"))
+			fi
+		elif [ $((COMP_CWORD - i)) -eq 1 ]; then
+			COMPREPLY=($(compgen -W "$(spacectl "${sock[@]}" list \
+			    2>/dev/null | awk 'NR > 1 { print $1 }')" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -d -- "$cur"))
+		fi ;;
 	*)
 		# The space's ID first, then a folder where one may follow.
 		if [ $((COMP_CWORD - i)) -eq 1 ]; then

@@ -129,6 +129,12 @@ static const struct ctl_cmd cmds[] = {
 	{ "events", "[-f] [-j]",
 	    USAGE_LINE, 14, FAIL_TEXT, IMSG_CTL_EVENTS, events_main,
 	    "what spaced did to the caller's spaces (root: all); -f follows" },
+	{ "review", "ID [DIR] [-p]",
+	    USAGE_LINE, 14, FAIL_JSON, IMSG_CTL_REVIEW, review_main,
+	    "the space's work, checked in its quarantine (-p: the patch)" },
+	{ "apply", "ID [DIR] [-b BRANCH | -w] [--allow REASON ...]",
+	    USAGE_NEXT, 14, FAIL_JSON, IMSG_CTL_APPLY, apply_main,
+	    "the checked work into DIR: a branch (spaced/NAME), or -w" },
 };
 
 static const char *

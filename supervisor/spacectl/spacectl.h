@@ -134,6 +134,8 @@ int		 attach_main(int, char *[]);
 int		 prompt_main(int, char *[]);
 int		 sessions_main(int, char *[]);
 int		 events_main(int, char *[]);
+int		 review_main(int, char *[]);
+int		 apply_main(int, char *[]);
 struct ctl_codein;
 void		 codein_create_prepare(struct ctl_codein *, const char *);
 void		 codein_create_begin(struct ctl_codein *, const char *, int);

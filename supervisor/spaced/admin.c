@@ -70,8 +70,9 @@ status_answer(struct request *r)
 	int		 admin = cc != NULL && CTL_ADMIN(cc);
 
 	for (id = 0; id < PROC_MAX; id++) {
-		if (id == PROC_GATEKEEPER)
-			continue;	/* runs in containers, not here */
+		/* In containers; one a review, started by spaced-launch. */
+		if (id == PROC_GATEKEEPER || id == PROC_QUARANTINE)
+			continue;
 		memset(&cp, 0, sizeof(cp));
 		cp.cp_clients = cp.cp_requests = cp.cp_streams = -1;
 		strlcpy(cp.cp_name, procs[id].p_binary, sizeof(cp.cp_name));

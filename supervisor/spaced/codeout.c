@@ -15,12 +15,26 @@
  */
 
 /*
- * Code out (docs/notes/spaced-git-codeout.md): the fixed script that
- * packs the agent's work inside the space.  The operation that runs it
- * and streams its pack into the quarantine is not wired yet; the live
- * suite regress/codeout/ runs this text as it is.
+ * Code out (docs/notes/spaced-git-codeout.md): review.  The owner's
+ * spaced-git finds the start and sends its pack, a fixed script in the
+ * space packs the agent's work, and both streams go unread into the
+ * space's quarantine, which checks them and computes the review.
  */
 
+#include <sys/types.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctl_proto.h"
+#include "errors.h"
+#include "git_parse.h"
+#include "git_proto.h"
+#include "log.h"
+#include "place_proto.h"
+#include "space_parse.h"
 #include "spaced.h"
 
 /*
@@ -70,3 +84,642 @@ const char codeout_script[] =
 	"printf \"%s\\n^%s\\n\" \"$H\" \"$S\" |\n"
 	"  $G pack-objects -q --revs --stdout --delta-base-offset\n"
 	"' spaced-code-out \"$1\" \"$2\"\n";
+
+enum review_step {
+	RV_ORIGIN = 0,		/* no folder: the store says where from */
+	RV_START,		/* the owner's spaced-git: the start */
+	RV_QUARANTINE,		/* its spaced-git starts */
+	RV_TRANSFER,		/* the two packs, the checks */
+	RV_APPLY,		/* apply: the owner's ga_begin, the pack out */
+};
+
+struct review_state {
+	enum review_step	 step;
+	char			 id[SPACE_ID_SIZE];
+	char			 dir[GIT_DIR_MAX];
+	uint32_t		 flags;
+	int			 relaunched;
+	struct git_snap		 snap;
+	int			 have_snap;
+	int			 pack_due, exec_due, qr_due;
+	int			 exit;		/* the script's */
+	char			 code[CTL_CODE_MAX];	/* the first failure */
+	char			 message[SPACE_DONE_MESSAGE_MAX];
+	char			 qcode[CTL_CODE_MAX];	/* the quarantine's */
+	char			 qmessage[SPACE_DONE_MESSAGE_MAX];
+	/* apply */
+	int			 apply;
+	uint32_t		 mode;
+	char			 branch[GIT_BRANCH_MAX];
+	char			 allow[APPLY_ALLOW_MAX];
+	char			 tip[GIT_HEX_SIZE];
+	uint32_t		 out_stream;
+	int			 have_result;
+	struct git_apply_result	 result;
+	/* for the journal */
+	uint32_t		 ncommits, npaths;
+	char			 flagged[128];	/* reason names, commas */
+};
+const size_t review_state_size = sizeof(struct review_state);
+
+/* The script inside has code in's time cap (spaced.conf(5)). */
+#define REVIEW_INNER_MARGIN	5
+/* The pack's cap (packscan's), and room for the script's stderr. */
+#define REVIEW_OUTPUT_MAX	(1024ULL * 1024 * 1024 + 1024 * 1024)
+#define CODEOUT_BAD_PATH	65	/* the script: git will not add a path */
+
+/* Messages are cut to their field: text from a repository may be long. */
+static void __attribute__((format(printf, 3, 4)))
+cut(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	va_start(ap, fmt);
+	(void)vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
+static void	review_send(struct request *, const struct git_review_rec *);
+static const char *review_begin(struct request *, const char *);
+static void	apply_owner(struct request *);
+static void	apply_done(struct request *, enum procid,
+		    const struct space_done *);
+
+static uint32_t
+review_timeout(void)
+{
+	const char	*errstr;
+	long long	 n;
+
+	n = strtonum(spaced_config()->sc_codein_timeout, 1,
+	    CODEIN_TIMEOUT_MAX, &errstr);
+	return errstr == NULL ? (uint32_t)n : CODEIN_TIMEOUT_DEFAULT;
+}
+
+static void
+review_record(struct request *r, const char *code, const char *message)
+{
+	struct review_state	*rs = r->r_state;
+
+	if (rs->code[0] != '\0')
+		return;
+	strlcpy(rs->code, code, sizeof(rs->code));
+	strlcpy(rs->message, message, sizeof(rs->message));
+}
+
+/*
+ * The space's journal keeps each review and apply (spaced-journal,
+ * listener "code-out"): what was brought out and where it went.
+ */
+static void
+review_journal(struct request *r, const char *decision)
+{
+	struct review_state	*rs = r->r_state;
+	struct journal_codeout	 jo;
+	struct space_req	 sq;
+
+	memset(&jo, 0, sizeof(jo));
+	space_req_fill(r, &sq, rs->id);
+	strlcpy(jo.jo_owner, sq.sq_owner, sizeof(jo.jo_owner));
+	strlcpy(jo.jo_id, rs->id, sizeof(jo.jo_id));
+	cut(jo.jo_host, sizeof(jo.jo_host), "%s base %.12s tip %.12s "
+	    "commits %u paths %u flags %s", rs->apply ? "apply" : "review",
+	    rs->snap.gs_base, rs->tip[0] != '\0' ? rs->tip : "-",
+	    rs->ncommits, rs->npaths, rs->flagged[0] != '\0' ? rs->flagged :
+	    "none");
+	strlcpy(jo.jo_decision, decision, sizeof(jo.jo_decision));
+	jo.jo_count = rs->ncommits;
+	if (worker_compose(PROC_JOURNAL, IMSG_JOURNAL_CODEOUT, r->r_id, -1,
+	    &jo, sizeof(jo)) == -1)
+		log_warn("%s: the journal", __func__);
+	events_emit(rs->apply ? "apply" : "review", r->r_uid, rs->id,
+	    jo.jo_decision);
+}
+
+static void
+review_fail(struct request *r, const char *code, const char *message)
+{
+	if (r->r_git != NULL)
+		gitinst_retire(r->r_git);
+	request_refuse(r, code, message);
+}
+
+const char *
+review_start(struct request *r, struct imsg *imsg)
+{
+	struct review_state	*rs = r->r_state;
+	struct ctl_review	 rv;
+
+	if (imsg_get_data(imsg, &rv, sizeof(rv)) == -1 ||
+	    memchr(rv.rv_id, '\0', sizeof(rv.rv_id)) == NULL ||
+	    !space_id_valid(rv.rv_id) || rv.rv_pad[0] != 0 ||
+	    rv.rv_pad[1] != 0 || rv.rv_pad[2] != 0 ||
+	    (rv.rv_flags & ~REVIEW_F_PATCH) != 0 ||
+	    memchr(rv.rv_dir, '\0', sizeof(rv.rv_dir)) == NULL ||
+	    (rv.rv_dir[0] != '\0' && !git_dir_valid(rv.rv_dir,
+	    sizeof(rv.rv_dir))))
+		return ERR_BAD_REQUEST;
+	strlcpy(rs->id, rv.rv_id, sizeof(rs->id));
+	rs->flags = rv.rv_flags;
+	return review_begin(r, rv.rv_dir);
+}
+
+/* apply: the review's way, keeping the store, then the pack out. */
+const char *
+apply_start(struct request *r, struct imsg *imsg)
+{
+	struct review_state	*rs = r->r_state;
+	struct ctl_apply	 ca;
+	size_t			 i;
+
+	if (imsg_get_data(imsg, &ca, sizeof(ca)) == -1 ||
+	    memchr(ca.ca_id, '\0', sizeof(ca.ca_id)) == NULL ||
+	    !space_id_valid(ca.ca_id) || ca.ca_pad[0] != 0 ||
+	    ca.ca_pad[1] != 0 || ca.ca_pad[2] != 0 ||
+	    (ca.ca_mode != APPLY_BRANCH && ca.ca_mode != APPLY_WORKTREE) ||
+	    memchr(ca.ca_branch, '\0', sizeof(ca.ca_branch)) == NULL ||
+	    (ca.ca_mode == APPLY_BRANCH && ca.ca_branch[0] == '\0') ||
+	    memchr(ca.ca_allow, '\0', sizeof(ca.ca_allow)) == NULL ||
+	    memchr(ca.ca_dir, '\0', sizeof(ca.ca_dir)) == NULL ||
+	    (ca.ca_dir[0] != '\0' && !git_dir_valid(ca.ca_dir,
+	    sizeof(ca.ca_dir))))
+		return ERR_BAD_REQUEST;
+	/* Names and commas: spaced-git judges each name. */
+	for (i = 0; ca.ca_allow[i] != '\0'; i++)
+		if (!((ca.ca_allow[i] >= 'a' && ca.ca_allow[i] <= 'z') ||
+		    ca.ca_allow[i] == '_' || ca.ca_allow[i] == ','))
+			return ERR_BAD_REQUEST;
+	strlcpy(rs->id, ca.ca_id, sizeof(rs->id));
+	rs->apply = 1;
+	rs->mode = ca.ca_mode;
+	strlcpy(rs->branch, ca.ca_branch, sizeof(rs->branch));
+	strlcpy(rs->allow, ca.ca_allow, sizeof(rs->allow));
+	return review_begin(r, ca.ca_dir);
+}
+
+static const char *
+review_begin(struct request *r, const char *dir)
+{
+	struct review_state	*rs = r->r_state;
+	struct git_req		 gq;
+
+	if (dir[0] == '\0') {
+		rs->step = RV_ORIGIN;
+		if (space_origin_send(r, IMSG_JOURNAL_ORIGIN_GET, rs->id,
+		    r->r_uid, "") == -1)
+			return ERR_INTERNAL;
+		return NULL;
+	}
+	strlcpy(rs->dir, dir, sizeof(rs->dir));
+	memset(&gq, 0, sizeof(gq));
+	strlcpy(gq.gq_space, rs->id, sizeof(gq.gq_space));
+	rs->step = RV_START;
+	return gitinst_attach(r, rs->dir, IMSG_GIT_START_REQ, &gq);
+}
+
+/* As history does: the one folder code came from, or ask for DIR. */
+static void
+review_origin(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct review_state	*rs = r->r_state;
+	struct journal_origin	 jo;
+	struct git_req		 gq;
+	const char		*code;
+
+	if (rs->step != RV_ORIGIN)
+		return;
+	if (imsg_get_data(imsg, &jo, sizeof(jo)) == -1 ||
+	    memchr(jo.jo_dir, '\0', sizeof(jo.jo_dir)) == NULL)
+		fatalx("%s: bad origin from %s", __func__, proc_title(from));
+	if (jo.jo_found == 0 || !git_dir_valid(jo.jo_dir, sizeof(jo.jo_dir))) {
+		review_fail(r, ERR_NOT_A_COMMIT, "no code in of this space is "
+		    "known: name its DIR");
+		return;
+	}
+	if (jo.jo_found > 1) {
+		review_fail(r, ERR_BAD_REQUEST, "code came into this space "
+		    "from several repositories: name the DIR of one");
+		return;
+	}
+	strlcpy(rs->dir, jo.jo_dir, sizeof(rs->dir));
+	memset(&gq, 0, sizeof(gq));
+	strlcpy(gq.gq_space, rs->id, sizeof(gq.gq_space));
+	rs->step = RV_START;
+	if ((code = gitinst_attach(r, rs->dir, IMSG_GIT_START_REQ, &gq)) !=
+	    NULL)
+		review_fail(r, code, "no spaced-git for the repository");
+}
+
+static int
+review_argv(struct request *r, struct space_exec_req *se)
+{
+	struct review_state	*rs = r->r_state;
+	char			 path[GIT_DIR_MAX], limit[16];
+	const char		*argv[] = { "/bin/sh", "-c", codeout_script,
+	    "spaced-code-out", path, rs->snap.gs_start, limit, NULL };
+
+	if ((size_t)snprintf(path, sizeof(path), "/spaces/%s/%s", rs->id,
+	    rs->snap.gs_name) >= sizeof(path))
+		return -1;
+	snprintf(limit, sizeof(limit), "%u",
+	    review_timeout() + REVIEW_INNER_MARGIN);
+	return space_exec_argv(se, argv);
+}
+
+/* Both packs, side by side, into the quarantine; sinks first. */
+static void
+review_transfer(struct request *r)
+{
+	struct review_state		*rs = r->r_state;
+	static struct space_exec_req	 se;
+	struct git_qr_req		 qq;
+	struct git_pack_req		 gp;
+	struct git_review_rec		 rr;
+	struct stream_route		*base, *out;
+	const char			*code;
+
+	rs->step = RV_TRANSFER;
+	memset(&se, 0, sizeof(se));
+	space_req_fill(r, &se.se_space, rs->id);
+	se.se_target = EXEC_TARGET_SPACE;
+	se.se_timeout_ms = review_timeout() * 1000;
+	se.se_output_max = REVIEW_OUTPUT_MAX;
+	if (review_argv(r, &se) == -1) {
+		review_fail(r, ERR_CODE_OUT_FAILED, "the script's arguments "
+		    "are too long");
+		return;
+	}
+	if ((base = stream_open(r, EP_GIT(r->r_git), EP_GIT(r->r_qgit))) ==
+	    NULL || (out = stream_open(r, EP_WORKER(place_of(rs->id)),
+	    EP_GIT(r->r_qgit))) == NULL) {
+		review_fail(r, ERR_BUSY, "no stream free");
+		return;
+	}
+	se.se_out_stream = out->s_id;
+	memset(&qq, 0, sizeof(qq));
+	strlcpy(qq.qq_space, rs->id, sizeof(qq.qq_space));
+	qq.qq_flags = rs->flags & REVIEW_F_PATCH ? GIT_QR_PATCH : 0;
+	if (rs->apply)
+		qq.qq_flags |= GIT_QR_KEEP;
+	qq.qq_base_stream = base->s_id;
+	qq.qq_space_stream = out->s_id;
+	strlcpy(qq.qq_base, rs->snap.gs_base, sizeof(qq.qq_base));
+	strlcpy(qq.qq_start, rs->snap.gs_start, sizeof(qq.qq_start));
+	if (request_send(r, PROC_QUARANTINE, IMSG_GIT_QR_REQ, -1, &qq,
+	    sizeof(qq)) == -1) {
+		review_fail(r, ERR_GIT_WORKER_FAILED, "the quarantine took "
+		    "no request");
+		return;
+	}
+	rs->qr_due = 1;
+	/* What the review is against: the client hears it first. */
+	memset(&rr, 0, sizeof(rr));
+	rr.rr_kind = REVIEW_BASE;
+	strlcpy(rr.rr_commit, rs->snap.gs_base, sizeof(rr.rr_commit));
+	strlcpy(rr.rr_b, rs->snap.gs_start, sizeof(rr.rr_b));
+	review_send(r, &rr);
+	if ((code = place_send(r, IMSG_SPACE_EXEC_REQ, &se, sizeof(se))) !=
+	    NULL) {
+		review_fail(r, code, place_why(code));
+		return;
+	}
+	rs->exec_due = 1;
+	memset(&gp, 0, sizeof(gp));
+	strlcpy(gp.gp_space, rs->id, sizeof(gp.gp_space));
+	gp.gp_kind = GIT_PACK_START;
+	gp.gp_stream = base->s_id;
+	strlcpy(gp.gp_base, rs->snap.gs_base, sizeof(gp.gp_base));
+	strlcpy(gp.gp_staged, rs->snap.gs_staged, sizeof(gp.gp_staged));
+	strlcpy(gp.gp_start, rs->snap.gs_start, sizeof(gp.gp_start));
+	if (request_send(r, PROC_GIT, IMSG_GIT_PACK_REQ, -1, &gp,
+	    sizeof(gp)) == -1) {
+		stream_abort(base);
+		review_record(r, ERR_GIT_WORKER_FAILED, "spaced-git took no "
+		    "pack request");
+	} else
+		rs->pack_due = 1;
+}
+
+static void
+review_qr_ready(struct request *r)
+{
+	struct review_state	*rs = r->r_state;
+
+	if (rs->step == RV_QUARANTINE && !r->r_answered)
+		review_transfer(r);
+}
+
+/* Everyone has said their last word: the review, or why not. */
+static void
+review_settle(struct request *r)
+{
+	struct review_state	*rs = r->r_state;
+	char			 why[SPACE_DONE_MESSAGE_MAX];
+
+	if (rs->pack_due || rs->exec_due || rs->qr_due)
+		return;
+	if (rs->code[0] == '\0' && rs->exit == CODEOUT_BAD_PATH)
+		review_record(r, ERR_CODE_OUT_REFUSED, "the work tree holds a "
+		    "path git reads as .git: nothing came out");
+	else if (rs->code[0] == '\0' && rs->exit != 0) {
+		snprintf(why, sizeof(why), "the script inside the space exited "
+		    "with %d%s", rs->exit, rs->exit == 137 ?
+		    " (killed at the time cap)" : "");
+		review_record(r, ERR_CODE_OUT_FAILED, why);
+	}
+	if (rs->code[0] == '\0' && rs->qcode[0] != '\0')
+		review_record(r, rs->qcode, rs->qmessage);
+	if (rs->code[0] != '\0') {
+		cut(why, sizeof(why), "refused %s", rs->code);
+		review_journal(r, why);
+		review_fail(r, rs->code, rs->message);
+		return;
+	}
+	if (rs->apply) {
+		apply_owner(r);
+		return;
+	}
+	review_journal(r, "reviewed");
+	request_end(r);
+}
+
+static void
+review_git_done(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct review_state	*rs = r->r_state;
+	struct space_done	 sd;
+	const char		*code;
+	char			 why[SPACE_DONE_MESSAGE_MAX];
+
+	if (imsg_get_data(imsg, &sd, sizeof(sd)) == -1 ||
+	    !git_done_valid(&sd)) {
+		gitinst_distrust(from == PROC_GIT ? r->r_git : r->r_qgit);
+		return;
+	}
+	if (rs->step == RV_APPLY) {
+		apply_done(r, from, &sd);
+		return;
+	}
+	if (from == PROC_QUARANTINE) {
+		rs->qr_due = 0;
+		strlcpy(rs->qcode, sd.sd_code, sizeof(rs->qcode));
+		strlcpy(rs->qmessage, sd.sd_message, sizeof(rs->qmessage));
+		review_settle(r);
+		return;
+	}
+	if (rs->step == RV_START) {
+		if (sd.sd_code[0] != '\0') {
+			if (gitinst_relaunch(r, sd.sd_code, rs->dir,
+			    &rs->relaunched))
+				return;
+			review_fail(r, sd.sd_code, sd.sd_message);
+		} else if (!rs->have_snap)
+			gitinst_distrust(r->r_git);
+		else {
+			rs->step = RV_QUARANTINE;
+			if ((code = gitinst_quarantine(r, rs->id,
+			    review_qr_ready)) != NULL)
+				review_fail(r, code, "no quarantine");
+		}
+		return;
+	}
+	rs->pack_due = 0;
+	if (sd.sd_code[0] != '\0') {
+		cut(why, sizeof(why), "the start's pack: %s: %s",
+		    sd.sd_code, sd.sd_message);
+		review_record(r, ERR_CODE_OUT_FAILED, why);
+	}
+	review_settle(r);
+}
+
+static void
+review_snap(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct review_state	*rs = r->r_state;
+
+	if (imsg_get_data(imsg, &rs->snap, sizeof(rs->snap)) == -1 ||
+	    rs->step != RV_START || rs->have_snap ||
+	    !git_snap_valid(&rs->snap)) {
+		gitinst_distrust(r->r_git);
+		return;
+	}
+	rs->have_snap = 1;
+}
+
+/* A record packed for the client (git_proto.h says how). */
+static void
+review_send(struct request *r, const struct git_review_rec *rr)
+{
+	static uint8_t	 buf[sizeof(*rr) + 1];
+	size_t		 a = strlen(rr->rr_a) + 1, b = strlen(rr->rr_b) + 1;
+	size_t		 len = REVIEW_HEAD_SIZE + a + b;
+
+	memcpy(buf, rr, REVIEW_HEAD_SIZE);
+	memcpy(buf + REVIEW_HEAD_SIZE, rr->rr_a, a);
+	memcpy(buf + REVIEW_HEAD_SIZE + a, rr->rr_b, b);
+	if (len == sizeof(struct space_done) ||
+	    len == sizeof(struct git_apply_result))
+		buf[len++] = '\0';
+	request_data(r, buf, len);
+}
+
+/* A record of the review: checked, and passed on to the client. */
+static void
+review_rec(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct review_state	*rs = r->r_state;
+	struct git_review_rec	 rr;
+
+	if (imsg_get_data(imsg, &rr, sizeof(rr)) == -1 ||
+	    !review_rec_valid(&rr)) {
+		log_warnx("review: a record of kind %u spaced does not take",
+		    rr.rr_kind);
+		gitinst_distrust(r->r_qgit);
+		return;
+	}
+	if (rr.rr_kind == REVIEW_TIP)
+		strlcpy(rs->tip, rr.rr_commit, sizeof(rs->tip));
+	if (rr.rr_kind == REVIEW_COMMIT)
+		rs->ncommits++;
+	if (rr.rr_kind == REVIEW_PATH)
+		rs->npaths++;
+	if (rr.rr_kind == REVIEW_FLAG && strstr(rs->flagged, rr.rr_b) == NULL) {
+		if (rs->flagged[0] != '\0')
+			strlcat(rs->flagged, ",", sizeof(rs->flagged));
+		strlcat(rs->flagged, rr.rr_b, sizeof(rs->flagged));
+	}
+	review_send(r, &rr);
+}
+
+static void
+review_exec_done(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct review_state	*rs = r->r_state;
+	struct space_done	 sd;
+	char			 why[SPACE_DONE_MESSAGE_MAX];
+
+	space_done_take(from, imsg, &sd);
+	if (rs->step != RV_TRANSFER)
+		fatalx("%s: a done from %s out of turn", __func__,
+		    proc_title(from));
+	rs->exec_due = 0;
+	rs->exit = sd.sd_exit;
+	if (sd.sd_code[0] != '\0') {
+		cut(why, sizeof(why), "the script inside the space: %s: "
+		    "%s", sd.sd_code, sd.sd_message);
+		review_record(r, ERR_CODE_OUT_FAILED, why);
+	}
+	review_settle(r);
+}
+
+/* --- apply: after the checks, the owner's side ------------------- */
+
+/* The owner's spaced-git first: ga_begin refuses before any byte. */
+static void
+apply_owner(struct request *r)
+{
+	struct review_state	*rs = r->r_state;
+	struct git_apply_req	 ap;
+	struct stream_route	*s;
+
+	rs->step = RV_APPLY;
+	if (r->r_git == NULL || r->r_qgit == NULL || rs->tip[0] == '\0') {
+		review_fail(r, ERR_CODE_OUT_FAILED, "the repository's or the "
+		    "quarantine's spaced-git is gone");
+		return;
+	}
+	if ((s = stream_open(r, EP_GIT(r->r_qgit), EP_GIT(r->r_git))) ==
+	    NULL) {
+		review_fail(r, ERR_BUSY, "no stream free");
+		return;
+	}
+	rs->out_stream = s->s_id;
+	memset(&ap, 0, sizeof(ap));
+	strlcpy(ap.ap_space, rs->id, sizeof(ap.ap_space));
+	ap.ap_mode = rs->mode;
+	ap.ap_stream = s->s_id;
+	strlcpy(ap.ap_branch, rs->branch, sizeof(ap.ap_branch));
+	strlcpy(ap.ap_allow, rs->allow, sizeof(ap.ap_allow));
+	strlcpy(ap.ap_base, rs->snap.gs_base, sizeof(ap.ap_base));
+	strlcpy(ap.ap_start, rs->snap.gs_start, sizeof(ap.ap_start));
+	strlcpy(ap.ap_tip, rs->tip, sizeof(ap.ap_tip));
+	if (request_send(r, PROC_GIT, IMSG_GIT_APPLY_REQ, -1, &ap,
+	    sizeof(ap)) == -1) {
+		review_fail(r, ERR_GIT_WORKER_FAILED, "spaced-git took no "
+		    "apply request");
+		return;
+	}
+	rs->pack_due = 1;
+}
+
+/* What the owner has: the quarantine leaves it out of the pack. */
+static void
+apply_have(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct review_state	*rs = r->r_state;
+	struct git_apply_have	 ah;
+	struct git_apply_req	 ap;
+
+	if (imsg_get_data(imsg, &ah, sizeof(ah)) == -1 ||
+	    rs->step != RV_APPLY || rs->qr_due ||
+	    (ah.ah_have[0] != '\0' && !git_hex_valid(ah.ah_have,
+	    sizeof(ah.ah_have)))) {
+		gitinst_distrust(r->r_git);
+		return;
+	}
+	memset(&ap, 0, sizeof(ap));
+	strlcpy(ap.ap_space, rs->id, sizeof(ap.ap_space));
+	ap.ap_mode = rs->mode;
+	ap.ap_stream = rs->out_stream;
+	strlcpy(ap.ap_allow, rs->allow, sizeof(ap.ap_allow));
+	strlcpy(ap.ap_have, ah.ah_have, sizeof(ap.ap_have));
+	if (request_send(r, PROC_QUARANTINE, IMSG_GIT_QR_OUT_REQ, -1, &ap,
+	    sizeof(ap)) == -1) {
+		review_record(r, ERR_GIT_WORKER_FAILED, "the quarantine took "
+		    "no pack request");
+		return;
+	}
+	rs->qr_due = 1;
+}
+
+static void
+apply_result(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct review_state	*rs = r->r_state;
+	struct git_apply_result	 ar;
+
+	if (imsg_get_data(imsg, &ar, sizeof(ar)) == -1 ||
+	    rs->step != RV_APPLY || rs->have_result ||
+	    memchr(ar.ar_branch, '\0', sizeof(ar.ar_branch)) == NULL ||
+	    (ar.ar_old[0] != '\0' && !git_hex_valid(ar.ar_old,
+	    sizeof(ar.ar_old))) || !git_hex_valid(ar.ar_new,
+	    sizeof(ar.ar_new))) {
+		gitinst_distrust(r->r_git);
+		return;
+	}
+	rs->have_result = 1;
+	rs->result = ar;
+	request_data(r, &ar, sizeof(ar));
+}
+
+/* The owner's last word and the quarantine's: the result, or why not. */
+static void
+apply_done(struct request *r, enum procid from, const struct space_done *sd)
+{
+	struct review_state	*rs = r->r_state;
+	struct stream_route	*s;
+	char			 why[JOURNAL_DECISION_MAX + 1];
+
+	if (from == PROC_QUARANTINE) {
+		rs->qr_due = 0;
+		/* Its refusal says why the owner's pack was cut short. */
+		if (sd->sd_code[0] != '\0') {
+			rs->code[0] = '\0';
+			review_record(r, sd->sd_code, sd->sd_message);
+		}
+	} else {
+		rs->pack_due = 0;
+		if (sd->sd_code[0] != '\0')
+			review_record(r, sd->sd_code, sd->sd_message);
+		/* Refused before any byte: the quarantine was never asked. */
+		if (!rs->qr_due && (s = stream_find(rs->out_stream)) != NULL)
+			stream_abort(s);
+	}
+	if (rs->pack_due || rs->qr_due)
+		return;
+	if (rs->code[0] != '\0' || !rs->have_result) {
+		if (rs->code[0] == '\0')
+			review_record(r, ERR_CODE_OUT_FAILED, "no result");
+		cut(why, sizeof(why), "refused %s", rs->code);
+		review_journal(r, why);
+		review_fail(r, rs->code, rs->message);
+		return;
+	}
+	if (rs->result.ar_mode == APPLY_WORKTREE)
+		review_journal(r, "applied to the work tree");
+	else {
+		cut(why, sizeof(why), "applied %s", rs->result.ar_branch);
+		review_journal(r, why);
+	}
+	request_end(r);
+}
+
+const struct answer_row review_answers[] = {
+	{ IMSG_JOURNAL_ORIGIN, PROC_BIT(PROC_JOURNAL),
+	    sizeof(struct journal_origin), AR_FINAL, review_origin },
+	{ IMSG_GIT_SNAP, PROC_BIT(PROC_GIT), sizeof(struct git_snap), 0,
+	    review_snap },
+	{ IMSG_GIT_QR_REC, PROC_BIT(PROC_QUARANTINE),
+	    sizeof(struct git_review_rec), 0, review_rec },
+	{ IMSG_GIT_APPLY_HAVE, PROC_BIT(PROC_GIT),
+	    sizeof(struct git_apply_have), 0, apply_have },
+	{ IMSG_GIT_APPLY_RESULT, PROC_BIT(PROC_GIT),
+	    sizeof(struct git_apply_result), 0, apply_result },
+	{ IMSG_GIT_DONE, PROC_BIT(PROC_GIT) | PROC_BIT(PROC_QUARANTINE),
+	    sizeof(struct space_done), AR_FINAL, review_git_done },
+	{ IMSG_SPACE_DONE, PLACE_BITS, sizeof(struct space_done),
+	    AR_FINAL, review_exec_done },
+	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,
+	    space_conn },
+	{ 0 }
+};

@@ -170,3 +170,45 @@ git_snap_valid(const struct git_snap *gs)
 	    text_valid(gs->gs_user_email, sizeof(gs->gs_user_email), 1);
 }
 
+
+/*
+ * A record of a review from a quarantine: its kind, every string ended,
+ * ids in hex, and text escaped (no control byte; a patch's newlines).
+ */
+static int
+escaped_valid(const char *s, size_t len, int newlines)
+{
+	const unsigned char	*p = (const unsigned char *)s;
+	size_t			 i;
+
+	if (memchr(s, '\0', len) == NULL)
+		return 0;
+	for (i = 0; p[i] != '\0'; i++)
+		if ((p[i] < 0x20 && !(newlines && p[i] == '\n')) ||
+		    p[i] == 0x7f)
+			return 0;
+	return 1;
+}
+
+int
+review_rec_valid(const struct git_review_rec *rr)
+{
+	if (rr->rr_kind < REVIEW_TIP || rr->rr_kind > REVIEW_PATCH ||
+	    !escaped_valid(rr->rr_a, sizeof(rr->rr_a),
+	    rr->rr_kind == REVIEW_PATCH) ||
+	    !escaped_valid(rr->rr_b, sizeof(rr->rr_b), 0))
+		return 0;
+	if (rr->rr_kind == REVIEW_PATCH)
+		return rr->rr_commit[0] == '\0';
+	if (rr->rr_kind == REVIEW_PATH)
+		return rr->rr_commit[0] == '\0' && rr->rr_status != 0 &&
+		    strchr("ADMRCT", (int)rr->rr_status) != NULL;
+	return hex_valid(rr->rr_commit, sizeof(rr->rr_commit));
+}
+
+/* An object id in hex, as spaced-git writes one. */
+int
+git_hex_valid(const char *s, size_t len)
+{
+	return hex_valid(s, len);
+}

@@ -32,4 +32,8 @@ int	 git_done_valid(const struct space_done *);
 /* Hex ids, sha1, a branch and names that stay what they say. */
 int	 git_snap_valid(const struct git_snap *);
 
+struct git_review_rec;
+int	 review_rec_valid(const struct git_review_rec *);
+int	 git_hex_valid(const char *, size_t);
+
 #endif /* GIT_PARSE_H */

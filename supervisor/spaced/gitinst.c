@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <event.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -72,6 +73,7 @@ struct git_inst {
 	time_t			 gi_idle_since;	/* 0: in use */
 	int			 gi_fd;		/* spaced's end */
 	struct imsgev		 gi_iev;
+	int			 gi_quarantine;	/* a space's (r_qgit) */
 };
 
 static struct {
@@ -86,6 +88,7 @@ static struct {
 };
 
 static void	gitinst_dispatch(int, short, void *);
+static void	gitinst_quarantine_ready(struct git_inst *);
 
 static time_t
 now_seconds(void)
@@ -119,7 +122,7 @@ gitinst_flush(struct git_inst *gi)
 	uint32_t	 ids[GITINST_REQUESTS_MAX];
 	size_t		 i, n;
 
-	if (gi->gi_state != GI_READY || gi->gi_distrusted)
+	if (gi->gi_state != GI_READY || gi->gi_distrusted || gi->gi_quarantine)
 		return;
 	n = request_ids_of_git(gi, ids, GITINST_REQUESTS_MAX);
 	for (i = 0; i < n; i++) {
@@ -171,7 +174,18 @@ gitinst_free(struct git_inst *gi, const char *code, const char *message)
 
 	n = request_ids_of_git(gi, ids, GITINST_REQUESTS_MAX);
 	for (i = 0; i < n; i++) {
-		if ((r = request_find(ids[i])) == NULL || r->r_git != gi)
+		if ((r = request_find(ids[i])) == NULL)
+			continue;
+		if (r->r_qgit == gi) {
+			r->r_qgit = NULL;
+			r->r_waiting &= ~PROC_BIT(PROC_QUARANTINE);
+			if (!r->r_answered)
+				request_refuse(r, code, message);
+			else
+				request_worker_done(r, PROC_QUARANTINE);
+			continue;
+		}
+		if (r->r_git != gi)
 			continue;
 		r->r_git = NULL;
 		r->r_waiting &= ~PROC_BIT(PROC_GIT);
@@ -221,7 +235,8 @@ gitinst_unused(struct git_inst *gi)
 		return 0;
 	n = request_ids_of_git(gi, ids, GITINST_REQUESTS_MAX);
 	for (i = 0; i < n; i++)
-		if ((r = request_find(ids[i])) != NULL && r->r_git == gi &&
+		if ((r = request_find(ids[i])) != NULL &&
+		    (r->r_git == gi || r->r_qgit == gi) &&
 		    !(r->r_answered && r->r_cancelled))
 			return 0;
 	return 1;
@@ -315,7 +330,7 @@ gitinst_attach(struct request *r, const char *dir, uint32_t type,
 	r->r_git_req = *gq;
 	r->r_git_sent = 0;
 	TAILQ_FOREACH(gi, &gis.insts, gi_entry) {
-		if (gi->gi_caller == r->r_cc->cc_uid &&
+		if (gi->gi_caller == r->r_cc->cc_uid && !gi->gi_quarantine &&
 		    strcmp(gi->gi_dir, dir) == 0 && !gi->gi_distrusted &&
 		    !gi->gi_retired && gi->gi_state != GI_ENDING) {
 			r->r_git = gi;
@@ -354,6 +369,81 @@ gitinst_attach(struct request *r, const char *dir, uint32_t type,
 		return ERR_WORKER_UNAVAILABLE;
 	}
 	return NULL;
+}
+
+/* The request that waits for this quarantine gets its first step. */
+static void
+gitinst_quarantine_ready(struct git_inst *gi)
+{
+	struct request	*r;
+	uint32_t	 id;
+
+	if (request_ids_of_git(gi, &id, 1) != 1 ||
+	    (r = request_find(id)) == NULL || r->r_qgit != gi ||
+	    r->r_qgit_ready == NULL)
+		return;
+	r->r_qgit_ready(r);
+}
+
+/*
+ * A space's quarantine for this request alone: spaced-git started by
+ * spaced-launch in <state>/quarantine/<id>/ as _spaced-quarantine;
+ * ready(r) once it is.  NULL, or an error code.
+ */
+const char *
+gitinst_quarantine(struct request *r, const char *space,
+    void (*ready)(struct request *))
+{
+	struct launch_qr_req	 lq;
+	struct git_inst		*gi;
+	const char		*why;
+	int			 sp[2];
+
+	if ((why = gitinst_room(r->r_uid)) != NULL)
+		return why;
+	if ((gi = calloc(1, sizeof(*gi))) == NULL)
+		return ERR_INTERNAL;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0,
+	    sp) == -1) {
+		free(gi);
+		return ERR_INTERNAL;
+	}
+	gi->gi_id = gis.next_id++;
+	gi->gi_caller = r->r_uid;
+	gi->gi_quarantine = 1;
+	gi->gi_retired = 1;		/* never another request's */
+	snprintf(gi->gi_dir, sizeof(gi->gi_dir), "the quarantine of %s",
+	    space);
+	gi->gi_state = GI_LAUNCHING;
+	gi->gi_fd = sp[0];
+	TAILQ_INSERT_TAIL(&gis.insts, gi, gi_entry);
+	gis.ninsts++;
+	r->r_qgit = gi;
+	r->r_qgit_ready = ready;
+
+	memset(&lq, 0, sizeof(lq));
+	strlcpy(lq.lq_space, space, sizeof(lq.lq_space));
+	strlcpy(lq.lq_state, spaced_config()->sc_state, sizeof(lq.lq_state));
+	if (worker_compose(PROC_LAUNCH, IMSG_LAUNCH_QR_REQ, gi->gi_id, sp[1],
+	    &lq, sizeof(lq)) == -1) {
+		r->r_qgit = NULL;
+		gitinst_free(gi, ERR_WORKER_UNAVAILABLE, "");
+		return ERR_WORKER_UNAVAILABLE;
+	}
+	return NULL;
+}
+
+/* remove: the space's quarantine folder goes (spaced-launch). */
+void
+gitinst_quarantine_remove(const char *space)
+{
+	struct launch_qr_req	 lq;
+
+	memset(&lq, 0, sizeof(lq));
+	strlcpy(lq.lq_space, space, sizeof(lq.lq_space));
+	strlcpy(lq.lq_state, spaced_config()->sc_state, sizeof(lq.lq_state));
+	(void)worker_compose(PROC_LAUNCH, IMSG_LAUNCH_QR_REMOVE, 0, -1, &lq,
+	    sizeof(lq));
 }
 
 int
@@ -490,6 +580,8 @@ gitinst_message(struct git_inst *gi, struct imsg *imsg)
 		    imsg_get_data(imsg, &wi, sizeof(wi)) == -1)
 			return -1;
 		gi->gi_state = GI_READY;
+		if (gi->gi_quarantine)
+			gitinst_quarantine_ready(gi);
 		gitinst_flush(gi);
 		return 0;
 	case IMSG_STREAM_DATA:
@@ -503,8 +595,12 @@ gitinst_message(struct git_inst *gi, struct imsg *imsg)
 	if (gi->gi_state != GI_READY)
 		return -1;
 	/* Its answers are for its own requests only. */
-	if ((r = request_find(imsg_get_peerid(imsg))) == NULL ||
-	    r->r_git != gi)
+	if ((r = request_find(imsg_get_peerid(imsg))) == NULL)
+		return -1;
+	if (gi->gi_quarantine)
+		return r->r_qgit != gi ? -1 :
+		    request_dispatch(PROC_QUARANTINE, imsg);
+	if (r->r_git != gi)
 		return -1;
 	return request_dispatch(PROC_GIT, imsg);
 }

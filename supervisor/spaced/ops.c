@@ -96,5 +96,10 @@ const struct ctl_op ops_table[] = {
 	/* -f: as long as the client follows; progress keeps it waiting. */
 	ROW(IMSG_CTL_EVENTS, "events", sizeof(struct ctl_events_req),
 	    WHO_ANYONE, 0, events_start, events_answers),
+	/* Code out: as long as the script and the checks (their own caps). */
+	{ IMSG_CTL_REVIEW, "review", sizeof(struct ctl_review), WHO_DOCKER,
+	    0, review_start, review_answers, NULL, NULL, &review_state_size },
+	{ IMSG_CTL_APPLY, "apply", sizeof(struct ctl_apply), WHO_DOCKER,
+	    0, apply_start, review_answers, NULL, NULL, &review_state_size },
 };
 const size_t ops_count = sizeof(ops_table) / sizeof(ops_table[0]);

@@ -143,6 +143,8 @@ remove_done(struct request *r, enum procid from, struct imsg *imsg)
 	collect_forget(r->r_uid, rs->id);
 	if (rs->gone.sd_code[0] == '\0')
 		events_emit("remove", r->r_uid, rs->id, NULL);
+	/* Code out's quarantine goes with it (spaced-launch removes it). */
+	gitinst_quarantine_remove(rs->id);
 	rs->step = REMOVE_GET;
 	origin_send(r, IMSG_JOURNAL_ORIGIN_GET);
 	if ((r->r_waiting & PROC_BIT(PROC_JOURNAL)) == 0)

@@ -106,7 +106,7 @@ request_ids_of_git(const struct git_inst *gi, uint32_t *ids, size_t max)
 	size_t		 n = 0;
 
 	TAILQ_FOREACH(r, &requests.list, r_entry)
-		if (r->r_git == gi && n < max)
+		if ((r->r_git == gi || r->r_qgit == gi) && n < max)
 			ids[n++] = r->r_id;
 	return n;
 }
@@ -239,6 +239,15 @@ static int
 request_compose(struct request *r, enum procid id, uint32_t type, int fd,
     const void *data, size_t len)
 {
+	if (id == PROC_QUARANTINE) {
+		if (fd != -1)
+			fatalx("%s: an fd for a quarantine", __func__);
+		if (r->r_qgit == NULL) {
+			errno = ESRCH;
+			return -1;
+		}
+		return gitinst_compose(r->r_qgit, type, r->r_id, data, len);
+	}
 	if (id == PROC_GIT && r->r_git != NULL) {
 		if (fd != -1)
 			fatalx("%s: an fd for a repository's spaced-git",

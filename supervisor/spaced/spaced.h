@@ -244,8 +244,11 @@ struct request {
 	uint32_t		 r_git_type;
 	struct git_req		 r_git_req;
 	int			 r_git_sent;
+	/* code out: its space's quarantine, and the step once it is READY */
+	struct git_inst		*r_qgit;
+	void			(*r_qgit_ready)(struct request *);
 	/* the streams it owns: [0] the main one, [1] an exec's stdin */
-#define REQUEST_STREAMS	2
+#define REQUEST_STREAMS	3	/* apply: base, the space's, the owner's */
 	struct stream_route	*r_streams[REQUEST_STREAMS];
 	void			*r_state;	/* its operation's own */
 	void			*r_heap;	/* an op's own; freed with r */
@@ -373,6 +376,9 @@ void		 gitinst_retire(struct git_inst *);
 int		 gitinst_relaunch(struct request *, const char *code,
 		    const char *dir, int *relaunched);
 void		 gitinst_launch_dispatch(struct imsg *);
+const char	*gitinst_quarantine(struct request *, const char *space,
+		    void (*)(struct request *));
+void		 gitinst_quarantine_remove(const char *space);
 void		 gitinst_init(struct event_base *);
 /* disk.c: the sweep of the spaces' disk use */
 void		 disk_init(struct event_base *);
@@ -485,8 +491,12 @@ extern const struct answer_row server_answers[], token_answers[];
 const char	*remove_start(struct request *, struct imsg *);
 extern const struct answer_row remove_answers[];
 extern const size_t remove_state_size;
-/* Code out's script inside a space (codeout.c; not yet run by an op). */
+/* codeout.c: review; its script inside a space */
 extern const char codeout_script[];
+const char	*review_start(struct request *, struct imsg *);
+const char	*apply_start(struct request *, struct imsg *);
+extern const struct answer_row review_answers[];
+extern const size_t review_state_size;
 /* exec.c */
 const char	*exec_start(struct request *, struct imsg *);
 const char	*attach_start(struct request *, struct imsg *);

@@ -458,17 +458,26 @@ int
 history_find(git_repository *r, const char *space, struct git_snap *gs,
     struct space_done *sd)
 {
-	git_commit	*start = NULL, *staged = NULL;
-	git_oid		 id;
-	char		 name[256];
-	int		 rc = -1;
-
 	memset(gs, 0, sizeof(*gs));
 	if (git_repository_is_shallow(r) == 1) {
 		snap_refuse(sd, ERR_HOST_SHALLOW, "this repository is shallow "
 		    "itself: it has no more history to send");
 		return -1;
 	}
+	return start_find(r, space, gs, sd);
+}
+
+/* The space's start and what it stands on (code out's base). */
+int
+start_find(git_repository *r, const char *space, struct git_snap *gs,
+    struct space_done *sd)
+{
+	git_commit	*start = NULL, *staged = NULL;
+	git_oid		 id;
+	char		 name[256];
+	int		 rc = -1;
+
+	memset(gs, 0, sizeof(*gs));
 	ref_name(name, sizeof(name), space, "start");
 	if (git_reference_name_to_id(&id, r, name) != 0 ||
 	    git_commit_lookup(&start, r, &id) != 0 ||

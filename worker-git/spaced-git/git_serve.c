@@ -79,7 +79,9 @@ serve_snapshot(struct imsgev *iev, uint32_t peerid, git_repository *r,
 	struct git_snap		 gs;
 
 	memset(&sd, 0, sizeof(sd));
-	if ((imsg_type == IMSG_GIT_HISTORY_REQ ?
+	if ((imsg_type == IMSG_GIT_START_REQ ?
+	    start_find(r, gq->gq_space, &gs, &sd) :
+	    imsg_type == IMSG_GIT_HISTORY_REQ ?
 	    history_find(r, gq->gq_space, &gs, &sd) :
 	    snapshot_take(r, gq->gq_space, gq->gq_flags & GIT_REQ_CLEAN, &gs,
 	    &sd)) == 0)
@@ -281,6 +283,7 @@ git_serve(struct imsgev *iev, struct imsg *imsg)
 		break;
 	case IMSG_GIT_SNAPSHOT_REQ:
 	case IMSG_GIT_HISTORY_REQ:
+	case IMSG_GIT_START_REQ:
 		serve_snapshot(iev, peerid, r, &gq, imsg_get_type(imsg));
 		break;
 	case IMSG_GIT_PACK_REQ:

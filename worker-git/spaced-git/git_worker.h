@@ -19,7 +19,7 @@
 
 #include <limits.h>
 
-extern const struct sandbox_spec git_sandbox;
+extern const struct sandbox_spec git_sandbox, qr_sandbox;
 
 #include "sandbox.h"
 
@@ -69,9 +69,17 @@ int	 snapshot_take(struct git_repository *, const char *space, int clean,
 	    struct git_snap *, struct space_done *);
 int	 refs_remove(struct git_repository *, const char *space,
 	    struct space_done *);
+int	 start_find(struct git_repository *, const char *space,
+	    struct git_snap *, struct space_done *);
 int	 history_find(struct git_repository *, const char *space,
 	    struct git_snap *, struct space_done *);
 int	 pack_send(struct git_repository *, struct imsgev *, uint32_t request,
 	    const struct git_pack_req *, struct space_done *);
+
+/* git_quarantine.c: a space's quarantine (-Q) */
+void	 qr_serve(struct imsgev *, struct imsg *);
+void	 qr_out_serve(struct imsgev *, struct imsg *);
+/* git_applyserve.c: apply, as the repository's owner */
+void	 apply_serve(struct imsgev *, struct imsg *);
 
 #endif /* GIT_WORKER_H */

@@ -22,6 +22,10 @@
 
 #include <sys/prctl.h>
 
+#include <err.h>
+#include <stdint.h>
+#include <unistd.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,13 +38,44 @@
 #include "sandbox.h"
 #include "git_worker.h"
 
+/* -Q UID GID: a space's quarantine, its store the working directory. */
+static struct {
+	int	 on;
+	uid_t	 uid;
+	gid_t	 gid;
+} quarantine;
+
+/*
+ * The quarantine reads no config of anyone's (no search path), then,
+ * started as root with the three capabilities spaced-launch handed it,
+ * chroots into its store and becomes _spaced-quarantine: its owner
+ * owns nothing else, and the user's repository is not in its world.
+ */
+static void
+quarantine_prewarm(void)
+{
+	int	 level[] = { GIT_CONFIG_LEVEL_SYSTEM, GIT_CONFIG_LEVEL_XDG,
+		    GIT_CONFIG_LEVEL_GLOBAL, GIT_CONFIG_LEVEL_PROGRAMDATA };
+	size_t	 i;
+
+	for (i = 0; i < sizeof(level) / sizeof(level[0]); i++)
+		if (git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, level[i], "") <
+		    0)
+			fatalx("libgit2: the config search path");
+	if (geteuid() == 0 &&
+	    sandbox_drop_to_cwd(quarantine.uid, quarantine.gid) == -1)
+		fatal("quarantine: chroot and uid %u", (unsigned)quarantine.uid);
+}
+
 static void
 git_prewarm(void)
 {
 	/* libgit2 sets up its TLS and allocator state before the filter. */
 	if (git_libgit2_init() < 0)
 		fatalx("git_libgit2_init failed");
-	if (worker_dir() != NULL)
+	if (quarantine.on)
+		quarantine_prewarm();
+	else if (worker_dir() != NULL)
 		repo_prewarm(worker_dir(), &repo.rs_sandbox);
 }
 
@@ -57,10 +92,26 @@ git_dispatch(struct imsgev *iev, struct imsg *imsg)
 	case IMSG_GIT_PACK_REQ:
 	case IMSG_GIT_REFS_REMOVE_REQ:
 	case IMSG_GIT_HISTORY_REQ:
+	case IMSG_GIT_START_REQ:
 		/* Only a repository's spaced-git has a repository. */
-		if (worker_dir() == NULL)
+		if (worker_dir() == NULL || quarantine.on)
 			fatalx("%s: a repository request", __func__);
 		git_serve(iev, imsg);
+		break;
+	case IMSG_GIT_QR_REQ:
+		if (!quarantine.on)
+			fatalx("%s: a quarantine request", __func__);
+		qr_serve(iev, imsg);
+		break;
+	case IMSG_GIT_QR_OUT_REQ:
+		if (!quarantine.on)
+			fatalx("%s: a quarantine request", __func__);
+		qr_out_serve(iev, imsg);
+		break;
+	case IMSG_GIT_APPLY_REQ:
+		if (worker_dir() == NULL || quarantine.on)
+			fatalx("%s: a repository request", __func__);
+		apply_serve(iev, imsg);
 		break;
 	case IMSG_GIT_VERSION_REQ:
 		if (imsg_get_len(imsg) != 0)
@@ -111,8 +162,23 @@ git_untraceable(void)
 int
 main(int argc, char *argv[])
 {
+	const char	*errstr = NULL;
+
 	git_untraceable();
 	/* Filled in before the filter: the repository's Landlock rules. */
 	repo.rs_sandbox = git_sandbox;
+	if (argc >= 4 && strcmp(argv[1], "-Q") == 0) {
+		quarantine.on = 1;
+		quarantine.uid = strtonum(argv[2], 1, UINT32_MAX - 1, &errstr);
+		if (errstr == NULL)
+			quarantine.gid = strtonum(argv[3], 1, UINT32_MAX - 1,
+			    &errstr);
+		if (errstr != NULL)
+			errx(2, "-Q UID GID: %s", errstr);
+		repo.rs_sandbox = qr_sandbox;
+		argv[3] = argv[0];
+		argc -= 3;
+		argv += 3;
+	}
 	worker_main(argc, argv, &git_worker);
 }

@@ -81,40 +81,95 @@ now(void)
 }
 
 /*
- * The pack from fd, until its end, into q's object store: each chunk
- * is scanned before the indexer sees it, under a wall-clock cap.
+ * A pack into q's object store as it streams: each chunk is scanned
+ * before the indexer sees it, under a wall-clock cap.
  */
 int
-qr_index(git_repository *q, int fd, const struct qr_caps *caps,
-    struct qr_result *res, const char **why)
+qr_feed_begin(git_repository *q, const struct qr_caps *caps,
+    struct qr_feed *f, const char **why)
 {
-	static uint8_t		 buf[65536];
 	git_indexer_options	 opts;
-	git_indexer_progress	 stats;
-	git_indexer		*idx = NULL;
-	git_odb			*odb = NULL;
-	struct packscan		 ps;
-	struct pollfd		 pfd = { fd, POLLIN, 0 };
 	char			 dir[PATH_MAX];
-	time_t			 deadline = now() + caps->qc_seconds;
-	ssize_t			 n;
-	int			 rc = -1, left;
 
-	memset(&stats, 0, sizeof(stats));
-	packscan_init(&ps, &caps->qc_pack);
+	memset(f, 0, sizeof(*f));
+	f->qf_deadline = now() + caps->qc_seconds;
+	packscan_init(&f->qf_scan, &caps->qc_pack);
 	/*
 	 * No verify: libgit2 1.5 leaks with it, and qr_check reads every
 	 * object the new commits name, refusing a pack that lacks one.
 	 */
 	git_indexer_options_init(&opts, GIT_INDEXER_OPTIONS_VERSION);
 	snprintf(dir, sizeof(dir), "%sobjects/pack", git_repository_path(q));
-	if (git_repository_odb(&odb, q) != 0 ||
-	    git_indexer_new(&idx, dir, 0444, odb, &opts) != 0) {
+	if (git_repository_odb(&f->qf_odb, q) != 0 ||
+	    git_indexer_new(&f->qf_idx, dir, 0444, f->qf_odb, &opts) != 0) {
 		*why = "the quarantine's store cannot take a pack";
-		goto out;
+		return -1;
 	}
+	return 0;
+}
+
+int
+qr_feed_data(struct qr_feed *f, const void *buf, size_t n, const char **why)
+{
+	if (now() > f->qf_deadline) {
+		*why = "the pack took longer than the time cap";
+		return -1;
+	}
+	if (packscan_feed(&f->qf_scan, buf, n) == -1) {
+		*why = f->qf_scan.ps_why;
+		return -1;
+	}
+	if (git_indexer_append(f->qf_idx, buf, n, &f->qf_stats) != 0) {
+		*why = "libgit2 refused the pack";
+		return -1;
+	}
+	return 0;
+}
+
+int
+qr_feed_finish(struct qr_feed *f, struct qr_result *res, const char **why)
+{
+	if (packscan_finish(&f->qf_scan) == -1) {
+		*why = f->qf_scan.ps_why;
+		return -1;
+	}
+	if (git_indexer_commit(f->qf_idx, &f->qf_stats) != 0) {
+		*why = "libgit2 refused the pack (its checksum, or an object "
+		    "it needs is missing)";
+		return -1;
+	}
+	strlcpy(res->qr_pack, git_indexer_name(f->qf_idx),
+	    sizeof(res->qr_pack));
+	res->qr_idx = NULL;
+	res->qr_objects = f->qf_stats.total_objects;
+	return 0;
+}
+
+void
+qr_feed_free(struct qr_feed *f)
+{
+	packscan_free(&f->qf_scan);
+	git_indexer_free(f->qf_idx);
+	git_odb_free(f->qf_odb);
+	f->qf_idx = NULL;
+	f->qf_odb = NULL;
+}
+
+/* The pack from fd, until its end (the tests' and tools' way). */
+int
+qr_index(git_repository *q, int fd, const struct qr_caps *caps,
+    struct qr_result *res, const char **why)
+{
+	static uint8_t		 buf[65536];
+	struct qr_feed		 f;
+	struct pollfd		 pfd = { fd, POLLIN, 0 };
+	ssize_t			 n;
+	int			 rc = -1, left;
+
+	if (qr_feed_begin(q, caps, &f, why) == -1)
+		goto out;
 	for (;;) {
-		if ((left = (int)(deadline - now())) <= 0) {
+		if ((left = (int)(f.qf_deadline - now())) <= 0) {
 			*why = "the pack took longer than the time cap";
 			goto out;
 		}
@@ -128,31 +183,12 @@ qr_index(git_repository *q, int fd, const struct qr_caps *caps,
 		}
 		if (n == 0)
 			break;
-		if (packscan_feed(&ps, buf, (size_t)n) == -1) {
-			*why = ps.ps_why;
+		if (qr_feed_data(&f, buf, (size_t)n, why) == -1)
 			goto out;
-		}
-		if (git_indexer_append(idx, buf, (size_t)n, &stats) != 0) {
-			*why = "libgit2 refused the pack";
-			goto out;
-		}
 	}
-	if (packscan_finish(&ps) == -1) {
-		*why = ps.ps_why;
-		goto out;
-	}
-	if (git_indexer_commit(idx, &stats) != 0) {
-		*why = "libgit2 refused the pack (its checksum, or an object "
-		    "it needs is missing)";
-		goto out;
-	}
-	strlcpy(res->qr_pack, git_indexer_name(idx), sizeof(res->qr_pack));
-	res->qr_objects = stats.total_objects;
-	rc = 0;
+	rc = qr_feed_finish(&f, res, why);
 out:
-	packscan_free(&ps);
-	git_indexer_free(idx);
-	git_odb_free(odb);
+	qr_feed_free(&f);
 	return rc;
 }
 
@@ -182,15 +218,19 @@ objset_add(const git_oid *id, void *arg)
 
 /* The pack's own objects, read from its index alone. */
 static int
-objset_of_pack(git_repository *q, const char *name, struct objset *os)
+objset_of_pack(git_repository *q, const struct qr_result *res,
+    struct objset *os)
 {
 	git_odb_backend	*be = NULL;
 	git_odb		*odb = NULL;
 	char		 path[PATH_MAX];
 	int		 rc = -1;
 
-	snprintf(path, sizeof(path), "%sobjects/pack/pack-%s.idx",
-	    git_repository_path(q), name);
+	if (res->qr_idx != NULL)
+		strlcpy(path, res->qr_idx, sizeof(path));
+	else
+		snprintf(path, sizeof(path), "%sobjects/pack/pack-%s.idx",
+		    git_repository_path(q), res->qr_pack);
 	if (git_odb_new(&odb) != 0 ||
 	    git_odb_backend_one_pack(&be, path) != 0)
 		goto out;
@@ -395,6 +435,39 @@ compare_trees(struct walk *w, const git_tree *tree, const git_tree *old,
 }
 
 /*
+ * A host commit (not in the pack) descends from the base: the walk
+ * goes through its parents and stops at the base, never past it (the
+ * base came without its parents: code in's pack is shallow).  The
+ * snapshot commits code in made are the only ones expected: a few.
+ */
+#define QR_HOST_HOPS	16
+static int
+host_descends(struct walk *w, const git_oid *p)
+{
+	git_commit	*c;
+	git_oid		 at;
+	int		 hops, ok = 0;
+
+	git_oid_cpy(&at, p);
+	for (hops = 0; hops < QR_HOST_HOPS; hops++) {
+		if (git_oid_equal(&at, w->w_base))
+			return 1;
+		if (bsearch(&at, w->w_pack.os_ids, w->w_pack.os_n,
+		    sizeof(at), oid_cmp) != NULL ||
+		    !git_odb_exists(w->w_odb, &at) ||
+		    git_commit_lookup(&c, w->w_repo, &at) != 0)
+			return 0;
+		ok = git_commit_parentcount(c) == 1;
+		if (ok)
+			git_oid_cpy(&at, git_commit_parent_id(c, 0));
+		git_commit_free(c);
+		if (!ok)
+			return 0;
+	}
+	return 0;
+}
+
+/*
  * Every parent is the base, a commit of this walk seen before, or one
  * of the host's (not in the pack) that descends from the base: the
  * snapshot commits code in made.
@@ -411,9 +484,7 @@ descends(struct walk *w, const git_commit *c)
 
 		if (git_oid_equal(p, w->w_base) || objset_seen(&w->w_pack, p))
 			continue;
-		if (bsearch(p, w->w_pack.os_ids, w->w_pack.os_n, sizeof(*p),
-		    oid_cmp) != NULL ||
-		    git_graph_descendant_of(w->w_repo, p, w->w_base) != 1)
+		if (!host_descends(w, p))
 			return 0;
 	}
 	return 1;
@@ -477,7 +548,7 @@ qr_tip(git_repository *q, const git_oid *start, struct qr_result *res,
 	git_oid_cpy(tip, start);
 	*why = "the quarantine's pack cannot be read";
 	if (git_repository_odb(&odb, q) != 0 ||
-	    objset_of_pack(q, res->qr_pack, &os) != 0)
+	    objset_of_pack(q, res, &os) != 0)
 		goto out;
 	/* Mark every parent a commit of the pack names. */
 	for (i = 0; i < os.os_n; i++) {
@@ -547,6 +618,80 @@ parents_present(struct walk *w)
 }
 
 /*
+ * The new commits from tip, parents first (a depth-first post-order):
+ * a walk of the pack's own commits only, so it never reaches past the
+ * base, whose parents the quarantine lacks.
+ */
+static int
+walk_order(struct walk *w, const git_oid *tip, git_oid **orderp,
+    size_t *np)
+{
+	size_t		*stack = NULL;
+	uint8_t		*state = NULL;	/* 1 expanded, 2 emitted */
+	git_oid		*order = NULL, *hit;
+	git_commit	*c;
+	size_t		 nstack = 0, n = 0, max = w->w_pack.os_n, k;
+	unsigned	 i;
+	int		 rc = -1;
+
+	hit = bsearch(tip, w->w_pack.os_ids, max, sizeof(*tip), oid_cmp);
+	if (hit == NULL) {
+		w->w_why = "a new commit that is not in the pack";
+		return -1;
+	}
+	/* Each commit is pushed at most once a parent edge: 2 a commit. */
+	if ((stack = calloc(2 * max + 1, sizeof(*stack))) == NULL ||
+	    (order = calloc(max, sizeof(*order))) == NULL ||
+	    (state = calloc(max, 1)) == NULL) {
+		w->w_why = "out of memory";
+		goto out;
+	}
+	stack[nstack++] = hit - w->w_pack.os_ids;
+	while (nstack > 0) {
+		k = stack[nstack - 1];
+		if (state[k] == 2) {
+			nstack--;
+			continue;
+		}
+		if (state[k] == 1) {
+			nstack--;
+			state[k] = 2;
+			git_oid_cpy(&order[n++], &w->w_pack.os_ids[k]);
+			continue;
+		}
+		state[k] = 1;
+		if (git_commit_lookup(&c, w->w_repo, &w->w_pack.os_ids[k]) !=
+		    0) {
+			w->w_why = "a new commit libgit2 cannot read";
+			goto out;
+		}
+		for (i = 0; i < git_commit_parentcount(c); i++) {
+			hit = bsearch(git_commit_parent_id(c, i),
+			    w->w_pack.os_ids, max, sizeof(*hit), oid_cmp);
+			/* The base or the host's: not walked. */
+			if (hit == NULL || state[hit - w->w_pack.os_ids] != 0)
+				continue;
+			if (nstack >= 2 * max + 1) {
+				git_commit_free(c);
+				w->w_why = "the new commits cannot be walked";
+				goto out;
+			}
+			stack[nstack++] = hit - w->w_pack.os_ids;
+		}
+		git_commit_free(c);
+	}
+	*orderp = order;
+	*np = n;
+	order = NULL;
+	rc = 0;
+out:
+	free(stack);
+	free(order);
+	free(state);
+	return rc;
+}
+
+/*
  * The commits from base to tip in the pack res->qr_pack names (start:
  * the snapshot code in made on base, whose entries are the user's own;
  * base itself when there is none); every entry they add or change goes
@@ -560,10 +705,9 @@ qr_check(git_repository *q, const git_oid *base, const git_oid *start,
 {
 	struct walk	 w;
 	git_commit	*sc = NULL;
-	git_revwalk	*rw = NULL;
-	git_oid		 id;
-	size_t		 i;
-	int		 rc = -1, err;
+	git_oid		*order = NULL;
+	size_t		 i, norder = 0;
+	int		 rc = -1;
 
 	memset(&w, 0, sizeof(w));
 	w.w_repo = q;
@@ -576,7 +720,7 @@ qr_check(git_repository *q, const git_oid *base, const git_oid *start,
 	res->qr_flags = 0;
 	res->qr_commits = 0;
 	if (git_repository_odb(&w.w_odb, q) != 0 ||
-	    objset_of_pack(q, res->qr_pack, &w.w_pack) != 0) {
+	    objset_of_pack(q, res, &w.w_pack) != 0) {
 		w.w_why = "the quarantine's pack cannot be read";
 		goto out;
 	}
@@ -587,29 +731,16 @@ qr_check(git_repository *q, const git_oid *base, const git_oid *start,
 	}
 	if (parents_present(&w) == -1)
 		goto out;
-	if (git_revwalk_new(&rw, q) != 0 ||
-	    git_revwalk_sorting(rw, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE) !=
-	    0 || git_revwalk_push(rw, tip) != 0 ||
-	    git_revwalk_hide(rw, base) != 0 || git_revwalk_hide(rw, start) != 0) {
-		w.w_why = "the new commits cannot be walked (one is missing)";
+	if (!git_oid_equal(tip, base) && !git_oid_equal(tip, start) &&
+	    walk_order(&w, tip, &order, &norder) == -1)
 		goto out;
-	}
-	while ((err = git_revwalk_next(&id, rw)) == 0) {
+	for (i = 0; i < norder; i++) {
 		if (++res->qr_commits > caps->qc_commits_max) {
 			w.w_why = "more commits than the cap";
 			goto out;
 		}
-		if (check_commit(&w, &id) == -1)
+		if (check_commit(&w, &order[i]) == -1)
 			goto out;
-	}
-	if (err != GIT_ITEROVER) {
-		w.w_why = "the new commits cannot be walked";
-		goto out;
-	}
-	if (!git_oid_equal(tip, base) &&
-	    git_graph_descendant_of(q, tip, base) != 1) {
-		w.w_why = "a commit that does not descend from the start";
-		goto out;
 	}
 	for (i = 0; i < w.w_pack.os_n; i++)
 		if (!w.w_pack.os_seen[i]) {
@@ -619,10 +750,35 @@ qr_check(git_repository *q, const git_oid *base, const git_oid *start,
 	rc = 0;
 out:
 	*why = w.w_why;
-	git_revwalk_free(rw);
+	free(order);
 	git_tree_free(w.w_known);
 	git_commit_free(sc);
 	git_odb_free(w.w_odb);
+	free(w.w_pack.os_ids);
+	free(w.w_pack.os_seen);
+	return rc;
+}
+
+/* The new commits from tip, parents first, for the review. */
+int
+qr_commits(git_repository *q, const struct qr_result *res,
+    const git_oid *tip, git_oid **order, size_t *n, const char **why)
+{
+	struct walk	 w;
+	int		 rc = -1;
+
+	memset(&w, 0, sizeof(w));
+	w.w_repo = q;
+	*order = NULL;
+	*n = 0;
+	if (objset_of_pack(q, res, &w.w_pack) != 0)
+		w.w_why = "the quarantine's pack cannot be read";
+	else if (bsearch(tip, w.w_pack.os_ids, w.w_pack.os_n, sizeof(*tip),
+	    oid_cmp) == NULL)
+		rc = 0;		/* no new commit */
+	else
+		rc = walk_order(&w, tip, order, n);
+	*why = w.w_why;
 	free(w.w_pack.os_ids);
 	free(w.w_pack.os_seen);
 	return rc;

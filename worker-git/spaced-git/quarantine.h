@@ -17,7 +17,10 @@
 #ifndef QUARANTINE_H
 #define QUARANTINE_H
 
+#include <time.h>
+
 #include <git2.h>
+#include <git2/indexer.h>
 
 #include "packscan.h"
 #include "tree_policy.h"
@@ -48,9 +51,37 @@ struct qr_result {
 	uint32_t	 qr_commits;	/* new commits */
 	uint32_t	 qr_objects;	/* in the pack */
 	char		 qr_pack[GIT_OID_HEXSZ + 1];
+	/* qr_pack's .idx when it is not in the store's objects/pack */
+	const char	*qr_idx;
 };
 
+/* A pack as it streams in (qr_index reads one from an fd). */
+struct qr_feed {
+	struct packscan		 qf_scan;
+	git_indexer		*qf_idx;
+	git_odb			*qf_odb;
+	git_indexer_progress	 qf_stats;
+	time_t			 qf_deadline;
+};
+/*
+ * qr_pack_out's request: the work from base (and start, the code-in
+ * snapshot) to tip, less what the owner has (have: ga_have(), zero for
+ * none), with the reasons allowed by name.
+ */
+struct qr_out {
+	git_oid		 qo_base, qo_start, qo_tip;
+	git_oid		 qo_have;
+	uint32_t	 qo_allow;
+};
+/* Pack bytes, in order; non-zero stops the pack. */
+typedef int	qr_write_fn(void *, const void *, size_t);
+
 void	 qr_caps_default(struct qr_caps *);
+int	 qr_feed_begin(git_repository *, const struct qr_caps *,
+	    struct qr_feed *, const char **);
+int	 qr_feed_data(struct qr_feed *, const void *, size_t, const char **);
+int	 qr_feed_finish(struct qr_feed *, struct qr_result *, const char **);
+void	 qr_feed_free(struct qr_feed *);
 int	 qr_index(git_repository *, int, const struct qr_caps *,
 	    struct qr_result *, const char **);
 int	 qr_tip(git_repository *, const git_oid *, struct qr_result *,
@@ -58,5 +89,17 @@ int	 qr_tip(git_repository *, const git_oid *, struct qr_result *,
 int	 qr_check(git_repository *, const git_oid *, const git_oid *,
 	    const git_oid *, const struct qr_caps *, qr_report_fn *, void *,
 	    struct qr_result *, const char **);
+int	 qr_pack_out(git_repository *, const struct qr_out *,
+	    const struct qr_caps *, struct qr_result *, qr_write_fn *, void *,
+	    const char **);
+
+int	 qr_commits(git_repository *, const struct qr_result *,
+	    const git_oid *, git_oid **, size_t *, const char **);
+/* qr_review.c: the checks, and the review sent as records */
+struct git_review_rec;
+typedef void	qr_send_fn(const struct git_review_rec *);
+int	 qr_review(git_repository *, const git_oid *, const git_oid *,
+	    const git_oid *, const struct qr_caps *, struct qr_result *,
+	    uint32_t, qr_send_fn *, const char **);
 
 #endif

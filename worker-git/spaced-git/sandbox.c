@@ -33,3 +33,14 @@ const struct sandbox_spec git_sandbox = {
 	.sb_extra = NULL,
 	.sb_landlock_dir = NULL,
 };
+
+/*
+ * A quarantine's: its store alone, the chroot's root (or, for a
+ * spaced that is no root, the folder it was started in).
+ */
+const struct sandbox_spec qr_sandbox = {
+	.sb_name = "quarantine",
+	.sb_groups = SB_STDIO | SB_RPATH | SB_WPATH,
+	.sb_extra = NULL,
+	.sb_landlock_dir = ".",
+};

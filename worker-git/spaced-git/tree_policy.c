@@ -81,6 +81,36 @@ policy_reason_from_name(const char *name)
 	return 0;
 }
 
+/*
+ * apply --allow: reason names, comma-separated, each one that may be
+ * allowed; -1 for any other (a never-allowed one too).
+ */
+int
+policy_allow_parse(const char *list, uint32_t *bits)
+{
+	char		 name[64];
+	const char	*p = list, *comma;
+	size_t		 n;
+	uint32_t	 bit;
+
+	*bits = 0;
+	while (*p != '\0') {
+		comma = strchr(p, ',');
+		n = comma != NULL ? (size_t)(comma - p) : strlen(p);
+		if (n == 0 || n >= sizeof(name))
+			return -1;
+		memcpy(name, p, n);
+		name[n] = '\0';
+		if ((bit = policy_reason_from_name(name)) == 0)
+			return -1;
+		*bits |= bit;
+		if (comma != NULL && comma[1] == '\0')
+			return -1;	/* a trailing comma: a name left out */
+		p += n + (comma != NULL);
+	}
+	return 0;
+}
+
 /* The HFS+ ignorable code points git's utf8.c names, as UTF-8. */
 static size_t
 hfs_ignorable(const unsigned char *p, size_t left)

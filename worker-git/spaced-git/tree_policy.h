@@ -92,6 +92,7 @@ uint32_t	 policy_check_symlink(const char *, size_t, const char *,
 int		 policy_attributes_driver(const char *, size_t);
 const char	*policy_reason_name(uint32_t);
 uint32_t	 policy_reason_from_name(const char *);
+int		 policy_allow_parse(const char *, uint32_t *);
 size_t		 policy_escape(char *, size_t, const char *, size_t);
 
 #endif

@@ -27,8 +27,8 @@
 
 #include <linux/capability.h>
 
+#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <event.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -50,6 +50,7 @@
 #define LAUNCH_CHILDREN_MAX	32	/* spaced keeps fewer instances */
 #define LAUNCH_GROUPS_MAX	64	/* a caller's groups we look at */
 #define PASSWD_FILE		"/etc/passwd"
+#define QR_CAPS	(1ULL << CAP_SETUID | 1ULL << CAP_SETGID | 1ULL << CAP_SYS_CHROOT)
 #define GROUP_FILE		"/etc/group"
 
 /* A spaced-git we started, and spaced's id of that instance. */
@@ -94,9 +95,14 @@ launch_prewarm(void)
 	if ((size_t)snprintf(env.ln_git_path, sizeof(env.ln_git_path),
 	    "%s/spaced-git", self) >= sizeof(env.ln_git_path))
 		fatalx("path of spaced-git too long");
+	/*
+	 * A quarantine's spaced-git gets QR_CAPS, to chroot and drop: they
+	 * stay in the bounding set, which a repository's spaced-git loses
+	 * again (CAP_SETPCAP, child_exec).
+	 */
 	if (geteuid() == 0)
-		sandbox_caps_limit(1ULL << CAP_SETUID | 1ULL << CAP_SETGID |
-		    1ULL << CAP_DAC_READ_SEARCH | 1ULL << CAP_KILL, 1);
+		sandbox_caps_limit_pass(QR_CAPS | 1ULL << CAP_SETPCAP |
+		    1ULL << CAP_DAC_READ_SEARCH | 1ULL << CAP_KILL, 1, QR_CAPS);
 }
 
 static int
@@ -270,6 +276,19 @@ child_stdio(void)
 	return 0;	/* null itself goes with closefrom */
 }
 
+/* Out of the bounding set, for good, in a child about to exec. */
+static int
+bounding_drop(uint64_t caps)
+{
+	int	 cap;
+
+	for (cap = 0; cap < 64; cap++)
+		if ((caps & 1ULL << cap) != 0 &&
+		    prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == -1)
+			return -1;
+	return 0;
+}
+
 /*
  * The child: the owner's credentials and nothing more, then spaced-git.
  * The change of uid drops our capabilities (launch_prewarm); as uid 0
@@ -292,6 +311,9 @@ child_exec(int fd, uid_t uid, gid_t gid, const char *home, const char *dir)
 	if (child_stdio() == -1 || dup2(fd, PROC_PARENT_FD) == -1)
 		_exit(1);
 	closefrom(PROC_PARENT_FD + 1);
+	if (geteuid() == 0 && (bounding_drop(QR_CAPS) == -1 ||
+	    bounding_drop(1ULL << CAP_SETPCAP) == -1))
+		_exit(1);
 	if (setgroups(1, &gid) == -1 || setresgid(gid, gid, gid) == -1 ||
 	    setresuid(uid, uid, uid) == -1)
 		_exit(1);
@@ -361,6 +383,232 @@ launch_git(struct imsgev *iev, struct imsg *imsg)
 	reply(iev, peerid, pid, sb.st_uid, NULL, NULL);
 }
 
+/* The quarantine's user, from the file (no NSS); a plain spaced's own. */
+static int
+quarantine_ids(uid_t *uid, gid_t *gid)
+{
+	struct passwd	*pw;
+	FILE		*f;
+	int		 found = 0;
+
+	if (geteuid() != 0) {
+		*uid = getuid();
+		*gid = getgid();
+		return 0;
+	}
+	if ((f = fopen(PASSWD_FILE, "re")) == NULL)
+		return -1;
+	while ((pw = fgetpwent(f)) != NULL)
+		if (strcmp(pw->pw_name, QUARANTINE_USER) == 0) {
+			*uid = pw->pw_uid;
+			*gid = pw->pw_gid;
+			found = pw->pw_uid != 0;
+			break;
+		}
+	fclose(f);
+	return found ? 0 : -1;
+}
+
+/* A space id: twelve lowercase hex digits, nothing else. */
+static int
+qr_space_valid(const char *id)
+{
+	size_t	 i;
+
+	for (i = 0; id[i] != '\0'; i++)
+		if (!((id[i] >= '0' && id[i] <= '9') ||
+		    (id[i] >= 'a' && id[i] <= 'f')))
+			return 0;
+	return i == 12;
+}
+
+static void
+qr_req_take(struct imsg *imsg, struct launch_qr_req *lq)
+{
+	if (imsg_get_data(imsg, lq, sizeof(*lq)) == -1 ||
+	    memchr(lq->lq_space, '\0', sizeof(lq->lq_space)) == NULL ||
+	    memchr(lq->lq_state, '\0', sizeof(lq->lq_state)) == NULL ||
+	    lq->lq_state[0] != '/' || !qr_space_valid(lq->lq_space))
+		fatalx("%s: bad quarantine request", __func__);
+}
+
+/*
+ * The quarantine's folder, its group the quarantine's (made with that
+ * gid: no chown), entered: no link followed on the way.  -1: errno.
+ */
+static int
+qr_enter(const struct launch_qr_req *lq)
+{
+	int	 sfd, qfd, fd;
+
+	if ((sfd = open(lq->lq_state, O_PATH | O_DIRECTORY | O_CLOEXEC)) ==
+	    -1)
+		return -1;
+	(void)mkdirat(sfd, QUARANTINE_DIR, 0711);
+	qfd = openat(sfd, QUARANTINE_DIR, O_PATH | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC);
+	close(sfd);
+	if (qfd == -1)
+		return -1;
+	(void)mkdirat(qfd, lq->lq_space, 0770);
+	fd = openat(qfd, lq->lq_space, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC);
+	close(qfd);
+	if (fd == -1)
+		return -1;
+	if (fchmod(fd, 0770) == -1 && errno != EPERM) {
+		close(fd);
+		return -1;
+	}
+	if (fchdir(fd) == -1) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/*
+ * The child: the quarantine's gid, its folder as the working
+ * directory, and (as root) the three capabilities spaced-git needs to
+ * chroot there and become the quarantine's uid; no HOME, no config.
+ */
+static __dead void
+qr_child_exec(int fd, const struct launch_qr_req *lq, uid_t uid, gid_t gid)
+{
+	char	 uids[16], gids[16];
+	char	*argv[] = { "spaced-git", "-Q", uids, gids, NULL };
+	char	*envp[] = { NULL };
+
+	snprintf(uids, sizeof(uids), "%u", (unsigned)uid);
+	snprintf(gids, sizeof(gids), "%u", (unsigned)gid);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
+		_exit(1);
+	signal(SIGCHLD, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	if (child_stdio() == -1 || dup2(fd, PROC_PARENT_FD) == -1)
+		_exit(1);
+	closefrom(PROC_PARENT_FD + 1);
+	if (geteuid() == 0 && (setgroups(1, &gid) == -1 ||
+	    setresgid(gid, gid, gid) == -1))
+		_exit(1);
+	if (qr_enter(lq) == -1)
+		_exit(1);
+	if (geteuid() == 0 && sandbox_caps_hand(QR_CAPS) == -1)
+		_exit(1);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
+		_exit(1);
+	execve(env.ln_git_path, argv, envp);
+	_exit(127);
+}
+
+static void
+launch_quarantine(struct imsgev *iev, struct imsg *imsg)
+{
+	struct launch_qr_req	 lq;
+	uint32_t		 peerid = imsg_get_peerid(imsg);
+	uid_t			 uid;
+	gid_t			 gid;
+	pid_t			 pid;
+	int			 fd = imsg_get_fd(imsg), slot;
+
+	if (fd == -1)
+		fatalx("%s: no channel", __func__);
+	qr_req_take(imsg, &lq);
+	if ((slot = child_slot(0)) == -1) {
+		close(fd);
+		reply(iev, peerid, 0, 0, ERR_BUSY, "too many spaced-git");
+		return;
+	}
+	if (quarantine_ids(&uid, &gid) == -1) {
+		close(fd);
+		reply(iev, peerid, 0, 0, ERR_CODE_OUT_FAILED, "no user "
+		    QUARANTINE_USER " in " PASSWD_FILE);
+		return;
+	}
+	switch (pid = fork()) {
+	case -1:
+		close(fd);
+		reply(iev, peerid, 0, uid, ERR_CODE_OUT_FAILED, "fork: %s",
+		    strerror(errno));
+		return;
+	case 0:
+		qr_child_exec(fd, &lq, uid, gid);
+	}
+	close(fd);
+	env.ln_children[slot].lc_pid = pid;
+	env.ln_children[slot].lc_id = peerid;
+	log_debug("spaced-git %d in the quarantine of %s", (int)pid,
+	    lq.lq_space);
+	reply(iev, peerid, pid, uid, NULL, NULL);
+}
+
+/* rm -r of what fd holds, by the quarantine's own uid (a child). */
+static int
+qr_empty(int dfd, int depth)
+{
+	DIR		*d;
+	struct dirent	*de;
+	int		 fd, rc = 0;
+
+	if (depth > 64 || (d = fdopendir(dfd)) == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (unlinkat(dirfd(d), de->d_name, 0) == 0)
+			continue;
+		if ((fd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY |
+		    O_NOFOLLOW | O_CLOEXEC)) == -1 || qr_empty(fd, depth + 1) ==
+		    -1 || unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR) == -1)
+			rc = -1;
+	}
+	closedir(d);
+	return rc;
+}
+
+/*
+ * remove: the space's quarantine goes.  Its contents belong to the
+ * quarantine's uid: a child of that uid empties it, then the folder
+ * (root's) goes.  Nothing to answer: a remove does not wait for it.
+ */
+static void
+launch_quarantine_remove(struct imsg *imsg)
+{
+	struct launch_qr_req	 lq;
+	char			 path[PATH_MAX];
+	uid_t			 uid;
+	gid_t			 gid;
+	pid_t			 pid;
+	int			 status, fd;
+
+	qr_req_take(imsg, &lq);
+	if (quarantine_ids(&uid, &gid) == -1 ||
+	    (size_t)snprintf(path, sizeof(path), "%s/" QUARANTINE_DIR "/%s",
+	    lq.lq_state, lq.lq_space) >= sizeof(path))
+		return;
+	if ((fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1)
+		return;
+	switch (pid = fork()) {
+	case -1:
+		close(fd);
+		return;
+	case 0:
+		if (geteuid() == 0 && (setgroups(1, &gid) == -1 ||
+		    setresgid(gid, gid, gid) == -1 ||
+		    setresuid(uid, uid, uid) == -1))
+			_exit(1);
+		_exit(qr_empty(fd, 0) == 0 ? 0 : 1);
+	}
+	close(fd);
+	/* A few files of git's: this is short, and nothing else waits. */
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+	if (rmdir(path) == -1)
+		log_warn("quarantine %s", lq.lq_space);
+}
+
 static void
 launch_kill(struct imsgev *iev, struct imsg *imsg)
 {
@@ -409,6 +657,12 @@ launch_dispatch(struct imsgev *iev, struct imsg *imsg)
 		break;
 	case IMSG_LAUNCH_KILL:
 		launch_kill(iev, imsg);
+		break;
+	case IMSG_LAUNCH_QR_REQ:
+		launch_quarantine(iev, imsg);
+		break;
+	case IMSG_LAUNCH_QR_REMOVE:
+		launch_quarantine_remove(imsg);
 		break;
 	default:
 		fatalx("%s: unexpected imsg %u", __func__,

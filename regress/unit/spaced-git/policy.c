@@ -296,3 +296,24 @@ Test(policy, libgit2_agrees)
 	cr_expect(git_path_is_gitfile("gitmod~1", 8,
 	    GIT_PATH_GITFILE_GITMODULES, GIT_PATH_FS_NTFS));
 }
+
+/* apply --allow: names of reasons that may be allowed, and only those. */
+Test(policy, allow_list)
+{
+	uint32_t	 bits;
+
+	cr_expect_eq(policy_allow_parse("", &bits), 0);
+	cr_expect_eq(bits, 0u);
+	cr_expect_eq(policy_allow_parse("new_executable,large_file", &bits),
+	    0);
+	cr_expect_eq(bits, POLICY_NEW_EXECUTABLE | POLICY_LARGE_FILE);
+	cr_expect_eq(policy_allow_parse("gitmodules,attributes_driver",
+	    &bits), 0);
+	cr_expect_eq(bits, POLICY_GITMODULES | POLICY_ATTR_DRIVER);
+	/* A never-allowed reason, an unknown one, an empty name. */
+	cr_expect_eq(policy_allow_parse("dotgit", &bits), -1);
+	cr_expect_eq(policy_allow_parse("gitlink,large_file", &bits), -1);
+	cr_expect_eq(policy_allow_parse("nosuch", &bits), -1);
+	cr_expect_eq(policy_allow_parse("large_file,", &bits), -1);
+	cr_expect_eq(policy_allow_parse(",large_file", &bits), -1);
+}

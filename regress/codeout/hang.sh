@@ -1,0 +1,44 @@
+#!/bin/sh
+# Code out against a space that hangs: the agent makes its .git/HEAD a
+# FIFO, on which any git command blocks for ever (the control: plain
+# git inside does).  The fixed script meets code in's time cap (here
+# 15 s, spaced.conf's "code in timeout"), the review is refused, the
+# quarantine takes nothing, the user's repository is unchanged and no
+# host-side hook ran.  A hang guard of 180 s, never a timed assertion.
+SPACED_EXTRA_CONF="code in timeout 15"
+. "$(dirname "$0")/../contract/lib.sh"
+
+RC=$build/regress/tools/repo-compare
+jqe() { jq -e "$@" >/dev/null; }
+repo=$T/user
+git init -q -b main "$repo"
+echo a >"$repo/a.txt"
+git -C "$repo" add a.txt
+git -C "$repo" -c user.name=u -c user.email=u@u.invalid commit -qm base
+printf '#!/bin/sh\ntouch %s/HOST-RAN\n' "$T" >"$repo/.git/hooks/reference-transaction"
+chmod +x "$repo/.git/hooks/reference-transaction"
+id=$(sc create -n codeout-hang 2>"$T/create.err")
+check "a space" sh -c "printf %s '$id' | grep -Eqx '[0-9a-f]{12}'"
+sc -j code-in "$id" "$repo" >"$T/ci.json" 2>"$T/ci.err"
+sp=$(jq -r .spacePath "$T/ci.json")
+"$RC" snap "$repo" >"$T/rc.before"
+sc exec "$id" -- /bin/sh -c "cd '$sp' && echo w >>a.txt &&
+    rm .git/HEAD && mkfifo .git/HEAD" >/dev/null 2>&1
+sc exec "$id" -- /bin/sh -c "cd '$sp' && timeout 3 git rev-parse HEAD" \
+    >/dev/null 2>&1
+check "control: git inside blocks on the FIFO (killed at 3 s: 124)" \
+    test $? = 124
+timeout 180 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" -j review \
+    "$id" "$repo" >"$T/hang.json" 2>&1
+rc=$?
+sed 's/^/# /' "$T/hang.json" | head -4
+check "the review ends (not the guard's kill)" test "$rc" != 124
+check "refused: the script met the time cap" jqe \
+    '.error == "code_out_failed" and (.message | test("timeout|time cap|killed"))' \
+    "$T/hang.json"
+"$RC" snap "$repo" >"$T/rc.after"
+check "the user's repository is unchanged" \
+    "$RC" diff "$T/rc.before" "$T/rc.after" "$id"
+check "no host-side hook ran" test ! -e "$T/HOST-RAN"
+sc remove "$id" >/dev/null
+finish
