@@ -426,6 +426,24 @@ out:
 	return rc;
 }
 
+/* Tip is a commit of the pack (or base) and base is its ancestor. */
+static int
+descends(struct ga_apply *ga, char *err, size_t len)
+{
+	git_commit	*c = NULL;
+	const git_oid	*tip = &ga->g_req.tip, *base = &ga->g_req.base;
+
+	if (git_commit_lookup(&c, ga->g_repo, tip) != 0)
+		return say(err, len, GA_ERR_PACK_REFUSED, "the tip is not a "
+		    "commit the pack or the repository holds");
+	git_commit_free(c);
+	if (!git_oid_equal(tip, base) &&
+	    git_graph_descendant_of(ga->g_repo, tip, base) != 1)
+		return say(err, len, GA_ERR_PACK_REFUSED, "the tip does not "
+		    "descend from base");
+	return 0;
+}
+
 static void
 flag_seen(void *arg, uint32_t reason, const git_oid *commit,
     const char *path, size_t len)
@@ -582,7 +600,8 @@ ga_finish(struct ga_apply *ga, struct ga_result *gr, char *err, size_t len)
 		rc = 0;
 		goto out;
 	}
-	if (stage(ga, err, len) == -1 || recheck(ga, gr, err, len) == -1)
+	if (stage(ga, err, len) == -1 || descends(ga, err, len) == -1 ||
+	    recheck(ga, gr, err, len) == -1)
 		goto out;
 	rc = ga->g_req.mode == GA_BRANCH ? branch_finish(ga, gr, err, len) :
 	    worktree_finish(ga, gr, err, len);

@@ -191,8 +191,18 @@ Test(apply, a_branch_that_moved_elsewhere_is_refused)
 	cr_assert_eq(ax_sh("cd user && C=$($G commit-tree -m root "
 	    "HEAD^{tree}) && $G update-ref refs/heads/spaced/t $C"), 0);
 	ax_take("user", &before);
-	expect_refused(ax_apply("user", &req, "p.pack", 4096, &gr, err,
-	    sizeof(err)), err, "branch_moved");
+	{
+		struct ga_apply	*ga = NULL;
+		git_repository	*r;
+		char		 path[128];
+
+		snprintf(path, sizeof(path), "%s/user", ax_dir);
+		cr_assert_eq(git_repository_open(&r, path), 0);
+		expect_refused(ga_begin(r, &req, &ga, err, sizeof(err)), err,
+		    "branch_moved");
+		cr_expect_null(ga);
+		git_repository_free(r);
+	}
 	ax_untouched("user", &before);
 	/* Control: where the work started, the same pack fast-forwards it. */
 	cr_assert_eq(ax_sh("$G -C user update-ref refs/heads/spaced/t %s",
@@ -362,6 +372,8 @@ Test(apply, packs_that_lie_are_refused)
 	ax_req(&req, GA_BRANCH, "spaced/t", root);
 	expect_refused(ax_apply("user", &req, "root.pack", 4096, &gr, err,
 	    sizeof(err)), err, "pack_refused");
+	cr_expect_str_eq(err, "pack_refused: the tip does not descend from "
+	    "base");
 	/* A base this repository lacks. */
 	ax_req(&req, GA_BRANCH, "spaced/t", tip);
 	git_oid_fromstr(&req.base, blob);
@@ -411,6 +423,28 @@ Test(apply, packscan_reads_each_byte_before_the_indexer)
 	    sizeof(err)), err, "pack_refused");
 	cr_expect(strstr(err, "a delta on a base named by id") != NULL, "%s",
 	    err);
+	ax_untouched("user", &before);
+}
+
+Test(apply, a_bomb_stops_at_packscan_before_the_indexer)
+{
+	struct rc_manifest	 before;
+	struct ga_result	 gr;
+	struct ga_req		 req;
+	char			 tip[64], err[512];
+
+	ax_out(tip, sizeof(tip), WORK);
+	/* One blob that says 10 bytes and inflates to a million. */
+	cr_assert_eq(ax_sh("python3 -c 'import hashlib, sys, zlib\n"
+	    "b = b\"PACK\\0\\0\\0\\2\\0\\0\\0\\1\\x3a\" + "
+	    "zlib.compress(bytes(1000000))\n"
+	    "sys.stdout.buffer.write(b + hashlib.sha1(b).digest())' "
+	    ">bomb.pack"), 0);
+	ax_take("user", &before);
+	ax_req(&req, GA_BRANCH, "spaced/t", tip);
+	expect_refused(ax_apply("user", &req, "bomb.pack", 65536, &gr, err,
+	    sizeof(err)), err, "pack_refused");
+	cr_expect_str_eq(err, "pack_refused: an object longer than it says");
 	ax_untouched("user", &before);
 }
 
