@@ -446,6 +446,31 @@ Test(apply, a_bomb_stops_at_packscan_before_the_indexer)
 	    sizeof(err)), err, "pack_refused");
 	cr_expect_str_eq(err, "pack_refused: an object longer than it says");
 	ax_untouched("user", &before);
+	/* The header, then the bomb: the indexer never sees the bomb. */
+	{
+		struct ga_apply	*ga;
+		git_repository	*r;
+		char		 path[128], buf[65536], size[64];
+		ssize_t		 n;
+		int		 fd;
+
+		snprintf(path, sizeof(path), "%s/user", ax_dir);
+		cr_assert_eq(git_repository_open(&r, path), 0);
+		cr_assert_eq(ga_begin(r, &req, &ga, err, sizeof(err)), 0);
+		snprintf(path, sizeof(path), "%s/bomb.pack", ax_dir);
+		cr_assert_neq(fd = open(path, O_RDONLY), -1);
+		cr_assert_eq(read(fd, buf, 12), 12);
+		cr_assert_eq(ga_feed(ga, buf, 12), 0);
+		n = read(fd, buf, sizeof(buf));
+		close(fd);
+		cr_assert_gt(n, 1000);
+		cr_expect_eq(ga_feed(ga, buf, (size_t)n), -1);
+		ax_out(size, sizeof(size), "cat user/.git/objects/"
+		    "spaced-incoming-*/* | wc -c");
+		cr_expect_leq(atoi(size), 12, "the indexer got %s bytes", size);
+		ga_free(ga);
+		git_repository_free(r);
+	}
 }
 
 Test(apply, an_abort_leaves_nothing)
