@@ -158,6 +158,8 @@ link_pack(struct ga_apply *ga, char *err, size_t len)
 	char				 src[PATH_MAX], dst[PATH_MAX];
 	size_t				 i;
 
+	if (ga->g_stats.total_objects == 0)	/* no work: nothing to keep */
+		return 0;
 	snprintf(dst, sizeof(dst), "%spack/", ga->g_objects);
 	if (mkdir(dst, 0755) == 0)
 		strlcpy(ga->g_linked[ga->g_nlinked++], dst, PATH_MAX);

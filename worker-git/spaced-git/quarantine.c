@@ -205,7 +205,8 @@ objset_of_pack(git_repository *q, const struct qr_result *res,
 	}
 	if (git_odb_foreach(odb, objset_add, os) != 0)
 		goto out;
-	qsort(os->os_ids, os->os_n, sizeof(*os->os_ids), oid_cmp);
+	if (os->os_n > 0)	/* an empty pack: no array at all */
+		qsort(os->os_ids, os->os_n, sizeof(*os->os_ids), oid_cmp);
 	if ((os->os_seen = calloc(os->os_n ? os->os_n : 1, 1)) == NULL)
 		goto out;
 	rc = 0;
@@ -214,12 +215,20 @@ out:
 	return rc;
 }
 
+static git_oid *
+objset_find(const struct objset *os, const git_oid *id)
+{
+	if (os->os_n == 0)
+		return NULL;
+	return bsearch(id, os->os_ids, os->os_n, sizeof(*id), oid_cmp);
+}
+
 static int
 objset_mark(struct objset *os, const git_oid *id)
 {
 	git_oid	*hit;
 
-	hit = bsearch(id, os->os_ids, os->os_n, sizeof(*id), oid_cmp);
+	hit = objset_find(os, id);
 	if (hit == NULL)
 		return 0;
 	os->os_seen[hit - os->os_ids] = 1;
@@ -231,7 +240,7 @@ objset_seen(const struct objset *os, const git_oid *id)
 {
 	git_oid	*hit;
 
-	hit = bsearch(id, os->os_ids, os->os_n, sizeof(*id), oid_cmp);
+	hit = objset_find(os, id);
 	return hit != NULL && os->os_seen[hit - os->os_ids];
 }
 
@@ -416,8 +425,7 @@ descends(struct walk *w, const git_commit *c)
 
 		if (git_oid_equal(p, w->w_base) || objset_seen(&w->w_pack, p))
 			continue;
-		if (bsearch(p, w->w_pack.os_ids, w->w_pack.os_n, sizeof(*p),
-		    oid_cmp) != NULL ||
+		if (objset_find(&w->w_pack, p) != NULL ||
 		    git_graph_descendant_of(w->w_repo, p, w->w_base) != 1)
 			return 0;
 	}

@@ -539,3 +539,31 @@ Test(apply, flags_not_allowed_are_refused_by_the_owner_too)
 	    sizeof(err)), 0, "%s", err);
 	cr_expect_eq(gr.gr_flags, POLICY_NEW_EXECUTABLE);
 }
+
+Test(apply, no_work_is_an_empty_pack)
+{
+	struct ga_result	 gr;
+	struct ga_req		 req;
+	char			 err[512], a[64];
+
+	/* What a quarantine sends for a space that made nothing. */
+	cr_assert_eq(ax_sh("printf '%s\\n^%s\\n' | $G -C space pack-objects "
+	    "-q --revs --stdout --delta-base-offset >empty.pack", ax_base,
+	    ax_base), 0);
+	ax_req(&req, GA_BRANCH, "spaced/t", ax_base);
+	cr_assert_eq(ax_apply("user", &req, "empty.pack", 4096, &gr, err,
+	    sizeof(err)), 0, "%s", err);
+	cr_expect_eq(gr.gr_created, 1);
+	cr_expect_eq(gr.gr_commits, 0);
+	ax_out(a, sizeof(a), "$G -C user rev-parse spaced/t");
+	cr_expect_str_eq(a, ax_base);
+	ax_req(&req, GA_WORKTREE, NULL, ax_base);
+	cr_assert_eq(ax_apply("user", &req, "empty.pack", 4096, &gr, err,
+	    sizeof(err)), 0, "%s", err);
+	cr_expect_eq(gr.gr_added + gr.gr_modified + gr.gr_deleted, 0);
+	ga_result_free(&gr);
+	cr_expect_eq(ax_sh("cd user && test -z \"$($G status --porcelain)\""),
+	    0);
+	cr_expect_eq(ax_sh("ls user/.git/objects/pack | grep -q ."), 1,
+	    "an empty pack is not kept");
+}
