@@ -328,6 +328,13 @@ ga_begin(git_repository *repo, const struct ga_req *req,
 		    "from is not a commit of this repository");
 		goto out;
 	}
+	if (!git_oid_equal(&ga->g_start, &req->base) &&
+	    git_graph_descendant_of(ga->g_repo, &ga->g_start, &req->base) !=
+	    1) {
+		say(err, len, GA_ERR_BASE_MISSING, "the snapshot the work "
+		    "started on is not a commit of this repository on base");
+		goto out;
+	}
 	if (req->mode == GA_BRANCH ? branch_begin(ga, err, len) :
 	    gaw_ready(ga->g_repo, &req->base, err, len))
 		goto out;

@@ -374,9 +374,13 @@ Test(apply, packs_that_lie_are_refused)
 	    sizeof(err)), err, "pack_refused");
 	cr_expect_str_eq(err, "pack_refused: the tip does not descend from "
 	    "base");
-	/* A base this repository lacks. */
+	/* A base this repository lacks, a snapshot it lacks. */
 	ax_req(&req, GA_BRANCH, "spaced/t", tip);
 	git_oid_fromstr(&req.base, blob);
+	expect_refused(ax_apply("user", &req, "p.pack", 4096, &gr, err,
+	    sizeof(err)), err, "base_missing");
+	ax_req(&req, GA_BRANCH, "spaced/t", tip);
+	git_oid_fromstr(&req.start, blob);
 	expect_refused(ax_apply("user", &req, "p.pack", 4096, &gr, err,
 	    sizeof(err)), err, "base_missing");
 	ax_untouched("user", &before);
