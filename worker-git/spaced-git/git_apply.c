@@ -223,6 +223,7 @@ static int
 branch_begin(struct ga_apply *ga, char *err, size_t len)
 {
 	git_reference	*ref = NULL;
+	git_commit	*old;
 	const git_oid	*base = &ga->g_req.base;
 	char		 hex[GIT_OID_HEXSZ + 1];
 	int		 rc;
@@ -246,6 +247,10 @@ branch_begin(struct ga_apply *ga, char *err, size_t len)
 	git_reference_free(ref);
 	if (rc == -1)
 		return -1;
+	if (git_commit_lookup(&old, ga->g_repo, &ga->g_old) != 0)
+		return say(err, len, GA_ERR_BRANCH_MOVED, "%s names no commit; "
+		    "it is not forced", ga->g_ref);
+	git_commit_free(old);
 	if (git_oid_equal(&ga->g_old, base) ||
 	    git_graph_descendant_of(ga->g_repo, base, &ga->g_old) == 1 ||
 	    git_graph_descendant_of(ga->g_repo, &ga->g_old, base) == 1)
@@ -303,7 +308,7 @@ ga_begin(git_repository *repo, const struct ga_req *req,
     struct ga_apply **out, char *err, size_t len)
 {
 	struct ga_apply	*ga;
-	git_commit	*base = NULL;
+	git_commit	*base = NULL, *start = NULL;
 	git_oid		 zero;
 	int		 rc = -1;
 
@@ -328,9 +333,11 @@ ga_begin(git_repository *repo, const struct ga_req *req,
 		    "from is not a commit of this repository");
 		goto out;
 	}
+	/* A commit first: libgit2 1.5 leaks a graph walk from a blob. */
 	if (!git_oid_equal(&ga->g_start, &req->base) &&
+	    (git_commit_lookup(&start, ga->g_repo, &ga->g_start) != 0 ||
 	    git_graph_descendant_of(ga->g_repo, &ga->g_start, &req->base) !=
-	    1) {
+	    1)) {
 		say(err, len, GA_ERR_BASE_MISSING, "the snapshot the work "
 		    "started on is not a commit of this repository on base");
 		goto out;
@@ -343,6 +350,7 @@ ga_begin(git_repository *repo, const struct ga_req *req,
 	rc = 0;
 out:
 	git_commit_free(base);
+	git_commit_free(start);
 	if (rc == -1)
 		ga_free(ga);
 	else

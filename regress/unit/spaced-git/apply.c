@@ -204,6 +204,13 @@ Test(apply, a_branch_that_moved_elsewhere_is_refused)
 		git_repository_free(r);
 	}
 	ax_untouched("user", &before);
+	/* A branch that names a blob (git refuses to write one). */
+	cr_assert_eq(ax_sh("cd user && $G rev-parse HEAD:a.txt "
+	    ">.git/refs/heads/spaced/t"), 0);
+	ax_take("user", &before);
+	expect_refused(ax_apply("user", &req, "p.pack", 4096, &gr, err,
+	    sizeof(err)), err, "branch_moved");
+	ax_untouched("user", &before);
 	/* Control: where the work started, the same pack fast-forwards it. */
 	cr_assert_eq(ax_sh("$G -C user update-ref refs/heads/spaced/t %s",
 	    ax_base), 0);
