@@ -158,6 +158,8 @@ link_pack(struct ga_apply *ga, char *err, size_t len)
 	char				 src[PATH_MAX], dst[PATH_MAX];
 	size_t				 i;
 
+	if (ga->g_stats.total_objects == 0)	/* no work: nothing to keep */
+		return 0;
 	snprintf(dst, sizeof(dst), "%spack/", ga->g_objects);
 	if (mkdir(dst, 0755) == 0)
 		strlcpy(ga->g_linked[ga->g_nlinked++], dst, PATH_MAX);
@@ -221,6 +223,7 @@ static int
 branch_begin(struct ga_apply *ga, char *err, size_t len)
 {
 	git_reference	*ref = NULL;
+	git_commit	*old;
 	const git_oid	*base = &ga->g_req.base;
 	char		 hex[GIT_OID_HEXSZ + 1];
 	int		 rc;
@@ -244,6 +247,10 @@ branch_begin(struct ga_apply *ga, char *err, size_t len)
 	git_reference_free(ref);
 	if (rc == -1)
 		return -1;
+	if (git_commit_lookup(&old, ga->g_repo, &ga->g_old) != 0)
+		return say(err, len, GA_ERR_BRANCH_MOVED, "%s names no commit; "
+		    "it is not forced", ga->g_ref);
+	git_commit_free(old);
 	if (git_oid_equal(&ga->g_old, base) ||
 	    git_graph_descendant_of(ga->g_repo, base, &ga->g_old) == 1 ||
 	    git_graph_descendant_of(ga->g_repo, &ga->g_old, base) == 1)
@@ -301,7 +308,7 @@ ga_begin(git_repository *repo, const struct ga_req *req,
     struct ga_apply **out, char *err, size_t len)
 {
 	struct ga_apply	*ga;
-	git_commit	*base = NULL;
+	git_commit	*base = NULL, *start = NULL;
 	git_oid		 zero;
 	int		 rc = -1;
 
@@ -326,6 +333,15 @@ ga_begin(git_repository *repo, const struct ga_req *req,
 		    "from is not a commit of this repository");
 		goto out;
 	}
+	/* A commit first: libgit2 1.5 leaks a graph walk from a blob. */
+	if (!git_oid_equal(&ga->g_start, &req->base) &&
+	    (git_commit_lookup(&start, ga->g_repo, &ga->g_start) != 0 ||
+	    git_graph_descendant_of(ga->g_repo, &ga->g_start, &req->base) !=
+	    1)) {
+		say(err, len, GA_ERR_BASE_MISSING, "the snapshot the work "
+		    "started on is not a commit of this repository on base");
+		goto out;
+	}
 	if (req->mode == GA_BRANCH ? branch_begin(ga, err, len) :
 	    gaw_ready(ga->g_repo, &req->base, err, len))
 		goto out;
@@ -334,6 +350,7 @@ ga_begin(git_repository *repo, const struct ga_req *req,
 	rc = 0;
 out:
 	git_commit_free(base);
+	git_commit_free(start);
 	if (rc == -1)
 		ga_free(ga);
 	else
@@ -424,6 +441,24 @@ stage(struct ga_apply *ga, char *err, size_t len)
 out:
 	git_odb_free(odb);
 	return rc;
+}
+
+/* Tip is a commit of the pack (or base) and base is its ancestor. */
+static int
+descends(struct ga_apply *ga, char *err, size_t len)
+{
+	git_commit	*c = NULL;
+	const git_oid	*tip = &ga->g_req.tip, *base = &ga->g_req.base;
+
+	if (git_commit_lookup(&c, ga->g_repo, tip) != 0)
+		return say(err, len, GA_ERR_PACK_REFUSED, "the tip is not a "
+		    "commit the pack or the repository holds");
+	git_commit_free(c);
+	if (!git_oid_equal(tip, base) &&
+	    git_graph_descendant_of(ga->g_repo, tip, base) != 1)
+		return say(err, len, GA_ERR_PACK_REFUSED, "the tip does not "
+		    "descend from base");
+	return 0;
 }
 
 static void
@@ -582,7 +617,8 @@ ga_finish(struct ga_apply *ga, struct ga_result *gr, char *err, size_t len)
 		rc = 0;
 		goto out;
 	}
-	if (stage(ga, err, len) == -1 || recheck(ga, gr, err, len) == -1)
+	if (stage(ga, err, len) == -1 || descends(ga, err, len) == -1 ||
+	    recheck(ga, gr, err, len) == -1)
 		goto out;
 	rc = ga->g_req.mode == GA_BRANCH ? branch_finish(ga, gr, err, len) :
 	    worktree_finish(ga, gr, err, len);

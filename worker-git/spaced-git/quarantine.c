@@ -240,7 +240,8 @@ objset_of_pack(git_repository *q, const struct qr_result *res,
 	}
 	if (git_odb_foreach(odb, objset_add, os) != 0)
 		goto out;
-	qsort(os->os_ids, os->os_n, sizeof(*os->os_ids), oid_cmp);
+	if (os->os_n > 0)	/* an empty pack: no array at all */
+		qsort(os->os_ids, os->os_n, sizeof(*os->os_ids), oid_cmp);
 	if ((os->os_seen = calloc(os->os_n ? os->os_n : 1, 1)) == NULL)
 		goto out;
 	rc = 0;
@@ -249,12 +250,20 @@ out:
 	return rc;
 }
 
+static git_oid *
+objset_find(const struct objset *os, const git_oid *id)
+{
+	if (os->os_n == 0)
+		return NULL;
+	return bsearch(id, os->os_ids, os->os_n, sizeof(*id), oid_cmp);
+}
+
 static int
 objset_mark(struct objset *os, const git_oid *id)
 {
 	git_oid	*hit;
 
-	hit = bsearch(id, os->os_ids, os->os_n, sizeof(*id), oid_cmp);
+	hit = objset_find(os, id);
 	if (hit == NULL)
 		return 0;
 	os->os_seen[hit - os->os_ids] = 1;
@@ -266,7 +275,7 @@ objset_seen(const struct objset *os, const git_oid *id)
 {
 	git_oid	*hit;
 
-	hit = bsearch(id, os->os_ids, os->os_n, sizeof(*id), oid_cmp);
+	hit = objset_find(os, id);
 	return hit != NULL && os->os_seen[hit - os->os_ids];
 }
 
@@ -452,8 +461,7 @@ host_descends(struct walk *w, const git_oid *p)
 	for (hops = 0; hops < QR_HOST_HOPS; hops++) {
 		if (git_oid_equal(&at, w->w_base))
 			return 1;
-		if (bsearch(&at, w->w_pack.os_ids, w->w_pack.os_n,
-		    sizeof(at), oid_cmp) != NULL ||
+		if (objset_find(&w->w_pack, &at) != NULL ||
 		    !git_odb_exists(w->w_odb, &at) ||
 		    git_commit_lookup(&c, w->w_repo, &at) != 0)
 			return 0;

@@ -191,6 +191,23 @@ Test(apply, a_branch_that_moved_elsewhere_is_refused)
 	cr_assert_eq(ax_sh("cd user && C=$($G commit-tree -m root "
 	    "HEAD^{tree}) && $G update-ref refs/heads/spaced/t $C"), 0);
 	ax_take("user", &before);
+	{
+		struct ga_apply	*ga = NULL;
+		git_repository	*r;
+		char		 path[128];
+
+		snprintf(path, sizeof(path), "%s/user", ax_dir);
+		cr_assert_eq(git_repository_open(&r, path), 0);
+		expect_refused(ga_begin(r, &req, &ga, err, sizeof(err)), err,
+		    "branch_moved");
+		cr_expect_null(ga);
+		git_repository_free(r);
+	}
+	ax_untouched("user", &before);
+	/* A branch that names a blob (git refuses to write one). */
+	cr_assert_eq(ax_sh("cd user && $G rev-parse HEAD:a.txt "
+	    ">.git/refs/heads/spaced/t"), 0);
+	ax_take("user", &before);
 	expect_refused(ax_apply("user", &req, "p.pack", 4096, &gr, err,
 	    sizeof(err)), err, "branch_moved");
 	ax_untouched("user", &before);
@@ -362,9 +379,15 @@ Test(apply, packs_that_lie_are_refused)
 	ax_req(&req, GA_BRANCH, "spaced/t", root);
 	expect_refused(ax_apply("user", &req, "root.pack", 4096, &gr, err,
 	    sizeof(err)), err, "pack_refused");
-	/* A base this repository lacks. */
+	cr_expect_str_eq(err, "pack_refused: the tip does not descend from "
+	    "base");
+	/* A base this repository lacks, a snapshot it lacks. */
 	ax_req(&req, GA_BRANCH, "spaced/t", tip);
 	git_oid_fromstr(&req.base, blob);
+	expect_refused(ax_apply("user", &req, "p.pack", 4096, &gr, err,
+	    sizeof(err)), err, "base_missing");
+	ax_req(&req, GA_BRANCH, "spaced/t", tip);
+	git_oid_fromstr(&req.start, blob);
 	expect_refused(ax_apply("user", &req, "p.pack", 4096, &gr, err,
 	    sizeof(err)), err, "base_missing");
 	ax_untouched("user", &before);
@@ -412,6 +435,53 @@ Test(apply, packscan_reads_each_byte_before_the_indexer)
 	cr_expect(strstr(err, "a delta on a base named by id") != NULL, "%s",
 	    err);
 	ax_untouched("user", &before);
+}
+
+Test(apply, a_bomb_stops_at_packscan_before_the_indexer)
+{
+	struct rc_manifest	 before;
+	struct ga_result	 gr;
+	struct ga_req		 req;
+	char			 tip[64], err[512];
+
+	ax_out(tip, sizeof(tip), WORK);
+	/* One blob that says 10 bytes and inflates to a million. */
+	cr_assert_eq(ax_sh("python3 -c 'import hashlib, sys, zlib\n"
+	    "b = b\"PACK\\0\\0\\0\\2\\0\\0\\0\\1\\x3a\" + "
+	    "zlib.compress(bytes(1000000))\n"
+	    "sys.stdout.buffer.write(b + hashlib.sha1(b).digest())' "
+	    ">bomb.pack"), 0);
+	ax_take("user", &before);
+	ax_req(&req, GA_BRANCH, "spaced/t", tip);
+	expect_refused(ax_apply("user", &req, "bomb.pack", 65536, &gr, err,
+	    sizeof(err)), err, "pack_refused");
+	cr_expect_str_eq(err, "pack_refused: an object longer than it says");
+	ax_untouched("user", &before);
+	/* The header, then the bomb: the indexer never sees the bomb. */
+	{
+		struct ga_apply	*ga;
+		git_repository	*r;
+		char		 path[128], buf[65536], size[64];
+		ssize_t		 n;
+		int		 fd;
+
+		snprintf(path, sizeof(path), "%s/user", ax_dir);
+		cr_assert_eq(git_repository_open(&r, path), 0);
+		cr_assert_eq(ga_begin(r, &req, &ga, err, sizeof(err)), 0);
+		snprintf(path, sizeof(path), "%s/bomb.pack", ax_dir);
+		cr_assert_neq(fd = open(path, O_RDONLY), -1);
+		cr_assert_eq(read(fd, buf, 12), 12);
+		cr_assert_eq(ga_feed(ga, buf, 12), 0);
+		n = read(fd, buf, sizeof(buf));
+		close(fd);
+		cr_assert_gt(n, 1000);
+		cr_expect_eq(ga_feed(ga, buf, (size_t)n), -1);
+		ax_out(size, sizeof(size), "cat user/.git/objects/"
+		    "spaced-incoming-*/* | wc -c");
+		cr_expect_leq(atoi(size), 12, "the indexer got %s bytes", size);
+		ga_free(ga);
+		git_repository_free(r);
+	}
 }
 
 Test(apply, an_abort_leaves_nothing)
@@ -479,4 +549,32 @@ Test(apply, flags_not_allowed_are_refused_by_the_owner_too)
 	cr_expect_eq(ax_apply("user", &req, "p.pack", 4096, &gr, err,
 	    sizeof(err)), 0, "%s", err);
 	cr_expect_eq(gr.gr_flags, POLICY_NEW_EXECUTABLE);
+}
+
+Test(apply, no_work_is_an_empty_pack)
+{
+	struct ga_result	 gr;
+	struct ga_req		 req;
+	char			 err[512], a[64];
+
+	/* What a quarantine sends for a space that made nothing. */
+	cr_assert_eq(ax_sh("printf '%s\\n^%s\\n' | $G -C space pack-objects "
+	    "-q --revs --stdout --delta-base-offset >empty.pack", ax_base,
+	    ax_base), 0);
+	ax_req(&req, GA_BRANCH, "spaced/t", ax_base);
+	cr_assert_eq(ax_apply("user", &req, "empty.pack", 4096, &gr, err,
+	    sizeof(err)), 0, "%s", err);
+	cr_expect_eq(gr.gr_created, 1);
+	cr_expect_eq(gr.gr_commits, 0);
+	ax_out(a, sizeof(a), "$G -C user rev-parse spaced/t");
+	cr_expect_str_eq(a, ax_base);
+	ax_req(&req, GA_WORKTREE, NULL, ax_base);
+	cr_assert_eq(ax_apply("user", &req, "empty.pack", 4096, &gr, err,
+	    sizeof(err)), 0, "%s", err);
+	cr_expect_eq(gr.gr_added + gr.gr_modified + gr.gr_deleted, 0);
+	ga_result_free(&gr);
+	cr_expect_eq(ax_sh("cd user && test -z \"$($G status --porcelain)\""),
+	    0);
+	cr_expect_eq(ax_sh("ls user/.git/objects/pack | grep -q ."), 1,
+	    "an empty pack is not kept");
 }

@@ -316,3 +316,74 @@ Test(packout, ten_thousand_files_and_a_100_mb_one, .timeout = 600)
 	    "$G diff --quiet && test \"$($G write-tree)\" = "
 	    "\"$($G rev-parse %s^{tree})\"", tip), 0);
 }
+
+/*
+ * Work on a snapshot of the user's uncommitted work (code in's start,
+ * a commit on base the user's repository keeps under refs/spaced/):
+ * the snapshot is the user's, neither sent nor judged again.
+ */
+Test(packout, work_on_a_snapshot_of_uncommitted_work)
+{
+	struct qr_result	 res;
+	struct qr_out		 o;
+	struct ga_result	 gr;
+	struct ga_req		 req;
+	struct sink		 s = { 0 };
+	git_repository		*q;
+	const char		*why = NULL;
+	char			 snap[64], tip[64], err[512], revs[256];
+	char			 want[64], got[64];
+
+	ax_out(snap, sizeof(snap), "cd user && echo wip >>a.txt && "
+	    "echo u >u.txt && chmod +x u.txt && export "
+	    "GIT_INDEX_FILE=$PWD/.git/snap.idx && $G read-tree HEAD && "
+	    "$G add -A && T=$($G write-tree) && rm .git/snap.idx && "
+	    "S=$($G commit-tree -p HEAD -m snapshot $T) && "
+	    "$G update-ref refs/spaced/spaces/a1/start $S && echo $S");
+	ax_out(tip, sizeof(tip), "cd space && $G fetch -q ../user "
+	    "refs/spaced/spaces/a1/start && $G checkout -q FETCH_HEAD && "
+	    "echo agent >>a.txt && $G commit -qam agent && $G rev-parse HEAD");
+	/* The quarantine holds the snapshot, as code in sent it. */
+	snprintf(revs, sizeof(revs), "%s\\n^%s\\n", tip, snap);
+	q = quarantine("q", revs, &res);
+	cr_assert_eq(ax_sh("printf '%s\\n' | $G -C user pack-objects -q "
+	    "--revs --stdout --delta-base-offset >snap.pack", snap), 0);
+	{
+		struct qr_caps	 caps;
+		struct qr_result r2;
+		char		 path[256];
+		int		 fd;
+
+		qr_caps_default(&caps);
+		snprintf(path, sizeof(path), "%s/snap.pack", ax_dir);
+		cr_assert_neq(fd = open(path, O_RDONLY), -1);
+		memset(&r2, 0, sizeof(r2));
+		cr_assert_eq(qr_index(q, fd, &caps, &r2, &why), 0, "%s", why);
+		close(fd);
+	}
+	out_req(&o, tip);
+	git_oid_fromstr(&o.qo_start, snap);
+	/* u.txt is a new executable of the user's, not the agent's. */
+	cr_assert_eq(pack_out(q, &o, &res, "out.pack", &s, &why), 0, "%s",
+	    why);
+	cr_expect_eq(res.qr_flags, 0);
+	ax_out(want, sizeof(want), "$G -C space rev-list --objects %s ^%s | "
+	    "wc -l", tip, snap);
+	snprintf(got, sizeof(got), "%u", res.qr_objects);
+	cr_expect_str_eq(got, want, "the snapshot is not sent again");
+	git_repository_free(q);
+	ax_req(&req, GA_BRANCH, "spaced/t", tip);
+	git_oid_fromstr(&req.start, snap);
+	cr_assert_eq(ax_apply("user", &req, "out.pack", 4096, &gr, err,
+	    sizeof(err)), 0, "%s", err);
+	cr_expect_eq(gr.gr_commits, 1);
+	cr_expect_eq(gr.gr_flags, 0);
+	cr_expect_eq(ax_sh("cd user && $G merge-base --is-ancestor %s spaced/t"
+	    " && test \"$($G rev-parse spaced/t)\" = %s", snap, tip), 0);
+	/* The user's work tree still holds that work: -w is refused. */
+	ax_req(&req, GA_WORKTREE, NULL, tip);
+	git_oid_fromstr(&req.start, snap);
+	cr_expect_eq(ax_apply("user", &req, "out.pack", 4096, &gr, err,
+	    sizeof(err)), -1);
+	cr_expect(strncmp(err, "not_clean:", 10) == 0, "%s", err);
+}
