@@ -229,7 +229,9 @@ chain_check(const uint8_t *key, const uint8_t *prev, const char *line,
 	    line[len - 2 * CHAIN_MAC_LEN - 1] != '\t')
 		return 0;
 	body = len - 2 * CHAIN_MAC_LEN;
-	if (chain_unhex(line + body, 2 * CHAIN_MAC_LEN, got) == -1)
+	/* A line longer than any record (a root hand's) is no record. */
+	if (body > CHAIN_LINE_MAX ||
+	    chain_unhex(line + body, 2 * CHAIN_MAC_LEN, got) == -1)
 		return 0;
 	chain_mac(key, prev, line, body, want);
 	return CRYPTO_memcmp(want, got, CHAIN_MAC_LEN) == 0;

@@ -138,6 +138,19 @@ broken_at(uint64_t seq, const char *what)
 	broken_why(seq, what, NULL);
 }
 
+/* A store line longer than any record (a root hand's) is not one; a
+ * check that ends spaced-journal instead was found by journal_fuzz. */
+Test(chain, a_line_longer_than_any_record_is_no_record)
+{
+	static char	 line[CHAIN_LINE_MAX + 2 * CHAIN_MAC_LEN + 8];
+	uint8_t		 prev[CHAIN_MAC_LEN] = { 1 };
+	size_t		 n = sizeof(line) - 1;
+
+	memset(line, 'a', n);
+	line[n - 2 * CHAIN_MAC_LEN - 1] = '\t';
+	cr_assert_eq(chain_check(key, prev, line, n), 0);
+}
+
 Test(chain, mac_binds_every_field_and_the_one_before)
 {
 	struct chain_rec	 cr, back;
