@@ -346,6 +346,31 @@ violation(uint32_t peerid, const char *check, const char *msg, int *n)
 	(*n)++;
 }
 
+/*
+ * Interfaces but loopback in a process's network namespace (-1 when it
+ * cannot be read): one made there behind our back is a way out.
+ */
+static int
+net_extra(pid_t pid)
+{
+	char	 path[64], line[256], *colon;
+	FILE	*f;
+	int	 n = 0, i = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/net/dev", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (i++ < 2 || (colon = strchr(line, ':')) == NULL)
+			continue;
+		*colon = '\0';
+		if (strcmp(line + strspn(line, " "), "lo") != 0)
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
 /* What verify demands of a running space, by name. */
 static int
 verify(uint32_t peerid, const struct ns_space *ns)
@@ -369,6 +394,9 @@ verify(uint32_t peerid, const struct ns_space *ns)
 		    (self[n] = '\0', strcmp(self, theirs) == 0))
 			violation(peerid, "network", "the space is not in a "
 			    "network namespace of its own", &bad);
+		else if (net_extra(pid) != 0)
+			violation(peerid, "network", "the space's network has "
+			    "an interface beside loopback", &bad);
 	}
 	if (ns_alive(ns->ns_id, "gk") && ns_cgroup_check(gk, NS_GK_MEMORY,
 	    NS_GK_PIDS_MAX, why, sizeof(why)) == -1)
