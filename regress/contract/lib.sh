@@ -68,6 +68,15 @@ host_uid() {
 	    "u >= \$1 && u < \$1 + \$3 { print u - \$1 + \$2 }" /proc/self/uid_map'
 }
 
+# cg_read ID CONTROLLER FILE: a file of the space's cgroup (Docker: as
+# the space sees it; native: the host's, since a native space sees no
+# cgroup files)
+cg_read() {
+	case $PLACE in
+	native) cat "$(ns_cg "$2" "$1")/$3" ;;
+	*) sc exec "$1" -- cat "/sys/fs/cgroup/$2/$3" ;;
+	esac
+}
 # gk_hostname ID: the hostname the gatekeeper runs under
 gk_hostname() {
 	case $PLACE in

@@ -139,28 +139,53 @@ check "tmpfs: /tmp is nosuid" sh -c "grep '^tmpmount' '$T/tmpfs' | grep -q nosui
 
 # ---------------------------------------------------------------------
 echo "# section 3 at $(($(date +%s) - t0)) s"
-# 3. No setuid gain.  The image carries no setuid file; so that the
-#    protection itself is tried, a root-owned setuid copy of id is
-#    planted in A's work volume from outside (a hostile volume), whose
-#    mount is not nosuid.  Control: the same file run as the same uid in
-#    a plain container (no no-new-privileges) gives euid 0.
-vol=spaced-space-$A-work
-plain --network none --user 0:0 -v "$vol:/w" --entrypoint sh "$IMG" -c \
-    "cp /usr/bin/id /w/$A/esc-suid && chmod 4755 /w/$A/esc-suid" 2>"$T/plant.err"
-check "setuid: a root setuid copy of id is planted in A's volume" test $? -eq 0
+# 3. No setuid gain.  A root-owned setuid copy of id is planted in A's
+#    work folder from outside (a hostile volume or folder); control: the
+#    same file run as A's uid without the place (a plain container; on
+#    the native place, the host) gives euid 0.  What stands between: on
+#    Docker no-new-privileges alone (/spaces is not nosuid, the image has
+#    no setid file); on the native place the host's /usr is there, its
+#    setid files with their bits, on nosuid binds, with no_new_privs and
+#    the host's root unmapped.  What matters is tried on both: the
+#    planted file and su (setid on the host, waiting for a password
+#    whoever calls it) run with the space user's euid, read from the
+#    host's /proc while su waits; control: the host's su, as that uid,
+#    runs with euid 0.
 uA=$(space_uid "$A")
-ctl_euid=$(plain --network none --user "$uA:$uA" -v "$vol:/w:ro" \
-    --entrypoint "/w/$A/esc-suid" "$IMG" -u 2>&1)
-check "setuid control: in a plain container A's uid gains euid 0 ($ctl_euid)" \
-    test "$ctl_euid" = 0
+case $PLACE in
+native)
+	wA=$NS_STATE/$A/work/$A
+	cp /usr/bin/id "$wA/esc-suid" && chown 0:0 "$wA/esc-suid" &&
+	    chmod 4755 "$wA/esc-suid" 2>"$T/plant.err"
+	check "setuid: a root setuid copy of id is planted in A's folder" test $? -eq 0
+	# (the state's folders are root's alone: a copy, bits kept)
+	cp -p "$wA/esc-suid" "$T/esc-suid"
+	ctl_euid=$(setpriv --reuid="$uA" --regid="$uA" --clear-groups \
+	    "$T/esc-suid" -u 2>&1)
+	check "setuid control: on the host A's uid gains euid 0 ($ctl_euid)" \
+	    test "$ctl_euid" = 0 ;;
+*)
+	vol=spaced-space-$A-work
+	plain --network none --user 0:0 -v "$vol:/w" --entrypoint sh "$IMG" -c \
+	    "cp /usr/bin/id /w/$A/esc-suid && chmod 4755 /w/$A/esc-suid" 2>"$T/plant.err"
+	check "setuid: a root setuid copy of id is planted in A's volume" test $? -eq 0
+	ctl_euid=$(plain --network none --user "$uA:$uA" -v "$vol:/w:ro" \
+	    --entrypoint "/w/$A/esc-suid" "$IMG" -u 2>&1)
+	check "setuid control: in a plain container A's uid gains euid 0 ($ctl_euid)" \
+	    test "$ctl_euid" = 0 ;;
+esac
 inside "$A" '
 f=/spaces/'"$A"'/esc-suid
 ls -ln "$f" | awk "{ print \"mode\", \$1, \$3 }"
 test -u "$f" && echo "bit set"
 awk "\$2 == \"/spaces\" { print \"spacesmount\", \$4 }" /proc/mounts
-echo "euid $("$f" -u)"
+echo "euid $("$f" -u) uid $(id -u)"
 echo "find $(find "$f" -perm -4000 | wc -l)"
 echo "image $(find / -xdev -perm /6000 -type f 2>/dev/null | wc -l)"
+# setid files on a mount that is not nosuid, but the planted one
+awk "\$4 !~ /(^|,)nosuid(,|$)/ && \$3 != \"proc\" && \$3 != \"sysfs\" { print \$2 }" /proc/mounts |
+    while read -r m; do find "$m" -xdev -perm /6000 -type f 2>/dev/null; done |
+    grep -vx "$f" | sort -u | sed "s/^/exposed /"
 for b in /usr/bin/su /bin/su /usr/bin/passwd /usr/bin/newgrp /usr/bin/chsh /usr/bin/mount; do
 	[ -e "$b" ] || continue
 	if [ -u "$b" ] || [ -g "$b" ]; then echo "setid $b"; else echo "plain $b"; fi
@@ -168,17 +193,57 @@ done
 grep "^NoNewPrivs" /proc/self/status
 rm -f "$f" && echo removed
 ' >"$T/suid" 2>&1
-check "setuid: the planted file is setuid root inside A" \
-    sh -c "grep -q '^mode -rwsr-xr-x 0$' '$T/suid' && grep -q '^bit set' '$T/suid'"
-check "setuid: /spaces is not nosuid (so only no-new-privileges stands)" \
-    sh -c "grep '^spacesmount' '$T/suid' | grep -vq nosuid"
-check "setuid: running it in A leaves A's euid" hasx "$T/suid" "euid $(space_uid "$A")"
+check "setuid: the planted file is setuid inside A" \
+    sh -c "grep -q '^mode -rwsr-xr-x ' '$T/suid' && grep -q '^bit set' '$T/suid'"
+check "setuid: running it in A leaves A's euid" \
+    grep -Eqx 'euid ([0-9]+) uid \1' "$T/suid"
+check_fails "  (not root's)" grep -q '^euid 0 ' "$T/suid"
 check "setuid control: find sees the setuid file" hasx "$T/suid" "find 1"
-check "setuid: the image has no setuid or setgid file" hasx "$T/suid" "image 0"
-check "setuid: su exists and is not setuid" hasx "$T/suid" "plain /usr/bin/su"
-check_fails "setuid: no setid binary among su, passwd, newgrp, chsh, mount" \
-    grep -q '^setid' "$T/suid"
+check_fails "setuid: no setid file on a mount that is not nosuid ($(grep '^exposed' "$T/suid" | head -3 | tr '\n' ' '))" \
+    grep -q '^exposed' "$T/suid"
 check "setuid: NoNewPrivs 1" grep -q '^NoNewPrivs:[[:space:]]*1$' "$T/suid"
+if [ "$PLACE" = native ]; then
+	check "setuid: /spaces is nosuid (as every bind of the native place)" \
+	    sh -c "grep '^spacesmount' '$T/suid' | grep -q nosuid"
+	check "setuid: the file's owner, the host's root, is unmapped inside (65534)" \
+	    grep -q '^mode -rwsr-xr-x 65534$' "$T/suid"
+else
+	check "setuid: the planted file is root's inside A" \
+	    grep -q '^mode -rwsr-xr-x 0$' "$T/suid"
+	check "setuid: /spaces is not nosuid (so only no-new-privileges stands)" \
+	    sh -c "grep '^spacesmount' '$T/suid' | grep -vq nosuid"
+	check "setuid: the image has no setuid or setgid file" hasx "$T/suid" "image 0"
+	check "setuid: su exists and is not setuid" hasx "$T/suid" "plain /usr/bin/su"
+	check_fails "setuid: no setid binary among su, passwd, newgrp, chsh, mount" \
+	    grep -q '^setid' "$T/suid"
+fi
+# waiting_euid UID NAME: the effective uid of the process NAME whose real
+# uid is UID, read from the host's /proc while it waits (5 s at most).
+waiting_euid() {
+	for w_i in $(seq 50); do
+		for w_p in /proc/[0-9]*; do
+			[ "$(cat "$w_p/comm" 2>/dev/null)" = "$2" ] || continue
+			w_u=$(awk '$1 == "Uid:" { print $2, $3 }' "$w_p/status" 2>/dev/null)
+			[ "${w_u%% *}" = "$1" ] || continue
+			echo "${w_u#* }"; kill -9 "${w_p#/proc/}"; return 0
+		done
+		sleep 0.1
+	done
+	echo none
+}
+for b in su; do
+	sc exec "$A" -- sh -c "command -v $b" >/dev/null 2>&1 || {
+		not_ok "setuid: $b is there to try in A"; continue; }
+	(sleep 10 | sc exec "$A" -- $b >/dev/null 2>&1 &)
+	e=$(waiting_euid "$uA" "$b")
+	check "setuid: $b run in A gains nothing (euid $e while it waits)" \
+	    test "$e" = "$uA"
+	(sleep 10 | setpriv --reuid="$uA" --regid="$uA" --clear-groups \
+	    "$(command -v $b)" >/dev/null 2>&1 &)
+	e=$(waiting_euid "$uA" "$b")
+	check "  control: the host's $b run by that uid on the host gains euid 0 ($e)" \
+	    test "$e" = 0
+done
 
 # ---------------------------------------------------------------------
 echo "# section 4 at $(($(date +%s) - t0)) s"
@@ -286,13 +351,13 @@ check "pids control: a plain container forks all 1000 ($(cat "$T/bomb.plain"))" 
 check "pids: the space still runs commands afterwards" \
     test "$(sc exec "$A" -- echo alive)" = alive
 check "pids: pids.max is 512" \
-    test "$(sc exec "$A" -- cat /sys/fs/cgroup/pids/pids.max)" = 512
+    test "$(cg_read "$A" pids pids.max)" = 512
 
 # ---------------------------------------------------------------------
 echo "# section 6 at $(($(date +%s) - t0)) s"
 # 6. The memory kill: a process in B (256m) that allocates without end is
 #    killed, and B keeps running, its relay too.
-oom0=$(sc exec "$B" -- awk '/^oom_kill / { print $2 }' /sys/fs/cgroup/memory/memory.oom_control)
+oom0=$(cg_read "$B" memory memory.oom_control | awk '/^oom_kill / { print $2 }')
 sc exec "$B" -- node -e '
 const a = []; let n = 0;
 for (;;) { a.push(Buffer.alloc(8 << 20, 1)); n += 8;
@@ -303,7 +368,7 @@ check "memory: the allocating process is killed (exit $rc, 137 is SIGKILL)" \
     test "$rc" -eq 137
 check "memory control: it really allocated past 128 MiB (${mx:-0} MiB)" \
     test "${mx:-0}" -ge 128
-oom1=$(sc exec "$B" -- awk '/^oom_kill / { print $2 }' /sys/fs/cgroup/memory/memory.oom_control)
+oom1=$(cg_read "$B" memory memory.oom_control | awk '/^oom_kill / { print $2 }')
 check "memory: the kernel counts an OOM kill in B's cgroup ($oom0 -> $oom1)" \
     test "${oom1:-0}" -gt "${oom0:-0}"
 check "memory: B is still running" \
@@ -318,6 +383,32 @@ echo "# section 7 at $(($(date +%s) - t0)) s"
 # 7. The log cap.  exec output does not reach the container log, but the
 #    container's own stdout does, and the space user owns it: its init's
 #    fd 1.  30 MiB written there must leave a log file of at most 10 MiB.
+#    A native space's first processes hold /dev/null instead (spaced-ns's
+#    own stdio is spaced's log pipe): 30 MiB written to its relay's fd 1
+#    must reach no file of spaced's.
+native_log() {
+	inside "$A" '
+for p in /proc/[0-9]*; do
+	[ "$(cat $p/comm 2>/dev/null)" = spaced-relay ] || continue
+	echo "relay ${p#/proc/} $(stat -L -c %t:%T $p/fd/1 $p/fd/2 | tr "\n" " ")"
+	echo ESC-LOG-FIRST-'"$R"' >$p/fd/1 || exit 3
+	yes 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef | head -c 31457280 >$p/fd/1 || exit 4
+	echo ESC-LOG-LAST-'"$R"' >$p/fd/2 || exit 5
+	echo ESC-LOG-CTL-'"$R"' >/spaces/'"$A"'/logctl
+	exit 0
+done
+exit 6' >"$T/logw" 2>&1
+	check "log control: 30 MiB were written to the relay's stdout and stderr" test $? -eq 0
+	check "log control: a search of spaced's folder finds a line A wrote in its folder" \
+	    test "$(grep -rlaF "ESC-LOG-CTL-$R" "$sd" 2>/dev/null | wc -l)" -gt 0
+	check "log: the relay's stdout and stderr are /dev/null (1:3)" \
+	    grep -Eq '^relay [0-9]+ 1:3 1:3 $' "$T/logw"
+	check "log: no line of it in spaced's log, state or store" \
+	    test "$(grep -rlaF -e "ESC-LOG-FIRST-$R" -e "ESC-LOG-LAST-$R" "$sd" 2>/dev/null | wc -l)" -eq 0
+}
+if [ "$PLACE" = native ]; then
+	native_log
+else
 for c in space gatekeeper; do
 	api GET "/containers/spaced-space-$A-$c/json" >"$T/$c.json"
 	check "log: $c LogConfig is local, max-size 10m, max-file 5, no compress" \
@@ -365,6 +456,7 @@ check "log: and still after 90 MiB ($t2), with the last line in" \
     sh -c "test '$t2' -le 62914560 && grep -aq 'ESC-LOG-LAST2-$R' '$lf'"
 check "log: past five files the first line was rotated away" \
     test "$(cat "$root/containers/$full/local-logs"/* | grep -ac "ESC-LOG-FIRST-$R")" -eq 0
+fi
 
 # ---------------------------------------------------------------------
 echo "# section 8 at $(($(date +%s) - t0)) s"
