@@ -68,6 +68,14 @@ host_uid() {
 	    "u >= \$1 && u < \$1 + \$3 { print u - \$1 + \$2 }" /proc/self/uid_map'
 }
 
+# log_of ID ROLE: what a role wrote on its stdout and stderr (Docker:
+# the container log; native: the gatekeeper's gk.log)
+log_of() {
+	case $PLACE in
+	native) cat "$NS_STATE/$1/gk.log" ;;
+	*) api GET "/containers/spaced-space-$1-$2/logs?stdout=1&stderr=1" ;;
+	esac
+}
 # cg_read ID CONTROLLER FILE: a file of the space's cgroup (Docker: as
 # the space sees it; native: the host's, since a native space sees no
 # cgroup files)
@@ -329,11 +337,15 @@ ns_leftovers() {
 		done
 	done
 }
+ns_none_left() { [ -z "$(ns_leftovers)" ]; }
 sees_record() { ns_leftovers | grep -qx record:000000000000; }
 ns_sweep_end() {
 	mkdir -p "$NS_STATE/000000000000"
 	check "the native sweep sees a record of this run (control)" sees_record
 	rmdir "$NS_STATE/000000000000"
+	# A removed space's pid 1 may still be reaping (zap_pid_ns_processes)
+	# for a moment after remove answered: gone within 10 s is gone.
+	wait_for 10 ns_none_left
 	left=$(ns_leftovers)
 	if [ -n "$left" ]; then
 		not_ok "nothing of this run's native spaces remains: $(echo $left)"
