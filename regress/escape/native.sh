@@ -32,6 +32,7 @@ native_end() {
 	stop_spaced
 	[ -n "${http_pid:-}" ] && kill "$http_pid" 2>/dev/null
 	[ -n "${abs_pid:-}" ] && kill "$abs_pid" 2>/dev/null
+	[ -n "${stray:-}" ] && kill "$stray" 2>/dev/null
 	[ -n "${shm_id:-}" ] && ipcrm -m "$shm_id" 2>/dev/null
 	[ -z "${KEEP:-}" ] || cp "$sd/log" /tmp/spaced-native-last.log
 	rm -rf "$T" "$tree"
@@ -271,8 +272,28 @@ check "a killed spaced leaves no process of a space (from /proc)" \
     wait_for 10 none_left $before
 wait "$spaced_pid" 2>/dev/null
 spaced_pid=
+# The sweep at the next start: a process left in a space's group (as a
+# worker dead before a death signal was armed would leave it) is ended.
+sleep 600 &
+stray=$!
+for c in memory pids cpu; do
+	echo "$stray" >"/sys/fs/cgroup/$c/spaced-ns/$A/cgroup.procs"
+done
+check "  control: a stray process sits in A's group ($stray)" \
+    grep -qx "$stray" "/sys/fs/cgroup/pids/spaced-ns/$A/cgroup.procs"
+# gone_or_zombie PID: ended (a zombie waits for this shell's wait)
+gone_or_zombie() {
+	! test -d "/proc/$1" || grep -q '^State:[[:space:]]*Z' "/proc/$1/status"
+}
+check_fails "  control: it runs" gone_or_zombie "$stray"
 check "spaced starts once more" start_spaced "$T/sd"
 check "  and finds the space again" \
     test "$(sc -j show "$A" | jq -r .state)" = exited
+check "  and every space, stopped" \
+    test "$(sc -j list | jq -c '[.[] | select(.place == "native") |
+    .state] | sort')" = '["exited","exited","exited"]'
+check "  and the stray process in A's group is ended (the sweep)" \
+    wait_for 10 gone_or_zombie "$stray"
+wait "$stray" 2>/dev/null
 
 finish
