@@ -77,6 +77,15 @@ end_all(const char *id)
 		nap();
 	}
 	ns_reap();
+	/*
+	 * Out of the groups is not gone: an exiting pid 1 waits for its
+	 * namespace, whose last zombie may wait for us to reap a parent.
+	 */
+	for (i = 0; i < WAIT_STEPS && (ns_pid_read(id, "init") > 0 ||
+	    ns_pid_read(id, "gk") > 0); i++) {
+		nap();
+		ns_reap();
+	}
 	ns_cgroup_remove(id);
 	ns_cgroup_remove(gk);
 	ns_pid_forget(id, "init");
