@@ -33,7 +33,9 @@ $(foreach m,$(UNIT_DIRS),$(eval $(call unit_template,$(m))))
 
 INTEGRATION	+= $(filter-out regress/integration/lib.sh,$(sort $(wildcard regress/integration/*.sh)))
 # Against the real engine, after the rest: the place contract and the
-# escape attempts (DESIGN.md "Places").
+# escape attempts (DESIGN.md "Places"), once per place: docker.sh on the
+# Docker place, on-native.sh the same suite on the native place (root;
+# contract/lib.sh reads behind spaced through the place under test).
 INTEGRATION	+= $(filter-out %/lib.sh,$(sort $(wildcard regress/contract/*.sh)))
 INTEGRATION	+= $(filter-out %/lib.sh,$(sort $(wildcard regress/escape/*.sh)))
 # The Docker place under faults (spec "Rollback"): killed workers, a

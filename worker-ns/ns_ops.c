@@ -78,6 +78,15 @@ end_all(const char *id)
 		nap();
 	}
 	ns_reap();
+	/*
+	 * Out of the groups is not gone: an exiting pid 1 waits for its
+	 * namespace, whose last zombie may wait for us to reap a parent.
+	 */
+	for (i = 0; i < WAIT_STEPS && (ns_pid_read(id, "init") > 0 ||
+	    ns_pid_read(id, "gk") > 0); i++) {
+		nap();
+		ns_reap();
+	}
 	ns_cgroup_remove(id);
 	ns_cgroup_remove(gk);
 	ns_pid_forget(id, "init");
@@ -362,6 +371,31 @@ violation(uint32_t peerid, const char *check, const char *msg, int *n)
 	(*n)++;
 }
 
+/*
+ * Interfaces but loopback in a process's network namespace (-1 when it
+ * cannot be read): one made there behind our back is a way out.
+ */
+static int
+net_extra(pid_t pid)
+{
+	char	 path[64], line[256], *colon;
+	FILE	*f;
+	int	 n = 0, i = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/net/dev", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (i++ < 2 || (colon = strchr(line, ':')) == NULL)
+			continue;
+		*colon = '\0';
+		if (strcmp(line + strspn(line, " "), "lo") != 0)
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
 /* Each limit the space runs without, by name. */
 static void
 absent_limits(uint32_t peerid, uint8_t absent, int *bad)
@@ -409,6 +443,9 @@ verify(uint32_t peerid, const struct ns_space *ns, uint8_t accepted)
 		    (self[n] = '\0', strcmp(self, theirs) == 0))
 			violation(peerid, "network", "the space is not in a "
 			    "network namespace of its own", &bad);
+		else if (net_extra(pid) != 0)
+			violation(peerid, "network", "the space's network has "
+			    "an interface beside loopback", &bad);
 	}
 	if (ns_alive(ns->ns_id, "gk") && ns_cgroup_check(gk, NS_GK_MEMORY,
 	    NS_GK_PIDS_MAX, host & ns_cgroup_absent(gk), why,

@@ -94,6 +94,25 @@ close_others(int k1, int k2, int k3)
 	(void)syscall(SYS_close_range, 1024, ~0U, 0);
 }
 
+/*
+ * /dev/null on stdin, stdout and stderr: spaced-ns's own are spaced's
+ * log pipe, which a space's bytes would flood without a cap.
+ */
+static int
+null_stdio(void)
+{
+	int	 fd, rv = 0;
+
+	if ((fd = open("/dev/null", O_RDWR | O_CLOEXEC)) == -1)
+		return -1;
+	if (dup2(fd, STDIN_FILENO) == -1 || dup2(fd, STDOUT_FILENO) == -1 ||
+	    dup2(fd, STDERR_FILENO) == -1)
+		rv = -1;
+	if (fd > STDERR_FILENO)
+		close(fd);
+	return rv;
+}
+
 /* No capability left in any set, no way to regain one. */
 static int
 caps_clear(void)
@@ -342,6 +361,8 @@ ns_space_launch(const struct ns_space *ns, const char *hosts, char *err,
 			_exit(1);	/* the parent went, or said no */
 		/* nothing of spaced-ns's stays open in the space's pid 1 */
 		close_others(ask[1], go[0], ep[1]);
+		if (null_stdio() == -1)
+			die(ep[1], "/dev/null");
 		if (unshare(CLONE_NEWCGROUP) == -1)
 			die(ep[1], "cgroup namespace");
 		if (sethostname(ns->ns_id, strlen(ns->ns_id)) == -1)

@@ -139,28 +139,53 @@ check "tmpfs: /tmp is nosuid" sh -c "grep '^tmpmount' '$T/tmpfs' | grep -q nosui
 
 # ---------------------------------------------------------------------
 echo "# section 3 at $(($(date +%s) - t0)) s"
-# 3. No setuid gain.  The image carries no setuid file; so that the
-#    protection itself is tried, a root-owned setuid copy of id is
-#    planted in A's work volume from outside (a hostile volume), whose
-#    mount is not nosuid.  Control: the same file run as the same uid in
-#    a plain container (no no-new-privileges) gives euid 0.
-vol=spaced-space-$A-work
-plain --network none --user 0:0 -v "$vol:/w" --entrypoint sh "$IMG" -c \
-    "cp /usr/bin/id /w/$A/esc-suid && chmod 4755 /w/$A/esc-suid" 2>"$T/plant.err"
-check "setuid: a root setuid copy of id is planted in A's volume" test $? -eq 0
+# 3. No setuid gain.  A root-owned setuid copy of id is planted in A's
+#    work folder from outside (a hostile volume or folder); control: the
+#    same file run as A's uid without the place (a plain container; on
+#    the native place, the host) gives euid 0.  What stands between: on
+#    Docker no-new-privileges alone (/spaces is not nosuid, the image has
+#    no setid file); on the native place the host's /usr is there, its
+#    setid files with their bits, on nosuid binds, with no_new_privs and
+#    the host's root unmapped.  What matters is tried on both: the
+#    planted file and su (setid on the host, waiting for a password
+#    whoever calls it) run with the space user's euid, read from the
+#    host's /proc while su waits; control: the host's su, as that uid,
+#    runs with euid 0.
 uA=$(space_uid "$A")
-ctl_euid=$(plain --network none --user "$uA:$uA" -v "$vol:/w:ro" \
-    --entrypoint "/w/$A/esc-suid" "$IMG" -u 2>&1)
-check "setuid control: in a plain container A's uid gains euid 0 ($ctl_euid)" \
-    test "$ctl_euid" = 0
+case $PLACE in
+native)
+	wA=$NS_STATE/$A/work/$A
+	cp /usr/bin/id "$wA/esc-suid" && chown 0:0 "$wA/esc-suid" &&
+	    chmod 4755 "$wA/esc-suid" 2>"$T/plant.err"
+	check "setuid: a root setuid copy of id is planted in A's folder" test $? -eq 0
+	# (the state's folders are root's alone: a copy, bits kept)
+	cp -p "$wA/esc-suid" "$T/esc-suid"
+	ctl_euid=$(setpriv --reuid="$uA" --regid="$uA" --clear-groups \
+	    "$T/esc-suid" -u 2>&1)
+	check "setuid control: on the host A's uid gains euid 0 ($ctl_euid)" \
+	    test "$ctl_euid" = 0 ;;
+*)
+	vol=spaced-space-$A-work
+	plain --network none --user 0:0 -v "$vol:/w" --entrypoint sh "$IMG" -c \
+	    "cp /usr/bin/id /w/$A/esc-suid && chmod 4755 /w/$A/esc-suid" 2>"$T/plant.err"
+	check "setuid: a root setuid copy of id is planted in A's volume" test $? -eq 0
+	ctl_euid=$(plain --network none --user "$uA:$uA" -v "$vol:/w:ro" \
+	    --entrypoint "/w/$A/esc-suid" "$IMG" -u 2>&1)
+	check "setuid control: in a plain container A's uid gains euid 0 ($ctl_euid)" \
+	    test "$ctl_euid" = 0 ;;
+esac
 inside "$A" '
 f=/spaces/'"$A"'/esc-suid
 ls -ln "$f" | awk "{ print \"mode\", \$1, \$3 }"
 test -u "$f" && echo "bit set"
 awk "\$2 == \"/spaces\" { print \"spacesmount\", \$4 }" /proc/mounts
-echo "euid $("$f" -u)"
+echo "euid $("$f" -u) uid $(id -u)"
 echo "find $(find "$f" -perm -4000 | wc -l)"
 echo "image $(find / -xdev -perm /6000 -type f 2>/dev/null | wc -l)"
+# setid files on a mount that is not nosuid, but the planted one
+awk "\$4 !~ /(^|,)nosuid(,|$)/ && \$3 != \"proc\" && \$3 != \"sysfs\" { print \$2 }" /proc/mounts |
+    while read -r m; do find "$m" -xdev -perm /6000 -type f 2>/dev/null; done |
+    grep -vx "$f" | sort -u | sed "s/^/exposed /"
 for b in /usr/bin/su /bin/su /usr/bin/passwd /usr/bin/newgrp /usr/bin/chsh /usr/bin/mount; do
 	[ -e "$b" ] || continue
 	if [ -u "$b" ] || [ -g "$b" ]; then echo "setid $b"; else echo "plain $b"; fi
@@ -168,17 +193,57 @@ done
 grep "^NoNewPrivs" /proc/self/status
 rm -f "$f" && echo removed
 ' >"$T/suid" 2>&1
-check "setuid: the planted file is setuid root inside A" \
-    sh -c "grep -q '^mode -rwsr-xr-x 0$' '$T/suid' && grep -q '^bit set' '$T/suid'"
-check "setuid: /spaces is not nosuid (so only no-new-privileges stands)" \
-    sh -c "grep '^spacesmount' '$T/suid' | grep -vq nosuid"
-check "setuid: running it in A leaves A's euid" hasx "$T/suid" "euid $(space_uid "$A")"
+check "setuid: the planted file is setuid inside A" \
+    sh -c "grep -q '^mode -rwsr-xr-x ' '$T/suid' && grep -q '^bit set' '$T/suid'"
+# (A's uid inside: its host uid on Docker, 10000 in a native space)
+inuid=$uA; [ "$PLACE" != native ] || inuid=10000
+check "setuid: running it in A leaves A's euid ($inuid)" \
+    hasx "$T/suid" "euid $inuid uid $inuid"
 check "setuid control: find sees the setuid file" hasx "$T/suid" "find 1"
-check "setuid: the image has no setuid or setgid file" hasx "$T/suid" "image 0"
-check "setuid: su exists and is not setuid" hasx "$T/suid" "plain /usr/bin/su"
-check_fails "setuid: no setid binary among su, passwd, newgrp, chsh, mount" \
-    grep -q '^setid' "$T/suid"
+check_fails "setuid: no setid file on a mount that is not nosuid ($(grep '^exposed' "$T/suid" | head -3 | tr '\n' ' '))" \
+    grep -q '^exposed' "$T/suid"
 check "setuid: NoNewPrivs 1" grep -q '^NoNewPrivs:[[:space:]]*1$' "$T/suid"
+if [ "$PLACE" = native ]; then
+	check "setuid: /spaces is nosuid (as every bind of the native place)" \
+	    sh -c "grep '^spacesmount' '$T/suid' | grep -q nosuid"
+	check "setuid: the file's owner, the host's root, is unmapped inside (65534)" \
+	    grep -q '^mode -rwsr-xr-x 65534$' "$T/suid"
+else
+	check "setuid: the planted file is root's inside A" \
+	    grep -q '^mode -rwsr-xr-x 0$' "$T/suid"
+	check "setuid: /spaces is not nosuid (so only no-new-privileges stands)" \
+	    sh -c "grep '^spacesmount' '$T/suid' | grep -vq nosuid"
+	check "setuid: the image has no setuid or setgid file" hasx "$T/suid" "image 0"
+	check "setuid: su exists and is not setuid" hasx "$T/suid" "plain /usr/bin/su"
+	check_fails "setuid: no setid binary among su, passwd, newgrp, chsh, mount" \
+	    grep -q '^setid' "$T/suid"
+fi
+# waiting_euid UID NAME: the effective uid of the process NAME whose real
+# uid is UID, read from the host's /proc while it waits (20 s at most).
+waiting_euid() {
+	for w_i in $(seq 200); do
+		for w_p in $(pgrep -x -U "$1" "$2"); do
+			w_e=$(awk '$1 == "Uid:" { print $3 }' "/proc/$w_p/status")
+			[ -n "$w_e" ] || continue
+			echo "$w_e"; kill -9 "$w_p"; return 0
+		done
+		sleep 0.1
+	done
+	echo none
+}
+for b in su; do
+	sc exec "$A" -- sh -c "command -v $b" >/dev/null 2>&1 || {
+		not_ok "setuid: $b is there to try in A"; continue; }
+	(sleep 30 | sc exec "$A" -- $b >/dev/null 2>&1 &)
+	e=$(waiting_euid "$uA" "$b")
+	check "setuid: $b run in A gains nothing (euid $e while it waits)" \
+	    test "$e" = "$uA"
+	(sleep 30 | setpriv --reuid="$uA" --regid="$uA" --clear-groups \
+	    "$(command -v $b)" >/dev/null 2>&1 &)
+	e=$(waiting_euid "$uA" "$b")
+	check "  control: the host's $b run by that uid on the host gains euid 0 ($e)" \
+	    test "$e" = 0
+done
 
 # ---------------------------------------------------------------------
 echo "# section 4 at $(($(date +%s) - t0)) s"
@@ -286,13 +351,13 @@ check "pids control: a plain container forks all 1000 ($(cat "$T/bomb.plain"))" 
 check "pids: the space still runs commands afterwards" \
     test "$(sc exec "$A" -- echo alive)" = alive
 check "pids: pids.max is 512" \
-    test "$(sc exec "$A" -- cat /sys/fs/cgroup/pids/pids.max)" = 512
+    test "$(cg_read "$A" pids pids.max)" = 512
 
 # ---------------------------------------------------------------------
 echo "# section 6 at $(($(date +%s) - t0)) s"
 # 6. The memory kill: a process in B (256m) that allocates without end is
 #    killed, and B keeps running, its relay too.
-oom0=$(sc exec "$B" -- awk '/^oom_kill / { print $2 }' /sys/fs/cgroup/memory/memory.oom_control)
+oom0=$(cg_read "$B" memory memory.oom_control | awk '/^oom_kill / { print $2 }')
 sc exec "$B" -- node -e '
 const a = []; let n = 0;
 for (;;) { a.push(Buffer.alloc(8 << 20, 1)); n += 8;
@@ -303,7 +368,7 @@ check "memory: the allocating process is killed (exit $rc, 137 is SIGKILL)" \
     test "$rc" -eq 137
 check "memory control: it really allocated past 128 MiB (${mx:-0} MiB)" \
     test "${mx:-0}" -ge 128
-oom1=$(sc exec "$B" -- awk '/^oom_kill / { print $2 }' /sys/fs/cgroup/memory/memory.oom_control)
+oom1=$(cg_read "$B" memory memory.oom_control | awk '/^oom_kill / { print $2 }')
 check "memory: the kernel counts an OOM kill in B's cgroup ($oom0 -> $oom1)" \
     test "${oom1:-0}" -gt "${oom0:-0}"
 check "memory: B is still running" \
@@ -318,6 +383,32 @@ echo "# section 7 at $(($(date +%s) - t0)) s"
 # 7. The log cap.  exec output does not reach the container log, but the
 #    container's own stdout does, and the space user owns it: its init's
 #    fd 1.  30 MiB written there must leave a log file of at most 10 MiB.
+#    A native space's first processes hold /dev/null instead (spaced-ns's
+#    own stdio is spaced's log pipe): 30 MiB written to its relay's fd 1
+#    must reach no file of spaced's.
+native_log() {
+	inside "$A" '
+for p in /proc/[0-9]*; do
+	[ "$(cat $p/comm 2>/dev/null)" = spaced-relay ] || continue
+	echo "relay ${p#/proc/} $(stat -L -c %t:%T $p/fd/1 $p/fd/2 | tr "\n" " ")"
+	echo ESC-LOG-FIRST-'"$R"' >$p/fd/1 || exit 3
+	yes 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef | head -c 31457280 >$p/fd/1 || exit 4
+	echo ESC-LOG-LAST-'"$R"' >$p/fd/2 || exit 5
+	echo ESC-LOG-CTL-'"$R"' >/spaces/'"$A"'/logctl
+	exit 0
+done
+exit 6' >"$T/logw" 2>&1
+	check "log control: 30 MiB were written to the relay's stdout and stderr" test $? -eq 0
+	check "log control: a search of spaced's folder finds a line A wrote in its folder" \
+	    test "$(grep -rlaF "ESC-LOG-CTL-$R" "$sd" 2>/dev/null | wc -l)" -gt 0
+	check "log: the relay's stdout and stderr are /dev/null (1:3)" \
+	    grep -Eq '^relay [0-9]+ 1:3 1:3 $' "$T/logw"
+	check "log: no line of it in spaced's log, state or store" \
+	    test "$(grep -rlaF -e "ESC-LOG-FIRST-$R" -e "ESC-LOG-LAST-$R" "$sd" 2>/dev/null | wc -l)" -eq 0
+}
+if [ "$PLACE" = native ]; then
+	native_log
+else
 for c in space gatekeeper; do
 	api GET "/containers/spaced-space-$A-$c/json" >"$T/$c.json"
 	check "log: $c LogConfig is local, max-size 10m, max-file 5, no compress" \
@@ -365,6 +456,7 @@ check "log: and still after 90 MiB ($t2), with the last line in" \
     sh -c "test '$t2' -le 62914560 && grep -aq 'ESC-LOG-LAST2-$R' '$lf'"
 check "log: past five files the first line was rotated away" \
     test "$(cat "$root/containers/$full/local-logs"/* | grep -ac "ESC-LOG-FIRST-$R")" -eq 0
+fi
 
 # ---------------------------------------------------------------------
 echo "# section 8 at $(($(date +%s) - t0)) s"
@@ -417,13 +509,23 @@ lpid=$!
 wait_for 5 curl -s -o /dev/null "http://127.0.0.1:$port/"
 check "net control: the host listener answers on the host (port $port)" \
     curl -sf -o /dev/null "http://127.0.0.1:$port/"
+# A native gatekeeper has the host's network: its address is the host's
+# way out (the source of its default route), its gateway that route's.
 gkip() {
-	api GET "/containers/spaced-space-$1-gatekeeper/json" |
-	    j '.NetworkSettings.Networks[] | .IPAddress'
+	case $PLACE in
+	native) ip -4 route get 192.0.2.1 | awk '{ for (i = 1; i < NF; i++)
+	    if ($i == "src") { print $(i + 1); exit } }' ;;
+	*) api GET "/containers/spaced-space-$1-gatekeeper/json" |
+	    j '.NetworkSettings.Networks[] | .IPAddress' ;;
+	esac
 }
 gkgw() {
-	api GET "/containers/spaced-space-$1-gatekeeper/json" |
-	    j '.NetworkSettings.Networks[] | .Gateway'
+	case $PLACE in
+	native) ip -4 route get 192.0.2.1 | awk '{ for (i = 1; i < NF; i++)
+	    if ($i == "via") { print $(i + 1); exit } }' | grep . || gkip "$1" ;;
+	*) api GET "/containers/spaced-space-$1-gatekeeper/json" |
+	    j '.NetworkSettings.Networks[] | .Gateway' ;;
+	esac
 }
 gkA=$(gkip "$A"); gkB=$(gkip "$B"); gwA=$(gkgw "$A"); gwB=$(gkgw "$B")
 hostv4=$(ip -4 -o addr show | awk '$2 != "lo" { sub(/\/.*/, "", $4); print $4 }')
@@ -475,10 +577,19 @@ for a in $hostv6; do
 	check "net: [$a]:$port from the space has no route or no address" \
 	    grep -Eqx "$a (ENETUNREACH|EADDRNOTAVAIL)" "$T/space.net"
 done
+# gk_unreach ADDRESS: its three probes ENETUNREACH (native: both
+# gatekeepers have the host's address, probed more often: every line)
+gk_unreach() {
+	[ "$PLACE" = native ] || {
+		test "$(grep -c "^$1 ENETUNREACH$" "$T/space.net")" -eq 3; return; }
+	test "$(grep -c "^$1 ENETUNREACH$" "$T/space.net")" -ge 3 &&
+	    test "$(grep -c "^$1 " "$T/space.net")" = \
+	    "$(grep -c "^$1 ENETUNREACH$" "$T/space.net")"
+}
 check "net: B's gatekeeper (3128, 8080, 9099) is ENETUNREACH from A" \
-    test "$(grep -c "^$gkB ENETUNREACH$" "$T/space.net")" -eq 3
+    gk_unreach "$gkB"
 check "net: A's own gatekeeper address is ENETUNREACH from A" \
-    test "$(grep -c "^$gkA ENETUNREACH$" "$T/space.net")" -eq 3
+    gk_unreach "$gkA"
 IFS_LIST='
 awk -F: "NR > 2 { gsub(/ /, \"\", \$1); print \"if\", \$1 }" /proc/net/dev
 awk "{ print \"v6\", \$6 }" /proc/net/if_inet6
@@ -549,16 +660,34 @@ UP=$docnet.10
 docker run -d $HL --name "esc-up-$R" --network "esc-doc-$R" --ip "$UP" \
     --network-alias up.escape.example --entrypoint python3 "$IMG" -c "$UPSRV" \
     >/dev/null 2>"$T/up.err"
-docker network connect --alias blocked.escape.example "spaced-space-$A-net" \
+# The refused address: on A's outer network (a native gatekeeper has
+# none: a network of ours from the engine's private pool).
+outer=spaced-space-$A-net
+if [ "$PLACE" = native ]; then
+	outer=esc-blk-$R
+	docker network create $HL "$outer" >/dev/null 2>>"$T/up.err"
+fi
+docker network connect --alias blocked.escape.example "$outer" \
     "esc-up-$R" 2>>"$T/up.err"
-upin=$(docker inspect -f "{{(index .NetworkSettings.Networks \"spaced-space-$A-net\").IPAddress}}" "esc-up-$R" 2>/dev/null)
+upin=$(docker inspect -f "{{(index .NetworkSettings.Networks \"$outer\").IPAddress}}" "esc-up-$R" 2>/dev/null)
 wait_for 10 sh -c "docker logs esc-up-$R 2>&1 | grep -q '^up'"
 check "corridor: the upstream runs ($UP, and $upin on A's outer network)" \
     sh -c "docker logs esc-up-$R 2>&1 | grep -q '^up' && test -n '$upin'"
+if [ "$PLACE" = native ]; then
+	# The host reaches the documentation network; the names are the
+	# suite's own hosts file (escape/on-native.sh binds it over
+	# /etc/hosts for this suite alone), read by a gatekeeper at its
+	# start: A's is stopped behind spaced's back and repaired by start.
+	printf '%s up.escape.example\n%s blocked.escape.example\n' "$UP" "$upin" \
+	    >>"$ESC_HOSTS"
+	stop_behind "$A" gatekeeper
+	check "corridor: A's gatekeeper starts again, reading the names" sc start "$A"
+else
 docker network connect "esc-doc-$R" "spaced-space-$A-gatekeeper" 2>>"$T/up.err"
 check "corridor: verify names the gatekeeper's extra network meanwhile" \
     sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j verify $A |
     jq -e '[.[] | select(.check == \"gatekeeper_network\")] | length > 0' >/dev/null"
+fi
 echo '{"mode":"allowlist","domains":["up.escape.example"]}' | gk "$A" POST /network >/dev/null
 # c TARGET [curl args]: a CONNECT (or a plain request) through A's corridor;
 # prints the status the corridor or the upstream answered, and the body.
@@ -633,7 +762,8 @@ check "journal: deny:blocked-address for blocked.escape.example" \
 check "journal: deny:not-on-allowlist for other.escape.example" \
     dec other.escape.example deny:not-on-allowlist
 check "journal: deny:port for up.escape.example:80" dec up.escape.example deny:port
-docker network disconnect -f "esc-doc-$R" "spaced-space-$A-gatekeeper" 2>>"$T/up.err"
+[ "$PLACE" = native ] ||
+    docker network disconnect -f "esc-doc-$R" "spaced-space-$A-gatekeeper" 2>>"$T/up.err"
 echo '{"mode":"allowlist","domains":[]}' | gk "$A" POST /network >/dev/null
 
 # ---------------------------------------------------------------------
@@ -656,11 +786,14 @@ check "window control: the upstream got exactly the grant's header" \
     .path == \"/v1/chat\"' '$T/w.out' >/dev/null"
 lacks "window: the answer does not carry the key" "$T/w.out" -F "$KEY"
 # The search inside reads the key from stdin, so no argv or environment
-# holds it; first with the key planted (control), then for real.
+# holds it; first with the key planted (control), then for real.  A
+# native space's /usr is the host's, read-only and large: not searched.
+SKIP_HOST=
+[ "$PLACE" != native ] || SKIP_HOST=--exclude-dir=usr
 SEARCH='
 read -r k
 printf %s "$k" >/tmp/.pat; chmod 600 /tmp/.pat
-grep -rlsF -f /tmp/.pat / --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev 2>/dev/null |
+grep -rlsF -f /tmp/.pat / --exclude-dir=proc --exclude-dir=sys --exclude-dir=dev '"$SKIP_HOST"' 2>/dev/null |
     grep -vx /tmp/.pat | sed "s/^/file /"
 for f in /proc/[0-9]*/environ /proc/[0-9]*/cmdline; do
 	grep -qsF -f /tmp/.pat "$f" && echo "proc $f"
@@ -671,7 +804,7 @@ echo searched
 PLANT='
 read -r k
 printf "%s\n" "$k" >/spaces/'"$A"'/planted
-printf "%s" "$k" | (read -r v; export ESC_PLANTED="$v"; exec sleep 30 </dev/null >/dev/null 2>&1) &
+printf "%s" "$k" | (read -r v; export ESC_PLANTED="$v"; exec sleep 600 </dev/null >/dev/null 2>&1) &
 sleep 0.3
 '
 printf '%s\n' "$KEY" | sc exec "$A" -- sh -c "$PLANT"
@@ -685,15 +818,20 @@ check "secret: the search ran" grep -qx searched "$T/s.real"
 check "secret: in no file and no process of the space ($(grep -v searched "$T/s.real" | tr '\n' ' '))" \
     test "$(grep -vc searched "$T/s.real")" -eq 0
 for c in space gatekeeper; do
-	api GET "/containers/spaced-space-$A-$c/json" >"$T/i.$c"
-	lacks "secret: not in the $c's inspect" "$T/i.$c" -F "$KEY"
-	api GET "/containers/spaced-space-$A-$c/logs?stdout=1&stderr=1" >"$T/l.$c"
+	dump_of "$A" "$c" >"$T/i.$c"
+	lacks "secret: not in the $c's inspect (native: record, argv, environment)" \
+	    "$T/i.$c" -F "$KEY"
+	# (a native space's stdout is /dev/null: section 7)
+	[ "$PLACE:$c" != native:space ] || continue
+	log_of "$A" "$c" >"$T/l.$c"
 	lacks "secret: not in the $c's log" "$T/l.$c" -aF "$KEY"
 done
 check "secret control: the inspect is real (it names the gatekeeper's argv)" \
     grep -q spaced-gatekeeper "$T/i.gatekeeper"
-api GET "/containers/json?all=1" >"$T/i.list"
-lacks "secret: not in the container list" "$T/i.list" -F "$KEY"
+if [ "$PLACE" != native ]; then
+	api GET "/containers/json?all=1" >"$T/i.list"
+	lacks "secret: not in the container list" "$T/i.list" -F "$KEY"
+fi
 gk "$A" GET /journal >"$T/journal2.json"
 lacks "secret: not in the journal" "$T/journal2.json" -F "$KEY"
 check "window: the journal has the window's allow" \
@@ -703,11 +841,14 @@ check "secret control: the same search of $sd finds the install id" \
     test "$(grep -rlaF "$INSTALL" "$sd" 2>/dev/null | wc -l)" -gt 0
 check "secret: not in spaced's log, store or state on the host" \
     test "$(grep -rlaF "$KEY" "$sd" 2>/dev/null | wc -l)" -eq 0
+# (a native gatekeeper's log is gk.log under spaced's state: above)
+if [ "$PLACE" != native ]; then
 check "secret control: the same search of the log files finds the log's last line" \
     test "$(grep -rlaF "ESC-LOG-LAST2-$R" "$root/containers/$full" 2>/dev/null | wc -l)" -gt 0
 check "secret: not in the container log files on the host" \
     test "$(grep -rlaF "$KEY" "$root/containers/$full" \
     "$root/containers/$(j .Id "$T/i.gatekeeper")" 2>/dev/null | wc -l)" -eq 0
+fi
 
 # ---------------------------------------------------------------------
 echo "# section 12 at $(($(date +%s) - t0)) s"
@@ -736,11 +877,12 @@ d=/tmp/cred; mkdir -p $d/.ssh
 printf -- "-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n" >$d/.ssh/k
 printf "ghp_%s\n" 0123456789abcdefghijABCDEFGHIJ012345 >$d/gh
 printf "{\"refresh_token\": \"rt\"}\n" >$d/auth.json
-GITHUB_TOKEN=planted exec sleep 30
+GITHUB_TOKEN=planted exec sleep 600
 '
 sc exec "$A" -- sh -c "$PLANT2" &
 ppid2=$!
-sleep 0.5
+# (killed below; the search of section 11 outlasts any short sleep)
+wait_for 10 sc exec "$A" -- sh -c 'grep -qs GITHUB_TOKEN=planted /proc/[0-9]*/environ'
 sc exec "$A" -- sh -c "$CREDS" >"$T/cred.ctl" 2>&1
 check "credential control: a planted private key is found" grep -qx 'hit content /tmp/cred/.ssh/k' "$T/cred.ctl"
 check "credential control: a planted GitHub token is found" grep -qx 'hit content /tmp/cred/gh' "$T/cred.ctl"
@@ -759,7 +901,12 @@ echo "# section 13 at $(($(date +%s) - t0)) s"
 # 13. The socket and runtime volumes cannot be written: every attempt
 #     fails with Read-only file system (a permission error would not do:
 #     root or the gatekeeper's uid owns them), the relay is unchanged.
-rv=$(j -r '.Mounts[] | select(.Destination == "/opt/spaced") | .Source' "$T/space.json")
+# The relay's folder on the host: the runtime volume's, or (native) the
+# libexec folder spaced-ns binds the relay from.
+case $PLACE in
+native) rv=$tree/libexec/spaced ;;
+*) rv=$(j -r '.Mounts[] | select(.Destination == "/opt/spaced") | .Source' "$T/space.json") ;;
+esac
 h0=$(sha256sum "$rv/spaced-relay" | cut -d' ' -f1)
 RO='
 try() { w=$1; shift; if "$@" 2>/tmp/e; then echo "$w WORKED"; else echo "$w $(head -1 /tmp/e)"; fi; }
@@ -777,7 +924,7 @@ for d in /run/spaced /opt/spaced /tmp; do
 	try "$d touch" touch -c -d @0 $f
 	try "$d truncate" truncate -s 0 $d/.spaced-runtime
 done
-awk "\$2 == \"/run/spaced\" || \$2 == \"/opt/spaced\" { print \"mount\", \$2, substr(\$4, 1, 3) }" /proc/mounts
+awk "\$2 == \"/run/spaced\" || \$2 ~ /^\/opt\/spaced(\/spaced-relay)?$/ { print \"mount\", \$2, substr(\$4, 1, 3) }" /proc/mounts
 echo "sha $(sha256sum /opt/spaced/spaced-relay | cut -d" " -f1)"
 '
 sc exec "$A" -- sh -c "$RO" >"$T/ro" 2>&1
@@ -786,7 +933,9 @@ for vd in /run/spaced /opt/spaced; do
 		check "volumes: $op in $vd fails with Read-only file system" \
 		    grep -q "^$vd $op .*Read-only file system" "$T/ro"
 	done
-	check "volumes: $vd is mounted ro" hasx "$T/ro" "mount $vd ro,"
+	# (native binds the relay alone: /opt/spaced is the ro root's)
+	m=$vd; [ "$PLACE:$vd" != native:/opt/spaced ] || m=$vd/spaced-relay
+	check "volumes: $m is mounted ro" hasx "$T/ro" "mount $m ro,"
 done
 # Opening an existing file for writing is answered by its ownership
 # before the mount (a read-only bind mount leaves the superblock rw):

@@ -8,7 +8,7 @@
 # Usage: sh regress/mutants/native.sh [label-substring]
 . "$(dirname "$0")/lib.sh"
 
-# mutant <label> <file> <"old" => "new"[ @@ ...]>
+# mutant <label> <file> <"old" => "new"[ @@ ...]> [suite]
 mutant() {
 	mutant_apply "$1" "$2" "$3" || return 0
 	# This tree's objects, and every source but the mutated one as old
@@ -20,12 +20,12 @@ mutant() {
 	touch "$tmp/src/$2"
 	mutant_build "$1" binaries
 	SPACED_BUILD="$tmp/src/build" timeout 600 \
-	    sh "$tmp/src/regress/escape/native.sh" >"$tmp/run.raw" 2>&1
+	    sh "$tmp/src/regress/${4:-escape/native}.sh" >"$tmp/run.raw" 2>&1
 	m_rc=$?
 	# a detail may quote a NUL from /proc: text only for the verdict
 	tr -d '\000' <"$tmp/run.raw" >"$tmp/run.log"
 	m_red=$(grep -c '^not ok' "$tmp/run.log")
-	[ "$1" = "$MUTANT_CONTROL" ] || [ "$m_red" -le 1 ] ||
+	[ "$1" = "$MUTANT_CONTROL" ] || [ "$m_red" -le 1 ] || [ -n "${4:-}" ] ||
 	    echo "# $1: $m_red rows red: $(grep '^not ok' "$tmp/run.log" |
 	    sed 's/^not ok - //' | paste -sd';' -)"
 	mutant_judge "$1" $m_rc '^not ok'
@@ -37,6 +37,7 @@ F=worker-ns/ns_filter.c
 C=worker-ns/ns_cgroup.c
 
 mutant "$MUTANT_CONTROL" GNUmakefile ""
+mutant "$MUTANT_CONTROL" GNUmakefile "" contract/on-native
 
 mutant_expect "the host's /root"
 mutant "the host's /root bound into the space" $B \
@@ -78,4 +79,16 @@ mutant "no death signal after the space's drop" $S \
 mutant_expect "reaches a gatekeeper's control channel"
 mutant "the gatekeeper's control on a loopback port again" $S \
     '"/run/spaced", "-k", NS_GK_CTLDIR, "127.0.0.1", => "/run/spaced", "127.0.0.1",'
+# The place contract on native (contract/on-native.sh).
+mutant_expect "verify names it: network"
+mutant "verify blind to an interface made in the space's network" \
+    worker-ns/ns_ops.c \
+    'if (strcmp(line + strspn(line, " "), "lo") != 0) => if (0)' \
+    contract/on-native
+mutant_expect "not spaced's log pipe"
+mutant "the space's first processes keep spaced-ns's stdout and stderr" $S \
+    'if (dup2(fd, STDIN_FILENO) == -1 || dup2(fd, STDOUT_FILENO) == -1 ||\n\t    dup2(fd, STDERR_FILENO) == -1) => if (dup2(fd, STDIN_FILENO) == -1)'
+mutant_expect "the stray process in A's group is ended"
+mutant "no sweep of the groups at spaced-ns's start" worker-ns/ns_ops.c \
+    '\t\tend_all(de->d_name);\n\t\tn++; => \t\tn++;'
 mutants_end
