@@ -27,7 +27,7 @@ mutant "exec acts on a container without this owner's labels" \
     worker-docker/docker_exec.c \
     "if (why != NULL) {\n\t\t\tex_done(rq, ERR_SPACE_NOT_OURS => if (0) {\n\t\t\tex_done(rq, ERR_SPACE_NOT_OURS"
 mutant "exec runs as root" worker-docker/docker_exec.c \
-    "HARDEN_SPACE_USER : HARDEN_GK_USER, => \"0:0\" : HARDEN_GK_USER,"
+    "if (uid == 0 || harden_user(user, sizeof(user), uid) == -1)\n\t\t\treturn NULL; => strlcpy(user, \"0:0\", sizeof(user));"
 mutant "start starts a space that does not verify" \
     worker-docker/space_verify.c \
     "/* Changed behind our back: named, and not started. */ => sp->report.hr_n = 0; sp->report.hr_truncated = 0;"
