@@ -122,7 +122,7 @@ cli_stop() { docker stop -t 5 "bench-$run-$1-space" "bench-$run-$1-gk" >/dev/nul
 # honest floor of the CLI columns.  Bodies are what the CLI's flags send.
 # shellcheck disable=SC2046
 cc -std=gnu11 -O2 -D_GNU_SOURCE $(pkg-config --cflags libbsd-overlay) \
-    -o "$T/engine_seq" regress/bench/engine_seq.c \
+    -o "$T/engine_seq" regress/bench/engine_seq.c regress/bench/engine_client.c \
     $(pkg-config --libs libbsd-overlay)
 raw_script() {
 	p=bench-$run-raw$1

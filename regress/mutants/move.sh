@@ -6,14 +6,7 @@
 # Usage: sh regress/mutants/move.sh [label-substring]
 . "$(dirname "$0")/lib.sh"
 
-# mutant <label> <file> <"old" => "new"[ @@ "old" => "new"...]>
-mutant() {
-	mutant_apply "$1" "$2" "$3" || return 0
-	mutant_build "$1" binaries
-	SPACED_BUILD="$tmp/src/build" sh "$tmp/src/regress/integration/move.sh" \
-	    >"$tmp/run.log" 2>&1
-	mutant_judge "$1" $? '^not ok'
-}
+mutant() { mutant_live "$@" integration/move.sh; }
 
 # The controls: each way of running, on the unmutated tree.
 mutant "$MUTANT_CONTROL" GNUmakefile ""
