@@ -29,7 +29,7 @@ mutant "sockets keep the umask's mode (no chmod 0666)" $M \
 mutant_expect 'a (regular file|directory|symlink) at .*: exit 1, left in place'
 mutant "anything at a socket's name is replaced (no S_ISSOCK check)" $M \
     "if (!S_ISSOCK(st.st_mode))\n\t\tfatalx(\"%s exists and is not a socket\", path); => ;"
-mutant_expect 'only the two sockets are left in SOCKDIR|starts over a stale socket'
+mutant_expect 'only the two sockets are left in SOCKDIR|gatekeeper -u starts'
 mutant "no lstat: a stale temporary socket is not removed" $M \
     "if (unix_stale(tmp) && unlink(tmp) == -1) => if (0)"
 mutant_expect '-u: no TCP listener on 3128'

@@ -93,7 +93,7 @@ mutant_judge() {
 		finish
 	fi
 	if [ "$2" -ne 0 ] && [ -n "$j_want" ] &&
-	    ! echo "$j_red" | grep -Eq "$j_want"; then
+	    ! echo "$j_red" | grep -Eq -- "$j_want"; then
 		not_ok "killed by another test than $j_want: $1" \
 		    "$(echo "$j_red" | head -3)"
 		survived=$((survived + 1))
