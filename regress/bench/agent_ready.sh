@@ -59,13 +59,22 @@ cli_attempt() {	# container token limit-seconds
 	    docker exec -i "$1" /usr/bin/curl --disable --config - 2>/dev/null |
 	    grep -q '"healthy":true'
 }
+# A server never ready fails the bench (120 attempts, a minute or more
+# of them), never hangs it or drops the round.
 cli_ready() {	# container token
+	tries=0
 	if [ "${WAIT:-spec}" = spec ]; then
-		until cli_attempt "$1" "$2" 3; do sleep 0.5; done
+		until cli_attempt "$1" "$2" 3; do
+			tries=$((tries + 1))
+			[ $tries -lt 120 ] || { echo "agent_ready: $1 never ready" >&2; exit 1; }
+			sleep 0.5
+		done
 		return 0
 	fi
 	lim=500
 	while :; do
+		tries=$((tries + 1))
+		[ $tries -le 120 ] || { echo "agent_ready: $1 never ready" >&2; exit 1; }
 		a0=$(now)
 		cli_attempt "$1" "$2" "$((lim / 1000)).$(printf %03d $((lim % 1000)))" &&
 		    return 0
@@ -122,7 +131,7 @@ cli_stop() { docker stop -t 5 "bench-$run-$1-space" "bench-$run-$1-gk" >/dev/nul
 # honest floor of the CLI columns.  Bodies are what the CLI's flags send.
 # shellcheck disable=SC2046
 cc -std=gnu11 -O2 -D_GNU_SOURCE $(pkg-config --cflags libbsd-overlay) \
-    -o "$T/engine_seq" regress/bench/engine_seq.c \
+    -o "$T/engine_seq" regress/bench/engine_seq.c regress/bench/engine_client.c \
     $(pkg-config --libs libbsd-overlay)
 raw_script() {
 	p=bench-$run-raw$1
@@ -168,6 +177,7 @@ raw_round() {
 	    END { print c, s }' "$T/raw.round"
 }
 
+read -r l0 _ </proc/loadavg
 # Warm-up: the runtime and tools volumes are there, images cached.
 id=$(ctl create) && ctl remove "$id" >/dev/null
 i=0
@@ -239,12 +249,30 @@ for op in "create to ready" "start to ready"; do
 	awk -v op="$op" -v c="$c" -v a="$a" -v f="$f" 'BEGIN { printf "%-16s beyond the agent'"'"'s own %d ms: spacectl %5d ms   CLI sequence + spaced'"'"'s wait %5d ms   %.2fx\n", op, f, a - f, c - f, (c > f ? (a - f) / (c - f) : 0) }'
 	col=$((col + 1))
 done
-# Idle memory: the space with its server, a few seconds after ready.
-sleep 5
+# Idle memory: the space with its server once it has settled (two
+# samples in a row, each the engine's own second-long one, within
+# 1 MiB), not after a fixed pause; an engine error fails the bench.
+mem() {
+	curl -sf --unix-socket "${DOCKER_SOCK:-/var/run/docker.sock}" \
+	    "http://docker/v1.41/containers/spaced-space-$id-$1/stats?stream=false" |
+	    jq -e '.memory_stats.usage - (.memory_stats.stats.total_inactive_file // .memory_stats.stats.inactive_file // 0)'
+}
 for r in space gatekeeper; do
-	m=$(curl -s --unix-socket /var/run/docker.sock \
-	    "http://docker/v1.41/containers/spaced-space-$id-$r/stats?stream=false" |
-	    jq '.memory_stats.usage - (.memory_stats.stats.total_inactive_file // .memory_stats.stats.inactive_file // 0)')
+	m=$(mem $r) || { echo "agent_ready: no stats of the $r" >&2; exit 1; }
+	k=0
+	while [ $k -lt 30 ]; do
+		m2=$(mem $r) || { echo "agent_ready: no stats of the $r" >&2; exit 1; }
+		d=$((m2 - m)); [ $d -lt 0 ] && d=$((-d))
+		m=$m2
+		[ $d -lt 1048576 ] && break
+		k=$((k + 1))
+	done
+	[ $k -lt 30 ] || echo "# the $r's memory did not settle in 30 samples"
 	echo "idle memory of the $r container: $((m / 1048576)) MiB"
 done
 ctl remove "$id" >/dev/null
+# A loaded machine moves every figure above: say so beside them.
+read -r l1 _ </proc/loadavg
+echo "# load $l0 at the start, $l1 at the end, on $(nproc) cores"
+awk -v a="$l0" -v b="$l1" -v n="$(nproc)" 'BEGIN { if (a > n || b > n)
+    print "# the machine was loaded (load above its cores): these figures are not usable as measures" }'

@@ -33,99 +33,34 @@
  * usage: engine_seq SOCKET < SCRIPT
  */
 
-#include <sys/socket.h>
-#include <sys/un.h>
-
 #include <err.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "engine_client.h"
 
 #define ANSWER_MAX	(256 * 1024)
 
-static const char	*sock_path;
-static char		 ans[ANSWER_MAX];
-
-static long long
-now_us(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
-}
-
-static int
-dial(void)
-{
-	struct sockaddr_un	 sun;
-	int			 fd;
-
-	memset(&sun, 0, sizeof(sun));
-	sun.sun_family = AF_UNIX;
-	strlcpy(sun.sun_path, sock_path, sizeof(sun.sun_path));
-	if ((fd = socket(AF_UNIX, SOCK_STREAM, 0)) == -1 ||
-	    connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1)
-		err(1, "connect %s", sock_path);
-	return fd;
-}
-
-/*
- * One call on a fresh connection; with upgrade, the exec's hijacked
- * stream: stdin_bytes written after the 101, then the write side shut.
- * The answer up to the close in ans (cut); its status code.
- */
+static char	 ans[ANSWER_MAX];
 static size_t	 stdin_len;
 
+/* One call; with stdin_bytes, an exec's start with that stdin. */
 static int
 call_raw(const char *method, const char *path, const char *type,
-    const char *body, size_t blen, int upgrade, const char *stdin_bytes)
+    const char *body, size_t blen, const char *stdin_bytes)
 {
-	static char	 req[4096];
-	size_t		 got = 0;
-	ssize_t		 n;
-	int		 fd, len, status;
-
-	fd = dial();
-	len = snprintf(req, sizeof(req), "%s %s HTTP/1.1\r\nHost: docker\r\n"
-	    "%sContent-Type: %s\r\nContent-Length: %zu\r\n\r\n", method,
-	    path, upgrade ? "Connection: Upgrade\r\nUpgrade: tcp\r\n" :
-	    "Connection: close\r\n", type, blen);
-	if (len < 0 || (size_t)len >= sizeof(req))
-		errx(1, "request too long");
-	if (write(fd, req, len) != len ||
-	    (blen > 0 && write(fd, body, blen) != (ssize_t)blen))
-		err(1, "write");
-	if (upgrade && stdin_bytes != NULL) {
-		/* The engine reads stdin once it has answered 101. */
-		if ((n = read(fd, ans, sizeof(ans) - 1)) <= 0)
-			errx(1, "%s: no answer", path);
-		got = n;
-		if (write(fd, stdin_bytes, stdin_len) != (ssize_t)stdin_len)
-			err(1, "write stdin");
-	}
-	if (upgrade)
-		shutdown(fd, SHUT_WR);
-	while (got + 1 < sizeof(ans) &&
-	    (n = read(fd, ans + got, sizeof(ans) - 1 - got)) > 0)
-		got += n;
-	while (got + 1 >= sizeof(ans) && read(fd, req, sizeof(req)) > 0)
-		;
-	close(fd);
-	ans[got] = '\0';
-	if (sscanf(ans, "HTTP/1.%*d %d", &status) != 1)
-		errx(1, "%s %s: not HTTP", method, path);
-	return status;
+	return ec_call(method, path, type, body, blen, stdin_bytes, stdin_len,
+	    ans, sizeof(ans));
 }
 
 static int
-call(const char *method, const char *path, const char *body, int upgrade,
+call(const char *method, const char *path, const char *body,
     const char *stdin_bytes)
 {
 	return call_raw(method, path, "application/json", body, strlen(body),
-	    upgrade, stdin_bytes);
+	    stdin_bytes);
 }
 
 /* A small file read whole (a package, a tar of one): its length. */
@@ -154,26 +89,9 @@ put_tar(const char *container, const char *dir, const char *file)
 	n = slurp(file, tar, sizeof(tar));
 	snprintf(path, sizeof(path), "/v1.41/containers/%s/archive?path=%s",
 	    container, dir);
-	if ((st = call_raw("PUT", path, "application/x-tar", tar, n, 0,
+	if ((st = call_raw("PUT", path, "application/x-tar", tar, n,
 	    NULL)) != 200)
 		errx(1, "PUT %s: %d: %.200s", path, st, ans);
-}
-
-/* The value of a JSON string field "name":"..." in ans, into out. */
-static void
-field(const char *name, char *out, size_t size)
-{
-	char		 key[64];
-	const char	*p, *e;
-
-	snprintf(key, sizeof(key), "\"%s\":\"", name);
-	if ((p = strstr(ans, key)) == NULL)
-		errx(1, "no %s in: %.200s", name, ans);
-	p += strlen(key);
-	if ((e = strchr(p, '"')) == NULL || (size_t)(e - p) >= size)
-		errx(1, "bad %s", name);
-	memcpy(out, p, e - p);
-	out[e - p] = '\0';
 }
 
 /* An exec of cmd (a JSON array) in container: 1 when it exited 0. */
@@ -187,16 +105,16 @@ one_exec(const char *container, const char *stdin_bytes, const char *cmd)
 	snprintf(body, sizeof(body), "{\"AttachStdin\":%s,\"AttachStdout\":"
 	    "true,\"AttachStderr\":true,\"Cmd\":%s}",
 	    stdin_bytes != NULL ? "true" : "false", cmd);
-	if ((st = call("POST", path, body, 0, NULL)) != 201)
+	if ((st = call("POST", path, body, NULL)) != 201)
 		errx(1, "exec create in %s: %d: %.200s", container, st, ans);
-	field("Id", id, sizeof(id));
+	ec_field(ans, "Id", id, sizeof(id));
 	snprintf(path, sizeof(path), "/v1.41/exec/%s/start", id);
 	st = call("POST", path, "{\"Detach\":false,\"Tty\":false}",
-	    stdin_bytes != NULL, stdin_bytes);
+	    stdin_bytes);
 	if (st != 200 && st != 101)
 		errx(1, "exec start: %d: %.200s", st, ans);
 	snprintf(path, sizeof(path), "/v1.41/exec/%s/json", id);
-	if ((st = call("GET", path, "", 0, NULL)) != 200)
+	if ((st = call("GET", path, "", NULL)) != 200)
 		errx(1, "exec inspect: %d: %.200s", st, ans);
 	return strstr(ans, "\"Running\":false") != NULL &&
 	    strstr(ans, "\"ExitCode\":0") != NULL;
@@ -224,8 +142,8 @@ main(int argc, char *argv[])
 
 	if (argc != 2)
 		errx(2, "usage: engine_seq SOCKET < SCRIPT");
-	sock_path = argv[1];
-	mark = now_us();
+	ec_sock = argv[1];
+	mark = ec_now_us();
 	while (fgets(line, sizeof(line), stdin) != NULL) {
 		line[strcspn(line, "\n")] = '\0';
 		if (line[0] == '#' || line[0] == '\0')
@@ -233,14 +151,15 @@ main(int argc, char *argv[])
 		p = line;
 		verb = word(&p);
 		if (strcmp(verb, "MARK") == 0) {
-			printf("%s %lld\n", word(&p), (now_us() - mark) / 1000);
+			printf("%s %lld\n", word(&p),
+			    (ec_now_us() - mark) / 1000);
 			fflush(stdout);
-			mark = now_us();
+			mark = ec_now_us();
 		} else if (strcmp(verb, "CALL") == 0) {
 			a = word(&p);
 			b = word(&p);
 			c = word(&p);
-			if ((st = call(a, b, p != NULL ? p : "", 0, NULL)) !=
+			if ((st = call(a, b, p != NULL ? p : "", NULL)) !=
 			    atoi(c))
 				errx(1, "%s %s: %d, not %s: %.300s", a, b, st, c,
 				    ans);

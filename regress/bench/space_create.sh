@@ -164,7 +164,7 @@ raw_round() {
 mkdir -p "$b/regress/bench"
 # shellcheck disable=SC2046
 cc -std=gnu11 -O2 -D_GNU_SOURCE $(pkg-config --cflags libbsd-overlay) \
-    -o "$b/regress/bench/engine_seq" regress/bench/engine_seq.c \
+    -o "$b/regress/bench/engine_seq" regress/bench/engine_seq.c regress/bench/engine_client.c \
     $(pkg-config --libs libbsd-overlay)
 
 # One warm-up each: the runtime volume is filled once, images are cached.

@@ -18,7 +18,7 @@ build=$b
 mkdir -p "$b/regress/bench"
 # shellcheck disable=SC2046
 cc -std=gnu11 -O2 -D_GNU_SOURCE $(pkg-config --cflags libbsd-overlay) \
-    -o "$b/regress/bench/engine_exec" regress/bench/engine_exec.c \
+    -o "$b/regress/bench/engine_exec" regress/bench/engine_exec.c regress/bench/engine_client.c \
     $(pkg-config --libs libbsd-overlay)
 make_tree
 SPACED_EXTRA_CONF="space image \"$SPACE_IMAGE\"

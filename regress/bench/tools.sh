@@ -31,6 +31,7 @@ median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 # shellcheck disable=SC2046
 cc -std=gnu11 -O2 -D_GNU_SOURCE $(pkg-config --cflags libbsd-overlay) \
     -o "$tree/engine_seq" "$top/regress/bench/engine_seq.c" \
+    "$top/regress/bench/engine_client.c" \
     $(pkg-config --libs libbsd-overlay) || fail "engine_seq build"
 cp "$w/bench-agent-1.0.0.tgz" "$w/b.tgz"
 R=bench-tools-raw-$$

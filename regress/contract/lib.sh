@@ -73,7 +73,7 @@ host_uid() {
 log_of() {
 	case $PLACE in
 	native) cat "$NS_STATE/$1/gk.log" ;;
-	*) api GET "/containers/spaced-space-$1-$2/logs?stdout=1&stderr=1" ;;
+	*) api_get "/containers/spaced-space-$1-$2/logs?stdout=1&stderr=1" ;;
 	esac
 }
 # cg_read ID CONTROLLER FILE: a file of the space's cgroup (Docker: as

@@ -156,7 +156,9 @@ check "the next request gets a new spaced-git" sh -c \
     [ \"\$(pgrep -f '^spaced-git -g $repo\$')\" != '$p' ]"
 
 # --- idle: ended after 30 s without a request --------------------------
-check "an idle spaced-git is ended within 40 s" wait_for ${IDLE_WAIT:-40} sh -c \
+# The bound tells "ended by the idle timeout" from "never"; room for a
+# loaded machine, no measure of the timeout.
+check "an idle spaced-git is ended (the 30 s idle timeout)" wait_for ${IDLE_WAIT:-90} sh -c \
     "! pgrep -f '^spaced-git -g $work' >/dev/null"
 check "and spaced still serves" ctl status
 

@@ -179,7 +179,7 @@ holders=""
 check "the clients that held them are gone (control)" \
     wait_for 10 sh -c "! pgrep -f '^$tree/bin/spacectl' >/dev/null"
 check "once freed (their requests gone, 30 s idle), none is left as the user" \
-    wait_for ${IDLE_WAIT:-50} sh -c "[ \$(pgrep -u $u -f '^spaced-git -g ' | wc -l) -eq 0 ]"
+    wait_for ${IDLE_WAIT:-90} sh -c "[ \$(pgrep -u $u -f '^spaced-git -g ' | wc -l) -eq 0 ]"
 # What is left, and what spaced said of it, when something is.
 for p in $(pgrep -u "$u" -f '^spaced-git -g '); do
 	echo "    left: $(ps -o pid=,stat=,args= -p "$p")"

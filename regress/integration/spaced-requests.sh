@@ -39,22 +39,26 @@ setpriv --reuid=nobody --regid=nogroup --clear-groups \
     /usr/bin/python3 "$tree/ctl_raw.py" "$sd/run/spaced.sock" \
     flood 6 >"$tree/flood.out" 2>&1 &
 flood_pid=$!
-peak=0; slow=0; i=0
+peak=0; failed=0; during=0; i=0
 while kill -0 "$flood_pid" 2>/dev/null; do
 	r=$(rss); [ "$r" -gt "$peak" ] && peak=$r
-	# everyone else is served meanwhile, within a second each
-	timeout 1 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" ping git ||
-	    slow=$((slow + 1))
+	# everyone else is served meanwhile: by the order of events, not a
+	# time (the 30 s is a hang guard; speed is bench/ctl_rtt.sh's)
+	timeout 30 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" ping git ||
+	    failed=$((failed + 1))
+	kill -0 "$flood_pid" 2>/dev/null && during=$((during + 1))
 	i=$((i + 1))
 	sleep 0.2
 done
 wait "$flood_pid"
-echo "# flood: $(cat "$tree/flood.out"); spaced RSS $base_rss -> peak $peak KiB; $i pings, $slow slow"
+echo "# flood: $(cat "$tree/flood.out"); spaced RSS $base_rss -> peak $peak KiB; $i pings, $failed failed, $during answered while it ran"
 check "the flood really sent requests (positive control)" \
     grep -q "sent [0-9][0-9]* requests" "$tree/flood.out"
 check "spaced stays within 8 MiB of its start under the flood" \
     [ "$peak" -lt $((base_rss + 8192)) ]
-check "every ping answered within 1 s during the flood" [ "$slow" -eq 0 ]
+check "every ping during the flood answered" [ "$failed" -eq 0 ]
+check "... and one answered while the flood still ran (the order, not a time)" \
+    [ "$during" -gt 0 ]
 
 # --- status asks the workers (GIT_VERSION and JOURNAL_STAT) -------------
 check "status shows the libgit2 spaced-git links" sh -c \

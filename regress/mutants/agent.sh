@@ -26,26 +26,34 @@ mutant() {
 mutant "$MUTANT_CONTROL" GNUmakefile "" agent/server.sh
 mutant "$MUTANT_CONTROL" GNUmakefile "" unit/spaced
 
+mutant_expect 'with it, server still answers the server'\''s own body'
 mutant "curl reads the space user's ~/.curlrc (--disable dropped)" \
     common/proto/space_server.h '"--disable", => ' agent/server.sh
+mutant_expect 'start of a server that never answers: space_server_not_ready|a create whose server is never ready: space_server_not_ready'
 mutant "readiness without a deadline" supervisor/spaced/server.c \
     "if (waited(r) + pause / 1000.0 > agent_profile()->ag_ready_wait) { => if (0) {" \
     agent/server.sh
+mutant_expect 'the token file is 0600 in a 0700 folder'
 mutant "the token file readable by all (no umask)" common/proto/space_agent.h \
     "umask 077; => " agent/server.sh
+mutant_expect 'a token'\''s write the engine refuses fails the create'
 mutant "a token's write that failed is ignored (the create stands)" \
     worker-docker/space_create.c \
     "return sp->writes_token && sp->token_done && => return 0 && sp->writes_token && sp->token_done &&" \
     agent/server.sh
+mutant_expect 'a huge token file: space_token_unreadable'
 mutant "a token of any length taken" gatekeeper/spaced-journal/server_parse.c \
     "n < SERVER_TOKEN_MIN || n > SERVER_TOKEN_MAX) => 0)" agent/server.sh
+mutant_expect 'a client that leaves while the server is awaited: its space is removed'
 mutant "a create whose client left is not undone after the place" \
     supervisor/spaced/server.c "	if (sv->op != SV_OP_CREATE || !sv->made)
 		return 0; => 	return 0;" agent/server.sh
+mutant_expect 'and in no request: no Env, Cmd, label, path or header holds it'
 mutant "the token in the exec's environment (every exec's stdin as Env)" \
     worker-docker/docker_exec.c \
-    "HARDEN_SPACE_USER : HARDEN_GK_USER, NULL); => HARDEN_SPACE_USER : HARDEN_GK_USER, json_pack(\"[s+#]\", \"SPACED_STDIN=\", (const char *)ex->req.se_stdin, (int)ex->req.se_stdin_len));" \
+    "o = docker_exec_body(argv, user, NULL); => o = docker_exec_body(argv, user, json_pack(\"[s+#]\", \"SPACED_STDIN=\", (const char *)ex->req.se_stdin, (int)ex->req.se_stdin_len));" \
     agent/server.sh
+mutant_expect 'password_variable_never_set_by_the_host'
 mutant "a profile sets the password variable (the token in the container's env)" \
     common/proto/agent.c \
     "return \"the password variable is set from the token\"; => (void)0;" \

@@ -20,31 +20,40 @@ mutant "$MUTANT_CONTROL" GNUmakefile ""
 mutant "$MUTANT_CONTROL" GNUmakefile "" faults/docker
 mutant "$MUTANT_CONTROL" GNUmakefile "" contract/runtime
 
+mutant_expect 'stop of root'\''s space is refused \(space_not_ours\)|root'\''s space is untouched'
 mutant "stop acts on a container without this owner's labels" \
     worker-docker/space_stop.c \
     "sp->sq.sq_id, stop_role(sp));\n\tjson_decref(o);\n\tif (why != NULL) { => sp->sq.sq_id, stop_role(sp));\n\tjson_decref(o);\n\tif (0) {"
+mutant_expect 'and so is exec'
 mutant "exec acts on a container without this owner's labels" \
     worker-docker/docker_exec.c \
     "if (why != NULL) {\n\t\t\tex_done(rq, ERR_SPACE_NOT_OURS => if (0) {\n\t\t\tex_done(rq, ERR_SPACE_NOT_OURS"
+mutant_expect 'exec: runs as the space'\''s own uid'
 mutant "exec runs as root" worker-docker/docker_exec.c \
-    "o = docker_exec_body(argv, user, NULL); => o = docker_exec_body(argv, ex->req.se_target == EXEC_TARGET_SPACE ? \"0:0\" : user, NULL);"
+    "if (uid == 0 || harden_user(user, sizeof(user), uid) == -1)\n\t\t\treturn NULL; => strlcpy(user, \"0:0\", sizeof(user));"
+mutant_expect 'start refuses it'
 mutant "start starts a space that does not verify" \
     worker-docker/space_verify.c \
     "/* Changed behind our back: named, and not started. */ => sp->report.hr_n = 0; sp->report.hr_truncated = 0;"
+mutant_expect 'create prints a 12-hex id alone|verify: empty means verified|loopback alone'
 mutant "the space gets a network (the default bridge) instead of none" \
     worker-docker/docker_harden.c \
     "HARDEN_SPACE_TMPFS, \"none\", => HARDEN_SPACE_TMPFS, \"bridge\","
+mutant_expect 'create prints a 12-hex id alone|verify: empty means verified'
 mutant "the space keeps the engine's network sandbox" \
     worker-docker/docker_harden.c \
     "\"NetworkDisabled\", 1, => \"NetworkDisabled\", 0,"
+mutant_expect 'create prints a 12-hex id alone|verify: empty means verified'
 mutant "the hosts file bound writable" worker-docker/docker_harden.c \
     "\"Target\", target, \"ReadOnly\", 1, => \"Target\", target, \"ReadOnly\", 0,"
+mutant_expect 'exec: stdin passes through|exec: 4 MiB both ways at once'
 mutant "stdin shut with bytes still queued" worker-docker/docker_req.c \
     "if (rq->rq_shutdown == 1 && docker_req_stream_queued(rq) == 0) { => if (rq->rq_shutdown == 1) {"
 
 # The faults suite, for what only a fault shows.
 FAULTS_ONLY=killed
 export FAULTS_ONLY
+mutant_expect 'client killed: nothing (remains|is left)'
 mutant "a cancelled create is dropped, not rolled back" \
     worker-docker/space_ops.c \
     "/* docker_req_cancel freed the branch: it makes nothing more */ => done(rq, ERR_CANCELLED, NULL, 0); return DOCKER_DONE;" \

@@ -64,6 +64,18 @@ mutant_build() {
 	fi
 }
 
+# mutant_live <label> <file> <"old" => "new"[ @@ ...]> <suite>: the most
+# common mutant: this tree's binaries built with the change, then one
+# live suite (regress/<suite>) run against them.  A script that needs no
+# more says mutant() { mutant_live "$@" <suite>; }.
+mutant_live() {
+	mutant_apply "$1" "$2" "$3" || return 0
+	mutant_build "$1" binaries
+	SPACED_BUILD="$tmp/src/build" sh "$tmp/src/regress/$4" \
+	    >"$tmp/run.log" 2>&1
+	mutant_judge "$1" $? '^not ok'
+}
+
 # mutant_judge <label> <status> <ERE of a red line> [sed of those lines]:
 # status is the exit status of the run whose output is $tmp/run.log.
 mutant_expect() { MUTANT_EXPECT=$1; }
@@ -81,7 +93,7 @@ mutant_judge() {
 		finish
 	fi
 	if [ "$2" -ne 0 ] && [ -n "$j_want" ] &&
-	    ! echo "$j_red" | grep -Eq "$j_want"; then
+	    ! echo "$j_red" | grep -Eq -- "$j_want"; then
 		not_ok "killed by another test than $j_want: $1" \
 		    "$(echo "$j_red" | head -3)"
 		survived=$((survived + 1))

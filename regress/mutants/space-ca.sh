@@ -18,16 +18,21 @@ mutant() {
 mutant "$MUTANT_CONTROL" GNUmakefile ""
 mutant "$MUTANT_CONTROL" GNUmakefile "" move.sh
 
+mutant_expect '=/opt/spaced/ca-certificates\.crt in the space'\''s environment'
 mutant "the variables left out of the space" worker-docker/docker_harden.c \
     "	for (i = 0; p->hp_runtime_ca && harden_space_ca_env[i] != NULL; i++) => 	for (i = 0; 0 && harden_space_ca_env[i] != NULL; i++)"
+mutant_expect 'the file inside is the bundle, byte for byte'
 mutant "the bundle left out of the runtime volume" worker-docker/docker_runtime.c \
     "	if (env->de_ca_fd != -1) {
 		if ((ca = file_bytes(env->de_ca_fd, env->de_ca_size)) == NULL) { => 	if (0) {
 		if ((ca = file_bytes(env->de_ca_fd, env->de_ca_size)) == NULL) {"
+mutant_expect 'another runtime volume'
 mutant "the key blind to the bundle" supervisor/spaced/runtime.c \
     "	if (ca_fd != -1 && (EVP_DigestUpdate(ctx, sep, sizeof(sep) - 1) != 1 || => 	if (0 && (EVP_DigestUpdate(ctx, sep, sizeof(sep) - 1) != 1 ||"
+mutant_expect 'its bundle changed behind us: create answers runtime_volume_foreign'
 mutant "a filled volume's bundle taken unseen" worker-docker/space_runtime.c \
     "	sp->step = docker_runtime_has_ca() ? C_RT_CA : C_RT_CTR_DEL; => 	sp->step = C_RT_CTR_DEL;"
+mutant_expect 'the moved container keeps the space CA bundle'\''s variables'
 mutant "a move forgets the space was made with the bundle" \
     worker-docker/space_verify.c \
     "	sp->rt_ca = made_with_ca(o); => 	sp->rt_ca = 0 && made_with_ca(o);" move.sh

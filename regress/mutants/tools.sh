@@ -25,19 +25,25 @@ mutant "$MUTANT_CONTROL" GNUmakefile "" tools.sh
 mutant "$MUTANT_CONTROL" GNUmakefile "" filler.sh
 mutant "$MUTANT_CONTROL" GNUmakefile "" unit
 
+mutant_expect 'order: /bin/sync ran before the marker'\''s rename'
 mutant "marker written before the flush" worker-docker/spaced-filler.js \
     "	run('sync', '/bin/sync', [], { timeout: 5 * 60 * 1000 });
  => " filler.sh
+mutant_expect 'tools_verdict::the_rule'
 mutant "42-only rule loosened to any non-zero (unit)" worker-docker/docker_tools.c \
     "if (exit_code == TOOLS_MARKER_ABSENT_EXIT) => if (exit_code != 0)" unit
+mutant_expect 'exit 1 of the check \(an unreadable marker\): refused'
 mutant "42-only rule loosened to any non-zero (live)" worker-docker/docker_tools.c \
     "if (exit_code == TOOLS_MARKER_ABSENT_EXIT) => if (exit_code != 0)" tools.sh
+mutant_expect 'a volume of the name (without labels|with another owner'\''s labels): tools_volume_not_ours'
 mutant "label check of an existing volume skipped" worker-docker/tools_ensure.c \
     "		if (why != NULL) {
 			snprintf(msg, sizeof(msg), \"a volume named %s \" => 		if (0 && why != NULL) {
 			snprintf(msg, sizeof(msg), \"a volume named %s \"" tools.sh
+mutant_expect 'npm ran no script of the package \(--ignore-scripts\)'
 mutant "--ignore-scripts dropped" worker-docker/spaced-filler.js \
     "['install', '--ignore-scripts', '--no-audit', => ['install', '--no-audit'," tools.sh
+mutant_expect 'fails: no volume left'
 mutant "fill rollback skipped" worker-docker/tools_rollback.c \
     "	if (tv->filling) {
 		/* The same call => 	if (0 && tv->filling) {

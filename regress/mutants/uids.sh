@@ -5,13 +5,7 @@
 # Usage: sh regress/mutants/uids.sh [label-substring]
 . "$(dirname "$0")/lib.sh"
 
-mutant() {
-	mutant_apply "$1" "$2" "$3" || return 0
-	mutant_build "$1" binaries
-	SPACED_BUILD="$tmp/src/build" sh "$tmp/src/regress/escape/uids.sh" \
-	    >"$tmp/run.log" 2>&1
-	mutant_judge "$1" $? '^not ok'
-}
+mutant() { mutant_live "$@" escape/uids.sh; }
 
 mutant "$MUTANT_CONTROL" GNUmakefile ""
 

@@ -13,6 +13,7 @@ ca=${SPACED_TOOLS_CA:-}
 SPACED_AGENT_CONF=""
 SPACED_EXTRA_CONF=${ca:+"tools ca bundle \"$ca\""}
 . "$dir/../contract/lib.sh"
+. "$dir/../agent/lib.sh"
 
 command -v tmux >/dev/null || { not_ok "tmux is installed (tools/deps.sh)"; finish; }
 jqf() { jq -e "$@" >/dev/null 2>&1; }
@@ -29,29 +30,15 @@ printf '%s\n' "$KEY" >"$T/key"
 umask 022
 TS="spaced-sess-$$"
 TM() { tmux -L "$TS" "$@"; }
-mpid=
 session_gone() {
 	TM kill-server 2>/dev/null
-	[ -n "$mpid" ] && kill "$mpid" 2>/dev/null
-	ip link delete "vs$$" 2>/dev/null
-	ip netns delete "$NM" 2>/dev/null
+	model_gone
 }
 trap session_gone EXIT
 at_finish session_gone
 
 # --- the model, on a documentation address in a namespace of ours --------
-ip netns add "$NM" && ip link add "vs$$" type veth peer name "vn$$" &&
-ip link set "vn$$" netns "$NM" && ip addr add "$HOSTIP/30" dev "vs$$" &&
-ip link set "vs$$" up && ip -n "$NM" addr add "$MODEL/30" dev "vn$$" &&
-ip -n "$NM" link set lo up && ip -n "$NM" link set "vn$$" up &&
-ip -n "$NM" route add default via "$HOSTIP"
-check "the model's namespace on $MODEL" test $? -eq 0
-ip netns exec "$NM" python3 "$dir/../agent/model-server.py" --listen "$MODEL" \
-    --port 8000 --key-file "$T/key" --log "$T/model.log" \
-    --command "$CMD" --lifetime 1200 </dev/null >"$T/model.err" 2>&1 &
-mpid=$!
-check "the scripted model answers from the host (control)" \
-    wait_for 10 curl -s -o /dev/null --max-time 1 "http://$MODEL:8000/v1/models"
+model_up "$NM" "vs$$" "vn$$" "$HOSTIP" "$MODEL" 30 "$CMD" 1200
 
 check "tools fill: opencode-ai from the npm registry" sc tools fill
 id=$(sc create -n session) || { not_ok "create with the default agent"; finish; }

@@ -269,7 +269,13 @@ reset_gk(void)
 		fail("client: %s, want ECONNRESET", rc ? strerror(rc) : "EOF");
 }
 
-/* The client resets: the gatekeeper's side is closed at once. */
+/*
+ * The client resets: the gatekeeper's side is closed, not kept for the
+ * relay's linger (RELAY_LINGER_SEC, 10 s) or for ever.  The bound below
+ * tells those apart; it is no measure of speed.
+ */
+#define CLOSED_BEFORE_MS	8000
+
 static void
 reset_client(void)
 {
@@ -277,18 +283,14 @@ reset_client(void)
 	struct linger	 lg = { 1, 0 };
 	char		 buf[64];
 	size_t		 got;
-	double		 t;
 
 	g = gk_accept(l, 2000);
 	put(c, "client", "x");
 	setsockopt(c, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
 	close(c);
-	t = now();
-	rc = drain(g, buf, sizeof(buf), &got, 3000);
+	rc = drain(g, buf, sizeof(buf), &got, CLOSED_BEFORE_MS);
 	if (rc != 0 && rc != ECONNRESET)
 		fail("gatekeeper: %s, want EOF or ECONNRESET", strerror(rc));
-	if (now() - t > 1.0)
-		fail("gatekeeper: the close took %.1f s", now() - t);
 }
 
 /* Closed at once, no hang; then a live gatekeeper is reached again. */
@@ -298,7 +300,6 @@ dead(int refused)
 	struct sockaddr_un	 sun;
 	char			 buf[64];
 	size_t			 got;
-	double			 t;
 	int			 s, c, rc, l, g;
 
 	gk_unlink("corridor.sock");
@@ -313,13 +314,10 @@ dead(int refused)
 	for (int i = 0; i < 3; i++) {
 		c = tcp(CORRIDOR);
 		put(c, "client", "hello?");
-		t = now();
-		rc = drain(c, buf, sizeof(buf), &got, 3000);
+		rc = drain(c, buf, sizeof(buf), &got, CLOSED_BEFORE_MS);
 		if (rc != 0 && rc != ECONNRESET)
 			fail("client %d: %s, want EOF or a reset", i,
 			    strerror(rc));
-		if (now() - t > 1.0)
-			fail("client %d: closed after %.1f s", i, now() - t);
 		close(c);
 	}
 	l = gk_listen("corridor.sock");
@@ -349,10 +347,32 @@ struct end {
 	int		 e_eof, e_shut;
 };
 
+/* A TCP connection whose receive buffer (and so window) is small. */
+static int
+tcp_small(int port)
+{
+	struct sockaddr_in	 sin;
+	int			 s, size = 4096;
+
+	if ((s = socket(AF_INET, SOCK_STREAM, 0)) == -1 ||
+	    setsockopt(s, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size)) == -1)
+		fail("socket: %s", strerror(errno));
+	memset(&sin, 0, sizeof(sin));
+	sin.sin_family = AF_INET;
+	sin.sin_port = htons(port);
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (connect(s, (struct sockaddr *)&sin, sizeof(sin)) == -1)
+		fail("connect 127.0.0.1:%d: %s", port, strerror(errno));
+	return s;
+}
+
 /*
- * slow: the gatekeeper reads nothing for 300 ms and then in 4 KiB
- * reads, so the relay meets a full socket and part-writes (its pipes
- * are the only buffer it keeps).
+ * slow (end 1, the gatekeeper) and slowclient (end 0, with a 4 KiB
+ * receive buffer): that end reads nothing until the other end's write
+ * would block (every buffer on the way is full), then 4 KiB at a time,
+ * so the relay meets a full socket and part-writes (its pipes are the
+ * only buffer it keeps).  A unix socket takes the relay's 64 KiB
+ * splices whole or not at all; TCP takes part of one.
  */
 static void
 duplex(size_t mb, int slow)
@@ -362,29 +382,27 @@ duplex(size_t mb, int slow)
 	uint64_t	 total = (uint64_t)mb << 20;
 	uint8_t		 buf[65536];
 	int		 l = gk_listen("corridor.sock"), i;
+	int		 held = slow != 0, slowend = slow == 2 ? 0 : 1;
 	ssize_t		 n;
 	size_t		 k, len;
 
 	memset(e, 0, sizeof(e));
-	e[0].e_fd = tcp(CORRIDOR);
+	e[0].e_fd = slow == 2 ? tcp_small(CORRIDOR) : tcp(CORRIDOR);
 	e[1].e_fd = gk_accept(l, 2000);
 	e[0].e_seed_out = e[1].e_seed_in = 1;
 	e[1].e_seed_out = e[0].e_seed_in = 2;
 	for (i = 0; i < 2; i++)
 		fcntl(e[i].e_fd, F_SETFL, O_NONBLOCK);
-	double	 t0 = now();
-	int	 held;
 
 	while (!e[0].e_eof || !e[1].e_eof) {
 		for (i = 0; i < 2; i++) {
-			int hold = slow && i == 1 && now() - t0 < 0.3;
+			int hold = held && i == slowend;
 
 			pfd[i].fd = e[i].e_fd;
 			pfd[i].events = (e[i].e_eof || hold ? 0 : POLLIN) |
 			    (e[i].e_sent < total ? POLLOUT : 0);
 		}
-		held = slow && now() - t0 < 0.3;
-		if (poll(pfd, 2, held ? 50 : 10000) <= 0 && !held)
+		if (poll(pfd, 2, 10000) <= 0)
 			fail("duplex: stalled at %llu/%llu and %llu/%llu",
 			    (unsigned long long)e[0].e_recv,
 			    (unsigned long long)e[1].e_recv,
@@ -393,7 +411,13 @@ duplex(size_t mb, int slow)
 		for (i = 0; i < 2; i++) {
 			struct end *x = &e[i];
 
-			if ((pfd[i].revents & POLLOUT) && x->e_sent < total) {
+			/*
+			 * While the slow end holds, the other writes until
+			 * its write would block (poll says writable later
+			 * than a write stops succeeding) or it has sent all:
+			 * then every buffer on the way is full.
+			 */
+			while ((pfd[i].revents & POLLOUT) && x->e_sent < total) {
 				len = total - x->e_sent < sizeof(buf) ?
 				    total - x->e_sent : sizeof(buf);
 				for (k = 0; k < len; k++)
@@ -405,15 +429,22 @@ duplex(size_t mb, int slow)
 					    strerror(errno));
 				if (n > 0)
 					x->e_sent += (uint64_t)n;
+				if (!held || i == slowend)
+					break;
+				if (n == -1 || (size_t)n < len ||
+				    x->e_sent == total) {
+					held = 0;
+					break;
+				}
 			}
 			if (x->e_sent == total && !x->e_shut) {
 				shutdown(x->e_fd, SHUT_WR);
 				x->e_shut = 1;
 			}
 			if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) {
-				if (slow && i == 1 && now() - t0 < 0.3)
+				if (held && i == slowend)
 					continue;
-				n = read(x->e_fd, buf, slow && i == 1 ?
+				n = read(x->e_fd, buf, slow && i == slowend ?
 				    4096 : sizeof(buf));
 				if (n == -1 && errno != EAGAIN)
 					fail("duplex %d: read: %s", i,
@@ -600,6 +631,8 @@ main(int argc, char *argv[])
 		duplex(argc > 3 ? strtoul(argv[3], NULL, 10) : 4, 0);
 	else if (strcmp(s, "slow") == 0)
 		duplex(argc > 3 ? strtoul(argv[3], NULL, 10) : 4, 1);
+	else if (strcmp(s, "slowclient") == 0)
+		duplex(argc > 3 ? strtoul(argv[3], NULL, 10) : 4, 2);
 	else if (strcmp(s, "many") == 0)
 		many(argc > 3 ? atoi(argv[3]) : 200);
 	else if (strcmp(s, "cap") == 0)

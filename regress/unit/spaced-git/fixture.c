@@ -184,6 +184,24 @@ fx_out(const char *fmt, ...)
 	return buf;
 }
 
+uint8_t *
+fx_slurp(const char *cmd, size_t *len)
+{
+	FILE	*fp;
+	uint8_t	*buf = NULL;
+	size_t	 n;
+
+	cr_assert_not_null(fp = popen(cmd, "r"));
+	*len = 0;
+	do {
+		cr_assert_not_null(buf = realloc(buf, *len + 65536));
+		n = fread(buf + *len, 1, 65536, fp);
+		*len += n;
+	} while (n > 0);
+	cr_assert_eq(pclose(fp), 0, "%s", cmd);
+	return buf;
+}
+
 void
 fx_before(void)
 {

@@ -53,6 +53,11 @@ void	 fx_teardown(void);
 int	 fx_sh(const char *, ...) __attribute__((__format__(printf, 1, 2)));
 /* The same, its stdout (malloc'd, trailing newline kept). */
 char	*fx_out(const char *, ...) __attribute__((__format__(printf, 1, 2)));
+/*
+ * The whole stdout of a shell command run anywhere (a pack or an index
+ * from git, for the parsers' tests), malloc'd; the command must exit 0.
+ */
+uint8_t	*fx_slurp(const char *, size_t *);
 /* Manifest of fx_repo now, and the count of differences not allowed. */
 void	 fx_before(void);
 size_t	 fx_untouched(const char *);

@@ -25,29 +25,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fixture.h"
 #include "packidx.h"
 
 static char	 dir[] = "/tmp/spaced-packidx.XXXXXX";
 static uint8_t	*idx, *pack;
 static size_t	 idxlen, packlen;
-
-static uint8_t *
-slurp(const char *cmd, size_t *len)
-{
-	FILE	*fp;
-	uint8_t	*buf = NULL;
-	size_t	 n;
-
-	cr_assert_not_null(fp = popen(cmd, "r"));
-	*len = 0;
-	do {
-		cr_assert_not_null(buf = realloc(buf, *len + 65536));
-		n = fread(buf + *len, 1, 65536, fp);
-		*len += n;
-	} while (n > 0);
-	cr_assert_eq(pclose(fp), 0, "%s", cmd);
-	return buf;
-}
 
 static void
 setup(void)
@@ -61,9 +44,9 @@ setup(void)
 	    "commit -qm $i || exit 1; done && git repack -adq", dir);
 	cr_assert_eq(system(cmd), 0);
 	snprintf(cmd, sizeof(cmd), "cat %s/r/.git/objects/pack/*.idx", dir);
-	idx = slurp(cmd, &idxlen);
+	idx = fx_slurp(cmd, &idxlen);
 	snprintf(cmd, sizeof(cmd), "cat %s/r/.git/objects/pack/*.pack", dir);
-	pack = slurp(cmd, &packlen);
+	pack = fx_slurp(cmd, &packlen);
 }
 
 static void

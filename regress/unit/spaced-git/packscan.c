@@ -29,30 +29,13 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "fixture.h"
 #include "packscan.h"
 
 static char	 dir[] = "/tmp/spaced-packscan.XXXXXX";
 static uint8_t	*gitpack;
 static size_t	 gitpacklen;
 static struct packscan_caps caps;
-
-static uint8_t *
-slurp(const char *cmd, size_t *len)
-{
-	FILE	*fp;
-	uint8_t	*buf = NULL;
-	size_t	 n;
-
-	cr_assert_not_null(fp = popen(cmd, "r"));
-	*len = 0;
-	do {
-		cr_assert_not_null(buf = realloc(buf, *len + 65536));
-		n = fread(buf + *len, 1, 65536, fp);
-		*len += n;
-	} while (n > 0);
-	cr_assert_eq(pclose(fp), 0, "%s", cmd);
-	return buf;
-}
 
 /* A repository of 60 revisions of related files: deltas, chains. */
 static void
@@ -68,7 +51,7 @@ setup(void)
 	    "commit -qm c$i; done && git rev-parse HEAD | "
 	    "git pack-objects -q --revs --stdout --delta-base-offset "
 	    "--depth=50", dir);
-	gitpack = slurp(cmd, &gitpacklen);
+	gitpack = fx_slurp(cmd, &gitpacklen);
 	cr_assert_gt(gitpacklen, 32);
 }
 
