@@ -372,6 +372,25 @@ check "the change is staged and uncommitted" sh -c "git -C '$repo2' \
 check "the work tree holds it" sh -c "grep -qx two '$repo2/one.txt' &&
     test -f '$repo2/more.txt'"
 
+# A space's name is free text: the default branch takes it made safe
+# (each byte but a letter, digit, '-' or '_' as '-').
+repo3=$T/user3
+git init -q "$repo3"
+echo one >"$repo3/one.txt"
+git -C "$repo3" add one.txt
+git -C "$repo3" -c user.name=u -c user.email=u@u.invalid commit -qm base
+idn=$(sc create -n "its work, 2" 2>"$T/createn.err") || idn=
+check "a space named 'its work, 2' ($(cat "$T/createn.err"))" test -n "$idn"
+sc -j code-in "$idn" "$repo3" >"$T/ci3.json" 2>"$T/ci3.err"
+sp3=$(jq -r .spacePath "$T/ci3.json")
+sc exec "$idn" -- /bin/sh -c "cd '$sp3' && echo three >>one.txt" \
+    >/dev/null 2>&1
+sc -j apply "$idn" "$repo3" >"$T/named.json" 2>&1
+check "its default branch is spaced/its-work--2 ($(head -c 200 "$T/named.json"))" \
+    jqe '.branch == "refs/heads/spaced/its-work--2"' "$T/named.json"
+check "  and holds the work" sh -c "git -C '$repo3' show \
+    spaced/its-work--2:one.txt | grep -qx three"
+sc remove "$idn" >/dev/null 2>&1
 check "no host-side hook or fsmonitor ran in any apply" test ! -e "$T/HOST-RAN"
 # Each review and apply is in the space's journal, its chain whole.
 sc -j journal "$id" >"$T/journal.json" 2>&1

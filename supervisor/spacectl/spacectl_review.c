@@ -315,8 +315,29 @@ apply_name(struct apply_call *ac, const char *id)
 	cr.cr_arg = ac;
 	cr.cr_data = name_data;
 	ctl_call(&cr);
-	if (ac->ac_name[0] == '\0')
-		failed("bad_answer", "the space has no name");
+}
+
+/*
+ * The default branch, spaced/<name>: a name is free text ("make run"),
+ * so each byte but an ASCII letter, digit, '-' or '_' becomes '-', and
+ * a space without a name gives its id.
+ */
+static void
+apply_default_branch(char *out, size_t len, const char *name, const char *id)
+{
+	const char	*from = name[0] != '\0' ? name : id;
+	size_t		 i, n;
+
+	n = strlcpy(out, "spaced/", len);
+	for (i = 0; from[i] != '\0' && n + 1 < len; i++, n++) {
+		unsigned char	 c = from[i];
+
+		out[n] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == '-' || c == '_' ? c : '-';
+	}
+	if (from[i] != '\0')
+		failed("bad_request", "branch name too long");
+	out[n] = '\0';
 }
 
 static void
@@ -407,9 +428,8 @@ apply_main(int argc, char *argv[])
 	ca.ca_mode = worktree ? APPLY_WORKTREE : APPLY_BRANCH;
 	if (!worktree && branch == NULL) {
 		apply_name(&ac, id);
-		if ((size_t)snprintf(ca.ca_branch, sizeof(ca.ca_branch),
-		    "spaced/%s", ac.ac_name) >= sizeof(ca.ca_branch))
-			failed("bad_request", "branch name too long");
+		apply_default_branch(ca.ca_branch, sizeof(ca.ca_branch),
+		    ac.ac_name, id);
 	} else if (branch != NULL && strlcpy(ca.ca_branch, branch,
 	    sizeof(ca.ca_branch)) >= sizeof(ca.ca_branch))
 		failed("bad_request", "branch name too long");
