@@ -2,13 +2,16 @@
 # Keystroke echo through `spacectl exec -t` against `docker exec -it` on
 # the same space, in one run (issue 23): a byte in, its echo out (the
 # space's terminal echoes it; tty_echo.py times it on a pty of ours).
-# Both run at once and the samples alternate byte by byte; p50 and p99
-# of each and the ratios.  Never asserts a time.
-# usage: exec_tty.sh [build-dir] [samples a round] [rounds]
+# Both run at once and take turns byte by byte in a shuffled order; p50
+# and p99 of each and the ratios, the CPU time and runs a keystroke of
+# each side's own processes (spacectl, spaced and spaced-docker; the
+# docker CLI), and the load average.  Never asserts a time.
+# usage: exec_tty.sh [build-dir] [samples a round] [rounds] [ms between keys]
 set -eu
 b=$(cd "${1:-build}" && pwd)
 n=${2:-200}
 rounds=${3:-3}
+export TTY_ECHO_GAP_MS="${4:-0}"
 cd "$(dirname "$0")/../.."
 top=$(pwd)
 . regress/integration/lib.sh
@@ -26,19 +29,38 @@ id=$(ctl create)
 c=spaced-space-$id-space
 # The space's own user, as spacectl's exec runs.
 uid=$(docker inspect -f '{{.Config.User}}' "$c")
+# The floor of the four hops spaced and spaced-docker add to a round.
+mkdir -p "$b/regress/bench"
+cc -O2 -o "$b/regress/bench/relay_hops" regress/bench/relay_hops.c
+# spaced and spaced-docker count with spacectl: the path's own processes.
+ours="$spaced_pid $(ctl status | awk '$1 == "spaced-docker" { print $2 }')"
+load0=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # Both at once, byte by byte in turn: the load falls on each alike.
 for r in $(seq "$rounds"); do
-	python3 "$top/regress/bench/tty_echo.py" "$n" "$tree/bin/spacectl" \
+	TTY_ECHO_PIDS_0=$ours python3 "$top/regress/bench/tty_echo.py" \
+	    "$n" "$tree/bin/spacectl" \
 	    -s "$sd/run/spaced.sock" exec "$id" -t -- cat --- \
 	    docker exec -it -u "$uid" "$c" cat >"$T/both"
 	awk '$1 == 0 { print $2 }' "$T/both" >>"$T/api"
 	awk '$1 == 1 { print $2 }' "$T/both" >>"$T/cli"
+	awk '$1 == "cpu" { print $2, $3, $4 }' "$T/both" >>"$T/cpu"
+	"$b/regress/bench/relay_hops" 5000 | awk '{ print $2 - $1 }' >>"$T/hops"
 done
 pct() { sort -n "$1" | awk -v p="$2" '{ v[NR] = $1 } END { i = int(NR * p / 100 + 0.5); if (i < 1) i = 1; print v[i] }'; }
 a50=$(pct "$T/api" 50); a99=$(pct "$T/api" 99)
 c50=$(pct "$T/cli" 50); c99=$(pct "$T/cli" 99)
-echo "exec_tty: keystroke echo, $((n * rounds)) samples each, microseconds"
+echo "exec_tty: keystroke echo, $((n * rounds)) samples each," \
+    "$TTY_ECHO_GAP_MS ms between keys, microseconds"
 printf '  spacectl exec -t      p50 %6d  p99 %6d\n' "$a50" "$a99"
 printf '  docker exec -it (CLI) p50 %6d  p99 %6d\n' "$c50" "$c99"
 echo "  ratio spacectl/docker p50 $(echo "scale=2; $a50 / $c50" | bc)  p99 $(echo "scale=2; $a99 / $c99" | bc)"
+# Means over the rounds: CPU microseconds and times scheduled a keystroke.
+awk '{ ns[$1] += $2; runs[$1] += $3; k[$1]++ }
+END {
+	printf "  CPU a keystroke: spacectl+spaced+spaced-docker %.1f us in %.1f runs, docker CLI %.1f us in %.1f runs\n",
+	    ns[0] / k[0] / 1000, runs[0] / k[0], ns[1] / k[1] / 1000, runs[1] / k[1]
+}' "$T/cpu"
+echo "  p50 spacectl - docker: $((a50 - c50)) us; four minimal relay hops" \
+    "(the floor of what spaced and spaced-docker add): $(pct "$T/hops" 50) us"
+echo "  load average $load0 at start, $(cut -d' ' -f1-3 /proc/loadavg) at end"

@@ -2,12 +2,15 @@
 # Keystroke echo through terminal programs (exec -t, docker exec -it):
 # each program runs on a pty of ours, `cat` inside echoes through its own
 # terminal; a sample is one byte written to a pty's master until that
-# byte comes back.  With several programs (their argv split by "---"),
-# all run at once and the samples alternate between them byte by byte,
-# so that the machine's load falls on each alike.  Prints one line a
-# sample, "<program index> <microseconds>".
+# byte comes back.  With several programs (argv split by "---") all run
+# at once and take turns byte by byte, in an order shuffled each byte
+# (fixed seed), so that neither always follows the other.  Prints
+# "<program> <microseconds>" a sample, then "cpu <program> <ns> <runs>":
+# the CPU time and times scheduled, per sample, of the program and of
+# the pids in $TTY_ECHO_PIDS_<program> (its helpers, e.g. spaced).
+# $TTY_ECHO_GAP_MS: a pause before each byte, as a person types.
 # usage: tty_echo.py samples command [arg ...] [--- command [arg ...]] ...
-import os, pty, select, sys, time
+import os, pty, random, select, sys, time
 
 def read_until(fd, want, limit):
     buf = b""
@@ -18,6 +21,42 @@ def read_until(fd, want, limit):
             raise SystemExit("tty_echo: no %r within %d s (%r)" % (want, limit, buf[-80:]))
         buf += os.read(fd, 4096)
     return buf
+
+def descendants(pid):
+    kids = {}
+    for p in os.listdir("/proc"):
+        if not p.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % p) as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        kids.setdefault(ppid, []).append(int(p))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo += kids.get(p, [])
+    return out
+
+# Run time (ns) and times scheduled of every thread of these processes.
+def cpu(pids):
+    ns = runs = 0
+    for p in pids:
+        try:
+            tasks = os.listdir("/proc/%d/task" % p)
+        except OSError:
+            continue
+        for t in tasks:
+            try:
+                with open("/proc/%d/task/%s/schedstat" % (p, t)) as f:
+                    v = f.read().split()
+            except OSError:
+                continue
+            ns += int(v[0])
+            runs += int(v[2])
+    return ns, runs
 
 n = int(sys.argv[1])
 cmds, cur = [], []
@@ -42,10 +81,22 @@ time.sleep(0.3)
 for pid, fd in progs:
     while select.select([fd], [], [], 0.2)[0]:
         os.read(fd, 4096)
+watch = []
+for k, (pid, fd) in enumerate(progs):
+    extra = os.environ.get("TTY_ECHO_PIDS_%d" % k, "").split()
+    watch.append(descendants(pid) + [int(p) for p in extra])
+before = [cpu(w) for w in watch]
+order = list(range(len(progs)))
+rnd = random.Random(23)
+gap = float(os.environ.get("TTY_ECHO_GAP_MS", "0")) / 1000
 out = []
 for i in range(n):
     c = bytes([ord("a") + i % 26])
-    for k, (pid, fd) in enumerate(progs):
+    rnd.shuffle(order)
+    for k in order:
+        pid, fd = progs[k]
+        if gap > 0:
+            time.sleep(gap)
         t0 = time.perf_counter_ns()
         os.write(fd, c)
         read_until(fd, c, 10)
@@ -54,6 +105,10 @@ for i in range(n):
         for pid, fd in progs:
             os.write(fd, b"\r")	# a line now and then: cat's buffer stays small
             read_until(fd, b"\n", 10)
+for k, w in enumerate(watch):
+    ns, runs = cpu(w)
+    out.append("cpu %d %d %.2f" % (k, (ns - before[k][0]) // n,
+        (runs - before[k][1]) / n))
 for pid, fd in progs:
     os.write(fd, b"\x04\x04")
     try:
