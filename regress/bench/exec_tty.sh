@@ -31,7 +31,8 @@ c=spaced-space-$id-space
 uid=$(docker inspect -f '{{.Config.User}}' "$c")
 # The floor of the four hops spaced and spaced-docker add to a round.
 mkdir -p "$b/regress/bench"
-cc -O2 -o "$b/regress/bench/relay_hops" regress/bench/relay_hops.c
+cc -O2 -Wall -Wextra -Werror -o "$b/regress/bench/relay_hops" \
+    regress/bench/relay_hops.c
 # spaced and spaced-docker count with spacectl: the path's own processes.
 ours="$spaced_pid $(ctl status | awk '$1 == "spaced-docker" { print $2 }')"
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -45,7 +46,9 @@ for r in $(seq "$rounds"); do
 	awk '$1 == 0 { print $2 }' "$T/both" >>"$T/api"
 	awk '$1 == 1 { print $2 }' "$T/both" >>"$T/cli"
 	awk '$1 == "cpu" { print $2, $3, $4 }' "$T/both" >>"$T/cpu"
-	"$b/regress/bench/relay_hops" 5000 | awk '{ print $2 - $1 }' >>"$T/hops"
+	# As many hops as keystrokes, with the same pause.
+	"$b/regress/bench/relay_hops" "$n" "$TTY_ECHO_GAP_MS" |
+	    awk '{ print $2 - $1 }' >>"$T/hops"
 done
 pct() { sort -n "$1" | awk -v p="$2" '{ v[NR] = $1 } END { i = int(NR * p / 100 + 0.5); if (i < 1) i = 1; print v[i] }'; }
 a50=$(pct "$T/api" 50); a99=$(pct "$T/api" 99)

@@ -19,7 +19,10 @@
  * and its echo, straight to an echoing process and through two minimal
  * relays between (epoll, read, write: what a hop of spaced or
  * spaced-docker cannot go below).  Two relays are four hops a round, as
- * spaced and spaced-docker add to a keystroke.  Prints the medians.
+ * spaced and spaced-docker add to a keystroke.  With a pause between
+ * bytes (milliseconds) the hops start cold, as keys typed by a person.
+ * Prints the two medians, microseconds.
+ * usage: relay_hops [samples [pause]]
  */
 
 #include <sys/epoll.h>
@@ -92,11 +95,12 @@ by_value(const void *a, const void *b)
 
 /* Median round trip, microseconds, through relays relays. */
 static double
-round_trip(int relays, int n)
+round_trip(int relays, int n, double pause_ms)
 {
-	double	*v, t0, p50;
-	char	 c = 'x';
-	int	 sv[2], mine, left, i;
+	struct timespec	 pause;
+	double		*v, t0, p50;
+	char		 c = 'x';
+	int		 sv[2], mine, left, i;
 
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == -1)
 		err(1, "socketpair");
@@ -121,7 +125,11 @@ round_trip(int relays, int n)
 	close(left);
 	if ((v = calloc(n, sizeof(*v))) == NULL)
 		err(1, "calloc");
+	pause.tv_sec = pause_ms / 1000;
+	pause.tv_nsec = (long)(pause_ms * 1e6) % 1000000000L;
 	for (i = 0; i < n; i++) {
+		if (pause_ms > 0)
+			nanosleep(&pause, NULL);
 		t0 = now_us();
 		if (write(mine, &c, 1) != 1 || read(mine, &c, 1) != 1)
 			errx(1, "a hop failed");
@@ -140,12 +148,13 @@ int
 main(int argc, char *argv[])
 {
 	int	 n = argc > 1 ? atoi(argv[1]) : 20000;
+	double	 pause_ms = argc > 2 ? atof(argv[2]) : 0;
 	double	 direct, relayed;
 
-	if (n < 1)
-		errx(1, "usage: relay_hops [samples]");
-	direct = round_trip(0, n);
-	relayed = round_trip(2, n);
+	if (n < 1 || pause_ms < 0)
+		errx(1, "usage: relay_hops [samples [pause]]");
+	direct = round_trip(0, n, pause_ms);
+	relayed = round_trip(2, n, pause_ms);
 	printf("%.1f %.1f\n", direct, relayed);
 	return 0;
 }
