@@ -9,7 +9,7 @@
 # usage: exec_tty.sh [build-dir] [samples a round] [rounds] [ms between keys]
 set -eu
 b=$(cd "${1:-build}" && pwd)
-n=${2:-200}
+n=${2:-1000}
 rounds=${3:-3}
 export TTY_ECHO_GAP_MS="${4:-0}"
 cd "$(dirname "$0")/../.."
@@ -37,7 +37,9 @@ cc -O2 -Wall -Wextra -Werror -o "$b/regress/bench/relay_hops" \
 ours="$spaced_pid $(ctl status | awk '$1 == "spaced-docker" { print $2 }')"
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 
+pct() { sort -n "$1" | awk -v p="$2" '{ v[NR] = $1 } END { i = int(NR * p / 100 + 0.5); if (i < 1) i = 1; print v[i] }'; }
 # Both at once, byte by byte in turn: the load falls on each alike.
+ratios=
 for r in $(seq "$rounds"); do
 	TTY_ECHO_PIDS_0=$ours python3 "$top/regress/bench/tty_echo.py" \
 	    "$n" "$tree/bin/spacectl" \
@@ -46,11 +48,14 @@ for r in $(seq "$rounds"); do
 	awk '$1 == 0 { print $2 }' "$T/both" >>"$T/api"
 	awk '$1 == 1 { print $2 }' "$T/both" >>"$T/cli"
 	awk '$1 == "cpu" { print $2, $3, $4 }' "$T/both" >>"$T/cpu"
+	# Each round's own p50 ratio: the spread says how far to trust one.
+	awk '$1 == 0 { print $2 }' "$T/both" >"$T/a1"
+	awk '$1 == 1 { print $2 }' "$T/both" >"$T/c1"
+	ratios="$ratios $(echo "scale=2; $(pct "$T/a1" 50) / $(pct "$T/c1" 50)" | bc)"
 	# As many hops as keystrokes, with the same pause.
 	"$b/regress/bench/relay_hops" "$n" "$TTY_ECHO_GAP_MS" |
 	    awk '{ print $2 - $1 }' >>"$T/hops"
 done
-pct() { sort -n "$1" | awk -v p="$2" '{ v[NR] = $1 } END { i = int(NR * p / 100 + 0.5); if (i < 1) i = 1; print v[i] }'; }
 a50=$(pct "$T/api" 50); a99=$(pct "$T/api" 99)
 c50=$(pct "$T/cli" 50); c99=$(pct "$T/cli" 99)
 echo "exec_tty: keystroke echo, $((n * rounds)) samples each," \
@@ -58,6 +63,7 @@ echo "exec_tty: keystroke echo, $((n * rounds)) samples each," \
 printf '  spacectl exec -t      p50 %6d  p99 %6d\n' "$a50" "$a99"
 printf '  docker exec -it (CLI) p50 %6d  p99 %6d\n' "$c50" "$c99"
 echo "  ratio spacectl/docker p50 $(echo "scale=2; $a50 / $c50" | bc)  p99 $(echo "scale=2; $a99 / $c99" | bc)"
+echo "  p50 ratio of each round:$ratios"
 # Means over the rounds: CPU microseconds and times scheduled a keystroke.
 awk '{ ns[$1] += $2; runs[$1] += $3; k[$1]++ }
 END {
