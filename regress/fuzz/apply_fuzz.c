@@ -19,7 +19,7 @@
  * as the pack: the first byte picks -b or -w and the chunk size, the
  * rest goes through ga_feed.  Nothing may crash or leak, and a refusal
  * leaves no staging folder, no pack and no branch behind.
- * fuzz-link: worker-git/spaced-git/git_apply.c worker-git/spaced-git/git_apply_wt.c worker-git/spaced-git/quarantine.c worker-git/spaced-git/packscan.c worker-git/spaced-git/tree_policy.c
+ * fuzz-link: regress/fuzz/fuzz_repo.c worker-git/spaced-git/git_apply.c worker-git/spaced-git/git_apply_wt.c worker-git/spaced-git/quarantine.c worker-git/spaced-git/packscan.c worker-git/spaced-git/tree_policy.c
  */
 
 #include <dirent.h>
@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "worker-git/spaced-git/git_apply.h"
+#include "regress/fuzz/fuzz_repo.h"
 
 int	LLVMFuzzerInitialize(int *, char ***);
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -39,48 +40,6 @@ int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 static char	 udir[] = "/tmp/spaced-apply-fuzz.XXXXXX";
 static git_oid	 base;
-
-static void
-remove_udir(void)
-{
-	char	 cmd[64];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", udir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "%s stays\n", udir);
-}
-
-/* Once: a repository with a work tree at one base commit. */
-static void
-prepare(void)
-{
-	git_checkout_options	 co;
-	git_repository		*r;
-	git_treebuilder		*tb;
-	git_signature		*sig;
-	git_oid			 blob, tree;
-	git_tree		*t;
-
-	git_libgit2_init();
-	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
-	co.checkout_strategy = GIT_CHECKOUT_FORCE;
-	if (mkdtemp(udir) == NULL ||
-	    git_repository_init(&r, udir, 0) != 0 ||
-	    git_blob_create_from_buffer(&blob, r, "a\n", 2) != 0 ||
-	    git_treebuilder_new(&tb, r, NULL) != 0 ||
-	    git_treebuilder_insert(NULL, tb, "a.txt", &blob,
-	    GIT_FILEMODE_BLOB) != 0 || git_treebuilder_write(&tree, tb) != 0 ||
-	    git_tree_lookup(&t, r, &tree) != 0 ||
-	    git_signature_new(&sig, "b", "b@b.invalid", 0, 0) != 0 ||
-	    git_commit_create(&base, r, "HEAD", sig, sig, NULL, "base", t, 0,
-	    NULL) != 0 || git_checkout_head(r, &co) != 0)
-		abort();
-	git_signature_free(sig);
-	git_tree_free(t);
-	git_treebuilder_free(tb);
-	git_repository_free(r);
-	atexit(remove_udir);
-}
 
 /* Names under udir/sub starting with prefix: how many. */
 static int
@@ -107,9 +66,7 @@ undo(git_repository *r, int mode)
 {
 	git_reference	*ref;
 	git_object	*b;
-	char		 dir[256], path[512];
-	DIR		*d;
-	struct dirent	*de;
+	char		 gitdir[64];
 
 	if (mode == GA_BRANCH) {
 		if (git_reference_lookup(&ref, r, BRANCH) != 0 ||
@@ -122,21 +79,14 @@ undo(git_repository *r, int mode)
 			abort();
 		git_object_free(b);
 	}
-	snprintf(dir, sizeof(dir), "%s/.git/objects/pack", udir);
-	if ((d = opendir(dir)) == NULL)
-		return;
-	while ((de = readdir(d)) != NULL)
-		if (de->d_name[0] != '.') {
-			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-			unlink(path);
-		}
-	closedir(d);
+	snprintf(gitdir, sizeof(gitdir), "%s/.git", udir);
+	fz_packs_clear(gitdir);
 }
 
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	prepare();
+	fz_repo_base(udir, 0, &base);	/* a work tree at the base */
 	return 0;
 }
 
@@ -162,10 +112,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	git_oid_fromstr(&req.tip, TIP);
 	req.allow = POLICY_ALLOWABLE;
 	chunk = 1 + (size_t)(data[0] >> 1) * 131;
-	qr_caps_default(&caps);
-	caps.qc_pack.ps_objects_max = 2000;
-	caps.qc_pack.ps_inflated_max = 8 << 20;
-	caps.qc_seconds = 5;
+	fz_caps(&caps);
 	if (git_repository_open(&r, udir) != 0)
 		abort();
 	if (ga_begin(r, &req, &ga, err, sizeof(err)) != 0)

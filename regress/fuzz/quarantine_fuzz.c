@@ -20,19 +20,16 @@
  * and the walk of the new commits over a quarantine that holds one
  * base commit; nothing may crash, leak or read past a buffer, and a
  * pack the checks accept has a tip that descends from the base.
- * fuzz-link: worker-git/spaced-git/quarantine.c worker-git/spaced-git/packscan.c worker-git/spaced-git/tree_policy.c
+ * fuzz-link: regress/fuzz/fuzz_repo.c worker-git/spaced-git/quarantine.c worker-git/spaced-git/packscan.c worker-git/spaced-git/tree_policy.c
  */
 
-#define _GNU_SOURCE
 #include <sys/mman.h>
 
-#include <dirent.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "worker-git/spaced-git/quarantine.h"
+#include "regress/fuzz/fuzz_repo.h"
 
 int	LLVMFuzzerInitialize(int *, char ***);
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -46,69 +43,11 @@ noop(void *arg, uint32_t reason, const git_oid *commit, const char *path,
 {
 }
 
-static void
-remove_qdir(void)
-{
-	char	 cmd[64];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", qdir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "%s stays\n", qdir);
-}
-
-/* Once: a bare quarantine with one base commit (one file). */
-static void
-prepare(void)
-{
-	git_repository	*q;
-	git_treebuilder	*tb;
-	git_signature	*sig;
-	git_oid		 blob, tree;
-	git_tree	*t;
-
-	git_libgit2_init();
-	if (mkdtemp(qdir) == NULL ||
-	    git_repository_init(&q, qdir, 1) != 0 ||
-	    git_blob_create_from_buffer(&blob, q, "a\n", 2) != 0 ||
-	    git_treebuilder_new(&tb, q, NULL) != 0 ||
-	    git_treebuilder_insert(NULL, tb, "a.txt", &blob,
-	    GIT_FILEMODE_BLOB) != 0 || git_treebuilder_write(&tree, tb) != 0 ||
-	    git_tree_lookup(&t, q, &tree) != 0 ||
-	    git_signature_new(&sig, "b", "b@b.invalid", 0, 0) != 0 ||
-	    git_commit_create(&base, q, NULL, sig, sig, NULL, "base", t, 0,
-	    NULL) != 0)
-		abort();
-	git_signature_free(sig);
-	git_tree_free(t);
-	git_treebuilder_free(tb);
-	git_repository_free(q);
-	atexit(remove_qdir);
-}
-
-/* The packs an input left: the next starts from the base alone. */
-static void
-clean_packs(void)
-{
-	char		 dir[256], path[512];
-	DIR		*d;
-	struct dirent	*de;
-
-	snprintf(dir, sizeof(dir), "%s/objects/pack", qdir);
-	if ((d = opendir(dir)) == NULL)
-		return;
-	while ((de = readdir(d)) != NULL)
-		if (de->d_name[0] != '.') {
-			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-			unlink(path);
-		}
-	closedir(d);
-}
-
 /* libgit2's own one-time state is not an input's leak. */
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	prepare();
+	fz_repo_base(qdir, 1, &base);	/* a bare quarantine */
 	return 0;
 }
 
@@ -122,10 +61,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char		*why;
 	int			 fd;
 
-	qr_caps_default(&caps);
-	caps.qc_pack.ps_objects_max = 2000;
-	caps.qc_pack.ps_inflated_max = 8 << 20;
-	caps.qc_seconds = 5;
+	fz_caps(&caps);
 	memset(&res, 0, sizeof(res));
 	if ((fd = memfd_create("pack", 0)) == -1)
 		abort();
@@ -141,6 +77,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	close(fd);
 	git_repository_free(q);
-	clean_packs();
+	fz_packs_clear(qdir);	/* the next starts from the base alone */
 	return 0;
 }

@@ -73,7 +73,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The profile, whole, with a revision: a key of its own.
+# The profile, whole, with a revision: a key of its own.  The ready wait
+# is the default: the agent's own start can pass 30 s on a loaded
+# machine; the one server that never answers (fill fake) waits it whole.
 profile() {
 	cat <<EOP
 agent opencode package opencode-ai 1.18.33
@@ -84,7 +86,7 @@ agent opencode port 27600
 agent opencode password env OPENCODE_SERVER_PASSWORD
 agent opencode auth basic opencode
 agent opencode ready GET /global/health 200 healthy
-agent opencode ready wait 30
+agent opencode ready wait 120
 agent opencode env OPENCODE_DISABLE_MODELS_FETCH=1
 agent opencode env OPENCODE_DISABLE_AUTOUPDATE=1
 ${1:+agent opencode revision $1}
@@ -107,6 +109,12 @@ ${2:+docker socket \"$T/engine.sock\"}"
 }
 sd=$T/sd
 
+cat >"$T/held" <<'EOH'
+#!/bin/sh
+[ "$1" = --version ] || until [ -e /tmp/spaced-go ]; do sleep 0.1; done
+exec "$(dirname "$0")/../opencode-ai/bin/opencode.exe" "$@"
+EOH
+chmod 755 "$T/held"
 tvols() { docker volume ls -q | grep "^$prefix" | sort; }
 # newvol: the tools volume that appeared since the last snapshot
 snap() { tvols >"$T/vols"; }
@@ -115,6 +123,7 @@ newvol() { tvols | comm -13 "$T/vols" -; }
 cur() { ctl -j tools | jq -r ".$1"; }
 # fill HOW: the current tools volume as ensure would leave it (labels,
 # the marker with its key, written last), with the pinned agent (real),
+# the same whose server starts only once /tmp/spaced-go is there (held),
 # nothing (empty: its server never starts) or a server that never
 # answers (fake)
 fill() {
@@ -128,6 +137,9 @@ fill() {
 	case $1 in
 	real) f_src="-v $src:/s:ro"; f_sh='cp -a /s/. /t/' ;;
 	empty) f_src=; f_sh=: ;;
+	held) f_src="-v $src:/s:ro -v $T/held:/held:ro"
+	    f_sh='cp -a /s/. /t/ && rm /t/node_modules/.bin/opencode &&
+	    cp /held /t/node_modules/.bin/opencode' ;;
 	fake) f_src=; f_sh='mkdir -p /t/node_modules/.bin &&
 	    printf "#!/bin/sh\nexec /bin/sleep 1000\n" >/t/node_modules/.bin/opencode &&
 	    chmod 755 /t/node_modules/.bin/opencode' ;;
@@ -307,20 +319,27 @@ check "and its server answers" healthy
 ctl stop "$id" >/dev/null
 check "the move back to A pruned B" test -z "$(tvols | grep -x "$B")"
 restart r2
-fill real >/dev/null
+fill held >/dev/null
 before=$(cid "$(plain)")
+# Ordered by events, not by time: the first start's move is held with
+# its new container running (its server waits for /tmp/spaced-go), the
+# second start joins it and the stop waits for it (spaced's log says
+# each), then the server goes on.
 ctl -j start "$id" >"$T/p1.json" 2>&1 & p1=$!
-sleep 0.3
+check "the first start's move is under way (its new server held)" \
+    wait_for 120 moved
 ctl -j start "$id" >"$T/p2.json" 2>&1 & p2=$!
-sleep 0.3
+# restart runs spaced with -v: the line is there or the run was not shared.
+check "spaced's log: the second start shared the run" \
+    wait_for 60 grep -q "shares the start of $id" "$sd/log"
 ctl -j stop "$id" >"$T/p3.json" 2>&1 & p3=$!
+check "spaced's log: the stop waits for the start under way" \
+    wait_for 60 grep -q "stop waits for the start of $id" "$sd/log"
+docker exec "$(plain)" touch /tmp/spaced-go
 wait $p1; wait $p2; wait $p3
 check "both starts answer the same: moved" test -z "$(code_of "$T/p1.json")" -a -z "$(code_of "$T/p2.json")"
 check "one move: on B, one container, no aside" test "$(tools_of "$(plain)")" = "$B" -a "$(nspace)" -eq 1 -a -z "$(cid "$(aside)")" -a "$(cid "$(plain)")" != "$before"
 check "the stop waited and stopped it ($(code_of "$T/p3.json"))" test -z "$(code_of "$T/p3.json")" -a "$(state_of "$(plain)")" = exited
-# restart runs spaced with -v: the line is there or the run was not shared.
-check "spaced's log: the second start shared the run" \
-    grep -q "shares the start of $id" "$sd/log"
 
 # --- remove finds both by label ------------------------------------------
 docker rename "$(plain)" "$(aside)"

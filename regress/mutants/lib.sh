@@ -4,8 +4,9 @@
 # modified.  A script sources this, then defines mutant() from
 # mutant_apply, mutant_build and mutant_judge, lists its mutants and
 # ends with mutants_end.  Its first argument keeps only the mutants
-# whose label holds it; MUTANT_DRY=1 only checks that each change
-# applies, building and running nothing.  A script's first mutants are
+# whose label holds it, MUTANT_ONLY_ERE those whose label matches that
+# ERE (one script's mutants in parallel runs); MUTANT_DRY=1 only checks
+# that each change applies, building and running nothing.  A script's first mutants are
 # controls: "$MUTANT_CONTROL" with no change, once per way it runs, which
 # must pass (else the script stops: its kills would mean nothing).
 # mutant_expect ERE before a mutant names the test that must go red: a
@@ -32,6 +33,11 @@ export MOVE_IMAGES
 mutant_apply() {
 	# An expectation belongs to the mutant it precedes, run or not.
 	case "$1" in "$MUTANT_CONTROL"|*"$only"*) ;; *) MUTANT_EXPECT=; return 1 ;; esac
+	if [ "$1" != "$MUTANT_CONTROL" ] && [ -n "${MUTANT_ONLY_ERE:-}" ] &&
+	    ! printf '%s\n' "$1" | grep -Eq -- "$MUTANT_ONLY_ERE"; then
+		MUTANT_EXPECT=
+		return 1
+	fi
 	rm -rf "$tmp/src"
 	mkdir -p "$tmp/src"
 	git ls-files -z | (cd "$top" && xargs -0 cp --parents -t "$tmp/src")

@@ -35,7 +35,7 @@ mutant "spaced does not undo a move whose server never got ready" \
 mutant_expect 'the second start shared the run|both starts answer the same'
 mutant "calls of start do not share one run" supervisor/spaced/space.c \
     "if ((sr = startrun_find(owner, sv->id)) != NULL) { => if (0) {"
-mutant_expect 'the stop waited and stopped it'
+mutant_expect 'the stop waits for the start under way|the stop waited and stopped it'
 mutant "stop does not wait for a start under way" supervisor/spaced/space.c \
     "start_busy(sq->sq_owner, cs.cs_id)) { => 0) {"
 mutant_expect 'the prune removed A'

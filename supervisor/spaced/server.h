@@ -55,6 +55,7 @@ struct sv_state {
 	struct start_run	*run;		/* start: the run it shares */
 	int			 moving;	/* a move to new tools */
 	int			 violations;	/* verify: what the place named */
+	int			 stop_waits;	/* stop: said it waits for a start */
 	struct space_move	 move;
 };
 #define SV(r)	((struct sv_state *)(r)->r_state)

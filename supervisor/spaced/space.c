@@ -263,6 +263,11 @@ stop_resume(struct request *r)
 		return;
 	space_req_fill(r, &sq, sv->id);
 	if (start_busy(sq.sq_owner, sv->id)) {
+		/* Once: a suite waits on it to order its calls (move.sh). */
+		if (!sv->stop_waits)
+			log_debug("request %u: stop waits for the start of %s",
+			    r->r_id, sv->id);
+		sv->stop_waits = 1;
 		request_pause(r, STOP_POLL_MS, stop_resume);
 		return;
 	}

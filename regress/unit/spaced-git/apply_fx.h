@@ -32,10 +32,15 @@
 #include "git_apply.h"
 #include "repo_compare.h"
 
-/* git for the test's own commands: none of the planted programs runs. */
+/*
+ * git for the test's own commands: none of the planted programs runs,
+ * and no gc --auto: a commit of 10,000 files left one repacking the
+ * repository in the background while the test read and removed it.
+ */
 #define AXG	"env GIT_OPTIONAL_LOCKS=0 git -c core.hooksPath=/dev/null " \
 		"-c core.fsmonitor= -c filter.mark.clean= -c filter.mark.smudge= " \
-		"-c filter.mark.process= -c filter.mark.required=false"
+		"-c filter.mark.process= -c filter.mark.required=false " \
+		"-c gc.auto=0 -c maintenance.auto=false"
 
 extern char	 ax_dir[64];
 extern char	 ax_base[GIT_OID_HEXSZ + 1];
