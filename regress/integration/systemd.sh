@@ -92,8 +92,9 @@ check "the machine image of key $key, imported from the cached root" \
 # seccomp or AppArmor profile (the unit installs its own filter), a
 # cgroup namespace of its own, and its cgroup mounts made writable
 # (bind remounts: systemd makes its groups there, inside the machine's
-# own group alone).  /proc/sys and /sys stay read-only: no sysctl,
-# binfmt or udev of the machine reaches the host.
+# own group alone; one mount on a cgroup v2 host, one a hierarchy on
+# v1).  /proc/sys and /sys stay read-only: no sysctl, binfmt or udev of
+# the machine reaches the host.
 docker run -d --name "$M" \
     --cap-add SYS_ADMIN --cap-add NET_ADMIN --cap-add SYS_PTRACE \
     --cap-add DAC_READ_SEARCH --cap-add SYSLOG --cap-add SYS_CHROOT \
@@ -102,13 +103,22 @@ docker run -d --name "$M" \
     --cgroupns=private -e container=docker --tmpfs /run --tmpfs /run/lock \
     -v /var/run/docker.sock:/run/docker.sock -v "$P:$P:ro" \
     --label "spaced.test.machine=$INSTALL" --stop-signal SIGRTMIN+3 \
-    "$image" sh -c 'mount -o remount,rw /sys/fs/cgroup &&
-    for d in /sys/fs/cgroup/*/; do mount -o remount,bind,rw "$d" || exit 1; done &&
+    "$image" sh -c 'c=/sys/fs/cgroup
+    if [ "$(stat -fc %T $c)" = cgroup2fs ]; then
+	mount -o remount,bind,rw $c || exit 1
+    else
+	mount -o remount,rw $c || exit 1
+	for d in $c/*/; do mount -o remount,bind,rw "$d" || exit 1; done
+    fi
     exec /lib/systemd/systemd' >/dev/null
 in_m() { docker exec "$M" "$@"; }
 sc() { docker exec "$M" "$P/usr/bin/spacectl" "$@"; }
 booted() { in_m systemctl is-system-running 2>/dev/null | grep -Eq '^(running|degraded)$'; }
-check "systemd runs as pid 1 in the machine" wait_for 30 booted
+if ! wait_for 30 booted; then
+	docker logs "$M" 2>&1 | tail -20 | sed 's/^/# /'
+	not_ok "systemd runs as pid 1 in the machine"; finish
+fi
+ok "systemd runs as pid 1 in the machine"
 check "  pid 1 is systemd" test "$(in_m cat /proc/1/comm)" = systemd
 in_m systemctl --failed --no-legend --plain | sed 's/^/# failed: /'
 
