@@ -162,6 +162,9 @@ check "  its main pid is spaced itself ($main), NotifyAccess=main" \
     test "$(in_m cat "/proc/${main:-0}/comm")" = spaced
 check "  it holds /dev/kmsg (PrivateDevices, the bind: a seccomp kill is named)" \
     sh -c "docker exec $M ls -l /proc/${main:-0}/fd | grep -q ' -> /dev/kmsg\$'"
+# For the record: the workers as the unit leaves them (ROOT is '?' for
+# the workers of other uids: no CAP_SYS_PTRACE, docs/privsep.md).
+sc privileges 2>&1 | sed 's/^/#   /'
 check "control: a Type=notify unit that never says READY=1 stays activating" \
     test "$(in_m systemctl is-active never-ready.service)" = activating
 in_m systemctl stop --no-block never-ready.service
