@@ -155,11 +155,54 @@ check "the next request gets a new spaced-git" sh -c \
     [ -n \"\$(pgrep -f '^spaced-git -g $repo\$')\" ] &&
     [ \"\$(pgrep -f '^spaced-git -g $repo\$')\" != '$p' ]"
 
+# --- killed during a files request: an error, an event, and on ---------
+# The instance is stopped, so the request waits unread in its channel
+# (ss: its socket's receive queue), then killed in the middle of it.
+ctl -j events -f >"$work/events.json" 2>"$work/events.err" &
+follower=$!
+answer warm files "$repo"
+p=$(inst_pids "$repo" | head -n 1)
+queued() {
+	ss -xpH 2>/dev/null | awk -v p="pid=$1," \
+	    'index($0, p) && $3 > 0 { f = 1 } END { exit !f }'
+}
+kill -STOP "${p:-0}"
+ctl -j files "$repo" >"$work/killed.json" 2>"$work/killed.err" &
+inflight=$!
+check "a files request waits in a stopped spaced-git's channel" \
+    wait_for 10 queued "$p"
+kill -9 "${p:-0}"
+wait "$inflight"
+check "the request answers git_worker_failed ($(head -c 200 "$work/killed.json"))" \
+    jqt "$work/killed.json" '.error == "git_worker_failed"'
+# (jq -s: jq -e on an empty file is true)
+died() {
+	jq -s -e --arg p "pid $p " 'any(.[]; .kind == "worker-died" and
+	    .uid == 0 and (.detail | startswith("spaced-git " + $p)) and
+	    (.detail | contains("killed by signal 9")))' \
+	    "$work/events.json" >/dev/null
+}
+check "events -f: worker-died, the program, its pid and how it died" \
+    wait_for 10 died
+sed -n '/worker-died/s/^/# /p' "$work/events.json"
+check "spaced's log says so too" grep -q \
+    "spaced-git $p (uid 0, $repo) killed by signal 9" "$sd/log"
+answer after files "$repo"
+check "the next request works, on a new spaced-git" \
+    jqt "$work/after.json" '.files | length == 2'
+# Ended by spaced (an idle one, below) is no death: only this one.
+kill "$follower" 2>/dev/null
+wait "$follower" 2>/dev/null
+
 # --- idle: ended after 30 s without a request --------------------------
 # The bound tells "ended by the idle timeout" from "never"; room for a
 # loaded machine, no measure of the timeout.
 check "an idle spaced-git is ended (the 30 s idle timeout)" wait_for ${IDLE_WAIT:-90} sh -c \
     "! pgrep -f '^spaced-git -g $work' >/dev/null"
+ctl -j events >"$work/events-all.json"
+check "instances spaced ended are no worker-died: the one killed alone" \
+    test "$(jq -s '[.[] | select(.kind == "worker-died")] | length' \
+    "$work/events-all.json")" = 2
 check "and spaced still serves" ctl status
 
 stop_spaced

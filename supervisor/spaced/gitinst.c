@@ -68,6 +68,7 @@ struct git_inst {
 	pid_t			 gi_pid;
 	uid_t			 gi_owner;
 	int			 gi_reaped;	/* spaced-launch said it ended */
+	int			 gi_unasked;	/* its channel ended first */
 	int			 gi_distrusted;
 	int			 gi_retired;	/* ends once it has no request */
 	time_t			 gi_idle_since;	/* 0: in use */
@@ -82,6 +83,7 @@ static struct {
 	uint32_t		 next_id;
 	struct event		 sweep_ev;
 	struct event_base	*base;
+	gitinst_event_sink	 event;
 } gis = {
 	.insts = TAILQ_HEAD_INITIALIZER(gis.insts),
 	.next_id = 1,
@@ -492,6 +494,31 @@ gitinst_retire(struct git_inst *gi)
 	gi->gi_retired = 1;
 }
 
+/*
+ * An instance that died without spaced asking: in the log, and an
+ * event for its caller (and root), with how it died.
+ */
+static void
+gitinst_died(struct git_inst *gi, int status)
+{
+	char	 how[64], detail[CTL_EVENT_DETAIL_MAX];
+
+	if (WIFSIGNALED(status))
+		(void)snprintf(how, sizeof(how), "killed by signal %d (%s)",
+		    WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else
+		(void)snprintf(how, sizeof(how), "exited with status %d",
+		    WEXITSTATUS(status));
+	log_warnx("spaced-git %d (uid %u, %s) %s", (int)gi->gi_pid,
+	    (unsigned)gi->gi_owner, gi->gi_dir, how);
+	/* The folder last: a long one is cut, never how it died. */
+	(void)snprintf(detail, sizeof(detail), "spaced-git pid %d uid %u %s: ",
+	    (int)gi->gi_pid, (unsigned)gi->gi_owner, how);
+	(void)strlcat(detail, gi->gi_dir, sizeof(detail));
+	if (gis.event != NULL)
+		gis.event("worker-died", gi->gi_caller, NULL, detail);
+}
+
 /* spaced-launch reaped an instance's process: its place is free. */
 static void
 gitinst_exited(struct imsg *imsg)
@@ -505,20 +532,17 @@ gitinst_exited(struct imsg *imsg)
 	    gi->gi_state == GI_LAUNCHING || gi->gi_pid != le.le_pid ||
 	    gi->gi_reaped)
 		fatalx("%s: exit report for no instance", __func__);
-	if (gi->gi_state == GI_ENDING) {	/* we ended it */
+	/* Ended by spaced (idle, retired, distrusted), or on its own. */
+	if (gi->gi_state != GI_ENDING || gi->gi_unasked)
+		gitinst_died(gi, le.le_status);
+	else
 		log_debug("spaced-git %d ended", (int)le.le_pid);
+	if (gi->gi_state == GI_ENDING) {
 		gitinst_remove(gi);
 		return;
 	}
 	/* A live one: its channel's end follows. */
 	gi->gi_reaped = 1;
-	if (WIFSIGNALED(le.le_status))
-		log_warnx("spaced-git %d killed by signal %d (%s)",
-		    (int)le.le_pid, WTERMSIG(le.le_status),
-		    strsignal(WTERMSIG(le.le_status)));
-	else if (WEXITSTATUS(le.le_status) != 0)
-		log_warnx("spaced-git %d exited with status %d",
-		    (int)le.le_pid, WEXITSTATUS(le.le_status));
 }
 
 /* spaced-launch's word on an instance: started, refused, or ended. */
@@ -614,6 +638,7 @@ gitinst_dispatch(int fd, short event, void *arg)
 	int		 n, bad;
 
 	if (imsgev_handle(&gi->gi_iev, event) == -1) {
+		gi->gi_unasked = 1;
 		gitinst_end(gi, errno != 0 ? "its channel broke" :
 		    "it went away");
 		return;
@@ -666,11 +691,12 @@ gitinst_sweep(int fd, short event, void *arg)
 }
 
 void
-gitinst_init(struct event_base *base)
+gitinst_init(struct event_base *base, gitinst_event_sink event)
 {
 	struct timeval	 tv = { GITINST_SWEEP_SECONDS, 0 };
 
 	gis.base = base;
+	gis.event = event;
 	evtimer_set(&gis.sweep_ev, gitinst_sweep, NULL);
 	event_base_set(base, &gis.sweep_ev);
 	evtimer_add(&gis.sweep_ev, &tv);

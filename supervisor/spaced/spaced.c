@@ -350,7 +350,7 @@ main(int argc, char *argv[])
 	/* The place fills the runtime volume from these. */
 	runtime_send();
 
-	gitinst_init(env->env_base);
+	gitinst_init(env->env_base, events_emit);
 	collect_init(env->env_base);
 	disk_init(env->env_base);
 	control_listen(conf->sc_socket, env->env_base, ops_table, ops_count);

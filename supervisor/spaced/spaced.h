@@ -379,7 +379,14 @@ void		 gitinst_launch_dispatch(struct imsg *);
 const char	*gitinst_quarantine(struct request *, const char *space,
 		    void (*)(struct request *));
 void		 gitinst_quarantine_remove(const char *space);
-void		 gitinst_init(struct event_base *);
+/*
+ * An instance that died without spaced asking (killed, crashed) is an
+ * event, told through this sink (events_emit): gitinst.c is part of the
+ * router that events.c calls, so it names no function of events.c.
+ */
+typedef void	(*gitinst_event_sink)(const char *kind, uid_t owner,
+		    const char *space, const char *detail);
+void		 gitinst_init(struct event_base *, gitinst_event_sink);
 /* disk.c: the sweep of the spaces' disk use */
 void		 disk_init(struct event_base *);
 /* disk_seen.c: the last sweep's word on each space */
@@ -541,7 +548,8 @@ void	 collect_then(struct request *, const char *id,
  * by root alone) and sends it to each follower who may see it; space
  * and detail may be NULL.  Kinds in use: create, start, stop, remove,
  * verify-failed, reload, reload-failed, server-restart; code out adds
- * review and apply.  It never blocks and never fails.
+ * review and apply; gitinst.c worker-died (through its sink).  It
+ * never blocks and never fails.
  */
 void	 events_emit(const char *kind, uid_t owner, const char *space,
 	    const char *detail);
