@@ -15,8 +15,9 @@
  */
 
 /*
- * logs: a gatekeeper's stdout, for spaced-journal, after its labels were
- * checked; capped at SPACE_LOGS_MAX.  Frames go out as chunks of the
+ * logs: a gatekeeper's stdout, or a space's stderr with the engine's
+ * times (its relay's restart lines), for spaced-journal, after the
+ * container's labels were checked; capped at SPACE_LOGS_MAX.  Frames go out as chunks of the
  * stream spaced named, under its credit, never read here (DESIGN.md
  * rule 1).  The stream ENDs before the DONE.
  */
@@ -64,6 +65,19 @@ struct lg {
 	uint8_t			 pend[STREAM_CHUNK];
 	size_t			 pend_len;
 };
+
+/* A space's stderr is its relay's: the agent's output is on stdout. */
+static int
+lg_relay(const struct lg *lg)
+{
+	return lg->req.sl_what == SPACE_LOGS_RELAY;
+}
+
+static uint8_t
+lg_stream(const struct lg *lg)
+{
+	return lg_relay(lg) ? FRAME_STDERR : FRAME_STDOUT;
+}
 
 static void
 lg_done(struct lg *lg, const char *code, const char *message)
@@ -142,8 +156,8 @@ lg_pump(struct lg *lg)
 			return -1;
 		}
 		lg->body_off += used;
-		/* stdout only was asked for; a stderr frame is dropped */
-		if (rv == 1 && type == FRAME_STDOUT && dlen > 0) {
+		/* one stream was asked for; a frame of the other is dropped */
+		if (rv == 1 && type == lg_stream(lg) && dlen > 0) {
 			lg->out_bytes += dlen;
 			memcpy(lg->pend + lg->pend_len, data, dlen);
 			lg->pend_len += dlen;
@@ -183,7 +197,8 @@ lg_start(struct docker_req *rq, const void *data, size_t len,
 	frame_reader_init(&lg->fr);
 	if (!space_owner_valid(lg->req.sl_space.sq_owner) ||
 	    !space_id_valid(lg->req.sl_space.sq_id) ||
-	    lg->req.sl_stream == 0)
+	    lg->req.sl_stream == 0 || (lg->req.sl_what != SPACE_LOGS_GATEKEEPER &&
+	    lg->req.sl_what != SPACE_LOGS_RELAY))
 		return -1;
 	stream_tx_init(&lg->tx, lg->req.sl_stream);
 	if (worker_stream_register(lg->req.sl_stream, lg_stream_msg, lg) ==
@@ -212,7 +227,7 @@ lg_answer(struct docker_req *rq, const struct docker_parser *p,
 	json_t			*o;
 
 	if (space_resource_name(name, sizeof(name), lg->req.sl_space.sq_id,
-	    ROLE_GATEKEEPER) == -1)
+	    lg_relay(lg) ? ROLE_SPACE : ROLE_GATEKEEPER) == -1)
 		fatalx("%s: bad id", __func__);
 	switch (lg->step) {
 	case L_VERSION:
@@ -235,7 +250,8 @@ inspect:
 		return DOCKER_CALL;
 	case L_INSPECT:
 		if (p->dp_status == 404) {
-			lg_done(lg, ERR_GATEKEEPER_MISSING, NULL);
+			lg_done(lg, lg_relay(lg) ? ERR_SPACE_NOT_FOUND :
+			    ERR_GATEKEEPER_MISSING, NULL);
 			return DOCKER_DONE;
 		}
 		if (p->dp_status != 200 ||
@@ -246,20 +262,24 @@ inspect:
 		}
 		why = space_labels_check(json_object_get(json_object_get(o,
 		    "Config"), "Labels"), lg->req.sl_space.sq_owner,
-		    lg->req.sl_space.sq_id, ROLE_GATEKEEPER);
+		    lg->req.sl_space.sq_id, lg_relay(lg) ? ROLE_SPACE :
+		    ROLE_GATEKEEPER);
 		json_decref(o);
 		if (why != NULL) {
 			lg_done(lg, ERR_SPACE_NOT_OURS, why);
 			return DOCKER_DONE;
 		}
 		lg->step = L_LOGS;
+		/* The engine's times: the space cannot write them. */
 		docker_call_fmt(next, lg->api, "GET", SPACE_LOGS_MAX,
-		    "/containers/%s/logs?stdout=1&stderr=0&since=%u", name,
+		    "/containers/%s/logs?%s&since=%u", name, lg_relay(lg) ?
+		    "stdout=0&stderr=1&timestamps=1" : "stdout=1&stderr=0",
 		    lg->req.sl_since);
 		return DOCKER_CALL;
 	case L_LOGS:
 		if (p->dp_status == 404) {
-			lg_done(lg, ERR_GATEKEEPER_MISSING, NULL);
+			lg_done(lg, lg_relay(lg) ? ERR_SPACE_NOT_FOUND :
+			    ERR_GATEKEEPER_MISSING, NULL);
 			return DOCKER_DONE;
 		}
 		if (p->dp_status != 200) {

@@ -164,6 +164,9 @@ struct space_info {
 	uint64_t	 si_disk_used;
 	uint64_t	 si_disk_limit;
 	int32_t		 si_disk_over;	/* at its limit: stopped by spaced */
+	/* The journal's count of the relay's restarts (spaced's word too) */
+	int32_t		 si_restarts_known;	/* 0: not collected yet */
+	uint64_t	 si_restarts;
 };
 
 /* The disk sweep: the spaces of one installation, every owner's. */
@@ -264,7 +267,11 @@ struct space_logs_req {
 	 * send more, the journal keeps a line once by its number); 0: all.
 	 */
 	uint32_t	 sl_since;
+	uint32_t	 sl_what;	/* SPACE_LOGS_GATEKEEPER or _RELAY */
 };
+/* The gatekeeper's stdout (its records), or the space's stderr (Docker). */
+#define SPACE_LOGS_GATEKEEPER	0
+#define SPACE_LOGS_RELAY	1
 
 /* --- the tools volume ------------------------------------------------ */
 

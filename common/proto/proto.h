@@ -79,6 +79,7 @@ enum imsg_type {
 	IMSG_JOURNAL_STORE,		/* struct journal_store */
 	IMSG_JOURNAL_STORES_END,	/* no payload */
 	IMSG_JOURNAL_CODEOUT,		/* struct journal_codeout, no answer */
+	IMSG_JOURNAL_RESTART,		/* struct journal_restart */
 };
 
 /* Calls an audit probe may attempt; each must be forbidden in its worker. */
@@ -177,6 +178,8 @@ struct journal_ingest_req {
 
 /* A collection: the ingest ends at INGESTED, no read follows. */
 #define JOURNAL_INGEST_ONLY	0x1
+/* The log is the space's relay's (restart_line.h), not a gatekeeper's. */
+#define JOURNAL_INGEST_RESTARTS	0x2
 
 /* The spaces of an install the store holds records of: spaced follows them. */
 struct journal_stores_req {
@@ -248,6 +251,19 @@ struct journal_counts {
 	uint64_t	 jc_sent;	/* DONE: records sent */
 	int32_t		 jc_status;	/* 0; -1: the log did not come whole */
 	uint32_t	 jc_reserved;	/* zero */
+};
+
+/*
+ * An ingest of JOURNAL_INGEST_RESTARTS: one a restart kept (jt_new 1,
+ * before INGESTED), then one with the store's total (jt_new 0).  The
+ * detail is the relay's word, which the space could write too.
+ */
+struct journal_restart {
+	char		 jt_at[JOURNAL_AT_LEN + 1];	/* the engine's time */
+	char		 jt_detail[JOURNAL_HOST_MAX + 1];
+	uint8_t		 jt_pad[2];	/* zero */
+	uint32_t	 jt_new;	/* 1: this record is new; 0: the total */
+	uint64_t	 jt_total;	/* restart records in the store */
 };
 
 #endif /* SPACED_PROTO_H */

@@ -52,6 +52,8 @@ struct ingest {
 	struct journal_counts	 in_counts;
 	int			 in_ingested;
 	int			 in_only;	/* a collection: no read follows */
+	int			 in_restarts;	/* the space's stderr: restarts */
+	struct imsgev		*in_iev;
 };
 
 /*
@@ -180,6 +182,50 @@ ingest_line(const char *line, size_t len, void *arg)
 	in->in_counts.jc_new++;
 }
 
+/* A line of the space's stderr: a restart of its relay's, or nothing. */
+static void
+ingest_restart_line(const char *line, size_t len, void *arg)
+{
+	struct ingest		*in = arg;
+	struct journal_restart	 jt;
+
+	in->in_counts.jc_lines++;
+	switch (restart_keep(in->in_store, line, len, &jt)) {
+	case RESTART_NEW:
+		in->in_counts.jc_new++;
+		imsg_compose_event(in->in_iev, IMSG_JOURNAL_RESTART,
+		    in->in_peerid, 0, -1, &jt, sizeof(jt));
+		break;
+	case RESTART_NOT_ONE:
+		in->in_counts.jc_malformed++;
+		break;
+	case RESTART_KEPT_BEFORE:
+		break;
+	case RESTART_TOO_SOON:
+	case RESTART_NOT_KEPT:
+		in->in_counts.jc_dropped++;
+		break;
+	}
+}
+
+static journal_line_fn
+ingest_line_fn(const struct ingest *in)
+{
+	return in->in_restarts ? ingest_restart_line : ingest_line;
+}
+
+/* The store's count of restarts, for show, once an ingest of them ends. */
+static void
+ingest_restart_total(struct imsgev *iev, struct ingest *in)
+{
+	struct journal_restart	 jt;
+
+	memset(&jt, 0, sizeof(jt));
+	jt.jt_total = in->in_store->st_restarts;
+	imsg_compose_event(iev, IMSG_JOURNAL_RESTART, in->in_peerid, 0, -1,
+	    &jt, sizeof(jt));
+}
+
 static void
 ingest_end(struct imsgev *iev, struct ingest *in)
 {
@@ -187,7 +233,7 @@ ingest_end(struct imsgev *iev, struct ingest *in)
 
 	worker_stream_unregister(in->in_rx.sr_id);
 	in->in_rx_open = 0;
-	journal_split_end(&in->in_split, ingest_line, in);
+	journal_split_end(&in->in_split, ingest_line_fn(in), in);
 	jc->jc_dropped += in->in_split.js_dropped;
 	/* Records kept so far stay: the cursor says where the next begin. */
 	if (in->in_rx.sr_status != 0 || store_commit(in->in_store) == -1)
@@ -206,6 +252,8 @@ ingest_end(struct imsgev *iev, struct ingest *in)
 		    (unsigned long long)jc->jc_new,
 		    (unsigned long long)jc->jc_malformed,
 		    (unsigned long long)jc->jc_dropped);
+	if (in->in_restarts)
+		ingest_restart_total(iev, in);
 	imsg_compose_event(iev, IMSG_JOURNAL_INGESTED, in->in_peerid, 0, -1,
 	    jc, sizeof(*jc));
 	if (in->in_only)
@@ -223,7 +271,7 @@ ingest_stream(struct imsgev *iev, struct imsg *imsg, void *arg)
 	case IMSG_STREAM_DATA:
 		if (stream_rx_data(&in->in_rx, imsg, &data, &len) == -1)
 			fatal("%s: data", __func__);
-		journal_split(&in->in_split, data, len, ingest_line, in);
+		journal_split(&in->in_split, data, len, ingest_line_fn(in), in);
 		if (stream_rx_consumed(&in->in_rx, &iev->ibuf, len) == -1)
 			fatal("%s: credit", __func__);
 		imsg_event_add(iev);
@@ -252,8 +300,11 @@ journal_ingest(struct imsgev *iev, struct imsg *imsg)
 	    memchr(ji.ji_owner, '\0', sizeof(ji.ji_owner)) == NULL ||
 	    memchr(ji.ji_id, '\0', sizeof(ji.ji_id)) == NULL ||
 	    !space_owner_valid(ji.ji_owner) || !space_id_valid(ji.ji_id) ||
-	    ji.ji_stream == 0 || (ji.ji_flags & ~JOURNAL_INGEST_ONLY) != 0 || ji.ji_pad[0] != 0 ||
-	    ji.ji_pad[1] != 0)
+	    ji.ji_stream == 0 || (ji.ji_flags & ~(JOURNAL_INGEST_ONLY |
+	    JOURNAL_INGEST_RESTARTS)) != 0 ||
+	    ((ji.ji_flags & JOURNAL_INGEST_RESTARTS) != 0 &&
+	    (ji.ji_flags & JOURNAL_INGEST_ONLY) == 0) ||
+	    ji.ji_pad[0] != 0 || ji.ji_pad[1] != 0)
 		fatalx("%s: bad ingest request", __func__);
 	if (ingest_find(imsg_get_peerid(imsg)) != NULL)
 		fatalx("%s: request %u ingests twice", __func__,
@@ -262,6 +313,8 @@ journal_ingest(struct imsgev *iev, struct imsg *imsg)
 		fatal("%s", __func__);
 	in->in_peerid = imsg_get_peerid(imsg);
 	in->in_only = (ji.ji_flags & JOURNAL_INGEST_ONLY) != 0;
+	in->in_restarts = (ji.ji_flags & JOURNAL_INGEST_RESTARTS) != 0;
+	in->in_iev = iev;
 	/* Hex, ':' and digits: "<install>-<uid>-<id>" names one owner. */
 	colon = strchr(ji.ji_owner, ':');
 	n = snprintf(in->in_base, sizeof(in->in_base), "%.*s-%s-%s",

@@ -85,10 +85,12 @@ journal_entry_valid(const struct journal_entry *je, const char **errstr)
 	}
 	/* "journal": what spaced-journal writes of its own (chain.h) */
 	/* "code-out": a review or an apply, as spaced says (journal.c) */
+	/* "server": a restart of the space's relay (restart_parse.c) */
 	if (strcmp(je->je_listener, "corridor") != 0 &&
 	    strcmp(je->je_listener, "window") != 0 &&
 	    strcmp(je->je_listener, "journal") != 0 &&
-	    strcmp(je->je_listener, "code-out") != 0) {
+	    strcmp(je->je_listener, "code-out") != 0 &&
+	    strcmp(je->je_listener, "server") != 0) {
 		*errstr = "bad listener";
 		return -1;
 	}
@@ -181,10 +183,14 @@ journal_line_parse(const char *line, size_t len, struct journal_entry *je,
 	jc->jc_boot = boot;
 	jc->jc_seq = (uint64_t)seq;
 	json_decref(o);
-	/* Only spaced-journal writes as "journal", only spaced "code-out". */
+	/*
+	 * Only spaced-journal writes as "journal", only spaced "code-out",
+	 * and "server" comes from the space's log alone.
+	 */
 	if (journal_entry_valid(je, errstr) == -1 ||
 	    strcmp(je->je_listener, "journal") == 0 ||
-	    strcmp(je->je_listener, "code-out") == 0) {
+	    strcmp(je->je_listener, "code-out") == 0 ||
+	    strcmp(je->je_listener, "server") == 0) {
 		*errstr = "bad record";
 		memset(je, 0, sizeof(*je));
 		return -1;

@@ -30,6 +30,18 @@ void	 journal_read(struct imsgev *, struct imsg *);
 /* The spaces of an install with records: spaced follows them again. */
 void	 journal_stores(struct imsgev *, struct imsg *);
 void	 journal_codeout(struct imsg *);
+/* restarts.c: a line of a space's stderr, its relay's restarts */
+struct store;
+struct journal_restart;
+enum restart_kept {
+	RESTART_NEW,		/* kept: the journal_restart says it */
+	RESTART_NOT_ONE,	/* not the relay's line */
+	RESTART_KEPT_BEFORE,	/* at or before the cursor */
+	RESTART_TOO_SOON,	/* within RESTART_GAP_MS of the last */
+	RESTART_NOT_KEPT	/* the store did not take it */
+};
+int	 restart_keep(struct store *, const char *, size_t,
+	    struct journal_restart *);
 /* origin.c: where each space's code came from */
 void	 journal_origin(struct imsgev *, struct imsg *);
 int	 journal_cancel(uint32_t peerid);

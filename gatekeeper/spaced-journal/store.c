@@ -27,6 +27,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,13 +231,20 @@ others_size(const char *base)
 
 /* --- the tip ----------------------------------------------------------- */
 
+/*
+ * "seq mac\n", and since restarts are kept "seq mac rat restarts\n" (rat
+ * "-" before the first): the tip also holds the restarts' cursor, as
+ * the last line holds the gatekeeper's.
+ */
 int
-store_tip_read(const char *base, uint64_t *seq, uint8_t *mac)
+store_tip_read(const char *base, struct store_tip *tp)
 {
-	char	 path[STORE_NAME_MAX + 16], buf[128], *sp;
-	ssize_t	 n;
-	int	 fd;
+	char		 path[STORE_NAME_MAX + 16], buf[160], *f[5], *p;
+	const char	*errstr;
+	ssize_t		 n;
+	int		 fd, nf = 0;
 
+	memset(tp, 0, sizeof(*tp));
 	snprintf(path, sizeof(path), ".%s.tip", base);
 	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1)
 		return errno == ENOENT ? 0 : -1;
@@ -245,27 +253,36 @@ store_tip_read(const char *base, uint64_t *seq, uint8_t *mac)
 	if (n <= 0 || buf[n - 1] != '\n')
 		return -1;
 	buf[n - 1] = '\0';
-	if ((sp = strchr(buf, ' ')) == NULL)
+	for (p = buf; nf < 5 && (f[nf] = strsep(&p, " ")) != NULL; nf++)
+		;
+	if ((nf != 2 && nf != 4) || p != NULL)
 		return -1;
-	*sp++ = '\0';
-	*seq = strtoull(buf, NULL, 10);
-	if (chain_unhex(sp, strlen(sp), mac) == -1)
+	tp->stp_seq = strtoull(f[0], NULL, 10);
+	if (chain_unhex(f[1], strlen(f[1]), tp->stp_mac) == -1)
 		return -1;
-	return 1;
+	if (nf == 2)
+		return 1;
+	if (strcmp(f[2], "-") != 0 && strlcpy(tp->stp_rat, f[2],
+	    sizeof(tp->stp_rat)) >= sizeof(tp->stp_rat))
+		return -1;
+	tp->stp_restarts = strtonum(f[3], 0, LLONG_MAX, &errstr);
+	return errstr == NULL ? 1 : -1;
 }
 
 static int
-tip_write(const char *base, uint64_t seq, const uint8_t *mac)
+tip_write(const struct store *st)
 {
 	char	 path[STORE_NAME_MAX + 16], tmp[STORE_NAME_MAX + 20];
-	char	 buf[128], hex[2 * CHAIN_MAC_LEN + 1];
+	char	 buf[160], hex[2 * CHAIN_MAC_LEN + 1];
 	int	 fd, n;
 
-	snprintf(path, sizeof(path), ".%s.tip", base);
-	snprintf(tmp, sizeof(tmp), ".%s.tip.new", base);
-	chain_hex(mac, hex);
-	n = snprintf(buf, sizeof(buf), "%llu %s\n", (unsigned long long)seq,
-	    hex);
+	snprintf(path, sizeof(path), ".%s.tip", st->st_base);
+	snprintf(tmp, sizeof(tmp), ".%s.tip.new", st->st_base);
+	chain_hex(st->st_prev, hex);
+	n = snprintf(buf, sizeof(buf), "%llu %s %s %llu\n",
+	    (unsigned long long)st->st_next - 1, hex,
+	    st->st_rat[0] != '\0' ? st->st_rat : "-",
+	    (unsigned long long)st->st_restarts);
 	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
 	    O_CLOEXEC, 0600)) == -1)
 		return -1;
@@ -275,6 +292,30 @@ tip_write(const char *base, uint64_t seq, const uint8_t *mac)
 	}
 	close(fd);
 	return rename(tmp, path);
+}
+
+/*
+ * Restarts in the lines after the tip (a crash between a write and its
+ * tip): at most one batch, in the current file.
+ */
+static void
+restarts_after(struct store *st, uint64_t from)
+{
+	struct store_iter	 si;
+	struct chain_rec	 cr;
+	const char		*errstr;
+
+	if (store_iter_open(&si, st->st_base, from) == -1)
+		return;
+	while (store_iter_next(&si) == 1)
+		if (!si.si_cut && chain_scan(si.si_line, si.si_len, &cr,
+		    &errstr) == 0 && cr.cr_entry.je_seq >= from &&
+		    strcmp(cr.cr_entry.je_listener, "server") == 0) {
+			st->st_restarts++;
+			strlcpy(st->st_rat, cr.cr_entry.je_at,
+			    sizeof(st->st_rat));
+		}
+	store_iter_close(&si);
 }
 
 /* --- open -------------------------------------------------------------- */
@@ -391,8 +432,7 @@ store_open(struct store *st, const char *base, const uint8_t *key,
     const struct store_limits *lim)
 {
 	struct store_files	 sf;
-	uint8_t			 tipmac[CHAIN_MAC_LEN];
-	uint64_t		 tip;
+	struct store_tip	 tp;
 	int			 rv, trv;
 
 	memset(st, 0, sizeof(*st));
@@ -417,17 +457,21 @@ store_open(struct store *st, const char *base, const uint8_t *key,
 		return -1;
 	}
 	/* Records removed from the end: keep nothing that would hide it. */
-	if ((trv = store_tip_read(base, &tip, tipmac)) == -1 ||
-	    (trv == 1 && (rv == 0 || tip >= st->st_next))) {
+	if ((trv = store_tip_read(base, &tp)) == -1 ||
+	    (trv == 1 && (rv == 0 || tp.stp_seq >= st->st_next))) {
 		st->st_broken = "records are missing at its end (run "
 		    "spacectl journal --verify)";
 		log_warnx("store: %s: %s", base, st->st_broken);
 		return -1;
 	}
+	memcpy(st->st_rat, tp.stp_rat, sizeof(st->st_rat));
+	st->st_restarts = tp.stp_restarts;
 	/* A crash between the write and the tip: the tip catches up. */
-	if (rv == 1 && (trv == 0 || tip + 1 < st->st_next) &&
-	    tip_write(base, st->st_next - 1, st->st_prev) == -1)
-		log_warn("store: %s: tip", base);
+	if (rv == 1 && (trv == 0 || tp.stp_seq + 1 < st->st_next)) {
+		restarts_after(st, trv == 0 ? 0 : tp.stp_seq + 1);
+		if (tip_write(st) == -1)
+			log_warn("store: %s: tip", base);
+	}
 	return 0;
 }
 
@@ -576,6 +620,21 @@ store_add(struct store *st, struct journal_entry *je, int64_t boot,
 	return 0;
 }
 
+/*
+ * A restart of the space's relay, its time the engine's: kept once, and
+ * counted in the tip, which says where the next collection goes on.
+ */
+int
+store_add_restart(struct store *st, struct journal_entry *je)
+{
+	if (store_add(st, je, st->st_cursor ? st->st_boot : 0,
+	    st->st_cursor ? st->st_gkseq : 0) == -1)
+		return -1;
+	st->st_restarts++;
+	strlcpy(st->st_rat, je->je_at, sizeof(st->st_rat));
+	return 0;
+}
+
 int
 store_commit(struct store *st)
 {
@@ -604,7 +663,7 @@ store_commit(struct store *st)
 	st->st_size += st->st_len;
 	st->st_total += st->st_len;
 	st->st_len = 0;
-	if (tip_write(st->st_base, st->st_next - 1, st->st_prev) == -1) {
+	if (tip_write(st) == -1) {
 		log_warn("store: %s: tip", st->st_base);
 		st->st_broken = "its tip cannot be written";
 		return -1;

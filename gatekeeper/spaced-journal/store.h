@@ -49,6 +49,9 @@ struct store {
 	int		 st_cursor;	/* a gatekeeper line is kept */
 	int64_t		 st_boot;	/* the last one's run and number */
 	uint64_t	 st_gkseq;
+	/* The relay's restarts: the last one's engine time ("" none), all. */
+	char		 st_rat[JOURNAL_AT_LEN + 1];
+	uint64_t	 st_restarts;
 	uint64_t	 st_first;	/* first seq of the current file */
 	off_t		 st_size;	/* the current file's bytes */
 	off_t		 st_total;	/* all the space's files */
@@ -67,6 +70,7 @@ int	 store_open(struct store *, const char *base, const uint8_t *key,
 /* Adds a record (je_seq and the chain set here); -1: st_broken says. */
 int	 store_add(struct store *, struct journal_entry *, int64_t boot,
 	    uint64_t gkseq);
+int	 store_add_restart(struct store *, struct journal_entry *);
 /* What store_add holds goes to disk, durably, and the tip with it. */
 int	 store_commit(struct store *);
 void	 store_close(struct store *);
@@ -95,7 +99,13 @@ int	 store_iter_next(struct store_iter *);
 void	 store_iter_close(struct store_iter *);
 const char *store_iter_file(const struct store_iter *);
 /* The tip: 1 and where the chain ends, 0 when none, -1 unreadable. */
-int	 store_tip_read(const char *base, uint64_t *seq, uint8_t *mac);
+struct store_tip {
+	uint64_t	 stp_seq;
+	uint8_t		 stp_mac[CHAIN_MAC_LEN];
+	char		 stp_rat[JOURNAL_AT_LEN + 1];	/* st_rat */
+	uint64_t	 stp_restarts;			/* st_restarts */
+};
+int	 store_tip_read(const char *base, struct store_tip *);
 
 /* verify.c: the whole chain, the tip and the head. */
 void	 store_verify(const char *base, const uint8_t *key,

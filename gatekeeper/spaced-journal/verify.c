@@ -120,8 +120,7 @@ static void
 walk_end(struct walk *w, const char *base)
 {
 	struct journal_verdict	*jv = w->w_jv;
-	uint8_t			 mac[CHAIN_MAC_LEN];
-	uint64_t		 tip;
+	struct store_tip	 tp;
 	int			 rv;
 
 	jv->jv_first = w->w_first;
@@ -129,23 +128,25 @@ walk_end(struct walk *w, const char *base)
 	if (w->w_started && w->w_first != (w->w_dropped ? w->w_kept : 0))
 		broken(jv, w->w_first, "records before %llu are missing (a "
 		    "file removed)", (unsigned long long)w->w_first);
-	if ((rv = store_tip_read(base, &tip, mac)) == -1)
+	if ((rv = store_tip_read(base, &tp)) == -1)
 		broken(jv, w->w_next, "the tip is unreadable");
 	else if (rv == 0 && w->w_started)
 		broken(jv, w->w_next, "the tip is missing");
 	else if (rv == 1 && !w->w_started)
-		broken(jv, tip, "records 0 to %llu are missing",
-		    (unsigned long long)tip);
-	else if (rv == 1 && tip + 1 > w->w_next)
+		broken(jv, tp.stp_seq, "records 0 to %llu are missing",
+		    (unsigned long long)tp.stp_seq);
+	else if (rv == 1 && tp.stp_seq + 1 > w->w_next)
 		broken(jv, w->w_next, "records %llu to %llu are missing (the "
 		    "store ends at %llu)", (unsigned long long)w->w_next,
-		    (unsigned long long)tip, (unsigned long long)w->w_next - 1);
-	else if (rv == 1 && tip + 1 < w->w_next)
-		broken(jv, tip + 1, "record %llu is past the last one kept",
-		    (unsigned long long)tip + 1);
-	else if (rv == 1 && memcmp(mac, w->w_prev, sizeof(mac)) != 0)
-		broken(jv, tip, "record %llu is not the one kept last",
-		    (unsigned long long)tip);
+		    (unsigned long long)tp.stp_seq,
+		    (unsigned long long)w->w_next - 1);
+	else if (rv == 1 && tp.stp_seq + 1 < w->w_next)
+		broken(jv, tp.stp_seq + 1, "record %llu is past the last one "
+		    "kept", (unsigned long long)tp.stp_seq + 1);
+	else if (rv == 1 && memcmp(tp.stp_mac, w->w_prev,
+	    sizeof(tp.stp_mac)) != 0)
+		broken(jv, tp.stp_seq, "record %llu is not the one kept last",
+		    (unsigned long long)tp.stp_seq);
 }
 
 void

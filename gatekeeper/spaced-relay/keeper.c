@@ -37,6 +37,7 @@
 
 #include "log.h"
 #include "relay.h"
+#include "restart_line.h"
 
 /* Passed on to the child; SIGCHLD is the relay's own. */
 const int relay_fwd_sigs[RELAY_FWD_SIGS_MAX] = {
@@ -135,11 +136,14 @@ static pid_t
 keeper_spawn(char **argv, const struct relay_inherit *ri, const char *self)
 {
 	pid_t	 pid;
-	int	 i;
+	int	 i, saved;
 
 	if ((pid = fork()) != 0) {
-		if (pid == -1)
+		if (pid == -1) {
+			saved = errno;
 			log_warn("fork");
+			errno = saved;
+		}
 		return pid;
 	}
 	for (i = 0; relay_fwd_sigs[i] != 0; i++)
@@ -148,6 +152,12 @@ keeper_spawn(char **argv, const struct relay_inherit *ri, const char *self)
 	(void)sigaction(SIGPIPE, &ri->ri_pipe, NULL);
 	(void)setrlimit(RLIMIT_NOFILE, &ri->ri_nofile);
 	if (sigprocmask(SIG_SETMASK, &ri->ri_mask, NULL) == -1)
+		_exit(126);
+	/*
+	 * The server's stderr is its stdout: the container's stderr is
+	 * left to the relay, whose restart lines the host reads there.
+	 */
+	if (dup2(STDOUT_FILENO, STDERR_FILENO) == -1)
 		_exit(126);
 	/* The commands the server runs through its shell come back to us. */
 	if (self != NULL && setenv("SHELL", self, 1) == -1)
@@ -204,13 +214,14 @@ keeper_wait(pid_t server, time_t deadline, int *stopping, int *status)
 __dead void
 keeper_run(char **argv, const struct relay_inherit *ri, int gate)
 {
-	char		 self[PATH_MAX];
+	char		 self[PATH_MAX], line[RESTART_LINE_MAX];
+	char		 name[RESTART_WHAT_MAX + 2];
 	const char	*shell = NULL;
 	time_t		 started;
 	pid_t		 server;
 	ssize_t		 n;
 	unsigned int	 restarts = 0, backoff = 0;
-	int		 status = 0, stopping = 0;
+	int		 status = 0, stopping = 0, fork_errno;
 	char		 c = 0;
 
 	while (read(gate, &c, 1) == -1 && errno == EINTR)
@@ -218,6 +229,7 @@ keeper_run(char **argv, const struct relay_inherit *ri, int gate)
 	if (c != 'c')
 		_exit(126);
 	close(gate);
+	relay_server_name(argv, name, sizeof(name));
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n > 0) {
 		self[n] = '\0';
@@ -227,22 +239,23 @@ keeper_run(char **argv, const struct relay_inherit *ri, int gate)
 		    "oom_score_adj");
 	for (;;) {
 		started = keeper_now();
+		fork_errno = 0;
 		/* A fork that failed (the pids limit) is tried again. */
-		if ((server = keeper_spawn(argv, ri, shell)) == -1)
+		if ((server = keeper_spawn(argv, ri, shell)) == -1) {
+			fork_errno = errno != 0 ? errno : EAGAIN;
 			status = W_EXITCODE(1, 0);
-		else
+		} else
 			(void)keeper_wait(server, 0, &stopping, &status);
-		if (stopping || !relay_should_restart(status))
+		if (stopping || (fork_errno == 0 &&
+		    !relay_should_restart(status)))
 			_exit(relay_exit_code(status));
 		backoff = relay_backoff(backoff, keeper_now() - started);
 		restarts++;
-		/* One line on the space's log, for the host to collect. */
-		printf("{\"event\":\"server_restart\",\"restarts\":%u,"
-		    "\"exit\":%d,\"backoff\":%u}\n", restarts,
-		    relay_exit_code(status), backoff);
-		fflush(stdout);
-		log_warnx("server ended (%d), restart %u in %u s",
-		    relay_exit_code(status), restarts, backoff);
+		/* One line on the container's stderr, for the host to collect. */
+		if ((n = relay_restart_line(line, sizeof(line), restarts,
+		    name, status, fork_errno, backoff)) > 0 &&
+		    write(STDERR_FILENO, line, n) != n)
+			log_warn("the restart line");
 		(void)keeper_wait(-1, keeper_now() + backoff, &stopping,
 		    &status);
 		if (stopping)

@@ -23,6 +23,7 @@
  */
 
 #include <sys/types.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -235,6 +236,15 @@ main(int argc, char *argv[])
 	/* Every listener is up before the command runs: no race. */
 	relay_listen_all(&cf);
 
+	/*
+	 * Not dumpable, nor the keeper forked below: the agent (the same
+	 * uid) cannot open their fds through /proc, so the container's
+	 * stderr, where the keeper says each restart, is not the agent's
+	 * to write by that way (docs/privsep.md).  The server's exec makes
+	 * it dumpable again, as any program.
+	 */
+	if (prctl(PR_SET_DUMPABLE, 0) == -1)
+		fatal("PR_SET_DUMPABLE");
 	if (pipe2(gate, O_CLOEXEC) == -1)
 		fatal("pipe2");
 	switch (cf.rc_child = fork()) {

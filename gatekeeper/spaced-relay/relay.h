@@ -102,6 +102,9 @@ unsigned int relay_backoff(unsigned int prev, long lived);
 int	 relay_stop_signal(int sig);
 int	 relay_is_shell(int argc, char *const *argv);
 long long relay_command_nproc(const char *pids_max);
+void	 relay_server_name(char *const *argv, char *, size_t);
+int	 relay_restart_line(char *, size_t, unsigned int n, const char *what,
+	    int status, int fork_errno, unsigned int backoff);
 
 /* keeper.c: the server's keeper and the agent's shell. */
 void	 keeper_run(char **argv, const struct relay_inherit *, int gate)

@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "relay.h"
+#include "restart_line.h"
 
 /*
  * sockdir/name as a UNIX socket address.  -1 (ENAMETOOLONG) when it
@@ -146,4 +147,66 @@ relay_command_nproc(const char *pids_max)
 	if (errstr != NULL || max < RELAY_PIDS_MIN)
 		return 0;
 	return max - max / RELAY_PIDS_RESERVE;
+}
+
+/*
+ * The restart line (restart_line.h) into buf, newline ended: what died
+ * is name's last part when it is made of RESTART_WHAT_CHARS, else
+ * "server"; how, a signal's number, or the fork's errno when no server
+ * could start.  Returns its length, or -1 when buf is too small.
+ */
+int
+relay_restart_line(char *buf, size_t len, unsigned int n, const char *name,
+    int status, int fork_errno, unsigned int backoff)
+{
+	const char	*what, *slash;
+	int		 code, m;
+
+	what = name != NULL && (slash = strrchr(name, '/')) != NULL ?
+	    slash + 1 : name;
+	if (what == NULL || what[0] == '\0' ||
+	    strlen(what) > RESTART_WHAT_MAX ||
+	    what[strspn(what, RESTART_WHAT_CHARS)] != '\0')
+		what = "server";
+	code = fork_errno != 0 ? fork_errno : WIFSIGNALED(status) ?
+	    WTERMSIG(status) : 0;
+	if (n > RESTART_COUNT_MAX)
+		n = RESTART_COUNT_MAX;
+	m = snprintf(buf, len, "%s%u %s %s %d backoff %u\n", RESTART_LINE_TAG,
+	    n, what, fork_errno != 0 ? "fork" : "signal", code, backoff);
+	return m < 0 || (size_t)m >= len ? -1 : m;
+}
+
+/*
+ * What the keeper starts, by name: the program a "/bin/sh -c" command
+ * ends by exec'ing (how spaced starts every agent's server), else
+ * argv[0].  Into buf, cut to len; relay_restart_line checks it.
+ */
+void
+relay_server_name(char *const *argv, char *buf, size_t len)
+{
+	const char	*cmd, *p, *at = NULL, *base;
+	size_t		 n;
+
+	base = strrchr(argv[0], '/') != NULL ? strrchr(argv[0], '/') + 1 :
+	    argv[0];
+	if (strcmp(base, "sh") == 0 && argv[1] != NULL &&
+	    strcmp(argv[1], "-c") == 0 && (cmd = argv[2]) != NULL) {
+		for (p = cmd; (p = strstr(p, "exec ")) != NULL; p++)
+			if (p == cmd || p[-1] == ' ' || p[-1] == ';')
+				at = p + 5;
+		if (at != NULL) {
+			at += strspn(at, " ");
+			n = strcspn(at, " ;&|");
+			for (p = at; p < at + n; p++)
+				if (*p == '/')
+					base = p + 1;
+			if (base < at)
+				base = at;
+			n -= base - at;
+			snprintf(buf, len, "%.*s", (int)n, base);
+			return;
+		}
+	}
+	strlcpy(buf, base, len);
 }

@@ -4,7 +4,9 @@
 # than each command) starts commands as OpenCode does ($SHELL -c); many
 # small memory hogs, one large one and a fork bomb in a 512 MB space
 # leave the server alive (the same pid) and the space running; a server that dies anyway
-# is started again by spaced-relay, which says so on the space's log.
+# is started again by spaced-relay, which says so on the space's stderr:
+# the journal keeps each restart, show counts them, events -f sees them,
+# and a restart line the agent forges counts for nothing.
 dir=$(cd "$(dirname "$0")" && pwd)
 . "$dir/hostile.sh"
 SPACED_AGENT_CONF=$(profile "agent hostile env HOSTILE_BALLAST_MB=200")
@@ -66,10 +68,12 @@ check "the space still runs after the large hog" running $id
 check "the same server after the large hog" \
     sh -c "[ \"\$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' server $id GET /pid | jq -r .pid)\" = '$pid0' ]"
 if log_of $id >"$T/log0"; then
-	check_fails "no restart so far on the space's log" grep -q server_restart "$T/log0"
+	check_fails "no restart so far on the space's log" grep -q 'spaced-relay: restart' "$T/log0"
 else
 	not_ok "no restart so far on the space's log" "the engine did not answer"
 fi
+# show's count comes from the journal's collection of the space's log.
+restarts_shown() { [ "$(sc -j show $id | jq -r '.restarts // empty')" = "$1" ]; }
 
 # --- a fork bomb, within the space's pids limit ------------------------------
 # Each bash forks itself until 25 s after the bomb began (SECONDS is
@@ -94,20 +98,74 @@ check "the same server after the bomb" \
     sh -c "[ \"\$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' server $id GET /pid | jq -r .pid)\" = '$pid0' ]"
 
 # --- a server that dies anyway ---------------------------------------------
+# stderr: the relay's alone (the server's goes to stdout), the engine's frames.
+err_of() { api_get "/containers/spaced-space-$1-space/logs?stdout=0&stderr=1" >"$T/err.raw" && tr -d '\000-\010' <"$T/err.raw"; }
+out_of() { api_get "/containers/spaced-space-$1-space/logs?stdout=1&stderr=0" >"$T/out.raw" && tr -d '\000-\010' <"$T/out.raw"; }
+# server records in the journal (-j, one object a line)
+journal_restarts() { sc journal $id -j | jq -s '[.[] | select(.unmapped.listener == "server")] | length'; }
+restarts_known() { [ -n "$(sc -j show $id | jq -r '.restarts // empty')" ]; }
+# Counted from here: the memory hogs above may have cost a restart too.
+wait_for 30 restarts_known
+c0=$(sc -j show $id | jq -r '.restarts // 0')
+sc events -f -j >"$T/events" 2>&1 &
+evpid=$!
 inside $id "kill -9 $pid0"
 newpid() { p=$(server_pid $id 2>/dev/null); [ -n "$p" ] && [ "$p" != "$pid0" ]; }
 check "a killed server is started again and answers" wait_for 60 newpid
 check "the space still runs after the server's death" running $id
-log_of $id >"$T/log1"
-check "the restart is on the space's log, one line for the host" \
-    grep -q '{"event":"server_restart","restarts":1,"exit":137,"backoff":1}' "$T/log1"
+err_of $id >"$T/log1"
+check "the restart is one line on the space's stderr, the relay's" \
+    grep -Eq 'spaced-relay: restart [0-9]+ hostile-server signal 9 backoff [0-9]+$' "$T/log1"
+check "show counts the restart ($((c0 + 1)))" wait_for 30 restarts_shown $((c0 + 1))
+check "events -f saw it: restart, its space, what died and how" wait_for 10 \
+    sh -c "jq -r 'select(.kind == \"restart\") | .space + \" \" + .detail' '$T/events' | grep -Eqx '$id hostile-server restart [0-9]+ signal 9 backoff [0-9]+'"
+sc journal $id -j >"$T/j1" 2>&1
+check "the journal has the restart: listener server, what died, how, the backoff" \
+    sh -c "jq -r 'select(.unmapped.listener == \"server\") | .dst_endpoint.hostname + \" \" + .message' '$T/j1' | tail -n 1 | grep -Eqx 'hostile-server restart [0-9]+ signal 9 backoff [0-9]+'"
 pid1=$(server_pid $id)
 inside $id "kill -9 $pid1"
 newpid2() { p=$(server_pid $id 2>/dev/null); [ -n "$p" ] && [ "$p" != "$pid1" ]; }
 check "a second death: started again" wait_for 60 newpid2
-log_of $id >"$T/log2"
-check "... after a longer backoff (2 s)" \
-    grep -q '{"event":"server_restart","restarts":2,"exit":137,"backoff":2}' "$T/log2"
+check "show counts two more restarts ($((c0 + 2)))" wait_for 30 restarts_shown $((c0 + 2))
+err_of $id >"$T/log2"
+backoffs=$(tail -n 2 "$T/log2" | awk '{ print $NF }' | tr '\n' ' ')
+check "... after a longer backoff ($backoffs)" sh -c "set -- $backoffs; [ \$# = 2 ] && [ \$2 -gt \$1 ]"
+check "the journal has as many restart records as show counts ($((c0 + 2)))" \
+    test "$(journal_restarts)" = "$(sc -j show $id | jq -r .restarts)"
+check "list -j counts them too" \
+    sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j list | jq -e '.[] | select(.id == \"$id\") | .restarts == $((c0 + 2))' >/dev/null"
+check "events -f saw both" \
+    test "$(jq -r 'select(.kind == "restart" and .space == "'$id'") | .kind' "$T/events" | wc -l)" = 2
+check "journal --verify passes with the restart records" sc journal $id --verify
+
+# --- a restart line forged by the agent --------------------------------------
+# The agent (a command its server started) writes the relay's line where
+# it can: its server's stdout and stderr, both the container's stdout.
+pid2=$(server_pid $id)
+FORGED='spaced-relay: restart 999 hostile-server signal 9 backoff 1'
+run $id "echo '$FORGED' >/proc/$pid2/fd/1; echo '$FORGED' >/proc/$pid2/fd/2"
+forged_out() { out_of $id | grep -qF "$FORGED"; }
+check "control: the forged line is on the space's log (the agent's stdout)" wait_for 30 forged_out
+keeper=$(inside $id "awk '/^PPid:/ { print \$2 }' /proc/$pid2/status")
+check "control: the agent's uid writes through a process's fd in /proc (its server's)" \
+    inside $id "echo control >/proc/$pid2/fd/1"
+check_fails "the relay's stderr is not the agent's: its keeper ($keeper) is not dumpable" \
+    inside $id "echo '$FORGED' >/proc/$keeper/fd/2"
+# A real restart after the forgery: once it is counted, the forged line
+# (earlier on the log) was read, and counted for nothing.
+inside $id "kill -9 $pid2"
+newpid3() { p=$(server_pid $id 2>/dev/null); [ -n "$p" ] && [ "$p" != "$pid2" ]; }
+check "a third death: started again" wait_for 60 newpid3
+real_restarts() { sc journal $id -j | jq -r 'select(.unmapped.listener == "server") | .message' | grep -vc '^restart 999 '; }
+third_kept() { [ "$(real_restarts)" = $((c0 + 3)) ]; }
+check "the third restart reached the journal" wait_for 60 third_kept
+check "show counts the real restarts, the forged line none ($((c0 + 3)))" \
+    wait_for 10 restarts_shown $((c0 + 3))
+check_fails "the journal holds no record of the forged line" \
+    sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' journal $id -j | jq -r 'select(.unmapped.listener == \"server\") | .message' | grep -q '^restart 999 '"
+check "journal --verify passes" sc journal $id --verify
+kill $evpid 2>/dev/null
+wait $evpid 2>/dev/null
 
 # --- a stop is still a stop --------------------------------------------------
 check "stop (the server is told, not started again)" sc stop $id

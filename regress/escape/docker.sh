@@ -384,12 +384,15 @@ echo "# section 7 at $(($(date +%s) - t0)) s"
 #    container's own stdout does, and the space user owns it: its init's
 #    fd 1.  30 MiB written there must leave a log file of at most 10 MiB.
 #    A native space's first processes hold /dev/null instead (spaced-ns's
-#    own stdio is spaced's log pipe): 30 MiB written to its relay's fd 1
-#    must reach no file of spaced's.
+#    own stdio is spaced's log pipe): 30 MiB written to the relay's fd 1
+#    (through its command's, the same: the relay is not dumpable) must
+#    reach no file of spaced's.
 native_log() {
 	inside "$A" '
 for p in /proc/[0-9]*; do
-	[ "$(cat $p/comm 2>/dev/null)" = spaced-relay ] || continue
+	pp=$(awk "/^PPid:/ { print \$2 }" $p/status 2>/dev/null)
+	[ "$(cat /proc/$pp/comm 2>/dev/null)" = spaced-relay ] || continue
+	[ "$(cat $p/comm 2>/dev/null)" != spaced-relay ] || continue
 	echo "relay ${p#/proc/} $(stat -L -c %t:%T $p/fd/1 $p/fd/2 | tr "\n" " ")"
 	echo ESC-LOG-FIRST-'"$R"' >$p/fd/1 || exit 3
 	yes 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef | head -c 31457280 >$p/fd/1 || exit 4

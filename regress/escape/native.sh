@@ -164,13 +164,18 @@ row "a disk device" "ls /dev/sd* /dev/vd* /dev/nvme* /dev/mem"
 # spaced's log: spaced-ns's stdout and stderr are spaced's log pipe; a
 # space's first processes (pid 1, the relay, and so the agent the relay
 # starts) must hold none of it, or a space floods spaced's log without a
-# cap.  Their fds are read through /proc (the relay is the space user's).
+# cap.  Their fds are read through /proc: the relay and its keeper are
+# not dumpable (their fds are nobody's to open), so the command the
+# keeper started, which holds the relay's stdio, is read (the space
+# user's).
 RELAY_FDS='for p in /proc/[0-9]*; do
-    [ "$(cat $p/comm 2>/dev/null)" = spaced-relay ] || continue
+    pp=$(awk "/^PPid:/ { print \$2 }" $p/status 2>/dev/null)
+    [ "$(cat /proc/$pp/comm 2>/dev/null)" = spaced-relay ] || continue
+    [ "$(cat $p/comm 2>/dev/null)" != spaced-relay ] || continue
     stat -L -c %F $p/fd/1 $p/fd/2; done'
 check "  control: the same look tells a pipe (an exec's own stdout)" \
     inside "$A" '[ "$(stat -L -c %F /proc/self/fd/1)" = fifo ]'
-reach "not spaced's log pipe: the relay's stdout and stderr are /dev/null" \
+reach "not spaced's log pipe: the relay's command's stdout and stderr are /dev/null" \
     "o=\$($RELAY_FDS); [ -n \"\$o\" ] &&
     ! printf '%s\\n' \"\$o\" | grep -qvx 'character special file'"
 check "  control: exec -g runs the gatekeeper's own client beside it" \

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Mutation check of the space that survives its agent's mistakes: each
 # mutant removes one protection and regress/agent/survive.sh must go
-# red.  Built in a copy of the tree under a temp dir; the tree itself is
+# red (the last three: restarts in the journal, and a forged line).  Built in a copy of the tree under a temp dir; the tree itself is
 # never modified.  About 2 minutes a mutant.
 # Usage: sh regress/mutants/survive.sh [label-substring]
 . "$(dirname "$0")/lib.sh"
@@ -25,8 +25,17 @@ mutant "the agent's commands keep the server's oom_score_adj" $K \
     "keeper_oom_adj(RELAY_OOM_COMMAND); => keeper_oom_adj(\"0\");"
 mutant_expect 'a killed server is started again and answers'
 mutant "a server that died is not started again" $K \
-    "if (stopping || !relay_should_restart(status)) => if (1)"
+    "if (stopping || (fork_errno == 0 && => if (1 || (fork_errno == 0 &&"
 mutant_expect 'during the bomb the server starts a command within 10 s'
 mutant "the agent's commands may take all the space's pids" $K \
     "== 0 ||\n\t    getrlimit(RLIMIT_NPROC => == 0 || 1 ||\n\t    getrlimit(RLIMIT_NPROC"
+mutant_expect 'the journal has the restart: listener server'
+mutant "the restart record is not written" gatekeeper/spaced-journal/restarts.c \
+    "if (store_add_restart(st, &je) == -1) => if (0)"
+mutant_expect 'show counts the real restarts, the forged line none'
+mutant "the server's stderr is the container's stderr" $K \
+    "if (dup2(STDOUT_FILENO, STDERR_FILENO) == -1) => if (0)"
+mutant_expect "the relay's stderr is not the agent's"
+mutant "the relay and its keeper stay dumpable" gatekeeper/spaced-relay/main.c \
+    "if (prctl(PR_SET_DUMPABLE, 0) == -1) => if (0)"
 mutants_end

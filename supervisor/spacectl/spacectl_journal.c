@@ -70,6 +70,9 @@ static void
 journal_ocsf(const struct journal_entry *je, const char *id)
 {
 	int	 own = strcmp(je->je_listener, "journal") == 0;
+	/* A restart of the agent's server: the space's word, no connection */
+	int	 server = strcmp(je->je_listener, "server") == 0;
+	int	 other = own || server;
 	int	 allow = strcmp(je->je_decision, "allow") == 0;
 	int	 deny = strncmp(je->je_decision, "deny", 4) == 0;
 
@@ -79,16 +82,16 @@ journal_ocsf(const struct journal_entry *je, const char *id)
 	    "s:{s:s, s:s}}",
 	    "class_uid", 4001, "class_name", "Network Activity",
 	    "category_uid", 4, "category_name", "Network Activity",
-	    "activity_id", own ? 99 : 1, "activity_name", own ? "Other" :
-	    "Open", "type_uid", own ? 400199 : 400101,
+	    "activity_id", other ? 99 : 1, "activity_name", other ? "Other" :
+	    "Open", "type_uid", other ? 400199 : 400101,
 	    "time", at_ms(je->je_at),
 	    "count", (int)je->je_count,
-	    "severity_id", own ? 4 : allow ? 1 : 2,
+	    "severity_id", own ? 4 : server ? 3 : allow ? 1 : 2,
 	    "message", je->je_decision,
-	    "status_id", allow ? 1 : own ? 99 : 2,
-	    "status", allow ? "Success" : own ? "Other" : "Failure",
-	    "disposition_id", allow ? 1 : deny ? 2 : own ? 0 : 1,
-	    "disposition", allow ? "Allowed" : deny ? "Blocked" : own ?
+	    "status_id", allow ? 1 : other ? 99 : 2,
+	    "status", allow ? "Success" : other ? "Other" : "Failure",
+	    "disposition_id", allow ? 1 : deny ? 2 : other ? 0 : 1,
+	    "disposition", allow ? "Allowed" : deny ? "Blocked" : other ?
 	    "Unknown" : "Allowed",
 	    "dst_endpoint", "hostname", je->je_host, "port", (int)je->je_port,
 	    "src_endpoint", "uid", id,

@@ -80,6 +80,10 @@ out_space_info(const struct space_info *si, int with_memory)
 		    "used", (json_int_t)si->si_disk_used,
 		    "limit", (json_int_t)si->si_disk_limit,
 		    "over", si->si_disk_over != 0));
+	/* The journal's count of the relay's restarts of the server */
+	if (si->si_restarts_known)
+		json_object_set_new(o, "restarts",
+		    json_integer((json_int_t)si->si_restarts));
 	return o;
 }
 
@@ -300,6 +304,9 @@ out_space_show(json_t *o)
 		    (long long)json_integer_value(json_object_get(disk,
 		    "limit")), json_is_true(json_object_get(disk, "over")) ?
 		    ", at its limit: stopped by spaced" : "");
+	if (json_object_get(o, "restarts") != NULL)
+		printf("restarts:    %lld\n", (long long)json_integer_value(
+		    json_object_get(o, "restarts")));
 	json_array_foreach(json_object_get(o, "orphans"), i, orphan)
 		printf("orphan:      %s %s\n", jstr(orphan, "kind"),
 		    jstr(orphan, "name"));

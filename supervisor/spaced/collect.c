@@ -130,6 +130,16 @@ collect_forget(uid_t uid, const char *id)
 	free(f);
 }
 
+/* Each space followed, for the relay's restarts (restarts.c). */
+void
+collect_foreach(void (*fn)(uid_t, const char *, void *), void *arg)
+{
+	struct follow	*f;
+
+	TAILQ_FOREACH(f, &follows, f_entry)
+		fn(f->f_uid, f->f_id, arg);
+}
+
 size_t
 collect_followed(void)
 {

@@ -274,6 +274,8 @@ space_info_take(enum procid from, struct imsg *imsg, struct space_info *si)
 	(void)disk_of(si->si_id, &si->si_disk_used, &si->si_disk_limit,
 	    &over);
 	si->si_disk_over = over;
+	si->si_restarts = 0;
+	si->si_restarts_known = restarts_of(si->si_id, &si->si_restarts);
 }
 
 void

@@ -539,6 +539,7 @@ void	 collect_stop(void);
 void	 collect_follow(uid_t, const char *id);
 void	 collect_forget(uid_t, const char *id);
 size_t	 collect_followed(void);
+void	 collect_foreach(void (*)(uid_t, const char *, void *), void *);
 void	 collect_then(struct request *, const char *id,
 	    void (*then)(struct request *));
 
@@ -547,12 +548,26 @@ void	 collect_then(struct request *, const char *id,
  * records one event for the space's owner (uid_t -1: spaced's own, seen
  * by root alone) and sends it to each follower who may see it; space
  * and detail may be NULL.  Kinds in use: create, start, stop, remove,
- * verify-failed, reload, reload-failed, server-restart; code out adds
- * review and apply; gitinst.c worker-died (through its sink).  It
- * never blocks and never fails.
+ * verify-failed, reload, reload-failed, restart (the relay started the
+ * agent's server again: restarts.c); code out adds review and apply;
+ * gitinst.c worker-died (through its sink).  It never blocks and never
+ * fails.
  */
 void	 events_emit(const char *kind, uid_t owner, const char *space,
 	    const char *detail);
+
+/*
+ * restarts.c: the relay's restarts of each followed Docker space's
+ * server, from the space's own log into its chain (docs/privsep.md),
+ * an event each; restarts_of gives show the journal's count: 0 when
+ * not collected yet.
+ */
+void	 restarts_init(struct event_base *);
+void	 restarts_stop(void);
+/* restarts_seen.c: the journal's last count a space, for show */
+void	 restarts_seen_set(const char *id, uint64_t);
+void	 restarts_seen_forget(const char *id);
+int	 restarts_of(const char *id, uint64_t *n);
 const char *events_start(struct request *, struct imsg *);
 extern const struct answer_row events_answers[];
 

@@ -41,6 +41,7 @@
 
 #include "proto.h"
 #include "gatekeeper/spaced-relay/relay.h"
+#include "restart_line.h"
 #include "sandbox.h"
 #include "sbt.h"
 
@@ -138,6 +139,54 @@ Test(relay_parse, is_shell)
 }
 
 /* The commands' process cap: all but an eighth of the space's pids. */
+/* The one line a restart: what died by its name only when it is safe. */
+Test(relay_parse, restart_line)
+{
+	char	 buf[RESTART_LINE_MAX];
+
+	cr_assert_gt(relay_restart_line(buf, sizeof(buf), 1,
+	    "/opt/spaced-tools/bin/opencode", W_EXITCODE(0, SIGKILL), 0, 1),
+	    0);
+	cr_assert_str_eq(buf, "spaced-relay: restart 1 opencode signal 9 "
+	    "backoff 1\n");
+	relay_restart_line(buf, sizeof(buf), 2, "bad name\n", W_EXITCODE(0,
+	    SIGSEGV), 0, 2);
+	cr_assert_str_eq(buf, "spaced-relay: restart 2 server signal 11 "
+	    "backoff 2\n");
+	relay_restart_line(buf, sizeof(buf), 3, "node", W_EXITCODE(1, 0),
+	    EAGAIN, 4);
+	cr_assert_str_eq(buf, "spaced-relay: restart 3 node fork 11 "
+	    "backoff 4\n");
+	relay_restart_line(buf, sizeof(buf), 4, "/", 0, EAGAIN, 4);
+	cr_assert_str_eq(buf, "spaced-relay: restart 4 server fork 11 "
+	    "backoff 4\n");
+	cr_assert_eq(relay_restart_line(buf, 10, 1, "x", 9, 0, 1), -1);
+}
+
+/* The server's name: what spaced's "/bin/sh -c" command execs. */
+Test(relay_parse, server_name)
+{
+	char	 buf[RESTART_WHAT_MAX + 2];
+	char	*agent[] = { "/bin/sh", "-c", "while [ ! -s t ]; do sleep 1; "
+	    "done; X=\"$(cat t)\"; export X; exec hostile-server 27601", NULL };
+	char	*path[] = { "/bin/sh", "-c", "exec /opt/bin/opencode serve",
+	    NULL };
+	char	*plain[] = { "/usr/bin/node", "x.js", NULL };
+	char	*noexec[] = { "sh", "-c", "node x.js", NULL };
+	char	*execdir[] = { "sh", "-c", "exec /opt/", NULL };
+
+	relay_server_name(agent, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "hostile-server");
+	relay_server_name(path, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "opencode");
+	relay_server_name(plain, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "node");
+	relay_server_name(noexec, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "sh");
+	relay_server_name(execdir, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "");
+}
+
 Test(relay, command_nproc)
 {
 	cr_assert_eq(relay_command_nproc("512\n"), 448);
