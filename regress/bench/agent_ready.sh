@@ -15,110 +15,13 @@
 set -eu
 b=$(cd "${1:-build}" && pwd)
 n=${2:-3}
-run=$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
-cd "$(dirname "$0")/../.."
-. regress/integration/lib.sh
-. "$b/images.env"
-T=$(mktemp -d)
-build=$b
-make_tree
-ca=
-[ -f /etc/ssl/certs/ca-certificates.crt ] &&
-    ca='tools ca bundle "/etc/ssl/certs/ca-certificates.crt"'
-SPACED_AGENT_CONF=""
-SPACED_EXTRA_CONF="space image \"$SPACE_IMAGE\"
-gatekeeper image \"$GATEKEEPER_IMAGE\"
-$ca"
-start_spaced "$T/sd" || { echo "agent_ready: spaced did not start" >&2; exit 1; }
-cli_sweep() {
-	docker ps -aq --filter label=spaced.bench=$run | xargs -r docker rm -f >/dev/null
-	docker volume ls -q --filter label=spaced.bench=$run | xargs -r docker volume rm >/dev/null
-	docker network ls -q --filter label=spaced.bench=$run | xargs -r docker network rm >/dev/null
-}
-# The tools volume this run filled goes too (350 MB a run).
-trap 'stop_spaced; cli_sweep; [ -n "${TOOLS:-}" ] && docker volume rm -f "$TOOLS" >/dev/null; rm -rf "$T" "$tree"' EXIT
-now() { date +%s%N; }
-ms() { echo $((($2 - $1) / 1000000)); }
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+bench=agent_ready
+. "$(dirname "$0")/../lib/bench.sh"
+bench_spaced agent
+trap 'stop_spaced; cli_sweep; bench_tools_sweep; rm -rf "$T" "$tree"' EXIT
 
 TOOLS=$(ctl -j tools fill | jq -r .volume) || { echo "agent_ready: tools fill failed" >&2; exit 1; }
-PW=OPENCODE_SERVER_PASSWORD
-TF=/home/space/.spaced-space/token
-CMD="while [ ! -s $TF ]; do /bin/sleep 0.2; done; $PW=\"\$(/bin/cat $TF)\"; export $PW; exec opencode serve --hostname 127.0.0.1 --port 27600"
-HARD="--init --read-only --security-opt no-new-privileges --cap-drop ALL
-    --pids-limit 512 --shm-size 64m --ipc private --cgroupns private
-    --log-driver local --log-opt max-size=10m --log-opt max-file=1
-    --log-opt compress=false --label spaced.bench=$run"
-
-# The spec's wait (3 s an attempt, 0.5 s after each), or with WAIT=spaced
-# spaced's own cadence (spaced(8): the first attempt 0.5 s, a second more
-# after each that timed out, up to 3 s; 0.5 s apart start to start): the
-# second baseline, so that no ratio comes from a slower wait alone.
-cli_attempt() {	# container token limit-seconds
-	printf 'url = "http://127.0.0.1:27600/global/health"\nuser = "opencode:%s"\nmax-time = %s\nsilent\n' "$2" "$3" |
-	    docker exec -i "$1" /usr/bin/curl --disable --config - 2>/dev/null |
-	    grep -q '"healthy":true'
-}
-# A server never ready fails the bench (120 attempts, a minute or more
-# of them), never hangs it or drops the round.
-cli_ready() {	# container token
-	tries=0
-	if [ "${WAIT:-spec}" = spec ]; then
-		until cli_attempt "$1" "$2" 3; do
-			tries=$((tries + 1))
-			[ $tries -lt 120 ] || { echo "agent_ready: $1 never ready" >&2; exit 1; }
-			sleep 0.5
-		done
-		return 0
-	fi
-	lim=500
-	while :; do
-		tries=$((tries + 1))
-		[ $tries -le 120 ] || { echo "agent_ready: $1 never ready" >&2; exit 1; }
-		a0=$(now)
-		cli_attempt "$1" "$2" "$((lim / 1000)).$(printf %03d $((lim % 1000)))" &&
-		    return 0
-		took=$(ms "$a0" "$(now)")
-		[ "$took" -ge "$lim" ] && lim=$((lim + 1000 > 3000 ? 3000 : lim + 1000))
-		[ "$took" -lt 500 ] && sleep "0.$(printf %03d $((500 - took)))"
-	done
-}
-cli_create() {
-	p=bench-$run-$1
-	docker network create --internal --label spaced.bench=$run "$p-inner" >/dev/null
-	docker network create --label spaced.bench=$run "$p-outer" >/dev/null
-	docker volume create --label spaced.bench=$run "$p-work" >/dev/null
-	docker volume create --label spaced.bench=$run "$p-home" >/dev/null
-	docker run --rm --network none --cap-drop ALL --cap-add CHOWN \
-	    --memory 128m --user 0 --label spaced.bench=$run \
-	    --mount type=volume,src="$p-work",dst=/w \
-	    --mount type=volume,src="$p-home",dst=/h \
-	    --entrypoint /bin/chown "$SPACE_IMAGE" 10000:10000 /w /h
-	# shellcheck disable=SC2086
-	docker create --name "$p-gk" $HARD --user 10100:10100 \
-	    --memory 256m --memory-swap 256m \
-	    --tmpfs /tmp:rw,noexec,nosuid,size=16m --network "$p-inner" \
-	    --network-alias gatekeeper \
-	    --entrypoint /usr/libexec/spaced/spaced-gatekeeper "$GATEKEEPER_IMAGE" \
-	    -u /tmp 127.0.0.1 3128 8080 9099 >/dev/null
-	docker network connect "$p-outer" "$p-gk"
-	docker start "$p-gk" >/dev/null
-	# shellcheck disable=SC2086
-	docker create --name "$p-space" $HARD --user 10000:10000 \
-	    --memory 4g --memory-swap 4g \
-	    --tmpfs /tmp:rw,exec,nosuid,size=256m --network "$p-inner" \
-	    -e HOME=/home/space -e PATH=/usr/local/bin:/usr/bin:/bin:/opt/spaced-tools/node_modules/.bin \
-	    -e OPENCODE_DISABLE_MODELS_FETCH=1 -e OPENCODE_DISABLE_AUTOUPDATE=1 \
-	    --mount type=volume,src="$p-work",dst=/spaces/w \
-	    --mount type=volume,src="$p-home",dst=/home/space \
-	    --mount type=volume,src="$TOOLS",dst=/opt/spaced-tools,readonly \
-	    --entrypoint /bin/sh "$SPACE_IMAGE" -c "$CMD" >/dev/null
-	docker start "$p-space" >/dev/null
-	tok=$(od -An -N32 -tx1 /dev/urandom | tr -d ' \n')
-	printf %s "$tok" | docker exec -i "$p-space" sh -c \
-	    'umask 077; mkdir -p ~/.spaced-space && cat > ~/.spaced-space/token.new && mv ~/.spaced-space/token.new ~/.spaced-space/token'
-	cli_ready "$p-space" "$tok"
-}
+cli_create() { cli_agent_create "$1"; }
 cli_start() {
 	docker start "bench-$run-$1-gk" >/dev/null
 	docker start "bench-$run-$1-space" >/dev/null

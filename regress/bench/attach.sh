@@ -9,33 +9,24 @@
 set -eu
 b=$(cd "${1:-build}" && pwd)
 n=${2:-3}
-cd "$(dirname "$0")/../.."
-top=$(pwd)
-. regress/integration/lib.sh
-. "$b/images.env"
-T=$(mktemp -d)
-build=$b
-make_tree
-ca=
-[ -f /etc/ssl/certs/ca-certificates.crt ] &&
-    ca='tools ca bundle "/etc/ssl/certs/ca-certificates.crt"'
-INSTALL=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
-SPACED_AGENT_CONF=""
-SPACED_EXTRA_CONF="install id $INSTALL
-space image \"$SPACE_IMAGE\"
-gatekeeper image \"$GATEKEEPER_IMAGE\"
-$ca"
-start_spaced "$T/sd" || { echo "attach: spaced did not start" >&2; exit 1; }
+bench=attach
+. "$(dirname "$0")/../lib/bench.sh"
+bench_spaced agent
 TS=spaced-bench-attach-$$
 TM() { tmux -L "$TS" "$@"; }
 ids=
 trap 'TM kill-server 2>/dev/null; for i in $ids; do ctl remove "$i" >/dev/null; done;
-    stop_spaced; for v in $(docker volume ls -q | grep "^spaced-tools-$INSTALL-"); do
-    docker volume rm -f "$v" >/dev/null; done; rm -rf "$T" "$tree"' EXIT
-now() { date +%s%N; }
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-drawn() {	# until the pane shows the TUI's prompt box
-	until TM capture-pane -p -t b | grep -q "Build"; do sleep 0.05; done
+    stop_spaced; bench_tools_sweep; rm -rf "$T" "$tree"' EXIT
+# Until the pane shows the TUI's prompt box; a screen never drawn (6,000
+# looks, five minutes or more) fails the bench instead of hanging it.
+drawn() {
+	d_i=0
+	until TM capture-pane -p -t b | grep -q "Build"; do
+		d_i=$((d_i + 1))
+		[ $d_i -lt 6000 ] || { echo "attach: the screen was never drawn" >&2
+		    TM capture-pane -p -t b >&2; exit 1; }
+		sleep 0.05
+	done
 }
 
 ctl tools fill >/dev/null

@@ -10,38 +10,14 @@
 set -eu
 b=$(cd "${1:-build}" && pwd)
 n=${2:-5}
-# Names and labels of this run only: another run of this bench on the
-# same engine must not meet or sweep them.
-run=$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
-cd "$(dirname "$0")/../.."
-. regress/integration/lib.sh
-[ -f "$b/images.env" ] || { echo "space_create: make images first" >&2; exit 1; }
-. "$b/images.env"
-# The images of this build by their tags, for spaced and the CLI alike
-# (":latest" moves when anyone on the machine rebuilds).
+bench=space_create
+# Names and labels of this run only (lib/bench.sh): another run of this
+# bench on the same engine must not meet or sweep them.
+. "$(dirname "$0")/../lib/bench.sh"
+# The images of this build by their tags, for spaced and the CLI alike.
 GK_IMAGE=$GATEKEEPER_IMAGE
-T=$(mktemp -d)
-build=$b
-make_tree
-SPACED_EXTRA_CONF="space image \"$SPACE_IMAGE\"
-gatekeeper image \"$GK_IMAGE\""
-start_spaced "$T/sd" || { echo "space_create: spaced did not start" >&2; exit 1; }
+bench_spaced
 trap 'stop_spaced; cli_sweep; rm -rf "$T" "$tree"' EXIT
-
-now() { date +%s%N; }
-ms() { echo $((($2 - $1) / 1000000)); }
-median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-
-HARD="--init --read-only --security-opt no-new-privileges --cap-drop ALL
-    --pids-limit 512 --shm-size 64m --ipc private --cgroupns private
-    --log-driver local --log-opt max-size=10m --log-opt max-file=1
-    --log-opt compress=false --label spaced.bench=$run"
-
-cli_sweep() {
-	docker ps -aq --filter label=spaced.bench=$run | xargs -r docker rm -f >/dev/null
-	docker volume ls -q --filter label=spaced.bench=$run | xargs -r docker volume rm >/dev/null
-	docker network ls -q --filter label=spaced.bench=$run | xargs -r docker network rm >/dev/null
-}
 
 # The gatekeeper's health, polled as the spec's place did; bounded, so a
 # gatekeeper that exited fails the bench instead of hanging it.

@@ -6,9 +6,10 @@
 # ends with mutants_end.  Its first argument keeps only the mutants
 # whose label holds it, MUTANT_ONLY_ERE those whose label matches that
 # ERE (one script's mutants in parallel runs); MUTANT_DRY=1 only checks
-# that each change applies, building and running nothing.  A script's first mutants are
-# controls: "$MUTANT_CONTROL" with no change, once per way it runs, which
-# must pass (else the script stops: its kills would mean nothing).
+# that each change applies, building and running nothing.  A script's
+# first mutants are controls: "$MUTANT_CONTROL" with no change, once per
+# way it runs, which must pass (else the script stops: its kills would
+# mean nothing).
 # mutant_expect ERE before a mutant names the test that must go red: a
 # kill by another test does not count.
 set -u

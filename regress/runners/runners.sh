@@ -62,6 +62,25 @@ else
 	echo "# not root with Docker here: CI=true's own detection not tried"
 fi
 
+# The mutants' judge (mutants/lib.sh): only the named test's red line
+# kills; a red control stops the script.
+expect 1 "mutants: planted verdicts, two of three not kills" \
+    sh "$here/mutant-judge.sh"
+has "... the control passes" '^ok - the unmutated tree \(control\) passes$'
+has "... red by the named test: killed" '^ok - killed: killed by its test \(the named check\)$'
+has "... red by another test: not a kill" \
+    '^not ok - killed by another test than the named check: killed by another test$'
+has "... green: survived" '^not ok - SURVIVED: survives$'
+has "... counted" '^mutants: 1 killed, 2 survived$'
+expect 1 "mutants: a red control stops the script" \
+    env PLANT=red-control sh "$here/mutant-judge.sh"
+has "... and says so" '^not ok - the unmutated tree \(control\) fails$'
+if grep -q '^after a red control$' "$T/out"; then
+	not_ok "... before anything after it" "$(tail -3 "$T/out")"
+else
+	ok "... before anything after it"
+fi
+
 # The unit runner, on Criterion binaries built with the sanitizers.
 cc=${CC:-cc}
 crit=$(pkg-config --libs criterion 2>/dev/null || echo -lcriterion)
