@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "worker-git/spaced-git/git_apply.h"
+#include "regress/fuzz/fuzz_repo.h"
 
 int	LLVMFuzzerInitialize(int *, char ***);
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -40,46 +41,11 @@ int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 static char	 udir[] = "/tmp/spaced-apply-fuzz.XXXXXX";
 static git_oid	 base;
 
-static void
-remove_udir(void)
-{
-	char	 cmd[64];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", udir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "%s stays\n", udir);
-}
-
 /* Once: a repository with a work tree at one base commit. */
 static void
 prepare(void)
 {
-	git_checkout_options	 co;
-	git_repository		*r;
-	git_treebuilder		*tb;
-	git_signature		*sig;
-	git_oid			 blob, tree;
-	git_tree		*t;
-
-	git_libgit2_init();
-	git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
-	co.checkout_strategy = GIT_CHECKOUT_FORCE;
-	if (mkdtemp(udir) == NULL ||
-	    git_repository_init(&r, udir, 0) != 0 ||
-	    git_blob_create_from_buffer(&blob, r, "a\n", 2) != 0 ||
-	    git_treebuilder_new(&tb, r, NULL) != 0 ||
-	    git_treebuilder_insert(NULL, tb, "a.txt", &blob,
-	    GIT_FILEMODE_BLOB) != 0 || git_treebuilder_write(&tree, tb) != 0 ||
-	    git_tree_lookup(&t, r, &tree) != 0 ||
-	    git_signature_new(&sig, "b", "b@b.invalid", 0, 0) != 0 ||
-	    git_commit_create(&base, r, "HEAD", sig, sig, NULL, "base", t, 0,
-	    NULL) != 0 || git_checkout_head(r, &co) != 0)
-		abort();
-	git_signature_free(sig);
-	git_tree_free(t);
-	git_treebuilder_free(tb);
-	git_repository_free(r);
-	atexit(remove_udir);
+	fuzz_repo_make(udir, 0, &base);
 }
 
 /* Names under udir/sub starting with prefix: how many. */

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "worker-git/spaced-git/quarantine.h"
+#include "regress/fuzz/fuzz_repo.h"
 
 int	LLVMFuzzerInitialize(int *, char ***);
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -46,43 +47,11 @@ noop(void *arg, uint32_t reason, const git_oid *commit, const char *path,
 {
 }
 
-static void
-remove_qdir(void)
-{
-	char	 cmd[64];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", qdir);
-	if (system(cmd) != 0)
-		fprintf(stderr, "%s stays\n", qdir);
-}
-
 /* Once: a bare quarantine with one base commit (one file). */
 static void
 prepare(void)
 {
-	git_repository	*q;
-	git_treebuilder	*tb;
-	git_signature	*sig;
-	git_oid		 blob, tree;
-	git_tree	*t;
-
-	git_libgit2_init();
-	if (mkdtemp(qdir) == NULL ||
-	    git_repository_init(&q, qdir, 1) != 0 ||
-	    git_blob_create_from_buffer(&blob, q, "a\n", 2) != 0 ||
-	    git_treebuilder_new(&tb, q, NULL) != 0 ||
-	    git_treebuilder_insert(NULL, tb, "a.txt", &blob,
-	    GIT_FILEMODE_BLOB) != 0 || git_treebuilder_write(&tree, tb) != 0 ||
-	    git_tree_lookup(&t, q, &tree) != 0 ||
-	    git_signature_new(&sig, "b", "b@b.invalid", 0, 0) != 0 ||
-	    git_commit_create(&base, q, NULL, sig, sig, NULL, "base", t, 0,
-	    NULL) != 0)
-		abort();
-	git_signature_free(sig);
-	git_tree_free(t);
-	git_treebuilder_free(tb);
-	git_repository_free(q);
-	atexit(remove_qdir);
+	fuzz_repo_make(qdir, 1, &base);
 }
 
 /* The packs an input left: the next starts from the base alone. */
