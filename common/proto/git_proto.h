@@ -165,6 +165,13 @@ struct git_qr_req {
 };
 #define GIT_QR_PATCH		0x01	/* the patch text too */
 #define GIT_QR_KEEP		0x02	/* apply: the store stays open after */
+/*
+ * apply after a review: no base stream; the space stream carries the
+ * script's tip line alone, and the store the last check left is kept
+ * when that tip, base and start are the ones it checked.
+ */
+#define GIT_QR_REUSE		0x04
+#define GIT_QR_TIP_MAX		4096	/* the tip line's stream, at most */
 
 /*
  * apply: to the owner's spaced-git (ga_begin, then the pack on

@@ -372,6 +372,34 @@ check "the change is staged and uncommitted" sh -c "git -C '$repo2' \
 check "the work tree holds it" sh -c "grep -qx two '$repo2/one.txt' &&
     test -f '$repo2/more.txt'"
 
+# apply right after a review of the same tip takes the store the review
+# left (its record stays the same file); a tip that moved after the
+# review is caught by the tip step and the apply takes the whole way.
+inside "echo kept >kept.txt" >/dev/null 2>&1
+sc -j review "$id" "$repo" >"$T/kept.json" 2>&1
+kept_tip=$(jq -r .tip "$T/kept.json")
+ino1=$(stat -c '%i %y' "$QDIR/store.git/spaced-kept" 2>/dev/null)
+sc -j apply "$id" "$repo" -b spaced/kept --allow new_executable \
+    >"$T/kept-apply.json" 2>&1
+ino2=$(stat -c '%i %y' "$QDIR/store.git/spaced-kept" 2>/dev/null)
+check "apply after a review of the same tip: at the reviewed tip" \
+    jqe --arg t "$kept_tip" '.new == $t' "$T/kept-apply.json"
+check "  from the store the review left (its record not made again)" \
+    test -n "$ino1" -a "$ino1" = "$ino2"
+check "  with the uncommitted work" sh -c "git -C '$repo' show \
+    spaced/kept:kept.txt | grep -qx kept"
+inside "echo moved >kept.txt" >/dev/null 2>&1
+sc -j apply "$id" "$repo" -b spaced/moved --allow new_executable \
+    >"$T/moved-apply.json" 2>&1
+ino3=$(stat -c '%i %y' "$QDIR/store.git/spaced-kept" 2>/dev/null)
+check "a tip moved after the review: caught, the work as it is now" \
+    sh -c "git -C '$repo' show spaced/moved:kept.txt | grep -qx moved"
+check "  by the review's whole way (the record made again)" \
+    test -n "$ino3" -a "$ino3" != "$ino2"
+check "  which names the new tip" sh -c "cut -d' ' -f3 \
+    '$QDIR/store.git/spaced-kept' | grep -qx \"\$(jq -r .new \
+    '$T/moved-apply.json')\""
+
 # A space's name is free text: the default branch takes it made safe
 # (each byte but a letter, digit, '-' or '_' as '-').
 repo3=$T/user3
@@ -413,6 +441,10 @@ check "the journal's chain verifies with them" jqe '.verified == true' \
     "$T/verify.json"
 check "control: the space's quarantine folder is there" test -d "$QDIR"
 sc remove "$id" >/dev/null
+# spaced-launch removes it after the answer (remove does not wait for
+# it): a bounded wait, 10 s at most.
+i=0
+while [ -e "$QDIR" ] && [ $i -lt 100 ]; do i=$((i + 1)); sleep 0.1; done
 check "remove takes the space's quarantine away" test ! -e "$QDIR"
 check "control: and the quarantines' folder stays" \
     test -d "$T/sd/state/quarantine"

@@ -94,6 +94,7 @@ mutant "the pack out takes a flag not allowed" $O \
     'packout/a_*'
 mutant_expect 'packout::a_second_apply_sends_only_what_is_new'
 mutant "the owner's have is sent again" $O \
-    "1) && hide(p, rw, have) == -1) => 1) && 0)" 'packout/a_*'
+    "if (hide(p, &had[i]) == -1) => if (0 && hide(p, &had[i]) == -1)" \
+    'packout/a_*'
 
 mutants_end

@@ -154,6 +154,17 @@ live_mutant "the quarantine never drops (spaced-git's pre-warm)" \
 mutant_expect "the review ends"
 SUITE=hang.sh live_mutant "no time cap on the script inside" \
     supervisor/spaced/codeout.c \
-    "se.se_timeout_ms = review_timeout() * 1000; => se.se_timeout_ms = 0 * review_timeout(); @@ review_timeout() + REVIEW_INNER_MARGIN); => review_timeout() * 0 + 100000);"
+    "se->se_timeout_ms = review_timeout() * 1000; => se->se_timeout_ms = 0 * review_timeout(); @@ review_timeout() + REVIEW_INNER_MARGIN); => review_timeout() * 0 + 100000);"
+# apply takes the store a review left only for the tip it checked
+# (codeout/codeout.sh: the agent changes its work between the two).
+mutant_expect "a tip moved after the review: caught"
+live_mutant "the kept store serves a moved tip" \
+    worker-git/spaced-git/git_quarantine.c \
+    "if (!git_oid_equal(&id[2], tip)) => if (0)"
+# A space that floods (codeout/flood.sh): the exec's output cap ends it.
+mutant_expect "the output cap ended the script"
+SUITE=flood.sh live_mutant "no output cap on the script inside" \
+    supervisor/spaced/codeout.c \
+    "review_exec_init(r, &se, \"pack\", REVIEW_OUTPUT_MAX) => review_exec_init(r, &se, \"pack\", 0)"
 
 mutants_end

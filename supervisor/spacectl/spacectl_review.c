@@ -190,13 +190,51 @@ review_text(struct review_call *rc)
 		printf("\n%s", rc->rc_patch);
 }
 
+/* ID and DIR into a request: DIR resolved, as code in names it. */
+static void
+target_fill(const char *id, const char *dir, char *idbuf, size_t idlen,
+    char *dirbuf, size_t dirlen)
+{
+	char	 path[PATH_MAX];
+
+	if (strlcpy(idbuf, id, idlen) >= idlen)
+		failed("bad_request", "not a space id");
+	if (dir == NULL)
+		return;
+	if (realpath(dir, path) == NULL)
+		failed("project_folder_missing", strerror(errno));
+	if (strlcpy(dirbuf, path, dirlen) >= dirlen)
+		failed("bad_request", "path too long");
+}
+
+/* The review's records gather here, for review and for apply. */
+static void
+review_call_init(struct review_call *rc)
+{
+	memset(rc, 0, sizeof(*rc));
+	if ((rc->rc_out = json_object()) == NULL ||
+	    (rc->rc_commits = json_array()) == NULL ||
+	    (rc->rc_paths = json_array()) == NULL ||
+	    (rc->rc_flags = json_array()) == NULL)
+		failed("internal_error", "json");
+}
+
+static void
+review_call_free(struct review_call *rc)
+{
+	json_decref(rc->rc_commits);
+	json_decref(rc->rc_paths);
+	json_decref(rc->rc_flags);
+	json_decref(rc->rc_out);
+	free(rc->rc_patch);
+}
+
 /* review ID [DIR] [-p]: -j is spacectl's own. */
 int
 review_main(int argc, char *argv[])
 {
 	struct review_call	 rc;
 	struct ctl_review	 rv;
-	char			 path[PATH_MAX];
 	const char		*id = NULL, *dir = NULL;
 	int			 i;
 
@@ -213,21 +251,9 @@ review_main(int argc, char *argv[])
 	}
 	if (id == NULL)
 		usage();
-	if (strlcpy(rv.rv_id, id, sizeof(rv.rv_id)) >= sizeof(rv.rv_id))
-		failed("bad_request", "not a space id");
-	if (dir != NULL) {
-		if (realpath(dir, path) == NULL)
-			failed("project_folder_missing", strerror(errno));
-		if (strlcpy(rv.rv_dir, path, sizeof(rv.rv_dir)) >=
-		    sizeof(rv.rv_dir))
-			failed("bad_request", "path too long");
-	}
-	memset(&rc, 0, sizeof(rc));
-	if ((rc.rc_out = json_object()) == NULL ||
-	    (rc.rc_commits = json_array()) == NULL ||
-	    (rc.rc_paths = json_array()) == NULL ||
-	    (rc.rc_flags = json_array()) == NULL)
-		failed("internal_error", "json");
+	target_fill(id, dir, rv.rv_id, sizeof(rv.rv_id), rv.rv_dir,
+	    sizeof(rv.rv_dir));
+	review_call_init(&rc);
 	rc.rc_req.cr_type = IMSG_CTL_REVIEW;
 	rc.rc_req.cr_payload = &rv;
 	rc.rc_req.cr_len = sizeof(rv);
@@ -246,11 +272,7 @@ review_main(int argc, char *argv[])
 		out_json_checked(json_incref(rc.rc_out));
 	else
 		review_text(&rc);
-	json_decref(rc.rc_commits);
-	json_decref(rc.rc_paths);
-	json_decref(rc.rc_flags);
-	json_decref(rc.rc_out);
-	free(rc.rc_patch);
+	review_call_free(&rc);
 	return 0;
 }
 
@@ -392,7 +414,6 @@ apply_main(int argc, char *argv[])
 {
 	struct apply_call	 ac;
 	struct ctl_apply	 ca;
-	char			 path[PATH_MAX];
 	const char		*id = NULL, *dir = NULL, *branch = NULL;
 	int			 i, worktree = 0;
 
@@ -416,15 +437,8 @@ apply_main(int argc, char *argv[])
 	}
 	if (id == NULL || (worktree && branch != NULL))
 		usage();
-	if (strlcpy(ca.ca_id, id, sizeof(ca.ca_id)) >= sizeof(ca.ca_id))
-		failed("bad_request", "not a space id");
-	if (dir != NULL) {
-		if (realpath(dir, path) == NULL)
-			failed("project_folder_missing", strerror(errno));
-		if (strlcpy(ca.ca_dir, path, sizeof(ca.ca_dir)) >=
-		    sizeof(ca.ca_dir))
-			failed("bad_request", "path too long");
-	}
+	target_fill(id, dir, ca.ca_id, sizeof(ca.ca_id), ca.ca_dir,
+	    sizeof(ca.ca_dir));
 	ca.ca_mode = worktree ? APPLY_WORKTREE : APPLY_BRANCH;
 	if (!worktree && branch == NULL) {
 		apply_name(&ac, id);
@@ -433,11 +447,7 @@ apply_main(int argc, char *argv[])
 	} else if (branch != NULL && strlcpy(ca.ca_branch, branch,
 	    sizeof(ca.ca_branch)) >= sizeof(ca.ca_branch))
 		failed("bad_request", "branch name too long");
-	if ((ac.ac_review.rc_out = json_object()) == NULL ||
-	    (ac.ac_review.rc_commits = json_array()) == NULL ||
-	    (ac.ac_review.rc_paths = json_array()) == NULL ||
-	    (ac.ac_review.rc_flags = json_array()) == NULL)
-		failed("internal_error", "json");
+	review_call_init(&ac.ac_review);
 	ac.ac_req.cr_type = IMSG_CTL_APPLY;
 	ac.ac_req.cr_payload = &ca;
 	ac.ac_req.cr_len = sizeof(ca);
@@ -447,10 +457,6 @@ apply_main(int argc, char *argv[])
 	if (!ac.ac_have_result)
 		failed("bad_answer", "no result");
 	apply_print(&ac, id);
-	json_decref(ac.ac_review.rc_out);
-	json_decref(ac.ac_review.rc_commits);
-	json_decref(ac.ac_review.rc_paths);
-	json_decref(ac.ac_review.rc_flags);
-	free(ac.ac_review.rc_patch);
+	review_call_free(&ac.ac_review);
 	return 0;
 }

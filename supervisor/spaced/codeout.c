@@ -37,59 +37,12 @@
 #include "space_parse.h"
 #include "spaced.h"
 
-/*
- * Run as the space user: $1 the project folder, $2 the start (the
- * host's id, never the space's ref), $3 the inner limit in seconds.
- * The pack goes to stdout; 65: git would not add a path of the work
- * tree (one it reads as .git), and nothing comes out.  The agent's git directory is read for its
- * objects and HEAD only: the index, add and pack run against a git
- * directory of ours (alternates to the agent's objects), so no hook,
- * fsmonitor, filter or driver of the agent's config, info/attributes
- * or environment can run or change what is packed.  Ignored files
- * stay behind (the work tree's .gitignore files and info/exclude).
- */
-const char codeout_script[] =
-	"exec env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/nonexistent "
-	"GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null "
-	"GIT_TERMINAL_PROMPT=0 GIT_OPTIONAL_LOCKS=0 "
-	"GIT_AUTHOR_NAME=spaced GIT_AUTHOR_EMAIL=code-out@spaced.invalid "
-	"GIT_COMMITTER_NAME=spaced GIT_COMMITTER_EMAIL=code-out@spaced.invalid "
-	"GIT_AUTHOR_DATE='@0 +0000' GIT_COMMITTER_DATE='@0 +0000' "
-	"timeout -s KILL \"$3\" /bin/sh -c '\n"
-	"set -e\n"
-	"P=$1 S=$2\n"
-	"cd \"$P\"\n"
-	"T=$(mktemp -d /tmp/spaced-code-out.XXXXXX)\n"
-	"trap \"rm -rf $T\" EXIT\n"
-	"git init -q --bare --template= \"$T/g\"\n"
-	"A=$(cd \"$P\" && cd \"$(git --git-dir=.git -c core.hooksPath=/dev/null "
-	"-c core.fsmonitor= rev-parse --git-path objects)\" && pwd -P)\n"
-	"echo \"$A\" >\"$T/g/objects/info/alternates\"\n"
-	"G=\"git --git-dir=$T/g --work-tree=$P -c core.hooksPath=/dev/null "
-	"-c core.fsmonitor= -c core.attributesFile=/dev/null "
-	"-c core.excludesFile=$P/.git/info/exclude -c core.autocrlf=false "
-	"-c core.safecrlf=false -c gc.auto=0 -c core.splitIndex=false "
-	"-c core.untrackedCache=false\"\n"
-	"H=$(git --git-dir=.git -c core.hooksPath=/dev/null -c core.fsmonitor= "
-	"rev-parse --verify -q HEAD^{commit})\n"
-	"export GIT_INDEX_FILE=$T/index\n"
-	/* A tree git will not read into an index goes as committed. */
-	"if $G read-tree \"$H\" 2>/dev/null; then\n"
-	"  $G add -A -- . || exit 65\n"
-	"  W=$($G write-tree)\n"
-	"  if [ \"$W\" != \"$($G rev-parse \"$H^{tree}\")\" ]; then\n"
-	"    H=$($G commit-tree \"$W\" -p \"$H\" -m \"spaced: uncommitted work\")\n"
-	"  fi\n"
-	"fi\n"
-	"printf \"%s\\n^%s\\n\" \"$H\" \"$S\" |\n"
-	"  $G pack-objects -q --revs --stdout --delta-base-offset\n"
-	"' spaced-code-out \"$1\" \"$2\"\n";
-
 enum review_step {
 	RV_ORIGIN = 0,		/* no folder: the store says where from */
 	RV_START,		/* the owner's spaced-git: the start */
 	RV_QUARANTINE,		/* its spaced-git starts */
 	RV_TRANSFER,		/* the two packs, the checks */
+	RV_TIPCHECK,		/* apply: the space's tip against the kept */
 	RV_APPLY,		/* apply: the owner's ga_begin, the pack out */
 };
 
@@ -99,6 +52,8 @@ struct review_state {
 	char			 dir[GIT_DIR_MAX];
 	uint32_t		 flags;
 	int			 relaunched;
+	int			 reuse;		/* the kept check may serve */
+	struct codeout_kept	 kept;
 	struct git_snap		 snap;
 	int			 have_snap;
 	int			 pack_due, exec_due, qr_due;
@@ -140,6 +95,7 @@ cut(char *buf, size_t len, const char *fmt, ...)
 }
 
 static void	review_send(struct request *, const struct git_review_rec *);
+static void	review_transfer(struct request *);
 static const char *review_begin(struct request *, const char *);
 static void	apply_owner(struct request *);
 static void	apply_done(struct request *, enum procid,
@@ -311,19 +267,37 @@ review_origin(struct request *r, enum procid from, struct imsg *imsg)
 }
 
 static int
-review_argv(struct request *r, struct space_exec_req *se)
+review_argv(struct request *r, struct space_exec_req *se, const char *mode)
 {
 	struct review_state	*rs = r->r_state;
-	char			 path[GIT_DIR_MAX], limit[16];
+	char			 path[GIT_DIR_MAX], limit[16], cap[24];
 	const char		*argv[] = { "/bin/sh", "-c", codeout_script,
-	    "spaced-code-out", path, rs->snap.gs_start, limit, NULL };
+	    "spaced-code-out", path, rs->snap.gs_start, limit, mode, cap,
+	    NULL };
 
 	if ((size_t)snprintf(path, sizeof(path), "/spaces/%s/%s", rs->id,
 	    rs->snap.gs_name) >= sizeof(path))
 		return -1;
 	snprintf(limit, sizeof(limit), "%u",
 	    review_timeout() + REVIEW_INNER_MARGIN);
+	snprintf(cap, sizeof(cap), "%llu",
+	    (unsigned long long)se->se_output_max + 1);
 	return space_exec_argv(se, argv);
+}
+
+/* The script in a mode, under code in's time cap and an output cap. */
+static int
+review_exec_init(struct request *r, struct space_exec_req *se,
+    const char *mode, uint64_t output_max)
+{
+	struct review_state	*rs = r->r_state;
+
+	memset(se, 0, sizeof(*se));
+	space_req_fill(r, &se->se_space, rs->id);
+	se->se_target = EXEC_TARGET_SPACE;
+	se->se_timeout_ms = review_timeout() * 1000;
+	se->se_output_max = output_max;
+	return review_argv(r, se, mode);
 }
 
 /* Both packs, side by side, into the quarantine; sinks first. */
@@ -339,12 +313,7 @@ review_transfer(struct request *r)
 	const char			*code;
 
 	rs->step = RV_TRANSFER;
-	memset(&se, 0, sizeof(se));
-	space_req_fill(r, &se.se_space, rs->id);
-	se.se_target = EXEC_TARGET_SPACE;
-	se.se_timeout_ms = review_timeout() * 1000;
-	se.se_output_max = REVIEW_OUTPUT_MAX;
-	if (review_argv(r, &se) == -1) {
+	if (review_exec_init(r, &se, "pack", REVIEW_OUTPUT_MAX) == -1) {
 		review_fail(r, ERR_CODE_OUT_FAILED, "the script's arguments "
 		    "are too long");
 		return;
@@ -400,12 +369,104 @@ review_transfer(struct request *r)
 		rs->pack_due = 1;
 }
 
+/*
+ * apply after a check of this space, repository, base and start: the
+ * script in tip mode, its line into the quarantine, which keeps the
+ * store only when that tip is the one it checked.  Anything else
+ * (a moved tip, a failed script, no kept store): the review's way.
+ */
+static void
+reuse_check(struct request *r)
+{
+	struct review_state		*rs = r->r_state;
+	static struct space_exec_req	 se;
+	struct git_qr_req		 qq;
+	struct stream_route		*out;
+	const char			*code;
+
+	rs->step = RV_TIPCHECK;
+	if (review_exec_init(r, &se, "tip", GIT_QR_TIP_MAX) == -1 ||
+	    (out = stream_open(r, EP_WORKER(place_of(rs->id)),
+	    EP_GIT(r->r_qgit))) == NULL) {
+		rs->reuse = 0;
+		review_transfer(r);
+		return;
+	}
+	se.se_out_stream = out->s_id;
+	memset(&qq, 0, sizeof(qq));
+	strlcpy(qq.qq_space, rs->id, sizeof(qq.qq_space));
+	qq.qq_flags = GIT_QR_KEEP | GIT_QR_REUSE;
+	qq.qq_space_stream = out->s_id;
+	strlcpy(qq.qq_base, rs->snap.gs_base, sizeof(qq.qq_base));
+	strlcpy(qq.qq_start, rs->snap.gs_start, sizeof(qq.qq_start));
+	if (request_send(r, PROC_QUARANTINE, IMSG_GIT_QR_REQ, -1, &qq,
+	    sizeof(qq)) == -1) {
+		review_fail(r, ERR_GIT_WORKER_FAILED, "the quarantine took "
+		    "no request");
+		return;
+	}
+	rs->qr_due = 1;
+	if ((code = place_send(r, IMSG_SPACE_EXEC_REQ, &se, sizeof(se))) !=
+	    NULL) {
+		review_record(r, code, place_why(code));
+		stream_abort(out);
+		return;
+	}
+	rs->exec_due = 1;
+}
+
+/* The tip is the kept one: apply takes the store; else the whole way. */
+static void
+reuse_settle(struct request *r)
+{
+	struct review_state	*rs = r->r_state;
+
+	if (rs->code[0] == '\0' && rs->exit == 0 && rs->qcode[0] == '\0') {
+		strlcpy(rs->tip, rs->kept.ck_tip, sizeof(rs->tip));
+		rs->ncommits = rs->kept.ck_commits;
+		rs->npaths = rs->kept.ck_paths;
+		strlcpy(rs->flagged, rs->kept.ck_flagged, sizeof(rs->flagged));
+		apply_owner(r);
+		return;
+	}
+	log_debug("apply %s: the kept check does not serve (%s %s %s)", rs->id,
+	    rs->code, rs->qcode, rs->qmessage);
+	rs->code[0] = rs->message[0] = rs->qcode[0] = rs->qmessage[0] = '\0';
+	rs->exit = 0;
+	rs->reuse = 0;
+	review_transfer(r);
+}
+
+/* A check passed: an apply of the same tip may take its store. */
+static void
+review_keep(struct request *r)
+{
+	struct review_state	*rs = r->r_state;
+	struct codeout_kept	 k;
+
+	memset(&k, 0, sizeof(k));
+	k.ck_uid = r->r_uid;
+	strlcpy(k.ck_id, rs->id, sizeof(k.ck_id));
+	strlcpy(k.ck_dir, rs->dir, sizeof(k.ck_dir));
+	strlcpy(k.ck_base, rs->snap.gs_base, sizeof(k.ck_base));
+	strlcpy(k.ck_start, rs->snap.gs_start, sizeof(k.ck_start));
+	strlcpy(k.ck_tip, rs->tip, sizeof(k.ck_tip));
+	k.ck_commits = rs->ncommits;
+	k.ck_paths = rs->npaths;
+	strlcpy(k.ck_flagged, rs->flagged, sizeof(k.ck_flagged));
+	codeout_kept_set(&k);
+}
+
 static void
 review_qr_ready(struct request *r)
 {
 	struct review_state	*rs = r->r_state;
 
-	if (rs->step == RV_QUARANTINE && !r->r_answered)
+	if (rs->step != RV_QUARANTINE || r->r_answered)
+		return;
+	if (rs->reuse)
+		reuse_check(r);
+	else
 		review_transfer(r);
 }
 
@@ -418,6 +479,10 @@ review_settle(struct request *r)
 
 	if (rs->pack_due || rs->exec_due || rs->qr_due)
 		return;
+	if (rs->step == RV_TIPCHECK) {
+		reuse_settle(r);
+		return;
+	}
 	if (rs->code[0] == '\0' && rs->exit == CODEOUT_BAD_PATH)
 		review_record(r, ERR_CODE_OUT_REFUSED, "the work tree holds a "
 		    "path git reads as .git: nothing came out");
@@ -432,9 +497,12 @@ review_settle(struct request *r)
 	if (rs->code[0] != '\0') {
 		cut(why, sizeof(why), "refused %s", rs->code);
 		review_journal(r, why);
+		codeout_kept_forget(rs->id);
 		review_fail(r, rs->code, rs->message);
 		return;
 	}
+	if (rs->tip[0] != '\0')
+		review_keep(r);
 	if (rs->apply) {
 		apply_owner(r);
 		return;
@@ -476,6 +544,9 @@ review_git_done(struct request *r, enum procid from, struct imsg *imsg)
 		} else if (!rs->have_snap)
 			gitinst_distrust(r->r_git);
 		else {
+			rs->reuse = rs->apply && codeout_kept_find(r->r_uid,
+			    rs->id, rs->dir, rs->snap.gs_base,
+			    rs->snap.gs_start, &rs->kept) == 0;
 			rs->step = RV_QUARANTINE;
 			if ((code = gitinst_quarantine(r, rs->id,
 			    review_qr_ready)) != NULL)
@@ -559,7 +630,7 @@ review_exec_done(struct request *r, enum procid from, struct imsg *imsg)
 	char			 why[SPACE_DONE_MESSAGE_MAX];
 
 	space_done_take(from, imsg, &sd);
-	if (rs->step != RV_TRANSFER)
+	if (rs->step != RV_TRANSFER && rs->step != RV_TIPCHECK)
 		fatalx("%s: a done from %s out of turn", __func__,
 		    proc_title(from));
 	rs->exec_due = 0;

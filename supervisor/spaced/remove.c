@@ -145,6 +145,7 @@ remove_done(struct request *r, enum procid from, struct imsg *imsg)
 		events_emit("remove", r->r_uid, rs->id, NULL);
 	/* Code out's quarantine goes with it (spaced-launch removes it). */
 	gitinst_quarantine_remove(rs->id);
+	codeout_kept_forget(rs->id);
 	rs->step = REMOVE_GET;
 	origin_send(r, IMSG_JOURNAL_ORIGIN_GET);
 	if ((r->r_waiting & PROC_BIT(PROC_JOURNAL)) == 0)

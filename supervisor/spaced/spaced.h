@@ -27,6 +27,7 @@
 
 #include "agent.h"
 #include "ctl_proto.h"
+#include "git_proto.h"
 #include "place_proto.h"
 #include "imsg.h"
 #include "proc.h"
@@ -248,7 +249,7 @@ struct request {
 	struct git_inst		*r_qgit;
 	void			(*r_qgit_ready)(struct request *);
 	/* the streams it owns: [0] the main one, [1] an exec's stdin */
-#define REQUEST_STREAMS	3	/* apply: base, the space's, the owner's */
+#define REQUEST_STREAMS	4	/* apply: the tip step, base, the space's, the owner's */
 	struct stream_route	*r_streams[REQUEST_STREAMS];
 	void			*r_state;	/* its operation's own */
 	void			*r_heap;	/* an op's own; freed with r */
@@ -498,12 +499,29 @@ extern const struct answer_row server_answers[], token_answers[];
 const char	*remove_start(struct request *, struct imsg *);
 extern const struct answer_row remove_answers[];
 extern const size_t remove_state_size;
-/* codeout.c: review; its script inside a space */
+/* codeout.c: review and apply; codeout_script.c: the script inside */
 extern const char codeout_script[];
 const char	*review_start(struct request *, struct imsg *);
 const char	*apply_start(struct request *, struct imsg *);
 extern const struct answer_row review_answers[];
 extern const size_t review_state_size;
+/* codeout_kept.c: the last check of each space's quarantine */
+#define CODEOUT_KEPT_SECONDS	600
+struct codeout_kept {
+	uid_t		 ck_uid;
+	char		 ck_id[SPACE_ID_SIZE];
+	char		 ck_dir[GIT_DIR_MAX];
+	char		 ck_base[GIT_HEX_SIZE];
+	char		 ck_start[GIT_HEX_SIZE];
+	char		 ck_tip[GIT_HEX_SIZE];
+	uint32_t	 ck_commits, ck_paths;
+	char		 ck_flagged[128];
+	time_t		 ck_at;
+};
+void	 codeout_kept_set(const struct codeout_kept *);
+int	 codeout_kept_find(uid_t, const char *, const char *, const char *,
+	    const char *, struct codeout_kept *);
+void	 codeout_kept_forget(const char *);
 /* exec.c */
 const char	*exec_start(struct request *, struct imsg *);
 const char	*attach_start(struct request *, struct imsg *);

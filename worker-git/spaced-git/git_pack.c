@@ -27,7 +27,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,15 +82,11 @@ struct pack_file {
 
 /*
  * A pack goes out under credit, so the wait for it is a poll on the
- * channel right here.  spaced sends one request at a time, so what
+ * channel right here (git_tx.c).  spaced sends one request at a time, so what
  * comes meanwhile is this stream's credit or this request's cancel.
  */
 struct pack_out {
-	struct imsgev	*po_iev;
-	struct stream_tx po_tx;
-	uint32_t	 po_request;
-	int		 po_cancelled;
-	int		 po_stalled;
+	struct git_tx	 po_gt;
 	const char	*po_damaged;	/* a pack entry that failed its check */
 	EVP_MD_CTX	*po_sha;
 	uint64_t	 po_offset;
@@ -357,67 +352,6 @@ packs_close(struct pack_out *po)
 	po->po_npacks = 0;
 }
 
-static int
-pack_wait_credit(struct pack_out *po)
-{
-	struct pollfd	 pfd;
-	struct imsg	 imsg;
-	int		 n;
-
-	if (imsgbuf_flush(&po->po_iev->ibuf) == -1)
-		return -1;
-	pfd.fd = po->po_iev->ibuf.fd;
-	pfd.events = POLLIN;
-	if ((n = poll(&pfd, 1, CREDIT_WAIT_MS)) <= 0) {
-		po->po_stalled = 1;
-		return -1;
-	}
-	if ((n = imsgbuf_read(&po->po_iev->ibuf)) == 0)
-		exit(0);		/* spaced is gone */
-	if (n == -1 && errno != EAGAIN && errno != EINTR)
-		fatal("%s: read", __func__);
-	while ((n = imsgbuf_get(&po->po_iev->ibuf, &imsg)) > 0) {
-		if (imsg_get_type(&imsg) == IMSG_STREAM_CREDIT &&
-		    imsg_get_peerid(&imsg) == po->po_tx.st_id) {
-			if (stream_tx_credit(&po->po_tx, &imsg) == -1)
-				fatal("%s: credit", __func__);
-		} else if (imsg_get_type(&imsg) == IMSG_WORKER_CANCEL &&
-		    imsg_get_peerid(&imsg) == po->po_request)
-			po->po_cancelled = 1;
-		else
-			fatalx("%s: message %u while a pack streams", __func__,
-			    imsg_get_type(&imsg));
-		imsg_free(&imsg);
-	}
-	if (n == -1)
-		fatal("%s: imsgbuf_get", __func__);
-	return po->po_cancelled ? -1 : 0;
-}
-
-/* Bytes sent as credit allows. */
-static int
-pack_send_bytes(struct pack_out *po, const void *buf, size_t size)
-{
-	const uint8_t	*p = buf;
-	size_t		 n;
-
-	while (size > 0) {
-		while (stream_tx_avail(&po->po_tx) == 0)
-			if (pack_wait_credit(po) == -1)
-				return -1;
-		n = size;
-		if (n > STREAM_CHUNK)
-			n = STREAM_CHUNK;
-		if (n > stream_tx_avail(&po->po_tx))
-			n = stream_tx_avail(&po->po_tx);
-		if (stream_tx_send(&po->po_tx, &po->po_iev->ibuf, p, n) == -1)
-			fatal("%s: stream_tx_send", __func__);
-		p += n;
-		size -= n;
-	}
-	return 0;
-}
-
 /* The new pack's bytes, counted and hashed for its trailer. */
 static int
 pack_write(struct pack_out *po, const void *buf, size_t size)
@@ -425,7 +359,7 @@ pack_write(struct pack_out *po, const void *buf, size_t size)
 	if (EVP_DigestUpdate(po->po_sha, buf, size) != 1)
 		fatalx("%s: sha1", __func__);
 	po->po_offset += size;
-	return pack_send_bytes(po, buf, size);
+	return git_tx_write(&po->po_gt, buf, size);
 }
 
 /* [off, off + want) of a pack through the window; want <= WINDOW_SIZE. */
@@ -651,7 +585,7 @@ pack_write_all(struct pack_out *po, struct objset *os, struct pack_place *pl)
 	if (EVP_DigestFinal_ex(po->po_sha, md, &mdlen) != 1 ||
 	    mdlen != PACK_OID_LEN)
 		fatalx("%s: sha1", __func__);
-	return pack_send_bytes(po, md, mdlen);
+	return git_tx_write(&po->po_gt, md, mdlen);
 }
 
 int
@@ -665,11 +599,9 @@ pack_send(git_repository *r, struct imsgev *iev, uint32_t request,
 
 	memset(&po, 0, sizeof(po));
 	memset(&os, 0, sizeof(os));
-	po.po_iev = iev;
-	po.po_request = request;
 	po.po_set = &os;
 	po.po_win_pack = -1;
-	stream_tx_init(&po.po_tx, gp->gp_stream);
+	git_tx_init(&po.po_gt, iev, gp->gp_stream, request, CREDIT_WAIT_MS);
 	arc4random_buf(&os.os_seed, sizeof(os.os_seed));
 	if (objset_fill(r, &os, gp) != 0) {
 		snap_libgit2(sd, "pack objects");
@@ -695,9 +627,9 @@ pack_send(git_repository *r, struct imsgev *iev, uint32_t request,
 		fatalx("%s: sha1 or deflate", __func__);
 	zinit = 1;
 	if (pack_write_all(&po, &os, pl) == -1) {
-		if (po.po_cancelled)
+		if (po.po_gt.gt_cancelled)
 			snap_refuse(sd, ERR_CANCELLED, "cancelled");
-		else if (po.po_stalled)
+		else if (po.po_gt.gt_stalled)
 			snap_refuse(sd, ERR_TIMEOUT, "the pack's reader took "
 			    "nothing for %d s", CREDIT_WAIT_MS / 1000);
 		else if (po.po_damaged != NULL)
@@ -709,7 +641,7 @@ pack_send(git_repository *r, struct imsgev *iev, uint32_t request,
 	}
 	snprintf(sd->sd_message, sizeof(sd->sd_message), "%zu objects "
 	    "(%zu as stored), %llu bytes", os.os_count, po.po_reused,
-	    (unsigned long long)po.po_tx.st_sent);
+	    (unsigned long long)po.po_gt.gt_tx.st_sent);
 	rc = 0;
 end:
 	if (zinit)
@@ -721,7 +653,7 @@ end:
 	packs_close(&po);
 	git_odb_free(po.po_odb);
 	free(os.os_slot);
-	if (stream_tx_end(&po.po_tx, &iev->ibuf, rc == 0 ? 0 : EIO) == -1)
+	if (stream_tx_end(&po.po_gt.gt_tx, &iev->ibuf, rc == 0 ? 0 : EIO) == -1)
 		fatal("%s: stream_tx_end", __func__);
 	return rc;
 }

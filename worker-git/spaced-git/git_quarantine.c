@@ -26,7 +26,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +46,9 @@
 
 #define QR_STDERR_MAX	200	/* the script's last words, in a refusal */
 #define QR_STORE	"store.git"	/* in the quarantine's folder */
+/* What the last check passed: base, start, tip and the space's pack. */
+#define QR_KEPT		QR_STORE "/spaced-kept"
+#define QR_KEPT_LEN	(4 * (GIT_OID_HEXSZ + 1))
 
 struct qr_in {
 	struct stream_rx	 qi_rx;
@@ -75,6 +77,8 @@ static struct {
 	const char		*qs_why;	/* the first refusal */
 	char			 qs_err[QR_STDERR_MAX];
 	size_t			 qs_errlen;
+	char			 qs_tip[GIT_OID_HEXSZ + 2];	/* GIT_QR_REUSE */
+	size_t			 qs_tiplen;
 } qs;
 
 static void
@@ -121,10 +125,101 @@ qr_store_empty(void)
 	closedir(d);
 }
 
+/*
+ * The store just checked stays for apply (docs/privsep.md): its ids
+ * in a file beside the packs, replaced whole or not at all.
+ */
+static void
+qr_kept_write(const git_oid *base, const git_oid *start, const git_oid *tip,
+    const char *pack)
+{
+	char	 b[GIT_OID_HEXSZ + 1], s[GIT_OID_HEXSZ + 1];
+	char	 t[GIT_OID_HEXSZ + 1], line[QR_KEPT_LEN + 1];
+	int	 fd, len;
+
+	git_oid_tostr(b, sizeof(b), base);
+	git_oid_tostr(s, sizeof(s), start);
+	git_oid_tostr(t, sizeof(t), tip);
+	len = snprintf(line, sizeof(line), "%s %s %s %s\n", b, s, t, pack);
+	if (len != QR_KEPT_LEN)
+		return;
+	if ((fd = open(QR_KEPT ".new", O_WRONLY | O_CREAT | O_TRUNC |
+	    O_NOFOLLOW | O_CLOEXEC, 0600)) == -1)
+		return;
+	if (write(fd, line, len) != len || close(fd) == -1 ||
+	    rename(QR_KEPT ".new", QR_KEPT) == -1)
+		(void)unlink(QR_KEPT ".new");
+}
+
+static int
+hex_field(const char *p, git_oid *id)
+{
+	char	 hex[GIT_OID_HEXSZ + 1];
+	size_t	 i;
+
+	for (i = 0; i < GIT_OID_HEXSZ; i++)
+		if (!((p[i] >= '0' && p[i] <= '9') ||
+		    (p[i] >= 'a' && p[i] <= 'f')))
+			return -1;
+	memcpy(hex, p, GIT_OID_HEXSZ);
+	hex[GIT_OID_HEXSZ] = '\0';
+	return git_oid_fromstr(id, hex) == 0 ? 0 : -1;
+}
+
+/* The kept check, when it is of this base, start and tip: into qk. */
+static const char *
+qr_kept_take(const git_oid *base, const git_oid *start, const git_oid *tip)
+{
+	char	 line[QR_KEPT_LEN + 1];
+	git_oid	 id[4];
+	ssize_t	 n;
+	int	 fd, i;
+
+	if ((fd = open(QR_KEPT, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1)
+		return "no checked store is kept";
+	n = read(fd, line, sizeof(line));
+	close(fd);
+	if (n != QR_KEPT_LEN || line[QR_KEPT_LEN - 1] != '\n')
+		return "the kept store's record is not whole";
+	for (i = 0; i < 4; i++)
+		if (hex_field(line + i * (GIT_OID_HEXSZ + 1), &id[i]) == -1 ||
+		    (i < 3 && line[(i + 1) * (GIT_OID_HEXSZ + 1) - 1] != ' '))
+			return "the kept store's record is not whole";
+	if (!git_oid_equal(&id[0], base) || !git_oid_equal(&id[1], start))
+		return "the kept store is of another base or start";
+	if (!git_oid_equal(&id[2], tip))
+		return "the space's tip moved since the check";
+	memset(&qk, 0, sizeof(qk));
+	qk.qk_base = *base;
+	qk.qk_start = *start;
+	qk.qk_tip = id[2];
+	memcpy(qk.qk_res.qr_pack, line + 3 * (GIT_OID_HEXSZ + 1),
+	    GIT_OID_HEXSZ);
+	qk.qk_valid = 1;
+	return NULL;
+}
+
+/* GIT_QR_REUSE: the space's tip, then the kept store if it is the one. */
+static const char *
+qr_reuse(void)
+{
+	git_oid	 base, start, tip;
+
+	if (qs.qs_tiplen != GIT_OID_HEXSZ + 1 ||
+	    qs.qs_tip[GIT_OID_HEXSZ] != '\n' || hex_field(qs.qs_tip, &tip) ==
+	    -1)
+		return "the space's tip is not one object id";
+	if (git_oid_fromstr(&base, qs.qs_req.qq_base) != 0 ||
+	    git_oid_fromstr(&start, qs.qs_req.qq_start) != 0)
+		return "the base or start is not an object id";
+	return qr_kept_take(&base, &start, &tip);
+}
+
 static void
 qr_end(void)
 {
-	worker_stream_unregister(qs.qs_req.qq_base_stream);
+	if (qs.qs_req.qq_base_stream != 0)
+		worker_stream_unregister(qs.qs_req.qq_base_stream);
 	worker_stream_unregister(qs.qs_req.qq_space_stream);
 	if (qs.qs_base.qi_live)
 		qr_feed_free(&qs.qs_base.qi_feed);
@@ -151,6 +246,16 @@ qr_settle(void)
 
 	if (!qs.qs_base.qi_ended || !qs.qs_space.qi_ended)
 		return;
+	if (qs.qs_req.qq_flags & GIT_QR_REUSE) {
+		if (qs.qs_why == NULL)
+			qr_refuse(qr_reuse());
+		if (qs.qs_why != NULL)
+			qr_done(ERR_CODE_OUT_FAILED, "%s", qs.qs_why);
+		else
+			qr_done(NULL, NULL);
+		qr_end();
+		return;
+	}
 	if (qs.qs_why == NULL &&
 	    (qr_feed_finish(&qs.qs_base.qi_feed, &qs.qs_base.qi_res,
 	    &why) == -1 || qr_feed_finish(&qs.qs_space.qi_feed,
@@ -174,6 +279,8 @@ qr_settle(void)
 		qk.qk_tip = tip;
 		qk.qk_res = qs.qs_space.qi_res;
 	}
+	if (qs.qs_why == NULL)
+		qr_kept_write(&base, &start, &tip, qs.qs_space.qi_res.qr_pack);
 	if (qs.qs_why != NULL) {
 		policy_escape(err, sizeof(err), qs.qs_err, qs.qs_errlen);
 		qr_done(ERR_CODE_OUT_REFUSED, "%s%s%s", qs.qs_why,
@@ -214,6 +321,15 @@ qr_take(struct qr_in *in, const uint8_t *data, size_t len)
 		}
 		data++;
 		len--;
+	}
+	if (qs.qs_req.qq_flags & GIT_QR_REUSE) {
+		if (len > sizeof(qs.qs_tip) - qs.qs_tiplen)
+			qr_refuse("the space's tip is not one object id");
+		else {
+			memcpy(qs.qs_tip + qs.qs_tiplen, data, len);
+			qs.qs_tiplen += len;
+		}
+		return;
 	}
 	if (qs.qs_why == NULL && in->qi_live && len > 0 &&
 	    qr_feed_data(&in->qi_feed, data, len, &why) == -1)
@@ -278,13 +394,17 @@ qr_serve(struct imsgev *iev, struct imsg *imsg)
 {
 	struct git_qr_req	 qq;
 	const char		*why = NULL;
+	int			 reuse;
 
 	if (imsg_get_data(imsg, &qq, sizeof(qq)) == -1 ||
 	    memchr(qq.qq_space, '\0', sizeof(qq.qq_space)) == NULL ||
 	    memchr(qq.qq_base, '\0', sizeof(qq.qq_base)) == NULL ||
 	    memchr(qq.qq_start, '\0', sizeof(qq.qq_start)) == NULL ||
-	    qq.qq_base_stream == 0 || qq.qq_space_stream == 0 ||
-	    qq.qq_base_stream == qq.qq_space_stream || qs.qs_busy)
+	    qq.qq_space_stream == 0 || qs.qs_busy)
+		fatalx("%s: bad quarantine request", __func__);
+	reuse = (qq.qq_flags & GIT_QR_REUSE) != 0;
+	if (reuse ? qq.qq_base_stream != 0 : (qq.qq_base_stream == 0 ||
+	    qq.qq_base_stream == qq.qq_space_stream))
 		fatalx("%s: bad quarantine request", __func__);
 	qs.qs_busy = 1;
 	qk.qk_valid = 0;
@@ -292,6 +412,15 @@ qr_serve(struct imsgev *iev, struct imsg *imsg)
 	qs.qs_peerid = imsg_get_peerid(imsg);
 	qs.qs_req = qq;
 	qr_caps_default(&qs.qs_caps);
+	if (reuse) {
+		/* The store stays as the last check left it. */
+		qs.qs_base.qi_ended = 1;
+		if (qr_in_begin(&qs.qs_space, qq.qq_space_stream, 1, &why) ==
+		    -1)
+			qr_refuse(why);
+		return;
+	}
+	(void)unlink(QR_KEPT);
 	qr_store_empty();
 	if (git_repository_init(&qs.qs_repo, QR_STORE, 1) != 0)
 		qr_refuse("the quarantine's store cannot be made");
@@ -304,70 +433,6 @@ qr_serve(struct imsgev *iev, struct imsg *imsg)
 /* --- apply: the checked objects out, as a pack, under credit ------- */
 
 #define QR_CREDIT_WAIT_MS	(60 * 1000)
-
-struct qr_out_stream {
-	struct imsgev		*qo_iev;
-	struct stream_tx	 qo_tx;
-	uint32_t		 qo_request;
-	int			 qo_cancelled;
-};
-
-static int
-qr_out_wait(struct qr_out_stream *o)
-{
-	struct pollfd	 pfd;
-	struct imsg	 imsg;
-	int		 n;
-
-	if (imsgbuf_flush(&o->qo_iev->ibuf) == -1)
-		return -1;
-	pfd.fd = o->qo_iev->ibuf.fd;
-	pfd.events = POLLIN;
-	if (poll(&pfd, 1, QR_CREDIT_WAIT_MS) <= 0)
-		return -1;
-	if ((n = imsgbuf_read(&o->qo_iev->ibuf)) == 0)
-		exit(0);		/* spaced is gone */
-	if (n == -1 && errno != EAGAIN && errno != EINTR)
-		fatal("%s: read", __func__);
-	while ((n = imsgbuf_get(&o->qo_iev->ibuf, &imsg)) > 0) {
-		if (imsg_get_type(&imsg) == IMSG_STREAM_CREDIT &&
-		    imsg_get_peerid(&imsg) == o->qo_tx.st_id) {
-			if (stream_tx_credit(&o->qo_tx, &imsg) == -1)
-				fatal("%s: credit", __func__);
-		} else if (imsg_get_type(&imsg) == IMSG_WORKER_CANCEL &&
-		    imsg_get_peerid(&imsg) == o->qo_request)
-			o->qo_cancelled = 1;
-		else
-			fatalx("%s: message %u while a pack streams", __func__,
-			    imsg_get_type(&imsg));
-		imsg_free(&imsg);
-	}
-	if (n == -1)
-		fatal("%s: imsgbuf_get", __func__);
-	return o->qo_cancelled ? -1 : 0;
-}
-
-static int
-qr_out_write(void *arg, const void *buf, size_t size)
-{
-	struct qr_out_stream	*o = arg;
-	const uint8_t		*p = buf;
-	size_t			 n;
-
-	while (size > 0) {
-		while (stream_tx_avail(&o->qo_tx) == 0)
-			if (qr_out_wait(o) == -1)
-				return -1;
-		n = size < STREAM_CHUNK ? size : STREAM_CHUNK;
-		if (n > stream_tx_avail(&o->qo_tx))
-			n = stream_tx_avail(&o->qo_tx);
-		if (stream_tx_send(&o->qo_tx, &o->qo_iev->ibuf, p, n) == -1)
-			fatal("%s: stream_tx_send", __func__);
-		p += n;
-		size -= n;
-	}
-	return 0;
-}
 
 /* Credit that crosses the END is owed nothing. */
 static void
@@ -383,7 +448,7 @@ void
 qr_out_serve(struct imsgev *iev, struct imsg *imsg)
 {
 	struct git_apply_req	 ap;
-	struct qr_out_stream	 o;
+	struct git_tx		 o;
 	struct qr_out		 out;
 	struct qr_caps		 caps;
 	struct qr_result	 res;
@@ -398,10 +463,7 @@ qr_out_serve(struct imsgev *iev, struct imsg *imsg)
 	    memchr(ap.ap_have, '\0', sizeof(ap.ap_have)) == NULL ||
 	    ap.ap_stream == 0 || qs.qs_busy)
 		fatalx("%s: bad pack request", __func__);
-	memset(&o, 0, sizeof(o));
-	o.qo_iev = iev;
-	o.qo_request = peerid;
-	stream_tx_init(&o.qo_tx, ap.ap_stream);
+	git_tx_init(&o, iev, ap.ap_stream, peerid, QR_CREDIT_WAIT_MS);
 	if (worker_stream_register(ap.ap_stream, qr_out_late, NULL) == -1)
 		fatal("%s: stream %u", __func__, ap.ap_stream);
 	memset(&out, 0, sizeof(out));
@@ -421,10 +483,10 @@ qr_out_serve(struct imsgev *iev, struct imsg *imsg)
 		out.qo_tip = qk.qk_tip;
 		out.qo_allow = allow;
 		res = qk.qk_res;
-		rc = qr_pack_out(q, &out, &caps, &res, qr_out_write, &o, &why);
+		rc = qr_pack_out(q, &out, &caps, &res, git_tx_write, &o, &why);
 	}
 	git_repository_free(q);
-	if (stream_tx_end(&o.qo_tx, &iev->ibuf, rc == 0 ? 0 : EIO) == -1)
+	if (stream_tx_end(&o.gt_tx, &iev->ibuf, rc == 0 ? 0 : EIO) == -1)
 		fatal("%s: stream_tx_end", __func__);
 	worker_stream_unregister(ap.ap_stream);
 	qs.qs_iev = iev;

@@ -22,6 +22,7 @@
 extern const struct sandbox_spec git_sandbox, qr_sandbox;
 
 #include "sandbox.h"
+#include "stream.h"
 
 #define REPO_PATHS_MAX	12
 
@@ -77,6 +78,18 @@ int	 pack_send(struct git_repository *, struct imsgev *, uint32_t request,
 	    const struct git_pack_req *, struct space_done *);
 
 /* git_quarantine.c: a space's quarantine (-Q) */
+/* git_tx.c: a stream written under credit, blocking */
+struct git_tx {
+	struct imsgev		*gt_iev;
+	struct stream_tx	 gt_tx;
+	uint32_t		 gt_request;	/* its cancel's peer */
+	int			 gt_wait_ms;	/* for credit, at most */
+	int			 gt_cancelled;
+	int			 gt_stalled;
+};
+void	 git_tx_init(struct git_tx *, struct imsgev *, uint32_t, uint32_t,
+	    int);
+int	 git_tx_write(void *, const void *, size_t);
 void	 qr_serve(struct imsgev *, struct imsg *);
 void	 qr_out_serve(struct imsgev *, struct imsg *);
 /* git_applyserve.c: apply, as the repository's owner */

@@ -80,8 +80,7 @@ Test(apply, branch_gets_the_work_exact)
 	size_t			 n;
 
 	ax_out(tip, sizeof(tip), WORK);
-	ax_sh("printf '%s\\n^%s\\n' | $G -C space pack-objects -q --revs "
-	    "--stdout --delta-base-offset >p.pack", tip, ax_base);
+	ax_pack("p.pack", tip, ax_base);
 	ax_out(head, sizeof(head), "$G -C user rev-parse HEAD");
 	ax_take("user", &before);
 	ax_req(&req, GA_BRANCH, "spaced/t", tip);
@@ -125,8 +124,7 @@ Test(apply, a_second_apply_brings_only_what_is_new)
 	git_oid			 have, t1;
 
 	ax_out(tip1, sizeof(tip1), WORK);
-	ax_sh("printf '%s\\n^%s\\n' | $G -C space pack-objects -q --revs "
-	    "--stdout --delta-base-offset >p1.pack", tip1, ax_base);
+	ax_pack("p1.pack", tip1, ax_base);
 	ax_req(&req, GA_BRANCH, "spaced/t", tip1);
 	cr_assert_eq(ax_apply("user", &req, "p1.pack", 65536, &gr, err,
 	    sizeof(err)), 0, "%s", err);
@@ -153,16 +151,14 @@ Test(apply, a_second_apply_brings_only_what_is_new)
 	/* A quarantine that sends everything again is fine too. */
 	ax_out(tip3, sizeof(tip3), "cd space && echo e >>new.txt && "
 	    "$G commit -qam five && $G rev-parse HEAD");
-	ax_sh("printf '%s\\n^%s\\n' | $G -C space pack-objects -q --revs "
-	    "--stdout --delta-base-offset >p3.pack", tip3, ax_base);
+	ax_pack("p3.pack", tip3, ax_base);
 	ax_req(&req, GA_BRANCH, "spaced/t", tip3);
 	cr_assert_eq(ax_apply("user", &req, "p3.pack", 4096, &gr, err,
 	    sizeof(err)), 0, "%s", err);
 	cr_expect_eq(gr.gr_commits, 5);
 	expect_same_change("spaced/t");
 	/* Nothing new: an empty pack, the branch as it is. */
-	ax_sh("printf '%s\\n^%s\\n' | $G -C space pack-objects -q --revs "
-	    "--stdout --delta-base-offset >p4.pack", tip3, tip3);
+	ax_pack("p4.pack", tip3, tip3);
 	cr_assert_eq(ax_apply("user", &req, "p4.pack", 4096, &gr, err,
 	    sizeof(err)), 0, "%s", err);
 	cr_expect_eq(gr.gr_unchanged, 1);
@@ -176,8 +172,7 @@ Test(apply, a_branch_that_moved_elsewhere_is_refused)
 	char			 tip[64], err[512];
 
 	ax_out(tip, sizeof(tip), WORK);
-	ax_sh("printf '%s\\n^%s\\n' | $G -C space pack-objects -q --revs "
-	    "--stdout --delta-base-offset >p.pack", tip, ax_base);
+	ax_pack("p.pack", tip, ax_base);
 	ax_req(&req, GA_BRANCH, "spaced/t", tip);
 	/* The user committed on the branch: on base, not on the work. */
 	cr_assert_eq(ax_sh("cd user && $G branch spaced/t && "
@@ -267,8 +262,7 @@ Test(apply, a_branch_that_moves_while_the_pack_comes_is_refused)
 	char	 tip[64];
 
 	ax_out(tip, sizeof(tip), WORK);
-	ax_sh("printf '%s\\n^%s\\n' | $G -C space pack-objects -q --revs "
-	    "--stdout --delta-base-offset >p.pack", tip, ax_base);
+	ax_pack("p.pack", tip, ax_base);
 	/* Off the work: no longer an ancestor of tip. */
 	moved_midway(tip, "C=$($G commit-tree -p HEAD -m mine HEAD^{tree}) "
 	    "&& $G update-ref refs/heads/spaced/m $C");
@@ -298,8 +292,7 @@ Test(apply, names_that_are_no_branch_are_refused)
 	size_t			 i;
 
 	ax_out(tip, sizeof(tip), WORK);
-	ax_sh("printf '%s\\n^%s\\n' | $G -C space pack-objects -q --revs "
-	    "--stdout --delta-base-offset >p.pack", tip, ax_base);
+	ax_pack("p.pack", tip, ax_base);
 	ax_take("user", &before);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		ax_req(&req, GA_BRANCH, bad[i], tip);
@@ -325,8 +318,7 @@ Test(apply, the_checked_out_branch_is_not_moved)
 	char			 tip[64], err[512];
 
 	ax_out(tip, sizeof(tip), WORK);
-	ax_sh("printf '%s\\n^%s\\n' | $G -C space pack-objects -q --revs "
-	    "--stdout --delta-base-offset >p.pack", tip, ax_base);
+	ax_pack("p.pack", tip, ax_base);
 	cr_assert_eq(ax_sh("$G -C user checkout -q -b spaced/t"), 0);
 	ax_take("user", &before);
 	ax_req(&req, GA_BRANCH, "spaced/t", tip);
@@ -348,8 +340,7 @@ Test(apply, packs_that_lie_are_refused)
 	ax_sh("printf '%s\\n^%s\\n%s\\n' | $G -C space pack-objects -q "
 	    "--revs --stdout --delta-base-offset >stray.pack", tip, ax_base,
 	    blob);
-	ax_sh("printf '%s\\n^%s\\n' | $G -C space pack-objects -q --revs "
-	    "--stdout --delta-base-offset >p.pack", tip, ax_base);
+	ax_pack("p.pack", tip, ax_base);
 	ax_req(&req, GA_BRANCH, "spaced/t", tip);
 	ax_take("user", &before);
 	/* An object no new commit reaches. */
@@ -495,8 +486,7 @@ Test(apply, an_abort_leaves_nothing)
 	int			 fd;
 
 	ax_out(tip, sizeof(tip), WORK);
-	ax_sh("printf '%s\\n^%s\\n' | $G -C space pack-objects -q --revs "
-	    "--stdout --delta-base-offset >p.pack", tip, ax_base);
+	ax_pack("p.pack", tip, ax_base);
 	ax_take("user", &before);
 	snprintf(path, sizeof(path), "%s/user", ax_dir);
 	cr_assert_eq(git_repository_open(&r, path), 0);
@@ -523,14 +513,12 @@ Test(apply, flags_not_allowed_are_refused_by_the_owner_too)
 
 	ax_out(tip, sizeof(tip), "cd space && chmod +x a.txt && "
 	    "$G commit -qam exec && $G rev-parse HEAD");
-	ax_sh("printf '%s\\n^%s\\n' | $G -C space pack-objects -q --revs "
-	    "--stdout --delta-base-offset >p.pack", tip, ax_base);
+	ax_pack("p.pack", tip, ax_base);
 	ax_out(trick, sizeof(trick), "cd space && B=$(echo h | $G hash-object "
 	    "-w --stdin) && T=$( ($G ls-tree HEAD; printf '100644 blob "
 	    "%%s\\t.GIT\\n' $B) | $G mktree) && $G commit-tree -p HEAD -m t "
 	    "$T");
-	ax_sh("printf '%s\\n^%s\\n' | $G -C space pack-objects -q --revs "
-	    "--stdout --delta-base-offset >trick.pack", trick, ax_base);
+	ax_pack("trick.pack", trick, ax_base);
 	ax_take("user", &before);
 	ax_req(&req, GA_BRANCH, "spaced/t", tip);
 	expect_refused(ax_apply("user", &req, "p.pack", 4096, &gr, err,
@@ -558,9 +546,7 @@ Test(apply, no_work_is_an_empty_pack)
 	char			 err[512], a[64];
 
 	/* What a quarantine sends for a space that made nothing. */
-	cr_assert_eq(ax_sh("printf '%s\\n^%s\\n' | $G -C space pack-objects "
-	    "-q --revs --stdout --delta-base-offset >empty.pack", ax_base,
-	    ax_base), 0);
+	cr_assert_eq(ax_pack("empty.pack", ax_base, ax_base), 0);
 	ax_req(&req, GA_BRANCH, "spaced/t", ax_base);
 	cr_assert_eq(ax_apply("user", &req, "empty.pack", 4096, &gr, err,
 	    sizeof(err)), 0, "%s", err);

@@ -63,6 +63,14 @@ ax_sh(const char *fmt, ...)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
+int
+ax_pack(const char *file, const char *tip, const char *hide)
+{
+	return ax_sh("printf '%%s\\n^%%s\\n' '%s' '%s' | $G -C space "
+	    "pack-objects -q --revs --stdout --delta-base-offset >%s", tip,
+	    hide, file);
+}
+
 void
 ax_out(char *out, size_t len, const char *fmt, ...)
 {

@@ -49,6 +49,8 @@ void	 ax_setup(void);
 void	 ax_teardown(void);
 /* A shell command in ax_dir (authors set, AXG as $G); its status. */
 int	 ax_sh(const char *, ...) __attribute__((__format__(printf, 1, 2)));
+/* The space's pack of tip less hide into file (under ax_dir); status. */
+int	 ax_pack(const char *, const char *, const char *);
 /* The same, its first line of output, asserting it succeeded. */
 void	 ax_out(char *, size_t, const char *, ...)
 	    __attribute__((__format__(printf, 3, 4)));

@@ -49,9 +49,7 @@ static void
 work(char *tip, size_t len, const char *script, const char *file)
 {
 	ax_out(tip, len, "%s", script);
-	cr_assert_eq(ax_sh("printf '%s\\n^%s\\n' | $G -C space pack-objects "
-	    "-q --revs --stdout --delta-base-offset >%s", tip, ax_base, file),
-	    0);
+	cr_assert_eq(ax_pack(file, tip, ax_base), 0);
 }
 
 static void
