@@ -338,6 +338,8 @@ inside "echo x >tool2 && chmod +x tool2 && git add tool2 &&
 sc -j apply "$id" "$repo" -b spaced/exec >"$T/flag.json" 2>&1
 check "apply of a flagged entry not allowed: refused" \
     jqe '.error == "code_out_refused"' "$T/flag.json"
+check "  its message names the flag" \
+    jqe '.message | test("flagged: new_executable")' "$T/flag.json"
 check "and no branch was made" test -z "$(git -C "$repo" for-each-ref \
     refs/heads/spaced/exec)"
 sc -j apply "$id" "$repo" -b spaced/exec --allow new_executable \
@@ -379,6 +381,10 @@ inside "echo kept >kept.txt" >/dev/null 2>&1
 sc -j review "$id" "$repo" >"$T/kept.json" 2>&1
 kept_tip=$(jq -r .tip "$T/kept.json")
 ino1=$(stat -c '%i %y' "$QDIR/store.git/spaced-kept" 2>/dev/null)
+sc -j apply "$id" "$repo" -b spaced/kept >"$T/kept-flag.json" 2>&1
+check "apply after a review, a flag not allowed: refused, named" \
+    jqe '.error == "code_out_refused" and
+    (.message | test("flagged: new_executable"))' "$T/kept-flag.json"
 sc -j apply "$id" "$repo" -b spaced/kept --allow new_executable \
     >"$T/kept-apply.json" 2>&1
 ino2=$(stat -c '%i %y' "$QDIR/store.git/spaced-kept" 2>/dev/null)

@@ -440,6 +440,22 @@ qr_out_late(struct imsgev *iev, struct imsg *imsg, void *arg)
 {
 }
 
+/* The reasons flags holds, by name, for a refusal's message. */
+static void
+qr_flag_names(uint32_t flags, char *buf, size_t len)
+{
+	uint32_t	 bit;
+	const char	*name;
+
+	buf[0] = '\0';
+	for (bit = 1; bit != 0; bit <<= 1)
+		if ((flags & bit) && (name = policy_reason_name(bit)) != NULL) {
+			if (buf[0] != '\0')
+				strlcat(buf, ",", len);
+			strlcat(buf, name, len);
+		}
+}
+
 /*
  * The work the review step checked, as a pack for the owner: qr_pack_out
  * runs the checks again and refuses a flag the request did not allow.
@@ -454,8 +470,9 @@ qr_out_serve(struct imsgev *iev, struct imsg *imsg)
 	struct qr_result	 res;
 	git_repository		*q = NULL;
 	const char		*why = NULL;
-	uint32_t		 allow;
+	uint32_t		 allow = 0;
 	uint32_t		 peerid = imsg_get_peerid(imsg);
+	char			 names[256];
 	int			 rc = -1;
 
 	if (imsg_get_data(imsg, &ap, sizeof(ap)) == -1 ||
@@ -467,6 +484,7 @@ qr_out_serve(struct imsgev *iev, struct imsg *imsg)
 	if (worker_stream_register(ap.ap_stream, qr_out_late, NULL) == -1)
 		fatal("%s: stream %u", __func__, ap.ap_stream);
 	memset(&out, 0, sizeof(out));
+	memset(&res, 0, sizeof(res));
 	qr_caps_default(&caps);
 	if (!qk.qk_valid)
 		why = "no checked work to apply";
@@ -491,9 +509,13 @@ qr_out_serve(struct imsgev *iev, struct imsg *imsg)
 	worker_stream_unregister(ap.ap_stream);
 	qs.qs_iev = iev;
 	qs.qs_peerid = peerid;
+	/* A flag not allowed: which (apply after a review sends no records). */
+	qr_flag_names(res.qr_flags & ~(allow & POLICY_ALLOWABLE), names,
+	    sizeof(names));
 	if (rc == 0)
 		qr_done(NULL, NULL);
 	else
-		qr_done(ERR_CODE_OUT_REFUSED, "%s", why != NULL ? why :
-		    "the pack could not be written");
+		qr_done(ERR_CODE_OUT_REFUSED, "%s%s%s%s", why != NULL ? why :
+		    "the pack could not be written", names[0] != '\0' ?
+		    " (flagged: " : "", names, names[0] != '\0' ? ")" : "");
 }
