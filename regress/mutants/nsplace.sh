@@ -69,11 +69,11 @@ mutant_expect "^read-only$"
 mutant "the agent's tools bound read-write" worker-ns/ns_space.c agent.sh \
     'SPACE_TOOLS_DIR, nl->nl_tools_rw, 0) == -1) => SPACE_TOOLS_DIR, 1, 0) == -1)'
 mutant_expect "^under a seccomp filter"
-mutant "the space's pid 1 (and so the server) without the space filter" \
+mutant "the agent's server without the space filter (pid 1 without it)" \
     worker-ns/ns_space.c agent.sh \
     'if (ns_filter_space() == -1)\n\t\tdie(errfd, "seccomp");\n\t/* The space => /* The space'
 mutant_expect "^OpenCode ran the command in the space's folder"
-mutant "the server starts in the space's HOME, not its folder" \
+mutant "the agent's server in the space's HOME, not its folder" \
     worker-ns/ns_space.c agent.sh \
     'if (chdir(folder) == -1 && chdir("/home/space") == -1) => if (chdir("/home/space") == -1)'
 mutants_end
