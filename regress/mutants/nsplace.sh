@@ -68,7 +68,7 @@ mutant "$MUTANT_CONTROL" GNUmakefile agent.sh ""
 mutant_expect "^read-only$"
 mutant "the agent's tools bound read-write" worker-ns/ns_space.c agent.sh \
     'SPACE_TOOLS_DIR, nl->nl_tools_rw, 0) == -1) => SPACE_TOOLS_DIR, 1, 0) == -1)'
-mutant_expect "^under a seccomp filter"
+mutant_expect "^a command the server ran could make no user namespace"
 mutant "the agent's server without the space filter (pid 1 without it)" \
     worker-ns/ns_space.c agent.sh \
     'if (ns_filter_space() == -1)\n\t\tdie(errfd, "seccomp");\n\t/* The space => /* The space'

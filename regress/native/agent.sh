@@ -28,7 +28,9 @@ command -v node >/dev/null ||
 NM=spaced-nsag-$$ HOSTIP=198.51.100.205 MODEL=198.51.100.206
 KEY=sk-spaced-$(rnd)
 TOKEN=spaced-nsag-$(rnd | cut -c1-12)
-CMD="echo $TOKEN > ns.txt; cat ns.txt"
+# (and what a command the server starts may do: a user namespace of its
+# own is refused by the space filter, which it inherits through pid 1)
+CMD="echo $TOKEN > ns.txt; (unshare -U true 2>/dev/null && echo made || echo refused) > userns.txt; cat ns.txt"
 umask 077
 printf '%s\n' "$KEY" >"$T/key"
 umask 022
@@ -39,7 +41,10 @@ at_finish model_gone
 . "$dir/../lib/toolscache.sh"
 tools_dir() { ls -d "$NS_STATE/tools/spaced-tools-$INSTALL-0-"* 2>/dev/null |
     grep -v '\.fill$' | head -n 1; }
-tools_cache_seed "$NS_STATE" "$INSTALL" 0
+# SPACED_NATIVE_FILL=1: no cache, the fill itself (about 5 minutes).
+seeded=
+[ -n "${SPACED_NATIVE_FILL:-}" ] || ! tools_cache_seed "$NS_STATE" "$INSTALL" 0 ||
+    seeded=1
 
 # --- the model, on a documentation address in a namespace of ours --------
 model_up "$NM" "va$$" "vb$$" "$HOSTIP" "$MODEL" 30 "$CMD" 900
@@ -54,7 +59,15 @@ ok "create answers once OpenCode's server is ready ($id)"
 check "the space is native" sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j show $id | jq -e '.place == \"native\"' >/dev/null"
 td=$(tools_dir)
 check "its tools are a folder of the native place's ($td)" test -f "$td/.spaced-filled"
-tools_cache_keep "$td"
+if [ -z "$seeded" ]; then
+	check "spaced-ns filled the folder (its log: a fill begun and done)" \
+	    sh -c "grep -q 'tools: filling spaced-tools-$INSTALL-0-' '$sd/log' &&
+	    grep -q 'tools: spaced-tools-$INSTALL-0-[0-9a-f]* filled' '$sd/log'"
+	check "and nothing of its one-shot is left (its folder, its staging)" \
+	    sh -c "test -z \"\$(ls -d '$NS_STATE'/tools/*.fill 2>/dev/null)\" &&
+	    test -z \"\$(ls '$NS_STATE' | grep -vx 'tools\\|$id')\""
+	tools_cache_keep "$td"
+fi
 check "the tools are root's, every file of them" \
     sh -c "test -z \"\$(find '$td' ! -user 0 -print -quit)\" && test -n \"\$(find '$td' -user 0 -print -quit)\""
 check "and no file of them is writable but by root" \
@@ -79,6 +92,21 @@ check "the model saw the grant's key" jqf -s \
 sc -j sessions "$id" >"$T/sessions.j"
 check "sessions: the prompt's session is listed" jqf 'length >= 1' "$T/sessions.j"
 
+# --- attach: the agent's own screen, under tmux -----------------------------
+TS="spaced-nsag-$$"
+TM() { tmux -L "$TS" "$@"; }
+at_finish 'tmux -L "$TS" kill-server 2>/dev/null'
+TM -f /dev/null new-session -d -s a -x 120 -y 40 "env PS1='host\$ ' sh" ||
+    { not_ok "tmux starts (tools/deps.sh)"; finish; }
+TM set-option -g status off
+seen() { wait_for "${2:-60}" sh -c "tmux -L '$TS' capture-pane -p -t a | grep -qF -- \"\$1\"" _ "$1"; }
+TM send-keys -t a "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' attach $id" Enter
+check "attach: the agent's screen is drawn (its prompt box names the mode)" seen "Build" 120
+TM send-keys -t a C-c
+check "leaving attach: back on the host, the server still answers" \
+    sh -c "sleep 1; '$tree/bin/spacectl' -s '$sd/run/spaced.sock' server $id GET /global/health >/dev/null"
+TM kill-server 2>/dev/null
+
 # --- confinement with the server running -----------------------------------
 srv=
 for p in $(ns_pids "$id" space); do
@@ -94,6 +122,12 @@ check "with no capability (CapEff, CapPrm, CapBnd 0)" \
     sh -c "test '$(st CapEff)' = 0000000000000000 && test '$(st CapPrm)' = 0000000000000000 && test '$(st CapBnd)' = 0000000000000000"
 check "with no_new_privs" test "$(st NoNewPrivs)" = 1
 check "under a seccomp filter (mode 2)" test "$(st Seccomp)" = 2
+# (spaced-ns's own filter is inherited by all it starts, so the mode
+# alone cannot tell the space filter: what it refuses can.)
+check "a command the server ran could make no user namespace (the space filter)" \
+    test "$(sc exec "$id" -- cat "/spaces/$id/userns.txt")" = refused
+check "  control: the same uid on the host, unfiltered, makes one" \
+    setpriv --reuid="$uid" --regid="$uid" --clear-groups unshare -U true
 check "in the space's network namespace, not the host's" \
     sh -c "test \"\$(readlink /proc/${srv:-0}/ns/net)\" != \"\$(readlink /proc/self/ns/net)\""
 sc exec "$id" -- sh -c 'grep " /opt/spaced-tools " /proc/self/mountinfo' >"$T/mnt"
