@@ -329,13 +329,16 @@ op_create(uint32_t peerid, const struct space_req *sq, const char *token)
 		    "not a folder of the native place's", -1);
 		return;
 	}
-	if (ns_space_new(&ns, sq->sq_memory) == -1 ||
-	    (strlcpy(ns.ns_owner, sq->sq_owner, sizeof(ns.ns_owner)),
-	    strlcpy(ns.ns_name, sq->sq_name[0] != '\0' ? sq->sq_name :
-	    ns.ns_id, sizeof(ns.ns_name)),
-	    strlcpy(ns.ns_project, sq->sq_project, sizeof(ns.ns_project)),
-	    ns.ns_cpus = sq->sq_cpus != 0 ? sq->sq_cpus : NS_CPUS_DEFAULT,
-	    ns_record_write(&ns)) == -1) {
+	if (ns_space_new(&ns, sq->sq_memory) == 0) {
+		strlcpy(ns.ns_owner, sq->sq_owner, sizeof(ns.ns_owner));
+		strlcpy(ns.ns_name, sq->sq_name[0] != '\0' ? sq->sq_name :
+		    ns.ns_id, sizeof(ns.ns_name));
+		strlcpy(ns.ns_project, sq->sq_project, sizeof(ns.ns_project));
+		if (sq->sq_cpus != 0)
+			ns.ns_cpus = sq->sq_cpus;
+	}
+	if (ns.ns_id[0] == '\0' || ns.ns_owner[0] == '\0' ||
+	    ns_record_write(&ns) == -1) {
 		snprintf(err, sizeof(err), "the space's folder: %s",
 		    strerror(errno));
 		(void)ns_record_remove(ns.ns_id);
