@@ -41,7 +41,7 @@ at_finish model_gone
 . "$dir/../lib/toolscache.sh"
 tools_dir() { ls -d "$NS_STATE/tools/spaced-tools-$INSTALL-0-"* 2>/dev/null |
     grep -v '\.fill$' | head -n 1; }
-# SPACED_NATIVE_FILL=1: no cache, the fill itself (about 5 minutes).
+# SPACED_NATIVE_FILL=1: no cache, the fill itself (a minute or so more).
 seeded=
 [ -n "${SPACED_NATIVE_FILL:-}" ] || ! tools_cache_seed "$NS_STATE" "$INSTALL" 0 ||
     seeded=1
