@@ -11,7 +11,10 @@ debootstrap"
 # Every program a suite calls on the host, as command:package (a command
 # found elsewhere, e.g. npm inside NodeSource's nodejs, is enough).
 # Grep the suites when one gains a command.  (Not tinyproxy, the
-# gatekeeper bench's baseline: its package starts a daemon.)
+# gatekeeper bench's baseline: its package starts a daemon.)  node and
+# npm are also spaced's own at run time: the native place fills the
+# agent's tools with the host's (docs/privsep.md), and its spaces run
+# the host's /usr.
 cmds="node:nodejs npm:npm strace:strace git:git file:file bc:bc
 ss:iproute2 ip:iproute2 nsenter:util-linux unshare:util-linux
 setpriv:util-linux getent:libc-bin sha256sum:coreutils od:coreutils

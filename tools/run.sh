@@ -4,7 +4,7 @@
 # background (or uses the one that answers), creates a space, brings
 # this checkout's code into it and prints how to reach it.  It ends with
 # that space running.  Where no Docker engine answers and none can be
-# started, the space is on the native place, without an agent yet.
+# started, the space is on the native place, with its agent all the same.
 set -eu
 build=$1
 ctl="$build/bin/spacectl"
@@ -83,8 +83,10 @@ else
 	cat <<EOT
 
 run: space $id is running on the native place (no Docker engine here),
-verified, behind its own gatekeeper process.  It runs no agent yet: the
-agent's tools are filled by the Docker place only (README).
+verified, behind its own gatekeeper process.
+  the agent's own screen:  $ctl attach $id
+  one prompt, for scripts: $ctl prompt $id 'what does this project do?'
+  its agent's server:    $ctl server $id GET /global/health
 EOT
 fi
 cat <<EOT

@@ -112,6 +112,7 @@ ns_serve(struct event_base *base)
 {
 	ns_exec_base(base);
 	ns_gklog_base(base);
+	ns_tools_base(base);
 	signal_set(&sigchld, SIGCHLD, ns_sigchld, NULL);
 	event_base_set(base, &sigchld);
 	signal_add(&sigchld, NULL);
@@ -149,6 +150,12 @@ ns_dispatch(struct imsgev *iev, struct imsg *imsg)
 		break;
 	case IMSG_SPACE_DISK_REQ:
 		ns_disk(imsg_get_peerid(imsg), imsg);
+		break;
+	case IMSG_TOOLS_ENSURE_REQ:
+		ns_tools_ensure(imsg_get_peerid(imsg), imsg);
+		break;
+	case IMSG_TOOLS_FILE:
+		ns_tools_file(imsg_get_peerid(imsg), imsg);
 		break;
 	default:
 		fatalx("%s: unexpected imsg %u", __func__, type);

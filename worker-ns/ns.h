@@ -32,6 +32,7 @@
 #include "imsg.h"
 #include "labels.h"
 #include "place_proto.h"
+#include "space_agent.h"
 
 #define NS_SPACE_UID		10000	/* inside, as in the Docker place */
 #define NS_UID_BASE		0x50000000U	/* host uids of spaces */
@@ -87,9 +88,19 @@ uint8_t		 ns_limits_absent(void);
 const char	*ns_limit_first(uint8_t);
 const char	*ns_limits_missing(void);
 
+/* What a space's pid 1 is started with beside its record. */
+struct ns_launch {
+	const char		*nl_hosts;	/* bound at /etc/hosts */
+	const char		*nl_tools;	/* host folder, or NULL */
+	int			 nl_tools_rw;	/* the fill's one-shot only */
+	const char		*nl_tmp;	/* /tmp's options */
+	const struct space_agent *nl_agent;	/* NULL: the relay idles */
+	uint8_t			 nl_accept;	/* missing limits accepted */
+};
+
 /* ns_space.c: the space's pid 1, and a command inside it */
-pid_t		 ns_space_launch(const struct ns_space *, const char *hosts,
-		    char *err, size_t errlen);
+pid_t		 ns_space_launch(const struct ns_space *,
+		    const struct ns_launch *, char *err, size_t errlen);
 pid_t		 ns_gk_launch(const struct ns_space *, char *err,
 		    size_t errlen);
 /* exec -t: the socket the command sends its pty's master on */
@@ -122,6 +133,28 @@ int		 ns_binds_gatekeeper(const char *root);
 /* ns_filter.c */
 int		 ns_filter_space(void);
 void		 ns_filter_worker(void);
+
+/* ns_ops.c: a space's processes, for the tools' one-shot too */
+int		 ns_space_run(const struct ns_space *, const struct ns_launch *,
+		    char *err, size_t len);
+void		 ns_end_all(const char *id);
+int		 ns_make_dir(const char *id, const char *leaf, uid_t owner,
+		    mode_t);
+int		 ns_space_new(struct ns_space *, uint64_t memory);
+/* ns_tools.c: the agent's tools, <state>/tools/<volume> */
+#define NS_TOOLS_DIR		"tools"
+#define NS_FILL_MEMORY		(2ULL << 30)	/* as the filler container */
+#define NS_FILL_TMP		"size=1g,mode=1777"
+#define NS_FILL_REGISTRY	"registry.npmjs.org"
+void		 ns_tools_ensure(uint32_t peerid, struct imsg *);
+void		 ns_tools_file(uint32_t peerid, struct imsg *);
+void		 ns_tools_base(struct event_base *);
+/* ns_agent.c: the tools' folder of a volume name, the token */
+int		 ns_tools_path(char *, size_t, const char *volume);
+int		 ns_run_stdin(const struct ns_space *, int target, pid_t,
+		    char *const argv[], const char *in, size_t len);
+int		 ns_token_write(const struct ns_space *, pid_t,
+		    const char *token);
 
 /* ns_ops.c and ns_exec.c */
 void		 ns_reply(uint32_t type, uint32_t peerid, const void *,

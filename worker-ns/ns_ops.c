@@ -64,8 +64,8 @@ ns_alive(const char *id, const char *leaf)
 }
 
 /* Ends every process of a space's group and of its gatekeeper's. */
-static void
-end_all(const char *id)
+void
+ns_end_all(const char *id)
 {
 	char	 gk[SPACE_ID_SIZE + 4];
 	int	 i;
@@ -122,8 +122,8 @@ send_info(uint32_t peerid, const struct ns_space *ns)
 }
 
 /* The gatekeeper first, then the space; each with its group. */
-static int
-space_run(const struct ns_space *ns, const struct space_req *sq, char *err,
+int
+ns_space_run(const struct ns_space *ns, const struct ns_launch *nl, char *err,
     size_t len)
 {
 	char	 gk[SPACE_ID_SIZE + 4], missing[16], sock[PATH_MAX];
@@ -131,9 +131,9 @@ space_run(const struct ns_space *ns, const struct space_req *sq, char *err,
 	uint8_t	 skip;
 	int	 i;
 
-	end_all(ns->ns_id);
+	ns_end_all(ns->ns_id);
 	/* What the host lacks and spaced.conf accepts; the rest must be. */
-	skip = ns_limits_absent() & sq->sq_limits_accept;
+	skip = ns_limits_absent() & nl->nl_accept;
 	snprintf(gk, sizeof(gk), "%s-gk", ns->ns_id);
 	if (ns_cgroup_make(gk, NS_GK_MEMORY, 500000000LL, NS_GK_PIDS_MAX,
 	    skip, missing, sizeof(missing)) == -1 ||
@@ -156,14 +156,14 @@ space_run(const struct ns_space *ns, const struct space_req *sq, char *err,
 		}
 		nap();
 	}
-	if ((spid = ns_space_launch(ns, sq->sq_hosts, err, len)) == -1 ||
+	if ((spid = ns_space_launch(ns, nl, err, len)) == -1 ||
 	    ns_pid_write(ns->ns_id, "init", spid) == -1)
 		goto fail;
 	return 0;
 fail:
 	if (err[0] == '\0')
 		snprintf(err, len, "%s", strerror(errno));
-	end_all(ns->ns_id);
+	ns_end_all(ns->ns_id);
 	return -1;
 }
 
@@ -188,8 +188,8 @@ free_port(void)
 	return port;
 }
 
-static int
-make_dir(const char *id, const char *leaf, uid_t owner, mode_t mode)
+int
+ns_make_dir(const char *id, const char *leaf, uid_t owner, mode_t mode)
 {
 	char	 path[PATH_MAX];
 
@@ -241,16 +241,68 @@ op_check(uint32_t peerid)
 	ns_reply(IMSG_DOCKER_CHECK_REP, peerid, &dc, sizeof(dc));
 }
 
-static void
-op_create(uint32_t peerid, const struct space_req *sq)
+/*
+ * A fresh id whose 24 low bits (its uids) no other space has, and its
+ * folders: a space's, or the tools' one-shot's (no record).
+ */
+int
+ns_space_new(struct ns_space *ns, uint64_t memory)
 {
-	struct ns_space	 ns;
-	char		 err[SPACE_DONE_MESSAGE_MAX], dir[PATH_MAX];
-	const char	*miss;
-	uint8_t		 absent;
+	char		 dir[PATH_MAX], work[SPACE_ID_SIZE + 8];
 	time_t		 now = time(NULL);
 	unsigned long	 low;
-	char		 work[SPACE_ID_SIZE + 8];
+
+	memset(ns, 0, sizeof(*ns));
+	do
+		space_id_new(ns->ns_id);
+	while (uid_taken(ns->ns_id));
+	strftime(ns->ns_created, sizeof(ns->ns_created), "%Y-%m-%dT%H:%M:%SZ",
+	    gmtime(&now));
+	ns->ns_memory = memory != 0 ? memory : NS_MEMORY_DEFAULT;
+	ns->ns_cpus = NS_CPUS_DEFAULT;
+	low = strtoul(ns->ns_id + 6, NULL, 16) & 0xffffff;
+	ns->ns_uid = NS_UID_BASE | low;
+	ns->ns_gk_uid = NS_GK_UID_BASE | low;
+	/* /spaces is root's, as the Docker place's: only <id> is the space's */
+	snprintf(work, sizeof(work), "work/%s", ns->ns_id);
+	if ((ns->ns_port = free_port()) == 0 ||
+	    ns_path(dir, sizeof(dir), ns->ns_id, NULL) == -1 ||
+	    mkdir(dir, 0700) == -1 ||
+	    ns_make_dir(ns->ns_id, "work", 0, 0755) == -1 ||
+	    ns_make_dir(ns->ns_id, work, ns->ns_uid, 0700) == -1 ||
+	    ns_make_dir(ns->ns_id, "home", ns->ns_uid, 0700) == -1 ||
+	    ns_make_dir(ns->ns_id, "sock", ns->ns_gk_uid, 0755) == -1)
+		return -1;
+	return 0;
+}
+
+/* How a space of sq runs: its hosts, limits, tools and agent. */
+static int
+launch_of(const struct space_req *sq, struct ns_launch *nl, char *tools,
+    size_t len)
+{
+	memset(nl, 0, sizeof(*nl));
+	nl->nl_hosts = sq->sq_hosts;
+	nl->nl_accept = sq->sq_limits_accept;
+	if (sq->sq_agent.sa_name[0] == '\0')
+		return 0;
+	if (space_agent_check(&sq->sq_agent) != NULL ||
+	    ns_tools_path(tools, len, sq->sq_agent.sa_tools) == -1)
+		return -1;
+	nl->nl_tools = tools;
+	nl->nl_agent = &sq->sq_agent;
+	return 0;
+}
+
+static void
+op_create(uint32_t peerid, const struct space_req *sq, const char *token)
+{
+	struct ns_space	 ns;
+	struct ns_launch nl;
+	char		 err[SPACE_DONE_MESSAGE_MAX], tools[PATH_MAX];
+	const char	*miss;
+	uint8_t		 absent;
+	pid_t		 pid;
 
 	if (ns_probe(err, sizeof(err)) != NULL) {
 		ns_done(peerid, ERR_SANDBOX_UNAVAILABLE, err, -1);
@@ -272,31 +324,20 @@ op_create(uint32_t peerid, const struct space_req *sq)
 		    "on this host to hold a space's processes", -1);
 		return;
 	}
-	memset(&ns, 0, sizeof(ns));
-	/* A fresh id whose 24 low bits (its uids) no other space has. */
-	do
-		space_id_new(ns.ns_id);
-	while (uid_taken(ns.ns_id));
-	strlcpy(ns.ns_owner, sq->sq_owner, sizeof(ns.ns_owner));
-	strlcpy(ns.ns_name, sq->sq_name[0] != '\0' ? sq->sq_name : ns.ns_id,
-	    sizeof(ns.ns_name));
-	strlcpy(ns.ns_project, sq->sq_project, sizeof(ns.ns_project));
-	strftime(ns.ns_created, sizeof(ns.ns_created), "%Y-%m-%dT%H:%M:%SZ",
-	    gmtime(&now));
-	ns.ns_memory = sq->sq_memory != 0 ? sq->sq_memory : NS_MEMORY_DEFAULT;
-	ns.ns_cpus = sq->sq_cpus != 0 ? sq->sq_cpus : NS_CPUS_DEFAULT;
-	low = strtoul(ns.ns_id + 6, NULL, 16) & 0xffffff;
-	ns.ns_uid = NS_UID_BASE | low;
-	ns.ns_gk_uid = NS_GK_UID_BASE | low;
-	/* /spaces is root's, as the Docker place's: only <id> is the space's */
-	snprintf(work, sizeof(work), "work/%s", ns.ns_id);
-	if ((ns.ns_port = free_port()) == 0 ||
-	    ns_path(dir, sizeof(dir), ns.ns_id, NULL) == -1 ||
-	    mkdir(dir, 0700) == -1 ||
-	    make_dir(ns.ns_id, "work", 0, 0755) == -1 ||
-	    make_dir(ns.ns_id, work, ns.ns_uid, 0700) == -1 ||
-	    make_dir(ns.ns_id, "home", ns.ns_uid, 0700) == -1 ||
-	    make_dir(ns.ns_id, "sock", ns.ns_gk_uid, 0755) == -1 ||
+	if (launch_of(sq, &nl, tools, sizeof(tools)) == -1) {
+		ns_done(peerid, ERR_TOOLS_FILL_FAILED, "the agent's tools are "
+		    "not a folder of the native place's", -1);
+		return;
+	}
+	if (ns_space_new(&ns, sq->sq_memory) == 0) {
+		strlcpy(ns.ns_owner, sq->sq_owner, sizeof(ns.ns_owner));
+		strlcpy(ns.ns_name, sq->sq_name[0] != '\0' ? sq->sq_name :
+		    ns.ns_id, sizeof(ns.ns_name));
+		strlcpy(ns.ns_project, sq->sq_project, sizeof(ns.ns_project));
+		if (sq->sq_cpus != 0)
+			ns.ns_cpus = sq->sq_cpus;
+	}
+	if (ns.ns_id[0] == '\0' || ns.ns_owner[0] == '\0' ||
 	    ns_record_write(&ns) == -1) {
 		snprintf(err, sizeof(err), "the space's folder: %s",
 		    strerror(errno));
@@ -305,10 +346,19 @@ op_create(uint32_t peerid, const struct space_req *sq)
 		return;
 	}
 	err[0] = '\0';
-	if (space_run(&ns, sq, err, sizeof(err)) == -1) {
+	if (ns_space_run(&ns, &nl, err, sizeof(err)) == -1) {
 		log_warnx("create %s: %s", ns.ns_id, err);
 		(void)ns_record_remove(ns.ns_id);
 		ns_done(peerid, ERR_SANDBOX_UNAVAILABLE, err, -1);
+		return;
+	}
+	/* The token into its home, as an exec's stdin: the server waits. */
+	if (token[0] != '\0' && ((pid = ns_pid_read(ns.ns_id, "init")) <= 0 ||
+	    ns_token_write(&ns, pid, token) == -1)) {
+		ns_end_all(ns.ns_id);
+		(void)ns_record_remove(ns.ns_id);
+		ns_done(peerid, ERR_TOKEN_UNREADABLE, "the token could not be "
+		    "written into the space", -1);
 		return;
 	}
 	log_info("space %s created", ns.ns_id);
@@ -458,7 +508,8 @@ verify(uint32_t peerid, const struct ns_space *ns, uint8_t accepted)
 static void
 op_start(uint32_t peerid, const struct space_req *sq, struct ns_space *ns)
 {
-	char	 err[SPACE_DONE_MESSAGE_MAX];
+	char		 err[SPACE_DONE_MESSAGE_MAX], tools[PATH_MAX];
+	struct ns_launch nl;
 
 	if (ns_alive(ns->ns_id, "init") && ns_alive(ns->ns_id, "gk")) {
 		if (verify(peerid, ns, sq->sq_limits_accept) != 0) {
@@ -470,7 +521,12 @@ op_start(uint32_t peerid, const struct space_req *sq, struct ns_space *ns)
 		return;
 	}
 	err[0] = '\0';
-	if (space_run(ns, sq, err, sizeof(err)) == -1) {
+	if (launch_of(sq, &nl, tools, sizeof(tools)) == -1) {
+		ns_done(peerid, ERR_TOOLS_FILL_FAILED, "the agent's tools are "
+		    "not a folder of the native place's", -1);
+		return;
+	}
+	if (ns_space_run(ns, &nl, err, sizeof(err)) == -1) {
 		ns_done(peerid, ERR_SANDBOX_UNAVAILABLE, err, -1);
 		return;
 	}
@@ -506,7 +562,7 @@ op_remove(uint32_t peerid, const struct space_req *sq)
 		ns_done(peerid, "", NULL, -1);
 		return;
 	}
-	end_all(ns.ns_id);
+	ns_end_all(ns.ns_id);
 	resource(peerid, ns.ns_id, "process", "space", 1);
 	resource(peerid, ns.ns_id, "process", "gatekeeper", 1);
 	ns_path(path, sizeof(path), ns.ns_id, NULL);
@@ -542,10 +598,15 @@ ns_op(uint32_t type, uint32_t peerid, struct imsg *imsg)
 	    memchr(sq->sq_hosts, '\0', sizeof(sq->sq_hosts)) == NULL ||
 	    !space_owner_valid(sq->sq_owner))
 		fatalx("%s: malformed request", __func__);
+	if (memchr(cq.cq_token, '\0', sizeof(cq.cq_token)) == NULL ||
+	    (cq.cq_token[0] != '\0' && !space_token_valid(cq.cq_token,
+	    sizeof(cq.cq_token))))
+		fatalx("%s: malformed token", __func__);
+	if (type == IMSG_SPACE_CREATE_REQ)
+		op_create(peerid, sq, cq.cq_token);
 	explicit_bzero(cq.cq_token, sizeof(cq.cq_token));
 	switch (type) {
 	case IMSG_SPACE_CREATE_REQ:
-		op_create(peerid, sq);
 		return;
 	case IMSG_SPACE_LIST_REQ:
 		op_list(peerid, sq);
@@ -567,7 +628,7 @@ ns_op(uint32_t type, uint32_t peerid, struct imsg *imsg)
 		(void)n;
 		break;
 	case IMSG_SPACE_STOP_REQ:
-		end_all(ns.ns_id);
+		ns_end_all(ns.ns_id);
 		ns_done(peerid, "", NULL, -1);
 		break;
 	case IMSG_SPACE_START_REQ:
@@ -596,7 +657,7 @@ ns_sweep(void)
 	while ((de = readdir(d)) != NULL) {
 		if (!space_id_valid(de->d_name))
 			continue;
-		end_all(de->d_name);
+		ns_end_all(de->d_name);
 		n++;
 	}
 	closedir(d);

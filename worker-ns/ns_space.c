@@ -65,6 +65,8 @@ const char *const ns_space_env[] = {
 	"http_proxy=http://gatekeeper:3128",
 	"NO_PROXY=gatekeeper,localhost,127.0.0.1",
 	"no_proxy=gatekeeper,localhost,127.0.0.1",
+	/* Node 22 ignores the proxy variables without it. */
+	"NODE_USE_ENV_PROXY=1",
 	NULL
 };
 
@@ -182,7 +184,7 @@ loopback_up(void)
  * is an empty folder of the space's own; the tmpfs over it is the root.
  */
 static int
-space_mounts(const struct ns_space *ns, const char *hosts, int errfd)
+space_mounts(const struct ns_space *ns, const struct ns_launch *nl, int errfd)
 {
 	char	 root[PATH_MAX], src[PATH_MAX], relay[PATH_MAX];
 	char	 hostname[SPACE_ID_SIZE + 1];
@@ -211,12 +213,17 @@ space_mounts(const struct ns_space *ns, const char *hosts, int errfd)
 	    ns_mkdirs(root, "/srv", 0755) == -1 ||
 	    ns_mkdirs(root, "/mnt", 0755) == -1)
 		die(errfd, "/etc");
-	if (ns_bind(root, hosts, "/etc/hosts", 0, 0) == -1)
+	if (ns_bind(root, nl->nl_hosts, "/etc/hosts", 0, 0) == -1)
 		die(errfd, "/etc/hosts");
 	if (ns_dev_fill(root) == -1)
 		die(errfd, "/dev");
-	if (ns_tmpfs(root, "/tmp", NS_TMP_OPTS, 0) == -1)
+	if (ns_tmpfs(root, "/tmp", nl->nl_tmp != NULL ? nl->nl_tmp :
+	    NS_TMP_OPTS, 0) == -1)
 		die(errfd, "/tmp");
+	/* The agent's tools: read-only, but to the fill's one-shot. */
+	if (nl->nl_tools != NULL && ns_bind(root, nl->nl_tools,
+	    SPACE_TOOLS_DIR, nl->nl_tools_rw, 0) == -1)
+		die(errfd, SPACE_TOOLS_DIR);
 	if (ns_path(src, sizeof(src), ns->ns_id, "work") == -1 ||
 	    ns_bind(root, src, "/spaces", 1, 0) == -1)
 		die(errfd, "/spaces");
@@ -243,30 +250,63 @@ space_mounts(const struct ns_space *ns, const char *hosts, int errfd)
 	return 0;
 }
 
+/*
+ * The relay's environment: the space's, then the agent's variables
+ * (space_agent_build checked them), as the Docker place's Env.
+ */
+static char **
+agent_environ(const struct space_agent *sa)
+{
+	static const char	*env[sizeof(ns_space_env) /
+				    sizeof(ns_space_env[0]) +
+				    SPACE_AGENT_ENVS_MAX];
+	const char		*e;
+	size_t			 n = 0;
+	uint32_t		 i;
+
+	while (ns_space_env[n] != NULL) {
+		env[n] = ns_space_env[n];
+		n++;
+	}
+	for (i = 0; sa != NULL && i < SPACE_AGENT_ENVS_MAX &&
+	    (e = space_agent_env(sa, i)) != NULL; i++)
+		env[n++] = e;
+	env[n] = NULL;
+	return (char **)(uintptr_t)env;
+}
+
 /* pid 1 of the space: reaps, and ends with the relay. */
 static __dead void
-space_init(const struct ns_space *ns, int lifefd, int errfd)
+space_init(const struct ns_space *ns, const struct ns_launch *nl, int lifefd,
+    int errfd)
 {
 	char	 folder[64];
+	/* The agent's server as on Docker: the relay's command, kept. */
 	char	*argv[] = { "/opt/spaced/spaced-relay", "-w", folder, "--",
-	    "/bin/sleep", "infinity", NULL };
+	    "/bin/sleep", "infinity", NULL, NULL };
 	pid_t	 relay, pid;
 	int	 status;
 
 	snprintf(folder, sizeof(folder), "/spaces/%s", ns->ns_id);
+	if (nl->nl_agent != NULL && nl->nl_agent->sa_name[0] != '\0') {
+		argv[4] = "/bin/sh";
+		argv[5] = "-c";
+		argv[6] = (char *)(uintptr_t)nl->nl_agent->sa_command;
+	}
 	/* A change of credentials clears the death signal: again. */
 	if (become(NS_SPACE_UID) == -1 || die_with(lifefd) == -1)
 		die(errfd, "drop to the space user");
 	if (ns_filter_space() == -1)
 		die(errfd, "seccomp");
-	if (chdir("/home/space") == -1)
+	/* The space's folder, as the Docker place's WorkingDir. */
+	if (chdir(folder) == -1 && chdir("/home/space") == -1)
 		die(errfd, "chdir");
 	switch (relay = fork()) {
 	case -1:
 		die(errfd, "fork");
 	case 0:
 		setsid();
-		environ = (char **)(uintptr_t)ns_space_env;
+		environ = agent_environ(nl->nl_agent);
 		execv(argv[0], argv);
 		die(errfd, "exec spaced-relay");
 	}
@@ -333,8 +373,8 @@ clone_child(unsigned long flags)
  * namespace once it is in its group, so the group is its root.
  */
 pid_t
-ns_space_launch(const struct ns_space *ns, const char *hosts, char *err,
-    size_t errlen)
+ns_space_launch(const struct ns_space *ns, const struct ns_launch *nl,
+    char *err, size_t errlen)
 {
 	int	 go[2], ask[2], ep[2];
 	pid_t	 pid;
@@ -369,7 +409,7 @@ ns_space_launch(const struct ns_space *ns, const char *hosts, char *err,
 			die(ep[1], "hostname");
 		if (loopback_up() == -1)
 			die(ep[1], "loopback");
-		space_mounts(ns, hosts, ep[1]);
+		space_mounts(ns, nl, ep[1]);
 		/*
 		 * The user namespace last: the mounts above are made as the
 		 * host's root and stay locked, since the mount namespace is
@@ -381,7 +421,7 @@ ns_space_launch(const struct ns_space *ns, const char *hosts, char *err,
 		if (write(ask[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
 			_exit(1);
 		close(ask[1]);
-		space_init(ns, go[0], ep[1]);
+		space_init(ns, nl, go[0], ep[1]);
 	}
 	close(go[0]);
 	close(ask[1]);

@@ -45,7 +45,7 @@ const struct proc procs[PROC_MAX] = {
 	[PROC_GATEKEEPER] = { PROC_GATEKEEPER, "gatekeeper",
 	    "spaced-gatekeeper", NULL, 0, 0 },
 	/* stays root: it makes namespaces, groups and mounts */
-	[PROC_NS] = { PROC_NS, "ns", "spaced-ns", NULL, 0, 0 },
+	[PROC_NS] = { PROC_NS, "ns", "spaced-ns", NULL, 0, 1 },	/* tools' */
 	/* spaced-git in a space's quarantine, started by spaced-launch */
 	[PROC_QUARANTINE] = { PROC_QUARANTINE, "quarantine", "spaced-git",
 	    "_spaced-quarantine", 1, 0 },

@@ -2,8 +2,9 @@
 # The native place against the Docker place, in one run (issue 25):
 # create to a running space whose verify is clean (gatekeeper included),
 # the round trip of exec `true`, and remove.  Medians over N rounds and
-# the ratios native/docker.  Never asserts a time.  The agent's own
-# start is not in it: both run with `default agent none`.
+# the ratios native/docker.  Never asserts a time.  Both run with
+# `default agent none`; then, apart, the agent on the native place:
+# create to its server's health, and the agent's own start inside.
 # usage: native.sh [build-dir] [rounds]
 set -eu
 b=$(cd "${1:-build}" && pwd)
@@ -48,3 +49,29 @@ for c in 1 2 3; do
 	printf '%-8s %12s %12s %12s\n' "$step" "$nv" "$dv" \
 	    "$(awk -v a="$nv" -v b="$dv" 'BEGIN { printf "%.3f", a / b }')"
 done
+
+# The agent on the native place, apart (issue 25): a second spaced with
+# the default agent, its tools from the fill's cache (lib/toolscache.sh;
+# filled by the first create when absent, which that round then holds).
+# Per round: create -p native until its server answers healthy (what a
+# person waits for); the agent's part is that less the create and
+# verify of a space without one, measured above in the same run.
+stop_spaced
+ainst=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+SPACED_AGENT_CONF="" SPACED_EXTRA_CONF="${SPACED_EXTRA_CONF:-}
+install id $ainst
+default place native"
+start_spaced "$T/sd2" || { echo "native: spaced with the agent did not start" >&2; exit 1; }
+. regress/lib/toolscache.sh
+tools_cache_seed "$T/sd2/state/native" "$ainst" "$(id -u)" >/dev/null || true
+for i in $(seq "$n"); do
+	t0=$(now)
+	id=$(ctl create -p native)
+	t1=$(now)
+	ctl remove "$id" >/dev/null
+	echo "$(( (t1 - t0) / 1000 ))" >>"$T/agent"
+done
+cr=$(col 1 agent); bare=$(col 1 native)
+printf '%-26s %12s\n' "create, agent ready" "$cr" \
+    "  the agent's own part" "$((cr - bare))" \
+    "  create+verify, no agent" "$bare"

@@ -46,7 +46,7 @@ fi
 sc() {
 	ctl "$@"
 	_sc_r=$?
-	[ "$PLACE" != native ] || ls "$NS_STATE" >>"$T/ids" 2>/dev/null
+	[ "$PLACE" != native ] || ns_ids >>"$T/ids"
 	return $_sc_r
 }
 
@@ -320,10 +320,12 @@ leftovers() {
 
 sees_control() { leftovers | grep -qx "spaced-control-$INSTALL"; }
 
+# ns_ids: the spaces' folders of the state (its tools/ is none)
+ns_ids() { ls "$NS_STATE" 2>/dev/null | grep -x '[0-9a-f]\{12\}'; }
 # What is left of the native spaces this run saw: a record, a group
 # of a space or its gatekeeper, a process of their host uids (/proc).
 ns_leftovers() {
-	ls "$NS_STATE" 2>/dev/null | sed 's/^/record:/'
+	ns_ids | sed 's/^/record:/'
 	for l_i in $(sort -u "$T/ids" 2>/dev/null); do
 		for l_g in "$l_i" "$l_i-gk"; do
 			for l_c in memory pids cpu; do

@@ -15,7 +15,7 @@
  */
 
 /*
- * fuzz-link: worker-docker/docker_tools.c worker-docker/docker_frames.c worker-docker/docker_harden_tools.c worker-docker/docker_harden.c worker-docker/docker_verify.c worker-docker/docker_verify_res.c worker-docker/docker_netpool.c common/proto/labels.c common/proto/agent.c common/proto/tools_key.c
+ * fuzz-link: common/proto/tools_frame.c worker-docker/docker_frames.c worker-docker/docker_harden_tools.c worker-docker/docker_harden.c worker-docker/docker_verify.c worker-docker/docker_verify_res.c worker-docker/docker_netpool.c common/proto/labels.c common/proto/agent.c common/proto/tools_key.c
  *
  * What the tools-check one-shot gives back, hostile: the first byte is
  * the exit code, the rest the exec's multiplexed output, taken apart by

@@ -90,5 +90,5 @@ mutant "the space's first processes keep spaced-ns's stdout and stderr" $S \
     'if (dup2(fd, STDIN_FILENO) == -1 || dup2(fd, STDOUT_FILENO) == -1 ||\n\t    dup2(fd, STDERR_FILENO) == -1) => if (dup2(fd, STDIN_FILENO) == -1)'
 mutant_expect "the stray process in A's group is ended"
 mutant "no sweep of the groups at spaced-ns's start" worker-ns/ns_ops.c \
-    '\t\tend_all(de->d_name);\n\t\tn++; => \t\tn++;'
+    '\t\tns_end_all(de->d_name);\n\t\tn++; => \t\tn++;'
 mutants_end

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Mutation check of the native place's own suites (regress/native/):
-# a missing limit accepted or refused, the gatekeeper's log turned over.
+# a missing limit accepted or refused, the gatekeeper's log turned over,
+# exec -t, the agent's tools and server.
 # Each mutant names the suite it runs and the row that must go red.
 # Built as mutants/native.sh builds (this tree's objects, only the
 # mutated file rebuilt); under a minute each.
@@ -62,4 +63,17 @@ mutant "resizes go to spaced-docker only" supervisor/spaced/streams.c tty.sh \
 mutant_expect "^SIGKILL: the terminal stays raw"
 mutant "a cancelled exec goes on talking on its streams" worker-ns/ns_exec.c tty.sh \
     'x->tx_open = x->rx_open = 0;\n\t\tnx_free(x); => (void)0;'
+# The agent on native (agent.sh, its tools from the cache).
+mutant "$MUTANT_CONTROL" GNUmakefile agent.sh ""
+mutant_expect "^read-only$"
+mutant "the agent's tools bound read-write" worker-ns/ns_space.c agent.sh \
+    'SPACE_TOOLS_DIR, nl->nl_tools_rw, 0) == -1) => SPACE_TOOLS_DIR, 1, 0) == -1)'
+mutant_expect "^a command the server ran could make no user namespace"
+mutant "the agent's server without the space filter (pid 1 without it)" \
+    worker-ns/ns_space.c agent.sh \
+    'if (ns_filter_space() == -1)\n\t\tdie(errfd, "seccomp");\n\t/* The space => /* The space'
+mutant_expect "^OpenCode ran the command in the space's folder"
+mutant "the agent's server in the space's HOME, not its folder" \
+    worker-ns/ns_space.c agent.sh \
+    'if (chdir(folder) == -1 && chdir("/home/space") == -1) => if (chdir("/home/space") == -1)'
 mutants_end

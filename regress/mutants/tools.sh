@@ -30,10 +30,10 @@ mutant "marker written before the flush" worker-docker/spaced-filler.js \
     "	run('sync', '/bin/sync', [], { timeout: 5 * 60 * 1000 });
  => " filler.sh
 mutant_expect 'tools_verdict::the_rule'
-mutant "42-only rule loosened to any non-zero (unit)" worker-docker/docker_tools.c \
+mutant "42-only rule loosened to any non-zero (unit)" common/proto/tools_frame.c \
     "if (exit_code == TOOLS_MARKER_ABSENT_EXIT) => if (exit_code != 0)" unit
 mutant_expect 'exit 1 of the check \(an unreadable marker\): refused'
-mutant "42-only rule loosened to any non-zero (live)" worker-docker/docker_tools.c \
+mutant "42-only rule loosened to any non-zero (live)" common/proto/tools_frame.c \
     "if (exit_code == TOOLS_MARKER_ABSENT_EXIT) => if (exit_code != 0)" tools.sh
 mutant_expect 'a volume of the name (without labels|with another owner'\''s labels): tools_volume_not_ours'
 mutant "label check of an existing volume skipped" worker-docker/tools_ensure.c \

@@ -37,6 +37,13 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 mount -t tmpfs nodocker /run/spaced && mount -t tmpfs nodocker /var/lib/spaced &&
     touch "$T/empty.conf" && touch /etc/spaced.conf 2>/dev/null
 mount --bind "$T/empty.conf" /etc/spaced.conf 2>/dev/null
+# The agent's tools from the fill's cache (agent.sh fills it), under the
+# install id this state will have: the minutes of npm saved, no more.
+. "$top/regress/lib/toolscache.sh"
+inst=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+echo "$inst" >/var/lib/spaced/install-id && chmod 600 /var/lib/spaced/install-id
+mkdir -m 700 /var/lib/spaced/native
+tools_cache_seed /var/lib/spaced/native "$inst" 0
 for s in /run/docker.sock /var/run/docker.sock; do
 	[ -e "$s" ] && mount --bind /dev/null "$s"
 done
@@ -62,10 +69,12 @@ say sh -c "'$ctl' -j show '$id' | jq -e '.state == \"running\"' >/dev/null && '$
 D="this checkout's code is in it (its HEAD, or a snapshot on top of it)"
 head=$(git -C "$top" rev-parse HEAD)
 say sh -c "'$ctl' exec '$id' -- sh -c 'for d in /spaces/$id/*/; do git -C \"\$d\" rev-parse HEAD HEAD^ 2>/dev/null; done' | grep -qx '$head'"
-D="server, token and attach refuse it, saying why (no agent on native yet)"
-say sh -c "'$ctl' server '$id' GET /global/health 2>&1 | grep -q 'native space runs no agent' &&
-    '$ctl' token '$id' 2>&1 | grep -q 'native space runs no agent' &&
-    '$ctl' attach '$id' </dev/null 2>&1 | grep -q 'native space runs no agent'"
+D="its agent's server answers (the default profile, on the native place)"
+say sh -c "'$ctl' server '$id' GET /global/health | jq -e '.healthy == true' >/dev/null"
+D="and its token is there"
+say sh -c "test \"\$('$ctl' token '$id' | wc -c)\" -eq 44"
+D="run prints the first use: attach"
+say grep -q "attach $id" "$T/run.out"
 D="a command runs in it"
 say sh -c "[ \"\$('$ctl' exec '$id' -- echo inside)\" = inside ]"
 "$ctl" remove "$id" >/dev/null 2>&1

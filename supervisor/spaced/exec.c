@@ -110,10 +110,6 @@ attach_start(struct request *r, struct imsg *imsg)
 		    "attach command");
 		return NULL;
 	}
-	if (place_of(cx.cx_id) == PROC_NS) {
-		request_refuse(r, ERR_NO_ATTACH, NATIVE_NO_AGENT);
-		return NULL;
-	}
 	memset(cx.cx_argv, 0, sizeof(cx.cx_argv));
 	for (i = 0; argv[i] != NULL; i++) {
 		n = strlen(argv[i]) + 1;

@@ -154,7 +154,8 @@ place_send_list(struct request *r, const void *data, size_t len)
 const char *
 place_send(struct request *r, uint32_t type, const void *data, size_t len)
 {
-	enum procid	 p = PROC_DOCKER;
+	/* create and start of a native space: its tools there too */
+	enum procid	 p = r->r_place == PROC_NS ? PROC_NS : PROC_DOCKER;
 	int		 s;
 
 	if (place_admit(r) == -1)

@@ -331,11 +331,9 @@ space_start(struct request *r, struct imsg *imsg)
 		sv_begin(r, cs.cs_id, space_types[i].sp_sv_op);
 	else
 		strlcpy(sv->id, cs.cs_id, sizeof(sv->id));
-	/* A native space runs no agent yet (its tools are Docker's). */
-	if (space_types[i].sp_sv_op != 0 && (type == IMSG_CTL_CREATE ?
-	    r->r_place == PROC_NS : cs.cs_id[0] != '\0' &&
-	    place_of(cs.cs_id) == PROC_NS))
-		sv->none = 1;
+	/* A native space's start: its tools are the native place's. */
+	if (type == IMSG_CTL_START && place_of(cs.cs_id) == PROC_NS)
+		r->r_place = PROC_NS;
 	/* One run of start per space; a stop waits for it. */
 	if (type == IMSG_CTL_START && start_join(r))
 		return NULL;
@@ -350,8 +348,7 @@ space_start(struct request *r, struct imsg *imsg)
 	}
 	/* create and start first make sure of the current tools. */
 	if ((type == IMSG_CTL_CREATE || type == IMSG_CTL_START) &&
-	    !agent_none() && r->r_place != PROC_NS &&
-	    place_of(cs.cs_id) != PROC_NS)
+	    !agent_none())
 		return tools_first(r, sq, space_types[i].sp_place);
 	/* A create without an agent: no token ("") in its request. */
 	(void)place_send_or_refuse(r, space_types[i].sp_place, &cq,
@@ -430,7 +427,7 @@ space_counted_violation(struct request *r, enum procid from,
 /* a cancelled create rolls back, and needs its connections */
 #define ROW_CONN	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, \
 			    AR_ALWAYS, space_conn }
-#define ROW_TOOLS	{ IMSG_TOOLS_DONE, PROC_BIT(PROC_DOCKER), \
+#define ROW_TOOLS	{ IMSG_TOOLS_DONE, PLACE_BITS, \
 			    sizeof(struct tools_done), AR_FINAL, sv_tools }
 #define ROW_READY	{ IMSG_JOURNAL_SERVER_REP, PROC_BIT(PROC_JOURNAL), \
 			    sizeof(struct journal_server_rep), AR_FINAL, \

@@ -431,9 +431,6 @@ int	 place_send_or_refuse(struct request *, uint32_t type, const void *,
 void	 space_req_fill(struct request *, struct space_req *, const char *id);
 /* The place a space id lives on (a native record, or Docker). */
 enum procid place_of(const char *id);
-/* Why server, token, prompt and attach refuse a native space. */
-#define NATIVE_NO_AGENT	"a native space runs no agent yet (its tools are " \
-			    "filled by the Docker place only)"
 /* create's place when the client named none: spaced.conf's choice. */
 enum procid place_default(void);
 #define PLACE_BITS	(PROC_BIT(PROC_DOCKER) | PROC_BIT(PROC_NS))

@@ -66,10 +66,6 @@ server_start(struct request *r, struct imsg *imsg)
 		    "(default agent none)");
 		return NULL;
 	}
-	if (place_of(cv->cv_id) == PROC_NS) {
-		request_refuse(r, ERR_BAD_REQUEST, NATIVE_NO_AGENT);
-		return NULL;
-	}
 	sv->op = SV_OP_SERVER;
 	strlcpy(sv->id, cv->cv_id, sizeof(sv->id));
 	sv_token_read(r);
@@ -89,10 +85,6 @@ token_start(struct request *r, struct imsg *imsg)
 	if (agent_none()) {
 		request_refuse(r, ERR_BAD_REQUEST, "spaces here run no agent "
 		    "(default agent none)");
-		return NULL;
-	}
-	if (place_of(cs.cs_id) == PROC_NS) {
-		request_refuse(r, ERR_BAD_REQUEST, NATIVE_NO_AGENT);
 		return NULL;
 	}
 	sv->op = SV_OP_TOKEN;

@@ -202,8 +202,9 @@ send_file(struct request *r, int fd, uint32_t kind, uint32_t index,
 	tf.tf_kind = kind;
 	tf.tf_index = index;
 	tf.tf_size = size;
-	return worker_compose(PROC_DOCKER, IMSG_TOOLS_FILE, r->r_id, dup, &tf,
-	    sizeof(tf));
+	/* To the place of the ensure: the native one fills its own. */
+	return worker_compose(r->r_place == PROC_NS ? PROC_NS : PROC_DOCKER,
+	    IMSG_TOOLS_FILE, r->r_id, dup, &tf, sizeof(tf));
 }
 
 const char *
@@ -261,7 +262,8 @@ int
 tools_done_read(struct request *r, enum procid from, struct imsg *imsg,
     struct tools_done *td)
 {
-	if (from != PROC_DOCKER || imsg_get_type(imsg) != IMSG_TOOLS_DONE ||
+	if ((from != PROC_DOCKER && from != PROC_NS) ||
+	    imsg_get_type(imsg) != IMSG_TOOLS_DONE ||
 	    imsg_get_data(imsg, td, sizeof(*td)) == -1)
 		return -1;
 	if (memchr(td->td_done.sd_code, '\0', sizeof(td->td_done.sd_code)) ==

@@ -16,7 +16,7 @@
 
 /*
  * The filler's framed stdin: its header line and package.json, built
- * from a checked profile (docker_tools.h).  Pure.
+ * from a checked profile (tools_frame.h).  Pure; both places use it.
  */
 
 #include <jansson.h>
@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "docker_tools.h"
+#include "tools_frame.h"
 #include "tools_key.h"
 
 const char *

@@ -1,0 +1,175 @@
+#!/bin/sh
+# The agent on the native place (issue 25, and issue 23's session): the
+# default profile's OpenCode from a tools folder that spaced-ns filled
+# (a one-shot made like a space, the filler under the host's node behind
+# a gatekeeper whose allowlist is the npm registry), bound read-only at
+# /opt/spaced-tools; the scripted model (agent/model-server.py) behind a
+# grant.  server, prompt, sessions, token; then the confinement rows with
+# the server running (its uid, no capability, no_new_privs, seccomp; the
+# tools read-only and root's; the token in no argv or environment).  The
+# fill is cached under /var/cache/spaced/native-tools, keyed by its
+# inputs (as tools/images.sh caches the images): a minute or two warm.
+dir=$(cd "$(dirname "$0")" && pwd)
+ca=${SPACED_TOOLS_CA:-}
+[ -z "$ca" ] && [ -f /etc/ssl/certs/ca-certificates.crt ] &&
+    ca=/etc/ssl/certs/ca-certificates.crt
+SPACED_TEST_PLACE=native
+SPACED_AGENT_CONF=""
+SPACED_EXTRA_CONF=${ca:+"tools ca bundle \"$ca\""}
+. "$dir/../contract/lib.sh"
+. "$dir/../agent/lib.sh"
+
+jqf() { jq -e "$@" >/dev/null 2>&1; }
+rnd() { od -An -N16 -tx1 /dev/urandom | tr -d ' \n'; }
+command -v node >/dev/null ||
+    { not_ok "the host has node (tools/deps.sh: nodejs)"; finish; }
+# A /30 of its own in 198.51.100.0/24 (agent/turn.sh has .1/.2,
+# session/agent.sh .201/.202): the longer prefix wins.
+NM=spaced-nsag-$$ HOSTIP=198.51.100.205 MODEL=198.51.100.206
+KEY=sk-spaced-$(rnd)
+TOKEN=spaced-nsag-$(rnd | cut -c1-12)
+# (and what a command the server starts may do: a user namespace of its
+# own is refused by the space filter, which it inherits through pid 1)
+CMD="echo $TOKEN > ns.txt; (unshare -U true 2>/dev/null && echo made || echo refused) > userns.txt; cat ns.txt"
+umask 077
+printf '%s\n' "$KEY" >"$T/key"
+umask 022
+trap model_gone EXIT
+at_finish model_gone
+
+# --- the fill's cache (lib/toolscache.sh) ------------------------------------
+. "$dir/../lib/toolscache.sh"
+tools_dir() { ls -d "$NS_STATE/tools/spaced-tools-$INSTALL-0-"* 2>/dev/null |
+    grep -v '\.fill$' | head -n 1; }
+# SPACED_NATIVE_FILL=1: no cache, the fill itself (a minute or so more).
+seeded=
+[ -n "${SPACED_NATIVE_FILL:-}" ] || ! tools_cache_seed "$NS_STATE" "$INSTALL" 0 ||
+    seeded=1
+
+# --- the model, on a documentation address in a namespace of ours --------
+model_up "$NM" "va$$" "vb$$" "$HOSTIP" "$MODEL" 30 "$CMD" 900
+
+# --- create: the tools, the space, the server ----------------------------
+t0=$(date +%s.%N)
+id=$(sc create -n nsagent) || {
+	sed 's/^/# /' "$T/sd/log" | grep -i 'tools\|fill\|ns' | tail -20
+	not_ok "create with the default agent on the native place"; finish; }
+echo "# create (tools fill included when not cached): $(echo "$(date +%s.%N) - $t0" | bc) s"
+ok "create answers once OpenCode's server is ready ($id)"
+check "the space is native" sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j show $id | jq -e '.place == \"native\"' >/dev/null"
+td=$(tools_dir)
+check "its tools are a folder of the native place's ($td)" test -f "$td/.spaced-filled"
+if [ -z "$seeded" ]; then
+	check "spaced-ns filled the folder (its log: a fill begun and done)" \
+	    sh -c "grep -q 'tools: filling spaced-tools-$INSTALL-0-' '$sd/log' &&
+	    grep -q 'tools: spaced-tools-$INSTALL-0-[0-9a-f]* filled' '$sd/log'"
+	check "and nothing of its one-shot is left (its folder, its staging)" \
+	    sh -c "test -z \"\$(ls -d '$NS_STATE'/tools/*.fill 2>/dev/null)\" &&
+	    test -z \"\$(ls '$NS_STATE' | grep -vx 'tools\\|$id')\""
+	tools_cache_keep "$td"
+fi
+check "the tools are root's, every file of them" \
+    sh -c "test -z \"\$(find '$td' ! -user 0 -print -quit)\" && test -n \"\$(find '$td' -user 0 -print -quit)\""
+check "and no file of them is writable but by root" \
+    sh -c "test -z \"\$(find '$td' ! -type l -perm /022 -print -quit)\""
+check "its health answers inside the space" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' server $id GET /global/health | jq -e '.healthy == true' >/dev/null"
+
+# --- a prompt through a grant, sessions ------------------------------------
+printf 'Bearer %s\n' "$KEY" | sc grant "$id" model "http://$MODEL:8000" authorization
+sc prompt "$id" "Run the command the tool call gives." >"$T/p.out" 2>"$T/p.err"
+rc=$?
+check "prompt: exits 0 ($rc)" test "$rc" -eq 0
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$T/p.err" | tail -5
+check "prompt: the final answer is the model's, with the command's output" \
+    sh -c "tail -n 1 '$T/p.out' | grep -qx 'spaced-final: $TOKEN'"
+check "prompt: the tool call and its status on stderr" \
+    grep -q '^tool bash: completed' "$T/p.err"
+check "OpenCode ran the command in the space's folder" \
+    test "$(sc exec "$id" -- cat "/spaces/$id/ns.txt")" = "$TOKEN"
+check "the model saw the grant's key" jqf -s \
+    'map(select(.answer and .key == "match")) | length >= 2' "$T/model.log"
+sc -j sessions "$id" >"$T/sessions.j"
+check "sessions: the prompt's session is listed" jqf 'length >= 1' "$T/sessions.j"
+
+# --- attach: the agent's own screen, under tmux -----------------------------
+TS="spaced-nsag-$$"
+TM() { tmux -L "$TS" "$@"; }
+at_finish 'tmux -L "$TS" kill-server 2>/dev/null'
+TM -f /dev/null new-session -d -s a -x 120 -y 40 "env PS1='host\$ ' sh" ||
+    { not_ok "tmux starts (tools/deps.sh)"; finish; }
+TM set-option -g status off
+seen() { wait_for "${2:-60}" sh -c "tmux -L '$TS' capture-pane -p -t a | grep -qF -- \"\$1\"" _ "$1"; }
+TM send-keys -t a "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' attach $id" Enter
+check "attach: the agent's screen is drawn (its prompt box names the mode)" seen "Build" 120
+TM send-keys -t a C-c
+check "leaving attach: back on the host, the server still answers" \
+    sh -c "sleep 1; '$tree/bin/spacectl' -s '$sd/run/spaced.sock' server $id GET /global/health >/dev/null"
+TM kill-server 2>/dev/null
+
+# --- confinement with the server running -----------------------------------
+srv=
+for p in $(ns_pids "$id" space); do
+	tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q 'opencode.* serve' &&
+	    { srv=$p; break; }
+done
+check "the server is a process of the space's group (control: found, pid $srv)" test -n "$srv"
+st() { sed -n "s/^$1:[[:space:]]*//p" "/proc/${srv:-0}/status" 2>/dev/null; }
+uid=$(space_uid "$id")
+check "the server runs as the space's uid ($uid), not root" \
+    sh -c "test \"\$(echo '$(st Uid)' | tr -s '\t ' ' ')\" = '$uid $uid $uid $uid'"
+check "with no capability (CapEff, CapPrm, CapBnd 0)" \
+    sh -c "test '$(st CapEff)' = 0000000000000000 && test '$(st CapPrm)' = 0000000000000000 && test '$(st CapBnd)' = 0000000000000000"
+check "with no_new_privs" test "$(st NoNewPrivs)" = 1
+check "under a seccomp filter (mode 2)" test "$(st Seccomp)" = 2
+# (spaced-ns's own filter is inherited by all it starts, so the mode
+# alone cannot tell the space filter: what it refuses can.)
+check "a command the server ran could make no user namespace (the space filter)" \
+    test "$(sc exec "$id" -- cat "/spaces/$id/userns.txt")" = refused
+check "  control: the same uid on the host, unfiltered, makes one" \
+    setpriv --reuid="$uid" --regid="$uid" --clear-groups unshare -U true
+check "in the space's network namespace, not the host's" \
+    sh -c "test \"\$(readlink /proc/${srv:-0}/ns/net)\" != \"\$(readlink /proc/self/ns/net)\""
+sc exec "$id" -- sh -c 'grep " /opt/spaced-tools " /proc/self/mountinfo' >"$T/mnt"
+check "the tools are mounted in the space (control: its mount row, $(cut -d' ' -f5,6 "$T/mnt"))" \
+    grep -q ' /opt/spaced-tools ' "$T/mnt"
+check "read-only" sh -c "cut -d' ' -f6 '$T/mnt' | tr , '\n' | grep -qx ro"
+check "a write into the tools is refused" \
+    sh -c "! '$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec $id -- sh -c 'echo x > /opt/spaced-tools/planted' 2>/dev/null"
+check "  control: the same write into the space's folder works" \
+    sc exec "$id" -- sh -c "echo x > /spaces/$id/planted"
+check "  and the host's folder is untouched" test ! -e "$td/planted"
+
+# --- the token: in the space's file only ------------------------------------
+tok=$(sc token "$id")
+check "the token is there (control: 43 characters)" test "${#tok}" = 43
+printf '%s\n' "$tok" >"$T/tok"
+# The server takes it from the file into its own environment (the
+# profile's password variable), inside the space, as on Docker.
+ns_pids "$id" space >"$T/spids"
+for p in $(cat "$T/spids"); do cat "/proc/$p/environ"; done >"$T/spenv" 2>/dev/null
+check "the server's environment inside the space holds it (control: the dump is real)" \
+    grep -qaF -f "$T/tok" "$T/spenv"
+for p in $(cat "$T/spids"); do cat "/proc/$p/cmdline"; done >"$T/spargv" 2>/dev/null
+check "  control: the argv dump holds the server's" grep -qa serve "$T/spargv"
+lacks "the token is in no argv of the space" "$T/spargv" -aF -f "$T/tok"
+for p in /proc/[0-9]*; do
+	grep -qx "${p#/proc/}" "$T/spids" ||
+	    cat "$p/environ" "$p/cmdline" 2>/dev/null
+done >"$T/hostprocs"
+check "  control: the host's dump holds spaced's own argv" grep -qaF "$sd" "$T/hostprocs"
+lacks "nor in any argv or environment of the host's processes outside it" \
+    "$T/hostprocs" -aF -f "$T/tok"
+lacks "nor in spaced's log" "$sd/log" -aF -f "$T/tok"
+lacks "nor in the gatekeeper's log" "$NS_STATE/$id/gk.log" -aF -f "$T/tok"
+
+# --- stop and start keep the token, the server comes back ------------------
+check "stop" sc stop "$id"
+check "start waits for the server again" sc start "$id"
+check "the token stayed" test "$(sc token "$id")" = "$tok"
+check "and the server answers with it" sc server "$id" GET /global/health
+
+check "remove" sc remove "$id"
+check "the tools stay for the next space (as Docker's volume)" test -f "$td/.spaced-filled"
+model_gone
+finish
