@@ -151,7 +151,7 @@ space_run(const struct ns_space *ns, const struct space_req *sq, char *err,
 	for (i = 0; i < WAIT_STEPS && access(sock, F_OK) == -1; i++) {
 		if (!ns_alive(ns->ns_id, "gk")) {
 			snprintf(err, len, "the gatekeeper exited: see "
-			    "gk.log and spaced's log");
+			    "its gk.err");
 			goto fail;
 		}
 		nap();
@@ -159,6 +159,7 @@ space_run(const struct ns_space *ns, const struct space_req *sq, char *err,
 	if ((spid = ns_space_launch(ns, sq->sq_hosts, err, len)) == -1 ||
 	    ns_pid_write(ns->ns_id, "init", spid) == -1)
 		goto fail;
+	ns_helper_spawn(ns, spid);
 	return 0;
 fail:
 	if (err[0] == '\0')
