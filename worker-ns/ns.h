@@ -106,6 +106,8 @@ pid_t		 ns_enter_exec(const struct ns_space *, int target,
 		    const struct ns_tty *);
 int		 ns_enter(const struct ns_space *, int target,
 		    pid_t target_pid, const char **what);
+int		 ns_enter_ns(const struct ns_space *, int target,
+		    pid_t target_pid, const char **what);
 __dead void	 ns_command(const struct ns_space *, int target,
 		    char *const argv[], int life, const struct ns_tty *);
 void		 ns_close_others(int, int, int);
@@ -158,6 +160,8 @@ int		 ns_gkerr_open(const char *id, uid_t);
 off_t		 ns_gklog_since(const char *id, dev_t, ino_t, uint32_t since);
 /* ns_helper.c: a space's commands, forked by a process kept inside */
 void		 ns_helper_base(struct event_base *);
+void		 ns_helper_prepare(const struct ns_space *);
+void		 ns_helper_end(const char *id);
 void		 ns_helper_spawn(const struct ns_space *, pid_t init);
 int		 ns_helper_exec(const struct ns_space *, pid_t init,
 		    char *const argv[], int fds[3], const struct ns_tty *,

@@ -333,19 +333,19 @@ helper_answer(int fd, short ev, void *arg)
 }
 
 /*
- * Not waited for: its join of the space's groups waits out an RCU grace
- * period, which create need not.  Commands sent meanwhile queue on its
- * socket; a helper that cannot enter says why on spaced-ns's stderr
- * (spaced's log: our words, none of the space's) and exits, and its
- * commands end as killed.
+ * A helper that joins the space's groups at once and then waits for the
+ * pid 1 to enter by (helper_enter): a join of a v1 group waits out an
+ * RCU grace period, which create lets run while its gatekeeper starts.
+ * A helper that cannot join or enter says why on spaced-ns's stderr
+ * (spaced's log: our words, none of the space's) and exits.
  */
 static struct helper *
-helper_spawn(const struct ns_space *ns, pid_t init, char *err, size_t len)
+helper_fork(const struct ns_space *ns, char *err, size_t len)
 {
 	struct helper	*h;
-	const char	*what;
+	const char	*what = "spaced-ns: the cgroup";
 	int		 sp[2];
-	pid_t		 pid, parent = getpid();
+	pid_t		 pid, parent = getpid(), init;
 
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) == -1) {
 		snprintf(err, len, "spaced-ns: socketpair: %s", strerror(errno));
@@ -362,7 +362,13 @@ helper_spawn(const struct ns_space *ns, pid_t init, char *err, size_t len)
 		    getppid() != parent)
 			_exit(1);
 		ns_close_others(sp[1], -1, -1);
-		if (ns_enter(ns, 0, init, &what) == -1) {
+		if (ns_cgroup_join(ns->ns_id, getpid()) == 0) {
+			if (recv(sp[1], &init, sizeof(init), 0) != sizeof(init))
+				_exit(0);	/* not wanted after all */
+			if (ns_enter_ns(ns, 0, init, &what) == 0)
+				what = NULL;
+		}
+		if (what != NULL) {
 			dprintf(STDERR_FILENO, "space %s: its exec helper: "
 			    "%s: %s\n", ns->ns_id, what, strerror(errno));
 			_exit(1);
@@ -371,6 +377,7 @@ helper_spawn(const struct ns_space *ns, pid_t init, char *err, size_t len)
 			_exit(1);
 		/* Nothing of it for a core file or for /proc's readers. */
 		(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+		nh_answer(sp[1], 0, 0);
 		nh_loop(ns, sp[1]);
 	}
 	close(sp[1]);
@@ -380,13 +387,44 @@ helper_spawn(const struct ns_space *ns, pid_t init, char *err, size_t len)
 		return NULL;
 	}
 	strlcpy(h->h_id, ns->ns_id, sizeof(h->h_id));
-	h->h_init = init;
 	h->h_sock = sp[0];
+	/* An end before it entered is seen too, and lets go of it. */
 	event_set(&h->h_ev, h->h_sock, EV_READ | EV_PERSIST, helper_answer, h);
 	event_base_set(nh_base, &h->h_ev);
 	event_add(&h->h_ev, NULL);
 	TAILQ_INSERT_TAIL(&helpers, h, h_entry);
 	return h;
+}
+
+/* Into the namespaces of init; its word that it is there: 0, or -1. */
+static int
+helper_enter(struct helper *h, pid_t init, char *err, size_t len)
+{
+	struct timeval	 tv = { 5, 0 };	/* a join takes ms, even loaded */
+	struct nh_ans	 an;
+
+	if (setsockopt(h->h_sock, SOL_SOCKET, SO_RCVTIMEO, &tv,
+	    sizeof(tv)) == -1 || send(h->h_sock, &init, sizeof(init),
+	    MSG_NOSIGNAL) != sizeof(init) || recv(h->h_sock, &an, sizeof(an),
+	    0) != sizeof(an) || an.an_token != 0) {
+		snprintf(err, len, "spaced-ns: the exec helper did not enter "
+		    "the space (spaced's log says why)");
+		helper_drop(h);
+		return -1;
+	}
+	h->h_init = init;
+	return 0;
+}
+
+static struct helper *
+helper_find(const char *id)
+{
+	struct helper	*h;
+
+	TAILQ_FOREACH(h, &helpers, h_entry)
+		if (strcmp(h->h_id, id) == 0)
+			return h;
+	return NULL;
 }
 
 /* The space's helper, made anew when its pid 1 is another. */
@@ -395,26 +433,53 @@ helper_get(const struct ns_space *ns, pid_t init, char *err, size_t len)
 {
 	struct helper	*h;
 
-	TAILQ_FOREACH(h, &helpers, h_entry)
-		if (strcmp(h->h_id, ns->ns_id) == 0)
-			break;
-	if (h != NULL && h->h_init == init)
+	if ((h = helper_find(ns->ns_id)) != NULL && h->h_init == init)
 		return h;
 	if (h != NULL)
 		helper_drop(h);
-	return helper_spawn(ns, init, err, len);
+	if ((h = helper_fork(ns, err, len)) == NULL ||
+	    helper_enter(h, init, err, len) == -1)
+		return NULL;
+	return h;
 }
 
-/* At create and start: the first exec need not wait for it. */
+/* The space ends: so does its helper, and what it ran ends as killed. */
+void
+ns_helper_end(const char *id)
+{
+	struct helper	*h;
+
+	if ((h = helper_find(id)) != NULL)
+		helper_drop(h);
+}
+
+/* At create and start, once the groups are made: it joins them meanwhile. */
+void
+ns_helper_prepare(const struct ns_space *ns)
+{
+	struct helper	*h;
+	char		 err[SPACE_DONE_MESSAGE_MAX];
+
+	if ((h = helper_find(ns->ns_id)) != NULL)
+		helper_drop(h);
+	if (helper_fork(ns, err, sizeof(err)) == NULL)
+		log_warnx("space %s: its exec helper: %s", ns->ns_id, err);
+}
+
+/* Once its pid 1 runs: the first exec need not wait for the helper. */
 void
 ns_helper_spawn(const struct ns_space *ns, pid_t init)
 {
-	char	 err[SPACE_DONE_MESSAGE_MAX];
+	struct helper	*h;
+	char		 err[SPACE_DONE_MESSAGE_MAX];
 
 	err[0] = '\0';
-	if (helper_get(ns, init, err, sizeof(err)) == NULL)
-		log_warnx("space %s: its exec helper: %s", ns->ns_id,
-		    err[0] != '\0' ? err : strerror(errno));
+	if ((h = helper_find(ns->ns_id)) != NULL && h->h_init == 0)
+		(void)helper_enter(h, init, err, sizeof(err));
+	else
+		(void)helper_get(ns, init, err, sizeof(err));
+	if (err[0] != '\0')
+		log_warnx("space %s: %s", ns->ns_id, err);
 }
 
 static int

@@ -70,6 +70,7 @@ end_all(const char *id)
 	char	 gk[SPACE_ID_SIZE + 4];
 	int	 i;
 
+	ns_helper_end(id);
 	snprintf(gk, sizeof(gk), "%s-gk", id);
 	for (i = 0; i < WAIT_STEPS; i++) {
 		if (ns_cgroup_kill(id) + ns_cgroup_kill(gk) == 0)
@@ -142,6 +143,8 @@ space_run(const struct ns_space *ns, const struct space_req *sq, char *err,
 		snprintf(err, len, "the %s limit cannot be set", missing);
 		return -1;
 	}
+	/* Its exec helper joins the groups while the gatekeeper starts. */
+	ns_helper_prepare(ns);
 	if ((gpid = ns_gk_launch(ns, err, len)) == -1 ||
 	    ns_pid_write(ns->ns_id, "gk", gpid) == -1)
 		goto fail;

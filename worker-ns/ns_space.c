@@ -558,22 +558,18 @@ ns_gk_launch(const struct ns_space *ns, char *err, size_t errlen)
 }
 
 /*
- * In a child of spaced-ns: the group and the namespaces of a space
- * (target 0) or of its gatekeeper (1), through a pidfd.  Its children
- * are born in the target's pid namespace; it stays in ours.  On -1,
- * what says which step failed, and errno why.
+ * In a child of spaced-ns: the namespaces of a space (target 0) or of
+ * its gatekeeper (1), through a pidfd.  Its children are born in the
+ * target's pid namespace; it stays in ours.  On -1, what says which step
+ * failed, and errno why.
  */
 int
-ns_enter(const struct ns_space *ns, int target, pid_t target_pid,
+ns_enter_ns(const struct ns_space *ns, int target, pid_t target_pid,
     const char **what)
 {
-	char	 cg[SPACE_ID_SIZE + 4];
 	int	 pidfd, flags;
 
-	snprintf(cg, sizeof(cg), "%s%s", ns->ns_id, target ? "-gk" : "");
-	*what = "cgroup";
-	if (ns_cgroup_join(cg, getpid()) == -1)
-		return -1;
+	(void)ns;
 	flags = target ? CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC |
 	    CLONE_NEWUTS : CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC |
 	    CLONE_NEWUTS | CLONE_NEWNET | CLONE_NEWCGROUP;
@@ -588,6 +584,20 @@ ns_enter(const struct ns_space *ns, int target, pid_t target_pid,
 	}
 	close(pidfd);
 	return 0;
+}
+
+/* The target's group first (its limits), then its namespaces. */
+int
+ns_enter(const struct ns_space *ns, int target, pid_t target_pid,
+    const char **what)
+{
+	char	 cg[SPACE_ID_SIZE + 4];
+
+	snprintf(cg, sizeof(cg), "%s%s", ns->ns_id, target ? "-gk" : "");
+	*what = "cgroup";
+	if (ns_cgroup_join(cg, getpid()) == -1)
+		return -1;
+	return ns_enter_ns(ns, target, target_pid, what);
 }
 
 /*
