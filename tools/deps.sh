@@ -1,7 +1,12 @@
 #!/bin/sh
 # Installs the Debian packages spaced needs to build, test and run, when
 # they are missing.  Needs root to install; a plain user gets the list.
+# -o (make run): Docker is optional: where docker.io cannot be installed
+# (no candidate, no network), it says so and goes on, and make run's
+# space is on the native place.
 set -eu
+optional=
+[ "${1:-}" = -o ] && optional=docker.io
 
 pkgs="build-essential pkg-config libbsd-dev libevent-dev libjansson-dev
 libgit2-dev libssl-dev libseccomp-dev libcriterion-dev mandoc docker.io
@@ -33,15 +38,38 @@ for c in $cmds; do
 	command -v "${c%%:*}" >/dev/null 2>&1 && continue
 	case " $missing " in *" ${c#*:} "*) ;; *) missing="$missing ${c#*:}" ;; esac
 done
-[ -z "$missing" ] && exit 0
+# What may be left out comes apart from the rest.
+later=
+case " $missing " in *" $optional "*)
+	[ -n "$optional" ] && later=$optional &&
+	    missing=$(echo "$missing" | tr ' ' '\n' | grep -vx "$optional" |
+	    tr '\n' ' ' | sed 's/ *$//')
+esac
+[ -z "$missing" ] && [ -z "$later" ] && exit 0
 
+nodocker() {
+	echo "deps: $later $1: make run goes on with the native place" \
+	    "(no Docker engine; README)" >&2
+	exit 0
+}
 if [ "$(id -u)" -ne 0 ]; then
-	echo "deps: missing Debian packages:$missing" >&2
-	echo "deps: install them as root: apt-get install$missing" >&2
-	exit 1
+	if [ -n "$missing" ]; then
+		echo "deps: missing Debian packages:$missing $later" >&2
+		echo "deps: install them as root: apt-get install$missing $later" >&2
+		exit 1
+	fi
+	nodocker "is not installed (root could install it)"
 fi
-echo "deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >/dev/null
-# shellcheck disable=SC2086
-apt-get install -y -q --no-install-recommends $missing >/dev/null
+if [ -n "$missing" ]; then
+	echo "deps: installing$missing"
+	apt-get update -q >/dev/null
+	# shellcheck disable=SC2086
+	apt-get install -y -q --no-install-recommends $missing >/dev/null
+fi
+[ -n "$later" ] || exit 0
+echo "deps: installing $later"
+{ [ -n "$missing" ] || apt-get update -q >/dev/null; } ||
+    nodocker "cannot be installed (apt-get update failed)"
+apt-get install -y -q --no-install-recommends "$later" >/dev/null ||
+    nodocker "cannot be installed here"

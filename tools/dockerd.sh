@@ -14,8 +14,15 @@ if ! [ -x "$(command -v dockerd 2>/dev/null)" ]; then
 fi
 echo "dockerd: starting"
 nohup dockerd >/var/log/spaced-dockerd.log 2>&1 </dev/null &
+pid=$!
 i=0
 while ! ping; do
+	# A daemon that cannot run here (no privileges for its mounts, say)
+	# exits at once: no need to wait the 30 s.
+	if ! kill -0 "$pid" 2>/dev/null; then
+		echo "dockerd: exited at start; see /var/log/spaced-dockerd.log" >&2
+		exit 1
+	fi
 	i=$((i + 1))
 	if [ $i -gt 60 ]; then
 		echo "dockerd: did not answer within 30 s; see /var/log/spaced-dockerd.log" >&2

@@ -111,6 +111,7 @@ static void
 ns_serve(struct event_base *base)
 {
 	ns_exec_base(base);
+	ns_helper_base(base);
 	ns_gklog_base(base);
 	ns_tools_base(base);
 	signal_set(&sigchld, SIGCHLD, ns_sigchld, NULL);

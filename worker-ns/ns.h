@@ -31,6 +31,7 @@
 
 #include "imsg.h"
 #include "labels.h"
+#include "log.h"
 #include "place_proto.h"
 #include "space_agent.h"
 
@@ -46,6 +47,8 @@
 #define NS_GK_CTLDIR		"/tmp"	/* its control.sock, 0600, private */
 #define NS_GK_LOG_MAX		(10LL << 20)	/* gk.log, as Docker's cap */
 #define NS_GK_LOG_FILES		5	/* gk.log and gk.log.1 to .4 */
+#define NS_GK_ERR_MAX		(1LL << 20)	/* gk.err: its own warnings */
+#define NS_GK_ERR_FILES		2	/* gk.err and gk.err.1 */
 #define NS_CGROOT		"/sys/fs/cgroup"
 #define NS_CGNAME		"spaced-ns"
 
@@ -112,6 +115,14 @@ struct ns_tty {
 pid_t		 ns_enter_exec(const struct ns_space *, int target,
 		    pid_t target_pid, char *const argv[], int fds[3],
 		    const struct ns_tty *);
+int		 ns_enter(const struct ns_space *, int target,
+		    pid_t target_pid, const char **what);
+int		 ns_enter_ns(const struct ns_space *, int target,
+		    pid_t target_pid, const char **what);
+__dead void	 ns_command(const struct ns_space *, int target,
+		    char *const argv[], int life, const struct ns_tty *);
+void		 ns_close_others(int, int, int);
+int		 ns_null_stdio(void);
 const char	*ns_probe(char *err, size_t errlen);
 /* Why the native place is absent here; then ns_probe says it. */
 void		 ns_unavailable_set(const char *);
@@ -178,6 +189,19 @@ extern const char *const ns_space_env[];
 /* ns_gklog.c: the gatekeeper's stdout into gk.log, turned over */
 void		 ns_gklog_base(struct event_base *);
 int		 ns_gklog_open(const char *id, uid_t);
+int		 ns_gkerr_open(const char *id, uid_t);
+off_t		 ns_gklog_since(const char *id, dev_t, ino_t, uint32_t since);
+/* ns_helper.c: a space's commands, forked by a process kept inside */
+void		 ns_helper_base(struct event_base *);
+void		 ns_helper_prepare(const struct ns_space *);
+void		 ns_helper_end(const char *id);
+void		 ns_helper_spawn(const struct ns_space *, pid_t init);
+int		 ns_helper_exec(const struct ns_space *, pid_t init,
+		    char *const argv[], int fds[3], const struct ns_tty *,
+		    void (*ended)(void *, int), void *arg, uint32_t *token,
+		    char *err, size_t errlen);
+void		 ns_helper_kill(uint32_t token);
+void		 ns_helper_forget(uint32_t token);
 /* ns_tty.c: exec -t */
 char		**ns_tty_env(const char *const *);
 int		 ns_tty_inner(const struct ns_tty *);

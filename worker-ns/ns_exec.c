@@ -44,7 +44,8 @@
 
 struct nx {
 	uint32_t		 peerid;
-	pid_t			 pid;
+	pid_t			 pid;		/* beside a gatekeeper */
+	uint32_t		 token;		/* in a space: its helper's */
 	int			 status;
 	int			 exited;
 	int			 fd[3];		/* stdin (ours to write), out, err */
@@ -70,6 +71,16 @@ static struct event_base *nx_base;
 
 static void	nx_arm(struct nx *);
 static void	nx_finish(struct nx *);
+
+/* SIGKILL to the command; its end comes as any end. */
+static void
+nx_kill(struct nx *x)
+{
+	if (x->pid > 0)
+		kill(x->pid, SIGKILL);
+	else if (x->token != 0)
+		ns_helper_kill(x->token);
+}
 
 /* stdin that comes after its command ended: taken and credited. */
 static void
@@ -126,6 +137,8 @@ nx_free(struct nx *x)
 {
 	size_t	 i;
 
+	if (x->token != 0)
+		ns_helper_forget(x->token);
 	for (i = 0; i < 3; i++)
 		nx_close(x, (int)i);
 	if (x->tx_open)
@@ -172,8 +185,7 @@ nx_read(int fd, short ev, void *arg)
 	x->out_bytes += n;
 	if (x->out_max > 0 && x->out_bytes > x->out_max) {
 		x->too_large = 1;
-		if (x->pid > 0)
-			kill(x->pid, SIGKILL);
+		nx_kill(x);
 		nx_close(x, 1);
 		nx_close(x, 2);
 		nx_finish(x);
@@ -284,8 +296,7 @@ nx_timeout(int fd, short ev, void *arg)
 	(void)fd;
 	(void)ev;
 	x->timed_out = 1;
-	if (x->pid > 0)
-		kill(x->pid, SIGKILL);
+	nx_kill(x);
 }
 
 static void
@@ -344,6 +355,18 @@ nx_exited(pid_t pid, int status)
 			nx_finish(execs[i]);
 			return;
 		}
+}
+
+/* From a space's helper: its command ended. */
+static void
+nx_ended(void *arg, int status)
+{
+	struct nx	*x = arg;
+
+	x->token = 0;
+	x->exited = 1;
+	x->status = status;
+	nx_finish(x);
 }
 
 void
@@ -411,8 +434,7 @@ ns_exec_cancel(uint32_t peerid)
 	for (i = 0; i < EXECS_MAX; i++) {
 		if ((x = execs[i]) == NULL || x->peerid != peerid)
 			continue;
-		if (x->pid > 0)
-			kill(x->pid, SIGKILL);
+		nx_kill(x);
 		if (x->tx_open)
 			worker_stream_unregister(x->tx.st_id);
 		if (x->rx_open)
@@ -485,6 +507,7 @@ ns_exec_start(uint32_t peerid, struct imsg *imsg)
 	pid_t				 target = 0;
 	struct timeval			 tv;
 	const char			*why = NULL;
+	char				 errmsg[SPACE_DONE_MESSAGE_MAX];
 
 	if (imsg_get_data(imsg, &se, sizeof(se)) == -1 ||
 	    memchr(se.se_space.sq_owner, '\0', sizeof(se.se_space.sq_owner)) ==
@@ -563,8 +586,15 @@ ns_exec_start(uint32_t peerid, struct imsg *imsg)
 	tty.sock = sp[1];
 	tty.rows = se.se_rows;
 	tty.cols = se.se_cols;
-	x->pid = ns_enter_exec(&ns, se.se_target, target, argv, fds,
-	    sp[1] != -1 ? &tty : NULL);
+	if (se.se_target)
+		x->pid = ns_enter_exec(&ns, se.se_target, target, argv, fds,
+		    sp[1] != -1 ? &tty : NULL);
+	else if (ns_helper_exec(&ns, target, argv, fds, sp[1] != -1 ?
+	    &tty : NULL, nx_ended, x, &x->token, errmsg,
+	    sizeof(errmsg)) == -1) {
+		log_warnx("exec in %s: %s", ns.ns_id, errmsg);
+		x->pid = -1;
+	}
 	close(in[0]);
 	close(out[1]);
 	close(err[1]);

@@ -18,7 +18,7 @@
  * A native gatekeeper's stdout (its journal lines): a pipe spaced-ns
  * copies unread into gk.log, turned over at the Docker place's cap into
  * gk.log.1 to .4 (five files of 10 MiB, as its json-file driver keeps),
- * at a line's end.
+ * at a line's end.  Its stderr likewise into gk.err, with a smaller cap.
  */
 
 #include <sys/queue.h>
@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -38,16 +39,38 @@
 
 #define GKL_PIPE_SIZE	(1 << 20)	/* a burst never stalls the gatekeeper */
 #define GKL_CHUNK	65536
+#define GKL_MARKS	64	/* seconds of writing since's cursor knows */
+
+/*
+ * The first write of a second s: every byte before off (a line's start)
+ * was copied before s, so a collection since s may begin at off.
+ */
+struct gkl_mark {
+	time_t			 sec;
+	off_t			 off;
+};
 
 struct gkl {
 	TAILQ_ENTRY(gkl)	 entry;
 	char			 id[SPACE_ID_SIZE];
+	const char		*leaf;		/* gk.log, or gk.err */
+	off_t			 max;		/* a file's cap */
+	int			 files;		/* kept, the live one counted */
 	int			 rfd;
 	int			 out;
 	off_t			 size;
+	off_t			 line_end;	/* after gk.log's last newline */
+	dev_t			 dev;		/* gk.log's, for the marks */
+	ino_t			 ino;
+	struct gkl_mark		 marks[GKL_MARKS];
+	size_t			 nmarks;	/* a ring: the oldest at first */
+	size_t			 first;
+	time_t			 floor;		/* bytes before the marks: by then */
 	struct event		 ev;
 };
 static TAILQ_HEAD(, gkl)	 gkls = TAILQ_HEAD_INITIALIZER(gkls);
+static const char		 gk_log[] = "gk.log";
+static const char		 gk_err[] = "gk.err";
 static struct event_base	*gkl_base;
 
 void
@@ -62,11 +85,18 @@ gkl_open(struct gkl *g)
 	char		 path[PATH_MAX];
 	struct stat	 st;
 
-	if (ns_path(path, sizeof(path), g->id, "gk.log") == -1 ||
+	if (ns_path(path, sizeof(path), g->id, g->leaf) == -1 ||
 	    (g->out = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC |
 	    O_NOFOLLOW, 0600)) == -1)
 		return -1;
-	g->size = fstat(g->out, &st) == 0 ? st.st_size : 0;
+	memset(&st, 0, sizeof(st));
+	(void)fstat(g->out, &st);
+	g->size = g->line_end = st.st_size;
+	g->dev = st.st_dev;
+	g->ino = st.st_ino;
+	/* What a run before this one wrote: at its last change at latest. */
+	g->floor = st.st_size > 0 ? st.st_mtim.tv_sec : 0;
+	g->nmarks = g->first = 0;
 	return 0;
 }
 
@@ -80,22 +110,22 @@ gkl_rotate(struct gkl *g)
 	if (g->out != -1)
 		close(g->out);
 	g->out = -1;
-	snprintf(leaf, sizeof(leaf), "gk.log.%d", NS_GK_LOG_FILES - 1);
+	snprintf(leaf, sizeof(leaf), "%s.%d", g->leaf, g->files - 1);
 	if (ns_path(to, sizeof(to), g->id, leaf) == -1)
 		return;
 	(void)unlink(to);
-	for (i = NS_GK_LOG_FILES - 2; i >= 0; i--) {
+	for (i = g->files - 2; i >= 0; i--) {
 		if (i == 0)
-			strlcpy(leaf, "gk.log", sizeof(leaf));
+			strlcpy(leaf, g->leaf, sizeof(leaf));
 		else
-			snprintf(leaf, sizeof(leaf), "gk.log.%d", i);
+			snprintf(leaf, sizeof(leaf), "%s.%d", g->leaf, i);
 		if (ns_path(from, sizeof(from), g->id, leaf) == -1)
 			return;
 		(void)rename(from, to);
 		strlcpy(to, from, sizeof(to));
 	}
 	if (gkl_open(g) == -1)
-		log_warn("space %s: gk.log", g->id);
+		log_warn("space %s: %s", g->id, g->leaf);
 }
 
 static void
@@ -109,13 +139,65 @@ gkl_free(struct gkl *g)
 	free(g);
 }
 
+/* A mark at the first write of each second; the ring drops the oldest. */
+static void
+gkl_mark(struct gkl *g)
+{
+	struct gkl_mark	*m;
+	time_t		 now = time(NULL);
+
+	if (g->nmarks > 0 && g->marks[(g->first + g->nmarks - 1) %
+	    GKL_MARKS].sec == now)
+		return;
+	if (g->nmarks == GKL_MARKS) {
+		if (g->marks[g->first].sec > g->floor)
+			g->floor = g->marks[g->first].sec;
+		g->first = (g->first + 1) % GKL_MARKS;
+		g->nmarks--;
+	}
+	m = &g->marks[(g->first + g->nmarks++) % GKL_MARKS];
+	m->sec = now;
+	m->off = g->line_end;
+}
+
 static void
 gkl_put(struct gkl *g, const char *buf, size_t n)
 {
-	ssize_t	 w;
+	const char	*nl;
+	ssize_t		 w;
 
-	if (g->out != -1 && n > 0 && (w = write(g->out, buf, n)) > 0)
-		g->size += w;
+	if (g->out == -1 || n == 0)
+		return;
+	gkl_mark(g);
+	if ((w = write(g->out, buf, n)) <= 0)
+		return;
+	if ((nl = memrchr(buf, '\n', w)) != NULL)
+		g->line_end = g->size + (nl - buf) + 1;
+	g->size += w;
+}
+
+/*
+ * Where a collection since since may begin in the gk.log of dev and ino
+ * that a running gatekeeper writes: the start of the first line copied
+ * at since or later (before it, every line was there earlier); -1 when
+ * it cannot be known, and the whole file is sent.
+ */
+off_t
+ns_gklog_since(const char *id, dev_t dev, ino_t ino, uint32_t since)
+{
+	struct gkl	*g;
+	size_t		 i;
+
+	TAILQ_FOREACH(g, &gkls, entry)
+		if (strcmp(g->id, id) == 0 && g->out != -1 && g->leaf == gk_log &&
+		    g->dev == dev && g->ino == ino)
+			break;
+	if (g == NULL || since == 0 || g->floor >= (time_t)since)
+		return -1;
+	for (i = 0; i < g->nmarks; i++)
+		if (g->marks[(g->first + i) % GKL_MARKS].sec >= (time_t)since)
+			return g->marks[(g->first + i) % GKL_MARKS].off;
+	return g->line_end;	/* nothing copied since then */
 }
 
 /*
@@ -129,7 +211,7 @@ gkl_write(struct gkl *g, const char *buf, size_t n)
 	const char	*nl;
 	size_t		 head;
 
-	if (g->size + (off_t)n <= NS_GK_LOG_MAX) {
+	if (g->size + (off_t)n <= g->max) {
 		gkl_put(g, buf, n);
 		return;
 	}
@@ -173,22 +255,26 @@ gkl_read(int fd, short ev, void *arg)
 }
 
 /*
- * The write end for a new gatekeeper of id, its stdout, owned by the
- * gatekeeper's uid; -1 when none can be made.  What the last one of id
- * left in its pipe is copied first.
+ * The write end of a pipe into leaf for a new gatekeeper of id, owned
+ * by the gatekeeper's uid; -1 when none can be made.  What the last one
+ * of id left in its pipe is copied first.
  */
-int
-ns_gklog_open(const char *id, uid_t owner)
+static int
+gkl_new(const char *id, uid_t owner, const char *leaf, off_t max, int files)
 {
 	struct gkl	*g, *next;
 	int		 p[2];
 
 	TAILQ_FOREACH_SAFE(g, &gkls, entry, next)
-		if (strcmp(g->id, id) == 0 && gkl_drain(g) == 0)
+		if (strcmp(g->id, id) == 0 && g->leaf == leaf &&
+		    gkl_drain(g) == 0)
 			gkl_free(g);
 	if (gkl_base == NULL || (g = calloc(1, sizeof(*g))) == NULL)
 		return -1;
 	strlcpy(g->id, id, sizeof(g->id));
+	g->leaf = leaf;
+	g->max = max;
+	g->files = files;
 	g->out = -1;
 	if (pipe2(p, O_CLOEXEC) == -1) {
 		free(g);
@@ -197,7 +283,7 @@ ns_gklog_open(const char *id, uid_t owner)
 	(void)fcntl(p[0], F_SETPIPE_SZ, GKL_PIPE_SIZE);
 	/* Its own: it reopens /proc/self/fd/1 to make it non-blocking. */
 	if (fchown(p[1], owner, owner) == -1)
-		log_warn("space %s: gatekeeper's stdout", id);
+		log_warn("space %s: the pipe into %s", id, leaf);
 	g->rfd = p[0];
 	if (fcntl(p[0], F_SETFL, O_NONBLOCK) == -1 || gkl_open(g) == -1) {
 		close(p[0]);
@@ -208,11 +294,28 @@ ns_gklog_open(const char *id, uid_t owner)
 		return -1;
 	}
 	/* Over the cap since the last run: turned over before it writes. */
-	if (g->size >= NS_GK_LOG_MAX)
+	if (g->size >= g->max)
 		gkl_rotate(g);
 	event_set(&g->ev, g->rfd, EV_READ | EV_PERSIST, gkl_read, g);
 	event_base_set(gkl_base, &g->ev);
 	event_add(&g->ev, NULL);
 	TAILQ_INSERT_TAIL(&gkls, g, entry);
 	return p[1];
+}
+
+/* The gatekeeper's stdout: its journal lines, at the Docker place's cap. */
+int
+ns_gklog_open(const char *id, uid_t owner)
+{
+	return gkl_new(id, owner, gk_log, NS_GK_LOG_MAX, NS_GK_LOG_FILES);
+}
+
+/*
+ * Its stderr (its own warnings), capped as well: spaced's log, which it
+ * was, would take whatever a gatekeeper gone wrong wrote.
+ */
+int
+ns_gkerr_open(const char *id, uid_t owner)
+{
+	return gkl_new(id, owner, gk_err, NS_GK_ERR_MAX, NS_GK_ERR_FILES);
 }

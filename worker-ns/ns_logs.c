@@ -18,9 +18,11 @@
 /*
  * The journal lines of a native space's gatekeeper, its stdout kept in
  * gk.log, streamed unread to spaced-journal as the Docker place streams
- * a container's log: bytes under credit, then the end, then DONE.
+ * a container's log: bytes under credit, then the end, then DONE.  A
+ * collection since a time gets what came then and after, no more.
  */
 
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <errno.h>
@@ -28,6 +30,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "errors.h"
@@ -43,6 +46,7 @@ struct lg {
 	int			 fd;
 	struct stream_tx	 tx;
 	uint64_t		 sent;
+	uint32_t		 since;	/* unix seconds; 0: everything */
 };
 
 static void
@@ -60,9 +64,30 @@ lg_end(struct lg *lg, const char *code, const char *msg)
 }
 
 /*
+ * What of an open file since asks for: none of a file last changed
+ * before it, gk.log from its running gatekeeper's cursor, else all.
+ * 1 when the file is to be skipped.
+ */
+static int
+lg_seek(struct lg *lg, int live)
+{
+	struct stat	 st;
+	off_t		 off;
+
+	if (lg->since == 0 || fstat(lg->fd, &st) == -1)
+		return 0;
+	if (st.st_mtim.tv_sec < (time_t)lg->since)
+		return 1;
+	if (live && (off = ns_gklog_since(lg->id, st.st_dev, st.st_ino,
+	    lg->since)) > 0 && lseek(lg->fd, off, SEEK_SET) == -1)
+		(void)lseek(lg->fd, 0, SEEK_SET);
+	return 0;
+}
+
+/*
  * The next file there is, oldest first (gk.log.4 to .1, then gk.log),
- * as the Docker place's log holds its rotated files: 0, or -1 at the
- * end.
+ * as the Docker place's log holds its rotated files, from since on: 0,
+ * or -1 at the end.
  */
 static int
 lg_next(struct lg *lg)
@@ -77,8 +102,12 @@ lg_next(struct lg *lg)
 			strlcpy(leaf, "gk.log", sizeof(leaf));
 		else
 			snprintf(leaf, sizeof(leaf), "gk.log.%d", lg->file);
-		if (ns_path(path, sizeof(path), lg->id, leaf) == 0)
-			lg->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		if (ns_path(path, sizeof(path), lg->id, leaf) == 0 &&
+		    (lg->fd = open(path, O_RDONLY | O_CLOEXEC |
+		    O_NOFOLLOW)) != -1 && lg_seek(lg, lg->file == 0)) {
+			close(lg->fd);
+			lg->fd = -1;
+		}
 	}
 	return lg->fd == -1 ? -1 : 0;
 }
@@ -153,6 +182,7 @@ ns_logs_start(uint32_t peerid, struct imsg *imsg)
 		return;
 	}
 	strlcpy(lg->id, ns.ns_id, sizeof(lg->id));
+	lg->since = sl.sl_since;
 	lg->file = NS_GK_LOG_FILES - 1;
 	if (lg_next(lg) == -1) {
 		/* no gatekeeper ever ran: no line yet */

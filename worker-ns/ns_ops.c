@@ -70,6 +70,7 @@ ns_end_all(const char *id)
 	char	 gk[SPACE_ID_SIZE + 4];
 	int	 i;
 
+	ns_helper_end(id);
 	snprintf(gk, sizeof(gk), "%s-gk", id);
 	for (i = 0; i < WAIT_STEPS; i++) {
 		if (ns_cgroup_kill(id) + ns_cgroup_kill(gk) == 0)
@@ -142,6 +143,8 @@ ns_space_run(const struct ns_space *ns, const struct ns_launch *nl, char *err,
 		snprintf(err, len, "the %s limit cannot be set", missing);
 		return -1;
 	}
+	/* Its exec helper joins the groups while the gatekeeper starts. */
+	ns_helper_prepare(ns);
 	if ((gpid = ns_gk_launch(ns, err, len)) == -1 ||
 	    ns_pid_write(ns->ns_id, "gk", gpid) == -1)
 		goto fail;
@@ -151,7 +154,7 @@ ns_space_run(const struct ns_space *ns, const struct ns_launch *nl, char *err,
 	for (i = 0; i < WAIT_STEPS && access(sock, F_OK) == -1; i++) {
 		if (!ns_alive(ns->ns_id, "gk")) {
 			snprintf(err, len, "the gatekeeper exited: see "
-			    "gk.log and spaced's log");
+			    "its gk.err");
 			goto fail;
 		}
 		nap();
@@ -159,6 +162,7 @@ ns_space_run(const struct ns_space *ns, const struct ns_launch *nl, char *err,
 	if ((spid = ns_space_launch(ns, nl, err, len)) == -1 ||
 	    ns_pid_write(ns->ns_id, "init", spid) == -1)
 		goto fail;
+	ns_helper_spawn(ns, spid);
 	return 0;
 fail:
 	if (err[0] == '\0')

@@ -84,24 +84,48 @@ die(int errfd, const char *what)
 	_exit(126);
 }
 
-/* Every descriptor of spaced-ns's closed in a child but 0-2 and three. */
+/* close_range(2), or a loop where the kernel lacks it (before 5.9). */
 static void
-close_others(int k1, int k2, int k3)
+close_from_to(int lo, unsigned int hi)
 {
 	int	 fd;
 
-	for (fd = 3; fd < 1024; fd++)
-		if (fd != k1 && fd != k2 && fd != k3)
-			(void)close(fd);
-	(void)syscall(SYS_close_range, 1024, ~0U, 0);
+	if (syscall(SYS_close_range, lo, hi, 0) == 0 || errno != ENOSYS)
+		return;
+	for (fd = lo; fd < 1024 && (unsigned int)fd <= hi; fd++)
+		(void)close(fd);
+}
+
+/* Every descriptor of spaced-ns's closed in a child but 0-2 and three. */
+void
+ns_close_others(int k1, int k2, int k3)
+{
+	int	 keep[3] = { k1, k2, k3 }, lo = 3, t, i, j;
+
+	/* Ascending, then each gap in one call: a thousand close(2)s cost. */
+	for (i = 0; i < 3; i++)
+		for (j = i + 1; j < 3; j++)
+			if (keep[j] < keep[i]) {
+				t = keep[i];
+				keep[i] = keep[j];
+				keep[j] = t;
+			}
+	for (i = 0; i < 3; i++) {
+		if (keep[i] < lo)
+			continue;
+		if (keep[i] > lo)
+			close_from_to(lo, keep[i] - 1);
+		lo = keep[i] + 1;
+	}
+	close_from_to(lo, ~0U);
 }
 
 /*
  * /dev/null on stdin, stdout and stderr: spaced-ns's own are spaced's
  * log pipe, which a space's bytes would flood without a cap.
  */
-static int
-null_stdio(void)
+int
+ns_null_stdio(void)
 {
 	int	 fd, rv = 0;
 
@@ -400,8 +424,8 @@ ns_space_launch(const struct ns_space *ns, const struct ns_launch *nl,
 		if (die_with(go[0]) == -1 || read(go[0], &c, 1) != 1)
 			_exit(1);	/* the parent went, or said no */
 		/* nothing of spaced-ns's stays open in the space's pid 1 */
-		close_others(ask[1], go[0], ep[1]);
-		if (null_stdio() == -1)
+		ns_close_others(ask[1], go[0], ep[1]);
+		if (ns_null_stdio() == -1)
 			die(ep[1], "/dev/null");
 		if (unshare(CLONE_NEWCGROUP) == -1)
 			die(ep[1], "cgroup namespace");
@@ -475,7 +499,7 @@ ns_gk_launch(const struct ns_space *ns, char *err, size_t errlen)
 	    "/run/spaced", "-k", NS_GK_CTLDIR, "127.0.0.1", "3128", "8080",
 	    port, NULL };
 	char	*env[] = { "HOME=/tmp", "PATH=/usr/bin:/bin", NULL };
-	int	 go[2], ep[2], out;
+	int	 go[2], ep[2], out, errfd;
 	pid_t	 pid;
 	char	 c;
 
@@ -487,8 +511,15 @@ ns_gk_launch(const struct ns_space *ns, char *err, size_t errlen)
 		snprintf(err, errlen, "gk.log: %s", strerror(errno));
 		return -1;
 	}
+	/* Its stderr too: never spaced-ns's, which is spaced's log. */
+	if ((errfd = ns_gkerr_open(ns->ns_id, ns->ns_gk_uid)) == -1) {
+		snprintf(err, errlen, "gk.err: %s", strerror(errno));
+		close(out);
+		return -1;
+	}
 	if (pipe2(go, O_CLOEXEC) == -1 || pipe2(ep, O_CLOEXEC) == -1) {
 		close(out);
+		close(errfd);
 		return -1;
 	}
 	pid = clone_child(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC |
@@ -496,6 +527,7 @@ ns_gk_launch(const struct ns_space *ns, char *err, size_t errlen)
 	if (pid == -1) {
 		snprintf(err, errlen, "clone: %s", strerror(errno));
 		close(out);
+		close(errfd);
 		close(go[0]); close(go[1]); close(ep[0]); close(ep[1]);
 		return -1;
 	}
@@ -504,9 +536,10 @@ ns_gk_launch(const struct ns_space *ns, char *err, size_t errlen)
 		close(ep[0]);
 		if (die_with(go[0]) == -1 || read(go[0], &c, 1) != 1)
 			_exit(1);
-		if (dup2(out, STDOUT_FILENO) == -1)
+		if (dup2(out, STDOUT_FILENO) == -1 ||
+		    dup2(errfd, STDERR_FILENO) == -1)
 			_exit(1);
-		close_others(go[0], ep[1], -1);
+		ns_close_others(go[0], ep[1], -1);
 		if (sethostname("gatekeeper", 10) == -1)
 			die(ep[1], "hostname");
 		if ((mkdir(root, 0700) == -1 && errno != EEXIST) ||
@@ -540,6 +573,7 @@ ns_gk_launch(const struct ns_space *ns, char *err, size_t errlen)
 		die(ep[1], "exec spaced-gatekeeper");
 	}
 	close(out);
+	close(errfd);
 	close(go[0]);
 	close(ep[1]);
 	snprintf(cg, sizeof(cg), "%s-gk", ns->ns_id);
@@ -564,17 +598,93 @@ ns_gk_launch(const struct ns_space *ns, char *err, size_t errlen)
 }
 
 /*
- * A command in the space (target 0) or beside its gatekeeper (1): join
- * its namespaces through a pidfd, fork into its pid namespace, become
- * its user.  fds are the command's stdin, stdout and stderr.  The pid
- * returned is the outer child's; it ends as the command did.
+ * In a child of spaced-ns: the namespaces of a space (target 0) or of
+ * its gatekeeper (1), through a pidfd.  Its children are born in the
+ * target's pid namespace; it stays in ours.  On -1, what says which step
+ * failed, and errno why.
+ */
+int
+ns_enter_ns(const struct ns_space *ns, int target, pid_t target_pid,
+    const char **what)
+{
+	int	 pidfd, flags;
+
+	(void)ns;
+	flags = target ? CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC |
+	    CLONE_NEWUTS : CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC |
+	    CLONE_NEWUTS | CLONE_NEWNET | CLONE_NEWCGROUP;
+	/* The user namespace last, as the space's pid 1 made it. */
+	*what = "spaced-ns: enter the namespaces";
+	if ((pidfd = (int)syscall(SYS_pidfd_open, target_pid, 0)) == -1)
+		return -1;
+	if (setns(pidfd, flags) == -1 ||
+	    (!target && setns(pidfd, CLONE_NEWUSER) == -1)) {
+		close(pidfd);
+		return -1;
+	}
+	close(pidfd);
+	return 0;
+}
+
+/* The target's group first (its limits), then its namespaces. */
+int
+ns_enter(const struct ns_space *ns, int target, pid_t target_pid,
+    const char **what)
+{
+	char	 cg[SPACE_ID_SIZE + 4];
+
+	snprintf(cg, sizeof(cg), "%s%s", ns->ns_id, target ? "-gk" : "");
+	*what = "cgroup";
+	if (ns_cgroup_join(cg, getpid()) == -1)
+		return -1;
+	return ns_enter_ns(ns, target, target_pid, what);
+}
+
+/*
+ * The command's own process, forked after ns_enter with its stdin,
+ * stdout and stderr on 0-2: the user, the folder, the terminal, the
+ * filter, the exec.  life is the read end of a pipe only its parent
+ * holds the other end of.
+ */
+__dead void
+ns_command(const struct ns_space *ns, int target, char *const argv[],
+    int life, const struct ns_tty *tty)
+{
+	char	 cwd[64];
+
+	ns_close_others(life, tty != NULL ? tty->sock : -1, -1);
+	if (become(target ? ns->ns_gk_uid : NS_SPACE_UID) == -1)
+		die(2, "spaced-ns: drop to the user");
+	if (die_with(life) == -1)
+		_exit(126);
+	snprintf(cwd, sizeof(cwd), "/spaces/%s", ns->ns_id);
+	if ((target || chdir(cwd) == -1) &&
+	    chdir(target ? "/tmp" : "/") == -1)
+		die(2, "spaced-ns: chdir");
+	if (tty != NULL && ns_tty_inner(tty) == -1)
+		die(2, "spaced-ns: the terminal");
+	if (!target && ns_filter_space() == -1)
+		die(2, "spaced-ns: seccomp");
+	environ = target ? (char *[]){ "HOME=/tmp",
+	    "PATH=/usr/bin:/bin", NULL } : tty != NULL ?
+	    ns_tty_env(ns_space_env) : (char **)(uintptr_t)ns_space_env;
+	execvp(argv[0], argv);
+	dprintf(2, "exec %s: %s\n", argv[0], strerror(errno));
+	_exit(errno == ENOENT ? 127 : 126);
+}
+
+/*
+ * A command beside a gatekeeper (a space's go through ns_helper.c):
+ * an outer child that enters, and the command forked in there.  fds
+ * are the command's stdin, stdout and stderr.  The pid returned is the
+ * outer child's; it ends as the command did.
  */
 pid_t
 ns_enter_exec(const struct ns_space *ns, int target, pid_t target_pid,
     char *const argv[], int fds[3], const struct ns_tty *tty)
 {
-	char		 cg[SPACE_ID_SIZE + 4], cwd[64];
-	int		 pidfd, life[2], status, flags;
+	const char	*what;
+	int		 life[2], status;
 	pid_t		 pid, inner, parent = getpid();
 
 	switch (pid = fork()) {
@@ -588,21 +698,11 @@ ns_enter_exec(const struct ns_space *ns, int target, pid_t target_pid,
 	if (dup2(fds[0], 0) == -1 || dup2(fds[1], 1) == -1 ||
 	    dup2(fds[2], 2) == -1)
 		_exit(126);
-	close_others(tty != NULL ? tty->sock : -1, -1, -1);
+	ns_close_others(tty != NULL ? tty->sock : -1, -1, -1);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 || getppid() != parent)
 		_exit(126);
-	snprintf(cg, sizeof(cg), "%s%s", ns->ns_id, target ? "-gk" : "");
-	if (ns_cgroup_join(cg, getpid()) == -1)
-		die(2, "cgroup");
-	flags = target ? CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC |
-	    CLONE_NEWUTS : CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC |
-	    CLONE_NEWUTS | CLONE_NEWNET | CLONE_NEWCGROUP;
-	/* The user namespace last, as the space's pid 1 made it. */
-	if ((pidfd = (int)syscall(SYS_pidfd_open, target_pid, 0)) == -1 ||
-	    setns(pidfd, flags) == -1 ||
-	    (!target && setns(pidfd, CLONE_NEWUSER) == -1))
-		die(2, "spaced-ns: enter the namespaces");
-	close(pidfd);
+	if (ns_enter(ns, target, target_pid, &what) == -1)
+		die(2, what);
 	if (pipe2(life, O_CLOEXEC) == -1)
 		_exit(126);
 	switch (inner = fork()) {
@@ -610,24 +710,7 @@ ns_enter_exec(const struct ns_space *ns, int target, pid_t target_pid,
 		die(2, "spaced-ns: fork");
 	case 0:
 		close(life[1]);
-		if (become(target ? ns->ns_gk_uid : NS_SPACE_UID) == -1)
-			die(2, "spaced-ns: drop to the user");
-		if (die_with(life[0]) == -1)
-			_exit(126);
-		snprintf(cwd, sizeof(cwd), "/spaces/%s", ns->ns_id);
-		if ((target || chdir(cwd) == -1) &&
-		    chdir(target ? "/tmp" : "/") == -1)
-			die(2, "spaced-ns: chdir");
-		if (tty != NULL && ns_tty_inner(tty) == -1)
-			die(2, "spaced-ns: the terminal");
-		if (!target && ns_filter_space() == -1)
-			die(2, "spaced-ns: seccomp");
-		environ = target ? (char *[]){ "HOME=/tmp",
-		    "PATH=/usr/bin:/bin", NULL } : tty != NULL ? ns_tty_env(ns_space_env) :
-		    (char **)(uintptr_t)ns_space_env;
-		execvp(argv[0], argv);
-		dprintf(2, "exec %s: %s\n", argv[0], strerror(errno));
-		_exit(errno == ENOENT ? 127 : 126);
+		ns_command(ns, target, argv, life[0], tty);
 	}
 	close(life[0]);
 	if (tty != NULL)

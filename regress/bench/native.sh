@@ -1,8 +1,10 @@
 #!/bin/sh
 # The native place against the Docker place, in one run (issue 25):
 # create to a running space whose verify is clean (gatekeeper included),
-# the round trip of exec `true`, and remove.  Medians over N rounds and
-# the ratios native/docker.  Never asserts a time.  Both run with
+# the round trip of exec `true`, and remove.  Medians over N rounds (exec
+# and show: over each single call) and the ratios native/docker.  show is
+# the same route without a command (spacectl, spaced, the place): what
+# of exec is the command's own.  Never asserts a time.  Both run with
 # `default agent none`; then, apart, the agent on the native place:
 # create to its server's health, and the agent's own start inside.
 # usage: native.sh [build-dir] [rounds]
@@ -33,19 +35,28 @@ for i in $(seq "$n"); do
 		id=$(ctl create -p "$p")
 		ctl verify "$id" >/dev/null
 		t1=$(now)
-		for j in 1 2 3 4 5; do ctl exec "$id" -- true; done
+		for j in 1 2 3 4 5; do
+			e0=$(now); ctl exec "$id" -- true; e1=$(now)
+			ctl show "$id" >/dev/null; e2=$(now)
+			echo "$(( (e1 - e0) / 1000 )) $(( (e2 - e1) / 1000 ))" \
+			    >>"$T/$p.exec"
+		done
 		t2=$(now)
 		ctl remove "$id" >/dev/null
 		t3=$(now)
-		echo "$(( (t1 - t0) / 1000 )) $(( (t2 - t1) / 5000 )) $(( (t3 - t2) / 1000 ))" \
-		    >>"$T/$p"
+		echo "$(( (t1 - t0) / 1000 )) $(( (t3 - t2) / 1000 ))" >>"$T/$p"
 	done
 done
 col() { awk -v c="$1" '{ print $c }' "$T/$2" | median; }
+echo "load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-8s %12s %12s %12s\n' step native_us docker_us native/docker
-for c in 1 2 3; do
-	step=$(echo "create+verify exec_true remove" | cut -d' ' -f$c)
-	nv=$(col "$c" native); dv=$(col "$c" docker)
+for c in 1 2 3 4; do
+	step=$(echo "create+verify exec_true show remove" | cut -d' ' -f$c)
+	case $c in
+	1) nv=$(col 1 native); dv=$(col 1 docker) ;;
+	2|3) nv=$(col $((c - 1)) native.exec); dv=$(col $((c - 1)) docker.exec) ;;
+	4) nv=$(col 2 native); dv=$(col 2 docker) ;;
+	esac
 	printf '%-8s %12s %12s %12s\n' "$step" "$nv" "$dv" \
 	    "$(awk -v a="$nv" -v b="$dv" 'BEGIN { printf "%.3f", a / b }')"
 done

@@ -91,4 +91,24 @@ mutant "the space's first processes keep spaced-ns's stdout and stderr" $S \
 mutant_expect "the stray process in A's group is ended"
 mutant "no sweep of the groups at spaced-ns's start" worker-ns/ns_ops.c \
     '\t\tns_end_all(de->d_name);\n\t\tn++; => \t\tn++;'
+# Exec through a space's helper, the gatekeeper's stderr, collection
+# since a time (the native place's exec and journal paths).
+mutant_expect "a crashed spaced-ns leaves no process"
+mutant "native: the exec helper outlives spaced-ns (no death signal, no end at EOF)" \
+    worker-ns/ns_helper.c \
+    'if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 ||\n\t\t    getppid() != parent)\n\t\t\t_exit(1);\n\t\tns_close_others(sp[1] => if (getppid() != parent)\n\t\t\t_exit(1);\n\t\tns_close_others(sp[1] @@ (MSG_CTRUNC | MSG_TRUNC)))\n\t\t_exit(0); => (MSG_CTRUNC | MSG_TRUNC)))\n\t\tfor (;;)\n\t\t\tpause();'
+mutant_expect "spaced's log took none of it"
+mutant "native: the gatekeeper's stderr left on spaced's log" $S \
+    'dup2(out, STDOUT_FILENO) == -1 ||\n\t\t    dup2(errfd, STDERR_FILENO) == -1) => dup2(out, STDOUT_FILENO) == -1)' \
+    native/gklog
+mutant_expect "collections in a quiet while read under 1 MiB"
+mutant "native: collection ignores since" worker-ns/ns_logs.c \
+    'lg->since = sl.sl_since; => lg->since = 0;' native/follow
+mutant_expect "collected, nobody asking"
+mutant "native: since's cursor skips what came since" worker-ns/ns_gklog.c \
+    'return g->marks[(g->first + i) % GKL_MARKS].off; => return g->line_end;' \
+    native/follow
+mutant_expect "make run ends well"
+mutant "native: make run's deps step requires docker.io again" GNUmakefile \
+    '@sh tools/deps.sh -o => @sh tools/deps.sh' native/nodocker
 mutants_end

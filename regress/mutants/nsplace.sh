@@ -46,7 +46,7 @@ mutant "processes found through the pids group only" $C limits.sh \
     '{ "pids", "memory", "cpu" }; => { "pids", "pids", "pids" };'
 mutant_expect "gk.log is under the cap"
 mutant "gk.log never turned over" $G gklog.sh \
-    'if (g->size + (off_t)n <= NS_GK_LOG_MAX) { => if (1) {'
+    'if (g->size + (off_t)n <= g->max) { => if (1) {'
 mutant_expect "made its stdout its own"
 mutant "the gatekeeper's stdout pipe stays root's" $G gklog.sh \
     'if (fchown(p[1], owner, owner) == -1) => if (0)'

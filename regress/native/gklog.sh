@@ -5,7 +5,9 @@
 # of 10 MB.  The flood is 60 MiB of journal-shaped lines written into
 # the running gatekeeper's own stdout (root opens /proc/PID/fd/1: the
 # same pipe, the same bytes its journal writes); the gatekeeper's real
-# lines still land after it, and a start of the space goes on.
+# lines still land after it, and a start of the space goes on.  Its
+# stderr likewise goes to gk.err (two files of 1 MiB), never to spaced's
+# log: 20 MiB written into it leave spaced's log as it was.
 . "$(dirname "$0")/../integration/lib.sh"
 
 if [ "$(id -u)" != 0 ]; then
@@ -43,8 +45,10 @@ check "spacectl journal reads it from gk.log" wait_for 15 sh -c \
 
 # 60 MiB into the gatekeeper's stdout, in lines as its journal writes.
 gk=$(cut -d" " -f1 "$dir/gk")
+check "  its stderr is kept in gk.err (control for the next)" \
+    test -f "$dir/gk.err"
 lacks "the gatekeeper made its stdout its own (no reopen warning)" \
-    "$sd/log" -F "cannot reopen stdout"
+    "$dir/gk.err" -F "cannot reopen stdout"
 check "the gatekeeper's stdout is a pipe (not gk.log itself)" sh -c \
     "readlink /proc/$gk/fd/1 | grep -q '^pipe:'"
 python3 - "/proc/$gk/fd/1" <<'PY'
@@ -84,4 +88,35 @@ check "stop and start go on with its files" sh -c \
     '$tree/bin/spacectl' -s '$sd/run/spaced.sock' start '$A' >/dev/null"
 check "after the start, its stdout is a pipe again" sh -c \
     "readlink /proc/\$(cut -d' ' -f1 '$dir/gk')/fd/1 | grep -q '^pipe:'"
+
+# Its stderr: a gatekeeper gone wrong (or made hostile) that writes
+# without end must not fill spaced's log, which its stderr once was.
+gk=$(cut -d" " -f1 "$dir/gk")
+nsp=$(sc status | awk '$1 == "spaced-ns" { print $2 }')
+check "the gatekeeper's stderr is a pipe" sh -c \
+    "readlink /proc/$gk/fd/2 | grep -q '^pipe:'"
+check "  not spaced-ns's own stderr (spaced's log)" test \
+    "$(readlink "/proc/$gk/fd/2")" != "$(readlink "/proc/${nsp:-0}/fd/2")"
+EMAX=$((1024 * 1024))
+logb=$(wc -c <"$sd/log")
+python3 - "/proc/$gk/fd/2" <<'PY'
+import sys
+line = b"spaced-gatekeeper: " + b"e" * 100 + b" flood\n"
+with open(sys.argv[1], "ab", buffering=0) as f:
+    for _ in range(20 * 1024 * 1024 // (len(line) * 256) + 1):
+        f.write(line * 256)
+    f.write(b"spaced-gatekeeper: the flood's last line\n")
+PY
+check "20 MiB were written into its stderr" test $? -eq 0
+etotal() { cat "$dir"/gk.err* | wc -c; }
+last=-1
+while [ "$(etotal)" != "$last" ]; do last=$(etotal); sleep 1; done
+check "  control: they went somewhere: the last line is in gk.err" \
+    grep -q "the flood's last line" "$dir/gk.err"
+check "spaced's log took none of it ($(( $(wc -c <"$sd/log") - logb )) bytes more)" \
+    test $(( $(wc -c <"$sd/log") - logb )) -lt 65536
+check "gk.err and gk.err.1 only" sh -c \
+    "[ -e '$dir/gk.err.1' ] && [ ! -e '$dir/gk.err.2' ]"
+check "  each under its cap of 1 MiB" sh -c \
+    "for f in '$dir'/gk.err*; do [ \$(wc -c <\"\$f\") -le $((EMAX + CHUNK)) ] || exit 1; done"
 finish
