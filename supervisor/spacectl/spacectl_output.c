@@ -32,6 +32,7 @@
 
 #include "ctl_proto.h"
 #include "errors.h"
+#include "labels.h"
 #include "spacectl.h"
 #include "spacectl_output.h"
 
@@ -74,6 +75,19 @@ failed(const char *code, const char *detail)
 	else
 		fprintf(stderr, "spacectl: %s\n", code);
 	exit(1);
+}
+
+/*
+ * A space ID argument into dst, or the failure every command gives for
+ * one that is not: checked here, so a bad id never reaches spaced.
+ */
+void
+take_space_id(char *dst, size_t len, const char *id)
+{
+	if (!space_id_valid(id))
+		failed("invalid_space_id", "an ID is 12 lowercase hex "
+		    "characters");
+	strlcpy(dst, id, len);
 }
 
 /* The request failed: the code and message, or -j, the object. */

@@ -213,8 +213,7 @@ review_main(int argc, char *argv[])
 	}
 	if (id == NULL)
 		usage();
-	if (strlcpy(rv.rv_id, id, sizeof(rv.rv_id)) >= sizeof(rv.rv_id))
-		failed("bad_request", "not a space id");
+	take_space_id(rv.rv_id, sizeof(rv.rv_id), id);
 	if (dir != NULL) {
 		if (realpath(dir, path) == NULL)
 			failed("project_folder_missing", strerror(errno));
@@ -306,8 +305,7 @@ apply_name(struct apply_call *ac, const char *id)
 	struct ctl_space	 cs;
 
 	memset(&cs, 0, sizeof(cs));
-	if (strlcpy(cs.cs_id, id, sizeof(cs.cs_id)) >= sizeof(cs.cs_id))
-		failed("bad_request", "not a space id");
+	take_space_id(cs.cs_id, sizeof(cs.cs_id), id);
 	memset(&cr, 0, sizeof(cr));
 	cr.cr_type = IMSG_CTL_SHOW;
 	cr.cr_payload = &cs;
@@ -416,8 +414,7 @@ apply_main(int argc, char *argv[])
 	}
 	if (id == NULL || (worktree && branch != NULL))
 		usage();
-	if (strlcpy(ca.ca_id, id, sizeof(ca.ca_id)) >= sizeof(ca.ca_id))
-		failed("bad_request", "not a space id");
+	take_space_id(ca.ca_id, sizeof(ca.ca_id), id);
 	if (dir != NULL) {
 		if (realpath(dir, path) == NULL)
 			failed("project_folder_missing", strerror(errno));
