@@ -157,14 +157,17 @@ space_created_valid(const char *s)
 }
 
 /*
- * The length of the well-formed UTF-8 character at p (RFC 3629: no
- * overlong form, no surrogate, nothing past U+10FFFF), or 0.
+ * The length of the well-formed UTF-8 character at p, of the avail bytes
+ * there (RFC 3629: no overlong form, no surrogate, nothing past
+ * U+10FFFF), or 0.
  */
-static size_t
-utf8_char_len(const unsigned char *p)
+size_t
+utf8_char_len(const unsigned char *p, size_t avail)
 {
 	size_t	 n, i;
 
+	if (avail == 0)
+		return 0;
 	if (p[0] < 0x80)
 		return 1;
 	if (p[0] >= 0xc2 && p[0] <= 0xdf)
@@ -174,6 +177,8 @@ utf8_char_len(const unsigned char *p)
 	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
 		n = 4;
 	else
+		return 0;
+	if (n > avail)
 		return 0;
 	for (i = 1; i < n; i++)
 		if ((p[i] & 0xc0) != 0x80)
@@ -193,12 +198,13 @@ int
 space_name_valid(const char *s)
 {
 	const unsigned char	*p = (const unsigned char *)s;
-	size_t			 n, len;
+	size_t			 n, len, all;
 
 	if (s == NULL || *s == '\0')
 		return 0;
-	for (n = 0; p[n] != '\0'; n += len) {
-		if ((len = utf8_char_len(p + n)) == 0 ||
+	all = strnlen(s, SPACE_NAME_MAX + 1);
+	for (n = 0; n < all; n += len) {
+		if ((len = utf8_char_len(p + n, all - n)) == 0 ||
 		    n + len > SPACE_NAME_MAX || p[n] < 0x20 || p[n] == 0x7f ||
 		    (p[n] == 0xc2 && p[n + 1] < 0xa0))
 			return 0;

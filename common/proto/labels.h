@@ -101,6 +101,7 @@ int		 install_id_valid(const char *s);
 int		 space_project_valid(const char *s);
 int		 space_created_valid(const char *s);
 /* 1 to 64 bytes of UTF-8 without a control character (C0, DEL, C1). */
+size_t		 utf8_char_len(const unsigned char *, size_t);
 int		 space_name_valid(const char *s);
 int		 runtime_key_valid(const char *s);
 
