@@ -1,10 +1,12 @@
 #!/bin/sh
 # spacectl as a new user meets it, against a live spaced and one native
 # space (root; no Docker): what -j and the tables print of bytes a space
-# or its owner chose.  Each check was red before its fix.  About 10 s.
+# or its owner chose, and the cap on an owner's spaces.  Each check was
+# red before its fix.  About 10 s.
 SPACED_TEST_PLACE=native
 export SPACED_TEST_PLACE
 SPACED_AGENT_CONF="default agent none"
+SPACED_EXTRA_CONF='spaces per owner "2"'
 . "$(dirname "$0")/../contract/lib.sh"
 
 jqt() { jq -e "$@" >/dev/null; }
@@ -35,6 +37,17 @@ check "create -n with bytes that are not UTF-8: invalid_name" \
 check "  nothing was made" test ! -s "$T/bad.out"
 check "list works and shows the space" sh -c "sc() { '$tree/bin/spacectl' -s '$sd/run/spaced.sock' \"\$@\"; }
     sc list | grep -q '^$id  user one ' && sc -j list | jq -e 'length == 1' >/dev/null"
+
+# spaces per owner held on the Docker place alone: a native create never
+# counted, and an owner could make any number.
+id2=$(sc create -n "user two") || id2=
+check "a second space under a cap of 2 (control)" test -n "$id2"
+sc create -n "user three" >"$T/three.out" 2>"$T/three.err"
+check "a third: too_many_spaces, saying the setting" \
+    grep -q '^spacectl: too_many_spaces: 2 spaces already, 2 at most (spaces per owner in spaced.conf)' "$T/three.err"
+check "  nothing was made" sh -c "[ ! -s '$T/three.out' ] &&
+    '$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j list | jq -e 'length == 2' >/dev/null"
+sc remove "$id2" >/dev/null
 
 # Every body ends its line.
 for c in "list" "show $id" "-j show $id" "-j list" "-j verify $id" \
