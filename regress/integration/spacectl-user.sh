@@ -59,4 +59,8 @@ done
 
 sc remove "$id" >/dev/null
 check "removed" sh -c "! '$tree/bin/spacectl' -s '$sd/run/spaced.sock' show '$id' >/dev/null 2>&1"
+# Whatever a broken build made that list could not show (its mutants).
+for s in $(sc -j events 2>/dev/null | jq -r 'select(.kind == "create") | .space'); do
+	[ "$s" = "$id" ] || [ "$s" = "${id2:-}" ] || sc remove "$s" >/dev/null 2>&1
+done
 finish
