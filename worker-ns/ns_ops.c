@@ -221,6 +221,26 @@ uid_taken(const char *id)
 	return taken;
 }
 
+/* The spaces of owner this place holds a record of. */
+static size_t
+owner_spaces(const char *owner)
+{
+	struct ns_space	 ns;
+	struct dirent	*de;
+	DIR		*d;
+	size_t		 n = 0;
+
+	if ((d = opendir(ns_state())) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL)
+		if (space_id_valid(de->d_name) &&
+		    ns_record_read(de->d_name, &ns) == 0 &&
+		    strcmp(ns.ns_owner, owner) == 0)
+			n++;
+	closedir(d);
+	return n;
+}
+
 static void
 op_check(uint32_t peerid)
 {
@@ -307,9 +327,19 @@ op_create(uint32_t peerid, const struct space_req *sq, const char *token)
 	const char	*miss;
 	uint8_t		 absent;
 	pid_t		 pid;
+	size_t		 n;
 
 	if (ns_probe(err, sizeof(err)) != NULL) {
 		ns_done(peerid, ERR_SANDBOX_UNAVAILABLE, err, -1);
+		return;
+	}
+	/* spaced.conf's "spaces per owner", as the Docker place counts. */
+	if (sq->sq_spaces_max > 0 &&
+	    (n = owner_spaces(sq->sq_owner)) >= sq->sq_spaces_max) {
+		snprintf(err, sizeof(err), "%zu spaces already, %u at most "
+		    "(spaces per owner in spaced.conf)", n,
+		    (unsigned)sq->sq_spaces_max);
+		ns_done(peerid, ERR_TOO_MANY_SPACES, err, -1);
 		return;
 	}
 	absent = ns_limits_absent();

@@ -156,17 +156,59 @@ space_created_valid(const char *s)
 	    mi <= 59 && se <= 60;
 }
 
+/*
+ * The length of the well-formed UTF-8 character at p, of the avail bytes
+ * there (RFC 3629: no overlong form, no surrogate, nothing past
+ * U+10FFFF), or 0.
+ */
+size_t
+utf8_char_len(const unsigned char *p, size_t avail)
+{
+	size_t	 n, i;
+
+	if (avail == 0)
+		return 0;
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (n > avail)
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] > 0x9f) ||
+	    (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] > 0x8f))
+		return 0;
+	return n;
+}
+
+/*
+ * A name is shown on terminals and in JSON: bytes that are not UTF-8
+ * would make every list of its owner unreadable, and a C1 control
+ * (U+0080 to U+009F) is read by terminals as an escape.
+ */
 int
 space_name_valid(const char *s)
 {
-	size_t	 n;
+	const unsigned char	*p = (const unsigned char *)s;
+	size_t			 n, len, all;
 
 	if (s == NULL || *s == '\0')
 		return 0;
-	for (n = 0; s[n] != '\0'; n++)
-		if (n >= SPACE_NAME_MAX || (unsigned char)s[n] < 0x20 ||
-		    (unsigned char)s[n] == 0x7f)
+	all = strnlen(s, SPACE_NAME_MAX + 1);
+	for (n = 0; n < all; n += len) {
+		if ((len = utf8_char_len(p + n, all - n)) == 0 ||
+		    n + len > SPACE_NAME_MAX || p[n] < 0x20 || p[n] == 0x7f ||
+		    (p[n] == 0xc2 && p[n + 1] < 0xa0))
 			return 0;
+	}
 	return 1;
 }
 

@@ -100,7 +100,8 @@ int		 space_id_valid(const char *s);
 int		 install_id_valid(const char *s);
 int		 space_project_valid(const char *s);
 int		 space_created_valid(const char *s);
-/* 1 to 64 bytes, none below 0x20 nor 0x7f; UTF-8 is passed as bytes. */
+/* 1 to 64 bytes of UTF-8 without a control character (C0, DEL, C1). */
+size_t		 utf8_char_len(const unsigned char *, size_t);
 int		 space_name_valid(const char *s);
 int		 runtime_key_valid(const char *s);
 

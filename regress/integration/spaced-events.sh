@@ -43,6 +43,21 @@ check "  -j: one JSON object a line, uid its own" \
     jq -e -s --arg p "$p" 'length > 0 and all(.uid == 65534) and
     any(.kind == "create" and .space == $p)' "$T/plain.json"
 
+# A remove or verify that reached no space of the caller's (another's,
+# or an unknown id) happened to nothing: no event, for either of them.
+plain remove "$a" >/dev/null 2>&1
+plain verify "$a" >/dev/null 2>&1
+sc remove 0123456789ab >/dev/null 2>&1
+sc verify 0123456789ab >/dev/null 2>&1
+plain events >"$T/plain1.txt" 2>&1
+sc events >"$T/root1.txt" 2>&1
+check "another's space removed and verified: no event for the caller" \
+    test "$(grep -c "$a" "$T/plain1.txt")" = 0
+check "  nor for its owner, whose space is still there" sh -c \
+    "! grep -Eq ' (remove|verify-failed) .*$a' '$T/root1.txt' && '$tree/bin/spacectl' -s '$sd/run/spaced.sock' show '$a' >/dev/null"
+check "an unknown id removed and verified: no event" \
+    test "$(grep -c 0123456789ab "$T/root1.txt")" = 0
+
 # Verify failure: its gatekeeper removed behind spaced.
 docker rm -f "spaced-space-$a-gatekeeper" >/dev/null 2>&1
 sc verify "$a" >/dev/null 2>&1

@@ -24,6 +24,19 @@ check "each ID command checks its id" sh -c "
 for c in verify stop start remove; do
 	'$tree/bin/spacectl' $nosock \$c XYZ 2>&1 | grep -q invalid_space_id || exit 1
 done"
+# Every command that takes an ID, its own refusal: never spaced's
+# bad_request, which named no reason.
+check "history, token, review, apply, server, code-in, prompt, sessions check their id" sh -c "
+for c in 'history XYZ' 'history XYZ /tmp' 'token XYZ' 'review XYZ' 'review XYZ /tmp' \
+    'apply XYZ' 'apply XYZ /tmp -w' 'server XYZ GET /' 'code-in XYZ /tmp' 'prompt XYZ hi' \
+    'sessions XYZ'; do
+	'$tree/bin/spacectl' $nosock \$c >/dev/null 2>'$tree/id.err'
+	[ \$? = 1 ] && grep -qx 'spacectl: invalid_space_id: an ID is 12 lowercase hex characters' '$tree/id.err' || { echo \"# \$c\"; exit 1; }
+done"
+check "... a good one gets as far as the socket (positive control)" sh -c "
+for c in 'history 0123456789ab' 'token 0123456789ab' 'review 0123456789ab' 'sessions 0123456789ab'; do
+	'$tree/bin/spacectl' $nosock \$c 2>&1 | grep -q 'cannot reach spaced' || exit 1
+done"
 check "a good id gets as far as the socket (positive control)" sh -c \
     "'$tree/bin/spacectl' $nosock show 0123456789ab 2>&1 | grep -q 'cannot reach spaced'"
 check "-j: a local refusal is an error object on stdout, exit 1" sh -c \
@@ -40,6 +53,15 @@ for good in 6m 512M 4g 1024G 1073741824 6291456b; do
 done
 check "spacectl refuses a name with a control character" sh -c \
     "'$tree/bin/spacectl' $nosock create -n \"\$(printf 'a\\001b')\" 2>&1 | grep -q '^spacectl: invalid_name'"
+# A name is printed by list and show, and -j is JSON: bytes that are not
+# UTF-8 made every list of its owner fail (bad_answer), and a C1 control
+# (U+009B, CSI) reached the terminal.
+for bad in 'bad\377utf' 'a\303' 'c1\302\2332J' 'o\300\257' 's\355\240\200'; do
+	check "spacectl refuses the name $bad (not UTF-8, or a C1 control)" sh -c \
+	    "'$tree/bin/spacectl' $nosock create -n \"\$(printf '$bad')\" 2>&1 | grep -q '^spacectl: invalid_name'"
+done
+check "... and takes a UTF-8 one up to 64 bytes (positive control)" sh -c \
+    "'$tree/bin/spacectl' $nosock create -n \"\$(printf 'h\\303\\251llo \\342\\230\\203 %.0s' \$(seq 5))\" 2>&1 | grep -q 'cannot reach spaced'"
 check "spacectl refuses a name of 65 bytes" sh -c \
     "'$tree/bin/spacectl' $nosock create -n $(printf 'n%.0s' $(seq 65)) 2>&1 | grep -q '^spacectl: invalid_name'"
 # --- usage and help: nothing reaches a socket --------------------------
@@ -75,6 +97,9 @@ sctl help create >"$tree/hc.out" 2>&1; rc=$?
 check "help create: its usage and its line, exit 0" sh -c \
     "[ $rc = 0 ] && grep -qx 'usage: spacectl \[-j\] create \[-n name\] \[-m memory\] \[-p docker | native\] \[--code DIR\]' '$tree/hc.out' &&
      grep -q '^create: ' '$tree/hc.out'"
+check "help events: its own usage, not review's and apply's" sh -c \
+    "'$tree/bin/spacectl' help events >'$tree/he.out' && grep -qx 'usage: spacectl \[-j\] events \[-f\] \[-j\]' '$tree/he.out' &&
+     ! grep -Eq 'review|apply' '$tree/he.out'"
 check "help server: the arguments of server" sh -c \
     "'$tree/bin/spacectl' help server | grep -q '^usage: spacectl \[-j\] server ID'"
 sctl help nosuchcommand >"$tree/hn.out" 2>"$tree/hn.err"; rc=$?
@@ -268,6 +293,8 @@ check "no id on show: bad_request" bad_req 109 '' '' '' 0
 check "an uppercase id on remove: bad_request" bad_req 113 0123456789AB '' '' 0
 check "a short id on stop: bad_request" bad_req 111 0123456789a '' '' 0
 check "a name with a control character: bad_request" bad_req 107 '' 'a\x01b' '' 0
+check "a name that is not UTF-8: bad_request" bad_req 107 '' 'bad\xffutf' '' 0
+check "a name with a C1 control (CSI): bad_request" bad_req 107 '' 'c1\xc2\x9b2J' '' 0
 check "a project that is not 16 hex: bad_request" bad_req 107 '' '' 0123456789abcdeg 0
 check "a memory under 6 MiB: bad_request" bad_req 107 '' '' '' 6291455
 check "a memory over 1 TiB: bad_request" bad_req 107 '' '' '' 1099511627777

@@ -127,7 +127,7 @@ static const struct ctl_cmd cmds[] = {
 	    USAGE_NEXT, 13, FAIL_JSON, IMSG_CTL_SERVER, sessions_main,
 	    "the agent server's sessions" },
 	{ "events", "[-f] [-j]",
-	    USAGE_LINE, 14, FAIL_TEXT, IMSG_CTL_EVENTS, events_main,
+	    USAGE_LINE, 0, FAIL_TEXT, IMSG_CTL_EVENTS, events_main,
 	    "what spaced did to the caller's spaces (root: all); -f follows" },
 	{ "review", "ID [DIR] [-p]",
 	    USAGE_LINE, 14, FAIL_JSON, IMSG_CTL_REVIEW, review_main,

@@ -264,8 +264,7 @@ codein_request(struct ctl_codein *ci, const char *id, const char *dir)
 {
 	struct ctl_git	 cg;
 
-	if (strlcpy(ci->ci_id, id, sizeof(ci->ci_id)) >= sizeof(ci->ci_id))
-		failed("bad_request", "not a space id");
+	take_space_id(ci->ci_id, sizeof(ci->ci_id), id);
 	git_dir_request(dir, &cg);
 	memcpy(ci->ci_dir, cg.cg_dir, sizeof(ci->ci_dir));
 }
@@ -377,9 +376,8 @@ history_main(int argc, char *argv[])
 		usage();
 	if (argc == 3)
 		codein_request(&ci, argv[1], argv[2]);
-	else if (strlcpy(ci.ci_id, argv[1], sizeof(ci.ci_id)) >=
-	    sizeof(ci.ci_id))
-		failed("bad_request", "not a space id");
+	else
+		take_space_id(ci.ci_id, sizeof(ci.ci_id), argv[1]);
 	ci.ci_timeout_s = 1800;		/* the spec's half hour */
 	codein_call(&cc, IMSG_CTL_HISTORY, &ci);
 	out_history(&cc.cc_ch);

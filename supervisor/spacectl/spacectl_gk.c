@@ -56,15 +56,6 @@ gk_call(uint32_t type, const void *p, size_t len)
 	return 0;
 }
 
-static void
-take_id(char *dst, size_t len, const char *id)
-{
-	if (!space_id_valid(id))
-		failed("invalid_space_id", "an ID is 12 lowercase hex "
-		    "characters");
-	strlcpy(dst, id, len);
-}
-
 int
 network_main(int argc, char *argv[])
 {
@@ -75,7 +66,7 @@ network_main(int argc, char *argv[])
 	if (argc < 3)
 		usage();
 	memset(&cn, 0, sizeof(cn));
-	take_id(cn.cn_id, sizeof(cn.cn_id), argv[1]);
+	take_space_id(cn.cn_id, sizeof(cn.cn_id), argv[1]);
 	if (strcmp(argv[2], "open") == 0) {
 		if (argc != 3)
 			usage();
@@ -132,7 +123,7 @@ grant_main(int argc, char *argv[])
 	if (argc != 5)
 		usage();
 	memset(&cg, 0, sizeof(cg));
-	take_id(cg.cg_id, sizeof(cg.cg_id), argv[1]);
+	take_space_id(cg.cg_id, sizeof(cg.cg_id), argv[1]);
 	if (strlcpy(cg.cg_grant, argv[2], sizeof(cg.cg_grant)) >=
 	    sizeof(cg.cg_grant) ||
 	    strlcpy(cg.cg_upstream, argv[3], sizeof(cg.cg_upstream)) >=

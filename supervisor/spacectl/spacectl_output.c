@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@
 
 #include "ctl_proto.h"
 #include "errors.h"
+#include "labels.h"
 #include "spacectl.h"
 #include "spacectl_output.h"
 
@@ -74,6 +76,19 @@ failed(const char *code, const char *detail)
 	else
 		fprintf(stderr, "spacectl: %s\n", code);
 	exit(1);
+}
+
+/*
+ * A space ID argument into dst, or the failure every command gives for
+ * one that is not: checked here, so a bad id never reaches spaced.
+ */
+void
+take_space_id(char *dst, size_t len, const char *id)
+{
+	if (!space_id_valid(id))
+		failed("invalid_space_id", "an ID is 12 lowercase hex "
+		    "characters");
+	strlcpy(dst, id, len);
 }
 
 /* The request failed: the code and message, or -j, the object. */
@@ -383,15 +398,37 @@ out_stream_test(const char *sink, uint64_t bytes, int intact,
 
 /* --- exec -------------------------------------------------------------- */
 
+/*
+ * Bytes that are not UTF-8 are shown as U+FFFD, one each, never
+ * dropped: jansson refuses such a string whole, which lost all output.
+ */
 static json_t *
 output_json(const char *s, size_t n)
 {
-	json_t	*o;
+	const unsigned char	*p = (const unsigned char *)s;
+	json_t			*o;
+	char			*fixed;
+	size_t			 i, len, out = 0;
 
-	/* Bytes that are not UTF-8 are shown as U+FFFD, never dropped. */
-	if ((o = json_stringn(s != NULL ? s : "", n)) != NULL)
+	if (s == NULL)
+		return json_stringn("", 0);
+	if ((o = json_stringn(s, n)) != NULL)
 		return o;
-	return json_stringn_nocheck("", 0);
+	if (n > SIZE_MAX / 3 || (fixed = malloc(n * 3)) == NULL)
+		failed("internal_error", "out of memory");
+	for (i = 0; i < n; i += len) {
+		if ((len = utf8_char_len(p + i, n - i)) == 0) {
+			memcpy(fixed + out, "\xef\xbf\xbd", 3);
+			out += 3;
+			len = 1;
+		} else {
+			memcpy(fixed + out, p + i, len);
+			out += len;
+		}
+	}
+	o = json_stringn_nocheck(fixed, out);
+	free(fixed);
+	return o;
 }
 
 /* An exec that did not run to its end: the code, and why. */

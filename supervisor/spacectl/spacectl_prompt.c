@@ -47,6 +47,7 @@
 
 struct prompt {
 	const char	*id;			/* the space */
+	char		 idbuf[SPACE_ID_SIZE];
 	char		 sid[PROMPT_SID_MAX];	/* the session */
 	int		 mid_line;		/* text printed without its \n */
 	struct turn	 turn;			/* what was told of it */
@@ -293,9 +294,10 @@ prompt_main(int argc, char *argv[])
 	int		 ch;
 
 	memset(&t, 0, sizeof(t));
-	if (argc < 2 || !space_id_valid(argv[1]))
+	if (argc < 2)
 		usage();
-	t.id = argv[1];
+	take_space_id(t.idbuf, sizeof(t.idbuf), argv[1]);
+	t.id = t.idbuf;
 	argc--;
 	argv++;
 	argv[0] = (char *)(uintptr_t)env->sc_cmd->cc_name;	/* in getopt's messages */
@@ -369,11 +371,13 @@ sessions_main(int argc, char *argv[])
 {
 	json_t		*o, *s, *out;
 	const char	*title;
+	char		 id[SPACE_ID_SIZE];
 	size_t		 i;
 
-	if (argc != 2 || !space_id_valid(argv[1]))
+	if (argc != 2)
 		usage();
-	o = server_json(argv[1], "GET", "/session", NULL, 200);
+	take_space_id(id, sizeof(id), argv[1]);
+	o = server_json(id, "GET", "/session", NULL, 200);
 	if (!json_is_array(o))
 		request_failed(ERR_SERVER_UNREADABLE, "sessions not a list");
 	if ((out = json_array()) == NULL)

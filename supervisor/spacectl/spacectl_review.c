@@ -197,8 +197,7 @@ target_fill(const char *id, const char *dir, char *idbuf, size_t idlen,
 {
 	char	 path[PATH_MAX];
 
-	if (strlcpy(idbuf, id, idlen) >= idlen)
-		failed("bad_request", "not a space id");
+	take_space_id(idbuf, idlen, id);
 	if (dir == NULL)
 		return;
 	if (realpath(dir, path) == NULL)
@@ -328,8 +327,7 @@ apply_name(struct apply_call *ac, const char *id)
 	struct ctl_space	 cs;
 
 	memset(&cs, 0, sizeof(cs));
-	if (strlcpy(cs.cs_id, id, sizeof(cs.cs_id)) >= sizeof(cs.cs_id))
-		failed("bad_request", "not a space id");
+	take_space_id(cs.cs_id, sizeof(cs.cs_id), id);
 	memset(&cr, 0, sizeof(cr));
 	cr.cr_type = IMSG_CTL_SHOW;
 	cr.cr_payload = &cs;

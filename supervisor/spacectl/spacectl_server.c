@@ -167,8 +167,7 @@ server_main(int argc, char *argv[])
 	memset(&sc, 0, sizeof(sc));
 	if (argc < 2)
 		usage();
-	if (strlcpy(cv.cv_id, argv[1], sizeof(cv.cv_id)) >= sizeof(cv.cv_id))
-		failed(ERR_BAD_REQUEST, "not a space id");
+	take_space_id(cv.cv_id, sizeof(cv.cv_id), argv[1]);
 	server_args(argc - 1, argv + 1, &cv);
 	sc.sc_req.cr_type = IMSG_CTL_SERVER;
 	sc.sc_req.cr_payload = &cv;
@@ -213,8 +212,7 @@ token_main(int argc, char *argv[])
 	memset(&cs, 0, sizeof(cs));
 	memset(&tc, 0, sizeof(tc));
 	memset(&cr, 0, sizeof(cr));
-	if (strlcpy(cs.cs_id, argv[1], sizeof(cs.cs_id)) >= sizeof(cs.cs_id))
-		failed(ERR_BAD_REQUEST, "not a space id");
+	take_space_id(cs.cs_id, sizeof(cs.cs_id), argv[1]);
 	cr.cr_type = IMSG_CTL_TOKEN;
 	cr.cr_payload = &cs;
 	cr.cr_len = sizeof(cs);

@@ -484,6 +484,28 @@ config_value(const char *p, const char *end, char *out, size_t outsz,
 	return 0;
 }
 
+/*
+ * A line no keyword starts: its words up to the value, so a typo is seen
+ * at once; 40 bytes at most, a byte that is not printable ASCII as '?'
+ * (the error goes to a terminal and the log).
+ */
+static void
+unknown_setting(const char *p, const char *eol, int lineno, char *err,
+    size_t errlen)
+{
+	char	 words[41];
+	size_t	 n = 0;
+
+	for (; p < eol && *p != '"' && n < sizeof(words) - 1; p++)
+		words[n++] = *p == '\t' ? ' ' : *p >= 0x20 && *p < 0x7f ?
+		    *p : '?';
+	while (n > 0 && words[n - 1] == ' ')
+		n--;
+	words[n] = '\0';
+	snprintf(err, errlen, "line %d: unknown setting \"%s\"", lineno,
+	    words);
+}
+
 int
 config_parse(const char *buf, size_t len, struct spaced_conf *conf,
     char *err, size_t errlen)
@@ -531,8 +553,7 @@ config_parse(const char *buf, size_t len, struct spaced_conf *conf,
 				break;
 		}
 		if (i == NKEYWORDS) {
-			snprintf(err, errlen, "line %d: unknown setting",
-			    lineno);
+			unknown_setting(p, eol, lineno, err, errlen);
 			return -1;
 		}
 		/* Each value is refused, never cut, when it does not fit. */

@@ -50,6 +50,7 @@ struct remove_state {
 	char			 id[SPACE_ID_SIZE];
 	char			 dir[GIT_DIR_MAX];
 	int			 removed;	/* origins forgotten */
+	int			 resources;	/* the place's lines */
 	struct space_req	 sq;		/* the place's, after the collection */
 	struct space_done	 gone;		/* the place had no such space */
 };
@@ -141,7 +142,11 @@ remove_done(struct request *r, enum procid from, struct imsg *imsg)
 		return;
 	}
 	collect_forget(r->r_uid, rs->id);
-	if (rs->gone.sd_code[0] == '\0')
+	/*
+	 * An event only when the place removed something: an unknown id or
+	 * another owner's space is answered as done with nothing to say.
+	 */
+	if (rs->gone.sd_code[0] == '\0' && rs->resources > 0)
 		events_emit("remove", r->r_uid, rs->id, NULL);
 	/* Code out's quarantine goes with it (spaced-launch removes it). */
 	gitinst_quarantine_remove(rs->id);
@@ -211,9 +216,19 @@ remove_git_done(struct request *r, enum procid from, struct imsg *imsg)
 		remove_end(r);
 }
 
+/* A line of what the place removed or failed to: passed on, counted. */
+static void
+remove_resource(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct remove_state	*rs = r->r_state;
+
+	rs->resources++;
+	space_resource(r, from, imsg);
+}
+
 const struct answer_row remove_answers[] = {
 	{ IMSG_SPACE_RESOURCE, PLACE_BITS,
-	    sizeof(struct space_resource), 0, space_resource },
+	    sizeof(struct space_resource), 0, remove_resource },
 	{ IMSG_SPACE_DONE, PLACE_BITS, sizeof(struct space_done),
 	    AR_FINAL, remove_done },
 	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,

@@ -394,7 +394,10 @@ space_done(struct request *r, enum procid from, struct imsg *imsg)
 		request_end(r);
 		return;
 	}
-	if (r->r_op->op_type == IMSG_CTL_VERIFY)
+	/* No space of the caller's: nothing of theirs failed a check. */
+	if (r->r_op->op_type == IMSG_CTL_VERIFY &&
+	    strcmp(sd.sd_code, ERR_SPACE_NOT_FOUND) != 0 &&
+	    strcmp(sd.sd_code, ERR_SPACE_NOT_OURS) != 0)
 		events_emit("verify-failed", r->r_uid, SV(r)->id, sd.sd_code);
 	request_data(r, &sd, sizeof(sd));
 	request_fail(r, sd.sd_code);

@@ -141,6 +141,25 @@ Test(labels, fields)
 	cr_assert_not(space_name_valid(""));
 	cr_assert_not(space_name_valid("a\nb"));
 	cr_assert_not(space_name_valid("a\x7f"));
+	/* Not UTF-8: a list of its owner's spaces could not print it. */
+	cr_assert_not(space_name_valid("bad\xffutf"));
+	cr_assert_not(space_name_valid("\xc3"));
+	cr_assert_not(space_name_valid("\xc0\xaf"));		/* overlong */
+	cr_assert_not(space_name_valid("\xed\xa0\x80"));	/* surrogate */
+	cr_assert_not(space_name_valid("\xf4\x90\x80\x80"));
+	cr_assert_not(space_name_valid("c1\xc2\x9b" "2J"));	/* CSI */
+	cr_assert(space_name_valid("\xc2\xa0\xe2\x98\x83\xf0\x9f\x98\x80"));
+	/* utf8_char_len reads no byte past what it is given. */
+	cr_assert_eq(utf8_char_len((const unsigned char *)"\xc3\xa9", 2), 2);
+	cr_assert_eq(utf8_char_len((const unsigned char *)"\xc3\xa9", 1), 0);
+	cr_assert_eq(utf8_char_len((const unsigned char *)"\xf0\x9f\x98\x80",
+	    3), 0);
+	cr_assert_eq(utf8_char_len((const unsigned char *)"a", 0), 0);
+	/* 64 bytes: a character may not cross the end. */
+	cr_assert(space_name_valid("0123456789012345678901234567890123456789"
+	    "0123456789012345678901\xc3\xa9"));
+	cr_assert_not(space_name_valid("0123456789012345678901234567890123456789"
+	    "01234567890123456789012\xc3\xa9"));
 	cr_assert_not(space_name_valid(
 	    "01234567890123456789012345678901234567890123456789012345678901234"));
 	cr_assert(space_project_valid(FX_PROJECT));

@@ -250,7 +250,7 @@ Test(config, bad_lines_name_the_line)
 		"journal store \"\"\n",
 	};
 	struct spaced_conf	 c;
-	char			 err[128];
+	char			 err[128], line[300];
 	size_t			 i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -261,6 +261,21 @@ Test(config, bad_lines_name_the_line)
 	cr_assert_eq(parse("socket /a\n\nsockets /b\n", &c, err, sizeof(err)),
 	    -1);
 	cr_assert(strncmp(err, "line 3", 6) == 0, "%s", err);
+	/* The unknown words are named, escaped and cut, never the value. */
+	cr_assert_str_eq(err, "line 3: unknown setting \"sockets /b\"");
+	cr_assert_eq(parse("spaces per ower \"3\"\n", &c, err, sizeof(err)),
+	    -1);
+	cr_assert_str_eq(err, "line 1: unknown setting \"spaces per ower\"");
+	cr_assert_eq(parse("\tt\tab\x1b[2J\t\"x\"\n", &c, err, sizeof(err)),
+	    -1);
+	cr_assert_str_eq(err, "line 1: unknown setting \"t ab?[2J\"");
+	cr_assert_eq(parse("socket\n", &c, err, sizeof(err)), -1);
+	cr_assert_str_eq(err, "line 1: unknown setting \"socket\"");
+	memset(line, 'x', sizeof(line) - 1);
+	line[sizeof(line) - 1] = '\0';
+	cr_assert_eq(parse(line, &c, err, sizeof(err)), -1);
+	cr_assert_eq(strlen(err), strlen("line 1: unknown setting \"\"") + 40,
+	    "%s", err);
 }
 
 Test(config, nul_and_size_caps)

@@ -138,6 +138,7 @@ taken(const struct ctl_space *cs, int id_wanted)
 Test(ctl_space, good_requests)
 {
 	struct ctl_space	 cs;
+	size_t			 i;
 
 	cs = space("", "", "", 0);		/* list, a bare create */
 	taken(&cs, 0);
@@ -149,10 +150,14 @@ Test(ctl_space, good_requests)
 	taken(&cs, 0);
 	cs = space("", "", "", 1ULL << 40);
 	taken(&cs, 0);
-	/* 64 bytes, UTF-8 passed as bytes */
+	/* 64 bytes of UTF-8: 32 times U+00E9 */
 	cs = space("", "", "", 0);
-	memset(cs.cs_name, 0xc3, 64);
+	for (i = 0; i < 64; i += 2)
+		memcpy(cs.cs_name + i, "\xc3\xa9", 2);
 	taken(&cs, 0);
+	/* 64 bytes that are not UTF-8 (a list could not print them) */
+	memset(cs.cs_name, 0xc3, 64);
+	cr_assert_str_eq(refused(&cs, 0), "bad name");
 }
 
 Test(ctl_space, every_string_must_end_in_its_field)
