@@ -120,20 +120,32 @@ imsgbuf_set_maxsize(struct imsgbuf *ibuf, size_t max)
  * Full-size output buffers are kept for reuse, a few per process: a
  * stream queues a window of them and frees them together, and malloc
  * would give that memory back to the kernel and fault it in again on
- * every window (docs/perf.md).  Not thread-safe, as our processes.
+ * every window (docs/perf.md).  A cache per thread: our processes have
+ * one, but a unit test serves a channel's two ends from two threads,
+ * which raced on one cache (UBSan saw a NULL block).
  */
 #define OUT_BIG		(sizeof(struct imsg_out) + MAX_IMSGSIZE)
 #define OUT_CACHE_MAX	32
-static struct imsg_out	*out_cache[OUT_CACHE_MAX];
-static size_t		 out_cached;
+static _Thread_local struct imsg_out	*out_cache[OUT_CACHE_MAX];
+static _Thread_local size_t		 out_cached;
 
 /*
  * Read blocks are kept the same way, enough for a relay's window of
  * them in flight (1 MiB).
  */
 #define RBLOCK_CACHE_MAX	16
-static struct imsg_rblock *rblock_cache[RBLOCK_CACHE_MAX];
-static size_t		 rblocks_cached;
+static _Thread_local struct imsg_rblock	*rblock_cache[RBLOCK_CACHE_MAX];
+static _Thread_local size_t		 rblocks_cached;
+
+/* The calling thread's kept buffers back to malloc, before it ends. */
+void
+imsg_cache_drain(void)
+{
+	while (out_cached > 0)
+		free(out_cache[--out_cached]);
+	while (rblocks_cached > 0)
+		free(rblock_cache[--rblocks_cached]);
+}
 
 static struct imsg_rblock *
 rblock_alloc(void)
@@ -687,114 +699,4 @@ imsg_free(struct imsg *imsg)
 	imsg->rblock = NULL;
 	imsg->data = NULL;
 	imsg->hdr.flags &= ~IMSGF_OUTBUF;
-}
-
-/*
- * imsg_event_add re-arms EV_READ always and EV_WRITE while output is
- * queued; imsgev_handle removes the event when it returns -1, and
- * imsgev_clear removes it and frees the buffers (the fd stays open).
- */
-void
-imsgev_init(struct imsgev *iev, struct event_base *base, int fd,
-    void (*handler)(int, short, void *), void *data)
-{
-	imsgbuf_init(&iev->ibuf, fd);
-	iev->base = base;
-	iev->handler = handler;
-	iev->data = data;
-	iev->events = EV_READ | EV_PERSIST;
-	iev->rpaused = 0;
-	event_assign(&iev->ev, base, fd, iev->events, handler, iev);
-}
-
-/*
- * The event is persistent: re-adding it after every callback would cost
- * two epoll_ctl(2) calls per wakeup.  It changes only when EV_WRITE has
- * to come or go; imsgev_handle removes it once the channel is dead.
- */
-void
-imsg_event_add(struct imsgev *iev)
-{
-	short	 events = EV_PERSIST;
-
-	if (!iev->rpaused)
-		events |= EV_READ;
-	if (imsgbuf_queuelen(&iev->ibuf) > 0)
-		events |= EV_WRITE;
-	if (events == iev->events &&
-	    event_pending(&iev->ev, EV_READ | EV_WRITE, NULL))
-		return;
-	event_del(&iev->ev);
-	iev->events = events;
-	if ((events & (EV_READ | EV_WRITE)) == 0)
-		return;		/* nothing to wait for until resumed */
-	event_assign(&iev->ev, iev->base, iev->ibuf.fd, events, iev->handler,
-	    iev);
-	event_add(&iev->ev, NULL);
-}
-
-int
-imsg_compose_event(struct imsgev *iev, uint32_t type, uint32_t peerid,
-    pid_t pid, int fd, const void *data, size_t len)
-{
-	if (imsg_compose(&iev->ibuf, type, peerid, pid, fd, data, len) == -1)
-		return -1;
-	imsg_event_add(iev);
-	return 0;
-}
-
-/*
- * Common prologue of a dispatch handler: does the read or write the event
- * asks for.  Returns 0 to go on with imsgbuf_get, -1 when the peer is gone
- * or the channel failed (errno says which; 0 for EOF).
- */
-int
-imsgev_handle(struct imsgev *iev, short event)
-{
-	ssize_t	 n;
-	int	 saved;
-
-	if (event & EV_READ) {
-		n = imsgbuf_read(&iev->ibuf);
-		if (n == 0) {
-			errno = 0;
-			goto dead;
-		}
-		if (n == -1 && errno != EAGAIN && errno != EWOULDBLOCK)
-			goto dead;
-	}
-	if (event & EV_WRITE) {
-		if (imsgbuf_write(&iev->ibuf) == -1)
-			goto dead;
-		/* Drained: stop asking for EV_WRITE. */
-		imsg_event_add(iev);
-	}
-	return 0;
- dead:
-	/* A persistent event on a dead fd would fire forever. */
-	saved = errno;
-	event_del(&iev->ev);
-	errno = saved;
-	return -1;
-}
-
-/*
- * Stop (1) or resume (0) reading the peer: a receiver whose answers the
- * peer does not take stops taking its requests, and the kernel's socket
- * buffer pushes back on the peer.  Writing goes on.
- */
-void
-imsg_event_pause_read(struct imsgev *iev, int paused)
-{
-	if (iev->rpaused == paused)
-		return;
-	iev->rpaused = paused;
-	imsg_event_add(iev);
-}
-
-void
-imsgev_clear(struct imsgev *iev)
-{
-	event_del(&iev->ev);
-	imsgbuf_clear(&iev->ibuf);
 }

@@ -83,6 +83,7 @@ void	 imsgbuf_allow_fdpass(struct imsgbuf *);
 void	 imsgbuf_set_maxsize(struct imsgbuf *, size_t);
 /* Frees queued output and closes unclaimed fds; does not close ibuf->fd. */
 void	 imsgbuf_clear(struct imsgbuf *);
+void	 imsg_cache_drain(void);	/* a thread that ends: its kept buffers */
 
 ssize_t	 imsgbuf_read(struct imsgbuf *);
 int	 imsgbuf_get(struct imsgbuf *, struct imsg *);

@@ -348,6 +348,7 @@ fx_side(void *arg)
 	}
 	imsgev_clear(&iev);
 	event_base_free(base);
+	imsg_cache_drain();
 	return NULL;
 }
 
