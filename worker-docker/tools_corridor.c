@@ -50,8 +50,7 @@ tv_corridor(struct tv *tv)
 	tv->phase = PH_FILL;
 	tv->gk_cid[0] = tv->net_subnet[0] = '\0';
 	tv->net_tries = 0;
-	tv->gi = 0;
-	tv->step = G_CLEAR;
+	tv->step = G_NETS;
 	return TV_SEND;
 }
 
@@ -65,9 +64,10 @@ tv_corridor_down(struct tv *tv)
 }
 
 /*
- * Three deletes by name, 404 being fine: before, what a killed worker
- * left of this key's fill (the names hold install, uid and key: no
- * other owner's); after, this fill's.
+ * Three deletes by name, 404 being fine: at every ensure's sweep, what
+ * a killed worker left of this key's fill (the names hold install, uid
+ * and key: no other owner's), a failure only logged; after a fill,
+ * this fill's, a failure failing it (its rollback tries again).
  */
 static enum docker_next
 del_send(struct docker_req *rq, struct tv *tv, struct docker_call *next)
@@ -78,11 +78,15 @@ del_send(struct docker_req *rq, struct tv *tv, struct docker_call *next)
 	char				 name[SPACE_RESOURCE_MAX];
 
 	if (tv->gi >= sizeof(order) / sizeof(order[0])) {
-		if (tv->step == G_DOWN) {
-			tv->step = S_FILLED;
+		/* Swept: a check of a volume that is there, or a fill. */
+		if (tv->step == G_CLEAR && tv->verdict == TOOLS_VERDICT_FILLED)
+			return tv_oneshot(tv, PH_CHECK);
+		if (tv->step == G_CLEAR) {
+			tv->step = S_VOL_CREATE;
 			return TV_SEND;
 		}
-		return TV_ADVANCE;
+		tv->step = S_FILLED;
+		return TV_SEND;
 	}
 	corridor_name(tv, order[tv->gi], name, sizeof(name));
 	switch (order[tv->gi]) {
@@ -109,9 +113,14 @@ del_take(struct docker_req *rq, struct tv *tv, const struct docker_parser *p,
 	if (p->dp_status != 204 && p->dp_status != 200 &&
 	    p->dp_status != 404) {
 		engine_message(p, why, sizeof(why));
-		snprintf(msg, sizeof(msg), "the filler's gatekeeper%s stays: %s",
-		    tv->step == G_DOWN ? "" : " of an earlier fill", why);
-		return tv_fail(rq, tv, ERR_DOCKER_FAILED, msg, 0, next);
+		if (tv->step == G_CLEAR)
+			log_warnx("tools: %s: what an earlier fill left of its "
+			    "gatekeeper stays: %s", tv->volume, why);
+		else {
+			snprintf(msg, sizeof(msg), "the filler's gatekeeper "
+			    "stays: %s", why);
+			return tv_fail(rq, tv, ERR_DOCKER_FAILED, msg, 0, next);
+		}
 	}
 	tv->gi++;
 	return TV_SEND;
@@ -323,7 +332,7 @@ done_take(struct docker_req *rq, struct tv *tv,
 }
 
 const struct tv_step_row tools_corridor_steps[] = {
-	{ G_CLEAR,	del_send,	del_take,	G_NETS },
+	{ G_CLEAR,	del_send,	del_take,	G_CLEAR },
 	{ G_NETS,	nets_send,	nets_take,	G_NET },
 	{ G_NET,	made_send,	made_take,	G_SOCK },
 	{ G_SOCK,	made_send,	made_take,	G_GK },

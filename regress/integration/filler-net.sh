@@ -206,6 +206,18 @@ left() {	# left VOLUME: what is left of its fill's way out
 	    --filter "name=^$1-fill-net"; docker volume ls -q --filter "name=^$1-fill-sock"
 }
 check "nothing of the filler's way out is left" test -z "$(left "$V")"
+# What a killed worker would leave (made here by the names): the next
+# ensure of the key, on a filled volume, removes it.
+docker network create "$V-fill-net" >/dev/null
+docker volume create "$V-fill-sock" >/dev/null
+docker create --name "$V-fill-gk" --network none -v "$V-fill-sock:/s" \
+    "$SP_IMAGE" true >/dev/null
+check "control: a leftover gatekeeper, bridge and socket volume are seen" \
+    test "$(left "$V" | wc -l)" -eq 3
+ctl -j tools fill >"$work/out" 2>&1; rc=$?
+check "the next ensure (filled: no fill) answers" sh -c \
+    "[ $rc -eq 0 ] && jq -e '.filled == false' '$work/out' >/dev/null"
+check "... and removed what was left" test -z "$(left "$V")"
 Vf=$(ctl -j tools -a probefail | jq -r .volume)
 ctl -j tools fill -a probefail >"$work/out" 2>&1; rc=$?
 check "a fill that fails (its install script)" sh -c \
