@@ -97,7 +97,7 @@ function corridor(name, target) {
 }
 module.exports = (async () => {
 	await corridor('corridor-registry', 'registry.npmjs.org:443');
-	await corridor('corridor-other', 'example.com:443');
+	await corridor('corridor-other', 'registry.yarnpkg.com:443');
 	await corridor('corridor-public', '$DOC:443');
 	await tcp('direct-public', '$DOC', 8000);
 	await tcp('direct-metadata', '169.254.169.254', 80);
@@ -163,7 +163,7 @@ else
 	check "the filler reaches the registry through its corridor (200)" \
 	    said 'corridor-registry 200' "$work/in"
 fi
-check "its corridor refuses another name (403: the registry alone)" \
+check "its corridor refuses another name, registry.yarnpkg.com (403: the registry alone)" \
     said 'corridor-other 403' "$work/in"
 check "its corridor refuses the public host's address (403)" \
     said 'corridor-public 403' "$work/in"

@@ -55,9 +55,11 @@ mutant "fill rollback skipped" worker-docker/tools_rollback.c \
 		/* The same call => 	if (0 && tv->filling) {
 		/* The same call" tools.sh
 # The filler's rights (issue 27): its uid, its one way out, its end.
+# Root that can fill: its exec as 0:0 and the fill's folder root's.
 mutant_expect 'the filler ran as uid [0-9]+ of the range, not root'
 mutant "the filler's exec as root" worker-docker/tools_fill.c \
-    "	next->cl_body = docker_exec_body(argv, user, env); => 	next->cl_body = docker_exec_body(argv, tv->phase == PH_FILL ? \"0:0\" : user, env);" tools.sh
+    "	next->cl_body = docker_exec_body(argv, user, env); => 	next->cl_body = docker_exec_body(argv, tv->phase == PH_FILL ? \"0:0\" : user, env); @@
+			    tv->tp.tp_uid, 1 }; => 			    0, 1 };" tools.sh
 mutant_expect 'the filler does not reach the public host'
 mutant "the filler back on the default bridge" worker-docker/docker_harden_tools.c \
     "\"NetworkDisabled\", !is_gk(p), => \"NetworkDisabled\", 0, @@
@@ -74,7 +76,7 @@ mutant "the filler back on the default bridge" worker-docker/docker_harden_tools
 	    json_is_true(json_object_get(cfg, \"NetworkDisabled\")) == is_gk(p)) => 	    0)" filler-net.sh
 mutant_expect 'its corridor refuses another name'
 mutant "the filler's allowlist beyond the registry" worker-docker/docker_harden_tools.c \
-    "TOOLS_GK_BIN, \"-a\", TOOLS_REGISTRY, => TOOLS_GK_BIN, \"-a\", \"example.com\", \"-a\", TOOLS_REGISTRY," filler-net.sh
+    "TOOLS_GK_BIN, \"-a\", TOOLS_REGISTRY, => TOOLS_GK_BIN, \"-a\", \"registry.yarnpkg.com\", \"-a\", TOOLS_REGISTRY," filler-net.sh
 mutant_expect 'nothing of the filler'\''s way out is left'
 mutant "the filler's gatekeeper left after the fill" worker-docker/tools_fill.c \
     "		return tv_corridor_down(tv);	/* then S_FILLED */ => 		tv->step = S_FILLED;
