@@ -18,10 +18,10 @@
 #define SPACED_DOCKER_HARDEN_TOOLS_H
 
 /*
- * The tools volume's two one-shot containers, builder and checker side
- * by side: the filler, spaced's one container with a way out (the
- * default bridge, for the npm registry), and the marker's reader, with
- * no network.  Both idle and work through an exec
+ * The tools volume's one-shot containers, builder and checker side by
+ * side: the filler, whose one way out is a gatekeeper of its own for the
+ * npm registry, that gatekeeper, and the marker's reader, with no
+ * network.  The one-shots idle and work through an exec
  * (docs/notes/spaced-docker-tools.md).  Pure: no I/O, no globals.
  */
 
@@ -34,32 +34,63 @@
 #include "docker_tools.h"
 #include "labels.h"
 
-#define TOOLS_FILL_USER		"0:0"	/* root owns the fresh volume */
-#define TOOLS_FILL_NETWORK	"bridge"
+/*
+ * The filler has no network of its own: the relay (put into its socket
+ * volume) listens on its loopback and carries the corridor to a
+ * gatekeeper of its own, whose allowlist is the registry alone, on a
+ * bridge of the pool (docs/privsep.md).
+ */
+#define TOOLS_FILL_NETWORK	"none"
 #define TOOLS_FILL_TMPFS	"rw,exec,nosuid,size=1g"
 #define TOOLS_FILL_MEMORY	(2LL << 30)	/* = swap; the tmpfs counts */
 #define TOOLS_FILL_ENV		"HOME=/tmp"
 #define TOOLS_CHECK_MEMORY	(128LL << 20)	/* the setup one-shot's */
 #define TOOLS_NODE		"/usr/bin/node"	/* the space image's */
 #define TOOLS_MOUNT		TOOLS_DIR	/* docker_tools.h */
+#define TOOLS_SOCKET_DIR	HARDEN_SOCKET_DIR	/* rw in its gk */
+#define TOOLS_RELAY		TOOLS_SOCKET_DIR "/spaced-relay"
+#define TOOLS_REGISTRY		"registry.npmjs.org"	/* port 443 */
+#define TOOLS_PROXY		"http://127.0.0.1:3128"
+#define TOOLS_GK_BIN		"/usr/libexec/spaced/spaced-gatekeeper"
+/* Past the volume's name: "-fill-sock" and the like. */
+#define TOOLS_SUFFIX_MAX	12
 
 struct harden_tools_params {
-	enum tools_role		 tp_role;	/* TOOLS_ROLE_FILL or _CHECK */
-	const char		*tp_image;
+	enum tools_role		 tp_role;
+	const char		*tp_image;	/* the space image */
+	const char		*tp_gk_image;	/* TOOLS_ROLE_FILL_GK */
 	const char		*tp_volume;	/* spaced-tools-... */
 	const char		*tp_owner;
 	const char		*tp_key;
 	const char		*tp_description;
 	const char		*tp_created;
+	/*
+	 * The filler's uid and gid, of "space uid range" (never 0): it
+	 * owns the folder it fills, TOOLS_ROOT (tools_fill_uid).
+	 */
+	uint32_t		 tp_uid;
+	const char		*tp_subnet;	/* TOOLS_ROLE_FILL_NET, or "" */
 };
 
-/* The one-shot's name: "<volume>-fill" or "<volume>-check"; -1 short. */
+/* The filler's uid: the key's first 48 bits in the range; 0 none. */
+uint32_t tools_fill_uid(const char *key, uint32_t first, uint32_t count);
+/* The one-shot's user: "uid:uid", the space image's or the gk's. */
+int	 harden_tools_user(const struct harden_tools_params *, char *,
+	    size_t);
+
+/*
+ * The name of the role's resource: the volume's own, or "<volume>-fill",
+ * "-check", "-fill-gk", "-fill-net", "-fill-sock"; -1 when short.
+ */
 int	 harden_tools_name(const struct harden_tools_params *, char *, size_t);
-/* The body of POST /containers/create?name=...; NULL and *errstr. */
+/* The body of POST /containers/create?name=... (fill, check, fill gk). */
 json_t	*harden_tools_create(const struct harden_tools_params *,
 	    const char **errstr);
-/* The volume's body for POST /volumes/create. */
+/* POST /volumes/create: the tools volume, or the filler's socket one. */
 json_t	*harden_tools_volume_create(const struct harden_tools_params *,
+	    const char **errstr);
+/* POST /networks/create: the filler's gatekeeper's bridge. */
+json_t	*harden_tools_network_create(const struct harden_tools_params *,
 	    const char **errstr);
 /*
  * The inspect of a created one-shot against its body, by name:

@@ -142,7 +142,7 @@ sweep_take(struct docker_req *rq, struct tv *tv,
 	return TV_ADVANCE;
 }
 
-/* Then a check of a volume that is there, or a fill. */
+/* Then what is left of a fill's gatekeeper (tools_corridor.c's G_CLEAR). */
 static enum docker_next
 sweep_del_send(struct docker_req *rq, struct tv *tv,
     struct docker_call *next)
@@ -152,11 +152,11 @@ sweep_del_send(struct docker_req *rq, struct tv *tv,
 		    tv->stale[tv->istale]);
 		return DOCKER_CALL;
 	}
-	if (tv->verdict == TOOLS_VERDICT_FILLED)
-		return tv_oneshot(tv, PH_CHECK);
-	tv->step = S_VOL_CREATE;
+	tv->gi = 0;
+	tv->step = G_CLEAR;
 	return TV_SEND;
 }
+
 
 /* Refused or gone: the create's name check tells. */
 static enum docker_next
@@ -260,7 +260,7 @@ vol_create_take(struct docker_req *rq, struct tv *tv,
 		tools_reply(rq, tv, ERR_TOOLS_NOT_OURS, msg, 0, -1);
 		return DOCKER_DONE;
 	}
-	return tv_oneshot(tv, PH_FILL);
+	return tv_corridor(tv);	/* then the filler (tools_corridor.c) */
 }
 
 static enum docker_next

@@ -29,15 +29,34 @@
 #include "errors.h"
 #include "log.h"
 #include "docker_harden.h"
+#include "docker_runtime.h"
 #include "docker_tools.h"
 #include "tools_volume.h"
 
 #define TV_EXIT_POLL_MS		20
 #define TV_EXIT_POLLS		250		/* 5 s for the engine to reap */
 
+/*
+ * The fill waits for its way out, the relay listening on 3128 (0C38,
+ * LISTEN) and its gatekeeper's corridor socket, at most 30 s (exit 8,
+ * "corridor"), then execs node with the filler: its words unchanged.
+ */
+static const char fill_wait[] = "i=0; until [ -S " TOOLS_SOCKET_DIR
+    "/corridor.sock ] && /bin/grep -q ':0C38 00000000:0000 0A' "
+    "/proc/net/tcp; do i=$((i + 1)); if [ $i -gt 300 ]; then echo "
+    "'spaced-filler: corridor: the relay or its gatekeeper is not there' "
+    ">&2; exit 8; fi; sleep 0.1; done; exec \"$@\"";
+
+/* npm and the install script: the corridor, never a direct way. */
+static const char *const fill_env[] = {
+	"npm_config_proxy=" TOOLS_PROXY, "npm_config_https_proxy=" TOOLS_PROXY,
+	"HTTPS_PROXY=" TOOLS_PROXY, "HTTP_PROXY=" TOOLS_PROXY,
+	"https_proxy=" TOOLS_PROXY, "http_proxy=" TOOLS_PROXY, NULL
+};
+
 static const char *const check_argv[] = {
 	"/bin/sh", "-c", "[ -f \"$1\" ] || exit 42; /bin/cat \"$1\"", "sh",
-	TOOLS_DIR "/" TOOLS_MARKER, NULL
+	TOOLS_ROOT "/" TOOLS_MARKER, NULL
 };
 
 /* The exec's argv and, for the fill, its stdin: the child takes them. */
@@ -105,8 +124,9 @@ stream_input(struct tv *tv, struct tx_in *xi, json_t **argv, int take)
 		free(prog);
 		goto bad;
 	}
-	*argv = json_pack("[s, s, s, s, s, s]", TOOLS_NODE, "-e",
-	    (char *)prog, "spaced-filler", TOOLS_DIR, TOOLS_STAGING_DIR);
+	*argv = json_pack("[s, s, s, s, s, s, s, s, s, s]", "/bin/sh", "-c",
+	    fill_wait, "sh", TOOLS_NODE, "-e", (char *)prog, "spaced-filler",
+	    TOOLS_ROOT, TOOLS_STAGING_DIR);
 	free(prog);
 	if (*argv == NULL)
 		goto bad;
@@ -132,8 +152,7 @@ os_done(struct docker_req *rq, struct tv *tv, struct docker_call *next)
 		tv->step = S_CHECKED;
 		break;
 	case PH_FILL:
-		tv->step = S_FILLED;
-		break;
+		return tv_corridor_down(tv);	/* then S_FILLED */
 	case PH_RECHECK:
 		tv->step = S_RECHECKED;
 		break;
@@ -243,6 +262,45 @@ inspect_take(struct docker_req *rq, struct tv *tv,
 	return TV_ADVANCE;
 }
 
+/*
+ * The fill's folder, given to the filler's uid before anything runs:
+ * the volume's root stays root's (the engine made it), so the filler,
+ * never root, can write nowhere else in it.  The check skips this.
+ */
+static enum docker_next
+own_send(struct docker_req *rq, struct tv *tv, struct docker_call *next)
+{
+	struct tar_file	 f = { SPACE_TOOLS_SUBDIR, 0755, NULL, 0,
+			    tv->tp.tp_uid, 1 };
+	uint8_t		*tar;
+	size_t		 len;
+
+	if (tv->phase != PH_FILL)
+		return TV_ADVANCE;
+	if (tv->tp.tp_uid == 0 || (tar = tar_files(&f, 1, &len)) == NULL)
+		return os_fail(rq, tv, ERR_INTERNAL, "the fill's folder", 0,
+		    next);
+	tv_call(tv, next, "PUT", TV_CAP, "/containers/%s/archive?path=%s",
+	    tv->cid, TOOLS_DIR);
+	next->cl_raw = tar;
+	next->cl_raw_len = len;
+	next->cl_type = "application/x-tar";
+	return DOCKER_CALL;
+}
+
+static enum docker_next
+own_take(struct docker_req *rq, struct tv *tv,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	char	 msg[160];
+
+	if (p->dp_status != 200) {
+		engine_message(p, msg, sizeof(msg));
+		return os_fail(rq, tv, ERR_DOCKER_FAILED, msg, 0, next);
+	}
+	return TV_ADVANCE;
+}
+
 static enum docker_next
 start_send(struct docker_req *rq, struct tv *tv, struct docker_call *next)
 {
@@ -269,14 +327,24 @@ static enum docker_next
 exec_send(struct docker_req *rq, struct tv *tv, struct docker_call *next)
 {
 	struct tx_in	 xi;
-	json_t		*argv;
+	json_t		*argv, *env;
+	char		 user[HARDEN_USER_MAX];
+	size_t		 i;
 
 	tv_call(tv, next, "POST", TV_CAP, "/containers/%s/exec", tv->cid);
+	if (harden_tools_user(&tv->tp, user, sizeof(user)) == -1)
+		return os_fail(rq, tv, ERR_INTERNAL, "no filler uid", 0, next);
 	if (stream_input(tv, &xi, &argv, 0) == -1)
 		return os_fail(rq, tv, ERR_INTERNAL, "the fill's input "
 		    "(a file from spaced is missing or unreadable)", 0, next);
-	next->cl_body = docker_exec_body(argv, tv->phase == PH_FILL ?
-	    TOOLS_FILL_USER : HARDEN_SPACE_USER, NULL);
+	/* The container's own user: the filler's uid, or the space's. */
+	env = NULL;
+	for (i = 0; tv->phase == PH_FILL && fill_env[i] != NULL; i++) {
+		if (env == NULL && (env = json_array()) == NULL)
+			break;
+		json_array_append_new(env, json_string(fill_env[i]));
+	}
+	next->cl_body = docker_exec_body(argv, user, env);
 	if (next->cl_body == NULL)
 		return os_fail(rq, tv, ERR_INTERNAL, "exec body", 0, next);
 	return DOCKER_CALL;
@@ -390,7 +458,8 @@ del_take(struct docker_req *rq, struct tv *tv, const struct docker_parser *p,
 
 const struct tv_step_row tools_fill_steps[] = {
 	{ O_CREATE,	create_send,	create_take,	O_INSPECT },
-	{ O_INSPECT,	inspect_send,	inspect_take,	O_START },
+	{ O_INSPECT,	inspect_send,	inspect_take,	O_OWN },
+	{ O_OWN,	own_send,	own_take,	O_START },
 	{ O_START,	start_send,	start_take,	O_EXEC },
 	{ O_EXEC,	exec_send,	exec_take,	O_STREAM },
 	{ O_STREAM,	NULL,		NULL,		O_EXIT },

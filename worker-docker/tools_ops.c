@@ -37,6 +37,7 @@ static const struct {
 	{ tools_fill_steps, &tools_fill_steps_n },
 	{ tools_rollback_steps, &tools_rollback_steps_n },
 	{ tools_list_steps, &tools_list_steps_n },
+	{ tools_corridor_steps, &tools_corridor_steps_n },
 };
 
 static enum docker_next	version_take(struct docker_req *, struct tv *,
@@ -121,7 +122,10 @@ tv_start(struct docker_req *rq, const void *data, size_t len,
 	    sizeof(tv->req.te_description)) == NULL ||
 	    memchr(tv->req.te_key, '\0', sizeof(tv->req.te_key)) == NULL ||
 	    memchr(tv->req.te_volume, '\0', sizeof(tv->req.te_volume)) ==
-	    NULL || tv->req.te_reserved != 0 ||
+	    NULL || memchr(tv->req.te_gk_image, '\0',
+	    sizeof(tv->req.te_gk_image)) == NULL ||
+	    tv->req.te_pad[0] != 0 || tv->req.te_pad[1] != 0 ||
+	    tv->req.te_reserved != 0 ||
 	    tv->req.te_nfiles > TOOLS_MSG_FILES_MAX)
 		return -1;
 	if (tv->op == IMSG_TOOLS_ENSURE_REQ) {
@@ -131,7 +135,11 @@ tv_start(struct docker_req *rq, const void *data, size_t len,
 		    sizeof(name)) == -1 ||
 		    strcmp(name, tv->req.te_volume) != 0 ||
 		    agent_profile_check(&tv->req.te_profile) != NULL ||
-		    tv->req.te_nfiles == 0)
+		    tv->req.te_nfiles == 0 || tools_fill_uid(tv->req.te_key,
+		    tv->req.te_uid_first, tv->req.te_uid_count) == 0 ||
+		    tv->req.te_gk_image[0] == '\0' || !net_pool_valid(
+		    &(struct net_pool){ tv->req.te_net_base,
+		    tv->req.te_net_pool_prefix, tv->req.te_net_prefix }))
 			return -1;
 		strlcpy(tv->volume, tv->req.te_volume, sizeof(tv->volume));
 		strlcpy(tv->key, tv->req.te_key, sizeof(tv->key));

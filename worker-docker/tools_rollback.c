@@ -17,7 +17,8 @@
 /*
  * A tools request's failure.  Once a call decided to fill, the rollback
  * removes by name what its fill made (the one-shots of this key, the
- * volume); after an interrupted step it waits and sweeps again.
+ * filler's gatekeeper, its socket volume and bridge, the volume); after
+ * an interrupted step it waits and sweeps again.
  */
 
 #include <stdio.h>
@@ -121,7 +122,11 @@ tv_fail(struct docker_req *rq, struct tv *tv, const char *code,
 		    "fill");
 		rb_add(tv, "/containers/%s-%s?force=1", tv->req.te_volume,
 		    "check");
+		rb_add(tv, "/containers/%s-%s?force=1", tv->req.te_volume,
+		    "fill-gk");
 		rb_add(tv, "/volumes/%s%s", tv->req.te_volume, "");
+		rb_add(tv, "/volumes/%s-%s", tv->req.te_volume, "fill-sock");
+		rb_add(tv, "/networks/%s-%s", tv->req.te_volume, "fill-net");
 	} else if (tv->cid[0] != '\0')
 		rb_add(tv, "/containers/%s%s?force=1", tv->cid, "");
 	else if (tv->rb_n == 0 && !interrupted) {

@@ -123,6 +123,10 @@ tools_params(struct tv *tv, enum tools_role role)
 	tv->tp.tp_key = tv->key;
 	tv->tp.tp_description = tv->desc;
 	tv->tp.tp_created = tv->created;
+	tv->tp.tp_uid = tools_fill_uid(tv->key, tv->req.te_uid_first,
+	    tv->req.te_uid_count);
+	tv->tp.tp_gk_image = tv->req.te_gk_image;
+	tv->tp.tp_subnet = tv->net_subnet;
 }
 
 /* "<install>:<uid>" to the volume name of key; -1 when not one. */

@@ -33,6 +33,7 @@
 #include "docker_engine.h"
 #include "docker_execcall.h"
 #include "docker_harden_tools.h"
+#include "docker_netpool.h"
 #include "docker_req.h"
 #include "tools_prune.h"
 
@@ -79,9 +80,12 @@ enum tv_step {
 	S_WAIT, S_VOL_GET, S_SWEEP, S_SWEEP_DEL, S_CHECKED, S_VOL_DEL,
 	S_VOL_CREATE, S_FILLED, S_RECHECKED, S_PRUNE, S_PRUNE_DEL,
 	/* the one-shot of a check or a fill */
-	O_CREATE, O_INSPECT, O_START, O_EXEC, O_STREAM, O_EXIT, O_DEL,
+	O_CREATE, O_INSPECT, O_OWN, O_START, O_EXEC, O_STREAM, O_EXIT, O_DEL,
 	/* the rollback of a fill */
 	R_DEL, R_PAUSE,
+	/* the filler's way out: its gatekeeper, made, then removed */
+	G_CLEAR, G_NETS, G_NET, G_SOCK, G_GK, G_GK_INSPECT, G_RELAY,
+	G_GK_START, G_DOWN,
 	/* list */
 	L_VOLS, L_CTRS, L_READ,
 };
@@ -134,8 +138,14 @@ struct tv {
 	char			 code[CTL_CODE_MAX];
 	char			 message[SPACE_DONE_MESSAGE_MAX];
 	char			 rb_fail[SPACE_DONE_MESSAGE_MAX];
-	char			 rb[3][SPACE_RESOURCE_MAX + 32];	/* paths */
+	char			 rb[6][SPACE_RESOURCE_MAX + 32];	/* paths */
 	size_t			 rb_n, rb_i;
+	/* the filler's gatekeeper and its bridge's slot of the pool */
+	char			 gk_cid[SPACE_RESOURCE_MAX];
+	char			 net_subnet[NETPOOL_CIDR_MAX];
+	uint8_t			 net_used[NETPOOL_BITMAP];
+	int			 net_tries;
+	size_t			 gi;		/* G_CLEAR's, G_DOWN's */
 	/* list */
 	struct tools_volume_info *vols;
 	size_t			 nvols, ivol;
@@ -157,6 +167,7 @@ TV_STEPS(tools_ensure_steps);
 TV_STEPS(tools_fill_steps);
 TV_STEPS(tools_rollback_steps);
 TV_STEPS(tools_list_steps);
+TV_STEPS(tools_corridor_steps);
 
 #define tv_call(tv, cl, method, cap, ...) \
 	docker_call_fmt((cl), (tv)->api, (method), (cap), __VA_ARGS__)
@@ -187,6 +198,10 @@ void	 tools_file(uint32_t peerid, const struct tools_file_msg *, int fd);
 /* tools_rollback.c: a failure, and the rollback of a fill. */
 enum docker_next tv_fail(struct docker_req *, struct tv *, const char *,
 	    const char *, int, struct docker_call *);
+
+/* tools_corridor.c: the filler's gatekeeper, before and after it. */
+enum docker_next tv_corridor(struct tv *);
+enum docker_next tv_corridor_down(struct tv *);
 
 /* tools_fill.c: the stream child's answer. */
 enum docker_next oneshot_streamed(struct docker_req *, struct tv *,

@@ -93,7 +93,8 @@ marker_read(const char *volume, const char *key)
 	int	 fd;
 
 	if (ns_tools_path(path, sizeof(path), volume) == -1 ||
-	    strlcat(path, "/" TOOLS_MARKER, sizeof(path)) >= sizeof(path))
+	    strlcat(path, "/" SPACE_TOOLS_SUBDIR "/" TOOLS_MARKER, sizeof(path)) >=
+	    sizeof(path))
 		return TOOLS_VERDICT_REJECT;
 	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
 	    O_NONBLOCK)) == -1)
@@ -225,7 +226,7 @@ filler(const struct ns_space *ns, const char *logpath)
 	const struct fill_file	*prog = file_find(TOOLS_FILE_FILLER, 0);
 	char			 src[FILL_FILLER_MAX + 1];
 	char			*argv[] = { FILL_NODE, "-e", src,
-	    "spaced-filler", SPACE_TOOLS_DIR, TOOLS_STAGING_DIR, NULL };
+	    "spaced-filler", TOOLS_ROOT, TOOLS_STAGING_DIR, NULL };
 	int			 p[2], fds[3], logfd, status, i;
 	pid_t			 pid, init;
 	ssize_t			 n;
@@ -312,8 +313,10 @@ fill_run(struct fill_result *res)
 	nl.nl_tools_rw = 1;
 	nl.nl_tmp = NS_FILL_TMP;
 	why[0] = '\0';
-	if (mkdir(staging, 0700) == -1 ||
-	    chown(staging, ns.ns_uid, ns.ns_uid) == -1 ||
+	/* The fill goes in its subfolder, as on Docker (SPACE_TOOLS_ROOT). */
+	(void)snprintf(dir, sizeof(dir), "%s/" SPACE_TOOLS_SUBDIR, staging);
+	if (mkdir(staging, 0755) == -1 || mkdir(dir, 0700) == -1 ||
+	    chown(dir, ns.ns_uid, ns.ns_uid) == -1 ||
 	    ns_write_file("", hosts, "127.0.0.1\tlocalhost gatekeeper\n"
 	    "::1\tlocalhost\n") == -1)
 		fill_fail(res, ERR_INTERNAL, "the one-shot's folders: %s",

@@ -479,7 +479,8 @@ runtime_labels_check(const json_t *labels, const char *owner, const char *key)
 /* --- tools resources -------------------------------------------------- */
 
 static const char *const tools_roles[TOOLS_ROLE_MAX] = {
-	"tools", "tools-fill", "tools-check"
+	"tools", "tools-fill", "tools-check", "tools-fill-gatekeeper",
+	"tools-fill-network", "tools-fill-socket"
 };
 
 const char *

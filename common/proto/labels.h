@@ -135,11 +135,17 @@ const char	*space_labels_parse(const json_t *labels, const char *owner,
 const char	*runtime_labels_check(const json_t *labels, const char *owner,
 		    const char *key);
 
-/* The three tools roles: the volume and its two one-shots. */
+/*
+ * The tools roles: the volume, its two one-shots, and the filler's way
+ * out while it runs (its gatekeeper, that one's bridge, their sockets).
+ */
 enum tools_role {
 	TOOLS_ROLE_VOLUME,	/* "tools": the volume spaced-tools-... */
 	TOOLS_ROLE_FILL,	/* "tools-fill": the filler one-shot */
 	TOOLS_ROLE_CHECK,	/* "tools-check": the marker's reader */
+	TOOLS_ROLE_FILL_GK,	/* "tools-fill-gatekeeper" */
+	TOOLS_ROLE_FILL_NET,	/* "tools-fill-network" */
+	TOOLS_ROLE_FILL_SOCK,	/* "tools-fill-socket": a volume */
 	TOOLS_ROLE_MAX
 };
 const char	*tools_role_label(enum tools_role);

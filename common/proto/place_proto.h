@@ -286,6 +286,15 @@ struct tools_ensure_req {
 	char		 te_image[SPACE_IMAGE_MAX];	/* the space image */
 	char		 te_description[TOOLS_MSG_DESC_MAX];	/* label */
 	uint32_t	 te_nfiles;	/* IMSG_TOOLS_FILE that follow */
+	/* "space uid range": the filler runs as a uid of it, never root */
+	uint32_t	 te_uid_first;
+	uint32_t	 te_uid_count;
+	/* The filler's gatekeeper: its image, its bridge from the pool */
+	char		 te_gk_image[SPACE_IMAGE_MAX];
+	uint32_t	 te_net_base;
+	uint8_t		 te_net_pool_prefix;
+	uint8_t		 te_net_prefix;
+	uint8_t		 te_pad[2];	/* zero */
 	uint32_t	 te_reserved;	/* zero */
 	struct agent_profile te_profile;	/* checked, tarballs hashed */
 };

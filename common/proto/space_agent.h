@@ -29,8 +29,14 @@
 #include "agent.h"
 #include "labels.h"
 
-#define SPACE_TOOLS_DIR		"/opt/spaced-tools"
-#define SPACE_TOOLS_BIN		SPACE_TOOLS_DIR "/node_modules/.bin"
+#define SPACE_TOOLS_DIR		"/opt/spaced-tools"	/* the volume */
+/*
+ * The fill, in a folder of the volume that the filler's uid owns: the
+ * engine cannot give a volume's root to a uid (docs/privsep.md).
+ */
+#define SPACE_TOOLS_SUBDIR	"fill"
+#define SPACE_TOOLS_ROOT	SPACE_TOOLS_DIR "/" SPACE_TOOLS_SUBDIR
+#define SPACE_TOOLS_BIN		SPACE_TOOLS_ROOT "/node_modules/.bin"
 #define SPACE_TOKEN_DIR		"/home/space/.spaced-space"
 #define SPACE_TOKEN_FILE	SPACE_TOKEN_DIR "/token"
 #define SPACE_TOKEN_BYTES	32	/* random, sent as base64url */

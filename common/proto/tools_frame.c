@@ -46,6 +46,8 @@ tools_fill_step(int code)
 		return "sync";
 	case TOOLS_EXIT_MARKER:
 		return "marker";
+	case TOOLS_EXIT_CORRIDOR:
+		return "corridor";
 	}
 	return "unknown";
 }

@@ -29,8 +29,10 @@
 #include <stdint.h>
 
 #include "agent.h"
+#include "space_agent.h"
 
-#define TOOLS_DIR		"/opt/spaced-tools"
+#define TOOLS_DIR		SPACE_TOOLS_DIR		/* the mount */
+#define TOOLS_ROOT		SPACE_TOOLS_ROOT	/* the filler's */
 #define TOOLS_STAGING_DIR	"/tmp/spaced-fill"
 #define TOOLS_MARKER		".spaced-filled"
 #define TOOLS_CA_NAME		"ca.pem"
@@ -51,6 +53,7 @@ enum tools_fill_exit {
 	TOOLS_EXIT_BINARIES = 5,
 	TOOLS_EXIT_SYNC = 6,
 	TOOLS_EXIT_MARKER = 7,
+	TOOLS_EXIT_CORRIDOR = 8,	/* its way out never came up */
 };
 /* The step's name for an error's details, "unknown" else. */
 const char	*tools_fill_step(int exit_code);

@@ -33,7 +33,8 @@
 #define TOOLS_DESC_MAX		8192	/* the longest profile fits */
 /* "spaced-tools-<install id>-<uid>-<key>", with its NUL */
 #define TOOLS_VOLUME_MAX	128
-#define TOOLS_DESC_VERSION	"spaced-tools 1"
+/* 2: the fill moved into SPACE_TOOLS_ROOT, a new layout (issue 27) */
+#define TOOLS_DESC_VERSION	"spaced-tools 2"
 
 int	 tools_describe(const struct agent_profile *, const char *image,
 	    const char *filler_sha256, char *buf, size_t len);

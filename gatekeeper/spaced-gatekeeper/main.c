@@ -64,12 +64,38 @@ static __dead void
 usage(const char *why)
 {
 	log_warnx("%s", why);
-	log_warnx("usage: spaced-gatekeeper [-u SOCKDIR] [-k CTLDIR] BIND "
+	log_warnx("usage: spaced-gatekeeper [-a NAME ...] [-u SOCKDIR] "
+	    "[-k CTLDIR] BIND "
 	    "CORRIDOR_PORT WINDOW_PORT CONTROL_PORT [WINDOW_DEADLINE_MS "
 	    "[CORRIDOR_CAP WINDOW_CAP CONTROL_CAP]]");
 	log_warnx("usage: spaced-gatekeeper -C METHOD PATH [-p CONTROL_PORT | "
 	    "-k CTLDIR] [-t SECONDS]");
 	exit(2);
+}
+
+/*
+ * -a NAME: a name on the allowlist from the start, before any control
+ * request.  The tools filler's gatekeeper is started with the registry
+ * alone (docs/privsep.md): no control call is needed, and none races.
+ */
+#define GK_START_NAMES_MAX	8
+static void
+allow_at_start(const char *in)
+{
+	struct gk_allowlist	*al = &gk->gk_allow;
+	char			 name[GK_NAME_MAX + 1];
+	char			**v;
+
+	if (al->al_count >= GK_START_NAMES_MAX)
+		usage("too many -a");
+	if (gk_name_normalize(in, strlen(in), name, sizeof(name)) == -1)
+		usage("-a NAME is not a name");
+	if ((v = reallocarray(al->al_names, al->al_count + 1,
+	    sizeof(*v))) == NULL || (v[al->al_count] = strdup(name)) == NULL)
+		fatal("%s", __func__);
+	al->al_names = v;
+	al->al_count++;
+	gk_allowlist_sort(al);
 }
 
 static long long
@@ -320,8 +346,11 @@ main(int argc, char *argv[])
 	if (argc >= 2 && strcmp(argv[1], "-C") == 0)
 		return client_main(argc, argv);
 	/* '+': BIND and the numbers are never taken for options. */
-	while ((ch = getopt(argc, argv, "+k:u:")) != -1) {
+	while ((ch = getopt(argc, argv, "+a:k:u:")) != -1) {
 		switch (ch) {
+		case 'a':
+			allow_at_start(optarg);
+			break;
 		case 'k':
 			if (optarg[0] == '\0')
 				usage("CTLDIR is empty");

@@ -57,7 +57,7 @@ CALL DELETE $V/containers/$p-setup 204
 CALL POST $V/containers/create?name=$p-gk 201 {"Image":"$GATEKEEPER_IMAGE","User":"10100:10100","Entrypoint":["/usr/libexec/spaced/spaced-gatekeeper"],"Cmd":["-u","/tmp","127.0.0.1","3128","8080","9099"],$L,"HostConfig":{$H,"Memory":268435456,"MemorySwap":268435456,"Tmpfs":{"/tmp":"rw,noexec,nosuid,size=16m"},"NetworkMode":"$p-inner"},"NetworkingConfig":{"EndpointsConfig":{"$p-inner":{"Aliases":["gatekeeper"]}}}}
 CALL POST $V/networks/$p-outer/connect 200 {"Container":"$p-gk"}
 CALL POST $V/containers/$p-gk/start 204
-CALL POST $V/containers/create?name=$p-space 201 {"Image":"$SPACE_IMAGE","User":"10000:10000","Env":["HOME=/home/space","PATH=/usr/local/bin:/usr/bin:/bin:/opt/spaced-tools/node_modules/.bin","OPENCODE_DISABLE_MODELS_FETCH=1","OPENCODE_DISABLE_AUTOUPDATE=1"],"Entrypoint":["/bin/sh"],"Cmd":$C,$L,"HostConfig":{$H,"Memory":4294967296,"MemorySwap":4294967296,"Tmpfs":{"/tmp":"rw,exec,nosuid,size=256m"},"NetworkMode":"$p-inner","Mounts":[{"Type":"volume","Source":"$p-work","Target":"/spaces/w"},{"Type":"volume","Source":"$p-home","Target":"/home/space"},{"Type":"volume","Source":"$TOOLS","Target":"/opt/spaced-tools","ReadOnly":true}]}}
+CALL POST $V/containers/create?name=$p-space 201 {"Image":"$SPACE_IMAGE","User":"10000:10000","Env":["HOME=/home/space","PATH=/usr/local/bin:/usr/bin:/bin:/opt/spaced-tools/fill/node_modules/.bin","OPENCODE_DISABLE_MODELS_FETCH=1","OPENCODE_DISABLE_AUTOUPDATE=1"],"Entrypoint":["/bin/sh"],"Cmd":$C,$L,"HostConfig":{$H,"Memory":4294967296,"MemorySwap":4294967296,"Tmpfs":{"/tmp":"rw,exec,nosuid,size=256m"},"NetworkMode":"$p-inner","Mounts":[{"Type":"volume","Source":"$p-work","Target":"/spaces/w"},{"Type":"volume","Source":"$p-home","Target":"/home/space"},{"Type":"volume","Source":"$TOOLS","Target":"/opt/spaced-tools","ReadOnly":true}]}}
 CALL POST $V/containers/$p-space/start 204
 EXEC $p-space $tok ["sh","-c","umask 077; mkdir -p ~/.spaced-space && cat > ~/.spaced-space/token.new && mv ~/.spaced-space/token.new ~/.spaced-space/token"]
 $R
@@ -137,7 +137,7 @@ done
 FLOOR
 docker run --rm --network none --read-only --user 10000:10000 \
     --tmpfs /tmp:exec --tmpfs /home/space:uid=10000 -e HOME=/home/space \
-    -e PATH=/usr/local/bin:/usr/bin:/bin:/opt/spaced-tools/node_modules/.bin \
+    -e PATH=/usr/local/bin:/usr/bin:/bin:/opt/spaced-tools/fill/node_modules/.bin \
     -e OPENCODE_DISABLE_MODELS_FETCH=1 -e OPENCODE_DISABLE_AUTOUPDATE=1 \
     -e OPENCODE_SERVER_PASSWORD=x --label spaced.bench=$run \
     --mount type=volume,src="$TOOLS",dst=/opt/spaced-tools,readonly \

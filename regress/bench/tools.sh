@@ -13,7 +13,10 @@ trap 'stop_spaced; docker volume ls -q --filter name=spaced-tools-$(cat $tree/s/
 printf '{"name":"bench-agent","version":"1.0.0","bin":{"bench-agent":"bin/b"}}' >"$w/p/package.json"
 printf '#!/bin/sh\necho 1.0.0\n' >"$w/p/bin/b"; chmod 755 "$w/p/bin/b"
 (cd "$w" && npm pack ./p --pack-destination "$w" >/dev/null 2>&1)
-SPACED_EXTRA_CONF="agent b packed bench-agent 1.0.0 $w/bench-agent-1.0.0.tgz
+# This build's gatekeeper (the filler's takes -a), when images.env says.
+gk=$(sed -n 's/^GATEKEEPER_IMAGE=//p' "$build/images.env" 2>/dev/null)
+SPACED_EXTRA_CONF="${gk:+gatekeeper image \"$gk\"}
+agent b packed bench-agent 1.0.0 $w/bench-agent-1.0.0.tgz
 agent b binary bench-agent --version
 agent b serve bench-agent
 agent b port 27602

@@ -4,18 +4,19 @@
 # first proof that the server runs from the mount; then ten ways to
 # write to it, each of which must fail with "Read-only file system" and
 # nothing else, and a fingerprint of the mount that must not change.
-# Root owns the files, so "Permission denied" would stop the space user
-# on a writable mount too: the control runs the same ten attempts as the
-# same user on a writable mount of the same volume and requires that
-# none of them answers "Read-only file system" (and none works), so the
-# answer inside is the mount's.  Appending to an existing file is
-# answered by its ownership first even on a read-only mount: that one
-# accepts both answers and says it proves the ownership.
+# The filler's uid owns the files, so "Permission denied" would stop
+# the space user on a writable mount too: the control runs the same ten
+# attempts as the same user on a writable mount of the same volume and
+# requires that none of them answers "Read-only file system" (and none
+# works), so the answer inside is the mount's.  Appending to an existing
+# file is answered by its ownership first even on a read-only mount:
+# that one accepts both answers and says it proves the ownership.
 . "$(dirname "$0")/../agent/hostile.sh"
 SPACED_AGENT_CONF=$(profile "")
 . "$(dirname "$0")/../contract/lib.sh"
 
 TD=/opt/spaced-tools
+TC=$TD/fill	# the fill, in its folder (issue 27)
 check "tools fill (packed test agent)" sc tools fill
 id=$(sc create -n escape-tools) || { not_ok "create"; finish; }
 vol=$(api GET "/containers/spaced-space-$id-space/json" |
@@ -24,9 +25,9 @@ check "the space mounts a tools volume at $TD ($vol)" test -n "$vol"
 
 # The server runs from the mount.
 check "the agent's program runs from the mount" sc exec "$id" -- \
-    /bin/sh -c "test -x $TD/node_modules/.bin/hostile-server"
+    /bin/sh -c "test -x $TC/node_modules/.bin/hostile-server"
 check "the running server was started from it" sc exec "$id" -- /bin/sh -c \
-    "grep -l 'spaced-tools/node_modules/.bin/hostile-server' /proc/[0-9]*/cmdline | grep -q ."
+    "grep -l 'spaced-tools/fill/node_modules/.bin/hostile-server' /proc/[0-9]*/cmdline | grep -q ."
 
 FP="find $TD -printf '%p %y %m %U %s %T@\n' | sort | sha256sum | cut -d' ' -f1"
 ATTEMPTS='
@@ -52,7 +53,7 @@ r = l.mount(None, sys.argv[1].encode(), None, ctypes.c_ulong(32 | 4096), None)
 r and sys.exit(os.strerror(ctypes.get_errno()))'
 fp0=$(sc exec "$id" -- /bin/sh -c "$FP")
 check "a fingerprint of the mount ($fp0)" test -n "$fp0"
-sc exec "$id" -- env REMOUNT="$REMOUNT" /bin/sh -c "$ATTEMPTS" sh "$TD" \
+sc exec "$id" -- env REMOUNT="$REMOUNT" /bin/sh -c "$ATTEMPTS" sh "$TC" \
     >"$T/ro" 2>&1
 for op in create overwrite replace delete rename chmod mkdir symlink \
     unlink-module node-write; do
@@ -72,7 +73,7 @@ check "tools: the fingerprint is unchanged" \
 # same volume in a plain container of the space image, no network.
 img=$(api GET "/containers/spaced-space-$id-space/json" | jq -r .Config.Image)
 docker run --rm --network none -u 10000:10000 --entrypoint /bin/sh \
-    -e REMOUNT="$REMOUNT" -v "$vol:$TD" "$img" -c "$ATTEMPTS" sh "$TD" \
+    -e REMOUNT="$REMOUNT" -v "$vol:$TD" "$img" -c "$ATTEMPTS" sh "$TC" \
     >"$T/rw" 2>&1
 # The remount's control: root with CAP_SYS_ADMIN and no seccomp filter
 # remounts the same read-only mount rw.

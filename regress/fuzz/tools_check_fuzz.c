@@ -86,13 +86,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		abort();
 
 	memset(&p, 0, sizeof(p));
-	p.tp_role = data[0] & 1 ? TOOLS_ROLE_FILL : TOOLS_ROLE_CHECK;
+	p.tp_role = data[0] % 3 == 0 ? TOOLS_ROLE_FILL : data[0] % 3 == 1 ?
+	    TOOLS_ROLE_CHECK : TOOLS_ROLE_FILL_GK;
+	p.tp_gk_image = "spaced-gatekeeper:latest";
 	p.tp_image = "spaced-space:latest";
 	p.tp_volume = "spaced-tools-0123456789abcdef-0-" KEY;
 	p.tp_owner = "0123456789abcdef:0";
 	p.tp_key = KEY;
 	p.tp_description = "x";
 	p.tp_created = "2026-01-31T12:00:00Z";
+	p.tp_uid = 2000000123;
 	o = harden_json_parse(data + 1, len - 1);
 	harden_report_init(&r);
 	harden_verify_tools(o, &p, &r);

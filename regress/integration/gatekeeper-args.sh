@@ -131,4 +131,22 @@ check "dropped counts the rest ($n0 + 520 - 500)" jqt --argjson d \
 check "newest record is the last attempt" jqt \
     '.records[-1].host == "flood-519.test.example"' "$T/journal.json"
 check "process alive" alive gk
+
+# -a NAME: on the allowlist from the start (the tools filler's gatekeeper
+# is started so, with the registry alone); another name still 403, the
+# control being that the same gatekeeper without -a refused it above.
+if start_gk gka 9199 -a second.test.example -a Upstream.Test.Example \
+    $GKADDR 3138 8090 9199; then
+	out=$(cli tunnel $GKADDR 3138 upstream.test.example:443 echo)
+	check "-a: the name (the second of two, in another case) gets a tunnel with no control call" \
+	    test "$(echo "$out" | tr '\n' ' ')" = "status=200 echo=ok "
+	out=$(cli tunnel $GKADDR 3138 other.test.example:443 echo)
+	check "-a: another name is refused (403)" \
+	    test "$(echo "$out" | head -n 1)" = status=403
+else
+	not_ok "a gatekeeper with -a starts" "$(cat "$T/gka.err")"
+fi
+nsx timeout 5 "$GK_BIN" -a 'not a name' $GKADDR 3148 8100 9299 \
+    >"$T/bad.out" 2>"$T/bad.err"
+check "-a with what is not a name: exit 2" test $? = 2
 finish

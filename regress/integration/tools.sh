@@ -21,6 +21,14 @@ if ! sh "$top/tools/images.sh" ping >/dev/null 2>&1 ||
 	finish
 fi
 command -v npm >/dev/null 2>&1 || { skip "tools: no npm to pack with"; finish; }
+# The images of this build: the filler's gatekeeper takes -a (another
+# build's :latest may not).
+images=${TOOLS_IMAGES:-$build/images.env}
+if [ ! -f "$images" ]; then
+	skip "tools: no $images (make images)"
+	finish
+fi
+GK_IMAGE=$(sed -n 's/^GATEKEEPER_IMAGE=//p' "$images")
 make_tree
 work=$tree/w; mkdir -p "$work"
 cleanup() {
@@ -44,9 +52,9 @@ mkpkg() {	# mkpkg name postinstall-exit
 	    "$1" "$1" >"$p/package.json"
 	printf '#!/bin/sh\necho stub >&2; exit 1\n' >"$p/bin/la"; chmod 755 "$p/bin/la"
 	# npm's own run of a script would leave this witness in the volume
-	printf "require('fs').writeFileSync('/opt/spaced-tools/script-ran', 'x')\n" >"$p/evil.js"
+	printf "require('fs').writeFileSync('/opt/spaced-tools/fill/script-ran', 'x')\n" >"$p/evil.js"
 	if [ "$2" -eq 0 ]; then
-		printf "require('fs').writeFileSync('bin/la', '#!/bin/sh\\\\necho 1.2.3\\\\n', {mode: 0o755})\n" >"$p/post.js"
+		printf "require('fs').writeFileSync('bin/la', '#!/bin/sh\\\\necho 1.2.3\\\\n', {mode: 0o755}); require('fs').writeFileSync('status', require('fs').readFileSync('/proc/self/status'))\n" >"$p/post.js"
 	else
 		printf "process.exit(%s)\n" "$2" >"$p/post.js"
 	fi
@@ -66,7 +74,8 @@ agent $1 password env TOOLS_PASSWORD
 agent $1 ready GET /health 200 -
 EOC
 }
-SPACED_EXTRA_CONF="$(profile good good-agent good-agent)
+SPACED_EXTRA_CONF="gatekeeper image \"$GK_IMAGE\"
+$(profile good good-agent good-agent)
 $(profile npmfail broken-agent broken-agent)
 $(profile postfail post-fail-agent post-fail-agent)
 default agent good"
@@ -88,7 +97,7 @@ oneshots() {
 	printf '%s' "$_o" | grep -c .
 }
 labels() { docker volume inspect -f '{{json .Labels}}' "$1" 2>/dev/null; }
-marker() { docker run --rm --network none --user 0:0 -v "$V:/v:ro" spaced-space:latest cat /v/.spaced-filled 2>/dev/null; }
+marker() { docker run --rm --network none --user 0:0 -v "$V:/v:ro" spaced-space:latest cat /v/fill/.spaced-filled 2>/dev/null; }
 as_root() { docker run --rm --network none --user 0:0 -v "$V:/v" spaced-space:latest sh -c "$1"; }
 fill() { ctl -j tools fill "$@" >"$work/out" 2>"$work/err"; rc=$?; }
 # out_is jq-filter: the last fill's answer says so
@@ -99,10 +108,10 @@ failed_and() { [ "$rc" -ne 0 ] && out_is "$1"; }
 no_volume() { docker volume inspect "$1" 2>&1 >/dev/null | grep -q 'no such volume'; }
 has_volume() { docker volume inspect "$1" >/dev/null 2>&1; }
 labels_are() { labels "$1" | jq -e "$2" >/dev/null 2>&1; }
-runs_bin() { [ "$(docker run --rm --network none -v "$V:/opt/spaced-tools:ro" spaced-space:latest /opt/spaced-tools/node_modules/.bin/$1 --version 2>/dev/null)" = "$2" ]; }
+runs_bin() { [ "$(docker run --rm --network none -v "$V:/opt/spaced-tools:ro" spaced-space:latest /opt/spaced-tools/fill/node_modules/.bin/$1 --version 2>/dev/null)" = "$2" ]; }
 # test's own "no" (1), not a docker run that failed (125 and up).
-no_script_ran() { docker run --rm --network none -v "$V:/v:ro" spaced-space:latest test -e /v/script-ran; [ $? = 1 ]; }
-marker_mode() { docker run --rm --user 0:0 -v "$V:/v:ro" spaced-space:latest stat -c %a /v/.spaced-filled; }
+no_script_ran() { docker run --rm --network none -v "$V:/v:ro" spaced-space:latest test -e /v/fill/script-ran; [ $? = 1 ]; }
+marker_mode() { docker run --rm --user 0:0 -v "$V:/v:ro" spaced-space:latest stat -c %a /v/fill/.spaced-filled; }
 
 # --- a packed fill, offline by construction: no registry package ------
 fill
@@ -113,6 +122,33 @@ check "packed fill: the marker holds the key" [ "$(marker)" = "$K" ]
 check "packed fill: the launcher works as the space user, read-only" runs_bin good-agent 1.2.3
 check "packed fill: npm ran no script of the package (--ignore-scripts)" no_script_ran
 check "packed fill: no one-shot left" [ "$(oneshots "$K")" -eq 0 ]
+# The filler's rights (issue 27), read from inside it: the good package's
+# install script keeps the filler's own /proc/self/status beside it.  Its
+# uid is the key's in the default "space uid range" 2000000000-2000999999.
+FUID=$((2000000000 + 0x$(echo "$K" | cut -c1-12) % 1000000))
+docker run --rm --network none -v "$V:/v:ro" spaced-space:latest \
+    cat /v/fill/node_modules/good-agent/status >"$work/probe" 2>&1
+# st_uid UID FILE: its Uid and Gid lines are UID four times
+st_uid() { grep -Eq "^Uid:[[:space:]]+$1[[:space:]]+$1[[:space:]]+$1[[:space:]]+$1\$" "$2" &&
+    grep -Eq "^Gid:[[:space:]]+$1[[:space:]]+$1[[:space:]]+$1[[:space:]]+$1\$" "$2"; }
+# st_capless FILE: no capability in any set but the inheritable, no_new_privs
+st_capless() { for s in CapEff CapPrm CapBnd CapAmb; do
+	grep -Eq "^$s:[[:space:]]+0+\$" "$1" || return 1; done
+	grep -Eq '^NoNewPrivs:[[:space:]]+1$' "$1"; }
+check "the filler ran as uid $FUID of the range, not root (its /proc/self/status)" \
+    st_uid "$FUID" "$work/probe"
+check "the filler had no capability and no_new_privs (its /proc/self/status)" \
+    st_capless "$work/probe"
+# Controls: the same reading of a root container finds root and its
+# capabilities (the checks can fail).
+docker run --rm --network none --user 0:0 spaced-space:latest \
+    cat /proc/self/status >"$work/probe-root" 2>&1
+check "control: a root container's status reads as uid 0" st_uid 0 "$work/probe-root"
+check_fails "control: ... and as not the filler's uid" st_uid "$FUID" "$work/probe-root"
+check_fails "control: ... and with capabilities" st_capless "$work/probe-root"
+owner_of() { docker run --rm --network none -v "$V:/v:ro" spaced-space:latest stat -c %u "$1"; }
+check "the fill's folder is the filler's uid's, the volume's root stays root's" \
+    sh -c "[ \"$(owner_of /v/fill)\" = $FUID ] && [ \"$(owner_of /v)\" = 0 ]"
 # Controls: the count sees a container of the key, the absence test a
 # volume that is there.
 c=$(docker create --network none --label "spaced.tools.key=$K" spaced-space:latest true)
@@ -144,22 +180,22 @@ refilled() {	# refilled description
 	check "$1: filled again" ok_and ".filled == true"
 	check "$1: the marker holds the key again" [ "$(marker)" = "$K" ]
 }
-as_root 'rm /v/.spaced-filled'; refilled "no marker (exit 42)"
-as_root 'chmod 644 /v/.spaced-filled; printf 0123456789abcdef >/v/.spaced-filled'; refilled "a marker with another key"
-as_root 'chmod 644 /v/.spaced-filled; : >/v/.spaced-filled'; refilled "an empty marker"
-as_root "chmod 644 /v/.spaced-filled; printf '%s\n' $K >/v/.spaced-filled"; refilled "the key and a newline (not the filler's bytes)"
+as_root 'rm /v/fill/.spaced-filled'; refilled "no marker (exit 42)"
+as_root 'chmod 644 /v/fill/.spaced-filled; printf 0123456789abcdef >/v/fill/.spaced-filled'; refilled "a marker with another key"
+as_root 'chmod 644 /v/fill/.spaced-filled; : >/v/fill/.spaced-filled'; refilled "an empty marker"
+as_root "chmod 644 /v/fill/.spaced-filled; printf '%s\n' $K >/v/fill/.spaced-filled"; refilled "the key and a newline (not the filler's bytes)"
 # An unreadable marker: cat exits 1, as a CLI that lost the daemon did.
-as_root 'chmod 000 /v/.spaced-filled'
+as_root 'chmod 000 /v/fill/.spaced-filled'
 fill
 check "exit 1 of the check (an unreadable marker): refused" failed_and '.message | contains("(exit 1)")'
 check "exit 1 of the check: the volume and its marker untouched" sh -c \
     "[ \"$(marker)\" = '$K' ] && [ \"$(marker_mode)\" = 0 ]"
-as_root 'chmod 444 /v/.spaced-filled'
+as_root 'chmod 444 /v/fill/.spaced-filled'
 fill
 check "exit 1 control: readable again, ready without a fill" ok_and ".filled == false"
 # A bad marker while a container mounts the volume: never removed.
 holder=$(docker create --network none -v "$V:/opt/spaced-tools:ro" spaced-space:latest true)
-as_root 'chmod 644 /v/.spaced-filled; printf fedcba9876543210 >/v/.spaced-filled'
+as_root 'chmod 644 /v/fill/.spaced-filled; printf fedcba9876543210 >/v/fill/.spaced-filled'
 fill
 check "bad marker, mounted: tools_marker_mismatch" failed_and '.error == "tools_marker_mismatch"'
 check "bad marker, mounted: the message says what frees it, no docker command" failed_and \
@@ -207,7 +243,7 @@ check "prune: the new one kept" has_volume "$V"
 # --- spacectl tools: the key, the description, volumes and their spaces -
 ctl -j tools >"$work/out" 2>&1; rc=$?
 check "tools -j: the current key and its description" ok_and \
-    ".key == \"$K\" and (.description | startswith(\"spaced-tools 1\\n\")) and (.description | contains(\"packed good-agent 1.2.3 sha256:\"))"
+    ".key == \"$K\" and (.description | startswith(\"spaced-tools 2\\n\")) and (.description | contains(\"packed good-agent 1.2.3 sha256:\"))"
 check "tools -j: the current volume filled, no space on it" ok_and \
     ".volumes[] | select(.name == \"$V\") | .state == \"filled\" and .current and .spaces == []"
 check "tools -j: the old volume lists the space that mounts it" ok_and \
@@ -220,7 +256,8 @@ docker volume rm "$old2" >/dev/null
 stop_spaced
 
 # --- a binary the profile names that the fill does not leave ------------
-SPACED_EXTRA_CONF="$(profile nobin good-agent no-such-binary)
+SPACED_EXTRA_CONF="gatekeeper image \"$GK_IMAGE\"
+$(profile nobin good-agent no-such-binary)
 default agent nobin"
 start_spaced "$sd" || not_ok "spaced starts with the nobin profile"
 step_fails nobin binaries 5
@@ -235,8 +272,8 @@ else
 	ca=${SPACED_TOOLS_CA:-${NODE_EXTRA_CA_CERTS:-}}
 	[ -z "$ca" ] && [ -f /etc/ssl/certs/ca-certificates.crt ] &&
 	    ca=/etc/ssl/certs/ca-certificates.crt
-	SPACED_AGENT_CONF="" SPACED_EXTRA_CONF=${ca:+"tools ca bundle \"$ca\""} \
-	    start_spaced "$tree/s2"
+	SPACED_AGENT_CONF="" SPACED_EXTRA_CONF="gatekeeper image \"$GK_IMAGE\"
+${ca:+tools ca bundle \"$ca\"}" start_spaced "$tree/s2"
 	sd=$tree/s2
 	inst1=$inst
 	inst=$(cat "$sd/state/install-id")

@@ -118,7 +118,7 @@ cli_agent_create() {
 	docker create --name "$p-space" $HARD --user 10000:10000 \
 	    --memory 4g --memory-swap 4g \
 	    --tmpfs /tmp:rw,exec,nosuid,size=256m --network "$p-inner" \
-	    -e HOME=/home/space -e PATH=/usr/local/bin:/usr/bin:/bin:/opt/spaced-tools/node_modules/.bin \
+	    -e HOME=/home/space -e PATH=/usr/local/bin:/usr/bin:/bin:/opt/spaced-tools/fill/node_modules/.bin \
 	    -e OPENCODE_DISABLE_MODELS_FETCH=1 -e OPENCODE_DISABLE_AUTOUPDATE=1 \
 	    --mount type=volume,src="$p-work",dst=/spaces/w \
 	    --mount type=volume,src="$p-home",dst=/home/space \

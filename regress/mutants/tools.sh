@@ -20,10 +20,16 @@ mutant() {
 	mutant_judge "$1" $? '^not ok|Failing: [1-9]|FAIL'
 }
 
+# The suites take this tree's images (the copy has none): the filler's
+# gatekeeper needs one that knows -a.
+TOOLS_IMAGES=${TOOLS_IMAGES:-$top/build/images.env}
+export TOOLS_IMAGES
+
 # The controls: each way of running, on the unmutated tree.
 mutant "$MUTANT_CONTROL" GNUmakefile "" tools.sh
 mutant "$MUTANT_CONTROL" GNUmakefile "" filler.sh
 mutant "$MUTANT_CONTROL" GNUmakefile "" unit
+mutant "$MUTANT_CONTROL" GNUmakefile "" filler-net.sh
 
 mutant_expect 'order: /bin/sync ran before the marker'\''s rename'
 mutant "marker written before the flush" worker-docker/spaced-filler.js \
@@ -48,4 +54,31 @@ mutant "fill rollback skipped" worker-docker/tools_rollback.c \
     "	if (tv->filling) {
 		/* The same call => 	if (0 && tv->filling) {
 		/* The same call" tools.sh
+# The filler's rights (issue 27): its uid, its one way out, its end.
+# Root that can fill: its exec as 0:0 and the fill's folder root's.
+mutant_expect 'the filler ran as uid [0-9]+ of the range, not root'
+mutant "the filler's exec as root" worker-docker/tools_fill.c \
+    "	next->cl_body = docker_exec_body(argv, user, env); => 	next->cl_body = docker_exec_body(argv, tv->phase == PH_FILL ? \"0:0\" : user, env); @@
+			    tv->tp.tp_uid, 1 }; => 			    0, 1 };" tools.sh
+mutant_expect 'the filler does not reach the public host'
+mutant "the filler back on the default bridge" worker-docker/docker_harden_tools.c \
+    "\"NetworkDisabled\", !is_gk(p), => \"NetworkDisabled\", 0, @@
+	if (!is_gk(p))
+		strlcpy(net, TOOLS_FILL_NETWORK, sizeof(net));
+	else if (name_of(p, TOOLS_ROLE_FILL_NET, net, sizeof(net)) == -1) { => 	if (!is_gk(p))
+		strlcpy(net, is_fill(p) ? \"bridge\" : TOOLS_FILL_NETWORK, sizeof(net));
+	else if (name_of(p, TOOLS_ROLE_FILL_NET, net, sizeof(net)) == -1) { @@
+		strlcpy(net, TOOLS_FILL_NETWORK, sizeof(net));
+	else if (name_of(p, TOOLS_ROLE_FILL_NET, net, sizeof(net)) == -1)
+		net[0] => 		strlcpy(net, is_fill(p) ? \"bridge\" : TOOLS_FILL_NETWORK, sizeof(net));
+	else if (name_of(p, TOOLS_ROLE_FILL_NET, net, sizeof(net)) == -1)
+		net[0] @@
+	    json_is_true(json_object_get(cfg, \"NetworkDisabled\")) == is_gk(p)) => 	    0)" filler-net.sh
+mutant_expect 'its corridor refuses another name'
+mutant "the filler's allowlist beyond the registry" worker-docker/docker_harden_tools.c \
+    "TOOLS_GK_BIN, \"-a\", TOOLS_REGISTRY, => TOOLS_GK_BIN, \"-a\", \"registry.yarnpkg.com\", \"-a\", TOOLS_REGISTRY," filler-net.sh
+mutant_expect 'nothing of the filler'\''s way out is left'
+mutant "the filler's gatekeeper left after the fill" worker-docker/tools_fill.c \
+    "		return tv_corridor_down(tv);	/* then S_FILLED */ => 		tv->step = S_FILLED;
+		break;" filler-net.sh
 mutants_end

@@ -58,7 +58,7 @@ echo "# create (tools fill included when not cached): $(echo "$(date +%s.%N) - $
 ok "create answers once OpenCode's server is ready ($id)"
 check "the space is native" sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j show $id | jq -e '.place == \"native\"' >/dev/null"
 td=$(tools_dir)
-check "its tools are a folder of the native place's ($td)" test -f "$td/.spaced-filled"
+check "its tools are a folder of the native place's ($td)" test -f "$td/fill/.spaced-filled"
 if [ -z "$seeded" ]; then
 	check "spaced-ns filled the folder (its log: a fill begun and done)" \
 	    sh -c "grep -q 'tools: filling spaced-tools-$INSTALL-0-' '$sd/log' &&
@@ -170,6 +170,6 @@ check "the token stayed" test "$(sc token "$id")" = "$tok"
 check "and the server answers with it" sc server "$id" GET /global/health
 
 check "remove" sc remove "$id"
-check "the tools stay for the next space (as Docker's volume)" test -f "$td/.spaced-filled"
+check "the tools stay for the next space (as Docker's volume)" test -f "$td/fill/.spaced-filled"
 model_gone
 finish

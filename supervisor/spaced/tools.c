@@ -241,6 +241,11 @@ tools_ensure(struct request *r, const char *agent)
 		if (ag->ag_packages[i].ap_tarball[0] != '\0')
 			n++;
 	te.te_nfiles = n + (tv.ca_fd != -1);
+	config_space_uids(conf, &te.te_uid_first, &te.te_uid_count);
+	strlcpy(te.te_gk_image, conf->sc_gk_image, sizeof(te.te_gk_image));
+	if (config_space_net(conf, &te.te_net_base, &te.te_net_pool_prefix,
+	    &te.te_net_prefix) == -1)
+		fatalx("%s: network pool", __func__);
 	if ((code = place_send(r, IMSG_TOOLS_ENSURE_REQ, &te, sizeof(te))) !=
 	    NULL)
 		return code;

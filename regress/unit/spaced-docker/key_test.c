@@ -49,7 +49,7 @@ Test(tools_key, canonical_description)
 	n = tools_describe(&ag, IMAGE, FILLER, buf, sizeof(buf));
 	cr_assert_gt(n, 0);
 	cr_assert_str_eq(buf,
-	    "spaced-tools 1\n"
+	    "spaced-tools 2\n"
 	    "package opencode-ai " AGENT_OPENCODE_VERSION "\n"
 	    "postinstall opencode-ai postinstall.mjs\n"
 	    "binary opencode --version\n"
@@ -58,7 +58,7 @@ Test(tools_key, canonical_description)
 	cr_assert_eq((size_t)n, strlen(buf));
 	/* printf '...' | sha256sum | cut -c1-16, computed outside */
 	key(&ag, IMAGE, FILLER, k);
-	cr_assert_str_eq(k, "8f2153612a639aba");
+	cr_assert_str_eq(k, "a601c98dbc08a3a9");
 }
 
 Test(tools_key, covers_content_only)

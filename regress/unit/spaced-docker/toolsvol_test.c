@@ -109,27 +109,41 @@ params(struct harden_tools_params *p, enum tools_role r)
 	p->tp_key = KEY;
 	p->tp_description = "x 1.0";
 	p->tp_created = "2026-01-31T12:00:00Z";
+	p->tp_uid = 2000000123;
 }
 
-/* The inspect an engine gives back for the body, as far as it is read. */
+/*
+ * The inspect an engine gives back for the body, as far as it is read:
+ * Path and Args from Entrypoint and Cmd, Mounts from HostConfig's, each
+ * RW as asked (rw -1) or all RW (1) or all read-only (0).
+ */
 static json_t *
 inspect_of(const json_t *body, int rw)
 {
-	json_t	*env, *c;
+	json_t		*env, *c, *args, *mounts, *m;
+	size_t		 i;
 
 	env = json_array();
 	json_array_append_new(env, json_string("PATH=/usr/bin:/bin"));
 	if (json_object_get(body, "Env") != NULL)
 		json_array_extend(env, json_object_get(body, "Env"));
-	c = json_pack("{s:s, s:[s], s:{s:O, s:O, s:O, s:o}, s:O,"
-	    " s:[{s:s, s:s, s:s, s:b}]}",
-	    "Path", "/bin/sleep", "Args", "infinity",
+	args = json_deep_copy(json_object_get(body, "Cmd"));
+	mounts = json_array();
+	json_array_foreach(json_object_get(json_object_get(body, "HostConfig"),
+	    "Mounts"), i, m)
+		json_array_append_new(mounts, json_pack("{s:s, s:O, s:O, s:b}",
+		    "Type", "volume", "Name", json_object_get(m, "Source"),
+		    "Destination", json_object_get(m, "Target"), "RW", rw == -1 ?
+		    !json_is_true(json_object_get(m, "ReadOnly")) : rw));
+	c = json_pack("{s:O, s:o, s:{s:O, s:O, s:O, s:o, s:O}, s:O, s:o}",
+	    "Path", json_array_get(json_object_get(body, "Entrypoint"), 0),
+	    "Args", args,
 	    "Config", "Image", json_object_get(body, "Image"),
 	    "User", json_object_get(body, "User"),
 	    "Labels", json_object_get(body, "Labels"), "Env", env,
+	    "NetworkDisabled", json_object_get(body, "NetworkDisabled"),
 	    "HostConfig", json_object_get(body, "HostConfig"),
-	    "Mounts", "Type", "volume", "Name", VOL, "Destination",
-	    TOOLS_MOUNT, "RW", rw);
+	    "Mounts", mounts);
 	cr_assert_not_null(c);
 	return c;
 }
@@ -157,14 +171,40 @@ Test(tools_harden, builder_and_checker)
 	params(&p, TOOLS_ROLE_FILL);
 	cr_assert_not_null(b = harden_tools_create(&p, &why), "%s", why);
 	hc = json_object_get(b, "HostConfig");
+	/* No network: its way out is the relay to its own gatekeeper. */
 	cr_assert_str_eq(json_string_value(json_object_get(hc, "NetworkMode")),
-	    "bridge");
+	    "none");
+	cr_assert(json_is_true(json_object_get(b, "NetworkDisabled")));
+	cr_assert_str_eq(json_string_value(json_array_get(json_object_get(b,
+	    "Entrypoint"), 0)), TOOLS_RELAY);
 	cr_assert_eq(json_integer_value(json_object_get(hc, "Memory")),
 	    2LL << 30);
 	cr_assert_eq(harden_tools_name(&p, name, sizeof(name)), 0);
 	cr_assert_str_eq(name, VOL "-fill");
-	c = inspect_of(b, 1);
+	/* The filler's uid of the range, never root (issue 27). */
+	cr_assert_str_eq(json_string_value(json_object_get(b, "User")),
+	    "2000000123:2000000123");
+	c = inspect_of(b, -1);
 	cr_assert_eq(violations(c, &p, NULL), 0);
+	json_object_set_new(json_object_get(c, "Config"), "User",
+	    json_string("0:0"));
+	violations(c, &p, "tools_user");
+	json_decref(c);
+	/* Back on the bridge, as before issue 27: named. */
+	c = inspect_of(b, -1);
+	json_object_set_new(json_object_get(c, "HostConfig"), "NetworkMode",
+	    json_string("bridge"));
+	violations(c, &p, "tools_network");
+	json_decref(c);
+	c = inspect_of(b, -1);
+	json_object_del(json_object_get(c, "Config"), "NetworkDisabled");
+	violations(c, &p, "tools_network");
+	json_decref(c);
+	/* Its socket volume writable: named. */
+	c = inspect_of(b, 1);
+	violations(c, &p, "tools_mounts");
+	json_decref(c);
+	c = inspect_of(b, -1);
 	/* Each dropped setting is named. */
 	json_object_set_new(json_object_get(c, "HostConfig"), "CapDrop",
 	    json_array());
@@ -201,5 +241,85 @@ Test(tools_harden, builder_and_checker)
 	    "Labels"), LABEL_OWNER, json_string("x:1"));
 	violations(c, &p, "tools_labels");
 	json_decref(c);
+	json_decref(b);
+}
+
+/* The filler's uid: of the range, by the key, never root (issue 27). */
+Test(tools_harden, fill_uid)
+{
+	struct harden_tools_params	 p;
+	const char			*why = NULL;
+
+	/* 0x0123456789ab = 1250999896491, mod 1000000 = 896491 */
+	cr_assert_eq(tools_fill_uid(KEY, 2000000000, 1000000),
+	    2000000000 + 1250999896491ULL % 1000000);
+	cr_assert_eq(tools_fill_uid(KEY, 2000000000, 0), 0);
+	cr_assert_eq(tools_fill_uid("0123", 2000000000, 10), 0);
+	cr_assert_eq(tools_fill_uid(NULL, 2000000000, 10), 0);
+	params(&p, TOOLS_ROLE_FILL);
+	p.tp_uid = 0;
+	cr_assert_null(harden_tools_create(&p, &why));
+}
+
+/* The filler's gatekeeper: its bridge, the registry alone, its sockets. */
+Test(tools_harden, fill_gatekeeper)
+{
+	struct harden_tools_params	 p;
+	const char			*why = NULL;
+	json_t				*b, *c, *hc, *cmd;
+	char				 name[SPACE_RESOURCE_MAX];
+
+	params(&p, TOOLS_ROLE_FILL_GK);
+	p.tp_gk_image = "spaced-gatekeeper:latest";
+	cr_assert_not_null(b = harden_tools_create(&p, &why), "%s", why);
+	cr_assert_eq(harden_tools_name(&p, name, sizeof(name)), 0);
+	cr_assert_str_eq(name, VOL "-fill-gk");
+	hc = json_object_get(b, "HostConfig");
+	cr_assert_str_eq(json_string_value(json_object_get(hc, "NetworkMode")),
+	    VOL "-fill-net");
+	cr_assert_str_eq(json_string_value(json_object_get(b, "User")),
+	    HARDEN_GK_USER);
+	cmd = json_object_get(b, "Cmd");
+	cr_assert_str_eq(json_string_value(json_array_get(cmd, 0)), "-a");
+	cr_assert_str_eq(json_string_value(json_array_get(cmd, 1)),
+	    TOOLS_REGISTRY);
+	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(b,
+	    "Labels"), LABEL_ROLE)), "tools-fill-gatekeeper");
+	c = inspect_of(b, -1);
+	cr_assert_eq(violations(c, &p, NULL), 0);
+	json_decref(c);
+	c = inspect_of(b, -1);
+	json_array_set_new(json_object_get(c, "Args"), 1,
+	    json_string("example.com"));
+	violations(c, &p, "tools_command");
+	json_decref(c);
+	c = inspect_of(b, 0);
+	violations(c, &p, "tools_mounts");	/* its sockets read-only */
+	json_decref(c);
+	json_decref(b);
+	/* No image of its own: refused. */
+	p.tp_gk_image = NULL;
+	cr_assert_null(harden_tools_create(&p, &why));
+
+	/* Its bridge from the pool, its socket volume: the owner's labels. */
+	params(&p, TOOLS_ROLE_FILL_NET);
+	p.tp_subnet = "10.213.0.8/29";
+	cr_assert_not_null(b = harden_tools_network_create(&p, &why), "%s",
+	    why);
+	cr_assert_str_eq(json_string_value(json_object_get(b, "Name")),
+	    VOL "-fill-net");
+	cr_assert(json_is_false(json_object_get(b, "Internal")));
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(
+	    json_object_get(json_object_get(b, "IPAM"), "Config"), 0),
+	    "Subnet")), "10.213.0.8/29");
+	cr_assert_null(tools_labels_check(json_object_get(b, "Labels"), OWNER,
+	    TOOLS_ROLE_FILL_NET, KEY, NULL));
+	json_decref(b);
+	params(&p, TOOLS_ROLE_FILL_SOCK);
+	cr_assert_not_null(b = harden_tools_volume_create(&p, &why));
+	cr_assert_str_eq(json_string_value(json_object_get(b, "Name")),
+	    VOL "-fill-sock");
+	cr_assert_null(tools_labels_check(json_object_get(b, "Labels"), OWNER,
+	    TOOLS_ROLE_FILL_SOCK, KEY, NULL));
 	json_decref(b);
 }
