@@ -480,6 +480,39 @@ net_extra(pid_t pid)
 	return n;
 }
 
+/*
+ * 1 when the space's tools mount (if it has one) is not read-only, -1
+ * when its mount table cannot be read: what the space runs is ours.
+ */
+static int
+tools_writable(pid_t pid)
+{
+	char	 path[64], line[1024], *mp, *opts, *sp;
+	FILE	*f;
+	int	 rw = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)pid);
+	if ((f = fopen(path, "re")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		/* id parent major:minor root MOUNTPOINT OPTIONS ... */
+		if ((mp = strchr(line, ' ')) == NULL ||
+		    (mp = strchr(mp + 1, ' ')) == NULL ||
+		    (mp = strchr(mp + 1, ' ')) == NULL ||
+		    (mp = strchr(mp + 1, ' ')) == NULL ||
+		    (opts = strchr(++mp, ' ')) == NULL)
+			continue;
+		*opts++ = '\0';
+		if ((sp = strchr(opts, ' ')) != NULL)
+			*sp = '\0';
+		if (strcmp(mp, SPACE_TOOLS_DIR) == 0 &&
+		    strncmp(opts, "ro", 2) != 0)
+			rw = 1;
+	}
+	fclose(f);
+	return rw;
+}
+
 /* Each limit the space runs without, by name. */
 static void
 absent_limits(uint32_t peerid, uint8_t absent, int *bad)
@@ -530,6 +563,9 @@ verify(uint32_t peerid, const struct ns_space *ns, uint8_t accepted)
 		else if (net_extra(pid) != 0)
 			violation(peerid, "network", "the space's network has "
 			    "an interface beside loopback", &bad);
+		if (tools_writable(pid) == 1)
+			violation(peerid, "tools_writable", "the agent's tools "
+			    "are not mounted read-only in the space", &bad);
 	}
 	if (ns_alive(ns->ns_id, "gk") && ns_cgroup_check(gk, NS_GK_MEMORY,
 	    NS_GK_PIDS_MAX, host & ns_cgroup_absent(gk), why,

@@ -68,6 +68,9 @@ mutant "$MUTANT_CONTROL" GNUmakefile agent.sh ""
 mutant_expect "^read-only$"
 mutant "the agent's tools bound read-write" worker-ns/ns_space.c agent.sh \
     'SPACE_TOOLS_DIR, nl->nl_tools_rw, 0) == -1) => SPACE_TOOLS_DIR, 1, 0) == -1)'
+mutant_expect "^verify names it: tools_writable"
+mutant "the agent's tools' mount unread by verify" worker-ns/ns_ops.c agent.sh \
+    'if (tools_writable(pid) == 1) => if (tools_writable(pid) == 2)'
 mutant_expect "^a command the server ran could make no user namespace"
 mutant "the agent's server without the space filter (pid 1 without it)" \
     worker-ns/ns_space.c agent.sh \

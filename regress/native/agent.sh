@@ -134,6 +134,18 @@ sc exec "$id" -- sh -c 'grep " /opt/spaced-tools " /proc/self/mountinfo' >"$T/mn
 check "the tools are mounted in the space (control: its mount row, $(cut -d' ' -f5,6 "$T/mnt"))" \
     grep -q ' /opt/spaced-tools ' "$T/mnt"
 check "read-only" sh -c "cut -d' ' -f6 '$T/mnt' | tr , '\n' | grep -qx ro"
+sc -j verify "$id" >"$T/verify.json"
+check "verify is clean with the agent running" jqf 'length == 0' "$T/verify.json"
+# Made writable behind spaced's back (the host's root remounts it in the
+# space's mount namespace): verify names it.
+ip1=$(ns_pids "$id" space | head -n 1)
+nsenter -t "${ip1:-0}" -m mount -o remount,bind,rw /opt/spaced-tools 2>/dev/null
+check "  control: the tools remounted read-write behind spaced's back" \
+    sh -c "grep ' /opt/spaced-tools ' /proc/${ip1:-0}/mountinfo | cut -d' ' -f6 | grep -q '^rw'"
+check "verify names it: tools_writable" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' verify $id 2>&1 | grep -q '^tools_writable'"
+nsenter -t "${ip1:-0}" -m mount -o remount,bind,ro /opt/spaced-tools 2>/dev/null
+check "and is clean again once it is read-only" sc verify "$id"
 check "a write into the tools is refused" \
     sh -c "! '$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec $id -- sh -c 'echo x > /opt/spaced-tools/planted' 2>/dev/null"
 check "  control: the same write into the space's folder works" \
