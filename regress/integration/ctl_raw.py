@@ -55,12 +55,16 @@ def flood(s, secs):
     import time
     s.setblocking(False)
     req, sent, end = hdr(CTL_STATUS, 0) * 64, 0, time.time() + secs
+    closed = ""
     while time.time() < end:
         try:
             sent += s.send(req)
         except BlockingIOError:
             time.sleep(0.01)
-    print("sent %d requests" % (sent // HDR.size))
+        except OSError as e:
+            closed = "; closed by spaced (%s)" % e.strerror
+            break
+    print("sent %d requests%s" % (sent // HDR.size, closed))
 
 def tags(s, n):
     """n pings to spaced-git on one connection, each with its own tag."""

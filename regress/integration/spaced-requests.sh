@@ -54,6 +54,11 @@ wait "$flood_pid"
 echo "# flood: $(cat "$tree/flood.out"); spaced RSS $base_rss -> peak $peak KiB; $i pings, $failed failed, $during answered while it ran"
 check "the flood really sent requests (positive control)" \
     grep -q "sent [0-9][0-9]* requests" "$tree/flood.out"
+# Paused once 64 KiB of answers wait (CTL_OUT_SOFT), it never reaches
+# the bound at which spaced closes a client that reads nothing.
+check "a client that sends and never reads is paused, not closed" sh -c \
+    "! grep -q 'closed by spaced' '$tree/flood.out' &&
+    ! grep -q 'reads nothing: .* closed' '$sd/log'"
 check "spaced stays within 8 MiB of its start under the flood" \
     [ "$peak" -lt $((base_rss + 8192)) ]
 check "every ping during the flood answered" [ "$failed" -eq 0 ]

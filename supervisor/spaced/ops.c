@@ -76,7 +76,8 @@ const struct ctl_op ops_table[] = {
 	    0, codein_start, codein_answers, NULL, NULL, &codein_state_size },
 	SPACE_ROW(IMSG_CTL_SHOW, "show", 60, space_start, list_answers),
 	SPACE_ROW(IMSG_CTL_VERIFY, "verify", 60, space_start, space_answers),
-	SPACE_ROW(IMSG_CTL_STOP, "stop", 60, space_start, space_answers),
+	/* A stop may wait for a start under way (180 s), then its own 60. */
+	SPACE_ROW(IMSG_CTL_STOP, "stop", 240, space_start, space_answers),
 	SPACE_ROW(IMSG_CTL_START, "start", 180, space_start, start_answers),
 	/* One request to the server inside; the token, for its owner. */
 	{ IMSG_CTL_SERVER, "server", sizeof(struct ctl_server), WHO_DOCKER,
