@@ -314,8 +314,9 @@ fill_run(struct fill_result *res)
 	nl.nl_tmp = NS_FILL_TMP;
 	why[0] = '\0';
 	/* The fill goes in its subfolder, as on Docker (SPACE_TOOLS_ROOT). */
-	(void)snprintf(dir, sizeof(dir), "%s/" SPACE_TOOLS_SUBDIR, staging);
-	if (mkdir(staging, 0755) == -1 || mkdir(dir, 0700) == -1 ||
+	if (strlcpy(dir, staging, sizeof(dir)) >= sizeof(dir) ||
+	    strlcat(dir, "/" SPACE_TOOLS_SUBDIR, sizeof(dir)) >= sizeof(dir) ||
+	    mkdir(staging, 0755) == -1 || mkdir(dir, 0700) == -1 ||
 	    chown(dir, ns.ns_uid, ns.ns_uid) == -1 ||
 	    ns_write_file("", hosts, "127.0.0.1\tlocalhost gatekeeper\n"
 	    "::1\tlocalhost\n") == -1)
