@@ -36,7 +36,7 @@ mutant "verify does not check each record's number" $V \
     "if (cr.cr_entry.je_seq != w->w_next) { => if (0) {"
 mutant_expect "the_last_record_removed_is_named_by_the_tip|the_tip_removed_is_named"
 mutant "verify does not hold the end against the tip" $V \
-    "else if (rv == 1 && tip + 1 > w->w_next) => else if (0)"
+    "else if (rv == 1 && tp.stp_seq + 1 > w->w_next) => else if (0)"
 mutant_expect "the_tip_removed_is_named"
 mutant "a missing tip passes" $V \
     "else if (rv == 0 && w->w_started) => else if (0)"
