@@ -136,7 +136,7 @@ static pid_t
 keeper_spawn(char **argv, const struct relay_inherit *ri, const char *self)
 {
 	pid_t	 pid;
-	int	 i, saved;
+	int	 i, saved, errfd;
 
 	if ((pid = fork()) != 0) {
 		if (pid == -1) {
@@ -156,15 +156,21 @@ keeper_spawn(char **argv, const struct relay_inherit *ri, const char *self)
 	/*
 	 * The server's stderr is its stdout: the container's stderr is
 	 * left to the relay, whose restart lines the host reads there.
+	 * A copy, closed at the exec, says why an exec failed.
 	 */
+	errfd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
 	if (dup2(STDOUT_FILENO, STDERR_FILENO) == -1)
 		_exit(126);
 	/* The commands the server runs through its shell come back to us. */
 	if (self != NULL && setenv("SHELL", self, 1) == -1)
 		_exit(126);
 	execvp(argv[0], argv);
+	saved = errno;
+	if (errfd != -1)
+		(void)dup2(errfd, STDERR_FILENO);
+	errno = saved;
 	log_warn("%s", argv[0]);
-	_exit(errno == ENOENT ? 127 : 126);
+	_exit(saved == ENOENT ? 127 : 126);
 }
 
 /*
