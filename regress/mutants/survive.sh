@@ -32,7 +32,7 @@ mutant "the agent's commands may take all the space's pids" $K \
 mutant_expect 'the journal has the restart: listener server'
 mutant "the restart record is not written" gatekeeper/spaced-journal/restarts.c \
     "if (store_add_restart(st, &je) == -1) => if (0)"
-mutant_expect 'show counts the real restarts, the forged line none'
+mutant_expect 'the journal holds no record of the forged line'
 mutant "the server's stderr is the container's stderr" $K \
     "if (dup2(STDOUT_FILENO, STDERR_FILENO) == -1) => if (0)"
 mutant_expect "the relay's stderr is not the agent's"
