@@ -22,7 +22,7 @@
  * Cost is linear in the input (each byte is read and copied a bounded
  * number of times), so -max_len bounds the time of one run.
  *
- * fuzz-link: common/lib/imsg.c common/lib/stream.c common/lib/log.c
+ * fuzz-link: common/lib/imsg.c common/lib/imsg_event.c common/lib/stream.c common/lib/log.c
  */
 
 #include <sys/types.h>
