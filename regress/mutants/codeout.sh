@@ -167,4 +167,10 @@ SUITE=flood.sh live_mutant "no output cap on the script inside" \
     supervisor/spaced/codeout.c \
     "review_exec_init(r, &se, \"pack\", REVIEW_OUTPUT_MAX) => review_exec_init(r, &se, \"pack\", 0)"
 
+# Another owner's remove of the id (codeout/codeout.sh, uid 65534).
+mutant_expect "another user's remove of the id leaves its quarantine"
+live_mutant "a remove of another owner's id takes its quarantine" \
+    supervisor/spaced/remove.c \
+    "if (rs->resources > 0 || rs->gone.sd_code[0] != '\\\\0') { => if (1) {"
+
 mutants_end

@@ -249,7 +249,8 @@ space_conn(struct request *r, enum procid from, struct imsg *imsg)
 }
 
 void
-space_info_take(enum procid from, struct imsg *imsg, struct space_info *si)
+space_info_take(enum procid from, struct imsg *imsg, struct space_info *si,
+    uid_t uid)
 {
 	size_t	 i;
 	int	 over = 0;
@@ -276,7 +277,7 @@ space_info_take(enum procid from, struct imsg *imsg, struct space_info *si)
 	    &over);
 	si->si_disk_over = over;
 	si->si_restarts = 0;
-	si->si_restarts_known = restarts_of(si->si_id, &si->si_restarts);
+	si->si_restarts_known = restarts_of(uid, si->si_id, &si->si_restarts);
 }
 
 void
@@ -284,7 +285,7 @@ space_info(struct request *r, enum procid from, struct imsg *imsg)
 {
 	struct space_info	 si;
 
-	space_info_take(from, imsg, &si);
+	space_info_take(from, imsg, &si, r->r_uid);
 	request_data(r, &si, sizeof(si));
 }
 

@@ -148,9 +148,14 @@ remove_done(struct request *r, enum procid from, struct imsg *imsg)
 	 */
 	if (rs->gone.sd_code[0] == '\0' && rs->resources > 0)
 		events_emit("remove", r->r_uid, rs->id, NULL);
-	/* Code out's quarantine goes with it (spaced-launch removes it). */
-	gitinst_quarantine_remove(rs->id);
-	codeout_kept_forget(rs->id);
+	/*
+	 * Code out's quarantine goes with it (spaced-launch removes it), but
+	 * not for another owner's id, answered as done with nothing removed.
+	 */
+	if (rs->resources > 0 || rs->gone.sd_code[0] != '\0') {
+		gitinst_quarantine_remove(rs->id);
+		codeout_kept_forget(rs->id);
+	}
 	rs->step = REMOVE_GET;
 	origin_send(r, IMSG_JOURNAL_ORIGIN_GET);
 	if ((r->r_waiting & PROC_BIT(PROC_JOURNAL)) == 0)

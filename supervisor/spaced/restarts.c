@@ -159,7 +159,7 @@ restarts_one(struct request *r, enum procid from, struct imsg *imsg)
 		fatalx("%s: bad restart from %s", __func__, proc_title(from));
 	if (jt.jt_new)
 		events_emit("restart", r->r_uid, rs->rs_id, jt.jt_detail);
-	restarts_seen_set(rs->rs_id, jt.jt_total);
+	restarts_seen_set(r->r_uid, rs->rs_id, jt.jt_total);
 }
 
 static void
@@ -233,7 +233,7 @@ restarts_tick(int fd, short ev, void *arg)
 		if (w->w_req != 0 && request_find(w->w_req) == NULL)
 			w->w_req = 0;
 		if (!w->w_seen && w->w_req == 0) {
-			restarts_seen_forget(w->w_id);
+			restarts_seen_forget(w->w_uid, w->w_id);
 			TAILQ_REMOVE(&watched, w, w_entry);
 			free(w);
 		} else if (w->w_req != 0)

@@ -31,34 +31,37 @@
 #include "log.h"
 #include "spaced.h"
 
+/* By owner and id: a user who follows another's id has a row of their own. */
 struct seen {
 	TAILQ_ENTRY(seen)	 s_entry;
+	uid_t			 s_uid;
 	char			 s_id[SPACE_ID_SIZE];
 	uint64_t		 s_total;
 };
 static TAILQ_HEAD(, seen) seen = TAILQ_HEAD_INITIALIZER(seen);
 
 static struct seen *
-seen_find(const char *id)
+seen_find(uid_t uid, const char *id)
 {
 	struct seen	*s;
 
 	TAILQ_FOREACH(s, &seen, s_entry)
-		if (strcmp(s->s_id, id) == 0)
+		if (s->s_uid == uid && strcmp(s->s_id, id) == 0)
 			return s;
 	return NULL;
 }
 
 void
-restarts_seen_set(const char *id, uint64_t total)
+restarts_seen_set(uid_t uid, const char *id, uint64_t total)
 {
 	struct seen	*s;
 
-	if ((s = seen_find(id)) == NULL) {
+	if ((s = seen_find(uid, id)) == NULL) {
 		if ((s = calloc(1, sizeof(*s))) == NULL) {
 			log_warn("%s", __func__);
 			return;
 		}
+		s->s_uid = uid;
 		strlcpy(s->s_id, id, sizeof(s->s_id));
 		TAILQ_INSERT_TAIL(&seen, s, s_entry);
 	}
@@ -66,11 +69,11 @@ restarts_seen_set(const char *id, uint64_t total)
 }
 
 void
-restarts_seen_forget(const char *id)
+restarts_seen_forget(uid_t uid, const char *id)
 {
 	struct seen	*s;
 
-	if ((s = seen_find(id)) == NULL)
+	if ((s = seen_find(uid, id)) == NULL)
 		return;
 	TAILQ_REMOVE(&seen, s, s_entry);
 	free(s);
@@ -78,11 +81,11 @@ restarts_seen_forget(const char *id)
 
 /* The last count the journal gave: 0 when it gave none yet. */
 int
-restarts_of(const char *id, uint64_t *n)
+restarts_of(uid_t uid, const char *id, uint64_t *n)
 {
 	struct seen	*s;
 
-	if ((s = seen_find(id)) == NULL)
+	if ((s = seen_find(uid, id)) == NULL)
 		return 0;
 	*n = s->s_total;
 	return 1;

@@ -703,7 +703,7 @@ sv_info(struct request *r, enum procid from, struct imsg *imsg)
 	struct space_info	 si;
 
 	if (sv->op == SV_OP_PROBE && sv->step == SV_PLACE) {
-		space_info_take(from, imsg, &si);
+		space_info_take(from, imsg, &si, r->r_uid);
 		collect_follow(r->r_uid, si.si_id);
 		request_data(r, &si, sizeof(si));
 		if (!sv->none && strcmp(si.si_state, "running") == 0)
@@ -713,7 +713,7 @@ sv_info(struct request *r, enum procid from, struct imsg *imsg)
 	if (sv->step != SV_PLACE)
 		fatalx("%s: info from %s out of turn", __func__,
 		    proc_title(from));
-	space_info_take(from, imsg, &sv->info);
+	space_info_take(from, imsg, &sv->info, r->r_uid);
 	sv->have_info = 1;
 	collect_follow(r->r_uid, sv->info.si_id);
 }

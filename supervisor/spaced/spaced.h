@@ -437,7 +437,8 @@ enum procid place_default(void);
 /* The answer row of IMSG_SPACE_CONN_REQ: another engine connection. */
 void	 space_conn(struct request *, enum procid, struct imsg *);
 /* The place's records, checked (a lie is fatal) and passed on. */
-void	 space_info_take(enum procid, struct imsg *, struct space_info *);
+void	 space_info_take(enum procid, struct imsg *, struct space_info *,
+	    uid_t);
 void	 space_info(struct request *, enum procid, struct imsg *);
 void	 space_violation(struct request *, enum procid, struct imsg *);
 void	 space_resource(struct request *, enum procid, struct imsg *);
@@ -580,9 +581,9 @@ void	 events_emit(const char *kind, uid_t owner, const char *space,
 void	 restarts_init(struct event_base *);
 void	 restarts_stop(void);
 /* restarts_seen.c: the journal's last count a space, for show */
-void	 restarts_seen_set(const char *id, uint64_t);
-void	 restarts_seen_forget(const char *id);
-int	 restarts_of(const char *id, uint64_t *n);
+void	 restarts_seen_set(uid_t, const char *id, uint64_t);
+void	 restarts_seen_forget(uid_t, const char *id);
+int	 restarts_of(uid_t, const char *id, uint64_t *n);
 const char *events_start(struct request *, struct imsg *);
 extern const struct answer_row events_answers[];
 
