@@ -122,6 +122,7 @@ int		 ns_enter_ns(const struct ns_space *, int target,
 __dead void	 ns_command(const struct ns_space *, int target,
 		    char *const argv[], int life, const struct ns_tty *);
 void		 ns_close_others(int, int, int);
+void		 ns_close_all_but(int *, size_t);
 int		 ns_null_stdio(void);
 const char	*ns_probe(char *err, size_t errlen);
 /* Why the native place is absent here; then ns_probe says it. */

@@ -25,6 +25,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -50,12 +51,13 @@ ns_tools_path(char *buf, size_t len, const char *volume)
  * A command in the space with bytes on its stdin, waited for: 0 when it
  * exited 0.  The bytes go through a pipe, never argv or environment.
  */
+#define NS_RUN_STDIN_MS	(10 * 1000)
 int
 ns_run_stdin(const struct ns_space *ns, int target, pid_t target_pid,
     char *const argv[], const char *in, size_t len)
 {
-	int	 p[2], fds[3], null, status;
-	pid_t	 pid;
+	int	 p[2], fds[3], null, status, i;
+	pid_t	 pid, w;
 	ssize_t	 n;
 
 	if ((null = open("/dev/null", O_RDWR | O_CLOEXEC)) == -1)
@@ -80,9 +82,15 @@ ns_run_stdin(const struct ns_space *ns, int target, pid_t target_pid,
 	close(p[1]);
 	if (pid == -1)
 		return -1;
-	while (waitpid(pid, &status, 0) == -1)
-		if (errno != EINTR)
+	/* The space can stop the command (kill -STOP): 10 s at most. */
+	for (i = 0; (w = waitpid(pid, &status, WNOHANG)) != pid; i++) {
+		if ((w == -1 && errno != EINTR) || i == NS_RUN_STDIN_MS / 50) {
+			(void)kill(pid, SIGKILL);
+			(void)waitpid(pid, &status, 0);
 			return -1;
+		}
+		usleep(50 * 1000);
+	}
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 && len == 0 ?
 	    0 : -1;
 }

@@ -96,21 +96,22 @@ close_from_to(int lo, unsigned int hi)
 		(void)close(fd);
 }
 
-/* Every descriptor of spaced-ns's closed in a child but 0-2 and three. */
+/* Every descriptor of spaced-ns's closed in a child but 0-2 and keep[]. */
 void
-ns_close_others(int k1, int k2, int k3)
+ns_close_all_but(int *keep, size_t n)
 {
-	int	 keep[3] = { k1, k2, k3 }, lo = 3, t, i, j;
+	size_t	 i, j;
+	int	 lo = 3, t;
 
 	/* Ascending, then each gap in one call: a thousand close(2)s cost. */
-	for (i = 0; i < 3; i++)
-		for (j = i + 1; j < 3; j++)
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
 			if (keep[j] < keep[i]) {
 				t = keep[i];
 				keep[i] = keep[j];
 				keep[j] = t;
 			}
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < n; i++) {
 		if (keep[i] < lo)
 			continue;
 		if (keep[i] > lo)
@@ -118,6 +119,14 @@ ns_close_others(int k1, int k2, int k3)
 		lo = keep[i] + 1;
 	}
 	close_from_to(lo, ~0U);
+}
+
+void
+ns_close_others(int k1, int k2, int k3)
+{
+	int	 keep[3] = { k1, k2, k3 };
+
+	ns_close_all_but(keep, 3);
 }
 
 /*

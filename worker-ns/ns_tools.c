@@ -403,6 +403,41 @@ fill_answer(int fd, short ev, void *arg)
 	answer(res.code, res.msg, 1);
 }
 
+/*
+ * The fill's child keeps nothing of spaced-ns's but its answer pipe and
+ * the fill's files: no exec's stdin or terminal (their EOF would wait
+ * for the fill), no channel to spaced, no signal handler or event loop
+ * of the parent's (a shared epoll set would take in the child's fds).
+ * Its own loop (poll: no fd of its own) is never run.
+ */
+static int
+fill_child_alone(int out)
+{
+	struct event_config	*cfg;
+	struct event_base	*base = NULL;
+	int			 keep[1 + FILL_FILES_MAX];
+	size_t			 n = 0, i;
+
+	keep[n++] = out;
+	for (i = 0; i < fl.nfiles; i++)
+		keep[n++] = fl.files[i].fd;
+	ns_close_all_but(keep, n);
+	signal(SIGCHLD, SIG_DFL);
+	signal(SIGPIPE, SIG_IGN);
+	if ((cfg = event_config_new()) != NULL &&
+	    event_config_avoid_method(cfg, "epoll") == 0)
+		base = event_base_new_with_config(cfg);
+	if (cfg != NULL)
+		event_config_free(cfg);
+	if (base == NULL)
+		return -1;
+	ns_exec_base(base);
+	ns_helper_base(base);
+	ns_gklog_base(base);
+	ns_tools_base(base);
+	return 0;
+}
+
 /* All files are in: the folder as it is, or a fill in a child. */
 static void
 fill_start(void)
@@ -410,6 +445,7 @@ fill_start(void)
 	struct fill_result	 res;
 	char			 dir[PATH_MAX];
 	int			 p[2];
+	pid_t			 parent;
 
 	if (marker_read(fl.te.te_volume, fl.te.te_key) ==
 	    TOOLS_VERDICT_FILLED) {
@@ -425,6 +461,7 @@ fill_start(void)
 		return;
 	}
 	log_info("tools: filling %s", fl.te.te_volume);
+	parent = getpid();
 	switch (fl.child = fork()) {
 	case -1:
 		close(p[0]);
@@ -433,9 +470,9 @@ fill_start(void)
 		return;
 	case 0:
 		close(p[0]);
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 ||
+		    getppid() != parent || fill_child_alone(p[1]) == -1)
 			_exit(1);
-		signal(SIGPIPE, SIG_IGN);
 		fill_run(&res);
 		_exit(write(p[1], &res, sizeof(res)) == (ssize_t)sizeof(res) ?
 		    0 : 1);
