@@ -103,6 +103,7 @@ restart() {
 gatekeeper image \"$GATEKEEPER_IMAGE\"
 install id \"$install\"
 space ca bundle \"/etc/ssl/certs/ca-certificates.crt\"
+tools ca bundle \"/etc/ssl/certs/ca-certificates.crt\"
 ${2:+docker socket \"$T/engine.sock\"}"
 	[ -f "$sd/log" ] && cat "$sd/log" >>"$T/spaced-logs"
 	SPACED_V=-v start_spaced "$sd" || { echo "# spaced did not start"; cat "$sd/log"; exit 1; }
