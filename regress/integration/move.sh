@@ -146,8 +146,9 @@ fill() {
 	    chmod 755 /t/node_modules/.bin/opencode' ;;
 	esac
 	# shellcheck disable=SC2086
-	docker run --rm -u 0 -v "$f_vol:/t" $f_src --network none \
-	    --entrypoint /bin/sh "$SPACE_IMAGE" -c "$f_sh && printf %s $f_key >/t/.spaced-filled && chmod 644 /t/.spaced-filled"
+	# The fill's own folder, fill/ (SPACE_TOOLS_ROOT), as the filler has it.
+	docker run --rm -u 0 -v "$f_vol:/v" $f_src --network none \
+	    --entrypoint /bin/sh "$SPACE_IMAGE" -c "mkdir -p /v/fill && ln -s /v/fill /t && $f_sh && printf %s $f_key >/t/.spaced-filled && chmod 644 /t/.spaced-filled"
 	echo "$f_vol"
 }
 
