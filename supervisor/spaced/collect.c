@@ -257,17 +257,27 @@ collect_finish(struct request *r)
 		collect_go_on(waiter, 1);
 }
 
+/* spaced-journal's counts of one collection, checked: both collections'. */
+void
+journal_counts_take(enum procid from, struct imsg *imsg,
+    struct journal_counts *jc)
+{
+	if (imsg_get_data(imsg, jc, sizeof(*jc)) == -1 ||
+	    jc->jc_new > jc->jc_records || jc->jc_malformed > jc->jc_lines ||
+	    (jc->jc_status != 0 && jc->jc_status != -1) ||
+	    jc->jc_reserved != 0)
+		fatalx("%s: bad counts from %s", __func__, proc_title(from));
+}
+
 static void
 collect_ingested(struct request *r, enum procid from, struct imsg *imsg)
 {
 	struct collect_state	*cs = r->r_state;
 	struct journal_counts	 jc;
 
-	if (imsg_get_data(imsg, &jc, sizeof(jc)) == -1 ||
-	    jc.jc_new > jc.jc_records || jc.jc_malformed > jc.jc_lines ||
-	    (jc.jc_status != 0 && jc.jc_status != -1) ||
-	    jc.jc_reserved != 0 || cs->cs_ingested)
-		fatalx("%s: bad counts from %s", __func__, proc_title(from));
+	journal_counts_take(from, imsg, &jc);
+	if (cs->cs_ingested)
+		fatalx("%s: counts twice from %s", __func__, proc_title(from));
 	cs->cs_ingested = 1;
 	cs->cs_whole = jc.jc_status == 0;
 	collect_finish(r);

@@ -168,11 +168,9 @@ restarts_ingested(struct request *r, enum procid from, struct imsg *imsg)
 	struct restarts_state	*rs = r->r_state;
 	struct journal_counts	 jc;
 
-	if (imsg_get_data(imsg, &jc, sizeof(jc)) == -1 ||
-	    jc.jc_new > jc.jc_records || jc.jc_malformed > jc.jc_lines ||
-	    (jc.jc_status != 0 && jc.jc_status != -1) ||
-	    jc.jc_reserved != 0 || rs->rs_ingested)
-		fatalx("%s: bad counts from %s", __func__, proc_title(from));
+	journal_counts_take(from, imsg, &jc);
+	if (rs->rs_ingested)
+		fatalx("%s: counts twice from %s", __func__, proc_title(from));
 	rs->rs_ingested = 1;
 	rs->rs_whole = jc.jc_status == 0;
 	restarts_finish(r);

@@ -556,6 +556,8 @@ void	 collect_follow(uid_t, const char *id);
 void	 collect_forget(uid_t, const char *id);
 size_t	 collect_followed(void);
 void	 collect_foreach(void (*)(uid_t, const char *, void *), void *);
+void	 journal_counts_take(enum procid, struct imsg *,
+	    struct journal_counts *);
 void	 collect_then(struct request *, const char *id,
 	    void (*then)(struct request *));
 
