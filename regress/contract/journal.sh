@@ -70,13 +70,17 @@ check "  and nothing of the log was malformed or dropped" \
     test "$(j '"\(.malformed) \(.dropped)"' "$T/j5.json")" = "0 0"
 
 # -f: what is there, then only what is new.
-timeout 7 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" journal "$id" -f \
+# Ordered by events: the new record is made once the old ones are
+# printed, and the follow ends once it shows (the waits guard against a hang).
+"$tree/bin/spacectl" -s "$sd/run/spaced.sock" journal "$id" -f \
     >"$T/follow" 2>&1 &
 fpid=$!
-sleep 3
+printed() { [ "$(grep -c "$1" "$T/follow")" -ge "$2" ]; }
+wait_for 60 printed ' not-listed\.example:443 ' "$n1"
 sc exec "$id" -- curl -s -m 5 -o /dev/null -x http://gatekeeper:3128 \
     https://third.example/ >/dev/null 2>&1
-wait "$fpid"
+wait_for 60 printed ' third\.example:443 ' 1
+kill "$fpid"; wait "$fpid"
 check "journal -f shows a record made while it follows" \
     grep -q ' third\.example:443 ' "$T/follow"
 check "  and each record once" test "$(grep -c ' not-listed\.example:443 ' "$T/follow")" = "$n1"

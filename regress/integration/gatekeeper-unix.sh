@@ -262,12 +262,17 @@ check "... which times out too, exit 2 (control: both clients wait on the stall)
     test "$rc5" = 2
 check "... says it timed out" grep -q 'timed out' "$T/c.err"
 # Confined while it waits: seccomp filter mode and no_new_privs.
-# Spelt out: a function in the background would be a subshell.
-ip netns exec "$NSG" "$GK_BIN" -C GET /health -p 9201 -t 3 >/dev/null 2>&1 &
+# Spelt out: a function in the background would be a subshell.  Read
+# until it has become the gatekeeper and confined itself (a filter is
+# never lifted); the 60 s guard against a hang.
+ip netns exec "$NSG" "$GK_BIN" -C GET /health -p 9201 -t 60 >/dev/null 2>&1 &
 cpid=$!
-sleep 1
-grep -E '^(Seccomp|NoNewPrivs):' /proc/$cpid/status >"$T/c.status" 2>&1
-wait $cpid
+confined() {
+	grep -E '^(Seccomp|NoNewPrivs):' /proc/$cpid/status >"$T/c.status" 2>&1 &&
+	    [ "$(tr -s '\t ' ' ' <"$T/c.status" | tr '\n' ' ')" = "NoNewPrivs: 1 Seccomp: 2 " ]
+}
+waitfor 60 confined
+kill $cpid; wait $cpid
 check "-C runs under a seccomp filter with no_new_privs" \
     test "$(tr -s '\t ' ' ' <"$T/c.status" | tr '\n' ' ')" = \
     "NoNewPrivs: 1 Seccomp: 2 "

@@ -85,9 +85,9 @@ check "data for no stream is refused" \
 before_rss=$(rss)
 raw noread-stream 4 >/dev/null &
 nr_pid=$!
-sleep 2
+streams_are() { [ "$(count streams)" = "$1" ]; }
 check "status counts the stream to the non-reading client (and the long one)" \
-    [ "$(count streams)" -eq 2 ]
+    wait_for 60 streams_are 2
 r=$(rss)
 echo "# non-reading stream sink: spaced RSS $before_rss -> $r KiB"
 check "spaced holds at most a window (+2 MiB) for a client that does not read" \
@@ -115,9 +115,8 @@ gp=$(git_pid)
 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" stream-test 65536 journal \
     >/dev/null 2>&1 &
 leave_pid=$!
-sleep 1
 check "a second long stream runs (positive control: two streams)" \
-    [ "$(count streams)" -eq 2 ]
+    wait_for 60 streams_are 2
 kill "$leave_pid"; wait "$leave_pid" 2>/dev/null
 check "the leaver's request and stream are freed" \
     wait_for 5 sh -c "[ \"\$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j status | jq '.processes[0].streams')\" -eq 1 ]"
@@ -210,7 +209,7 @@ hostile_stream() {
 	# A sink that never reads gives no credit: only spaced's gauge
 	# stands between the source and spaced's memory.
 	raw noread-stream 3 >/dev/null 2>&1
-	wait_for 5 sh -c "! kill -0 $spaced_pid" ||
+	wait_for 60 sh -c "! kill -0 $spaced_pid" ||
 	    { echo "# spaced took it"; stop_spaced; return 1; }
 	wait "$spaced_pid"; spaced_pid=
 	grep -q "git broke stream" "$sd/log" || { sed 's/^/#   /' "$sd/log"; return 1; }
@@ -219,31 +218,33 @@ check "a source that sends past its credit window is fatal" hostile_stream
 # A cancelled stream still takes its own source's late END, and only
 # its: a repository's spaced-git that ends spaced's own instance's
 # stream (stream-test 7 holds; files ends the held id) is refused.
-streams_are() { [ "$(count streams)" = "$1" ]; }
 hostile_foreign_end() {
 	rm -f "$tree/libexec/spaced/hostile-held"
 	start_spaced "$sd" || return 1
 	"$tree/bin/spacectl" -s "$sd/run/spaced.sock" stream-test 7 \
 	    >/dev/null 2>&1 &
 	held=$!
-	wait_for 10 test -s "$tree/libexec/spaced/hostile-held" ||
+	wait_for 60 test -s "$tree/libexec/spaced/hostile-held" ||
 	    { echo "# the stream was not held"; kill "$held"; stop_spaced; return 1; }
 	kill "$held"; wait "$held"; held=
 	id=$(cat "$tree/libexec/spaced/hostile-held")
-	wait_for 10 grep -q "hostile: cancel of request" "$sd/log" ||
+	wait_for 60 grep -q "hostile: cancel of request" "$sd/log" ||
 	    { echo "# the stream-test was not cancelled"; stop_spaced; return 1; }
 	f_rc=0
 	[ "$(count streams)" = 1 ] || { echo "# no held stream"; f_rc=1; }
-	timeout 10 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" files "$tree/repo" \
-	    >/dev/null 2>&1
 	# a repository's instance logs to /dev/null: its END is seen by
-	# its effect, or by the refusal
-	wait_for 10 grep -q "spaced-git: message from the wrong end (stream $id)" "$sd/log" ||
+	# its effect, or by the refusal; the waits guard against a hang
+	"$tree/bin/spacectl" -s "$sd/run/spaced.sock" files "$tree/repo" \
+	    >/dev/null 2>&1 &
+	files=$!
+	wait_for 60 grep -q "spaced-git: message from the wrong end (stream $id)" "$sd/log" ||
 	    { echo "# the foreign END was not refused"; f_rc=1; }
+	wait_for 60 sh -c "! kill -0 $files" || kill "$files"
+	wait "$files"; files=
 	[ "$(count streams)" = 1 ] || { echo "# the foreign END ended it"; f_rc=1; }
 	# control: the stream's own source ends it, cancelled as it is
 	ctl ping git >/dev/null
-	wait_for 10 streams_are 0 ||
+	wait_for 60 streams_are 0 ||
 	    { echo "# its own END did not end it"; f_rc=1; }
 	kill -0 "$spaced_pid" || f_rc=1
 	[ $f_rc -eq 0 ] || sed 's/^/#   /' "$sd/log"
