@@ -56,6 +56,8 @@ open(path, "w").write(src)
 PY
 	if [ "${MUTANT_DRY:-0}" = 1 ]; then
 		echo "applies: $1"
+		[ "$1" = "$MUTANT_CONTROL" ] || [ -n "$MUTANT_EXPECT" ] ||
+		    echo "no expectation: $1"
 		MUTANT_EXPECT=
 		return 1
 	fi

@@ -19,7 +19,9 @@ mutant_expect 'the old container is back under its name, on A, alone'
 mutant "the undo does not give the old container its name back" \
     worker-docker/space_move.c \
     "\"/containers/%s/rename?name=%s\", sp->mv.mv_old, plain); => \"/containers/%s/rename?name=%s\", sp->mv.mv_old, aside);"
-mutant_expect 'a running space is not moved by a new key'
+# With the mutant the start tries the move, which fails on the running
+# container and is undone: the start's answer is what goes red.
+mutant_expect 'start of a running space on an old key succeeds|a running space is not moved by a new key'
 mutant "a running space is moved" worker-docker/space_move.c \
     "strcmp(sp->sp_state, \"running\") == 0 ||\n\t    !move_ours => !move_ours @@ return strcmp(sp->sp_state, \"running\") != 0 && sp->move; => return sp->move;"
 mutant_expect 'tamper-inspect-id: the move fails with space_verify_failed'
