@@ -44,7 +44,7 @@ INTEGRATION	+= $(filter-out %/lib.sh,$(sort $(wildcard regress/faults/*.sh)))
 # Code in, in real spaces (spec "Code in").
 INTEGRATION	+= $(sort $(wildcard regress/codein/*.sh))
 # Code out through spacectl review and apply (issue 24; docs/notes/spaced-git-codeout.md).
-INTEGRATION	+= $(sort $(wildcard regress/codeout/*.sh))
+INTEGRATION	+= $(filter-out %/lib.sh,$(sort $(wildcard regress/codeout/*.sh)))
 # The agent inside: the server's channel with a test agent (packed tools).
 INTEGRATION	+= regress/agent/server.sh
 # The space survives its agent's mistakes: memory hogs, a server that dies.
@@ -65,4 +65,4 @@ BENCHES		+= $(sort $(wildcard regress/bench/*.sh))
 FUZZ_TARGETS	+= $(sort $(wildcard regress/fuzz/*_fuzz.c))
 # The native place's own suites (issue 25): a missing limit accepted or
 # refused, the gatekeeper's log capped, make run without Docker.
-INTEGRATION	+= $(sort $(wildcard regress/native/*.sh))
+INTEGRATION	+= $(filter-out %/lib.sh,$(sort $(wildcard regress/native/*.sh)))

@@ -9,22 +9,11 @@
 # in the quarantine's store, no quarantine process, no git in the
 # space.  A later review of ordinary work still comes.  A hang guard
 # of 600 s, never a timed assertion.
-. "$(dirname "$0")/../contract/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
-RC=$build/regress/tools/repo-compare
-G="-c user.name=Agent -c user.email=agent@example.invalid"
-jqe() { jq -e "$@" >/dev/null; }
-repo=$T/user
-git init -q -b main "$repo"
-echo a >"$repo/a.txt"
-git -C "$repo" add a.txt
-git -C "$repo" -c user.name=u -c user.email=u@u.invalid commit -qm base
-printf '#!/bin/sh\ntouch %s/HOST-RAN\n' "$T" >"$repo/.git/hooks/reference-transaction"
-chmod +x "$repo/.git/hooks/reference-transaction"
-id=$(sc create -n codeout-flood 2>"$T/create.err")
-check "a space" sh -c "printf %s '$id' | grep -Eqx '[0-9a-f]{12}'"
-sc -j code-in "$id" "$repo" >"$T/ci.json" 2>"$T/ci.err"
-sp=$(jq -r .spacePath "$T/ci.json")
+user_repo
+host_hook
+space_in codeout-flood
 start=$(jq -r .start "$T/ci.json")
 QDIR=$T/sd/state/quarantine/$id
 inside() { sc exec "$id" -- /bin/sh -c "cd '$sp' && $1"; }

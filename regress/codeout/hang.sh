@@ -6,21 +6,11 @@
 # quarantine takes nothing, the user's repository is unchanged and no
 # host-side hook ran.  A hang guard of 180 s, never a timed assertion.
 SPACED_EXTRA_CONF="code in timeout 15"
-. "$(dirname "$0")/../contract/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
-RC=$build/regress/tools/repo-compare
-jqe() { jq -e "$@" >/dev/null; }
-repo=$T/user
-git init -q -b main "$repo"
-echo a >"$repo/a.txt"
-git -C "$repo" add a.txt
-git -C "$repo" -c user.name=u -c user.email=u@u.invalid commit -qm base
-printf '#!/bin/sh\ntouch %s/HOST-RAN\n' "$T" >"$repo/.git/hooks/reference-transaction"
-chmod +x "$repo/.git/hooks/reference-transaction"
-id=$(sc create -n codeout-hang 2>"$T/create.err")
-check "a space" sh -c "printf %s '$id' | grep -Eqx '[0-9a-f]{12}'"
-sc -j code-in "$id" "$repo" >"$T/ci.json" 2>"$T/ci.err"
-sp=$(jq -r .spacePath "$T/ci.json")
+user_repo
+host_hook
+space_in codeout-hang
 "$RC" snap "$repo" >"$T/rc.before"
 sc exec "$id" -- /bin/sh -c "cd '$sp' && echo w >>a.txt &&
     rm .git/HEAD && mkfifo .git/HEAD" >/dev/null 2>&1

@@ -5,22 +5,11 @@
 # large_file (over the 10 MiB a person must allow by name) and nothing
 # else is; spaced's own memory stays bounded while the pack streams
 # through it; the user's repository is unchanged.
-. "$(dirname "$0")/../contract/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
-RC=$build/regress/tools/repo-compare
-G="-c user.name=Agent -c user.email=agent@example.invalid"
-jqe() { jq -e "$@" >/dev/null; }
-
-repo=$T/user
-git init -q -b main "$repo"
-echo a >"$repo/a.txt"
-git -C "$repo" add a.txt
-git -C "$repo" -c user.name=u -c user.email=u@u.invalid commit -qm base
+user_repo
 "$RC" snap "$repo" >"$T/rc.before"
-id=$(sc create -n codeout-large 2>"$T/create.err")
-check "a space" sh -c "printf %s '$id' | grep -Eqx '[0-9a-f]{12}'"
-sc -j code-in "$id" "$repo" >"$T/ci.json" 2>"$T/ci.err"
-sp=$(jq -r .spacePath "$T/ci.json")
+space_in codeout-large
 QS=$T/sd/state/quarantine/$id/store.git
 
 sc exec "$id" -- /bin/sh -c "cd '$sp' &&

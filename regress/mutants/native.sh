@@ -11,14 +11,7 @@
 # mutant <label> <file> <"old" => "new"[ @@ ...]> [suite]
 mutant() {
 	mutant_apply "$1" "$2" "$3" || return 0
-	# This tree's objects, and every source but the mutated one as old
-	# as this tree's, so that make rebuilds the mutant's objects only.
-	cp -a "$top/build" "$tmp/src/build"
-	git ls-files | while read -r f; do
-		[ "$f" = "$2" ] || touch -r "$top/$f" "$tmp/src/$f" 2>/dev/null
-	done
-	touch "$tmp/src/$2"
-	mutant_build "$1" binaries
+	mutant_build_quick "$1" "$2"
 	SPACED_BUILD="$tmp/src/build" timeout 600 \
 	    sh "$tmp/src/regress/${4:-escape/native}.sh" >"$tmp/run.raw" 2>&1
 	m_rc=$?

@@ -11,12 +11,7 @@
 # mutant <label> <file> <suite> <"old" => "new"[ @@ ...]>
 mutant() {
 	mutant_apply "$1" "$2" "$4" || return 0
-	cp -a "$top/build" "$tmp/src/build"
-	git ls-files | while read -r f; do
-		[ "$f" = "$2" ] || touch -r "$top/$f" "$tmp/src/$f" 2>/dev/null
-	done
-	touch "$tmp/src/$2"
-	mutant_build "$1" binaries
+	mutant_build_quick "$1" "$2"
 	SPACED_BUILD="$tmp/src/build" timeout 600 \
 	    sh "$tmp/src/regress/native/$3" >"$tmp/run.log" 2>&1
 	mutant_judge "$1" $? '^not ok'

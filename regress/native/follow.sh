@@ -6,31 +6,10 @@
 # its own count of bytes read (/proc/PID/io rchar), taken by root from
 # outside; the control is spacectl journal, which asks for everything
 # (since 0) and so reads the whole log again.  About a minute.
-. "$(dirname "$0")/../integration/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
-if [ "$(id -u)" != 0 ]; then
-	skip "the native place needs root (namespaces and cgroup groups)"
-	finish
-fi
-T=$(mktemp -d /tmp/spaced-nsfollow.XXXXXX)
-chmod 0755 "$T"
-make_tree
-SPACED_EXTRA_CONF="install id $(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
-default place native
-journal interval 1"
-sc() { "$tree/bin/spacectl" -s "$sd/run/spaced.sock" "$@"; }
-follow_end() {
-	[ -n "${A:-}" ] && sc remove "$A" >/dev/null 2>&1
-	stop_spaced
-	rm -rf "$T" "$tree"
-}
-at_finish follow_end
-start_spaced "$T/sd" || { not_ok "spaced starts"; finish; }
-
-A=$(sc create -n follow) || A=
-check "a native space ($A)" test -n "$A"
-[ -n "$A" ] || finish
-dir="$sd/state/native/$A"
+native_begin follow
+native_space follow "journal interval 1"
 # mark TAG: a refused CONNECT from inside, a record of its own.
 mark() {
 	sc exec "$A" -- curl -s -o /dev/null --max-time 8 \
@@ -70,9 +49,7 @@ flood
 mark m3
 flood
 mark m4
-total() { cat "$dir"/gk.log* | wc -c; }
-last=-1
-while [ "$(total)" != "$last" ]; do last=$(total); sleep 1; done
+settled gk.log
 check "gk.log turned over on the way (gk.log.1 is there)" test -e "$dir/gk.log.1"
 check "  the log holds over 10 MiB ($(total) bytes)" \
     test "$(total)" -gt $((10 * 1024 * 1024))

@@ -8,30 +8,10 @@
 # lines still land after it, and a start of the space goes on.  Its
 # stderr likewise goes to gk.err (two files of 1 MiB), never to spaced's
 # log: 20 MiB written into it leave spaced's log as it was.
-. "$(dirname "$0")/../integration/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
-if [ "$(id -u)" != 0 ]; then
-	skip "the native place needs root (namespaces and cgroup groups)"
-	finish
-fi
-T=$(mktemp -d /tmp/spaced-nsgklog.XXXXXX)
-chmod 0755 "$T"
-make_tree
-SPACED_EXTRA_CONF="install id $(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
-default place native"
-sc() { "$tree/bin/spacectl" -s "$sd/run/spaced.sock" "$@"; }
-gklog_end() {
-	[ -n "${A:-}" ] && sc remove "$A" >/dev/null 2>&1
-	stop_spaced
-	rm -rf "$T" "$tree"
-}
-at_finish gklog_end
-start_spaced "$T/sd" || { not_ok "spaced starts"; finish; }
-
-A=$(sc create -n gklog) || A=
-check "a native space ($A)" test -n "$A"
-[ -n "$A" ] || finish
-dir="$sd/state/native/$A"
+native_begin gklog
+native_space gklog
 MAX=$((10 * 1024 * 1024))
 CHUNK=65536
 deny() { sc exec "$A" -- curl -s -m 5 -o /dev/null -w '%{http_code}' "http://$1/" ; }
@@ -62,9 +42,7 @@ with open(sys.argv[1], "wb", buffering=0) as f:
 PY
 check "the flood was written" test $? -eq 0
 # Copied by spaced-ns as it comes: until the files stop growing.
-total() { cat "$dir"/gk.log* | wc -c; }
-last=-1
-while [ "$(total)" != "$last" ]; do last=$(total); sleep 1; done
+settled gk.log
 check "five files at most: gk.log and gk.log.1 to .4" sh -c \
     "[ -e '$dir/gk.log.4' ] && [ ! -e '$dir/gk.log.5' ]"
 for f in "$dir"/gk.log*; do
@@ -112,9 +90,7 @@ with open(sys.argv[1], "ab", buffering=0) as f:
     f.write(b"spaced-gatekeeper: the flood's last line\n")
 PY
 check "20 MiB were written into its stderr" test $? -eq 0
-etotal() { cat "$dir"/gk.err* | wc -c; }
-last=-1
-while [ "$(etotal)" != "$last" ]; do last=$(etotal); sleep 1; done
+settled gk.err
 check "  control: they went somewhere: the last line is in gk.err" \
     grep -q "the flood's last line" "$dir/gk.err"
 check "spaced's log took none of it ($(( $(wc -c <"$sd/log") - logb )) bytes more)" \

@@ -5,23 +5,9 @@
 # "native accept missing limits" lets create go on, verify names it,
 # and the space's processes are still found and ended (the memory
 # group holds them).  The host's own controllers are the control.
-. "$(dirname "$0")/../integration/lib.sh"
+. "$(dirname "$0")/lib.sh"
 
-if [ "$(id -u)" != 0 ]; then
-	skip "the native place needs root (namespaces and cgroup groups)"
-	finish
-fi
-T=$(mktemp -d /tmp/spaced-nslimits.XXXXXX)
-chmod 0755 "$T"
-make_tree
-IID=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
-sc() { "$tree/bin/spacectl" -s "$sd/run/spaced.sock" "$@"; }
-limits_end() {
-	[ -n "${A:-}" ] && sc remove "$A" >/dev/null 2>&1
-	stop_spaced
-	rm -rf "$T" "$tree"
-}
-at_finish limits_end
+native_begin limits
 
 # spaced in a mount namespace whose pids controller is an empty tmpfs.
 hidden() {
