@@ -50,4 +50,7 @@ mutant_expect "a_cut_last_line_is_removed_and_the_chain_goes_on|killed_mid_write
 mutant "a line cut by a crash is kept" $S \
     "if (n > 0 && buf[n - 1] != '\\\\n') { => if (0) {"
 
+mutant_expect "a_store_that_cannot_write_counts_nothing"
+mutant "a restart is told before its record is on disk" $S \
+    "if (store_commit(st) == -1) {\n\t\tst->st_restarts--; => if (0) {\n\t\tst->st_restarts--;"
 mutants_end
