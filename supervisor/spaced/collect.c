@@ -55,7 +55,7 @@ static const struct collect_row_def {
 } rows[ROW_MAX] = {
 	{ SPACE_LOGS_GATEKEEPER, JOURNAL_INGEST_ONLY, 4, PLACE_BITS, 1 },
 	{ SPACE_LOGS_RELAY, JOURNAL_INGEST_ONLY | JOURNAL_INGEST_RESTARTS, 2,
-	    PROC_BIT(PROC_DOCKER), 0 },
+	    PLACE_BITS, 0 },
 };
 /* The log from this long before the last whole collection began. */
 #define COLLECT_SLACK		5
