@@ -49,6 +49,8 @@
 #define NS_GK_LOG_FILES		5	/* gk.log and gk.log.1 to .4 */
 #define NS_GK_ERR_MAX		(1LL << 20)	/* gk.err: its own warnings */
 #define NS_GK_ERR_FILES		2	/* gk.err and gk.err.1 */
+#define NS_RELAY_ERR_MAX	(1LL << 20)	/* relay.err: its restarts */
+#define NS_RELAY_ERR_FILES	2	/* relay.err and relay.err.1 */
 #define NS_CGROOT		"/sys/fs/cgroup"
 #define NS_CGNAME		"spaced-ns"
 
@@ -99,6 +101,7 @@ struct ns_launch {
 	const char		*nl_tmp;	/* /tmp's options */
 	const struct space_agent *nl_agent;	/* NULL: the relay idles */
 	uint8_t			 nl_accept;	/* missing limits accepted */
+	uint8_t			 nl_restarts;	/* the relay's stderr kept */
 };
 
 /* ns_space.c: the space's pid 1, and a command inside it */
@@ -191,6 +194,7 @@ extern const char *const ns_space_env[];
 void		 ns_gklog_base(struct event_base *);
 int		 ns_gklog_open(const char *id, uid_t);
 int		 ns_gkerr_open(const char *id, uid_t);
+int		 ns_relayerr_open(const char *id);
 off_t		 ns_gklog_since(const char *id, dev_t, ino_t, uint32_t since);
 /* ns_helper.c: a space's commands, forked by a process kept inside */
 void		 ns_helper_base(struct event_base *);

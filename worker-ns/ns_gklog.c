@@ -18,12 +18,15 @@
  * A native gatekeeper's stdout (its journal lines): a pipe spaced-ns
  * copies unread into gk.log, turned over at the Docker place's cap into
  * gk.log.1 to .4 (five files of 10 MiB, as its json-file driver keeps),
- * at a line's end.  Its stderr likewise into gk.err, with a smaller cap.
+ * at a line's end.  Its stderr likewise into gk.err, with a smaller cap;
+ * and the space relay's stderr into relay.err, each line after the time
+ * spaced-ns read it, as the engine stamps a container's log.
  */
 
 #include <sys/queue.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -53,7 +56,9 @@ struct gkl_mark {
 struct gkl {
 	TAILQ_ENTRY(gkl)	 entry;
 	char			 id[SPACE_ID_SIZE];
-	const char		*leaf;		/* gk.log, or gk.err */
+	const char		*leaf;		/* gk.log, gk.err, relay.err */
+	int			 stamp;		/* each line after its time */
+	int			 mid_line;	/* the last byte was no newline */
 	off_t			 max;		/* a file's cap */
 	int			 files;		/* kept, the live one counted */
 	int			 rfd;
@@ -71,6 +76,7 @@ struct gkl {
 static TAILQ_HEAD(, gkl)	 gkls = TAILQ_HEAD_INITIALIZER(gkls);
 static const char		 gk_log[] = "gk.log";
 static const char		 gk_err[] = "gk.err";
+static const char		 relay_err[] = "relay.err";
 static struct event_base	*gkl_base;
 
 void
@@ -160,6 +166,52 @@ gkl_mark(struct gkl *g)
 	m->off = g->line_end;
 }
 
+/* The engine's stamp of a log line, "2026-12-06T10:11:02.123456789Z ". */
+static void
+gkl_stamp(char *buf, size_t len)
+{
+	struct timespec	 ts;
+	struct tm	 tm;
+	char		 sec[24];
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	strftime(sec, sizeof(sec), "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf, len, "%s.%09ldZ ", sec, ts.tv_nsec);
+}
+
+/* Bytes up to and with each newline, a stamp before each line's first. */
+static ssize_t
+gkl_put_stamped(struct gkl *g, const char *buf, size_t n)
+{
+	struct iovec	 iov[2];
+	char		 stamp[40];
+	const char	*nl;
+	size_t		 off, len;
+	ssize_t		 w, total = 0;
+
+	for (off = 0; off < n; off += len) {
+		nl = memchr(buf + off, '\n', n - off);
+		len = nl != NULL ? (size_t)(nl - buf) + 1 - off : n - off;
+		iov[0].iov_base = stamp;
+		iov[0].iov_len = 0;
+		if (!g->mid_line) {
+			gkl_stamp(stamp, sizeof(stamp));
+			iov[0].iov_len = strlen(stamp);
+		}
+		iov[1].iov_base = (void *)(uintptr_t)(buf + off);
+		iov[1].iov_len = len;
+		if ((w = writev(g->out, iov, 2)) !=
+		    (ssize_t)(iov[0].iov_len + len))
+			return w > 0 ? total + w : -1;
+		g->mid_line = nl == NULL;
+		total += w;
+		if (nl != NULL)
+			g->line_end = g->size + total;
+	}
+	return total;
+}
+
 static void
 gkl_put(struct gkl *g, const char *buf, size_t n)
 {
@@ -169,6 +221,11 @@ gkl_put(struct gkl *g, const char *buf, size_t n)
 	if (g->out == -1 || n == 0)
 		return;
 	gkl_mark(g);
+	if (g->stamp) {
+		if ((w = gkl_put_stamped(g, buf, n)) > 0)
+			g->size += w;
+		return;
+	}
 	if ((w = write(g->out, buf, n)) <= 0)
 		return;
 	if ((nl = memrchr(buf, '\n', w)) != NULL)
@@ -189,7 +246,7 @@ ns_gklog_since(const char *id, dev_t dev, ino_t ino, uint32_t since)
 	size_t		 i;
 
 	TAILQ_FOREACH(g, &gkls, entry)
-		if (strcmp(g->id, id) == 0 && g->out != -1 && g->leaf == gk_log &&
+		if (strcmp(g->id, id) == 0 && g->out != -1 && g->leaf != gk_err &&
 		    g->dev == dev && g->ino == ino)
 			break;
 	if (g == NULL || since == 0 || g->floor >= (time_t)since)
@@ -273,6 +330,7 @@ gkl_new(const char *id, uid_t owner, const char *leaf, off_t max, int files)
 		return -1;
 	strlcpy(g->id, id, sizeof(g->id));
 	g->leaf = leaf;
+	g->stamp = leaf == relay_err;
 	g->max = max;
 	g->files = files;
 	g->out = -1;
@@ -318,4 +376,16 @@ int
 ns_gkerr_open(const char *id, uid_t owner)
 {
 	return gkl_new(id, owner, gk_err, NS_GK_ERR_MAX, NS_GK_ERR_FILES);
+}
+
+/*
+ * The space relay's stderr, its restart lines: a pipe of spaced-ns's
+ * (root's, 0600: no /proc link to it opens for the space's user), read
+ * with the time each line came, as the engine stamps a container's.
+ */
+int
+ns_relayerr_open(const char *id)
+{
+	return gkl_new(id, (uid_t)-1, relay_err, NS_RELAY_ERR_MAX,
+	    NS_RELAY_ERR_FILES);
 }

@@ -19,7 +19,8 @@
  * The journal lines of a native space's gatekeeper, its stdout kept in
  * gk.log, streamed unread to spaced-journal as the Docker place streams
  * a container's log: bytes under credit, then the end, then DONE.  A
- * collection since a time gets what came then and after, no more.
+ * collection since a time gets what came then and after, no more.  The
+ * relay's restart lines (relay.err, SPACE_LOGS_RELAY) the same way.
  */
 
 #include <sys/stat.h>
@@ -42,6 +43,7 @@
 struct lg {
 	uint32_t		 peerid;
 	char			 id[SPACE_ID_SIZE];
+	const char		*leaf;	/* gk.log, or relay.err */
 	int			 file;	/* the next of gk.log.4 ... gk.log */
 	int			 fd;
 	struct stream_tx	 tx;
@@ -99,9 +101,10 @@ lg_next(struct lg *lg)
 	lg->fd = -1;
 	for (; lg->file >= 0 && lg->fd == -1; lg->file--) {
 		if (lg->file == 0)
-			strlcpy(leaf, "gk.log", sizeof(leaf));
+			strlcpy(leaf, lg->leaf, sizeof(leaf));
 		else
-			snprintf(leaf, sizeof(leaf), "gk.log.%d", lg->file);
+			snprintf(leaf, sizeof(leaf), "%s.%d", lg->leaf,
+			    lg->file);
 		if (ns_path(path, sizeof(path), lg->id, leaf) == 0 &&
 		    (lg->fd = open(path, O_RDONLY | O_CLOEXEC |
 		    O_NOFOLLOW)) != -1 && lg_seek(lg, lg->file == 0)) {
@@ -127,7 +130,7 @@ lg_pump(struct lg *lg)
 		if ((n = read(lg->fd, buf, want)) == -1) {
 			if (errno == EINTR)
 				continue;
-			lg_end(lg, ERR_INTERNAL, "gk.log cannot be read");
+			lg_end(lg, ERR_INTERNAL, "the log cannot be read");
 			return;
 		}
 		if (n == 0 && lg_next(lg) == 0)
@@ -164,7 +167,9 @@ ns_logs_start(uint32_t peerid, struct imsg *imsg)
 	if (imsg_get_data(imsg, &sl, sizeof(sl)) == -1 ||
 	    memchr(sl.sl_space.sq_owner, '\0', sizeof(sl.sl_space.sq_owner)) ==
 	    NULL || memchr(sl.sl_space.sq_id, '\0',
-	    sizeof(sl.sl_space.sq_id)) == NULL || sl.sl_stream == 0)
+	    sizeof(sl.sl_space.sq_id)) == NULL || sl.sl_stream == 0 ||
+	    (sl.sl_what != SPACE_LOGS_GATEKEEPER &&
+	    sl.sl_what != SPACE_LOGS_RELAY))
 		fatalx("%s: malformed logs request", __func__);
 	if ((lg = calloc(1, sizeof(*lg))) == NULL)
 		fatal("%s: calloc", __func__);
@@ -183,9 +188,11 @@ ns_logs_start(uint32_t peerid, struct imsg *imsg)
 	}
 	strlcpy(lg->id, ns.ns_id, sizeof(lg->id));
 	lg->since = sl.sl_since;
-	lg->file = NS_GK_LOG_FILES - 1;
+	lg->leaf = sl.sl_what == SPACE_LOGS_RELAY ? "relay.err" : "gk.log";
+	lg->file = sl.sl_what == SPACE_LOGS_RELAY ? NS_RELAY_ERR_FILES - 1 :
+	    NS_GK_LOG_FILES - 1;
 	if (lg_next(lg) == -1) {
-		/* no gatekeeper ever ran: no line yet */
+		/* no gatekeeper (relay) ever ran: no line yet */
 		lg_end(lg, "", NULL);
 		return;
 	}

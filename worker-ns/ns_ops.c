@@ -308,6 +308,7 @@ launch_of(const struct space_req *sq, struct ns_launch *nl, char *tools,
 	memset(nl, 0, sizeof(*nl));
 	nl->nl_hosts = sq->sq_hosts;
 	nl->nl_accept = sq->sq_limits_accept;
+	nl->nl_restarts = 1;
 	if (sq->sq_agent.sa_name[0] == '\0')
 		return 0;
 	if (space_agent_check(&sq->sq_agent) != NULL ||

@@ -308,10 +308,13 @@ agent_environ(const struct space_agent *sa)
 	return (char **)(uintptr_t)env;
 }
 
-/* pid 1 of the space: reaps, and ends with the relay. */
+/*
+ * pid 1 of the space: reaps, and ends with the relay, whose stderr
+ * alone is relayerr (-1: none), where it says each restart.
+ */
 static __dead void
 space_init(const struct ns_space *ns, const struct ns_launch *nl, int lifefd,
-    int errfd)
+    int errfd, int relayerr)
 {
 	char	 folder[64];
 	/* The agent's server as on Docker: the relay's command, kept. */
@@ -339,11 +342,15 @@ space_init(const struct ns_space *ns, const struct ns_launch *nl, int lifefd,
 		die(errfd, "fork");
 	case 0:
 		setsid();
+		if (relayerr != -1 && dup2(relayerr, STDERR_FILENO) == -1)
+			die(errfd, "the relay's stderr");
 		environ = agent_environ(nl->nl_agent);
 		execv(argv[0], argv);
 		die(errfd, "exec spaced-relay");
 	}
 	close(errfd);
+	if (relayerr != -1)
+		close(relayerr);
 	for (;;) {
 		if ((pid = waitpid(-1, &status, 0)) == -1) {
 			if (errno == EINTR)
@@ -409,13 +416,20 @@ pid_t
 ns_space_launch(const struct ns_space *ns, const struct ns_launch *nl,
     char *err, size_t errlen)
 {
-	int	 go[2], ask[2], ep[2];
+	int	 go[2], ask[2], ep[2], relayerr = -1;
 	pid_t	 pid;
 	char	 c;
 
+	/* The relay's restart lines into relay.err, through spaced-ns. */
+	if (nl->nl_restarts && (relayerr = ns_relayerr_open(ns->ns_id)) ==
+	    -1) {
+		snprintf(err, errlen, "relay.err: %s", strerror(errno));
+		return -1;
+	}
 	if (pipe2(go, O_CLOEXEC) == -1 || pipe2(ask, O_CLOEXEC) == -1 ||
 	    pipe2(ep, O_CLOEXEC) == -1) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		close(relayerr);	/* -1: EBADF, nothing */
 		return -1;
 	}
 	pid = clone_child(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC |
@@ -423,7 +437,7 @@ ns_space_launch(const struct ns_space *ns, const struct ns_launch *nl,
 	if (pid == -1) {
 		snprintf(err, errlen, "clone: %s", strerror(errno));
 		close(go[0]); close(go[1]); close(ask[0]); close(ask[1]);
-		close(ep[0]); close(ep[1]);
+		close(ep[0]); close(ep[1]); close(relayerr);
 		return -1;
 	}
 	if (pid == 0) {
@@ -433,7 +447,7 @@ ns_space_launch(const struct ns_space *ns, const struct ns_launch *nl,
 		if (die_with(go[0]) == -1 || read(go[0], &c, 1) != 1)
 			_exit(1);	/* the parent went, or said no */
 		/* nothing of spaced-ns's stays open in the space's pid 1 */
-		ns_close_others(ask[1], go[0], ep[1]);
+		ns_close_all_but((int[]){ ask[1], go[0], ep[1], relayerr }, 4);
 		if (ns_null_stdio() == -1)
 			die(ep[1], "/dev/null");
 		if (unshare(CLONE_NEWCGROUP) == -1)
@@ -454,11 +468,12 @@ ns_space_launch(const struct ns_space *ns, const struct ns_launch *nl,
 		if (write(ask[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
 			_exit(1);
 		close(ask[1]);
-		space_init(ns, nl, go[0], ep[1]);
+		space_init(ns, nl, go[0], ep[1], relayerr);
 	}
 	close(go[0]);
 	close(ask[1]);
 	close(ep[1]);
+	close(relayerr);
 	if (ns_cgroup_join(ns->ns_id, pid) == -1) {
 		snprintf(err, errlen, "cgroup: %s", strerror(errno));
 		goto fail;

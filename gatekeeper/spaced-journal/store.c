@@ -623,15 +623,25 @@ store_add(struct store *st, struct journal_entry *je, int64_t boot,
 /*
  * A restart of the space's relay, its time the engine's: kept once, and
  * counted in the tip, which says where the next collection goes on.
+ * Committed here, before anyone is told of it: a count that spaced
+ * shows never runs ahead of the journal (a failed write counts nothing).
  */
 int
 store_add_restart(struct store *st, struct journal_entry *je)
 {
+	char	 rat[sizeof(st->st_rat)];
+
 	if (store_add(st, je, st->st_cursor ? st->st_boot : 0,
 	    st->st_cursor ? st->st_gkseq : 0) == -1)
 		return -1;
+	memcpy(rat, st->st_rat, sizeof(rat));
 	st->st_restarts++;
 	strlcpy(st->st_rat, je->je_at, sizeof(st->st_rat));
+	if (store_commit(st) == -1) {
+		st->st_restarts--;
+		memcpy(st->st_rat, rat, sizeof(rat));
+		return -1;
+	}
 	return 0;
 }
 

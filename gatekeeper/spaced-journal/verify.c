@@ -18,7 +18,8 @@
  * spacectl journal --verify: walks a space's chain across its files,
  * oldest first, and names the first line that does not match (its
  * number, its MAC, its place), then checks the head against the last
- * dropped record and the end against the tip.
+ * dropped record and the end against the tip, whose restart count and
+ * cursor must be those of the relay's restart records walked.
  */
 
 #include <sys/types.h>
@@ -37,6 +38,8 @@ struct walk {
 	uint64_t		 w_first;
 	uint64_t		 w_kept;	/* the last dropped record's */
 	int			 w_started, w_dropped;
+	uint64_t		 w_restarts;	/* "server" records walked */
+	char			 w_rat[JOURNAL_AT_LEN + 1];	/* the last's */
 	struct journal_verdict	*w_jv;
 };
 
@@ -110,10 +113,35 @@ walk_line(struct walk *w, const char *line, size_t len, const char *base)
 		w->w_kept = strtoull(cr.cr_entry.je_host, NULL, 10);
 		w->w_dropped = 1;
 	}
+	if (strcmp(cr.cr_entry.je_listener, "server") == 0) {
+		w->w_restarts++;
+		strlcpy(w->w_rat, cr.cr_entry.je_at, sizeof(w->w_rat));
+	}
 	memcpy(w->w_prev, cr.cr_mac, sizeof(w->w_prev));
 	w->w_next++;
 	jv->jv_records++;
 	return 0;
+}
+
+/*
+ * The tip's restart count is every restart record kept, its cursor the
+ * last one's time: the walk's, or more once old files went (a dropped
+ * record says so), with the cursor then free when none is left.
+ */
+static void
+walk_restarts(struct walk *w, const struct store_tip *tp)
+{
+	if (w->w_dropped ? tp->stp_restarts < w->w_restarts :
+	    tp->stp_restarts != w->w_restarts)
+		broken(w->w_jv, tp->stp_seq, "the tip counts %llu restarts, "
+		    "the records %llu", (unsigned long long)tp->stp_restarts,
+		    (unsigned long long)w->w_restarts);
+	else if ((w->w_restarts > 0 || !w->w_dropped) &&
+	    strcmp(tp->stp_rat, w->w_rat) != 0)
+		broken(w->w_jv, tp->stp_seq, "the tip's last restart (%s) is "
+		    "not the last record's (%s)", tp->stp_rat[0] != '\0' ?
+		    tp->stp_rat : "none", w->w_rat[0] != '\0' ? w->w_rat :
+		    "none");
 }
 
 static void
@@ -147,6 +175,8 @@ walk_end(struct walk *w, const char *base)
 	    sizeof(tp.stp_mac)) != 0)
 		broken(jv, tp.stp_seq, "record %llu is not the one kept last",
 		    (unsigned long long)tp.stp_seq);
+	else if (rv == 1)
+		walk_restarts(w, &tp);
 }
 
 void

@@ -177,6 +177,47 @@ check "show counts the real restarts, the forged line none ($((c0 + 3)))" \
 check_fails "the journal holds no record of the forged line" \
     sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' journal $id -j | jq -r 'select(.unmapped.listener == \"server\") | .message' | grep -q '^restart 999 '"
 check "journal --verify passes" sc journal $id --verify
+
+# --- the one way to the relay's stream, and what it is worth -----------------
+# The engine's docker-init, pid 1, runs as the space's user and holds
+# the container's stderr: the agent's uid writes there (the finding,
+# docs/privsep.md).  What it gets: a restart record a second at most,
+# of the relay's shape alone; no other kind of record, nothing else.
+# Five lines a tenth of a second apart: the engine stamps each (a line
+# at the same millisecond as one kept would be no new one anyway).
+c3=$(sc -j show $id | jq -r .restarts)
+others() { sc journal $id -j | jq -s '[.[] | select(.unmapped.listener != "server")] | length'; }
+o3=$(others)
+FORGED_INIT='spaced-relay: restart 998 hostile-server signal 9 backoff 1'
+# Two seconds after the burst, kept whatever the cap: once it is in the
+# journal, every line before it was collected.
+SENTINEL='spaced-relay: restart 996 hostile-server signal 9 backoff 1'
+GKLINE='{"boot":1,"seq":999999,"at":"2026-12-06T10:11:02.123Z","listener":"corridor","host":"forged.example","port":443,"decision":"allow","count":1}'
+check "found: pid 1 (docker-init) is the space user's, its stderr open to the agent's uid" \
+    inside $id "[ \"\$(stat -c %u /proc/1)\" = \"\$(id -u)\" ] && echo '$GKLINE' >/proc/1/fd/2 && for i in 1 2 3 4 5; do echo '$FORGED_INIT'; sleep 0.1; done >/proc/1/fd/2 && sleep 2 && echo '$SENTINEL' >/proc/1/fd/2"
+init_err() { err_of $id | grep -cF "$FORGED_INIT"; }
+forged_seen() { [ "$(init_err)" = 5 ]; }
+check "control: all five forged lines are on the relay's stream (stderr)" wait_for 30 forged_seen
+forged_kept() { sc journal $id -j | jq -r 'select(.unmapped.listener == "server") | .message' | grep -q '^restart 996 '; }
+check "a forged line of the relay's shape is kept as a restart (the space's own word)" wait_for 60 forged_kept
+# What the cap keeps of them, from the engine's own times (to the ms):
+# a line a second or more after the last kept, the rest dropped.
+api_get "/containers/spaced-space-$id-space/logs?stdout=0&stderr=1&timestamps=1" |
+    tr -d '\000-\010' | grep -oE "[0-9T:.-]+Z spaced-relay: restart 998 " |
+    cut -d' ' -f1 >"$T/burst"
+capped=$(while read -r t; do date -d "$t" +%s%3N; done <"$T/burst" |
+    awk 'NR == 1 || $1 - last >= 1000 { n++; last = $1 } END { print n + 0 }')
+check "control: five lines at five engine times, within a burst the cap folds ($capped kept of $(sort -u "$T/burst" | wc -l))" \
+    sh -c "[ \$(sort -u '$T/burst' | wc -l) = 5 ] && [ '$capped' -lt 5 ]"
+check "the journal keeps only those a second apart ($capped)" \
+    test "$(sc journal $id -j | jq -r 'select(.unmapped.listener == "server") | .message' | grep -c '^restart 998 ')" = "$capped"
+check "show counts them so, and the sentinel ($((c3 + capped + 1)))" \
+    wait_for 30 restarts_shown $((c3 + capped + 1))
+check "a gatekeeper's line there makes no record of any other kind ($o3)" \
+    test "$(others)" = "$o3"
+check_fails "nothing names the forged host" \
+    sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' journal $id -j | grep -q forged.example"
+check "journal --verify passes after the forgery" sc journal $id --verify
 kill $evpid 2>/dev/null
 wait $evpid 2>/dev/null
 

@@ -50,4 +50,10 @@ mutant_expect "a_cut_last_line_is_removed_and_the_chain_goes_on|killed_mid_write
 mutant "a line cut by a crash is kept" $S \
     "if (n > 0 && buf[n - 1] != '\\\\n') { => if (0) {"
 
+mutant_expect "a_store_that_cannot_write_counts_nothing"
+mutant "a restart is told before its record is on disk" $S \
+    "if (store_commit(st) == -1) {\n\t\tst->st_restarts--; => if (0) {\n\t\tst->st_restarts--;"
+mutant_expect "verify_holds_the_tips_count_against_the_records"
+mutant "verify does not hold the tip's restart count" $V \
+    "else if (rv == 1)\n\t\twalk_restarts(w, &tp); => else if (0)\n\t\twalk_restarts(w, &tp);"
 mutants_end

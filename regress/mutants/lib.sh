@@ -103,7 +103,7 @@ mutant_live() {
 mutant_expect() { MUTANT_EXPECT=$1; }
 
 mutant_judge() {
-	j_red=$(grep -E "$3" "$tmp/run.log" | sed "${4:-s/^not ok - //}")
+	j_red=$(grep -aE "$3" "$tmp/run.log" | sed "${4:-s/^not ok - //}")
 	j_want=$MUTANT_EXPECT
 	MUTANT_EXPECT=
 	if [ "$1" = "$MUTANT_CONTROL" ]; then

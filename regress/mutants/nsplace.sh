@@ -74,4 +74,13 @@ mutant_expect "^OpenCode ran the command in the space's folder"
 mutant "the agent's server in the space's HOME, not its folder" \
     worker-ns/ns_space.c agent.sh \
     'if (chdir(folder) == -1 && chdir("/home/space") == -1) => if (chdir("/home/space") == -1)'
+mutant_expect "the pipe is root's, mode 600"
+mutant "the relay's stderr pipe is another uid's" $G agent.sh \
+    'gkl_new(id, (uid_t)-1, relay_err, => gkl_new(id, (uid_t)1, relay_err,'
+mutant_expect "only the relay and its keeper hold it"
+mutant "the space's pid 1 keeps the relay's stderr" worker-ns/ns_space.c \
+    agent.sh 'close(errfd);\n\tif (relayerr != -1)\n\t\tclose(relayerr); => close(errfd);'
+mutant_expect "the restart is one line of relay.err"
+mutant "the relay's stderr stays /dev/null" worker-ns/ns_ops.c agent.sh \
+    'nl->nl_restarts = 1; => nl->nl_restarts = 0;'
 mutants_end

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Mutation check of the space that survives its agent's mistakes: each
 # mutant removes one protection and regress/agent/survive.sh must go
-# red (the last three: restarts in the journal, and a forged line).  Built in a copy of the tree under a temp dir; the tree itself is
+# red (the last four: restarts in the journal, and forged lines).  Built in a copy of the tree under a temp dir; the tree itself is
 # never modified.  About 2 minutes a mutant.
 # Usage: sh regress/mutants/survive.sh [label-substring]
 . "$(dirname "$0")/lib.sh"
@@ -38,4 +38,8 @@ mutant "the server's stderr is the container's stderr" $K \
 mutant_expect "the relay's stderr is not the agent's"
 mutant "the relay and its keeper stay dumpable" gatekeeper/spaced-relay/main.c \
     "if (prctl(PR_SET_DUMPABLE, 0) == -1) => if (0)"
+mutant_expect 'the journal keeps only those a second apart'
+mutant "a forger's lines are not held a second apart" \
+    gatekeeper/spaced-journal/restarts.c \
+    "if (rr.rr_ms - last < RESTART_GAP_MS) => if (0)"
 mutants_end

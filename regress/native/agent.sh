@@ -6,7 +6,9 @@
 # /opt/spaced-tools; the scripted model (agent/model-server.py) behind a
 # grant.  server, prompt, sessions, token; then the confinement rows with
 # the server running (its uid, no capability, no_new_privs, seccomp; the
-# tools read-only and root's; the token in no argv or environment).  The
+# tools read-only and root's; the token in no argv or environment); a
+# killed server started again, journaled and counted, and the relay's
+# restart lines out of the agent's reach.  The
 # fill is cached under /var/cache/spaced/native-tools, keyed by its
 # inputs (as tools/images.sh caches the images): a minute or two warm.
 dir=$(cd "$(dirname "$0")" && pwd)
@@ -174,6 +176,71 @@ lacks "nor in any argv or environment of the host's processes outside it" \
     "$T/hostprocs" -aF -f "$T/tok"
 lacks "nor in spaced's log" "$sd/log" -aF -f "$T/tok"
 lacks "nor in the gatekeeper's log" "$NS_STATE/$id/gk.log" -aF -f "$T/tok"
+
+# --- a server that dies is started again, journaled and counted -------------
+# As on Docker: the relay's keeper starts it again and says so on its
+# stderr, which spaced-ns keeps in relay.err (each line after the time
+# it read it); the collector's second row brings it to the journal.
+restarts_shown() { [ "$(sc -j show $id | jq -r '.restarts // empty')" = "$1" ]; }
+restarts_known() { [ -n "$(sc -j show $id | jq -r '.restarts // empty')" ]; }
+check "show counts the server's restarts once collected" wait_for 30 restarts_known
+c0=$(sc -j show $id | jq -r '.restarts // 0')
+# The keeper's child: the relay's child (the keeper, the relay's own
+# cmdline) started it; a process the server made in turn is not it.
+is_relay() { tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | grep -q '^/opt/spaced/spaced-relay -w '; }
+ppid_of() { awk '/^PPid:/ { print $2 }' "/proc/$1/status" 2>/dev/null; }
+server_of() {
+	for p in $(ns_pids "$id" space); do
+		k=$(ppid_of "$p")
+		[ -n "$k" ] && ! is_relay "$p" && is_relay "$k" &&
+		    is_relay "$(ppid_of "$k")" && { echo "$p"; return; }
+	done
+}
+srv0=$(server_of)
+check "the server is the relay's keeper's child (pid $srv0)" test -n "$srv0"
+sc events -f -j >"$T/events" 2>&1 &
+evpid=$!
+kill -9 "$srv0"
+newsrv() { s=$(server_of); [ -n "$s" ] && [ "$s" != "$srv0" ]; }
+check "a killed server is started again (was pid $srv0)" wait_for 60 newsrv
+check "the restart is one line of relay.err, after spaced-ns's time" \
+    grep -Eq '^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}\.[0-9]{9}Z spaced-relay: restart [0-9]+ [A-Za-z0-9._+-]+ signal 9 backoff [0-9]+$' \
+    "$NS_STATE/$id/relay.err"
+check "show counts it ($((c0 + 1)))" wait_for 60 restarts_shown $((c0 + 1))
+sc journal "$id" -j >"$T/jr"
+check "the journal has it: listener server, signal 9" sh -c \
+    "jq -r 'select(.unmapped.listener == \"server\") | .message' '$T/jr' | grep -Eqx 'restart [0-9]+ signal 9 backoff [0-9]+'"
+check "events -f saw it" wait_for 10 sh -c \
+    "jq -r 'select(.kind == \"restart\") | .space' '$T/events' | grep -qx '$id'"
+kill $evpid 2>/dev/null
+wait $evpid 2>/dev/null
+check "the server answers again" wait_for 60 sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' server $id GET /global/health >/dev/null"
+# Who holds the relay's stderr, seen from the host: spaced-ns's pipe,
+# root's and 0600 (no /proc link to it opens for the space's user), in
+# the relay and its keeper alone.
+relay=$(for p in $(ns_pids "$id" space); do is_relay "$p" && ! is_relay "$(ppid_of "$p")" && echo "$p"; done | head -n 1)
+pipe=$(readlink "/proc/${relay:-0}/fd/2")
+check "the relay's stderr is a pipe (control: the relay is pid ${relay:-none}, $pipe)" \
+    sh -c "case '$pipe' in pipe:*) true ;; *) false ;; esac"
+check "the pipe is root's, mode 600" \
+    test "$(stat -L -c '%u %a' "/proc/${relay:-0}/fd/2")" = "0 600"
+holders=$(for p in $(ns_pids "$id" space); do
+	for f in /proc/$p/fd/*; do [ "$(readlink "$f")" = "$pipe" ] && echo "$p"; done
+done | sort -u | tr '\n' ' ')
+check "only the relay and its keeper hold it ($holders)" sh -c \
+    "set -- $holders; [ \$# = 2 ] && for p; do tr '\\0' ' ' </proc/\$p/cmdline | grep -q '^/opt/spaced/spaced-relay -w ' || exit 1; done"
+# The agent's uid writes the relay's line into every fd 1 and 2 it can
+# open through /proc in the space: the relay's and its keeper's stderr
+# (spaced-ns's pipe, root's 0600, their /proc not the agent's) refuse.
+FORGED='spaced-relay: restart 997 opencode signal 9 backoff 1'
+sc exec "$id" -- sh -c "n=0; for f in /proc/[0-9]*/fd/1 /proc/[0-9]*/fd/2; do echo '$FORGED' 2>/dev/null >\"\$f\" && n=\$((n + 1)); done; echo \$n" >"$T/forged"
+check "control: the agent's uid wrote through some process's fd in /proc ($(cat "$T/forged"))" \
+    test "$(cat "$T/forged")" -gt 0
+check_fails "no forged line reached relay.err" grep -qF 'restart 997' "$NS_STATE/$id/relay.err"
+sc journal "$id" -j >"$T/jr2"
+check "the journal's restarts are show's ($((c0 + 1)))" test "$(jq -s '[.[] | select(.unmapped.listener == "server")] | length' "$T/jr2")" = $((c0 + 1))
+check "journal --verify passes with the restart record" sc journal "$id" --verify
 
 # --- stop and start keep the token, the server comes back ------------------
 check "stop" sc stop "$id"

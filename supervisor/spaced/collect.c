@@ -18,9 +18,11 @@
  * collect: spaced-journal follows every gatekeeper spaced knows of, with
  * no client asking: each is collected every "journal interval" seconds
  * (spaced.conf(5), read at each turn, so a reload changes it), and once
- * more before a stop or a remove (docs/privsep.md, "Collection").  The
- * journal keeps a line once, by its run and number, so a collection
- * may overlap the last one and a broken one is only retried.
+ * more before a stop or a remove (docs/privsep.md, "Collection"); a
+ * second row reads each space's own stderr, its relay's restarts.  The
+ * journal keeps a line once (a gatekeeper's by its run and number, a
+ * restart by the engine's time), so a collection may overlap the last
+ * one and a broken one is only retried.
  */
 
 #include <sys/types.h>
@@ -37,8 +39,24 @@
 #include "place_proto.h"
 #include "spaced.h"
 
-/* Collections in flight at once: the engine and the clients come first. */
-#define COLLECT_PARALLEL	4
+/*
+ * What is collected of each followed space, a row each: where it comes
+ * from, how the journal reads it, how many at once (the engine and the
+ * clients come first).  The gatekeeper's log is the main row: a stop
+ * waits for it, and a space gone from the place is no longer followed.
+ */
+enum collect_row { ROW_GATEKEEPER, ROW_RESTARTS, ROW_MAX };
+static const struct collect_row_def {
+	uint32_t	 cr_what;	/* SPACE_LOGS_* */
+	uint32_t	 cr_flags;	/* JOURNAL_INGEST_* */
+	size_t		 cr_parallel;
+	uint32_t	 cr_places;	/* PROC_BIT()s of the places it reads */
+	int		 cr_main;
+} rows[ROW_MAX] = {
+	{ SPACE_LOGS_GATEKEEPER, JOURNAL_INGEST_ONLY, 4, PLACE_BITS, 1 },
+	{ SPACE_LOGS_RELAY, JOURNAL_INGEST_ONLY | JOURNAL_INGEST_RESTARTS, 2,
+	    PLACE_BITS, 0 },
+};
 /* The log from this long before the last whole collection began. */
 #define COLLECT_SLACK		5
 /*
@@ -49,14 +67,16 @@
 /* Spaces followed at most: a caller has 16, this is all the host's. */
 #define COLLECT_FOLLOW_MAX	4096
 
+/* A space followed: in each row's queue, in the order of its turns. */
 struct follow {
-	TAILQ_ENTRY(follow)	 f_entry;
+	TAILQ_ENTRY(follow)	 f_turn[ROW_MAX];
 	uid_t			 f_uid;
 	char			 f_id[SPACE_ID_SIZE];
-	uint32_t		 f_since;	/* unix seconds; 0: all */
-	uint32_t		 f_req;		/* its collection, or 0 */
+	uint32_t		 f_since[ROW_MAX];	/* unix seconds; 0: all */
+	uint32_t		 f_req[ROW_MAX];	/* its collection, or 0 */
 };
-static TAILQ_HEAD(, follow) follows = TAILQ_HEAD_INITIALIZER(follows);
+TAILQ_HEAD(follow_queue, follow);
+static struct follow_queue queues[ROW_MAX];
 static size_t		 nfollows;
 static struct event	 collect_ev;
 static int		 collect_on;
@@ -70,6 +90,7 @@ static struct collect_wait {
 
 struct collect_state {
 	char		 cs_id[SPACE_ID_SIZE];
+	enum collect_row cs_row;
 	uint32_t	 cs_began;	/* unix seconds */
 	int		 cs_ingested;
 	int		 cs_place_done;
@@ -79,9 +100,11 @@ struct collect_state {
 };
 static const size_t collect_state_size = sizeof(struct collect_state);
 static const struct answer_row collect_answers[];
-static const struct ctl_op collect_op = {
-	0, "collect", 0, WHO_ADMIN, 300, NULL, collect_answers, NULL, NULL,
-	&collect_state_size
+static const struct ctl_op row_ops[ROW_MAX] = {
+	{ 0, "collect", 0, WHO_ADMIN, 300, NULL, collect_answers, NULL, NULL,
+	    &collect_state_size },
+	{ 0, "restarts", 0, WHO_ADMIN, 300, NULL, collect_answers, NULL,
+	    NULL, &collect_state_size },
 };
 
 static struct follow *
@@ -89,7 +112,7 @@ follow_find(uid_t uid, const char *id)
 {
 	struct follow	*f;
 
-	TAILQ_FOREACH(f, &follows, f_entry)
+	TAILQ_FOREACH(f, &queues[ROW_GATEKEEPER], f_turn[ROW_GATEKEEPER])
 		if (f->f_uid == uid && strcmp(f->f_id, id) == 0)
 			return f;
 	return NULL;
@@ -99,6 +122,7 @@ void
 collect_follow(uid_t uid, const char *id)
 {
 	struct follow	*f;
+	int		 row;
 
 	if (!space_id_valid(id) || follow_find(uid, id) != NULL)
 		return;
@@ -113,7 +137,8 @@ collect_follow(uid_t uid, const char *id)
 	}
 	f->f_uid = uid;
 	strlcpy(f->f_id, id, sizeof(f->f_id));
-	TAILQ_INSERT_TAIL(&follows, f, f_entry);
+	for (row = 0; row < ROW_MAX; row++)
+		TAILQ_INSERT_TAIL(&queues[row], f, f_turn[row]);
 	nfollows++;
 	log_debug("collect: following %s of uid %u", id, (unsigned)uid);
 }
@@ -122,33 +147,21 @@ void
 collect_forget(uid_t uid, const char *id)
 {
 	struct follow	*f;
+	int		 row;
 
 	if ((f = follow_find(uid, id)) == NULL)
 		return;
-	TAILQ_REMOVE(&follows, f, f_entry);
+	for (row = 0; row < ROW_MAX; row++)
+		TAILQ_REMOVE(&queues[row], f, f_turn[row]);
 	nfollows--;
 	free(f);
+	restarts_seen_forget(uid, id);
 }
 
-/* Each space followed, for the relay's restarts (restarts.c). */
-void
-collect_foreach(void (*fn)(uid_t, const char *, void *), void *arg)
-{
-	struct follow	*f;
-
-	TAILQ_FOREACH(f, &follows, f_entry)
-		fn(f->f_uid, f->f_id, arg);
-}
-
-size_t
-collect_followed(void)
-{
-	return nfollows;
-}
-
-/* The log since since, from the place into spaced-journal: 0 or -1. */
+/* A row of the space since since, from the place into spaced-journal. */
 static int
-collect_begin(struct request *r, const char *id, uint32_t since)
+collect_begin(struct request *r, enum collect_row row, const char *id,
+    uint32_t since)
 {
 	struct collect_state		*cs = r->r_state;
 	struct space_logs_req		 sl;
@@ -156,14 +169,16 @@ collect_begin(struct request *r, const char *id, uint32_t since)
 	struct stream_route		*s;
 
 	strlcpy(cs->cs_id, id, sizeof(cs->cs_id));
+	cs->cs_row = row;
 	cs->cs_began = (uint32_t)time(NULL);
 	memset(&sl, 0, sizeof(sl));
 	space_req_fill(r, &sl.sl_space, id);
 	sl.sl_since = since;
+	sl.sl_what = rows[row].cr_what;
 	memset(&ji, 0, sizeof(ji));
 	strlcpy(ji.ji_owner, sl.sl_space.sq_owner, sizeof(ji.ji_owner));
 	strlcpy(ji.ji_id, id, sizeof(ji.ji_id));
-	ji.ji_flags = JOURNAL_INGEST_ONLY;
+	ji.ji_flags = rows[row].cr_flags;
 	if ((s = stream_open(r, EP_WORKER(place_of(id)),
 	    EP_WORKER(PROC_JOURNAL))) == NULL)
 		return -1;
@@ -177,15 +192,16 @@ collect_begin(struct request *r, const char *id, uint32_t since)
 	return 0;
 }
 
-/* A collection of uid's space id; NULL: none could start. */
+/* A collection of a row of uid's space id; NULL: none could start. */
 static struct request *
-collect_start(uid_t uid, const char *id, uint32_t since)
+collect_start(enum collect_row row, uid_t uid, const char *id,
+    uint32_t since)
 {
 	struct request	*r;
 
-	if ((r = request_new_internal(uid, &collect_op)) == NULL)
+	if ((r = request_new_internal(uid, &row_ops[row])) == NULL)
 		return NULL;
-	if (collect_begin(r, id, since) == 0)
+	if (collect_begin(r, row, id, since) == 0)
 		return r;
 	/* The journal's ingest, if it began, ends with the cancel. */
 	request_fail(r, ERR_BUSY);
@@ -231,23 +247,24 @@ static void
 collect_finish(struct request *r)
 {
 	struct collect_state	*cs = r->r_state;
+	const struct collect_row_def *cr = &rows[cs->cs_row];
 	struct follow		*f;
 	uint32_t		 waiter = cs->cs_waiter;
 
 	if (!cs->cs_ingested || !cs->cs_place_done)
 		return;
 	f = follow_find(r->r_uid, cs->cs_id);
-	if (f != NULL && f->f_req == r->r_id)
-		f->f_req = 0;
-	if (strcmp(cs->cs_code, ERR_GATEKEEPER_MISSING) == 0 ||
+	if (f != NULL && f->f_req[cs->cs_row] == r->r_id)
+		f->f_req[cs->cs_row] = 0;
+	if (cr->cr_main && (strcmp(cs->cs_code, ERR_GATEKEEPER_MISSING) == 0 ||
 	    strcmp(cs->cs_code, ERR_SPACE_NOT_FOUND) == 0 ||
-	    strcmp(cs->cs_code, ERR_SPACE_NOT_OURS) == 0) {
+	    strcmp(cs->cs_code, ERR_SPACE_NOT_OURS) == 0)) {
 		/* Nothing left to follow: a remove, or not a space of r's. */
 		collect_forget(r->r_uid, cs->cs_id);
 	} else if (f != NULL && cs->cs_whole && cs->cs_code[0] == '\0') {
-		f->f_since = cs->cs_began > COLLECT_SLACK ?
+		f->f_since[cs->cs_row] = cs->cs_began > COLLECT_SLACK ?
 		    cs->cs_began - COLLECT_SLACK : 0;
-	} else if (cs->cs_code[0] != '\0' || !cs->cs_whole)
+	} else if (cr->cr_main && (cs->cs_code[0] != '\0' || !cs->cs_whole))
 		log_warnx("collect: %s: the log did not come whole (%s): "
 		    "next time", cs->cs_id,
 		    cs->cs_code[0] != '\0' ? cs->cs_code : "the store");
@@ -295,7 +312,27 @@ collect_place_done(struct request *r, enum procid from, struct imsg *imsg)
 	collect_finish(r);
 }
 
+/* A restart kept (an event), or the store's count at the end: row 2. */
+static void
+restarts_one(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct collect_state	*cs = r->r_state;
+	struct journal_restart	 jt;
+
+	if (imsg_get_data(imsg, &jt, sizeof(jt)) == -1 ||
+	    memchr(jt.jt_at, '\0', sizeof(jt.jt_at)) == NULL ||
+	    memchr(jt.jt_detail, '\0', sizeof(jt.jt_detail)) == NULL ||
+	    jt.jt_pad[0] != 0 || jt.jt_pad[1] != 0 || jt.jt_new > 1 ||
+	    cs->cs_ingested || cs->cs_row != ROW_RESTARTS)
+		fatalx("%s: bad restart from %s", __func__, proc_title(from));
+	if (jt.jt_new)
+		events_emit("restart", r->r_uid, cs->cs_id, jt.jt_detail);
+	restarts_seen_set(r->r_uid, cs->cs_id, jt.jt_total);
+}
+
 static const struct answer_row collect_answers[] = {
+	{ IMSG_JOURNAL_RESTART, PROC_BIT(PROC_JOURNAL),
+	    sizeof(struct journal_restart), 0, restarts_one },
 	{ IMSG_JOURNAL_INGESTED, PROC_BIT(PROC_JOURNAL),
 	    sizeof(struct journal_counts), AR_FINAL, collect_ingested },
 	{ IMSG_SPACE_DONE, PLACE_BITS, sizeof(struct space_done),
@@ -323,8 +360,9 @@ collect_then(struct request *r, const char *id,
 			break;
 	/* From where the follow got to: a stop waits for little. */
 	f = follow_find(r->r_uid, id);
-	if (i == COLLECT_WAITS_MAX || (c = collect_start(r->r_uid, id,
-	    f != NULL ? f->f_since : 0)) == NULL) {
+	if (i == COLLECT_WAITS_MAX || (c = collect_start(ROW_GATEKEEPER,
+	    r->r_uid, id, f != NULL ? f->f_since[ROW_GATEKEEPER] : 0)) ==
+	    NULL) {
 		log_warnx("collect: %s: no collection before %s", id,
 		    r->r_op->op_name);
 		then(r);
@@ -338,41 +376,53 @@ collect_then(struct request *r, const char *id,
 }
 
 static size_t
-collect_in_flight(void)
+collect_in_flight(enum collect_row row)
 {
 	struct follow	*f;
 	size_t		 n = 0;
 
-	TAILQ_FOREACH(f, &follows, f_entry)
-		if (f->f_req != 0)
+	TAILQ_FOREACH(f, &queues[row], f_turn[row])
+		if (f->f_req[row] != 0)
 			n++;
 	return n;
 }
 
 /* Each followed space in turn, a few at a time, never one twice. */
 static void
+collect_row_tick(enum collect_row row)
+{
+	const struct collect_row_def *cr = &rows[row];
+	struct follow	*f, *next;
+	struct request	*r;
+	size_t		 busy = collect_in_flight(row), n = nfollows;
+
+	for (f = TAILQ_FIRST(&queues[row]); f != NULL && n > 0 &&
+	    busy < cr->cr_parallel; f = next, n--) {
+		next = TAILQ_NEXT(f, f_turn[row]);
+		if (f->f_req[row] != 0 && request_find(f->f_req[row]) != NULL)
+			continue;
+		f->f_req[row] = 0;
+		if ((cr->cr_places & PROC_BIT(place_of(f->f_id))) == 0)
+			continue;
+		/* The next tick begins with those not collected now. */
+		TAILQ_REMOVE(&queues[row], f, f_turn[row]);
+		TAILQ_INSERT_TAIL(&queues[row], f, f_turn[row]);
+		if ((r = collect_start(row, f->f_uid, f->f_id,
+		    f->f_since[row])) == NULL)
+			continue;
+		f->f_req[row] = r->r_id;
+		busy++;
+	}
+}
+
+static void
 collect_tick(int fd, short ev, void *arg)
 {
 	struct timeval	 tv = { config_journal_interval(spaced_config()), 0 };
-	struct follow	*f, *next;
-	struct request	*r;
-	size_t		 busy = collect_in_flight(), n = nfollows;
+	int		 row;
 
-	for (f = TAILQ_FIRST(&follows); f != NULL && n > 0 &&
-	    busy < COLLECT_PARALLEL; f = next, n--) {
-		next = TAILQ_NEXT(f, f_entry);
-		if (f->f_req != 0 && request_find(f->f_req) != NULL)
-			continue;
-		f->f_req = 0;
-		/* The next tick begins with those not collected now. */
-		TAILQ_REMOVE(&follows, f, f_entry);
-		TAILQ_INSERT_TAIL(&follows, f, f_entry);
-		if ((r = collect_start(f->f_uid, f->f_id, f->f_since)) ==
-		    NULL)
-			continue;
-		f->f_req = r->r_id;
-		busy++;
-	}
+	for (row = 0; row < ROW_MAX; row++)
+		collect_row_tick(row);
 	if (collect_on)
 		evtimer_add(&collect_ev, &tv);
 }
@@ -415,7 +465,10 @@ collect_init(struct event_base *base)
 	struct timeval		 tv = { config_journal_interval(spaced_config()), 0 };
 	struct journal_stores_req jr;
 	struct request		*r;
+	int			 row;
 
+	for (row = 0; row < ROW_MAX; row++)
+		TAILQ_INIT(&queues[row]);
 	memset(&jr, 0, sizeof(jr));
 	strlcpy(jr.jsr_install, spaced_config()->sc_install_id,
 	    sizeof(jr.jsr_install));

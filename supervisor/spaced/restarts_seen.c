@@ -16,7 +16,7 @@
 
 /*
  * The journal's count of each space's agent server restarts, for show:
- * a table of its own, so that the collection (restarts.c) and the
+ * a table of its own, so that the collection (collect.c) and the
  * records of the place (place.c) both reach it without reaching each
  * other.
  */

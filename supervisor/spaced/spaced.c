@@ -238,7 +238,6 @@ on_signal(int sig, short event, void *arg)
 	case SIGINT:
 		log_info("exiting on signal %d", sig);
 		collect_stop();
-		restarts_stop();
 		control_close();
 		workers_stop();
 		exit(0);
@@ -353,7 +352,6 @@ main(int argc, char *argv[])
 
 	gitinst_init(env->env_base, events_emit);
 	collect_init(env->env_base);
-	restarts_init(env->env_base);
 	disk_init(env->env_base);
 	control_listen(conf->sc_socket, env->env_base, ops_table, ops_count);
 	/* Everything that needs exec, fork or a new privilege is done. */

@@ -547,15 +547,15 @@ extern const struct answer_row tools_list_answers[], tools_fill_answers[];
 
 /*
  * collect.c: spaced-journal follows each space spaced knows of (a
- * create, start, list, show or journal names it); collect_then collects
- * a space before a stop or remove goes on with then(r).
+ * create, start, list, show or journal names it): its gatekeeper's log,
+ * and its relay's restarts from the space's own stderr into its chain
+ * (docs/privsep.md), an event each; collect_then collects a space
+ * before a stop or remove goes on with then(r).
  */
 void	 collect_init(struct event_base *);
 void	 collect_stop(void);
 void	 collect_follow(uid_t, const char *id);
 void	 collect_forget(uid_t, const char *id);
-size_t	 collect_followed(void);
-void	 collect_foreach(void (*)(uid_t, const char *, void *), void *);
 void	 journal_counts_take(enum procid, struct imsg *,
 	    struct journal_counts *);
 void	 collect_then(struct request *, const char *id,
@@ -567,7 +567,7 @@ void	 collect_then(struct request *, const char *id,
  * by root alone) and sends it to each follower who may see it; space
  * and detail may be NULL.  Kinds in use: create, start, stop, remove,
  * verify-failed, reload, reload-failed, restart (the relay started the
- * agent's server again: restarts.c); code out adds review and apply;
+ * agent's server again: collect.c); code out adds review and apply;
  * gitinst.c worker-died (through its sink).  It never blocks and never
  * fails.
  */
@@ -575,14 +575,9 @@ void	 events_emit(const char *kind, uid_t owner, const char *space,
 	    const char *detail);
 
 /*
- * restarts.c: the relay's restarts of each followed Docker space's
- * server, from the space's own log into its chain (docs/privsep.md),
- * an event each; restarts_of gives show the journal's count: 0 when
- * not collected yet.
+ * restarts_seen.c: the journal's last count a space, for show (0 when
+ * not collected yet); collect.c sets it.
  */
-void	 restarts_init(struct event_base *);
-void	 restarts_stop(void);
-/* restarts_seen.c: the journal's last count a space, for show */
 void	 restarts_seen_set(uid_t, const char *id, uint64_t);
 void	 restarts_seen_forget(uid_t, const char *id);
 int	 restarts_of(uid_t, const char *id, uint64_t *n);

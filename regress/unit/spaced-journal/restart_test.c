@@ -24,6 +24,7 @@
 #include <sys/types.h>
 
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,6 +184,91 @@ Test(restart_keep, a_crash_before_the_tip_loses_neither_cursor_nor_count,
 	cr_assert_eq(st.st_restarts, 2);
 	cr_assert_str_eq(st.st_rat, "2026-12-06T10:11:09.000Z");
 	store_close(&st);
+	store_verify(BASE, key, &jv);
+	cr_assert_eq(jv.jv_status, 0, "%s", jv.jv_reason);
+}
+
+/*
+ * spaced hears of a restart (its event, show's count) only once the
+ * record is on disk: a store whose write fails tells of nothing and
+ * counts nothing, and a reopen finds the count that was told.
+ */
+Test(restart_keep, a_store_that_cannot_write_counts_nothing,
+    .init = in_tmpdir)
+{
+	struct store		 st;
+	struct journal_restart	 jt;
+	int			 ro;
+
+	cr_assert_eq(store_open(&st, BASE, key, &big), 0);
+	cr_assert_eq(keep(&st, LINE1, &jt), RESTART_NEW);
+	cr_assert_eq(jt.jt_total, 1);
+	/* The control: the store wrote, its file is open for the next. */
+	cr_assert_eq(store_commit(&st), 0);
+	cr_assert_neq(st.st_fd, -1);
+	cr_assert_neq(ro = open("/dev/null", O_RDONLY | O_CLOEXEC), -1);
+	cr_assert_eq(dup2(ro, st.st_fd), st.st_fd);
+	close(ro);
+	memset(&jt, 0, sizeof(jt));
+	cr_assert_eq(keep(&st, "2026-12-06T10:11:09.000000000Z spaced-relay: "
+	    "restart 2 x signal 9 backoff 2", &jt), RESTART_NOT_KEPT);
+	cr_assert_eq(jt.jt_new, 0);
+	cr_assert_eq(st.st_restarts, 1);
+	cr_assert_str_eq(st.st_rat, "2026-12-06T10:11:02.123Z");
+	store_close(&st);
+
+	cr_assert_eq(store_open(&st, BASE, key, &big), 0);
+	cr_assert_eq(st.st_restarts, 1);
+	store_close(&st);
+}
+
+/* The tip of BASE rewritten as "seq mac RAT COUNT". */
+static void
+tip_set(const char *rat, const char *count)
+{
+	char	 path[64], line[256], seq[32], mac[160];
+	FILE	*fp;
+
+	snprintf(path, sizeof(path), ".%s.tip", BASE);
+	cr_assert_not_null(fp = fopen(path, "r"));
+	cr_assert_not_null(fgets(line, sizeof(line), fp));
+	fclose(fp);
+	cr_assert_eq(sscanf(line, "%31s %159s", seq, mac), 2);
+	cr_assert_not_null(fp = fopen(path, "w"));
+	fprintf(fp, "%s %s %s %s\n", seq, mac, rat, count);
+	fclose(fp);
+}
+
+/*
+ * --verify holds the tip's restart count and cursor against the
+ * restart records of the chain (each a chain record, MAC'd like any).
+ */
+Test(restart_keep, verify_holds_the_tips_count_against_the_records,
+    .init = in_tmpdir)
+{
+	struct store		 st;
+	struct journal_restart	 jt;
+	struct journal_verdict	 jv;
+
+	cr_assert_eq(store_open(&st, BASE, key, &big), 0);
+	cr_assert_eq(keep(&st, LINE1, &jt), RESTART_NEW);
+	cr_assert_eq(keep(&st, "2026-12-06T10:11:09.000000000Z spaced-relay: "
+	    "restart 2 x signal 9 backoff 2", &jt), RESTART_NEW);
+	store_close(&st);
+	store_verify(BASE, key, &jv);
+	cr_assert_eq(jv.jv_status, 0, "%s", jv.jv_reason);
+
+	tip_set("2026-12-06T10:11:09.000Z", "3");
+	store_verify(BASE, key, &jv);
+	cr_assert_eq(jv.jv_status, -1);
+	cr_assert_str_eq(jv.jv_reason, "the tip counts 3 restarts, the "
+	    "records 2");
+	tip_set("2026-12-06T10:11:02.123Z", "2");
+	store_verify(BASE, key, &jv);
+	cr_assert_eq(jv.jv_status, -1);
+	cr_assert_not_null(strstr(jv.jv_reason, "last restart"));
+	/* Put back, it holds again: the control. */
+	tip_set("2026-12-06T10:11:09.000Z", "2");
 	store_verify(BASE, key, &jv);
 	cr_assert_eq(jv.jv_status, 0, "%s", jv.jv_reason);
 }
