@@ -5,7 +5,8 @@
 # Both run at once and take turns byte by byte in a shuffled order; p50
 # and p99 of each and the ratios, the CPU time and runs a keystroke of
 # each side's own processes (spacectl, spaced and spaced-docker; the
-# docker CLI), and the load average.  Never asserts a time.
+# docker CLI), each one's runs and how many of them were preempted, and
+# the load average.  Never asserts a time.
 # usage: exec_tty.sh [build-dir] [samples a round] [rounds] [ms between keys]
 set -eu
 b=$(cd "${1:-build}" && pwd)
@@ -48,6 +49,7 @@ for r in $(seq "$rounds"); do
 	awk '$1 == 0 { print $2 }' "$T/both" >>"$T/api"
 	awk '$1 == 1 { print $2 }' "$T/both" >>"$T/cli"
 	awk '$1 == "cpu" { print $2, $3, $4 }' "$T/both" >>"$T/cpu"
+	awk '$1 == "runs"' "$T/both" >>"$T/runs"
 	# Each round's own p50 ratio: the spread says how far to trust one.
 	awk '$1 == 0 { print $2 }' "$T/both" >"$T/a1"
 	awk '$1 == 1 { print $2 }' "$T/both" >"$T/c1"
@@ -70,6 +72,16 @@ END {
 	printf "  CPU a keystroke: spacectl+spaced+spaced-docker %.1f us in %.1f runs, docker CLI %.1f us in %.1f runs\n",
 	    ns[0] / k[0] / 1000, runs[0] / k[0], ns[1] / k[1] / 1000, runs[1] / k[1]
 }' "$T/cpu"
+# Each process's runs a key, and how each ended: it slept (a wakeup
+# ends it) or was preempted (its rest is one run more).
+awk '{ k = $3; r[k] += $4; v[k] += $5; p[k] += $6; n[k]++ }
+END {
+	printf "  runs a keystroke (slept / preempted):"
+	for (k in n)
+		printf " %s %.2f (%.2f / %.2f)", k, r[k] / n[k], v[k] / n[k],
+		    p[k] / n[k]
+	printf "\n"
+}' "$T/runs"
 echo "  p50 spacectl - docker: $((a50 - c50)) us; four minimal relay hops" \
     "(the floor of what spaced and spaced-docker add): $(pct "$T/hops" 50) us"
 echo "  load average $load0 at start, $(cut -d' ' -f1-3 /proc/loadavg) at end"

@@ -7,7 +7,9 @@
 # (fixed seed), so that neither always follows the other.  Prints
 # "<program> <microseconds>" a sample, then "cpu <program> <ns> <runs>":
 # the CPU time and times scheduled, per sample, of the program and of
-# the pids in $TTY_ECHO_PIDS_<program> (its helpers, e.g. spaced).
+# the pids in $TTY_ECHO_PIDS_<program> (its helpers, e.g. spaced); and
+# "runs <program> <process> <runs> <voluntary> <preempted>" a sample,
+# for each of them.
 # $TTY_ECHO_GAP_MS: a pause before each byte, as a person types.
 # usage: tty_echo.py samples command [arg ...] [--- command [arg ...]] ...
 import os, pty, random, select, sys, time
@@ -44,19 +46,48 @@ def descendants(pid):
 def cpu(pids):
     ns = runs = 0
     for p in pids:
+        for v in tasks(p):
+            ns += v[0]
+            runs += v[1]
+    return ns, runs
+
+# Per thread: run time, runs, and the switches away from it: voluntary
+# (it slept: a wakeup ends its run) and not (it was preempted, and its
+# rest runs later: a run more).
+def tasks(p):
+    out = []
+    try:
+        names = os.listdir("/proc/%d/task" % p)
+    except OSError:
+        return out
+    for t in names:
         try:
-            tasks = os.listdir("/proc/%d/task" % p)
+            with open("/proc/%d/task/%s/schedstat" % (p, t)) as f:
+                v = f.read().split()
+            with open("/proc/%d/task/%s/status" % (p, t)) as f:
+                st = dict(l.split(":", 1) for l in f if ":" in l)
         except OSError:
             continue
-        for t in tasks:
-            try:
-                with open("/proc/%d/task/%s/schedstat" % (p, t)) as f:
-                    v = f.read().split()
-            except OSError:
-                continue
-            ns += int(v[0])
-            runs += int(v[2])
-    return ns, runs
+        out.append((int(v[0]), int(v[2]),
+            int(st["voluntary_ctxt_switches"]),
+            int(st["nonvoluntary_ctxt_switches"])))
+    return out
+
+# Each process's runs, voluntary and preempted switches, summed over
+# its threads.
+def switches(pids):
+    out = {}
+    for p in pids:
+        try:
+            with open("/proc/%d/comm" % p) as f:
+                name = f.read().strip()
+        except OSError:
+            continue
+        r = [0, 0, 0]
+        for v in tasks(p):
+            r = [r[0] + v[1], r[1] + v[2], r[2] + v[3]]
+        out[p] = (name, r)
+    return out
 
 n = int(sys.argv[1])
 cmds, cur = [], []
@@ -86,6 +117,7 @@ for k, (pid, fd) in enumerate(progs):
     extra = os.environ.get("TTY_ECHO_PIDS_%d" % k, "").split()
     watch.append(descendants(pid) + [int(p) for p in extra])
 before = [cpu(w) for w in watch]
+sw_before = [switches(w) for w in watch]
 order = list(range(len(progs)))
 rnd = random.Random(23)
 gap = float(os.environ.get("TTY_ECHO_GAP_MS", "0")) / 1000
@@ -109,6 +141,13 @@ for k, w in enumerate(watch):
     ns, runs = cpu(w)
     out.append("cpu %d %d %.2f" % (k, (ns - before[k][0]) // n,
         (runs - before[k][1]) / n))
+    # "runs <program> <process> <runs> <voluntary> <preempted>" a key
+    for p, (name, r) in sorted(switches(w).items()):
+        if p not in sw_before[k]:
+            continue
+        r0 = sw_before[k][p][1]
+        out.append("runs %d %s %.2f %.2f %.2f" % (k, name,
+            (r[0] - r0[0]) / n, (r[1] - r0[1]) / n, (r[2] - r0[2]) / n))
 for pid, fd in progs:
     os.write(fd, b"\x04\x04")
     try:

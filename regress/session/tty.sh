@@ -5,7 +5,7 @@
 # of the pane's size, a resize of the pane reaches it, Ctrl-C stops a
 # sleep inside and leaves the shell, the exit status passes through, and
 # the local terminal's settings are the same before and after (also
-# after spacectl is killed by a signal).
+# after spacectl is killed by a signal), a piped stdin's end ends cat.
 dir=$(cd "$(dirname "$0")" && pwd)
 . "$dir/../contract/lib.sh"
 
@@ -115,6 +115,17 @@ check "exec -t without a local terminal: tty inside" sh -c \
     "$SC exec $id -t -- tty </dev/null | grep -q '^/dev/pts/'"
 sc exec "$id" -t -- sh -c 'exit 3' </dev/null >/dev/null
 check "exec -t: the exit status (3)" test $? -eq 3
+# A piped stdin's end reaches the terminal inside as its EOF (Ctrl-D;
+# twice after a partial line): cat ends, echoed and copied.  timeout
+# only keeps a regression from hanging the suite.
+check "exec -t, stdin a pipe: its end ends cat" sh -c \
+    "printf 'hi\\n' | timeout 120 $SC exec $id -t -- cat | tr -d '\\r' | grep -c '^hi\$' | grep -qx 2"
+check "exec -t, stdin a pipe, a partial line: its end ends cat" sh -c \
+    "printf 'part' | timeout 120 $SC exec $id -t -- cat | grep -q '^partpart'"
+printf 'x\n' | timeout 120 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" \
+    exec "$id" -t -- sh -c 'cat >/dev/null; exit 5' >/dev/null
+check "exec -t, stdin a pipe: the command's status after its end (5)" \
+    test $? -eq 5
 check "exec without -t: no terminal inside" sh -c \
     "! $SC exec $id -n -- tty >/dev/null"
 # A resize is its exec's client's alone: another client naming that

@@ -40,6 +40,7 @@
 
 #define EXEC_STDIN_CHUNK	8192	/* fits the control channel's cap */
 #define EXEC_JSON_MAX		(64 * 1024 * 1024)
+#define EXEC_TTY_EOF		0x04	/* the terminal's VEOF, Ctrl-D */
 
 struct exec_client {
 	struct ctl_req		 xc_req;
@@ -48,6 +49,8 @@ struct exec_client {
 	struct stream_rx	 xc_out;
 	int			 xc_started;
 	int			 xc_tty;		/* -t */
+	size_t			 xc_eof_room;	/* -t, stdin no terminal */
+	uint8_t			 xc_last;	/* stdin's last byte sent */
 	char			 xc_fail[CTL_CODE_MAX];
 	char			*xc_buf[2];	/* -j: stdout, stderr */
 	size_t			 xc_len[2];
@@ -158,8 +161,26 @@ exec_input_fd(struct ctl_req *cr)
 {
 	struct exec_client	*xc = cr->cr_arg;
 
-	return xc->xc_in_open && stream_tx_avail(&xc->xc_in) > 0 &&
-	    imsgbuf_queuelen(&cr->cr_ibuf) < 16 ? 0 : -1;
+	return xc->xc_in_open && stream_tx_avail(&xc->xc_in) >
+	    xc->xc_eof_room && imsgbuf_queuelen(&cr->cr_ibuf) < 16 ? 0 : -1;
+}
+
+/*
+ * exec -t with stdin from a pipe or a file: its end goes in as the
+ * space terminal's EOF (Ctrl-D; twice after a partial line, which the
+ * first one only flushes), as a person ends a terminal's input; the
+ * stream's own end is not passed on to a terminal.  Like script(1).
+ */
+static void
+exec_tty_eof(struct exec_client *xc, struct ctl_req *cr)
+{
+	static const uint8_t	 eof[2] = { EXEC_TTY_EOF, EXEC_TTY_EOF };
+	size_t			 n;
+
+	n = xc->xc_in.st_sent == 0 || xc->xc_last == '\n' ||
+	    xc->xc_last == '\r' ? 1 : 2;
+	if (stream_tx_send(&xc->xc_in, &cr->cr_ibuf, eof, n) == -1)
+		failed("send", strerror(errno));
 }
 
 /* Some of stdin, as far as the window allows; EOF ends the stream. */
@@ -168,9 +189,11 @@ exec_input(struct ctl_req *cr)
 {
 	struct exec_client	*xc = cr->cr_arg;
 	uint8_t			 buf[EXEC_STDIN_CHUNK];
-	size_t			 want = stream_tx_avail(&xc->xc_in);
+	size_t			 want;
 	ssize_t			 n;
 
+	/* Room is kept in the window for the EOF bytes. */
+	want = stream_tx_avail(&xc->xc_in) - xc->xc_eof_room;
 	if (want > sizeof(buf))
 		want = sizeof(buf);
 	if ((n = read(0, buf, want)) == -1) {
@@ -179,6 +202,8 @@ exec_input(struct ctl_req *cr)
 		n = 0;	/* an unreadable stdin is an empty one */
 	}
 	if (n == 0) {
+		if (xc->xc_eof_room > 0)
+			exec_tty_eof(xc, cr);
 		if (stream_tx_end(&xc->xc_in, &cr->cr_ibuf, 0) == -1)
 			failed("send", strerror(errno));
 		xc->xc_in_open = 0;
@@ -186,6 +211,7 @@ exec_input(struct ctl_req *cr)
 	}
 	if (stream_tx_send(&xc->xc_in, &cr->cr_ibuf, buf, n) == -1)
 		failed("send", strerror(errno));
+	xc->xc_last = buf[n - 1];
 }
 
 /* exec -t: a new window size goes out once the streams are known. */
@@ -299,6 +325,8 @@ exec_run(struct ctl_exec *cx, uint32_t type)
 		failed("fcntl", strerror(errno));
 	if (cx->cx_tty) {
 		xc.xc_tty = 1;
+		if (cx->cx_stdin && !isatty(0))
+			xc.xc_eof_room = 2;
 		tty_size(&cx->cx_rows, &cx->cx_cols);
 		cr->cr_tick = exec_tick;
 		cr->cr_sigmask = tty_poll_mask();
