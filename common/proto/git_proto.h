@@ -161,17 +161,17 @@ struct git_qr_req {
 	uint32_t	 qq_space_stream;	/* the script's output */
 	char		 qq_base[GIT_HEX_SIZE];
 	char		 qq_start[GIT_HEX_SIZE];
-	uint8_t		 qq_pad2[2];
+	char		 qq_tip[GIT_HEX_SIZE];	/* GIT_QR_REUSE: expected */
+	uint8_t		 qq_pad2[1];
 };
 #define GIT_QR_PATCH		0x01	/* the patch text too */
 #define GIT_QR_KEEP		0x02	/* apply: the store stays open after */
 /*
- * apply after a review: no base stream; the space stream carries the
- * script's tip line alone, and the store the last check left is kept
- * when that tip, base and start are the ones it checked.
+ * apply after a review: no stream at all; the store the review left
+ * serves only when its record holds this base, start and qq_tip (the
+ * tip spaced kept), else the quarantine refuses: review again.
  */
 #define GIT_QR_REUSE		0x04
-#define GIT_QR_TIP_MAX		4096	/* the tip line's stream, at most */
 
 /*
  * apply: to the owner's spaced-git (ga_begin, then the pack on
@@ -197,6 +197,8 @@ struct git_apply_have {
 	char		 ah_have[GIT_HEX_SIZE];	/* "": none */
 	uint8_t		 ah_pad[7];
 };
+#define APPLY_FROM_SPACE	0	/* the space's work as it is now */
+#define APPLY_FROM_REVIEW	1	/* the tip the review kept */
 struct git_apply_result {
 	uint32_t	 ar_mode;
 	uint32_t	 ar_created;		/* -b: a new branch */
@@ -207,7 +209,8 @@ struct git_apply_result {
 	char		 ar_branch[300];
 	char		 ar_old[GIT_HEX_SIZE];	/* "": none */
 	char		 ar_new[GIT_HEX_SIZE];
-	uint8_t		 ar_pad[2];
+	uint8_t		 ar_from;		/* spaced's: APPLY_FROM_* */
+	uint8_t		 ar_pad;
 };
 
 /* One record of a review, computed in the quarantine; text escaped. */

@@ -379,7 +379,7 @@ apply_print(const struct apply_call *ac, const char *id)
 
 	if (env->sc_json) {
 		o = json_pack("{s:s, s:s, s:s, s:s?, s:s, s:b, s:b, s:i, s:i, "
-		    "s:i, s:i, s:i, s:O}", "space", id, "mode",
+		    "s:i, s:i, s:i, s:O, s:s}", "space", id, "mode",
 		    ar->ar_mode == APPLY_WORKTREE ? "worktree" : "branch",
 		    "branch", ar->ar_branch, "old", ar->ar_old[0] != '\0' ?
 		    ar->ar_old : NULL, "new", ar->ar_new, "created",
@@ -387,7 +387,9 @@ apply_print(const struct apply_call *ac, const char *id)
 		    "commits", (int)ar->ar_commits, "objects",
 		    (int)ar->ar_objects, "added", (int)ar->ar_added,
 		    "modified", (int)ar->ar_modified, "deleted",
-		    (int)ar->ar_deleted, "flags", ac->ac_review.rc_flags);
+		    (int)ar->ar_deleted, "flags", ac->ac_review.rc_flags,
+		    "from", ar->ar_from == APPLY_FROM_REVIEW ? "review" :
+		    "space");
 		out_json_checked(o);
 		return;
 	}
@@ -404,6 +406,12 @@ apply_print(const struct apply_call *ac, const char *id)
 		printf("%s fast-forwarded %s..%s (%u commits, %u objects)\n",
 		    ar->ar_branch, ar->ar_old, ar->ar_new, ar->ar_commits,
 		    ar->ar_objects);
+	if (ar->ar_from == APPLY_FROM_REVIEW)
+		printf("tip %s: the one the review showed (later work in the "
+		    "space was not taken)\n", ar->ar_new);
+	else
+		printf("tip %s: the space's work as it is now (no review was "
+		    "kept)\n", ar->ar_new);
 }
 
 /* apply ID [DIR] [-b BRANCH | -w] [--allow REASON ...] */

@@ -42,7 +42,7 @@ enum review_step {
 	RV_START,		/* the owner's spaced-git: the start */
 	RV_QUARANTINE,		/* its spaced-git starts */
 	RV_TRANSFER,		/* the two packs, the checks */
-	RV_TIPCHECK,		/* apply: the space's tip against the kept */
+	RV_KEPT,		/* apply: the quarantine's record, the kept */
 	RV_APPLY,		/* apply: the owner's ga_begin, the pack out */
 };
 
@@ -52,7 +52,7 @@ struct review_state {
 	char			 dir[GIT_DIR_MAX];
 	uint32_t		 flags;
 	int			 relaunched;
-	int			 reuse;		/* the kept check may serve */
+	int			 reuse;		/* the kept review serves */
 	struct codeout_kept	 kept;
 	struct git_snap		 snap;
 	int			 have_snap;
@@ -219,6 +219,11 @@ review_begin(struct request *r, const char *dir)
 	struct review_state	*rs = r->r_state;
 	struct git_req		 gq;
 
+	if (codeout_hold(rs->id, r->r_id) == -1) {
+		request_refuse(r, ERR_BUSY, "another review or apply of this "
+		    "space is under way: try again when it ends");
+		return NULL;
+	}
 	if (dir[0] == '\0') {
 		rs->step = RV_ORIGIN;
 		if (space_origin_send(r, IMSG_JOURNAL_ORIGIN_GET, rs->id,
@@ -267,13 +272,12 @@ review_origin(struct request *r, enum procid from, struct imsg *imsg)
 }
 
 static int
-review_argv(struct request *r, struct space_exec_req *se, const char *mode)
+review_argv(struct request *r, struct space_exec_req *se)
 {
 	struct review_state	*rs = r->r_state;
 	char			 path[GIT_DIR_MAX], limit[16], cap[24];
 	const char		*argv[] = { "/bin/sh", "-c", codeout_script,
-	    "spaced-code-out", path, rs->snap.gs_start, limit, mode, cap,
-	    NULL };
+	    "spaced-code-out", path, rs->snap.gs_start, limit, cap, NULL };
 
 	if ((size_t)snprintf(path, sizeof(path), "/spaces/%s/%s", rs->id,
 	    rs->snap.gs_name) >= sizeof(path))
@@ -285,10 +289,10 @@ review_argv(struct request *r, struct space_exec_req *se, const char *mode)
 	return space_exec_argv(se, argv);
 }
 
-/* The script in a mode, under code in's time cap and an output cap. */
+/* The script, under code in's time cap and an output cap. */
 static int
 review_exec_init(struct request *r, struct space_exec_req *se,
-    const char *mode, uint64_t output_max)
+    uint64_t output_max)
 {
 	struct review_state	*rs = r->r_state;
 
@@ -297,7 +301,34 @@ review_exec_init(struct request *r, struct space_exec_req *se,
 	se->se_target = EXEC_TARGET_SPACE;
 	se->se_timeout_ms = review_timeout() * 1000;
 	se->se_output_max = output_max;
-	return review_argv(r, se, mode);
+	return review_argv(r, se);
+}
+
+/* The quarantine's request: the review's way, or the kept review's. */
+static int
+qr_request(struct request *r, uint32_t flags, uint32_t base_stream,
+    uint32_t out_stream)
+{
+	struct review_state	*rs = r->r_state;
+	struct git_qr_req	 qq;
+
+	memset(&qq, 0, sizeof(qq));
+	strlcpy(qq.qq_space, rs->id, sizeof(qq.qq_space));
+	qq.qq_flags = flags;
+	qq.qq_base_stream = base_stream;
+	qq.qq_space_stream = out_stream;
+	strlcpy(qq.qq_base, rs->snap.gs_base, sizeof(qq.qq_base));
+	strlcpy(qq.qq_start, rs->snap.gs_start, sizeof(qq.qq_start));
+	if (flags & GIT_QR_REUSE)
+		strlcpy(qq.qq_tip, rs->kept.ck_tip, sizeof(qq.qq_tip));
+	if (request_send(r, PROC_QUARANTINE, IMSG_GIT_QR_REQ, -1, &qq,
+	    sizeof(qq)) == -1) {
+		review_fail(r, ERR_GIT_WORKER_FAILED, "the quarantine took "
+		    "no request");
+		return -1;
+	}
+	rs->qr_due = 1;
+	return 0;
 }
 
 /* Both packs, side by side, into the quarantine; sinks first. */
@@ -306,14 +337,16 @@ review_transfer(struct request *r)
 {
 	struct review_state		*rs = r->r_state;
 	static struct space_exec_req	 se;
-	struct git_qr_req		 qq;
 	struct git_pack_req		 gp;
 	struct git_review_rec		 rr;
 	struct stream_route		*base, *out;
 	const char			*code;
 
 	rs->step = RV_TRANSFER;
-	if (review_exec_init(r, &se, "pack", REVIEW_OUTPUT_MAX) == -1) {
+	/* This way replaces the quarantine's store: no review is kept. */
+	if (rs->apply)
+		codeout_kept_forget(rs->id);
+	if (review_exec_init(r, &se, REVIEW_OUTPUT_MAX) == -1) {
 		review_fail(r, ERR_CODE_OUT_FAILED, "the script's arguments "
 		    "are too long");
 		return;
@@ -325,22 +358,9 @@ review_transfer(struct request *r)
 		return;
 	}
 	se.se_out_stream = out->s_id;
-	memset(&qq, 0, sizeof(qq));
-	strlcpy(qq.qq_space, rs->id, sizeof(qq.qq_space));
-	qq.qq_flags = rs->flags & REVIEW_F_PATCH ? GIT_QR_PATCH : 0;
-	if (rs->apply)
-		qq.qq_flags |= GIT_QR_KEEP;
-	qq.qq_base_stream = base->s_id;
-	qq.qq_space_stream = out->s_id;
-	strlcpy(qq.qq_base, rs->snap.gs_base, sizeof(qq.qq_base));
-	strlcpy(qq.qq_start, rs->snap.gs_start, sizeof(qq.qq_start));
-	if (request_send(r, PROC_QUARANTINE, IMSG_GIT_QR_REQ, -1, &qq,
-	    sizeof(qq)) == -1) {
-		review_fail(r, ERR_GIT_WORKER_FAILED, "the quarantine took "
-		    "no request");
+	if (qr_request(r, (rs->flags & REVIEW_F_PATCH ? GIT_QR_PATCH : 0) |
+	    (rs->apply ? GIT_QR_KEEP : 0), base->s_id, out->s_id) == -1)
 		return;
-	}
-	rs->qr_due = 1;
 	/* What the review is against: the client hears it first. */
 	memset(&rr, 0, sizeof(rr));
 	rr.rr_kind = REVIEW_BASE;
@@ -370,71 +390,33 @@ review_transfer(struct request *r)
 }
 
 /*
- * apply after a check of this space, repository, base and start: the
- * script in tip mode, its line into the quarantine, which keeps the
- * store only when that tip is the one it checked.  Anything else
- * (a moved tip, a failed script, no kept store): the review's way.
+ * apply after a review of this user, space, repository, base and
+ * start: exactly the reviewed tip, from the store the review left;
+ * the space is not asked again, so work made after the review never
+ * lands unreviewed.  The quarantine takes its store only when its
+ * record holds the tip spaced kept (a cancelled review may leave them
+ * apart): else the apply fails, and the person reviews again.
  */
-static void
-reuse_check(struct request *r)
-{
-	struct review_state		*rs = r->r_state;
-	static struct space_exec_req	 se;
-	struct git_qr_req		 qq;
-	struct stream_route		*out;
-	const char			*code;
-
-	rs->step = RV_TIPCHECK;
-	if (review_exec_init(r, &se, "tip", GIT_QR_TIP_MAX) == -1 ||
-	    (out = stream_open(r, EP_WORKER(place_of(rs->id)),
-	    EP_GIT(r->r_qgit))) == NULL) {
-		rs->reuse = 0;
-		review_transfer(r);
-		return;
-	}
-	se.se_out_stream = out->s_id;
-	memset(&qq, 0, sizeof(qq));
-	strlcpy(qq.qq_space, rs->id, sizeof(qq.qq_space));
-	qq.qq_flags = GIT_QR_KEEP | GIT_QR_REUSE;
-	qq.qq_space_stream = out->s_id;
-	strlcpy(qq.qq_base, rs->snap.gs_base, sizeof(qq.qq_base));
-	strlcpy(qq.qq_start, rs->snap.gs_start, sizeof(qq.qq_start));
-	if (request_send(r, PROC_QUARANTINE, IMSG_GIT_QR_REQ, -1, &qq,
-	    sizeof(qq)) == -1) {
-		review_fail(r, ERR_GIT_WORKER_FAILED, "the quarantine took "
-		    "no request");
-		return;
-	}
-	rs->qr_due = 1;
-	if ((code = place_send(r, IMSG_SPACE_EXEC_REQ, &se, sizeof(se))) !=
-	    NULL) {
-		review_record(r, code, place_why(code));
-		stream_abort(out);
-		return;
-	}
-	rs->exec_due = 1;
-}
-
-/* The tip is the kept one: apply takes the store; else the whole way. */
 static void
 reuse_settle(struct request *r)
 {
 	struct review_state	*rs = r->r_state;
+	char			 why[SPACE_DONE_MESSAGE_MAX];
 
-	if (rs->code[0] == '\0' && rs->exit == 0 && rs->qcode[0] == '\0') {
-		strlcpy(rs->tip, rs->kept.ck_tip, sizeof(rs->tip));
-		rs->ncommits = rs->kept.ck_commits;
-		rs->npaths = rs->kept.ck_paths;
-		strlcpy(rs->flagged, rs->kept.ck_flagged, sizeof(rs->flagged));
-		apply_owner(r);
+	if (rs->qcode[0] != '\0') {
+		cut(why, sizeof(why), "the review kept for this apply does "
+		    "not match the quarantine's store (%s): run spacectl "
+		    "review again", rs->qmessage);
+		codeout_kept_forget(rs->id);
+		review_journal(r, "refused code_out_failed");
+		review_fail(r, ERR_CODE_OUT_FAILED, why);
 		return;
 	}
-	log_debug("apply %s: the kept check does not serve (%s %s %s)", rs->id,
-	    rs->code, rs->qcode, rs->qmessage);
-	rs->code[0] = rs->message[0] = rs->qcode[0] = rs->qmessage[0] = '\0';
-	rs->exit = 0;
-	rs->reuse = 0;
-	review_transfer(r);
+	strlcpy(rs->tip, rs->kept.ck_tip, sizeof(rs->tip));
+	rs->ncommits = rs->kept.ck_commits;
+	rs->npaths = rs->kept.ck_paths;
+	strlcpy(rs->flagged, rs->kept.ck_flagged, sizeof(rs->flagged));
+	apply_owner(r);
 }
 
 /* A check passed: an apply of the same tip may take its store. */
@@ -464,10 +446,12 @@ review_qr_ready(struct request *r)
 
 	if (rs->step != RV_QUARANTINE || r->r_answered)
 		return;
-	if (rs->reuse)
-		reuse_check(r);
-	else
+	if (!rs->reuse) {
 		review_transfer(r);
+		return;
+	}
+	rs->step = RV_KEPT;
+	(void)qr_request(r, GIT_QR_KEEP | GIT_QR_REUSE, 0, 0);
 }
 
 /* Everyone has said their last word: the review, or why not. */
@@ -479,7 +463,7 @@ review_settle(struct request *r)
 
 	if (rs->pack_due || rs->exec_due || rs->qr_due)
 		return;
-	if (rs->step == RV_TIPCHECK) {
+	if (rs->step == RV_KEPT) {
 		reuse_settle(r);
 		return;
 	}
@@ -501,7 +485,7 @@ review_settle(struct request *r)
 		review_fail(r, rs->code, rs->message);
 		return;
 	}
-	if (rs->tip[0] != '\0')
+	if (rs->tip[0] != '\0' && !rs->apply)
 		review_keep(r);
 	if (rs->apply) {
 		apply_owner(r);
@@ -630,7 +614,7 @@ review_exec_done(struct request *r, enum procid from, struct imsg *imsg)
 	char			 why[SPACE_DONE_MESSAGE_MAX];
 
 	space_done_take(from, imsg, &sd);
-	if (rs->step != RV_TRANSFER && rs->step != RV_TIPCHECK)
+	if (rs->step != RV_TRANSFER)
 		fatalx("%s: a done from %s out of turn", __func__,
 		    proc_title(from));
 	rs->exec_due = 0;
@@ -729,6 +713,7 @@ apply_result(struct request *r, enum procid from, struct imsg *imsg)
 		return;
 	}
 	rs->have_result = 1;
+	ar.ar_from = rs->reuse ? APPLY_FROM_REVIEW : APPLY_FROM_SPACE;
 	rs->result = ar;
 	request_data(r, &ar, sizeof(ar));
 }
@@ -766,6 +751,8 @@ apply_done(struct request *r, enum procid from, const struct space_done *sd)
 		review_fail(r, rs->code, rs->message);
 		return;
 	}
+	/* The kept review is used: the next apply goes the whole way. */
+	codeout_kept_forget(rs->id);
 	if (rs->result.ar_mode == APPLY_WORKTREE)
 		review_journal(r, "applied to the work tree");
 	else {
