@@ -51,7 +51,7 @@ enum git_imsg_type {
 	IMSG_LAUNCH_QR_REQ,		/* struct launch_qr_req and an fd */
 	IMSG_GIT_START_REQ,		/* struct git_req: the space's start */
 	IMSG_GIT_QR_REQ,		/* struct git_qr_req, to a quarantine */
-	IMSG_GIT_QR_REC,		/* struct git_review_rec, from it */
+	IMSG_GIT_QR_REC,		/* struct git_review_batch, from it */
 	IMSG_LAUNCH_QR_REMOVE,		/* struct launch_qr_req, no fd */
 	IMSG_GIT_APPLY_REQ,		/* struct git_apply_req, to the owner's */
 	IMSG_GIT_APPLY_HAVE,		/* struct git_apply_have, from it */
@@ -241,5 +241,14 @@ _Static_assert(sizeof(struct git_review_rec) <= 16384, "git_review_rec");
  * when it would be a struct space_done's or git_apply_result's size.
  */
 #define REVIEW_HEAD_SIZE	offsetof(struct git_review_rec, rr_a)
+/*
+ * quarantine -> spaced: records packed so (review_pack.c), as many as
+ * fit, in order; one record packed always fits.
+ */
+struct git_review_batch {
+	uint32_t	 rb_used;
+	uint32_t	 rb_pad;
+	uint8_t		 rb_data[sizeof(struct git_review_rec)];
+};
 
 #endif /* SPACED_GIT_PROTO_H */

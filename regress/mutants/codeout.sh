@@ -182,7 +182,7 @@ SUITE=hang.sh live_mutant "two code-out requests share a space's quarantine" \
 mutant_expect "the output cap ended the script"
 SUITE=flood.sh live_mutant "no output cap on the script inside" \
     supervisor/spaced/codeout.c \
-    "review_exec_init(r, &se, \"pack\", REVIEW_OUTPUT_MAX) => review_exec_init(r, &se, \"pack\", 0)"
+    "review_exec_init(r, &se, REVIEW_OUTPUT_MAX) => review_exec_init(r, &se, 0)"
 
 # Another owner's remove of the id (codeout/codeout.sh, uid 65534).
 mutant_expect "another user's remove of the id leaves its quarantine"

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "ctl_proto.h"
+#include "review_pack.h"
 #include "spacectl.h"
 #include "spacectl_output.h"
 
@@ -68,25 +69,12 @@ static void
 review_unpack(struct imsg *imsg, struct git_review_rec *rr)
 {
 	static uint8_t	 buf[sizeof(*rr) + 1];
-	size_t		 len = imsg_get_len(imsg), a, b;
-	const char	*p;
+	size_t		 len = imsg_get_len(imsg), n;
 
 	memset(rr, 0, sizeof(*rr));
-	if (len <= REVIEW_HEAD_SIZE || len > sizeof(buf) ||
-	    imsg_get_data(imsg, buf, len) == -1)
+	if (len > sizeof(buf) || imsg_get_data(imsg, buf, len) == -1 ||
+	    (n = review_rec_unpack(buf, len, rr)) == 0 || len - n > 1)
 		failed("bad_answer", "a review record");
-	memcpy(rr, buf, REVIEW_HEAD_SIZE);
-	p = (const char *)buf + REVIEW_HEAD_SIZE;
-	len -= REVIEW_HEAD_SIZE;
-	if ((a = strnlen(p, len)) == len || a >= sizeof(rr->rr_a))
-		failed("bad_answer", "a review record");
-	memcpy(rr->rr_a, p, a);
-	p += a + 1;
-	len -= a + 1;
-	if ((b = strnlen(p, len)) == len || b >= sizeof(rr->rr_b) ||
-	    len - b - 1 > 1)
-		failed("bad_answer", "a review record");
-	memcpy(rr->rr_b, p, b);
 	rr->rr_commit[sizeof(rr->rr_commit) - 1] = '\0';
 }
 

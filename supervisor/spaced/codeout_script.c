@@ -48,10 +48,11 @@ const char codeout_script[] =
 	"cd \"$P\"\n"
 	"T=$(mktemp -d /tmp/spaced-code-out.XXXXXX)\n"
 	"trap \"rm -rf $T\" EXIT\n"
-	/* One run of the agent's git: where its objects are, and HEAD. */
+	/* One run of the agent's git: where its objects are, HEAD, its tree. */
 	"git --git-dir=.git -c core.hooksPath=/dev/null -c core.fsmonitor= "
-	"rev-parse --git-path objects --verify -q \"HEAD^{commit}\" >\"$T/r\"\n"
-	"{ read -r A && read -r H; } <\"$T/r\"\n"
+	"rev-parse --git-path objects \"HEAD^{commit}\" \"HEAD^{tree}\" -- "
+	">\"$T/r\"\n"
+	"{ read -r A && read -r H && read -r HT; } <\"$T/r\"\n"
 	"case $A in /*) ;; *) A=$P/$A ;; esac\n"
 	/* A bare git directory of ours, as git init makes it, less a run. */
 	"mkdir -p \"$T/g/objects/info\" \"$T/g/refs\"\n"
@@ -83,15 +84,16 @@ const char codeout_script[] =
 	"if [ -n \"$U\" ]; then\n"
 	"  $G add -A -- . || exit 65\n"
 	"  W=$($G write-tree)\n"
-	"  $G log -1 --format=\"%T %cd\" --date=raw \"$H\" >\"$T/h\"\n"
-	"  read -r HT D Z <\"$T/h\"\n"
+	"fi\n"
 	/*
 	 * The uncommitted work's commit: fixed names, HEAD's committer
 	 * date, so that the same work gives the same id.
 	 */
-	"  [ \"$W\" = \"$HT\" ] || H=$(GIT_AUTHOR_DATE=\"@$D $Z\" "
-	"GIT_COMMITTER_DATE=\"@$D $Z\" $G commit-tree \"$W\" -p \"$H\" "
-	"-m \"spaced: uncommitted work\")\n"
+	"if [ -n \"$U\" ] && [ \"$W\" != \"$HT\" ]; then\n"
+	"  $G log -1 --format=%cd --date=raw \"$H\" >\"$T/h\"\n"
+	"  read -r D Z <\"$T/h\"\n"
+	"  H=$(GIT_AUTHOR_DATE=\"@$D $Z\" GIT_COMMITTER_DATE=\"@$D $Z\" "
+	"$G commit-tree \"$W\" -p \"$H\" -m \"spaced: uncommitted work\")\n"
 	"fi\n"
 	"printf \"%s\\n^%s\\n\" \"$H\" \"$S\" |\n"
 	"  { $G pack-objects -q --revs --stdout --delta-base-offset ||\n"

@@ -40,6 +40,7 @@
 #include "log.h"
 #include "place_proto.h"
 #include "proc.h"
+#include "review_pack.h"
 #include "stream.h"
 #include "git_worker.h"
 #include "quarantine.h"
@@ -78,9 +79,22 @@ static struct {
 	size_t			 qs_errlen;
 } qs;
 
+/* The review's records, packed, as many a message as fit. */
+static struct git_review_batch	 qr_batch;
+
 static void
 qr_done(const char *code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+static void
+qr_batch_flush(void)
+{
+	if (qr_batch.rb_used == 0)
+		return;
+	imsg_compose_event(qs.qs_iev, IMSG_GIT_QR_REC, qs.qs_peerid, 0, -1,
+	    &qr_batch, sizeof(qr_batch));
+	memset(&qr_batch, 0, sizeof(qr_batch));
+}
 
 static void
 qr_done(const char *code, const char *fmt, ...)
@@ -88,6 +102,7 @@ qr_done(const char *code, const char *fmt, ...)
 	struct space_done	 sd;
 	va_list			 ap;
 
+	qr_batch_flush();
 	memset(&sd, 0, sizeof(sd));
 	sd.sd_exit = -1;
 	if (code != NULL) {
@@ -103,8 +118,15 @@ qr_done(const char *code, const char *fmt, ...)
 static void
 qr_send_rec(const struct git_review_rec *rr)
 {
-	imsg_compose_event(qs.qs_iev, IMSG_GIT_QR_REC, qs.qs_peerid, 0, -1,
-	    rr, sizeof(*rr));
+	size_t	 n;
+
+	if ((n = review_rec_pack(rr, qr_batch.rb_data + qr_batch.rb_used,
+	    sizeof(qr_batch.rb_data) - qr_batch.rb_used)) == 0) {
+		qr_batch_flush();
+		n = review_rec_pack(rr, qr_batch.rb_data,
+		    sizeof(qr_batch.rb_data));
+	}
+	qr_batch.rb_used += n;
 }
 
 /* The previous operation's packs go: each starts from an empty store. */
