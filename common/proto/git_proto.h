@@ -51,7 +51,7 @@ enum git_imsg_type {
 	IMSG_LAUNCH_QR_REQ,		/* struct launch_qr_req and an fd */
 	IMSG_GIT_START_REQ,		/* struct git_req: the space's start */
 	IMSG_GIT_QR_REQ,		/* struct git_qr_req, to a quarantine */
-	IMSG_GIT_QR_REC,		/* struct git_review_rec, from it */
+	IMSG_GIT_QR_REC,		/* struct git_review_batch, from it */
 	IMSG_LAUNCH_QR_REMOVE,		/* struct launch_qr_req, no fd */
 	IMSG_GIT_APPLY_REQ,		/* struct git_apply_req, to the owner's */
 	IMSG_GIT_APPLY_HAVE,		/* struct git_apply_have, from it */
@@ -161,17 +161,17 @@ struct git_qr_req {
 	uint32_t	 qq_space_stream;	/* the script's output */
 	char		 qq_base[GIT_HEX_SIZE];
 	char		 qq_start[GIT_HEX_SIZE];
-	uint8_t		 qq_pad2[2];
+	char		 qq_tip[GIT_HEX_SIZE];	/* GIT_QR_REUSE: expected */
+	uint8_t		 qq_pad2[1];
 };
 #define GIT_QR_PATCH		0x01	/* the patch text too */
 #define GIT_QR_KEEP		0x02	/* apply: the store stays open after */
 /*
- * apply after a review: no base stream; the space stream carries the
- * script's tip line alone, and the store the last check left is kept
- * when that tip, base and start are the ones it checked.
+ * apply after a review: no stream at all; the store the review left
+ * serves only when its record holds this base, start and qq_tip (the
+ * tip spaced kept), else the quarantine refuses: review again.
  */
 #define GIT_QR_REUSE		0x04
-#define GIT_QR_TIP_MAX		4096	/* the tip line's stream, at most */
 
 /*
  * apply: to the owner's spaced-git (ga_begin, then the pack on
@@ -197,6 +197,8 @@ struct git_apply_have {
 	char		 ah_have[GIT_HEX_SIZE];	/* "": none */
 	uint8_t		 ah_pad[7];
 };
+#define APPLY_FROM_SPACE	0	/* the space's work as it is now */
+#define APPLY_FROM_REVIEW	1	/* the tip the review kept */
 struct git_apply_result {
 	uint32_t	 ar_mode;
 	uint32_t	 ar_created;		/* -b: a new branch */
@@ -207,7 +209,8 @@ struct git_apply_result {
 	char		 ar_branch[300];
 	char		 ar_old[GIT_HEX_SIZE];	/* "": none */
 	char		 ar_new[GIT_HEX_SIZE];
-	uint8_t		 ar_pad[2];
+	uint8_t		 ar_from;		/* spaced's: APPLY_FROM_* */
+	uint8_t		 ar_pad;
 };
 
 /* One record of a review, computed in the quarantine; text escaped. */
@@ -238,5 +241,14 @@ _Static_assert(sizeof(struct git_review_rec) <= 16384, "git_review_rec");
  * when it would be a struct space_done's or git_apply_result's size.
  */
 #define REVIEW_HEAD_SIZE	offsetof(struct git_review_rec, rr_a)
+/*
+ * quarantine -> spaced: records packed so (review_pack.c), as many as
+ * fit, in order; one record packed always fits.
+ */
+struct git_review_batch {
+	uint32_t	 rb_used;
+	uint32_t	 rb_pad;
+	uint8_t		 rb_data[sizeof(struct git_review_rec)];
+};
 
 #endif /* SPACED_GIT_PROTO_H */

@@ -266,6 +266,8 @@ out watched
 touch "$T/watched.done"
 wait $watcher
 inside "rm -f zeros" >/dev/null 2>&1
+# The apply below lands what a review showed: the work without zeros.
+out rereviewed
 check "the quarantine runs as _spaced-quarantine, its root the space's quarantine folder" \
     test -s "$T/qpid"
 check "and holds no capability" grep -qx 'CapEff:	0000000000000000' "$T/qcap"
@@ -374,9 +376,12 @@ check "the change is staged and uncommitted" sh -c "git -C '$repo2' \
 check "the work tree holds it" sh -c "grep -qx two '$repo2/one.txt' &&
     test -f '$repo2/more.txt'"
 
-# apply right after a review of the same tip takes the store the review
-# left (its record stays the same file); a tip that moved after the
-# review is caught by the tip step and the apply takes the whole way.
+# apply after a review lands exactly the reviewed tip, from the store
+# the review left, without asking the space again: the agent's work
+# after the review is not taken.  A refused apply leaves the review
+# kept; the one that lands uses it, and the next apply takes the
+# space's work as it is now (the positive control: that way brings
+# the later change).
 inside "echo kept >kept.txt" >/dev/null 2>&1
 sc -j review "$id" "$repo" >"$T/kept.json" 2>&1
 kept_tip=$(jq -r .tip "$T/kept.json")
@@ -385,26 +390,64 @@ sc -j apply "$id" "$repo" -b spaced/kept >"$T/kept-flag.json" 2>&1
 check "apply after a review, a flag not allowed: refused, named" \
     jqe '.error == "code_out_refused" and
     (.message | test("flagged: new_executable"))' "$T/kept-flag.json"
+inside "echo later >kept.txt" >/dev/null 2>&1
 sc -j apply "$id" "$repo" -b spaced/kept --allow new_executable \
     >"$T/kept-apply.json" 2>&1
 ino2=$(stat -c '%i %y' "$QDIR/store.git/spaced-kept" 2>/dev/null)
-check "apply after a review of the same tip: at the reviewed tip" \
-    jqe --arg t "$kept_tip" '.new == $t' "$T/kept-apply.json"
+check "apply after a review: at the reviewed tip, said so" \
+    jqe --arg t "$kept_tip" '.new == $t and .from == "review"' \
+    "$T/kept-apply.json"
+check "  the reviewed work, not the agent's later change" sh -c \
+    "git -C '$repo' show spaced/kept:kept.txt | grep -qx kept"
 check "  from the store the review left (its record not made again)" \
     test -n "$ino1" -a "$ino1" = "$ino2"
-check "  with the uncommitted work" sh -c "git -C '$repo' show \
-    spaced/kept:kept.txt | grep -qx kept"
-inside "echo moved >kept.txt" >/dev/null 2>&1
-sc -j apply "$id" "$repo" -b spaced/moved --allow new_executable \
-    >"$T/moved-apply.json" 2>&1
+sc apply "$id" "$repo" -b spaced/moved --allow new_executable \
+    >"$T/moved-apply.txt" 2>&1
 ino3=$(stat -c '%i %y' "$QDIR/store.git/spaced-kept" 2>/dev/null)
-check "a tip moved after the review: caught, the work as it is now" \
-    sh -c "git -C '$repo' show spaced/moved:kept.txt | grep -qx moved"
-check "  by the review's whole way (the record made again)" \
+check "control: the review used, the next apply takes the later change" \
+    sh -c "git -C '$repo' show spaced/moved:kept.txt | grep -qx later"
+check "  and says so" grep -q "the space's work as it is now" \
+    "$T/moved-apply.txt"
+check "  by the whole way (the record made again)" \
     test -n "$ino3" -a "$ino3" != "$ino2"
 check "  which names the new tip" sh -c "cut -d' ' -f3 \
-    '$QDIR/store.git/spaced-kept' | grep -qx \"\$(jq -r .new \
-    '$T/moved-apply.json')\""
+    '$QDIR/store.git/spaced-kept' | grep -qx \"\$(git -C '$repo' \
+    rev-parse spaced/moved)\""
+# The text form names the reviewed tip.
+inside "echo third >kept.txt" >/dev/null 2>&1
+sc -j review "$id" "$repo" >"$T/third.json" 2>&1
+inside "echo fourth >kept.txt" >/dev/null 2>&1
+sc apply "$id" "$repo" -b spaced/third --allow new_executable \
+    >"$T/third-apply.txt" 2>&1
+check "the text form names the reviewed tip" grep -qx "tip $(jq -r .tip \
+    "$T/third.json"): the one the review showed (later work in the space was not taken)" \
+    "$T/third-apply.txt"
+# spaced's kept review and the quarantine's record apart (as a review
+# cancelled after the quarantine's check leaves them): the record here
+# names the start as its tip, written in place.  The apply fails and
+# asks for a review; nothing lands.
+inside "echo fifth >kept.txt" >/dev/null 2>&1
+sc -j review "$id" "$repo" >"$T/fifth.json" 2>&1
+rec=$(cat "$QDIR/store.git/spaced-kept" 2>/dev/null)
+printf '%s\n' "$rec" | awk -v s="$start" '{ print $1, $2, s, $4 }' \
+    >"$QDIR/store.git/spaced-kept"
+check "control: the record now names another tip" sh -c "test \
+    \"\$(cut -d' ' -f3 '$QDIR/store.git/spaced-kept')\" = '$start' -a \
+    \"\$(jq -r .tip '$T/fifth.json')\" != '$start'"
+"$RC" snap "$repo" >"$T/rc.apart.before"
+sc -j apply "$id" "$repo" -b spaced/apart --allow new_executable \
+    >"$T/apart.json" 2>&1
+check "a record apart from spaced's: refused, review again" \
+    jqe '.error == "code_out_failed" and
+    (.message | test("not the tip the review named.*review again"))' \
+    "$T/apart.json"
+"$RC" snap "$repo" >"$T/rc.apart.after"
+check "  and the repository is unchanged" \
+    "$RC" diff "$T/rc.apart.before" "$T/rc.apart.after" "$id"
+sc -j apply "$id" "$repo" -b spaced/apart --allow new_executable \
+    >"$T/apart2.json" 2>&1
+check "  the next apply takes the whole way" jqe '.from == "space"' \
+    "$T/apart2.json"
 
 # A space's name is free text: the default branch takes it made safe
 # (each byte but a letter, digit, '-' or '_' as '-').

@@ -4,7 +4,8 @@
 # git inside does).  The fixed script meets code in's time cap (here
 # 15 s, spaced.conf's "code in timeout"), the review is refused, the
 # quarantine takes nothing, the user's repository is unchanged and no
-# host-side hook ran.  A hang guard of 180 s, never a timed assertion.
+# host-side hook ran; while it hangs, a second review or apply of the
+# space is answered busy.  A hang guard of 180 s, never a timed assertion.
 SPACED_EXTRA_CONF="code in timeout 15"
 . "$(dirname "$0")/lib.sh"
 
@@ -19,7 +20,23 @@ sc exec "$id" -- /bin/sh -c "cd '$sp' && timeout 3 git rev-parse HEAD" \
 check "control: git inside blocks on the FIFO (killed at 3 s: 124)" \
     test $? = 124
 timeout 180 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" -j review \
-    "$id" "$repo" >"$T/hang.json" 2>&1
+    "$id" "$repo" >"$T/hang.json" 2>&1 &
+first=$!
+# While it hangs, a second review or an apply of the space is answered
+# busy: they would share its quarantine folder.  The script is seen
+# inside first (a hang guard of 60 s, never a timed assertion).
+i=0
+until sc exec "$id" -- /bin/sh -c 'grep -l spaced-code-ou[t] \
+    /proc/[0-9]*/cmdline' >/dev/null 2>&1 || [ $i -ge 600 ]; do
+	i=$((i + 1)); sleep 0.1
+done
+check "control: the first review's script runs inside" test $i -lt 600
+sc -j review "$id" "$repo" >"$T/second.json" 2>&1
+check "a second review of the space meanwhile: busy" jqe \
+    '.error == "busy" and (.message | test("under way"))' "$T/second.json"
+sc -j apply "$id" "$repo" -b spaced/second >"$T/second-apply.json" 2>&1
+check "and an apply: busy" jqe '.error == "busy"' "$T/second-apply.json"
+wait $first
 rc=$?
 sed 's/^/# /' "$T/hang.json" | head -4
 check "the review ends (not the guard's kill)" test "$rc" != 124

@@ -19,7 +19,8 @@
  * forwards a record or puts a snapshot's fields into a script's argv in
  * a space (supervisor/spaced/git_parse.c).  A spaced-git that read a hostile
  * repository may send any bytes; what passes must keep each promise.
- * fuzz-link: supervisor/spaced/git_parse.c common/proto/space_parse.c common/proto/labels.c common/lib/log.c
+ * The quarantine's review records come packed (common/proto/review_pack.c).
+ * fuzz-link: supervisor/spaced/git_parse.c common/proto/space_parse.c common/proto/labels.c common/lib/log.c common/proto/review_pack.c
  */
 
 #include <stdint.h>
@@ -27,6 +28,7 @@
 
 #include "git_proto.h"
 #include "place_proto.h"
+#include "review_pack.h"
 #include "supervisor/spaced/git_parse.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
@@ -68,6 +70,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct space_done sd;
 	static struct git_review_rec rr;
 	static char		 dir[GIT_DIR_MAX];
+	static uint8_t		 packed[sizeof(struct git_review_rec)];
+	size_t			 off, n;
 	const char		*p;
 
 	fill(&gs, sizeof(gs), data, size);
@@ -107,6 +111,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    rr.rr_kind == REVIEW_PATCH)) || *p == 0x7f)
 				__builtin_trap();
 		plain_or_trap(rr.rr_b[0] == '-' ? "" : rr.rr_b);
+	}
+	/*
+	 * The quarantine's records, packed: each taken ends its strings
+	 * inside their fields and packs back to the same bytes.
+	 */
+	for (off = 0; off < size; off += n) {
+		if ((n = review_rec_unpack(data + off, size - off, &rr)) == 0)
+			break;
+		if (n > size - off || memchr(rr.rr_a, '\0', sizeof(rr.rr_a)) ==
+		    NULL || memchr(rr.rr_b, '\0', sizeof(rr.rr_b)) == NULL ||
+		    review_rec_pack(&rr, packed, sizeof(packed)) != n ||
+		    memcmp(packed, data + off, n) != 0)
+			__builtin_trap();
 	}
 	/* The path as a client sends it. */
 	memset(dir, 0, sizeof(dir));

@@ -155,17 +155,34 @@ mutant_expect "the review ends"
 SUITE=hang.sh live_mutant "no time cap on the script inside" \
     supervisor/spaced/codeout.c \
     "se->se_timeout_ms = review_timeout() * 1000; => se->se_timeout_ms = 0 * review_timeout(); @@ review_timeout() + REVIEW_INNER_MARGIN); => review_timeout() * 0 + 100000);"
-# apply takes the store a review left only for the tip it checked
-# (codeout/codeout.sh: the agent changes its work between the two).
-mutant_expect "a tip moved after the review: caught"
-live_mutant "the kept store serves a moved tip" \
-    worker-git/spaced-git/git_quarantine.c \
-    "if (!git_oid_equal(&id[2], tip)) => if (0)"
+# apply after a review lands the reviewed tip from the store the review
+# left, never the space's later work (codeout/codeout.sh: the agent
+# changes its work between the two); the quarantine takes its store
+# only when its record holds the tip spaced kept; the review is used
+# once.
+mutant_expect "the reviewed work, not the agent's later change"
+live_mutant "apply takes the space's latest despite a kept review" \
+    supervisor/spaced/codeout.c \
+    "rs->reuse = rs->apply && codeout_kept_find( => rs->reuse = 0 && codeout_kept_find("
+mutant_expect "a record apart from spaced's: refused, review again"
+live_mutant "the quarantine takes a kept store whose tip is not the expected one" \
+    worker-git/spaced-git/qr_kept.c \
+    "if (!git_oid_equal(&k->qk_tip, tip)) => if (0)"
+mutant_expect "control: the review used, the next apply takes the later change"
+live_mutant "a kept review serves more than one apply" \
+    supervisor/spaced/codeout.c \
+    "codeout_kept_forget(rs->id);\n\tif (rs->result.ar_mode => if (rs->result.ar_mode"
+# One code-out request per space (codeout/hang.sh: a second review
+# while the first hangs).
+mutant_expect "a second review of the space meanwhile: busy"
+SUITE=hang.sh live_mutant "two code-out requests share a space's quarantine" \
+    supervisor/spaced/codeout.c \
+    "if (codeout_hold(rs->id, r->r_id) == -1) { => if (0) {"
 # A space that floods (codeout/flood.sh): the exec's output cap ends it.
 mutant_expect "the output cap ended the script"
 SUITE=flood.sh live_mutant "no output cap on the script inside" \
     supervisor/spaced/codeout.c \
-    "review_exec_init(r, &se, \"pack\", REVIEW_OUTPUT_MAX) => review_exec_init(r, &se, \"pack\", 0)"
+    "review_exec_init(r, &se, REVIEW_OUTPUT_MAX) => review_exec_init(r, &se, 0)"
 
 # Another owner's remove of the id (codeout/codeout.sh, uid 65534).
 mutant_expect "another user's remove of the id leaves its quarantine"

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "ctl_proto.h"
+#include "review_pack.h"
 #include "spacectl.h"
 #include "spacectl_output.h"
 
@@ -68,25 +69,12 @@ static void
 review_unpack(struct imsg *imsg, struct git_review_rec *rr)
 {
 	static uint8_t	 buf[sizeof(*rr) + 1];
-	size_t		 len = imsg_get_len(imsg), a, b;
-	const char	*p;
+	size_t		 len = imsg_get_len(imsg), n;
 
 	memset(rr, 0, sizeof(*rr));
-	if (len <= REVIEW_HEAD_SIZE || len > sizeof(buf) ||
-	    imsg_get_data(imsg, buf, len) == -1)
+	if (len > sizeof(buf) || imsg_get_data(imsg, buf, len) == -1 ||
+	    (n = review_rec_unpack(buf, len, rr)) == 0 || len - n > 1)
 		failed("bad_answer", "a review record");
-	memcpy(rr, buf, REVIEW_HEAD_SIZE);
-	p = (const char *)buf + REVIEW_HEAD_SIZE;
-	len -= REVIEW_HEAD_SIZE;
-	if ((a = strnlen(p, len)) == len || a >= sizeof(rr->rr_a))
-		failed("bad_answer", "a review record");
-	memcpy(rr->rr_a, p, a);
-	p += a + 1;
-	len -= a + 1;
-	if ((b = strnlen(p, len)) == len || b >= sizeof(rr->rr_b) ||
-	    len - b - 1 > 1)
-		failed("bad_answer", "a review record");
-	memcpy(rr->rr_b, p, b);
 	rr->rr_commit[sizeof(rr->rr_commit) - 1] = '\0';
 }
 
@@ -379,7 +367,7 @@ apply_print(const struct apply_call *ac, const char *id)
 
 	if (env->sc_json) {
 		o = json_pack("{s:s, s:s, s:s, s:s?, s:s, s:b, s:b, s:i, s:i, "
-		    "s:i, s:i, s:i, s:O}", "space", id, "mode",
+		    "s:i, s:i, s:i, s:O, s:s}", "space", id, "mode",
 		    ar->ar_mode == APPLY_WORKTREE ? "worktree" : "branch",
 		    "branch", ar->ar_branch, "old", ar->ar_old[0] != '\0' ?
 		    ar->ar_old : NULL, "new", ar->ar_new, "created",
@@ -387,7 +375,9 @@ apply_print(const struct apply_call *ac, const char *id)
 		    "commits", (int)ar->ar_commits, "objects",
 		    (int)ar->ar_objects, "added", (int)ar->ar_added,
 		    "modified", (int)ar->ar_modified, "deleted",
-		    (int)ar->ar_deleted, "flags", ac->ac_review.rc_flags);
+		    (int)ar->ar_deleted, "flags", ac->ac_review.rc_flags,
+		    "from", ar->ar_from == APPLY_FROM_REVIEW ? "review" :
+		    "space");
 		out_json_checked(o);
 		return;
 	}
@@ -404,6 +394,12 @@ apply_print(const struct apply_call *ac, const char *id)
 		printf("%s fast-forwarded %s..%s (%u commits, %u objects)\n",
 		    ar->ar_branch, ar->ar_old, ar->ar_new, ar->ar_commits,
 		    ar->ar_objects);
+	if (ar->ar_from == APPLY_FROM_REVIEW)
+		printf("tip %s: the one the review showed (later work in the "
+		    "space was not taken)\n", ar->ar_new);
+	else
+		printf("tip %s: the space's work as it is now (no review was "
+		    "kept)\n", ar->ar_new);
 }
 
 /* apply ID [DIR] [-b BRANCH | -w] [--allow REASON ...] */

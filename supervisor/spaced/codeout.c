@@ -36,45 +36,8 @@
 #include "place_proto.h"
 #include "space_parse.h"
 #include "spaced.h"
+#include "codeout.h"
 
-enum review_step {
-	RV_ORIGIN = 0,		/* no folder: the store says where from */
-	RV_START,		/* the owner's spaced-git: the start */
-	RV_QUARANTINE,		/* its spaced-git starts */
-	RV_TRANSFER,		/* the two packs, the checks */
-	RV_TIPCHECK,		/* apply: the space's tip against the kept */
-	RV_APPLY,		/* apply: the owner's ga_begin, the pack out */
-};
-
-struct review_state {
-	enum review_step	 step;
-	char			 id[SPACE_ID_SIZE];
-	char			 dir[GIT_DIR_MAX];
-	uint32_t		 flags;
-	int			 relaunched;
-	int			 reuse;		/* the kept check may serve */
-	struct codeout_kept	 kept;
-	struct git_snap		 snap;
-	int			 have_snap;
-	int			 pack_due, exec_due, qr_due;
-	int			 exit;		/* the script's */
-	char			 code[CTL_CODE_MAX];	/* the first failure */
-	char			 message[SPACE_DONE_MESSAGE_MAX];
-	char			 qcode[CTL_CODE_MAX];	/* the quarantine's */
-	char			 qmessage[SPACE_DONE_MESSAGE_MAX];
-	/* apply */
-	int			 apply;
-	uint32_t		 mode;
-	char			 branch[GIT_BRANCH_MAX];
-	char			 allow[APPLY_ALLOW_MAX];
-	char			 tip[GIT_HEX_SIZE];
-	uint32_t		 out_stream;
-	int			 have_result;
-	struct git_apply_result	 result;
-	/* for the journal */
-	uint32_t		 ncommits, npaths;
-	char			 flagged[128];	/* reason names, commas */
-};
 const size_t review_state_size = sizeof(struct review_state);
 
 /* The script inside has code in's time cap (spaced.conf(5)). */
@@ -94,9 +57,9 @@ cut(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void	review_send(struct request *, const struct git_review_rec *);
 static void	review_transfer(struct request *);
 static const char *review_begin(struct request *, const char *);
+static void	review_qr_ready(struct request *);
 static void	apply_owner(struct request *);
 static void	apply_done(struct request *, enum procid,
 		    const struct space_done *);
@@ -213,12 +176,34 @@ apply_start(struct request *r, struct imsg *imsg)
 	return review_begin(r, ca.ca_dir);
 }
 
+/* The owner's spaced-git of dir, for the start. */
 static const char *
-review_begin(struct request *r, const char *dir)
+review_attach(struct request *r, const char *dir)
 {
 	struct review_state	*rs = r->r_state;
 	struct git_req		 gq;
 
+	strlcpy(rs->dir, dir, sizeof(rs->dir));
+	memset(&gq, 0, sizeof(gq));
+	strlcpy(gq.gq_space, rs->id, sizeof(gq.gq_space));
+	rs->step = RV_START;
+	return gitinst_attach(r, rs->dir, IMSG_GIT_START_REQ, &gq);
+}
+
+static const char *
+review_begin(struct request *r, const char *dir)
+{
+	struct review_state	*rs = r->r_state;
+	const char		*code;
+
+	if (codeout_hold(rs->id, r->r_id) == -1) {
+		request_refuse(r, ERR_BUSY, "another review or apply of this "
+		    "space is under way: try again when it ends");
+		return NULL;
+	}
+	/* The quarantine starts while the owner's spaced-git finds the start. */
+	if ((code = gitinst_quarantine(r, rs->id, review_qr_ready)) != NULL)
+		return code;
 	if (dir[0] == '\0') {
 		rs->step = RV_ORIGIN;
 		if (space_origin_send(r, IMSG_JOURNAL_ORIGIN_GET, rs->id,
@@ -226,11 +211,7 @@ review_begin(struct request *r, const char *dir)
 			return ERR_INTERNAL;
 		return NULL;
 	}
-	strlcpy(rs->dir, dir, sizeof(rs->dir));
-	memset(&gq, 0, sizeof(gq));
-	strlcpy(gq.gq_space, rs->id, sizeof(gq.gq_space));
-	rs->step = RV_START;
-	return gitinst_attach(r, rs->dir, IMSG_GIT_START_REQ, &gq);
+	return review_attach(r, dir);
 }
 
 /* As history does: the one folder code came from, or ask for DIR. */
@@ -239,7 +220,6 @@ review_origin(struct request *r, enum procid from, struct imsg *imsg)
 {
 	struct review_state	*rs = r->r_state;
 	struct journal_origin	 jo;
-	struct git_req		 gq;
 	const char		*code;
 
 	if (rs->step != RV_ORIGIN)
@@ -257,47 +237,59 @@ review_origin(struct request *r, enum procid from, struct imsg *imsg)
 		    "from several repositories: name the DIR of one");
 		return;
 	}
-	strlcpy(rs->dir, jo.jo_dir, sizeof(rs->dir));
-	memset(&gq, 0, sizeof(gq));
-	strlcpy(gq.gq_space, rs->id, sizeof(gq.gq_space));
-	rs->step = RV_START;
-	if ((code = gitinst_attach(r, rs->dir, IMSG_GIT_START_REQ, &gq)) !=
-	    NULL)
+	if ((code = review_attach(r, jo.jo_dir)) != NULL)
 		review_fail(r, code, "no spaced-git for the repository");
 }
 
+/* The script, under code in's time cap and an output cap. */
 static int
-review_argv(struct request *r, struct space_exec_req *se, const char *mode)
+review_exec_init(struct request *r, struct space_exec_req *se,
+    uint64_t output_max)
 {
 	struct review_state	*rs = r->r_state;
 	char			 path[GIT_DIR_MAX], limit[16], cap[24];
 	const char		*argv[] = { "/bin/sh", "-c", codeout_script,
-	    "spaced-code-out", path, rs->snap.gs_start, limit, mode, cap,
-	    NULL };
-
-	if ((size_t)snprintf(path, sizeof(path), "/spaces/%s/%s", rs->id,
-	    rs->snap.gs_name) >= sizeof(path))
-		return -1;
-	snprintf(limit, sizeof(limit), "%u",
-	    review_timeout() + REVIEW_INNER_MARGIN);
-	snprintf(cap, sizeof(cap), "%llu",
-	    (unsigned long long)se->se_output_max + 1);
-	return space_exec_argv(se, argv);
-}
-
-/* The script in a mode, under code in's time cap and an output cap. */
-static int
-review_exec_init(struct request *r, struct space_exec_req *se,
-    const char *mode, uint64_t output_max)
-{
-	struct review_state	*rs = r->r_state;
+	    "spaced-code-out", path, rs->snap.gs_start, limit, cap, NULL };
 
 	memset(se, 0, sizeof(*se));
 	space_req_fill(r, &se->se_space, rs->id);
 	se->se_target = EXEC_TARGET_SPACE;
 	se->se_timeout_ms = review_timeout() * 1000;
 	se->se_output_max = output_max;
-	return review_argv(r, se, mode);
+	if ((size_t)snprintf(path, sizeof(path), "/spaces/%s/%s", rs->id,
+	    rs->snap.gs_name) >= sizeof(path))
+		return -1;
+	snprintf(limit, sizeof(limit), "%u",
+	    review_timeout() + REVIEW_INNER_MARGIN);
+	snprintf(cap, sizeof(cap), "%llu", (unsigned long long)output_max + 1);
+	return space_exec_argv(se, argv);
+}
+
+/* The quarantine's request: the review's way, or the kept review's. */
+static int
+qr_request(struct request *r, uint32_t flags, uint32_t base_stream,
+    uint32_t out_stream)
+{
+	struct review_state	*rs = r->r_state;
+	struct git_qr_req	 qq;
+
+	memset(&qq, 0, sizeof(qq));
+	strlcpy(qq.qq_space, rs->id, sizeof(qq.qq_space));
+	qq.qq_flags = flags;
+	qq.qq_base_stream = base_stream;
+	qq.qq_space_stream = out_stream;
+	strlcpy(qq.qq_base, rs->snap.gs_base, sizeof(qq.qq_base));
+	strlcpy(qq.qq_start, rs->snap.gs_start, sizeof(qq.qq_start));
+	if (flags & GIT_QR_REUSE)
+		strlcpy(qq.qq_tip, rs->kept.ck_tip, sizeof(qq.qq_tip));
+	if (request_send(r, PROC_QUARANTINE, IMSG_GIT_QR_REQ, -1, &qq,
+	    sizeof(qq)) == -1) {
+		review_fail(r, ERR_GIT_WORKER_FAILED, "the quarantine took "
+		    "no request");
+		return -1;
+	}
+	rs->qr_due = 1;
+	return 0;
 }
 
 /* Both packs, side by side, into the quarantine; sinks first. */
@@ -306,14 +298,16 @@ review_transfer(struct request *r)
 {
 	struct review_state		*rs = r->r_state;
 	static struct space_exec_req	 se;
-	struct git_qr_req		 qq;
 	struct git_pack_req		 gp;
 	struct git_review_rec		 rr;
 	struct stream_route		*base, *out;
 	const char			*code;
 
 	rs->step = RV_TRANSFER;
-	if (review_exec_init(r, &se, "pack", REVIEW_OUTPUT_MAX) == -1) {
+	/* This way replaces the quarantine's store: no review is kept. */
+	if (rs->apply)
+		codeout_kept_forget(rs->id);
+	if (review_exec_init(r, &se, REVIEW_OUTPUT_MAX) == -1) {
 		review_fail(r, ERR_CODE_OUT_FAILED, "the script's arguments "
 		    "are too long");
 		return;
@@ -325,22 +319,9 @@ review_transfer(struct request *r)
 		return;
 	}
 	se.se_out_stream = out->s_id;
-	memset(&qq, 0, sizeof(qq));
-	strlcpy(qq.qq_space, rs->id, sizeof(qq.qq_space));
-	qq.qq_flags = rs->flags & REVIEW_F_PATCH ? GIT_QR_PATCH : 0;
-	if (rs->apply)
-		qq.qq_flags |= GIT_QR_KEEP;
-	qq.qq_base_stream = base->s_id;
-	qq.qq_space_stream = out->s_id;
-	strlcpy(qq.qq_base, rs->snap.gs_base, sizeof(qq.qq_base));
-	strlcpy(qq.qq_start, rs->snap.gs_start, sizeof(qq.qq_start));
-	if (request_send(r, PROC_QUARANTINE, IMSG_GIT_QR_REQ, -1, &qq,
-	    sizeof(qq)) == -1) {
-		review_fail(r, ERR_GIT_WORKER_FAILED, "the quarantine took "
-		    "no request");
+	if (qr_request(r, (rs->flags & REVIEW_F_PATCH ? GIT_QR_PATCH : 0) |
+	    (rs->apply ? GIT_QR_KEEP : 0), base->s_id, out->s_id) == -1)
 		return;
-	}
-	rs->qr_due = 1;
 	/* What the review is against: the client hears it first. */
 	memset(&rr, 0, sizeof(rr));
 	rr.rr_kind = REVIEW_BASE;
@@ -370,71 +351,33 @@ review_transfer(struct request *r)
 }
 
 /*
- * apply after a check of this space, repository, base and start: the
- * script in tip mode, its line into the quarantine, which keeps the
- * store only when that tip is the one it checked.  Anything else
- * (a moved tip, a failed script, no kept store): the review's way.
+ * apply after a review of this user, space, repository, base and
+ * start: exactly the reviewed tip, from the store the review left;
+ * the space is not asked again, so work made after the review never
+ * lands unreviewed.  The quarantine takes its store only when its
+ * record holds the tip spaced kept (a cancelled review may leave them
+ * apart): else the apply fails, and the person reviews again.
  */
-static void
-reuse_check(struct request *r)
-{
-	struct review_state		*rs = r->r_state;
-	static struct space_exec_req	 se;
-	struct git_qr_req		 qq;
-	struct stream_route		*out;
-	const char			*code;
-
-	rs->step = RV_TIPCHECK;
-	if (review_exec_init(r, &se, "tip", GIT_QR_TIP_MAX) == -1 ||
-	    (out = stream_open(r, EP_WORKER(place_of(rs->id)),
-	    EP_GIT(r->r_qgit))) == NULL) {
-		rs->reuse = 0;
-		review_transfer(r);
-		return;
-	}
-	se.se_out_stream = out->s_id;
-	memset(&qq, 0, sizeof(qq));
-	strlcpy(qq.qq_space, rs->id, sizeof(qq.qq_space));
-	qq.qq_flags = GIT_QR_KEEP | GIT_QR_REUSE;
-	qq.qq_space_stream = out->s_id;
-	strlcpy(qq.qq_base, rs->snap.gs_base, sizeof(qq.qq_base));
-	strlcpy(qq.qq_start, rs->snap.gs_start, sizeof(qq.qq_start));
-	if (request_send(r, PROC_QUARANTINE, IMSG_GIT_QR_REQ, -1, &qq,
-	    sizeof(qq)) == -1) {
-		review_fail(r, ERR_GIT_WORKER_FAILED, "the quarantine took "
-		    "no request");
-		return;
-	}
-	rs->qr_due = 1;
-	if ((code = place_send(r, IMSG_SPACE_EXEC_REQ, &se, sizeof(se))) !=
-	    NULL) {
-		review_record(r, code, place_why(code));
-		stream_abort(out);
-		return;
-	}
-	rs->exec_due = 1;
-}
-
-/* The tip is the kept one: apply takes the store; else the whole way. */
 static void
 reuse_settle(struct request *r)
 {
 	struct review_state	*rs = r->r_state;
+	char			 why[SPACE_DONE_MESSAGE_MAX];
 
-	if (rs->code[0] == '\0' && rs->exit == 0 && rs->qcode[0] == '\0') {
-		strlcpy(rs->tip, rs->kept.ck_tip, sizeof(rs->tip));
-		rs->ncommits = rs->kept.ck_commits;
-		rs->npaths = rs->kept.ck_paths;
-		strlcpy(rs->flagged, rs->kept.ck_flagged, sizeof(rs->flagged));
-		apply_owner(r);
+	if (rs->qcode[0] != '\0') {
+		cut(why, sizeof(why), "the review kept for this apply does "
+		    "not match the quarantine's store (%s): run spacectl "
+		    "review again", rs->qmessage);
+		codeout_kept_forget(rs->id);
+		review_journal(r, "refused code_out_failed");
+		review_fail(r, ERR_CODE_OUT_FAILED, why);
 		return;
 	}
-	log_debug("apply %s: the kept check does not serve (%s %s %s)", rs->id,
-	    rs->code, rs->qcode, rs->qmessage);
-	rs->code[0] = rs->message[0] = rs->qcode[0] = rs->qmessage[0] = '\0';
-	rs->exit = 0;
-	rs->reuse = 0;
-	review_transfer(r);
+	strlcpy(rs->tip, rs->kept.ck_tip, sizeof(rs->tip));
+	rs->ncommits = rs->kept.ck_commits;
+	rs->npaths = rs->kept.ck_paths;
+	strlcpy(rs->flagged, rs->kept.ck_flagged, sizeof(rs->flagged));
+	apply_owner(r);
 }
 
 /* A check passed: an apply of the same tip may take its store. */
@@ -457,17 +400,29 @@ review_keep(struct request *r)
 	codeout_kept_set(&k);
 }
 
+/* Both the start and the quarantine are there: the next step. */
+static void
+review_next(struct request *r)
+{
+	struct review_state	*rs = r->r_state;
+
+	if (rs->step != RV_QUARANTINE || !rs->qr_ready || r->r_answered)
+		return;
+	if (!rs->reuse) {
+		review_transfer(r);
+		return;
+	}
+	rs->step = RV_KEPT;
+	(void)qr_request(r, GIT_QR_KEEP | GIT_QR_REUSE, 0, 0);
+}
+
 static void
 review_qr_ready(struct request *r)
 {
 	struct review_state	*rs = r->r_state;
 
-	if (rs->step != RV_QUARANTINE || r->r_answered)
-		return;
-	if (rs->reuse)
-		reuse_check(r);
-	else
-		review_transfer(r);
+	rs->qr_ready = 1;
+	review_next(r);
 }
 
 /* Everyone has said their last word: the review, or why not. */
@@ -479,7 +434,7 @@ review_settle(struct request *r)
 
 	if (rs->pack_due || rs->exec_due || rs->qr_due)
 		return;
-	if (rs->step == RV_TIPCHECK) {
+	if (rs->step == RV_KEPT) {
 		reuse_settle(r);
 		return;
 	}
@@ -501,7 +456,7 @@ review_settle(struct request *r)
 		review_fail(r, rs->code, rs->message);
 		return;
 	}
-	if (rs->tip[0] != '\0')
+	if (rs->tip[0] != '\0' && !rs->apply)
 		review_keep(r);
 	if (rs->apply) {
 		apply_owner(r);
@@ -516,7 +471,6 @@ review_git_done(struct request *r, enum procid from, struct imsg *imsg)
 {
 	struct review_state	*rs = r->r_state;
 	struct space_done	 sd;
-	const char		*code;
 	char			 why[SPACE_DONE_MESSAGE_MAX];
 
 	if (imsg_get_data(imsg, &sd, sizeof(sd)) == -1 ||
@@ -548,9 +502,7 @@ review_git_done(struct request *r, enum procid from, struct imsg *imsg)
 			    rs->id, rs->dir, rs->snap.gs_base,
 			    rs->snap.gs_start, &rs->kept) == 0;
 			rs->step = RV_QUARANTINE;
-			if ((code = gitinst_quarantine(r, rs->id,
-			    review_qr_ready)) != NULL)
-				review_fail(r, code, "no quarantine");
+			review_next(r);
 		}
 		return;
 	}
@@ -577,51 +529,6 @@ review_snap(struct request *r, enum procid from, struct imsg *imsg)
 	rs->have_snap = 1;
 }
 
-/* A record packed for the client (git_proto.h says how). */
-static void
-review_send(struct request *r, const struct git_review_rec *rr)
-{
-	static uint8_t	 buf[sizeof(*rr) + 1];
-	size_t		 a = strlen(rr->rr_a) + 1, b = strlen(rr->rr_b) + 1;
-	size_t		 len = REVIEW_HEAD_SIZE + a + b;
-
-	memcpy(buf, rr, REVIEW_HEAD_SIZE);
-	memcpy(buf + REVIEW_HEAD_SIZE, rr->rr_a, a);
-	memcpy(buf + REVIEW_HEAD_SIZE + a, rr->rr_b, b);
-	if (len == sizeof(struct space_done) ||
-	    len == sizeof(struct git_apply_result))
-		buf[len++] = '\0';
-	request_data(r, buf, len);
-}
-
-/* A record of the review: checked, and passed on to the client. */
-static void
-review_rec(struct request *r, enum procid from, struct imsg *imsg)
-{
-	struct review_state	*rs = r->r_state;
-	struct git_review_rec	 rr;
-
-	if (imsg_get_data(imsg, &rr, sizeof(rr)) == -1 ||
-	    !review_rec_valid(&rr)) {
-		log_warnx("review: a record of kind %u spaced does not take",
-		    rr.rr_kind);
-		gitinst_distrust(r->r_qgit);
-		return;
-	}
-	if (rr.rr_kind == REVIEW_TIP)
-		strlcpy(rs->tip, rr.rr_commit, sizeof(rs->tip));
-	if (rr.rr_kind == REVIEW_COMMIT)
-		rs->ncommits++;
-	if (rr.rr_kind == REVIEW_PATH)
-		rs->npaths++;
-	if (rr.rr_kind == REVIEW_FLAG && strstr(rs->flagged, rr.rr_b) == NULL) {
-		if (rs->flagged[0] != '\0')
-			strlcat(rs->flagged, ",", sizeof(rs->flagged));
-		strlcat(rs->flagged, rr.rr_b, sizeof(rs->flagged));
-	}
-	review_send(r, &rr);
-}
-
 static void
 review_exec_done(struct request *r, enum procid from, struct imsg *imsg)
 {
@@ -630,7 +537,7 @@ review_exec_done(struct request *r, enum procid from, struct imsg *imsg)
 	char			 why[SPACE_DONE_MESSAGE_MAX];
 
 	space_done_take(from, imsg, &sd);
-	if (rs->step != RV_TRANSFER && rs->step != RV_TIPCHECK)
+	if (rs->step != RV_TRANSFER)
 		fatalx("%s: a done from %s out of turn", __func__,
 		    proc_title(from));
 	rs->exec_due = 0;
@@ -729,6 +636,7 @@ apply_result(struct request *r, enum procid from, struct imsg *imsg)
 		return;
 	}
 	rs->have_result = 1;
+	ar.ar_from = rs->reuse ? APPLY_FROM_REVIEW : APPLY_FROM_SPACE;
 	rs->result = ar;
 	request_data(r, &ar, sizeof(ar));
 }
@@ -766,6 +674,8 @@ apply_done(struct request *r, enum procid from, const struct space_done *sd)
 		review_fail(r, rs->code, rs->message);
 		return;
 	}
+	/* The kept review is used: the next apply goes the whole way. */
+	codeout_kept_forget(rs->id);
 	if (rs->result.ar_mode == APPLY_WORKTREE)
 		review_journal(r, "applied to the work tree");
 	else {
@@ -781,7 +691,7 @@ const struct answer_row review_answers[] = {
 	{ IMSG_GIT_SNAP, PROC_BIT(PROC_GIT), sizeof(struct git_snap), 0,
 	    review_snap },
 	{ IMSG_GIT_QR_REC, PROC_BIT(PROC_QUARANTINE),
-	    sizeof(struct git_review_rec), 0, review_rec },
+	    sizeof(struct git_review_batch), 0, review_rec },
 	{ IMSG_GIT_APPLY_HAVE, PROC_BIT(PROC_GIT),
 	    sizeof(struct git_apply_have), 0, apply_have },
 	{ IMSG_GIT_APPLY_RESULT, PROC_BIT(PROC_GIT),

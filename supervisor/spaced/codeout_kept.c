@@ -15,10 +15,11 @@
  */
 
 /*
- * Code out: what spaced remembers of the last check of each space's
- * quarantine, so that an apply of the same tip takes the store the
- * check left instead of bringing the work out again (docs/privsep.md,
- * "The quarantine's store between review and apply").
+ * Code out: what spaced remembers of each space's last review, so
+ * that the apply after it lands exactly the reviewed tip from the
+ * store the review left (docs/privsep.md, "The quarantine's store
+ * between review and apply"); and which request holds a space's
+ * quarantine folder now.
  */
 
 #include <sys/types.h>
@@ -29,8 +30,13 @@
 #include "spaced.h"
 
 #define KEPT_MAX	32	/* spaces; the oldest makes room */
+#define HOLD_MAX	64	/* code-out requests in flight */
 
 static struct codeout_kept	 kept[KEPT_MAX];
+static struct {
+	char		 h_id[SPACE_ID_SIZE];
+	uint32_t	 h_request;	/* 0: free */
+} hold[HOLD_MAX];
 
 static time_t
 kept_now(void)
@@ -41,7 +47,10 @@ kept_now(void)
 	return ts.tv_sec;
 }
 
-/* A check that passed: its user, space, repository, base, start, tip. */
+/*
+ * A review that passed: its user, space, repository, base, start and
+ * tip, until an apply uses it, a newer review, remove, or a restart.
+ */
 void
 codeout_kept_set(const struct codeout_kept *k)
 {
@@ -73,8 +82,7 @@ codeout_kept_find(uid_t uid, const char *id, const char *dir,
 			continue;
 		if (kept[i].ck_uid != uid || strcmp(kept[i].ck_dir, dir) ||
 		    strcmp(kept[i].ck_base, base) ||
-		    strcmp(kept[i].ck_start, start) ||
-		    kept_now() - kept[i].ck_at > CODEOUT_KEPT_SECONDS)
+		    strcmp(kept[i].ck_start, start))
 			return -1;
 		*k = kept[i];
 		return 0;
@@ -82,7 +90,7 @@ codeout_kept_find(uid_t uid, const char *id, const char *dir,
 	return -1;
 }
 
-/* remove, and a check that failed: nothing of the space is kept. */
+/* remove, a check that failed, an apply: nothing of the space is kept. */
 void
 codeout_kept_forget(const char *id)
 {
@@ -91,4 +99,33 @@ codeout_kept_forget(const char *id)
 	for (i = 0; i < KEPT_MAX; i++)
 		if (strcmp(kept[i].ck_id, id) == 0)
 			memset(&kept[i], 0, sizeof(kept[i]));
+}
+
+/*
+ * One code-out request per space at a time: they share the space's
+ * quarantine folder.  0: request holds it until it is freed (a request
+ * that is gone frees its slot); -1: another holds it, or no slot.
+ */
+int
+codeout_hold(const char *id, uint32_t request)
+{
+	size_t	 i, slot = HOLD_MAX;
+
+	for (i = 0; i < HOLD_MAX; i++) {
+		if (hold[i].h_request != 0 &&
+		    request_find(hold[i].h_request) == NULL)
+			hold[i].h_request = 0;
+		if (hold[i].h_request == 0) {
+			if (slot == HOLD_MAX)
+				slot = i;
+			continue;
+		}
+		if (strcmp(hold[i].h_id, id) == 0)
+			return -1;
+	}
+	if (slot == HOLD_MAX)
+		return -1;
+	strlcpy(hold[slot].h_id, id, sizeof(hold[slot].h_id));
+	hold[slot].h_request = request;
+	return 0;
 }

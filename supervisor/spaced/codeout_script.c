@@ -24,16 +24,17 @@
 /*
  * Run as the space user: $1 the project folder, $2 the start (the
  * host's id, never the space's ref), $3 the inner limit in seconds, $4
- * "pack" or "tip", $5 the output cap in bytes.  The pack (or the tip's
- * id, a line) goes to stdout, cut one byte past the cap so that the
- * exec's own cap names it and no git is left writing into a pipe no
- * one reads; 65: git would not add a path of the work tree (one it
- * reads as .git), and nothing comes out.  The agent's git directory is read for its
- * objects and HEAD only: the index, add and pack run against a git
- * directory of ours (alternates to the agent's objects), so no hook,
- * fsmonitor, filter or driver of the agent's config, info/attributes
- * or environment can run or change what is packed.  Ignored files
- * stay behind (the work tree's .gitignore files and info/exclude).
+ * the output cap in bytes.  The pack goes to stdout, cut one byte past
+ * the cap so that the exec's own cap names it and no git is left
+ * writing into a pipe no one reads; 65: git would not add a path of
+ * the work tree (one it reads as .git), and nothing comes out.  The
+ * agent's git directory is read for its objects, HEAD and index only:
+ * add and pack run against a git directory of ours (alternates to the
+ * agent's objects), so no hook, fsmonitor, filter or driver of the
+ * agent's config, info/attributes or environment can run or change
+ * what is packed.  Ignored files stay behind (the work tree's
+ * .gitignore files and info/exclude).  Whatever comes out is checked
+ * whole in the quarantine: nothing here is trusted.
  */
 const char codeout_script[] =
 	"exec env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/nonexistent "
@@ -41,44 +42,61 @@ const char codeout_script[] =
 	"GIT_TERMINAL_PROMPT=0 GIT_OPTIONAL_LOCKS=0 "
 	"GIT_AUTHOR_NAME=spaced GIT_AUTHOR_EMAIL=code-out@spaced.invalid "
 	"GIT_COMMITTER_NAME=spaced GIT_COMMITTER_EMAIL=code-out@spaced.invalid "
-	"GIT_AUTHOR_DATE='@0 +0000' GIT_COMMITTER_DATE='@0 +0000' "
 	"timeout -s KILL \"$3\" /bin/sh -c '\n"
 	"set -e\n"
-	"P=$1 S=$2 M=$3 C=$4\n"
+	"P=$1 S=$2 C=$3\n"
 	"cd \"$P\"\n"
 	"T=$(mktemp -d /tmp/spaced-code-out.XXXXXX)\n"
 	"trap \"rm -rf $T\" EXIT\n"
-	"git init -q --bare --template= \"$T/g\"\n"
-	"A=$(cd \"$P\" && cd \"$(git --git-dir=.git -c core.hooksPath=/dev/null "
-	"-c core.fsmonitor= rev-parse --git-path objects)\" && pwd -P)\n"
+	/* One run of the agent's git: where its objects are, HEAD, its tree. */
+	"git --git-dir=.git -c core.hooksPath=/dev/null -c core.fsmonitor= "
+	"rev-parse --git-path objects \"HEAD^{commit}\" \"HEAD^{tree}\" -- "
+	">\"$T/r\"\n"
+	"{ read -r A && read -r H && read -r HT; } <\"$T/r\"\n"
+	"case $A in /*) ;; *) A=$P/$A ;; esac\n"
+	/* A bare git directory of ours, as git init makes it, less a run. */
+	"mkdir -p \"$T/g/objects/info\" \"$T/g/refs\"\n"
+	"echo \"ref: refs/heads/m\" >\"$T/g/HEAD\"\n"
 	"echo \"$A\" >\"$T/g/objects/info/alternates\"\n"
 	"G=\"git --git-dir=$T/g --work-tree=$P -c core.hooksPath=/dev/null "
 	"-c core.fsmonitor= -c core.attributesFile=/dev/null "
 	"-c core.excludesFile=$P/.git/info/exclude -c core.autocrlf=false "
 	"-c core.safecrlf=false -c gc.auto=0 -c core.splitIndex=false "
 	"-c core.untrackedCache=false\"\n"
-	"H=$(git --git-dir=.git -c core.hooksPath=/dev/null -c core.fsmonitor= "
-	"rev-parse --verify -q HEAD^{commit})\n"
-	"export GIT_INDEX_FILE=$T/index\n"
+	"export GIT_INDEX_FILE=$T/index U=1\n"
 	/*
-	 * A tree git will not read into an index goes as committed.  The
-	 * tip mode starts from a copy of the agent's index, whose stat
-	 * data spares hashing every file: a tip equal to the kept one is
-	 * the only use of its answer, so a lying index gains nothing.
+	 * From a copy of the agent's index (its times kept, so that git's
+	 * racy-entry rule re-hashes a file changed in the index's second):
+	 * git trusts the same stat data for the agent's own commit -a, and
+	 * a file whose stat changed is hashed again, so only what changed
+	 * is read.  An index git cannot read here (split), or one that
+	 * hides files from add (assume-unchanged, skip-worktree), gives
+	 * way to HEAD's tree, every file hashed.  A lying index gains the
+	 * agent nothing it could not write into the file itself.
 	 */
-	"if [ \"$M\" = tip ] && [ -f .git/index ] && [ ! -L .git/index ] &&\n"
-	"  cp -p .git/index \"$T/index\" 2>/dev/null ||\n"
-	"  $G read-tree \"$H\" 2>/dev/null; then\n"
+	"if ! { [ -f .git/index ] && [ ! -L .git/index ] &&\n"
+	"  cp -p .git/index \"$T/index\" && $G ls-files -v >\"$T/v\" 2>&1 &&\n"
+	"  ! grep -q \"^[a-zS]\" \"$T/v\"; }; then\n"
+	"  rm -f \"$T/index\"\n"
+	"  $G read-tree \"$H\" 2>/dev/null || U=\n"
+	"fi\n"
+	/* A tree git will not read into an index goes as committed. */
+	"if [ -n \"$U\" ]; then\n"
 	"  $G add -A -- . || exit 65\n"
 	"  W=$($G write-tree)\n"
-	"  if [ \"$W\" != \"$($G rev-parse \"$H^{tree}\")\" ]; then\n"
-	"    H=$($G commit-tree \"$W\" -p \"$H\" -m \"spaced: uncommitted work\")\n"
-	"  fi\n"
 	"fi\n"
-	/* The uncommitted work's commit has fixed names and dates. */
-	"[ \"$M\" != tip ] || { echo \"$H\"; exit 0; }\n"
+	/*
+	 * The uncommitted work's commit: fixed names, HEAD's committer
+	 * date, so that the same work gives the same id.
+	 */
+	"if [ -n \"$U\" ] && [ \"$W\" != \"$HT\" ]; then\n"
+	"  $G log -1 --format=%cd --date=raw \"$H\" >\"$T/h\"\n"
+	"  read -r D Z <\"$T/h\"\n"
+	"  H=$(GIT_AUTHOR_DATE=\"@$D $Z\" GIT_COMMITTER_DATE=\"@$D $Z\" "
+	"$G commit-tree \"$W\" -p \"$H\" -m \"spaced: uncommitted work\")\n"
+	"fi\n"
 	"printf \"%s\\n^%s\\n\" \"$H\" \"$S\" |\n"
 	"  { $G pack-objects -q --revs --stdout --delta-base-offset ||\n"
 	"  echo $? >\"$T/failed\"; } | head -c \"$C\"\n"
 	"[ ! -s \"$T/failed\" ] || exit \"$(cat \"$T/failed\")\"\n"
-	"' spaced-code-out \"$1\" \"$2\" \"$4\" \"$5\"\n";
+	"' spaced-code-out \"$1\" \"$2\" \"$4\"\n";

@@ -503,8 +503,7 @@ const char	*review_start(struct request *, struct imsg *);
 const char	*apply_start(struct request *, struct imsg *);
 extern const struct answer_row review_answers[];
 extern const size_t review_state_size;
-/* codeout_kept.c: the last check of each space's quarantine */
-#define CODEOUT_KEPT_SECONDS	600
+/* codeout_kept.c: the last review of each space; who holds its folder */
 struct codeout_kept {
 	uid_t		 ck_uid;
 	char		 ck_id[SPACE_ID_SIZE];
@@ -520,6 +519,7 @@ void	 codeout_kept_set(const struct codeout_kept *);
 int	 codeout_kept_find(uid_t, const char *, const char *, const char *,
 	    const char *, struct codeout_kept *);
 void	 codeout_kept_forget(const char *);
+int	 codeout_hold(const char *, uint32_t);
 /* exec.c */
 const char	*exec_start(struct request *, struct imsg *);
 const char	*attach_start(struct request *, struct imsg *);

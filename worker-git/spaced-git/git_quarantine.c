@@ -40,6 +40,7 @@
 #include "log.h"
 #include "place_proto.h"
 #include "proc.h"
+#include "review_pack.h"
 #include "stream.h"
 #include "git_worker.h"
 #include "quarantine.h"
@@ -48,7 +49,6 @@
 #define QR_STORE	"store.git"	/* in the quarantine's folder */
 /* What the last check passed: base, start, tip and the space's pack. */
 #define QR_KEPT		QR_STORE "/spaced-kept"
-#define QR_KEPT_LEN	(4 * (GIT_OID_HEXSZ + 1))
 
 struct qr_in {
 	struct stream_rx	 qi_rx;
@@ -77,13 +77,24 @@ static struct {
 	const char		*qs_why;	/* the first refusal */
 	char			 qs_err[QR_STDERR_MAX];
 	size_t			 qs_errlen;
-	char			 qs_tip[GIT_OID_HEXSZ + 2];	/* GIT_QR_REUSE */
-	size_t			 qs_tiplen;
 } qs;
+
+/* The review's records, packed, as many a message as fit. */
+static struct git_review_batch	 qr_batch;
 
 static void
 qr_done(const char *code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+static void
+qr_batch_flush(void)
+{
+	if (qr_batch.rb_used == 0)
+		return;
+	imsg_compose_event(qs.qs_iev, IMSG_GIT_QR_REC, qs.qs_peerid, 0, -1,
+	    &qr_batch, sizeof(qr_batch));
+	memset(&qr_batch, 0, sizeof(qr_batch));
+}
 
 static void
 qr_done(const char *code, const char *fmt, ...)
@@ -91,6 +102,7 @@ qr_done(const char *code, const char *fmt, ...)
 	struct space_done	 sd;
 	va_list			 ap;
 
+	qr_batch_flush();
 	memset(&sd, 0, sizeof(sd));
 	sd.sd_exit = -1;
 	if (code != NULL) {
@@ -106,8 +118,15 @@ qr_done(const char *code, const char *fmt, ...)
 static void
 qr_send_rec(const struct git_review_rec *rr)
 {
-	imsg_compose_event(qs.qs_iev, IMSG_GIT_QR_REC, qs.qs_peerid, 0, -1,
-	    rr, sizeof(*rr));
+	size_t	 n;
+
+	if ((n = review_rec_pack(rr, qr_batch.rb_data + qr_batch.rb_used,
+	    sizeof(qr_batch.rb_data) - qr_batch.rb_used)) == 0) {
+		qr_batch_flush();
+		n = review_rec_pack(rr, qr_batch.rb_data,
+		    sizeof(qr_batch.rb_data));
+	}
+	qr_batch.rb_used += n;
 }
 
 /* The previous operation's packs go: each starts from an empty store. */
@@ -126,100 +145,35 @@ qr_store_empty(void)
 }
 
 /*
- * The store just checked stays for apply (docs/privsep.md): its ids
- * in a file beside the packs, replaced whole or not at all.
+ * GIT_QR_REUSE: the store the review left, when its record holds the
+ * base, start and tip spaced kept of that review; into qk.
  */
-static void
-qr_kept_write(const git_oid *base, const git_oid *start, const git_oid *tip,
-    const char *pack)
-{
-	char	 b[GIT_OID_HEXSZ + 1], s[GIT_OID_HEXSZ + 1];
-	char	 t[GIT_OID_HEXSZ + 1], line[QR_KEPT_LEN + 1];
-	int	 fd, len;
-
-	git_oid_tostr(b, sizeof(b), base);
-	git_oid_tostr(s, sizeof(s), start);
-	git_oid_tostr(t, sizeof(t), tip);
-	len = snprintf(line, sizeof(line), "%s %s %s %s\n", b, s, t, pack);
-	if (len != QR_KEPT_LEN)
-		return;
-	if ((fd = open(QR_KEPT ".new", O_WRONLY | O_CREAT | O_TRUNC |
-	    O_NOFOLLOW | O_CLOEXEC, 0600)) == -1)
-		return;
-	if (write(fd, line, len) != len || close(fd) == -1 ||
-	    rename(QR_KEPT ".new", QR_KEPT) == -1)
-		(void)unlink(QR_KEPT ".new");
-}
-
-static int
-hex_field(const char *p, git_oid *id)
-{
-	char	 hex[GIT_OID_HEXSZ + 1];
-	size_t	 i;
-
-	for (i = 0; i < GIT_OID_HEXSZ; i++)
-		if (!((p[i] >= '0' && p[i] <= '9') ||
-		    (p[i] >= 'a' && p[i] <= 'f')))
-			return -1;
-	memcpy(hex, p, GIT_OID_HEXSZ);
-	hex[GIT_OID_HEXSZ] = '\0';
-	return git_oid_fromstr(id, hex) == 0 ? 0 : -1;
-}
-
-/* The kept check, when it is of this base, start and tip: into qk. */
 static const char *
-qr_kept_take(const git_oid *base, const git_oid *start, const git_oid *tip)
+qr_reuse(const struct git_qr_req *qq)
 {
-	char	 line[QR_KEPT_LEN + 1];
-	git_oid	 id[4];
-	ssize_t	 n;
-	int	 fd, i;
+	struct qr_kept	 k;
+	git_oid		 base, start, tip;
+	const char	*why;
 
-	if ((fd = open(QR_KEPT, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1)
-		return "no checked store is kept";
-	n = read(fd, line, sizeof(line));
-	close(fd);
-	if (n != QR_KEPT_LEN || line[QR_KEPT_LEN - 1] != '\n')
-		return "the kept store's record is not whole";
-	for (i = 0; i < 4; i++)
-		if (hex_field(line + i * (GIT_OID_HEXSZ + 1), &id[i]) == -1 ||
-		    (i < 3 && line[(i + 1) * (GIT_OID_HEXSZ + 1) - 1] != ' '))
-			return "the kept store's record is not whole";
-	if (!git_oid_equal(&id[0], base) || !git_oid_equal(&id[1], start))
-		return "the kept store is of another base or start";
-	if (!git_oid_equal(&id[2], tip))
-		return "the space's tip moved since the check";
+	if (git_oid_fromstr(&base, qq->qq_base) != 0 ||
+	    git_oid_fromstr(&start, qq->qq_start) != 0 ||
+	    git_oid_fromstr(&tip, qq->qq_tip) != 0)
+		return "the base, start or tip is not an object id";
+	if ((why = qr_kept_take(QR_KEPT, &base, &start, &tip, &k)) != NULL)
+		return why;
 	memset(&qk, 0, sizeof(qk));
-	qk.qk_base = *base;
-	qk.qk_start = *start;
-	qk.qk_tip = id[2];
-	memcpy(qk.qk_res.qr_pack, line + 3 * (GIT_OID_HEXSZ + 1),
-	    GIT_OID_HEXSZ);
+	qk.qk_base = k.qk_base;
+	qk.qk_start = k.qk_start;
+	qk.qk_tip = k.qk_tip;
+	memcpy(qk.qk_res.qr_pack, k.qk_pack, sizeof(qk.qk_res.qr_pack));
 	qk.qk_valid = 1;
 	return NULL;
-}
-
-/* GIT_QR_REUSE: the space's tip, then the kept store if it is the one. */
-static const char *
-qr_reuse(void)
-{
-	git_oid	 base, start, tip;
-
-	if (qs.qs_tiplen != GIT_OID_HEXSZ + 1 ||
-	    qs.qs_tip[GIT_OID_HEXSZ] != '\n' || hex_field(qs.qs_tip, &tip) ==
-	    -1)
-		return "the space's tip is not one object id";
-	if (git_oid_fromstr(&base, qs.qs_req.qq_base) != 0 ||
-	    git_oid_fromstr(&start, qs.qs_req.qq_start) != 0)
-		return "the base or start is not an object id";
-	return qr_kept_take(&base, &start, &tip);
 }
 
 static void
 qr_end(void)
 {
-	if (qs.qs_req.qq_base_stream != 0)
-		worker_stream_unregister(qs.qs_req.qq_base_stream);
+	worker_stream_unregister(qs.qs_req.qq_base_stream);
 	worker_stream_unregister(qs.qs_req.qq_space_stream);
 	if (qs.qs_base.qi_live)
 		qr_feed_free(&qs.qs_base.qi_feed);
@@ -246,16 +200,6 @@ qr_settle(void)
 
 	if (!qs.qs_base.qi_ended || !qs.qs_space.qi_ended)
 		return;
-	if (qs.qs_req.qq_flags & GIT_QR_REUSE) {
-		if (qs.qs_why == NULL)
-			qr_refuse(qr_reuse());
-		if (qs.qs_why != NULL)
-			qr_done(ERR_CODE_OUT_FAILED, "%s", qs.qs_why);
-		else
-			qr_done(NULL, NULL);
-		qr_end();
-		return;
-	}
 	if (qs.qs_why == NULL &&
 	    (qr_feed_finish(&qs.qs_base.qi_feed, &qs.qs_base.qi_res,
 	    &why) == -1 || qr_feed_finish(&qs.qs_space.qi_feed,
@@ -280,7 +224,8 @@ qr_settle(void)
 		qk.qk_res = qs.qs_space.qi_res;
 	}
 	if (qs.qs_why == NULL)
-		qr_kept_write(&base, &start, &tip, qs.qs_space.qi_res.qr_pack);
+		qr_kept_write(QR_KEPT, &base, &start, &tip,
+		    qs.qs_space.qi_res.qr_pack);
 	if (qs.qs_why != NULL) {
 		policy_escape(err, sizeof(err), qs.qs_err, qs.qs_errlen);
 		qr_done(ERR_CODE_OUT_REFUSED, "%s%s%s", qs.qs_why,
@@ -321,15 +266,6 @@ qr_take(struct qr_in *in, const uint8_t *data, size_t len)
 		}
 		data++;
 		len--;
-	}
-	if (qs.qs_req.qq_flags & GIT_QR_REUSE) {
-		if (len > sizeof(qs.qs_tip) - qs.qs_tiplen)
-			qr_refuse("the space's tip is not one object id");
-		else {
-			memcpy(qs.qs_tip + qs.qs_tiplen, data, len);
-			qs.qs_tiplen += len;
-		}
-		return;
 	}
 	if (qs.qs_why == NULL && in->qi_live && len > 0 &&
 	    qr_feed_data(&in->qi_feed, data, len, &why) == -1)
@@ -394,32 +330,35 @@ qr_serve(struct imsgev *iev, struct imsg *imsg)
 {
 	struct git_qr_req	 qq;
 	const char		*why = NULL;
-	int			 reuse;
 
 	if (imsg_get_data(imsg, &qq, sizeof(qq)) == -1 ||
 	    memchr(qq.qq_space, '\0', sizeof(qq.qq_space)) == NULL ||
 	    memchr(qq.qq_base, '\0', sizeof(qq.qq_base)) == NULL ||
 	    memchr(qq.qq_start, '\0', sizeof(qq.qq_start)) == NULL ||
-	    qq.qq_space_stream == 0 || qs.qs_busy)
+	    memchr(qq.qq_tip, '\0', sizeof(qq.qq_tip)) == NULL || qs.qs_busy)
 		fatalx("%s: bad quarantine request", __func__);
-	reuse = (qq.qq_flags & GIT_QR_REUSE) != 0;
-	if (reuse ? qq.qq_base_stream != 0 : (qq.qq_base_stream == 0 ||
-	    qq.qq_base_stream == qq.qq_space_stream))
+	qk.qk_valid = 0;
+	if (qq.qq_flags & GIT_QR_REUSE) {
+		/* No stream: the store stays as the review left it. */
+		if (qq.qq_base_stream != 0 || qq.qq_space_stream != 0)
+			fatalx("%s: bad quarantine request", __func__);
+		qs.qs_iev = iev;
+		qs.qs_peerid = imsg_get_peerid(imsg);
+		if ((why = qr_reuse(&qq)) != NULL)
+			qr_done(ERR_CODE_OUT_FAILED, "%s: review again", why);
+		else
+			qr_done(NULL, NULL);
+		memset(&qs, 0, sizeof(qs));
+		return;
+	}
+	if (qq.qq_space_stream == 0 || qq.qq_base_stream == 0 ||
+	    qq.qq_base_stream == qq.qq_space_stream)
 		fatalx("%s: bad quarantine request", __func__);
 	qs.qs_busy = 1;
-	qk.qk_valid = 0;
 	qs.qs_iev = iev;
 	qs.qs_peerid = imsg_get_peerid(imsg);
 	qs.qs_req = qq;
 	qr_caps_default(&qs.qs_caps);
-	if (reuse) {
-		/* The store stays as the last check left it. */
-		qs.qs_base.qi_ended = 1;
-		if (qr_in_begin(&qs.qs_space, qq.qq_space_stream, 1, &why) ==
-		    -1)
-			qr_refuse(why);
-		return;
-	}
 	(void)unlink(QR_KEPT);
 	qr_store_empty();
 	if (git_repository_init(&qs.qs_repo, QR_STORE, 1) != 0)

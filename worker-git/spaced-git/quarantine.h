@@ -96,6 +96,17 @@ int	 qr_pack_out(git_repository *, const struct qr_out *,
 int	 qr_commits(git_repository *, const struct qr_result *,
 	    const git_oid *, git_oid **, size_t *, const char **);
 /* qr_review.c: the checks, and the review sent as records */
+/* qr_kept.c: the record of the store a check left */
+#define QR_KEPT_LEN	(4 * (GIT_OID_HEXSZ + 1))
+struct qr_kept {
+	git_oid		 qk_base, qk_start, qk_tip;
+	char		 qk_pack[GIT_OID_HEXSZ + 1];
+};
+int	 qr_kept_parse(const char *, size_t, struct qr_kept *);
+void	 qr_kept_write(const char *, const git_oid *, const git_oid *,
+	    const git_oid *, const char *);
+const char *qr_kept_take(const char *, const git_oid *, const git_oid *,
+	    const git_oid *, struct qr_kept *);
 struct git_review_rec;
 typedef void	qr_send_fn(const struct git_review_rec *);
 int	 qr_review(git_repository *, const git_oid *, const git_oid *,
