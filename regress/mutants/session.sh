@@ -25,5 +25,9 @@ mutant_expect "SIGTERM: the local terminal"
 mutant "a signal that ends spacectl leaves the terminal raw" \
     supervisor/spacectl/spacectl_tty.c \
     "(void)sigaction(fatal[i], &sa, NULL); => ;"
+mutant_expect "stdin a pipe: its end ends cat"
+mutant "exec -t does not pass a piped stdin's end on" \
+    supervisor/spacectl/spacectl_exec.c \
+    "if (xc->xc_eof_room > 0) => if (xc->xc_eof_room > 2)"
 
 mutants_end
