@@ -21,7 +21,7 @@ mutant() {
 mutant "$MUTANT_CONTROL" GNUmakefile ""
 mutant_expect 'reaches the store with no journal asked'
 mutant "the follow never collects" supervisor/spaced/collect.c \
-    "if ((r = collect_start(f->f_uid, f->f_id, f->f_since)) ==\n\t\t    NULL) => if (1)"
+    "if ((r = collect_start(row, f->f_uid, f->f_id,\n\t\t    f->f_since[row])) == NULL) => if (1)"
 mutant_expect 'just before a stop is in the store'
 mutant "a stop does not collect first" supervisor/spaced/space.c \
     "collect_then(r, cs.cs_id, stop_resume); => stop_resume(r);"
