@@ -414,12 +414,13 @@ fill_run(struct fill_result *res)
 }
 
 static void
-answer(const char *code, const char *msg, int filled)
+answer(const char *code, const char *msg, int filled, int pruned)
 {
 	struct tools_done	 td;
 	size_t			 i;
 
 	memset(&td, 0, sizeof(td));
+	td.td_pruned = pruned;
 	strlcpy(td.td_done.sd_code, code, sizeof(td.td_done.sd_code));
 	strlcpy(td.td_done.sd_message, msg, sizeof(td.td_done.sd_message));
 	td.td_done.sd_exit = -1;
@@ -441,6 +442,77 @@ answer(const char *code, const char *msg, int filled)
 	fl.answer = -1;
 }
 
+/* Whether a running space has dir at /opt/spaced-tools (its inode). */
+static int
+folder_mounted(const struct stat *dir)
+{
+	char		 path[64];
+	struct dirent	*de;
+	struct stat	 st;
+	pid_t		 init;
+	DIR		*d;
+	int		 found = 0;
+
+	if ((d = opendir(ns_state())) == NULL)
+		return 1;	/* not known: kept */
+	while (!found && (de = readdir(d)) != NULL) {
+		if (!space_id_valid(de->d_name) ||
+		    (init = ns_pid_read(de->d_name, "init")) <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/root" SPACE_TOOLS_DIR,
+		    (int)init);
+		/* A space that cannot be looked at keeps every folder. */
+		if (stat(path, &st) == -1)
+			found = errno != ENOENT;
+		else
+			found = st.st_dev == dir->st_dev &&
+			    st.st_ino == dir->st_ino;
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * After a new fill, as the Docker place prunes its volumes: the owner's
+ * folders of other keys that no running space has mounted.  A stopped
+ * space takes the current tools at its start.
+ */
+static int
+prune_others(void)
+{
+	char		 dir[PATH_MAX], prefix[TOOLS_MSG_VOLUME_MAX];
+	struct dirent	*de;
+	struct stat	 st;
+	size_t		 plen;
+	DIR		*d;
+	int		 n = 0;
+
+	plen = strlen(fl.te.te_volume) - strlen(fl.te.te_key);
+	if (plen >= sizeof(prefix) ||
+	    strcmp(fl.te.te_volume + plen, fl.te.te_key) != 0 ||
+	    (size_t)snprintf(dir, sizeof(dir), "%s/%s", ns_state(),
+	    NS_TOOLS_DIR) >= sizeof(dir) || (d = opendir(dir)) == NULL)
+		return 0;
+	strlcpy(prefix, fl.te.te_volume, plen + 1);
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, prefix, plen) != 0 ||
+		    strcmp(de->d_name, fl.te.te_volume) == 0 ||
+		    !tools_key_valid(de->d_name + plen) ||
+		    fstatat(dirfd(d), de->d_name, &st,
+		    AT_SYMLINK_NOFOLLOW) == -1 || !S_ISDIR(st.st_mode) ||
+		    folder_mounted(&st))
+			continue;
+		if ((size_t)snprintf(dir, sizeof(dir), "%s/%s/%s", ns_state(),
+		    NS_TOOLS_DIR, de->d_name) < sizeof(dir) &&
+		    ns_rm_tree(dir) == 0) {
+			log_info("tools: %s pruned", de->d_name);
+			n++;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
 static void
 fill_answer(int fd, short ev, void *arg)
 {
@@ -453,14 +525,16 @@ fill_answer(int fd, short ev, void *arg)
 	    memchr(res.code, '\0', sizeof(res.code)) == NULL ||
 	    memchr(res.msg, '\0', sizeof(res.msg)) == NULL) {
 		answer(ERR_TOOLS_FILL_FAILED, "the fill ended without a word",
-		    0);
+		    0, 0);
 		return;
 	}
-	if (res.code[0] != '\0')
+	if (res.code[0] != '\0') {
 		log_warnx("tools: %s: %s", fl.te.te_volume, res.msg);
-	else
-		log_info("tools: %s filled", fl.te.te_volume);
-	answer(res.code, res.msg, 1);
+		answer(res.code, res.msg, 1, 0);
+		return;
+	}
+	log_info("tools: %s filled", fl.te.te_volume);
+	answer(res.code, res.msg, 1, prune_others());
 }
 
 /*
@@ -514,7 +588,7 @@ fill_start(void)
 
 	if (marker_read(fl.te.te_volume, fl.te.te_key) ==
 	    TOOLS_VERDICT_FILLED) {
-		answer("", "", 0);
+		answer("", "", 0, 0);
 		return;
 	}
 	if (file_find(TOOLS_FILE_FILLER, 0) == NULL ||
@@ -522,7 +596,7 @@ fill_start(void)
 	    NS_TOOLS_DIR) >= sizeof(dir) ||
 	    (mkdir(dir, 0755) == -1 && errno != EEXIST) ||
 	    pipe2(p, O_CLOEXEC) == -1) {
-		answer(ERR_TOOLS_FILL_FAILED, "the fill cannot start", 0);
+		answer(ERR_TOOLS_FILL_FAILED, "the fill cannot start", 0, 0);
 		return;
 	}
 	log_info("tools: filling %s", fl.te.te_volume);
@@ -531,7 +605,7 @@ fill_start(void)
 	case -1:
 		close(p[0]);
 		close(p[1]);
-		answer(ERR_INTERNAL, "fork", 0);
+		answer(ERR_INTERNAL, "fork", 0, 0);
 		return;
 	case 0:
 		close(p[0]);
@@ -614,7 +688,7 @@ ns_tools_file(uint32_t peerid, struct imsg *imsg)
 		if (fd != -1)
 			close(fd);
 		answer(ERR_TOOLS_FILL_FAILED, "a file of the fill is not "
-		    "what spaced hashed", 0);
+		    "what spaced hashed", 0, 0);
 		return;
 	}
 	fl.files[fl.nfiles].fd = fd;
