@@ -123,6 +123,10 @@ struct sp {
 	char			 net_subnet[NETPOOL_CIDR_MAX];
 	uint8_t			 net_used[NETPOOL_BITMAP];
 	int			 net_tries;
+	/* create's place among the owner's creates (space_inflight.c) */
+	int			 counting;	/* its listing under way */
+	int			 held;		/* past its count */
+	int			 made;		/* answered done */
 	/* a failed create: what it answers once the rollback is done */
 	int			 names_free;	/* a failure rolls back */
 	int			 rolling_back;
@@ -224,6 +228,13 @@ enum docker_next sp_fail(struct docker_req *, struct sp *, const char *code,
 	    const char *message, int interrupted, struct docker_call *);
 enum docker_next branch_answer(struct docker_req *, struct sp *,
 	    const char *, const char *, int);
+
+/* space_inflight.c: an owner's creates past their count. */
+void		 inflight_count_begin(struct sp *);
+void		 inflight_count_end(struct sp *);
+const char	*inflight_next(const char *owner, const void **cursor);
+void		 inflight_hold(struct sp *);
+void		 inflight_release(struct sp *);
 
 /* space_create.c: the branches and the token, for the children. */
 enum docker_next gk_joined(struct docker_req *, struct sp *,

@@ -138,6 +138,7 @@ count_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 	label_filter(sp, NULL, f, sizeof(f));
 	sp_call(sp, next, "GET", SP_LIST_CAP, "/containers/json?all=1&"
 	    "filters=%s", f);
+	inflight_count_begin(sp);
 	return DOCKER_CALL;
 }
 
@@ -153,15 +154,32 @@ owned_space_id(struct sp *sp, const json_t *c)
 	return json_string_value(json_object_get(labels, LABEL_ID));
 }
 
+/* Whether the listing holds a space container of the owner with id. */
+static int
+listed(struct sp *sp, json_t *o, const char *id)
+{
+	const char	*lid;
+	json_t		*e;
+	size_t		 i;
+
+	json_array_foreach(o, i, e)
+		if ((lid = owned_space_id(sp, e)) != NULL &&
+		    strcmp(lid, id) == 0)
+			return 1;
+	return 0;
+}
+
 static enum docker_next
 count_take(struct docker_req *rq, struct sp *sp,
     const struct docker_parser *p, struct docker_call *next)
 {
 	json_t		*o, *e;
 	const char	*id, *prev;
+	const void	*cursor = NULL;
 	size_t		 i, j, n = 0;
 	char		 msg[SPACE_DONE_MESSAGE_MAX];
 
+	inflight_count_end(sp);
 	o = listing(p);
 	if (!json_is_array(o)) {
 		json_decref(o);
@@ -183,6 +201,10 @@ count_take(struct docker_req *rq, struct sp *sp,
 		if (j == i)
 			n++;
 	}
+	/* And the owner's creates past this count, not listed yet. */
+	while ((id = inflight_next(sp->sq.sq_owner, &cursor)) != NULL)
+		if (!listed(sp, o, id))
+			n++;
 	json_decref(o);
 	if (sp->sq.sq_spaces_max > 0 && n >= sp->sq.sq_spaces_max) {
 		snprintf(msg, sizeof(msg), "%zu spaces already, %u at most "
@@ -191,8 +213,9 @@ count_take(struct docker_req *rq, struct sp *sp,
 		done(rq, ERR_TOO_MANY_SPACES, msg, 0);
 		return DOCKER_DONE;
 	}
-	/* From here on a failure rolls back. */
+	/* From here on a failure rolls back; the slot is held till the end. */
 	sp->names_free = 1;
+	inflight_hold(sp);
 	return SP_ADVANCE;	/* the runtime volume (space_runtime.c) */
 }
 
@@ -334,6 +357,7 @@ gk_branch_start(struct docker_req *rq, const void *data, size_t len,
 	sp->nres = 0;
 	sp->child = NULL;
 	sp->child_running = sp->child_done = sp->rt_holder = 0;
+	sp->counting = sp->held = 0;	/* the parent's */
 	sp->branch = 1;
 	/* hp points into the state it belongs to: this one now */
 	sp_params(sp);
@@ -600,6 +624,7 @@ token_joined(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 		return DOCKER_WAIT;
 	send_info(rq, &sp->meta, "running", "running", NULL, 0, 0);
 	done(rq, "", NULL, 0);
+	sp->made = 1;
 	return DOCKER_DONE;
 }
 

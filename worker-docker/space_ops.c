@@ -303,6 +303,7 @@ sp_free(void *state)
 {
 	struct sp	*sp = state;
 
+	inflight_release(sp);
 	free(sp->res);
 	free(sp->child);
 	explicit_bzero(sp->token, sizeof(sp->token));

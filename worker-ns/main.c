@@ -158,6 +158,9 @@ ns_dispatch(struct imsgev *iev, struct imsg *imsg)
 	case IMSG_TOOLS_FILE:
 		ns_tools_file(imsg_get_peerid(imsg), imsg);
 		break;
+	case IMSG_TOOLS_LIST_REQ:
+		ns_tools_list(imsg_get_peerid(imsg), imsg);
+		break;
 	default:
 		fatalx("%s: unexpected imsg %u", __func__, type);
 	}

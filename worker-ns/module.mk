@@ -8,3 +8,5 @@ $(B)/libexec/spaced/spaced-ns: $(NS_OBJS) $(B)/libcommon.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 BINS		+= $(B)/libexec/spaced/spaced-ns
+# A filled tools tree made root's: unit-tested without the rest.
+UNIT_LINK_spaced-ns := $(B)/worker-ns/ns_own.o

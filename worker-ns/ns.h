@@ -118,10 +118,8 @@ struct ns_tty {
 pid_t		 ns_enter_exec(const struct ns_space *, int target,
 		    pid_t target_pid, char *const argv[], int fds[3],
 		    const struct ns_tty *);
-int		 ns_enter(const struct ns_space *, int target,
-		    pid_t target_pid, const char **what);
-int		 ns_enter_ns(const struct ns_space *, int target,
-		    pid_t target_pid, const char **what);
+int		 ns_enter_ns(int target, int pidfd, const char **what);
+int		 ns_pidfd(pid_t);
 __dead void	 ns_command(const struct ns_space *, int target,
 		    char *const argv[], int life, const struct ns_tty *);
 void		 ns_close_others(int, int, int);
@@ -152,7 +150,7 @@ void		 ns_filter_worker(void);
 /* ns_ops.c: a space's processes, for the tools' one-shot too */
 int		 ns_space_run(const struct ns_space *, const struct ns_launch *,
 		    char *err, size_t len);
-void		 ns_end_all(const char *id);
+int		 ns_end_all(const char *id);
 int		 ns_make_dir(const char *id, const char *leaf, uid_t owner,
 		    mode_t);
 int		 ns_space_new(struct ns_space *, uint64_t memory);
@@ -164,8 +162,13 @@ int		 ns_space_new(struct ns_space *, uint64_t memory);
 void		 ns_tools_ensure(uint32_t peerid, struct imsg *);
 void		 ns_tools_file(uint32_t peerid, struct imsg *);
 void		 ns_tools_base(struct event_base *);
+void		 ns_tools_list(uint32_t peerid, struct imsg *);
+/* ns_own.c: a filled tools tree made root's, no link followed */
+int		 ns_own_mode(const char *path);
+int		 ns_own_tree(const char *dir);
 /* ns_agent.c: the tools' folder of a volume name, the token */
 int		 ns_tools_path(char *, size_t, const char *volume);
+int		 ns_stdin_fds(int out, int fds[3], int *in);
 int		 ns_run_stdin(const struct ns_space *, int target, pid_t,
 		    char *const argv[], const char *in, size_t len);
 int		 ns_token_write(const struct ns_space *, pid_t,

@@ -48,38 +48,55 @@ ns_tools_path(char *buf, size_t len, const char *volume)
 }
 
 /*
+ * fds for ns_enter_exec: a pipe on stdin, whose write end is *in, and
+ * out on stdout and stderr (/dev/null when out is -1).  The caller
+ * closes fds[0] and fds[1] once the command has them; out is theirs.
+ */
+int
+ns_stdin_fds(int out, int fds[3], int *in)
+{
+	int	 p[2];
+
+	if (out == -1 && (out = open("/dev/null", O_RDWR | O_CLOEXEC)) == -1)
+		return -1;
+	if (pipe2(p, O_CLOEXEC) == -1) {
+		close(out);
+		return -1;
+	}
+	fds[0] = p[0];
+	fds[1] = fds[2] = out;
+	*in = p[1];
+	return 0;
+}
+
+#define NS_RUN_STDIN_MS	(10 * 1000)
+
+/*
  * A command in the space with bytes on its stdin, waited for: 0 when it
  * exited 0.  The bytes go through a pipe, never argv or environment.
  */
-#define NS_RUN_STDIN_MS	(10 * 1000)
 int
 ns_run_stdin(const struct ns_space *ns, int target, pid_t target_pid,
     char *const argv[], const char *in, size_t len)
 {
-	int	 p[2], fds[3], null, status, i;
+	int	 wr, fds[3], status, i;
 	pid_t	 pid, w;
 	ssize_t	 n;
 
-	if ((null = open("/dev/null", O_RDWR | O_CLOEXEC)) == -1)
+	if (ns_stdin_fds(-1, fds, &wr) == -1)
 		return -1;
-	if (pipe2(p, O_CLOEXEC) == -1) {
-		close(null);
-		return -1;
-	}
-	fds[0] = p[0];
-	fds[1] = fds[2] = null;
 	pid = ns_enter_exec(ns, target, target_pid, argv, fds, NULL);
-	close(p[0]);
-	close(null);
+	close(fds[0]);
+	close(fds[1]);
 	while (pid != -1 && len > 0) {
-		if ((n = write(p[1], in, len)) == -1 && errno == EINTR)
+		if ((n = write(wr, in, len)) == -1 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
 		in += n;
 		len -= n;
 	}
-	close(p[1]);
+	close(wr);
 	if (pid == -1)
 		return -1;
 	/* The space can stop the command (kill -STOP): 10 s at most. */

@@ -63,6 +63,7 @@ struct nx {
 	struct event		 timer;
 	int			 timed_out;
 	int			 too_large;
+	int			 busy;		/* its helper took no more */
 	struct event_base	*base;
 };
 
@@ -278,7 +279,10 @@ nx_finish(struct nx *x)
 	}
 	code = WIFEXITED(x->status) ? WEXITSTATUS(x->status) :
 	    128 + WTERMSIG(x->status);
-	if (x->timed_out)
+	if (x->busy)
+		ns_done(x->peerid, ERR_BUSY, "the space's exec helper takes "
+		    "no more commands now", -1);
+	else if (x->timed_out)
 		ns_done(x->peerid, ERR_TIMEOUT, "the command ran past its "
 		    "time", -1);
 	else if (x->too_large)
@@ -502,6 +506,7 @@ ns_exec_start(uint32_t peerid, struct imsg *imsg)
 	char				*argv[SPACE_EXEC_ARGC_MAX + 4];
 	struct nx			*x;
 	int				 in[2], out[2], err[2], fds[3], sp[2];
+	int				 rc;
 	struct ns_tty			 tty;
 	size_t				 i, slot;
 	pid_t				 target = 0;
@@ -589,10 +594,11 @@ ns_exec_start(uint32_t peerid, struct imsg *imsg)
 	if (se.se_target)
 		x->pid = ns_enter_exec(&ns, se.se_target, target, argv, fds,
 		    sp[1] != -1 ? &tty : NULL);
-	else if (ns_helper_exec(&ns, target, argv, fds, sp[1] != -1 ?
+	else if ((rc = ns_helper_exec(&ns, target, argv, fds, sp[1] != -1 ?
 	    &tty : NULL, nx_ended, x, &x->token, errmsg,
-	    sizeof(errmsg)) == -1) {
+	    sizeof(errmsg))) < 0) {
 		log_warnx("exec in %s: %s", ns.ns_id, errmsg);
+		x->busy = rc == -2;
 		x->pid = -1;
 	}
 	close(in[0]);

@@ -25,6 +25,7 @@
 #include <sys/prctl.h>
 #include <sys/queue.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -35,6 +36,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +74,9 @@ struct nh_wait {
 struct helper {
 	TAILQ_ENTRY(helper)	 h_entry;
 	char			 h_id[SPACE_ID_SIZE];
-	pid_t			 h_init;	/* the pid 1 it entered by */
+	int			 h_pidfd;	/* the helper's, to kill it */
+	pid_t			 h_init;	/* the pid 1 it enters by */
+	int			 h_entered;	/* its word came */
 	int			 h_sock;
 	struct event		 h_ev;
 	struct nh_wait		 h_wait[NH_RUNS];
@@ -206,6 +210,35 @@ nh_kill(uint32_t token, struct nh_run *run)
 			kill(run[i].r_pid, SIGKILL);
 }
 
+/* The pidfd of the space's pid 1, spaced-ns's first word; -1 on EOF. */
+static int
+nh_pidfd(int sock)
+{
+	pid_t		 init;
+	struct msghdr	 msg;
+	struct iovec	 iov = { &init, sizeof(init) };
+	struct cmsghdr	*c;
+	union {
+		struct cmsghdr	 hdr;
+		char		 buf[CMSG_SPACE(sizeof(int))];
+	}		 cm;
+	int		 fd;
+
+	memset(&msg, 0, sizeof(msg));
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	msg.msg_control = cm.buf;
+	msg.msg_controllen = sizeof(cm.buf);
+	if (recvmsg(sock, &msg, MSG_CMSG_CLOEXEC) != sizeof(init) ||
+	    (msg.msg_flags & (MSG_CTRUNC | MSG_TRUNC)) ||
+	    (c = CMSG_FIRSTHDR(&msg)) == NULL ||
+	    c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
+	    c->cmsg_len != CMSG_LEN(sizeof(int)))
+		return -1;
+	memcpy(&fd, CMSG_DATA(c), sizeof(fd));
+	return fd;
+}
+
 /* One request; EOF or anything malformed ends the helper. */
 static void
 nh_read(const struct ns_space *ns, int sock, struct nh_run *run,
@@ -286,21 +319,35 @@ ns_helper_base(struct event_base *base)
 	nh_base = base;
 }
 
-/* Its commands end as killed: the helper, and they with it, are gone. */
+/* SIGKILL by its pidfd: a pid reaped meanwhile could be another's. */
+static void
+helper_signal(struct helper *h)
+{
+	(void)syscall(SYS_pidfd_send_signal, h->h_pidfd, SIGKILL, NULL, 0);
+}
+
+/*
+ * Its commands end as killed: the helper, and they with it (their death
+ * signal), are gone.  Before it entered, nothing ran: 126, as a failed
+ * fork.  SIGKILL too, since a stopped helper never reads its EOF.
+ */
 static void
 helper_drop(struct helper *h)
 {
 	struct nh_wait	 w;
 	size_t		 i;
+	int		 status = h->h_entered ? SIGKILL : 126 << 8;
 
 	TAILQ_REMOVE(&helpers, h, h_entry);
 	event_del(&h->h_ev);
 	close(h->h_sock);
+	helper_signal(h);
+	close(h->h_pidfd);
 	for (i = 0; i < NH_RUNS; i++) {
 		w = h->h_wait[i];
 		h->h_wait[i].w_ended = NULL;
 		if (w.w_ended != NULL)
-			w.w_ended(w.w_arg, SIGKILL);
+			w.w_ended(w.w_arg, status);
 	}
 	free(h);
 }
@@ -322,6 +369,10 @@ helper_answer(int fd, short ev, void *arg)
 		helper_drop(h);
 		return;
 	}
+	if (an.an_token == 0) {
+		h->h_entered = 1;	/* in the space: its first word */
+		return;
+	}
 	for (i = 0; i < NH_RUNS; i++)
 		if (h->h_wait[i].w_ended != NULL &&
 		    h->h_wait[i].w_token == an.an_token) {
@@ -334,10 +385,11 @@ helper_answer(int fd, short ev, void *arg)
 
 /*
  * A helper that joins the space's groups at once and then waits for the
- * pid 1 to enter by (helper_enter): a join of a v1 group waits out an
- * RCU grace period, which create lets run while its gatekeeper starts.
- * A helper that cannot join or enter says why on spaced-ns's stderr
- * (spaced's log: our words, none of the space's) and exits.
+ * pidfd of the pid 1 to enter by (helper_enter): a join of a v1 group
+ * waits out an RCU grace period, which create lets run while its
+ * gatekeeper starts.  A helper that cannot join or enter says why on
+ * spaced-ns's stderr (spaced's log: our words, none of the space's) and
+ * exits.
  */
 static struct helper *
 helper_fork(const struct ns_space *ns, char *err, size_t len)
@@ -345,7 +397,8 @@ helper_fork(const struct ns_space *ns, char *err, size_t len)
 	struct helper	*h;
 	const char	*what = "spaced-ns: the cgroup";
 	int		 sp[2];
-	pid_t		 pid, parent = getpid(), init;
+	pid_t		 pid, parent = getpid();
+	int		 pidfd;
 
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sp) == -1) {
 		snprintf(err, len, "spaced-ns: socketpair: %s", strerror(errno));
@@ -363,10 +416,11 @@ helper_fork(const struct ns_space *ns, char *err, size_t len)
 			_exit(1);
 		ns_close_others(sp[1], -1, -1);
 		if (ns_cgroup_join(ns->ns_id, getpid()) == 0) {
-			if (recv(sp[1], &init, sizeof(init), 0) != sizeof(init))
+			if ((pidfd = nh_pidfd(sp[1])) == -1)
 				_exit(0);	/* not wanted after all */
-			if (ns_enter_ns(ns, 0, init, &what) == 0)
+			if (ns_enter_ns(0, pidfd, &what) == 0)
 				what = NULL;
+			close(pidfd);
 		}
 		if (what != NULL) {
 			dprintf(STDERR_FILENO, "space %s: its exec helper: "
@@ -381,8 +435,11 @@ helper_fork(const struct ns_space *ns, char *err, size_t len)
 		nh_loop(ns, sp[1]);
 	}
 	close(sp[1]);
-	if ((h = calloc(1, sizeof(*h))) == NULL) {
+	/* Closing sp[0] ends it (EOF) if anything below fails. */
+	if ((h = calloc(1, sizeof(*h))) == NULL ||
+	    (h->h_pidfd = ns_pidfd(pid)) == -1) {
 		snprintf(err, len, "spaced-ns: %s", strerror(errno));
+		free(h);
 		close(sp[0]);
 		return NULL;
 	}
@@ -396,22 +453,61 @@ helper_fork(const struct ns_space *ns, char *err, size_t len)
 	return h;
 }
 
-/* Into the namespaces of init; its word that it is there: 0, or -1. */
+/*
+ * Never waits: a helper that does not read (stopped, say) must not hold
+ * spaced-ns's loop and every other space's requests.  -1 with EAGAIN:
+ * its socket's buffer is full.
+ */
+static int
+helper_send(struct helper *h, const void *buf, size_t len, const int *fds,
+    int nfds)
+{
+	struct msghdr	 msg;
+	struct iovec	 iov = { (void *)(uintptr_t)buf, len };
+	union {
+		struct cmsghdr	 hdr;
+		char		 buf[CMSG_SPACE(NH_FDS * sizeof(int))];
+	}		 cm;
+	struct cmsghdr	*c;
+
+	memset(&msg, 0, sizeof(msg));
+	msg.msg_iov = &iov;
+	msg.msg_iovlen = 1;
+	if (nfds > 0) {
+		memset(&cm, 0, sizeof(cm));
+		msg.msg_control = cm.buf;
+		msg.msg_controllen = CMSG_SPACE(nfds * sizeof(int));
+		c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(nfds * sizeof(int));
+		memcpy(CMSG_DATA(c), fds, nfds * sizeof(int));
+	}
+	return sendmsg(h->h_sock, &msg, MSG_NOSIGNAL | MSG_DONTWAIT) ==
+	    (ssize_t)len ? 0 : -1;
+}
+
+/*
+ * Into the namespaces of init, by a pidfd opened while init is our
+ * unreaped child.  Its word that it entered comes through helper_answer;
+ * commands sent meanwhile wait in its socket, and if it cannot enter
+ * they end with 126 (helper_drop).
+ */
 static int
 helper_enter(struct helper *h, pid_t init, char *err, size_t len)
 {
-	struct timeval	 tv = { 5, 0 };	/* a join takes ms, even loaded */
-	struct nh_ans	 an;
+	int	 pidfd;
 
-	if (setsockopt(h->h_sock, SOL_SOCKET, SO_RCVTIMEO, &tv,
-	    sizeof(tv)) == -1 || send(h->h_sock, &init, sizeof(init),
-	    MSG_NOSIGNAL) != sizeof(init) || recv(h->h_sock, &an, sizeof(an),
-	    0) != sizeof(an) || an.an_token != 0) {
-		snprintf(err, len, "spaced-ns: the exec helper did not enter "
-		    "the space (spaced's log says why)");
+	if ((pidfd = ns_pidfd(init)) == -1 ||
+	    helper_send(h, &init, sizeof(init), &pidfd, 1) == -1) {
+		snprintf(err, len, "spaced-ns: the exec helper: %s",
+		    strerror(errno));
+		if (pidfd != -1)
+			close(pidfd);
 		helper_drop(h);
 		return -1;
 	}
+	close(pidfd);
 	h->h_init = init;
 	return 0;
 }
@@ -482,38 +578,11 @@ ns_helper_spawn(const struct ns_space *ns, pid_t init)
 		log_warnx("space %s: %s", ns->ns_id, err);
 }
 
-static int
-helper_send(struct helper *h, struct nh_req *rq, size_t len, int *fds,
-    int nfds)
-{
-	struct msghdr	 msg;
-	struct iovec	 iov = { rq, len };
-	union {
-		struct cmsghdr	 hdr;
-		char		 buf[CMSG_SPACE(NH_FDS * sizeof(int))];
-	}		 cm;
-	struct cmsghdr	*c;
-
-	memset(&msg, 0, sizeof(msg));
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	if (nfds > 0) {
-		memset(&cm, 0, sizeof(cm));
-		msg.msg_control = cm.buf;
-		msg.msg_controllen = CMSG_SPACE(nfds * sizeof(int));
-		c = CMSG_FIRSTHDR(&msg);
-		c->cmsg_level = SOL_SOCKET;
-		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(nfds * sizeof(int));
-		memcpy(CMSG_DATA(c), fds, nfds * sizeof(int));
-	}
-	return sendmsg(h->h_sock, &msg, MSG_NOSIGNAL) == (ssize_t)len ? 0 : -1;
-}
-
 /*
  * A command in the space through its helper.  ended(arg, status) comes
  * once, with waitpid's status, unless ns_helper_forget comes first.
- * -1 with err: there is no helper, and nothing runs.
+ * -1 with err: there is no helper, and nothing runs; -2: its helper
+ * takes no more now (busy).
  */
 int
 ns_helper_exec(const struct ns_space *ns, pid_t init, char *const argv[],
@@ -559,6 +628,11 @@ ns_helper_exec(const struct ns_space *ns, pid_t init, char *const argv[],
 			*token = rq.rq_token;
 			return 0;
 		}
+		if (errno == EAGAIN) {
+			snprintf(err, errlen, "spaced-ns: the exec helper "
+			    "takes no more commands now");
+			return -2;
+		}
 		helper_drop(h);
 	}
 	snprintf(err, errlen, "spaced-ns: the exec helper: %s",
@@ -581,7 +655,8 @@ helper_of(uint32_t token, size_t *slot)
 
 /*
  * SIGKILL to a command.  Its end comes through ended later, never from
- * in here: a helper that cannot be told is gone, and its end says so.
+ * in here: a helper that cannot be told (gone, or its buffer full) is
+ * killed, and its EOF ends its commands as killed.
  */
 static void
 helper_kill(struct helper *h, uint32_t token)
@@ -591,7 +666,9 @@ helper_kill(struct helper *h, uint32_t token)
 	memset(&rq, 0, offsetof(struct nh_req, rq_argv));
 	rq.rq_token = token;
 	rq.rq_kill = 1;
-	(void)helper_send(h, &rq, offsetof(struct nh_req, rq_argv), NULL, 0);
+	if (helper_send(h, &rq, offsetof(struct nh_req, rq_argv), NULL,
+	    0) == -1)
+		helper_signal(h);
 }
 
 void

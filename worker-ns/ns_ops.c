@@ -63,17 +63,20 @@ ns_alive(const char *id, const char *leaf)
 	return ns_pid_read(id, leaf) > 0;
 }
 
-/* Ends every process of a space's group and of its gatekeeper's. */
-void
+/*
+ * Ends every process of a space's group and of its gatekeeper's: 0, or
+ * -1 (and a line in spaced's log) when one is still there.
+ */
+int
 ns_end_all(const char *id)
 {
 	char	 gk[SPACE_ID_SIZE + 4];
-	int	 i;
+	int	 i, left = 0;
 
 	ns_helper_end(id);
 	snprintf(gk, sizeof(gk), "%s-gk", id);
 	for (i = 0; i < WAIT_STEPS; i++) {
-		if (ns_cgroup_kill(id) + ns_cgroup_kill(gk) == 0)
+		if ((left = ns_cgroup_kill(id) + ns_cgroup_kill(gk)) == 0)
 			break;
 		ns_reap();
 		nap();
@@ -88,10 +91,15 @@ ns_end_all(const char *id)
 		nap();
 		ns_reap();
 	}
+	if (left > 0 || i == WAIT_STEPS) {
+		log_warnx("space %s: a process of it could not be ended", id);
+		left = 1;
+	}
 	ns_cgroup_remove(id);
 	ns_cgroup_remove(gk);
 	ns_pid_forget(id, "init");
 	ns_pid_forget(id, "gk");
+	return left > 0 ? -1 : 0;
 }
 
 static void

@@ -623,36 +623,37 @@ ns_gk_launch(const struct ns_space *ns, char *err, size_t errlen)
 
 /*
  * In a child of spaced-ns: the namespaces of a space (target 0) or of
- * its gatekeeper (1), through a pidfd.  Its children are born in the
- * target's pid namespace; it stays in ours.  On -1, what says which step
- * failed, and errno why.
+ * its gatekeeper (1), through a pidfd spaced-ns opened while the pid was
+ * its unreaped child (a bare pid could be another's by now).  Its
+ * children are born in the target's pid namespace; it stays in ours.
+ * On -1, what says which step failed, and errno why.
  */
 int
-ns_enter_ns(const struct ns_space *ns, int target, pid_t target_pid,
-    const char **what)
+ns_enter_ns(int target, int pidfd, const char **what)
 {
-	int	 pidfd, flags;
+	int	 flags;
 
-	(void)ns;
 	flags = target ? CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC |
 	    CLONE_NEWUTS : CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC |
 	    CLONE_NEWUTS | CLONE_NEWNET | CLONE_NEWCGROUP;
 	/* The user namespace last, as the space's pid 1 made it. */
 	*what = "spaced-ns: enter the namespaces";
-	if ((pidfd = (int)syscall(SYS_pidfd_open, target_pid, 0)) == -1)
-		return -1;
 	if (setns(pidfd, flags) == -1 ||
-	    (!target && setns(pidfd, CLONE_NEWUSER) == -1)) {
-		close(pidfd);
+	    (!target && setns(pidfd, CLONE_NEWUSER) == -1))
 		return -1;
-	}
-	close(pidfd);
 	return 0;
 }
 
-/* The target's group first (its limits), then its namespaces. */
+/* A pidfd of a child of ours not yet reaped, or -1. */
 int
-ns_enter(const struct ns_space *ns, int target, pid_t target_pid,
+ns_pidfd(pid_t pid)
+{
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+/* The target's group first (its limits), then its namespaces. */
+static int
+ns_enter(const struct ns_space *ns, int target, int pidfd,
     const char **what)
 {
 	char	 cg[SPACE_ID_SIZE + 4];
@@ -661,7 +662,7 @@ ns_enter(const struct ns_space *ns, int target, pid_t target_pid,
 	*what = "cgroup";
 	if (ns_cgroup_join(cg, getpid()) == -1)
 		return -1;
-	return ns_enter_ns(ns, target, target_pid, what);
+	return ns_enter_ns(target, pidfd, what);
 }
 
 /*
@@ -708,25 +709,30 @@ ns_enter_exec(const struct ns_space *ns, int target, pid_t target_pid,
     char *const argv[], int fds[3], const struct ns_tty *tty)
 {
 	const char	*what;
-	int		 life[2], status;
+	int		 life[2], status, pidfd;
 	pid_t		 pid, inner, parent = getpid();
 
+	if ((pidfd = ns_pidfd(target_pid)) == -1)
+		return -1;
 	switch (pid = fork()) {
 	case -1:
+		close(pidfd);
 		return -1;
 	case 0:
 		break;
 	default:
+		close(pidfd);
 		return pid;
 	}
 	if (dup2(fds[0], 0) == -1 || dup2(fds[1], 1) == -1 ||
 	    dup2(fds[2], 2) == -1)
 		_exit(126);
-	ns_close_others(tty != NULL ? tty->sock : -1, -1, -1);
+	ns_close_others(tty != NULL ? tty->sock : -1, pidfd, -1);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 || getppid() != parent)
 		_exit(126);
-	if (ns_enter(ns, target, target_pid, &what) == -1)
+	if (ns_enter(ns, target, pidfd, &what) == -1)
 		die(2, what);
+	close(pidfd);
 	if (pipe2(life, O_CLOEXEC) == -1)
 		_exit(126);
 	switch (inner = fork()) {

@@ -27,10 +27,11 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,11 @@
 #define FILL_WAITERS		16
 #define FILL_FILLER_MAX		(120 * 1024)	/* one argv string */
 #define FILL_TIMEOUT_S		(30 * 60)	/* the spec's, as Docker's */
+/* The whole child: the one-shot's start and end beside the filler. */
+#define FILL_ALARM_S		(FILL_TIMEOUT_S + 5 * 60)
+#define FILL_LOG_MAX		(1 << 20)	/* fill.log, then fill.log.1 */
+#define FILL_LOG_PIPE		(1 << 20)
+#define FILL_CHUNK		65536
 #define FILL_GK_CLIENT		"/usr/libexec/spaced/spaced-gatekeeper"
 #define FILL_NODE		"/usr/bin/node"	/* the host's, from Debian */
 
@@ -201,7 +207,7 @@ last_line(const char *path, char *out, size_t len)
 	int	 fd;
 
 	out[0] = '\0';
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)) == -1)
 		return;
 	end = lseek(fd, 0, SEEK_END);
 	n = pread(fd, buf, sizeof(buf) - 1, end > (off_t)sizeof(buf) - 1 ?
@@ -219,6 +225,67 @@ last_line(const char *path, char *out, size_t len)
 	strlcpy(out, s, len);
 }
 
+/* fill.log: the filler's output, turned over once at 1 MiB as gk.err. */
+struct fill_log {
+	const char	*path;
+	int		 fd;
+	off_t		 size;
+};
+
+static void
+log_copy(struct fill_log *lg, const char *buf, size_t n)
+{
+	char	 old[PATH_MAX];
+
+	if (lg->size + (off_t)n > FILL_LOG_MAX) {
+		close(lg->fd);
+		if ((size_t)snprintf(old, sizeof(old), "%s.1", lg->path) <
+		    sizeof(old))
+			(void)rename(lg->path, old);
+		lg->fd = open(lg->path, O_WRONLY | O_CREAT | O_TRUNC |
+		    O_CLOEXEC | O_NOFOLLOW, 0600);
+		lg->size = 0;
+	}
+	if (lg->fd != -1 && write(lg->fd, buf, n) == (ssize_t)n)
+		lg->size += n;
+}
+
+/* The filler's end, its output copied meanwhile: its exit code, or -1. */
+static int
+fill_wait(pid_t pid, int rfd, struct fill_log *lg)
+{
+	char		 buf[FILL_CHUNK];
+	struct pollfd	 pfd = { rfd, POLLIN, 0 };
+	struct timespec	 start, now;
+	ssize_t		 n;
+	int		 status, eof = 0;
+
+	(void)fcntl(rfd, F_SETFL, O_NONBLOCK);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		if (!eof && poll(&pfd, 1, 100) == 1)
+			while ((n = read(rfd, buf, sizeof(buf))) > 0)
+				log_copy(lg, buf, n);
+		else
+			n = -1;
+		if (n == 0)
+			eof = 1;
+		else if (eof)
+			usleep(100000);
+		if (waitpid(pid, &status, WNOHANG) == pid) {
+			while (!eof && (n = read(rfd, buf, sizeof(buf))) > 0)
+				log_copy(lg, buf, n);
+			return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - start.tv_sec >= FILL_TIMEOUT_S)
+			break;
+	}
+	kill(pid, SIGKILL);
+	(void)waitpid(pid, &status, 0);
+	return -1;
+}
+
 /* The filler in the one-shot: its exit code, or -1. */
 static int
 filler(const struct ns_space *ns, const char *logpath)
@@ -227,7 +294,8 @@ filler(const struct ns_space *ns, const char *logpath)
 	char			 src[FILL_FILLER_MAX + 1];
 	char			*argv[] = { FILL_NODE, "-e", src,
 	    "spaced-filler", TOOLS_ROOT, TOOLS_STAGING_DIR, NULL };
-	int			 p[2], fds[3], logfd, status, i;
+	struct fill_log		 lg = { logpath, -1, 0 };
+	int			 o[2], fds[3], wr, rc;
 	pid_t			 pid, init;
 	ssize_t			 n;
 
@@ -237,44 +305,31 @@ filler(const struct ns_space *ns, const char *logpath)
 		return -1;
 	src[n] = '\0';
 	if ((init = ns_pid_read(ns->ns_id, "init")) <= 0 ||
-	    (logfd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-	    0600)) == -1)
+	    (lg.fd = open(logpath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC |
+	    O_NOFOLLOW, 0600)) == -1)
 		return -1;
-	if (pipe2(p, O_CLOEXEC) == -1) {
-		close(logfd);
+	if (pipe2(o, O_CLOEXEC) == -1) {
+		close(lg.fd);
 		return -1;
 	}
-	fds[0] = p[0];
-	fds[1] = fds[2] = logfd;
+	/* Room for what it says while we write its stdin, as gk.log's. */
+	(void)fcntl(o[0], F_SETPIPE_SZ, FILL_LOG_PIPE);
+	if (ns_stdin_fds(o[1], fds, &wr) == -1) {
+		close(o[0]);
+		close(lg.fd);
+		return -1;
+	}
 	pid = ns_enter_exec(ns, EXEC_TARGET_SPACE, init, argv, fds, NULL);
-	close(p[0]);
-	close(logfd);
-	if (pid == -1 || frame_send(p[1]) == -1)
+	close(fds[0]);
+	close(fds[1]);
+	if (pid == -1 || frame_send(wr) == -1)
 		log_warnx("tools: the filler's stdin was cut");
-	close(p[1]);
-	if (pid == -1)
-		return -1;
-	for (i = 0; i < FILL_TIMEOUT_S * 10; i++) {
-		if (waitpid(pid, &status, WNOHANG) == pid)
-			return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-		usleep(100000);
-	}
-	kill(pid, SIGKILL);
-	(void)waitpid(pid, &status, 0);
-	return -1;
-}
-
-/* Root's and world-readable, no setid bit: what a space may run. */
-static int
-own_one(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-	(void)ftw;
-	if (lchown(path, 0, 0) == -1)
-		return -1;
-	if (type == FTW_SL)
-		return 0;
-	return chmod(path, (sb->st_mode & 0755) | (S_ISDIR(sb->st_mode) ?
-	    0555 : 0444));
+	close(wr);
+	rc = pid == -1 ? -1 : fill_wait(pid, o[0], &lg);
+	close(o[0]);
+	if (lg.fd != -1)
+		close(lg.fd);
+	return rc;
 }
 
 static void
@@ -334,13 +389,18 @@ fill_run(struct fill_result *res)
 		    "%d): %s", tools_fill_step(rc), rc, line);
 		fill_fail(res, ERR_TOOLS_FILL_FAILED, "%s", why);
 	}
-	/* Nothing of the fill runs while its tree becomes root's. */
-	ns_end_all(ns.ns_id);
+	/*
+	 * Nothing of the fill may run while its tree becomes root's: one
+	 * that could swap a folder for a link would aim the walk at the host.
+	 */
+	if (ns_end_all(ns.ns_id) == -1 && res->code[0] == '\0')
+		fill_fail(res, ERR_INTERNAL, "%s", "the fill's processes "
+		    "could not all be ended");
 	/* A folder without the key's marker (a fill cut short) goes. */
 	if (res->code[0] == '\0')
 		(void)ns_rm_tree(final);
-	if (res->code[0] == '\0' && (nftw(staging, own_one, 32, FTW_PHYS) ==
-	    -1 || rename(staging, final) == -1))
+	if (res->code[0] == '\0' && (ns_own_tree(staging) == -1 ||
+	    rename(staging, final) == -1))
 		fill_fail(res, ERR_INTERNAL, "the tools' folder: %s",
 		    strerror(errno));
 	if (res->code[0] == '\0' && marker_read(fl.te.te_volume,
@@ -354,12 +414,13 @@ fill_run(struct fill_result *res)
 }
 
 static void
-answer(const char *code, const char *msg, int filled)
+answer(const char *code, const char *msg, int filled, int pruned)
 {
 	struct tools_done	 td;
 	size_t			 i;
 
 	memset(&td, 0, sizeof(td));
+	td.td_pruned = pruned;
 	strlcpy(td.td_done.sd_code, code, sizeof(td.td_done.sd_code));
 	strlcpy(td.td_done.sd_message, msg, sizeof(td.td_done.sd_message));
 	td.td_done.sd_exit = -1;
@@ -381,6 +442,77 @@ answer(const char *code, const char *msg, int filled)
 	fl.answer = -1;
 }
 
+/* Whether a running space has dir at /opt/spaced-tools (its inode). */
+static int
+folder_mounted(const struct stat *dir)
+{
+	char		 path[64];
+	struct dirent	*de;
+	struct stat	 st;
+	pid_t		 init;
+	DIR		*d;
+	int		 found = 0;
+
+	if ((d = opendir(ns_state())) == NULL)
+		return 1;	/* not known: kept */
+	while (!found && (de = readdir(d)) != NULL) {
+		if (!space_id_valid(de->d_name) ||
+		    (init = ns_pid_read(de->d_name, "init")) <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/root" SPACE_TOOLS_DIR,
+		    (int)init);
+		/* A space that cannot be looked at keeps every folder. */
+		if (stat(path, &st) == -1)
+			found = errno != ENOENT;
+		else
+			found = st.st_dev == dir->st_dev &&
+			    st.st_ino == dir->st_ino;
+	}
+	closedir(d);
+	return found;
+}
+
+/*
+ * After a new fill, as the Docker place prunes its volumes: the owner's
+ * folders of other keys that no running space has mounted.  A stopped
+ * space takes the current tools at its start.
+ */
+static int
+prune_others(void)
+{
+	char		 dir[PATH_MAX], prefix[TOOLS_MSG_VOLUME_MAX];
+	struct dirent	*de;
+	struct stat	 st;
+	size_t		 plen;
+	DIR		*d;
+	int		 n = 0;
+
+	plen = strlen(fl.te.te_volume) - strlen(fl.te.te_key);
+	if (plen >= sizeof(prefix) ||
+	    strcmp(fl.te.te_volume + plen, fl.te.te_key) != 0 ||
+	    (size_t)snprintf(dir, sizeof(dir), "%s/%s", ns_state(),
+	    NS_TOOLS_DIR) >= sizeof(dir) || (d = opendir(dir)) == NULL)
+		return 0;
+	strlcpy(prefix, fl.te.te_volume, plen + 1);
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, prefix, plen) != 0 ||
+		    strcmp(de->d_name, fl.te.te_volume) == 0 ||
+		    !tools_key_valid(de->d_name + plen) ||
+		    fstatat(dirfd(d), de->d_name, &st,
+		    AT_SYMLINK_NOFOLLOW) == -1 || !S_ISDIR(st.st_mode) ||
+		    folder_mounted(&st))
+			continue;
+		if ((size_t)snprintf(dir, sizeof(dir), "%s/%s/%s", ns_state(),
+		    NS_TOOLS_DIR, de->d_name) < sizeof(dir) &&
+		    ns_rm_tree(dir) == 0) {
+			log_info("tools: %s pruned", de->d_name);
+			n++;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
 static void
 fill_answer(int fd, short ev, void *arg)
 {
@@ -393,14 +525,16 @@ fill_answer(int fd, short ev, void *arg)
 	    memchr(res.code, '\0', sizeof(res.code)) == NULL ||
 	    memchr(res.msg, '\0', sizeof(res.msg)) == NULL) {
 		answer(ERR_TOOLS_FILL_FAILED, "the fill ended without a word",
-		    0);
+		    0, 0);
 		return;
 	}
-	if (res.code[0] != '\0')
+	if (res.code[0] != '\0') {
 		log_warnx("tools: %s: %s", fl.te.te_volume, res.msg);
-	else
-		log_info("tools: %s filled", fl.te.te_volume);
-	answer(res.code, res.msg, 1);
+		answer(res.code, res.msg, 1, 0);
+		return;
+	}
+	log_info("tools: %s filled", fl.te.te_volume);
+	answer(res.code, res.msg, 1, prune_others());
 }
 
 /*
@@ -417,6 +551,7 @@ fill_child_alone(int out)
 	struct event_base	*base = NULL;
 	int			 keep[1 + FILL_FILES_MAX];
 	size_t			 n = 0, i;
+	sigset_t		 alrm;
 
 	keep[n++] = out;
 	for (i = 0; i < fl.nfiles; i++)
@@ -424,6 +559,10 @@ fill_child_alone(int out)
 	ns_close_all_but(keep, n);
 	signal(SIGCHLD, SIG_DFL);
 	signal(SIGPIPE, SIG_IGN);
+	signal(SIGALRM, SIG_DFL);
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	sigprocmask(SIG_UNBLOCK, &alrm, NULL);
 	if ((cfg = event_config_new()) != NULL &&
 	    event_config_avoid_method(cfg, "epoll") == 0)
 		base = event_base_new_with_config(cfg);
@@ -449,7 +588,7 @@ fill_start(void)
 
 	if (marker_read(fl.te.te_volume, fl.te.te_key) ==
 	    TOOLS_VERDICT_FILLED) {
-		answer("", "", 0);
+		answer("", "", 0, 0);
 		return;
 	}
 	if (file_find(TOOLS_FILE_FILLER, 0) == NULL ||
@@ -457,7 +596,7 @@ fill_start(void)
 	    NS_TOOLS_DIR) >= sizeof(dir) ||
 	    (mkdir(dir, 0755) == -1 && errno != EEXIST) ||
 	    pipe2(p, O_CLOEXEC) == -1) {
-		answer(ERR_TOOLS_FILL_FAILED, "the fill cannot start", 0);
+		answer(ERR_TOOLS_FILL_FAILED, "the fill cannot start", 0, 0);
 		return;
 	}
 	log_info("tools: filling %s", fl.te.te_volume);
@@ -466,13 +605,15 @@ fill_start(void)
 	case -1:
 		close(p[0]);
 		close(p[1]);
-		answer(ERR_INTERNAL, "fork", 0);
+		answer(ERR_INTERNAL, "fork", 0, 0);
 		return;
 	case 0:
 		close(p[0]);
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 ||
 		    getppid() != parent || fill_child_alone(p[1]) == -1)
 			_exit(1);
+		/* A time cap on all of it: its one-shot dies with it. */
+		alarm(FILL_ALARM_S);
 		fill_run(&res);
 		_exit(write(p[1], &res, sizeof(res)) == (ssize_t)sizeof(res) ?
 		    0 : 1);
@@ -547,7 +688,7 @@ ns_tools_file(uint32_t peerid, struct imsg *imsg)
 		if (fd != -1)
 			close(fd);
 		answer(ERR_TOOLS_FILL_FAILED, "a file of the fill is not "
-		    "what spaced hashed", 0);
+		    "what spaced hashed", 0, 0);
 		return;
 	}
 	fl.files[fl.nfiles].fd = fd;
@@ -556,4 +697,74 @@ ns_tools_file(uint32_t peerid, struct imsg *imsg)
 	fl.files[fl.nfiles++].size = tf.tf_size;
 	if (fl.nfiles == fl.te.te_nfiles)
 		fill_start();
+}
+
+/* A folder's state, as the Docker place reads a volume's marker. */
+static uint32_t
+folder_state(const char *volume, const char *key)
+{
+	if (fl.busy && strcmp(fl.te.te_volume, volume) == 0)
+		return TOOLS_STATE_UNKNOWN;	/* a fill works on it */
+	switch (marker_read(volume, key)) {
+	case TOOLS_VERDICT_FILLED:
+		return TOOLS_STATE_FILLED;
+	case TOOLS_VERDICT_ABSENT:
+		return TOOLS_STATE_EMPTY;
+	case TOOLS_VERDICT_MISMATCH:
+		return TOOLS_STATE_MISMATCH;
+	default:
+		return TOOLS_STATE_UNKNOWN;
+	}
+}
+
+/*
+ * spacectl tools: the owner's tools folders (spaced-tools-<install>-
+ * <uid>-<key>, as tools_volume_name makes them), with their state.
+ * Which spaces mount one is not kept: none is named.
+ */
+void
+ns_tools_list(uint32_t peerid, struct imsg *imsg)
+{
+	struct tools_ensure_req		 te;
+	struct tools_volume_info	 vi;
+	struct tools_done		 td;
+	char				 dir[PATH_MAX], prefix[TOOLS_MSG_VOLUME_MAX];
+	char				*c;
+	const char			*key;
+	struct dirent			*de;
+	struct stat			 st;
+	DIR				*d;
+
+	if (imsg_get_data(imsg, &te, sizeof(te)) == -1 ||
+	    memchr(te.te_owner, '\0', sizeof(te.te_owner)) == NULL ||
+	    (c = strchr(te.te_owner, ':')) == NULL)
+		fatalx("%s: malformed tools list request", __func__);
+	*c = '-';
+	if ((size_t)snprintf(prefix, sizeof(prefix), "spaced-tools-%s-",
+	    te.te_owner) >= sizeof(prefix) ||
+	    (size_t)snprintf(dir, sizeof(dir), "%s/%s", ns_state(),
+	    NS_TOOLS_DIR) >= sizeof(dir))
+		fatalx("%s: owner", __func__);
+	if ((d = opendir(dir)) != NULL) {
+		while ((de = readdir(d)) != NULL) {
+			if (strncmp(de->d_name, prefix, strlen(prefix)) != 0 ||
+			    strlen(de->d_name) >= sizeof(vi.tv_name) ||
+			    !tools_key_valid(key = de->d_name +
+			    strlen(prefix)) || fstatat(dirfd(d), de->d_name,
+			    &st, AT_SYMLINK_NOFOLLOW) == -1 ||
+			    !S_ISDIR(st.st_mode))
+				continue;
+			memset(&vi, 0, sizeof(vi));
+			strlcpy(vi.tv_name, de->d_name, sizeof(vi.tv_name));
+			strlcpy(vi.tv_key, key, sizeof(vi.tv_key));
+			strftime(vi.tv_created, sizeof(vi.tv_created),
+			    "%Y-%m-%dT%H:%M:%SZ", gmtime(&st.st_mtime));
+			vi.tv_state = folder_state(vi.tv_name, key);
+			ns_reply(IMSG_TOOLS_VOLUME, peerid, &vi, sizeof(vi));
+		}
+		closedir(d);
+	}
+	memset(&td, 0, sizeof(td));
+	td.td_done.sd_exit = -1;
+	ns_reply(IMSG_TOOLS_DONE, peerid, &td, sizeof(td));
 }

@@ -335,6 +335,7 @@ struct tools_volume_info {
 	uint32_t	 tv_nmounts;	/* spaces that mount it */
 	int32_t		 tv_more;	/* more than TOOLS_MOUNTS_MAX do */
 	char		 tv_mounts[TOOLS_MOUNTS_MAX][SPACE_ID_SIZE];
+	char		 tv_place[8];	/* "docker", "native": spaced's word */
 };
 
 /* argv, NULL-terminated, into se, NUL-separated; -1 when it does not fit. */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Mutation check of the native place's own suites (regress/native/):
 # a missing limit accepted or refused, the gatekeeper's log turned over,
-# exec -t, the agent's tools and server.
+# exec -t, the agent's tools and server, a stuck exec helper.
 # Each mutant names the suite it runs and the row that must go red.
 # Built as mutants/native.sh builds (this tree's objects, only the
 # mutated file rebuilt); under a minute each.
@@ -83,4 +83,10 @@ mutant "the space's pid 1 keeps the relay's stderr" worker-ns/ns_space.c \
 mutant_expect "the restart is one line of relay.err"
 mutant "the relay's stderr stays /dev/null" worker-ns/ns_ops.c agent.sh \
     'nl->nl_restarts = 1; => nl->nl_restarts = 0;'
+
+# One space's stuck exec helper and the others (native/helper.sh).
+mutant "$MUTANT_CONTROL" GNUmakefile helper.sh ""
+mutant_expect "another space's exec completes"
+mutant "a send to a space's helper waits for room" worker-ns/ns_helper.c \
+    helper.sh 'MSG_NOSIGNAL | MSG_DONTWAIT) == => MSG_NOSIGNAL) =='
 mutants_end

@@ -48,6 +48,14 @@ seeded=
 [ -n "${SPACED_NATIVE_FILL:-}" ] || ! tools_cache_seed "$NS_STATE" "$INSTALL" 0 ||
     seeded=1
 
+# A fill prunes the owner's folders of other keys that no running space
+# mounts, as the Docker place its volumes: one of an old key goes, one
+# of another uid stays (the control).
+old_mine=spaced-tools-$INSTALL-0-ffffffffffffffff
+old_other=spaced-tools-$INSTALL-1000-ffffffffffffffff
+[ -n "$seeded" ] || mkdir -p "$NS_STATE/tools/$old_mine/fill" \
+    "$NS_STATE/tools/$old_other/fill"
+
 # --- the model, on a documentation address in a namespace of ours --------
 model_up "$NM" "va$$" "vb$$" "$HOSTIP" "$MODEL" 30 "$CMD" 900
 
@@ -68,6 +76,11 @@ if [ -z "$seeded" ]; then
 	check "and nothing of its one-shot is left (its folder, its staging)" \
 	    sh -c "test -z \"\$(ls -d '$NS_STATE'/tools/*.fill 2>/dev/null)\" &&
 	    test -z \"\$(ls '$NS_STATE' | grep -vx 'tools\\|$id')\""
+	check "the fill pruned the owner's folder of an old key" \
+	    test ! -e "$NS_STATE/tools/$old_mine"
+	check "  and left another uid's (control)" \
+	    test -d "$NS_STATE/tools/$old_other"
+	rm -rf "$NS_STATE/tools/$old_other"
 	tools_cache_keep "$td"
 fi
 check "the tools are root's, every file of them" \

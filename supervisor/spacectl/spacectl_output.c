@@ -710,11 +710,12 @@ out_tools_volume(const struct tools_volume_info *vi, int current,
 	spaces = json_array();
 	for (i = 0; i < vi->tv_nmounts; i++)
 		json_array_append_new(spaces, json_string(vi->tv_mounts[i]));
-	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:b, s:b}",
+	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:b, s:b, s:s}",
 	    "name", vi->tv_name, "key", vi->tv_key,
 	    "description", vi->tv_description, "created", vi->tv_created,
 	    "state", tools_states[vi->tv_state], "spaces", spaces,
-	    "moreSpaces", vi->tv_more != 0, "current", current);
+	    "moreSpaces", vi->tv_more != 0, "current", current,
+	    "place", vi->tv_place);
 	if (o != NULL)
 		json_array_append_new(vols, o);
 }
@@ -725,10 +726,11 @@ tools_volumes_text(json_t *vols)
 	json_t	*v, *s;
 	size_t	 i, j;
 
-	printf("%-60s %-16s %-8s %s\n", "VOLUME", "KEY", "STATE", "SPACES");
+	printf("%-60s %-16s %-8s %-6s %s\n", "VOLUME", "KEY", "STATE", "PLACE",
+	    "SPACES");
 	json_array_foreach(vols, i, v) {
-		printf("%-60s %-16s %-8s", jstr(v, "name"), jstr(v, "key"),
-		    jstr(v, "state"));
+		printf("%-60s %-16s %-8s %-6s", jstr(v, "name"), jstr(v, "key"),
+		    jstr(v, "state"), jstr(v, "place"));
 		json_array_foreach(json_object_get(v, "spaces"), j, s)
 			printf("%s%s", j == 0 ? " " : ",",
 			    json_string_value(s));

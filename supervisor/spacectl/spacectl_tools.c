@@ -72,6 +72,7 @@ tools_volume(struct tools_call *tc, struct imsg *imsg)
 	terminate(vi.tv_key, sizeof(vi.tv_key));
 	terminate(vi.tv_description, sizeof(vi.tv_description));
 	terminate(vi.tv_created, sizeof(vi.tv_created));
+	terminate(vi.tv_place, sizeof(vi.tv_place));
 	if (vi.tv_state < TOOLS_STATE_FILLED ||
 	    vi.tv_state > TOOLS_STATE_UNKNOWN ||
 	    vi.tv_nmounts > TOOLS_MOUNTS_MAX)

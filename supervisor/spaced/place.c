@@ -134,7 +134,8 @@ type_has_space(uint32_t type)
  * answer and does not fails the list, as it did before a second place.
  */
 static const char *
-place_send_list(struct request *r, const void *data, size_t len)
+place_send_list(struct request *r, uint32_t type, const void *data,
+    size_t len)
 {
 	int	 s = -1, n = 0;
 
@@ -142,10 +143,9 @@ place_send_list(struct request *r, const void *data, size_t len)
 	    (s = docker_connect()) == -1)
 		return ERR_DOCKER_UNREACHABLE;
 	if (children[PROC_NS].c_ready &&
-	    request_send(r, PROC_NS, IMSG_SPACE_LIST_REQ, -1, data, len) == 0)
+	    request_send(r, PROC_NS, type, -1, data, len) == 0)
 		n++;
-	if (s != -1 && request_send(r, PROC_DOCKER, IMSG_SPACE_LIST_REQ, s,
-	    data, len) == 0)
+	if (s != -1 && request_send(r, PROC_DOCKER, type, s, data, len) == 0)
 		n++;
 	r->r_list_pending = n;
 	return n > 0 ? NULL : ERR_WORKER_UNAVAILABLE;
@@ -160,11 +160,14 @@ place_send(struct request *r, uint32_t type, const void *data, size_t len)
 
 	if (place_admit(r) == -1)
 		return ERR_BUSY;
+	/* spacectl tools: the Docker volumes and the native folders */
+	if (type == IMSG_TOOLS_LIST_REQ)
+		return place_send_list(r, type, data, len);
 	if (type_has_space(type) && len >= sizeof(struct space_req)) {
 		const struct space_req *sq = data;
 
 		if (type == IMSG_SPACE_LIST_REQ && r->r_place == 0)
-			return place_send_list(r, data, len);
+			return place_send_list(r, type, data, len);
 		p = r->r_place != 0 ? r->r_place : place_of(sq->sq_id);
 	}
 	if (p == PROC_NS) {

@@ -53,6 +53,12 @@ tools_answer(struct request *r, enum procid from, struct imsg *imsg)
 	if (tools_done_read(r, from, imsg, &td) == -1)
 		fatalx("%s: bad tools answer from %s", __func__,
 		    proc_title(from));
+	/* tools asked both places: the last one's word ends it. */
+	if (r->r_op->op_type != IMSG_CTL_TOOLS_FILL &&
+	    r->r_list_pending > 1 && td.td_done.sd_code[0] == '\0') {
+		r->r_list_pending--;
+		return;
+	}
 	if (td.td_done.sd_code[0] == '\0' &&
 	    r->r_op->op_type == IMSG_CTL_TOOLS_FILL) {
 		request_data(r, &td, sizeof(td));
@@ -89,6 +95,8 @@ tools_volume(struct request *r, enum procid from, struct imsg *imsg)
 		    !space_id_valid(vi.tv_mounts[i])))
 			fatalx("%s: bad tools volume from %s", __func__,
 			    proc_title(from));
+	strlcpy(vi.tv_place, from == PROC_NS ? "native" : "docker",
+	    sizeof(vi.tv_place));
 	request_data(r, &vi, sizeof(vi));
 }
 
@@ -121,10 +129,10 @@ tools_list_start(struct request *r, struct imsg *imsg)
 }
 
 const struct answer_row tools_list_answers[] = {
-	{ IMSG_TOOLS_VOLUME, PROC_BIT(PROC_DOCKER),
+	{ IMSG_TOOLS_VOLUME, PROC_BIT(PROC_DOCKER) | PROC_BIT(PROC_NS),
 	    sizeof(struct tools_volume_info), 0, tools_volume },
-	{ IMSG_TOOLS_DONE, PROC_BIT(PROC_DOCKER), sizeof(struct tools_done),
-	    AR_FINAL, tools_answer },
+	{ IMSG_TOOLS_DONE, PROC_BIT(PROC_DOCKER) | PROC_BIT(PROC_NS),
+	    sizeof(struct tools_done), AR_FINAL, tools_answer },
 	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,
 	    space_conn },
 	{ 0 }
