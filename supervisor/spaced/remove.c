@@ -69,6 +69,8 @@ remove_go(struct request *r)
 {
 	struct remove_state	*rs = r->r_state;
 
+	/* Its owner's commands in it die with it: they learn why. */
+	exec_space_removed(r->r_uid, rs->id);
 	(void)place_send_or_refuse(r, IMSG_SPACE_REMOVE_REQ, &rs->sq,
 	    sizeof(rs->sq));
 }
