@@ -53,7 +53,7 @@ mutant "Docker: a command never started keeps the engine's 126" \
 mutant_expect "^grant of a secret with a control byte"
 mutant "spacectl sends a secret with a control byte" \
     supervisor/spacectl/spacectl_gk.c \
-    'if ((why = secret_why(cg->cg_secret, n)) != NULL) { => if (0) {'
+    'if ((why = secret_why(cg->cg_secret, n)) != NULL) { => if ((why = secret_why(cg->cg_secret, n)) != NULL && 0) {'
 mutant_expect "^network allowlist 'bad domain'"
 mutant "spacectl sends a name the corridor never takes" \
     supervisor/spacectl/spacectl_gk.c \
