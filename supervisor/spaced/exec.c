@@ -46,6 +46,7 @@ const size_t exec_state_size = sizeof(struct exec_state);
 struct exec_gone {
 	uid_t		 uid;
 	const char	*id;
+	int		 removed;
 };
 
 static void
@@ -55,13 +56,13 @@ exec_mark(struct request *r, void *arg)
 	struct exec_gone	*g = arg;
 
 	if (xs != NULL && r->r_uid == g->uid && strcmp(xs->id, g->id) == 0)
-		xs->removed = 1;
+		xs->removed = g->removed;
 }
 
 void
-exec_space_removed(uid_t uid, const char *id)
+exec_space_removed(uid_t uid, const char *id, int removed)
 {
-	struct exec_gone	 g = { uid, id };
+	struct exec_gone	 g = { uid, id, removed };
 
 	request_each(IMSG_CTL_EXEC, exec_mark, &g);
 	request_each(IMSG_CTL_ATTACH, exec_mark, &g);

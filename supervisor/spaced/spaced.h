@@ -529,8 +529,11 @@ const char	*exec_start(struct request *, struct imsg *);
 const char	*attach_start(struct request *, struct imsg *);
 extern const struct answer_row exec_answers[];
 extern const size_t exec_state_size;
-/* A remove of uid's space id began: its execs end with a word of it. */
-void		 exec_space_removed(uid_t, const char *);
+/*
+ * A remove of uid's space id began (1: its execs end with a word of it)
+ * or failed (0: they do not).
+ */
+void		 exec_space_removed(uid_t, const char *, int);
 /* gkctl.c: network and grant */
 const char	*network_start(struct request *, struct imsg *);
 const char	*grant_start(struct request *, struct imsg *);
