@@ -52,6 +52,8 @@
 enum ex_step {
 	E_VERSION, E_INSPECT, E_CREATE, E_START, E_EXIT,
 	E_ASIDE,	/* no space container: only a move's aside one? */
+	E_WHICH,	/* the command never ran: is its path there? */
+	E_GK_SPACE,	/* no gatekeeper: is there a space of the caller's? */
 };
 
 struct ex {
@@ -337,6 +339,33 @@ container_name(struct ex *ex, char *buf, size_t len)
 		fatalx("%s: bad id", __func__);
 }
 
+/*
+ * The engine answers 126 for any command it could not start (its Pid
+ * 0); a shell, and the native place, say 127 when it is not there.  A
+ * name without '/' was looked for in PATH, executables only: not
+ * found.  A path is asked of the engine (a stat, no byte of the space).
+ * 1: that HEAD is in next; 0: *code is the answer.
+ */
+static int
+ex_missing(struct ex *ex, struct docker_call *next, int *code)
+{
+	const char	*argv0 = ex->req.se_argv;
+	char		 name[SPACE_RESOURCE_MAX], path[DOCKER_PATH_MAX / 2];
+
+	if (strchr(argv0, '/') == NULL) {
+		*code = 127;
+		return 0;
+	}
+	if (argv0[0] != '/' ||
+	    docker_urlencode(argv0, path, sizeof(path)) == -1)
+		return 0;
+	container_name(ex, name, sizeof(name));
+	ex->step = E_WHICH;
+	docker_call_fmt(next, ex->api, "HEAD", EX_SMALL_CAP,
+	    "/containers/%s/archive?path=%s", name, path);
+	return 1;
+}
+
 static json_t *
 exec_body(struct ex *ex)
 {
@@ -471,8 +500,14 @@ inspect:
 			return DOCKER_CALL;
 		}
 		if (p->dp_status == 404) {
-			ex_done(rq, ERR_GATEKEEPER_MISSING, NULL, -1);
-			return DOCKER_DONE;
+			/* gatekeeper_missing only for a space of the caller's */
+			ex->step = E_GK_SPACE;
+			if (space_resource_name(name, sizeof(name),
+			    ex->req.se_space.sq_id, ROLE_SPACE) == -1)
+				fatalx("%s: bad id", __func__);
+			docker_call_fmt(next, ex->api, "GET", EX_SMALL_CAP,
+			    "/containers/%s/json", name);
+			return DOCKER_CALL;
 		}
 		if (p->dp_status != 200 ||
 		    (o = harden_json_parse(p->dp_body, p->dp_body_len)) ==
@@ -488,7 +523,9 @@ inspect:
 		    "State"), "Running"));
 		json_decref(o);
 		if (why != NULL) {
-			ex_done(rq, ERR_SPACE_NOT_OURS, why, -1);
+			/* Another owner's space is no space of the caller's. */
+			log_debug("exec: %s: %s", ex->req.se_space.sq_id, why);
+			ex_done(rq, ERR_SPACE_NOT_FOUND, NULL, -1);
 			return DOCKER_DONE;
 		}
 		if (!running) {
@@ -544,6 +581,9 @@ inspect:
 		return DOCKER_STREAM;
 	case E_EXIT:
 		if (docker_exec_exited(p, &exit_code) == 1) {
+			if (exit_code == 126 && docker_exec_never_ran(p) &&
+			    ex_missing(ex, next, &exit_code))
+				return DOCKER_CALL;
 			ex_done(rq, "", NULL, exit_code);
 			return DOCKER_DONE;
 		}
@@ -555,6 +595,20 @@ inspect:
 		    "/exec/%s/json", ex->exec_id);
 		next->cl_delay_ms = EX_EXIT_POLL_MS;
 		return DOCKER_CALL;
+	case E_WHICH:
+		ex_done(rq, "", NULL, p->dp_status == 404 ? 127 : 126);
+		return DOCKER_DONE;
+	case E_GK_SPACE:
+		o = p->dp_status == 200 ? harden_json_parse(p->dp_body,
+		    p->dp_body_len) : NULL;
+		why = o == NULL ? "none" : space_labels_check(json_object_get(
+		    json_object_get(o, "Config"), "Labels"),
+		    ex->req.se_space.sq_owner, ex->req.se_space.sq_id,
+		    ROLE_SPACE);
+		json_decref(o);
+		ex_done(rq, why == NULL ? ERR_GATEKEEPER_MISSING :
+		    ERR_SPACE_NOT_FOUND, NULL, -1);
+		return DOCKER_DONE;
 	}
 	fatalx("%s: step %d", __func__, ex->step);
 }
@@ -596,6 +650,18 @@ static enum docker_next
 ex_fail(struct docker_req *rq, const char *code, int interrupted,
     struct docker_call *next)
 {
+	struct ex	*ex = docker_req_state(rq);
+	char		 msg[128];
+
+	/* -T: the engine has no way to end an exec's process. */
+	if (strcmp(code, ERR_TIMEOUT) == 0 && ex->req.se_timeout_ms > 0) {
+		snprintf(msg, sizeof(msg), "the command ran past its time "
+		    "(%u s); the engine cannot end it: it may still run in "
+		    "the space", (unsigned)((ex->req.se_timeout_ms + 999) /
+		    1000));
+		ex_done(rq, code, msg, -1);
+		return DOCKER_DONE;
+	}
 	ex_done(rq, code, NULL, -1);
 	return DOCKER_DONE;
 }

@@ -60,6 +60,23 @@ docker_exec_created(const struct docker_parser *p, char *id, size_t len)
 	return rv;
 }
 
+/* 1 when the engine never started the exec's process (its Pid is 0). */
+int
+docker_exec_never_ran(const struct docker_parser *p)
+{
+	json_t	*o, *pid;
+	int	 rv;
+
+	if (p->dp_status != 200 ||
+	    (o = harden_json_parse(p->dp_body, p->dp_body_len)) == NULL)
+		return 0;
+	pid = json_object_get(o, "Pid");
+	rv = json_is_integer(pid) && json_integer_value(pid) == 0 &&
+	    !json_is_true(json_object_get(o, "Running"));
+	json_decref(o);
+	return rv;
+}
+
 int
 docker_exec_exited(const struct docker_parser *p, int *code)
 {

@@ -42,6 +42,7 @@ int	 docker_exec_created(const struct docker_parser *, char *id,
 	    size_t len);
 /* 1 and *code when it exited, 0 while it runs, -1 not an answer. */
 int	 docker_exec_exited(const struct docker_parser *, int *code);
+int	 docker_exec_never_ran(const struct docker_parser *);
 
 /* exec -t's resize (docker_exec_resize.c), a child of the exec. */
 struct exec_resize_req {

@@ -46,7 +46,8 @@
 #define LG_TIMEOUT_MS		280000	/* spaced gives up at 300 s */
 
 enum lg_step {
-	L_VERSION, L_INSPECT, L_LOGS, L_PUMP
+	L_VERSION, L_INSPECT, L_LOGS, L_PUMP,
+	L_GK_SPACE	/* no gatekeeper: is there a space of the caller's? */
 };
 
 struct lg {
@@ -249,10 +250,19 @@ inspect:
 		    "/containers/%s/json", name);
 		return DOCKER_CALL;
 	case L_INSPECT:
-		if (p->dp_status == 404) {
-			lg_done(lg, lg_relay(lg) ? ERR_SPACE_NOT_FOUND :
-			    ERR_GATEKEEPER_MISSING, NULL);
+		if (p->dp_status == 404 && lg_relay(lg)) {
+			lg_done(lg, ERR_SPACE_NOT_FOUND, NULL);
 			return DOCKER_DONE;
+		}
+		if (p->dp_status == 404) {
+			/* gatekeeper_missing only for a space of the caller's */
+			lg->step = L_GK_SPACE;
+			if (space_resource_name(name, sizeof(name),
+			    lg->req.sl_space.sq_id, ROLE_SPACE) == -1)
+				fatalx("%s: bad id", __func__);
+			docker_call_fmt(next, lg->api, "GET", LG_SMALL_CAP,
+			    "/containers/%s/json", name);
+			return DOCKER_CALL;
 		}
 		if (p->dp_status != 200 ||
 		    (o = harden_json_parse(p->dp_body, p->dp_body_len)) ==
@@ -266,7 +276,9 @@ inspect:
 		    ROLE_GATEKEEPER);
 		json_decref(o);
 		if (why != NULL) {
-			lg_done(lg, ERR_SPACE_NOT_OURS, why);
+			/* Another owner's space is no space of the caller's. */
+			log_debug("logs: %s: %s", lg->req.sl_space.sq_id, why);
+			lg_done(lg, ERR_SPACE_NOT_FOUND, NULL);
 			return DOCKER_DONE;
 		}
 		lg->step = L_LOGS;
@@ -291,6 +303,17 @@ inspect:
 		lg->body = docker_req_body_take(rq, &lg->body_len);
 		lg->step = L_PUMP;
 		return lg_pump(lg) == 0 ? DOCKER_WAIT : DOCKER_DONE;
+	case L_GK_SPACE:
+		o = p->dp_status == 200 ? harden_json_parse(p->dp_body,
+		    p->dp_body_len) : NULL;
+		why = o == NULL ? "none" : space_labels_check(json_object_get(
+		    json_object_get(o, "Config"), "Labels"),
+		    lg->req.sl_space.sq_owner, lg->req.sl_space.sq_id,
+		    ROLE_SPACE);
+		json_decref(o);
+		lg_done(lg, why == NULL ? ERR_GATEKEEPER_MISSING :
+		    ERR_SPACE_NOT_FOUND, NULL);
+		return DOCKER_DONE;
 	case L_PUMP:
 		break;
 	}

@@ -69,7 +69,9 @@ inspect_take(struct docker_req *rq, struct sp *sp,
 	    "Config"), "Labels"), sp->sq.sq_owner, sp->sq.sq_id, stop_role(sp));
 	json_decref(o);
 	if (why != NULL) {
-		done(rq, ERR_SPACE_NOT_OURS, why, 0);
+		/* Another owner's space is no space of the caller's. */
+		log_debug("stop: %s: %s", sp->sq.sq_id, why);
+		done(rq, ERR_SPACE_NOT_FOUND, NULL, 0);
 		return DOCKER_DONE;
 	}
 	return SP_ADVANCE;

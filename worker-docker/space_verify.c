@@ -205,7 +205,9 @@ space_take(struct docker_req *rq, struct sp *sp,
 		    json_object_get(o, "Config"), "Labels"), sp->sq.sq_owner,
 		    sp->sq.sq_id, ROLE_SPACE, &sp->meta)) != NULL) {
 			json_decref(o);
-			done(rq, ERR_SPACE_NOT_OURS, why, 0);
+			/* Another owner's space is no space of the caller's. */
+			log_debug("%s: %s", sp->sq.sq_id, why);
+			done(rq, ERR_SPACE_NOT_FOUND, NULL, 0);
 			return DOCKER_DONE;
 		}
 		space_adopt(sp, o);

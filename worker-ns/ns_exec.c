@@ -494,8 +494,7 @@ refuse(const struct space_exec_req *se, uint32_t peerid, const char *code)
 		if (worker_stream_register(rx->sr_id, nx_drain, rx) == -1)
 			fatalx("%s: in stream", __func__);
 	}
-	ns_done(peerid, code, strcmp(code, ERR_SPACE_NOT_OURS) == 0 ?
-	    "the space has another owner" : NULL, -1);
+	ns_done(peerid, code, NULL, -1);
 }
 
 void
@@ -527,7 +526,7 @@ ns_exec_start(uint32_t peerid, struct imsg *imsg)
 	if (ns_record_read(se.se_space.sq_id, &ns) == -1)
 		why = ERR_SPACE_NOT_FOUND;
 	else if (strcmp(ns.ns_owner, se.se_space.sq_owner) != 0)
-		why = ERR_SPACE_NOT_OURS;
+		why = ERR_SPACE_NOT_FOUND;	/* no space of the caller's */
 	else if ((target = ns_pid_read(ns.ns_id, se.se_target ? "gk" :
 	    "init")) <= 0)
 		why = ERR_SPACE_NOT_RUNNING;

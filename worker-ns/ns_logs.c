@@ -183,7 +183,8 @@ ns_logs_start(uint32_t peerid, struct imsg *imsg)
 		return;
 	}
 	if (strcmp(ns.ns_owner, sl.sl_space.sq_owner) != 0) {
-		lg_end(lg, ERR_SPACE_NOT_OURS, "the space has another owner");
+		/* Another owner's space is no space of the caller's. */
+		lg_end(lg, ERR_SPACE_NOT_FOUND, NULL);
 		return;
 	}
 	strlcpy(lg->id, ns.ns_id, sizeof(lg->id));

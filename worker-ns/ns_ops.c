@@ -409,21 +409,16 @@ op_create(uint32_t peerid, const struct space_req *sq, const char *token)
 	ns_done(peerid, "", NULL, -1);
 }
 
-/* The caller's record of id: 0, or a refusal already sent. */
+/*
+ * The caller's record of id: 0, or a refusal already sent.  Another
+ * owner's space is answered as no space at all: nothing tells it is.
+ */
 static int
-owned(uint32_t peerid, const struct space_req *sq, struct ns_space *ns,
-    int foreign_is_absent)
+owned(uint32_t peerid, const struct space_req *sq, struct ns_space *ns)
 {
-	if (ns_record_read(sq->sq_id, ns) == -1) {
+	if (ns_record_read(sq->sq_id, ns) == -1 ||
+	    strcmp(ns->ns_owner, sq->sq_owner) != 0) {
 		ns_done(peerid, ERR_SPACE_NOT_FOUND, NULL, -1);
-		return -1;
-	}
-	if (strcmp(ns->ns_owner, sq->sq_owner) != 0) {
-		if (foreign_is_absent)
-			ns_done(peerid, ERR_SPACE_NOT_FOUND, NULL, -1);
-		else
-			ns_done(peerid, ERR_SPACE_NOT_OURS, "the space has "
-			    "another owner", -1);
 		return -1;
 	}
 	return 0;
@@ -694,7 +689,7 @@ ns_op(uint32_t type, uint32_t peerid, struct imsg *imsg)
 		op_remove(peerid, sq);
 		return;
 	}
-	if (owned(peerid, sq, &ns, type == IMSG_SPACE_SHOW_REQ) == -1)
+	if (owned(peerid, sq, &ns) == -1)
 		return;
 	switch (type) {
 	case IMSG_SPACE_SHOW_REQ:

@@ -95,5 +95,7 @@
 #define ERR_SANDBOX_UNAVAILABLE	"sandbox_unavailable"
 /* attach: the agent profile names no attach command (or there is none) */
 #define ERR_NO_ATTACH		"agent_has_no_attach"
+/* default agent none, or an agent spaced.conf does not name */
+#define ERR_NO_AGENT		"no_agent"
 
 #endif /* SPACED_ERRORS_H */

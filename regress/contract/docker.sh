@@ -124,8 +124,15 @@ printf 'sk-contract-%s\n' "$INSTALL" |
 check "grant: taken (secret on stdin)" test $? -eq 0
 echo x | sc grant "$id" 'not an id!' http://upstream.example/v1 x-api-key \
     2>"$T/err"
-check "grant: the gatekeeper's own rule refuses a bad id" \
-    grep -q gatekeeper_refused "$T/err"
+check "grant: spacectl names a bad id before it is sent (invalid_grant)" \
+    grep -q '^spacectl: invalid_grant: GRANT_ID ' "$T/err"
+# The gatekeeper's own rule, for a client that is not spacectl: its
+# control channel, through its client, refuses the same id.
+echo '{"id":"not an id!","upstream":"http://upstream.example/v1","header":"x-api-key","secret":"x"}' |
+    sc exec "$id" -g -- /usr/libexec/spaced/spaced-gatekeeper -C POST /grants \
+    >/dev/null 2>&1
+check "grant: the gatekeeper's own rule refuses a bad id (client exit 1)" \
+    test $? -eq 1
 for n in space gatekeeper; do
 	dump_of "$id" "$n" >"$T/inspect.$n" || : >"$T/inspect.$n"
 	# Control: the inspect is read and holds this run's install id.
@@ -207,10 +214,10 @@ check "a plain user's list does not show root's space" \
 plain show "$id" 2>"$T/err"
 check "  nor does show" grep -q space_not_found "$T/err"
 plain stop "$id" 2>"$T/err"
-check "  stop of root's space is refused (space_not_ours)" \
-    grep -q space_not_ours "$T/err"
+check "  stop of root's space is refused as an unknown one (space_not_found)" \
+    grep -q space_not_found "$T/err"
 plain exec "$id" -- true 2>"$T/err"
-check "  and so is exec" grep -q space_not_ours "$T/err"
+check "  and so is exec" grep -q space_not_found "$T/err"
 check "  remove removes none of it" \
     test "$(plain -j remove "$id" | jq -c .)" = '{"removed":[],"failed":[]}'
 check "  root's space is untouched" \

@@ -94,11 +94,13 @@ gk_hostname() {
 	    jq -r .Config.Hostname ;;
 	esac
 }
-# EXEC_MISSING: an exec of a program that is not there, "STATUS TEXT"
-# (Engine 20.10's runc: 126 and its stat; spaced-ns: 127, as a shell).
+# EXEC_MISSING: an exec of a program that is not there, "STATUS TEXT":
+# 127 on both places, as a shell (the engine says 126 for any command it
+# could not start; spaced-docker asks it whether the path is there), and
+# the words of the place (runc's stat, spaced-ns's exec).
 case $PLACE in
 native) EXEC_MISSING="127 exec /bin/sh: No such file or directory" ;;
-*) EXEC_MISSING="126 stat /bin/sh: no such file or directory" ;;
+*) EXEC_MISSING="127 stat /bin/sh: no such file or directory" ;;
 esac
 
 # tamper_network ID: interfaces given to a space behind spaced's back,

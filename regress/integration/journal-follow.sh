@@ -64,8 +64,8 @@ check "with its gatekeeper gone, journal still gives its records" \
     sh -c "grep -q 'f1.follow.example' '$T/a.out' &&
     grep -q 'f2.follow.example' '$T/a.out'"
 sc journal 000000000000 2>"$T/err"
-check "  an id the store never had: gatekeeper_missing as before" \
-    grep -q gatekeeper_missing "$T/err"
+check "  an id the store never had: space_not_found (gatekeeper_missing is a space's of the caller's)" \
+    grep -q space_not_found "$T/err"
 
 # 3. A gatekeeper restart: its run changes, its numbers start again.
 mark "$b" g1

@@ -1,8 +1,9 @@
 #!/bin/sh
-# spacectl as a new user meets it, against a live spaced and one native
-# space (root; no Docker): what -j and the tables print of bytes a space
-# or its owner chose, and the cap on an owner's spaces.  Each check was
-# red before its fix.  About 10 s.
+# spacectl as a new user meets it, against a live spaced, native spaces
+# and one Docker space (root): what -j and the tables print of bytes a
+# space or its owner chose, the cap on an owner's spaces, and the second
+# trial's findings (each error says why; another owner's space is an
+# unknown one).  Each check was red before its fix.  About 30 s.
 SPACED_TEST_PLACE=native
 export SPACED_TEST_PLACE
 SPACED_AGENT_CONF="default agent none"
@@ -57,10 +58,212 @@ for c in "list" "show $id" "-j show $id" "-j list" "-j verify $id" \
 	    "[ \"\$(tail -c1 '$T/body' | od -An -c | tr -d ' ')\" = '\\n' ]"
 done
 
-sc remove "$id" >/dev/null
+# --- The second trial: what a careful user expects (each red before) ---
+unknown=0123456789ab
+dgid=$(getent group docker | cut -d: -f3)
+# nobody: a plain user of the docker group, who owns none of these
+nobody() {
+	setpriv --reuid=65534 --regid=65534 --groups="${dgid:-0}" \
+	    "$tree/bin/spacectl" -s "$sd/run/spaced.sock" "$@"
+}
+# said RC FILE LINE: the exit status was RC and FILE's first line LINE
+said() { [ "$1" = "$2" ] && [ "$(head -n 1 "$3")" = "$4" ]; }
+
+# remove: the spec's "nothing to remove" is done, but never silently;
+# another owner's space gets the same words as an unknown ID.
+sc remove "$unknown" >"$T/rm.out" 2>"$T/rm.err"
+check "remove of an unknown ID: exit 0, and says nothing was removed" \
+    said $? 0 "$T/rm.err" "spacectl: nothing removed: no space $unknown of yours"
+check "  no removed line" test ! -s "$T/rm.out"
+sc -j remove "$unknown" >"$T/rm.json" 2>"$T/rmj.err"
+check "  -j: the spec's object on stdout, the word on stderr" sh -c \
+    "jq -e -c '. == {\"removed\":[],\"failed\":[]}' '$T/rm.json' >/dev/null &&
+    grep -q 'nothing removed' '$T/rmj.err'"
+nobody remove "$id" >"$T/nrm.out" 2>"$T/nrm.err"
+check "another owner's remove: exit 0, the same words as an unknown ID" \
+    said $? 0 "$T/nrm.err" "spacectl: nothing removed: no space $id of yours"
+check "  and the space is still there (control)" sc show "$id"
+
+# Another owner's space is no space: each command answers as for an
+# unknown ID (show did; exec, stop, start, verify, journal, network and
+# grant said space_not_ours, which told that it exists).
+for c in show verify stop start journal "exec -- true" \
+    "network allowlist example.com" "grant g https://a.example x-api-key"; do
+	set -- $c
+	cmd=$1; shift
+	echo k | nobody $cmd "$id" "$@" >/dev/null 2>"$T/n1.err"; r1=$?
+	echo k | nobody $cmd "$unknown" "$@" >/dev/null 2>"$T/n2.err"; r2=$?
+	check "another owner's space, $cmd: as an unknown ID ($r1)" sh -c \
+	    "[ $r1 = $r2 ] && [ $r1 != 0 ] &&
+	    grep -qx 'spacectl: space_not_found: no such space of yours' '$T/n1.err' &&
+	    cmp -s '$T/n1.err' '$T/n2.err'"
+done
+check "  the owner's own show works (control)" sc show "$id"
+check "  and the space still runs (nobody's stop did nothing)" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j show '$id' | jq -e '.state == \"running\"' >/dev/null"
+
+# tools with no agent: a refusal by name, not a line about a key
+sc tools >"$T/t.out" 2>"$T/t.err"
+check "tools, default agent none: no_agent, exit 1" said $? 1 "$T/t.err" \
+    "spacectl: no_agent: spaces here run no agent (default agent none in spaced.conf): name one with -a"
+sc tools -a nosuch >"$T/t.out" 2>"$T/t.err"
+check "tools -a nosuch: no_agent, exit 1" said $? 1 "$T/t.err" \
+    "spacectl: no_agent: spaced.conf names no agent nosuch"
+sc tools fill -a nosuch >"$T/t.out" 2>"$T/t.err"
+check "tools fill -a nosuch: no_agent, exit 1" said $? 1 "$T/t.err" \
+    "spacectl: no_agent: spaced.conf names no agent nosuch"
+check "tools -a opencode: a key (control)" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' tools -a opencode | grep -q '^agent opencode: key '"
+for c in "token $id" "server $id GET /" "sessions $id" "prompt $id hi"; do
+	sc $c >/dev/null 2>"$T/a.err"
+	check "$c, no agent: no_agent, exit 1" said $? 1 "$T/a.err" \
+	    "spacectl: no_agent: spaces here run no agent (default agent none in spaced.conf)"
+done
+
+# review and apply before any code in
+for c in review apply; do
+	sc $c "$id" >/dev/null 2>"$T/r.err"
+	check "$c before code-in: not_a_commit, saying code-in was not done" \
+	    said $? 1 "$T/r.err" "spacectl: not_a_commit: code-in was never done into this space (spacectl code-in ID DIR), so it has no start to review from"
+done
+
+# network and grant: what is wrong, named, before the gatekeeper
+sc network "$id" allowlist -x >/dev/null 2>"$T/g.err"
+check "network allowlist -x: a usage error naming it" said $? 64 "$T/g.err" \
+    "spacectl: network takes no option: -x"
+sc network "$id" allowlist "bad domain" >/dev/null 2>"$T/g.err"
+check "network allowlist 'bad domain': invalid_domains, why" said $? 1 "$T/g.err" \
+    "spacectl: invalid_domains: bad domain: a name holds letters, digits, '-' and '.' only"
+sc network "$id" allowlist 10.1.2.3 >/dev/null 2>"$T/g.err"
+check "network allowlist 10.1.2.3: an address, not a name" said $? 1 "$T/g.err" \
+    "spacectl: invalid_domains: 10.1.2.3: it ends like an address: the allowlist holds names"
+sc network "$id" allowlist localhost >/dev/null 2>"$T/g.err"
+check "network allowlist localhost: one label" said $? 1 "$T/g.err" \
+    "spacectl: invalid_domains: localhost: a name has two labels at least (example.com)"
+check "network allowlist example.com registry.npmjs.org.: taken (control)" \
+    sc network "$id" allowlist example.com registry.npmjs.org.
+grant() { printf "$1" | sc grant "$id" "$2" "$3" "$4" >/dev/null 2>"$T/g.err"; }
+grant 'k\n' "a b" https://a.example x-api-key
+check "grant with a space in GRANT_ID: invalid_grant, why" said $? 1 "$T/g.err" \
+    "spacectl: invalid_grant: GRANT_ID is 1-64 letters, digits, '-' and '_'"
+grant 'k\n' g ftp://a.example x-api-key
+check "grant to ftp://: invalid_grant, why" said $? 1 "$T/g.err" \
+    "spacectl: invalid_grant: UPSTREAM is an http:// or https:// URL"
+grant 'k\n' g https://a.example Host
+check "grant of Host: invalid_grant, why" said $? 1 "$T/g.err" \
+    "spacectl: invalid_grant: HEADER may not be Host, Content-Length, Transfer-Encoding or Connection"
+grant 'a\001b\n' g https://a.example x-api-key
+check "grant of a secret with a control byte: invalid_secret, why" \
+    said $? 1 "$T/g.err" "spacectl: invalid_secret: a control character (tab is the only one taken)"
+grant 'a\tb\n' g https://a.example x-api-key
+check "grant of a secret with a tab: taken, as the gatekeeper takes it" \
+    test $? = 0
+grant 'a b\n' g https://a.example x-api-key
+check "  and one with a space (control)" test $? = 0
+
+# journal --since, -j without spaced, help attach
+sc journal "$id" --since garbage >/dev/null 2>"$T/j.err"
+check "journal --since garbage: a usage error that says why" said $? 64 "$T/j.err" \
+    "spacectl: --since takes a UTC time 2026-12-06T04:00:00Z or a prefix of it"
+check "journal --since 2026-12: taken (control)" \
+    sc journal "$id" --since 2026-12
+"$tree/bin/spacectl" -j -s "$T/nosock" status >"$T/s.json" 2>"$T/s.err"
+check "-j status without spaced: a JSON error on stdout, exit 1" sh -c \
+    "[ $? = 1 ] && [ ! -s '$T/s.err' ] &&
+    jq -e '.error == \"spaced_unreachable\" and (.message | startswith(\"cannot reach spaced at\"))' '$T/s.json' >/dev/null"
+"$tree/bin/spacectl" -s "$T/nosock" status 2>"$T/s.err"
+check "  without -j: the text (control)" grep -q '^spacectl: cannot reach spaced at ' "$T/s.err"
+check "help attach: no -j (attach has none)" sh -c \
+    "'$tree/bin/spacectl' help attach | grep -qx 'usage: spacectl attach ID'"
+check "  help exec: -j (control)" sh -c \
+    "'$tree/bin/spacectl' help exec | grep -q '^usage: spacectl \[-j\] exec '"
+
+# A command that is not there: 127, as a shell says; one that is not
+# executable: 126 (the Docker place's parity is below).
+sc exec "$id" -- /nonexist >"$T/e.out" 2>&1
+check "native: a path that is not there exits 127, saying so" sh -c \
+    "[ $? = 127 ] && grep -q 'No such file or directory' '$T/e.out'"
+sc exec "$id" -- nonexist >"$T/e.out" 2>&1
+check "native: a name not in PATH exits 127" test $? = 127
+sc exec "$id" -- /etc/passwd >"$T/e.out" 2>&1
+check "native: a file that is not executable exits 126 (control)" test $? = 126
+
+# A remove while a command streams: it ends 137, and says why.
+id3=$(sc create -n "user three") || id3=
+check "a space to remove under a command ($id3)" test -n "$id3"
+sc exec "$id3" -- sh -c 'touch /tmp/started; exec sleep 60' \
+    >"$T/x.out" 2>"$T/x.err" &
+xp=$!
+wait_for 20 sc exec "$id3" -- test -e /tmp/started
+sc remove "$id3" >/dev/null
+wait $xp
+check "an exec whose space is removed: 137, and says the space was removed" \
+    said $? 137 "$T/x.err" "spacectl: the space was removed while the command ran"
+
+# spaced.conf: the rule and the line, not a field's size
+conf_says() {
+	printf '%s\n' "$1" >"$T/c.conf"
+	"$tree/sbin/spaced" -n -f "$T/c.conf" 2>&1 | grep -qF "$T/c.conf: $2"
+}
+check "code in timeout \"99999999\": the range" conf_says \
+    'code in timeout "99999999"' "line 1: code in timeout: not a number of seconds from 1 to 3600"
+check "default agent nope: the line and why" conf_says \
+    'default agent nope' "line 1: default agent nope: no such profile"
+check "space network size 8: the line and the range" conf_says \
+    'space network size 8' "line 1: space network size 8: takes 16 (the prefix of the pool 10.213.0.0/16) to 29"
+check "space disk limit \"20g\": taken, as -m takes either case" sh -c \
+    "printf 'space disk limit \"20g\"\n' >'$T/d.conf' && '$tree/sbin/spaced' -n -f '$T/d.conf' >/dev/null 2>&1"
+
+# The Docker place: the same exit codes and words as the native one.
+dk=$(sc create -p docker -n "user docker") || dk=
+check "a Docker space ($dk)" test -n "$dk"
+sc exec "$dk" -- /nonexist >"$T/e.out" 2>&1
+check "Docker: a path that is not there exits 127 (the engine said 126)" \
+    sh -c "[ $? = 127 ] && grep -q 'no such file or directory' '$T/e.out'"
+sc exec "$dk" -- nonexist >"$T/e.out" 2>&1
+check "Docker: a name not in PATH exits 127" sh -c \
+    "[ $? = 127 ] && grep -q 'executable file not found' '$T/e.out'"
+sc exec "$dk" -- /etc/passwd >"$T/e.out" 2>&1
+check "Docker: a file that is not executable exits 126 (control)" \
+    sh -c "[ $? = 126 ] && grep -q 'permission denied' '$T/e.out'"
+sc exec "$dk" -- sh -c 'exit 126' >/dev/null 2>&1
+check "Docker: a command that ran and exited 126 keeps it (control)" \
+    test $? = 126
+sc exec "$dk" -T 1 -- sleep 30 >/dev/null 2>"$T/e.err"
+check "Docker: exec -T past its time says so" said $? 125 "$T/e.err" \
+    "spacectl: command_timeout: the command ran past its time (1 s); the engine cannot end it: it may still run in the space"
+sc exec "$dk" -- sh -c 'touch /tmp/started; exec sleep 60' \
+    >"$T/x.out" 2>"$T/x.err" &
+xp=$!
+wait_for 20 sc exec "$dk" -- test -e /tmp/started
+sc remove "$dk" >/dev/null
+wait $xp
+check "Docker: an exec whose space is removed: 137, and says so" \
+    said $? 137 "$T/x.err" "spacectl: the space was removed while the command ran"
+nobody journal "$unknown" >/dev/null 2>"$T/n.err"
+check "Docker: journal of an unknown ID: space_not_found (was gatekeeper_missing)" \
+    said $? 1 "$T/n.err" "spacectl: space_not_found: no such space of yours"
+
+sc remove "$id" >"$T/rm.out" 2>"$T/rm.err"
+check "remove of a space: its removed lines, and no 'nothing removed' (control)" \
+    sh -c "grep -q '^removed ' '$T/rm.out' && ! grep -q 'nothing removed' '$T/rm.err'"
 check "removed" sh -c "! '$tree/bin/spacectl' -s '$sd/run/spaced.sock' show '$id' >/dev/null 2>&1"
+# start looks the space up before the tools: an unknown ID is answered
+# at once, with no fill of minutes first (a spaced with an agent).
+stop_spaced
+SPACED_AGENT_CONF="" start_spaced "$T/sd" || not_ok "spaced starts again, with an agent"
+sc start "$unknown" >/dev/null 2>"$T/st.err"
+check "start of an unknown ID, with an agent: space_not_found" \
+    said $? 1 "$T/st.err" "spacectl: space_not_found: no such space of yours"
+no_tools_volume() {
+	api_get /volumes >"$T/vols.json" && ! jq -e --arg i \
+	    "spaced-tools-$INSTALL-" '.Volumes // [] |
+	    any(.Name | startswith($i))' "$T/vols.json" >/dev/null
+}
+check "  and no tools volume was made for it" no_tools_volume
 # Whatever a broken build made that list could not show (its mutants).
 for s in $(sc -j events 2>/dev/null | jq -r 'select(.kind == "create") | .space'); do
-	[ "$s" = "$id" ] || [ "$s" = "${id2:-}" ] || sc remove "$s" >/dev/null 2>&1
+	[ "$s" = "$id" ] || [ "$s" = "${id2:-}" ] || [ "$s" = "${id3:-}" ] ||
+	    sc remove "$s" >/dev/null 2>&1
 done
 finish

@@ -20,14 +20,14 @@ mutant "$MUTANT_CONTROL" GNUmakefile ""
 mutant "$MUTANT_CONTROL" GNUmakefile "" faults/docker
 mutant "$MUTANT_CONTROL" GNUmakefile "" contract/runtime
 
-mutant_expect 'stop of root'\''s space is refused \(space_not_ours\)|root'\''s space is untouched'
+mutant_expect 'stop of root'\''s space is refused as an unknown one \(space_not_found\)|root'\''s space is untouched'
 mutant "stop acts on a container without this owner's labels" \
     worker-docker/space_stop.c \
     "sp->sq.sq_id, stop_role(sp));\n\tjson_decref(o);\n\tif (why != NULL) { => sp->sq.sq_id, stop_role(sp));\n\tjson_decref(o);\n\tif (0) {"
 mutant_expect 'and so is exec'
 mutant "exec acts on a container without this owner's labels" \
     worker-docker/docker_exec.c \
-    "if (why != NULL) {\n\t\t\tex_done(rq, ERR_SPACE_NOT_OURS => if (0) {\n\t\t\tex_done(rq, ERR_SPACE_NOT_OURS"
+    "if (why != NULL) {\n\t\t\t/* Another owner's => if (0) {\n\t\t\t/* Another owner's"
 mutant_expect 'exec: runs as the space'\''s own uid'
 mutant "exec runs as root" worker-docker/docker_exec.c \
     "if (uid == 0 || harden_user(user, sizeof(user), uid) == -1)\n\t\t\treturn NULL; => strlcpy(user, \"0:0\", sizeof(user));"

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Mutation check of integration/spacectl-user.sh: the cap on an owner's
-# native spaces, exec -j's U+FFFD, a space name that is not UTF-8.  Each
+# native spaces, exec -j's U+FFFD, a space name that is not UTF-8, and
+# the second trial's: another owner's space seen as an unknown one, the
+# Docker 127, the grant and domain checks of spacectl.  Each
 # mutant names the row that must go red.  Built as mutants/nsplace.sh
 # builds (this tree's objects, only the mutated file rebuilt); under a
 # minute each.  Usage: sh regress/mutants/spacectl-user.sh [label-substring]
@@ -27,5 +29,29 @@ mutant "exec -j loses output that is not UTF-8" \
 mutant_expect "^create -n with bytes that are not UTF-8"
 mutant "a name's bytes taken one by one" common/proto/labels.c \
     'if ((len = utf8_char_len(p + n, all - n)) == 0 || => if ((len = 1) == 0 ||'
+
+# The second trial's protections and refusals.
+mutant_expect "^another owner's space, exec: as an unknown ID"
+mutant "native exec says another owner's space exists" worker-ns/ns_exec.c \
+    "why = ERR_SPACE_NOT_FOUND;	/* no space of the caller's */ => why = ERR_SPACE_NOT_OURS;"
+mutant_expect "nobody's stop did nothing|^another owner's space, stop"
+mutant "the native place acts on another owner's space" worker-ns/ns_ops.c \
+    'strcmp(ns->ns_owner, sq->sq_owner) != 0) { => 0) {'
+mutant_expect "^Docker: journal of an unknown ID"
+mutant "Docker: an unknown id's missing gatekeeper is gatekeeper_missing" \
+    worker-docker/docker_logs.c \
+    'lg_done(lg, why == NULL ? ERR_GATEKEEPER_MISSING : => lg_done(lg, 1 ? ERR_GATEKEEPER_MISSING :'
+mutant_expect "^Docker: a path that is not there exits 127"
+mutant "Docker: a command never started keeps the engine's 126" \
+    worker-docker/docker_exec.c \
+    'ex_done(rq, "", NULL, p->dp_status == 404 ? 127 : 126); => ex_done(rq, "", NULL, 126);'
+mutant_expect "^grant of a secret with a control byte"
+mutant "spacectl sends a secret with a control byte" \
+    supervisor/spacectl/spacectl_gk.c \
+    'if ((why = secret_why(cg->cg_secret, n)) != NULL) { => if ((why = secret_why(cg->cg_secret, n)) != NULL && 0) {'
+mutant_expect "^network allowlist 'bad domain'"
+mutant "spacectl sends a name the corridor never takes" \
+    supervisor/spacectl/spacectl_gk.c \
+    'if ((why = domain_why(argv[i])) != NULL) { => if ((why = domain_why(argv[i])) != NULL && 0) {'
 
 mutants_end

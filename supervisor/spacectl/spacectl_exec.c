@@ -244,7 +244,8 @@ exec_finish(struct exec_client *xc)
 		return SPACECTL_EXEC_FAILED;
 	}
 	out_exec_result(cr->cr_done.sd_exit, xc->xc_buf[0], xc->xc_len[0],
-	    xc->xc_buf[1], xc->xc_len[1]);
+	    xc->xc_buf[1], xc->xc_len[1], nstr(cr->cr_done.sd_message,
+	    sizeof(cr->cr_done.sd_message)));
 	return cr->cr_done.sd_exit;
 }
 

@@ -63,8 +63,10 @@ usage_group(FILE *f, const struct ctl_cmd *cmd)
 		if (c != cmd && (cmd->cc_group == 0 ||
 		    c->cc_group != cmd->cc_group))
 			continue;
-		fprintf(f, "%s spacectl [-j] %s%s%s\n", first ? "usage:" :
-		    "      ", c->cc_name, *c->cc_args != '\0' ? " " : "",
+		/* help asks spaced nothing, attach is a screen: no -j. */
+		fprintf(f, "%s spacectl %s%s%s%s\n", first ? "usage:" :
+		    "      ", c->cc_type == 0 || c->cc_type == IMSG_CTL_ATTACH ?
+		    "" : "[-j] ", c->cc_name, *c->cc_args != '\0' ? " " : "",
 		    c->cc_args);
 		first = 0;
 	}
@@ -82,6 +84,14 @@ usage(void)
 	else
 		usage_group(stderr, env->sc_cmd);
 	exit(SPACECTL_USAGE);
+}
+
+/* A usage error that says first what was wrong with the arguments. */
+__dead void
+usage_why(const char *why)
+{
+	fprintf(stderr, "spacectl: %s\n", why);
+	usage();
 }
 
 /*

@@ -24,6 +24,7 @@
 
 #include <sys/types.h>
 
+#include <ctype.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,22 @@ at_ms(const char *at)
 	    *p != '.')
 		return 0;
 	return (long long)timegm(&tm) * 1000 + atoi(p + 1);
+}
+
+/* T of --since: a prefix of "2026-12-06T04:00:00.000Z", digits as there. */
+static int
+since_valid(const char *t)
+{
+	const char	*form = "0000-00-00T00:00:00.000Z";
+	size_t		 i;
+
+	if (*t == '\0' || strlen(t) > strlen(form))
+		return 0;
+	for (i = 0; t[i] != '\0'; i++)
+		if (form[i] == '0' ? !isdigit((unsigned char)t[i]) :
+		    t[i] != form[i])
+			return 0;
+	return 1;
 }
 
 /* One record as OCSF Network Activity (class 4001), one line. */
@@ -210,15 +227,19 @@ journal_args(struct journal_read *jr, int argc, char *argv[], int *follow,
 			jr->jr_lines = 1;
 		else if (strcmp(argv[i], "--verify") == 0)
 			*verify = 1;
-		else if (strcmp(argv[i], "--since") == 0 && i + 1 < argc &&
-		    strspn(argv[i + 1], "0123456789-T:.Z") ==
-		    strlen(argv[i + 1]) && argv[i + 1][0] != '\0')
+		else if (strcmp(argv[i], "--since") == 0) {
+			if (i + 1 == argc)
+				usage_why("--since needs a time");
+			if (!since_valid(argv[i + 1]))
+				usage_why("--since takes a UTC time "
+				    "2026-12-06T04:00:00Z or a prefix of it");
 			jr->jr_since = argv[++i];
-		else
-			usage();
+		} else
+			usage_why("journal takes -f, -j, --since T and "
+			    "--verify after the ID");
 	}
 	if (*verify && *follow)
-		usage();
+		usage_why("--verify and -f do not go together");
 	if (!space_id_valid(argv[1]))
 		failed("invalid_space_id", "an ID is 12 lowercase hex "
 		    "characters");

@@ -91,6 +91,34 @@ take_space_id(char *dst, size_t len, const char *id)
 	strlcpy(dst, id, len);
 }
 
+/* The words for a code whose answer brought none. */
+static const struct {
+	const char	*code;
+	const char	*message;
+} space_messages[] = {
+	{ ERR_PERMISSION_DENIED, "space operations are for root, spaced's "
+	    "own user and members of the docker group" },
+	{ ERR_BAD_REQUEST, "spaced refused the request as malformed" },
+	{ ERR_TIMEOUT, "the place did not finish in time; see spacectl "
+	    "list" },
+	{ ERR_WORKER_UNAVAILABLE, "spaced-docker is not running" },
+	{ ERR_BUSY, "too many requests in flight" },
+	/* An unknown ID and another owner's space, in the same words. */
+	{ ERR_SPACE_NOT_FOUND, "no such space of yours" },
+};
+
+const char *
+space_message(const char *code)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof(space_messages) / sizeof(space_messages[0]);
+	    i++)
+		if (strcmp(space_messages[i].code, code) == 0)
+			return space_messages[i].message;
+	return NULL;
+}
+
 /* The request failed: the code and message, or -j, the object. */
 __dead void
 request_failed(const char *code, const char *message)
@@ -99,6 +127,10 @@ request_failed(const char *code, const char *message)
 				    env->sc_cmd->cc_fail : FAIL_TEXT;
 	json_t			*o;
 
+	/* An unknown ID and another owner's space: the same words, all. */
+	if ((message == NULL || *message == '\0') &&
+	    strcmp(code, ERR_SPACE_NOT_FOUND) == 0)
+		message = space_message(code);
 	if (env->sc_json && style == FAIL_SPACE)
 		space_failed_json(code, message, 0, NULL);
 	else if (env->sc_json && style == FAIL_JSON) {
@@ -115,11 +147,24 @@ request_failed(const char *code, const char *message)
 	exit(1);
 }
 
+/* No spaced at path: under -j an error object too, whatever the command. */
 __dead void
 unreachable(const char *path, int error)
 {
-	fprintf(stderr, "spacectl: cannot reach spaced at %s: %s\n", path,
-	    strerror(error));
+	json_t	*o;
+	char	 msg[1200];
+
+	(void)snprintf(msg, sizeof(msg), "cannot reach spaced at %s: %s",
+	    path, strerror(error));
+	if (!env->sc_json) {
+		fprintf(stderr, "spacectl: %s\n", msg);
+		exit(1);
+	}
+	if (env->sc_cmd != NULL && env->sc_cmd->cc_fail == FAIL_SPACE)
+		space_failed_json("spaced_unreachable", msg, 0, NULL);
+	else if ((o = json_pack("{s:s, s:s}", "error", "spaced_unreachable",
+	    "message", msg)) != NULL)
+		out_json(o);
 	exit(1);
 }
 
@@ -435,6 +480,8 @@ output_json(const char *s, size_t n)
 void
 out_exec_failed(const char *code, const char *message)
 {
+	if (message[0] == '\0' && strcmp(code, ERR_SPACE_NOT_FOUND) == 0)
+		message = space_message(code);
 	if (env->sc_json)
 		out_json(json_pack("{s:s, s:s}", "error", code, "message",
 		    message));
@@ -443,15 +490,27 @@ out_exec_failed(const char *code, const char *message)
 		    ": " : "", message);
 }
 
-/* -j: the exit code and what the command printed, collected. */
+/*
+ * -j: the exit code and what the command printed, collected.  spaced's
+ * word on how it ended (its space removed meanwhile) goes on stderr, or
+ * under -j as "message".
+ */
 void
 out_exec_result(int code, const char *out, size_t outlen, const char *err,
-    size_t errlen)
+    size_t errlen, const char *message)
 {
-	if (env->sc_json)
-		out_json(json_pack("{s:i, s:o, s:o}", "exitCode", code,
-		    "stdout", output_json(out, outlen),
-		    "stderr", output_json(err, errlen)));
+	json_t	*o;
+
+	if (!env->sc_json) {
+		if (*message != '\0')
+			fprintf(stderr, "spacectl: %s\n", message);
+		return;
+	}
+	o = json_pack("{s:i, s:o, s:o}", "exitCode", code, "stdout",
+	    output_json(out, outlen), "stderr", output_json(err, errlen));
+	if (o != NULL && *message != '\0')
+		json_object_set_new(o, "message", json_string(message));
+	out_json(o);
 }
 
 /* --- code in ----------------------------------------------------------- */
@@ -688,98 +747,4 @@ out_token(const char *token)
 		out_json_checked(json_pack("{s:s}", "token", token));
 	else
 		printf("%s\n", token);
-}
-
-/* --- tools ------------------------------------------------------------- */
-
-static const char *const tools_states[] = {
-	[TOOLS_STATE_FILLED] = "filled",
-	[TOOLS_STATE_EMPTY] = "empty",
-	[TOOLS_STATE_MISMATCH] = "mismatch",
-	[TOOLS_STATE_UNKNOWN] = "unknown",
-};
-
-/* A volume of the caller's into vols; its state checked by the caller. */
-void
-out_tools_volume(const struct tools_volume_info *vi, int current,
-    json_t *vols)
-{
-	json_t		*spaces, *o;
-	uint32_t	 i;
-
-	spaces = json_array();
-	for (i = 0; i < vi->tv_nmounts; i++)
-		json_array_append_new(spaces, json_string(vi->tv_mounts[i]));
-	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:b, s:b, s:s}",
-	    "name", vi->tv_name, "key", vi->tv_key,
-	    "description", vi->tv_description, "created", vi->tv_created,
-	    "state", tools_states[vi->tv_state], "spaces", spaces,
-	    "moreSpaces", vi->tv_more != 0, "current", current,
-	    "place", vi->tv_place);
-	if (o != NULL)
-		json_array_append_new(vols, o);
-}
-
-static void
-tools_volumes_text(json_t *vols)
-{
-	json_t	*v, *s;
-	size_t	 i, j;
-
-	printf("%-60s %-16s %-8s %-6s %s\n", "VOLUME", "KEY", "STATE", "PLACE",
-	    "SPACES");
-	json_array_foreach(vols, i, v) {
-		printf("%-60s %-16s %-8s %-6s", jstr(v, "name"), jstr(v, "key"),
-		    jstr(v, "state"), jstr(v, "place"));
-		json_array_foreach(json_object_get(v, "spaces"), j, s)
-			printf("%s%s", j == 0 ? " " : ",",
-			    json_string_value(s));
-		if (json_array_size(json_object_get(v, "spaces")) == 0)
-			printf(" -");
-		if (json_is_true(json_object_get(v, "current")))
-			printf(" (current)");
-		putchar('\n');
-	}
-}
-
-void
-out_tools(const struct ctl_tools_info *ti, json_t *vols)
-{
-	const char	*d, *nl;
-
-	if (env->sc_json) {
-		out_json(json_pack("{s:s, s:s?, s:s?, s:s?, s:s?, s:O}",
-		    "agent", ti->ti_agent,
-		    "key", ti->ti_key[0] != '\0' ? ti->ti_key : NULL,
-		    "volume", ti->ti_volume[0] != '\0' ? ti->ti_volume : NULL,
-		    "label", ti->ti_label[0] != '\0' ? ti->ti_label : NULL,
-		    "description", ti->ti_description[0] != '\0' ?
-		    ti->ti_description : NULL, "volumes", vols));
-		return;
-	}
-	if (ti->ti_key[0] != '\0') {
-		printf("agent %s: key %s, %s\n  volume %s\n", ti->ti_agent,
-		    ti->ti_key, ti->ti_label, ti->ti_volume);
-		for (d = ti->ti_description; *d != '\0'; d = nl + 1) {
-			if ((nl = strchr(d, '\n')) == NULL)
-				nl = d + strlen(d) - 1;
-			printf("  | %.*s\n", (int)(nl - d + (*nl != '\n')), d);
-		}
-	} else
-		printf("agent %s: no key (the profile or the filler could "
-		    "not be read; see the log of spaced)\n", ti->ti_agent);
-	tools_volumes_text(vols);
-}
-
-void
-out_tools_filled(const struct tools_done *td)
-{
-	if (env->sc_json)
-		out_json(json_pack("{s:s, s:s, s:b, s:i}", "volume",
-		    td->td_volume, "key", td->td_key, "filled",
-		    td->td_filled != 0, "pruned", td->td_pruned));
-	else
-		printf("%s %s (key %s)%s\n", td->td_filled ? "filled" :
-		    "ready", td->td_volume, td->td_key,
-		    td->td_pruned > 0 ? ", old volumes pruned" : "");
 }

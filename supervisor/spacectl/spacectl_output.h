@@ -25,6 +25,9 @@
 #include "ctl_proto.h"
 
 __dead void	 usage(void);
+__dead void	 usage_why(const char *);
+/* The words for a code whose answer had none, or NULL. */
+const char	*space_message(const char *);
 __dead void	 failed(const char *, const char *);
 __dead void	 request_failed(const char *, const char *);
 void		 take_space_id(char *, size_t, const char *);
@@ -69,7 +72,7 @@ void		 out_space_removed(json_t *, json_t *);
 
 void		 out_exec_failed(const char *, const char *);
 void		 out_exec_result(int, const char *, size_t, const char *,
-		    size_t);
+		    size_t, const char *);
 
 void		 out_file(const struct git_file *, json_t *, json_t *);
 void		 out_files(json_t *, json_t *, uint64_t, uint64_t);
@@ -87,9 +90,5 @@ void		 out_journal(json_t *, const struct journal_counts *, int);
 int		 out_server(unsigned int, const uint8_t *, size_t);
 void		 out_token(const char *);
 
-void		 out_tools_volume(const struct tools_volume_info *, int,
-		    json_t *);
-void		 out_tools(const struct ctl_tools_info *, json_t *);
-void		 out_tools_filled(const struct tools_done *);
 
 #endif /* SPACED_SPACECTL_OUTPUT_H */

@@ -31,20 +31,6 @@
 #include "spacectl.h"
 #include "spacectl_output.h"
 
-/* What spaced's own refusals mean, for a space FAIL without a message. */
-static const struct {
-	const char	*code;
-	const char	*message;
-} space_messages[] = {
-	{ ERR_PERMISSION_DENIED, "space operations are for root, spaced's "
-	    "own user and members of the docker group" },
-	{ ERR_BAD_REQUEST, "spaced refused the request as malformed" },
-	{ ERR_TIMEOUT, "the place did not finish in time; see spacectl "
-	    "list" },
-	{ ERR_WORKER_UNAVAILABLE, "spaced-docker is not running" },
-	{ ERR_BUSY, "too many requests in flight" },
-};
-
 json_t *
 out_space_info(const struct space_info *si, int with_memory)
 {
@@ -124,17 +110,6 @@ out_space_ready(json_t *info, const struct ctl_ready *cy)
 		    nstr(cy->cy_code, sizeof(cy->cy_code))));
 }
 
-static const char *
-space_message(const char *code)
-{
-	size_t	 i;
-
-	for (i = 0; i < sizeof(space_messages) / sizeof(space_messages[0]);
-	    i++)
-		if (strcmp(space_messages[i].code, code) == 0)
-			return space_messages[i].message;
-	return NULL;
-}
 
 /* A space request failed with code: say so, with what the place told. */
 __dead void

@@ -49,6 +49,7 @@ struct space_answer {
 	json_t			*sa_violations;
 	json_t			*sa_removed;
 	json_t			*sa_failed;	/* remove's, or a rollback's */
+	const char		*sa_id;		/* the ID asked for */
 };
 
 /* The space of id among those of the answer, or NULL. */
@@ -214,6 +215,14 @@ space_show(struct space_answer *sa)
 		break;
 	case IMSG_CTL_REMOVE:
 		out_space_removed(sa->sa_removed, sa->sa_failed);
+		/*
+		 * Done as the spec says, but never silently: the same words
+		 * for an unknown ID and another owner's, which stays unseen.
+		 */
+		if (json_array_size(sa->sa_removed) == 0 &&
+		    json_array_size(sa->sa_failed) == 0)
+			fprintf(stderr, "spacectl: nothing removed: no space "
+			    "%s of yours\n", sa->sa_id);
 		return json_array_size(sa->sa_failed) == 0 ? 0 : 1;
 	}
 	return 0;
@@ -360,6 +369,7 @@ space_main(int argc, char *argv[])
 	memset(&cr, 0, sizeof(cr));
 	sa.sa_type = env->sc_cmd->cc_type;
 	space_args(argc, argv, sa.sa_type, &cs);
+	sa.sa_id = cs.cs_id;
 	sa.sa_infos = json_array();
 	sa.sa_violations = env->sc_violations = json_array();
 	sa.sa_removed = json_array();

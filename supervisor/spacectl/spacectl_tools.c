@@ -41,6 +41,100 @@ struct tools_call {
 	int			 tc_have_done;
 };
 
+/* --- what is shown (from spacectl_output.c, whose size it grew past) --- */
+
+static const char *const tools_states[] = {
+	[TOOLS_STATE_FILLED] = "filled",
+	[TOOLS_STATE_EMPTY] = "empty",
+	[TOOLS_STATE_MISMATCH] = "mismatch",
+	[TOOLS_STATE_UNKNOWN] = "unknown",
+};
+
+/* A volume of the caller's into vols; its state checked by the caller. */
+static void
+out_tools_volume(const struct tools_volume_info *vi, int current,
+    json_t *vols)
+{
+	json_t		*spaces, *o;
+	uint32_t	 i;
+
+	spaces = json_array();
+	for (i = 0; i < vi->tv_nmounts; i++)
+		json_array_append_new(spaces, json_string(vi->tv_mounts[i]));
+	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:b, s:b, s:s}",
+	    "name", vi->tv_name, "key", vi->tv_key,
+	    "description", vi->tv_description, "created", vi->tv_created,
+	    "state", tools_states[vi->tv_state], "spaces", spaces,
+	    "moreSpaces", vi->tv_more != 0, "current", current,
+	    "place", vi->tv_place);
+	if (o != NULL)
+		json_array_append_new(vols, o);
+}
+
+static void
+tools_volumes_text(json_t *vols)
+{
+	json_t	*v, *s;
+	size_t	 i, j;
+
+	printf("%-60s %-16s %-8s %-6s %s\n", "VOLUME", "KEY", "STATE", "PLACE",
+	    "SPACES");
+	json_array_foreach(vols, i, v) {
+		printf("%-60s %-16s %-8s %-6s", jstr(v, "name"), jstr(v, "key"),
+		    jstr(v, "state"), jstr(v, "place"));
+		json_array_foreach(json_object_get(v, "spaces"), j, s)
+			printf("%s%s", j == 0 ? " " : ",",
+			    json_string_value(s));
+		if (json_array_size(json_object_get(v, "spaces")) == 0)
+			printf(" -");
+		if (json_is_true(json_object_get(v, "current")))
+			printf(" (current)");
+		putchar('\n');
+	}
+}
+
+static void
+out_tools(const struct ctl_tools_info *ti, json_t *vols)
+{
+	const char	*d, *nl;
+
+	if (env->sc_json) {
+		out_json(json_pack("{s:s, s:s?, s:s?, s:s?, s:s?, s:O}",
+		    "agent", ti->ti_agent,
+		    "key", ti->ti_key[0] != '\0' ? ti->ti_key : NULL,
+		    "volume", ti->ti_volume[0] != '\0' ? ti->ti_volume : NULL,
+		    "label", ti->ti_label[0] != '\0' ? ti->ti_label : NULL,
+		    "description", ti->ti_description[0] != '\0' ?
+		    ti->ti_description : NULL, "volumes", vols));
+		return;
+	}
+	if (ti->ti_key[0] != '\0') {
+		printf("agent %s: key %s, %s\n  volume %s\n", ti->ti_agent,
+		    ti->ti_key, ti->ti_label, ti->ti_volume);
+		for (d = ti->ti_description; *d != '\0'; d = nl + 1) {
+			if ((nl = strchr(d, '\n')) == NULL)
+				nl = d + strlen(d) - 1;
+			printf("  | %.*s\n", (int)(nl - d + (*nl != '\n')), d);
+		}
+	} else
+		printf("agent %s: no key (the profile or the filler could "
+		    "not be read; see the log of spaced)\n", ti->ti_agent);
+	tools_volumes_text(vols);
+}
+
+static void
+out_tools_filled(const struct tools_done *td)
+{
+	if (env->sc_json)
+		out_json(json_pack("{s:s, s:s, s:b, s:i}", "volume",
+		    td->td_volume, "key", td->td_key, "filled",
+		    td->td_filled != 0, "pruned", td->td_pruned));
+	else
+		printf("%s %s (key %s)%s\n", td->td_filled ? "filled" :
+		    "ready", td->td_volume, td->td_key,
+		    td->td_pruned > 0 ? ", old volumes pruned" : "");
+}
+
 static void
 terminate(char *s, size_t len)
 {

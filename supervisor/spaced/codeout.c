@@ -228,8 +228,9 @@ review_origin(struct request *r, enum procid from, struct imsg *imsg)
 	    memchr(jo.jo_dir, '\0', sizeof(jo.jo_dir)) == NULL)
 		fatalx("%s: bad origin from %s", __func__, proc_title(from));
 	if (jo.jo_found == 0 || !git_dir_valid(jo.jo_dir, sizeof(jo.jo_dir))) {
-		review_fail(r, ERR_NOT_A_COMMIT, "no code in of this space is "
-		    "known: name its DIR");
+		review_fail(r, ERR_NOT_A_COMMIT, "code-in was never done into "
+		    "this space (spacectl code-in ID DIR), so it has no start "
+		    "to review from");
 		return;
 	}
 	if (jo.jo_found > 1) {

@@ -269,7 +269,7 @@ config_journal_interval(const struct spaced_conf *conf)
 static int
 disk_size(const char *v, uint64_t *bytes)
 {
-	static const char	 units[] = "KMGT";
+	static const char	 units[] = "KMGTkmgt";	/* either case */
 	const char		*u, *errstr;
 	char			 num[24];
 	size_t			 n = strspn(v, "0123456789");
@@ -281,7 +281,7 @@ disk_size(const char *v, uint64_t *bytes)
 	if (v[n] != '\0') {
 		if (v[n + 1] != '\0' || (u = strchr(units, v[n])) == NULL)
 			return -1;
-		shift = 10 * (int)(u - units + 1);
+		shift = 10 * (int)((u - units) % 4 + 1);
 	}
 	memcpy(num, v, n);
 	num[n] = '\0';
@@ -298,7 +298,8 @@ check_disk_limit(const char *v)
 	uint64_t	 b;
 
 	return disk_size(v, &b) == -1 || (b != 0 && b < (1ULL << 20)) ?
-	    "not 0 or a size from 1M to 1024T (K, M, G, T)" : NULL;
+	    "not 0 or a size from 1M to 1024T (K, M, G, T, either case)" :
+	    NULL;
 }
 
 static const char *
@@ -429,6 +430,21 @@ static const struct {
 #undef KW
 };
 #define NKEYWORDS	(sizeof(config_keywords) / sizeof(config_keywords[0]))
+/*
+ * "line N: " into err when keyword kw was set on line N of the file (a
+ * check after the whole file names it), else "".
+ */
+static void
+config_line(char *err, size_t errlen, const int *lines, const char *kw)
+{
+	size_t	 i;
+
+	if (errlen > 0)
+		err[0] = '\0';
+	for (i = 0; i < NKEYWORDS; i++)
+		if (strcmp(config_keywords[i].kw, kw) == 0 && lines[i] > 0)
+			snprintf(err, errlen, "line %d: ", lines[i]);
+}
 
 /* Reads one value: a quoted string or a bare word, to the end of line. */
 static int
@@ -512,15 +528,17 @@ config_parse(const char *buf, size_t len, struct spaced_conf *conf,
 {
 	const char	*line = buf, *end = buf + len, *eol, *p, *errstr;
 	char		 value[PATH_MAX];
+	int		 lines[NKEYWORDS];	/* where each was set; 0 */
 	size_t		 i, kwlen;
 	uint32_t	 named = 0, base;
-	uint8_t		 pool_prefix, prefix;
+	uint8_t		 pool_prefix = 0, prefix;
 	int		 lineno = 0;
 
 	if (len > CONFIG_MAX) {
 		snprintf(err, errlen, "file larger than %d bytes", CONFIG_MAX);
 		return -1;
 	}
+	memset(lines, 0, sizeof(lines));
 	for (; line < end; line = eol + 1) {
 		lineno++;
 		if ((eol = memchr(line, '\n', end - line)) == NULL)
@@ -556,14 +574,24 @@ config_parse(const char *buf, size_t len, struct spaced_conf *conf,
 			unknown_setting(p, eol, lineno, err, errlen);
 			return -1;
 		}
-		/* Each value is refused, never cut, when it does not fit. */
-		if (config_value(p + kwlen, eol, value,
-		    config_keywords[i].size, &errstr) == -1 ||
+		/*
+		 * Each value is refused, never cut, when it does not fit;
+		 * its own rule first, which says the range.
+		 */
+		if (config_value(p + kwlen, eol, value, sizeof(value),
+		    &errstr) == -1 ||
 		    (errstr = config_keywords[i].check(value)) != NULL) {
 			snprintf(err, errlen, "line %d: %s: %s", lineno,
 			    config_keywords[i].kw, errstr);
 			return -1;
 		}
+		if (strlen(value) >= config_keywords[i].size) {
+			snprintf(err, errlen, "line %d: %s: value too long "
+			    "(at most %zu bytes)", lineno,
+			    config_keywords[i].kw, config_keywords[i].size - 1);
+			return -1;
+		}
+		lines[i] = lineno;
 		strlcpy((char *)conf + config_keywords[i].off, value,
 		    config_keywords[i].size);
 		if (eol == end)
@@ -571,8 +599,23 @@ config_parse(const char *buf, size_t len, struct spaced_conf *conf,
 	}
 	/* The pool and the size only make sense together. */
 	if (config_space_net(conf, &base, &pool_prefix, &prefix) == -1) {
-		snprintf(err, errlen, "space network size: from the pool's "
-		    "prefix to 13 more, at most 29");
+		config_line(err, errlen, lines, "space network size");
+		if (err[0] == '\0')
+			config_line(err, errlen, lines, "space network pool");
+		snprintf(err + strlen(err), errlen - strlen(err), "space "
+		    "network size %s: takes %u (the prefix of the pool %s) "
+		    "to %u", conf->sc_net_size, (unsigned)pool_prefix,
+		    conf->sc_net_pool, pool_prefix + 13 < 29 ?
+		    (unsigned)pool_prefix + 13 : 29);
+		return -1;
+	}
+	/* "none": spaces run an idle command and get no tools. */
+	if (strcmp(conf->sc_agent, AGENT_NONE) != 0 &&
+	    config_agent(conf, conf->sc_agent) == NULL) {
+		config_line(err, errlen, lines, "default agent");
+		snprintf(err + strlen(err), errlen - strlen(err), "default "
+		    "agent %s: no such profile (none, or an agent NAME the "
+		    "file defines)", conf->sc_agent);
 		return -1;
 	}
 	/* A profile is whole only once the file is read. */

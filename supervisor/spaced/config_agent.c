@@ -425,13 +425,6 @@ config_agent_finish(const struct spaced_conf *conf, char *err, size_t errlen)
 			    conf->sc_agents[i].ag_name, why);
 			return -1;
 		}
-	/* "none": spaces run an idle command and get no tools. */
-	if (strcmp(conf->sc_agent, AGENT_NONE) != 0 &&
-	    config_agent(conf, conf->sc_agent) == NULL) {
-		snprintf(err, errlen, "default agent %s: no such profile",
-		    conf->sc_agent);
-		return -1;
-	}
 	return 0;
 }
 

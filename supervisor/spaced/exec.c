@@ -35,6 +35,39 @@
 #include "space_agent.h"
 #include "spaced.h"
 
+/* The space of an exec, and whether its owner removed it meanwhile. */
+struct exec_state {
+	char		 id[SPACE_ID_SIZE];
+	int		 removed;
+};
+const size_t exec_state_size = sizeof(struct exec_state);
+#define XS(r)	((struct exec_state *)(r)->r_state)
+
+struct exec_gone {
+	uid_t		 uid;
+	const char	*id;
+	int		 removed;
+};
+
+static void
+exec_mark(struct request *r, void *arg)
+{
+	struct exec_state	*xs = r->r_state;
+	struct exec_gone	*g = arg;
+
+	if (xs != NULL && r->r_uid == g->uid && strcmp(xs->id, g->id) == 0)
+		xs->removed = g->removed;
+}
+
+void
+exec_space_removed(uid_t uid, const char *id, int removed)
+{
+	struct exec_gone	 g = { uid, id, removed };
+
+	request_each(IMSG_CTL_EXEC, exec_mark, &g);
+	request_each(IMSG_CTL_ATTACH, exec_mark, &g);
+}
+
 /* 1 if argv is argc NUL-terminated entries filling exactly len bytes. */
 static int
 argv_valid(const char *argv, size_t len, uint32_t argc)
@@ -133,6 +166,7 @@ exec_go(struct request *r, const struct ctl_exec *cx)
 
 	memset(&se, 0, sizeof(se));
 	space_req_fill(r, &se.se_space, cx->cx_id);
+	strlcpy(XS(r)->id, cx->cx_id, sizeof(XS(r)->id));
 	se.se_target = cx->cx_target;
 	se.se_timeout_ms = cx->cx_timeout_ms;
 	se.se_argc = cx->cx_argc;
@@ -175,6 +209,10 @@ exec_done(struct request *r, enum procid from, struct imsg *imsg)
 	    memchr(sd.sd_message, '\0', sizeof(sd.sd_message)) == NULL ||
 	    (sd.sd_code[0] == '\0' && (sd.sd_exit < 0 || sd.sd_exit > 255)))
 		fatalx("%s: bad done from %s", __func__, proc_title(from));
+	/* Killed with its space: say so, the exit code stays the place's. */
+	if (XS(r)->removed)
+		strlcpy(sd.sd_message, "the space was removed while the "
+		    "command ran", sizeof(sd.sd_message));
 	request_data(r, &sd, sizeof(sd));
 	if (sd.sd_code[0] == '\0')
 		request_end(r);

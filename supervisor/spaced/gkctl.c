@@ -46,6 +46,19 @@ printable(const char *s, size_t size, int empty_ok)
 	return i < size && (empty_ok || i > 0);
 }
 
+/* A secret: as printable, but a tab is taken, as the gatekeeper takes it. */
+static int
+secret_printable(const char *s, size_t size)
+{
+	size_t	 i;
+
+	for (i = 0; i < size && s[i] != '\0'; i++)
+		if (((unsigned char)s[i] < 0x20 && s[i] != '\t') ||
+		    s[i] == 0x7f)
+			return 0;
+	return i < size && i > 0;
+}
+
 /* Sends body to METHOD PATH of the gatekeeper of space id. */
 static const char *
 gk_request(struct request *r, const char *id, const char *path, json_t *body)
@@ -139,7 +152,7 @@ grant_start(struct request *r, struct imsg *imsg)
 	    !printable(cg.cg_grant, sizeof(cg.cg_grant), 0) ||
 	    !printable(cg.cg_upstream, sizeof(cg.cg_upstream), 0) ||
 	    !printable(cg.cg_header, sizeof(cg.cg_header), 0) ||
-	    !printable(cg.cg_secret, sizeof(cg.cg_secret), 0)) {
+	    !secret_printable(cg.cg_secret, sizeof(cg.cg_secret))) {
 		explicit_bzero(&cg, sizeof(cg));
 		return ERR_BAD_REQUEST;
 	}
@@ -170,9 +183,15 @@ gk_done(struct request *r, enum procid from, struct imsg *imsg)
 	}
 	if (sd.sd_code[0] == '\0') {
 		strlcpy(sd.sd_code, ERR_GATEKEEPER_REFUSED, sizeof(sd.sd_code));
-		snprintf(sd.sd_message, sizeof(sd.sd_message), "the "
-		    "gatekeeper's control channel refused it (client exit %d)",
-		    sd.sd_exit);
+		/* The client exits 1 on a refusal, 2 when it got no answer. */
+		if (sd.sd_exit == 1)
+			strlcpy(sd.sd_message, "the gatekeeper's rules refused "
+			    "it (a name or grant it does not take, or its 256 "
+			    "grants are full)", sizeof(sd.sd_message));
+		else
+			snprintf(sd.sd_message, sizeof(sd.sd_message), "the "
+			    "gatekeeper's client got no answer from its "
+			    "control channel (exit %d)", sd.sd_exit);
 	}
 	request_data(r, &sd, sizeof(sd));
 	request_fail(r, sd.sd_code);

@@ -54,8 +54,8 @@ const struct ctl_op ops_table[] = {
 	    &server_state_size },
 	SPACE_ROW(IMSG_CTL_LIST, "list", 60, space_start, list_answers),
 	/* As long as the command runs: progress keeps the client waiting. */
-	ROW(IMSG_CTL_EXEC, "exec", sizeof(struct ctl_exec), WHO_DOCKER, 0,
-	    exec_start, exec_answers),
+	{ IMSG_CTL_EXEC, "exec", sizeof(struct ctl_exec), WHO_DOCKER, 0,
+	    exec_start, exec_answers, NULL, NULL, &exec_state_size },
 	ROW(IMSG_CTL_NETWORK, "network", sizeof(struct ctl_network),
 	    WHO_DOCKER, 60, network_start, gk_answers),
 	ROW(IMSG_CTL_GRANT, "grant", sizeof(struct ctl_grant), WHO_DOCKER, 60,
@@ -92,8 +92,8 @@ const struct ctl_op ops_table[] = {
 	ROW(IMSG_CTL_TOOLS_FILL, "tools-fill", sizeof(struct ctl_tools),
 	    WHO_DOCKER, 32 * 60, tools_fill_start, tools_fill_answers),
 	/* The agent's own screen: an exec -t, as long as it runs. */
-	ROW(IMSG_CTL_ATTACH, "attach", sizeof(struct ctl_exec), WHO_DOCKER, 0,
-	    attach_start, exec_answers),
+	{ IMSG_CTL_ATTACH, "attach", sizeof(struct ctl_exec), WHO_DOCKER, 0,
+	    attach_start, exec_answers, NULL, NULL, &exec_state_size },
 	/* -f: as long as the client follows; progress keeps it waiting. */
 	ROW(IMSG_CTL_EVENTS, "events", sizeof(struct ctl_events_req),
 	    WHO_ANYONE, 0, events_start, events_answers),

@@ -69,6 +69,8 @@ remove_go(struct request *r)
 {
 	struct remove_state	*rs = r->r_state;
 
+	/* Its owner's commands in it die with it: they learn why. */
+	exec_space_removed(r->r_uid, rs->id, 1);
 	(void)place_send_or_refuse(r, IMSG_SPACE_REMOVE_REQ, &rs->sq,
 	    sizeof(rs->sq));
 }
@@ -137,6 +139,7 @@ remove_done(struct request *r, enum procid from, struct imsg *imsg)
 	if (strcmp(sd.sd_code, ERR_SPACE_NOT_FOUND) == 0)
 		rs->gone = sd;
 	else if (sd.sd_code[0] != '\0') {
+		exec_space_removed(r->r_uid, rs->id, 0);
 		request_data(r, &sd, sizeof(sd));
 		request_fail(r, sd.sd_code);
 		return;

@@ -98,6 +98,17 @@ request_engine_count(uid_t uid, size_t *plain)
 	return n;
 }
 
+/* fn on each request in flight of operation type; fn frees none. */
+void
+request_each(uint32_t type, void (*fn)(struct request *, void *), void *arg)
+{
+	struct request	*r;
+
+	TAILQ_FOREACH(r, &requests.list, r_entry)
+		if (r->r_op != NULL && r->r_op->op_type == type)
+			fn(r, arg);
+}
+
 /* The ids of the requests on this spaced-git, at most max of them. */
 size_t
 request_ids_of_git(const struct git_inst *gi, uint32_t *ids, size_t max)

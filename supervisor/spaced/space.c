@@ -122,6 +122,63 @@ start_busy(const char *owner, const char *id)
 	return (sr = startrun_find(owner, id)) != NULL && startrun_led(sr);
 }
 
+/*
+ * start looks the space up before the tools: an unknown ID (or another
+ * owner's) is answered at once, not after a fill of minutes.
+ */
+static const char *
+start_lookup(struct request *r, const struct space_req *sq)
+{
+	struct sv_state		*sv = SV(r);
+
+	sv->sq = *sq;
+	sv->place = IMSG_SPACE_START_REQ;
+	sv->step = SV_LOOKUP;
+	return place_send(r, IMSG_SPACE_SHOW_REQ, sq, sizeof(*sq));
+}
+
+/* The lookup's records are not start's answer. */
+static void
+start_info(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct space_info	 si;
+
+	if (SV(r)->step == SV_LOOKUP)
+		space_info_take(from, imsg, &si, r->r_uid);
+	else
+		sv_info(r, from, imsg);
+}
+
+static void
+start_record(struct request *r, enum procid from, struct imsg *imsg)
+{
+	if (SV(r)->step != SV_LOOKUP)
+		sv_record(r, from, imsg);
+}
+
+/* The lookup's word: the place's refusal, or on to the tools. */
+static void
+start_done(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct sv_state		*sv = SV(r);
+	struct space_done	 sd;
+	const char		*code;
+
+	if (sv->step != SV_LOOKUP) {
+		sv_done(r, from, imsg);
+		return;
+	}
+	space_done_take(from, imsg, &sd);
+	if (sd.sd_code[0] != '\0') {
+		startrun_close(r, sd.sd_code, sd.sd_message);
+		request_data(r, &sd, sizeof(sd));
+		request_fail(r, sd.sd_code);
+		return;
+	}
+	if ((code = tools_first(r, &sv->sq, IMSG_SPACE_START_REQ)) != NULL)
+		sv_fail(r, code, "the tools could not be asked for");
+}
+
 /* A call that shares a run answers as its leader did, or leads it. */
 static void
 share_poll(struct request *r)
@@ -347,8 +404,9 @@ space_start(struct request *r, struct imsg *imsg)
 		return NULL;
 	}
 	/* create and start first make sure of the current tools. */
-	if ((type == IMSG_CTL_CREATE || type == IMSG_CTL_START) &&
-	    !agent_none())
+	if (type == IMSG_CTL_START && !agent_none())
+		return start_lookup(r, sq);
+	if (type == IMSG_CTL_CREATE && !agent_none())
 		return tools_first(r, sq, space_types[i].sp_place);
 	/* A create without an agent: no token ("") in its request. */
 	(void)place_send_or_refuse(r, space_types[i].sp_place, &cq,
@@ -442,10 +500,11 @@ const struct answer_row create_answers[] = {
 };
 
 const struct answer_row start_answers[] = {
-	ROW_INFO(sv_info), ROW_VIOLATION(sv_record), ROW_RESOURCE(sv_record),
+	ROW_INFO(start_info), ROW_VIOLATION(start_record),
+	ROW_RESOURCE(start_record),
 	{ IMSG_SPACE_MOVED, PROC_BIT(PROC_DOCKER), sizeof(struct space_move),
 	    0, sv_moved },
-	ROW_DONE(sv_done), ROW_CONN, ROW_TOOLS, ROW_READY, { 0 }
+	ROW_DONE(start_done), ROW_CONN, ROW_TOOLS, ROW_READY, { 0 }
 };
 
 /* list and show, with the readiness of each running space's server */

@@ -262,6 +262,8 @@ struct request	*request_find(uint32_t id);
 size_t		 request_count(void);
 /* Requests admitted to the engine and waiting on it: uid's, or plain ones'. */
 size_t		 request_engine_count(uid_t uid, size_t *plain);
+void		 request_each(uint32_t, void (*)(struct request *, void *),
+		    void *);
 struct git_inst;
 size_t		 request_ids_of_git(const struct git_inst *, uint32_t *,
 		    size_t max);
@@ -462,6 +464,8 @@ const char	*tools_ensure(struct request *, const char *agent);
 struct tools_done;
 int		 tools_done_read(struct request *, enum procid, struct imsg *,
 		    struct tools_done *);
+/* Whether spaced.conf names that agent ("" the default; none is none). */
+int		 tools_agent_known(const char *agent);
 /* The current key, volume and descriptions for a caller; -1 none. */
 int		 tools_current(const char *agent, uid_t,
 		    struct ctl_tools_info *);
@@ -524,6 +528,12 @@ int	 codeout_hold(const char *, uint32_t);
 const char	*exec_start(struct request *, struct imsg *);
 const char	*attach_start(struct request *, struct imsg *);
 extern const struct answer_row exec_answers[];
+extern const size_t exec_state_size;
+/*
+ * A remove of uid's space id began (1: its execs end with a word of it)
+ * or failed (0: they do not).
+ */
+void		 exec_space_removed(uid_t, const char *, int);
 /* gkctl.c: network and grant */
 const char	*network_start(struct request *, struct imsg *);
 const char	*grant_start(struct request *, struct imsg *);

@@ -62,8 +62,8 @@ server_start(struct request *r, struct imsg *imsg)
 	    NULL || cv->cv_bodylen > sizeof(cv->cv_body))
 		return ERR_BAD_REQUEST;
 	if (agent_none()) {
-		request_refuse(r, ERR_BAD_REQUEST, "spaces here run no agent "
-		    "(default agent none)");
+		request_refuse(r, ERR_NO_AGENT, "spaces here run no agent "
+		    "(default agent none in spaced.conf)");
 		return NULL;
 	}
 	sv->op = SV_OP_SERVER;
@@ -83,8 +83,8 @@ token_start(struct request *r, struct imsg *imsg)
 	    !space_id_valid(cs.cs_id))
 		return ERR_BAD_REQUEST;
 	if (agent_none()) {
-		request_refuse(r, ERR_BAD_REQUEST, "spaces here run no agent "
-		    "(default agent none)");
+		request_refuse(r, ERR_NO_AGENT, "spaces here run no agent "
+		    "(default agent none in spaced.conf)");
 		return NULL;
 	}
 	sv->op = SV_OP_TOKEN;

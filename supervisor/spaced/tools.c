@@ -143,6 +143,14 @@ profile_find(const char *name, uint32_t *idx)
 	return NULL;
 }
 
+int
+tools_agent_known(const char *agent)
+{
+	uint32_t	 idx;
+
+	return profile_find(agent, &idx) != NULL;
+}
+
 /* "opencode-ai 1.18.33, x 1.0 (packed)": the label, for people. */
 static void
 tools_label(const struct agent_profile *ag, char *buf, size_t len)

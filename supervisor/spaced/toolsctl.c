@@ -22,6 +22,7 @@
 
 #include <sys/types.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,25 @@
 #include "space_parse.h"
 #include "spaced.h"
 #include "tools_key.h"
+
+/* An agent that is not there is refused by name, never listed as keyless. */
+static int
+tools_no_agent(struct request *r, const char *agent)
+{
+	char	 msg[128];
+
+	if (tools_agent_known(agent))
+		return 0;
+	if (agent[0] == '\0')
+		request_refuse(r, ERR_NO_AGENT, "spaces here run no agent "
+		    "(default agent none in spaced.conf): name one with -a");
+	else {
+		(void)snprintf(msg, sizeof(msg), "spaced.conf names no agent "
+		    "%s", agent);
+		request_refuse(r, ERR_NO_AGENT, msg);
+	}
+	return 1;
+}
 
 const char *
 tools_fill_start(struct request *r, struct imsg *imsg)
@@ -42,6 +62,8 @@ tools_fill_start(struct request *r, struct imsg *imsg)
 	if (memchr(ct.ct_agent, '\0', sizeof(ct.ct_agent)) == NULL ||
 	    (ct.ct_agent[0] != '\0' && !agent_name_valid(ct.ct_agent)))
 		return ERR_BAD_REQUEST;
+	if (tools_no_agent(r, ct.ct_agent))
+		return NULL;
 	return tools_ensure(r, ct.ct_agent);
 }
 
@@ -113,6 +135,8 @@ tools_list_start(struct request *r, struct imsg *imsg)
 	if (memchr(ct.ct_agent, '\0', sizeof(ct.ct_agent)) == NULL ||
 	    (ct.ct_agent[0] != '\0' && !agent_name_valid(ct.ct_agent)))
 		return ERR_BAD_REQUEST;
+	if (tools_no_agent(r, ct.ct_agent))
+		return NULL;
 	if ((ti = calloc(1, sizeof(*ti))) == NULL)
 		return ERR_INTERNAL;
 	/* The current key first; none when the profile cannot be filled. */

@@ -148,7 +148,59 @@ Test(config, space_keywords_refused)
 	img[12 + SPACE_IMAGE_MAX - 1] = 'i';
 	img[12 + SPACE_IMAGE_MAX] = '\0';
 	cr_assert_eq(parse(img, &c, err, sizeof(err)), -1);
-	cr_assert_str_eq(err, "line 1: space image: value too long");
+	cr_assert_str_eq(err, "line 1: space image: value too long (at most "
+	    "255 bytes)");
+	cr_assert_eq(SPACE_IMAGE_MAX, 256);
+}
+
+/*
+ * A refusal says the setting's rule, not the field's size, and names
+ * the line of a setting refused only once the file is read (a new
+ * user's trial).
+ */
+Test(config, refusals_name_the_rule_and_the_line)
+{
+	struct spaced_conf	 c;
+	char			 err[160];
+
+	cr_assert_eq(parse("code in timeout \"99999999\"\n", &c, err,
+	    sizeof(err)), -1);
+	cr_assert_str_eq(err, "line 1: code in timeout: not a number of "
+	    "seconds from 1 to 3600");
+	cr_assert_eq(parse("# the default\n\ndefault agent nope\n", &c, err,
+	    sizeof(err)), -1);
+	cr_assert_str_eq(err, "line 3: default agent nope: no such profile "
+	    "(none, or an agent NAME the file defines)");
+	cr_assert_eq(parse("\nspace network size 8\n", &c, err, sizeof(err)),
+	    -1);
+	cr_assert_str_eq(err, "line 2: space network size 8: takes 16 (the "
+	    "prefix of the pool 10.213.0.0/16) to 29");
+	/* the pool's line when the size is the default */
+	cr_assert_eq(parse("space network pool 10.0.0.0/15\n", &c, err,
+	    sizeof(err)), -1);
+	cr_assert(strncmp(err, "line 1: space network size 29: takes 15 ",
+	    40) == 0, "%s", err);
+}
+
+/* A size's unit in either case, as spacectl create -m takes it. */
+Test(config, disk_limit_either_case)
+{
+	struct spaced_conf	 c;
+	char			 err[128];
+
+	cr_assert_eq(parse("space disk limit \"20g\"\n", &c, err,
+	    sizeof(err)), 0, "%s", err);
+	cr_assert_eq(config_disk_limit(&c), 20ULL << 30);
+	cr_assert_eq(parse("space disk limit 64m\n", &c, err, sizeof(err)),
+	    0, "%s", err);
+	cr_assert_eq(config_disk_limit(&c), 64ULL << 20);
+	cr_assert_eq(parse("space disk limit 1t\n", &c, err, sizeof(err)), 0,
+	    "%s", err);
+	cr_assert_eq(config_disk_limit(&c), 1ULL << 40);
+	cr_assert_eq(parse("space disk limit 2x\n", &c, err, sizeof(err)),
+	    -1);
+	cr_assert_str_eq(err, "line 1: space disk limit: not 0 or a size from "
+	    "1M to 1024T (K, M, G, T, either case)");
 }
 
 /* The uid range: the default, one of one uid, and the count spaced sends. */
