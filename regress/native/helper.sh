@@ -76,17 +76,18 @@ check "  and the space takes commands again" \
 # --- spacectl tools: the native place's folders too ----------------------
 # It listed Docker's volumes alone; a native folder of an old key stayed
 # unseen.  A folder of the owner's (no marker: empty) and, as the
-# control, one of another uid, which must not show.
+# control, one of another uid, which must not show.  This spaced runs
+# no agent by default, so the listing names one (-a).
 k=0123456789abcdef
 mine=spaced-tools-$INSTALL-0-$k
 mkdir -p "$NS_STATE/tools/$mine" "$NS_STATE/tools/spaced-tools-$INSTALL-1000-$k"
-sc -j tools >"$T/tools.json" 2>"$T/tools.err"
+sc -j tools -a opencode >"$T/tools.json" 2>"$T/tools.err"
 check "tools -j lists the owner's native folder: place native, empty" \
     jq -e ".volumes[] | select(.name == \"$mine\") | .place == \"native\" and .state == \"empty\"" "$T/tools.json"
 check "  and not another uid's" \
     jq -e "[.volumes[] | select(.name | contains(\"-1000-\"))] == []" "$T/tools.json"
 check "tools: the text names the place" sh -c \
-    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' tools | grep -q '^$mine .* empty  *native '"
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' tools -a opencode | grep -q '^$mine .* empty  *native '"
 rm -rf "$NS_STATE/tools/$mine" "$NS_STATE/tools/spaced-tools-$INSTALL-1000-$k"
 
 # --- a restart of spaced ------------------------------------------------
