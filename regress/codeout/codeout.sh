@@ -448,6 +448,21 @@ sc -j apply "$id" "$repo" -b spaced/apart --allow new_executable \
     >"$T/apart2.json" 2>&1
 check "  the next apply takes the whole way" jqe '.from == "space"' \
     "$T/apart2.json"
+# A failed review between: the review before it is not used; the apply
+# takes the space's work as it is now.
+inside "echo sixth >kept.txt" >/dev/null 2>&1
+sc -j review "$id" "$repo" >"$T/sixth.json" 2>&1
+inside "mkdir -p .GIT && echo x >.GIT/config" >/dev/null 2>&1
+sc -j review "$id" "$repo" >"$T/failed-between.json" 2>&1
+check "control: the review between fails" jqe \
+    '.error == "code_out_refused"' "$T/failed-between.json"
+inside "rm -rf .GIT && echo seventh >kept.txt" >/dev/null 2>&1
+sc -j apply "$id" "$repo" -b spaced/after-failed --allow new_executable \
+    >"$T/after-failed.json" 2>&1
+check "after a failed review the one before is not used" \
+    jqe '.from == "space"' "$T/after-failed.json"
+check "  the space's work as it is now" sh -c "git -C '$repo' show \
+    spaced/after-failed:kept.txt | grep -qx seventh"
 
 # A space's name is free text: the default branch takes it made safe
 # (each byte but a letter, digit, '-' or '_' as '-').

@@ -5,7 +5,9 @@
 # 15 s, spaced.conf's "code in timeout"), the review is refused, the
 # quarantine takes nothing, the user's repository is unchanged and no
 # host-side hook ran; while it hangs, a second review or apply of the
-# space is answered busy.  A hang guard of 180 s, never a timed assertion.
+# space is answered busy; an apply after a review cancelled on the way
+# is refused, asking for a review.  Hang guards of 60 and 180 s, never
+# a timed assertion.
 SPACED_EXTRA_CONF="code in timeout 15"
 . "$(dirname "$0")/lib.sh"
 
@@ -13,14 +15,20 @@ user_repo
 host_hook
 space_in codeout-hang
 "$RC" snap "$repo" >"$T/rc.before"
-sc exec "$id" -- /bin/sh -c "cd '$sp' && echo w >>a.txt &&
-    rm .git/HEAD && mkfifo .git/HEAD" >/dev/null 2>&1
+QK=$sd/state/quarantine/$id/store.git/spaced-kept
+# A review that passes first: spaced and the quarantine keep it.
+sc exec "$id" -- /bin/sh -c "cd '$sp' && echo w >>a.txt" >/dev/null 2>&1
+sc -j review "$id" "$repo" >"$T/before.json" 2>&1
+check "control: a review before the hang is kept" sh -c \
+    "jq -e '.tip != null' '$T/before.json' >/dev/null && test -s '$QK'"
+sc exec "$id" -- /bin/sh -c "cd '$sp' && rm .git/HEAD && mkfifo .git/HEAD" \
+    >/dev/null 2>&1
 sc exec "$id" -- /bin/sh -c "cd '$sp' && timeout 3 git rev-parse HEAD" \
     >/dev/null 2>&1
 check "control: git inside blocks on the FIFO (killed at 3 s: 124)" \
     test $? = 124
-timeout 180 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" -j review \
-    "$id" "$repo" >"$T/hang.json" 2>&1 &
+"$tree/bin/spacectl" -s "$sd/run/spaced.sock" -j review "$id" "$repo" \
+    >"$T/cancelled.json" 2>&1 &
 first=$!
 # While it hangs, a second review or an apply of the space is answered
 # busy: they would share its quarantine folder.  The script is seen
@@ -36,7 +44,33 @@ check "a second review of the space meanwhile: busy" jqe \
     '.error == "busy" and (.message | test("under way"))' "$T/second.json"
 sc -j apply "$id" "$repo" -b spaced/second >"$T/second-apply.json" 2>&1
 check "and an apply: busy" jqe '.error == "busy"' "$T/second-apply.json"
-wait $first
+# That review is cancelled (its client leaves) after the quarantine
+# took it, and its record of the review before with it: spaced still
+# keeps that review.  Once the cancelled request ends (at the script's
+# time cap), apply finds the quarantine's store apart from it and asks
+# for a review; nothing else is applied.
+i=0
+while [ -e "$QK" ] && [ $i -lt 600 ]; do i=$((i + 1)); sleep 0.1; done
+check "control: the review under way took the quarantine's record" \
+    test ! -e "$QK"
+kill "$first"
+wait "$first"
+i=0
+while :; do
+	sc -j apply "$id" "$repo" -b spaced/cancelled >"$T/cancel-apply.json" 2>&1
+	jq -e '.error == "busy"' "$T/cancel-apply.json" >/dev/null 2>&1 ||
+	    break
+	[ $i -ge 120 ] && break
+	i=$((i + 1)); sleep 0.5
+done
+sed 's/^/# /' "$T/cancel-apply.json" | head -2
+check "apply after a review cancelled on the way: refused, review again" \
+    jqe '.error == "code_out_failed" and (.message | test("review again"))' \
+    "$T/cancel-apply.json"
+check "  and no branch was made" test -z "$(git -C "$repo" for-each-ref \
+    refs/heads/spaced/cancelled)"
+timeout 180 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" -j review \
+    "$id" "$repo" >"$T/hang.json" 2>&1
 rc=$?
 sed 's/^/# /' "$T/hang.json" | head -4
 check "the review ends (not the guard's kill)" test "$rc" != 124

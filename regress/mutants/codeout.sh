@@ -172,6 +172,10 @@ mutant_expect "control: the review used, the next apply takes the later change"
 live_mutant "a kept review serves more than one apply" \
     supervisor/spaced/codeout.c \
     "codeout_kept_forget(rs->id);\n\tif (rs->result.ar_mode => if (rs->result.ar_mode"
+mutant_expect "after a failed review the one before is not used"
+live_mutant "a failed review leaves the review before it kept" \
+    supervisor/spaced/codeout.c \
+    "review_journal(r, why);\n\t\tcodeout_kept_forget(rs->id); => review_journal(r, why);"
 # One code-out request per space (codeout/hang.sh: a second review
 # while the first hangs).
 mutant_expect "a second review of the space meanwhile: busy"

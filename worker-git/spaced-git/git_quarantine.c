@@ -345,7 +345,7 @@ qr_serve(struct imsgev *iev, struct imsg *imsg)
 		qs.qs_iev = iev;
 		qs.qs_peerid = imsg_get_peerid(imsg);
 		if ((why = qr_reuse(&qq)) != NULL)
-			qr_done(ERR_CODE_OUT_FAILED, "%s: review again", why);
+			qr_done(ERR_CODE_OUT_FAILED, "%s", why);
 		else
 			qr_done(NULL, NULL);
 		memset(&qs, 0, sizeof(qs));
