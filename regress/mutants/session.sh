@@ -25,5 +25,9 @@ mutant_expect "SIGTERM: the local terminal"
 mutant "a signal that ends spacectl leaves the terminal raw" \
     supervisor/spacectl/spacectl_tty.c \
     "(void)sigaction(fatal[i], &sa, NULL); => ;"
+mutant_expect "and it is gone"
+mutant "Ctrl-C signals spacectl, not the command inside" \
+    supervisor/spacectl/spacectl_tty.c \
+    "cfmakeraw(&raw); => cfmakeraw(&raw);\n\traw.c_lflag |= ISIG;"
 
 mutants_end
