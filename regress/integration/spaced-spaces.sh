@@ -268,14 +268,19 @@ check "a create longer than spacectl's 20 s of silence waits on PROGRESS" sh -c 
     "[ \"\$('$tree/bin/spacectl' $sock create -n slow)\" = 0123456789ab ]"
 check "a place's final failure is not answered with a cancel" sh -c \
     "! grep -q 'hostile: cancel' '$sd/log'"
+# The client leaves once the place has the create (its request line),
+# not after a while; the waits guard against a hang.
+creates() { grep -c 'hostile: request .* name "slow"' "$sd/log"; }
+creates_past() { [ "$(creates)" -gt "$1" ]; }
+n0=$(creates)
 "$tree/bin/spacectl" $sock create -n slow >/dev/null 2>&1 &
 leaver=$!
-sleep 1
+wait_for 60 creates_past "$n0"
 kill "$leaver"; wait "$leaver" 2>/dev/null
 check "a client that leaves mid-create cancels it in the place (control)" \
-    wait_for 5 grep -q 'hostile: cancel' "$sd/log"
-check "and the place's acknowledgement frees it" sh -c \
-    "[ \"\$('$tree/bin/spacectl' -j $sock status | jq '.processes[0].requests')\" -eq 1 ]"
+    wait_for 60 grep -q 'hostile: cancel' "$sd/log"
+requests_one() { [ "$("$tree/bin/spacectl" -j $sock status | jq '.processes[0].requests')" -eq 1 ]; }
+check "and the place's acknowledgement frees it" wait_for 60 requests_one
 
 # --- spaced refuses a malformed ctl_space ------------------------------
 # types: create 107, list 108, show 109, verify 110, stop 111, start 112, remove 113

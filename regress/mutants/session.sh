@@ -29,5 +29,9 @@ mutant_expect "stdin a pipe: its end ends cat"
 mutant "exec -t does not pass a piped stdin's end on" \
     supervisor/spacectl/spacectl_exec.c \
     "if (xc->xc_eof_room > 0) => if (xc->xc_eof_room > 2)"
+mutant_expect "and it is gone"
+mutant "Ctrl-C signals spacectl, not the command inside" \
+    supervisor/spacectl/spacectl_tty.c \
+    "cfmakeraw(&raw); => cfmakeraw(&raw);\n\traw.c_lflag |= ISIG;"
 
 mutants_end

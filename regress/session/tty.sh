@@ -54,11 +54,21 @@ resized() {
 	return 1
 }
 check "the resize is seen inside (40 120)" resized
+# Ctrl-C once the sleep runs inside (at the prompt it would give 130
+# too); the waits guard against a hang.
+# sleeps: "yes" or "no", as the space's /proc says (empty: exec failed)
+sleeps() {
+	sc exec "$id" -- /bin/sh -c 'for f in /proc/[0-9]*/cmdline; do
+	    [ "$(tr "\0" " " <$f 2>/dev/null)" = "sleep 600 " ] &&
+	    { echo yes; exit 0; }; done; echo no'
+}
+sleep_is() { [ "$(sleeps)" = "$1" ]; }
 keys "sleep 600" Enter
-sleep 1
+check "the sleep runs inside (control)" wait_for 60 sleep_is yes
 keys C-c
 keys "echo after-sleep-\$?" Enter
 check "Ctrl-C stops the sleep inside (status 130)" seen 'after-sleep-130'
+check "... and it is gone" sleep_is no
 keys "echo still-here" Enter
 check "and the shell inside goes on" seen_n 'still-here' 2
 keys "exit 7" Enter
