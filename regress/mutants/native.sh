@@ -79,7 +79,7 @@ mutant "verify blind to an interface made in the space's network" \
     'if (strcmp(line + strspn(line, " "), "lo") != 0) => if (0)' \
     contract/on-native
 mutant_expect "not spaced's log pipe"
-mutant "the space's first processes keep spaced-ns's stdout and stderr" $S \
+mutant "the space's first processes keep spaced-ns's stdout and stderr" worker-ns/ns_fds.c \
     'if (dup2(fd, STDIN_FILENO) == -1 || dup2(fd, STDOUT_FILENO) == -1 ||\n\t    dup2(fd, STDERR_FILENO) == -1) => if (dup2(fd, STDIN_FILENO) == -1)'
 mutant_expect "the stray process in A's group is ended"
 mutant "no sweep of the groups at spaced-ns's start" worker-ns/ns_ops.c \
