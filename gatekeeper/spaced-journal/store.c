@@ -596,8 +596,9 @@ store_rotate(struct store *st, const char *at)
 	return own_add(st, at, CHAIN_DROPPED, kept, 1);
 }
 
-int
-store_add(struct store *st, struct journal_entry *je, int64_t boot,
+/* One record into the buffer, its caps checked; not committed here. */
+static int
+store_add_one(struct store *st, struct journal_entry *je, int64_t boot,
     uint64_t gkseq)
 {
 	if (st->st_broken != NULL)
@@ -615,6 +616,15 @@ store_add(struct store *st, struct journal_entry *je, int64_t boot,
 	st->st_cursor = 1;
 	st->st_boot = boot;
 	st->st_gkseq = gkseq;
+	return 0;
+}
+
+int
+store_add(struct store *st, struct journal_entry *je, int64_t boot,
+    uint64_t gkseq)
+{
+	if (store_add_one(st, je, boot, gkseq) == -1)
+		return -1;
 	if (st->st_len >= st->st_lim.sl_batch)
 		return store_commit(st);
 	return 0;
@@ -625,13 +635,14 @@ store_add(struct store *st, struct journal_entry *je, int64_t boot,
  * counted in the tip, which says where the next collection goes on.
  * Committed here, before anyone is told of it: a count that spaced
  * shows never runs ahead of the journal (a failed write counts nothing).
+ * No batch commit between the record and its count: the tip says both.
  */
 int
 store_add_restart(struct store *st, struct journal_entry *je)
 {
 	char	 rat[sizeof(st->st_rat)];
 
-	if (store_add(st, je, st->st_cursor ? st->st_boot : 0,
+	if (store_add_one(st, je, st->st_cursor ? st->st_boot : 0,
 	    st->st_cursor ? st->st_gkseq : 0) == -1)
 		return -1;
 	memcpy(rat, st->st_rat, sizeof(rat));

@@ -56,4 +56,7 @@ mutant "a restart is told before its record is on disk" $S \
 mutant_expect "verify_holds_the_tips_count_against_the_records"
 mutant "verify does not hold the tip's restart count" $V \
     "else if (rv == 1)\n\t\twalk_restarts(w, &tp); => else if (0)\n\t\twalk_restarts(w, &tp);"
+mutant_expect "a_batch_full_at_the_restart_still_counts_it_in_the_tip"
+mutant "a batch commit writes the tip before the restart is counted" $S \
+    "if (store_add_one(st, je, st->st_cursor => if (store_add(st, je, st->st_cursor"
 mutants_end

@@ -327,7 +327,9 @@ restarts_one(struct request *r, enum procid from, struct imsg *imsg)
 		fatalx("%s: bad restart from %s", __func__, proc_title(from));
 	if (jt.jt_new)
 		events_emit("restart", r->r_uid, cs->cs_id, jt.jt_detail);
-	restarts_seen_set(r->r_uid, cs->cs_id, jt.jt_total);
+	/* A space forgotten meanwhile (a remove) gets no row to leak. */
+	if (follow_find(r->r_uid, cs->cs_id) != NULL)
+		restarts_seen_set(r->r_uid, cs->cs_id, jt.jt_total);
 }
 
 static const struct answer_row collect_answers[] = {

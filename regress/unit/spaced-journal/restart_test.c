@@ -272,3 +272,31 @@ Test(restart_keep, verify_holds_the_tips_count_against_the_records,
 	store_verify(BASE, key, &jv);
 	cr_assert_eq(jv.jv_status, 0, "%s", jv.jv_reason);
 }
+
+/*
+ * A buffer full at the restart commits inside store_add: the tip that
+ * commit writes already counts the restart, so the file and memory
+ * agree and a reopen does not keep the same line twice.
+ */
+Test(restart_keep, a_batch_full_at_the_restart_still_counts_it_in_the_tip,
+    .init = in_tmpdir)
+{
+	struct store_limits	 tiny = big;
+	struct store		 st;
+	struct journal_restart	 jt;
+	struct journal_verdict	 jv;
+
+	tiny.sl_batch = 1;
+	cr_assert_eq(store_open(&st, BASE, key, &tiny), 0);
+	cr_assert_eq(keep(&st, LINE1, &jt), RESTART_NEW);
+	cr_assert_eq(jt.jt_total, 1);
+	cr_assert_eq(store_commit(&st), 0);
+	store_close(&st);
+	store_verify(BASE, key, &jv);
+	cr_assert_eq(jv.jv_status, 0, "%s", jv.jv_reason);
+
+	cr_assert_eq(store_open(&st, BASE, key, &tiny), 0);
+	cr_assert_eq(st.st_restarts, 1);
+	cr_assert_eq(keep(&st, LINE1, &jt), RESTART_KEPT_BEFORE);
+	store_close(&st);
+}
