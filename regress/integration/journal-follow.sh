@@ -6,8 +6,8 @@
 # restart of spaced (SIGTERM: the spaces run on, and are followed again
 # from the store at the next start) lose no record and repeat none.  With
 # the follow slowed to an hour (the control: a record then stays out of
-# the store), a stop and a remove still collect first.  Needs root and
-# Docker; about three minutes.
+# the store), a stop and a remove still collect first, a remove the
+# relay's restart lines too.  Needs root and Docker; about three minutes.
 # A mutant's copy of the tree has no images of its own: MOVE_IMAGES.
 for f in "${SPACED_BUILD:-build}/images.env" "${MOVE_IMAGES:-}"; do
 	[ -r "$f" ] || continue
@@ -123,6 +123,13 @@ sleep 3
 stored "$b" x1
 check "  (control: at an hour's interval a record stays out of the store)" \
     test $? -ne 0
+# A restart line of the relay's shape on $c's stderr (pid 1 is the
+# space user's): the restarts row, which the remove deletes with it.
+sc exec "$c" -- /bin/sh -c "echo 'spaced-relay: restart 995 r2.follow.example signal 9 backoff 1' >/proc/1/fd/2"
+sleep 3
+stored "$c" r2
+check "  (control: at an hour's interval a restart line stays out of the store)" \
+    test $? -ne 0
 mark "$b" s1
 sc stop "$b" >/dev/null 2>&1
 check "a record made just before a stop is in the store after it" \
@@ -131,6 +138,8 @@ mark "$c" r1
 sc remove "$c" >/dev/null 2>&1
 check "a record made just before a remove is in the store after it" \
     stored "$c" r1
+check "a restart made just before a remove is in the store after it" \
+    stored "$c" r2
 sc journal "$c" >"$T/c.out" 2>&1
 check "  and journal gives it, the space gone" grep -q r1.follow.example "$T/c.out"
 

@@ -28,6 +28,10 @@ mutant "a stop does not collect first" supervisor/spaced/space.c \
 mutant_expect 'just before a remove is in the store'
 mutant "a remove does not collect first" supervisor/spaced/remove.c \
     "collect_then(r, cs.cs_id, remove_go); => remove_go(r);"
+mutant_expect 'a restart made just before a remove is in the store'
+mutant "a remove collects the gatekeeper's log alone" \
+    supervisor/spaced/collect.c \
+    "if ((c = collect_start(ROW_RESTARTS, => if (0 && (c = collect_start(ROW_RESTARTS,"
 mutant_expect 'collected after its start'
 mutant "the spaces the store knows are not followed again" \
     supervisor/spaced/collect.c \

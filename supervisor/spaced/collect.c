@@ -85,6 +85,7 @@ static int		 collect_on;
 #define COLLECT_WAITS_MAX	256
 static struct collect_wait {
 	uint32_t	 cw_waiter;	/* 0: a free slot */
+	int		 cw_left;	/* its collections not yet ended */
 	void		(*cw_then)(struct request *);
 } waits[COLLECT_WAITS_MAX];
 
@@ -222,7 +223,7 @@ collect_go_on(uint32_t waiter, int ended)
 	for (i = 0; i < COLLECT_WAITS_MAX; i++)
 		if (waits[i].cw_waiter == waiter)
 			break;
-	if (i == COLLECT_WAITS_MAX)
+	if (i == COLLECT_WAITS_MAX || (ended && --waits[i].cw_left > 0))
 		return;
 	then = waits[i].cw_then;
 	waits[i].cw_waiter = 0;
@@ -344,8 +345,9 @@ static const struct answer_row collect_answers[] = {
 };
 
 /*
- * Before a stop or remove: r's space is collected whole, then then(r).
- * A collection that cannot start does not hold the stop up: then(r) now.
+ * Before a stop or remove: r's space is collected whole, both rows (a
+ * remove deletes the relay's log), then then(r).  A collection that
+ * cannot start does not hold the stop up: then(r) now.
  */
 void
 collect_then(struct request *r, const char *id,
@@ -374,6 +376,13 @@ collect_then(struct request *r, const char *id,
 	cs->cs_waiter = r->r_id;
 	waits[i].cw_waiter = r->r_id;
 	waits[i].cw_then = then;
+	waits[i].cw_left = 1;
+	if ((c = collect_start(ROW_RESTARTS, r->r_uid, id,
+	    f != NULL ? f->f_since[ROW_RESTARTS] : 0)) != NULL) {
+		cs = c->r_state;
+		cs->cs_waiter = r->r_id;
+		waits[i].cw_left++;
+	}
 	request_pause(r, COLLECT_WAIT_MS, collect_waited);
 }
 
