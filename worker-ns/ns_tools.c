@@ -359,6 +359,8 @@ fill_run(struct fill_result *res)
 	    sizeof(staging)) {
 		fill_fail(res, ERR_INTERNAL, "the one-shot's folders: %s",
 		    strerror(errno));
+		if (ns_path(dir, sizeof(dir), nsp->ns_id, NULL) == 0)
+			(void)ns_rm_tree(dir);	/* spaced-ns made it */
 		return;
 	}
 	(void)ns_rm_tree(staging);
