@@ -67,6 +67,7 @@ struct fill_file {
 struct fill_result {
 	char		 code[CTL_CODE_MAX];
 	char		 msg[SPACE_DONE_MESSAGE_MAX];
+	int32_t		 pruned;	/* old folders the child removed */
 };
 
 /* One ensure at a time; calls for the same volume wait on it. */
@@ -79,6 +80,7 @@ static struct {
 	uint32_t		 nfiles;
 	int			 answer;	/* the child's pipe */
 	pid_t			 child;
+	struct ns_space		 oneshot;	/* made before the fork */
 	struct event		 ev;
 } fl = { .answer = -1 };
 static struct event_base	*fl_base;
@@ -340,11 +342,11 @@ fill_fail(struct fill_result *res, const char *code, const char *fmt,
 	snprintf(res->msg, sizeof(res->msg), fmt, arg);
 }
 
-/* The whole fill, in the child: the one-shot made, run, and gone. */
+/* The whole fill, in the child: the one-shot run and gone, then a prune. */
 static void
 fill_run(struct fill_result *res)
 {
-	struct ns_space	 ns;
+	struct ns_space	*nsp = &fl.oneshot;
 	struct ns_launch nl;
 	char		 final[PATH_MAX], staging[PATH_MAX], hosts[PATH_MAX];
 	char		 logpath[PATH_MAX], dir[PATH_MAX], line[160];
@@ -354,14 +356,16 @@ fill_run(struct fill_result *res)
 	memset(res, 0, sizeof(*res));
 	if (ns_tools_path(final, sizeof(final), fl.te.te_volume) == -1 ||
 	    (size_t)snprintf(staging, sizeof(staging), "%s.fill", final) >=
-	    sizeof(staging) || ns_space_new(&ns, NS_FILL_MEMORY) == -1) {
+	    sizeof(staging)) {
 		fill_fail(res, ERR_INTERNAL, "the one-shot's folders: %s",
 		    strerror(errno));
+		if (ns_path(dir, sizeof(dir), nsp->ns_id, NULL) == 0)
+			(void)ns_rm_tree(dir);	/* spaced-ns made it */
 		return;
 	}
 	(void)ns_rm_tree(staging);
-	(void)ns_path(hosts, sizeof(hosts), ns.ns_id, "hosts");
-	(void)ns_path(logpath, sizeof(logpath), ns.ns_id, "fill.log");
+	(void)ns_path(hosts, sizeof(hosts), nsp->ns_id, "hosts");
+	(void)ns_path(logpath, sizeof(logpath), nsp->ns_id, "fill.log");
 	memset(&nl, 0, sizeof(nl));
 	nl.nl_hosts = hosts;
 	nl.nl_tools = staging;
@@ -372,18 +376,18 @@ fill_run(struct fill_result *res)
 	if (strlcpy(dir, staging, sizeof(dir)) >= sizeof(dir) ||
 	    strlcat(dir, "/" SPACE_TOOLS_SUBDIR, sizeof(dir)) >= sizeof(dir) ||
 	    mkdir(staging, 0755) == -1 || mkdir(dir, 0700) == -1 ||
-	    chown(dir, ns.ns_uid, ns.ns_uid) == -1 ||
+	    chown(dir, nsp->ns_uid, nsp->ns_uid) == -1 ||
 	    ns_write_file("", hosts, "127.0.0.1\tlocalhost gatekeeper\n"
 	    "::1\tlocalhost\n") == -1)
 		fill_fail(res, ERR_INTERNAL, "the one-shot's folders: %s",
 		    strerror(errno));
-	else if (ns_space_run(&ns, &nl, why, sizeof(why)) == -1)
+	else if (ns_space_run(nsp, &nl, why, sizeof(why)) == -1)
 		fill_fail(res, ERR_TOOLS_FILL_FAILED, "the fill's one-shot: %s",
 		    why);
-	else if (registry_only(&ns) == -1)
+	else if (registry_only(nsp) == -1)
 		fill_fail(res, ERR_TOOLS_FILL_FAILED, "%s", "the one-shot's "
 		    "gatekeeper refused the registry's allowlist");
-	else if ((rc = filler(&ns, logpath)) != 0) {
+	else if ((rc = filler(nsp, logpath)) != 0) {
 		last_line(logpath, line, sizeof(line));
 		snprintf(why, sizeof(why), "the filler failed at %s (exit "
 		    "%d): %s", tools_fill_step(rc), rc, line);
@@ -393,7 +397,7 @@ fill_run(struct fill_result *res)
 	 * Nothing of the fill may run while its tree becomes root's: one
 	 * that could swap a folder for a link would aim the walk at the host.
 	 */
-	if (ns_end_all(ns.ns_id) == -1 && res->code[0] == '\0')
+	if (ns_end_all(nsp->ns_id) == -1 && res->code[0] == '\0')
 		fill_fail(res, ERR_INTERNAL, "%s", "the fill's processes "
 		    "could not all be ended");
 	/* A folder without the key's marker (a fill cut short) goes. */
@@ -409,8 +413,12 @@ fill_run(struct fill_result *res)
 		    "folder holds no marker of its key");
 	if (res->code[0] != '\0')
 		(void)ns_rm_tree(staging);
-	if (ns_path(dir, sizeof(dir), ns.ns_id, NULL) == 0)
+	if (ns_path(dir, sizeof(dir), nsp->ns_id, NULL) == 0)
 		(void)ns_rm_tree(dir);
+	/* Here, not in spaced-ns's loop: a tree is thousands of unlinks. */
+	if (res->code[0] == '\0')
+		res->pruned = ns_tools_prune(fl.te.te_volume,
+		    fl.te.te_key);
 }
 
 static void
@@ -442,75 +450,24 @@ answer(const char *code, const char *msg, int filled, int pruned)
 	fl.answer = -1;
 }
 
-/* Whether a running space has dir at /opt/spaced-tools (its inode). */
-static int
-folder_mounted(const struct stat *dir)
-{
-	char		 path[64];
-	struct dirent	*de;
-	struct stat	 st;
-	pid_t		 init;
-	DIR		*d;
-	int		 found = 0;
-
-	if ((d = opendir(ns_state())) == NULL)
-		return 1;	/* not known: kept */
-	while (!found && (de = readdir(d)) != NULL) {
-		if (!space_id_valid(de->d_name) ||
-		    (init = ns_pid_read(de->d_name, "init")) <= 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/root" SPACE_TOOLS_DIR,
-		    (int)init);
-		/* A space that cannot be looked at keeps every folder. */
-		if (stat(path, &st) == -1)
-			found = errno != ENOENT;
-		else
-			found = st.st_dev == dir->st_dev &&
-			    st.st_ino == dir->st_ino;
-	}
-	closedir(d);
-	return found;
-}
-
 /*
- * After a new fill, as the Docker place prunes its volumes: the owner's
- * folders of other keys that no running space has mounted.  A stopped
- * space takes the current tools at its start.
+ * The one-shot of a fill child that died before its own cleanup (its
+ * alarm, a kill): its processes, cgroups, folder and staging; its uid free.
  */
-static int
-prune_others(void)
+static void
+oneshot_gone(void)
 {
-	char		 dir[PATH_MAX], prefix[TOOLS_MSG_VOLUME_MAX];
-	struct dirent	*de;
-	struct stat	 st;
-	size_t		 plen;
-	DIR		*d;
-	int		 n = 0;
+	char	 dir[PATH_MAX];
 
-	plen = strlen(fl.te.te_volume) - strlen(fl.te.te_key);
-	if (plen >= sizeof(prefix) ||
-	    strcmp(fl.te.te_volume + plen, fl.te.te_key) != 0 ||
-	    (size_t)snprintf(dir, sizeof(dir), "%s/%s", ns_state(),
-	    NS_TOOLS_DIR) >= sizeof(dir) || (d = opendir(dir)) == NULL)
-		return 0;
-	strlcpy(prefix, fl.te.te_volume, plen + 1);
-	while ((de = readdir(d)) != NULL) {
-		if (strncmp(de->d_name, prefix, plen) != 0 ||
-		    strcmp(de->d_name, fl.te.te_volume) == 0 ||
-		    !tools_key_valid(de->d_name + plen) ||
-		    fstatat(dirfd(d), de->d_name, &st,
-		    AT_SYMLINK_NOFOLLOW) == -1 || !S_ISDIR(st.st_mode) ||
-		    folder_mounted(&st))
-			continue;
-		if ((size_t)snprintf(dir, sizeof(dir), "%s/%s/%s", ns_state(),
-		    NS_TOOLS_DIR, de->d_name) < sizeof(dir) &&
-		    ns_rm_tree(dir) == 0) {
-			log_info("tools: %s pruned", de->d_name);
-			n++;
-		}
-	}
-	closedir(d);
-	return n;
+	if (fl.oneshot.ns_id[0] == '\0')
+		return;
+	(void)ns_end_all(fl.oneshot.ns_id);
+	if (ns_path(dir, sizeof(dir), fl.oneshot.ns_id, NULL) == 0)
+		(void)ns_rm_tree(dir);
+	if (ns_tools_path(dir, sizeof(dir), fl.te.te_volume) == 0 &&
+	    strlcat(dir, ".fill", sizeof(dir)) < sizeof(dir))
+		(void)ns_rm_tree(dir);	/* its staging */
+	memset(&fl.oneshot, 0, sizeof(fl.oneshot));
 }
 
 static void
@@ -523,18 +480,24 @@ fill_answer(int fd, short ev, void *arg)
 	memset(&res, 0, sizeof(res));
 	if (read(fd, &res, sizeof(res)) != (ssize_t)sizeof(res) ||
 	    memchr(res.code, '\0', sizeof(res.code)) == NULL ||
-	    memchr(res.msg, '\0', sizeof(res.msg)) == NULL) {
+	    memchr(res.msg, '\0', sizeof(res.msg)) == NULL ||
+	    res.pruned < 0) {
+		log_warnx("tools: %s: the fill ended without a word",
+		    fl.te.te_volume);
+		oneshot_gone();
 		answer(ERR_TOOLS_FILL_FAILED, "the fill ended without a word",
 		    0, 0);
 		return;
 	}
+	memset(&fl.oneshot, 0, sizeof(fl.oneshot));
 	if (res.code[0] != '\0') {
 		log_warnx("tools: %s: %s", fl.te.te_volume, res.msg);
 		answer(res.code, res.msg, 1, 0);
 		return;
 	}
-	log_info("tools: %s filled", fl.te.te_volume);
-	answer(res.code, res.msg, 1, prune_others());
+	log_info("tools: %s filled, %d old folders pruned", fl.te.te_volume,
+	    (int)res.pruned);
+	answer(res.code, res.msg, 1, res.pruned);
 }
 
 /*
@@ -599,12 +562,21 @@ fill_start(void)
 		answer(ERR_TOOLS_FILL_FAILED, "the fill cannot start", 0, 0);
 		return;
 	}
+	/* Made here, so a child that dies early leaves nothing behind. */
+	if (ns_space_new(&fl.oneshot, NS_FILL_MEMORY) == -1) {
+		close(p[0]);
+		close(p[1]);
+		oneshot_gone();
+		answer(ERR_INTERNAL, "the one-shot's folders", 0, 0);
+		return;
+	}
 	log_info("tools: filling %s", fl.te.te_volume);
 	parent = getpid();
 	switch (fl.child = fork()) {
 	case -1:
 		close(p[0]);
 		close(p[1]);
+		oneshot_gone();
 		answer(ERR_INTERNAL, "fork", 0, 0);
 		return;
 	case 0:

@@ -83,6 +83,9 @@ mutant "the space's pid 1 keeps the relay's stderr" worker-ns/ns_space.c \
 mutant_expect "the restart is one line of relay.err"
 mutant "the relay's stderr stays /dev/null" worker-ns/ns_ops.c agent.sh \
     'nl->nl_restarts = 1; => nl->nl_restarts = 0;'
+mutant_expect "^and nothing of the one-shot is left"
+mutant "a fill child that dies leaves its one-shot" worker-ns/ns_tools.c \
+    agent.sh '(void)ns_end_all(fl.oneshot.ns_id); => return;'
 
 # One space's stuck exec helper and the others (native/helper.sh).
 mutant "$MUTANT_CONTROL" GNUmakefile helper.sh ""

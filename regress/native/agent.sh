@@ -39,6 +39,30 @@ umask 022
 trap model_gone EXIT
 at_finish model_gone
 
+# --- a fill whose child dies before its end (its alarm, a kill) --------------
+# The one-shot is made before the fork: spaced-ns removes its folder,
+# its cgroups and the staging itself when the child leaves no word.
+sc create -n nskilled >"$T/killed.out" 2>&1 &
+cpid=$!
+ns_pid=$(pgrep -P "$spaced_pid" -x spaced-ns | head -n 1)
+oneshot() { ls "$NS_STATE" 2>/dev/null | grep -vx tools | head -n 1; }
+wait_for 120 sh -c "o=\$(ls '$NS_STATE' | grep -vx tools | head -n 1) &&
+    test -n \"\$o\" && test -d /sys/fs/cgroup/pids/spaced-ns/\$o-gk"
+os=$(oneshot)
+check "control: the fill's one-shot has its folder and cgroups while it runs (${os:-none})" \
+    sh -c "test -n '$os' && test -d '$NS_STATE/$os' &&
+    test -d '$(ns_cg pids "$os")' && test -d '$(ns_cg memory "$os-gk")'"
+fchild=$(pgrep -P "$ns_pid" -x spaced-ns | head -n 1)
+check "the fill's child is found (pid ${fchild:-none})" test -n "$fchild"
+[ -n "$fchild" ] && kill -KILL "$fchild"
+wait "$cpid"
+check "the create fails: the fill ended without a word" \
+    grep -q 'without a word' "$T/killed.out"
+check "and nothing of the one-shot is left: its folder, its cgroups, the staging" \
+    sh -c "test -n '$os' && test ! -e '$NS_STATE/$os' &&
+    test ! -e '$(ns_cg pids "$os")' && test ! -e '$(ns_cg memory "$os-gk")' &&
+    test -z \"\$(ls -d '$NS_STATE'/tools/*.fill 2>/dev/null)\""
+
 # --- the fill's cache (lib/toolscache.sh) ------------------------------------
 . "$dir/../lib/toolscache.sh"
 tools_dir() { ls -d "$NS_STATE/tools/spaced-tools-$INSTALL-0-"* 2>/dev/null |
