@@ -90,14 +90,17 @@ codeout_kept_find(uid_t uid, const char *id, const char *dir,
 	return -1;
 }
 
-/* remove, a check that failed, an apply: nothing of the space is kept. */
+/*
+ * remove, a check that failed, an apply: nothing of the space is kept
+ * for this user (only the space's owner gets this far).
+ */
 void
-codeout_kept_forget(const char *id)
+codeout_kept_forget(uid_t uid, const char *id)
 {
 	size_t	 i;
 
 	for (i = 0; i < KEPT_MAX; i++)
-		if (strcmp(kept[i].ck_id, id) == 0)
+		if (kept[i].ck_uid == uid && strcmp(kept[i].ck_id, id) == 0)
 			memset(&kept[i], 0, sizeof(kept[i]));
 }
 
