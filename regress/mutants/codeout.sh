@@ -200,6 +200,6 @@ live_mutant "a remove of another owner's id takes its quarantine" \
 mutant_expect "another user's review of the id: space_not_found"
 live_mutant "review and apply do not look the space up as the caller" \
     supervisor/spaced/codeout.c \
-    "return review_lookup(r, rv.rv_dir); => return review_begin(r, rv.rv_dir); @@ return review_lookup(r, ca.ca_dir); => return review_begin(r, ca.ca_dir);"
+    "rs->step = RV_LOOKUP;\n\treturn place_send(r, IMSG_SPACE_SHOW_REQ, &sq, sizeof(sq)); => return review_begin(r, rs->dir);"
 
 mutants_end
