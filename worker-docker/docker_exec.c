@@ -26,6 +26,7 @@
 
 #include <event2/buffer.h>
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -343,7 +344,8 @@ container_name(struct ex *ex, char *buf, size_t len)
  * The engine answers 126 for any command it could not start (its Pid
  * 0); a shell, and the native place, say 127 when it is not there.  A
  * name without '/' was looked for in PATH, executables only: not
- * found.  A path is asked of the engine (a stat, no byte of the space).
+ * found.  A path is asked of the engine (a stat, no byte of the space);
+ * a relative one in the space from its folder, where every exec begins.
  * 1: that HEAD is in next; 0: *code is the answer.
  */
 static int
@@ -351,13 +353,22 @@ ex_missing(struct ex *ex, struct docker_call *next, int *code)
 {
 	const char	*argv0 = ex->req.se_argv;
 	char		 name[SPACE_RESOURCE_MAX], path[DOCKER_PATH_MAX / 2];
+	char		 full[DOCKER_PATH_MAX / 2];
+	int		 n;
 
 	if (strchr(argv0, '/') == NULL) {
 		*code = 127;
 		return 0;
 	}
-	if (argv0[0] != '/' ||
-	    docker_urlencode(argv0, path, sizeof(path)) == -1)
+	if (argv0[0] == '/')
+		n = snprintf(full, sizeof(full), "%s", argv0);
+	else if (ex->req.se_target == EXEC_TARGET_SPACE)
+		n = snprintf(full, sizeof(full), "%s/%s/%s",
+		    HARDEN_WORK_PARENT, ex->req.se_space.sq_id, argv0);
+	else
+		return 0;
+	if (n < 0 || (size_t)n >= sizeof(full) ||
+	    docker_urlencode(full, path, sizeof(path)) == -1)
 		return 0;
 	container_name(ex, name, sizeof(name));
 	ex->step = E_WHICH;

@@ -504,11 +504,50 @@ sc -j journal "$id" --verify >"$T/verify.json" 2>&1
 check "the journal's chain verifies with them" jqe '.verified == true' \
     "$T/verify.json"
 check "control: the space's quarantine folder is there" test -d "$QDIR"
+# Another local user naming this id in review or apply is refused as
+# for any id not theirs, before the space's quarantine is held or
+# started; the owner's kept review stays usable.  Their repository
+# holds the owner's start ref (a copy), as such an attempt would.
+dgid=$(getent group docker | cut -d: -f3)
+other() {
+	setpriv --reuid=65534 --regid=65534 --groups="${dgid:-0}" \
+	    "$tree/bin/spacectl" -s "$sd/run/spaced.sock" "$@"
+}
+inside "echo eighth >kept.txt" >/dev/null 2>&1
+sc -j review "$id" "$repo" >"$T/own.json" 2>&1
+own_tip=$(jq -r .tip "$T/own.json")
+check "control: the owner's own review works" test -n "$own_tip" -a \
+    "$own_tip" != null
+inside "echo ninth >kept.txt" >/dev/null 2>&1
+BD=$(mktemp -d /tmp/codeout-other.XXXXXX)
+cp -a "$repo" "$BD/repo" && chown -R 65534:65534 "$BD"
+NOT_YOURS='spacectl: space_not_found: no such space of yours'
+other review "$id" "$BD/repo" >/dev/null 2>"$T/o-review.err"
+check "another user's review of the id: space_not_found" \
+    grep -qx "$NOT_YOURS" "$T/o-review.err"
+other -j review "$id" "$BD/repo" >"$T/o-review.json" 2>&1
+check "  and with -j" jqe '.error == "space_not_found"' "$T/o-review.json"
+other apply "$id" "$BD/repo" -b spaced/other >/dev/null 2>"$T/o-apply.err"
+check "another user's apply of the id: space_not_found" \
+    grep -qx "$NOT_YOURS" "$T/o-apply.err"
+other -j apply "$id" "$BD/repo" -w >"$T/o-apply.json" 2>&1
+check "  and with -j" jqe '.error == "space_not_found"' "$T/o-apply.json"
+nid=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
+other -j review "$nid" "$BD/repo" >"$T/o-none.json" 2>&1
+check "a review of an id with no space: space_not_found" \
+    jqe '.error == "space_not_found"' "$T/o-none.json"
+check "  and no quarantine folder for it" \
+    test ! -e "$T/sd/state/quarantine/$nid"
+rm -rf "$BD"
+sc -j apply "$id" "$repo" -b spaced/owner-after --allow new_executable \
+    >"$T/own-apply.json" 2>&1
+check "the owner's next apply still takes the kept review" \
+    jqe --arg t "$own_tip" '.from == "review" and .new == $t' \
+    "$T/own-apply.json"
 # Another local user naming this id is answered as done with nothing
 # removed, and takes nothing of this owner's code out with it (before,
 # spaced asked spaced-launch to remove the quarantine all the same).
 # spaced-launch removes within moments (below): 3 s of watching.
-dgid=$(getent group docker | cut -d: -f3)
 setpriv --reuid=65534 --regid=65534 --groups="${dgid:-0}" \
     "$tree/bin/spacectl" -s "$sd/run/spaced.sock" remove "$id" >/dev/null 2>&1
 i=0

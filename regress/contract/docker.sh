@@ -103,6 +103,15 @@ check "exec -g: a hostname of its own" \
     sh -c "test -n '$gk_host' && test '$gk_host' != '$space_host'"
 check "exec: the space has its work directory" \
     sc exec "$id" -- test -d "/spaces/$id"
+# A relative path with a '/' that is not there: 127 on both places, as
+# a shell says (the engine's 126 was every start it could not make).
+sc exec "$id" -- ./no-such-dir/cmd >"$T/rel" 2>&1
+rc=$?
+check "exec: a missing relative path is 127 (rc $rc)" test "$rc" -eq 127
+sc exec "$id" -- sh -c "mkdir -p rel && printf '#!/bin/sh\\nexit 5\\n' >rel/x && chmod +x rel/x"
+sc exec "$id" -- ./rel/x
+rc=$?
+check "control: a relative path that is there runs (rc $rc)" test "$rc" -eq 5
 python3 "$top/regress/integration/ctl_raw.py" "$sd/run/spaced.sock" \
     exec-target "$id" 7 >"$T/target" 2>&1
 check "exec: any other target is invalid_exec_target" \

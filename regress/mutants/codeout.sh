@@ -171,11 +171,11 @@ live_mutant "the quarantine takes a kept store whose tip is not the expected one
 mutant_expect "control: the review used, the next apply takes the later change"
 live_mutant "a kept review serves more than one apply" \
     supervisor/spaced/codeout.c \
-    "codeout_kept_forget(rs->id);\n\tif (rs->result.ar_mode => if (rs->result.ar_mode"
+    "codeout_kept_forget(r->r_uid, rs->id);\n\tif (rs->result.ar_mode => if (rs->result.ar_mode"
 mutant_expect "after a failed review the one before is not used"
 live_mutant "a failed review leaves the review before it kept" \
     supervisor/spaced/codeout.c \
-    "review_journal(r, why);\n\t\tcodeout_kept_forget(rs->id); => review_journal(r, why);"
+    "review_journal(r, why);\n\t\tcodeout_kept_forget(r->r_uid, rs->id); => review_journal(r, why);"
 # One code-out request per space (codeout/hang.sh: a second review
 # while the first hangs).
 mutant_expect "a second review of the space meanwhile: busy"
@@ -193,5 +193,13 @@ mutant_expect "another user's remove of the id leaves its quarantine"
 live_mutant "a remove of another owner's id takes its quarantine" \
     supervisor/spaced/remove.c \
     "if (rs->resources > 0 || rs->gone.sd_code[0] != '\\\\0') { => if (1) {"
+
+# review and apply look the space up as the caller before they hold or
+# start its quarantine (codeout/codeout.sh, uid 65534 with a copy of
+# the owner's start ref).
+mutant_expect "another user's review of the id: space_not_found"
+live_mutant "review and apply do not look the space up as the caller" \
+    supervisor/spaced/codeout.c \
+    "rs->step = RV_LOOKUP;\n\treturn place_send(r, IMSG_SPACE_SHOW_REQ, &sq, sizeof(sq)); => return review_begin(r, rs->dir);"
 
 mutants_end

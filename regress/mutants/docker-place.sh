@@ -71,4 +71,10 @@ mutant "runtime: once ready never looked at again" \
     "if (docker_runtime_ready(sp->rt_key)) {\n\t\tsp->rt_recheck = 1; => if (docker_runtime_ready(sp->rt_key)) {\n\t\treturn to_volumes(sp);" \
     contract/runtime
 
+# A relative path in the space that is not there: 127, as natively.
+mutant_expect 'exec: a missing relative path is 127'
+mutant "exec of a missing relative path keeps the engine's 126" \
+    worker-docker/docker_exec.c \
+    "else if (ex->req.se_target == EXEC_TARGET_SPACE) => else if (0)"
+
 mutants_end

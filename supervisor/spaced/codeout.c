@@ -59,6 +59,7 @@ cut(char *buf, size_t len, const char *fmt, ...)
 
 static void	review_transfer(struct request *);
 static const char *review_begin(struct request *, const char *);
+static const char *review_lookup(struct request *, const char *);
 static void	review_qr_ready(struct request *);
 static void	apply_owner(struct request *);
 static void	apply_done(struct request *, enum procid,
@@ -140,7 +141,7 @@ review_start(struct request *r, struct imsg *imsg)
 		return ERR_BAD_REQUEST;
 	strlcpy(rs->id, rv.rv_id, sizeof(rs->id));
 	rs->flags = rv.rv_flags;
-	return review_begin(r, rv.rv_dir);
+	return review_lookup(r, rv.rv_dir);
 }
 
 /* apply: the review's way, keeping the store, then the pack out. */
@@ -173,7 +174,7 @@ apply_start(struct request *r, struct imsg *imsg)
 	rs->mode = ca.ca_mode;
 	strlcpy(rs->branch, ca.ca_branch, sizeof(rs->branch));
 	strlcpy(rs->allow, ca.ca_allow, sizeof(rs->allow));
-	return review_begin(r, ca.ca_dir);
+	return review_lookup(r, ca.ca_dir);
 }
 
 /* The owner's spaced-git of dir, for the start. */
@@ -183,11 +184,68 @@ review_attach(struct request *r, const char *dir)
 	struct review_state	*rs = r->r_state;
 	struct git_req		 gq;
 
-	strlcpy(rs->dir, dir, sizeof(rs->dir));
+	if (dir != rs->dir)
+		strlcpy(rs->dir, dir, sizeof(rs->dir));
 	memset(&gq, 0, sizeof(gq));
 	strlcpy(gq.gq_space, rs->id, sizeof(gq.gq_space));
 	rs->step = RV_START;
 	return gitinst_attach(r, rs->dir, IMSG_GIT_START_REQ, &gq);
+}
+
+/*
+ * The space is looked up as the caller before its quarantine is held or
+ * started: another owner's id (or none) is refused as every command
+ * refuses it, with nothing of that space's code out touched.
+ */
+static const char *
+review_lookup(struct request *r, const char *dir)
+{
+	struct review_state	*rs = r->r_state;
+	struct space_req	 sq;
+
+	strlcpy(rs->dir, dir, sizeof(rs->dir));
+	space_req_fill(r, &sq, rs->id);
+	rs->step = RV_LOOKUP;
+	return place_send(r, IMSG_SPACE_SHOW_REQ, &sq, sizeof(sq));
+}
+
+/* The lookup's records are not the review's answer. */
+static void
+review_lookup_info(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct review_state	*rs = r->r_state;
+	struct space_info	 si;
+
+	if (rs->step != RV_LOOKUP)
+		fatalx("%s: a record from %s out of turn", __func__,
+		    proc_title(from));
+	space_info_take(from, imsg, &si, r->r_uid);
+}
+
+static void
+review_lookup_record(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct review_state	*rs = r->r_state;
+
+	if (rs->step != RV_LOOKUP)
+		fatalx("%s: a record from %s out of turn", __func__,
+		    proc_title(from));
+}
+
+/* The caller's space: on to the review; else the place's refusal. */
+static void
+review_looked(struct request *r, const struct space_done *sd)
+{
+	struct review_state	*rs = r->r_state;
+	const char		*code;
+
+	if (sd->sd_code[0] != '\0') {
+		request_refuse(r, sd->sd_code, sd->sd_message);
+		return;
+	}
+	if ((code = review_begin(r, rs->dir)) != NULL)
+		review_fail(r, code, "the review's processes could not be "
+		    "started");
 }
 
 static const char *
@@ -307,7 +365,7 @@ review_transfer(struct request *r)
 	rs->step = RV_TRANSFER;
 	/* This way replaces the quarantine's store: no review is kept. */
 	if (rs->apply)
-		codeout_kept_forget(rs->id);
+		codeout_kept_forget(r->r_uid, rs->id);
 	if (review_exec_init(r, &se, REVIEW_OUTPUT_MAX) == -1) {
 		review_fail(r, ERR_CODE_OUT_FAILED, "the script's arguments "
 		    "are too long");
@@ -369,7 +427,7 @@ reuse_settle(struct request *r)
 		cut(why, sizeof(why), "the review kept for this apply does "
 		    "not match the quarantine's store (%s): run spacectl "
 		    "review again", rs->qmessage);
-		codeout_kept_forget(rs->id);
+		codeout_kept_forget(r->r_uid, rs->id);
 		review_journal(r, "refused code_out_failed");
 		review_fail(r, ERR_CODE_OUT_FAILED, why);
 		return;
@@ -453,7 +511,7 @@ review_settle(struct request *r)
 	if (rs->code[0] != '\0') {
 		cut(why, sizeof(why), "refused %s", rs->code);
 		review_journal(r, why);
-		codeout_kept_forget(rs->id);
+		codeout_kept_forget(r->r_uid, rs->id);
 		review_fail(r, rs->code, rs->message);
 		return;
 	}
@@ -538,6 +596,10 @@ review_exec_done(struct request *r, enum procid from, struct imsg *imsg)
 	char			 why[SPACE_DONE_MESSAGE_MAX];
 
 	space_done_take(from, imsg, &sd);
+	if (rs->step == RV_LOOKUP) {
+		review_looked(r, &sd);
+		return;
+	}
 	if (rs->step != RV_TRANSFER)
 		fatalx("%s: a done from %s out of turn", __func__,
 		    proc_title(from));
@@ -676,7 +738,7 @@ apply_done(struct request *r, enum procid from, const struct space_done *sd)
 		return;
 	}
 	/* The kept review is used: the next apply goes the whole way. */
-	codeout_kept_forget(rs->id);
+	codeout_kept_forget(r->r_uid, rs->id);
 	if (rs->result.ar_mode == APPLY_WORKTREE)
 		review_journal(r, "applied to the work tree");
 	else {
@@ -703,5 +765,11 @@ const struct answer_row review_answers[] = {
 	    AR_FINAL, review_exec_done },
 	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,
 	    space_conn },
+	{ IMSG_SPACE_INFO, PLACE_BITS, sizeof(struct space_info), 0,
+	    review_lookup_info },
+	{ IMSG_SPACE_VIOLATION, PLACE_BITS, sizeof(struct space_violation), 0,
+	    review_lookup_record },
+	{ IMSG_SPACE_RESOURCE, PLACE_BITS, sizeof(struct space_resource), 0,
+	    review_lookup_record },
 	{ 0 }
 };

@@ -29,6 +29,7 @@ enum review_step {
 	RV_TRANSFER,		/* the two packs, the checks */
 	RV_KEPT,		/* apply: the quarantine's record, the kept */
 	RV_APPLY,		/* apply: the owner's ga_begin, the pack out */
+	RV_LOOKUP,		/* the place: the caller's space? */
 };
 
 struct review_state {

@@ -29,7 +29,7 @@
 
 #include "spaced.h"
 
-#define KEPT_MAX	32	/* spaces; the oldest makes room */
+#define KEPT_MAX	32	/* spaces; an oldest makes room */
 #define HOLD_MAX	64	/* code-out requests in flight */
 
 static struct codeout_kept	 kept[KEPT_MAX];
@@ -50,21 +50,30 @@ kept_now(void)
 /*
  * A review that passed: its user, space, repository, base, start and
  * tip, until an apply uses it, a newer review, remove, or a restart.
+ * The space's slot, else a free one, else this user's oldest (one
+ * user's reviews do not push out another's), else the oldest of all.
  */
 void
 codeout_kept_set(const struct codeout_kept *k)
 {
-	struct codeout_kept	*slot = &kept[0];
+	struct codeout_kept	*slot = NULL, *empty = NULL, *mine = NULL;
+	struct codeout_kept	*oldest = &kept[0];
 	size_t			 i;
 
-	for (i = 0; i < KEPT_MAX; i++) {
-		if (strcmp(kept[i].ck_id, k->ck_id) == 0) {
+	for (i = 0; i < KEPT_MAX && slot == NULL; i++) {
+		if (strcmp(kept[i].ck_id, k->ck_id) == 0)
 			slot = &kept[i];
-			break;
-		}
-		if (kept[i].ck_at < slot->ck_at)
-			slot = &kept[i];
+		else if (kept[i].ck_id[0] == '\0') {
+			if (empty == NULL)
+				empty = &kept[i];
+		} else if (kept[i].ck_uid == k->ck_uid &&
+		    (mine == NULL || kept[i].ck_at < mine->ck_at))
+			mine = &kept[i];
+		if (kept[i].ck_at < oldest->ck_at)
+			oldest = &kept[i];
 	}
+	if (slot == NULL)
+		slot = empty != NULL ? empty : mine != NULL ? mine : oldest;
 	*slot = *k;
 	slot->ck_at = kept_now();
 }
@@ -90,14 +99,17 @@ codeout_kept_find(uid_t uid, const char *id, const char *dir,
 	return -1;
 }
 
-/* remove, a check that failed, an apply: nothing of the space is kept. */
+/*
+ * remove, a check that failed, an apply: nothing of the space is kept
+ * for this user (only the space's owner gets this far).
+ */
 void
-codeout_kept_forget(const char *id)
+codeout_kept_forget(uid_t uid, const char *id)
 {
 	size_t	 i;
 
 	for (i = 0; i < KEPT_MAX; i++)
-		if (strcmp(kept[i].ck_id, id) == 0)
+		if (kept[i].ck_uid == uid && strcmp(kept[i].ck_id, id) == 0)
 			memset(&kept[i], 0, sizeof(kept[i]));
 }
 

@@ -157,7 +157,7 @@ remove_done(struct request *r, enum procid from, struct imsg *imsg)
 	 */
 	if (rs->resources > 0 || rs->gone.sd_code[0] != '\0') {
 		gitinst_quarantine_remove(rs->id);
-		codeout_kept_forget(rs->id);
+		codeout_kept_forget(r->r_uid, rs->id);
 	}
 	rs->step = REMOVE_GET;
 	origin_send(r, IMSG_JOURNAL_ORIGIN_GET);

@@ -522,7 +522,7 @@ struct codeout_kept {
 void	 codeout_kept_set(const struct codeout_kept *);
 int	 codeout_kept_find(uid_t, const char *, const char *, const char *,
 	    const char *, struct codeout_kept *);
-void	 codeout_kept_forget(const char *);
+void	 codeout_kept_forget(uid_t, const char *);
 int	 codeout_hold(const char *, uint32_t);
 /* exec.c */
 const char	*exec_start(struct request *, struct imsg *);

@@ -77,7 +77,7 @@ qr_kept_write(const char *path, const git_oid *base, const git_oid *start,
 {
 	char	 b[GIT_OID_HEXSZ + 1], s[GIT_OID_HEXSZ + 1];
 	char	 t[GIT_OID_HEXSZ + 1], line[QR_KEPT_LEN + 1], tmp[256];
-	int	 fd, len;
+	int	 fd, len, wrote, closed;
 
 	git_oid_tostr(b, sizeof(b), base);
 	git_oid_tostr(s, sizeof(s), start);
@@ -89,8 +89,10 @@ qr_kept_write(const char *path, const git_oid *base, const git_oid *start,
 	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW |
 	    O_CLOEXEC, 0600)) == -1)
 		return;
-	if (write(fd, line, len) != len || close(fd) == -1 ||
-	    rename(tmp, path) == -1)
+	/* close whatever the write did: the fd never leaks. */
+	wrote = write(fd, line, len) == len;
+	closed = close(fd) == 0;
+	if (!wrote || !closed || rename(tmp, path) == -1)
 		(void)unlink(tmp);
 }
 
