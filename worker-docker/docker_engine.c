@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "errors.h"
+#include "labels.h"
 #include "log.h"
 #include "place_proto.h"
 #include "docker_check.h"
@@ -124,6 +125,22 @@ int
 engine_status_ok(const struct docker_parser *p)
 {
 	return p->dp_status >= 200 && p->dp_status < 300;
+}
+
+/* An inspect's answer: 1 when it is the owner's container of that role. */
+int
+engine_inspect_ours(const struct docker_parser *p, const char *owner,
+    const char *id, int role)
+{
+	json_t	*o;
+	int	 ours;
+
+	if (p->dp_status != 200 || (o = engine_json(p)) == NULL)
+		return 0;
+	ours = space_labels_check(json_object_get(json_object_get(o,
+	    "Config"), "Labels"), owner, id, role) == NULL;
+	json_decref(o);
+	return ours;
 }
 
 /* The engine's own words, for a log line: its "message", cut. */

@@ -42,6 +42,8 @@ void	engine_message(const struct docker_parser *, char *, size_t);
 /* The answer's body as JSON (NULL when it is not), and a 2xx status. */
 json_t	*engine_json(const struct docker_parser *);
 int	engine_status_ok(const struct docker_parser *);
+int	engine_inspect_ours(const struct docker_parser *, const char *owner,
+	    const char *id, int role);
 
 /*
  * The first call of an operation: /version, or /_ping when the API

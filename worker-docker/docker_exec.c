@@ -553,14 +553,8 @@ inspect:
 		}
 		return DOCKER_CALL;
 	case E_ASIDE:
-		o = p->dp_status == 200 ? harden_json_parse(p->dp_body,
-		    p->dp_body_len) : NULL;
-		why = o == NULL ? "none" : space_labels_check(json_object_get(
-		    json_object_get(o, "Config"), "Labels"),
-		    ex->req.se_space.sq_owner, ex->req.se_space.sq_id,
-		    ROLE_SPACE);
-		json_decref(o);
-		if (why == NULL)
+		if (engine_inspect_ours(p, ex->req.se_space.sq_owner,
+		    ex->req.se_space.sq_id, ROLE_SPACE))
 			ex_done(rq, ERR_SPACE_MOVE_UNFINISHED, "only the old "
 			    "container of a move is there: start the space", -1);
 		else
@@ -610,15 +604,9 @@ inspect:
 		ex_done(rq, "", NULL, p->dp_status == 404 ? 127 : 126);
 		return DOCKER_DONE;
 	case E_GK_SPACE:
-		o = p->dp_status == 200 ? harden_json_parse(p->dp_body,
-		    p->dp_body_len) : NULL;
-		why = o == NULL ? "none" : space_labels_check(json_object_get(
-		    json_object_get(o, "Config"), "Labels"),
-		    ex->req.se_space.sq_owner, ex->req.se_space.sq_id,
-		    ROLE_SPACE);
-		json_decref(o);
-		ex_done(rq, why == NULL ? ERR_GATEKEEPER_MISSING :
-		    ERR_SPACE_NOT_FOUND, NULL, -1);
+		ex_done(rq, engine_inspect_ours(p, ex->req.se_space.sq_owner,
+		    ex->req.se_space.sq_id, ROLE_SPACE) ?
+		    ERR_GATEKEEPER_MISSING : ERR_SPACE_NOT_FOUND, NULL, -1);
 		return DOCKER_DONE;
 	}
 	fatalx("%s: step %d", __func__, ex->step);

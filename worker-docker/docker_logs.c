@@ -304,15 +304,9 @@ inspect:
 		lg->step = L_PUMP;
 		return lg_pump(lg) == 0 ? DOCKER_WAIT : DOCKER_DONE;
 	case L_GK_SPACE:
-		o = p->dp_status == 200 ? harden_json_parse(p->dp_body,
-		    p->dp_body_len) : NULL;
-		why = o == NULL ? "none" : space_labels_check(json_object_get(
-		    json_object_get(o, "Config"), "Labels"),
-		    lg->req.sl_space.sq_owner, lg->req.sl_space.sq_id,
-		    ROLE_SPACE);
-		json_decref(o);
-		lg_done(lg, why == NULL ? ERR_GATEKEEPER_MISSING :
-		    ERR_SPACE_NOT_FOUND, NULL);
+		lg_done(lg, engine_inspect_ours(p, lg->req.sl_space.sq_owner,
+		    lg->req.sl_space.sq_id, ROLE_SPACE) ?
+		    ERR_GATEKEEPER_MISSING : ERR_SPACE_NOT_FOUND, NULL);
 		return DOCKER_DONE;
 	case L_PUMP:
 		break;

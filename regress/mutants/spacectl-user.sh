@@ -40,7 +40,7 @@ mutant "the native place acts on another owner's space" worker-ns/ns_ops.c \
 mutant_expect "^Docker: journal of an unknown ID"
 mutant "Docker: an unknown id's missing gatekeeper is gatekeeper_missing" \
     worker-docker/docker_logs.c \
-    'lg_done(lg, why == NULL ? ERR_GATEKEEPER_MISSING : => lg_done(lg, 1 ? ERR_GATEKEEPER_MISSING :'
+    'lg_done(lg, engine_inspect_ours(p, lg->req.sl_space.sq_owner, => lg_done(lg, 1 || engine_inspect_ours(p, lg->req.sl_space.sq_owner,'
 mutant_expect "^Docker: a path that is not there exits 127"
 mutant "Docker: a command never started keeps the engine's 126" \
     worker-docker/docker_exec.c \
