@@ -87,10 +87,14 @@ const char codeout_script[] =
 	"fi\n"
 	/*
 	 * The uncommitted work's commit: fixed names, HEAD's committer
-	 * date, so that the same work gives the same id.
+	 * date, so that the same work gives the same id.  The date is read
+	 * from the commit itself: git log would walk to HEAD's parents,
+	 * which a shallow code-in does not have (our git directory has no
+	 * shallow file).
 	 */
 	"if [ -n \"$U\" ] && [ \"$W\" != \"$HT\" ]; then\n"
-	"  $G log -1 --format=%cd --date=raw \"$H\" >\"$T/h\"\n"
+	"  $G cat-file commit \"$H\" | sed -n \"/^\\$/q;s/^committer .* "
+	"\\([0-9][0-9]*\\) \\([-+][0-9][0-9]*\\)\\$/\\1 \\2/p\" >\"$T/h\"\n"
 	"  read -r D Z <\"$T/h\"\n"
 	"  H=$(GIT_AUTHOR_DATE=\"@$D $Z\" GIT_COMMITTER_DATE=\"@$D $Z\" "
 	"$G commit-tree \"$W\" -p \"$H\" -m \"spaced: uncommitted work\")\n"
