@@ -376,6 +376,27 @@ check "the change is staged and uncommitted" sh -c "git -C '$repo2' \
 check "the work tree holds it" sh -c "grep -qx two '$repo2/one.txt' &&
     test -f '$repo2/more.txt'"
 
+# A code-in is shallow at HEAD: with a HEAD that has a parent (the
+# space lacks it), uncommitted work still comes out.  The script's
+# first form read HEAD's date through git log, which walks to the
+# missing parent: every review failed with the script's exit 128.
+repo4=$T/user4
+git init -q -b main "$repo4"
+echo one >"$repo4/one.txt"
+git -C "$repo4" add one.txt
+git -C "$repo4" -c user.name=u -c user.email=u@u.invalid commit -qm first
+echo two >>"$repo4/one.txt"
+git -C "$repo4" -c user.name=u -c user.email=u@u.invalid commit -qam second
+sc -j code-in "$id" "$repo4" >"$T/ci4.json" 2>"$T/ci4.err"
+sp4=$(jq -r .spacePath "$T/ci4.json")
+check "a shallow code-in: the space lacks HEAD's parent (control)" \
+    sc exec "$id" -- /bin/sh -c "cd '$sp4' && test -s .git/shallow &&
+    ! git cat-file -e HEAD~1 2>/dev/null"
+sc exec "$id" -- /bin/sh -c "cd '$sp4' && echo left >left.txt" >/dev/null
+sc -j review "$id" "$repo4" >"$T/shallow.json" 2>&1
+check "a shallow code-in: its uncommitted work comes out" \
+    jqe '[.paths[]? | .path] == ["left.txt"]' "$T/shallow.json"
+
 # apply after a review lands exactly the reviewed tip, from the store
 # the review left, without asking the space again: the agent's work
 # after the review is not taken.  A refused apply leaves the review

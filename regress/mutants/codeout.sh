@@ -202,4 +202,11 @@ live_mutant "review and apply do not look the space up as the caller" \
     supervisor/spaced/codeout.c \
     "rs->step = RV_LOOKUP;\n\treturn place_send(r, IMSG_SPACE_SHOW_REQ, &sq, sizeof(sq)); => return review_begin(r, rs->dir);"
 
+# The uncommitted work's date is read from HEAD itself, never by a walk
+# to its parents, which a shallow code-in lacks (codeout/codeout.sh).
+mutant_expect "a shallow code-in: its uncommitted work comes out"
+live_mutant "the uncommitted work's date read through git log" \
+    supervisor/spaced/codeout_script.c \
+    '$G cat-file commit => $G log -1 --format=raw'
+
 mutants_end
