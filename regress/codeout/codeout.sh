@@ -397,6 +397,26 @@ sc -j review "$id" "$repo4" >"$T/shallow.json" 2>&1
 check "a shallow code-in: its uncommitted work comes out" \
     jqe '[.paths[]? | .path] == ["left.txt"]' "$T/shallow.json"
 
+# The user's own uncommitted change in a folder, brought in as the
+# start's snapshot, and the agent's work beside it: the user's objects
+# do not go out again (they did: the quarantine refused the review, an
+# object the new commits do not reach).
+repo5=$T/user5
+git init -q -b main "$repo5"
+mkdir -p "$repo5/sub/deep"
+echo a >"$repo5/sub/deep/a"
+git -C "$repo5" add -A
+git -C "$repo5" -c user.name=u -c user.email=u@u.invalid commit -qm one
+echo mine >>"$repo5/sub/deep/a"
+sc -j code-in "$id" "$repo5" >"$T/ci5.json" 2>"$T/ci5.err"
+sp5=$(jq -r .spacePath "$T/ci5.json")
+check "a code-in with the user's change in a folder: start is a snapshot (control)" \
+    test "$(jq -r .start "$T/ci5.json")" != "$(jq -r .base "$T/ci5.json")"
+sc exec "$id" -- /bin/sh -c "cd '$sp5' && echo new >new.txt" >/dev/null
+sc -j review "$id" "$repo5" >"$T/snapdir.json" 2>&1
+check "  the agent's work beside it comes out, the user's change not again" \
+    jqe '[.paths[]? | .path] == ["new.txt"]' "$T/snapdir.json"
+
 # apply after a review lands exactly the reviewed tip, from the store
 # the review left, without asking the space again: the agent's work
 # after the review is not taken.  A refused apply leaves the review

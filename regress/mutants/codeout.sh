@@ -209,4 +209,11 @@ live_mutant "the uncommitted work's date read through git log" \
     supervisor/spaced/codeout_script.c \
     '$G cat-file commit => $G log -1 --format=raw'
 
+# The pack leaves out all of the start's tree, not just base's: the
+# user's own uncommitted change in a folder never goes out again.
+mutant_expect "the agent's work beside it comes out, the user's change not again"
+live_mutant "the pack leaves out base's objects only" \
+    supervisor/spaced/codeout_script.c \
+    '^%s^{tree} => ^%s'
+
 mutants_end

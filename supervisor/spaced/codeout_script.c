@@ -99,7 +99,12 @@ const char codeout_script[] =
 	"  H=$(GIT_AUTHOR_DATE=\"@$D $Z\" GIT_COMMITTER_DATE=\"@$D $Z\" "
 	"$G commit-tree \"$W\" -p \"$H\" -m \"spaced: uncommitted work\")\n"
 	"fi\n"
-	"printf \"%s\\n^%s\\n\" \"$H\" \"$S\" |\n"
+	/*
+	 * Nothing of the start's tree: ^S alone leaves out only what base
+	 * holds, and the user's own uncommitted work under a folder would
+	 * go out again, which the quarantine refuses as unreached.
+	 */
+	"printf \"%s\\n^%s\\n^%s^{tree}\\n\" \"$H\" \"$S\" \"$S\" |\n"
 	"  { $G pack-objects -q --revs --stdout --delta-base-offset ||\n"
 	"  echo $? >\"$T/failed\"; } | head -c \"$C\"\n"
 	"[ ! -s \"$T/failed\" ] || exit \"$(cat \"$T/failed\")\"\n"
