@@ -143,6 +143,22 @@ engine_inspect_ours(const struct docker_parser *p, const char *owner,
 	return ours;
 }
 
+/*
+ * Asks for the inspect of space id's own container: after a 404 on its
+ * gatekeeper, its answer tells gatekeeper_missing (the caller's space
+ * is there) from space_not_found (engine_inspect_ours reads it).
+ */
+void
+engine_inspect_space_call(struct docker_call *next, const char *api,
+    size_t cap, const char *id)
+{
+	char	 name[SPACE_RESOURCE_MAX];
+
+	if (space_resource_name(name, sizeof(name), id, ROLE_SPACE) == -1)
+		fatalx("%s: bad id", __func__);
+	docker_call_fmt(next, api, "GET", cap, "/containers/%s/json", name);
+}
+
 /* The engine's own words, for a log line: its "message", cut. */
 void
 engine_message(const struct docker_parser *p, char *buf, size_t len)

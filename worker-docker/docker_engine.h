@@ -44,6 +44,9 @@ json_t	*engine_json(const struct docker_parser *);
 int	engine_status_ok(const struct docker_parser *);
 int	engine_inspect_ours(const struct docker_parser *, const char *owner,
 	    const char *id, int role);
+/* GET the inspect of space id's container (its role ROLE_SPACE). */
+void	engine_inspect_space_call(struct docker_call *, const char *api,
+	    size_t cap, const char *id);
 
 /*
  * The first call of an operation: /version, or /_ping when the API

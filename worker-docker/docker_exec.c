@@ -513,11 +513,8 @@ inspect:
 		if (p->dp_status == 404) {
 			/* gatekeeper_missing only for a space of the caller's */
 			ex->step = E_GK_SPACE;
-			if (space_resource_name(name, sizeof(name),
-			    ex->req.se_space.sq_id, ROLE_SPACE) == -1)
-				fatalx("%s: bad id", __func__);
-			docker_call_fmt(next, ex->api, "GET", EX_SMALL_CAP,
-			    "/containers/%s/json", name);
+			engine_inspect_space_call(next, ex->api, EX_SMALL_CAP,
+			    ex->req.se_space.sq_id);
 			return DOCKER_CALL;
 		}
 		if (p->dp_status != 200 ||

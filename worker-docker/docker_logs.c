@@ -257,11 +257,8 @@ inspect:
 		if (p->dp_status == 404) {
 			/* gatekeeper_missing only for a space of the caller's */
 			lg->step = L_GK_SPACE;
-			if (space_resource_name(name, sizeof(name),
-			    lg->req.sl_space.sq_id, ROLE_SPACE) == -1)
-				fatalx("%s: bad id", __func__);
-			docker_call_fmt(next, lg->api, "GET", LG_SMALL_CAP,
-			    "/containers/%s/json", name);
+			engine_inspect_space_call(next, lg->api, LG_SMALL_CAP,
+			    lg->req.sl_space.sq_id);
 			return DOCKER_CALL;
 		}
 		if (p->dp_status != 200 ||

@@ -66,6 +66,12 @@ check "with its gatekeeper gone, journal still gives its records" \
 sc journal 000000000000 2>"$T/err"
 check "  an id the store never had: space_not_found (gatekeeper_missing is a space's of the caller's)" \
     grep -q space_not_found "$T/err"
+sc network "$a" allowlist example.com >/dev/null 2>"$T/err"
+check "  network of it (an exec into the gatekeeper): gatekeeper_missing" \
+    grep -q gatekeeper_missing "$T/err"
+sc network 000000000000 allowlist example.com >/dev/null 2>"$T/err"
+check "  network of an id never made: space_not_found (control)" \
+    grep -q space_not_found "$T/err"
 
 # 3. A gatekeeper restart: its run changes, its numbers start again.
 mark "$b" g1

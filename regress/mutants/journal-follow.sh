@@ -39,5 +39,9 @@ mutant "the spaces the store knows are not followed again" \
 mutant_expect 'with its gatekeeper gone, journal still gives'
 mutant "a gone gatekeeper's records are not read" supervisor/spaced/journal.c \
     "js->jr_gone = 1; => js->jr_gone = 0;"
+mutant_expect 'network of it .an exec into the gatekeeper|with its gatekeeper gone'
+mutant "after a gatekeeper's 404, its own inspect is asked again" \
+    worker-docker/docker_engine.c \
+    "id, ROLE_SPACE) == -1) => id, ROLE_GATEKEEPER) == -1)"
 
 mutants_end
