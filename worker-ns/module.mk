@@ -8,5 +8,6 @@ $(B)/libexec/spaced/spaced-ns: $(NS_OBJS) $(B)/libcommon.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 BINS		+= $(B)/libexec/spaced/spaced-ns
-# A filled tools tree made root's: unit-tested without the rest.
-UNIT_LINK_spaced-ns := $(B)/worker-ns/ns_own.o
+# Unit-tested: a filled tools tree made root's (ns_own.c), the exec
+# helper's receive (ns_helper.c); they link the rest but main.o.
+UNIT_LINK_spaced-ns := $(NS_LIB_OBJS)

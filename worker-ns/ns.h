@@ -212,6 +212,8 @@ int		 ns_helper_exec(const struct ns_space *, pid_t init,
 		    char *err, size_t errlen);
 void		 ns_helper_kill(uint32_t token);
 void		 ns_helper_forget(uint32_t token);
+ssize_t		 ns_helper_recv(int sock, void *buf, size_t len, int *fds,
+		    int max, int *nfds);
 /* ns_tty.c: exec -t */
 char		**ns_tty_env(const char *const *);
 int		 ns_tty_inner(const struct ns_tty *);

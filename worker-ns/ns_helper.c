@@ -210,32 +210,72 @@ nh_kill(uint32_t token, struct nh_run *run)
 			kill(run[i].r_pid, SIGKILL);
 }
 
-/* The pidfd of the space's pid 1, spaced-ns's first word; -1 on EOF. */
-static int
-nh_pidfd(int sock)
+/*
+ * One message of at most len bytes into buf and at most max fds into fds
+ * (their count in *nfds).  A message cut short, or with more fds than
+ * max, is refused with every fd it brought closed, so the helper holds
+ * none that no one will close.  Its length, 0 at EOF, -1 with errno.
+ */
+ssize_t
+ns_helper_recv(int sock, void *buf, size_t len, int *fds, int max,
+    int *nfds)
 {
-	pid_t		 init;
 	struct msghdr	 msg;
-	struct iovec	 iov = { &init, sizeof(init) };
+	struct iovec	 iov = { buf, len };
 	struct cmsghdr	*c;
 	union {
 		struct cmsghdr	 hdr;
-		char		 buf[CMSG_SPACE(sizeof(int))];
+		char		 buf[CMSG_SPACE(NH_FDS * sizeof(int))];
 	}		 cm;
-	int		 fd;
+	int		 fd, i, n, bad;
+	ssize_t		 r;
 
+	*nfds = 0;
 	memset(&msg, 0, sizeof(msg));
 	msg.msg_iov = &iov;
 	msg.msg_iovlen = 1;
 	msg.msg_control = cm.buf;
 	msg.msg_controllen = sizeof(cm.buf);
-	if (recvmsg(sock, &msg, MSG_CMSG_CLOEXEC) != sizeof(init) ||
-	    (msg.msg_flags & (MSG_CTRUNC | MSG_TRUNC)) ||
-	    (c = CMSG_FIRSTHDR(&msg)) == NULL ||
-	    c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
-	    c->cmsg_len != CMSG_LEN(sizeof(int)))
+	if ((r = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC)) == -1)
 		return -1;
-	memcpy(&fd, CMSG_DATA(c), sizeof(fd));
+	bad = (msg.msg_flags & (MSG_CTRUNC | MSG_TRUNC)) != 0;
+	for (c = CMSG_FIRSTHDR(&msg); c != NULL; c = CMSG_NXTHDR(&msg, c)) {
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (i = 0; i < n; i++) {
+			memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof(fd));
+			if (!bad && *nfds < max)
+				fds[(*nfds)++] = fd;
+			else {
+				close(fd);
+				bad = 1;
+			}
+		}
+	}
+	if (bad) {
+		for (i = 0; i < *nfds; i++)
+			close(fds[i]);
+		*nfds = 0;
+		errno = EBADMSG;
+		return -1;
+	}
+	return r;
+}
+
+/* The pidfd of the space's pid 1, spaced-ns's first word; -1 on EOF. */
+static int
+nh_pidfd(int sock)
+{
+	pid_t		 init;
+	int		 fd, nfds;
+
+	if (ns_helper_recv(sock, &init, sizeof(init), &fd, 1, &nfds) !=
+	    sizeof(init) || nfds != 1) {
+		if (nfds == 1)
+			close(fd);
+		return -1;
+	}
 	return fd;
 }
 
@@ -245,32 +285,14 @@ nh_read(const struct ns_space *ns, int sock, struct nh_run *run,
     const sigset_t *mask)
 {
 	static struct nh_req	 rq;
-	struct msghdr		 msg;
-	struct iovec		 iov = { &rq, sizeof(rq) };
-	struct cmsghdr		*c;
-	union {
-		struct cmsghdr	 hdr;
-		char		 buf[CMSG_SPACE(NH_FDS * sizeof(int))];
-	}			 cm;
-	int			 fds[NH_FDS], nfds = 0;
+	int			 fds[NH_FDS], nfds;
 	ssize_t			 n;
 
-	memset(&msg, 0, sizeof(msg));
-	msg.msg_iov = &iov;
-	msg.msg_iovlen = 1;
-	msg.msg_control = cm.buf;
-	msg.msg_controllen = sizeof(cm.buf);
-	if ((n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC)) == -1 &&
-	    errno == EINTR)
+	if ((n = ns_helper_recv(sock, &rq, sizeof(rq), fds, NH_FDS,
+	    &nfds)) == -1 && errno == EINTR)
 		return;
-	if (n <= 0 || (msg.msg_flags & (MSG_CTRUNC | MSG_TRUNC)))
+	if (n <= 0)
 		_exit(0);
-	for (c = CMSG_FIRSTHDR(&msg); c != NULL; c = CMSG_NXTHDR(&msg, c))
-		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-		    nfds == 0) {
-			nfds = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-			memcpy(fds, CMSG_DATA(c), nfds * sizeof(int));
-		}
 	if (rq.rq_kill && nfds == 0 && (size_t)n ==
 	    offsetof(struct nh_req, rq_argv))
 		nh_kill(rq.rq_token, run);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Mutation check of spaced-ns's unit tests (regress/unit/spaced-ns): a
-# filled tools tree made root's without following a link.  Each mutant
-# must turn the named test red.  Seconds.
+# filled tools tree made root's without following a link; the exec
+# helper's receive leaving no fd open.  Each mutant must turn the named
+# test red.  Seconds.
 # Usage: sh regress/mutants/spaced-ns-unit.sh [label-substring]
 . "$(dirname "$0")/lib.sh"
 
@@ -21,4 +22,10 @@ mutant_expect "own::swapped_link_not_followed"
 mutant "a link changed as a file" \
     worker-ns/ns_own.c \
     "else if (!S_ISLNK(st.st_mode)) { => else if (1) {"
+mutant_expect "helper_recv::(extra_fd_for_a_pidfd_closed|fds_past_the_buffer_closed)"
+mutant "an fd past what is wanted is left open" worker-ns/ns_helper.c \
+    "close(fd);\n\t\t\t\tbad = 1; => bad = 1;"
+mutant_expect "helper_recv::(extra_fd_for_a_pidfd_closed|fds_past_the_buffer_closed|long_message)"
+mutant "a refused message's kept fds are left open" worker-ns/ns_helper.c \
+    "\t\t\tclose(fds[i]);\n\t\t*nfds = 0; => \t\t\t;\n\t\t*nfds = 0;"
 mutants_end
