@@ -13,20 +13,9 @@ b=$(cd "${1:-build}" && pwd)
 n=${2:-1000}
 rounds=${3:-3}
 export TTY_ECHO_GAP_MS="${4:-0}"
-cd "$(dirname "$0")/../.."
-top=$(pwd)
-. regress/integration/lib.sh
-[ -f "$b/images.env" ] || { echo "exec_tty: make images first" >&2; exit 1; }
-. "$b/images.env"
-T=$(mktemp -d)
-build=$b
-make_tree
-SPACED_EXTRA_CONF="space image \"$SPACE_IMAGE\"
-gatekeeper image \"$GATEKEEPER_IMAGE\""
-start_spaced "$T/sd" || { echo "exec_tty: spaced did not start" >&2; exit 1; }
-id=
-trap '[ -n "$id" ] && ctl remove "$id" >/dev/null; stop_spaced; rm -rf "$T" "$tree"' EXIT
-id=$(ctl create)
+bench=exec_tty
+. "$(dirname "$0")/../lib/bench.sh"
+bench_space
 c=spaced-space-$id-space
 # The space's own user, as spacectl's exec runs.
 uid=$(docker inspect -f '{{.Config.User}}' "$c")

@@ -13,21 +13,10 @@ set -eu
 b=$(cd "${1:-build}" && pwd)
 n=${2:-3000}
 export TTY_ECHO_GAP_MS="${3:-0}"
-cd "$(dirname "$0")/../.."
-top=$(pwd)
-. regress/integration/lib.sh
 command -v perf >/dev/null || { echo "exec_tty_hops: skipped, needs perf (linux-perf)"; exit 0; }
-[ -f "$b/images.env" ] || { echo "exec_tty_hops: make images first" >&2; exit 1; }
-. "$b/images.env"
-T=$(mktemp -d)
-build=$b
-make_tree
-SPACED_EXTRA_CONF="space image \"$SPACE_IMAGE\"
-gatekeeper image \"$GATEKEEPER_IMAGE\""
-start_spaced "$T/sd" || { echo "exec_tty_hops: spaced did not start" >&2; exit 1; }
-id=
-trap '[ -n "$id" ] && ctl remove "$id" >/dev/null; stop_spaced; rm -rf "$T" "$tree"' EXIT
-id=$(ctl create)
+bench=exec_tty_hops
+. "$(dirname "$0")/../lib/bench.sh"
+bench_space
 dpid=$(ctl status | awk '$1 == "spaced-docker" { print $2 }')
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 perf sched record -o "$T/sched.data" -- python3 "$top/regress/bench/tty_echo.py" \

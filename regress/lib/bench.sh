@@ -1,5 +1,6 @@
 # What the benches of a space against the docker CLI share
-# (space_create.sh, agent_ready.sh, create_code.sh, attach.sh): this
+# (space_create.sh, agent_ready.sh, create_code.sh, attach.sh,
+# exec_tty.sh, exec_tty_hops.sh): this
 # build's images, a private tree, a spaced of its own install id, the
 # CLI's hardening flags and the sweep of what its rounds made, and for
 # the agent the server's command and spaced's readiness wait spoken
@@ -33,6 +34,14 @@ gatekeeper image \"$GATEKEEPER_IMAGE\"
 $bs_ca"
 	start_spaced "$T/sd" ||
 	    { echo "$bench: spaced did not start" >&2; exit 1; }
+}
+# bench_space: bench_spaced and one space of it, $id, both gone at the
+# end with the tree (exec_tty.sh, exec_tty_hops.sh).
+bench_space() {
+	bench_spaced
+	id=
+	trap '[ -n "$id" ] && ctl remove "$id" >/dev/null; stop_spaced; rm -rf "$T" "$tree"' EXIT
+	id=$(ctl create)
 }
 # The tools volumes of this install (350 MB a fill), at the end.
 bench_tools_sweep() {
