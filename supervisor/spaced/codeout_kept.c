@@ -24,8 +24,8 @@
 
 #include <sys/types.h>
 
+#include <stdint.h>
 #include <string.h>
-#include <time.h>
 
 #include "spaced.h"
 
@@ -38,14 +38,8 @@ static struct {
 	uint32_t	 h_request;	/* 0: free */
 } hold[HOLD_MAX];
 
-static time_t
-kept_now(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec;
-}
+/* Many reviews may be kept in one second: the oldest is by this count. */
+static uint64_t			 kept_count;
 
 /*
  * A review that passed: its user, space, repository, base, start and
@@ -67,15 +61,15 @@ codeout_kept_set(const struct codeout_kept *k)
 			if (empty == NULL)
 				empty = &kept[i];
 		} else if (kept[i].ck_uid == k->ck_uid &&
-		    (mine == NULL || kept[i].ck_at < mine->ck_at))
+		    (mine == NULL || kept[i].ck_order < mine->ck_order))
 			mine = &kept[i];
-		if (kept[i].ck_at < oldest->ck_at)
+		if (kept[i].ck_order < oldest->ck_order)
 			oldest = &kept[i];
 	}
 	if (slot == NULL)
 		slot = empty != NULL ? empty : mine != NULL ? mine : oldest;
 	*slot = *k;
-	slot->ck_at = kept_now();
+	slot->ck_order = ++kept_count;
 }
 
 /* 0 and *k: the space's last check, when it is this one's to take. */

@@ -517,7 +517,7 @@ struct codeout_kept {
 	char		 ck_tip[GIT_HEX_SIZE];
 	uint32_t	 ck_commits, ck_paths;
 	char		 ck_flagged[128];
-	time_t		 ck_at;
+	uint64_t	 ck_order;	/* when kept: a count, not a clock */
 };
 void	 codeout_kept_set(const struct codeout_kept *);
 int	 codeout_kept_find(uid_t, const char *, const char *, const char *,

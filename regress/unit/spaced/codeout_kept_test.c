@@ -117,3 +117,44 @@ Test(codeout_kept, one_slot_a_space)
 	codeout_kept_forget(1000, "000000000002");
 	cr_assert(!kept_of(1000, 2), "a second slot of the space stayed");
 }
+
+/*
+ * Every slot full and the user has none: each review past that takes
+ * the oldest of all, in order, never one just kept (reviews come many
+ * a second, so the order is the one they were kept in, not a clock's).
+ */
+Test(codeout_kept, the_oldest_of_all_goes_in_order)
+{
+	int	 n;
+
+	forget_all();
+	for (n = 100; n < 132; n++)
+		keep(2000, n);
+	keep(3000, 1);
+	keep(1000, 2);
+	cr_assert(kept_of(3000, 1), "the review before went, not the oldest");
+	cr_assert(kept_of(1000, 2));
+	cr_assert(!kept_of(2000, 100) && !kept_of(2000, 101),
+	    "the two oldest made room");
+	for (n = 102; n < 132; n++)
+		cr_assert(kept_of(2000, n), "%d went", n);
+}
+
+/* The same for a user's own: its oldest goes, not its newest. */
+Test(codeout_kept, the_users_oldest_goes_in_order)
+{
+	int	 n;
+
+	forget_all();
+	keep(1000, 1);
+	for (n = 100; n < 131; n++)
+		keep(2000, n);
+	keep(2000, 131);
+	keep(2000, 132);
+	cr_assert(kept_of(2000, 131), "the review before went");
+	cr_assert(kept_of(2000, 132));
+	cr_assert(!kept_of(2000, 100) && !kept_of(2000, 101));
+	for (n = 102; n < 131; n++)
+		cr_assert(kept_of(2000, n), "%d went", n);
+	cr_assert(kept_of(1000, 1));
+}
