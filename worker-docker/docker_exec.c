@@ -16,10 +16,9 @@
 
 /*
  * exec: argv in a space or its gatekeeper, as the image's user, through
- * the Engine's exec and its hijacked stream, after the target's labels
- * were checked.  Output frames go out as stream chunks, never read here;
- * reading stops while spaced owes credit (docs/notes/
- * spaced-docker-streams.md).
+ * the Engine's exec and its hijacked stream (docker_exec_stream.c),
+ * after the target's labels were checked.  A command past -T, or whose
+ * client left, is ended from inside the space (docker_execcall.h).
  */
 
 #include <sys/types.h>
@@ -44,42 +43,12 @@
 #include "docker_channel.h"
 #include "docker_engine.h"
 #include "docker_ops.h"
+#include "docker_exec.h"
 
 #define EX_SMALL_CAP		(256 * 1024)
 #define EX_NO_DEADLINE_MS	(7 * 24 * 3600 * 1000)	/* a week */
 #define EX_EXIT_POLL_MS		20
 #define EX_EXIT_POLLS		250	/* 5 s for the engine to reap */
-
-enum ex_step {
-	E_VERSION, E_INSPECT, E_CREATE, E_START, E_EXIT,
-	E_ASIDE,	/* no space container: only a move's aside one? */
-	E_WHICH,	/* the command never ran: is its path there? */
-	E_GK_SPACE,	/* no gatekeeper: is there a space of the caller's? */
-};
-
-struct ex {
-	struct space_exec_req	 req;
-	struct docker_req	*rq;
-	char			 api[24];
-	enum ex_step		 step;
-	char			 exec_id[SPACE_RESOURCE_MAX];
-	struct frame_reader	 fr;
-	int			 streaming;
-	struct stream_tx	 tx;		/* output, when asked for */
-	int			 tx_open;
-	struct stream_rx	 rx;		/* stdin, when it streams */
-	int			 rx_open;
-	struct evbuffer		*held;		/* stdin before the stream */
-	size_t			 unwritten;	/* stdin queued, not credited */
-	int			 stdin_done;
-	uint64_t		 out_bytes;
-	int			 polls;
-	/* exec -t: the size wanted, the one sent, and a resize in flight */
-	uint16_t		 want_rows, want_cols;
-	uint16_t		 sent_rows, sent_cols;
-	int			 resizing;
-	int			 stream_over;
-};
 
 static struct imsgev *
 channel(void)
@@ -109,159 +78,6 @@ ex_done(struct docker_req *rq, const char *code, const char *message,
 		strlcpy(sd.sd_message, message, sizeof(sd.sd_message));
 	sd.sd_exit = exit_code;
 	docker_req_reply(rq, &sd, sizeof(sd));
-}
-
-/* --- the two streams -------------------------------------------------- */
-
-/* Gives stdin to the engine: what was held, then as it comes. */
-static void
-ex_stdin_write(struct ex *ex, const void *data, size_t len)
-{
-	if (!ex->streaming) {
-		if (evbuffer_add(ex->held, data, len) == -1)
-			fatal("%s: evbuffer_add", __func__);
-		return;
-	}
-	docker_req_stream_write(ex->rq, data, len);
-	ex->unwritten += len;
-}
-
-/*
- * With a terminal the engine ends the output when stdin ends, so a
- * terminal's stdin is never shut: Ctrl-D is a byte its command reads.
- */
-static void
-ex_stdin_end(struct ex *ex)
-{
-	ex->stdin_done = 1;
-	if (ex->streaming && !ex->req.se_tty)
-		docker_req_stream_shutdown(ex->rq);
-}
-
-static int	ex_pump(struct docker_req *, struct evbuffer *);
-
-static void
-ex_stream_msg(struct imsgev *iev, struct imsg *imsg, void *arg)
-{
-	struct ex	*ex = arg;
-	const uint8_t	*data;
-	size_t		 len;
-
-	if (ex->tx_open && imsg_get_peerid(imsg) == ex->tx.st_id) {
-		if (stream_tx_credit(&ex->tx, imsg) == -1)
-			fatal("%s: credit", __func__);
-		if (ex->streaming) {
-			docker_req_stream_pause(ex->rq, 0);
-			/* bytes may wait in the input already */
-			(void)ex_pump(ex->rq, NULL);
-		}
-		return;
-	}
-	switch (imsg_get_type(imsg)) {
-	case IMSG_STREAM_DATA:
-		if (stream_rx_data(&ex->rx, imsg, &data, &len) == -1)
-			fatal("%s: data", __func__);
-		ex_stdin_write(ex, data, len);
-		break;
-	case IMSG_STREAM_END:
-		if (stream_rx_end(&ex->rx, imsg) == -1)
-			fatal("%s: end", __func__);
-		worker_stream_unregister(ex->rx.sr_id);
-		ex->rx_open = 0;
-		ex_stdin_end(ex);
-		break;
-	default:
-		fatalx("%s: message %u on stdin", __func__,
-		    imsg_get_type(imsg));
-	}
-}
-
-/* stdin reached the engine: credit it back, so more may come. */
-static void
-ex_drained(struct docker_req *rq)
-{
-	struct ex	*ex = docker_req_state(rq);
-	size_t		 queued = docker_req_stream_queued(rq);
-
-	/* What left for the engine; the queue holds only uncredited bytes. */
-	if (ex->unwritten <= queued || !ex->rx_open)
-		return;
-	if (stream_rx_consumed(&ex->rx, &channel()->ibuf, ex->unwritten -
-	    queued) == -1)
-		fatal("%s: stream_rx_consumed", __func__);
-	ex->unwritten = queued;
-	imsg_event_add(channel());
-}
-
-/*
- * Output: frames in, chunks out.  A chunk is one byte of which stream
- * and at most STREAM_CHUNK - 1 bytes; reading pauses when the window is
- * spent.  in is NULL to go on with what the connection holds.
- */
-static int
-ex_pump(struct docker_req *rq, struct evbuffer *in)
-{
-	struct ex		*ex = docker_req_state(rq);
-	struct evbuffer_iovec	 v;
-	uint8_t			 chunk[STREAM_CHUNK];
-	const uint8_t		*data;
-	size_t			 slice, used, dlen, avail;
-	uint8_t			 type;
-	size_t			 before = imsgbuf_queuelen(&channel()->ibuf);
-	int			 rv;
-
-	if (in == NULL && (in = docker_req_stream_input(rq)) == NULL)
-		return 1;
-	while (evbuffer_get_length(in) > 0) {
-		if (evbuffer_peek(in, -1, NULL, &v, 1) < 1)
-			break;
-		slice = v.iov_len;
-		if (ex->tx_open) {
-			avail = stream_tx_avail(&ex->tx);
-			if (avail <= 1) {
-				docker_req_stream_pause(rq, 1);
-				break;
-			}
-			if (slice > avail - 1)
-				slice = avail - 1;
-			if (slice > sizeof(chunk) - 1)
-				slice = sizeof(chunk) - 1;
-		}
-		if (ex->req.se_tty) {
-			/* A terminal's stream is its bytes, unframed. */
-			rv = 1;
-			used = dlen = slice;
-			data = v.iov_base;
-			type = FRAME_STDOUT;
-		} else
-			rv = frame_feed(&ex->fr, v.iov_base, slice, &used,
-			    &type, &data, &dlen);
-		if (rv == -1) {
-			log_warnx("exec: %s", ex->fr.fr_errstr);
-			docker_req_stream_fail(rq, ERR_DOCKER_UNREADABLE);
-			return 0;
-		}
-		if (rv == 1) {
-			ex->out_bytes += dlen;
-			if (ex->req.se_output_max > 0 &&
-			    ex->out_bytes > ex->req.se_output_max) {
-				docker_req_stream_fail(rq, ERR_OUTPUT_TOO_LARGE);
-				return 0;
-			}
-			if (ex->tx_open) {
-				chunk[0] = type == FRAME_STDERR ?
-				    EXEC_OUT_STDERR : EXEC_OUT_STDOUT;
-				memcpy(chunk + 1, data, dlen);
-				if (stream_tx_send(&ex->tx, &channel()->ibuf,
-				    chunk, dlen + 1) == -1)
-					fatal("%s: stream_tx_send", __func__);
-			}
-		}
-		evbuffer_drain(in, used);
-	}
-	if (ex->tx_open)
-		stream_write_now(channel(), before);
-	return 1;
 }
 
 /* --- the calls -------------------------------------------------------- */
@@ -345,7 +161,8 @@ container_name(struct ex *ex, char *buf, size_t len)
  * 0); a shell, and the native place, say 127 when it is not there.  A
  * name without '/' was looked for in PATH, executables only: not
  * found.  A path is asked of the engine (a stat, no byte of the space);
- * a relative one in the space from its folder, where every exec begins.
+ * a relative one from the container's folder (its inspect's WorkingDir:
+ * the space's own, / in the gatekeeper), where every exec begins.
  * 1: that HEAD is in next; 0: *code is the answer.
  */
 static int
@@ -362,11 +179,8 @@ ex_missing(struct ex *ex, struct docker_call *next, int *code)
 	}
 	if (argv0[0] == '/')
 		n = snprintf(full, sizeof(full), "%s", argv0);
-	else if (ex->req.se_target == EXEC_TARGET_SPACE)
-		n = snprintf(full, sizeof(full), "%s/%s/%s",
-		    HARDEN_WORK_PARENT, ex->req.se_space.sq_id, argv0);
 	else
-		return 0;
+		n = snprintf(full, sizeof(full), "%s/%s", ex->workdir, argv0);
 	if (n < 0 || (size_t)n >= sizeof(full) ||
 	    docker_urlencode(full, path, sizeof(path)) == -1)
 		return 0;
@@ -377,30 +191,56 @@ ex_missing(struct ex *ex, struct docker_call *next, int *code)
 	return 1;
 }
 
+/* Where the engine starts the command, without its last '/': / is "". */
+static void
+ex_workdir(struct ex *ex, json_t *inspect)
+{
+	const char	*wd;
+	size_t		 n;
+
+	wd = json_string_value(json_object_get(json_object_get(inspect,
+	    "Config"), "WorkingDir"));
+	if (wd == NULL || wd[0] != '/' || strlcpy(ex->workdir, wd,
+	    sizeof(ex->workdir)) >= sizeof(ex->workdir))
+		ex->workdir[0] = '\0';
+	n = strlen(ex->workdir);
+	while (n > 0 && ex->workdir[n - 1] == '/')
+		ex->workdir[--n] = '\0';
+}
+
+/* In the space, as the space's own uid, whatever its image says. */
+static int
+ex_user(struct ex *ex, char *user, size_t len)
+{
+	const struct space_req	*sq = &ex->req.se_space;
+	uint32_t		 uid;
+
+	if (ex->req.se_target != EXEC_TARGET_SPACE)
+		return strlcpy(user, HARDEN_GK_USER, len) < len ? 0 : -1;
+	uid = harden_space_uid(sq->sq_id, sq->sq_uid_first, sq->sq_uid_count);
+	return uid == 0 ? -1 : harden_user(user, len, uid);
+}
+
 static json_t *
 exec_body(struct ex *ex)
 {
-	const struct space_req	*sq = &ex->req.se_space;
 	json_t			*argv;
 	const char		*a = ex->req.se_argv;
 	const char		*end = a + ex->req.se_argv_len;
 	char			 user[HARDEN_USER_MAX];
-	uint32_t		 uid;
 	json_t			*o;
 
-	/* In the space, as the space's own uid, whatever its image says. */
-	strlcpy(user, HARDEN_GK_USER, sizeof(user));
-	if (ex->req.se_target == EXEC_TARGET_SPACE) {
-		uid = harden_space_uid(sq->sq_id, sq->sq_uid_first,
-		    sq->sq_uid_count);
-		if (uid == 0 || harden_user(user, sizeof(user), uid) == -1)
-			return NULL;
-	}
+	if (ex_user(ex, user, sizeof(user)) == -1)
+		return NULL;
+	/* The gatekeeper has no shell to end a command with. */
+	if (ex->req.se_target == EXEC_TARGET_SPACE)
+		docker_exec_mark(ex->mark, sizeof(ex->mark));
 	if ((argv = json_array()) == NULL)
 		return NULL;
 	for (; a < end; a += strlen(a) + 1)
 		json_array_append_new(argv, json_string(a));
-	o = docker_exec_body(argv, user, NULL);
+	o = docker_exec_body(argv, user, ex->mark[0] != '\0' ?
+	    docker_exec_mark_env(ex->mark) : NULL);
 	if (o != NULL && ex->req.se_tty &&
 	    json_object_set_new(o, "Tty", json_true()) == -1) {
 		json_decref(o);
@@ -467,6 +307,58 @@ ex_child(struct docker_req *rq, const void *data, size_t len,
 	return DOCKER_WAIT;
 }
 
+static unsigned int
+ex_seconds(struct ex *ex)
+{
+	return (ex->req.se_timeout_ms + 999) / 1000;
+}
+
+/*
+ * Ends the command from inside the space (docker_execcall.h): a second
+ * exec, on the new connection next is for.  0 when it cannot be: the
+ * gatekeeper (no shell), or no command was started.
+ */
+static int
+ex_kill(struct ex *ex, struct docker_call *next, const char *why)
+{
+	char	 name[SPACE_RESOURCE_MAX], user[HARDEN_USER_MAX];
+
+	if (ex->mark[0] == '\0' || ex->exec_id[0] == '\0' ||
+	    ex_user(ex, user, sizeof(user)) == -1)
+		return 0;
+	/* Its stdin and output stop here: the connection is the kill's. */
+	ex->streaming = 0;
+	ex->stream_over = 1;
+	ex->kill_why = why;
+	ex->polls = 0;
+	ex->step = E_KILL_CREATE;
+	container_name(ex, name, sizeof(name));
+	docker_call_fmt(next, ex->api, "POST", EX_SMALL_CAP,
+	    "/containers/%s/exec", name);
+	return (next->cl_body = docker_exec_kill_body(user, ex->mark)) !=
+	    NULL;
+}
+
+/* The kill's exit status (-1: it did not run), and the last word. */
+static enum docker_next
+ex_killed(struct docker_req *rq, int status)
+{
+	struct ex	*ex = docker_req_state(rq);
+	char		 msg[160];
+
+	if (strcmp(ex->kill_why, ERR_TIMEOUT) != 0) {
+		ex_done(rq, ex->kill_why, NULL, -1);
+		return DOCKER_DONE;
+	}
+	snprintf(msg, sizeof(msg), "the command ran past its time (%u s); %s",
+	    ex_seconds(ex), status == 0 ? "it was ended in the space" :
+	    status == EXEC_KILL_NONE ? "no process of it was left in the "
+	    "space to end" : "ending it in the space failed: it may still "
+	    "run there");
+	ex_done(rq, ERR_TIMEOUT, msg, -1);
+	return DOCKER_DONE;
+}
+
 static enum docker_next
 ex_answer(struct docker_req *rq, const struct docker_parser *p,
     struct docker_call *next)
@@ -529,6 +421,7 @@ inspect:
 		    EXEC_TARGET_SPACE ? ROLE_SPACE : ROLE_GATEKEEPER);
 		running = json_is_true(json_object_get(json_object_get(o,
 		    "State"), "Running"));
+		ex_workdir(ex, o);
 		json_decref(o);
 		if (why != NULL) {
 			/* Another owner's space is no space of the caller's. */
@@ -600,6 +493,29 @@ inspect:
 	case E_WHICH:
 		ex_done(rq, "", NULL, p->dp_status == 404 ? 127 : 126);
 		return DOCKER_DONE;
+	case E_KILL_CREATE:
+		if (docker_exec_created(p, ex->exec_id,
+		    sizeof(ex->exec_id)) == -1)
+			return ex_killed(rq, -1);
+		ex->step = E_KILL_START;
+		docker_call_fmt(next, ex->api, "POST", EX_SMALL_CAP,
+		    "/exec/%s/start", ex->exec_id);
+		next->cl_body = json_pack("{s:b, s:b}", "Detach", 1, "Tty", 0);
+		return DOCKER_CALL;
+	case E_KILL_START:
+	case E_KILL_WAIT:
+		if (ex->step == E_KILL_START && p->dp_status != 200)
+			return ex_killed(rq, -1);
+		if (ex->step == E_KILL_WAIT &&
+		    docker_exec_exited(p, &exit_code) == 1)
+			return ex_killed(rq, exit_code);
+		if (++ex->polls > EX_EXIT_POLLS)
+			return ex_killed(rq, -1);
+		ex->step = E_KILL_WAIT;
+		docker_call_fmt(next, ex->api, "GET", EX_SMALL_CAP,
+		    "/exec/%s/json", ex->exec_id);
+		next->cl_delay_ms = EX_EXIT_POLL_MS;
+		return DOCKER_CALL;
 	case E_GK_SPACE:
 		ex_done(rq, engine_inspect_ours(p, ex->req.se_space.sq_owner,
 		    ex->req.se_space.sq_id, ROLE_SPACE) ?
@@ -649,16 +565,43 @@ ex_fail(struct docker_req *rq, const char *code, int interrupted,
 	struct ex	*ex = docker_req_state(rq);
 	char		 msg[128];
 
-	/* -T: the engine has no way to end an exec's process. */
-	if (strcmp(code, ERR_TIMEOUT) == 0 && ex->req.se_timeout_ms > 0) {
+	/* -T: the engine has no way to end an exec's process; we do. */
+	if (strcmp(code, ERR_TIMEOUT) == 0 && ex->req.se_timeout_ms > 0 &&
+	    ex->step < E_KILL_CREATE) {
+		if (next != NULL && ex_kill(ex, next, ERR_TIMEOUT))
+			return DOCKER_CALL;
 		snprintf(msg, sizeof(msg), "the command ran past its time "
 		    "(%u s); the engine cannot end it: it may still run in "
-		    "the space", (unsigned)((ex->req.se_timeout_ms + 999) /
-		    1000));
+		    "the space", ex_seconds(ex));
 		ex_done(rq, code, msg, -1);
 		return DOCKER_DONE;
 	}
+	if (ex->step >= E_KILL_CREATE)
+		return ex_killed(rq, -1);
 	ex_done(rq, code, NULL, -1);
+	return DOCKER_DONE;
+}
+
+/*
+ * The client left (spacectl ended, its pipe closed): the command is
+ * ended in the space as on the native place, not left to run without
+ * a reader.  spaced has let go of the streams: no word more on them.
+ */
+static enum docker_next
+ex_cancel(struct docker_req *rq, struct docker_call *next)
+{
+	struct ex	*ex = docker_req_state(rq);
+
+	if (ex->tx_open)
+		worker_stream_unregister(ex->tx.st_id);
+	if (ex->rx_open)
+		worker_stream_unregister(ex->rx.sr_id);
+	ex->tx_open = ex->rx_open = 0;
+	if (ex->step >= E_KILL_CREATE)
+		return DOCKER_WAIT;	/* the kill of -T goes on */
+	if (ex_kill(ex, next, ERR_CANCELLED))
+		return DOCKER_CALL_NEW;
+	ex_done(rq, ERR_CANCELLED, NULL, -1);
 	return DOCKER_DONE;
 }
 
@@ -693,4 +636,6 @@ const struct docker_op docker_exec_op = {
 	.op_stream_end = ex_stream_end,
 	.op_stream_drained = ex_drained,
 	.op_child = ex_child,
+	.op_cancel = ex_cancel,
+	.op_cleanup_ms = 30000,
 };

@@ -14,6 +14,8 @@
  * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
  */
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "docker_execcall.h"
@@ -96,4 +98,64 @@ docker_exec_exited(const struct docker_parser *p, int *code)
 	}
 	json_decref(o);
 	return rv;
+}
+
+/*
+ * The kill, run by the space's own /bin/sh as the space's user in its
+ * pid namespace: what it finds and signals is only what that user could
+ * signal there anyway, so a process that forged the mark gets only
+ * itself ended.  The command's first process is the one with parent 0
+ * (the engine started it from outside), leading its own session (the
+ * runtime's setsid), with the mark in its environment; every process of
+ * that session is ended, again until none is left (a fork meanwhile).
+ */
+static const char exec_kill_script[] =
+	"m=\"" EXEC_MARK_VAR "=$1\" found=\n"
+	"for d in /proc/[0-9]*; do\n"
+	"  p=${d#/proc/}; [ \"$p\" = 1 ] && continue\n"
+	"  read -r s <\"$d/stat\" 2>/dev/null || continue\n"
+	"  s=${s##*) }; set -- $s\n"
+	"  [ \"$2\" = 0 ] && [ \"$4\" = \"$p\" ] || continue\n"
+	"  grep -qzxF -- \"$m\" \"$d/environ\" 2>/dev/null && found=\"$found $p\"\n"
+	"done\n"
+	"[ -n \"$found\" ] || exit " "3" "\n"
+	"for r in 1 2 3 4 5 6 7 8 9 10; do\n"
+	"  left=\n"
+	"  for d in /proc/[0-9]*; do\n"
+	"    read -r s <\"$d/stat\" 2>/dev/null || continue\n"
+	"    s=${s##*) }; set -- $s; [ \"$1\" = Z ] && continue\n"
+	"    for p in $found; do\n"
+	"      [ \"$4\" = \"$p\" ] && kill -KILL \"${d#/proc/}\" 2>/dev/null && left=1\n"
+	"    done\n"
+	"  done\n"
+	"  [ -n \"$left\" ] || exit 0\n"
+	"done\n"
+	"exit 0\n";
+
+/* A mark of its own for each exec (hex; unguessable, not secret). */
+void
+docker_exec_mark(char *mark, size_t len)
+{
+	uint8_t	 b[EXEC_MARK_LEN / 2];
+	size_t	 i;
+
+	arc4random_buf(b, sizeof(b));
+	for (i = 0; i < sizeof(b) && 2 * i + 2 < len; i++)
+		snprintf(mark + 2 * i, 3, "%02x", b[i]);
+}
+
+json_t *
+docker_exec_mark_env(const char *mark)
+{
+	char	 var[sizeof(EXEC_MARK_VAR) + EXEC_MARK_LEN + 1];
+
+	snprintf(var, sizeof(var), "%s=%s", EXEC_MARK_VAR, mark);
+	return json_pack("[s]", var);
+}
+
+json_t *
+docker_exec_kill_body(const char *user, const char *mark)
+{
+	return docker_exec_body(json_pack("[s, s, s, s, s]", "/bin/sh", "-c",
+	    exec_kill_script, "sh", mark), user, NULL);
 }

@@ -44,6 +44,18 @@ int	 docker_exec_created(const struct docker_parser *, char *id,
 int	 docker_exec_exited(const struct docker_parser *, int *code);
 int	 docker_exec_never_ran(const struct docker_parser *);
 
+/*
+ * Ending an exec's command from inside its space: the command's first
+ * process carries EXEC_MARK_VAR=mark; the kill is a second exec, as the
+ * space's user, that SIGKILLs every process of that one's session.
+ */
+#define EXEC_MARK_VAR	"SPACED_EXEC"
+#define EXEC_MARK_LEN	32			/* hex */
+#define EXEC_KILL_NONE	3			/* its exit: none found */
+void	 docker_exec_mark(char *mark, size_t len);
+json_t	*docker_exec_mark_env(const char *mark);
+json_t	*docker_exec_kill_body(const char *user, const char *mark);
+
 /* exec -t's resize (docker_exec_resize.c), a child of the exec. */
 struct exec_resize_req {
 	char		 rz_api[24];

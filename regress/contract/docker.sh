@@ -66,6 +66,41 @@ check "exec: stdout and stderr apart" \
 sc exec "$id" -T 1 -- sleep 30 2>"$T/err"
 check "exec -T: the time limit ends it (command_timeout, 125)" \
     sh -c "test $? -eq 125 && grep -q command_timeout '$T/err'"
+# ... and the command is gone from the space, though it ignores SIGTERM
+# (the Docker engine cannot end an exec: spaced-docker ends the command's
+# session from inside, it was left running); a command beside it, of
+# another exec, is not touched; its client leaving ends that one too.
+# runs_in ARGS: "yes" when a process of the space has exactly "ARGS " as
+# its argv, else "no" (nothing when the exec failed)
+runs_in() {
+	sc exec "$id" -n -- sh -c 'for f in /proc/[0-9]*/cmdline; do
+	    [ "$(tr "\0" " " <$f 2>/dev/null)" = "$1 " ] && { echo yes; exit; }
+	    done; echo no' _ "$1"
+}
+runs_is() { [ "$(runs_in "$1")" = "$2" ]; }
+# (spacectl itself in the background: $! is its pid, not a subshell's)
+"$tree/bin/spacectl" -s "$sd/run/spaced.sock" exec "$id" -n -- sleep 1201 \
+    >/dev/null 2>&1 &
+beside=$!
+wait_for 60 runs_is "sleep 1201" yes
+sc exec "$id" -n -T 2 -- sh -c 'trap "" TERM; exec sleep 1202' 2>"$T/err"
+rc=$?
+check "exec -T of a command that ignores SIGTERM: command_timeout (125)" \
+    sh -c "test $rc -eq 125 && grep -q 'command_timeout: the command ran past its time' '$T/err'"
+check "  and it no longer runs in the space" runs_is "sleep 1202" no
+if [ "$PLACE" = docker ]; then
+	check "  Docker says it was ended" grep -q 'it was ended in the space' "$T/err"
+	sc exec "$id" -n -T 2 -- sh -c 'trap "" TERM; sleep 1203 & sleep 1204; wait' 2>/dev/null
+	check "  Docker: its children too (the command's session)" \
+	    runs_is "sleep 1203" no
+	check "  ... both of them" runs_is "sleep 1204" no
+fi
+check "  another exec's command beside it still runs (control)" \
+    runs_is "sleep 1201" yes
+kill -TERM "$beside"
+wait "$beside" 2>/dev/null
+check "exec: a command whose client left is ended in the space" \
+    wait_for 30 runs_is "sleep 1201" no
 check "exec: 64 MiB of output arrive whole" \
     test "$(sc exec "$id" -n -- head -c 67108864 /dev/zero | wc -c)" -eq 67108864
 head -c 4194304 /dev/urandom >"$T/blob"
@@ -112,6 +147,19 @@ sc exec "$id" -- sh -c "mkdir -p rel && printf '#!/bin/sh\\nexit 5\\n' >rel/x &&
 sc exec "$id" -- ./rel/x
 rc=$?
 check "control: a relative path that is there runs (rc $rc)" test "$rc" -eq 5
+# The same in the gatekeeper, whose commands begin in / (the engine said
+# 126 there, the space 127).
+sc exec "$id" -g -- ./no-such-dir/cmd >"$T/grel" 2>&1
+rc=$?
+check "exec -g: a missing relative path is 127 (rc $rc)" test "$rc" -eq 127
+# (its folder differs by place: enough ../ reach / from any of them; on
+# the native place the control channel is reached by the absolute path
+# alone, so only that it ran is asked: neither 126 nor 127)
+sc exec "$id" -g -- ../../../../../../../../usr/libexec/spaced/spaced-gatekeeper \
+    -C GET /health >/dev/null 2>&1
+rc=$?
+check "  control: a relative path that is there runs in the gatekeeper (rc $rc)" \
+    sh -c "[ $rc -ne 126 ] && [ $rc -ne 127 ]"
 python3 "$top/regress/integration/ctl_raw.py" "$sd/run/spaced.sock" \
     exec-target "$id" 7 >"$T/target" 2>&1
 check "exec: any other target is invalid_exec_target" \
@@ -162,6 +210,8 @@ check "stop: its gatekeeper too" test "$(j .gatekeeper "$T/show.json")" = exited
 sc exec "$id" -- true 2>"$T/err"
 check "exec on a stopped space: space_not_running" \
     grep -q space_not_running "$T/err"
+check "  and what to do (it said the code alone)" \
+    grep -q 'space_not_running: the space is stopped (spacectl start starts it)' "$T/err"
 check "start" sc start "$id"
 sc -j show "$id" >"$T/show.json"
 check "start: running again" test "$(j .state "$T/show.json")" = running

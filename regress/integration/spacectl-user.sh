@@ -50,6 +50,15 @@ check "  nothing was made" sh -c "[ ! -s '$T/three.out' ] &&
     '$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j list | jq -e 'length == 2' >/dev/null"
 sc remove "$id2" >/dev/null
 
+# exec's options before the ID, as docker exec -it takes them: it was
+# invalid_space_id (the option taken for the ID).
+check "exec -n ID: options before the ID" sh -c \
+    "[ \"\$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec -n $id -- echo before)\" = before ]"
+check "  and after it as before (control)" sh -c \
+    "[ \"\$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec $id -n -- echo after)\" = after ]"
+check "  -T and the target before it too" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec -T 30 -n $id -- true"
+
 # Every body ends its line.
 for c in "list" "show $id" "-j show $id" "-j list" "-j verify $id" \
     "-j exec $id -- true" "-j events"; do
@@ -230,8 +239,8 @@ sc exec "$dk" -- sh -c 'exit 126' >/dev/null 2>&1
 check "Docker: a command that ran and exited 126 keeps it (control)" \
     test $? = 126
 sc exec "$dk" -T 1 -- sleep 30 >/dev/null 2>"$T/e.err"
-check "Docker: exec -T past its time says so" said $? 125 "$T/e.err" \
-    "spacectl: command_timeout: the command ran past its time (1 s); the engine cannot end it: it may still run in the space"
+check "Docker: exec -T past its time says so, and that it was ended" said $? 125 "$T/e.err" \
+    "spacectl: command_timeout: the command ran past its time (1 s); it was ended in the space"
 sc exec "$dk" -- sh -c 'touch /tmp/started; exec sleep 60' \
     >"$T/x.out" 2>"$T/x.err" &
 xp=$!

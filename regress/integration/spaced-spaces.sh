@@ -92,6 +92,14 @@ check "each has a help of its own, with its usage" sh -c "for c in \$(cat '$tree
 	case \$c in help|attach) j= ;; *) j='\\[-j\\] ' ;; esac
 	'$tree/bin/spacectl' help \$c | grep -Eq \"^(usage:|      ) spacectl \$j\$c( |\$)\" || exit 1
 done"
+# COMMAND -h (and --help) is help COMMAND: it said invalid option (64),
+# or invalid_space_id (1) for attach, prompt and sessions.
+check "COMMAND -h is help COMMAND, exit 0, for every command" sh -c "for c in \$(cat '$tree/h.names'); do
+	'$tree/bin/spacectl' \$c -h >'$tree/ch.out' 2>'$tree/ch.err' || exit 1
+	'$tree/bin/spacectl' help \$c | cmp -s - '$tree/ch.out' || exit 1
+	[ ! -s '$tree/ch.err' ] || exit 1
+done"
+check "  exec --help too" sh -c "'$tree/bin/spacectl' exec --help | grep -q '^usage: spacectl \[-j\] exec ID'"
 check "help is -h" sh -c "sctl() { '$tree/bin/spacectl' \"\$@\"; }; sctl help | cmp -s - '$tree/h.out'"
 check "help needs no socket and no XDG_RUNTIME_DIR" sh -c \
     "env -u XDG_RUNTIME_DIR '$tree/bin/spacectl' -s /nonexistent help >/dev/null"

@@ -51,7 +51,7 @@ mutant "a create whose client left is not undone after the place" \
 mutant_expect 'and in no request: no Env, Cmd, label, path or header holds it'
 mutant "the token in the exec's environment (every exec's stdin as Env)" \
     worker-docker/docker_exec.c \
-    "o = docker_exec_body(argv, user, NULL); => o = docker_exec_body(argv, user, json_pack(\"[s+#]\", \"SPACED_STDIN=\", (const char *)ex->req.se_stdin, (int)ex->req.se_stdin_len));" \
+    "docker_exec_mark_env(ex->mark) : NULL); => json_pack(\"[s+#]\", \"SPACED_STDIN=\", (const char *)ex->req.se_stdin, (int)ex->req.se_stdin_len) : NULL);" \
     agent/server.sh
 mutant_expect 'password_variable_never_set_by_the_host'
 mutant "a profile sets the password variable (the token in the container's env)" \

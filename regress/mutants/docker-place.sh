@@ -9,7 +9,7 @@
 # mutant <label> <file> <"old" => "new"[ @@ "old" => "new"...]> [suite]
 mutant() {
 	mutant_apply "$1" "$2" "$3" || return 0
-	mutant_build "$1" binaries
+	mutant_build_quick "$1" "$2"
 	SPACED_BUILD="$tmp/src/build" sh "$tmp/src/regress/${4:-contract/docker}.sh" \
 	    >"$tmp/run.log" 2>&1
 	mutant_judge "$1" $? '^not ok'
@@ -30,7 +30,7 @@ mutant "exec acts on a container without this owner's labels" \
     "if (why != NULL) {\n\t\t\t/* Another owner's => if (0) {\n\t\t\t/* Another owner's"
 mutant_expect 'exec: runs as the space'\''s own uid'
 mutant "exec runs as root" worker-docker/docker_exec.c \
-    "if (uid == 0 || harden_user(user, sizeof(user), uid) == -1)\n\t\t\treturn NULL; => strlcpy(user, \"0:0\", sizeof(user));"
+    "return uid == 0 ? -1 : harden_user(user, len, uid); => return uid == 0 ? -1 : (strlcpy(user, \"0:0\", len) < len ? 0 : -1);"
 mutant_expect 'start refuses it'
 mutant "start starts a space that does not verify" \
     worker-docker/space_verify.c \
@@ -75,6 +75,30 @@ mutant "runtime: once ready never looked at again" \
 mutant_expect 'exec: a missing relative path is 127'
 mutant "exec of a missing relative path keeps the engine's 126" \
     worker-docker/docker_exec.c \
-    "else if (ex->req.se_target == EXEC_TARGET_SPACE) => else if (0)"
+    "else\n\t\tn = snprintf(full, sizeof(full), \"%s/%s\", ex->workdir, argv0); => else\n\t\treturn 0;"
+# The same in the gatekeeper (-g), whose folder is / (the code before).
+mutant_expect 'exec -g: a missing relative path is 127'
+mutant "exec -g of a missing relative path keeps the engine's 126" \
+    worker-docker/docker_exec.c \
+    "else\n\t\tn = snprintf(full, sizeof(full), \"%s/%s\", ex->workdir, argv0); => else if (ex->req.se_target == EXEC_TARGET_SPACE)\n\t\tn = snprintf(full, sizeof(full), \"%s/%s\", ex->workdir, argv0);\n\telse\n\t\treturn 0;"
+
+# -T and a client that leaves: the command is ended inside the space
+# (the engine cannot end an exec), only its own session.
+mutant_expect 'and it no longer runs in the space'
+mutant "exec -T leaves the command running in the space" \
+    worker-docker/docker_exec.c \
+    "if (next != NULL && ex_kill(ex, next, ERR_TIMEOUT)) => if (0)"
+mutant_expect 'a command whose client left is ended in the space'
+mutant "a client that leaves leaves its command running" \
+    worker-docker/docker_exec.c \
+    "if (ex_kill(ex, next, ERR_CANCELLED)) => if (0)"
+mutant_expect 'Docker: its children too'
+mutant "the kill ends the command's first process alone" \
+    worker-docker/docker_execcall.c \
+    "&& kill -KILL => && test \${d#/proc/} = \$p && kill -KILL"
+mutant_expect "another exec's command beside it still runs"
+mutant "the kill is not held to the command's mark" \
+    worker-docker/docker_execcall.c \
+    "grep -qzxF => true"
 
 mutants_end

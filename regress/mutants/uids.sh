@@ -17,6 +17,6 @@ mutant "the folders not given the space's uid" worker-docker/space_verify.c \
     "sp->step = sp->branch ? C_GK_START : C_SP_OWN; => sp->step = sp->branch ? C_GK_START : C_SP_START;"
 mutant_expect "exec in A is A's uid"
 mutant "exec as the image's user" worker-docker/docker_exec.c \
-    "uid = harden_space_uid(sq->sq_id, sq->sq_uid_first,\n\t\t    sq->sq_uid_count); => uid = HARDEN_SPACE_UID + 0 * sq->sq_uid_count;"
+    "uid = harden_space_uid(sq->sq_id, sq->sq_uid_first, sq->sq_uid_count); => uid = HARDEN_SPACE_UID + 0 * sq->sq_uid_count;"
 
 mutants_end

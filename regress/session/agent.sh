@@ -120,6 +120,18 @@ echo "Run the command the tool call gives." | sc prompt "$id" -s "$psid" >"$T/p2
 check "prompt -s SESSION, text from stdin: exits 0" test $? -eq 0
 check "and continues that session (more messages in it)" \
     test "$(sc server "$id" GET "/session/$psid/message" | jq length)" -gt "$n0"
+# A session the server does not know: named, not "another status"; with
+# -j the failure is one more line (it was an object over several lines).
+sc prompt "$id" -s ses_nosuch$$ hi >"$T/pu.out" 2>"$T/pu.err"
+rc=$?
+sed 's/^/# /' "$T/pu.err"
+check "prompt -s of an unknown session: exit 1, session_not_found naming it" \
+    sh -c "[ $rc = 1 ] && grep -q '^spacectl: session_not_found: .*ses_nosuch$$.*spacectl sessions $id' '$T/pu.err'"
+sc -j prompt "$id" -s ses_nosuch$$ hi >"$T/puj.out" 2>/dev/null
+check "prompt -j -s of an unknown session: every line one JSON object" \
+    sh -c "jq -ce . '$T/puj.out' | wc -l | grep -qx \"\$(wc -l <'$T/puj.out')\""
+check "  the last an error event naming it" \
+    sh -c "tail -n 1 '$T/puj.out' | jq -e '.event == \"error\" and .error == \"session_not_found\" and .session == \"ses_nosuch$$\"' >/dev/null"
 sc sessions "$id" >"$T/sessions.txt"
 check "sessions: lists the prompt's session" grep -q "^$psid " "$T/sessions.txt"
 sc -j sessions "$id" >"$T/sessions.j"
@@ -157,6 +169,8 @@ sed 's/^/# /' "$T/pn.err"
 check "no grant: prompt exits non-zero ($rc)" test "$rc" -ne 0
 check "and names the window's refusal (403)" \
     sh -c "grep -q 'window_refused' '$T/pn.err' && grep -q 403 '$T/pn.err'"
+check "and says what to do (spacectl grant, the profile's grant)" \
+    grep -q "no grant 'model' .*spacectl grant $id2 model " "$T/pn.err"
 [ -n "$id2" ] && sc remove "$id2" >/dev/null
 
 check "remove" sc remove "$id"

@@ -109,6 +109,14 @@ check "stty -a saved after SIGTERM" seen_n saved-term 2
 check "SIGTERM: the local terminal is as it was" \
     sh -c "test \"\$(sed 's/rows [0-9]*; columns [0-9]*;//' $T/stty.before)\" = \"\$(sed 's/rows [0-9]*; columns [0-9]*;//' $T/stty.term)\""
 
+# A failure spacectl reports (here -T's) is printed once the terminal is
+# back as it was: in raw mode its newline had no carriage return, and the
+# host's prompt came after it at the message's last column.
+keys clear Enter
+keys "$SC exec $id -t -T 1 -- sleep 602" Enter
+check "exec -t -T 1: its failure is said (command_timeout)" seen 'command_timeout'
+check "and the host's prompt is at the start of the next line" at 'host\$'
+
 # The control: SIGKILL leaves no way to restore it, and the check sees it.
 keys "$SC exec $id -t -- sleep 601" Enter
 wait_for 30 running 601 >/dev/null
@@ -168,6 +176,12 @@ sc create -n nocode --code "$T/norepo" >"$T/nocode.out" 2>"$T/nocode.err"
 rc=$?
 check "create --code of a folder without a repository fails ($rc)" test "$rc" -ne 0
 check "and makes no space" test "$(sc -j list | jq length)" = "$n0"
+# A folder that is not there: named (it said only "No such file or
+# directory").
+sc create -n nodir --code "$T/no-such-dir" >/dev/null 2>"$T/nodir.err"
+check "create --code of a missing folder names it" \
+    grep -qx "spacectl: project_folder_missing: $T/no-such-dir: No such file or directory" "$T/nodir.err"
+check "  and makes no space" test "$(sc -j list | jq length)" = "$n0"
 
 # The pane, for a look when something failed.
 [ "$fail" -eq 0 ] || screen | sed 's/^/# /'

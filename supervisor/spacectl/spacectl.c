@@ -107,7 +107,8 @@ static const struct ctl_cmd cmds[] = {
 	    "bring DIR's code into a space as git objects" },
 	{ "history", "ID [DIR]",
 	    USAGE_NEXT, 7, FAIL_JSON, IMSG_CTL_HISTORY, history_main,
-	    "the code brought into a space, and from where" },
+	    "send the history behind the code brought in (code-in is "
+	    "shallow)" },
 	{ "server", "ID [-d] [-T type] METHOD PATH",
 	    USAGE_LINE, 8, FAIL_JSON, IMSG_CTL_SERVER, server_main,
 	    "an HTTP request to the agent's server inside, with its token" },
@@ -121,7 +122,7 @@ static const struct ctl_cmd cmds[] = {
 	    USAGE_LINE, 12, FAIL_TEXT, IMSG_CTL_ATTACH, attach_main,
 	    "the agent's own screen inside, against its running server" },
 	{ "prompt", "ID [-s session] [-T seconds] [text]",
-	    USAGE_LINE, 13, FAIL_JSON, IMSG_CTL_SERVER, prompt_main,
+	    USAGE_LINE, 13, FAIL_EVENT, IMSG_CTL_SERVER, prompt_main,
 	    "one turn of the agent from here (text from stdin when absent)" },
 	{ "sessions", "ID",
 	    USAGE_NEXT, 13, FAIL_JSON, IMSG_CTL_SERVER, sessions_main,
@@ -181,6 +182,11 @@ main(int argc, char *argv[])
 	for (i = 0; i < env->sc_ncmds; i++)
 		if (strcmp(argv[0], cmds[i].cc_name) == 0) {
 			env->sc_cmd = &cmds[i];
+			/* COMMAND -h: its help, as everywhere else. */
+			if (argc > 1 && (strcmp(argv[1], "-h") == 0 ||
+			    strcmp(argv[1], "--help") == 0))
+				return help_main(2, (char *[]){ "help",
+				    argv[0], NULL });
 			/* Help reaches no socket, so it needs none. */
 			if (env->sc_socket == NULL && cmds[i].cc_type != 0)
 				env->sc_socket = default_socket();

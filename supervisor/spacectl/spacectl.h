@@ -43,6 +43,7 @@ enum ctl_fail_style {
 	FAIL_TEXT,		/* always the text on stderr */
 	FAIL_JSON,		/* {"error", "message"} on stdout */
 	FAIL_SPACE,		/* that, with the space's "details" */
+	FAIL_EVENT,		/* one {"event": "error"} line (prompt) */
 };
 
 /* One row a command: dispatch, usage and the list of commands. */
@@ -69,6 +70,7 @@ struct spacectl {
 	const struct ctl_cmd	*sc_cmd;	/* the command running */
 	struct json_t		*sc_violations;	/* a space failure's details */
 	int			 sc_stdin_flags; /* exec: restored at exit */
+	const char		*sc_session;	/* prompt: in its error line */
 };
 extern struct spacectl	*env;
 
@@ -146,6 +148,7 @@ unsigned int	 server_call(const char *, const char *, const char *,
 
 /* exec -t's local terminal (spacectl_tty.c). */
 void		 tty_start(int);
+void		 tty_stop(void);
 void		 tty_size(uint16_t *, uint16_t *);
 int		 tty_resized(void);
 const sigset_t	*tty_poll_mask(void);

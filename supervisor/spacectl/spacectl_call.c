@@ -161,8 +161,11 @@ ctl_input(struct ctl_req *cr)
 		failed("read", strerror(errno));
 	}
 	if (n == 0)
-		request_failed("connection_closed", "spaced closed the "
-		    "connection");
+		request_failed("connection_closed", cr->cr_type ==
+		    IMSG_CTL_EXEC || cr->cr_type == IMSG_CTL_ATTACH ?
+		    "spaced closed the connection (it stopped or restarted); "
+		    "the command may still run in the space" :
+		    "spaced closed the connection (it stopped or restarted)");
 	while (!cr->cr_finished) {
 		if ((n = imsgbuf_get(&cr->cr_ibuf, &imsg)) == -1)
 			failed("bad_answer", strerror(errno));

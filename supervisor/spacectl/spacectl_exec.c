@@ -238,6 +238,7 @@ exec_finish(struct exec_client *xc)
 {
 	struct ctl_req	*cr = &xc->xc_req;
 
+	tty_stop();
 	if (xc->xc_fail[0] != '\0' || !cr->cr_have_done) {
 		out_exec_failed(xc->xc_fail[0] ? xc->xc_fail : "bad_answer",
 		    cr->cr_have_done ? cr->cr_done.sd_message : "");
@@ -249,22 +250,15 @@ exec_finish(struct exec_client *xc)
 	return cr->cr_done.sd_exit;
 }
 
-/* ID, the options and the command into cx. */
-static void
-exec_args(int argc, char *argv[], struct ctl_exec *cx)
+/* The options up to the first word that is none; its index. */
+static int
+exec_opts(int argc, char *argv[], struct ctl_exec *cx)
 {
-	const char	*errstr, *id;
-	size_t		 n, off = 0;
-	int		 ch, i;
+	const char	*errstr;
+	int		 ch;
 
-	if (argc < 2)
-		usage();
-	id = argv[1];
-	argc--;
-	argv++;
 	argv[0] = (char *)(uintptr_t)env->sc_cmd->cc_name;	/* in getopt's messages */
-	optind = 0;
-	cx->cx_stdin = 1;
+	optind = 0;	/* glibc: start over, at argv[1] */
 	while ((ch = getopt(argc, argv, "+ginT:t")) != -1) {
 		switch (ch) {
 		case 'g':
@@ -289,8 +283,30 @@ exec_args(int argc, char *argv[], struct ctl_exec *cx)
 			usage();
 		}
 	}
-	argc -= optind;
-	argv += optind;
+	return optind;
+}
+
+/*
+ * ID, the options and the command into cx.  The options may come
+ * before the ID too, as docker exec -it takes them.
+ */
+static void
+exec_args(int argc, char *argv[], struct ctl_exec *cx)
+{
+	const char	*id;
+	size_t		 n, off = 0;
+	int		 i;
+
+	cx->cx_stdin = 1;
+	i = exec_opts(argc, argv, cx);
+	if (i >= argc || strcmp(argv[i], "--") == 0)
+		usage();
+	id = argv[i];
+	argc -= i;
+	argv += i;
+	i = exec_opts(argc, argv, cx);
+	argc -= i;
+	argv += i;
 	if (argc < 1)
 		usage();
 	if (!space_id_valid(id))

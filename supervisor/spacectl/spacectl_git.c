@@ -65,7 +65,7 @@ git_dir_request(const char *dir, struct ctl_git *cg)
 	char	 path[PATH_MAX];
 
 	if (realpath(dir, path) == NULL)
-		failed("project_folder_missing", strerror(errno));
+		folder_failed(dir);
 	memset(cg, 0, sizeof(*cg));
 	if (strlcpy(cg->cg_dir, path, sizeof(cg->cg_dir)) >=
 	    sizeof(cg->cg_dir))

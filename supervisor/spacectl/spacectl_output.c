@@ -23,6 +23,7 @@
 #include <sys/types.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <jansson.h>
 #include <stdint.h>
@@ -64,10 +65,36 @@ space_failed_json(const char *code, const char *message, int uncertain,
 	json_decref(o);
 }
 
+/*
+ * A failure of a command whose -j output is one object a line (prompt):
+ * one line more, {"event": "error", "error", "message", "session"}.
+ */
+static __dead void
+event_failed(const char *code, const char *message)
+{
+	json_t	*o;
+
+	o = json_pack("{s:s, s:s, s:s}", "event", "error", "error", code,
+	    "message", message != NULL ? message : "");
+	if (o != NULL && env->sc_session != NULL && *env->sc_session != '\0')
+		json_object_set_new(o, "session",
+		    json_string(env->sc_session));
+	if (o != NULL) {
+		json_dumpf(o, stdout, JSON_COMPACT);
+		putchar('\n');
+		json_decref(o);
+	}
+	exit(1);
+}
+
 /* spacectl itself failed (or spaced broke the protocol): the text. */
 __dead void
 failed(const char *code, const char *detail)
 {
+	tty_stop();
+	if (env->sc_cmd != NULL && env->sc_cmd->cc_fail == FAIL_EVENT &&
+	    env->sc_json)
+		event_failed(code, detail);
 	if (env->sc_cmd != NULL && env->sc_cmd->cc_fail == FAIL_SPACE &&
 	    env->sc_json)
 		space_failed_json(code, detail, 0, NULL);
@@ -76,6 +103,16 @@ failed(const char *code, const char *detail)
 	else
 		fprintf(stderr, "spacectl: %s\n", code);
 	exit(1);
+}
+
+/* A project folder that cannot be resolved: which, and why. */
+__dead void
+folder_failed(const char *dir)
+{
+	char	 why[PATH_MAX + 128];
+
+	snprintf(why, sizeof(why), "%s: %s", dir, strerror(errno));
+	failed("project_folder_missing", why);
 }
 
 /*
@@ -105,6 +142,8 @@ static const struct {
 	{ ERR_BUSY, "too many requests in flight" },
 	/* An unknown ID and another owner's space, in the same words. */
 	{ ERR_SPACE_NOT_FOUND, "no such space of yours" },
+	{ ERR_SPACE_NOT_RUNNING, "the space is stopped (spacectl start "
+	    "starts it)" },
 };
 
 const char *
@@ -127,10 +166,13 @@ request_failed(const char *code, const char *message)
 				    env->sc_cmd->cc_fail : FAIL_TEXT;
 	json_t			*o;
 
+	tty_stop();
 	/* An unknown ID and another owner's space: the same words, all. */
 	if ((message == NULL || *message == '\0') &&
 	    strcmp(code, ERR_SPACE_NOT_FOUND) == 0)
 		message = space_message(code);
+	if (env->sc_json && style == FAIL_EVENT)
+		event_failed(code, message);
 	if (env->sc_json && style == FAIL_SPACE)
 		space_failed_json(code, message, 0, NULL);
 	else if (env->sc_json && style == FAIL_JSON) {
@@ -160,6 +202,8 @@ unreachable(const char *path, int error)
 		fprintf(stderr, "spacectl: %s\n", msg);
 		exit(1);
 	}
+	if (env->sc_cmd != NULL && env->sc_cmd->cc_fail == FAIL_EVENT)
+		event_failed("spaced_unreachable", msg);
 	if (env->sc_cmd != NULL && env->sc_cmd->cc_fail == FAIL_SPACE)
 		space_failed_json("spaced_unreachable", msg, 0, NULL);
 	else if ((o = json_pack("{s:s, s:s}", "error", "spaced_unreachable",
@@ -480,7 +524,7 @@ output_json(const char *s, size_t n)
 void
 out_exec_failed(const char *code, const char *message)
 {
-	if (message[0] == '\0' && strcmp(code, ERR_SPACE_NOT_FOUND) == 0)
+	if (message[0] == '\0' && space_message(code) != NULL)
 		message = space_message(code);
 	if (env->sc_json)
 		out_json(json_pack("{s:s, s:s}", "error", code, "message",

@@ -30,6 +30,7 @@ __dead void	 usage_why(const char *);
 const char	*space_message(const char *);
 __dead void	 failed(const char *, const char *);
 __dead void	 request_failed(const char *, const char *);
+__dead void	 folder_failed(const char *);
 void		 take_space_id(char *, size_t, const char *);
 void		 space_failed_json(const char *, const char *, int, json_t *);
 __dead void	 unreachable(const char *, int);

@@ -53,6 +53,17 @@ struct prompt {
 	struct turn	 turn;			/* what was told of it */
 };
 
+/* The server said no: with what, to which request. */
+static __dead void
+server_refused(unsigned int status, const char *method, const char *path)
+{
+	char	 msg[CTL_SERVER_PATH_MAX + 64];
+
+	snprintf(msg, sizeof(msg), "the agent's server answered %u to %s %s",
+	    status, method, path);
+	request_failed("server_refused", msg);
+}
+
 /* A body the server sent, as JSON, or the command fails saying so. */
 static json_t *
 server_json(const char *id, const char *method, const char *path,
@@ -67,8 +78,7 @@ server_json(const char *id, const char *method, const char *path,
 	status = server_call(id, method, path, body, &buf, &len);
 	if (status != want) {
 		free(buf);
-		request_failed("server_refused", "the agent's server answered "
-		    "with another status");
+		server_refused(status, method, path);
 	}
 	o = len == 0 ? json_null() : json_loadb((char *)buf, len, 0, &err);
 	free(buf);
@@ -130,6 +140,37 @@ say_text(struct turn *tt, const char *s, size_t len)
 	t->mid_line = len > 0 && s[len - 1] != '\n';
 }
 
+/*
+ * A 403 the gatekeeper's window gave itself (its x-gatekeeper-reason
+ * header, as OpenCode kept it): what to do, with the grant's name from
+ * the model's URL (http://gatekeeper:8080/model/GRANT/...).  Advice
+ * only: the answer comes from the space.
+ */
+static int
+window_said_no(struct prompt *t, json_t *data, char *buf, size_t len)
+{
+	const char	*url, *g, *prefix = "http://gatekeeper:8080/model/";
+	size_t		 n = 0;
+
+	if (jstr(json_object_get(data, "responseHeaders"),
+	    "x-gatekeeper-reason") == NULL)
+		return 0;
+	url = jstr(json_object_get(data, "metadata"), "url");
+	if (url != NULL && strncmp(url, prefix, strlen(prefix)) == 0) {
+		g = url + strlen(prefix);
+		n = strspn(g, "abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
+	}
+	if (n == 0 || n > 64) {
+		g = "GRANT";
+		n = 5;
+	}
+	snprintf(buf, len, "the space's window has no grant '%.*s' for its "
+	    "model (give one: spacectl grant %s %.*s UPSTREAM HEADER "
+	    "< secret)", (int)n, g, t->id, (int)n, g);
+	return 1;
+}
+
 /* The turn failed: why, by the status the model (or the window) gave. */
 static __dead void
 turn_failed(struct prompt *t, json_t *error)
@@ -138,7 +179,7 @@ turn_failed(struct prompt *t, json_t *error)
 	const char	*msg = jstr(data, "message"), *code;
 	int		 status = (int)json_integer_value(json_object_get(data,
 			    "statusCode"));
-	char		 why[512];
+	char		 why[512], hint[384];
 
 	if (status == 401)
 		code = "model_refused";
@@ -148,6 +189,8 @@ turn_failed(struct prompt *t, json_t *error)
 		code = "model_failed";
 	else
 		code = "turn_failed";
+	if (status == 403 && window_said_no(t, data, hint, sizeof(hint)))
+		msg = hint;
 	if (env->sc_json) {
 		emit(json_pack("{s:s, s:s, s:i, s:s, s:s}", "event", "error",
 		    "error", code, "status", status, "message",
@@ -212,8 +255,7 @@ turn_look(struct prompt *t)
 	if ((status = server_call(t->id, "GET", path, NULL, &buf, &len)) !=
 	    200) {
 		free(buf);
-		request_failed("server_refused", "the agent's server answered "
-		    "with another status");
+		server_refused(status, "GET", path);
 	}
 	ts = turn_take(&t->turn, (char *)buf, len);
 	free(buf);
@@ -246,6 +288,41 @@ session_new(struct prompt *t)
 		request_failed(ERR_SERVER_UNREADABLE, "no session id");
 	strlcpy(t->sid, sid, sizeof(t->sid));
 	json_decref(o);
+}
+
+/*
+ * How many messages the session holds before the turn; one given with
+ * -s that the server does not know is named, with where to look.
+ */
+static size_t
+session_length(struct prompt *t)
+{
+	char		 path[CTL_SERVER_PATH_MAX], msg[PROMPT_SID_MAX + 96];
+	uint8_t		*buf;
+	size_t		 len, n;
+	unsigned int	 status;
+	json_t		*o;
+	json_error_t	 err;
+
+	snprintf(path, sizeof(path), "/session/%s/message", t->sid);
+	status = server_call(t->id, "GET", path, NULL, &buf, &len);
+	if (status == 404) {
+		free(buf);
+		snprintf(msg, sizeof(msg), "the agent's server has no session "
+		    "%s (spacectl sessions %s lists them)", t->sid, t->id);
+		request_failed("session_not_found", msg);
+	}
+	if (status != 200) {
+		free(buf);
+		server_refused(status, "GET", path);
+	}
+	o = json_loadb((char *)buf, len, 0, &err);
+	free(buf);
+	if (!json_is_array(o))
+		request_failed(ERR_SERVER_UNREADABLE, "the messages are no list");
+	n = json_array_size(o);
+	json_decref(o);
+	return n;
 }
 
 /* The prompt's text: the argument, or stdin (at most PROMPT_TEXT_MAX). */
@@ -331,15 +408,13 @@ prompt_main(int argc, char *argv[])
 	t.turn.arg = &t;
 	t.turn.on_tool = say_tool;
 	t.turn.on_text = say_text;
+	env->sc_session = t.sid;	/* in -j's error line */
 	if (t.sid[0] == '\0')
 		session_new(&t);
 	if (env->sc_json)
 		emit(json_pack("{s:s, s:s}", "event", "session", "session",
 		    t.sid));
-	snprintf(path, sizeof(path), "/session/%s/message", t.sid);
-	o = server_json(t.id, "GET", path, NULL, 200);
-	t.turn.base = json_array_size(o);
-	json_decref(o);
+	t.turn.base = session_length(&t);
 	if ((o = json_pack("{s:[{s:s, s:s}]}", "parts", "type", "text",
 	    "text", text)) == NULL ||
 	    (body = json_dumps(o, JSON_COMPACT)) == NULL)

@@ -189,7 +189,7 @@ target_fill(const char *id, const char *dir, char *idbuf, size_t idlen,
 	if (dir == NULL)
 		return;
 	if (realpath(dir, path) == NULL)
-		failed("project_folder_missing", strerror(errno));
+		folder_failed(dir);
 	if (strlcpy(dirbuf, path, dirlen) >= dirlen)
 		failed("bad_request", "path too long");
 }

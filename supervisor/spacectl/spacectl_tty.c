@@ -53,6 +53,17 @@ tty_restore(void)
 		(void)fcntl(0, F_SETFL, tty_fl);
 }
 
+/*
+ * The terminal as it was, before any word of ours: a message printed in
+ * raw mode has no carriage return, and the shell's prompt would follow
+ * at its last column.
+ */
+void
+tty_stop(void)
+{
+	tty_restore();
+}
+
 /* A signal that ends us: the terminal first, then its default action. */
 static void
 tty_fatal_signal(int sig)

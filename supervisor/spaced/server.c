@@ -595,7 +595,8 @@ sv_rep(struct request *r, enum procid from, struct imsg *imsg)
 	if (sv->step == SV_TOKEN_READ) {
 		if (exec_failed(r)) {
 			sv_fail(r, sv->exec_code, "the token cannot be "
-			    "read: the space does not run");
+			    "read: the space does not run (spacectl start "
+			    "starts it)");
 			explicit_bzero(&jr, sizeof(jr));
 			return;
 		}
