@@ -87,13 +87,22 @@ check "  and the space is still there (control)" sc show "$id"
 # Another owner's space is no space: each command answers as for an
 # unknown ID (show did; exec, stop, start, verify, journal, network and
 # grant said space_not_ours, which told that it exists).
+# code-in and history took a snapshot in the caller's repository first
+# and said code_transfer_failed (or history_transfer_failed, not_a_commit):
+# they look the space up first now, as review and apply do.
+mkdir -p "$T/nrepo" && (cd "$T/nrepo" && git init -q && echo x >f &&
+    git add f && git -c user.name=t -c user.email=t@t commit -qm x) &&
+    chown -R 65534:65534 "$T/nrepo"
 for c in show verify stop start journal "exec -- true" \
-    "network allowlist example.com" "grant g https://a.example x-api-key"; do
+    "network allowlist example.com" "grant g https://a.example x-api-key" \
+    "code-in $T/nrepo" "history $T/nrepo" history; do
 	set -- $c
 	cmd=$1; shift
+	what=$cmd
+	case ${1:-} in /*) what="$cmd DIR" ;; esac
 	echo k | nobody $cmd "$id" "$@" >/dev/null 2>"$T/n1.err"; r1=$?
 	echo k | nobody $cmd "$unknown" "$@" >/dev/null 2>"$T/n2.err"; r2=$?
-	check "another owner's space, $cmd: as an unknown ID ($r1)" sh -c \
+	check "another owner's space, $what: as an unknown ID ($r1)" sh -c \
 	    "[ $r1 = $r2 ] && [ $r1 != 0 ] &&
 	    grep -qx 'spacectl: space_not_found: no such space of yours' '$T/n1.err' &&
 	    cmp -s '$T/n1.err' '$T/n2.err'"

@@ -67,4 +67,9 @@ mutant_expect "a fourth plain user's exec answers busy"
 mutant "plain users together are not capped" supervisor/spaced/streams.c \
     'return mine < STREAMS_PER_UID && plain < STREAMS_PLAIN_MAX; => return mine < STREAMS_PER_UID;'
 
+mutant_expect "^another owner's space, (code-in|history)"
+mutant "code-in and history do not look the space up first" \
+    supervisor/spaced/codein.c \
+    'request_refuse(r, sd->sd_code, sd->sd_message);\n\t\treturn; => (void)sd;'
+
 mutants_end
