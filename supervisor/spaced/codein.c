@@ -170,7 +170,8 @@ codein_start(struct request *r, struct imsg *imsg)
 	cs->history = r->r_op->op_type == IMSG_CTL_HISTORY;
 	if (cs->history && ci.ci_flags != 0)
 		return ERR_BAD_REQUEST;
-	if (ci.ci_dir[0] != '\0' &&
+	/* A history alone may leave DIR out (the origin's). */
+	if ((!cs->history || ci.ci_dir[0] != '\0') &&
 	    !git_dir_valid(ci.ci_dir, sizeof(ci.ci_dir)))
 		return ERR_BAD_REQUEST;
 	strlcpy(cs->id, ci.ci_id, sizeof(cs->id));
