@@ -108,6 +108,35 @@ for c in show verify stop start journal "exec -- true" \
 	    cmp -s '$T/n1.err' '$T/n2.err'"
 done
 check "  the owner's own show works (control)" sc show "$id"
+# A code-in without DIR (a raw request: spacectl always sends one) is
+# refused as it was before code-in looked the space up first.
+raw_codein() {
+	python3 - "$sd/run/spaced.sock" "$1" "$2" <<'PY'
+import socket, struct, sys
+H = struct.Struct("=IHHII")
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+p = bytearray(4120); p[0:13] = sys.argv[2].encode() + b"\0"
+d = sys.argv[3].encode(); p[24:24 + len(d)] = d
+s.sendall(H.pack(120, H.size + len(p), 0, (1 << 8) | 2, 0) + bytes(p))
+buf, word = b"", None
+s.settimeout(60)
+while word is None:
+    buf += s.recv(65536)
+    while word is None and len(buf) >= H.size and \
+        len(buf) >= H.unpack(buf[:H.size])[1]:
+        t, l = H.unpack(buf[:H.size])[:2]
+        if t == 202:
+            word = "fail " + buf[H.size:l].split(b"\0")[0].decode()
+        elif t == 201:
+            word = "end"
+        buf = buf[l:]
+print(word)
+PY
+}
+check "a raw code-in without DIR: bad_request" \
+    test "$(raw_codein "$id" "")" = "fail bad_request"
+check "  with one, of an unknown ID: space_not_found (control)" \
+    test "$(raw_codein "$unknown" "$T/nrepo")" = "fail space_not_found"
 check "  and the space still runs (nobody's stop did nothing)" sh -c \
     "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j show '$id' | jq -e '.state == \"running\"' >/dev/null"
 

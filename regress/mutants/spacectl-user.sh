@@ -72,4 +72,8 @@ mutant "code-in and history do not look the space up first" \
     supervisor/spaced/codein.c \
     'request_refuse(r, sd->sd_code, sd->sd_message);\n\t\treturn; => (void)sd;'
 
+mutant_expect "^a raw code-in without DIR"
+mutant "code-in takes a request without DIR" supervisor/spaced/codein.c \
+    '(!cs->history || => (0 ||'
+
 mutants_end
