@@ -96,20 +96,110 @@ check "  and the space is still there (control)" sc show "$id"
 # Another owner's space is no space: each command answers as for an
 # unknown ID (show did; exec, stop, start, verify, journal, network and
 # grant said space_not_ours, which told that it exists).
+# code-in and history took a snapshot in the caller's repository first
+# and said code_transfer_failed (or history_transfer_failed, not_a_commit):
+# they look the space up first now, as review and apply do.
+mkdir -p "$T/nrepo" && (cd "$T/nrepo" && git init -q && echo x >f &&
+    git add f && git -c user.name=t -c user.email=t@t commit -qm x) &&
+    chown -R 65534:65534 "$T/nrepo"
 for c in show verify stop start journal "exec -- true" \
-    "network allowlist example.com" "grant g https://a.example x-api-key"; do
+    "network allowlist example.com" "grant g https://a.example x-api-key" \
+    "code-in $T/nrepo" "history $T/nrepo" history; do
 	set -- $c
 	cmd=$1; shift
+	what=$cmd
+	case ${1:-} in /*) what="$cmd DIR" ;; esac
 	echo k | nobody $cmd "$id" "$@" >/dev/null 2>"$T/n1.err"; r1=$?
 	echo k | nobody $cmd "$unknown" "$@" >/dev/null 2>"$T/n2.err"; r2=$?
-	check "another owner's space, $cmd: as an unknown ID ($r1)" sh -c \
+	check "another owner's space, $what: as an unknown ID ($r1)" sh -c \
 	    "[ $r1 = $r2 ] && [ $r1 != 0 ] &&
 	    grep -qx 'spacectl: space_not_found: no such space of yours' '$T/n1.err' &&
 	    cmp -s '$T/n1.err' '$T/n2.err'"
 done
 check "  the owner's own show works (control)" sc show "$id"
+# A code-in without DIR (a raw request: spacectl always sends one) is
+# refused as it was before code-in looked the space up first.
+raw_codein() {
+	python3 - "$sd/run/spaced.sock" "$1" "$2" <<'PY'
+import socket, struct, sys
+H = struct.Struct("=IHHII")
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+p = bytearray(4120); p[0:13] = sys.argv[2].encode() + b"\0"
+d = sys.argv[3].encode(); p[24:24 + len(d)] = d
+s.sendall(H.pack(120, H.size + len(p), 0, (1 << 8) | 2, 0) + bytes(p))
+buf, word = b"", None
+s.settimeout(60)
+while word is None:
+    buf += s.recv(65536)
+    while word is None and len(buf) >= H.size and \
+        len(buf) >= H.unpack(buf[:H.size])[1]:
+        t, l = H.unpack(buf[:H.size])[:2]
+        if t == 202:
+            word = "fail " + buf[H.size:l].split(b"\0")[0].decode()
+        elif t == 201:
+            word = "end"
+        buf = buf[l:]
+print(word)
+PY
+}
+check "a raw code-in without DIR: bad_request" \
+    test "$(raw_codein "$id" "")" = "fail bad_request"
+check "  with one, of an unknown ID: space_not_found (control)" \
+    test "$(raw_codein "$unknown" "$T/nrepo")" = "fail space_not_found"
 check "  and the space still runs (nobody's stop did nothing)" sh -c \
     "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j show '$id' | jq -e '.state == \"running\"' >/dev/null"
+
+# One user's execs do not hold the stream table (review 2026-12-06 F1):
+# 32 exec -i of nobody's (two streams each, no deadline) took all 64,
+# and root's exec, journal and code-in, and every other user's, answered
+# busy.  A uid holds 16 now, plain users together 48.
+as_uid() { u=$1; shift; setpriv --reuid="$u" --regid="$u" \
+    --groups="${dgid:-0}" "$tree/bin/spacectl" -s "$sd/run/spaced.sock" "$@"; }
+hold=
+# hold UID ID N: N exec -i of UID's in its space ID, kept running; their
+# refusals in $T/hold-UID.err.  setpriv execs spacectl: $! is the client.
+hold() {
+	: >"$T/hold-$1.err"
+	for h_i in $(seq "$3"); do
+		setpriv --reuid="$1" --regid="$1" --groups="${dgid:-0}" \
+		    "$tree/bin/spacectl" -s "$sd/run/spaced.sock" exec "$2" \
+		    -i -- sleep 600 </dev/zero >/dev/null 2>>"$T/hold-$1.err" &
+		hold="$hold $!"
+	done
+}
+streams_now() { sc status | grep -q "^spaced .* $1 streams"; }
+busy_count() { [ "$(grep -c '^spacectl: busy' "$T/hold-$1.err")" = "$2" ]; }
+nid=$(nobody create -n "streams") || nid=
+check "nobody's own space for the stream share ($nid)" test -n "$nid"
+hold 65534 "$nid" 32
+held() { busy_count 65534 24 && streams_now 16; }
+check "nobody's 32 execs at once: 8 run on its 16 streams, 24 answer busy" \
+    wait_for 60 held
+sc exec "$id" -- echo root-runs >"$T/root.out" 2>&1
+check "  root's exec runs meanwhile (it answered busy: the table was nobody's)" \
+    grep -qx root-runs "$T/root.out"
+as_uid 64999 exec "$unknown" -- true >/dev/null 2>"$T/other.err"
+check "  another plain user's exec is answered, not busy (it was)" \
+    grep -qx 'spacectl: space_not_found: no such space of yours' "$T/other.err"
+# Plain users together: two more hold 16 each, 48 in all; a fourth is
+# refused, root is not.
+for u in 64999 64998; do
+	eval "sp_$u=\$(as_uid $u create -n share-$u)"
+	eval "hold $u \"\$sp_$u\" 8"
+done
+check "three plain users hold 48 streams" wait_for 60 streams_now 48
+as_uid 64997 exec "$unknown" -- true >/dev/null 2>"$T/fourth.err"
+check "  a fourth plain user's exec answers busy (the plain users' 48)" \
+    grep -qx 'spacectl: busy' "$T/fourth.err"
+sc exec "$id" -- echo root-runs >"$T/root.out" 2>&1
+check "  root's exec still runs (the last 16 are root's and spaced's own)" \
+    grep -qx root-runs "$T/root.out"
+kill $hold 2>/dev/null
+wait $hold 2>/dev/null
+check "  once their execs end, the streams are free" wait_for 30 streams_now 0
+nobody remove "$nid" >/dev/null 2>&1
+as_uid 64999 remove "$sp_64999" >/dev/null 2>&1
+as_uid 64998 remove "$sp_64998" >/dev/null 2>&1
 
 # tools with no agent: a refusal by name, not a line about a key
 sc tools >"$T/t.out" 2>"$T/t.err"

@@ -3,7 +3,8 @@
 # removes and reloads, one line each (-j: one JSON object a line), the
 # caller's own spaces' for a plain user and all for root (the control);
 # -f follows; the ring keeps the last 1024; a follower that never reads
-# is dropped while spaced answers everyone else.  Needs root and Docker;
+# is dropped while spaced answers everyone else; no uid, nor plain uids
+# together, take every follower.  Needs root and Docker;
 # about a minute.
 # A mutant's copy of the tree has no images of its own: MOVE_IMAGES.
 for f in "${SPACED_BUILD:-build}/images.env" "${MOVE_IMAGES:-}"; do
@@ -105,4 +106,61 @@ wait_for 30 sh -c "[ \$(grep -c '\"reload' '$T/fast.json') -ge $r ]"
 check "  a follower that reads gets every one ($r reloads)" \
     test "$(grep -c '"reload' "$T/fast.json")" -ge "$r" -a "$r" -ge 1500
 kill "$slow" "$fast" 2>/dev/null; wait "$slow" "$fast" 2>/dev/null
+# events is anyone's (review 2026-12-06 F2): a user with no group took
+# all 64 followers with 4 connections of 16, and root's events -f
+# answered busy.  A uid follows 4 times at most, plain uids together 48.
+# Each uid's requests on one connection, then a plain events whose
+# answer says the follows before it were all answered (its END, or busy
+# when 16 follows are pending); "UID BUSY" a line.
+python3 - "$sd/run/spaced.sock" >"$T/hog.out" 2>&1 <<'PY' &
+import os, socket, struct, sys, time
+H = struct.Struct("=IHHII")
+def one(uid, n):
+    os.setgroups([]); os.setgid(uid); os.setuid(uid)
+    s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+    for t in range(1, n + 1):
+        s.sendall(H.pack(128, H.size + 8, 0, (t << 8) | 2, 0) + struct.pack("=II", 1, 0))
+    s.sendall(H.pack(128, H.size + 8, 0, (99 << 8) | 2, 0) + struct.pack("=II", 0, 0))
+    buf, busy = b"", 0
+    while True:
+        buf += s.recv(65536)
+        done = False
+        while len(buf) >= H.size:
+            ty, ln, _, peer, _ = H.unpack(buf[:H.size])
+            if len(buf) < ln: break
+            body, buf = buf[H.size:ln], buf[ln:]
+            if peer >> 8 == 99:
+                done = ty in (201, 202)
+            elif ty == 202 and body.split(b"\0")[0] == b"busy":
+                busy += 1
+        if done: break
+    os.write(1, b"%d %d\n" % (uid, busy))
+    time.sleep(300)
+for uid, n in [(65534, 16)] + [(65000 + k, 4) for k in range(12)]:
+    r, w = os.pipe()
+    if os.fork() == 0:
+        os.dup2(w, 1); one(uid, n); os._exit(0)
+    os.close(w)
+    line = b""
+    while not line.endswith(b"\n"):
+        line += os.read(r, 64) or b"\n"
+    sys.stdout.write(line.decode()); sys.stdout.flush()
+print("held", flush=True)
+time.sleep(300)
+PY
+hog=$!
+wait_for 30 grep -q held "$T/hog.out"
+check "a uid with no group asks 16 followers: 4 taken, 12 busy" \
+    grep -qx '65534 12' "$T/hog.out"
+check "  eleven more uids take 4 each (48 plain followers in all)" sh -c \
+    "[ \$(grep -Ec '^650(0[0-9]|10) 0\$' '$T/hog.out') = 11 ]"
+check "  a twelfth plain uid is refused (the plain users' 48)" \
+    grep -qx '65011 4' "$T/hog.out"
+sc events -f >"$T/rootf.out" 2>&1 &
+rootf=$!
+kill -HUP "$spaced_pid"
+check "  root's events -f follows meanwhile (it answered busy): a reload" \
+    wait_for 30 grep -q ' reload ' "$T/rootf.out"
+kill "$rootf" 2>/dev/null; wait "$rootf" 2>/dev/null
+pkill -P "$hog" 2>/dev/null; kill "$hog" 2>/dev/null; wait "$hog" 2>/dev/null
 finish

@@ -1,9 +1,10 @@
 #!/bin/sh
 # Mutation check of spacectl events (issue 26): the live suite
 # regress/integration/spaced-events.sh must go red, by the named test,
-# when a caller is shown every owner's events or a follower that never
-# reads is kept.  Built in a copy of the tree under a temp dir; the tree
-# itself is never modified.  About a minute a mutant.
+# when a caller is shown every owner's events, a follower that never
+# reads is kept, or one uid or plain uids together take every follower.
+# Built in a copy of the tree under a temp dir; the tree itself is never
+# modified.  About a minute a mutant.
 # Usage: sh regress/mutants/events.sh [label-substring]
 . "$(dirname "$0")/lib.sh"
 
@@ -24,5 +25,12 @@ mutant "a caller sees every owner's events" supervisor/spaced/events.c \
 mutant_expect 'never reads is dropped'
 mutant "a follower that never reads is kept" supervisor/spaced/events.c \
     "if (r->r_cc->cc_iev.ibuf.outq_bytes > EVENTS_LAG_MAX) { => if (0) {"
+
+mutant_expect 'asks 16 followers'
+mutant "a uid's followers are not counted" supervisor/spaced/events.c \
+    "if (!CTL_ADMIN(r->r_cc) && (mine >= EVENTS_FOLLOWERS_PER_UID || => if (!CTL_ADMIN(r->r_cc) && (0 ||"
+mutant_expect 'a twelfth plain uid is refused'
+mutant "plain users together take every follower" supervisor/spaced/events.c \
+    "plain >= EVENTS_FOLLOWERS_PLAIN_MAX)) => 0))"
 
 mutants_end

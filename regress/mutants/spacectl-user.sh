@@ -2,7 +2,8 @@
 # Mutation check of integration/spacectl-user.sh: the cap on an owner's
 # native spaces, exec -j's U+FFFD, a space name that is not UTF-8, and
 # the second trial's: another owner's space seen as an unknown one, the
-# Docker 127, the grant and domain checks of spacectl.  Each
+# Docker 127, the grant and domain checks of spacectl, the stream
+# table's shares of a uid and of plain users.  Each
 # mutant names the row that must go red.  Built as mutants/nsplace.sh
 # builds (this tree's objects, only the mutated file rebuilt); under a
 # minute each.  Usage: sh regress/mutants/spacectl-user.sh [label-substring]
@@ -53,5 +54,26 @@ mutant_expect "^network allowlist 'bad domain'"
 mutant "spacectl sends a name the corridor never takes" \
     supervisor/spacectl/spacectl_gk.c \
     'if ((why = domain_why(argv[i])) != NULL) { => if ((why = domain_why(argv[i])) != NULL && 0) {'
+
+# One user's streams (review 2026-12-06 F1): the stream table's shares.
+mutant_expect "^  root's exec runs meanwhile"
+mutant "one uid's requests may hold the whole stream table" \
+    supervisor/spaced/streams.c \
+    'if (!stream_plain(r)) => if (1)'
+mutant_expect "^nobody's 32 execs at once"
+mutant "a uid's own streams are not counted" supervisor/spaced/streams.c \
+    'return mine < STREAMS_PER_UID && plain < STREAMS_PLAIN_MAX; => return plain < STREAMS_PLAIN_MAX;'
+mutant_expect "a fourth plain user's exec answers busy"
+mutant "plain users together are not capped" supervisor/spaced/streams.c \
+    'return mine < STREAMS_PER_UID && plain < STREAMS_PLAIN_MAX; => return mine < STREAMS_PER_UID;'
+
+mutant_expect "^another owner's space, (code-in|history)"
+mutant "code-in and history do not look the space up first" \
+    supervisor/spaced/codein.c \
+    'request_refuse(r, sd->sd_code, sd->sd_message);\n\t\treturn; => (void)sd;'
+
+mutant_expect "^a raw code-in without DIR"
+mutant "code-in takes a request without DIR" supervisor/spaced/codein.c \
+    '(!cs->history || => (0 ||'
 
 mutants_end

@@ -43,11 +43,13 @@ enum codein_step {
 	STEP_TRANSFER,
 	STEP_ROLLBACK,
 	STEP_ORIGIN,		/* history without a folder: where from */
+	STEP_LOOKUP,		/* the place: the caller's space? */
 };
 
 struct codein_state {
 	enum codein_step	 step;
 	int			 history;	/* not code in */
+	int			 clean;		/* code-in --clean */
 	char			 id[SPACE_ID_SIZE];
 	char			 dir[GIT_DIR_MAX];
 	int			 relaunched;
@@ -102,6 +104,7 @@ static const char codein_script[] =
 	"git read-tree refs/spaced/start-index || exit 67\n";
 
 static void	codein_rollback(struct request *, const char *, const char *);
+static const char *codein_lookup(struct request *);
 
 /* Messages are cut to their field: text from a repository may be long. */
 static void __attribute__((format(printf, 3, 4)))
@@ -156,7 +159,6 @@ codein_start(struct request *r, struct imsg *imsg)
 {
 	struct codein_state	*cs = r->r_state;
 	struct ctl_codein	 ci;
-	struct git_req		 gq;
 
 	if (imsg_get_data(imsg, &ci, sizeof(ci)) == -1 ||
 	    memchr(ci.ci_id, '\0', sizeof(ci.ci_id)) == NULL ||
@@ -168,29 +170,75 @@ codein_start(struct request *r, struct imsg *imsg)
 	cs->history = r->r_op->op_type == IMSG_CTL_HISTORY;
 	if (cs->history && ci.ci_flags != 0)
 		return ERR_BAD_REQUEST;
+	/* A history alone may leave DIR out (the origin's). */
+	if ((!cs->history || ci.ci_dir[0] != '\0') &&
+	    !git_dir_valid(ci.ci_dir, sizeof(ci.ci_dir)))
+		return ERR_BAD_REQUEST;
+	strlcpy(cs->id, ci.ci_id, sizeof(cs->id));
+	strlcpy(cs->dir, ci.ci_dir, sizeof(cs->dir));
+	cs->clean = (ci.ci_flags & CODEIN_CLEAN) != 0;
+	cs->timeout_s = ci.ci_timeout_s != 0 ? ci.ci_timeout_s :
+	    codein_timeout();
+	return codein_lookup(r);
+}
+
+/*
+ * The space is looked up as the caller first, as review does: another
+ * owner's id (or none) is refused as every command refuses it, before
+ * a ref is written in the caller's repository.
+ */
+static const char *
+codein_lookup(struct request *r)
+{
+	struct codein_state	*cs = r->r_state;
+	struct space_req	 sq;
+
+	space_req_fill(r, &sq, cs->id);
+	cs->step = STEP_LOOKUP;
+	return place_send(r, IMSG_SPACE_SHOW_REQ, &sq, sizeof(sq));
+}
+
+/* The caller's space: on to the snapshot (or the origin); else refused. */
+static void
+codein_looked(struct request *r, const struct space_done *sd)
+{
+	struct codein_state	*cs = r->r_state;
+	struct git_req		 gq;
+	const char		*code;
+
+	if (sd->sd_code[0] != '\0') {
+		request_refuse(r, sd->sd_code, sd->sd_message);
+		return;
+	}
 	/* A history with no folder: the one code in came from. */
-	if (cs->history && ci.ci_dir[0] == '\0') {
-		strlcpy(cs->id, ci.ci_id, sizeof(cs->id));
-		cs->timeout_s = ci.ci_timeout_s != 0 ? ci.ci_timeout_s :
-		    codein_timeout();
+	if (cs->history && cs->dir[0] == '\0') {
 		cs->step = STEP_ORIGIN;
 		if (space_origin_send(r, IMSG_JOURNAL_ORIGIN_GET, cs->id,
 		    r->r_uid, "") == -1)
-			return ERR_INTERNAL;
-		return NULL;
+			request_fail(r, ERR_INTERNAL);
+		return;
 	}
-	if (!git_dir_valid(ci.ci_dir, sizeof(ci.ci_dir)))
-		return ERR_BAD_REQUEST;
 	memset(&gq, 0, sizeof(gq));
-	strlcpy(gq.gq_space, ci.ci_id, sizeof(gq.gq_space));
-	gq.gq_flags = ci.ci_flags & CODEIN_CLEAN ? GIT_REQ_CLEAN : 0;
-	strlcpy(cs->id, ci.ci_id, sizeof(cs->id));
-	strlcpy(cs->dir, ci.ci_dir, sizeof(cs->dir));
-	cs->timeout_s = ci.ci_timeout_s != 0 ? ci.ci_timeout_s :
-	    codein_timeout();
+	strlcpy(gq.gq_space, cs->id, sizeof(gq.gq_space));
+	gq.gq_flags = cs->clean ? GIT_REQ_CLEAN : 0;
 	cs->step = STEP_SNAPSHOT;
-	return gitinst_attach(r, ci.ci_dir, cs->history ?
-	    IMSG_GIT_HISTORY_REQ : IMSG_GIT_SNAPSHOT_REQ, &gq);
+	if ((code = gitinst_attach(r, cs->dir, cs->history ?
+	    IMSG_GIT_HISTORY_REQ : IMSG_GIT_SNAPSHOT_REQ, &gq)) != NULL)
+		request_fail(r, code);
+}
+
+/* The lookup's records are not code in's answer. */
+static void
+codein_lookup_record(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct codein_state	*cs = r->r_state;
+	struct space_info	 si;
+
+	if (cs->step != STEP_LOOKUP)
+		fatalx("%s: a record from %s out of turn", __func__,
+		    proc_title(from));
+	if (imsg_get_type(imsg) == IMSG_SPACE_INFO)
+		space_info_take(from, imsg, &si, r->r_uid);
 }
 
 static void
@@ -528,6 +576,7 @@ codein_git_done(struct request *r, enum procid from, struct imsg *imsg)
 		codein_fail(r, cs->code, why);
 		break;
 	case STEP_ORIGIN:	/* no spaced-git yet: none can answer */
+	case STEP_LOOKUP:
 		break;
 	}
 }
@@ -540,6 +589,11 @@ codein_exec_done(struct request *r, enum procid from, struct imsg *imsg)
 	struct space_done	 sd;
 	char			 why[SPACE_DONE_MESSAGE_MAX];
 
+	if (cs->step == STEP_LOOKUP) {
+		space_done_take(from, imsg, &sd);
+		codein_looked(r, &sd);
+		return;
+	}
 	if (imsg_get_data(imsg, &sd, sizeof(sd)) == -1 ||
 	    memchr(sd.sd_code, '\0', sizeof(sd.sd_code)) == NULL ||
 	    memchr(sd.sd_message, '\0', sizeof(sd.sd_message)) == NULL ||
@@ -614,5 +668,11 @@ const struct answer_row codein_answers[] = {
 	    AR_FINAL, codein_exec_done },
 	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,
 	    space_conn },
+	{ IMSG_SPACE_INFO, PLACE_BITS, sizeof(struct space_info), 0,
+	    codein_lookup_record },
+	{ IMSG_SPACE_VIOLATION, PLACE_BITS, sizeof(struct space_violation), 0,
+	    codein_lookup_record },
+	{ IMSG_SPACE_RESOURCE, PLACE_BITS, sizeof(struct space_resource), 0,
+	    codein_lookup_record },
 	{ 0 }
 };

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "errors.h"
 #include "log.h"
@@ -36,6 +37,13 @@
 /* Bytes queued to a follower past which it is dropped. */
 #define EVENTS_LAG_MAX		(64 * 1024)
 #define EVENTS_FOLLOWERS_MAX	64
+/*
+ * events is anyone's: one uid's followers, and those of every uid but
+ * root's and spaced's own together, so that no user takes every slot
+ * and the administrators keep theirs.
+ */
+#define EVENTS_FOLLOWERS_PER_UID	4
+#define EVENTS_FOLLOWERS_PLAIN_MAX	48
 
 static struct ctl_event	 ring[EVENTS_RING];
 static uint64_t		 ring_next = 1;		/* the next event's seq */
@@ -99,21 +107,44 @@ events_emit(const char *kind, uid_t owner, const char *space,
 			request_data(r, ev, sizeof(*ev));
 }
 
+/* A free follower slot for r, or -1. */
+static int
+follower_slot(const struct request *r)
+{
+	struct request	*f;
+	size_t		 i, mine = 0, plain = 0;
+	int		 free_slot = -1;
+
+	for (i = 0; i < EVENTS_FOLLOWERS_MAX; i++) {
+		if ((f = follower(i)) == NULL) {
+			if (free_slot == -1)
+				free_slot = (int)i;
+			continue;
+		}
+		if (CTL_ADMIN(f->r_cc))
+			continue;
+		plain++;
+		if (f->r_uid == r->r_uid)
+			mine++;
+	}
+	if (!CTL_ADMIN(r->r_cc) && (mine >= EVENTS_FOLLOWERS_PER_UID ||
+	    plain >= EVENTS_FOLLOWERS_PLAIN_MAX))
+		return -1;
+	return free_slot;
+}
+
 const char *
 events_start(struct request *r, struct imsg *imsg)
 {
 	struct ctl_events_req	 ce;
 	uint64_t		 seq;
-	size_t			 i;
+	int			 i;
 
 	if (imsg_get_data(imsg, &ce, sizeof(ce)) == -1 ||
 	    (ce.ce_flags & ~CTL_EVENTS_FOLLOW) != 0 || ce.ce_pad != 0)
 		return ERR_BAD_REQUEST;
 	if (ce.ce_flags & CTL_EVENTS_FOLLOW) {
-		for (i = 0; i < EVENTS_FOLLOWERS_MAX; i++)
-			if (follower(i) == NULL)
-				break;
-		if (i == EVENTS_FOLLOWERS_MAX)
+		if ((i = follower_slot(r)) == -1)
 			return ERR_BUSY;
 		followers[i] = r->r_id;
 	}

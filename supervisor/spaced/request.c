@@ -170,6 +170,7 @@ request_new_internal(uid_t uid, const struct ctl_op *op)
 	}
 	r->r_id = spaced_new_id();
 	r->r_uid = uid;
+	r->r_own = 1;
 	r->r_op = op;
 	clock_gettime(CLOCK_MONOTONIC, &r->r_start);
 	evtimer_set(&r->r_timer, request_tick, r);
@@ -189,6 +190,7 @@ request_new(struct ctl_conn *cc, uint32_t peerid, const struct ctl_op *op)
 	if ((r = request_new_internal(cc->cc_uid, op)) == NULL)
 		return NULL;
 	requests.count++;
+	r->r_own = 0;
 	r->r_cc = cc;
 	r->r_peerid = peerid;
 	TAILQ_INSERT_TAIL(&cc->cc_requests, r, r_client_entry);

@@ -221,6 +221,7 @@ struct request {
 	uint32_t		 r_id;
 	struct ctl_conn		*r_cc;
 	uid_t			 r_uid;		/* the client's, kept after it left */
+	int			 r_own;		/* spaced's own: never a client's */
 	uint32_t		 r_peerid;	/* the client's, echoed */
 	const struct ctl_op	*r_op;
 	uint32_t		 r_waiting;	/* procid bits */

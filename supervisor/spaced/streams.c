@@ -26,12 +26,20 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "errors.h"
 #include "log.h"
 #include "spaced.h"
 
 #define STREAMS_MAX	64	/* in all; each may hold a window */
+/*
+ * What the requests of one uid may hold, and of every uid but root's and
+ * spaced's own together: one user's execs (an exec has no deadline)
+ * leave others theirs, and root and spaced's own collections a share.
+ */
+#define STREAMS_PER_UID		16
+#define STREAMS_PLAIN_MAX	48
 
 #define RECENT_MAX	64
 static struct {
@@ -82,6 +90,34 @@ stream_count(void)
 	return streams.count;
 }
 
+/* Whether r's streams count against its uid's share. */
+static int
+stream_plain(const struct request *r)
+{
+	return !r->r_own && r->r_uid != 0 && r->r_uid != geteuid();
+}
+
+/* Room in the table for one more stream of r. */
+static int
+stream_room(const struct request *r)
+{
+	struct stream_route	*s;
+	size_t			 mine = 0, plain = 0;
+
+	if (streams.count >= STREAMS_MAX)
+		return 0;
+	if (!stream_plain(r))
+		return 1;
+	TAILQ_FOREACH(s, &streams.list, s_entry) {
+		if (!stream_plain(s->s_req))
+			continue;
+		plain++;
+		if (s->s_req->r_uid == r->r_uid)
+			mine++;
+	}
+	return mine < STREAMS_PER_UID && plain < STREAMS_PLAIN_MAX;
+}
+
 struct stream_route *
 stream_open(struct request *r, struct stream_end_point src,
     struct stream_end_point dst)
@@ -92,7 +128,7 @@ stream_open(struct request *r, struct stream_end_point src,
 	for (slot = 0; slot < REQUEST_STREAMS; slot++)
 		if (r->r_streams[slot] == NULL)
 			break;
-	if (streams.count >= STREAMS_MAX || slot == REQUEST_STREAMS) {
+	if (slot == REQUEST_STREAMS || !stream_room(r)) {
 		errno = EAGAIN;
 		return NULL;
 	}
