@@ -449,7 +449,8 @@ review_keep(struct request *r)
 	memset(&k, 0, sizeof(k));
 	k.ck_uid = r->r_uid;
 	strlcpy(k.ck_id, rs->id, sizeof(k.ck_id));
-	strlcpy(k.ck_dir, rs->dir, sizeof(k.ck_dir));
+	codeout_kept_top(rs->dir, rs->snap.gs_project, k.ck_dir,
+	    sizeof(k.ck_dir));
 	strlcpy(k.ck_base, rs->snap.gs_base, sizeof(k.ck_base));
 	strlcpy(k.ck_start, rs->snap.gs_start, sizeof(k.ck_start));
 	strlcpy(k.ck_tip, rs->tip, sizeof(k.ck_tip));
@@ -531,6 +532,7 @@ review_git_done(struct request *r, enum procid from, struct imsg *imsg)
 	struct review_state	*rs = r->r_state;
 	struct space_done	 sd;
 	char			 why[SPACE_DONE_MESSAGE_MAX];
+	char			 top[GIT_DIR_MAX];
 
 	if (imsg_get_data(imsg, &sd, sizeof(sd)) == -1 ||
 	    !git_done_valid(&sd)) {
@@ -557,8 +559,10 @@ review_git_done(struct request *r, enum procid from, struct imsg *imsg)
 		} else if (!rs->have_snap)
 			gitinst_distrust(r->r_git);
 		else {
+			codeout_kept_top(rs->dir, rs->snap.gs_project, top,
+			    sizeof(top));
 			rs->reuse = rs->apply && codeout_kept_find(r->r_uid,
-			    rs->id, rs->dir, rs->snap.gs_base,
+			    rs->id, top, rs->snap.gs_base,
 			    rs->snap.gs_start, &rs->kept) == 0;
 			rs->step = RV_QUARANTINE;
 			review_next(r);
@@ -605,7 +609,12 @@ review_exec_done(struct request *r, enum procid from, struct imsg *imsg)
 		    proc_title(from));
 	rs->exec_due = 0;
 	rs->exit = sd.sd_exit;
-	if (sd.sd_code[0] != '\0') {
+	if (strcmp(sd.sd_code, ERR_SPACE_NOT_RUNNING) == 0) {
+		cut(why, sizeof(why), "the space is stopped: spacectl start "
+		    "%s, then %s again", rs->id, rs->apply ? "apply" :
+		    "review");
+		review_record(r, ERR_SPACE_NOT_RUNNING, why);
+	} else if (sd.sd_code[0] != '\0') {
 		cut(why, sizeof(why), "the script inside the space: %s: "
 		    "%s", sd.sd_code, sd.sd_message);
 		review_record(r, ERR_CODE_OUT_FAILED, why);

@@ -40,8 +40,10 @@ const char codeout_script[] =
 	"exec env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/nonexistent "
 	"GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null "
 	"GIT_TERMINAL_PROMPT=0 GIT_OPTIONAL_LOCKS=0 "
-	"GIT_AUTHOR_NAME=spaced GIT_AUTHOR_EMAIL=code-out@spaced.invalid "
-	"GIT_COMMITTER_NAME=spaced GIT_COMMITTER_EMAIL=code-out@spaced.invalid "
+	"GIT_AUTHOR_NAME=" CODEOUT_WORK_NAME " "
+	"GIT_AUTHOR_EMAIL=" CODEOUT_WORK_EMAIL " "
+	"GIT_COMMITTER_NAME=" CODEOUT_WORK_NAME " "
+	"GIT_COMMITTER_EMAIL=" CODEOUT_WORK_EMAIL " "
 	"timeout -s KILL \"$3\" /bin/sh -c '\n"
 	"set -e\n"
 	"P=$1 S=$2 C=$3\n"
@@ -97,7 +99,7 @@ const char codeout_script[] =
 	"\\([0-9][0-9]*\\) \\([-+][0-9][0-9]*\\)\\$/\\1 \\2/p\" >\"$T/h\"\n"
 	"  read -r D Z <\"$T/h\"\n"
 	"  H=$(GIT_AUTHOR_DATE=\"@$D $Z\" GIT_COMMITTER_DATE=\"@$D $Z\" "
-	"$G commit-tree \"$W\" -p \"$H\" -m \"spaced: uncommitted work\")\n"
+	"$G commit-tree \"$W\" -p \"$H\" -m \"" CODEOUT_WORK_SUBJECT "\")\n"
 	"fi\n"
 	/*
 	 * Nothing of the start's tree: ^S alone leaves out only what base

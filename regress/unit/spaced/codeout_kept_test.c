@@ -117,3 +117,23 @@ Test(codeout_kept, one_slot_a_space)
 	codeout_kept_forget(1000, "000000000002");
 	cr_assert(!kept_of(1000, 2), "a second slot of the space stayed");
 }
+
+/*
+ * A review is kept by the repository's top: apply from a subfolder of
+ * it found no review (the DIR was the key) and took the space's later
+ * work instead of the reviewed tip.
+ */
+Test(codeout_kept, the_key_is_the_repositorys_top)
+{
+	char	 top[64];
+
+	codeout_kept_top("/r/pkg/src", "pkg/src", top, sizeof(top));
+	cr_expect_str_eq(top, "/r");
+	codeout_kept_top("/r", "", top, sizeof(top));
+	cr_expect_str_eq(top, "/r");
+	/* Only a whole trailing folder comes off. */
+	codeout_kept_top("/r/xsrc", "src", top, sizeof(top));
+	cr_expect_str_eq(top, "/r/xsrc");
+	codeout_kept_top("src", "src", top, sizeof(top));
+	cr_expect_str_eq(top, "src");
+}
