@@ -399,10 +399,29 @@ sp4=$(jq -r .spacePath "$T/ci4.json")
 check "a shallow code-in: the space lacks HEAD's parent (control)" \
     sc exec "$id" -- /bin/sh -c "cd '$sp4' && test -s .git/shallow &&
     ! git cat-file -e HEAD~1 2>/dev/null"
+sc -j review "$id" "$repo4" >"$T/shallow0.json" 2>&1
+check "a shallow code-in with no work: none (the script exited 128)" \
+    jqe '.commits == [] and .paths == [] and .error == null' \
+    "$T/shallow0.json"
 sc exec "$id" -- /bin/sh -c "cd '$sp4' && echo left >left.txt" >/dev/null
 sc -j review "$id" "$repo4" >"$T/shallow.json" 2>&1
 check "a shallow code-in: its uncommitted work comes out" \
     jqe '[.paths[]? | .path] == ["left.txt"]' "$T/shallow.json"
+# A reset past the start (history brought in first): said so, not "no
+# work" (it was 0 commits, and apply made a branch of the start).
+sc history "$id" "$repo4" >/dev/null 2>&1
+sc exec "$id" -- /bin/sh -c "cd '$sp4' && rm left.txt &&
+    git reset -q --hard HEAD~1" >/dev/null 2>&1
+sc -j review "$id" "$repo4" >"$T/behind.json" 2>&1
+check "the space's HEAD reset behind the start: refused, named" \
+    jqe '.error == "code_out_refused" and
+    (.message | test("behind the start"))' "$T/behind.json"
+sc exec "$id" -- /bin/sh -c "cd '$sp4' && git checkout -q --orphan none" \
+    >/dev/null 2>&1
+sc -j review "$id" "$repo4" >"$T/orphan.json" 2>&1
+check "an orphan branch checked out: refused, named (it was exit 128)" \
+    jqe '.error == "code_out_refused" and
+    (.message | test("HEAD names no commit"))' "$T/orphan.json"
 
 # The user's own uncommitted change in a folder, brought in as the
 # start's snapshot, and the agent's work beside it: the user's objects

@@ -45,6 +45,8 @@ const size_t review_state_size = sizeof(struct review_state);
 /* The pack's cap (packscan's), and room for the script's stderr. */
 #define REVIEW_OUTPUT_MAX	(1024ULL * 1024 * 1024 + 1024 * 1024)
 #define CODEOUT_BAD_PATH	65	/* the script: git will not add a path */
+#define CODEOUT_BEHIND		66	/* HEAD behind the start, nothing on it */
+#define CODEOUT_NO_HEAD		67	/* HEAD names no commit */
 
 /* Messages are cut to their field: text from a repository may be long. */
 static void __attribute__((format(printf, 3, 4)))
@@ -501,6 +503,14 @@ review_settle(struct request *r)
 	if (rs->code[0] == '\0' && rs->exit == CODEOUT_BAD_PATH)
 		review_record(r, ERR_CODE_OUT_REFUSED, "the work tree holds a "
 		    "path git reads as .git: nothing came out");
+	else if (rs->code[0] == '\0' && rs->exit == CODEOUT_BEHIND)
+		review_record(r, ERR_CODE_OUT_REFUSED, "the space's HEAD is "
+		    "behind the start (a reset past where code in began): its "
+		    "work would undo the user's commits; nothing came out");
+	else if (rs->code[0] == '\0' && rs->exit == CODEOUT_NO_HEAD)
+		review_record(r, ERR_CODE_OUT_REFUSED, "the space's HEAD names "
+		    "no commit (an orphan branch?): check the work out on a "
+		    "branch there, then try again; nothing came out");
 	else if (rs->code[0] == '\0' && rs->exit != 0) {
 		snprintf(why, sizeof(why), "the script inside the space exited "
 		    "with %d%s", rs->exit, rs->exit == 137 ?
