@@ -497,6 +497,21 @@ check "review at the top, apply from a folder: the reviewed tip" \
     .new == $t' "$T/sub.json"
 check "  holds the reviewed work" sh -c "git -C '$repo6' show \
     spaced/sub:w.txt | grep -qx reviewed"
+# The user committed on the host branch since code in: -b still works,
+# -w says HEAD moved and offers a branch; the repository as it was.
+echo host >"$repo6/host.txt"
+git -C "$repo6" add host.txt
+git -C "$repo6" -c user.name=u -c user.email=u@u.invalid commit -qm host
+sc -j apply "$id" "$repo6" -b spaced/after-host >"$T/after-host.json" 2>&1
+check "the user committed on the host since: apply -b still lands" \
+    jqe '.created == true' "$T/after-host.json"
+"$RC" snap "$repo6" >"$T/rc6w.before"
+sc apply "$id" "$repo6" -w >"$T/after-host-w.txt" 2>&1
+check "  -w refused: HEAD moved, apply to a branch" grep -q \
+    '^spacectl: head_moved: .*apply to a branch' "$T/after-host-w.txt"
+"$RC" snap "$repo6" >"$T/rc6w.after"
+check "  and the repository is unchanged" \
+    "$RC" diff "$T/rc6w.before" "$T/rc6w.after" "$id"
 # A space that is stopped: review says so and what to do.
 sc stop "$id" >/dev/null 2>&1
 sc -j review "$id" "$repo6" >"$T/stopped.json" 2>&1
@@ -507,6 +522,13 @@ sc start "$id" >/dev/null 2>&1
 check "control: started again, the review works" sh -c \
     "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' review '$id' '$repo6' \
     >/dev/null 2>&1"
+
+# A repository another user owns, applied by root: as its owner.
+chown -R 65534:65534 "$repo6"
+sc -j apply "$id" "$repo6" -b spaced/owned >"$T/owned.json" 2>&1
+check "a repository of uid 65534 applied by root: the branch is its owner's" \
+    sh -c "jq -e '.created == true' '$T/owned.json' >/dev/null &&
+    test -z \"\$(find '$repo6/.git' ! -user 65534 | head -n 1)\""
 
 # A sparse checkout: the files outside it are not the user's deletions.
 # The start lacked them (libgit2 recorded them deleted), the agent's
