@@ -63,7 +63,7 @@ enum git_imsg_type {
 
 /*
  * The commit code out's script makes of the agent's uncommitted work:
- * its author and committer, and its whole message.
+ * its author and committer, and its subject (the body: "start <id>").
  */
 #define CODEOUT_WORK_NAME	"spaced"
 #define CODEOUT_WORK_EMAIL	"code-out@spaced.invalid"

@@ -57,6 +57,9 @@ mutant_expect 'apply::an_earlier_uncommitted_work_is_replaced'
 mutant "anyone's commit in an earlier uncommitted work's place is replaced" $A \
     "code_out_sig(git_commit_author(c)) && => 1 &&"
 mutant_expect 'apply::an_earlier_uncommitted_work_is_replaced'
+mutant "spaced's commit of another start is replaced" $A \
+    "strcmp(git_commit_message(c), want) == 0) { => strncmp(git_commit_message(c), want, strlen(CODEOUT_WORK_SUBJECT) + 8) == 0) {"
+mutant_expect 'apply::an_earlier_uncommitted_work_is_replaced'
 mutant "spaced's commit beside the work is replaced" $A \
     "ok = git_oid_equal(p, tip) || => ok = 1 || git_oid_equal(p, tip) ||"
 mutant_expect 'apply::the_checked_out_branch_is_not_moved'

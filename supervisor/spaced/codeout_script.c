@@ -106,7 +106,8 @@ const char codeout_script[] =
 	"fi\n"
 	/*
 	 * The uncommitted work's commit: fixed names, HEAD's committer
-	 * date, so that the same work gives the same id.  The date is read
+	 * date and the start in its message, so that the same work gives
+	 * the same id (and a later apply knows it for this start's).  The date is read
 	 * from the commit itself: git log would walk to HEAD's parents,
 	 * which a shallow code-in does not have (our git directory has no
 	 * shallow file).
@@ -116,7 +117,8 @@ const char codeout_script[] =
 	"\\([0-9][0-9]*\\) \\([-+][0-9][0-9]*\\)\\$/\\1 \\2/p\" >\"$T/h\"\n"
 	"  read -r D Z <\"$T/h\"\n"
 	"  H=$(GIT_AUTHOR_DATE=\"@$D $Z\" GIT_COMMITTER_DATE=\"@$D $Z\" "
-	"$G commit-tree \"$W\" -p \"$H\" -m \"" CODEOUT_WORK_SUBJECT "\")\n"
+	"$G commit-tree \"$W\" -p \"$H\" -m \"" CODEOUT_WORK_SUBJECT "\" "
+	"-m \"start $S\")\n"
 	"fi\n"
 	/*
 	 * Nothing of the start's tree: ^S alone leaves out only what base

@@ -534,24 +534,28 @@ code_out_sig(const git_signature *sig)
 
 /*
  * The branch is at the commit an earlier apply made of the agent's
- * uncommitted work (the script's identity and message), on a commit
- * the work descends from: the agent's later commits can never descend
- * from it, and it holds nothing of the user's.  It is replaced, under
- * the same compare-and-swap; anything committed on it refuses.
+ * uncommitted work on this same start (the script's identity, and its
+ * message naming the start), on a commit the work descends from: the
+ * agent's later commits can never descend from it, and it holds
+ * nothing of the user's.  It is replaced, under the same compare-and-
+ * swap; anything committed on it, or another space's, refuses.
  */
 static int
 earlier_work(struct ga_apply *ga, const git_oid *tip)
 {
 	git_commit	*c;
 	const git_oid	*p;
+	char		 want[128], hex[GIT_OID_HEXSZ + 1];
 	int		 ok = 0;
 
 	if (git_commit_lookup(&c, ga->g_repo, &ga->g_old) != 0)
 		return 0;
+	snprintf(want, sizeof(want), CODEOUT_WORK_SUBJECT "\n\nstart %s\n",
+	    git_oid_tostr(hex, sizeof(hex), &ga->g_start));
 	if (git_commit_parentcount(c) == 1 &&
 	    code_out_sig(git_commit_author(c)) &&
 	    code_out_sig(git_commit_committer(c)) &&
-	    strcmp(git_commit_message(c), CODEOUT_WORK_SUBJECT "\n") == 0) {
+	    strcmp(git_commit_message(c), want) == 0) {
 		p = git_commit_parent_id(c, 0);
 		ok = git_oid_equal(p, tip) ||
 		    git_graph_descendant_of(ga->g_repo, tip, p) == 1;

@@ -214,13 +214,17 @@ Test(apply, a_branch_that_moved_elsewhere_is_refused)
 	cr_expect_eq(gr.gr_created, 0);
 }
 
-/* The commit code out's script makes of uncommitted work, on HEAD. */
-#define UNCOMMITTED(who) "cd space && echo u >u.txt && $G add u.txt && " \
-	"C=$(GIT_AUTHOR_NAME=" who " GIT_COMMITTER_NAME=" who " " \
+/*
+ * The commit code out's script makes of uncommitted work, on HEAD (the
+ * start is base: ax_req leaves it zero).
+ */
+#define UNCOMMITTED(start) "cd space && echo u >u.txt && $G add u.txt && " \
+	"C=$(GIT_AUTHOR_NAME=spaced GIT_COMMITTER_NAME=spaced " \
 	"GIT_AUTHOR_EMAIL=code-out@spaced.invalid " \
 	"GIT_COMMITTER_EMAIL=code-out@spaced.invalid " \
 	"$G commit-tree -p HEAD -m 'spaced: uncommitted work' " \
-	"$($G write-tree)) && $G reset -q && $G rev-parse $C"
+	"-m \"start " start "\" $($G write-tree)) && $G reset -q && " \
+	"$G rev-parse $C"
 
 /*
  * A first apply took the agent's uncommitted work as spaced's commit;
@@ -239,7 +243,7 @@ Test(apply, an_earlier_uncommitted_work_is_replaced)
 
 	ax_out(a1, sizeof(a1), "cd space && echo b >>a.txt && "
 	    "$G commit -qam one && $G rev-parse HEAD");
-	ax_out(u1, sizeof(u1), UNCOMMITTED("spaced"));
+	ax_out(u1, sizeof(u1), UNCOMMITTED("%s"), ax_base);
 	ax_pack("p1.pack", u1, ax_base);
 	ax_req(&req, GA_BRANCH, "spaced/t", u1);
 	cr_assert_eq(ax_apply("user", &req, "p1.pack", 4096, &gr, err,
@@ -253,6 +257,15 @@ Test(apply, an_earlier_uncommitted_work_is_replaced)
 	    "'s/^author spaced /author someone /' | $G -C user hash-object "
 	    "-t commit -w --stdin >other && $G -C user update-ref "
 	    "refs/heads/spaced/t $(cat other)", u1), 0);
+	ax_take("user", &before);
+	expect_refused(ax_apply("user", &req, "p2.pack", 4096, &gr, err,
+	    sizeof(err)), err, "branch_moved");
+	ax_untouched("user", &before);
+	/* Nor spaced's of another start (another space's work). */
+	cr_assert_eq(ax_sh("$G -C space cat-file commit %s | sed "
+	    "'s/^start /start 0/' | $G -C user hash-object -t commit -w "
+	    "--stdin >other && $G -C user update-ref refs/heads/spaced/t "
+	    "$(cat other)", u1), 0);
 	ax_take("user", &before);
 	expect_refused(ax_apply("user", &req, "p2.pack", 4096, &gr, err,
 	    sizeof(err)), err, "branch_moved");
@@ -276,8 +289,8 @@ Test(apply, an_earlier_uncommitted_work_is_replaced)
 	expect_same_change("spaced/t");
 	/* Spaced's commit on work the new tip left behind: refused. */
 	ax_out(u1, sizeof(u1), "$G -C space checkout -q %s && $G -C space "
-	    "commit -q --allow-empty -m side && %s", ax_base,
-	    UNCOMMITTED("spaced"));
+	    "commit -q --allow-empty -m side && " UNCOMMITTED("%s"), ax_base,
+	    ax_base);
 	cr_assert_eq(ax_sh("$G -C space pack-objects -q --revs --stdout "
 	    "--delta-base-offset <<E | $G -C user unpack-objects -q\n%s\n^%s\nE\n$G -C user update-ref "
 	    "refs/heads/spaced/t %s", u1, ax_base, u1), 0);
