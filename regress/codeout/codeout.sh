@@ -554,7 +554,7 @@ check "a sparse checkout's apply -b keeps what is outside it" sh -c \
 "$RC" snap "$repo7" >"$T/rc7.before"
 sc apply "$id" "$repo7" -w >"$T/sparse-w.txt" 2>&1
 check "-w on a sparse checkout: refused by name, -b offered" grep -q \
-    '^spacectl: not_a_git_work_tree: a sparse checkout (out/b outside it).*apply to a branch' \
+    '^spacectl: not_a_git_work_tree: out/b is marked skip-worktree (a sparse checkout.*apply to a branch' \
     "$T/sparse-w.txt"
 "$RC" snap "$repo7" >"$T/rc7.after"
 check "  and the repository is unchanged" \

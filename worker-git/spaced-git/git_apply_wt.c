@@ -46,9 +46,9 @@ escaped(char *out, size_t outlen, const char *path)
 }
 
 /*
- * A sparse checkout: libgit2 (1.5) knows no skip-worktree entry, so
- * its status calls each file outside the checkout deleted, and its
- * checkout would write the work's files there.  Refused by name.
+ * A sparse checkout, or any skip-worktree entry: libgit2 (1.5) knows
+ * none, so its status calls each file outside the checkout deleted,
+ * and its checkout would write the work's files there.  Refused by name.
  */
 static int
 sparse(git_repository *r, char *err, size_t len)
@@ -69,10 +69,10 @@ sparse(git_repository *r, char *err, size_t len)
 		}
 	if (first != NULL) {
 		escaped(path, sizeof(path), first->path);
-		snprintf(err, len, "%s: a sparse checkout (%s%s outside it): "
-		    "-w needs the whole work tree; apply to a branch (-b), "
-		    "or git sparse-checkout disable first",
-		    GA_ERR_NO_WORK_TREE, path, n > 1 ? " and more" : "");
+		snprintf(err, len, "%s: %s%s marked skip-worktree (a sparse "
+		    "checkout, or git update-index --skip-worktree): -w needs "
+		    "the whole work tree; apply to a branch (-b)",
+		    GA_ERR_NO_WORK_TREE, path, n > 1 ? " and more are" : " is");
 	}
 	git_index_free(index);
 	return first != NULL ? -1 : 0;

@@ -212,7 +212,7 @@ Test(apply_wt, a_sparse_checkout_is_refused_by_name)
 	ax_req(&req, GA_WORKTREE, NULL, tip);
 	expect_refused(ax_apply("user", &req, "p.pack", 4096, &gr, err,
 	    sizeof(err)), err, "not_a_git_work_tree");
-	cr_expect(strstr(err, "a sparse checkout (") != NULL &&
+	cr_expect(strstr(err, "marked skip-worktree (a sparse") != NULL &&
 	    strstr(err, "apply to a branch") != NULL, "%s", err);
 	ax_untouched("user", &before);
 	cr_assert_eq(ax_sh("cd user && $G sparse-checkout disable"), 0);
