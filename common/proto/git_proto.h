@@ -61,6 +61,14 @@ enum git_imsg_type {
 
 #define GIT_REQ_CLEAN		0x01	/* snapshot: HEAD, nothing else */
 
+/*
+ * The commit code out's script makes of the agent's uncommitted work:
+ * its author and committer, and its subject (the body: "start <id>").
+ */
+#define CODEOUT_WORK_NAME	"spaced"
+#define CODEOUT_WORK_EMAIL	"code-out@spaced.invalid"
+#define CODEOUT_WORK_SUBJECT	"spaced: uncommitted work"
+
 struct launch_git_req {
 	uint32_t	 lg_caller;	/* the client's uid */
 	uint32_t	 lg_any_owner;	/* 1: any owner's (root asks) */
@@ -210,7 +218,7 @@ struct git_apply_result {
 	char		 ar_old[GIT_HEX_SIZE];	/* "": none */
 	char		 ar_new[GIT_HEX_SIZE];
 	uint8_t		 ar_from;		/* spaced's: APPLY_FROM_* */
-	uint8_t		 ar_pad;
+	uint8_t		 ar_replaced;	/* -b: an earlier uncommitted work's */
 };
 
 /* One record of a review, computed in the quarantine; text escaped. */

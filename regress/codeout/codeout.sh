@@ -12,6 +12,9 @@
 # Ordinary work comes back exact.  The quarantine cannot see the
 # user's repository (control: its uid alone could read it).  The
 # user's repository is unchanged throughout (regress/lib/repo_compare.c).
+# Shapes a new user brings: a second apply after uncommitted work, a
+# sparse checkout, a review at the top and an apply from a folder, a
+# stopped space.
 . "$(dirname "$0")/../contract/lib.sh"
 
 RC=$build/regress/tools/repo-compare
@@ -193,6 +196,8 @@ inside "C=\$(git $G commit-tree -m root \$(git rev-parse HEAD^{tree})) &&
 out root
 check "a commit of another history: refused" \
     refused root code_out_refused "a commit that does not descend from the start"
+check "  and says what to do" \
+    refused root code_out_refused "rebase the work onto refs/spaced/base"
 
 U=$(printf '\303\274')	# a u with two dots, in UTF-8
 # Ordinary work comes back exact (an executable bit taken away and a
@@ -342,6 +347,8 @@ check "apply of a flagged entry not allowed: refused" \
     jqe '.error == "code_out_refused"' "$T/flag.json"
 check "  its message names the flag" \
     jqe '.message | test("flagged: new_executable")' "$T/flag.json"
+check "  and how to allow it after a look" jqe '.message |
+    test("review -p, then apply with --allow new_executable$")' "$T/flag.json"
 check "and no branch was made" test -z "$(git -C "$repo" for-each-ref \
     refs/heads/spaced/exec)"
 sc -j apply "$id" "$repo" -b spaced/exec --allow new_executable \
@@ -392,10 +399,29 @@ sp4=$(jq -r .spacePath "$T/ci4.json")
 check "a shallow code-in: the space lacks HEAD's parent (control)" \
     sc exec "$id" -- /bin/sh -c "cd '$sp4' && test -s .git/shallow &&
     ! git cat-file -e HEAD~1 2>/dev/null"
+sc -j review "$id" "$repo4" >"$T/shallow0.json" 2>&1
+check "a shallow code-in with no work: none (the script exited 128)" \
+    jqe '.commits == [] and .paths == [] and .error == null' \
+    "$T/shallow0.json"
 sc exec "$id" -- /bin/sh -c "cd '$sp4' && echo left >left.txt" >/dev/null
 sc -j review "$id" "$repo4" >"$T/shallow.json" 2>&1
 check "a shallow code-in: its uncommitted work comes out" \
     jqe '[.paths[]? | .path] == ["left.txt"]' "$T/shallow.json"
+# A reset past the start (history brought in first): said so, not "no
+# work" (it was 0 commits, and apply made a branch of the start).
+sc history "$id" "$repo4" >/dev/null 2>&1
+sc exec "$id" -- /bin/sh -c "cd '$sp4' && rm left.txt &&
+    git reset -q --hard HEAD~1" >/dev/null 2>&1
+sc -j review "$id" "$repo4" >"$T/behind.json" 2>&1
+check "the space's HEAD reset behind the start: refused, named" \
+    jqe '.error == "code_out_refused" and
+    (.message | test("behind the start"))' "$T/behind.json"
+sc exec "$id" -- /bin/sh -c "cd '$sp4' && git checkout -q --orphan none" \
+    >/dev/null 2>&1
+sc -j review "$id" "$repo4" >"$T/orphan.json" 2>&1
+check "an orphan branch checked out: refused, named (it was exit 128)" \
+    jqe '.error == "code_out_refused" and
+    (.message | test("HEAD names no commit"))' "$T/orphan.json"
 
 # The user's own uncommitted change in a folder, brought in as the
 # start's snapshot, and the agent's work beside it: the user's objects
@@ -416,6 +442,123 @@ sc exec "$id" -- /bin/sh -c "cd '$sp5' && echo new >new.txt" >/dev/null
 sc -j review "$id" "$repo5" >"$T/snapdir.json" 2>&1
 check "  the agent's work beside it comes out, the user's change not again" \
     jqe '[.paths[]? | .path] == ["new.txt"]' "$T/snapdir.json"
+
+# A second apply after the first took uncommitted work: the agent then
+# committed that work its own way, which cannot descend from spaced's
+# commit of it.  The branch moves off spaced's commit (it was refused,
+# branch_moved, on every second apply after uncommitted work); the
+# user's own commit there is never moved.
+repo6=$T/user6
+git init -q -b main "$repo6"
+mkdir -p "$repo6/pkg/src"
+echo one >"$repo6/pkg/src/one.txt"
+git -C "$repo6" add -A
+git -C "$repo6" -c user.name=u -c user.email=u@u.invalid commit -qm base
+sc -j code-in "$id" "$repo6" >"$T/ci6.json" 2>"$T/ci6.err"
+sp6=$(jq -r .spacePath "$T/ci6.json")
+in6() { sc exec "$id" -- /bin/sh -c "cd '$sp6' && $1" >/dev/null 2>&1; }
+in6 "echo a >>pkg/src/one.txt && git $G commit -qam first && echo u >u.txt"
+sc -j apply "$id" "$repo6" -b spaced/twice >"$T/twice1.json" 2>&1
+check "control: a first apply takes the uncommitted work as spaced's commit" \
+    sh -c "git -C '$repo6' log -1 --format=%an%s spaced/twice |
+    grep -qx 'spacedspaced: uncommitted work'"
+in6 "git add u.txt && git $G commit -qm 'u, committed'"
+sc -j apply "$id" "$repo6" -b spaced/twice >"$T/twice2.json" 2>&1
+check "a second apply after uncommitted work: the branch moves off spaced's commit" \
+    jqe '.replaced == true and .error == null' "$T/twice2.json"
+check "  to the agent's commit of it" sh -c "test \"\$(git -C '$repo6' \
+    log -1 --format=%s spaced/twice)\" = 'u, committed' &&
+    git -C '$repo6' show spaced/twice:u.txt | grep -qx u"
+sc apply "$id" "$repo6" -b spaced/twice >"$T/twice2.txt" 2>&1
+check "  the text names it (the next apply: already there)" \
+    grep -q 'already at' "$T/twice2.txt"
+in6 "echo v >v.txt"
+sc -j apply "$id" "$repo6" -b spaced/twice >/dev/null 2>&1
+hg -C "$repo6" update-ref refs/heads/spaced/twice "$(git -C "$repo6" \
+    -c user.name=u -c user.email=u@u.invalid commit-tree -p spaced/twice \
+    -m mine spaced/twice^{tree})"
+in6 "git add v.txt && git $G commit -qm 'v, committed'"
+"$RC" snap "$repo6" >"$T/rc6.before"
+sc apply "$id" "$repo6" -b spaced/twice >"$T/twice-mine.txt" 2>&1
+check "the user's commit on spaced's: refused, and says what to do" \
+    grep -q '^spacectl: branch_moved: .*apply to another branch (-b NAME)' \
+    "$T/twice-mine.txt"
+"$RC" snap "$repo6" >"$T/rc6.after"
+check "  and the repository is unchanged" \
+    "$RC" diff "$T/rc6.before" "$T/rc6.after" "$id"
+# A review at the repository's top serves an apply from a folder of it
+# (the DIR was the key: the apply took the space's later work).
+in6 "echo reviewed >w.txt"
+sc -j review "$id" "$repo6" >"$T/top.json" 2>&1
+in6 "echo later >w.txt"
+sc -j apply "$id" "$repo6/pkg/src" -b spaced/sub >"$T/sub.json" 2>&1
+check "review at the top, apply from a folder: the reviewed tip" \
+    jqe --arg t "$(jq -r .tip "$T/top.json")" '.from == "review" and
+    .new == $t' "$T/sub.json"
+check "  holds the reviewed work" sh -c "git -C '$repo6' show \
+    spaced/sub:w.txt | grep -qx reviewed"
+# The user committed on the host branch since code in: -b still works,
+# -w says HEAD moved and offers a branch; the repository as it was.
+echo host >"$repo6/host.txt"
+git -C "$repo6" add host.txt
+git -C "$repo6" -c user.name=u -c user.email=u@u.invalid commit -qm host
+sc -j apply "$id" "$repo6" -b spaced/after-host >"$T/after-host.json" 2>&1
+check "the user committed on the host since: apply -b still lands" \
+    jqe '.created == true' "$T/after-host.json"
+"$RC" snap "$repo6" >"$T/rc6w.before"
+sc apply "$id" "$repo6" -w >"$T/after-host-w.txt" 2>&1
+check "  -w refused: HEAD moved, apply to a branch" grep -q \
+    '^spacectl: head_moved: .*apply to a branch' "$T/after-host-w.txt"
+"$RC" snap "$repo6" >"$T/rc6w.after"
+check "  and the repository is unchanged" \
+    "$RC" diff "$T/rc6w.before" "$T/rc6w.after" "$id"
+# A space that is stopped: review says so and what to do.
+sc stop "$id" >/dev/null 2>&1
+sc -j review "$id" "$repo6" >"$T/stopped.json" 2>&1
+check "review of a stopped space: space_not_running, start it" jqe \
+    '.error == "space_not_running" and (.message | test("spacectl start"))' \
+    "$T/stopped.json"
+sc start "$id" >/dev/null 2>&1
+check "control: started again, the review works" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' review '$id' '$repo6' \
+    >/dev/null 2>&1"
+
+# A repository another user owns, applied by root: as its owner.
+chown -R 65534:65534 "$repo6"
+sc -j apply "$id" "$repo6" -b spaced/owned >"$T/owned.json" 2>&1
+check "a repository of uid 65534 applied by root: the branch is its owner's" \
+    sh -c "jq -e '.created == true' '$T/owned.json' >/dev/null &&
+    test -z \"\$(find '$repo6/.git' ! -user 65534 | head -n 1)\""
+
+# A sparse checkout: the files outside it are not the user's deletions.
+# The start lacked them (libgit2 recorded them deleted), the agent's
+# commit -a deleted them inside, the review against the start did not
+# show it, and apply -b made a branch without them.
+repo7=$T/user7
+git init -q -b main "$repo7"
+mkdir -p "$repo7/in" "$repo7/out"
+echo a >"$repo7/in/a" && echo b >"$repo7/out/b"
+git -C "$repo7" add -A
+git -C "$repo7" -c user.name=u -c user.email=u@u.invalid commit -qm base
+git -C "$repo7" sparse-checkout set in
+check "control: a sparse checkout, out/b not in the work tree" \
+    test ! -e "$repo7/out/b"
+sc -j code-in "$id" "$repo7" >"$T/ci7.json" 2>"$T/ci7.err"
+sp7=$(jq -r .spacePath "$T/ci7.json")
+sc exec "$id" -- /bin/sh -c "cd '$sp7' && echo x >>in/a &&
+    git $G commit -qam agent && echo n >in/new" >/dev/null 2>&1
+sc -j apply "$id" "$repo7" -b spaced/sparse >"$T/sparse.json" 2>&1
+check "a sparse checkout's apply -b keeps what is outside it" sh -c \
+    "git -C '$repo7' ls-tree -r --name-only spaced/sparse | tr '\n' ' ' |
+    grep -qx 'in/a in/new out/b '"
+"$RC" snap "$repo7" >"$T/rc7.before"
+sc apply "$id" "$repo7" -w >"$T/sparse-w.txt" 2>&1
+check "-w on a sparse checkout: refused by name, -b offered" grep -q \
+    '^spacectl: not_a_git_work_tree: out/b is marked skip-worktree (a sparse checkout.*apply to a branch' \
+    "$T/sparse-w.txt"
+"$RC" snap "$repo7" >"$T/rc7.after"
+check "  and the repository is unchanged" \
+    "$RC" diff "$T/rc7.before" "$T/rc7.after" "$id"
 
 # apply after a review lands exactly the reviewed tip, from the store
 # the review left, without asking the space again: the agent's work
@@ -535,11 +678,13 @@ check "with base, tip, commits, paths and flags" jqe '[.records[] |
     length > 0' "$T/journal.json"
 check "the refusals" jqe '[.records[] | select(.listener == "code-out" and
     .decision == "refused code_out_refused")] | length > 0' "$T/journal.json"
+# Two applies to spaced/codeout, -w on the second repository, a branch
+# moved elsewhere here and the user's commit on spaced/twice.
 check "and where each apply went" jqe '[.records[] |
     select(.listener == "code-out" and
     (.decision == "applied refs/heads/spaced/codeout" or
     .decision == "refused branch_moved" or
-    .decision == "applied to the work tree"))] | length == 4' \
+    .decision == "applied to the work tree"))] | length == 5' \
     "$T/journal.json"
 sc -j journal "$id" --verify >"$T/verify.json" 2>&1
 check "the journal's chain verifies with them" jqe '.verified == true' \

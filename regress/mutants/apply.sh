@@ -1,6 +1,7 @@
 #!/bin/sh
-# Mutation check of apply's owner side (git_apply.c, git_apply_wt.c) and
-# the quarantine's pack out (qr_packout.c): each mutant removes one
+# Mutation check of apply's owner side (git_apply.c, git_apply_wt.c),
+# the quarantine's pack out (qr_packout.c) and the snapshot code out
+# depends on (git_codein.c): each mutant removes one
 # protection, and the unit test that names it must go red.
 # Built in a copy of the tree under a temp dir, seeded with this tree's
 # build/ so that only the mutated file is compiled again; the tree
@@ -35,11 +36,12 @@ mutant() {
 
 mutant "$MUTANT_CONTROL" GNUmakefile ""
 mutant "$MUTANT_CONTROL" GNUmakefile "" 'packout/a_*'
+mutant "$MUTANT_CONTROL" GNUmakefile "" 'snapshot/*'
 
 # -b: a branch is created or fast-forwarded, never forced.
 mutant_expect 'apply::a_branch_that_moved_elsewhere_is_refused'
 mutant "a branch that moved elsewhere is forced" $A \
-    "if (git_graph_descendant_of(ga->g_repo, tip, &ga->g_old) != 1) => if (0)"
+    "if (git_graph_descendant_of(ga->g_repo, tip, &ga->g_old) != 1 && => if (0 &&"
 mutant_expect 'apply::a_branch_that_moved_elsewhere_is_refused'
 mutant "a branch off the work passes ga_begin" $A \
     "git_graph_descendant_of(ga->g_repo, &ga->g_old, base) == 1)\n\t\treturn 0; => git_graph_descendant_of(ga->g_repo, &ga->g_old, base) == 1 || 1)\n\t\treturn 0;"
@@ -49,6 +51,17 @@ mutant "the branch moves without compare-and-swap" $A \
 mutant_expect 'apply::a_branch_that_moves_while_the_pack_comes_is_refused'
 mutant "a refusal after linking leaves the pack" $A \
     "linked_undo(ga);\n\t\treturn say(err, len, GA_ERR_BRANCH_MOVED, => return say(err, len, GA_ERR_BRANCH_MOVED,"
+# An earlier apply's uncommitted work, spaced's commit, is replaced;
+# anyone else's commit there, or spaced's beside the work, is not.
+mutant_expect 'apply::an_earlier_uncommitted_work_is_replaced'
+mutant "anyone's commit in an earlier uncommitted work's place is replaced" $A \
+    "code_out_sig(git_commit_author(c)) && => 1 &&"
+mutant_expect 'apply::an_earlier_uncommitted_work_is_replaced'
+mutant "spaced's commit of another start is replaced" $A \
+    "strcmp(git_commit_message(c), want) == 0) { => strncmp(git_commit_message(c), want, strlen(CODEOUT_WORK_SUBJECT) + 8) == 0) {"
+mutant_expect 'apply::an_earlier_uncommitted_work_is_replaced'
+mutant "spaced's commit beside the work is replaced" $A \
+    "ok = git_oid_equal(p, tip) || => ok = 1 || git_oid_equal(p, tip) ||"
 mutant_expect 'apply::the_checked_out_branch_is_not_moved'
 mutant "a checked-out branch is moved" $A \
     "if (git_branch_is_checked_out(ref) == 1) => if (0)"
@@ -84,6 +97,9 @@ mutant "untracked files pass" $W \
 mutant_expect 'apply_wt::a_tree_that_is_not_clean_is_refused'
 mutant "a merge under way passes" $W \
     "if (git_repository_state(r) != GIT_REPOSITORY_STATE_NONE) { => if (0) {"
+mutant_expect 'apply_wt::a_sparse_checkout_is_refused_by_name'
+mutant "a sparse checkout goes to the status check" $W \
+    "return sparse(r, err, len) == -1 ? -1 : => return 0 && sparse(r, err, len) == -1 ? -1 :"
 mutant_expect 'apply_wt::an_ignored_file_in_the_way_is_not_overwritten'
 mutant "an ignored file in the way is overwritten" $W \
     "GIT_CHECKOUT_SAFE |\n\t    GIT_CHECKOUT_DONT_OVERWRITE_IGNORED; => GIT_CHECKOUT_SAFE;"
@@ -96,5 +112,12 @@ mutant_expect 'packout::a_second_apply_sends_only_what_is_new'
 mutant "the owner's have is sent again" $O \
     "if (hide(p, &had[i]) == -1) => if (0 && hide(p, &had[i]) == -1)" \
     'packout/a_*'
+
+# Code in, where code out depends on it: a sparse checkout's entries
+# outside it stay in the start.
+mutant_expect 'snapshot::sparse_checkout_keeps_what_is_outside'
+mutant "a sparse checkout's entries outside it are recorded deleted" \
+    worker-git/spaced-git/git_codein.c \
+    "if (skip_worktree(ns->index, path)) => if (0 && skip_worktree(ns->index, path))" 'snapshot/*'
 
 mutants_end

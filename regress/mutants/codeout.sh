@@ -204,10 +204,22 @@ live_mutant "review and apply do not look the space up as the caller" \
 
 # The uncommitted work's date is read from HEAD itself, never by a walk
 # to its parents, which a shallow code-in lacks (codeout/codeout.sh).
+# (Without the shallow file too: with it, git log stops at base.)
 mutant_expect "a shallow code-in: its uncommitted work comes out"
 live_mutant "the uncommitted work's date read through git log" \
     supervisor/spaced/codeout_script.c \
-    '$G cat-file commit => $G log -1 --format=raw'
+    '$G cat-file commit => $G log -1 --format=raw @@ cp .git/shallow => true .git/shallow'
+# The script's git directory is shallow where the space's is: a walk
+# from base itself (no work) stops there.
+mutant_expect "a shallow code-in with no work"
+live_mutant "the script's git directory has no shallow file" \
+    supervisor/spaced/codeout_script.c \
+    'cp .git/shallow => true .git/shallow'
+# A HEAD reset behind the start is named, not reviewed as no work.
+mutant_expect "the space's HEAD reset behind the start"
+live_mutant "a HEAD behind the start reviews as no work" \
+    supervisor/spaced/codeout_script.c \
+    'exit 66 => true'
 
 # The pack leaves out all of the start's tree, not just base's: the
 # user's own uncommitted change in a folder never goes out again.
@@ -215,5 +227,13 @@ mutant_expect "the agent's work beside it comes out, the user's change not again
 live_mutant "the pack leaves out base's objects only" \
     supervisor/spaced/codeout_script.c \
     '^%s^{tree} => ^%s'
+
+# A repository's spaced-git whose repository changed owner since it
+# started says so, and spaced starts one as the owner now (it was used
+# again: libgit2's "safe.directory" refusal).
+mutant_expect "a repository of uid 65534 applied by root"
+live_mutant "a spaced-git whose repository changed owner is used again" \
+    worker-git/spaced-git/git_serve.c \
+    'if (repo_owner_changed()) { => if (0) {'
 
 mutants_end

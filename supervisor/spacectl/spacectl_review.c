@@ -359,6 +359,16 @@ allow_add(char *list, size_t len, const char *name)
 		failed("bad_request", "--allow: too many reasons");
 }
 
+/* "1 commit", "2 commits" */
+static const char *
+commits(unsigned n)
+{
+	static char	 s[32];
+
+	snprintf(s, sizeof(s), "%u commit%s", n, n == 1 ? "" : "s");
+	return s;
+}
+
 static void
 apply_print(const struct apply_call *ac, const char *id)
 {
@@ -366,13 +376,13 @@ apply_print(const struct apply_call *ac, const char *id)
 	json_t				*o;
 
 	if (env->sc_json) {
-		o = json_pack("{s:s, s:s, s:s, s:s?, s:s, s:b, s:b, s:i, s:i, "
-		    "s:i, s:i, s:i, s:O, s:s}", "space", id, "mode",
+		o = json_pack("{s:s, s:s, s:s, s:s?, s:s, s:b, s:b, s:b, s:i, "
+		    "s:i, s:i, s:i, s:i, s:O, s:s}", "space", id, "mode",
 		    ar->ar_mode == APPLY_WORKTREE ? "worktree" : "branch",
 		    "branch", ar->ar_branch, "old", ar->ar_old[0] != '\0' ?
 		    ar->ar_old : NULL, "new", ar->ar_new, "created",
 		    ar->ar_created != 0, "unchanged", ar->ar_unchanged != 0,
-		    "commits", (int)ar->ar_commits, "objects",
+		    "replaced", ar->ar_replaced != 0, "commits", (int)ar->ar_commits, "objects",
 		    (int)ar->ar_objects, "added", (int)ar->ar_added,
 		    "modified", (int)ar->ar_modified, "deleted",
 		    (int)ar->ar_deleted, "flags", ac->ac_review.rc_flags,
@@ -388,12 +398,17 @@ apply_print(const struct apply_call *ac, const char *id)
 	else if (ar->ar_unchanged)
 		printf("%s already at %s\n", ar->ar_branch, ar->ar_new);
 	else if (ar->ar_created)
-		printf("%s created at %s (%u commits, %u objects)\n",
-		    ar->ar_branch, ar->ar_new, ar->ar_commits, ar->ar_objects);
-	else
-		printf("%s fast-forwarded %s..%s (%u commits, %u objects)\n",
-		    ar->ar_branch, ar->ar_old, ar->ar_new, ar->ar_commits,
+		printf("%s created at %s (%s, %u objects)\n", ar->ar_branch,
+		    ar->ar_new, commits(ar->ar_commits), ar->ar_objects);
+	else if (ar->ar_replaced)
+		printf("%s moved from %s, an earlier apply's uncommitted "
+		    "work, to %s (%s, %u objects)\n", ar->ar_branch,
+		    ar->ar_old, ar->ar_new, commits(ar->ar_commits),
 		    ar->ar_objects);
+	else
+		printf("%s fast-forwarded %s..%s (%s, %u objects)\n",
+		    ar->ar_branch, ar->ar_old, ar->ar_new,
+		    commits(ar->ar_commits), ar->ar_objects);
 	if (ar->ar_from == APPLY_FROM_REVIEW)
 		printf("tip %s: the one the review showed (later work in the "
 		    "space was not taken)\n", ar->ar_new);

@@ -45,6 +45,8 @@ const size_t review_state_size = sizeof(struct review_state);
 /* The pack's cap (packscan's), and room for the script's stderr. */
 #define REVIEW_OUTPUT_MAX	(1024ULL * 1024 * 1024 + 1024 * 1024)
 #define CODEOUT_BAD_PATH	65	/* the script: git will not add a path */
+#define CODEOUT_BEHIND		66	/* HEAD behind the start, nothing on it */
+#define CODEOUT_NO_HEAD		67	/* HEAD names no commit */
 
 /* Messages are cut to their field: text from a repository may be long. */
 static void __attribute__((format(printf, 3, 4)))
@@ -449,7 +451,8 @@ review_keep(struct request *r)
 	memset(&k, 0, sizeof(k));
 	k.ck_uid = r->r_uid;
 	strlcpy(k.ck_id, rs->id, sizeof(k.ck_id));
-	strlcpy(k.ck_dir, rs->dir, sizeof(k.ck_dir));
+	codeout_kept_top(rs->dir, rs->snap.gs_project, k.ck_dir,
+	    sizeof(k.ck_dir));
 	strlcpy(k.ck_base, rs->snap.gs_base, sizeof(k.ck_base));
 	strlcpy(k.ck_start, rs->snap.gs_start, sizeof(k.ck_start));
 	strlcpy(k.ck_tip, rs->tip, sizeof(k.ck_tip));
@@ -500,6 +503,14 @@ review_settle(struct request *r)
 	if (rs->code[0] == '\0' && rs->exit == CODEOUT_BAD_PATH)
 		review_record(r, ERR_CODE_OUT_REFUSED, "the work tree holds a "
 		    "path git reads as .git: nothing came out");
+	else if (rs->code[0] == '\0' && rs->exit == CODEOUT_BEHIND)
+		review_record(r, ERR_CODE_OUT_REFUSED, "the space's HEAD is "
+		    "behind the start (a reset past where code in began): its "
+		    "work would undo the user's commits; nothing came out");
+	else if (rs->code[0] == '\0' && rs->exit == CODEOUT_NO_HEAD)
+		review_record(r, ERR_CODE_OUT_REFUSED, "the space's HEAD names "
+		    "no commit (an orphan branch?): check the work out on a "
+		    "branch there, then try again; nothing came out");
 	else if (rs->code[0] == '\0' && rs->exit != 0) {
 		snprintf(why, sizeof(why), "the script inside the space exited "
 		    "with %d%s", rs->exit, rs->exit == 137 ?
@@ -531,6 +542,7 @@ review_git_done(struct request *r, enum procid from, struct imsg *imsg)
 	struct review_state	*rs = r->r_state;
 	struct space_done	 sd;
 	char			 why[SPACE_DONE_MESSAGE_MAX];
+	char			 top[GIT_DIR_MAX];
 
 	if (imsg_get_data(imsg, &sd, sizeof(sd)) == -1 ||
 	    !git_done_valid(&sd)) {
@@ -557,8 +569,10 @@ review_git_done(struct request *r, enum procid from, struct imsg *imsg)
 		} else if (!rs->have_snap)
 			gitinst_distrust(r->r_git);
 		else {
+			codeout_kept_top(rs->dir, rs->snap.gs_project, top,
+			    sizeof(top));
 			rs->reuse = rs->apply && codeout_kept_find(r->r_uid,
-			    rs->id, rs->dir, rs->snap.gs_base,
+			    rs->id, top, rs->snap.gs_base,
 			    rs->snap.gs_start, &rs->kept) == 0;
 			rs->step = RV_QUARANTINE;
 			review_next(r);
@@ -605,7 +619,12 @@ review_exec_done(struct request *r, enum procid from, struct imsg *imsg)
 		    proc_title(from));
 	rs->exec_due = 0;
 	rs->exit = sd.sd_exit;
-	if (sd.sd_code[0] != '\0') {
+	if (strcmp(sd.sd_code, ERR_SPACE_NOT_RUNNING) == 0) {
+		cut(why, sizeof(why), "the space is stopped: spacectl start "
+		    "%s, then %s again", rs->id, rs->apply ? "apply" :
+		    "review");
+		review_record(r, ERR_SPACE_NOT_RUNNING, why);
+	} else if (sd.sd_code[0] != '\0') {
 		cut(why, sizeof(why), "the script inside the space: %s: "
 		    "%s", sd.sd_code, sd.sd_message);
 		review_record(r, ERR_CODE_OUT_FAILED, why);

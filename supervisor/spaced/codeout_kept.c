@@ -72,6 +72,23 @@ codeout_kept_set(const struct codeout_kept *k)
 	slot->ck_order = ++kept_count;
 }
 
+/*
+ * The repository's top, the key of a kept review: dir less the folder
+ * below the top it names (project), so that a review at the top serves
+ * an apply from a subfolder of it, and the other way round.
+ */
+void
+codeout_kept_top(const char *dir, const char *project, char *top,
+    size_t len)
+{
+	size_t	 d = strlen(dir), p = strlen(project);
+
+	strlcpy(top, dir, len);
+	if (p > 0 && d > p + 1 && d < len && top[d - p - 1] == '/' &&
+	    strcmp(top + d - p, project) == 0)
+		top[d - p - 1] = '\0';
+}
+
 /* 0 and *k: the space's last check, when it is this one's to take. */
 int
 codeout_kept_find(uid_t uid, const char *id, const char *dir,

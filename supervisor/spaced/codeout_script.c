@@ -27,7 +27,9 @@
  * the output cap in bytes.  The pack goes to stdout, cut one byte past
  * the cap so that the exec's own cap names it and no git is left
  * writing into a pipe no one reads; 65: git would not add a path of
- * the work tree (one it reads as .git), and nothing comes out.  The
+ * the work tree (one it reads as .git), 66: HEAD is behind the start
+ * with nothing on it (a reset past where code in began), 67: HEAD
+ * names no commit; nothing comes out for any of them.  The
  * agent's git directory is read for its objects, HEAD and index only:
  * add and pack run against a git directory of ours (alternates to the
  * agent's objects), so no hook, fsmonitor, filter or driver of the
@@ -40,24 +42,36 @@ const char codeout_script[] =
 	"exec env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/nonexistent "
 	"GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null "
 	"GIT_TERMINAL_PROMPT=0 GIT_OPTIONAL_LOCKS=0 "
-	"GIT_AUTHOR_NAME=spaced GIT_AUTHOR_EMAIL=code-out@spaced.invalid "
-	"GIT_COMMITTER_NAME=spaced GIT_COMMITTER_EMAIL=code-out@spaced.invalid "
+	"GIT_AUTHOR_NAME=" CODEOUT_WORK_NAME " "
+	"GIT_AUTHOR_EMAIL=" CODEOUT_WORK_EMAIL " "
+	"GIT_COMMITTER_NAME=" CODEOUT_WORK_NAME " "
+	"GIT_COMMITTER_EMAIL=" CODEOUT_WORK_EMAIL " "
 	"timeout -s KILL \"$3\" /bin/sh -c '\n"
 	"set -e\n"
 	"P=$1 S=$2 C=$3\n"
 	"cd \"$P\"\n"
 	"T=$(mktemp -d /tmp/spaced-code-out.XXXXXX)\n"
 	"trap \"rm -rf $T\" EXIT\n"
-	/* One run of the agent's git: where its objects are, HEAD, its tree. */
+	/*
+	 * One run of the agent's git: where its objects are, HEAD, its
+	 * tree, the base (start's grandparent); 67: HEAD names no commit.
+	 */
 	"git --git-dir=.git -c core.hooksPath=/dev/null -c core.fsmonitor= "
-	"rev-parse --git-path objects \"HEAD^{commit}\" \"HEAD^{tree}\" -- "
-	">\"$T/r\"\n"
-	"{ read -r A && read -r H && read -r HT; } <\"$T/r\"\n"
+	"rev-parse --git-path objects \"HEAD^{commit}\" \"HEAD^{tree}\" "
+	"\"$S~2\" -- >\"$T/r\" 2>/dev/null || exit 67\n"
+	"{ read -r A && read -r H && read -r HT && read -r B; } <\"$T/r\"\n"
 	"case $A in /*) ;; *) A=$P/$A ;; esac\n"
 	/* A bare git directory of ours, as git init makes it, less a run. */
 	"mkdir -p \"$T/g/objects/info\" \"$T/g/refs\"\n"
 	"echo \"ref: refs/heads/m\" >\"$T/g/HEAD\"\n"
 	"echo \"$A\" >\"$T/g/objects/info/alternates\"\n"
+	/*
+	 * A code-in is shallow at base until history comes: without the
+	 * agent's shallow file, a walk from base itself (no work) reads
+	 * base's parents, absent here, and fails.
+	 */
+	"[ ! -f .git/shallow ] || [ -L .git/shallow ] || "
+	"cp .git/shallow \"$T/g/shallow\"\n"
 	"G=\"git --git-dir=$T/g --work-tree=$P -c core.hooksPath=/dev/null "
 	"-c core.fsmonitor= -c core.attributesFile=/dev/null "
 	"-c core.excludesFile=$P/.git/info/exclude -c core.autocrlf=false "
@@ -85,9 +99,15 @@ const char codeout_script[] =
 	"  $G add -A -- . || exit 65\n"
 	"  W=$($G write-tree)\n"
 	"fi\n"
+	/* Committed work only, on an ancestor of base: a reset past it. */
+	"if [ \"$H\" != \"$B\" ] && { [ -z \"$U\" ] || [ \"$W\" = \"$HT\" ]; } "
+	"&&\n  $G merge-base --is-ancestor \"$H\" \"$B\" 2>/dev/null; then\n"
+	"  exit 66\n"
+	"fi\n"
 	/*
 	 * The uncommitted work's commit: fixed names, HEAD's committer
-	 * date, so that the same work gives the same id.  The date is read
+	 * date and the start in its message, so that the same work gives
+	 * the same id (and a later apply knows it for this start's).  The date is read
 	 * from the commit itself: git log would walk to HEAD's parents,
 	 * which a shallow code-in does not have (our git directory has no
 	 * shallow file).
@@ -97,7 +117,8 @@ const char codeout_script[] =
 	"\\([0-9][0-9]*\\) \\([-+][0-9][0-9]*\\)\\$/\\1 \\2/p\" >\"$T/h\"\n"
 	"  read -r D Z <\"$T/h\"\n"
 	"  H=$(GIT_AUTHOR_DATE=\"@$D $Z\" GIT_COMMITTER_DATE=\"@$D $Z\" "
-	"$G commit-tree \"$W\" -p \"$H\" -m \"spaced: uncommitted work\")\n"
+	"$G commit-tree \"$W\" -p \"$H\" -m \"" CODEOUT_WORK_SUBJECT "\" "
+	"-m \"start $S\")\n"
 	"fi\n"
 	/*
 	 * Nothing of the start's tree: ^S alone leaves out only what base

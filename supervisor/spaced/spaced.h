@@ -512,7 +512,7 @@ extern const size_t review_state_size;
 struct codeout_kept {
 	uid_t		 ck_uid;
 	char		 ck_id[SPACE_ID_SIZE];
-	char		 ck_dir[GIT_DIR_MAX];
+	char		 ck_dir[GIT_DIR_MAX];	/* the top: codeout_kept_top() */
 	char		 ck_base[GIT_HEX_SIZE];
 	char		 ck_start[GIT_HEX_SIZE];
 	char		 ck_tip[GIT_HEX_SIZE];
@@ -524,6 +524,7 @@ void	 codeout_kept_set(const struct codeout_kept *);
 int	 codeout_kept_find(uid_t, const char *, const char *, const char *,
 	    const char *, struct codeout_kept *);
 void	 codeout_kept_forget(uid_t, const char *);
+void	 codeout_kept_top(const char *, const char *, char *, size_t);
 int	 codeout_hold(const char *, uint32_t);
 /* exec.c */
 const char	*exec_start(struct request *, struct imsg *);

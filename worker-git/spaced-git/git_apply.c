@@ -38,6 +38,7 @@
 
 #include <git2/sys/odb_backend.h>
 
+#include "git_proto.h"
 #include "git_apply.h"
 #include "git_apply_wt.h"
 
@@ -256,7 +257,8 @@ branch_begin(struct ga_apply *ga, char *err, size_t len)
 	    git_graph_descendant_of(ga->g_repo, &ga->g_old, base) == 1)
 		return 0;
 	return say(err, len, GA_ERR_BRANCH_MOVED, "%s is at %s, which is not "
-	    "on the line of this work; it is not forced", ga->g_ref,
+	    "on the line of this work; it is not forced: apply to another "
+	    "branch (-b NAME)", ga->g_ref,
 	    git_oid_tostr(hex, sizeof(hex), &ga->g_old));
 }
 
@@ -523,6 +525,45 @@ recheck(struct ga_apply *ga, struct ga_result *gr, char *err, size_t len)
 	return 0;
 }
 
+static int
+code_out_sig(const git_signature *sig)
+{
+	return strcmp(sig->name, CODEOUT_WORK_NAME) == 0 &&
+	    strcmp(sig->email, CODEOUT_WORK_EMAIL) == 0;
+}
+
+/*
+ * The branch is at the commit an earlier apply made of the agent's
+ * uncommitted work on this same start (the script's identity, and its
+ * message naming the start), on a commit the work descends from: the
+ * agent's later commits can never descend from it, and it holds
+ * nothing of the user's.  It is replaced, under the same compare-and-
+ * swap; anything committed on it, or another space's, refuses.
+ */
+static int
+earlier_work(struct ga_apply *ga, const git_oid *tip)
+{
+	git_commit	*c;
+	const git_oid	*p;
+	char		 want[128], hex[GIT_OID_HEXSZ + 1];
+	int		 ok = 0;
+
+	if (git_commit_lookup(&c, ga->g_repo, &ga->g_old) != 0)
+		return 0;
+	snprintf(want, sizeof(want), CODEOUT_WORK_SUBJECT "\n\nstart %s\n",
+	    git_oid_tostr(hex, sizeof(hex), &ga->g_start));
+	if (git_commit_parentcount(c) == 1 &&
+	    code_out_sig(git_commit_author(c)) &&
+	    code_out_sig(git_commit_committer(c)) &&
+	    strcmp(git_commit_message(c), want) == 0) {
+		p = git_commit_parent_id(c, 0);
+		ok = git_oid_equal(p, tip) ||
+		    git_graph_descendant_of(ga->g_repo, tip, p) == 1;
+	}
+	git_commit_free(c);
+	return ok;
+}
+
 /* Create the branch, or move it from g_old to tip under its lock. */
 static int
 branch_finish(struct ga_apply *ga, struct ga_result *gr, char *err,
@@ -536,11 +577,12 @@ branch_finish(struct ga_apply *ga, struct ga_result *gr, char *err,
 	strlcpy(gr->gr_branch, ga->g_ref, sizeof(gr->gr_branch));
 	if (ga->g_has_old) {
 		git_oid_cpy(&gr->gr_old, &ga->g_old);
-		if (git_graph_descendant_of(ga->g_repo, tip, &ga->g_old) != 1)
+		if (git_graph_descendant_of(ga->g_repo, tip, &ga->g_old) != 1 &&
+		    !(gr->gr_replaced = earlier_work(ga, tip)))
 			return say(err, len, GA_ERR_BRANCH_MOVED, "%s is at "
-			    "%s, not an ancestor of the work; it is not forced",
-			    ga->g_ref, git_oid_tostr(hex, sizeof(hex),
-			    &ga->g_old));
+			    "%s, not an ancestor of the work; it is not forced: "
+			    "apply to another branch (-b NAME)", ga->g_ref,
+			    git_oid_tostr(hex, sizeof(hex), &ga->g_old));
 		if (git_reference_lookup(&ref, ga->g_repo, ga->g_ref) == 0) {
 			rc = checked_out(ga, ref, err, len);
 			git_reference_free(ref);
@@ -553,7 +595,9 @@ branch_finish(struct ga_apply *ga, struct ga_result *gr, char *err,
 		return -1;
 	if (ga->g_has_old)
 		rc = git_reference_create_matching(&ref, ga->g_repo, ga->g_ref,
-		    tip, 1, &ga->g_old, "spaced apply: fast-forward");
+		    tip, 1, &ga->g_old, gr->gr_replaced ? "spaced apply: "
+		    "the earlier uncommitted work replaced" :
+		    "spaced apply: fast-forward");
 	else
 		rc = git_reference_create(&ref, ga->g_repo, ga->g_ref, tip, 0,
 		    "spaced apply: created");

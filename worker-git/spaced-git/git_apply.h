@@ -99,6 +99,7 @@ struct ga_result {
 	char		 gr_branch[300];	/* the full ref name */
 	int		 gr_created;		/* -b: the branch is new */
 	int		 gr_unchanged;		/* -b: it was at tip already */
+	int		 gr_replaced;		/* -b: see earlier_work() */
 	git_oid		 gr_old;		/* -b: before (zero: none) */
 	git_oid		 gr_new;		/* tip */
 	uint32_t	 gr_commits;		/* new commits checked */

@@ -45,6 +45,39 @@ escaped(char *out, size_t outlen, const char *path)
 	policy_escape(out, outlen, path, strlen(path));
 }
 
+/*
+ * A sparse checkout, or any skip-worktree entry: libgit2 (1.5) knows
+ * none, so its status calls each file outside the checkout deleted,
+ * and its checkout would write the work's files there.  Refused by name.
+ */
+static int
+sparse(git_repository *r, char *err, size_t len)
+{
+	git_index		*index;
+	const git_index_entry	*e, *first = NULL;
+	char			 path[512];
+	size_t			 i, n = 0;
+
+	if (git_repository_index(&index, r) != 0)
+		return 0;
+	(void)git_index_read(index, 0);	/* as it is on disk now */
+	for (i = 0; (e = git_index_get_byindex(index, i)) != NULL; i++)
+		if (e->flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE) {
+			if (first == NULL)
+				first = e;
+			n++;
+		}
+	if (first != NULL) {
+		escaped(path, sizeof(path), first->path);
+		snprintf(err, len, "%s: %s%s marked skip-worktree (a sparse "
+		    "checkout, or git update-index --skip-worktree): -w needs "
+		    "the whole work tree; apply to a branch (-b)",
+		    GA_ERR_NO_WORK_TREE, path, n > 1 ? " and more are" : " is");
+	}
+	git_index_free(index);
+	return first != NULL ? -1 : 0;
+}
+
 /* Index and work tree as HEAD, untracked files that are not ignored too. */
 static int
 clean(git_repository *r, char *err, size_t len)
@@ -107,7 +140,7 @@ gaw_ready(git_repository *r, const git_oid *base, char *err, size_t len)
 		    git_oid_tostr(bh, sizeof(bh), base));
 		return -1;
 	}
-	return clean(r, err, len);
+	return sparse(r, err, len) == -1 ? -1 : clean(r, err, len);
 }
 
 static int

@@ -96,6 +96,7 @@ apply_result(const struct ga_result *gr)
 	    APPLY_BRANCH;
 	ar.ar_created = gr->gr_created;
 	ar.ar_unchanged = gr->gr_unchanged;
+	ar.ar_replaced = gr->gr_replaced != 0;
 	ar.ar_commits = gr->gr_commits;
 	ar.ar_objects = gr->gr_objects;
 	ar.ar_added = gr->gr_added;

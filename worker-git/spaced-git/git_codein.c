@@ -100,6 +100,7 @@ struct nested {
 	char		*path[NESTED_MAX];	/* each ends with '/' */
 	size_t		 n;
 	git_repository	*r;
+	git_index	*index;		/* the one add_all changes */
 	git_config	*cfg;
 	char		 filtered[512];	/* the path that needs a filter */
 };
@@ -174,6 +175,22 @@ needs_clean_filter(struct nested *ns, const char *path)
 	return 0;
 }
 
+/*
+ * A sparse checkout's entry outside the checkout (skip-worktree): its
+ * file is absent by design, and git add --all leaves the entry as the
+ * index has it.  libgit2 would record it deleted, the start would lack
+ * it, and the agent's commit -a would delete it, unseen in a review
+ * against the start.
+ */
+static int
+skip_worktree(git_index *index, const char *path)
+{
+	const git_index_entry	*e = git_index_get_bypath(index, path, 0);
+
+	return e != NULL &&
+	    (e->flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE) != 0;
+}
+
 /* Each path add_all and update_all would take: >0 skips, <0 stops. */
 static int
 add_path(const char *path, const char *matched, void *arg)
@@ -181,6 +198,8 @@ add_path(const char *path, const char *matched, void *arg)
 	struct nested	*ns = arg;
 	size_t		 i;
 
+	if (skip_worktree(ns->index, path))
+		return 1;
 	for (i = 0; i < ns->n; i++)
 		if (strncmp(path, ns->path[i], strlen(ns->path[i])) == 0 ||
 		    strncmp(path, ns->path[i], strlen(ns->path[i]) - 1) == 0)
@@ -201,6 +220,7 @@ working_tree(git_repository *r, git_index *index, git_oid *tree,
 
 	memset(&ns, 0, sizeof(ns));
 	ns.r = r;
+	ns.index = index;
 	if (git_repository_config_snapshot(&ns.cfg, r) != 0)
 		return -1;
 	if (nested_find(r, &ns) == 0 &&
@@ -352,7 +372,7 @@ snapshot_take(git_repository *r, const char *space, int clean,
 	ref_name(name, sizeof(name), space, "start");
 	if (git_repository_head_unborn(r) == 1) {
 		snap_refuse(sd, ERR_REPOSITORY_HAS_NO_COMMIT, "the repository "
-		    "has no commit yet: commit once, then create the space");
+		    "has no commit yet: commit once, then bring code in");
 		goto out;
 	}
 	if (git_repository_head(&head, r) != 0 ||
@@ -497,6 +517,10 @@ start_find(git_repository *r, const char *space, struct git_snap *gs,
 	    git_commit_parent_id(staged, 0));
 	strlcpy(gs->gs_format, "sha1", sizeof(gs->gs_format));
 	project_name(repo.rs_top, gs->gs_name, sizeof(gs->gs_name));
+	/* Where DIR is below the top: code out keeps a review by the top. */
+	if (strcmp(repo.rs_dir, repo.rs_top) != 0)
+		strlcpy(gs->gs_project, repo.rs_dir + strlen(repo.rs_top) + 1,
+		    sizeof(gs->gs_project));
 	rc = 0;
 out:
 	git_commit_free(start);

@@ -409,7 +409,7 @@ qr_out_serve(struct imsgev *iev, struct imsg *imsg)
 	struct qr_result	 res;
 	git_repository		*q = NULL;
 	const char		*why = NULL;
-	uint32_t		 allow = 0;
+	uint32_t		 allow = 0, flags;
 	uint32_t		 peerid = imsg_get_peerid(imsg);
 	char			 names[256];
 	int			 rc = -1;
@@ -449,12 +449,18 @@ qr_out_serve(struct imsgev *iev, struct imsg *imsg)
 	qs.qs_iev = iev;
 	qs.qs_peerid = peerid;
 	/* A flag not allowed: which (apply after a review sends no records). */
-	qr_flag_names(res.qr_flags & ~(allow & POLICY_ALLOWABLE), names,
-	    sizeof(names));
+	flags = res.qr_flags & ~(allow & POLICY_ALLOWABLE);
+	qr_flag_names(flags, names, sizeof(names));
+	if (why == NULL)
+		why = "the pack could not be written";
 	if (rc == 0)
 		qr_done(NULL, NULL);
+	else if (names[0] != '\0' && (flags & ~POLICY_ALLOWABLE) == 0)
+		qr_done(ERR_CODE_OUT_REFUSED, "%s (flagged: %s): look at it "
+		    "with spacectl review -p, then apply with --allow %s", why,
+		    names, names);
 	else
-		qr_done(ERR_CODE_OUT_REFUSED, "%s%s%s%s", why != NULL ? why :
-		    "the pack could not be written", names[0] != '\0' ?
-		    " (flagged: " : "", names, names[0] != '\0' ? ")" : "");
+		qr_done(ERR_CODE_OUT_REFUSED, "%s%s%s%s", why, names[0] !=
+		    '\0' ? " (flagged: " : "", names, names[0] != '\0' ?
+		    ")" : "");
 }

@@ -191,6 +191,17 @@ repo_prewarm(const char *dir, struct sandbox_spec *sb)
 	sb->sb_landlock_paths = repo.rs_paths;
 }
 
+/*
+ * The repository is no longer its owner's as this process runs (a
+ * chown since it started): libgit2 refuses it as unsafe.  A new
+ * spaced-git, as the owner now, is spaced's to start.
+ */
+int
+repo_owner_changed(void)
+{
+	return !owned(repo.rs_top);
+}
+
 /* Opened afresh for each request: the owner's edits in between count. */
 int
 repo_open(git_repository **r)

@@ -264,6 +264,11 @@ git_serve(struct imsgev *iev, struct imsg *imsg)
 		done(iev, peerid, repo.rs_code, "%s", repo.rs_message);
 		return;
 	}
+	if (repo_owner_changed()) {
+		done(iev, peerid, ERR_GIT_WORKER_STALE, "the repository's "
+		    "owner changed");
+		return;
+	}
 	if (repo_open(&r) != 0) {
 		done_libgit2(iev, peerid, repo.rs_top);
 		return;

@@ -51,6 +51,7 @@ struct git_repository;
 int	 repo_open(struct git_repository **);
 /* 1: git now reads files this process's Landlock rules do not cover. */
 int	 repo_stale(struct git_repository *);
+int	 repo_owner_changed(void);
 
 /* git_serve.c: the requests of a repository's spaced-git */
 struct imsgev;

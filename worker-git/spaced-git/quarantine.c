@@ -516,7 +516,7 @@ check_commit(struct walk *w, const git_oid *id)
 		goto out;
 	}
 	if (!descends(w, c)) {
-		w->w_why = "a commit that does not descend from the start";
+		w->w_why = QR_NOT_DESCENDING;
 		goto out;
 	}
 	if (git_commit_parent(&parent, c, 0) != 0 ||
@@ -616,8 +616,7 @@ parents_present(struct walk *w)
 			if (!git_odb_exists(w->w_odb,
 			    git_commit_parent_id(c, k))) {
 				git_commit_free(c);
-				w->w_why = "a commit that does not descend from "
-				    "the start";
+				w->w_why = QR_NOT_DESCENDING;
 				return -1;
 			}
 		git_commit_free(c);

@@ -41,6 +41,11 @@ struct qr_caps {
 #define QR_COMMITS_MAX	10000
 #define QR_SECONDS	600
 #define QR_DATA_MAX	(1024 * 1024)
+/* The refusal of work whose history was rewritten, with what to do. */
+#define QR_NOT_DESCENDING	"a commit that does not descend from the " \
+	"start: the agent's history was rewritten past where code in began " \
+	"(an amend, a rebase or a reset); in the space, rebase the work onto " \
+	"refs/spaced/base, then try again"
 
 /* One flagged entry: its reason (a policy bit), commit and raw path. */
 typedef void	qr_report_fn(void *, uint32_t, const git_oid *, const char *,

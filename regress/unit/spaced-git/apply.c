@@ -214,6 +214,94 @@ Test(apply, a_branch_that_moved_elsewhere_is_refused)
 	cr_expect_eq(gr.gr_created, 0);
 }
 
+/*
+ * The commit code out's script makes of uncommitted work, on HEAD (the
+ * start is base: ax_req leaves it zero).
+ */
+#define UNCOMMITTED(start) "cd space && echo u >u.txt && $G add u.txt && " \
+	"C=$(GIT_AUTHOR_NAME=spaced GIT_COMMITTER_NAME=spaced " \
+	"GIT_AUTHOR_EMAIL=code-out@spaced.invalid " \
+	"GIT_COMMITTER_EMAIL=code-out@spaced.invalid " \
+	"$G commit-tree -p HEAD -m 'spaced: uncommitted work' " \
+	"-m \"start " start "\" $($G write-tree)) && $G reset -q && " \
+	"$G rev-parse $C"
+
+/*
+ * A first apply took the agent's uncommitted work as spaced's commit;
+ * the agent then committed that work its own way: the second apply
+ * moves the branch off spaced's commit (it was refused, branch_moved,
+ * on every second apply after uncommitted work).  A commit of anyone
+ * else's in that place is never replaced.
+ */
+Test(apply, an_earlier_uncommitted_work_is_replaced)
+{
+	struct rc_manifest	 before;
+	struct ga_result	 gr;
+	struct ga_req		 req;
+	char			 a1[64], u1[64], a2[64], err[512];
+	git_oid			 t;
+
+	ax_out(a1, sizeof(a1), "cd space && echo b >>a.txt && "
+	    "$G commit -qam one && $G rev-parse HEAD");
+	ax_out(u1, sizeof(u1), UNCOMMITTED("%s"), ax_base);
+	ax_pack("p1.pack", u1, ax_base);
+	ax_req(&req, GA_BRANCH, "spaced/t", u1);
+	cr_assert_eq(ax_apply("user", &req, "p1.pack", 4096, &gr, err,
+	    sizeof(err)), 0, "%s", err);
+	ax_out(a2, sizeof(a2), "cd space && echo u >u.txt && $G add u.txt && "
+	    "$G commit -qm two && $G rev-parse HEAD");
+	ax_pack("p2.pack", a2, ax_base);
+	ax_req(&req, GA_BRANCH, "spaced/t", a2);
+	/* Control: anyone else's commit in its place is not replaced. */
+	cr_assert_eq(ax_sh("$G -C space cat-file commit %s | sed "
+	    "'s/^author spaced /author someone /' | $G -C user hash-object "
+	    "-t commit -w --stdin >other && $G -C user update-ref "
+	    "refs/heads/spaced/t $(cat other)", u1), 0);
+	ax_take("user", &before);
+	expect_refused(ax_apply("user", &req, "p2.pack", 4096, &gr, err,
+	    sizeof(err)), err, "branch_moved");
+	ax_untouched("user", &before);
+	/* Nor spaced's of another start (another space's work). */
+	cr_assert_eq(ax_sh("$G -C space cat-file commit %s | sed "
+	    "'s/^start /start 0/' | $G -C user hash-object -t commit -w "
+	    "--stdin >other && $G -C user update-ref refs/heads/spaced/t "
+	    "$(cat other)", u1), 0);
+	ax_take("user", &before);
+	expect_refused(ax_apply("user", &req, "p2.pack", 4096, &gr, err,
+	    sizeof(err)), err, "branch_moved");
+	ax_untouched("user", &before);
+	/* Nor a commit on top of spaced's. */
+	cr_assert_eq(ax_sh("cd user && C=$($G commit-tree -p %s -m mine "
+	    "%s^{tree}) && $G update-ref refs/heads/spaced/t $C", u1, u1), 0);
+	ax_take("user", &before);
+	expect_refused(ax_apply("user", &req, "p2.pack", 4096, &gr, err,
+	    sizeof(err)), err, "branch_moved");
+	ax_untouched("user", &before);
+	/* Spaced's own, where the first apply left it: replaced. */
+	cr_assert_eq(ax_sh("$G -C user update-ref refs/heads/spaced/t %s", u1),
+	    0);
+	cr_assert_eq(ax_apply("user", &req, "p2.pack", 4096, &gr, err,
+	    sizeof(err)), 0, "%s", err);
+	git_oid_fromstr(&t, a2);
+	cr_expect(git_oid_equal(&gr.gr_new, &t));
+	cr_expect_eq(gr.gr_replaced, 1);
+	cr_expect_eq(gr.gr_created, 0);
+	expect_same_change("spaced/t");
+	/* Spaced's commit on work the new tip left behind: refused. */
+	ax_out(u1, sizeof(u1), "$G -C space checkout -q %s && $G -C space "
+	    "commit -q --allow-empty -m side && " UNCOMMITTED("%s"), ax_base,
+	    ax_base);
+	cr_assert_eq(ax_sh("$G -C space pack-objects -q --revs --stdout "
+	    "--delta-base-offset <<E | $G -C user unpack-objects -q\n%s\n^%s\nE\n$G -C user update-ref "
+	    "refs/heads/spaced/t %s", u1, ax_base, u1), 0);
+	cr_assert_eq(ax_sh("$G -C user merge-base --is-ancestor %s~2 %s",
+	    u1, a2), 0, "control: on base, beside the work");
+	ax_take("user", &before);
+	expect_refused(ax_apply("user", &req, "p2.pack", 4096, &gr, err,
+	    sizeof(err)), err, "branch_moved");
+	ax_untouched("user", &before);
+}
+
 /* The branch moves (by cmd) while the pack streams in. */
 static void
 moved_midway(const char *tip, const char *cmd)

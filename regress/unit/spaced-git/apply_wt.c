@@ -193,6 +193,35 @@ Test(apply_wt, head_moved_is_refused)
 	refused(tip, "head_moved");
 }
 
+/*
+ * A sparse checkout: libgit2 sees each file outside it as deleted
+ * (not_clean, "commit, stash or remove it", which the user cannot);
+ * it is named, and -b offered.  Control: the whole work tree again.
+ */
+Test(apply_wt, a_sparse_checkout_is_refused_by_name)
+{
+	struct rc_manifest	 before;
+	struct ga_result	 gr;
+	struct ga_req		 req;
+	char			 tip[64], err[512];
+
+	work(tip, sizeof(tip), WORK, "p.pack");
+	cr_assert_eq(ax_sh("cd user && $G sparse-checkout set lib && "
+	    "test ! -e bin/run.sh"), 0);
+	ax_take("user", &before);
+	ax_req(&req, GA_WORKTREE, NULL, tip);
+	expect_refused(ax_apply("user", &req, "p.pack", 4096, &gr, err,
+	    sizeof(err)), err, "not_a_git_work_tree");
+	cr_expect(strstr(err, "marked skip-worktree (a sparse") != NULL &&
+	    strstr(err, "apply to a branch") != NULL, "%s", err);
+	ax_untouched("user", &before);
+	cr_assert_eq(ax_sh("cd user && $G sparse-checkout disable"), 0);
+	cr_assert_eq(ax_apply("user", &req, "p.pack", 4096, &gr, err,
+	    sizeof(err)), 0, "%s", err);
+	expect_uncommitted("user", tip);
+	ga_result_free(&gr);
+}
+
 Test(apply_wt, a_tree_that_is_not_clean_is_refused)
 {
 	struct ga_result	 gr;

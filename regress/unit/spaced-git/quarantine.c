@@ -304,13 +304,13 @@ Test(quarantine, packs_that_lie)
 	sh("git commit-tree -m root $(git rev-parse $S^{tree})", tip,
 	    sizeof(tip));
 	cr_expect_eq(bring(tip, &res, &why), -1);
-	cr_expect_str_eq(why, "a commit that does not descend from the start");
+	cr_expect_str_eq(why, QR_NOT_DESCENDING);
 	/* A merge of the start with another history. */
 	sh("R=$(git commit-tree -m root $(git rev-parse $S^{tree})) && "
 	    "git commit-tree -p $S -p $R -m merge $(git rev-parse $S^{tree})",
 	    tip, sizeof(tip));
 	cr_expect_eq(bring(tip, &res, &why), -1);
-	cr_expect_str_eq(why, "a commit that does not descend from the start");
+	cr_expect_str_eq(why, QR_NOT_DESCENDING);
 	/* Two lines of work: no one tip. */
 	{
 		char	 a[64], b[64];

@@ -377,6 +377,38 @@ Test(snapshot, intent_to_add_arrives_untracked)
 }
 
 /*
+ * A sparse checkout: the entries outside it (skip-worktree, no file)
+ * are in the start as in the index, as git add --all leaves them;
+ * libgit2's update_all recorded them deleted, so the agent's commit -a
+ * deleted them inside, and a review against the start never showed it.
+ */
+Test(snapshot, sparse_checkout_keeps_what_is_outside)
+{
+	struct git_snap	 gs;
+	char		 dir[512], *p, *t;
+
+	snprintf(dir, sizeof(dir), "%s/sparse", fx_root);
+	cr_assert_eq(fx_sh("cd .. && " GITQ " init -q -b main sparse && "
+	    "cd sparse && mkdir in out && echo a >in/a && echo b >out/b && "
+	    GITQ " add . && " GITQ " commit -qm a && " GITQ " sparse-checkout "
+	    "set in && echo c >>in/a && echo n >in/new && test ! -e out/b"),
+	    0);
+	taken(dir, FX_ID, 0, &gs);
+	p = fx_out("cd ../sparse && " GITQ " ls-tree -r --name-only %s",
+	    gs.gs_start);
+	cr_expect_str_eq(p, "in/a\nin/new\nout/b\n");
+	free(p);
+	/* The same tree as git's own add --all. */
+	p = fx_out("cd ../sparse && cp .git/index ../sparse.idx && "
+	    "GIT_INDEX_FILE=../sparse.idx " GITQ " add --all 2>/dev/null; "
+	    "GIT_INDEX_FILE=../sparse.idx " GITQ " write-tree");
+	t = fx_out("cd ../sparse && " GITQ " rev-parse %s^{tree}", gs.gs_start);
+	cr_expect_str_eq(t, p);
+	free(p);
+	free(t);
+}
+
+/*
  * libgit2 runs no clean filter program: a changed or untracked file
  * that needs one refuses the snapshot before the ref, rather than
  * travelling raw where the user's git add stores what the filter makes.

@@ -158,3 +158,23 @@ Test(codeout_kept, the_users_oldest_goes_in_order)
 		cr_assert(kept_of(2000, n), "%d went", n);
 	cr_assert(kept_of(1000, 1));
 }
+
+/*
+ * A review is kept by the repository's top: apply from a subfolder of
+ * it found no review (the DIR was the key) and took the space's later
+ * work instead of the reviewed tip.
+ */
+Test(codeout_kept, the_key_is_the_repositorys_top)
+{
+	char	 top[64];
+
+	codeout_kept_top("/r/pkg/src", "pkg/src", top, sizeof(top));
+	cr_expect_str_eq(top, "/r");
+	codeout_kept_top("/r", "", top, sizeof(top));
+	cr_expect_str_eq(top, "/r");
+	/* Only a whole trailing folder comes off. */
+	codeout_kept_top("/r/xsrc", "src", top, sizeof(top));
+	cr_expect_str_eq(top, "/r/xsrc");
+	codeout_kept_top("src", "src", top, sizeof(top));
+	cr_expect_str_eq(top, "src");
+}
