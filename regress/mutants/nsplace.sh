@@ -60,6 +60,10 @@ mutant "a cancelled exec goes on talking on its streams" worker-ns/ns_exec.c tty
     'x->tx_open = x->rx_open = 0;\n\t\tnx_free(x); => (void)0;'
 # The agent on native (agent.sh, its tools from the cache).
 mutant "$MUTANT_CONTROL" GNUmakefile agent.sh ""
+mutant_expect "^this run's model took a /30 of its own|^prompt: exits 0"
+mutant "the model takes the /30 it wishes for, held by another run or not" \
+    regress/agent/lib.sh agent.sh \
+    'mb=$(model_block "${4##*.}") && => mb=$((${4##*.} / 4 * 4)) &&'
 mutant_expect "^read-only$"
 mutant "the agent's tools bound read-write" worker-ns/ns_space.c agent.sh \
     'SPACE_TOOLS_DIR, nl->nl_tools_rw, 0) == -1) => SPACE_TOOLS_DIR, 1, 0) == -1)'
