@@ -104,4 +104,11 @@ mutant "native: since's cursor skips what came since" worker-ns/ns_gklog.c \
 mutant_expect "make run ends well"
 mutant "native: make run's deps step requires docker.io again" GNUmakefile \
     '@sh tools/deps.sh -o => @sh tools/deps.sh' native/nodocker
+# A limit met is said at the command's end (a bare 137 otherwise).
+mutant_expect "and says so: out of memory"
+mutant "native: an exec's end says nothing of the memory limit met" \
+    worker-ns/ns_exec.c 'if (oom > x->oom) => if (0)'
+mutant_expect "and the end says so: its limit of 512 processes"
+mutant "native: an exec's end says nothing of the pids limit met" \
+    worker-ns/ns_exec.c 'else if (forks > x->forks) => else if (0)'
 mutants_end
