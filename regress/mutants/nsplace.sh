@@ -22,6 +22,9 @@ C=worker-ns/ns_cgroup.c
 G=worker-ns/ns_gklog.c
 
 mutant "$MUTANT_CONTROL" GNUmakefile limits.sh ""
+mutant_expect "create says the disk is full"
+mutant "a full disk answered as an internal error" $O limits.sh \
+    'full = errno == ENOSPC || errno == EDQUOT; => full = 0;'
 mutant "$MUTANT_CONTROL" GNUmakefile gklog.sh ""
 
 mutant_expect "with pids accepted, create makes the space"
