@@ -86,9 +86,16 @@ check "  and the space is still there (control)" sc show "$id"
 
 # Another owner's space is no space: each command answers as for an
 # unknown ID (show did; exec, stop, start, verify, journal, network and
-# grant said space_not_ours, which told that it exists).
+# grant said space_not_ours, which told that it exists; code-in, from a
+# repository of nobody's own, said "code_transfer_failed:
+# space_not_found: " for both).
+mkdir "$T/nrepo" && git -C "$T/nrepo" init -q && echo n >"$T/nrepo/n" &&
+    git -C "$T/nrepo" add n &&
+    git -C "$T/nrepo" -c user.name=n -c user.email=n@n commit -qm n &&
+    chown -R 65534:65534 "$T/nrepo"
 for c in show verify stop start journal "exec -- true" \
-    "network allowlist example.com" "grant g https://a.example x-api-key"; do
+    "network allowlist example.com" "grant g https://a.example x-api-key" \
+    "code-in $T/nrepo"; do
 	set -- $c
 	cmd=$1; shift
 	echo k | nobody $cmd "$id" "$@" >/dev/null 2>"$T/n1.err"; r1=$?

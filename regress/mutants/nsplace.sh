@@ -67,6 +67,10 @@ mutant_expect "^this run's model took a /30 of its own|^prompt: exits 0"
 mutant "the model takes the /30 it wishes for, held by another run or not" \
     regress/agent/lib.sh agent.sh \
     'mb=$(model_block "${4##*.}") && => mb=$((${4##*.} / 4 * 4)) &&'
+mutant_expect "another owner's space, token: as an unknown ID"
+mutant "the token's read says the space does not run for no space of the caller's" \
+    supervisor/spaced/server.c agent.sh \
+    'ERR_SPACE_NOT_FOUND) == 0 ? "" : "the token " => ERR_SPACE_NOT_FOUND) == 2 ? "" : "the token "'
 mutant_expect "^read-only$"
 mutant "the agent's tools bound read-write" worker-ns/ns_space.c agent.sh \
     'SPACE_TOOLS_DIR, nl->nl_tools_rw, 0) == -1) => SPACE_TOOLS_DIR, 1, 0) == -1)'

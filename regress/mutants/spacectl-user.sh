@@ -53,5 +53,8 @@ mutant_expect "^network allowlist 'bad domain'"
 mutant "spacectl sends a name the corridor never takes" \
     supervisor/spacectl/spacectl_gk.c \
     'if ((why = domain_why(argv[i])) != NULL) { => if ((why = domain_why(argv[i])) != NULL && 0) {'
-
+mutant_expect "another owner's space, code-in: as an unknown ID"
+mutant "code-in wraps the place's space_not_found as a transfer failure" \
+    supervisor/spaced/codein.c \
+    'if (strcmp(sd.sd_code, ERR_SPACE_NOT_FOUND) == 0) { => if (0) {'
 mutants_end

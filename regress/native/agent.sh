@@ -225,6 +225,24 @@ check "  control: the same write into the space's folder works" \
     sc exec "$id" -- sh -c "echo x > /spaces/$id/planted"
 check "  and the host's folder is untouched" test ! -e "$td/planted"
 
+# --- another owner: the token and the server's commands, as an unknown ID ----
+# (they said "the token cannot be read: the space does not run")
+dgid=$(getent group docker | cut -d: -f3)
+nobody() {
+	setpriv --reuid=65534 --regid=65534 --groups="${dgid:-0}" \
+	    "$tree/bin/spacectl" -s "$sd/run/spaced.sock" "$@"
+}
+for c in token sessions "server GET /global/health" "prompt hi"; do
+	set -- $c
+	cmd=$1; shift
+	nobody $cmd "$id" "$@" >/dev/null 2>"$T/n1.err"; r1=$?
+	nobody $cmd 0123456789ab "$@" >/dev/null 2>"$T/n2.err"; r2=$?
+	check "another owner's space, $cmd: as an unknown ID ($r1)" sh -c \
+	    "[ $r1 = $r2 ] && [ $r1 != 0 ] &&
+	    grep -qx 'spacectl: space_not_found: no such space of yours' '$T/n1.err' &&
+	    cmp -s '$T/n1.err' '$T/n2.err'"
+done
+
 # --- the token: in the space's file only ------------------------------------
 tok=$(sc token "$id")
 check "the token is there (control: 43 characters)" test "${#tok}" = 43
