@@ -109,6 +109,14 @@ check "  the owner's own show works (control)" sc show "$id"
 check "  and the space still runs (nobody's stop did nothing)" sh -c \
     "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j show '$id' | jq -e '.state == \"running\"' >/dev/null"
 
+# An option where the ID goes (as docker exec -i ID) says where it goes.
+check_refusal "exec -i ID: the ID comes before the options" 1 \
+    "^spacectl: invalid_space_id: an ID is 12 lowercase hex characters, and comes before the command's options" \
+    sc exec -i "$id" -- true
+check_refusal "  a bad ID that is no option: the ID's shape alone (control)" 1 \
+    "^spacectl: invalid_space_id: an ID is 12 lowercase hex characters$" \
+    sc exec "${id%?}" -- true
+
 # tools with no agent: a refusal by name, not a line about a key
 sc tools >"$T/t.out" 2>"$T/t.err"
 check "tools, default agent none: no_agent, exit 1" said $? 1 "$T/t.err" \

@@ -57,4 +57,9 @@ mutant_expect "another owner's space, code-in: as an unknown ID"
 mutant "code-in wraps the place's space_not_found as a transfer failure" \
     supervisor/spaced/codein.c \
     'if (strcmp(sd.sd_code, ERR_SPACE_NOT_FOUND) == 0) { => if (0) {'
+mutant_expect "exec -i ID: the ID comes before the options"
+mutant "an option where the ID goes gets the ID's shape alone" \
+    supervisor/spacectl/spacectl_output.c \
+    "failed(\"invalid_space_id\", id[0] == '-' ? => failed(\"invalid_space_id\", 0 ?"
+
 mutants_end

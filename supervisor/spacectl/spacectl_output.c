@@ -85,10 +85,20 @@ failed(const char *code, const char *detail)
 void
 take_space_id(char *dst, size_t len, const char *id)
 {
-	if (!space_id_valid(id))
-		failed("invalid_space_id", "an ID is 12 lowercase hex "
-		    "characters");
+	check_space_id(id);
 	strlcpy(dst, id, len);
+}
+
+/* An option where the ID goes (exec -i ID) is told where the ID goes. */
+void
+check_space_id(const char *id)
+{
+	if (space_id_valid(id))
+		return;
+	failed("invalid_space_id", id[0] == '-' ? "an ID is 12 lowercase "
+	    "hex characters, and comes before the command's options "
+	    "(spacectl help COMMAND)" : "an ID is 12 lowercase hex "
+	    "characters");
 }
 
 /* The words for a code whose answer brought none. */
