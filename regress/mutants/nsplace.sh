@@ -71,6 +71,10 @@ mutant_expect "another owner's space, token: as an unknown ID"
 mutant "the token's read says the space does not run for no space of the caller's" \
     supervisor/spaced/server.c agent.sh \
     'ERR_SPACE_NOT_FOUND) == 0 ? "" : "the token " => ERR_SPACE_NOT_FOUND) == 2 ? "" : "the token "'
+mutant_expect "prompt before a grant"
+mutant "a refused turn says nothing of the grant to give" \
+    supervisor/spacectl/spacectl_prompt.c agent.sh \
+    'if (status == 401 || status == 403) => if (0)'
 mutant_expect "^read-only$"
 mutant "the agent's tools bound read-write" worker-ns/ns_space.c agent.sh \
     'SPACE_TOOLS_DIR, nl->nl_tools_rw, 0) == -1) => SPACE_TOOLS_DIR, 1, 0) == -1)'

@@ -146,6 +146,11 @@ check "its health answers inside the space" sh -c \
     "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' server $id GET /global/health | jq -e '.healthy == true' >/dev/null"
 
 # --- a prompt through a grant, sessions ------------------------------------
+# Before the grant the window refuses the model: prompt says what to do.
+sc prompt "$id" "Run the command the tool call gives." >/dev/null 2>"$T/p0.err"
+check "prompt before a grant: the window's 403 (control), and the grant to give" \
+    sh -c "grep -q '^spacectl: window_refused: .*403' '$T/p0.err' &&
+    grep -qx 'spacectl: the window holds no grant for the model.s address: spacectl grant $id GRANT_ID UPSTREAM HEADER < key' '$T/p0.err'"
 printf 'Bearer %s\n' "$KEY" | sc grant "$id" model "http://$MODEL:8000" authorization
 sc prompt "$id" "Run the command the tool call gives." >"$T/p.out" 2>"$T/p.err"
 rc=$?
