@@ -75,6 +75,10 @@ mutant_expect "prompt before a grant"
 mutant "a refused turn says nothing of the grant to give" \
     supervisor/spacectl/spacectl_prompt.c agent.sh \
     'if (status == 401 || status == 403) => if (0)'
+mutant_expect "^prompt: exits 0 .*after the refused one"
+mutant "the gatekeeper's drain sends no FIN after a refusal (the grant to give)" \
+    gatekeeper/spaced-gatekeeper/gk_util.c agent.sh \
+    '(void)shutdown(bufferevent_getfd(bev), SHUT_WR); => (void)bev;'
 mutant_expect "^read-only$"
 mutant "the agent's tools bound read-write" worker-ns/ns_space.c agent.sh \
     'SPACE_TOOLS_DIR, nl->nl_tools_rw, 0) == -1) => SPACE_TOOLS_DIR, 1, 0) == -1)'

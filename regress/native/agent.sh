@@ -152,9 +152,12 @@ check "prompt before a grant: the window's 403 (control), and the grant to give"
     sh -c "grep -q '^spacectl: window_refused: .*403' '$T/p0.err' &&
     grep -qx 'spacectl: the window holds no grant for the model.s address: spacectl grant $id GRANT_ID UPSTREAM HEADER < key' '$T/p0.err'"
 printf 'Bearer %s\n' "$KEY" | sc grant "$id" model "http://$MODEL:8000" authorization
-sc prompt "$id" "Run the command the tool call gives." >"$T/p.out" 2>"$T/p.err"
+# (-T: a guard, far from a turn's seconds and from OpenCode's 300 s
+# wait for an answer on the connection the 403 came on: it waited so,
+# the gatekeeper drained that connection without a FIN)
+sc prompt "$id" -T 150 "Run the command the tool call gives." >"$T/p.out" 2>"$T/p.err"
 rc=$?
-check "prompt: exits 0 ($rc)" test "$rc" -eq 0
+check "prompt: exits 0 ($rc), after the refused one" test "$rc" -eq 0
 [ "$rc" -eq 0 ] || sed 's/^/# /' "$T/p.err" "$T/p.out" | tail -20
 check "prompt: the final answer is the model's, with the command's output" \
     sh -c "tail -n 1 '$T/p.out' | grep -qx 'spaced-final: $TOKEN'"
