@@ -89,6 +89,8 @@ void		 ns_cgroup_remove(const char *name);
 int		 ns_cgroup_check(const char *name, uint64_t memory,
 		    uint32_t pids, uint8_t skip, char *why, size_t len);
 uint8_t		 ns_cgroup_absent(const char *name);
+void		 ns_cgroup_events(const char *name, uint64_t *oom,
+		    uint64_t *forks);
 uint8_t		 ns_limits_absent(void);
 const char	*ns_limit_first(uint8_t);
 const char	*ns_limits_missing(void);

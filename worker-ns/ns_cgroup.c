@@ -320,3 +320,23 @@ ns_cgroup_check(const char *name, uint64_t memory, uint32_t pids,
 	}
 	return 0;
 }
+
+/*
+ * What the kernel counted of a group's limits met: processes it killed
+ * for memory (memory.oom_control's oom_kill) and forks it refused
+ * (pids.events' max); 0 where the host keeps no such count.
+ */
+void
+ns_cgroup_events(const char *name, uint64_t *oom, uint64_t *forks)
+{
+	char		 buf[256];
+	const char	*p;
+
+	*oom = *forks = 0;
+	if (cg_read("memory", name, "memory.oom_control", buf,
+	    sizeof(buf)) == 0 && (p = strstr(buf, "oom_kill ")) != NULL)
+		*oom = strtoull(p + strlen("oom_kill "), NULL, 10);
+	if (cg_read("pids", name, "pids.events", buf, sizeof(buf)) == 0 &&
+	    strncmp(buf, "max ", 4) == 0)
+		*forks = strtoull(buf + 4, NULL, 10);
+}

@@ -65,6 +65,9 @@ struct nx {
 	int			 too_large;
 	int			 busy;		/* its helper took no more */
 	struct event_base	*base;
+	char			 space[SPACE_ID_SIZE];	/* "" beside a gatekeeper */
+	uint64_t		 memory;	/* the space's limit */
+	uint64_t		 oom, forks;	/* its group's counts at the start */
 };
 
 static struct nx	*execs[EXECS_MAX];
@@ -262,10 +265,37 @@ nx_arm(struct nx *x)
 	}
 }
 
+/*
+ * A limit of the space met while the command ran, in words: what a
+ * person sees of it is otherwise a bare 137 or "Cannot fork".
+ */
+static const char *
+nx_limits_met(struct nx *x, char *buf, size_t len)
+{
+	uint64_t	 oom, forks;
+
+	if (x->space[0] == '\0')
+		return NULL;
+	ns_cgroup_events(x->space, &oom, &forks);
+	if (oom > x->oom)
+		snprintf(buf, len, "the space ran out of memory (its limit is "
+		    "%llu MiB): the kernel killed a process in it; a space "
+		    "made with a larger spacectl create -m has more",
+		    (unsigned long long)(x->memory >> 20));
+	else if (forks > x->forks)
+		snprintf(buf, len, "the space reached its limit of %d "
+		    "processes: a fork in it failed; end some of them",
+		    NS_PIDS_MAX);
+	else
+		return NULL;
+	return buf;
+}
+
 /* Done when the command ended and its output is all out. */
 static void
 nx_finish(struct nx *x)
 {
+	char	 why[SPACE_DONE_MESSAGE_MAX];
 	int	 code;
 
 	if (!x->exited || x->fd[1] != -1 || x->fd[2] != -1)
@@ -288,7 +318,8 @@ nx_finish(struct nx *x)
 	else if (x->too_large)
 		ns_done(x->peerid, ERR_OUTPUT_TOO_LARGE, NULL, -1);
 	else
-		ns_done(x->peerid, "", NULL, code);
+		ns_done(x->peerid, "", nx_limits_met(x, why, sizeof(why)),
+		    code);
 	nx_free(x);
 }
 
@@ -564,6 +595,11 @@ ns_exec_start(uint32_t peerid, struct imsg *imsg)
 			fatal("%s: fcntl", __func__);
 	evtimer_set(&x->timer, nx_timeout, x);
 	event_base_set(x->base, &x->timer);
+	if (!se.se_target) {
+		strlcpy(x->space, ns.ns_id, sizeof(x->space));
+		x->memory = ns.ns_memory;
+		ns_cgroup_events(x->space, &x->oom, &x->forks);
+	}
 	execs[slot] = x;
 	if (se.se_out_stream != 0) {
 		stream_tx_init(&x->tx, se.se_out_stream);

@@ -337,6 +337,7 @@ op_create(uint32_t peerid, const struct space_req *sq, const char *token)
 	uint8_t		 absent;
 	pid_t		 pid;
 	size_t		 n;
+	int		 full;
 
 	if (ns_probe(err, sizeof(err)) != NULL) {
 		ns_done(peerid, ERR_SANDBOX_UNAVAILABLE, err, -1);
@@ -382,10 +383,17 @@ op_create(uint32_t peerid, const struct space_req *sq, const char *token)
 	}
 	if (ns.ns_id[0] == '\0' || ns.ns_owner[0] == '\0' ||
 	    ns_record_write(&ns) == -1) {
-		snprintf(err, sizeof(err), "the space's folder: %s",
-		    strerror(errno));
+		full = errno == ENOSPC || errno == EDQUOT;
+		if (full)
+			snprintf(err, sizeof(err), "no room left on the disk "
+			    "of %s: free some there (a space's files are "
+			    "there too: spacectl remove frees them)",
+			    ns_state());
+		else
+			snprintf(err, sizeof(err), "the space's folder: %s",
+			    strerror(errno));
 		(void)ns_record_remove(ns.ns_id);
-		ns_done(peerid, ERR_INTERNAL, err, -1);
+		ns_done(peerid, full ? ERR_DISK_FULL : ERR_INTERNAL, err, -1);
 		return;
 	}
 	err[0] = '\0';

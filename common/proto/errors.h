@@ -97,5 +97,7 @@
 #define ERR_NO_ATTACH		"agent_has_no_attach"
 /* default agent none, or an agent spaced.conf does not name */
 #define ERR_NO_AGENT		"no_agent"
+/* the native place: the state directory's disk has no room left */
+#define ERR_DISK_FULL		"disk_full"
 
 #endif /* SPACED_ERRORS_H */

@@ -316,8 +316,17 @@ gk_drain_write(struct bufferevent *bev, void *arg)
 {
 	struct gk_drain	*dr = arg;
 
-	if (dr->dr_eof)
+	if (dr->dr_eof) {
 		gk_drain_close(dr);
+		return;
+	}
+	/*
+	 * The answer is out: a FIN says nothing else comes on this
+	 * connection.  A client that would send its next request on it
+	 * (OpenCode's fetch does, after the window's 403) waited for an
+	 * answer the drain never gives; the drain goes on, so no RST.
+	 */
+	(void)shutdown(bufferevent_getfd(bev), SHUT_WR);
 }
 
 static void

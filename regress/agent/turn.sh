@@ -23,7 +23,8 @@ SPACED_EXTRA_CONF=${ca:+"tools ca bundle \"$ca\""}
 
 jqf() { jq -e "$@" >/dev/null 2>&1; }
 rnd() { od -An -N16 -tx1 /dev/urandom | tr -d ' \n'; }
-# 198.51.100.0/24: this network may put the npm registry in 203.0.113.0/24.
+# 198.51.100.0/24: this network may put the npm registry in 203.0.113.0/24;
+# model_up takes another /30 of it when a run holds this one.
 NM=spaced-turn-$$ HOSTIP=198.51.100.1 MODEL=198.51.100.2
 KEY=sk-spaced-$(rnd) WRONG=sk-wrong-$(rnd)
 TOKEN=spaced-turn-$(rnd | cut -c1-12)
@@ -35,7 +36,7 @@ umask 022
 trap model_gone EXIT
 
 # --- the model, on a documentation address in a namespace of ours --------
-model_up "$NM" "vt$$" "vm$$" "$HOSTIP" "$MODEL" 24 "$CMD" 900
+model_up "$NM" "vt$$" "vm$$" "$HOSTIP" "$MODEL" "$CMD" 900
 
 # --- the agent in a real space --------------------------------------------
 t0=$(date +%s)

@@ -363,8 +363,12 @@ ns_sweep_end() {
 # The end of every suite (at finish): nothing of ours remains.
 contract_end() {
 	stop_spaced
-	# KEEP=1: the log of the suite's spaced survives it, for a look.
+	# KEEP=1: the log of the suite's spaced survives it, for a look;
+	# KEEP_DIR=DIR: all the suite wrote too (not the tools), in DIR/T.tar.
 	[ -z "${KEEP:-}" ] || cp "$T/sd/log" /tmp/spaced-last.log
+	[ -z "${KEEP_DIR:-}" ] || { mkdir -p "$KEEP_DIR" && tar -C "$T" \
+	    --exclude='*/tools/*' --exclude=sd/run -cf "$KEEP_DIR/T.tar" . \
+	    2>/dev/null; }
 	if [ "$PLACE" = native ]; then
 		ns_sweep_end
 		# A native run makes nothing in an engine, if one answers.

@@ -226,8 +226,17 @@ M=$(sc create -n limits -m 64m) || M=
 check "a space of 64 MiB" test -n "$M"
 check "  control: 16 MiB are taken" \
     inside "$M" "python3 -c 'b = bytearray(16 << 20)'"
+check "    and with no word of a limit met" \
+    sh -c "! grep -q 'limit' '$T/out'"
 check_fails "256 MiB are not: the memory limit (swap included) ends it" \
     inside "$M" "python3 -c 'b = bytearray(256 << 20); b[::4096] = b\"x\" * (256 << 8)'"
+# A bare 137 tells a person nothing: the end says which limit, and how
+# to get more.
+sc -j exec "$M" -- python3 -c 'b = bytearray(256 << 20); b[::4096] = b"x" * (256 << 8)' >"$T/oom.j" 2>/dev/null
+check "  and says so: out of memory, its limit 64 MiB, create -m ($(jq -r .message "$T/oom.j" 2>/dev/null | cut -c1-60))" \
+    sh -c 'jq -e "$1" "$2" >/dev/null' _ '.exitCode == 137 and (.message |
+    contains("ran out of memory") and contains("its limit is 64 MiB") and
+    contains("create -m"))' "$T/oom.j"
 FORKS='import os, time
 n = 0
 try:
@@ -238,9 +247,11 @@ try:
 except OSError:
     pass
 print(n)'
-n=$(sc exec "$A" -- python3 -c "$FORKS" 2>/dev/null | tail -1)
+n=$(sc exec "$A" -- python3 -c "$FORKS" 2>"$T/forks.err" | tail -1)
 check "  control: 100 processes start ($n)" test "${n:-0}" -ge 100
 check "700 do not: the pids limit holds ($n)" test "${n:-0}" -lt 700
+check "  and the end says so: its limit of 512 processes" \
+    grep -q '^spacectl: the space reached its limit of 512 processes' "$T/forks.err"
 
 # --- parent death: the reference's choice 1 -----------------------------
 # pids SPACE: every host pid of a space and of its gatekeeper

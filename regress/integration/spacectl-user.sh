@@ -200,6 +200,14 @@ check "  once their execs end, the streams are free" wait_for 30 streams_now 0
 nobody remove "$nid" >/dev/null 2>&1
 as_uid 64999 remove "$sp_64999" >/dev/null 2>&1
 as_uid 64998 remove "$sp_64998" >/dev/null 2>&1
+# An option where the ID goes (prompt -s S ID) says where it goes (exec
+# takes its options on either side, as docker exec -it ID does).
+check_refusal "prompt -s S ID: the ID comes before the options" 1 \
+    "^spacectl: invalid_space_id: an ID is 12 lowercase hex characters, and comes before the command's options" \
+    sc prompt -s ses "$id" hi
+check_refusal "  a bad ID that is no option: the ID's shape alone (control)" 1 \
+    "^spacectl: invalid_space_id: an ID is 12 lowercase hex characters$" \
+    sc prompt "${id%?}" hi
 
 # tools with no agent: a refusal by name, not a line about a key
 sc tools >"$T/t.out" 2>"$T/t.err"

@@ -22,6 +22,6 @@ mutant "$MUTANT_CONTROL" GNUmakefile ""
 
 mutant_expect 'then a FIN, not a reset'
 mutant "nodrain: a refused client is closed once its answer is written" $U \
-    "if (dr->dr_eof)\n\t\tgk_drain_close(dr); => gk_drain_close(dr);"
+    "if (dr->dr_eof) {\n\t\tgk_drain_close(dr);\n\t\treturn;\n\t} => gk_drain_close(dr);\n\treturn;"
 
 mutants_end

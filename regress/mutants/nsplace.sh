@@ -22,6 +22,9 @@ C=worker-ns/ns_cgroup.c
 G=worker-ns/ns_gklog.c
 
 mutant "$MUTANT_CONTROL" GNUmakefile limits.sh ""
+mutant_expect "create says the disk is full"
+mutant "a full disk answered as an internal error" $O limits.sh \
+    'full = errno == ENOSPC || errno == EDQUOT; => full = 0;'
 mutant "$MUTANT_CONTROL" GNUmakefile gklog.sh ""
 
 mutant_expect "with pids accepted, create makes the space"
@@ -60,6 +63,22 @@ mutant "a cancelled exec goes on talking on its streams" worker-ns/ns_exec.c tty
     'x->tx_open = x->rx_open = 0;\n\t\tnx_free(x); => (void)0;'
 # The agent on native (agent.sh, its tools from the cache).
 mutant "$MUTANT_CONTROL" GNUmakefile agent.sh ""
+mutant_expect "^this run's model took a /30 of its own|^prompt: exits 0"
+mutant "the model takes the /30 it wishes for, held by another run or not" \
+    regress/agent/lib.sh agent.sh \
+    'mb=$(model_block "${4##*.}") && => mb=$((${4##*.} / 4 * 4)) &&'
+mutant_expect "another owner's space, token: as an unknown ID"
+mutant "the token's read says the space does not run for no space of the caller's" \
+    supervisor/spaced/server.c agent.sh \
+    'ERR_SPACE_NOT_FOUND) == 0 ? "" : "the token " => ERR_SPACE_NOT_FOUND) == 2 ? "" : "the token "'
+mutant_expect "prompt before a grant"
+mutant "a refused turn says nothing of the grant to give" \
+    supervisor/spacectl/spacectl_prompt.c agent.sh \
+    'if (status == 403 && window_said_no(t, data, hint, sizeof(hint))) => if (0) @@ if (msg != hint && (status == 401 || status == 403)) => if (0)'
+mutant_expect "^prompt: exits 0 .*after the refused one"
+mutant "the gatekeeper's drain sends no FIN after a refusal (the grant to give)" \
+    gatekeeper/spaced-gatekeeper/gk_util.c agent.sh \
+    '(void)shutdown(bufferevent_getfd(bev), SHUT_WR); => (void)bev;'
 mutant_expect "^read-only$"
 mutant "the agent's tools bound read-write" worker-ns/ns_space.c agent.sh \
     'SPACE_TOOLS_DIR, nl->nl_tools_rw, 0) == -1) => SPACE_TOOLS_DIR, 1, 0) == -1)'

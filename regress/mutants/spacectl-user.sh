@@ -54,6 +54,14 @@ mutant_expect "^network allowlist 'bad domain'"
 mutant "spacectl sends a name the corridor never takes" \
     supervisor/spacectl/spacectl_gk.c \
     'if ((why = domain_why(argv[i])) != NULL) { => if ((why = domain_why(argv[i])) != NULL && 0) {'
+mutant_expect "another owner's space, code-in: as an unknown ID"
+mutant "code-in wraps the place's space_not_found as a transfer failure" \
+    supervisor/spaced/codein.c \
+    'if (strcmp(sd.sd_code, ERR_SPACE_NOT_FOUND) == 0) { => if (0) {'
+mutant_expect "prompt -s S ID: the ID comes before the options"
+mutant "an option where the ID goes gets the ID's shape alone" \
+    supervisor/spacectl/spacectl_args.c \
+    "failed(\"invalid_space_id\", id[0] == '-' ? => failed(\"invalid_space_id\", 0 ?"
 
 # One user's streams (review 2026-12-06 F1): the stream table's shares.
 mutant_expect "^  root's exec runs meanwhile"

@@ -25,8 +25,9 @@ jqf() { jq -e "$@" >/dev/null 2>&1; }
 rnd() { od -An -N16 -tx1 /dev/urandom | tr -d ' \n'; }
 command -v node >/dev/null ||
     { not_ok "the host has node (tools/deps.sh: nodejs)"; finish; }
-# A /30 of its own in 198.51.100.0/24 (agent/turn.sh has .1/.2,
-# session/agent.sh .201/.202): the longer prefix wins.
+# The /30 it wishes for in 198.51.100.0/24 (agent/turn.sh wishes for
+# .1/.2, session/agent.sh .201/.202); model_up takes another when a run
+# holds it.
 NM=spaced-nsag-$$ HOSTIP=198.51.100.205 MODEL=198.51.100.206
 KEY=sk-spaced-$(rnd)
 TOKEN=spaced-nsag-$(rnd | cut -c1-12)
@@ -80,8 +81,38 @@ old_other=spaced-tools-$INSTALL-1000-ffffffffffffffff
 [ -n "$seeded" ] || mkdir -p "$NS_STATE/tools/$old_mine/fill" \
     "$NS_STATE/tools/$old_other/fill"
 
+# --- another run's model where this one would go --------------------------
+# Another run of this suite at the same time (another worktree's, CI's
+# beside it) holds this /30 and its model wants another key: this run
+# must take another block, or its window reaches that model (a 401, the
+# prompt fails).  Its namespace as model_up makes one; kept until the
+# prompt is done.
+SQ=spaced-nsq-$$ sq_pid=
+squat_gone() {
+	[ -n "$sq_pid" ] && kill "$sq_pid" 2>/dev/null
+	ip link delete "vq$$" 2>/dev/null
+	ip netns delete "$SQ" 2>/dev/null
+	sq_pid=
+}
+at_finish squat_gone
+rnd >"$T/sqkey"
+ip netns add "$SQ" && ip link add "vq$$" type veth peer name "vr$$" &&
+ip link set "vr$$" netns "$SQ" && ip addr add "$HOSTIP/30" dev "vq$$" &&
+ip link set "vq$$" up && ip -n "$SQ" addr add "$MODEL/30" dev "vr$$" &&
+ip -n "$SQ" link set lo up && ip -n "$SQ" link set "vr$$" up &&
+ip -n "$SQ" route add default via "$HOSTIP" &&
+ip netns exec "$SQ" python3 "$dir/../agent/model-server.py" --listen "$MODEL" \
+    --port 8000 --key-file "$T/sqkey" --log "$T/sq.log" --command true \
+    --lifetime 900 </dev/null >"$T/sq.err" 2>&1 &
+sq_pid=$!
+check "control: another run's model answers on $MODEL, wanting another key (401)" \
+    wait_for 10 sh -c "test \"\$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 http://$MODEL:8000/v1/models)\" = 401"
+wished=$MODEL
+
 # --- the model, on a documentation address in a namespace of ours --------
-model_up "$NM" "va$$" "vb$$" "$HOSTIP" "$MODEL" 30 "$CMD" 900
+model_up "$NM" "va$$" "vb$$" "$HOSTIP" "$MODEL" "$CMD" 900
+check "this run's model took a /30 of its own, not the other run's ($MODEL)" \
+    test "$MODEL" != "$wished"
 
 # --- create: the tools, the space, the server ----------------------------
 t0=$(date +%s.%N)
@@ -115,11 +146,19 @@ check "its health answers inside the space" sh -c \
     "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' server $id GET /global/health | jq -e '.healthy == true' >/dev/null"
 
 # --- a prompt through a grant, sessions ------------------------------------
+# Before the grant the window refuses the model: prompt says what to do.
+sc prompt "$id" "Run the command the tool call gives." >/dev/null 2>"$T/p0.err"
+check "prompt before a grant: the window's 403 (control), and the grant to give" \
+    sh -c "grep -q '^spacectl: window_refused: .*403' '$T/p0.err' &&
+    grep -q 'spacectl grant $id ' '$T/p0.err'"
 printf 'Bearer %s\n' "$KEY" | sc grant "$id" model "http://$MODEL:8000" authorization
-sc prompt "$id" "Run the command the tool call gives." >"$T/p.out" 2>"$T/p.err"
+# (-T: a guard, far from a turn's seconds and from OpenCode's 300 s
+# wait for an answer on the connection the 403 came on: it waited so,
+# the gatekeeper drained that connection without a FIN)
+sc prompt "$id" -T 150 "Run the command the tool call gives." >"$T/p.out" 2>"$T/p.err"
 rc=$?
-check "prompt: exits 0 ($rc)" test "$rc" -eq 0
-[ "$rc" -eq 0 ] || sed 's/^/# /' "$T/p.err" | tail -5
+check "prompt: exits 0 ($rc), after the refused one" test "$rc" -eq 0
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$T/p.err" "$T/p.out" | tail -20
 check "prompt: the final answer is the model's, with the command's output" \
     sh -c "tail -n 1 '$T/p.out' | grep -qx 'spaced-final: $TOKEN'"
 check "prompt: the tool call and its status on stderr" \
@@ -130,6 +169,9 @@ check "the model saw the grant's key" jqf -s \
     'map(select(.answer and .key == "match")) | length >= 2' "$T/model.log"
 sc -j sessions "$id" >"$T/sessions.j"
 check "sessions: the prompt's session is listed" jqf 'length >= 1' "$T/sessions.j"
+check "the other run's model saw nothing of this run's" \
+    sh -c "! grep -q chat/completions '$T/sq.log'"
+squat_gone
 
 # --- attach: the agent's own screen, under tmux -----------------------------
 TS="spaced-nsag-$$"
@@ -190,6 +232,24 @@ check "a write into the tools is refused" \
 check "  control: the same write into the space's folder works" \
     sc exec "$id" -- sh -c "echo x > /spaces/$id/planted"
 check "  and the host's folder is untouched" test ! -e "$td/planted"
+
+# --- another owner: the token and the server's commands, as an unknown ID ----
+# (they said "the token cannot be read: the space does not run")
+dgid=$(getent group docker | cut -d: -f3)
+nobody() {
+	setpriv --reuid=65534 --regid=65534 --groups="${dgid:-0}" \
+	    "$tree/bin/spacectl" -s "$sd/run/spaced.sock" "$@"
+}
+for c in token sessions "server GET /global/health" "prompt hi"; do
+	set -- $c
+	cmd=$1; shift
+	nobody $cmd "$id" "$@" >/dev/null 2>"$T/n1.err"; r1=$?
+	nobody $cmd 0123456789ab "$@" >/dev/null 2>"$T/n2.err"; r2=$?
+	check "another owner's space, $cmd: as an unknown ID ($r1)" sh -c \
+	    "[ $r1 = $r2 ] && [ $r1 != 0 ] &&
+	    grep -qx 'spacectl: space_not_found: no such space of yours' '$T/n1.err' &&
+	    cmp -s '$T/n1.err' '$T/n2.err'"
+done
 
 # --- the token: in the space's file only ------------------------------------
 tok=$(sc token "$id")

@@ -77,4 +77,31 @@ for p in $pids; do [ -d "/proc/$p" ] && left="$left $p"; done
 check "remove leaves none of them (found through the memory group)" \
     test -z "$left"
 stop_spaced
+
+# --- a disk that fills: the state directory on a tmpfs of 4 MiB ---------
+# Only spaced's mount namespace sees it; a space writes there, and a
+# create that finds no room says so and leaves nothing.
+SPACED_EXTRA_CONF="install id $IID
+default place native"
+start_spaced "$T/sd" unshare -m --propagation private sh -c \
+    'mount -t tmpfs -o size=4m full "$0" && exec "$@"' "$T/sd/state" ||
+    { not_ok "spaced starts on a state directory of 4 MiB"; finish; }
+in_ns() { nsenter -t "$spaced_pid" -m "$@"; }
+A=$(sc create -n filler) || A=
+check "control: a space is made on the small disk" test -n "$A"
+sc exec "$A" -- sh -c 'head -c 8m /dev/zero >big' >"$T/fill.err" 2>&1
+check "  control: a write in it fills the disk" \
+    grep -q 'No space left on device' "$T/fill.err"
+in_ns ls "$sd/state/native" >"$T/before"
+check_refusal "create says the disk is full, where, and what to do" \
+    1 "disk_full: no room left on the disk of $sd/state/native: free some there.*spacectl remove" \
+    sc create -n refused
+in_ns ls "$sd/state/native" >"$T/after"
+check "and leaves no folder" cmp -s "$T/before" "$T/after"
+sc exec "$A" -- rm -f big
+B=$(sc create -n after) || B=
+check "  control: with room again, the same create works" test -n "$B"
+[ -n "$B" ] && sc remove "$B" >/dev/null
+sc remove "$A" >/dev/null; A=
+stop_spaced
 finish

@@ -18,9 +18,9 @@ SPACED_EXTRA_CONF=${ca:+"tools ca bundle \"$ca\""}
 command -v tmux >/dev/null || { not_ok "tmux is installed (tools/deps.sh)"; finish; }
 jqf() { jq -e "$@" >/dev/null 2>&1; }
 rnd() { od -An -N16 -tx1 /dev/urandom | tr -d ' \n'; }
-# A /30 of its own inside 198.51.100.0/24, which agent/turn.sh (that
-# /24, .1 and .2) and escape/docker.sh use: the longer prefix wins, so
-# the suites may run at the same time.
+# The /30 it wishes for inside 198.51.100.0/24, which escape/docker.sh
+# may use as a whole: the longer prefix wins; model_up takes another
+# /30 when a run (this suite's elsewhere, agent/turn.sh's) holds it.
 NM=spaced-sess-$$ HOSTIP=198.51.100.201 MODEL=198.51.100.202
 KEY=sk-spaced-$(rnd)
 TOKEN=spaced-sess-$(rnd | cut -c1-12)
@@ -38,7 +38,7 @@ trap session_gone EXIT
 at_finish session_gone
 
 # --- the model, on a documentation address in a namespace of ours --------
-model_up "$NM" "vs$$" "vn$$" "$HOSTIP" "$MODEL" 30 "$CMD" 1200
+model_up "$NM" "vs$$" "vn$$" "$HOSTIP" "$MODEL" "$CMD" 1200
 
 check "tools fill: opencode-ai from the npm registry" sc tools fill
 id=$(sc create -n session) || { not_ok "create with the default agent"; finish; }

@@ -309,9 +309,7 @@ exec_args(int argc, char *argv[], struct ctl_exec *cx)
 	argv += i;
 	if (argc < 1)
 		usage();
-	if (!space_id_valid(id))
-		failed("invalid_space_id", "an ID is 12 lowercase hex "
-		    "characters");
+	check_space_id(id);
 	strlcpy(cx->cx_id, id, sizeof(cx->cx_id));
 	if (argc > SPACE_EXEC_ARGC_MAX)
 		failed("invalid_argv", "too many arguments");
@@ -395,9 +393,7 @@ attach_main(int argc, char *argv[])
 
 	if (argc != 2)
 		usage();
-	if (!space_id_valid(argv[1]))
-		failed("invalid_space_id", "an ID is 12 lowercase hex "
-		    "characters");
+	check_space_id(argv[1]);
 	strlcpy(cx.cx_id, argv[1], sizeof(cx.cx_id));
 	cx.cx_tty = 1;
 	cx.cx_stdin = 1;

@@ -240,9 +240,7 @@ journal_args(struct journal_read *jr, int argc, char *argv[], int *follow,
 	}
 	if (*verify && *follow)
 		usage_why("--verify and -f do not go together");
-	if (!space_id_valid(argv[1]))
-		failed("invalid_space_id", "an ID is 12 lowercase hex "
-		    "characters");
+	check_space_id(argv[1]);
 	jr->jr_id = argv[1];
 }
 

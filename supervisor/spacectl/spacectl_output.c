@@ -23,7 +23,6 @@
 #include <sys/types.h>
 
 #include <errno.h>
-#include <limits.h>
 #include <poll.h>
 #include <jansson.h>
 #include <stdint.h>
@@ -103,29 +102,6 @@ failed(const char *code, const char *detail)
 	else
 		fprintf(stderr, "spacectl: %s\n", code);
 	exit(1);
-}
-
-/* A project folder that cannot be resolved: which, and why. */
-__dead void
-folder_failed(const char *dir)
-{
-	char	 why[PATH_MAX + 128];
-
-	snprintf(why, sizeof(why), "%s: %s", dir, strerror(errno));
-	failed("project_folder_missing", why);
-}
-
-/*
- * A space ID argument into dst, or the failure every command gives for
- * one that is not: checked here, so a bad id never reaches spaced.
- */
-void
-take_space_id(char *dst, size_t len, const char *id)
-{
-	if (!space_id_valid(id))
-		failed("invalid_space_id", "an ID is 12 lowercase hex "
-		    "characters");
-	strlcpy(dst, id, len);
 }
 
 /* The words for a code whose answer brought none. */

@@ -32,6 +32,7 @@ __dead void	 failed(const char *, const char *);
 __dead void	 request_failed(const char *, const char *);
 __dead void	 folder_failed(const char *);
 void		 take_space_id(char *, size_t, const char *);
+void		 check_space_id(const char *);
 void		 space_failed_json(const char *, const char *, int, json_t *);
 __dead void	 unreachable(const char *, int);
 void		 out_error(const char *);

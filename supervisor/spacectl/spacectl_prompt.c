@@ -205,6 +205,13 @@ turn_failed(struct prompt *t, json_t *error)
 	fprintf(stderr, "spacectl: %s: ", code);
 	out_outside(stderr, why, strlen(why), 0);
 	fputc('\n', stderr);
+	/* What to do, after the server's words, unless the window's said it. */
+	if (msg != hint && (status == 401 || status == 403))
+		fprintf(stderr, "spacectl: %s: spacectl grant %s GRANT_ID "
+		    "UPSTREAM HEADER < key\n", status == 403 ? "the window "
+		    "holds no grant for the model's address" : "the model "
+		    "refused the grant's key; give the right one",
+		    t->id);
 	exit(1);
 }
 

@@ -350,9 +350,7 @@ space_args(int argc, char *argv[], uint32_t type, struct ctl_space *cs)
 		usage();
 	if (takes_id) {
 		/* Checked here: a bad id never reaches spaced. */
-		if (!space_id_valid(argv[0]))
-			failed("invalid_space_id", "an ID is 12 lowercase hex "
-			    "characters");
+		check_space_id(argv[0]);
 		strlcpy(cs->cs_id, argv[0], sizeof(cs->cs_id));
 	}
 }

@@ -602,7 +602,11 @@ codein_exec_done(struct request *r, enum procid from, struct imsg *imsg)
 		fatalx("%s: bad done from %s", __func__, proc_title(from));
 	cs->exec_due = 0;
 	cs->exit = sd.sd_exit;
-	if (sd.sd_code[0] != '\0') {
+	/* No space of the caller's: an unknown ID's words, as elsewhere. */
+	if (strcmp(sd.sd_code, ERR_SPACE_NOT_FOUND) == 0) {
+		codein_record(r, ERR_SPACE_NOT_FOUND, "");
+		cs->exec_failed = 1;
+	} else if (sd.sd_code[0] != '\0') {
 		fmt_cut(why, sizeof(why), "%s: %s", sd.sd_code,
 		    sd.sd_message);
 		codein_record(r, ERR_CODE_TRANSFER_FAILED, why);

@@ -594,9 +594,11 @@ sv_rep(struct request *r, enum procid from, struct imsg *imsg)
 	}
 	if (sv->step == SV_TOKEN_READ) {
 		if (exec_failed(r)) {
-			sv_fail(r, sv->exec_code, "the token cannot be "
-			    "read: the space does not run (spacectl start "
-			    "starts it)");
+			/* No space of the caller's: an unknown ID's words. */
+			sv_fail(r, sv->exec_code, strcmp(sv->exec_code,
+			    ERR_SPACE_NOT_FOUND) == 0 ? "" : "the token "
+			    "cannot be read: the space does not run "
+			    "(spacectl start starts it)");
 			explicit_bzero(&jr, sizeof(jr));
 			return;
 		}
