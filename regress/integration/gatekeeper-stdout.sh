@@ -40,8 +40,8 @@ sh -c "$PIDEXEC" sh "$T/fifo.pid" ip netns exec "$NSG" unshare -m \
     >&3 2>"$T/fifo.err" &
 exec 3>&-
 
-waitfor 10 health $C || { not_ok "gatekeeper (pipe) starts" "$(cat "$T/gk.err")"; finish; }
-waitfor 10 health $CF || { not_ok "gatekeeper (fifo) starts" "$(cat "$T/fifo.err")"; finish; }
+waitfor 30 health $C || { not_ok "gatekeeper (pipe) starts" "$(cat "$T/gk.err")"; finish; }
+waitfor 30 health $CF || { not_ok "gatekeeper (fifo) starts" "$(cat "$T/fifo.err")"; finish; }
 ok "both gatekeepers start with a stalled stdout"
 for p in $C $CF; do
 	network $p allowlist upstream.test.example ||
