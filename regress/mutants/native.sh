@@ -89,7 +89,7 @@ mutant "no sweep of the groups at spaced-ns's start" worker-ns/ns_ops.c \
 mutant_expect "a crashed spaced-ns leaves no process"
 mutant "native: the exec helper outlives spaced-ns (no death signal, no end at EOF)" \
     worker-ns/ns_helper.c \
-    'if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 ||\n\t\t    getppid() != parent)\n\t\t\t_exit(1);\n\t\tns_close_others(sp[1] => if (getppid() != parent)\n\t\t\t_exit(1);\n\t\tns_close_others(sp[1] @@ (MSG_CTRUNC | MSG_TRUNC)))\n\t\t_exit(0); => (MSG_CTRUNC | MSG_TRUNC)))\n\t\tfor (;;)\n\t\t\tpause();'
+    'if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 ||\n\t\t    getppid() != parent)\n\t\t\t_exit(1);\n\t\tns_close_others(sp[1] => if (getppid() != parent)\n\t\t\t_exit(1);\n\t\tns_close_others(sp[1] @@ \tif (n <= 0)\n\t\t_exit(0); => \tif (n <= 0)\n\t\tfor (;;)\n\t\t\tpause();'
 mutant_expect "spaced's log took none of it"
 mutant "native: the gatekeeper's stderr left on spaced's log" $S \
     'dup2(out, STDOUT_FILENO) == -1 ||\n\t\t    dup2(errfd, STDERR_FILENO) == -1) => dup2(out, STDOUT_FILENO) == -1)' \
