@@ -245,7 +245,7 @@ fake 9204 eof 5000
 fake 9205 short
 fake 9206 garbage
 fake 9207 chunked
-waitfor 10 test -f "$T/fake9201.ready" -a -f "$T/fake9207.ready" ||
+waitfor 30 test -f "$T/fake9201.ready" -a -f "$T/fake9207.ready" ||
     not_ok "the stand-ins start" "$(cat "$T"/fake*.err)"
 # Order, not time: a -t 5 client started first still waits when a -t 2
 # one started after it gives up (with -t ignored, the first ends first).

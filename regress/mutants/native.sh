@@ -89,7 +89,7 @@ mutant "no sweep of the groups at spaced-ns's start" worker-ns/ns_ops.c \
 mutant_expect "a crashed spaced-ns leaves no process"
 mutant "native: the exec helper outlives spaced-ns (no death signal, no end at EOF)" \
     worker-ns/ns_helper.c \
-    'if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 ||\n\t\t    getppid() != parent)\n\t\t\t_exit(1);\n\t\tns_close_others(sp[1] => if (getppid() != parent)\n\t\t\t_exit(1);\n\t\tns_close_others(sp[1] @@ if (n <= 0)\n\t\t_exit(0); => if (n <= 0)\n\t\tfor (;;)\n\t\t\tpause();'
+    'if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1 ||\n\t\t    getppid() != parent)\n\t\t\t_exit(1);\n\t\tns_close_others(sp[1] => if (getppid() != parent)\n\t\t\t_exit(1);\n\t\tns_close_others(sp[1] @@ \tif (n <= 0)\n\t\t_exit(0); => \tif (n <= 0)\n\t\tfor (;;)\n\t\t\tpause();'
 mutant_expect "spaced's log took none of it"
 mutant "native: the gatekeeper's stderr left on spaced's log" $S \
     'dup2(out, STDOUT_FILENO) == -1 ||\n\t\t    dup2(errfd, STDERR_FILENO) == -1) => dup2(out, STDOUT_FILENO) == -1)' \
@@ -104,11 +104,4 @@ mutant "native: since's cursor skips what came since" worker-ns/ns_gklog.c \
 mutant_expect "make run ends well"
 mutant "native: make run's deps step requires docker.io again" GNUmakefile \
     '@sh tools/deps.sh -o => @sh tools/deps.sh' native/nodocker
-# A limit met is said at the command's end (a bare 137 otherwise).
-mutant_expect "and says so: out of memory"
-mutant "native: an exec's end says nothing of the memory limit met" \
-    worker-ns/ns_exec.c 'if (oom > x->oom) => if (0)'
-mutant_expect "and the end says so: its limit of 512 processes"
-mutant "native: an exec's end says nothing of the pids limit met" \
-    worker-ns/ns_exec.c 'else if (forks > x->forks) => else if (0)'
 mutants_end

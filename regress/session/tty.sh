@@ -44,11 +44,13 @@ check "stty size inside equals the pane (30 100)" seen '30 100'
 TM resize-window -t t -x 120 -y 40 2>/dev/null ||
     TM resize-pane -t t -x 120 -y 40
 # The size goes its own way (a call of the engine's), the keys theirs:
-# ask again until it arrived.
+# ask again until it arrived.  Short waits on purpose: an answer that
+# came before the size is not drawn again, so each round asks anew
+# (60 s in all).
 resized() {
-	for _r in 1 2 3 4 5 6 7 8 9 10; do
+	for _r in $(seq 30); do
 		keys "stty size" Enter
-		wait_for 2 sh -c "tmux -L '$TS' capture-pane -p -t t | grep -qx '40 120'" &&
+		wait_short 2 sh -c "tmux -L '$TS' capture-pane -p -t t | grep -qx '40 120'" &&
 		    return 0
 	done
 	return 1
@@ -124,7 +126,10 @@ pid=$(pgrep -f "exec $id -t -- sleep 601" | head -n 1)
 [ -n "$pid" ] && kill -KILL "$pid" && wait_for 20 gone "$pid"
 keys "stty -a > $T/stty.kill; echo saved-kill" Enter
 keys "stty sane" Enter
-wait_for 20 test -s "$T/stty.kill"
+# Short on purpose (not wait_for's floor): the raw terminal runs no
+# line, so this file never comes in a green run; the wait only gives a
+# terminal that was restored the time to write it.
+wait_short 20 test -s "$T/stty.kill"
 check_fails "SIGKILL: the terminal stays raw, and the check sees it (control)" \
     sh -c "test \"\$(sed 's/rows [0-9]*; columns [0-9]*;//' $T/stty.before)\" = \"\$(sed 's/rows [0-9]*; columns [0-9]*;//' $T/stty.kill)\""
 

@@ -55,7 +55,11 @@ cli()
 	ip netns exec "$NSG" python3 "$GK_DIR/client.py" "$@"
 }
 
-# waitfor SECONDS CMD...: poll until CMD succeeds; bounded.
+# waitfor SECONDS CMD...: poll until CMD succeeds; bounded, the seconds
+# as given (no floor, unlike ../lib.sh's wait_for): gatekeeper-tunnels.sh
+# waits under the gatekeeper's own timers (head and linger 10 s, connect
+# 15 s), where a longer wait would let a timer do what the check asks of
+# a close.  A start's wait is a hang guard: 30 s.
 waitfor()
 {
 	_end=$(($(date +%s) + $1)); shift
@@ -147,7 +151,7 @@ EOF
 	    $UPADDR "$T/up" "$T/certs"
 	bg dns nsx python3 "$GK_DIR/dns.py" 127.0.0.53 "$T/dns.log" \
 	    dnsonly.test.example=$UPADDR ${GK_DNS:-}
-	waitfor 10 test -f "$T/up/ready" -a -f "$T/dns.log.ready" ||
+	waitfor 30 test -f "$T/up/ready" -a -f "$T/dns.log.ready" ||
 	    { not_ok "the helpers start" "$(cat "$T"/*.err)"; finish; }
 }
 
@@ -163,7 +167,7 @@ start_gk()
 	    mount --bind "$t/sslcerts" /etc/ssl/certs || exit 99
 	    SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt \
 	    SSL_CERT_DIR=/etc/ssl/certs exec "$@"' sh "$T" "$GK_BIN" "$@"
-	waitfor 10 health "$_cport"
+	waitfor 30 health "$_cport"
 }
 
 health()
