@@ -129,6 +129,39 @@ space_agent_build(const struct agent_profile *ag, struct space_agent *sa)
 }
 
 /*
+ * Before the screen: the server answers its ready request, as create's
+ * readiness asks it (60 s at most), so that a server the relay starts
+ * again after it died is waited for, not failed to connect to.  curl
+ * takes the password on stdin from the shell's printf (a builtin): it
+ * is in no argv.
+ */
+static int
+attach_wait(const struct agent_profile *ag, char *buf, size_t size,
+    size_t *off)
+{
+	char	 line[512];
+	int	 n;
+
+	n = snprintf(line, sizeof(line), "i=0; until %s%s%s%s%s/usr/bin/curl "
+	    "--disable --noproxy '*' -s -m 3 -o /dev/null -w '%%{http_code}' %s -X %s "
+	    "'http://127.0.0.1:%u%s' | grep -qx %u; do [ $i = 0 ] && echo "
+	    "'spaced: waiting for the server of the agent' >&2; "
+	    "i=$((i+1)); [ $i -le 120 ] || { echo 'spaced: the server of "
+	    "the agent is not ready (spacectl show)' >&2; exit 69; }; "
+	    "sleep 0.5; done; ",
+	    ag->ag_auth_user[0] != '\0' ? "printf 'user = \"%s:%s\"\\n' '" : "",
+	    ag->ag_auth_user, ag->ag_auth_user[0] != '\0' ? "' \"$" : "",
+	    ag->ag_auth_user[0] != '\0' ? ag->ag_password_env : "",
+	    ag->ag_auth_user[0] != '\0' ? "\" | " : "",
+	    ag->ag_auth_user[0] != '\0' ? "-K -" : "",
+	    ag->ag_ready_method, (unsigned)ag->ag_port, ag->ag_ready_path,
+	    (unsigned)ag->ag_ready_status);
+	if (n < 0 || (size_t)n >= sizeof(line))
+		return -1;
+	return puts_(buf, size, off, line);
+}
+
+/*
  * The agent's own screen: a /bin/sh -c line that takes the password from
  * the token file into the profile's variable (never out of the space)
  * and execs the attach words, "%p" the port.  -1 when there is none.
@@ -149,7 +182,9 @@ space_agent_attach(const struct agent_profile *ag, char *buf, size_t size)
 	    puts_(buf, size, &off, "=\"$(/bin/cat " SPACE_TOKEN_FILE ")\"; "
 	    "export ") == -1 ||
 	    puts_(buf, size, &off, ag->ag_password_env) == -1 ||
-	    puts_(buf, size, &off, "; exec") == -1)
+	    puts_(buf, size, &off, "; ") == -1 ||
+	    attach_wait(ag, buf, size, &off) == -1 ||
+	    puts_(buf, size, &off, "exec") == -1)
 		return -1;
 	for (i = 0; i < ag->ag_nattach; i++)
 		if (puts_(buf, size, &off, " ") == -1 ||

@@ -1,21 +1,23 @@
 #!/bin/sh
 # Mutation check of a person's session (issue 23): each mutant removes
-# one protection of exec -t and regress/session/tty.sh (the real engine,
-# under tmux) must go red.  Built in a copy of the tree under a temp
+# one protection of exec -t or attach, and regress/session/tty.sh (or
+# session/agent.sh; the real engine, under tmux) must go red.  Built in a copy of the tree under a temp
 # dir; the tree itself is never modified.  About a minute and a half a
 # mutant.  Usage: sh regress/mutants/session.sh [label-substring]
 . "$(dirname "$0")/lib.sh"
 
 # mutant <label> <file> <"old" => "new"[ @@ "old" => "new"...]>
+# [suite], session/tty by default
 mutant() {
 	mutant_apply "$1" "$2" "$3" || return 0
-	mutant_build "$1" binaries
-	SPACED_BUILD="$tmp/src/build" sh "$tmp/src/regress/session/tty.sh" \
+	mutant_build_quick "$1" "$2"
+	SPACED_BUILD="$tmp/src/build" sh "$tmp/src/regress/${4:-session/tty}.sh" \
 	    >"$tmp/run.log" 2>&1
 	mutant_judge "$1" $? '^not ok'
 }
 
 mutant "$MUTANT_CONTROL" GNUmakefile ""
+mutant "$MUTANT_CONTROL" GNUmakefile "" session/agent
 
 mutant_expect "another client's exec"
 mutant "spaced passes on a resize for another client's exec" \
@@ -33,5 +35,15 @@ mutant_expect "and it is gone"
 mutant "Ctrl-C signals spacectl, not the command inside" \
     supervisor/spacectl/spacectl_tty.c \
     "cfmakeraw(&raw); => cfmakeraw(&raw);\n\traw.c_lflag |= ISIG;"
+
+mutant_expect "the host's prompt is at the start of the next line"
+mutant "a failure of exec -t is printed while the terminal is raw" \
+    supervisor/spacectl/spacectl_exec.c \
+    "tty_stop();\n\tif (xc->xc_fail[0] => if (xc->xc_fail[0]"
+mutant_expect "attach as the server starts again: the screen is drawn"
+mutant "attach does not wait for a server being started again" \
+    common/proto/space_agent.c \
+    "attach_wait(ag, buf, size, &off) == -1 || => (0 && attach_wait(ag, buf, size, &off) == -1) ||" \
+    session/agent
 
 mutants_end

@@ -91,6 +91,19 @@ keys C-c
 # The TUI may leave the cursor on the line of the command that started
 # it: the host's prompt ends the last line.
 check "and leaving again" at '.*host\$'
+# Attach while the server is being started again (killed; the relay
+# starts it anew): the screen waits for it to answer.  It failed at
+# once with OpenCode's "Unable to connect".
+sc exec "$id" -n -- sh -c 'for d in /proc/[0-9]*; do
+    case "$(tr "\0" " " <$d/cmdline 2>/dev/null)" in
+    "opencode serve "*) kill -KILL "${d#/proc/}" ;; esac; done'
+keys "clear" Enter
+keys "$SC attach $id" Enter
+check "attach as the server starts again: the screen is drawn" seen "Build" 120
+check "  it never said it could not connect" sh -c \
+    "! tmux -L '$TS' capture-pane -p -t a | grep -q 'Unable to connect'"
+keys C-c
+check "  and leaving it" at '.*host\$'
 [ "$fail" -eq 0 ] || screen | sed 's/^/# /'
 
 # --- prompt and sessions, from the host -------------------------------------
