@@ -8,6 +8,8 @@
 set -eu
 build=$1
 ctl="$build/bin/spacectl"
+# The first use runs from another folder: there only a full path works.
+ctl_abs=$(cd "$build/bin" && pwd)/spacectl
 log=$build/spaced.log
 
 # The fresh-machine test (regress/fresh/) stops here, in a chroot where
@@ -94,11 +96,12 @@ cat <<EOT
   one command:           $ctl exec $id -- git --version
   let it reach a name:   $ctl network $id allowlist registry.npmjs.org
   what it tried:         $ctl journal $id
-  a model key (stdin):   $ctl grant $id model https://api.example.com/v1 authorization < key
+  a model key (stdin):   printf 'Bearer %s\\n' "\$KEY" |
+                         $ctl grant $id model https://api.openai.com authorization
   stop, start, remove:   $ctl stop|start|remove $id
   every space:           $ctl list
   stop spaced:           kill \$(cat $build/spaced.pid)
 
 The whole first use, from any project folder (create prints the ID):
-  id=\$($ctl create --code .) && $ctl attach \$id
+  id=\$($ctl_abs create --code .) && $ctl_abs attach \$id
 EOT

@@ -134,7 +134,9 @@ check "the token back, it reads again (control)" sh -c "[ \"\$('$tree/bin/spacec
 
 # --- stop and start keep the token; start waits, within its bound ---------
 check "stop" sc stop $id
-check "start waits for the server again" sc start $id
+check "start waits for the server again" sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' start $id >'$T/start.out'"
+# It waited for the server: it says so, as show does (it printed '-').
+check "... and prints it ready, as show does" grep -Eqx 'ready: +yes' "$T/start.out"
 check "the token stayed" sh -c "[ \"\$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' token $id)\" = '$tok' ]"
 check "and the server answers with it" sc server $id GET /
 mode $id hang

@@ -42,6 +42,11 @@ check "a good id gets as far as the socket (positive control)" sh -c \
 check "-j: a local refusal is an error object on stdout, exit 1" sh -c \
     "'$tree/bin/spacectl' -j $nosock show nope >'$tree/e.json' 2>/dev/null; [ \$? -eq 1 ] &&
      jq -e '.error == \"invalid_space_id\" and .details.uncertain == false and .details.rollbackFailures == []' '$tree/e.json' >/dev/null"
+# (exec's own refusal was text on stderr under -j; jq -e takes no input
+# for a success, hence the file)
+check "  exec's too" sh -c \
+    "'$tree/bin/spacectl' -j $nosock exec 0123456789ab -T x -- true >'$tree/x.json' 2>/dev/null
+     [ -s '$tree/x.json' ] && jq -e '.error == \"invalid_timeout\"' '$tree/x.json' >/dev/null"
 for bad in 5m 6291455 2t 1025g 99999999999999999999999 18446744073709551616k \
     12x 1.5g -1 +4g " 4g" 4gb 4g4 ""; do
 	check "spacectl refuses the memory \"$bad\"" sh -c \
@@ -79,6 +84,10 @@ check "an unknown option after an ID names the command, not the ID" sh -c \
     "[ $rc = 64 ] && grep -q '^prompt: invalid option' '$tree/u.err' && ! grep -q '^0123456789ab' '$tree/u.err'"
 sctl $nosock exec 0123456789ab -x >"$tree/u.out" 2>"$tree/u.err"; rc=$?
 check "... exec's too" sh -c "[ $rc = 64 ] && grep -q '^exec: invalid option' '$tree/u.err'"
+# review took an unknown option for its folder (project_folder_missing, 1).
+sctl $nosock review 0123456789ab -x >"$tree/u.out" 2>"$tree/u.err"; rc=$?
+check "review ID -x: 64, review's usage, as apply's" sh -c \
+    "[ $rc = 64 ] && grep -q '^usage: spacectl \[-j\] review ' '$tree/u.err' && [ ! -s '$tree/u.out' ]"
 sctl $nosock nosuchcommand >"$tree/u.out" 2>"$tree/u.err"; rc=$?
 check "an unknown command: exit 64, the list on stderr" sh -c \
     "[ $rc = 64 ] && grep -q '^commands: ' '$tree/u.err' && [ ! -s '$tree/u.out' ]"
@@ -112,6 +121,10 @@ check "help events: its own usage, not review's and apply's" sh -c \
      ! grep -Eq 'review|apply' '$tree/he.out'"
 check "help server: the arguments of server" sh -c \
     "'$tree/bin/spacectl' help server | grep -q '^usage: spacectl \[-j\] server ID'"
+check "help limits: what arrives incomplete, as spacectl(8) says" sh -c \
+    "'$tree/bin/spacectl' help limits | grep -q '^limits: what of DIR arrives incomplete'"
+check "help verbose: spaced's own level (it said its workers' too)" sh -c \
+    "'$tree/bin/spacectl' help verbose | grep -q \"^verbose: set spaced's own log level\""
 sctl help nosuchcommand >"$tree/hn.out" 2>"$tree/hn.err"; rc=$?
 check "help of an unknown command: 64, said on stderr" sh -c \
     "[ $rc = 64 ] && grep -q 'no command nosuchcommand' '$tree/hn.err' && [ ! -s '$tree/hn.out' ]"
@@ -180,6 +193,16 @@ for c in 'create' 'show 0123456789ab' 'verify 0123456789ab' 'stop 0123456789ab' 
 done"
 check "... and with -j, an error object" sh -c \
     "setpriv --reuid=65534 --regid=65534 --clear-groups '$tree/bin/spacectl' -j $sock list | jq -e '.error == \"permission_denied\"' >/dev/null"
+check "... and the admin commands' too (privileges, probe, ping, verbose)" sh -c "
+for c in privileges 'probe docker execve' 'ping git' 'verbose 1'; do
+	setpriv --reuid=65534 --regid=65534 --clear-groups '$tree/bin/spacectl' -j $sock \$c >'$tree/a.json' 2>/dev/null
+	[ -s '$tree/a.json' ] && jq -e '.error == \"permission_denied\"' '$tree/a.json' >/dev/null || exit 1
+done"
+check "  without -j the refusal is said alone (privileges printed its table's head)" sh -c \
+    "setpriv --reuid=65534 --regid=65534 --clear-groups '$tree/bin/spacectl' $sock privileges >'$tree/pv.out' 2>'$tree/pv.err'
+     [ \$? = 1 ] && [ ! -s '$tree/pv.out' ] && grep -q '^spacectl: permission_denied' '$tree/pv.err'"
+check "  privileges as root: the table (control)" sh -c \
+    "'$tree/bin/spacectl' -j $sock privileges | jq -e '.processes | length > 1' >/dev/null"
 check "the same user in group $dgroup ($dgid) passes (positive control)" \
     asdocker "$tree/bin/spacectl" $sock list
 check "the group may also be the primary one" sh -c \

@@ -250,6 +250,12 @@ check "tools -j: the old volume lists the space that mounts it" ok_and \
     ".volumes[] | select(.name == \"$old2\") | .spaces == [\"$sid\"] and (.current | not) and .state == \"empty\""
 ctl tools >"$work/text" 2>&1
 check "tools: the text lists both" sh -c "grep -q '$old2 .* $sid' '$work/text' && grep -q '$V .*filled.*(current)' '$work/text'"
+# A name of a 32-character install id is 64 bytes: past a fixed 60, the
+# keys stood right of KEY.
+check "tools: each key under KEY (the names' column as wide as the widest)" \
+    awk '/^VOLUME / { c = index($0, "KEY"); next }
+	c && $2 ~ /^[0-9a-f]+$/ && length($2) == 16 { n++; if (index($0, " " $2 " ") + 1 != c) bad = 1 }
+	END { exit !(c && n && !bad) }' "$work/text"
 check "no one-shot left after all of it" [ "$(docker ps -aq --filter label=spaced.space.role=tools-check --filter label=spaced.space.owner=$owner | wc -l)" -eq 0 ]
 docker rm -f "$holder" >/dev/null; holder=
 docker volume rm "$old2" >/dev/null

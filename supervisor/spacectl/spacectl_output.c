@@ -86,7 +86,7 @@ event_failed(const char *code, const char *message)
 	exit(1);
 }
 
-/* spacectl itself failed (or spaced broke the protocol): the text. */
+/* spacectl itself failed (or spaced broke the protocol): as -j says. */
 __dead void
 failed(const char *code, const char *detail)
 {
@@ -97,6 +97,9 @@ failed(const char *code, const char *detail)
 	if (env->sc_cmd != NULL && env->sc_cmd->cc_fail == FAIL_SPACE &&
 	    env->sc_json)
 		space_failed_json(code, detail, 0, NULL);
+	else if (env->sc_cmd != NULL && env->sc_cmd->cc_fail == FAIL_JSON &&
+	    env->sc_json)
+		request_failed(code, detail != NULL ? detail : "");
 	else if (detail != NULL)
 		fprintf(stderr, "spacectl: %s: %s\n", code, detail);
 	else

@@ -49,6 +49,7 @@ struct proc_call {
 	json_t			*pc_rows;	/* -j */
 	char			 pc_code[CTL_CODE_MAX];	/* a failure's */
 	int			 pc_bad;
+	int			 pc_headed;	/* a table's head, at its first row */
 	/* stream-test */
 	struct ctl_stream_test	 pc_test;
 	struct stream_rx	 pc_sink;
@@ -103,6 +104,8 @@ status_data(struct ctl_req *cr, struct imsg *imsg)
 
 	if (imsg_get_data(imsg, &cp, sizeof(cp)) == -1)
 		failed("bad_answer", "unexpected data");
+	if (!pc->pc_headed++)
+		out_status_head();
 	out_status(&cp, pc->pc_rows);
 }
 
@@ -115,7 +118,6 @@ status_main(int argc, char *argv[])
 	proc_init(&pc, argc, 0, IMSG_CTL_STATUS, NULL, 0);
 	pc.pc_req.cr_data = status_data;
 	ctl_send(&pc.pc_req, connect_socket(env->sc_socket));
-	out_status_head();
 	ctl_wait(&pc.pc_req);
 	out_processes(pc.pc_rows);
 	return proc_done(&pc);
@@ -129,6 +131,9 @@ privileges_data(struct ctl_req *cr, struct imsg *imsg)
 
 	if (imsg_get_data(imsg, &cv, sizeof(cv)) == -1)
 		failed("bad_answer", "unexpected data");
+	/* Not before: a refusal prints no table (it printed its head). */
+	if (!pc->pc_headed++)
+		out_privileges_head();
 	out_privileges(&cv, pc->pc_rows);
 }
 
@@ -141,7 +146,6 @@ privileges_main(int argc, char *argv[])
 	proc_init(&pc, argc, 0, IMSG_CTL_PRIVILEGES, NULL, 0);
 	pc.pc_req.cr_data = privileges_data;
 	ctl_send(&pc.pc_req, connect_socket(env->sc_socket));
-	out_privileges_head();
 	ctl_wait(&pc.pc_req);
 	out_processes(pc.pc_rows);
 	return proc_done(&pc);

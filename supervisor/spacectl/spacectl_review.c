@@ -229,6 +229,8 @@ review_main(int argc, char *argv[])
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-p") == 0)
 			rv.rv_flags |= REVIEW_F_PATCH;
+		else if (argv[i][0] == '-')
+			usage();	/* as apply: no folder "-x" */
 		else if (id == NULL)
 			id = argv[i];
 		else if (dir == NULL)

@@ -76,12 +76,17 @@ tools_volumes_text(json_t *vols)
 {
 	json_t	*v, *s;
 	size_t	 i, j;
+	int	 w = (int)strlen("VOLUME");
 
-	printf("%-60s %-16s %-8s %-6s %s\n", "VOLUME", "KEY", "STATE", "PLACE",
-	    "SPACES");
+	/* A name holds the install id (up to 64): the widest one sets it. */
+	json_array_foreach(vols, i, v)
+		if ((int)strlen(jstr(v, "name")) > w)
+			w = (int)strlen(jstr(v, "name"));
+	printf("%-*s %-16s %-8s %-6s %s\n", w, "VOLUME", "KEY", "STATE",
+	    "PLACE", "SPACES");
 	json_array_foreach(vols, i, v) {
-		printf("%-60s %-16s %-8s %-6s", jstr(v, "name"), jstr(v, "key"),
-		    jstr(v, "state"), jstr(v, "place"));
+		printf("%-*s %-16s %-8s %-6s", w, jstr(v, "name"),
+		    jstr(v, "key"), jstr(v, "state"), jstr(v, "place"));
 		json_array_foreach(json_object_get(v, "spaces"), j, s)
 			printf("%s%s", j == 0 ? " " : ",",
 			    json_string_value(s));

@@ -21,6 +21,7 @@
 
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -99,6 +100,16 @@ static const char *
 check_path(const char *v)
 {
 	return v[0] == '/' ? NULL : "path must be absolute";
+}
+
+/* A unix socket: -n refuses what the bind or connect at start would. */
+static const char *
+check_socket(const char *v)
+{
+	if (v[0] != '/')
+		return "path must be absolute";
+	return strlen(v) >= sizeof(((struct sockaddr_un *)0)->sun_path) ?
+	    "longer than a unix socket's path holds (107 bytes)" : NULL;
 }
 
 static const char *
@@ -404,8 +415,8 @@ static const struct {
 } config_keywords[] = {
 #define KW(k, f, c, l)	{ k, offsetof(struct spaced_conf, f), \
 			    sizeof(((struct spaced_conf *)0)->f), c, l }
-	KW("socket",		sc_socket,		check_path, 0),
-	KW("docker socket",	sc_docker_socket,	check_path, 0),
+	KW("socket",		sc_socket,		check_socket, 0),
+	KW("docker socket",	sc_docker_socket,	check_socket, 0),
 	KW("docker group",	sc_docker_group,	check_group, 0),
 	KW("state directory",	sc_state,		check_path, 0),
 	KW("journal store",	sc_store,		check_path, 0),

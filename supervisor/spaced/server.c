@@ -223,6 +223,19 @@ move_send(struct request *r, uint32_t type)
 	return place_send(r, type, &mq, sizeof(mq)) == NULL ? 0 : -1;
 }
 
+/* create and start waited for the server: it is ready (list's record). */
+static void
+ready_report(struct request *r)
+{
+	struct sv_state		*sv = SV(r);
+	struct ctl_ready	 cy;
+
+	memset(&cy, 0, sizeof(cy));
+	strlcpy(cy.cy_id, sv->info.si_id, sizeof(cy.cy_id));
+	cy.cy_ready = CTL_READY_YES;
+	request_data(r, &cy, sizeof(cy));
+}
+
 /* The space is up and its server answers: the record, then END. */
 static void
 succeed(struct request *r)
@@ -245,8 +258,13 @@ succeed(struct request *r)
 		    r->r_uid, sv->have_info ? sv->info.si_id : sv->id,
 		    sv->have_info && sv->info.si_place[0] != '\0' ?
 		    sv->info.si_place : "docker");
-	if (sv->have_info)
+	if (sv->have_info) {
 		request_data(r, &sv->info, sizeof(sv->info));
+		/* The wait just asked the server: ready, as show says it. */
+		if (!sv->none && (sv->op == SV_OP_CREATE ||
+		    sv->op == SV_OP_START))
+			ready_report(r);
+	}
 	request_end(r);
 }
 

@@ -15,6 +15,7 @@
  */
 
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -323,6 +324,13 @@ Test(config, bad_lines_name_the_line)
 	cr_assert_str_eq(err, "line 1: unknown setting \"t ab?[2J\"");
 	cr_assert_eq(parse("socket\n", &c, err, sizeof(err)), -1);
 	cr_assert_str_eq(err, "line 1: unknown setting \"socket\"");
+	/* A socket path no sun_path holds: -n passed it, the start failed. */
+	snprintf(line, sizeof(line), "docker socket /%0107d\n", 0);
+	cr_assert_eq(parse(line, &c, err, sizeof(err)), -1);
+	cr_assert_str_eq(err, "line 1: docker socket: longer than a unix "
+	    "socket's path holds (107 bytes)");
+	snprintf(line, sizeof(line), "socket /%0106d\n", 0);
+	cr_assert_eq(parse(line, &c, err, sizeof(err)), 0, "%s", err);
 	memset(line, 'x', sizeof(line) - 1);
 	line[sizeof(line) - 1] = '\0';
 	cr_assert_eq(parse(line, &c, err, sizeof(err)), -1);
