@@ -62,12 +62,6 @@ const char *const harden_space_ca_env[] = {
 	NULL
 };
 
-/* Parts of names that no variable of a space may carry. */
-static const char *const secret_words[] = {
-	"TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "AUTH", "CREDENTIAL",
-	"PRIVATE", "COOKIE", "SESSION", NULL
-};
-
 void
 harden_params_init(struct harden_params *p)
 {
@@ -100,20 +94,11 @@ harden_user(char *buf, size_t len, uint32_t uid)
 	return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
+/* The rule is the profile's (common/proto/agent.c), for any variable. */
 int
 harden_env_secret(const char *entry)
 {
-	char	 name[HARDEN_ARG_MAX];
-	size_t	 i, j;
-
-	for (i = 0; entry[i] != '\0' && entry[i] != '=' &&
-	    i < sizeof(name) - 1; i++)
-		name[i] = toupper((unsigned char)entry[i]);
-	name[i] = '\0';
-	for (j = 0; secret_words[j] != NULL; j++)
-		if (strstr(name, secret_words[j]) != NULL)
-			return 1;
-	return 0;
+	return agent_env_secret(entry);
 }
 
 /* A NULL-terminated argv of 1..HARDEN_ARGV_MAX printable entries. */

@@ -22,6 +22,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "agent.h"
 #include "imsg.h"
@@ -161,6 +162,28 @@ int
 agent_word_valid(const char *s)
 {
 	return all_of(s, AGENT_WORD_MAX, UPPER LOWER DIGIT "-._/:=@%+,");
+}
+
+/* Parts of names that no variable of a space may carry: a secret's. */
+static const char *const agent_secret_words[] = {
+	"TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "AUTH", "CREDENTIAL",
+	"PRIVATE", "COOKIE", "SESSION", NULL
+};
+
+/* NAME of NAME=value holds one of them, in any case. */
+int
+agent_env_secret(const char *entry)
+{
+	size_t	 i, j, w, n = strcspn(entry, "=");
+
+	for (i = 0; i < n; i++)
+		for (j = 0; agent_secret_words[j] != NULL; j++) {
+			w = strlen(agent_secret_words[j]);
+			if (w <= n - i && strncasecmp(entry + i,
+			    agent_secret_words[j], w) == 0)
+				return 1;
+		}
+	return 0;
 }
 
 int
@@ -452,6 +475,9 @@ agent_profile_check(const struct agent_profile *ag)
 		if (n == strlen(ag->ag_password_env) &&
 		    strncmp(ag->ag_env[i], ag->ag_password_env, n) == 0)
 			return "the password variable is set from the token";
+		/* spaced -n says what every create's checker would. */
+		if (agent_env_secret(ag->ag_env[i]))
+			return "a variable's name looks like a secret";
 	}
 	return NULL;
 }

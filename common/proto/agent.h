@@ -142,6 +142,7 @@ int	 agent_field_valid(const char *);	/* [A-Za-z0-9_.-]+ */
 int	 agent_revision_valid(const char *);
 /* "NAME=value": a variable name, then a word (agent_word_valid). */
 int	 agent_env_entry_valid(const char *);
+int	 agent_env_secret(const char *);
 /* Printable ASCII with exactly one "%u" and no other "%". */
 int	 agent_template_valid(const char *);
 

@@ -190,6 +190,25 @@ Test(agent_conf, password_variable_never_set_by_the_host)
 	    "default agent acme\n", &c, err, sizeof(err)), -1);
 }
 
+/*
+ * A variable whose name looks like a secret: every create's checker
+ * refuses the space, so spaced -n (and a reload) refuse the file.
+ */
+Test(agent_conf, secret_looking_variable_refused)
+{
+	struct spaced_conf	 c;
+	char			 err[128];
+
+	cr_assert_eq(parse(FULL("acme") "agent acme env ACME_API_KEY=x\n"
+	    "default agent acme\n", &c, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "looks like a secret") != NULL, "%s", err);
+	cr_assert_eq(parse(FULL("acme") "agent acme env ACME_SESSION_DIR=x\n"
+	    "default agent acme\n", &c, err, sizeof(err)), -1);
+	/* Control: a name of no secret's word is taken. */
+	cr_assert_eq(parse(FULL("acme") "agent acme env ACME_AUTOUPDATE=0\n"
+	    "default agent acme\n", &c, err, sizeof(err)), 0, "%s", err);
+}
+
 Test(agent_conf, packed_and_revision_and_ca)
 {
 	struct spaced_conf	 c;
