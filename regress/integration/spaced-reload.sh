@@ -89,6 +89,9 @@ if sc privileges 2>/dev/null | awk '$1 == "spaced"' | grep -q 'ABI'; then
 	wait_for 10 grep -q 'reload: .*Permission denied.*stays' "$sd/log"
 	check "a file renamed over the config is refused (Landlock), and said" \
 	    grep -q 'reload: .*Permission denied.*stays' "$sd/log"
+	# It said only "Permission denied": what to do is spaced.conf(5)'s.
+	check "  and what to do (edit it in place)" \
+	    grep -q 'reload: .*Permission denied.*stays (a file renamed over it is read at the next start: edit it in place)' "$sd/log"
 else
 	skip "no Landlock for spaced on this kernel"
 fi

@@ -122,9 +122,13 @@ config_reload_signal(void)
 		log_warn("reload");
 		return;
 	}
+	errno = 0;
 	if (config_load(reload_file, reload_explicit, next, err,
 	    sizeof(err)) == -1) {
-		log_warnx("reload: %s: the configuration in force stays", err);
+		/* Landlock holds the inode spaced started with. */
+		log_warnx("reload: %s: the configuration in force stays%s",
+		    err, errno == EACCES ? " (a file renamed over it is read "
+		    "at the next start: edit it in place)" : "");
 		events_emit("reload-failed", (uid_t)-1, NULL, err);
 		snprintf(reload_state, sizeof(reload_state),
 		    "config: reload failed %.8s UTC, see log", at);
