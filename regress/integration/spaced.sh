@@ -246,7 +246,9 @@ check "a killed spaced takes its workers with it" wait_for 5 gone
 # --- a plain user's own spaced ------------------------------------------
 pu=$tree/user
 mkdir -p "$pu" && chown 65534:65534 "$pu"
-check "a plain user's spaced starts without a uid change" \
+# With the default agent, as a newcomer's: its creates ensure the tools
+# first, whose refusals came without words.
+SPACED_AGENT_CONF="" check "a plain user's spaced starts without a uid change" \
     start_spaced "$pu" setpriv --reuid=65534 --regid=65534 --clear-groups
 asuser() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 asuser "$tree/bin/spacectl" -s "$pu/run/spaced.sock" -j privileges \
@@ -256,6 +258,14 @@ for p in spaced spaced-docker spaced-git spaced-journal; do
 r=[x for x in d['processes'] if x['name']=='$p'][0]
 sys.exit(not (r['seccomp']==2 and r['noNewPrivs']==1 and r['uid'].split()[0]=='65534'))"
 done
+# The native place is root's: a plain user's -p native said
+# "spaced-docker is not running".
+check_refusal "user mode: create -p native is refused, naming root's native place" 1 \
+    '^spacectl: worker_unavailable: .*spaced-ns, the native place, runs only when spaced runs as root' \
+    asuser "$tree/bin/spacectl" -s "$pu/run/spaced.sock" create -p native
+check_refusal "user mode: a create the engine's socket refuses says why" 1 \
+    '^spacectl: docker_unreachable: spaced cannot connect to the Docker socket' \
+    asuser "$tree/bin/spacectl" -s "$pu/run/spaced.sock" create
 check "user mode: its owner may read privileges, root too" sh -c \
     "'$tree/bin/spacectl' -s '$pu/run/spaced.sock' privileges >/dev/null"
 check_refusal "user mode: a third uid may not (permission_denied)" 1 \

@@ -117,8 +117,14 @@ static const struct {
 	{ ERR_BAD_REQUEST, "spaced refused the request as malformed" },
 	{ ERR_TIMEOUT, "the place did not finish in time; see spacectl "
 	    "list" },
-	{ ERR_WORKER_UNAVAILABLE, "spaced-docker is not running" },
+	/* It said spaced-docker for -p native too, where spaced-ns was. */
+	{ ERR_WORKER_UNAVAILABLE, "the place's worker is not running "
+	    "(spaced-ns, the native place, runs only when spaced runs as "
+	    "root)" },
 	{ ERR_BUSY, "too many requests in flight" },
+	/* create said the code alone. */
+	{ ERR_DOCKER_UNREACHABLE, "spaced cannot connect to the Docker "
+	    "socket" },
 	/* An unknown ID and another owner's space, in the same words. */
 	{ ERR_SPACE_NOT_FOUND, "no such space of yours" },
 	{ ERR_SPACE_NOT_RUNNING, "the space is stopped (spacectl start "
