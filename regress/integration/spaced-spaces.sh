@@ -13,6 +13,8 @@ make_tree
 trap 'stop_spaced; [ -n "${engine_pid:-}" ] && kill "$engine_pid"; rm -rf "$tree"' EXIT
 sd=$tree/s1
 sctl() { "$tree/bin/spacectl" "$@"; }
+# jq -e exits 0 on no input at all (jq 1.6): a -j check slurps and
+# tests the last document (jq -es '.[-1] | ...'), so silence fails it.
 
 # --- spacectl refuses locally: nothing reaches a socket ----------------
 nosock="-s $tree/nonexistent.sock"
@@ -192,7 +194,7 @@ for c in 'create' 'show 0123456789ab' 'verify 0123456789ab' 'stop 0123456789ab' 
 	setpriv --reuid=65534 --regid=65534 --clear-groups '$tree/bin/spacectl' $sock \$c 2>&1 | grep -q permission_denied || exit 1
 done"
 check "... and with -j, an error object" sh -c \
-    "setpriv --reuid=65534 --regid=65534 --clear-groups '$tree/bin/spacectl' -j $sock list | jq -e '.error == \"permission_denied\"' >/dev/null"
+    "setpriv --reuid=65534 --regid=65534 --clear-groups '$tree/bin/spacectl' -j $sock list | jq -es '.[-1] | .error == \"permission_denied\"' >/dev/null"
 check "... and the admin commands' too (privileges, probe, ping, verbose)" sh -c "
 for c in privileges 'probe docker execve' 'ping git' 'verbose 1'; do
 	setpriv --reuid=65534 --regid=65534 --clear-groups '$tree/bin/spacectl' -j $sock \$c >'$tree/a.json' 2>/dev/null
@@ -202,7 +204,7 @@ check "  without -j the refusal is said alone (privileges printed its table's he
     "setpriv --reuid=65534 --regid=65534 --clear-groups '$tree/bin/spacectl' $sock privileges >'$tree/pv.out' 2>'$tree/pv.err'
      [ \$? = 1 ] && [ ! -s '$tree/pv.out' ] && grep -q '^spacectl: permission_denied' '$tree/pv.err'"
 check "  privileges as root: the table (control)" sh -c \
-    "'$tree/bin/spacectl' -j $sock privileges | jq -e '.processes | length > 1' >/dev/null"
+    "'$tree/bin/spacectl' -j $sock privileges | jq -es '.[-1] | .processes | length > 1' >/dev/null"
 check "the same user in group $dgroup ($dgid) passes (positive control)" \
     asdocker "$tree/bin/spacectl" $sock list
 check "the group may also be the primary one" sh -c \
@@ -210,11 +212,11 @@ check "the group may also be the primary one" sh -c \
 
 # --- the owner is the caller's -------------------------------------------
 check "root's request carries owner $iid:0" sh -c \
-    "'$tree/bin/spacectl' -j $sock create -n owner | jq -e '.name == \"$iid:0\"' >/dev/null"
+    "'$tree/bin/spacectl' -j $sock create -n owner | jq -es '.[-1] | .name == \"$iid:0\"' >/dev/null"
 check "a docker-group user's request carries its own uid, $iid:65534" sh -c \
-    "setpriv --reuid=65534 --regid=65534 --groups=$dgid '$tree/bin/spacectl' -j $sock create -n owner | jq -e '.name == \"$iid:65534\"' >/dev/null"
+    "setpriv --reuid=65534 --regid=65534 --groups=$dgid '$tree/bin/spacectl' -j $sock create -n owner | jq -es '.[-1] | .name == \"$iid:65534\"' >/dev/null"
 check "... and the runtime owner and key are the installation's" sh -c \
-    "setpriv --reuid=65534 --regid=65534 --groups=$dgid '$tree/bin/spacectl' -j $sock list | jq -e '.[0].name == \"$iid:65534\" and .[0].project == \"$key\" and .[1].name == \"$iid:0\"' >/dev/null"
+    "setpriv --reuid=65534 --regid=65534 --groups=$dgid '$tree/bin/spacectl' -j $sock list | jq -es '.[-1] | .[0].name == \"$iid:65534\" and .[0].project == \"$key\" and .[1].name == \"$iid:0\"' >/dev/null"
 check "the images are the defaults" \
     grep -q "images spaced-space:latest spaced-gatekeeper:latest socket yes" "$sd/log"
 
@@ -230,7 +232,7 @@ EOW
 check "list prints the aligned table and the orphans" \
     diff -u "$tree/list.want" "$tree/list.txt"
 check "list -j: every field, missing and orphans, no memory" sh -c \
-    "'$tree/bin/spacectl' -j $sock list | jq -e 'length == 2 and
+    "'$tree/bin/spacectl' -j $sock list | jq -es '.[-1] | length == 2 and
      (.[0] | keys) == [\"created\",\"damaged\",\"gatekeeper\",\"id\",\"missing\",\"name\",\"orphans\",\"place\",\"project\",\"state\"] and
      .[1].damaged == true and .[1].missing == [\"network\",\"gatekeeper_stopped\"] and
      .[1].orphans == [{\"kind\":\"volume\",\"name\":\"spaced-space-ba9876543210-work\"},{\"kind\":\"container\",\"name\":\"spaced-space-ba9876543210-gatekeeper\"}] and
@@ -238,7 +240,7 @@ check "list -j: every field, missing and orphans, no memory" sh -c \
 check "create prints the new id alone" sh -c \
     "[ \"\$('$tree/bin/spacectl' $sock create -n good)\" = 0123456789ab ]"
 check "create -j -n -m: the object with its memory" sh -c \
-    "'$tree/bin/spacectl' $sock create -j -n 'my space' -m 512m | jq -e '.id == \"0123456789ab\" and .name == \"my space\" and .memory == 536870912' >/dev/null"
+    "'$tree/bin/spacectl' $sock create -j -n 'my space' -m 512m | jq -es '.[-1] | .id == \"0123456789ab\" and .name == \"my space\" and .memory == 536870912' >/dev/null"
 check "the memory reached the place in bytes" \
     grep -q 'name "my space" memory 536870912' "$sd/log"
 check "create without -m leaves the memory to the place (0)" \
@@ -259,18 +261,18 @@ place:       docker
 EOW
 check "show prints one field a line" diff -u "$tree/show.want" "$tree/show.txt"
 check "show -j has the memory" sh -c \
-    "'$tree/bin/spacectl' -j $sock show 0123456789ab | jq -e '.id == \"0123456789ab\" and .memory == 4294967296 and .orphans == []' >/dev/null"
+    "'$tree/bin/spacectl' -j $sock show 0123456789ab | jq -es '.[-1] | .id == \"0123456789ab\" and .memory == 4294967296 and .orphans == []' >/dev/null"
 check "start prints the space as show does" sh -c \
     "'$tree/bin/spacectl' $sock start 0123456789ab | grep -qx 'name:        started'"
 check "start -j is one object" sh -c \
-    "'$tree/bin/spacectl' -j $sock start 0123456789ab | jq -e '.name == \"started\" and .memory == 4294967296' >/dev/null"
+    "'$tree/bin/spacectl' -j $sock start 0123456789ab | jq -es '.[-1] | .name == \"started\" and .memory == 4294967296' >/dev/null"
 check "verify of a clean space prints nothing and exits 0" sh -c \
     "[ -z \"\$('$tree/bin/spacectl' $sock verify 000000000000)\" ]"
 check "verify prints 'check: message' and exits 1 on violations" sh -c \
     "'$tree/bin/spacectl' $sock verify 0123456789ab >'$tree/v.txt'; [ \$? -eq 1 ] &&
      printf 'read_only_rootfs: ReadonlyRootfs is false\ngatekeeper_missing: the gatekeeper container is gone\n' | diff -u - '$tree/v.txt'"
 check "verify -j: an array of {check, message}" sh -c \
-    "'$tree/bin/spacectl' -j $sock verify 0123456789ab | jq -e 'length == 2 and .[1] == {\"check\":\"gatekeeper_missing\",\"message\":\"the gatekeeper container is gone\"}' >/dev/null"
+    "'$tree/bin/spacectl' -j $sock verify 0123456789ab | jq -es '.[-1] | length == 2 and .[1] == {\"check\":\"gatekeeper_missing\",\"message\":\"the gatekeeper container is gone\"}' >/dev/null"
 check "verify -j of a clean space: [] and exit 0" sh -c \
     "[ \"\$('$tree/bin/spacectl' -j $sock verify 000000000000 | jq -c .)\" = '[]' ]"
 check "stop prints nothing" sh -c \
@@ -281,7 +283,7 @@ check "remove lists what it removed and what failed, exit 1 on a failure" sh -c 
     "'$tree/bin/spacectl' $sock remove 0123456789ab >'$tree/r.txt'; [ \$? -eq 1 ] &&
      printf 'removed container spaced-space-0123456789ab-space\nremoved volume spaced-space-0123456789ab-work\nfailed network spaced-space-0123456789ab-net\n' | diff -u - '$tree/r.txt'"
 check "remove -j: {removed, failed}" sh -c \
-    "'$tree/bin/spacectl' -j $sock remove 0123456789ab | jq -e '(.removed | length) == 2 and .failed == [{\"kind\":\"network\",\"name\":\"spaced-space-0123456789ab-net\"}]' >/dev/null"
+    "'$tree/bin/spacectl' -j $sock remove 0123456789ab | jq -es '.[-1] | (.removed | length) == 2 and .failed == [{\"kind\":\"network\",\"name\":\"spaced-space-0123456789ab-net\"}]' >/dev/null"
 
 # --- failures -----------------------------------------------------------
 check "a place's failure: 'spacectl: code: message', exit 1" sh -c \
@@ -342,7 +344,7 @@ check "spaced logged nothing of them to the place" sh -c \
 # --- engine connections a place asks for --------------------------------
 fds_before=$(ls "/proc/$spaced_pid/fd" | wc -l)
 check "10 CONN_REQ for one request: 8 sockets, then 2 answers without" sh -c \
-    "'$tree/bin/spacectl' -j $sock create -n connflood | jq -e '.name == \"conns 8 with 2 without\"' >/dev/null"
+    "'$tree/bin/spacectl' -j $sock create -n connflood | jq -es '.[-1] | .name == \"conns 8 with 2 without\"' >/dev/null"
 check "spaced keeps none of those sockets" \
     [ "$(ls "/proc/$spaced_pid/fd" | wc -l)" -le "$fds_before" ]
 check "spaced still serves" ctl ping docker
@@ -355,7 +357,7 @@ gatekeeper image gk@sha256:0123"
 check "spaced starts again" start_spaced "$sd"
 check "the install id survived the restart" sh -c \
     "[ \"\$(cat '$sd/state/install-id')\" = '$iid' ] &&
-     '$tree/bin/spacectl' -j $sock create -n owner | jq -e '.name == \"$iid:0\"' >/dev/null"
+     '$tree/bin/spacectl' -j $sock create -n owner | jq -es '.[-1] | .name == \"$iid:0\"' >/dev/null"
 check "the configured images reach the place" sh -c \
     "'$tree/bin/spacectl' $sock stop 0123456789ab && grep -q 'images registry.example/space:7 gk@sha256:0123 socket yes' '$sd/log'"
 stop_spaced
@@ -363,7 +365,7 @@ SPACED_EXTRA_CONF="$base_conf
 install id 00112233445566778899aabbccddeeff"
 check "spaced starts with an install id in spaced.conf" start_spaced "$sd"
 check "the configured install id wins over the file" sh -c \
-    "'$tree/bin/spacectl' -j $sock create -n owner | jq -e '.name == \"00112233445566778899aabbccddeeff:0\"' >/dev/null"
+    "'$tree/bin/spacectl' -j $sock create -n owner | jq -es '.[-1] | .name == \"00112233445566778899aabbccddeeff:0\"' >/dev/null"
 stop_spaced
 SPACED_EXTRA_CONF=$base_conf
 echo NOTHEX >"$sd/state/install-id"
