@@ -8,8 +8,6 @@
 set -eu
 build=$1
 ctl="$build/bin/spacectl"
-# The first use runs from another folder: there only a full path works.
-ctl_abs=$(cd "$build/bin" && pwd)/spacectl
 log=$build/spaced.log
 
 # The fresh-machine test (regress/fresh/) stops here, in a chroot where
@@ -18,6 +16,9 @@ if [ "${SPACED_RUN_UNTIL:-}" = build ]; then
 	echo "run: built; stopping before dockerd (SPACED_RUN_UNTIL=build)"
 	exit 0
 fi
+
+# The first use runs from another folder: there only a full path works.
+ctl_abs=$(cd "$build/bin" && pwd)/spacectl
 
 [ "$(id -u)" -ne 0 ] || sh tools/users.sh
 docker=1
