@@ -39,7 +39,7 @@ struct review_state {
 	uint32_t		 flags;
 	int			 relaunched;
 	int			 reuse;		/* the kept review serves */
-	int			 qr_ready;	/* its quarantine is READY */
+	int			 qr_ready;	/* its quarantine is started */
 	struct codeout_kept	 kept;
 	struct git_snap		 snap;
 	int			 have_snap;

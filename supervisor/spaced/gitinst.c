@@ -373,7 +373,11 @@ gitinst_attach(struct request *r, const char *dir, uint32_t type,
 	return NULL;
 }
 
-/* The request that waits for this quarantine gets its first step. */
+/*
+ * The request that waits for this quarantine gets its first step once
+ * it is started, not once READY: what it is sent waits in its channel
+ * until it reads, confined, so the space's exec runs during its start.
+ */
 static void
 gitinst_quarantine_ready(struct git_inst *gi)
 {
@@ -390,7 +394,8 @@ gitinst_quarantine_ready(struct git_inst *gi)
 /*
  * A space's quarantine for this request alone: spaced-git started by
  * spaced-launch in <state>/quarantine/<id>/ as _spaced-quarantine;
- * ready(r) once it is.  NULL, or an error code.
+ * ready(r) once it is started (its channel takes requests).  NULL, or an
+ * error code.
  */
 const char *
 gitinst_quarantine(struct request *r, const char *space,
@@ -448,11 +453,19 @@ gitinst_quarantine_remove(const char *space)
 	    sizeof(lq));
 }
 
+/* A quarantine takes messages from its start (gitinst_quarantine_ready). */
+static int
+gitinst_takes(const struct git_inst *gi)
+{
+	return gi->gi_state == GI_READY || (gi->gi_quarantine &&
+	    gi->gi_state == GI_STARTING);
+}
+
 int
 gitinst_compose(struct git_inst *gi, uint32_t type, uint32_t peerid,
     const void *data, size_t len)
 {
-	if (gi->gi_state != GI_READY || gi->gi_distrusted) {
+	if (!gitinst_takes(gi) || gi->gi_distrusted) {
 		errno = ESRCH;
 		return -1;
 	}
@@ -479,7 +492,7 @@ gitinst_relaunch(struct request *r, const char *code, const char *dir,
 struct imsgev *
 gitinst_iev(struct git_inst *gi)
 {
-	return gi->gi_state == GI_READY ? &gi->gi_iev : NULL;
+	return gitinst_takes(gi) ? &gi->gi_iev : NULL;
 }
 
 void
@@ -574,6 +587,8 @@ gitinst_launch_dispatch(struct imsg *imsg)
 		imsg_event_add(&gi->gi_iev);
 		log_debug("spaced-git %d for uid %u: %s", (int)gi->gi_pid,
 		    (unsigned)gi->gi_owner, gi->gi_dir);
+		if (gi->gi_quarantine)
+			gitinst_quarantine_ready(gi);
 		break;
 	case IMSG_LAUNCH_EXITED:
 		gitinst_exited(imsg);
@@ -604,8 +619,6 @@ gitinst_message(struct git_inst *gi, struct imsg *imsg)
 		    imsg_get_data(imsg, &wi, sizeof(wi)) == -1)
 			return -1;
 		gi->gi_state = GI_READY;
-		if (gi->gi_quarantine)
-			gitinst_quarantine_ready(gi);
 		gitinst_flush(gi);
 		return 0;
 	case IMSG_STREAM_DATA:

@@ -246,7 +246,7 @@ struct request {
 	uint32_t		 r_git_type;
 	struct git_req		 r_git_req;
 	int			 r_git_sent;
-	/* code out: its space's quarantine, and the step once it is READY */
+	/* code out: its space's quarantine, and the step once it is started */
 	struct git_inst		*r_qgit;
 	void			(*r_qgit_ready)(struct request *);
 	/* the streams it owns: [0] the main one, [1] an exec's stdin */
