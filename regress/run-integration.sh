@@ -7,6 +7,9 @@
 set -u
 build=$(cd "$1" && pwd); shift
 export SPACED_BUILD="$build"
+# jq that fails "-e" on no output (regress/tools/strict/jq says why).
+PATH=$(cd "$(dirname "$0")/tools/strict" && pwd):$PATH
+export PATH
 
 if [ -n "${REGRESS_LIVE:-}" ]; then
 	live=$REGRESS_LIVE

@@ -16,6 +16,9 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 top=$(pwd)
 . "$top/regress/lib/harness.sh"
+# The suites' jq, as run-integration.sh gives them (tools/strict/jq).
+PATH=$top/regress/tools/strict:$PATH
+export PATH
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 killed=0

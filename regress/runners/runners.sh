@@ -45,6 +45,10 @@ expect 1 "integration: a failed check fails" integ "$S/fails.sh" "$S/good.sh"
 has "... and the good suite after it still runs" \
     '^integration: 3 passed, 1 failed, 0 skipped$'
 expect 1 "integration: no summary line fails" integ "$S/nosummary.sh"
+expect 0 "jq 1.6's own -e passes on no input (why the suites' jq exists)" \
+    sh -c "printf '' | /usr/bin/jq -e ."
+expect 1 "integration: a suite's jq -e on no input fails" integ "$S/jqempty.sh"
+has "... and its control passes" '^integration: 1 passed, 1 failed, 0 skipped$'
 expect 0 "integration: off CI a skip passes" integ "$S/skips.sh"
 has "... counted" '^integration: 1 passed, 0 failed, 1 skipped$'
 has "... with its reason" 'skips.sh: planted: the runner must count this$'
