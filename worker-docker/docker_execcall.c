@@ -106,28 +106,25 @@ docker_exec_exited(const struct docker_parser *p, int *code)
  * signal there anyway, so a process that forged the mark gets only
  * itself ended.  The command's first process is the one with parent 0
  * (the engine started it from outside), leading its own session (the
- * runtime's setsid), with the mark in its environment; every process of
- * that session is ended, again until none is left (a fork meanwhile).
+ * runtime's setsid), with the mark in its environment, found by the
+ * first walk; every process of that session is ended, walk after walk
+ * until one ends none (a fork meanwhile; one more after a find).
  */
 static const char exec_kill_script[] =
 	"m=\"" EXEC_MARK_VAR "=$1\" found=\n"
-	"for d in /proc/[0-9]*; do\n"
-	"  p=${d#/proc/}; [ \"$p\" = 1 ] && continue\n"
-	"  read -r s <\"$d/stat\" 2>/dev/null || continue\n"
-	"  s=${s##*) }; set -- $s\n"
-	"  [ \"$2\" = 0 ] && [ \"$4\" = \"$p\" ] || continue\n"
-	"  grep -qzxF -- \"$m\" \"$d/environ\" 2>/dev/null && found=\"$found $p\"\n"
-	"done\n"
-	"[ -n \"$found\" ] || exit " "3" "\n"
 	"for r in 1 2 3 4 5 6 7 8 9 10; do\n"
 	"  left=\n"
 	"  for d in /proc/[0-9]*; do\n"
 	"    read -r s <\"$d/stat\" 2>/dev/null || continue\n"
 	"    s=${s##*) }; set -- $s; [ \"$1\" = Z ] && continue\n"
+	"    [ $r = 1 ] && [ \"$2\" = 0 ] && [ \"$4\" = \"${d#/proc/}\" ] &&\n"
+	"      [ \"$4\" != 1 ] && grep -qzxF -- \"$m\" \"$d/environ\" 2>/dev/null &&\n"
+	"      found=\"$found $4\" left=1\n"
 	"    for p in $found; do\n"
 	"      [ \"$4\" = \"$p\" ] && kill -KILL \"${d#/proc/}\" 2>/dev/null && left=1\n"
 	"    done\n"
 	"  done\n"
+	"  [ -n \"$found\" ] || exit " "3" "\n"
 	"  [ -n \"$left\" ] || exit 0\n"
 	"done\n"
 	"exit 0\n";

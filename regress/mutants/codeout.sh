@@ -200,7 +200,7 @@ live_mutant "a remove of another owner's id takes its quarantine" \
 mutant_expect "another user's review of the id: space_not_found"
 live_mutant "review and apply do not look the space up as the caller" \
     supervisor/spaced/codeout.c \
-    "rs->step = RV_LOOKUP;\n\treturn place_send(r, IMSG_SPACE_SHOW_REQ, &sq, sizeof(sq)); => return review_begin(r, rs->dir);"
+    "rs->step = RV_LOOKUP;\n\treturn place_lookup_caller(r, &sq); => return review_begin(r, rs->dir);"
 
 # The uncommitted work's date is read from HEAD itself, never by a walk
 # to its parents, which a shallow code-in lacks (codeout/codeout.sh).

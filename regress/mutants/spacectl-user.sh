@@ -78,7 +78,7 @@ mutant "plain users together are not capped" supervisor/spaced/streams.c \
 mutant_expect "^another owner's space, (code-in|history)"
 mutant "code-in and history do not look the space up first" \
     supervisor/spaced/codein.c \
-    'request_refuse(r, sd->sd_code, sd->sd_message);\n\t\treturn; => (void)sd;'
+    'if (place_lookup_done(r, from, imsg) == 0)\n\t\t\tcodein_looked(r); => codein_looked(r);'
 
 mutant_expect "^a raw code-in without DIR"
 mutant "code-in takes a request without DIR" supervisor/spaced/codein.c \

@@ -108,6 +108,10 @@ int		 connect_socket(const char *);
 void		 ctl_send(struct ctl_req *, int);
 void		 ctl_wait(struct ctl_req *);
 void		 ctl_call(struct ctl_req *);
+/* What a request sends and who takes its data (the rest stays as it is). */
+void		 ctl_req_set(struct ctl_req *, uint32_t type, const void *,
+		    size_t, void *arg,
+		    void (*data)(struct ctl_req *, struct imsg *));
 int		 ctl_take_done(struct ctl_req *, struct imsg *);
 void		 ctl_read(struct imsg *, void *, size_t);
 

@@ -226,6 +226,17 @@ ctl_wait(struct ctl_req *cr)
 	imsgbuf_clear(&cr->cr_ibuf);
 }
 
+void
+ctl_req_set(struct ctl_req *cr, uint32_t type, const void *payload,
+    size_t len, void *arg, void (*data)(struct ctl_req *, struct imsg *))
+{
+	cr->cr_type = type;
+	cr->cr_payload = payload;
+	cr->cr_len = len;
+	cr->cr_arg = arg;
+	cr->cr_data = data;
+}
+
 /* One request on a connection of its own. */
 void
 ctl_call(struct ctl_req *cr)

@@ -95,10 +95,7 @@ events_main(int argc, char *argv[])
 			usage();
 	}
 	memset(&cr, 0, sizeof(cr));
-	cr.cr_type = IMSG_CTL_EVENTS;
-	cr.cr_payload = &ce;
-	cr.cr_len = sizeof(ce);
-	cr.cr_data = events_data;
+	ctl_req_set(&cr, IMSG_CTL_EVENTS, &ce, sizeof(ce), NULL, events_data);
 	ctl_call(&cr);
 	return 0;
 }

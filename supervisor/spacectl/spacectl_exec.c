@@ -355,11 +355,7 @@ exec_run(struct ctl_exec *cx, uint32_t type)
 	/* After the flags were read: its restore puts them back too. */
 	if (cx->cx_tty)
 		tty_start(cx->cx_stdin ? env->sc_stdin_flags : -1);
-	cr->cr_type = type;
-	cr->cr_payload = cx;
-	cr->cr_len = sizeof(*cx);
-	cr->cr_arg = &xc;
-	cr->cr_data = exec_data;
+	ctl_req_set(cr, type, cx, sizeof(*cx), &xc, exec_data);
 	cr->cr_stream = exec_stream;
 	cr->cr_fail = exec_fail;
 	cr->cr_input_fd = exec_input_fd;

@@ -113,12 +113,8 @@ git_listing(struct git_listing *gl, int argc, char *argv[], uint32_t type,
 	if ((gl->gl_a = json_array()) == NULL ||
 	    (gl->gl_b = json_array()) == NULL)
 		failed("internal_error", "json");
-	gl->gl_req.cr_type = type;
-	gl->gl_req.cr_payload = cg;
-	gl->gl_req.cr_len = sizeof(*cg);
-	gl->gl_req.cr_arg = gl;
-	gl->gl_req.cr_data = type == IMSG_CTL_FILES ? files_data :
-	    limits_data;
+	ctl_req_set(&gl->gl_req, type, cg, sizeof(*cg), gl,
+	    type == IMSG_CTL_FILES ? files_data : limits_data);
 	ctl_call(&gl->gl_req);
 }
 
@@ -244,11 +240,7 @@ codein_call(struct codein_call *cc, uint32_t type,
 
 	memset(cc, 0, sizeof(*cc));
 	cc->cc_progress = isatty(STDERR_FILENO);
-	cr->cr_type = type;
-	cr->cr_payload = ci;
-	cr->cr_len = sizeof(*ci);
-	cr->cr_arg = cc;
-	cr->cr_data = codein_data;
+	ctl_req_set(cr, type, ci, sizeof(*ci), cc, codein_data);
 	cr->cr_progress = codein_progress;
 	cr->cr_stream = codein_stream;
 	cr->cr_fail = codein_fail;

@@ -98,10 +98,7 @@ gk_call(uint32_t type, const void *p, size_t len)
 	struct ctl_req	 cr;
 
 	memset(&cr, 0, sizeof(cr));
-	cr.cr_type = type;
-	cr.cr_payload = p;
-	cr.cr_len = len;
-	cr.cr_data = gk_data;
+	ctl_req_set(&cr, type, p, len, NULL, gk_data);
 	ctl_call(&cr);
 	out_empty();
 	return 0;

@@ -253,11 +253,8 @@ journal_main(int argc, char *argv[])
 	memset(&jr, 0, sizeof(jr));
 	journal_args(&jr, argc, argv, &follow, &verify);
 	strlcpy(jr.jr_ask.cj_id, argv[1], sizeof(jr.jr_ask.cj_id));
-	jr.jr_req.cr_type = IMSG_CTL_JOURNAL;
-	jr.jr_req.cr_payload = &jr.jr_ask;
-	jr.jr_req.cr_len = sizeof(jr.jr_ask);
-	jr.jr_req.cr_arg = &jr;
-	jr.jr_req.cr_data = journal_data;
+	ctl_req_set(&jr.jr_req, IMSG_CTL_JOURNAL, &jr.jr_ask, sizeof(jr.jr_ask),
+	    &jr, journal_data);
 	s = connect_socket(env->sc_socket);
 	if (verify) {
 		rv = journal_verify(&jr, s);

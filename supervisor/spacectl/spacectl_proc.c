@@ -73,14 +73,12 @@ lookup(const char **names, size_t n, const char *want)
 
 static void
 proc_init(struct proc_call *pc, int argc, int nargs, uint32_t type,
-    const void *payload, size_t len)
+    const void *payload, size_t len,
+    void (*data)(struct ctl_req *, struct imsg *))
 {
 	if (argc - 1 != nargs)
 		usage();
-	pc->pc_req.cr_type = type;
-	pc->pc_req.cr_payload = payload;
-	pc->pc_req.cr_len = len;
-	pc->pc_req.cr_arg = pc;
+	ctl_req_set(&pc->pc_req, type, payload, len, pc, data);
 	pc->pc_rows = json_array();
 }
 
@@ -115,8 +113,7 @@ status_main(int argc, char *argv[])
 	struct proc_call	 pc;
 
 	memset(&pc, 0, sizeof(pc));
-	proc_init(&pc, argc, 0, IMSG_CTL_STATUS, NULL, 0);
-	pc.pc_req.cr_data = status_data;
+	proc_init(&pc, argc, 0, IMSG_CTL_STATUS, NULL, 0, status_data);
 	ctl_send(&pc.pc_req, connect_socket(env->sc_socket));
 	ctl_wait(&pc.pc_req);
 	out_processes(pc.pc_rows);
@@ -143,8 +140,7 @@ privileges_main(int argc, char *argv[])
 	struct proc_call	 pc;
 
 	memset(&pc, 0, sizeof(pc));
-	proc_init(&pc, argc, 0, IMSG_CTL_PRIVILEGES, NULL, 0);
-	pc.pc_req.cr_data = privileges_data;
+	proc_init(&pc, argc, 0, IMSG_CTL_PRIVILEGES, NULL, 0, privileges_data);
 	ctl_send(&pc.pc_req, connect_socket(env->sc_socket));
 	ctl_wait(&pc.pc_req);
 	out_processes(pc.pc_rows);
@@ -180,8 +176,7 @@ check_main(int argc, char *argv[])
 	struct proc_call	 pc;
 
 	memset(&pc, 0, sizeof(pc));
-	proc_init(&pc, argc, 0, IMSG_CTL_CHECK, NULL, 0);
-	pc.pc_req.cr_data = check_data;
+	proc_init(&pc, argc, 0, IMSG_CTL_CHECK, NULL, 0, check_data);
 	ctl_call(&pc.pc_req);
 	if (pc.pc_have_native)
 		out_check_native(&pc.pc_native, pc.pc_rows);
@@ -211,14 +206,13 @@ probe_main(int argc, char *argv[])
 
 	memset(&pc, 0, sizeof(pc));
 	memset(&pm, 0, sizeof(pm));
-	proc_init(&pc, argc, 2, IMSG_CTL_PROBE, &pm, sizeof(pm));
+	proc_init(&pc, argc, 2, IMSG_CTL_PROBE, &pm, sizeof(pm), probe_data);
 	if ((p = lookup(probe_procs, PROC_MAX, argv[1])) == -1)
 		usage();
 	pm.pr_proc = p;
 	if ((p = lookup(probe_calls, PROBE_FORK + 1, argv[2])) == -1)
 		usage();
 	pm.pr_call = p;
-	pc.pc_req.cr_data = probe_data;
 	ctl_call(&pc.pc_req);
 	out_first_row(pc.pc_rows);
 	return proc_done(&pc);
@@ -241,7 +235,8 @@ ping_main(int argc, char *argv[])
 	int			 p;
 
 	memset(&pc, 0, sizeof(pc));
-	proc_init(&pc, argc, 1, IMSG_CTL_PING, &pg, sizeof(pg));
+	memset(&pg, 0, sizeof(pg));
+	proc_init(&pc, argc, 1, IMSG_CTL_PING, &pg, sizeof(pg), NULL);
 	if ((p = lookup(probe_procs, PROC_MAX, argv[1])) == -1)
 		usage();
 	pg.pg_proc = p;
@@ -256,7 +251,8 @@ verbose_main(int argc, char *argv[])
 	const char		*errstr;
 
 	memset(&pc, 0, sizeof(pc));
-	proc_init(&pc, argc, 1, IMSG_CTL_VERBOSE, &cvb, sizeof(cvb));
+	memset(&cvb, 0, sizeof(cvb));
+	proc_init(&pc, argc, 1, IMSG_CTL_VERBOSE, &cvb, sizeof(cvb), NULL);
 	cvb.cv_level = strtonum(argv[1], 0, 3, &errstr);
 	if (errstr != NULL)
 		usage();
@@ -338,7 +334,8 @@ stream_test_main(int argc, char *argv[])
 	memset(&pc, 0, sizeof(pc));
 	if (argc != 2 && argc != 3)
 		usage();
-	proc_init(&pc, argc, argc - 1, IMSG_CTL_STREAM_TEST, tm, sizeof(*tm));
+	proc_init(&pc, argc, argc - 1, IMSG_CTL_STREAM_TEST, tm, sizeof(*tm),
+	    stream_test_data);
 	tm->ct_bytes = strtonum(argv[1], 0, 65536, &errstr) << 20;
 	if (errstr != NULL)
 		usage();
@@ -346,7 +343,6 @@ stream_test_main(int argc, char *argv[])
 		tm->ct_sink = CTL_SINK_CLIENT;
 	else if (argc == 3 && strcmp(argv[2], "journal") != 0)
 		usage();
-	pc.pc_req.cr_data = stream_test_data;
 	pc.pc_req.cr_stream = sink_take;
 	ctl_call(&pc.pc_req);
 	out_first_row(pc.pc_rows);

@@ -141,20 +141,31 @@ say_text(struct turn *tt, const char *s, size_t len)
 }
 
 /*
- * A 403 the gatekeeper's window gave itself (its x-gatekeeper-reason
- * header, as OpenCode kept it): what to do, with the grant's name from
- * the model's URL (http://gatekeeper:8080/model/GRANT/...).  Advice
- * only: the answer comes from the space.
+ * What to do after the model (401) or the window (403) refused a turn;
+ * NULL: nothing.  A 403 the window gave itself (its x-gatekeeper-reason
+ * header, as OpenCode kept it) names the grant from the model's URL
+ * (http://gatekeeper:8080/model/GRANT/...) and stands for the server's
+ * words (*own); other advice follows them.  Advice only: the answer
+ * comes from the space.
  */
-static int
-window_said_no(struct prompt *t, json_t *data, char *buf, size_t len)
+static const char *
+grant_advice(struct prompt *t, int status, json_t *data, char *buf,
+    size_t len, int *own)
 {
 	const char	*url, *g, *prefix = "http://gatekeeper:8080/model/";
 	size_t		 n = 0;
 
-	if (jstr(json_object_get(data, "responseHeaders"),
-	    "x-gatekeeper-reason") == NULL)
-		return 0;
+	*own = 0;
+	if (status != 401 && status != 403)
+		return NULL;
+	if (status == 401 || jstr(json_object_get(data, "responseHeaders"),
+	    "x-gatekeeper-reason") == NULL) {
+		snprintf(buf, len, "%s: spacectl grant %s GRANT_ID UPSTREAM "
+		    "HEADER < key", status == 403 ? "the window holds no grant "
+		    "for the model's address" : "the model refused the grant's "
+		    "key; give the right one", t->id);
+		return buf;
+	}
 	url = jstr(json_object_get(data, "metadata"), "url");
 	if (url != NULL && strncmp(url, prefix, strlen(prefix)) == 0) {
 		g = url + strlen(prefix);
@@ -168,7 +179,8 @@ window_said_no(struct prompt *t, json_t *data, char *buf, size_t len)
 	snprintf(buf, len, "the space's window has no grant '%.*s' for its "
 	    "model (give one: spacectl grant %s %.*s UPSTREAM HEADER "
 	    "< secret)", (int)n, g, t->id, (int)n, g);
-	return 1;
+	*own = 1;
+	return buf;
 }
 
 /* The turn failed: why, by the status the model (or the window) gave. */
@@ -176,9 +188,9 @@ static __dead void
 turn_failed(struct prompt *t, json_t *error)
 {
 	json_t		*data = json_object_get(error, "data");
-	const char	*msg = jstr(data, "message"), *code;
+	const char	*msg = jstr(data, "message"), *code, *advice;
 	int		 status = (int)json_integer_value(json_object_get(data,
-			    "statusCode"));
+			    "statusCode")), own;
 	char		 why[512], hint[384];
 
 	if (status == 401)
@@ -189,8 +201,9 @@ turn_failed(struct prompt *t, json_t *error)
 		code = "model_failed";
 	else
 		code = "turn_failed";
-	if (status == 403 && window_said_no(t, data, hint, sizeof(hint)))
-		msg = hint;
+	advice = grant_advice(t, status, data, hint, sizeof(hint), &own);
+	if (own)
+		msg = advice;
 	if (env->sc_json) {
 		emit(json_pack("{s:s, s:s, s:i, s:s, s:s}", "event", "error",
 		    "error", code, "status", status, "message",
@@ -206,12 +219,8 @@ turn_failed(struct prompt *t, json_t *error)
 	out_outside(stderr, why, strlen(why), 0);
 	fputc('\n', stderr);
 	/* What to do, after the server's words, unless the window's said it. */
-	if (msg != hint && (status == 401 || status == 403))
-		fprintf(stderr, "spacectl: %s: spacectl grant %s GRANT_ID "
-		    "UPSTREAM HEADER < key\n", status == 403 ? "the window "
-		    "holds no grant for the model's address" : "the model "
-		    "refused the grant's key; give the right one",
-		    t->id);
+	if (advice != NULL && !own)
+		fprintf(stderr, "spacectl: %s\n", advice);
 	exit(1);
 }
 

@@ -243,11 +243,8 @@ review_main(int argc, char *argv[])
 	target_fill(id, dir, rv.rv_id, sizeof(rv.rv_id), rv.rv_dir,
 	    sizeof(rv.rv_dir));
 	review_call_init(&rc);
-	rc.rc_req.cr_type = IMSG_CTL_REVIEW;
-	rc.rc_req.cr_payload = &rv;
-	rc.rc_req.cr_len = sizeof(rv);
-	rc.rc_req.cr_arg = &rc;
-	rc.rc_req.cr_data = review_data;
+	ctl_req_set(&rc.rc_req, IMSG_CTL_REVIEW, &rv, sizeof(rv), &rc,
+	    review_data);
 	ctl_call(&rc.rc_req);
 	if (!rc.rc_have_tip)
 		failed("bad_answer", "no review");
@@ -319,11 +316,7 @@ apply_name(struct apply_call *ac, const char *id)
 	memset(&cs, 0, sizeof(cs));
 	take_space_id(cs.cs_id, sizeof(cs.cs_id), id);
 	memset(&cr, 0, sizeof(cr));
-	cr.cr_type = IMSG_CTL_SHOW;
-	cr.cr_payload = &cs;
-	cr.cr_len = sizeof(cs);
-	cr.cr_arg = ac;
-	cr.cr_data = name_data;
+	ctl_req_set(&cr, IMSG_CTL_SHOW, &cs, sizeof(cs), ac, name_data);
 	ctl_call(&cr);
 }
 
@@ -459,11 +452,8 @@ apply_main(int argc, char *argv[])
 	    sizeof(ca.ca_branch)) >= sizeof(ca.ca_branch))
 		failed("bad_request", "branch name too long");
 	review_call_init(&ac.ac_review);
-	ac.ac_req.cr_type = IMSG_CTL_APPLY;
-	ac.ac_req.cr_payload = &ca;
-	ac.ac_req.cr_len = sizeof(ca);
-	ac.ac_req.cr_arg = &ac;
-	ac.ac_req.cr_data = apply_data;
+	ctl_req_set(&ac.ac_req, IMSG_CTL_APPLY, &ca, sizeof(ca), &ac,
+	    apply_data);
 	ctl_call(&ac.ac_req);
 	if (!ac.ac_have_result)
 		failed("bad_answer", "no result");

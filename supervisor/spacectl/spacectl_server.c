@@ -140,11 +140,8 @@ server_call(const char *id, const char *method, const char *path,
 		strlcpy(cv.cv_content_type, "application/json",
 		    sizeof(cv.cv_content_type));
 	}
-	sc.sc_req.cr_type = IMSG_CTL_SERVER;
-	sc.sc_req.cr_payload = &cv;
-	sc.sc_req.cr_len = sizeof(cv);
-	sc.sc_req.cr_arg = &sc;
-	sc.sc_req.cr_data = server_data;
+	ctl_req_set(&sc.sc_req, IMSG_CTL_SERVER, &cv, sizeof(cv), &sc,
+	    server_data);
 	ctl_call(&sc.sc_req);
 	if (!sc.sc_have_result || sc.sc_result.cz_bodylen != sc.sc_len)
 		failed("bad_answer", "no whole answer");
@@ -169,11 +166,8 @@ server_main(int argc, char *argv[])
 		usage();
 	take_space_id(cv.cv_id, sizeof(cv.cv_id), argv[1]);
 	server_args(argc - 1, argv + 1, &cv);
-	sc.sc_req.cr_type = IMSG_CTL_SERVER;
-	sc.sc_req.cr_payload = &cv;
-	sc.sc_req.cr_len = sizeof(cv);
-	sc.sc_req.cr_arg = &sc;
-	sc.sc_req.cr_data = server_data;
+	ctl_req_set(&sc.sc_req, IMSG_CTL_SERVER, &cv, sizeof(cv), &sc,
+	    server_data);
 	ctl_call(&sc.sc_req);
 	if (!sc.sc_have_result || sc.sc_result.cz_bodylen != sc.sc_len)
 		failed("bad_answer", "no whole answer");
@@ -213,11 +207,7 @@ token_main(int argc, char *argv[])
 	memset(&tc, 0, sizeof(tc));
 	memset(&cr, 0, sizeof(cr));
 	take_space_id(cs.cs_id, sizeof(cs.cs_id), argv[1]);
-	cr.cr_type = IMSG_CTL_TOKEN;
-	cr.cr_payload = &cs;
-	cr.cr_len = sizeof(cs);
-	cr.cr_arg = &tc;
-	cr.cr_data = token_data;
+	ctl_req_set(&cr, IMSG_CTL_TOKEN, &cs, sizeof(cs), &tc, token_data);
 	ctl_call(&cr);
 	if (!tc.tc_have)
 		failed("bad_answer", "no token");

@@ -254,10 +254,8 @@ space_remove_quiet(const char *id)
 	memset(&cs, 0, sizeof(cs));
 	memset(&cr, 0, sizeof(cr));
 	strlcpy(cs.cs_id, id, sizeof(cs.cs_id));
-	cr.cr_type = IMSG_CTL_REMOVE;
-	cr.cr_payload = &cs;
-	cr.cr_len = sizeof(cs);
-	cr.cr_data = remove_quiet_data;
+	ctl_req_set(&cr, IMSG_CTL_REMOVE, &cs, sizeof(cs), NULL,
+	    remove_quiet_data);
 	cr.cr_fail = remove_quiet_fail;
 	ctl_call(&cr);
 	return cr.cr_arg == NULL ? 0 : -1;
@@ -372,11 +370,7 @@ space_main(int argc, char *argv[])
 	sa.sa_violations = env->sc_violations = json_array();
 	sa.sa_removed = json_array();
 	sa.sa_failed = json_array();
-	cr.cr_type = sa.sa_type;
-	cr.cr_payload = &cs;
-	cr.cr_len = sizeof(cs);
-	cr.cr_arg = &sa;
-	cr.cr_data = space_data;
+	ctl_req_set(&cr, sa.sa_type, &cs, sizeof(cs), &sa, space_data);
 	cr.cr_fail = space_fail;
 	/* Refused before anything is made: a folder without a repository. */
 	if (code_dir != NULL)

@@ -237,11 +237,8 @@ tools_main(int argc, char *argv[])
 	if (optind != argc)
 		usage();
 	tc.tc_vols = json_array();
-	tc.tc_req.cr_type = fill ? IMSG_CTL_TOOLS_FILL : IMSG_CTL_TOOLS;
-	tc.tc_req.cr_payload = &ct;
-	tc.tc_req.cr_len = sizeof(ct);
-	tc.tc_req.cr_arg = &tc;
-	tc.tc_req.cr_data = tools_data;
+	ctl_req_set(&tc.tc_req, fill ? IMSG_CTL_TOOLS_FILL : IMSG_CTL_TOOLS, &ct,
+	    sizeof(ct), &tc, tools_data);
 	ctl_call(&tc.tc_req);
 	if (!fill && !tc.tc_have_info)
 		failed("bad_answer", "no key");

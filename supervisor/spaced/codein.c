@@ -183,9 +183,8 @@ codein_start(struct request *r, struct imsg *imsg)
 }
 
 /*
- * The space is looked up as the caller first, as review does: another
- * owner's id (or none) is refused as every command refuses it, before
- * a ref is written in the caller's repository.
+ * The space is looked up as the caller first, as review does: nothing
+ * is written in the caller's repository for another owner's id.
  */
 static const char *
 codein_lookup(struct request *r)
@@ -195,21 +194,17 @@ codein_lookup(struct request *r)
 
 	space_req_fill(r, &sq, cs->id);
 	cs->step = STEP_LOOKUP;
-	return place_send(r, IMSG_SPACE_SHOW_REQ, &sq, sizeof(sq));
+	return place_lookup_caller(r, &sq);
 }
 
-/* The caller's space: on to the snapshot (or the origin); else refused. */
+/* The caller's space: on to the snapshot (or the origin). */
 static void
-codein_looked(struct request *r, const struct space_done *sd)
+codein_looked(struct request *r)
 {
 	struct codein_state	*cs = r->r_state;
 	struct git_req		 gq;
 	const char		*code;
 
-	if (sd->sd_code[0] != '\0') {
-		request_refuse(r, sd->sd_code, sd->sd_message);
-		return;
-	}
 	/* A history with no folder: the one code in came from. */
 	if (cs->history && cs->dir[0] == '\0') {
 		cs->step = STEP_ORIGIN;
@@ -227,18 +222,12 @@ codein_looked(struct request *r, const struct space_done *sd)
 		request_fail(r, code);
 }
 
-/* The lookup's records are not code in's answer. */
 static void
 codein_lookup_record(struct request *r, enum procid from, struct imsg *imsg)
 {
 	struct codein_state	*cs = r->r_state;
-	struct space_info	 si;
 
-	if (cs->step != STEP_LOOKUP)
-		fatalx("%s: a record from %s out of turn", __func__,
-		    proc_title(from));
-	if (imsg_get_type(imsg) == IMSG_SPACE_INFO)
-		space_info_take(from, imsg, &si, r->r_uid);
+	place_lookup_record(r, from, imsg, cs->step == STEP_LOOKUP);
 }
 
 static void
@@ -590,8 +579,8 @@ codein_exec_done(struct request *r, enum procid from, struct imsg *imsg)
 	char			 why[SPACE_DONE_MESSAGE_MAX];
 
 	if (cs->step == STEP_LOOKUP) {
-		space_done_take(from, imsg, &sd);
-		codein_looked(r, &sd);
+		if (place_lookup_done(r, from, imsg) == 0)
+			codein_looked(r);
 		return;
 	}
 	if (imsg_get_data(imsg, &sd, sizeof(sd)) == -1 ||

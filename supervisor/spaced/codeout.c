@@ -196,8 +196,7 @@ review_attach(struct request *r, const char *dir)
 
 /*
  * The space is looked up as the caller before its quarantine is held or
- * started: another owner's id (or none) is refused as every command
- * refuses it, with nothing of that space's code out touched.
+ * started: nothing of another owner's code out is touched.
  */
 static const char *
 review_lookup(struct request *r, const char *dir)
@@ -208,20 +207,7 @@ review_lookup(struct request *r, const char *dir)
 	strlcpy(rs->dir, dir, sizeof(rs->dir));
 	space_req_fill(r, &sq, rs->id);
 	rs->step = RV_LOOKUP;
-	return place_send(r, IMSG_SPACE_SHOW_REQ, &sq, sizeof(sq));
-}
-
-/* The lookup's records are not the review's answer. */
-static void
-review_lookup_info(struct request *r, enum procid from, struct imsg *imsg)
-{
-	struct review_state	*rs = r->r_state;
-	struct space_info	 si;
-
-	if (rs->step != RV_LOOKUP)
-		fatalx("%s: a record from %s out of turn", __func__,
-		    proc_title(from));
-	space_info_take(from, imsg, &si, r->r_uid);
+	return place_lookup_caller(r, &sq);
 }
 
 static void
@@ -229,22 +215,16 @@ review_lookup_record(struct request *r, enum procid from, struct imsg *imsg)
 {
 	struct review_state	*rs = r->r_state;
 
-	if (rs->step != RV_LOOKUP)
-		fatalx("%s: a record from %s out of turn", __func__,
-		    proc_title(from));
+	place_lookup_record(r, from, imsg, rs->step == RV_LOOKUP);
 }
 
-/* The caller's space: on to the review; else the place's refusal. */
+/* The caller's space: on to the review. */
 static void
-review_looked(struct request *r, const struct space_done *sd)
+review_looked(struct request *r)
 {
 	struct review_state	*rs = r->r_state;
 	const char		*code;
 
-	if (sd->sd_code[0] != '\0') {
-		request_refuse(r, sd->sd_code, sd->sd_message);
-		return;
-	}
 	if ((code = review_begin(r, rs->dir)) != NULL)
 		review_fail(r, code, "the review's processes could not be "
 		    "started");
@@ -609,11 +589,12 @@ review_exec_done(struct request *r, enum procid from, struct imsg *imsg)
 	struct space_done	 sd;
 	char			 why[SPACE_DONE_MESSAGE_MAX];
 
-	space_done_take(from, imsg, &sd);
 	if (rs->step == RV_LOOKUP) {
-		review_looked(r, &sd);
+		if (place_lookup_done(r, from, imsg) == 0)
+			review_looked(r);
 		return;
 	}
+	space_done_take(from, imsg, &sd);
 	if (rs->step != RV_TRANSFER)
 		fatalx("%s: a done from %s out of turn", __func__,
 		    proc_title(from));
@@ -785,7 +766,7 @@ const struct answer_row review_answers[] = {
 	{ IMSG_SPACE_CONN_REQ, PROC_BIT(PROC_DOCKER), 0, AR_ALWAYS,
 	    space_conn },
 	{ IMSG_SPACE_INFO, PLACE_BITS, sizeof(struct space_info), 0,
-	    review_lookup_info },
+	    review_lookup_record },
 	{ IMSG_SPACE_VIOLATION, PLACE_BITS, sizeof(struct space_violation), 0,
 	    review_lookup_record },
 	{ IMSG_SPACE_RESOURCE, PLACE_BITS, sizeof(struct space_resource), 0,

@@ -205,6 +205,44 @@ place_send_or_refuse(struct request *r, uint32_t type, const void *data,
 }
 
 /*
+ * The space looked up as the caller before anything of it is touched
+ * (start, code in, history, review, apply): another owner's id, or
+ * none, is refused by the place as every command refuses it.
+ */
+const char *
+place_lookup_caller(struct request *r, const struct space_req *sq)
+{
+	return place_send(r, IMSG_SPACE_SHOW_REQ, sq, sizeof(*sq));
+}
+
+/* The lookup's records are not the operation's answer. */
+void
+place_lookup_record(struct request *r, enum procid from, struct imsg *imsg,
+    int looking)
+{
+	struct space_info	 si;
+
+	if (!looking)
+		fatalx("%s: a record from %s out of turn", __func__,
+		    proc_title(from));
+	if (imsg_get_type(imsg) == IMSG_SPACE_INFO)
+		space_info_take(from, imsg, &si, r->r_uid);
+}
+
+/* The lookup's last word: 0, the caller's space; -1, refused as it says. */
+int
+place_lookup_done(struct request *r, enum procid from, struct imsg *imsg)
+{
+	struct space_done	 sd;
+
+	space_done_take(from, imsg, &sd);
+	if (sd.sd_code[0] == '\0')
+		return 0;
+	request_refuse(r, sd.sd_code, sd.sd_message);
+	return -1;
+}
+
+/*
  * What every space request says besides its own fields: the caller's
  * own spaces (the uid is the kernel's, not theirs), the installation's
  * runtime, the images of the config.

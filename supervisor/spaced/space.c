@@ -134,17 +134,15 @@ start_lookup(struct request *r, const struct space_req *sq)
 	sv->sq = *sq;
 	sv->place = IMSG_SPACE_START_REQ;
 	sv->step = SV_LOOKUP;
-	return place_send(r, IMSG_SPACE_SHOW_REQ, sq, sizeof(*sq));
+	return place_lookup_caller(r, sq);
 }
 
-/* The lookup's records are not start's answer. */
+/* The lookup's records are not start's answer; the later ones are. */
 static void
 start_info(struct request *r, enum procid from, struct imsg *imsg)
 {
-	struct space_info	 si;
-
 	if (SV(r)->step == SV_LOOKUP)
-		space_info_take(from, imsg, &si, r->r_uid);
+		place_lookup_record(r, from, imsg, 1);
 	else
 		sv_info(r, from, imsg);
 }
@@ -156,7 +154,10 @@ start_record(struct request *r, enum procid from, struct imsg *imsg)
 		sv_record(r, from, imsg);
 }
 
-/* The lookup's word: the place's refusal, or on to the tools. */
+/*
+ * The lookup's word: the place's refusal, or on to the tools.  Not
+ * place_lookup_done: the refusal closes the run every call shares.
+ */
 static void
 start_done(struct request *r, enum procid from, struct imsg *imsg)
 {

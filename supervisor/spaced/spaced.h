@@ -432,6 +432,15 @@ const char *place_why(const char *code);
 int	 place_send_or_refuse(struct request *, uint32_t type, const void *,
 	    size_t);
 void	 space_req_fill(struct request *, struct space_req *, const char *id);
+/*
+ * The caller's lookup of its space (IMSG_SPACE_SHOW_REQ of sq) before an
+ * operation touches it; each of its records goes to place_lookup_record
+ * (fatal unless looking), its DONE to place_lookup_done (-1: refused).
+ */
+const char *place_lookup_caller(struct request *, const struct space_req *);
+void	 place_lookup_record(struct request *, enum procid, struct imsg *,
+	    int looking);
+int	 place_lookup_done(struct request *, enum procid, struct imsg *);
 /* The place a space id lives on (a native record, or Docker). */
 enum procid place_of(const char *id);
 /* create's place when the client named none: spaced.conf's choice. */
