@@ -24,8 +24,8 @@ mutant "exec as the image's user" worker-docker/docker_exec.c \
 # integration/space-uids.sh, a range of two uids.
 mutant "$MUTANT_CONTROL" GNUmakefile "" integration/space-uids.sh
 mutant_expect "a third is refused: no free uid"
-mutant "a create keeps the uid its first id draws" worker-docker/space_create.c \
-    "for (draws = 1; uid_listed(sp, o, sp->hp.hp_uid) || => for (draws = 1; 0 && uid_listed(sp, o, sp->hp.hp_uid) ||" \
+mutant "a listed space's uid is not seen as taken" worker-docker/space_create.c \
+    "sp->sq.sq_uid_count) == uid) => sp->sq.sq_uid_count) == uid && 0)" \
     integration/space-uids.sh
 
 mutants_end
