@@ -104,8 +104,8 @@ ex_start(struct docker_req *rq, const void *data, size_t len,
 	    ex->req.se_stdin_len > SPACE_EXEC_STDIN_MAX ||
 	    ex->req.se_tty > 1)
 		return -1;
-	ex->want_rows = ex->req.se_rows;
-	ex->want_cols = ex->req.se_cols;
+	ex->tty.want_rows = ex->req.se_rows;
+	ex->tty.want_cols = ex->req.se_cols;
 	for (i = n = 0; i < ex->req.se_argv_len; i++)
 		if (ex->req.se_argv[i] == '\0')
 			n++;
@@ -251,26 +251,32 @@ exec_body(struct ex *ex)
 
 /*
  * The size wanted goes out when the exec exists and no resize is in
- * flight; one that came meanwhile follows the answer.
+ * flight; one that came meanwhile follows the answer.  The first
+ * spawns the resize child; it keeps its connection and waits for the
+ * next, so a flood of sizes costs the engine one connection.
  */
 static void
 ex_resize_next(struct docker_req *rq)
 {
 	struct ex		*ex = docker_req_state(rq);
+	struct exec_tty		*t = &ex->tty;
+	struct docker_req	*child;
 	struct exec_resize_req	 rz;
 
-	if (!ex->req.se_tty || ex->resizing || ex->exec_id[0] == '\0' ||
-	    ex->stream_over || ex->want_rows == 0 || ex->want_cols == 0 ||
-	    (ex->want_rows == ex->sent_rows && ex->want_cols == ex->sent_cols))
+	if (!ex->req.se_tty || t->busy || ex->exec_id[0] == '\0' ||
+	    ex->stream_over || t->want_rows == 0 || t->want_cols == 0 ||
+	    (t->want_rows == t->sent_rows && t->want_cols == t->sent_cols))
 		return;
+	if ((child = docker_req_child(rq)) != NULL) {
+		if (docker_exec_resize_more(child) == -1)
+			log_warnx("exec: resize: its connection is gone");
+		return;
+	}
 	memset(&rz, 0, sizeof(rz));
 	strlcpy(rz.rz_api, ex->api, sizeof(rz.rz_api));
 	strlcpy(rz.rz_exec_id, ex->exec_id, sizeof(rz.rz_exec_id));
-	rz.rz_rows = ex->sent_rows = ex->want_rows;
-	rz.rz_cols = ex->sent_cols = ex->want_cols;
-	if (docker_req_spawn(rq, &docker_exec_resize_op, &rz, sizeof(rz)) ==
-	    0)
-		ex->resizing = 1;
+	rz.rz_tty = t;
+	(void)docker_req_spawn(rq, &docker_exec_resize_op, &rz, sizeof(rz));
 }
 
 /* spaced passed on the client's new window size. */
@@ -283,20 +289,21 @@ docker_exec_resize(uint32_t peerid, const struct space_exec_resize *er)
 	if ((rq = docker_req_find(peerid, &docker_exec_op)) == NULL)
 		return;	/* it ended while the size came */
 	ex = docker_req_state(rq);
-	ex->want_rows = er->er_rows;
-	ex->want_cols = er->er_cols;
+	ex->tty.want_rows = er->er_rows;
+	ex->tty.want_cols = er->er_cols;
 	ex_resize_next(rq);
 }
 
-/* A resize answered: a failed one is logged, the terminal goes on. */
+/*
+ * The resize child ended (its connection broke, or a deadline): logged,
+ * the terminal goes on; a later size spawns another.
+ */
 static enum docker_next
 ex_child(struct docker_req *rq, const void *data, size_t len,
     struct docker_call *next)
 {
-	struct ex		*ex = docker_req_state(rq);
 	struct space_done	 sd;
 
-	ex->resizing = 0;
 	if (len == sizeof(sd)) {
 		memcpy(&sd, data, sizeof(sd));
 		sd.sd_code[sizeof(sd.sd_code) - 1] = '\0';

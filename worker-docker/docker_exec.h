@@ -59,10 +59,7 @@ struct ex {
 	int			 stdin_done;
 	uint64_t		 out_bytes;
 	int			 polls;
-	/* exec -t: the size wanted, the one sent, and a resize in flight */
-	uint16_t		 want_rows, want_cols;
-	uint16_t		 sent_rows, sent_cols;
-	int			 resizing;
+	struct exec_tty		 tty;		/* exec -t's size */
 	int			 stream_over;
 };
 

@@ -56,14 +56,26 @@ void	 docker_exec_mark(char *mark, size_t len);
 json_t	*docker_exec_mark_env(const char *mark);
 json_t	*docker_exec_kill_body(const char *user, const char *mark);
 
-/* exec -t's resize (docker_exec_resize.c), a child of the exec. */
+/*
+ * exec -t's size: what the client wants, what went to the engine, and
+ * whether a resize is in flight.  It lives in the exec's state; the
+ * resize child (docker_exec_resize.c), which dies with the exec, reads
+ * it after each answer, so the last size wins.
+ */
+struct exec_tty {
+	uint16_t	 want_rows, want_cols;
+	uint16_t	 sent_rows, sent_cols;
+	int		 busy;
+};
 struct exec_resize_req {
 	char		 rz_api[24];
 	char		 rz_exec_id[EXEC_ID_MAX];
-	uint16_t	 rz_rows;
-	uint16_t	 rz_cols;
+	struct exec_tty	*rz_tty;
 };
 struct docker_op;
+struct docker_req;
 extern const struct docker_op	docker_exec_resize_op;
+/* The exec's waiting resize child sends the size wanted now: 0, or -1. */
+int	 docker_exec_resize_more(struct docker_req *);
 
 #endif /* SPACED_DOCKER_EXECCALL_H */

@@ -73,34 +73,10 @@ call_clear(struct docker_call *cl)
 	memset(cl, 0, sizeof(*cl));
 }
 
-size_t
-docker_req_count(void)
-{
-	return env->de_nreqs;
-}
-
-void *
-docker_req_state(struct docker_req *rq)
-{
-	return rq->rq_data;
-}
-
-uint32_t
-docker_req_peerid(const struct docker_req *rq)
-{
-	return rq->rq_peerid;
-}
-
 void
 docker_req_deadline(struct docker_req *rq, int ms)
 {
 	rq_arm(rq, ms);
-}
-
-const struct docker_op *
-docker_req_op(const struct docker_req *rq)
-{
-	return rq->rq_op;
 }
 
 void
@@ -153,6 +129,9 @@ docker_req_reply(struct docker_req *rq, const void *data, size_t len)
 static void
 rq_free(struct docker_req *rq)
 {
+	/* A child waiting for more work of its parent's goes with it. */
+	if (rq->rq_child != NULL && rq->rq_child->rq_op->op_idle)
+		rq_free(rq->rq_child);
 	if (rq->rq_parent != NULL)
 		rq->rq_parent->rq_child = NULL;
 	if (rq->rq_child != NULL)
@@ -326,6 +305,21 @@ docker_req_spawn(struct docker_req *parent, const struct docker_op *op,
 		return -1;
 	}
 	rq_call_new(rq, &cl, 0);
+	return 0;
+}
+
+int
+docker_req_resume(struct docker_req *rq, struct docker_call *cl)
+{
+	if (!rq->rq_op->op_idle || rq->rq_state != RQ_IDLE ||
+	    rq->rq_replied || (rq->rq_bev == NULL &&
+	    rq->rq_conns >= RQ_CONNS_MAX)) {
+		call_clear(cl);
+		return -1;
+	}
+	rq_arm(rq, rq->rq_op->op_timeout_ms > 0 ? rq->rq_op->op_timeout_ms :
+	    DOCKER_TIMEOUT_MS);
+	rq_next(rq, DOCKER_CALL, cl);
 	return 0;
 }
 
@@ -526,6 +520,9 @@ rq_answered(struct docker_req *rq)
 	if (nx == DOCKER_WAIT) {
 		call_clear(&next);
 		rq->rq_state = RQ_IDLE;
+		/* It waits for its parent, not the engine: no deadline. */
+		if (rq->rq_op->op_idle)
+			evtimer_del(rq->rq_timer);
 		return 0;
 	}
 	if (nx == DOCKER_DONE) {

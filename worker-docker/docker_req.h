@@ -125,6 +125,12 @@ struct docker_op {
 	 */
 	enum docker_next (*op_cancel)(struct docker_req *,
 			    struct docker_call *);
+	/*
+	 * A child that waits (DOCKER_WAIT) for more work from its parent
+	 * (docker_req_resume) keeping its connection, with no deadline
+	 * while it waits; it ends with its parent.
+	 */
+	int		 op_idle;
 };
 
 /* Where answers go: the worker's channel, or a test. */
@@ -178,6 +184,13 @@ uint8_t		*docker_req_body_take(struct docker_req *, size_t *len);
  */
 int		 docker_req_spawn(struct docker_req *, const struct docker_op *,
 		    const void *, size_t);
+/* The request's child, or NULL. */
+struct docker_req *docker_req_child(struct docker_req *);
+/*
+ * An op_idle child that waits sends *cl: on its kept connection, or a
+ * new one if the engine closed it.  -1 (cl cleared) if it cannot.
+ */
+int		 docker_req_resume(struct docker_req *, struct docker_call *);
 
 /* Raw stream mode. */
 void		 docker_req_stream_write(struct docker_req *, const void *,

@@ -16,9 +16,9 @@
 
 /*
  * A request in raw stream mode (after a 101): the op's own bytes in and
- * out of the connection, with flow control; and an answer's body handed
- * to the op.  Leaf functions: they call nothing of docker_req.c, which
- * calls them.
+ * out of the connection, with flow control; an answer's body handed to
+ * the op; and a request's fields for its op.  Leaf functions: they call
+ * nothing of docker_req.c, which calls them.
  */
 
 #include <sys/types.h>
@@ -32,7 +32,38 @@
 #include <event2/bufferevent.h>
 
 #include "log.h"
+#include "docker_env.h"
 #include "docker_req_int.h"
+
+size_t
+docker_req_count(void)
+{
+	return env->de_nreqs;
+}
+
+void *
+docker_req_state(struct docker_req *rq)
+{
+	return rq->rq_data;
+}
+
+uint32_t
+docker_req_peerid(const struct docker_req *rq)
+{
+	return rq->rq_peerid;
+}
+
+const struct docker_op *
+docker_req_op(const struct docker_req *rq)
+{
+	return rq->rq_op;
+}
+
+struct docker_req *
+docker_req_child(struct docker_req *rq)
+{
+	return rq->rq_child;
+}
 
 void
 docker_req_stream_write(struct docker_req *rq, const void *data, size_t len)

@@ -63,7 +63,7 @@ enum sp_step {
 	/* create */
 	C_NAMES, C_NET, C_VOL, C_GK, C_SP, C_GK_START, C_SP_START, C_WAIT_GK,
 	C_CORRIDOR, C_SP_RUNNING, C_SP_FOLDER, C_WAIT_TOKEN, C_SP_OWN,
-	C_COUNT, C_NET_LIST,
+	C_COUNT, C_NET_LIST, C_UIDS,
 	/* create: the runtime volume */
 	C_RT_WAIT, C_RT_SWEEP, C_RT_SWEEP_DEL, C_RT_GET, C_RT_CREATE, C_RT_CTR,
 	C_RT_MARKER, C_RT_PUT, C_RT_PUT_MARKER, C_RT_RELAY, C_RT_CA,
@@ -126,6 +126,7 @@ struct sp {
 	/* create's place among the owner's creates (space_inflight.c) */
 	int			 counting;	/* its listing under way */
 	int			 held;		/* past its count */
+	int			 uid_held;	/* its uid, for other creates */
 	int			 made;		/* answered done */
 	/* a failed create: what it answers once the rollback is done */
 	int			 names_free;	/* a failure rolls back */
@@ -235,6 +236,9 @@ void		 inflight_count_end(struct sp *);
 const char	*inflight_next(const char *owner, const void **cursor);
 void		 inflight_hold(struct sp *);
 void		 inflight_release(struct sp *);
+/* The uids of creates in flight, whatever their owner. */
+int		 inflight_uid_taken(const struct sp *, uint32_t);
+void		 inflight_uid_hold(struct sp *);
 
 /* space_create.c: the branches and the token, for the children. */
 enum docker_next gk_joined(struct docker_req *, struct sp *,

@@ -68,9 +68,97 @@ create_begin(struct docker_req *rq, struct sp *sp)
 		done(rq, ERR_BAD_REQUEST, why, 0);
 		return DOCKER_DONE;
 	}
-	sp->step = C_NAMES;
+	sp->step = C_UIDS;
 	sp->i = 0;
 	return SP_SEND;
+}
+
+/* --- its uid: no other space of the installation's, else a new id ---- */
+
+#define UID_DRAWS_MAX	64
+
+/* A listing's array (the parser capped it); NULL for anything else. */
+static json_t *
+listing(const struct docker_parser *p)
+{
+	if (p->dp_status != 200)
+		return NULL;
+	return json_loadb((const char *)p->dp_body, p->dp_body_len,
+	    JSON_REJECT_DUPLICATES, NULL);
+}
+
+static enum docker_next
+uids_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	char	 f[512];
+
+	engine_label_filter(f, sizeof(f), 2, LABEL_MARKER "=true",
+	    LABEL_ROLE "=space");
+	sp_call(sp, next, "GET", SP_LIST_CAP, "/containers/json?all=1&"
+	    "filters=%s", f);
+	return DOCKER_CALL;
+}
+
+/* Whether a space of the installation in the listing runs as uid. */
+static int
+uid_listed(struct sp *sp, json_t *o, uint32_t uid)
+{
+	const json_t	*labels;
+	const char	*owner, *id, *colon;
+	size_t		 n, i;
+	json_t		*e;
+
+	colon = strchr(sp->sq.sq_owner, ':');
+	n = colon != NULL ? (size_t)(colon - sp->sq.sq_owner) + 1 : 0;
+	json_array_foreach(o, i, e) {
+		labels = json_object_get(e, "Labels");
+		owner = json_string_value(json_object_get(labels, LABEL_OWNER));
+		id = json_string_value(json_object_get(labels, LABEL_ID));
+		if (n == 0 || owner == NULL || id == NULL ||
+		    strncmp(owner, sp->sq.sq_owner, n) != 0 ||
+		    !space_id_valid(id))
+			continue;
+		if (harden_space_uid(id, sp->sq.sq_uid_first,
+		    sp->sq.sq_uid_count) == uid)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The id drew a uid another space of the installation has (the
+ * listing, or a create in flight): per-uid limits of the kernel would
+ * be shared.  Another id, until one is free; the names follow.
+ */
+static enum docker_next
+uids_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	struct space_meta	*m = &sp->meta;
+	json_t			*o;
+	int			 draws;
+
+	if (!json_is_array(o = listing(p))) {
+		json_decref(o);
+		done(rq, ERR_DOCKER_FAILED, "the engine's spaces unlisted", 0);
+		return DOCKER_DONE;
+	}
+	for (draws = 1; uid_listed(sp, o, sp->hp.hp_uid) ||
+	    inflight_uid_taken(sp, sp->hp.hp_uid); draws++) {
+		if (draws == UID_DRAWS_MAX) {
+			json_decref(o);
+			done(rq, ERR_TOO_MANY_SPACES, "no free uid found in "
+			    "spaced.conf's space uid range", 0);
+			return DOCKER_DONE;
+		}
+		space_id_new(m->sm_id);
+		if (sp->sq.sq_name[0] == '\0')
+			strlcpy(m->sm_name, m->sm_id, sizeof(m->sm_name));
+		sp_params(sp);
+	}
+	json_decref(o);
+	inflight_uid_hold(sp);
+	return SP_ADVANCE;
 }
 
 /* --- the names: any that exists refuses the create, nothing touched -- */
@@ -119,16 +207,6 @@ names_take(struct docker_req *rq, struct sp *sp,
 }
 
 /* --- the owner's spaces: at most spaced.conf's "spaces per owner" ---- */
-
-/* A listing's array (the parser capped it); NULL for anything else. */
-static json_t *
-listing(const struct docker_parser *p)
-{
-	if (p->dp_status != 200)
-		return NULL;
-	return json_loadb((const char *)p->dp_body, p->dp_body_len,
-	    JSON_REJECT_DUPLICATES, NULL);
-}
 
 static enum docker_next
 count_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
@@ -357,7 +435,7 @@ gk_branch_start(struct docker_req *rq, const void *data, size_t len,
 	sp->nres = 0;
 	sp->child = NULL;
 	sp->child_running = sp->child_done = sp->rt_holder = 0;
-	sp->counting = sp->held = 0;	/* the parent's */
+	sp->counting = sp->held = sp->uid_held = 0;	/* the parent's */
 	sp->branch = 1;
 	/* hp points into the state it belongs to: this one now */
 	sp_params(sp);
@@ -636,6 +714,7 @@ wait_token_send(struct docker_req *rq, struct sp *sp,
 }
 
 const struct sp_step_row space_create_steps[] = {
+	{ C_UIDS,	uids_send,	uids_take,	C_NAMES },
 	{ C_NAMES,	names_send,	names_take,	C_COUNT },
 	{ C_COUNT,	count_send,	count_take,	C_RT_WAIT },
 	{ C_NET_LIST,	net_list_send,	net_list_take,	C_NET },

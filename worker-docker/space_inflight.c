@@ -40,6 +40,61 @@ struct inflight {
 static TAILQ_HEAD(, inflight)	 inflight = TAILQ_HEAD_INITIALIZER(inflight);
 static unsigned			 counting;	/* listings under way */
 
+/*
+ * The uids creates in flight drew, whatever their owner: two creates at
+ * once see the same listing, and only this says the second's is taken.
+ */
+struct uid_held {
+	TAILQ_ENTRY(uid_held)	 uh_entry;
+	const struct sp		*uh_sp;
+	uint32_t		 uh_uid;
+};
+static TAILQ_HEAD(, uid_held)	 uids = TAILQ_HEAD_INITIALIZER(uids);
+
+int
+inflight_uid_taken(const struct sp *sp, uint32_t uid)
+{
+	const struct uid_held	*u;
+
+	TAILQ_FOREACH(u, &uids, uh_entry)
+		if (u->uh_sp != sp && u->uh_uid == uid)
+			return 1;
+	return 0;
+}
+
+void
+inflight_uid_hold(struct sp *sp)
+{
+	struct uid_held	*u;
+
+	if (sp->uid_held)
+		return;
+	if ((u = calloc(1, sizeof(*u))) == NULL)
+		fatal("%s", __func__);
+	u->uh_sp = sp;
+	u->uh_uid = sp->hp.hp_uid;
+	TAILQ_INSERT_TAIL(&uids, u, uh_entry);
+	sp->uid_held = 1;
+}
+
+/* Its containers carry its id from here on: a listing names the uid. */
+static void
+inflight_uid_release(struct sp *sp)
+{
+	struct uid_held	*u;
+
+	if (!sp->uid_held)
+		return;
+	sp->uid_held = 0;
+	TAILQ_FOREACH(u, &uids, uh_entry)
+		if (u->uh_sp == sp)
+			break;
+	if (u == NULL)
+		fatalx("%s: no uid held", __func__);
+	TAILQ_REMOVE(&uids, u, uh_entry);
+	free(u);
+}
+
 void
 inflight_count_begin(struct sp *sp)
 {
@@ -101,6 +156,7 @@ inflight_release(struct sp *sp)
 	struct inflight	*e;
 
 	inflight_count_end(sp);
+	inflight_uid_release(sp);
 	if (!sp->held)
 		return;
 	sp->held = 0;

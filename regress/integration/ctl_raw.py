@@ -184,6 +184,16 @@ def main():
         s.sendall(hdr(CTL_STREAM_TEST, 40) +
                   struct.pack("=QIIQQQ", 1 << 30, 1, 0, 0, 0, 0))
         time.sleep(float(sys.argv[3])); print("slept"); return
+    elif case == "space-leave":
+        # space-leave TYPE MS: a struct ctl_space of zeros (create: the
+        # default place, name and memory), then the client leaves after
+        # MS milliseconds, reading nothing.
+        import time
+        t, ms = int(sys.argv[3]), float(sys.argv[4])
+        body = b"\0" * (13 + 65 + 17 + 1) + struct.pack("=Q", 0) + b"\0" * 8
+        s.sendall(hdr(t, len(body)) + body)
+        time.sleep(ms / 1000)
+        s.close(); print("left"); return
     elif case == "space":
         # struct ctl_space by hand: space TYPE ID NAME PROJECT MEMORY;
         # a field "UNTERM" fills it without a NUL, "\\xNN" escapes work.

@@ -4,7 +4,8 @@
 # caller's own spaces' for a plain user and all for root (the control);
 # -f follows; the ring keeps the last 1024; a follower that never reads
 # is dropped while spaced answers everyone else; no uid, nor plain uids
-# together, take every follower.  Needs root and Docker;
+# together, take every follower; a plain user's flood of events keeps
+# its share of the ring, not root's events.  Needs root and Docker;
 # about a minute.
 # A mutant's copy of the tree has no images of its own: MOVE_IMAGES.
 for f in "${SPACED_BUILD:-build}/images.env" "${MOVE_IMAGES:-}"; do
@@ -106,6 +107,29 @@ wait_for 30 sh -c "[ \$(grep -c '\"reload' '$T/fast.json') -ge $r ]"
 check "  a follower that reads gets every one ($r reloads)" \
     test "$(grep -c '"reload' "$T/fast.json")" -ge "$r" -a "$r" -ge 1500
 kill "$slow" "$fast" 2>/dev/null; wait "$slow" "$fast" 2>/dev/null
+
+# The ring is every owner's (review 2026-12-06 F4): one user's loop of
+# events pushed root's out of root's events.  A plain owner keeps 256
+# of the ring at most, its own oldest going first.  A plain user's
+# native space stopped 1100 times (a stop is an event) after a create
+# of root's: root's create is still there.  The control: the flood's
+# events went past the whole ring.
+q=$(plain create -p native -n events-q) || q=
+r=$(sc create -p native -n events-r) || r=
+check "a plain user's native space and root's ($q, $r)" test -n "$q" -a -n "$r"
+stops() { for _s in $(seq 275); do plain stop "$q" >/dev/null 2>&1; done; }
+stops & s1=$!; stops & s2=$!; stops & s3=$!; stops
+wait "$s1" "$s2" "$s3"
+n_stops=$(grep -c "event stop $q " "$sd/log")
+check "  the plain user's stops went past the ring (control: $n_stops events)" \
+    test "$n_stops" -gt 1024
+sc events >"$T/root3.txt" 2>&1
+check "  root's create is still in root's events" grep -q " create .*$r" "$T/root3.txt"
+plain events >"$T/plain3.txt" 2>&1
+check "  the plain user keeps its last 256 ($(grep -c . "$T/plain3.txt"))" \
+    test "$(grep -c " stop .*$q" "$T/plain3.txt")" -eq 256
+sc remove "$r" >/dev/null 2>&1
+plain remove "$q" >/dev/null 2>&1
 # events is anyone's (review 2026-12-06 F2): a user with no group took
 # all 64 followers with 4 connections of 16, and root's events -f
 # answered busy.  A uid follows 4 times at most, plain uids together 48.

@@ -32,5 +32,8 @@ mutant "a uid's followers are not counted" supervisor/spaced/events.c \
 mutant_expect 'a twelfth plain uid is refused'
 mutant "plain users together take every follower" supervisor/spaced/events.c \
     "plain >= EVENTS_FOLLOWERS_PLAIN_MAX)) => 0))"
+mutant_expect "root's create is still in root's events"
+mutant "a plain owner's events take the whole ring" supervisor/spaced/events.c \
+    "if (own >= EVENTS_PER_OWNER) => if (own >= EVENTS_RING)"
 
 mutants_end

@@ -111,4 +111,8 @@ mutant "$MUTANT_CONTROL" GNUmakefile helper.sh ""
 mutant_expect "another space's exec completes"
 mutant "a send to a space's helper waits for room" worker-ns/ns_helper.c \
     helper.sh 'MSG_NOSIGNAL | MSG_DONTWAIT) == => MSG_NOSIGNAL) =='
+mutant_expect "creates whose client left: no space stands unannounced"
+mutant "a native create whose client left is cancelled, not undone" \
+    supervisor/spaced/server.c helper.sh \
+    'if (!sv->made && (sv->step != SV_PLACE || r->r_place != PROC_NS)) => if (!sv->made)'
 mutants_end

@@ -23,6 +23,10 @@ mutant_expect "another client's exec"
 mutant "spaced passes on a resize for another client's exec" \
     supervisor/spaced/streams.c \
     "if (s->s_dst.ep_proc != PROC_MAX || s->s_dst.ep_cc != cc || => if (s->s_dst.ep_proc != PROC_MAX ||"
+mutant_expect "a flood of 3000 resizes: the last size is seen inside"
+mutant "the resize child ends after each call: a connection a resize" \
+    worker-docker/docker_exec_resize.c \
+    "t->busy = 0;\n\tif (t->want_rows == t->sent_rows => t->busy = 0;\n\treturn rz_fail(rq, \"\", 0, next);\n\tif (t->want_rows == t->sent_rows"
 mutant_expect "SIGTERM: the local terminal"
 mutant "a signal that ends spacectl leaves the terminal raw" \
     supervisor/spacectl/spacectl_tty.c \

@@ -5,7 +5,8 @@
 # Usage: sh regress/mutants/uids.sh [label-substring]
 . "$(dirname "$0")/lib.sh"
 
-mutant() { mutant_live "$@" escape/uids.sh; }
+# mutant LABEL FILE CHANGE [SUITE]: escape/uids.sh by default
+mutant() { mutant_live "$1" "$2" "$3" "${4:-escape/uids.sh}"; }
 
 mutant "$MUTANT_CONTROL" GNUmakefile ""
 
@@ -18,5 +19,13 @@ mutant "the folders not given the space's uid" worker-docker/space_verify.c \
 mutant_expect "exec in A is A's uid"
 mutant "exec as the image's user" worker-docker/docker_exec.c \
     "uid = harden_space_uid(sq->sq_id, sq->sq_uid_first, sq->sq_uid_count); => uid = HARDEN_SPACE_UID + 0 * sq->sq_uid_count;"
+
+# A uid another space of the installation has (review 2026-12-06 F5):
+# integration/space-uids.sh, a range of two uids.
+mutant "$MUTANT_CONTROL" GNUmakefile "" integration/space-uids.sh
+mutant_expect "a third is refused: no free uid"
+mutant "a listed space's uid is not seen as taken" worker-docker/space_create.c \
+    "sp->sq.sq_uid_count) == uid) => sp->sq.sq_uid_count) == uid && 0)" \
+    integration/space-uids.sh
 
 mutants_end

@@ -13,7 +13,9 @@
 # - spaced stopped (SIGTERM) ends its workers, and a native space's
 #   processes die with spaced-ns (their death signal); the record stays:
 #   the restarted spaced lists the space exited, and start brings it
-#   back.  About a minute.
+#   back.
+# - A create whose client leaves at once makes no space that stands
+#   unannounced (review F3).  About a minute.
 SPACED_TEST_PLACE=native
 export SPACED_TEST_PLACE
 . "$(dirname "$0")/../contract/lib.sh"
@@ -89,6 +91,57 @@ check "  and not another uid's" \
 check "tools: the text names the place" sh -c \
     "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' tools -a opencode | grep -q '^$mine .* empty  *native '"
 rm -rf "$NS_STATE/tools/$mine" "$NS_STATE/tools/spaced-tools-$INSTALL-1000-$k"
+
+# --- a create whose client leaves (review F3) ----------------------------
+# spaced-ns makes a space to its end whatever comes: a create whose
+# client left while spaced-ns made it stood afterwards, running, with
+# no create event and no journal follow until a list named it.  Now
+# such a create goes on alone and removes what it made, as on Docker.
+# A raw client sends create and leaves at once, after 50 ms and after
+# 200 ms; once spaced holds no request but status's own, every space
+# of the state was announced, or none is there.  The control: the
+# creates did make spaces (spaced's rollback lines name them), and
+# each is gone cleanly: its folder, both cgroups, its processes.
+before=$(ns_ids | sort)
+: >"$T/left.ids"
+for ms in 0 50 200; do
+	python3 "$top/regress/integration/ctl_raw.py" "$sd/run/spaced.sock" \
+	    space-leave 107 "$ms" >/dev/null 2>&1
+done
+# idle: spaced holds no request but this status (its own collections
+# come and go: asked again until a moment without one)
+idle() { sc -j status 2>/dev/null |
+    jq -e 'any(.. | objects | select(has("requests")); .requests <= 1)' >/dev/null; }
+t0=$(date +%s)
+wait_for 60 idle
+echo "# idle after $(( $(date +%s) - t0 )) s"
+sc events >"$T/left.events" 2>&1
+for i in $(ns_ids | sort); do
+	printf '%s\n' "$before" | grep -qx "$i" && continue
+	grep -q " create .*$i" "$T/left.events" || echo "$i" >>"$T/left.ids"
+done
+check "creates whose client left: no space stands unannounced ($(cat "$T/left.ids" | tr '\n' ' '))" \
+    test ! -s "$T/left.ids"
+made=$(sed -n 's/.*space \([0-9a-f]\{12\}\): cancelled (the client left): removing it.*/\1/p' "$sd/log" | sort -u)
+check "  the creates did make spaces, then removed them (control: $(echo $made))" \
+    test -n "$made"
+clean=yes
+for i in $made; do
+	[ ! -e "$NS_STATE/$i" ] || clean="no: folder $i"
+	for c in memory pids; do
+		for g in "$i" "$i-gk"; do
+			[ ! -e "$(ns_cg $c "$g")" ] || clean="no: cgroup $c/$g"
+		done
+	done
+	[ -z "$(ns_pids "$i" space; ns_pids "$i" gatekeeper)" ] ||
+	    clean="no: processes of $i"
+	echo "$i" >>"$T/ids"
+done
+check "  each went cleanly: folder, cgroups, processes ($clean)" test "$clean" = yes
+# The creates spaced answered before their clients left stand, announced.
+for i in $(ns_ids); do
+	printf '%s\n' "$before" | grep -qx "$i" || sc remove "$i" >/dev/null
+done
 
 # --- a restart of spaced ------------------------------------------------
 sc remove "$B" >/dev/null

@@ -7,12 +7,26 @@
 # the local terminal's settings are the same before and after (also
 # after spacectl is killed by a signal), a piped stdin's end ends cat.
 dir=$(cd "$(dirname "$0")" && pwd)
+# Docker: the engine behind a recorder (agent/engine_record.py, a file a
+# connection), for the resize flood's count below.
+contract_tree() {
+	[ "$PLACE" = docker ] || return 0
+	mkdir -p "$T/engine"
+	python3 "$dir/../agent/engine_record.py" serve "$T/engine.sock" \
+	    /var/run/docker.sock "$T/engine" >"$T/engine.log" 2>&1 &
+	rec_pid=$!
+	wait_for 5 test -S "$T/engine.sock"
+	SPACED_EXTRA_CONF="docker socket \"$T/engine.sock\""
+}
 . "$dir/../contract/lib.sh"
 
 command -v tmux >/dev/null || { not_ok "tmux is installed (tools/deps.sh)"; finish; }
 TS="spaced-tty-$$"
 TM() { tmux -L "$TS" "$@"; }
-tty_gone() { TM kill-server 2>/dev/null; }
+tty_gone() {
+	TM kill-server 2>/dev/null
+	[ -z "${rec_pid:-}" ] || kill "$rec_pid" 2>/dev/null
+}
 at_finish tty_gone
 
 id=$(sc create -n tty) || { not_ok "create"; finish; }
@@ -163,6 +177,32 @@ check "a resize of another client's exec: that client is cut off" \
 check "the exec's own client resizes it (control)" grep -qx 'A: resized' "$T/owner"
 check "the other client's size never reached the terminal" \
     grep -qx 'A: never saw 33 77' "$T/owner"
+
+# A flood of resizes on one exec (review F7).  Each size used to cost
+# the engine a connection of its own (spaced raised the exec's cap by
+# one a resize): 3000 sizes, a few hundred connections.  Now the exec's
+# resizes share the one spaced-docker keeps, and spaced adds at most 4
+# to the cap.  The recorder counts the connections that carried a
+# resize of the flood; the last size reaches the terminal inside.
+n0=$(ls "$T/engine" 2>/dev/null | wc -l)
+python3 "$dir/resize_flood.py" "$sd/run/spaced.sock" "$id" 3000 >"$T/flood" 2>&1
+sed 's/^/# /' "$T/flood"
+check "a flood of 3000 resizes: the last size is seen inside" \
+    grep -qx 'final: seen' "$T/flood"
+if [ "$PLACE" = docker ]; then
+	rz_conns=0 rz_calls=0
+	for f in "$T"/engine/*.up; do
+		k=${f##*/} && k=${k%.up}
+		[ "$k" -gt "$n0" ] || continue
+		c=$(grep -ac '/resize?' "$f")
+		[ "$c" -gt 0 ] || continue
+		rz_conns=$((rz_conns + 1)) rz_calls=$((rz_calls + c))
+	done
+	check "  the engine saw the flood's resizes (control: $rz_calls calls)" \
+	    test "$rz_calls" -ge 1
+	check "  on at most 4 engine connections ($rz_conns)" \
+	    test "$rz_conns" -le 4
+fi
 
 # create --code DIR: the folder's code goes in as part of create.
 repo=$T/repo

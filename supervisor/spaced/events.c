@@ -15,10 +15,12 @@
  */
 
 /*
- * events: what operators follow (spacectl events), in a ring of
- * EVENTS_RING, each seen by its space's owner and by root alone.  A
- * follower that reads too little is dropped: spaced never waits on one
- * and never holds more than the ring and EVENTS_LAG_MAX a follower.
+ * events: what operators follow (spacectl events), the last EVENTS_RING
+ * kept, each seen by its space's owner and by root alone.  A plain
+ * owner keeps EVENTS_PER_OWNER of them at most: its next pushes out its
+ * own oldest, never another's.  A follower that reads too little is
+ * dropped: spaced never waits on one and never holds more than the
+ * ring and EVENTS_LAG_MAX a follower.
  */
 
 #include <sys/types.h>
@@ -34,6 +36,14 @@
 #include "spaced.h"
 
 #define EVENTS_RING		1024
+/*
+ * A plain owner's share of the ring: one user's loop of creates and
+ * removes rotates its own events, not root's or another user's (review
+ * F4); four plain owners at their share fill it.  Root's, spaced's own
+ * user's and those of no owner (reloads) are the operators' and take
+ * the oldest of all.
+ */
+#define EVENTS_PER_OWNER	256
 /* Bytes queued to a follower past which it is dropped. */
 #define EVENTS_LAG_MAX		(64 * 1024)
 #define EVENTS_FOLLOWERS_MAX	64
@@ -45,7 +55,9 @@
 #define EVENTS_FOLLOWERS_PER_UID	4
 #define EVENTS_FOLLOWERS_PLAIN_MAX	48
 
+/* Oldest first; a dropped event's place is closed up. */
 static struct ctl_event	 ring[EVENTS_RING];
+static size_t		 ring_len;
 static uint64_t		 ring_next = 1;		/* the next event's seq */
 static uint32_t		 followers[EVENTS_FOLLOWERS_MAX];	/* request ids */
 
@@ -81,20 +93,48 @@ follower(size_t i)
 	return r;
 }
 
+static void
+ring_drop(size_t i)
+{
+	memmove(&ring[i], &ring[i + 1], (ring_len - i - 1) * sizeof(ring[0]));
+	ring_len--;
+}
+
+/* Room for an event of uid: a plain owner's oldest goes, or the oldest. */
+static struct ctl_event *
+ring_room(uint32_t uid)
+{
+	size_t	 i, own = 0, oldest = 0;
+	int	 plain;
+
+	plain = uid != 0 && uid != CTL_EVENT_NO_UID && uid != geteuid();
+	for (i = 0; plain && i < ring_len; i++)
+		if (ring[i].ev_uid == uid && own++ == 0)
+			oldest = i;
+	if (own >= EVENTS_PER_OWNER)
+		ring_drop(oldest);
+	else if (ring_len == EVENTS_RING)
+		ring_drop(0);
+	return &ring[ring_len++];
+}
+
 void
 events_emit(const char *kind, uid_t owner, const char *space,
     const char *detail)
 {
-	struct ctl_event	*ev = &ring[(ring_next - 1) % EVENTS_RING];
+	struct ctl_event	*ev;
 	struct timespec		 ts;
 	struct request		*r;
+	uint32_t		 uid;
 	size_t			 i;
 
+	uid = owner == (uid_t)-1 ? CTL_EVENT_NO_UID : (uint32_t)owner;
+	ev = ring_room(uid);
 	memset(ev, 0, sizeof(*ev));
 	ev->ev_seq = ring_next++;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	ev->ev_time = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-	ev->ev_uid = owner == (uid_t)-1 ? CTL_EVENT_NO_UID : (uint32_t)owner;
+	ev->ev_uid = uid;
 	strlcpy(ev->ev_kind, kind, sizeof(ev->ev_kind));
 	if (space != NULL)
 		strlcpy(ev->ev_space, space, sizeof(ev->ev_space));
@@ -137,7 +177,7 @@ const char *
 events_start(struct request *r, struct imsg *imsg)
 {
 	struct ctl_events_req	 ce;
-	uint64_t		 seq;
+	size_t			 k;
 	int			 i;
 
 	if (imsg_get_data(imsg, &ce, sizeof(ce)) == -1 ||
@@ -149,11 +189,9 @@ events_start(struct request *r, struct imsg *imsg)
 		followers[i] = r->r_id;
 	}
 	/* The ring, oldest first. */
-	seq = ring_next > EVENTS_RING ? ring_next - EVENTS_RING : 1;
-	for (; seq < ring_next; seq++)
-		if (events_visible(r, &ring[(seq - 1) % EVENTS_RING]))
-			request_data(r, &ring[(seq - 1) % EVENTS_RING],
-			    sizeof(struct ctl_event));
+	for (k = 0; k < ring_len; k++)
+		if (events_visible(r, &ring[k]))
+			request_data(r, &ring[k], sizeof(ring[k]));
 	/* A follower's request stays open until its client leaves. */
 	if (!(ce.ce_flags & CTL_EVENTS_FOLLOW))
 		request_end(r);

@@ -416,17 +416,25 @@ probe_report(struct request *r, int ready, const char *code)
 }
 
 /*
- * The client of a create left.  Until the place answered, cancelling
- * is the undo (the place rolls back); after, the space stands and only
- * this chain knows it is unfinished: it goes on alone and removes it.
+ * The client of a create left.  Before the place is asked, and while
+ * spaced-docker makes it, cancelling is the undo (spaced-docker rolls
+ * back).  spaced-ns makes a space to its end whatever comes (review
+ * F3: a space then stood, unannounced and unfollowed): its create goes
+ * on alone, as one the place made does, and removes what it made.
  */
 int
 agent_abandon(struct request *r)
 {
 	struct sv_state		*sv = SV(r);
 
-	if (sv->op != SV_OP_CREATE || !sv->made)
+	if (sv->op != SV_OP_CREATE)
 		return 0;
+	if (!sv->made && (sv->step != SV_PLACE || r->r_place != PROC_NS))
+		return 0;
+	if (!sv->made) {
+		sv->abandoned = 1;
+		return 1;
+	}
 	if (sv->step == SV_ROLLBACK)
 		return 1;
 	sv->abandoned = 1;
@@ -474,6 +482,17 @@ sv_done(struct request *r, enum procid from, struct imsg *imsg)
 			startrun_close(r, sd.sd_code, sd.sd_message);
 			request_data(r, &sd, sizeof(sd));
 			request_fail(r, sd.sd_code);
+			return;
+		}
+		/* Its client left while spaced-ns made it: undone. */
+		if (sv->abandoned && sv->op == SV_OP_CREATE) {
+			if (agent_space_id(r) == -1) {
+				sv_fail(r, ERR_INTERNAL, "the place named no "
+				    "space");
+				return;
+			}
+			sv->made = 1;
+			sv_fail(r, ERR_CANCELLED, "the client left");
 			return;
 		}
 		if (sv->none) {

@@ -240,7 +240,7 @@ struct request {
 	/* create: the place asked for (PROC_DOCKER or PROC_NS), else 0 */
 	enum procid		 r_place;
 	int			 r_list_pending;	/* places a list waits for */
-	int			 r_conns_more;	/* exec -t: one a resize */
+	int			 r_conns_more;	/* exec -t's resizes */
 	/* its spaced-git, and what to send it once READY (gitinst.c) */
 	struct git_inst		*r_git;
 	uint32_t		 r_git_type;

@@ -42,6 +42,8 @@
 #define STREAMS_PLAIN_MAX	48
 
 #define RECENT_MAX	64
+/* engine connections an exec -t's resizes add, in all (streams_exec_resize) */
+#define EXEC_RESIZE_CONNS_MAX	4
 static struct {
 	TAILQ_HEAD(, stream_route) list;
 	size_t			 count;
@@ -334,10 +336,13 @@ streams_dispatch(struct stream_end_point from, struct imsg *imsg)
 
 /*
  * A client's new window size for its exec -t, by the output stream it
- * reads (exec.c marked a terminal's request with its r_heap): passed on as two numbers, and it may cost the place one more
- * engine connection (the resize call).  One for a stream that already
- * ended is dropped; one for another client's or a plain exec is not
- * this client's to send.
+ * reads (exec.c marked a terminal's request with its r_heap): passed on
+ * as two numbers.  spaced-docker sends every size on one connection it
+ * keeps (docker_exec_resize.c), so the resizes raise the exec's engine
+ * connection cap by EXEC_RESIZE_CONNS_MAX at most, whatever their
+ * number: room for an engine that closed that connection.  One for a
+ * stream that already ended is dropped; one for another client's or a
+ * plain exec is not this client's to send.
  */
 void
 streams_exec_resize(struct ctl_conn *cc, struct imsg *imsg)
@@ -372,5 +377,6 @@ streams_exec_resize(struct ctl_conn *cc, struct imsg *imsg)
 		log_warn("%s: worker_compose", __func__);
 		return;
 	}
-	r->r_conns_more++;
+	if (r->r_conns_more < EXEC_RESIZE_CONNS_MAX)
+		r->r_conns_more++;
 }
