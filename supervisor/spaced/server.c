@@ -431,14 +431,10 @@ agent_abandon(struct request *r)
 		return 0;
 	if (!sv->made && (sv->step != SV_PLACE || r->r_place != PROC_NS))
 		return 0;
-	if (!sv->made) {
-		sv->abandoned = 1;
-		return 1;
-	}
 	if (sv->step == SV_ROLLBACK)
 		return 1;
 	sv->abandoned = 1;
-	if (sv->step == SV_PAUSE)
+	if (sv->made && sv->step == SV_PAUSE)
 		sv_fail(r, ERR_CANCELLED, "the client left");
 	return 1;
 }
