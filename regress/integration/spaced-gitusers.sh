@@ -161,12 +161,25 @@ check "another plain user still lists its own repository" \
     '$tree/bin/spacectl' -s '$sock' \"\$@\"; }; ctl_n -j files '$work/n/own' |
     jq -e '.files | length == 0' >/dev/null"
 nheld=0
-for i in $(seq 1 8); do
+for i in $(seq 1 4); do
 	mkrepo "$work/n/h$i" nobody
 	hold nobody "$work/n/h$i" && nheld=$((nheld + 1))
 done
-check "a second user holds only 4 more: 12 for plain users in all" \
-    test "$nheld" -eq 4
+check "a second user holds 4 more (control)" test "$nheld" -eq 4
+# spaced-launch's row of status: the instances, live and waiting.
+instances_say() { ctl status | grep -q "^spaced-launch .* $1"; }
+check "12 for plain users in all" instances_say "12 plain, 0 waiting"
+# Its fifth, under its share (6 of 12 for two): it waits, not busy
+# (spaced-gitfair.sh follows one to its end); its client leaves.
+mkrepo "$work/n/h5" nobody
+setpriv --reuid=nobody --regid=nogroup --clear-groups \
+    "$tree/bin/spacectl" -s "$sock" files "$work/n/h5" >/dev/null 2>&1 &
+fifth=$!
+check "the second user's fifth waits: no 13th plain instance" \
+    wait_for 20 instances_say "12 plain, 1 waiting"
+kill "$fifth"
+check "a wait whose client left is dropped" \
+    wait_for 20 instances_say "12 plain, 0 waiting"
 # A repository root has no instance for yet: a new one must start.
 mkrepo "$work/root-repo2" root
 check "root lists its repository while plain users hold all they may" \

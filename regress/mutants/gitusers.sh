@@ -21,7 +21,7 @@ mutant "$MUTANT_CONTROL" GNUmakefile ""
 
 mutant_expect "none is left as the user|at most 8 left"
 mutant "a freed instance is not killed" supervisor/spaced/gitinst.c \
-    "gitinst_kill(gi); => (void)gitinst_kill;"
+    "gitlaunch_kill(gi->gi_id, gi->gi_pid); => (void)gitlaunch_kill;"
 mutant_expect "none is left as the user"
 mutant "a request it never acknowledged holds an instance" \
     supervisor/spaced/gitinst.c \
@@ -29,7 +29,7 @@ mutant "a request it never acknowledged holds an instance" \
 mutant_expect "at most 8 left|its ninth is refused|another plain user still lists"
 mutant "no cap a caller" supervisor/spaced/gitinst.c \
     "if (c.mine >= GITINST_PER_CALLER) => if (0)"
-mutant_expect "a second user holds only 4|root lists its repository while"
+mutant_expect "12 for plain users in all|the second user.s fifth waits|root lists its repository while"
 mutant "no places kept for root" supervisor/spaced/gitinst.c \
     "if (plain && c.plain >= GITINST_PLAIN_MAX) => if (plain && 0)"
 mutant_expect "the same answer, word for word"

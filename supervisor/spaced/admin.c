@@ -97,6 +97,9 @@ status_answer(struct request *r)
 		if (id == PROC_JOURNAL)
 			strlcpy(cp.cp_detail, st->journal,
 			    sizeof(cp.cp_detail));
+		/* The spaced-git it started for callers, and those waiting. */
+		if (id == PROC_LAUNCH && admin)
+			gitinst_status(cp.cp_detail, sizeof(cp.cp_detail));
 		/* Which pid is which is the operator's business. */
 		if (!admin)
 			cp.cp_pid = 0;

@@ -22,7 +22,6 @@
  */
 
 #include <sys/socket.h>
-#include <sys/wait.h>
 
 #include <errno.h>
 #include <event.h>
@@ -34,6 +33,7 @@
 
 #include "errors.h"
 #include "git_proto.h"
+#include "gitinst_fair.h"
 #include "log.h"
 #include "spaced.h"
 
@@ -41,7 +41,8 @@
  * Live instances: 16 in all, 8 a caller, 12 for callers other than root
  * and spaced's own user (the rest is kept for them).  An ended one
  * counts until spaced-launch has reaped it: 24 in all, 12 a caller,
- * under spaced-launch's 32 (docs/privsep.md).
+ * under spaced-launch's 32.  A plain caller under its fair share of the
+ * 12 waits for one (32 waits in all), never root (docs/privsep.md).
  */
 #define GITINST_MAX		16
 #define GITINST_PER_CALLER	8
@@ -51,8 +52,11 @@
 #define GITINST_IDLE_SECONDS	30
 #define GITINST_SWEEP_SECONDS	5
 #define GITINST_REQUESTS_MAX	256
+#define GITINST_WAITING_MAX	32
+#define GITINST_LIST_MAX	(GITINST_SLOTS + GITINST_WAITING_MAX)
 
 enum gitinst_state {
+	GI_WAITING,	/* no room yet: its turn comes (gitinst_grant) */
 	GI_LAUNCHING,	/* asked spaced-launch */
 	GI_STARTING,	/* started, READY still due */
 	GI_READY,
@@ -75,13 +79,14 @@ struct git_inst {
 	int			 gi_fd;		/* spaced's end */
 	struct imsgev		 gi_iev;
 	int			 gi_quarantine;	/* a space's (r_qgit) */
+	char			 gi_space[SPACE_ID_SIZE];	/* its space */
 };
 
 static struct {
 	TAILQ_HEAD(, git_inst)	 insts;
-	size_t			 ninsts;	/* every one, ending included */
 	uint32_t		 next_id;
 	struct event		 sweep_ev;
+	struct event		 grant_ev;
 	struct event_base	*base;
 	gitinst_event_sink	 event;
 } gis = {
@@ -91,6 +96,7 @@ static struct {
 
 static void	gitinst_dispatch(int, short, void *);
 static void	gitinst_quarantine_ready(struct git_inst *);
+static void	gitinst_grant_soon(void);
 
 static time_t
 now_seconds(void)
@@ -148,19 +154,8 @@ static void
 gitinst_remove(struct git_inst *gi)
 {
 	TAILQ_REMOVE(&gis.insts, gi, gi_entry);
-	gis.ninsts--;
 	free(gi);
-}
-
-static void
-gitinst_kill(struct git_inst *gi)
-{
-	struct launch_exit	 le;
-
-	memset(&le, 0, sizeof(le));
-	le.le_pid = gi->gi_pid;
-	(void)worker_compose(PROC_LAUNCH, IMSG_LAUNCH_KILL, gi->gi_id, -1,
-	    &le, sizeof(le));
+	gitinst_grant_soon();
 }
 
 /*
@@ -197,6 +192,10 @@ gitinst_free(struct git_inst *gi, const char *code, const char *message)
 			request_worker_done(r, PROC_GIT);
 	}
 	streams_git_gone(gi);
+	if (gi->gi_state == GI_WAITING) {
+		gitinst_remove(gi);
+		return;
+	}
 	if (gi->gi_state != GI_LAUNCHING)
 		imsgev_clear(&gi->gi_iev);
 	close(gi->gi_fd);
@@ -210,8 +209,9 @@ gitinst_free(struct git_inst *gi, const char *code, const char *message)
 	 * owner stopped would keep spaced-launch's slot for ever.  It
 	 * counts until spaced-launch has reaped it.
 	 */
-	gitinst_kill(gi);
+	gitlaunch_kill(gi->gi_id, gi->gi_pid);
 	gi->gi_state = GI_ENDING;
+	gitinst_grant_soon();
 }
 
 static int
@@ -251,49 +251,81 @@ gitinst_privileged(uid_t uid)
 	return uid == 0 || uid == geteuid();
 }
 
+/* A waiting one goes once no request wants it (timed out, client gone). */
+static void
+gitinst_prune(void)
+{
+	struct git_inst	*gi, *next;
+	struct request	*r;
+	uint32_t	 ids[GITINST_REQUESTS_MAX];
+	size_t		 i, n;
+
+	for (gi = TAILQ_FIRST(&gis.insts); gi != NULL; gi = next) {
+		next = TAILQ_NEXT(gi, gi_entry);
+		if (gi->gi_state != GI_WAITING)
+			continue;
+		n = request_ids_of_git(gi, ids, GITINST_REQUESTS_MAX);
+		for (i = 0; i < n; i++)
+			if ((r = request_find(ids[i])) != NULL &&
+			    !r->r_answered)
+				break;
+		if (i == n)
+			gitinst_free(gi, ERR_BUSY, "");
+	}
+}
+
+/* Who holds what, for gitinst_fair.c: the list's order, oldest first. */
+static size_t
+gitinst_snapshot(struct fair_inst *fi)
+{
+	struct git_inst	*gi;
+	size_t		 n = 0;
+
+	TAILQ_FOREACH(gi, &gis.insts, gi_entry) {
+		if (n == GITINST_LIST_MAX)
+			fatalx("%s: more instances than the caps allow",
+			    __func__);
+		fi[n].fi_caller = gi->gi_caller;
+		fi[n].fi_plain = !gitinst_privileged(gi->gi_caller);
+		fi[n++].fi_state = gi->gi_state == GI_WAITING ? FAIR_WAITING :
+		    gi->gi_state == GI_ENDING ? FAIR_ENDING : FAIR_LIVE;
+	}
+	return n;
+}
+
 /*
- * End the oldest unused instance of this caller (caller_only), of plain
- * callers (plain_only) or of anyone: 1 if one.
+ * End an unused instance of this caller (caller_only), of plain callers
+ * (plain_only) or of anyone: of the caller who holds the most, the
+ * oldest of theirs (gitinst_fair.c).  1 if one.
  */
 static int
 gitinst_evict(uid_t caller, int caller_only, int plain_only)
 {
-	struct git_inst	*gi;
+	struct git_inst	*gi, *cand[GITINST_SLOTS];
+	struct fair_inst fi[GITINST_LIST_MAX];
+	size_t		 live[GITINST_SLOTS], n = 0, nfi = gitinst_snapshot(fi);
 
 	/* The list is in the order they were made: the oldest first. */
 	TAILQ_FOREACH(gi, &gis.insts, gi_entry)
 		if ((!caller_only || gi->gi_caller == caller) &&
 		    (!plain_only || !gitinst_privileged(gi->gi_caller)) &&
-		    gitinst_unused(gi)) {
-			gitinst_free(gi, ERR_GIT_WORKER_FAILED, "");
-			return 1;
+		    gitinst_unused(gi) && n < GITINST_SLOTS) {
+			live[n] = fair_live_of(fi, nfi, gi->gi_caller);
+			cand[n++] = gi;
 		}
-	return 0;
+	if (n == 0)
+		return 0;
+	gitinst_free(cand[fair_victim(live, n)], ERR_GIT_WORKER_FAILED, "");
+	return 1;
 }
 
-/* The instances counted against a new one of this caller. */
-struct gitinst_counts {
-	size_t	 live, plain, mine, mine_all, all;
-};
-
 static void
-gitinst_count(uid_t caller, struct gitinst_counts *c)
+gitinst_count(uid_t caller, struct fair_counts *c)
 {
-	struct git_inst	*gi;
+	struct fair_inst	 fi[GITINST_LIST_MAX];
 
-	memset(c, 0, sizeof(*c));
-	TAILQ_FOREACH(gi, &gis.insts, gi_entry) {
-		c->all++;
-		if (gi->gi_caller == caller)
-			c->mine_all++;
-		if (gi->gi_state == GI_ENDING)
-			continue;
-		c->live++;
-		if (!gitinst_privileged(gi->gi_caller))
-			c->plain++;
-		if (gi->gi_caller == caller)
-			c->mine++;
-	}
+	fair_count(fi, gitinst_snapshot(fi), caller,
+	    !gitinst_privileged(caller), c);
 }
 
 /*
@@ -303,7 +335,7 @@ gitinst_count(uid_t caller, struct gitinst_counts *c)
 static const char *
 gitinst_room(uid_t caller)
 {
-	struct gitinst_counts	 c;
+	struct fair_counts	 c;
 	int			 plain = !gitinst_privileged(caller);
 
 	gitinst_count(caller, &c);
@@ -318,19 +350,143 @@ gitinst_room(uid_t caller)
 	return NULL;
 }
 
+/*
+ * A new instance of this caller: NULL to start it now (room made), or
+ * why not, and *wait when a plain caller under its fair share may wait
+ * its turn instead.  Those waiting already go first (gitinst_grant):
+ * a new request of a greedy caller never takes the room freed for them.
+ */
+static const char *
+gitinst_admit(uid_t caller, int *wait)
+{
+	struct fair_counts	 c;
+	const char		*why = ERR_BUSY;
+
+	*wait = 0;
+	gitinst_prune();
+	if (gitinst_privileged(caller))
+		return gitinst_room(caller);
+	gitinst_count(caller, &c);
+	if (c.waiting == 0 && (why = gitinst_room(caller)) == NULL)
+		return NULL;
+	*wait = c.waiting < GITINST_WAITING_MAX &&
+	    fair_may_wait(GITINST_PLAIN_MAX, GITINST_PER_CALLER, c.callers,
+	    c.mine, c.mine_waiting);
+	return why;
+}
+
+/* spaced-launch is asked to start it: -1 when it cannot be asked. */
+static int
+gitinst_launch(struct git_inst *gi)
+{
+	if (gitlaunch_start(gi->gi_id, gi->gi_caller, gi->gi_dir,
+	    gi->gi_quarantine ? gi->gi_space : NULL, &gi->gi_fd) == -1)
+		return -1;
+	gi->gi_state = GI_LAUNCHING;
+	return 0;
+}
+
+/*
+ * Freed room goes to the waiting instance whose caller holds the fewest
+ * (the oldest wait of those): one user's load waits behind another's
+ * share, never in front of it.  Run from the loop, never inside a
+ * gitinst_free, which may be in the middle of a list walk.
+ */
+static void
+gitinst_grant(int fd, short event, void *arg)
+{
+	struct git_inst	*gi, *cand[GITINST_WAITING_MAX];
+	struct fair_inst fi[GITINST_LIST_MAX];
+	size_t		 live[GITINST_WAITING_MAX], n, nfi;
+
+	gitinst_prune();
+	for (;;) {
+		n = 0;
+		nfi = gitinst_snapshot(fi);
+		TAILQ_FOREACH(gi, &gis.insts, gi_entry)
+			if (gi->gi_state == GI_WAITING &&
+			    n < GITINST_WAITING_MAX) {
+				live[n] = fair_live_of(fi, nfi, gi->gi_caller);
+				cand[n++] = gi;
+			}
+		if (n == 0)
+			return;
+		gi = cand[fair_next(live, n)];
+		if (gitinst_room(gi->gi_caller) != NULL)
+			return;		/* the next free room is its */
+		log_debug("spaced-git of uid %u for %s: its turn",
+		    (unsigned)gi->gi_caller, gi->gi_dir);
+		if (gitinst_launch(gi) == -1)
+			gitinst_free(gi, ERR_WORKER_UNAVAILABLE,
+			    "spaced-launch took no request");
+	}
+}
+
+static void
+gitinst_grant_soon(void)
+{
+	struct git_inst	*gi;
+	struct timeval	 tv = { 0, 0 };
+
+	if (gis.base == NULL || evtimer_pending(&gis.grant_ev, NULL))
+		return;
+	TAILQ_FOREACH(gi, &gis.insts, gi_entry)
+		if (gi->gi_state == GI_WAITING) {
+			evtimer_add(&gis.grant_ev, &tv);
+			return;
+		}
+}
+
+/* A new instance for r: started, waiting its turn, or why not. */
+static const char *
+gitinst_start(struct request *r, struct git_inst **slot, uid_t caller,
+    const char *dir, const char *space)
+{
+	struct git_inst	*gi;
+	const char	*why;
+	int		 wait;
+
+	if ((why = gitinst_admit(caller, &wait)) != NULL && !wait)
+		return why;
+	if ((gi = calloc(1, sizeof(*gi))) == NULL)
+		return ERR_INTERNAL;
+	gi->gi_id = gis.next_id++;
+	gi->gi_caller = caller;
+	strlcpy(gi->gi_dir, dir, sizeof(gi->gi_dir));
+	gi->gi_state = GI_WAITING;
+	gi->gi_fd = -1;
+	TAILQ_INSERT_TAIL(&gis.insts, gi, gi_entry);
+	if (space != NULL) {
+		gi->gi_quarantine = 1;
+		gi->gi_retired = 1;	/* never another request's */
+		strlcpy(gi->gi_space, space, sizeof(gi->gi_space));
+	}
+	*slot = gi;
+	if (why != NULL) {
+		log_debug("request %u: spaced-git of uid %u for %s waits its "
+		    "turn", r->r_id, (unsigned)caller, gi->gi_dir);
+		gitinst_grant_soon();
+		return NULL;
+	}
+	if (gitinst_launch(gi) == -1) {
+		*slot = NULL;
+		gitinst_free(gi, ERR_WORKER_UNAVAILABLE, "");
+		return ERR_WORKER_UNAVAILABLE;
+	}
+	return NULL;
+}
+
 const char *
 gitinst_attach(struct request *r, const char *dir, uint32_t type,
     const struct git_req *gq)
 {
-	struct launch_git_req	 lg;
 	struct git_inst		*gi;
-	const char		*why;
-	int			 sp[2];
 
 	r->r_git = NULL;
 	r->r_git_type = type;
 	r->r_git_req = *gq;
 	r->r_git_sent = 0;
+	/* A waiting one too: it serves both once its turn comes. */
 	TAILQ_FOREACH(gi, &gis.insts, gi_entry) {
 		if (gi->gi_caller == r->r_cc->cc_uid && !gi->gi_quarantine &&
 		    strcmp(gi->gi_dir, dir) == 0 && !gi->gi_distrusted &&
@@ -342,35 +498,7 @@ gitinst_attach(struct request *r, const char *dir, uint32_t type,
 			return NULL;
 		}
 	}
-	if ((why = gitinst_room(r->r_cc->cc_uid)) != NULL)
-		return why;
-	if ((gi = calloc(1, sizeof(*gi))) == NULL)
-		return ERR_INTERNAL;
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0,
-	    sp) == -1) {
-		free(gi);
-		return ERR_INTERNAL;
-	}
-	gi->gi_id = gis.next_id++;
-	gi->gi_caller = r->r_cc->cc_uid;
-	strlcpy(gi->gi_dir, dir, sizeof(gi->gi_dir));
-	gi->gi_state = GI_LAUNCHING;
-	gi->gi_fd = sp[0];
-	TAILQ_INSERT_TAIL(&gis.insts, gi, gi_entry);
-	gis.ninsts++;
-	r->r_git = gi;
-
-	memset(&lg, 0, sizeof(lg));
-	lg.lg_caller = r->r_cc->cc_uid;
-	lg.lg_any_owner = r->r_cc->cc_uid == 0;
-	strlcpy(lg.lg_dir, dir, sizeof(lg.lg_dir));
-	if (worker_compose(PROC_LAUNCH, IMSG_LAUNCH_GIT_REQ, gi->gi_id, sp[1],
-	    &lg, sizeof(lg)) == -1) {
-		r->r_git = NULL;
-		gitinst_free(gi, ERR_WORKER_UNAVAILABLE, "");
-		return ERR_WORKER_UNAVAILABLE;
-	}
-	return NULL;
+	return gitinst_start(r, &r->r_git, r->r_cc->cc_uid, dir, NULL);
 }
 
 /*
@@ -401,56 +529,11 @@ const char *
 gitinst_quarantine(struct request *r, const char *space,
     void (*ready)(struct request *))
 {
-	struct launch_qr_req	 lq;
-	struct git_inst		*gi;
-	const char		*why;
-	int			 sp[2];
+	char	 what[GIT_DIR_MAX];
 
-	if ((why = gitinst_room(r->r_uid)) != NULL)
-		return why;
-	if ((gi = calloc(1, sizeof(*gi))) == NULL)
-		return ERR_INTERNAL;
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0,
-	    sp) == -1) {
-		free(gi);
-		return ERR_INTERNAL;
-	}
-	gi->gi_id = gis.next_id++;
-	gi->gi_caller = r->r_uid;
-	gi->gi_quarantine = 1;
-	gi->gi_retired = 1;		/* never another request's */
-	snprintf(gi->gi_dir, sizeof(gi->gi_dir), "the quarantine of %s",
-	    space);
-	gi->gi_state = GI_LAUNCHING;
-	gi->gi_fd = sp[0];
-	TAILQ_INSERT_TAIL(&gis.insts, gi, gi_entry);
-	gis.ninsts++;
-	r->r_qgit = gi;
 	r->r_qgit_ready = ready;
-
-	memset(&lq, 0, sizeof(lq));
-	strlcpy(lq.lq_space, space, sizeof(lq.lq_space));
-	strlcpy(lq.lq_state, spaced_config()->sc_state, sizeof(lq.lq_state));
-	if (worker_compose(PROC_LAUNCH, IMSG_LAUNCH_QR_REQ, gi->gi_id, sp[1],
-	    &lq, sizeof(lq)) == -1) {
-		r->r_qgit = NULL;
-		gitinst_free(gi, ERR_WORKER_UNAVAILABLE, "");
-		return ERR_WORKER_UNAVAILABLE;
-	}
-	return NULL;
-}
-
-/* remove: the space's quarantine folder goes (spaced-launch). */
-void
-gitinst_quarantine_remove(const char *space)
-{
-	struct launch_qr_req	 lq;
-
-	memset(&lq, 0, sizeof(lq));
-	strlcpy(lq.lq_space, space, sizeof(lq.lq_space));
-	strlcpy(lq.lq_state, spaced_config()->sc_state, sizeof(lq.lq_state));
-	(void)worker_compose(PROC_LAUNCH, IMSG_LAUNCH_QR_REMOVE, 0, -1, &lq,
-	    sizeof(lq));
+	snprintf(what, sizeof(what), "the quarantine of %s", space);
+	return gitinst_start(r, &r->r_qgit, r->r_uid, what, space);
 }
 
 /* A quarantine takes messages from its start (gitinst_quarantine_ready). */
@@ -507,48 +590,27 @@ gitinst_retire(struct git_inst *gi)
 	gi->gi_retired = 1;
 }
 
-/*
- * An instance that died without spaced asking: in the log, and an
- * event for its caller (and root), with how it died.
- */
-static void
-gitinst_died(struct git_inst *gi, int status)
-{
-	char	 how[64], detail[CTL_EVENT_DETAIL_MAX];
-
-	if (WIFSIGNALED(status))
-		(void)snprintf(how, sizeof(how), "killed by signal %d (%s)",
-		    WTERMSIG(status), strsignal(WTERMSIG(status)));
-	else
-		(void)snprintf(how, sizeof(how), "exited with status %d",
-		    WEXITSTATUS(status));
-	log_warnx("spaced-git %d (uid %u, %s) %s", (int)gi->gi_pid,
-	    (unsigned)gi->gi_owner, gi->gi_dir, how);
-	/* The folder last: a long one is cut, never how it died. */
-	(void)snprintf(detail, sizeof(detail), "spaced-git pid %d uid %u %s: ",
-	    (int)gi->gi_pid, (unsigned)gi->gi_owner, how);
-	(void)strlcat(detail, gi->gi_dir, sizeof(detail));
-	if (gis.event != NULL)
-		gis.event("worker-died", gi->gi_caller, NULL, detail);
-}
-
 /* spaced-launch reaped an instance's process: its place is free. */
 static void
 gitinst_exited(struct imsg *imsg)
 {
 	struct launch_exit	 le;
 	struct git_inst		*gi;
+	char			 detail[CTL_EVENT_DETAIL_MAX];
 
 	if (imsg_get_data(imsg, &le, sizeof(le)) == -1)
 		fatalx("%s: bad exit report", __func__);
 	if ((gi = gitinst_by_id(imsg_get_peerid(imsg))) == NULL ||
-	    gi->gi_state == GI_LAUNCHING || gi->gi_pid != le.le_pid ||
-	    gi->gi_reaped)
+	    gi->gi_state == GI_LAUNCHING || gi->gi_state == GI_WAITING ||
+	    gi->gi_pid != le.le_pid || gi->gi_reaped)
 		fatalx("%s: exit report for no instance", __func__);
 	/* Ended by spaced (idle, retired, distrusted), or on its own. */
-	if (gi->gi_state != GI_ENDING || gi->gi_unasked)
-		gitinst_died(gi, le.le_status);
-	else
+	if (gi->gi_state != GI_ENDING || gi->gi_unasked) {
+		gitlaunch_died(gi->gi_pid, gi->gi_owner, gi->gi_dir,
+		    le.le_status, detail, sizeof(detail));
+		if (gis.event != NULL)
+			gis.event("worker-died", gi->gi_caller, NULL, detail);
+	} else
 		log_debug("spaced-git %d ended", (int)le.le_pid);
 	if (gi->gi_state == GI_ENDING) {
 		gitinst_remove(gi);
@@ -677,6 +739,8 @@ gitinst_dispatch(int fd, short event, void *arg)
 		gitinst_flush(gi);
 	}
 	imsg_event_add(&gi->gi_iev);
+	/* Its request done, it may make room for one who waits. */
+	gitinst_grant_soon();
 }
 
 /* Instances nobody has used for a while go: killed, then reaped. */
@@ -700,6 +764,8 @@ gitinst_sweep(int fd, short event, void *arg)
 			gitinst_free(gi, ERR_GIT_WORKER_FAILED, "");
 		}
 	}
+	/* One whose requests were cancelled elsewhere makes room too. */
+	gitinst_grant_soon();
 	evtimer_add(&gis.sweep_ev, &tv);
 }
 
@@ -713,4 +779,17 @@ gitinst_init(struct event_base *base, gitinst_event_sink event)
 	evtimer_set(&gis.sweep_ev, gitinst_sweep, NULL);
 	event_base_set(base, &gis.sweep_ev);
 	evtimer_add(&gis.sweep_ev, &tv);
+	evtimer_set(&gis.grant_ev, gitinst_grant, NULL);
+	event_base_set(base, &gis.grant_ev);
+}
+
+void
+gitinst_status(char *buf, size_t len)
+{
+	struct fair_counts	 c;
+
+	gitinst_prune();
+	gitinst_count(0, &c);
+	(void)snprintf(buf, len, "git: %zu live, %zu plain, %zu waiting",
+	    c.live, c.plain, c.waiting);
 }

@@ -156,7 +156,7 @@ remove_done(struct request *r, enum procid from, struct imsg *imsg)
 	 * not for another owner's id, answered as done with nothing removed.
 	 */
 	if (rs->resources > 0 || rs->gone.sd_code[0] != '\0') {
-		gitinst_quarantine_remove(rs->id);
+		gitlaunch_qr_remove(rs->id);
 		codeout_kept_forget(r->r_uid, rs->id);
 	}
 	rs->step = REMOVE_GET;

@@ -382,7 +382,15 @@ int		 gitinst_relaunch(struct request *, const char *code,
 void		 gitinst_launch_dispatch(struct imsg *);
 const char	*gitinst_quarantine(struct request *, const char *space,
 		    void (*)(struct request *));
-void		 gitinst_quarantine_remove(const char *space);
+/* admin.c's status: the instances, live and waiting (root's eyes). */
+void		 gitinst_status(char *, size_t);
+/* gitlaunch.c: spaced's word to spaced-launch (gitinst.c decides) */
+int		 gitlaunch_start(uint32_t id, uid_t caller, const char *dir,
+		    const char *space, int *fd);
+void		 gitlaunch_kill(uint32_t id, pid_t);
+void		 gitlaunch_qr_remove(const char *space);
+void		 gitlaunch_died(pid_t, uid_t owner, const char *dir,
+		    int status, char *detail, size_t);
 /*
  * An instance that died without spaced asking (killed, crashed) is an
  * event, told through this sink (events_emit): gitinst.c is part of the

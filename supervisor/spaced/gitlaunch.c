@@ -1,0 +1,122 @@
+/*
+ * Copyright (c) 2026 The spaced developers
+ *
+ * Permission to use, copy, modify, and distribute this software for any
+ * purpose with or without fee is hereby granted, provided that the above
+ * copyright notice and this permission notice appear in all copies.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS" AND THE AUTHOR DISCLAIMS ALL WARRANTIES
+ * WITH REGARD TO THIS SOFTWARE INCLUDING ALL IMPLIED WARRANTIES OF
+ * MERCHANTABILITY AND FITNESS. IN NO EVENT SHALL THE AUTHOR BE LIABLE FOR
+ * ANY SPECIAL, DIRECT, INDIRECT, OR CONSEQUENTIAL DAMAGES OR ANY DAMAGES
+ * WHATSOEVER RESULTING FROM LOSS OF USE, DATA OR PROFITS, WHETHER IN AN
+ * ACTION OF CONTRACT, NEGLIGENCE OR OTHER TORTIOUS ACTION, ARISING OUT OF
+ * OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
+ */
+
+/*
+ * spaced's word to spaced-launch, which alone may start a process as
+ * another user: start a repository's spaced-git or a space's
+ * quarantine, kill one, remove a quarantine's folder.  Which instance
+ * and when is gitinst.c's.
+ */
+
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "git_proto.h"
+#include "log.h"
+#include "spaced.h"
+
+/*
+ * Start instance id: a quarantine of space, else the spaced-git of dir
+ * for caller.  *fd is spaced's end of its channel; -1 when spaced-launch
+ * cannot be asked (*fd is then -1 too).
+ */
+int
+gitlaunch_start(uint32_t id, uid_t caller, const char *dir,
+    const char *space, int *fd)
+{
+	struct launch_git_req	 lg;
+	struct launch_qr_req	 lq;
+	int			 sp[2], rv;
+
+	*fd = -1;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0,
+	    sp) == -1)
+		return -1;
+	if (space != NULL) {
+		memset(&lq, 0, sizeof(lq));
+		strlcpy(lq.lq_space, space, sizeof(lq.lq_space));
+		strlcpy(lq.lq_state, spaced_config()->sc_state,
+		    sizeof(lq.lq_state));
+		rv = worker_compose(PROC_LAUNCH, IMSG_LAUNCH_QR_REQ, id, sp[1],
+		    &lq, sizeof(lq));
+	} else {
+		memset(&lg, 0, sizeof(lg));
+		lg.lg_caller = caller;
+		lg.lg_any_owner = caller == 0;
+		strlcpy(lg.lg_dir, dir, sizeof(lg.lg_dir));
+		rv = worker_compose(PROC_LAUNCH, IMSG_LAUNCH_GIT_REQ, id, sp[1],
+		    &lg, sizeof(lg));
+	}
+	if (rv == -1) {
+		close(sp[0]);
+		return -1;
+	}
+	*fd = sp[0];
+	return 0;
+}
+
+/* Its process, which may be stopped or stuck: spaced-launch kills it. */
+void
+gitlaunch_kill(uint32_t id, pid_t pid)
+{
+	struct launch_exit	 le;
+
+	memset(&le, 0, sizeof(le));
+	le.le_pid = pid;
+	(void)worker_compose(PROC_LAUNCH, IMSG_LAUNCH_KILL, id, -1, &le,
+	    sizeof(le));
+}
+
+/* remove: the space's quarantine folder goes. */
+void
+gitlaunch_qr_remove(const char *space)
+{
+	struct launch_qr_req	 lq;
+
+	memset(&lq, 0, sizeof(lq));
+	strlcpy(lq.lq_space, space, sizeof(lq.lq_space));
+	strlcpy(lq.lq_state, spaced_config()->sc_state, sizeof(lq.lq_state));
+	(void)worker_compose(PROC_LAUNCH, IMSG_LAUNCH_QR_REMOVE, 0, -1, &lq,
+	    sizeof(lq));
+}
+
+/*
+ * An instance that died without spaced asking: in the log, and into
+ * detail the event for its caller (and root), with how it died.
+ */
+void
+gitlaunch_died(pid_t pid, uid_t owner, const char *dir, int status,
+    char *detail, size_t len)
+{
+	char	 how[64];
+
+	if (WIFSIGNALED(status))
+		(void)snprintf(how, sizeof(how), "killed by signal %d (%s)",
+		    WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else
+		(void)snprintf(how, sizeof(how), "exited with status %d",
+		    WEXITSTATUS(status));
+	log_warnx("spaced-git %d (uid %u, %s) %s", (int)pid, (unsigned)owner,
+	    dir, how);
+	/* The folder last: a long one is cut, never how it died. */
+	(void)snprintf(detail, len, "spaced-git pid %d uid %u %s: ", (int)pid,
+	    (unsigned)owner, how);
+	(void)strlcat(detail, dir, len);
+}
