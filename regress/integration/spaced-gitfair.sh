@@ -114,6 +114,13 @@ check "a holder at its share (6 of 12, three users: 4) still hears busy" \
     grep -q '^spacectl: busy'"
 check "its refusal queued nothing ($(instances))" \
     instances_say "12 plain, 1 waiting"
+# Its instances take no new request while the third user waits: one
+# for a repository it holds would queue behind the request there and
+# keep the instance busy, one request after another.
+ctl_as "$ua" files "$work/a/a2" >"$work/a2-again.out" 2>&1 &
+again=$!
+check "a holder's next request on its own busy instance: busy, not queued" \
+    wait_for 20 sh -c "! kill -0 $again && grep -q '^spacectl: busy' '$work/a2-again.out'"
 
 # One of the first user's requests goes on: its instance, idle, is the
 # third user's.

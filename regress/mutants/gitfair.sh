@@ -61,6 +61,9 @@ unit "the share does not shrink as callers come" $F \
 mutant_expect 'fair::counts_of_a_list'
 unit "a waiting caller is not counted among those who share" $F \
     "if (!fi[i].fi_plain || fi[i].fi_state == FAIR_ENDING) => if (!fi[i].fi_plain || fi[i].fi_state != FAIR_LIVE)"
+mutant_expect 'fair::a_caller_over_its_share_yields'
+unit "a caller over its share keeps its instances" $F \
+    "return c.mine > fair_share(pool, cap, c.callers); => return 0;"
 
 live "$MUTANT_CONTROL" GNUmakefile ""
 mutant_expect "a third user's files waits for an instance|no error"
@@ -68,6 +71,9 @@ live "no wait: the third user hears busy again (F8)" $G \
     "*wait = c.waiting < GITINST_WAITING_MAX && => *wait = 0 &&"
 mutant_expect "the freed instance goes to the third user|no error"
 live "freed room goes to nobody who waits" $G \
-    "if (gitinst_room(gi->gi_caller) != NULL)\n\t\t\treturn; => if (1)\n\t\t\treturn;"
+    "if (gitinst_room(gi->gi_caller) != NULL) { => if (1) {"
+mutant_expect "on its own busy instance: busy, not queued"
+live "a caller over its share keeps reusing its instances" $G \
+    "gi->gi_retired = 1;\n}\n\n/*\n * Freed room => (void)0;\n}\n\n/*\n * Freed room"
 
 mutants_end

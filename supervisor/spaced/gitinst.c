@@ -25,7 +25,6 @@
 
 #include <errno.h>
 #include <event.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,15 +96,6 @@ static struct {
 static void	gitinst_dispatch(int, short, void *);
 static void	gitinst_quarantine_ready(struct git_inst *);
 static void	gitinst_grant_soon(void);
-
-static time_t
-now_seconds(void)
-{
-	struct timespec	 ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec;
-}
 
 static struct git_inst *
 gitinst_by_id(uint32_t id)
@@ -319,15 +309,6 @@ gitinst_evict(uid_t caller, int caller_only, int plain_only)
 	return 1;
 }
 
-static void
-gitinst_count(uid_t caller, struct fair_counts *c)
-{
-	struct fair_inst	 fi[GITINST_LIST_MAX];
-
-	fair_count(fi, gitinst_snapshot(fi), caller,
-	    !gitinst_privileged(caller), c);
-}
-
 /*
  * Room for one more instance of this caller: at a cap an unused one
  * makes room (its own first), busy ones never do.  NULL, or why not.
@@ -335,10 +316,11 @@ gitinst_count(uid_t caller, struct fair_counts *c)
 static const char *
 gitinst_room(uid_t caller)
 {
+	struct fair_inst	 fi[GITINST_LIST_MAX];
 	struct fair_counts	 c;
 	int			 plain = !gitinst_privileged(caller);
 
-	gitinst_count(caller, &c);
+	fair_count(fi, gitinst_snapshot(fi), caller, plain, &c);
 	if (c.all >= GITINST_SLOTS || c.mine_all >= GITINST_SLOTS_PER_CALLER)
 		return ERR_BUSY;	/* killed ones not reaped yet */
 	if (c.mine >= GITINST_PER_CALLER)
@@ -359,6 +341,7 @@ gitinst_room(uid_t caller)
 static const char *
 gitinst_admit(uid_t caller, int *wait)
 {
+	struct fair_inst	 fi[GITINST_LIST_MAX];
 	struct fair_counts	 c;
 	const char		*why = ERR_BUSY;
 
@@ -366,7 +349,7 @@ gitinst_admit(uid_t caller, int *wait)
 	gitinst_prune();
 	if (gitinst_privileged(caller))
 		return gitinst_room(caller);
-	gitinst_count(caller, &c);
+	fair_count(fi, gitinst_snapshot(fi), caller, 1, &c);
 	if (c.waiting == 0 && (why = gitinst_room(caller)) == NULL)
 		return NULL;
 	*wait = c.waiting < GITINST_WAITING_MAX &&
@@ -387,10 +370,25 @@ gitinst_launch(struct git_inst *gi)
 }
 
 /*
+ * While others wait, the instances of a caller over its share take no
+ * new request: each ends once what it runs is done, its room theirs.
+ */
+static void
+gitinst_yield(void)
+{
+	struct git_inst		*gi;
+	struct fair_inst	 fi[GITINST_LIST_MAX];
+	size_t			 i = 0, n = gitinst_snapshot(fi);
+
+	TAILQ_FOREACH(gi, &gis.insts, gi_entry)
+		if (fair_yields(fi, n, i++, GITINST_PLAIN_MAX,
+		    GITINST_PER_CALLER))
+			gi->gi_retired = 1;
+}
+
+/*
  * Freed room goes to the waiting instance whose caller holds the fewest
- * (the oldest wait of those): one user's load waits behind another's
- * share, never in front of it.  Run from the loop, never inside a
- * gitinst_free, which may be in the middle of a list walk.
+ * (gitinst_fair.c).  From the loop: a gitinst_free may be in a walk.
  */
 static void
 gitinst_grant(int fd, short event, void *arg)
@@ -412,8 +410,10 @@ gitinst_grant(int fd, short event, void *arg)
 		if (n == 0)
 			return;
 		gi = cand[fair_next(live, n)];
-		if (gitinst_room(gi->gi_caller) != NULL)
-			return;		/* the next free room is its */
+		if (gitinst_room(gi->gi_caller) != NULL) {
+			gitinst_yield();	/* the next free room is its */
+			return;
+		}
 		log_debug("spaced-git of uid %u for %s: its turn",
 		    (unsigned)gi->gi_caller, gi->gi_dir);
 		if (gitinst_launch(gi) == -1)
@@ -749,8 +749,11 @@ gitinst_sweep(int fd, short event, void *arg)
 {
 	struct git_inst	*gi, *next;
 	struct timeval	 tv = { GITINST_SWEEP_SECONDS, 0 };
-	time_t		 now = now_seconds();
+	struct timespec	 ts;
+	time_t		 now;
 
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = ts.tv_sec;
 	for (gi = TAILQ_FIRST(&gis.insts); gi != NULL; gi = next) {
 		next = TAILQ_NEXT(gi, gi_entry);
 		if (!gitinst_unused(gi)) {
@@ -786,10 +789,11 @@ gitinst_init(struct event_base *base, gitinst_event_sink event)
 void
 gitinst_status(char *buf, size_t len)
 {
+	struct fair_inst	 fi[GITINST_LIST_MAX];
 	struct fair_counts	 c;
 
 	gitinst_prune();
-	gitinst_count(0, &c);
+	fair_count(fi, gitinst_snapshot(fi), 0, 0, &c);
 	(void)snprintf(buf, len, "git: %zu live, %zu plain, %zu waiting",
 	    c.live, c.plain, c.waiting);
 }

@@ -108,6 +108,22 @@ fair_may_wait(size_t pool, size_t cap, size_t callers, size_t live,
 	return live + waiting < fair_share(pool, cap, callers);
 }
 
+/*
+ * While others wait, a caller over its share must give back: reuse of
+ * its instances, one request after another, would hold them for ever.
+ */
+int
+fair_yields(const struct fair_inst *fi, size_t n, size_t i, size_t pool,
+    size_t cap)
+{
+	struct fair_counts	 c;
+
+	if (i >= n || !fi[i].fi_plain || fi[i].fi_state != FAIR_LIVE)
+		return 0;
+	fair_count(fi, n, fi[i].fi_caller, 1, &c);
+	return c.mine > fair_share(pool, cap, c.callers);
+}
+
 /* The caller who holds the fewest; among equals, the oldest wait. */
 size_t
 fair_next(const size_t *live, size_t n)

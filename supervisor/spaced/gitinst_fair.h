@@ -53,6 +53,9 @@ size_t	 fair_share(size_t pool, size_t cap, size_t callers);
 /* 1: a caller with `live` instances and `waiting` waits may wait for one more. */
 int	 fair_may_wait(size_t pool, size_t cap, size_t callers, size_t live,
 	    size_t waiting);
+/* 1: instance i is live and its plain caller over its share (it yields). */
+int	 fair_yields(const struct fair_inst *, size_t n, size_t i, size_t pool,
+	    size_t cap);
 /* Of n waiting ones, oldest first, by their callers' live counts: which starts. */
 size_t	 fair_next(const size_t *live, size_t n);
 /* Of n unused ones, oldest first, by their callers' live counts: which ends. */

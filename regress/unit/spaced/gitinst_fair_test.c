@@ -100,3 +100,23 @@ Test(fair, counts_of_a_list)
 	cr_assert_eq(fair_live_of(fi, 7, 1000), 1);
 	cr_assert_eq(fair_live_of(fi, 7, 1003), 0);
 }
+
+Test(fair, a_caller_over_its_share_yields)
+{
+	struct fair_inst	 fi[] = {
+		{ 1000, 1, FAIR_LIVE }, { 1000, 1, FAIR_LIVE },
+		{ 1000, 1, FAIR_LIVE }, { 1000, 1, FAIR_LIVE },
+		{ 1000, 1, FAIR_LIVE }, { 1000, 1, FAIR_ENDING },
+		{ 1001, 1, FAIR_LIVE }, { 1001, 1, FAIR_LIVE },
+		{ 1001, 1, FAIR_LIVE }, { 1001, 1, FAIR_LIVE },
+		{ 1002, 1, FAIR_WAITING }, { 0, 0, FAIR_LIVE },
+	};
+
+	/* Three callers: 4 each.  1000 holds 5, 1001 its 4. */
+	cr_assert(fair_yields(fi, 12, 0, POOL, CAP), "over its share");
+	cr_assert_not(fair_yields(fi, 12, 5, POOL, CAP), "an ended one");
+	cr_assert_not(fair_yields(fi, 12, 6, POOL, CAP), "at its share");
+	cr_assert_not(fair_yields(fi, 12, 10, POOL, CAP), "a wait");
+	cr_assert_not(fair_yields(fi, 12, 11, POOL, CAP), "root's");
+	cr_assert_not(fair_yields(fi, 12, 12, POOL, CAP), "out of the list");
+}
