@@ -16,17 +16,19 @@
 
 /*
  * The gatekeeper's control channel (gatekeeper/spaced-gatekeeper/control.c)
- * on any bytes a client sends it: the input is the whole connection
- * (pipelined requests included), given to control_accept over a
- * socketpair and its end, and the loop runs until the connection is let
- * go.  The network's domains, a grant's upstream URL, header and secret
- * come from a local user through spacectl.  Invariants: the connection
- * ends once its client did, never on the 10 s head timer (libFuzzer's
- * -timeout catches a wait); every answer is HTTP/1.1 with a status the
- * channel gives; a secret taken is never in an answer; the allowlist is
- * sorted, unique and normalized; every grant kept holds what the window
- * may use (a routable id, a host, a port 1..65535, a path "" or "/...",
- * a header that frames nothing) and there are at most 256 of them.
+ * on any bytes a client sends it: the first byte is the size of the
+ * pieces the client writes (0: all at once), the rest the whole
+ * connection (pipelined requests included), given to control_accept
+ * over a socketpair and ended, and the loop runs until the connection is
+ * let go.  The network's domains, a grant's upstream URL, header and
+ * secret come from a local user through spacectl.  Invariants: the
+ * connection ends once its client did, never on the 10 s head timer
+ * (libFuzzer's -timeout catches a wait); every answer is HTTP/1.1 with a
+ * status the channel gives; a secret taken is never in an answer; the
+ * allowlist is sorted, unique and normalized; every grant kept holds
+ * what the window may use (a routable id, a host, a port 1..65535, a
+ * path "" or "/...", a header that frames nothing), at most 256 of them;
+ * and a slow client gets the answers and the state a fast one gets.
  * fuzz-link: gatekeeper/spaced-gatekeeper/control.c gatekeeper/spaced-gatekeeper/gk_env.c gatekeeper/spaced-gatekeeper/gk_util.c gatekeeper/spaced-gatekeeper/gk_http.c gatekeeper/spaced-gatekeeper/gk_rules.c gatekeeper/spaced-gatekeeper/journal.c gatekeeper/spaced-gatekeeper/corridor.c gatekeeper/spaced-gatekeeper/window.c gatekeeper/spaced-gatekeeper/tunnel.c gatekeeper/spaced-gatekeeper/tls.c common/lib/log.c -levent_openssl
  */
 
@@ -202,18 +204,39 @@ reset(void)
 	gk->gk_mode = GK_MODE_ALLOWLIST;
 }
 
-int
-LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* What the channel keeps, as text, to compare two runs. */
+static char *
+state_text(void)
 {
-	static int	 ready;
-	size_t		 off = 0;
-	ssize_t		 n;
-	int		 sv[2];
+	const struct gk_grant	*gr;
+	char			*s = NULL;
+	size_t			 len = 0, i;
+	FILE			*f;
 
-	if (!ready) {
-		setup();
-		ready = 1;
+	if ((f = open_memstream(&s, &len)) == NULL)
+		abort();
+	fprintf(f, "mode %d\n", (int)gk->gk_mode);
+	for (i = 0; i < gk->gk_allow.al_count; i++)
+		fprintf(f, "allow %s\n", gk->gk_allow.al_names[i]);
+	TAILQ_FOREACH(gr, &gk->gk_grants, gr_entry) {
+		fprintf(f, "grant %s %d %s %s %s %s ", gr->gr_id, gr->gr_tls,
+		    gr->gr_host, gr->gr_port, gr->gr_path, gr->gr_header);
+		fwrite(gr->gr_secret, 1, gr->gr_secretlen, f);
+		fputc('\n', f);
 	}
+	if (fclose(f) != 0)
+		abort();
+	return s;
+}
+
+/* One connection: size bytes written piece bytes at a time (0: all). */
+static void
+run(const uint8_t *data, size_t size, size_t piece)
+{
+	size_t		 off = 0, want;
+	ssize_t		 n;
+	int		 sv[2], ended = 0;
+
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == -1 ||
 	    fcntl(sv[0], F_SETFL, O_NONBLOCK) == -1 ||
 	    fcntl(sv[1], F_SETFL, O_NONBLOCK) == -1)
@@ -222,14 +245,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	control_accept(NULL, sv[1], NULL, 0, NULL);
 	if (gk->gk_conns[GK_CONTROL] != 1)
 		abort();
-	/* The client writes all it has, then ends its side. */
+	/* The client writes what it has, then ends its side. */
 	while (gk->gk_conns[GK_CONTROL] > 0) {
-		if (off < size && (n = send(sv[0], data + off,
-		    size - off, MSG_NOSIGNAL)) > 0)
+		want = piece == 0 || size - off < piece ? size - off : piece;
+		if (want > 0 && (n = send(sv[0], data + off, want,
+		    MSG_NOSIGNAL)) > 0)
 			off += n;
-		if (off == size) {
+		if (off == size && !ended) {
 			shutdown(sv[0], SHUT_WR);
-			off = size + 1;
+			ended = 1;
 		}
 		event_base_loop(gk->gk_base, EVLOOP_ONCE);
 		drain(sv[0]);
@@ -238,6 +262,38 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	close(sv[0]);
 	check_answers();
 	check_state();
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static int	 ready;
+	char		*fast, *slow, *fastreply;
+	size_t		 fastlen;
+
+	if (!ready) {
+		setup();
+		ready = 1;
+	}
+	if (size == 0)
+		return 0;
+	run(data + 1, size - 1, 0);
+	fast = state_text();
+	if ((fastreply = malloc(replylen + 1)) == NULL)
+		abort();
+	memcpy(fastreply, reply, replylen);
+	fastlen = replylen;
 	reset();
+	if (data[0] != 0) {
+		run(data + 1, size - 1, data[0]);
+		slow = state_text();
+		if (strcmp(fast, slow) != 0 || fastlen != replylen ||
+		    memcmp(fastreply, reply, replylen) != 0)
+			abort();
+		free(slow);
+		reset();
+	}
+	free(fast);
+	free(fastreply);
 	return 0;
 }
