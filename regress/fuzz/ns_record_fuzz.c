@@ -65,6 +65,13 @@ put(const char *leaf, const uint8_t *data, size_t size)
 		abort();
 }
 
+/* The state directory goes with the process (libFuzzer ends by exit). */
+static void
+cleanup(void)
+{
+	ns_rm_tree(state);
+}
+
 static int
 ended(const char *s, size_t size)
 {
@@ -86,6 +93,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(dir, sizeof(dir), "%s/%s", state, ID);
 		if (mkdir(dir, 0700) == -1)
 			abort();
+		atexit(cleanup);
 		ready = 1;
 	}
 	put("record", data, size);
