@@ -7,3 +7,5 @@ $(B)/bin/spacectl: $(SPACECTL_OBJS) $(B)/libcommon.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 BINS		+= $(B)/bin/spacectl
+# The turn's reading, pure but for its callbacks (regress/unit/spacectl).
+UNIT_LINK_spacectl := $(B)/supervisor/spacectl/spacectl_turn.o

@@ -286,7 +286,8 @@ turn_look(struct prompt *t)
 	case TURN_UNREADABLE:
 		break;
 	}
-	request_failed(ERR_SERVER_UNREADABLE, "the messages are no list");
+	request_failed(ERR_SERVER_UNREADABLE, t->turn.full ? "the messages "
+	    "name more parts than spacectl keeps" : "the messages are no list");
 }
 
 /* A new session of the server's own directory; its id into t->sid. */

@@ -44,6 +44,7 @@ int
 turn_init(struct turn *t)
 {
 	t->last = t->error = NULL;
+	t->full = 0;
 	t->printed = json_object();
 	t->status = json_object();
 	return t->printed == NULL || t->status == NULL ? -1 : 0;
@@ -59,13 +60,25 @@ turn_free(struct turn *t)
 	t->printed = t->status = t->last = t->error = NULL;
 }
 
+/* 0 when map may hold pid: it does, or there is room for one more. */
+static int
+room(struct turn *t, json_t *map, const char *pid)
+{
+	if (json_object_get(map, pid) != NULL ||
+	    json_object_size(t->printed) + json_object_size(t->status) <
+	    TURN_PARTS_MAX)
+		return 0;
+	t->full = 1;
+	return -1;
+}
+
 static void
 take_text(struct turn *t, const char *pid, const char *text)
 {
 	size_t	 len = strlen(text), done;
 
 	done = (size_t)json_integer_value(json_object_get(t->printed, pid));
-	if (len <= done)
+	if (len <= done || room(t, t->printed, pid) == -1)
 		return;
 	t->on_text(t, text + done, len - done);
 	json_object_set_new(t->printed, pid, json_integer((json_int_t)len));
@@ -93,7 +106,8 @@ take_part(struct turn *t, json_t *part, json_t *seen)
 	    (st = str(state, "status")) == NULL)
 		return;
 	old = json_string_value(json_object_get(t->status, pid));
-	if (old != NULL && strcmp(old, st) == 0)
+	if ((old != NULL && strcmp(old, st) == 0) ||
+	    room(t, t->status, pid) == -1)
 		return;
 	json_object_set_new(t->status, pid, json_string(st));
 	t->on_tool(t, str(part, "tool") != NULL ? str(part, "tool") : "?", st,
@@ -148,7 +162,9 @@ turn_take(struct turn *t, const char *buf, size_t len)
 		for (j = 0; j < json_array_size(parts); j++)
 			take_part(t, json_array_get(parts, j), seen);
 	}
-	if (last != NULL && json_array_size(msgs) > 0 &&
+	if (t->full)
+		rv = TURN_UNREADABLE;
+	else if (last != NULL && json_array_size(msgs) > 0 &&
 	    json_array_get(msgs, json_array_size(msgs) - 1) == last)
 		rv = judge(t, last);
 	json_decref(seen);

@@ -29,6 +29,11 @@
 #include <jansson.h>
 
 #define TURN_MESSAGES_MAX	(64 << 20)	/* a listing, bytes */
+/*
+ * Parts remembered between looks (text and tool together, some 10 MB):
+ * a server that names new ones at every look is cut off, not kept.
+ */
+#define TURN_PARTS_MAX		65536
 
 struct turn {
 	size_t		 base;		/* messages before ours */
@@ -36,6 +41,7 @@ struct turn {
 	json_t		*status;	/* part id -> tool status told */
 	json_t		*last;		/* over: the last message (a ref) */
 	json_t		*error;		/* failed: its error (a ref) */
+	int		 full;		/* TURN_PARTS_MAX met */
 	void		*arg;
 	void		(*on_tool)(struct turn *, const char *tool,
 			    const char *status, const char *title);
@@ -46,7 +52,7 @@ enum turn_state {
 	TURN_GOING = 0,
 	TURN_OVER,		/* t->last holds the answer */
 	TURN_FAILED,		/* t->error holds why */
-	TURN_UNREADABLE,	/* not a list of messages */
+	TURN_UNREADABLE,	/* not a list of messages, or past the parts cap */
 };
 
 /* 0, or -1 out of memory. */
