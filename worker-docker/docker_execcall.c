@@ -114,24 +114,25 @@ docker_exec_exited(const struct docker_parser *p, int *code)
  * Found in one walk over /proc, all before any is signalled (a parent
  * that dies hands its children to pid 1), then SIGKILLed; walk after
  * walk until one ends none (a fork meanwhile).  Its sets are variables
- * named by pid (m: marked, l: leaders, a: all), one lookup a process
- * rather than a scan, so hundreds of processes cost a walk, one grep
- * and no fork each.  Exit 3: none found.
+ * named by pid (has, put; m: marked, l: leaders, a: all), one lookup a
+ * process rather than a scan, so hundreds of processes cost a walk, one
+ * grep and no fork each.  Exit 3: none found.
  */
 static const char exec_kill_script[] =
 	"m=\"" EXEC_MARK_VAR "=$1\" r=0\n"
+	"has() { eval \"[ -n \\\"\\${$1_$2:-}\\\" ]\"; }\n"
+	"put() { eval \"$1_$2=1\"; }\n"
 	"pass() {\n"
 	"  while [ $# -ge 3 ]; do\n"
-	"    eval \"[ -z \\\"\\$a${r}_$1\\\" ] && { [ -n \\\"\\$m${r}_$1\\\" ] ||\n"
-	"      [ -n \\\"\\$l_$3\\\" ] || [ -n \\\"\\$a${r}_$2\\\" ]; }\" &&\n"
-	"      eval \"a${r}_$1=1\" && all=\"$all $1\" grow=1\n"
+	"    has a$r $1 || ! { has m$r $1 || has l $3 || has a$r $2; } ||\n"
+	"      { put a$r $1; all=\"$all $1\" grow=1; }\n"
 	"    shift 3\n"
 	"  done\n"
 	"}\n"
 	"while [ $r -lt 10 ]; do\n"
 	"  r=$((r + 1)) tab= all= grow=1 left=\n"
 	"  for f in $(grep -lzxsF -- \"$m\" /proc/[0-9]*/environ); do\n"
-	"    f=${f#/proc/} && eval \"m${r}_${f%/environ}=1\"\n"
+	"    f=${f#/proc/} && put m$r ${f%/environ}\n"
 	"  done\n"
 	"  for d in /proc/[0-9]*; do\n"
 	"    read -r s <\"$d/stat\" 2>/dev/null || continue\n"
@@ -139,7 +140,7 @@ static const char exec_kill_script[] =
 	"    [ \"$1\" = Z ] || [ $p = 1 ] || [ $p = $$ ] && continue\n"
 	"    tab=\"$tab $p $2 $4\"\n"
 	"    [ $r = 1 ] && [ \"$2\" = 0 ] && [ \"$4\" = $p ] &&\n"
-	"      eval \"[ -n \\\"\\$m1_$p\\\" ]\" && eval \"l_$p=1\"\n"
+	"      has m1 $p && put l $p\n"
 	"  done\n"
 	"  while [ -n \"$grow\" ]; do grow=; pass $tab; done\n"
 	"  [ -n \"$all\" ] || [ $r != 1 ] || exit " "3" "\n"
