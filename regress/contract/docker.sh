@@ -150,6 +150,21 @@ fi
 check "  another exec's command beside it still runs (control)" \
     runs_is "sleep 1201" yes
 check "  ... and what that one set apart (control)" runs_is "sleep 1211" yes
+# A command whose first process ends while a child of it holds its
+# output: Docker's exec ends with that process (the child left, as any
+# command's background process); the native place waits for the output,
+# and -T still ends the exec (it waited on the child before).
+timeout 60 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" exec "$id" -n -T 3 \
+    -- sh -c 'sleep 1214 &' >/dev/null 2>"$T/err"
+rc=$?
+if [ "$PLACE" = docker ]; then
+	check "exec of a command whose child holds its output: Docker ends it with its first process" \
+	    test $rc -eq 0
+else
+	check "exec -T of a command whose child holds its output ends in time (command_timeout, 125)" \
+	    sh -c "test $rc -eq 125 && grep -q command_timeout '$T/err'"
+fi
+kill_in "sleep 1214"
 kill -TERM "$beside"
 wait "$beside" 2>/dev/null
 check "exec: a command whose client left is ended in the space" \

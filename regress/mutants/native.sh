@@ -113,6 +113,11 @@ mutant "native: the keeper is no subreaper (orphans go to the space's pid 1)" \
     worker-ns/ns_keeper.c \
     'if (prctl(PR_SET_CHILD_SUBREAPER, 1) == -1 ||\n\t    prctl => if (prctl' \
     contract/on-native
+mutant_expect "holds its output ends in time"
+mutant "native: -T waits for a child that holds the output after the command ended" \
+    worker-ns/ns_exec.c \
+    'if (x->exited) {\n\t\tnx_close(x, 1); => if (0) {\n\t\tnx_close(x, 1);' \
+    contract/on-native
 mutant_expect "make run ends well"
 mutant "native: make run's deps step requires docker.io again" GNUmakefile \
     '@sh tools/deps.sh -o => @sh tools/deps.sh' native/nodocker
