@@ -104,27 +104,47 @@ docker_exec_exited(const struct docker_parser *p, int *code)
  * The kill, run by the space's own /bin/sh as the space's user in its
  * pid namespace: what it finds and signals is only what that user could
  * signal there anyway, so a process that forged the mark gets only
- * itself ended.  The command's first process is the one with parent 0
- * (the engine started it from outside), leading its own session (the
- * runtime's setsid), with the mark in its environment, found by the
- * first walk; every process of that session is ended, walk after walk
- * until one ends none (a fork meanwhile; one more after a find).
+ * itself and what it started ended.  What is the command's: every
+ * process with the mark in its environment (one grep over them all,
+ * which a setsid, a double fork or a daemon keeps), every process of
+ * the session of the command's first process (parent 0: the engine
+ * started it from outside; leading its session, the runtime's setsid;
+ * marked), and every descendant of those by the parent chain (which a
+ * child that cleared its environment keeps while its parent lives).
+ * Found in one walk over /proc, all before any is signalled (a parent
+ * that dies hands its children to pid 1), then SIGKILLed; walk after
+ * walk until one ends none (a fork meanwhile).  Its sets are variables
+ * named by pid (has, put; m: marked, l: leaders, a: all), one lookup a
+ * process rather than a scan, so hundreds of processes cost a walk, one
+ * grep and no fork each.  Exit 3: none found.
  */
 static const char exec_kill_script[] =
-	"m=\"" EXEC_MARK_VAR "=$1\" found=\n"
-	"for r in 1 2 3 4 5 6 7 8 9 10; do\n"
-	"  left=\n"
+	"m=\"" EXEC_MARK_VAR "=$1\" r=0\n"
+	"has() { eval \"[ -n \\\"\\${$1_$2:-}\\\" ]\"; }\n"
+	"put() { eval \"$1_$2=1\"; }\n"
+	"pass() {\n"
+	"  while [ $# -ge 3 ]; do\n"
+	"    has a$r $1 || ! { has m$r $1 || has l $3 || has a$r $2; } ||\n"
+	"      { put a$r $1; all=\"$all $1\" grow=1; }\n"
+	"    shift 3\n"
+	"  done\n"
+	"}\n"
+	"while [ $r -lt 10 ]; do\n"
+	"  r=$((r + 1)) tab= all= grow=1 left=\n"
+	"  for f in $(grep -lzxsF -- \"$m\" /proc/[0-9]*/environ); do\n"
+	"    f=${f#/proc/} && put m$r ${f%/environ}\n"
+	"  done\n"
 	"  for d in /proc/[0-9]*; do\n"
 	"    read -r s <\"$d/stat\" 2>/dev/null || continue\n"
-	"    s=${s##*) }; set -- $s; [ \"$1\" = Z ] && continue\n"
-	"    [ $r = 1 ] && [ \"$2\" = 0 ] && [ \"$4\" = \"${d#/proc/}\" ] &&\n"
-	"      [ \"$4\" != 1 ] && grep -qzxF -- \"$m\" \"$d/environ\" 2>/dev/null &&\n"
-	"      found=\"$found $4\" left=1\n"
-	"    for p in $found; do\n"
-	"      [ \"$4\" = \"$p\" ] && kill -KILL \"${d#/proc/}\" 2>/dev/null && left=1\n"
-	"    done\n"
+	"    s=${s##*) }; set -- $s; p=${d#/proc/}\n"
+	"    [ \"$1\" = Z ] || [ $p = 1 ] || [ $p = $$ ] && continue\n"
+	"    tab=\"$tab $p $2 $4\"\n"
+	"    [ $r = 1 ] && [ \"$2\" = 0 ] && [ \"$4\" = $p ] &&\n"
+	"      has m1 $p && put l $p\n"
 	"  done\n"
-	"  [ -n \"$found\" ] || exit " "3" "\n"
+	"  while [ -n \"$grow\" ]; do grow=; pass $tab; done\n"
+	"  [ -n \"$all\" ] || [ $r != 1 ] || exit " "3" "\n"
+	"  for p in $all; do kill -KILL $p 2>/dev/null && left=1; done\n"
 	"  [ -n \"$left\" ] || exit 0\n"
 	"done\n"
 	"exit 0\n";

@@ -25,6 +25,7 @@
 
 #include <sys/types.h>
 
+#include <signal.h>
 #include <stdint.h>
 
 #include <event.h>
@@ -124,6 +125,9 @@ int		 ns_enter_ns(int target, int pidfd, const char **what);
 int		 ns_pidfd(pid_t);
 __dead void	 ns_command(const struct ns_space *, int target,
 		    char *const argv[], int life, const struct ns_tty *);
+/* ns_keeper.c: a space's command's parent, which can end all of it */
+__dead void	 ns_keeper(const struct ns_space *, char *const argv[],
+		    int life, const struct ns_tty *, const sigset_t *mask);
 void		 ns_close_others(int, int, int);
 void		 ns_close_all_but(int *, size_t);
 int		 ns_null_stdio(void);

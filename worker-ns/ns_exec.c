@@ -332,6 +332,16 @@ nx_timeout(int fd, short ev, void *arg)
 	(void)ev;
 	x->timed_out = 1;
 	nx_kill(x);
+	/*
+	 * Its first process ended, and with it its keeper: what holds its
+	 * output now is no longer known as its.  The time is the limit
+	 * all the same: the output is let go, and the exec ends.
+	 */
+	if (x->exited) {
+		nx_close(x, 1);
+		nx_close(x, 2);
+		nx_finish(x);
+	}
 }
 
 static void

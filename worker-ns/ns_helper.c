@@ -158,16 +158,24 @@ nh_start(const struct ns_space *ns, int sock, struct nh_req *rq,
 {
 	char		*argv[SPACE_EXEC_ARGC_MAX + 1];
 	struct ns_tty	 tty;
+	sigset_t	 term, held;
 	int		 life[2], i, slot;
-	pid_t		 pid;
+	pid_t		 pid = -1;
 
 	if (nfds != (rq->rq_tty ? 4 : 3) || nh_argv(rq, len, argv) == -1)
 		_exit(1);	/* not spaced-ns's: it checked */
 	for (slot = 0; slot < NH_RUNS && run[slot].r_pid != 0; slot++)
 		;
 	life[0] = life[1] = -1;
-	if (slot == NH_RUNS || pipe2(life, O_CLOEXEC) == -1 ||
-	    (pid = fork()) == -1) {
+	/* The keeper's end is its SIGTERM: held from its first instant. */
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	sigprocmask(SIG_BLOCK, &term, &held);
+	if (slot < NH_RUNS && pipe2(life, O_CLOEXEC) == 0)
+		pid = fork();
+	if (pid != 0)
+		sigprocmask(SIG_SETMASK, &held, NULL);
+	if (pid == -1) {
 		dprintf(fds[2], "spaced-ns: fork: %s\n", slot == NH_RUNS ?
 		    "too many commands" : strerror(errno));
 		if (life[0] != -1) {
@@ -178,9 +186,7 @@ nh_start(const struct ns_space *ns, int sock, struct nh_req *rq,
 		goto done;
 	}
 	if (pid == 0) {
-		/* As spaced-ns's own children: no signal held, none caught. */
-		sigprocmask(SIG_SETMASK, mask, NULL);
-		signal(SIGCHLD, SIG_DFL);
+		/* Its command as spaced-ns's own children: nothing held. */
 		close(life[1]);
 		if (dup2(fds[0], 0) == -1 || dup2(fds[1], 1) == -1 ||
 		    dup2(fds[2], 2) == -1)
@@ -188,7 +194,7 @@ nh_start(const struct ns_space *ns, int sock, struct nh_req *rq,
 		tty.sock = rq->rq_tty ? fds[3] : -1;
 		tty.rows = rq->rq_rows;
 		tty.cols = rq->rq_cols;
-		ns_command(ns, 0, argv, life[0], rq->rq_tty ? &tty : NULL);
+		ns_keeper(ns, argv, life[0], rq->rq_tty ? &tty : NULL, mask);
 	}
 	close(life[0]);
 	run[slot].r_token = rq->rq_token;
@@ -204,10 +210,13 @@ nh_kill(uint32_t token, struct nh_run *run)
 {
 	int	 i;
 
-	/* Still unreaped, so the pid is still that command's. */
+	/*
+	 * To its keeper (ns_keeper.c), which ends every process of the
+	 * command; still unreaped, so the pid is still that keeper's.
+	 */
 	for (i = 0; i < NH_RUNS; i++)
 		if (run[i].r_pid != 0 && run[i].r_token == token)
-			kill(run[i].r_pid, SIGKILL);
+			kill(run[i].r_pid, SIGTERM);
 }
 
 /*

@@ -66,10 +66,12 @@ check "exec: stdout and stderr apart" \
 sc exec "$id" -T 1 -- sleep 30 2>"$T/err"
 check "exec -T: the time limit ends it (command_timeout, 125)" \
     sh -c "test $? -eq 125 && grep -q command_timeout '$T/err'"
-# ... and the command is gone from the space, though it ignores SIGTERM
-# (the Docker engine cannot end an exec: spaced-docker ends the command's
-# session from inside, it was left running); a command beside it, of
-# another exec, is not touched; its client leaving ends that one too.
+# ... and the command is gone from the space, though it ignores SIGTERM,
+# with every process it started (the Docker engine cannot end an exec:
+# spaced-docker ends from inside what holds the exec's mark, its session
+# and their descendants; spaced-ns's keeper its whole tree); a command
+# beside it, of another exec, is not touched; its client leaving ends
+# that one too.
 # runs_in ARGS: "yes" when a process of the space has exactly "ARGS " as
 # its argv, else "no" (nothing when the exec failed)
 runs_in() {
@@ -78,29 +80,96 @@ runs_in() {
 	    done; echo no' _ "$1"
 }
 runs_is() { [ "$(runs_in "$1")" = "$2" ]; }
+# kill_in ARGS: SIGKILL to the processes of the space whose argv is ARGS
+# (what a place is known to leave behind)
+kill_in() {
+	sc exec "$id" -n -- sh -c 'for f in /proc/[0-9]*/cmdline; do
+	    [ "$(tr "\0" " " <$f 2>/dev/null)" = "$1 " ] &&
+	    kill -KILL "$(basename "${f%/cmdline}")"; done; true' _ "$1"
+}
 # (spacectl itself in the background: $! is its pid, not a subshell's)
-"$tree/bin/spacectl" -s "$sd/run/spaced.sock" exec "$id" -n -- sleep 1201 \
-    >/dev/null 2>&1 &
+# The command beside sets a process of its own apart too: the kill of
+# another exec leaves it as it leaves the command.
+"$tree/bin/spacectl" -s "$sd/run/spaced.sock" exec "$id" -n -- sh -c \
+    'setsid sleep 1211 >/dev/null 2>&1 & exec sleep 1201' >/dev/null 2>&1 &
 beside=$!
 wait_for 60 runs_is "sleep 1201" yes
+wait_for 60 runs_is "sleep 1211" yes
 sc exec "$id" -n -T 2 -- sh -c 'trap "" TERM; exec sleep 1202' 2>"$T/err"
 rc=$?
 check "exec -T of a command that ignores SIGTERM: command_timeout (125)" \
     sh -c "test $rc -eq 125 && grep -q 'command_timeout: the command ran past its time' '$T/err'"
 check "  and it no longer runs in the space" runs_is "sleep 1202" no
-if [ "$PLACE" = docker ]; then
+[ "$PLACE" != docker ] ||
 	check "  Docker says it was ended" grep -q 'it was ended in the space' "$T/err"
-	sc exec "$id" -n -T 2 -- sh -c 'trap "" TERM; sleep 1203 & sleep 1204; wait' 2>/dev/null
-	check "  Docker: its children too (the command's session)" \
-	    runs_is "sleep 1203" no
-	check "  ... both of them" runs_is "sleep 1204" no
+# (the children's output goes elsewhere: were they left, the exec would
+# wait for them on the native place, rather than go red)
+sc exec "$id" -n -T 2 -- sh -c 'trap "" TERM; sleep 1203 >/dev/null 2>&1 &
+    sleep 1204 >/dev/null 2>&1; wait' 2>/dev/null
+check "  its children too (the command's session)" runs_is "sleep 1203" no
+check "  ... both of them" runs_is "sleep 1204" no
+# What left the command's session (setsid), what a double fork orphaned,
+# and what also cleared its environment: the kill is the whole command's.
+# Their output goes elsewhere, so that the command's end is its first
+# process's, on every place.  The command runs in the background until
+# its time is out, and what it set apart is seen running first.
+ESC='setsid sleep 1205 >/dev/null 2>&1 &
+sh -c "(setsid sleep 1206 >/dev/null 2>&1 &) &"
+env -i setsid sleep 1207 >/dev/null 2>&1 &
+sh -c "(env -i setsid sleep 1208 >/dev/null 2>&1 &) &"
+exec sleep 1209'
+"$tree/bin/spacectl" -s "$sd/run/spaced.sock" exec "$id" -n -T 8 -- \
+    sh -c "$ESC" >/dev/null 2>"$T/err" &
+timed=$!
+check "  control: before its time, what left its session runs (setsid)" \
+    wait_for 60 runs_is "sleep 1205" yes
+check "  control: ... and what a double fork orphaned" \
+    wait_for 60 runs_is "sleep 1206" yes
+check "  control: ... and what cleared its environment, as a child" \
+    wait_for 60 runs_is "sleep 1207" yes
+check "  control: ... and as an orphan" wait_for 60 runs_is "sleep 1208" yes
+wait "$timed"
+rc=$?
+check "exec -T of a command that set processes apart: command_timeout (125)" \
+    sh -c "test $rc -eq 125 && grep -q 'command_timeout: the command ran past its time' '$T/err'"
+check "  it no longer runs" runs_is "sleep 1209" no
+check "  nor what left its session (setsid)" runs_is "sleep 1205" no
+check "  nor what a double fork orphaned" \
+    runs_is "sleep 1206" no
+check "  nor its child that cleared its environment" runs_is "sleep 1207" no
+# An orphan with no mark: the Docker place has nothing to find it by
+# (spacectl(8)); the native place's keeper adopted it.
+if [ "$PLACE" = docker ]; then
+	check "  Docker: an orphan that cleared its environment still runs (a known limit)" \
+	    runs_is "sleep 1208" yes
+	kill_in "sleep 1208"
+else
+	check "  nor an orphan that cleared its environment" \
+	    runs_is "sleep 1208" no
 fi
 check "  another exec's command beside it still runs (control)" \
     runs_is "sleep 1201" yes
+check "  ... and what that one set apart (control)" runs_is "sleep 1211" yes
+# A command whose first process ends while a child of it holds its
+# output: Docker's exec ends with that process (the child left, as any
+# command's background process); the native place waits for the output,
+# and -T still ends the exec (it waited on the child before).
+timeout 60 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" exec "$id" -n -T 3 \
+    -- sh -c 'sleep 1214 &' >/dev/null 2>"$T/err"
+rc=$?
+if [ "$PLACE" = docker ]; then
+	check "exec of a command whose child holds its output: Docker ends it with its first process" \
+	    test $rc -eq 0
+else
+	check "exec -T of a command whose child holds its output ends in time (command_timeout, 125)" \
+	    sh -c "test $rc -eq 125 && grep -q command_timeout '$T/err'"
+fi
+kill_in "sleep 1214"
 kill -TERM "$beside"
 wait "$beside" 2>/dev/null
 check "exec: a command whose client left is ended in the space" \
     wait_for 30 runs_is "sleep 1201" no
+check "  with what it set apart (setsid)" wait_for 30 runs_is "sleep 1211" no
 check "exec: 64 MiB of output arrive whole" \
     test "$(sc exec "$id" -n -- head -c 67108864 /dev/zero | wc -c)" -eq 67108864
 head -c 4194304 /dev/urandom >"$T/blob"

@@ -83,7 +83,8 @@ mutant "exec -g of a missing relative path keeps the engine's 126" \
     "else\n\t\tn = snprintf(full, sizeof(full), \"%s/%s\", ex->workdir, argv0); => else if (ex->req.se_target == EXEC_TARGET_SPACE)\n\t\tn = snprintf(full, sizeof(full), \"%s/%s\", ex->workdir, argv0);\n\telse\n\t\treturn 0;"
 
 # -T and a client that leaves: the command is ended inside the space
-# (the engine cannot end an exec), only its own session.
+# (the engine cannot end an exec): what holds its mark, its session and
+# their descendants, and nothing of another exec.
 mutant_expect 'and it no longer runs in the space'
 mutant "exec -T leaves the command running in the space" \
     worker-docker/docker_exec.c \
@@ -92,13 +93,25 @@ mutant_expect 'a command whose client left is ended in the space'
 mutant "a client that leaves leaves its command running" \
     worker-docker/docker_exec.c \
     "if (ex_kill(ex, next, ERR_CANCELLED)) => if (0)"
-mutant_expect 'Docker: its children too'
+mutant_expect 'its children too'
 mutant "the kill ends the command's first process alone" \
     worker-docker/docker_execcall.c \
-    "&& kill -KILL => && test \${d#/proc/} = \$p && kill -KILL"
+    "has m\$r \$1 || has l \$3 || has a\$r \$2; => has l \$1;"
+mutant_expect 'nor what left its session \(setsid\)'
+mutant "the kill ends the command's session alone (no mark, no parent chain)" \
+    worker-docker/docker_execcall.c \
+    "has m\$r \$1 || has l \$3 || has a\$r \$2; => has l \$3;"
+mutant_expect 'nor what a double fork orphaned'
+mutant "the kill finds no marked process outside the session's tree" \
+    worker-docker/docker_execcall.c \
+    "has m\$r \$1 || has l \$3 => has l \$3"
+mutant_expect 'nor its child that cleared its environment'
+mutant "the kill does not follow the parent chain" \
+    worker-docker/docker_execcall.c \
+    "has l \$3 || has a\$r \$2; => has l \$3;"
 mutant_expect "another exec's command beside it still runs"
 mutant "the kill is not held to the command's mark" \
     worker-docker/docker_execcall.c \
-    "grep -qzxF => true"
+    "EXEC_MARK_VAR \"=\$1 => EXEC_MARK_VAR \"= @@ -lzxsF => -lzsF"
 
 mutants_end

@@ -101,6 +101,23 @@ mutant_expect "collected, nobody asking"
 mutant "native: since's cursor skips what came since" worker-ns/ns_gklog.c \
     'return g->marks[(g->first + i) % GKL_MARKS].off; => return g->line_end;' \
     native/follow
+# exec -T and a client that leaves: the command's keeper ends its tree
+# (the contract suite, on the native place).
+mutant_expect "its children too"
+mutant "native: the helper's kill is SIGKILL to the keeper (its first child alone)" \
+    worker-ns/ns_helper.c \
+    'kill(run[i].r_pid, SIGTERM); => kill(run[i].r_pid, SIGKILL);' \
+    contract/on-native
+mutant_expect "nor what a double fork orphaned"
+mutant "native: the keeper is no subreaper (orphans go to the space's pid 1)" \
+    worker-ns/ns_keeper.c \
+    'if (prctl(PR_SET_CHILD_SUBREAPER, 1) == -1 ||\n\t    prctl => if (prctl' \
+    contract/on-native
+mutant_expect "holds its output ends in time"
+mutant "native: -T waits for a child that holds the output after the command ended" \
+    worker-ns/ns_exec.c \
+    'if (x->exited) {\n\t\tnx_close(x, 1); => if (0) {\n\t\tnx_close(x, 1);' \
+    contract/on-native
 mutant_expect "make run ends well"
 mutant "native: make run's deps step requires docker.io again" GNUmakefile \
     '@sh tools/deps.sh -o => @sh tools/deps.sh' native/nodocker
