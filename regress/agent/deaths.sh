@@ -9,8 +9,10 @@
 # space before the answer), not a duration.  The memory is named, with
 # the -m advice, and the create is undone as any failed one: no space,
 # container, cgroup or folder left.  The same create with 512 MiB is the
-# control: ready, no restart.  SPACED_TEST_PLACE=native runs it on the
-# native place (native/deaths.sh).  About a minute.
+# control: ready, no restart.  Then a server killed once and never
+# ready after: the wait's end names the memory as well.
+# SPACED_TEST_PLACE=native runs it on the native place
+# (native/deaths.sh).  About two minutes.
 dir=$(cd "$(dirname "$0")" && pwd)
 . "$dir/hostile.sh"
 # The spec's wait (120 s): before the fix the small create took it all.
@@ -74,6 +76,34 @@ check "list shows no space" sh -c \
 check "the space is gone from the place (space and gatekeeper)" \
     sh -c "[ -n '$S' ]" && check "  space" gone "$S" space &&
     check "  gatekeeper" gone "$S" gatekeeper
+
+# --- killed once, then never ready -------------------------------------------
+# OpenCode in 192 MiB is killed once, then crawls: no second death, the
+# wait's whole 120 s.  The test agent's ballast at its first start alone
+# (HOSTILE_BALLAST_ONCE), then it answers "not ready": the wait's end
+# names the memory too; in 512 MiB (the control) nothing of memory.
+stop_spaced
+SPACED_AGENT_CONF=$(profile "agent hostile env HOSTILE_BALLAST_MB=200
+agent hostile env HOSTILE_BALLAST_ONCE=1
+agent hostile env HOSTILE_DEFAULT_MODE=notready
+agent hostile ready wait 30")
+start_spaced "$T/sd" || { not_ok "spaced starts again"; finish; }
+sc create -n starved -m 64m >"$T/st.out" 2>"$T/st.err"
+rc=$?
+sed 's/^/# /' "$T/st.err"
+check "killed once, then never ready: space_server_not_ready (exit $rc)" \
+    grep -q "^spacectl: space_server_not_ready: the server inside was not ready after" "$T/st.err"
+check "never ready: the memory named too, with the -m advice" grep -Eq \
+    "; the space ran out of memory \(its limit is 64 MiB\): the kernel killed in it; a space made with a larger spacectl create -m has more" \
+    "$T/st.err"
+sc create -n fed -m 512m >"$T/fed.out" 2>"$T/fed.err"
+rc=$?
+sed 's/^/# /' "$T/fed.err"
+check "control: in 512 MiB it is never ready as well (exit $rc)" \
+    grep -q "^spacectl: space_server_not_ready: the server inside was not ready after" "$T/fed.err"
+lacks "  and nothing is said of memory" "$T/fed.err" -e memory
+check "list shows no space after either" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j list | jq -e 'length == 0' >/dev/null"
 
 [ "$PLACE" = native ] ||
 for v in $(api GET /volumes | jq -r '.Volumes[].Name' | grep "^spaced-tools-$INSTALL-"); do

@@ -40,4 +40,9 @@ mutant_expect 'the memory named'
 mutant "spaced-ns does not say the kernel killed for memory" \
     worker-ns/ns_ops.c \
     "if (sq->sq_oom)\n\t\tns_cgroup_events => if (0)\n\t\tns_cgroup_events" native/deaths
+mutant_expect 'never ready: the memory named too'
+mutant "a create never ready does not ask whether memory killed" \
+    supervisor/spaced/server_deaths.c \
+    "return strcmp(code, ERR_SERVER_FAILED) == 0 ||\n\t    strcmp(code, ERR_SERVER_NOT_READY) == 0; => return strcmp(code, ERR_SERVER_FAILED) == 0;" \
+    agent/deaths
 mutants_end

@@ -180,7 +180,7 @@ sv_fail(struct request *r, const char *code, const char *message)
 	    sv->id, code, sv->message);
 	sv->step = SV_ROLLBACK;
 	space_req_fill(r, &sq, sv->id);
-	sq.sq_oom = strcmp(code, ERR_SERVER_FAILED) == 0;
+	sq.sq_oom = sv_deaths_ask(code);
 	if (place_send(r, IMSG_SPACE_REMOVE_REQ, &sq, sizeof(sq)) != NULL) {
 		snprintf(sv->message, sizeof(sv->message),
 		    "%s; and the space could not be removed", message != NULL ?

@@ -61,6 +61,18 @@ sv_deaths(struct request *r, char *msg, size_t len)
 }
 
 /*
+ * The undo of a create whose server died, or was never ready (a server
+ * starved of memory may crawl without dying again): its remove asks
+ * whether the kernel killed for memory in the space (sq_oom).
+ */
+int
+sv_deaths_ask(const char *code)
+{
+	return strcmp(code, ERR_SERVER_FAILED) == 0 ||
+	    strcmp(code, ERR_SERVER_NOT_READY) == 0;
+}
+
+/*
  * The undo's answer to sq_oom: the kills for memory, in words after
  * the failure's, with what to do.
  */
@@ -71,7 +83,7 @@ sv_deaths_memory(struct request *r, const struct space_done *sd,
 	struct sv_state	*sv = SV(r);
 	uint64_t	 limit;
 
-	if (strcmp(sv->code, ERR_SERVER_FAILED) != 0 ||
+	if (sv->op != SV_OP_CREATE || !sv_deaths_ask(sv->code) ||
 	    sd->sd_code[0] != '\0' || sd->sd_exit <= 0)
 		return;
 	limit = sv->have_info ? sv->info.si_memory : sv->sq.sq_memory;
