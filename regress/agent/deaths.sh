@@ -10,7 +10,8 @@
 # the -m advice, and the create is undone as any failed one: no space,
 # container, cgroup or folder left.  The same create with 512 MiB is the
 # control: ready, no restart.  Then a server killed once and never
-# ready after: the wait's end names the memory as well.
+# ready after: the wait's end names the memory as well; and one killed
+# once, then ready: the create stands (one death ends nothing).
 # SPACED_TEST_PLACE=native runs it on the native place
 # (native/deaths.sh).  About two minutes.
 dir=$(cd "$(dirname "$0")" && pwd)
@@ -104,6 +105,22 @@ check "control: in 512 MiB it is never ready as well (exit $rc)" \
 lacks "  and nothing is said of memory" "$T/fed.err" -e memory
 check "list shows no space after either" sh -c \
     "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j list | jq -e 'length == 0' >/dev/null"
+
+# --- killed once, then ready: one death does not end a create ---------------
+stop_spaced
+SPACED_AGENT_CONF=$(profile "agent hostile env HOSTILE_BALLAST_MB=200
+agent hostile env HOSTILE_BALLAST_ONCE=1
+agent hostile ready wait 120")
+start_spaced "$T/sd" || { not_ok "spaced starts again"; finish; }
+C=$(sc create -n once -m 64m 2>"$T/once.err") || C=
+sed 's/^/# /' "$T/once.err"
+check "killed once, then ready: the create stands ($C)" test -n "$C"
+if [ -n "$C" ]; then
+	check "  stopped (its restarts collected)" sc stop "$C"
+	check "  its server died once (show: 1 restart)" sh -c \
+	    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j show '$C' | jq -e '.restarts == 1' >/dev/null"
+	check "  removed" sc remove "$C"
+fi
 
 [ "$PLACE" = native ] ||
 for v in $(api GET /volumes | jq -r '.Volumes[].Name' | grep "^spaced-tools-$INSTALL-"); do
