@@ -51,6 +51,9 @@ INTEGRATION	+= regress/agent/server.sh
 INTEGRATION	+= regress/agent/survive.sh
 # create --code: the code in beside the server's start, and its undo.
 INTEGRATION	+= regress/agent/create-code.sh
+# A create whose server the kernel kills at each start ends early, named
+# (native/deaths.sh, below, is the same suite on the native place).
+INTEGRATION	+= regress/agent/deaths.sh
 # First contact: the README's commands in fresh Debian 12 roots
 # (debootstrap, cached by key under /var/cache/spaced/fresh).
 INTEGRATION	+= regress/fresh/debian.sh

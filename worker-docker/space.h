@@ -76,7 +76,7 @@ enum sp_step {
 	ST_SP, ST_SP_STOP, ST_GK, ST_GK_STOP,
 	/* remove, and the rollback of create */
 	R_LIST_C, R_DEL_C, R_LIST_V, R_DEL_V, R_LIST_N, R_DEL_N, R_PAUSE,
-	R_NAME_DEL,
+	R_NAME_DEL, R_OOM_OWN, R_OOM_STOP, R_OOM_LOOK,
 	/* list and show */
 	L_C, L_N, L_V,
 	/* the move: start's repair, the move, its undo, its end, aside */
@@ -135,6 +135,7 @@ struct sp {
 	char			 code[CTL_CODE_MAX];
 	char			 message[SPACE_DONE_MESSAGE_MAX];
 	int			 uncertain;
+	int			 oom;		/* remove's sq_oom: it did */
 	struct sp_res		*res;
 	size_t			 nres;
 	/*
@@ -208,6 +209,7 @@ void	 role_name(struct sp *, enum space_role, char *, size_t);
 void	 label_filter(struct sp *, const char *id, char *, size_t);
 void	 done(struct docker_req *, const char *code, const char *message,
 	    int uncertain);
+void	 done_exit(struct docker_req *, int);
 void	 send_info(struct docker_req *, const struct space_meta *,
 	    const char *state, const char *gk_state,
 	    const char *const *missing, size_t nmissing, uint32_t norphans);

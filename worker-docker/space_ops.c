@@ -119,7 +119,7 @@ version_take(struct docker_req *rq, struct sp *sp,
 		sp->step = ST_SP;
 		break;
 	case IMSG_SPACE_REMOVE_REQ:
-		sp->step = R_LIST_C;
+		sp->step = sp->sq.sq_oom ? R_OOM_OWN : R_LIST_C;
 		break;
 	default:
 		fatalx("%s: op %u", __func__, sp->op);

@@ -23,6 +23,8 @@
 
 #include <string.h>
 
+#include <jansson.h>
+
 #include "errors.h"
 #include "labels.h"
 #include "log.h"
@@ -64,8 +66,60 @@ remove_finish(struct docker_req *rq, struct sp *sp)
 			send_resource(rq, &sp->res[i], SPACE_RES_REMOVED);
 	if (sp->rolling_back)
 		done(rq, sp->code, sp->message, sp->uncertain);
+	else if (sp->sq.sq_oom)
+		done_exit(rq, sp->oom);
 	else
 		done(rq, "", NULL, 0);
+}
+
+/*
+ * --- R_OOM_*: before the undo of a create whose server kept dying or
+ * was never ready, did the kernel kill for memory in the space?  The engine says so once the
+ * container stopped (State.OOMKilled; its events keep too few to ask).
+ * A space container of the caller's alone is stopped; any failure here
+ * only leaves the answer at "no".
+ */
+
+static enum docker_next
+oom_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	char	 name[SPACE_RESOURCE_MAX];
+
+	role_name(sp, ROLE_SPACE, name, sizeof(name));
+	if (sp->step == R_OOM_STOP)
+		sp_call(sp, next, "POST", SP_SMALL_CAP,
+		    "/containers/%s/stop?t=0", name);
+	else
+		sp_call(sp, next, "GET", SP_SMALL_CAP, "/containers/%s/json",
+		    name);
+	return DOCKER_CALL;
+}
+
+static enum docker_next
+oom_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	json_t	*o;
+	int	 ours;
+
+	if (sp->step == R_OOM_STOP)
+		return SP_ADVANCE;
+	if (p->dp_status != 200 || (o = engine_json(p)) == NULL) {
+		sp->step = R_LIST_C;
+		return SP_SEND;
+	}
+	ours = space_labels_check(json_object_get(json_object_get(o,
+	    "Config"), "Labels"), sp->sq.sq_owner, sp->sq.sq_id,
+	    ROLE_SPACE) == NULL;
+	if (ours && sp->step == R_OOM_LOOK)
+		sp->oom = json_is_true(json_object_get(json_object_get(o,
+		    "State"), "OOMKilled"));
+	json_decref(o);
+	if (!ours || sp->step == R_OOM_LOOK) {
+		sp->step = R_LIST_C;
+		return SP_SEND;
+	}
+	return SP_ADVANCE;
 }
 
 /* The rollback of create: what the runtime fill left, then the sweep. */
@@ -312,6 +366,9 @@ const struct sp_step_row space_remove_steps[] = {
 	{ R_DEL_N,	del_n_send,	del_n_take,	R_PAUSE },
 	{ R_PAUSE,	pause_send,	pause_take,	R_NAME_DEL },
 	{ R_NAME_DEL,	name_del_send,	name_del_take,	R_LIST_C },
+	{ R_OOM_OWN,	oom_send,	oom_take,	R_OOM_STOP },
+	{ R_OOM_STOP,	oom_send,	oom_take,	R_OOM_LOOK },
+	{ R_OOM_LOOK,	oom_send,	oom_take,	R_LIST_C },
 };
 const size_t space_remove_steps_n = sizeof(space_remove_steps) /
     sizeof(space_remove_steps[0]);

@@ -101,6 +101,17 @@ done(struct docker_req *rq, const char *code, const char *message,
 	docker_req_reply(rq, &sd, sizeof(sd));
 }
 
+/* A done that worked, with a count in its exit's place (sq_oom). */
+void
+done_exit(struct docker_req *rq, int n)
+{
+	struct space_done	 sd;
+
+	memset(&sd, 0, sizeof(sd));
+	sd.sd_exit = n;
+	docker_req_reply(rq, &sd, sizeof(sd));
+}
+
 void
 send_info(struct docker_req *rq, const struct space_meta *m,
     const char *state, const char *gk_state, const char *const *missing,

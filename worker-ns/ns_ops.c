@@ -636,6 +636,7 @@ op_remove(uint32_t peerid, const struct space_req *sq)
 {
 	struct ns_space	 ns;
 	char		 path[PATH_MAX];
+	uint64_t	 oom = 0, forks;
 	int		 ok;
 
 	/* Unknown or another's: nothing removed, nothing failed. */
@@ -644,6 +645,9 @@ op_remove(uint32_t peerid, const struct space_req *sq)
 		ns_done(peerid, "", NULL, -1);
 		return;
 	}
+	/* The kernel's kills for memory, before the group goes. */
+	if (sq->sq_oom)
+		ns_cgroup_events(ns.ns_id, &oom, &forks);
 	ns_end_all(ns.ns_id);
 	resource(peerid, ns.ns_id, "process", "space", 1);
 	resource(peerid, ns.ns_id, "process", "gatekeeper", 1);
@@ -653,7 +657,8 @@ op_remove(uint32_t peerid, const struct space_req *sq)
 	resource(peerid, ns.ns_id, "folder", "home", ok);
 	resource(peerid, ns.ns_id, "folder", "sockets", ok);
 	resource(peerid, ns.ns_id, "record", ns.ns_id, ok);
-	ns_done(peerid, "", NULL, -1);
+	ns_done(peerid, "", NULL, !sq->sq_oom ? -1 : oom > 255 ? 255 :
+	    (int)oom);
 }
 
 void

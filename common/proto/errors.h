@@ -80,6 +80,8 @@
 #define ERR_SERVER_UNREADABLE	"space_server_answer_unreadable"
 #define ERR_SERVER_UNREACHABLE	"space_server_unreachable"	/* not yet */
 #define ERR_SERVER_NOT_READY	"space_server_not_ready"	/* deadline */
+/* create: the server died SERVER_DEATHS_MAX times, never ready */
+#define ERR_SERVER_FAILED	"space_server_failed"
 #define ERR_TOKEN_UNREADABLE	"space_token_unreadable"
 /*
  * New tools at the next start (spec): only the aside container of a

@@ -107,6 +107,13 @@ struct space_req {
 	 * space_exec_req, which holds this, is at its 16 KiB.
 	 */
 	uint8_t		 sq_limits_accept;
+	/*
+	 * remove, as the undo of a create whose server kept dying or
+	 * was never ready: the done's sd_exit says whether the kernel
+	 * killed for memory in the space (the count on native, 1 on
+	 * Docker; 0: it did not).
+	 */
+	uint8_t		 sq_oom;
 	uint64_t	 sq_memory;		/* create; 0: the default */
 	int64_t		 sq_cpus;		/* NanoCpus; 0: the default */
 	char		 sq_space_image[SPACE_IMAGE_MAX];
@@ -212,7 +219,7 @@ struct space_done {
 	char		 sd_code[CTL_CODE_MAX];
 	int32_t		 sd_uncertain;	/* a step may still finish: look */
 	char		 sd_message[SPACE_DONE_MESSAGE_MAX];
-	int32_t		 sd_exit;	/* exec: the exit code; else -1 */
+	int32_t		 sd_exit;	/* exec: the exit code; sq_oom; else -1 */
 };
 
 enum space_exec_target {

@@ -386,6 +386,26 @@ collect_then(struct request *r, const char *id,
 	request_pause(r, COLLECT_WAIT_MS, collect_waited);
 }
 
+/*
+ * One collection of the space's restarts beside the turns, unless one
+ * runs: the turns take a few spaces a tick, and a create that waits
+ * for its server must see it die before its wait's deadline.
+ */
+void
+collect_restarts_now(uid_t uid, const char *id)
+{
+	struct follow	*f;
+	struct request	*r;
+
+	if ((f = follow_find(uid, id)) == NULL ||
+	    (f->f_req[ROW_RESTARTS] != 0 &&
+	    request_find(f->f_req[ROW_RESTARTS]) != NULL))
+		return;
+	if ((r = collect_start(ROW_RESTARTS, uid, id,
+	    f->f_since[ROW_RESTARTS])) != NULL)
+		f->f_req[ROW_RESTARTS] = r->r_id;
+}
+
 static size_t
 collect_in_flight(enum collect_row row)
 {

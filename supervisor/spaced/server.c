@@ -180,6 +180,7 @@ sv_fail(struct request *r, const char *code, const char *message)
 	    sv->id, code, sv->message);
 	sv->step = SV_ROLLBACK;
 	space_req_fill(r, &sq, sv->id);
+	sq.sq_oom = sv_deaths_ask(code);
 	if (place_send(r, IMSG_SPACE_REMOVE_REQ, &sq, sizeof(sq)) != NULL) {
 		snprintf(sv->message, sizeof(sv->message),
 		    "%s; and the space could not be removed", message != NULL ?
@@ -553,6 +554,7 @@ sv_done(struct request *r, enum procid from, struct imsg *imsg)
 			    sd.sd_code);
 		else
 			strlcpy(msg, sv->message, sizeof(msg));
+		sv_deaths_memory(r, &sd, msg, sizeof(msg));
 		request_refuse(r, sv->code, msg);
 		return;
 	default:
@@ -663,7 +665,6 @@ sv_rep(struct request *r, enum procid from, struct imsg *imsg)
 	}
 	if (sv->step != SV_ASK)
 		fatalx("%s: step %d", __func__, sv->step);
-
 	if (sv->op == SV_OP_SERVER) {
 		if (exec_failed(r)) {
 			sv_fail(r, sv->exec_code, NULL);
@@ -681,7 +682,6 @@ sv_rep(struct request *r, enum procid from, struct imsg *imsg)
 		succeed(r);
 		return;
 	}
-
 	/* Readiness. */
 	if (jr.jr_verdict == SERVER_ANSWER && jr.jr_ready) {
 		log_debug("request %u: space %s ready after %d attempts, "
@@ -696,6 +696,10 @@ sv_rep(struct request *r, enum procid from, struct imsg *imsg)
 		    sv->exec_code : "exec failed");
 		sv_fail(r, exec_failed(r) ? sv->exec_code :
 		    ERR_SPACE_NOT_RUNNING, msg);
+		return;
+	}
+	if (sv_deaths(r, msg, sizeof(msg))) {
+		sv_fail(r, ERR_SERVER_FAILED, msg);
 		return;
 	}
 	took = (long)(since(&sv->ask_start) * 1000);
@@ -753,8 +757,6 @@ sv_info(struct request *r, enum procid from, struct imsg *imsg)
 	sv->have_info = 1;
 	collect_follow(r->r_uid, sv->info.si_id);
 }
-
-/* The place moved the space: the two containers, for the end. */
 
 void
 sv_record(struct request *r, enum procid from, struct imsg *imsg)

@@ -69,6 +69,11 @@ void	 sv_record(struct request *, enum procid, struct imsg *);
 void	 sv_done(struct request *, enum procid, struct imsg *);
 void	 sv_rep(struct request *, enum procid, struct imsg *);
 void	 sv_body(struct request *, enum procid, struct imsg *);
+/* server_deaths.c: a create's server that keeps dying */
+int	 sv_deaths(struct request *, char *, size_t);
+int	 sv_deaths_ask(const char *code);
+void	 sv_deaths_memory(struct request *, const struct space_done *,
+	    char *, size_t);
 
 /*
  * startrun.c: calls of start for one space share one run (spec "New

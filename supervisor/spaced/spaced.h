@@ -589,6 +589,8 @@ void	 journal_counts_take(enum procid, struct imsg *,
 	    struct journal_counts *);
 void	 collect_then(struct request *, const char *id,
 	    void (*then)(struct request *));
+/* A create waits for its server: its restarts now, not at its turn. */
+void	 collect_restarts_now(uid_t, const char *id);
 
 /*
  * events.c: spacectl events.  events_emit(kind, owner, space, detail)

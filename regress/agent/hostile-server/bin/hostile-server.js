@@ -20,7 +20,15 @@ function mode() {
 
 // Ballast, so that the server is larger than each of the agent's
 // commands (the oom killer's natural choice would be the server).
-const ballast = Buffer.alloc(Number(process.env.HOSTILE_BALLAST_MB || 0) * 1048576, 1);
+// HOSTILE_BALLAST_ONCE=1: at its first start alone (a mark in $HOME,
+// made before), so that a space too small kills it once.
+function ballastMB() {
+  const mark = (process.env.HOME || '/tmp') + '/.hostile-ballast';
+  if (!process.env.HOSTILE_BALLAST_ONCE) return Number(process.env.HOSTILE_BALLAST_MB || 0);
+  try { fs.writeFileSync(mark, '', { flag: 'wx' }); } catch (e) { return 0; }
+  return Number(process.env.HOSTILE_BALLAST_MB || 0);
+}
+const ballast = Buffer.alloc(ballastMB() * 1048576, 1);
 
 function http(status, headers, body) {
   let h = 'HTTP/1.1 ' + status + ' X\r\n';

@@ -1,0 +1,48 @@
+#!/bin/sh
+# Mutation check of a create whose agent's server cannot start
+# (space_server_failed): each mutant removes one part of the early end,
+# and regress/agent/deaths.sh (Docker) or native/deaths.sh (the same
+# suite on the native place) must go red.  Built in a copy of the tree
+# under a temp dir from this tree's objects; the tree itself is never
+# modified.  About a minute a mutant, two and a half when the create
+# waits its whole 120 s again.
+# Usage: sh regress/mutants/deaths.sh [label-substring]
+. "$(dirname "$0")/lib.sh"
+
+# mutant <label> <file> <"old" => "new"[ @@ ...]> <suite>
+mutant() {
+	mutant_apply "$1" "$2" "$3" || return 0
+	mutant_build_quick "$1" "$2"
+	SPACED_BUILD="$tmp/src/build" sh "$tmp/src/regress/$4.sh" \
+	    >"$tmp/run.log" 2>&1
+	mutant_judge "$1" $? '^not ok'
+}
+
+# The controls: each place, on the unmutated tree.
+mutant "$MUTANT_CONTROL" GNUmakefile "" agent/deaths
+mutant "$MUTANT_CONTROL" GNUmakefile "" native/deaths
+
+mutant_expect 'named: space_server_failed'
+mutant "the deaths do not end the wait (Docker)" supervisor/spaced/server.c \
+    "if (sv_deaths(r, msg, sizeof(msg))) { => if (0) {" agent/deaths
+mutant_expect 'named: space_server_failed'
+mutant "the deaths do not end the wait (native)" supervisor/spaced/server.c \
+    "if (sv_deaths(r, msg, sizeof(msg))) { => if (0) {" native/deaths
+mutant_expect 'named: space_server_failed'
+mutant "the create's restarts wait for the collector's turns" \
+    supervisor/spaced/server_deaths.c \
+    "collect_restarts_now(r->r_uid, sv->id); => (void)0;" agent/deaths
+mutant_expect 'the memory named'
+mutant "spaced-docker does not say the kernel killed for memory" \
+    worker-docker/space_ops.c \
+    "sp->sq.sq_oom ? R_OOM_OWN : R_LIST_C => R_LIST_C" agent/deaths
+mutant_expect 'the memory named'
+mutant "spaced-ns does not say the kernel killed for memory" \
+    worker-ns/ns_ops.c \
+    "if (sq->sq_oom)\n\t\tns_cgroup_events => if (0)\n\t\tns_cgroup_events" native/deaths
+mutant_expect 'never ready: the memory named too'
+mutant "a create never ready does not ask whether memory killed" \
+    supervisor/spaced/server_deaths.c \
+    "return strcmp(code, ERR_SERVER_FAILED) == 0 ||\n\t    strcmp(code, ERR_SERVER_NOT_READY) == 0; => return strcmp(code, ERR_SERVER_FAILED) == 0;" \
+    agent/deaths
+mutants_end
