@@ -47,6 +47,8 @@ INTEGRATION	+= $(sort $(wildcard regress/codein/*.sh))
 INTEGRATION	+= $(filter-out %/lib.sh,$(sort $(wildcard regress/codeout/*.sh)))
 # The agent inside: the server's channel with a test agent (packed tools).
 INTEGRATION	+= regress/agent/server.sh
+# The prune's race with a create: a create's tools kept from a prune.
+INTEGRATION	+= regress/agent/prune-race.sh
 # The space survives its agent's mistakes: memory hogs, a server that dies.
 INTEGRATION	+= regress/agent/survive.sh
 # create --code: the code in beside the server's start, and its undo.

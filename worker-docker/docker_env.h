@@ -67,6 +67,11 @@ struct docker_env {
 		char		 h_volume[TOOLS_MSG_VOLUME_MAX];
 		uint32_t	 h_peerid;
 	}			 de_holders[DOCKER_TOOLS_HOLDERS];
+	/* tools volumes a create or start was given and has yet to mount */
+	struct {
+		char		 k_volume[TOOLS_MSG_VOLUME_MAX];
+		uint32_t	 k_peerid;
+	}			 de_kept[DOCKER_TOOLS_HOLDERS];
 };
 
 extern struct docker_env	*env;

@@ -102,6 +102,7 @@ struct sp {
 	char			 rt_key[RUNTIME_KEY_LEN + 1];
 	char			 rt_cid[SPACE_RESOURCE_MAX];
 	int			 rt_holder;	/* this request fills */
+	uint32_t		 tools_peer;	/* its tools kept: unkeep */
 	int			 rt_created;	/* made the volume: undo it */
 	int			 rt_filled;	/* filled it: prune the old */
 	int			 rt_recheck;	/* ready before: is it still? */

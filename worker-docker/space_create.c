@@ -435,6 +435,7 @@ gk_branch_start(struct docker_req *rq, const void *data, size_t len,
 	sp->nres = 0;
 	sp->child = NULL;
 	sp->child_running = sp->child_done = sp->rt_holder = 0;
+	sp->tools_peer = 0;	/* the parent unkeeps its tools */
 	sp->counting = sp->held = sp->uid_held = 0;	/* the parent's */
 	sp->branch = 1;
 	/* hp points into the state it belongs to: this one now */

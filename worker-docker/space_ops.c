@@ -27,6 +27,7 @@
 #include "log.h"
 #include "space.h"
 #include "docker_ops.h"
+#include "tools_prune.h"
 
 static const struct {
 	const struct sp_step_row	*t_rows;
@@ -151,6 +152,11 @@ sp_start(struct docker_req *rq, const void *data, size_t len,
 	    !space_id_valid(sp->sq.sq_id)) ||
 	    space_agent_check(&sp->sq.sq_agent) != NULL)
 		return -1;
+	/* Its ensure kept its tools from a prune (tools_prune.h). */
+	if ((sp->op == IMSG_SPACE_CREATE_REQ ||
+	    sp->op == IMSG_SPACE_START_REQ) &&
+	    sp->sq.sq_agent.sa_tools[0] != '\0')
+		sp->tools_peer = docker_req_peerid(rq);
 	if (sp->op == IMSG_SPACE_CREATE_REQ) {
 		memcpy(sp->token, ((const struct space_create_req *)data)->
 		    cq_token, sizeof(sp->token));
@@ -304,6 +310,8 @@ sp_free(void *state)
 	struct sp	*sp = state;
 
 	inflight_release(sp);
+	if (sp->tools_peer != 0)
+		tools_unkeep(sp->sq.sq_agent.sa_tools, sp->tools_peer);
 	free(sp->res);
 	free(sp->child);
 	explicit_bzero(sp->token, sizeof(sp->token));

@@ -24,12 +24,25 @@
 #include "place_proto.h"
 #include "docker_parse.h"
 
+/*
+ * A tools volume given to a create or start (te_hold) is kept from the
+ * ensure's answer to that request's end (the same peer id): till its
+ * container mounts it, the engine would let a prune delete it, and the
+ * container's create would then make an empty volume of the name, with
+ * no labels, that no ensure takes again.  A request that never comes
+ * leaves its volume kept, unpruned, for this worker's life.
+ */
+void	 tools_keep(const char *volume, uint32_t peerid);
+void	 tools_unkeep(const char *volume, uint32_t peerid);
+int	 tools_kept(const char *volume);
+
 /* The query of owner's tools volumes, for GET /volumes?filters=. */
 void	 tools_owner_filter(char *, size_t, const char *owner);
 /*
  * From a GET /volumes answer, the names of owner's tools volumes but
- * keep, at most max: what a prune deletes (the engine refuses one that a
- * container mounts).  An answer that does not parse gives none.
+ * keep and the kept ones, at most max: what a prune deletes (the engine
+ * refuses one that a container mounts).  An answer that does not parse
+ * gives none.
  */
 size_t	 tools_prune_list(const struct docker_parser *, const char *owner,
 	    const char *keep, char (*)[SPACE_RESOURCE_MAX], size_t max);

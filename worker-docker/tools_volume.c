@@ -86,6 +86,48 @@ turn_release(const char *volume, uint32_t peerid)
 		}
 }
 
+/* --- the volumes a create or start is yet to mount (tools_prune.h) -- */
+
+void
+tools_keep(const char *volume, uint32_t peerid)
+{
+	size_t	 i;
+
+	for (i = 0; i < DOCKER_TOOLS_HOLDERS; i++)
+		if (env->de_kept[i].k_peerid == 0) {
+			strlcpy(env->de_kept[i].k_volume, volume,
+			    sizeof(env->de_kept[i].k_volume));
+			env->de_kept[i].k_peerid = peerid;
+			return;
+		}
+	log_warnx("tools: %s: no room to keep it from a prune", volume);
+}
+
+void
+tools_unkeep(const char *volume, uint32_t peerid)
+{
+	size_t	 i;
+
+	for (i = 0; i < DOCKER_TOOLS_HOLDERS; i++)
+		if (env->de_kept[i].k_peerid == peerid &&
+		    strcmp(env->de_kept[i].k_volume, volume) == 0) {
+			env->de_kept[i].k_peerid = 0;
+			env->de_kept[i].k_volume[0] = '\0';
+		}
+}
+
+int
+tools_kept(const char *volume)
+{
+	size_t	 i;
+
+	for (i = 0; i < DOCKER_TOOLS_HOLDERS; i++)
+		if (env->de_kept[i].k_peerid != 0 &&
+		    strcmp(env->de_kept[i].k_volume, volume) == 0)
+			return 1;
+	return 0;
+}
+
 /* --- the answer, and what the checkers check ----------------------- */
 
 void
@@ -109,6 +151,8 @@ tools_reply(struct docker_req *rq, struct tv *tv, const char *code,
 	strlcpy(td.td_key, tv->req.te_key, sizeof(td.td_key));
 	td.td_filled = tv->filled;
 	td.td_pruned = tv->pruned;
+	if (code[0] == '\0' && tv->req.te_hold)
+		tools_keep(tv->req.te_volume, tv->peerid);
 	docker_req_reply(rq, &td, sizeof(td));
 }
 
@@ -262,7 +306,7 @@ tools_prune_list(const struct docker_parser *p, const char *owner,
 	json_array_foreach(json_object_get(o, "Volumes"), i, e) {
 		name = json_string_value(json_object_get(e, "Name"));
 		if (n >= max || !docker_plain_ref(name) ||
-		    strcmp(name, keep) == 0 ||
+		    strcmp(name, keep) == 0 || tools_kept(name) ||
 		    tools_labels_check(json_object_get(e, "Labels"), owner,
 		    TOOLS_ROLE_VOLUME, NULL, NULL) != NULL)
 			continue;

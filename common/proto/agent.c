@@ -170,12 +170,25 @@ static const char *const agent_secret_words[] = {
 	"PRIVATE", "COOKIE", "SESSION", NULL
 };
 
-/* NAME of NAME=value holds one of them, in any case. */
+/*
+ * Names that hold a word of the list and name no secret: git's identity
+ * of the agent's commits ("AUTH" of AUTHOR).  Exact names in git's own
+ * case, never a prefix: GIT_AUTH_TOKEN, GIT_AUTHORIZATION stay refused.
+ */
+static const char *const agent_env_not_secret[] = {
+	"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE", NULL
+};
+
+/* NAME of NAME=value holds one of them, in any case, and is no exception. */
 int
 agent_env_secret(const char *entry)
 {
 	size_t	 i, j, w, n = strcspn(entry, "=");
 
+	for (j = 0; agent_env_not_secret[j] != NULL; j++)
+		if (strlen(agent_env_not_secret[j]) == n &&
+		    strncmp(entry, agent_env_not_secret[j], n) == 0)
+			return 0;
 	for (i = 0; i < n; i++)
 		for (j = 0; agent_secret_words[j] != NULL; j++) {
 			w = strlen(agent_secret_words[j]);

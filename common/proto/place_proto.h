@@ -302,7 +302,11 @@ struct tools_ensure_req {
 	uint8_t		 te_net_pool_prefix;
 	uint8_t		 te_net_prefix;
 	uint8_t		 te_pad[2];	/* zero */
-	uint32_t	 te_reserved;	/* zero */
+	/*
+	 * 1: a space's create or start mounts the volume next; no prune
+	 * takes it from the answer to that request's end.  0: tools fill.
+	 */
+	uint32_t	 te_hold;
 	struct agent_profile te_profile;	/* checked, tarballs hashed */
 };
 

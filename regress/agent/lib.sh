@@ -5,42 +5,24 @@
 agent_lib=$(cd "$(dirname "$0")/../agent" && pwd)
 model_pid= model_ns= model_link=
 
-# model_block BYTE: the first address of a /30 of 198.51.100.0/24 that
-# holds no address of the host and no route of its own: BYTE's block if
-# free, else the next free one.  Under model_up's lock.
-model_block() {
-	for mb in $(seq $(($1 / 4 * 4)) 4 252) $(seq 0 4 252); do
-		[ -z "$(ip -4 -o addr show to "198.51.100.$mb/30")" ] &&
-		    [ -z "$(ip -4 route show table all root "198.51.100.$mb/30")" ] &&
-		    { echo "$mb"; return 0; }
-	done
-	return 1
-}
+. "$agent_lib/../lib/netblock.sh"
 
 # model_up NS HOSTLINK PEERLINK HOSTIP MODEL CMD LIFETIME: the namespace
 # NS on a /30 of its own, the host's end HOSTIP; the model on MODEL:8000
 # answering each turn with the tool call that runs CMD, for LIFETIME
 # seconds.  HOSTIP and MODEL are the wish: a block another run holds
-# (the same suite of another worktree, CI beside it) is passed over, and
-# HOSTIP and MODEL are set to the addresses taken; sharing one, this
-# run's window would reach the other's model and get its 401.  Two
-# checks: the namespace, and (the control) the model answering from the
-# host.
+# (the same suite of another worktree, CI beside it) is passed over
+# (lib/netblock.sh), and HOSTIP and MODEL are set to the addresses
+# taken; sharing one, this run's window would reach the other's model
+# and get its 401.  Two checks: the namespace, and (the control) the
+# model answering from the host.
 model_up() {
 	model_ns=$1 model_link=$2
-	# One run at a time from the look to the address on its link.
-	exec 8>>/run/lock/spaced-regress-model.lock
-	flock -w 60 8
-	mb=$(model_block "${4##*.}") &&
-	HOSTIP=198.51.100.$((mb + 1)) MODEL=198.51.100.$((mb + 2)) &&
-	ip netns add "$1" && ip link add "$2" type veth peer name "$3" &&
-	ip link set "$3" netns "$1" && ip addr add "$HOSTIP/30" dev "$2" &&
-	ip link set "$2" up && ip -n "$1" addr add "$MODEL/30" dev "$3" &&
-	ip -n "$1" link set lo up && ip -n "$1" link set "$3" up &&
-	ip -n "$1" route add default via "$HOSTIP"
+	netblock_up "$1" "$2" "$3" "$4"
+	nb_rc=$?
+	HOSTIP=$NB_HOST MODEL=$NB_PEER
 	check "the model's namespace on $MODEL (a /30 no other run holds)" \
-	    test $? -eq 0
-	exec 8>&-
+	    test $nb_rc -eq 0
 	ip netns exec "$1" python3 "$agent_lib/model-server.py" --listen "$MODEL" \
 	    --port 8000 --key-file "$T/key" --log "$T/model.log" \
 	    --command "$6" --lifetime "$7" </dev/null >"$T/model.err" 2>&1 &

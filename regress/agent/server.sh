@@ -7,7 +7,10 @@
 # offline.
 dir=$(cd "$(dirname "$0")" && pwd)
 . "$dir/hostile.sh"
-SPACED_AGENT_CONF=$(profile "")
+# The author of the agent's commits, named by the profile (git's names
+# hold "AUTH" and are no secret).
+SPACED_AGENT_CONF=$(profile "agent hostile env GIT_AUTHOR_NAME=Agent
+agent hostile env GIT_AUTHOR_EMAIL=agent@spaces.invalid")
 # Every byte spaced sends the engine, recorded: where the token crosses
 # the Engine API (only as an exec's stdin).  Before it, the fault proxy,
 # for a token's write that fails.
@@ -33,6 +36,11 @@ elapsed() { t0=$(date +%s.%N); "$@"; rc=$?; echo "# took $(echo "$(date +%s.%N) 
 code_of() { sed -n 's/^spacectl: \([a-z_]*\):.*/\1/p' | head -1; }
 
 check "npm packed the test agent" test -s "$TGZ"
+check "spaced -n takes a profile naming the author of the agent's commits" \
+    sh -c "'$tree/sbin/spaced' -n -f '$sd/spaced.conf' | grep -qx 'agent hostile env GIT_AUTHOR_NAME=Agent'"
+sed 's/GIT_AUTHOR_EMAIL=[^ ]*/GIT_AUTH_TOKEN=x/' "$sd/spaced.conf" >"$T/token.conf"
+check_refusal "... and refuses GIT_AUTH_TOKEN in its place (control: -n checks env)" \
+    1 "looks like a secret" "$tree/sbin/spaced" -n -f "$T/token.conf"
 check "tools fill fills the packed profile offline" sc tools fill
 
 # --- create waits for the server, and the token's way in ----------------
@@ -77,6 +85,18 @@ where >"$T/where.planted"
 check "the planted copy went in a request's Cmd, and the recording sees it there (control)" \
     grep -Eqx 'http [1-9][0-9]*' "$T/where.planted"
 lacks "the token is not in spaced's log" "$sd/log" -F -f "$T/tok"
+
+# --- the author of the agent's commits -----------------------------------
+# A commit of a command the server started (as an agent's is), with no
+# author setting but the profile's; user.name is the committer's alone,
+# the control of what git takes without the profile's variables.
+spawn() { sc server "$1" GET "/spawn/$(printf %s "$2" | base64 -w0 | tr '+/' '-_' | tr -d =)" >/dev/null; }
+spawn $id 'cd "$(mktemp -d "$HOME/c.XXXXXX")" && git init -q && git -c user.name=Host -c user.email=host@h.invalid commit -q --allow-empty -m m && git log -1 --format="%an <%ae>|%cn <%ce>" >$HOME/.author.tmp && mv $HOME/.author.tmp $HOME/.author'
+authored() { inside $id 'cat $HOME/.author' >"$T/author" 2>/dev/null; }
+check "a commit of the agent's is made" wait_for 30 authored
+check "... with the profile's author" grep -q '^Agent <agent@spaces.invalid>|' "$T/author"
+check "... and the committer of git's config, where no variable names one (control)" \
+    grep -q '|Host <host@h.invalid>$' "$T/author"
 
 # --- hostile answers ------------------------------------------------------
 mode $id notjson

@@ -9,9 +9,12 @@
 #                     with HostConfig.Privileged true
 # (by name, for server.sh)
 #   fail-exec-space   POST /containers/...-space/exec            -> 500
+# (an order of events, for prune-race.sh)
+#   hold-create-space POST /containers/create?name=...-space waits,
+#                     RULES.held written, until the rule is gone
 # Only a move calls these by the engine's id, so the rules hit the move
 # and nothing else.  usage: engine_fault.py LISTEN UPSTREAM RULES
-import json, os, re, socket, sys, threading
+import json, os, re, socket, sys, threading, time
 from engine_proxy import pump
 
 listen, upstream, rules = sys.argv[1:4]
@@ -91,6 +94,10 @@ def serve(c):
             if EXEC.match(head) and 'fail-exec-space' in r:
                 answer(c, 500, b'{"message":"injected: exec fails"}')
                 continue
+            if mc and 'hold-create-space' in r:
+                open(rules + '.held', 'w').close()
+                while 'hold-create-space' in active():
+                    time.sleep(0.1)
             if mc and 'fail-create-space' in r:
                 answer(c, 500, b'{"message":"injected: create fails"}')
                 continue

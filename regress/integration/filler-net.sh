@@ -6,7 +6,9 @@
 # of its own) the registry answers and another name is refused; directly
 # nothing: a documentation-address "public" host in a network namespace
 # of this suite's, the cloud metadata address and the host (its bridge
-# address, its loopback) are out of reach.  The control runs the same
+# address, its loopback) are out of reach; the host on a /30 no other
+# run holds (lib/netblock.sh; the control: another run's host on the
+# one it wishes for).  The control runs the same
 # probe in a plain container on the default bridge, where the filler
 # used to be: it reaches the host and the documentation-address host.
 # Then the filler's gatekeeper, bridge and socket volume: labelled with
@@ -29,15 +31,20 @@ GK_IMAGE=$(sed -n 's/^GATEKEEPER_IMAGE=//p' "$images")
 SP_IMAGE=$(sed -n 's/^SPACE_IMAGE=//p' "$images")
 make_tree
 work=$tree/w; mkdir -p "$work"
-# A /30 of its own in 198.51.100.0/24 (session/agent.sh has .200/30).
+. "$top/regress/lib/netblock.sh"
+# The /30 it wishes for in 198.51.100.0/24; netblock_up takes another
+# when a run holds it.
 NS=spaced-fnet-$$ VH=vfh$$ VN=vfn$$ HOSTIP=198.51.100.237 DOC=198.51.100.238
 HPORT=$((30000 + $$ % 20000))
+SQ=spaced-fnq-$$
 pids=
 cleanup() {
 	stop_spaced
 	for p in $pids; do kill "$p" 2>/dev/null; done
 	ip link delete "$VH" 2>/dev/null
 	ip netns delete "$NS" 2>/dev/null
+	ip link delete "vfq$$" 2>/dev/null
+	ip netns delete "$SQ" 2>/dev/null
 	for v in $(docker volume ls -q --filter "name=spaced-tools-${inst:-none}" 2>/dev/null); do
 		docker ps -aq --filter "volume=$v" | xargs -r docker rm -f >/dev/null 2>&1
 		docker volume rm -f "$v" >/dev/null 2>&1
@@ -48,13 +55,38 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# --- another run's public host where this one would go ------------------
+# Another run of this suite at the same time (CI's beside a helper's)
+# holds the /30 this one wishes for, its public host answering "other":
+# this run must take another block, or its probes would reach that host.
+# Under the lock, as a run takes one; a block a real run holds already
+# stays as it is.
+held() { test -n "$(ip -4 -o addr show to "${HOSTIP%.*}.$((${HOSTIP##*.} / 4 * 4))/30")"; }
+exec 8>>"$netblock_lock"
+flock -w 60 8
+if ! held; then
+	mkdir -p "$work/other" && echo other >"$work/other/index.html"
+	ip netns add "$SQ" && ip link add "vfq$$" type veth peer name "vfr$$" &&
+	ip link set "vfr$$" netns "$SQ" && ip addr add "$HOSTIP/30" dev "vfq$$" &&
+	ip link set "vfq$$" up && ip -n "$SQ" addr add "$DOC/30" dev "vfr$$" &&
+	ip -n "$SQ" link set lo up && ip -n "$SQ" link set "vfr$$" up
+	(cd "$work/other" && exec ip netns exec "$SQ" python3 -m http.server \
+	    --bind "$DOC" 8000) >/dev/null 2>&1 &
+	pids="$pids $!"
+	squat=1
+fi
+exec 8>&-
+check "control: another run holds the /30 this one wishes for ($DOC)" held
+[ -z "${squat:-}" ] || check "control: its public host answers on $DOC" \
+    wait_for 10 sh -c "curl -sf --max-time 1 'http://$DOC:8000/' | grep -qx other"
+wished=$DOC
+
 # --- the public host, on a documentation address; the host's listener -
-ip netns add "$NS" && ip link add "$VH" type veth peer name "$VN" &&
-ip link set "$VN" netns "$NS" && ip addr add "$HOSTIP/30" dev "$VH" &&
-ip link set "$VH" up && ip -n "$NS" addr add "$DOC/30" dev "$VN" &&
-ip -n "$NS" link set lo up && ip -n "$NS" link set "$VN" up &&
-ip -n "$NS" route add default via "$HOSTIP"
-check "a namespace with a public host on $DOC" test $? -eq 0
+netblock_up "$NS" "$VH" "$VN" "$HOSTIP"
+check "a namespace with a public host on $NB_PEER" test $? -eq 0
+HOSTIP=$NB_HOST DOC=$NB_PEER
+check "this run's public host took a /30 of its own, not the other run's ($DOC)" \
+    test "$DOC" != "$wished"
 mkdir -p "$work/www" && echo public >"$work/www/index.html"
 (cd "$work/www" && exec ip netns exec "$NS" python3 -m http.server \
     --bind "$DOC" 8000) >/dev/null 2>&1 &
@@ -62,11 +94,15 @@ pids="$pids $!"
 (cd "$work/www" && exec python3 -m http.server --bind 0.0.0.0 "$HPORT") \
     >/dev/null 2>&1 &
 pids="$pids $!"
-check "control: the public host answers from the host" \
-    wait_for 10 curl -sf --max-time 1 -o /dev/null "http://$DOC:8000/"
+check "control: the public host answers from the host (this run's, not the other's)" \
+    wait_for 10 sh -c "curl -sf --max-time 1 'http://$DOC:8000/' | grep -qx public"
 check "control: the host's listener answers on its loopback" \
     wait_for 10 curl -sf --max-time 1 -o /dev/null "http://127.0.0.1:$HPORT/"
 GW=$(docker network inspect bridge -f '{{(index .IPAM.Config 0).Gateway}}')
+# An engine may not say it (20.10 here: the IPAM config of a docker0 it
+# found holds its subnet alone); then docker0's own address.
+[ -n "$GW" ] || GW=$(ip -4 -o addr show docker0 2>/dev/null |
+    awk '{ sub(/\/.*/, "", $4); print $4; exit }')
 check "the default bridge's gateway, the host ($GW)" test -n "$GW"
 
 # --- the probe: what it reaches, one line each --------------------------

@@ -58,4 +58,14 @@ mutant "a profile sets the password variable (the token in the container's env)"
     common/proto/agent.c \
     "return \"the password variable is set from the token\"; => (void)0;" \
     unit/spaced
+mutant_expect 'author_named_secrets_still_refused'
+mutant "the author's exception a prefix (GIT_TOKEN passes)" \
+    common/proto/agent.c \
+    "\"GIT_AUTHOR_NAME\", \"GIT_AUTHOR_EMAIL\", \"GIT_AUTHOR_DATE\", NULL => \"GIT_\", NULL @@ if (strlen(agent_env_not_secret[j]) == n && => if (strlen(agent_env_not_secret[j]) <= n &&" \
+    unit/spaced
+mutant_expect 'author_named_secrets_still_refused'
+mutant "no exception for the author (GIT_AUTHOR_NAME refused)" \
+    common/proto/agent.c \
+    "\"GIT_AUTHOR_NAME\", \"GIT_AUTHOR_EMAIL\", \"GIT_AUTHOR_DATE\", NULL => NULL" \
+    unit/spaced
 mutants_end

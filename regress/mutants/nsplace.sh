@@ -65,8 +65,8 @@ mutant "a cancelled exec goes on talking on its streams" worker-ns/ns_exec.c tty
 mutant "$MUTANT_CONTROL" GNUmakefile agent.sh ""
 mutant_expect "^this run's model took a /30 of its own|^prompt: exits 0"
 mutant "the model takes the /30 it wishes for, held by another run or not" \
-    regress/agent/lib.sh agent.sh \
-    'mb=$(model_block "${4##*.}") && => mb=$((${4##*.} / 4 * 4)) &&'
+    regress/lib/netblock.sh agent.sh \
+    'nb=$(netblock_free "${4##*.}") && => nb=$((${4##*.} / 4 * 4)) &&'
 mutant_expect "another owner's space, token: as an unknown ID"
 mutant "the token's read says the space does not run for no space of the caller's" \
     supervisor/spaced/server.c agent.sh \

@@ -111,7 +111,7 @@ tools_first(struct request *r, const struct space_req *sq,
 	sv->sq = *sq;
 	sv->place = place_type;
 	sv->step = SV_TOOLS;
-	return tools_ensure(r, "");
+	return tools_ensure(r, "", 1);
 }
 
 static int

@@ -472,13 +472,14 @@ int	 agent_none(void);
 const struct agent_profile *agent_profile(void);
 
 /*
- * tools.c: the tools volume.  tools_ensure(r, agent) sends the ensure of
- * the profile's volume ("" the default): NULL, or the error code
+ * tools.c: the tools volume.  tools_ensure(r, agent, hold) sends the
+ * ensure of the profile's volume ("" the default; hold: r's create or
+ * start mounts it next, no prune takes it meanwhile): NULL, or the code
  * (nothing was sent); r then waits for IMSG_TOOLS_DONE, which
  * tools_done_read() checks (-1: a lie).
  */
 void		 tools_open(const char *libexec);
-const char	*tools_ensure(struct request *, const char *agent);
+const char	*tools_ensure(struct request *, const char *agent, int hold);
 struct tools_done;
 int		 tools_done_read(struct request *, enum procid, struct imsg *,
 		    struct tools_done *);

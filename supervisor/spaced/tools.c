@@ -216,7 +216,7 @@ send_file(struct request *r, int fd, uint32_t kind, uint32_t index,
 }
 
 const char *
-tools_ensure(struct request *r, const char *agent)
+tools_ensure(struct request *r, const char *agent, int hold)
 {
 	const struct spaced_conf	*conf = spaced_config();
 	static struct tools_ensure_req	 te;
@@ -249,6 +249,7 @@ tools_ensure(struct request *r, const char *agent)
 		if (ag->ag_packages[i].ap_tarball[0] != '\0')
 			n++;
 	te.te_nfiles = n + (tv.ca_fd != -1);
+	te.te_hold = hold != 0;
 	config_space_uids(conf, &te.te_uid_first, &te.te_uid_count);
 	strlcpy(te.te_gk_image, conf->sc_gk_image, sizeof(te.te_gk_image));
 	if (config_space_net(conf, &te.te_net_base, &te.te_net_pool_prefix,

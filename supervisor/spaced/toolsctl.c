@@ -64,7 +64,7 @@ tools_fill_start(struct request *r, struct imsg *imsg)
 		return ERR_BAD_REQUEST;
 	if (tools_no_agent(r, ct.ct_agent))
 		return NULL;
-	return tools_ensure(r, ct.ct_agent);
+	return tools_ensure(r, ct.ct_agent, 0);
 }
 
 static void

@@ -712,4 +712,7 @@ Test(builder, refuses_bad_parameters)
 	cr_expect_null(harden_space_create(&p, &err));
 	cr_assert(harden_env_secret("Session_ID=1"));
 	cr_assert_not(harden_env_secret("LANG=C.UTF-8"));
+	/* git's author of a commit: the profile's exception (agent.c) */
+	cr_assert_not(harden_env_secret("GIT_AUTHOR_NAME=Agent"));
+	cr_assert(harden_env_secret("GIT_AUTH_TOKEN=x"));
 }

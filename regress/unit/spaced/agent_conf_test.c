@@ -209,6 +209,51 @@ Test(agent_conf, secret_looking_variable_refused)
 	    "default agent acme\n", &c, err, sizeof(err)), 0, "%s", err);
 }
 
+/*
+ * git's names of the author of a commit hold "AUTH" and are no secret:
+ * a profile names the author of the agent's commits.  The exception is
+ * those exact names; every other name of a secret's word stays refused.
+ */
+Test(agent_conf, author_named_secrets_still_refused)
+{
+	static const char *const refused[] = {
+		"GITHUB_AUTH=x", "X_AUTH_TOKEN=x", "AUTHKEY=x", "OAUTH_TOKEN=x",
+		"NPM_AUTH=x", "APIKEY=x", "GIT_TOKEN=x", "GIT_AUTH_TOKEN=x",
+		"GIT_AUTHORIZATION=x", "GIT_AUTHOR_TOKEN=x", "GIT_AUTHOR=x",
+		"GIT_AUTHOR_NAME_TOKEN=x", "GIT_AUTHOR_NAMEKEY=x",
+		"XGIT_AUTHOR_NAME=x", "git_author_name=x", "Git_Author_Email=x",
+		"GIT_ASKPASS_PASSWORD=x", "GIT_COMMITTER_TOKEN=x",
+		"GIT_HTTP_COOKIEFILE=x", "SSH_PRIVATE=x", "AWS_SECRET=x",
+		"SESSION=x", "Session_ID=1", "GIT_CREDENTIAL_HELPER=x",
+		"GH_PASSWD=x", "AUTH=x", NULL
+	};
+	static const char *const taken[] = {
+		"GIT_AUTHOR_NAME=Agent", "GIT_AUTHOR_EMAIL=agent@a.invalid",
+		"GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_AUTHOR_NAME=",
+		"GIT_COMMITTER_NAME=Agent", "GIT_COMMITTER_EMAIL=a@a.invalid",
+		"LANG=C.UTF-8", NULL
+	};
+	struct spaced_conf	 c;
+	char			 err[128];
+	size_t			 i;
+
+	for (i = 0; refused[i] != NULL; i++)
+		cr_expect(agent_env_secret(refused[i]), "taken: %s",
+		    refused[i]);
+	for (i = 0; taken[i] != NULL; i++)
+		cr_expect_not(agent_env_secret(taken[i]), "refused: %s",
+		    taken[i]);
+	/* What spaced -n and a reload say of a profile naming the author. */
+	cr_assert_eq(parse(FULL("acme") "agent acme env GIT_AUTHOR_NAME=Agent\n"
+	    "agent acme env GIT_AUTHOR_EMAIL=agent@a.invalid\n"
+	    "default agent acme\n", &c, err, sizeof(err)), 0, "%s", err);
+	cr_assert_str_eq(c.sc_agents[1].ag_env[1],
+	    "GIT_AUTHOR_EMAIL=agent@a.invalid");
+	cr_assert_eq(parse(FULL("acme") "agent acme env GIT_AUTH_TOKEN=x\n"
+	    "default agent acme\n", &c, err, sizeof(err)), -1);
+	cr_assert(strstr(err, "looks like a secret") != NULL, "%s", err);
+}
+
 Test(agent_conf, packed_and_revision_and_ca)
 {
 	struct spaced_conf	 c;
