@@ -55,6 +55,10 @@ mutant_expect "leaves the shell's terminal in its mode"
 mutant "job control: continued in the background, spacectl takes the terminal" \
     supervisor/spacectl/spacectl_tty.c \
     "} else if (tty_cont && !tty_background()) { => } else if (tty_cont) {"
+mutant_expect "started with &: spacectl runs|leaving the shell's terminal as it was"
+mutant "job control: started in the background, spacectl takes the terminal" \
+    supervisor/spacectl/spacectl_tty.c \
+    "tty_cont = 1;\n\ttty_job();\n\ttty_winch = 0; => tty_enter();"
 
 mutant_expect "the host's prompt is at the start of the next line"
 mutant "a failure of exec -t is printed while the terminal is raw" \

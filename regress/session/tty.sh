@@ -170,6 +170,25 @@ check "  which ends as ever, back in bash" at 'job\$'
 keys "exit" Enter
 check "back on the host" at 'host\$'
 
+# Job control, (c): started in the background (&), spacectl leaves the
+# shell's terminal alone and stops (SIGTTOU, as the kernel stops a
+# program that sets the terminal from there); fg gives it the terminal.
+keys "$SC exec $id -t -- env PS1='back''ground\$ ' bash --norc -i &" Enter
+# bgpid: the pid of that spacectl
+bgpid() { pgrep -f "exec $id -t -- env PS1=background" | head -n 1; }
+wait_for 20 sh -c "pgrep -f 'exec $id -t -- env PS1=background' >/dev/null"
+pid=$(bgpid)
+check "started with &: spacectl runs (pid ${pid:-none})" test -n "$pid"
+check "  and stops" wait_for 20 stopped "$pid"
+check "  leaving the shell's terminal as it was (isig)" cooked
+# (a terminal made raw from the background: sane again for the rest)
+cooked || stty -F "$pts" sane
+keys "fg" Enter
+check "fg: the shell inside" at 'background\$'
+check "  on a raw terminal" raw
+keys "exit 0" Enter
+check "  and back on the host" at 'host\$'
+
 # Ctrl-D ends the shell inside like exit 0.
 keys "$SC exec $id -t -- env PS1='ag''ain\$ ' bash --norc -i" Enter
 check "a second shell inside" at 'again\$'

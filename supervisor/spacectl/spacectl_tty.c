@@ -287,5 +287,12 @@ tty_start(int fl)
 	tty_rawmode = tty_saved;
 	cfmakeraw(&tty_rawmode);
 	tty_have = 1;
-	tty_enter();
+	/*
+	 * As after a continue: started in the background (&) we leave the
+	 * shell's terminal alone and stop until fg.  The size went with
+	 * the request.
+	 */
+	tty_cont = 1;
+	tty_job();
+	tty_winch = 0;
 }
