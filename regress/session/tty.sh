@@ -87,6 +87,9 @@ check "the sleep runs inside (control)" wait_for 60 sleep_is yes
 keys C-c
 keys "echo after-sleep-\$?" Enter
 check "Ctrl-C stops the sleep inside (status 130)" seen 'after-sleep-130'
+# A Ctrl-C that killed spacectl says 130 too (the host shell's $?), and
+# the sleep ends with it: the prompt tells whose Ctrl-C it was.
+check "  the shell inside's, spacectl goes on (its prompt)" at 'inside\$'
 check "... and it is gone" sleep_is no
 keys "echo still-here" Enter
 check "and the shell inside goes on" seen_n 'still-here' 2
