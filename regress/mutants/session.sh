@@ -46,7 +46,7 @@ mutant "job control: SIGTSTP stops spacectl with the terminal raw" \
 mutant_expect "fg after SIGTSTP: the terminal is raw again"
 mutant "job control: SIGCONT leaves the terminal as the shell set it" \
     supervisor/spacectl/spacectl_tty.c \
-    "tty_cont = 0;\n\t\t\ttty_enter(); => tty_cont = 0;\n\t\t\tif (0) tty_enter();"
+    "tty_on_cont(int sig)\n{\n\ttty_cont = 1; => tty_on_cont(int sig)\n{\n\t; @@ (void)sigtimedwait(&set, NULL, &now);\n\ttty_cont = 1; => (void)sigtimedwait(&set, NULL, &now);"
 mutant_expect "the size set while it was stopped is seen inside"
 mutant "job control: the size is not sent again after SIGCONT" \
     supervisor/spacectl/spacectl_tty.c \
