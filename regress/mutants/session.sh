@@ -35,10 +35,30 @@ mutant_expect "stdin a pipe: its end ends cat"
 mutant "exec -t does not pass a piped stdin's end on" \
     supervisor/spacectl/spacectl_exec.c \
     "if (xc->xc_eof_room > 0) => if (xc->xc_eof_room > 2)"
-mutant_expect "and it is gone"
+mutant_expect "the shell inside's, spacectl goes on"
 mutant "Ctrl-C signals spacectl, not the command inside" \
     supervisor/spacectl/spacectl_tty.c \
-    "cfmakeraw(&raw); => cfmakeraw(&raw);\n\traw.c_lflag |= ISIG;"
+    "cfmakeraw(&tty_rawmode); => cfmakeraw(&tty_rawmode);\n\ttty_rawmode.c_lflag |= ISIG;"
+mutant_expect "SIGTSTP: the shell's terminal is as it was"
+mutant "job control: SIGTSTP stops spacectl with the terminal raw" \
+    supervisor/spacectl/spacectl_tty.c \
+    "tty_raw = 0;\n\ttty_restore();\n\tmemset(&sa, => tty_raw = 0;\n\tmemset(&sa,"
+mutant_expect "fg after SIGTSTP: the terminal is raw again"
+mutant "job control: SIGCONT leaves the terminal as the shell set it" \
+    supervisor/spacectl/spacectl_tty.c \
+    "tty_on_cont(int sig)\n{\n\ttty_cont = 1; => tty_on_cont(int sig)\n{\n\t; @@ (void)sigtimedwait(&set, NULL, &now);\n\ttty_cont = 1; => (void)sigtimedwait(&set, NULL, &now);"
+mutant_expect "the size set while it was stopped is seen inside"
+mutant "job control: the size is not sent again after SIGCONT" \
+    supervisor/spacectl/spacectl_tty.c \
+    "tty_enter();\n\t\t\ttty_winch = 1; => tty_enter();"
+mutant_expect "leaves the shell's terminal in its mode"
+mutant "job control: continued in the background, spacectl takes the terminal" \
+    supervisor/spacectl/spacectl_tty.c \
+    "} else if (tty_cont && !tty_background()) { => } else if (tty_cont) {"
+mutant_expect "started with &: spacectl runs|leaving the shell's terminal as it was"
+mutant "job control: started in the background, spacectl takes the terminal" \
+    supervisor/spacectl/spacectl_tty.c \
+    "tty_cont = 1;\n\ttty_job();\n\ttty_winch = 0; => tty_enter();"
 
 mutant_expect "the host's prompt is at the start of the next line"
 mutant "a failure of exec -t is printed while the terminal is raw" \

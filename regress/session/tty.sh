@@ -5,7 +5,9 @@
 # of the pane's size, a resize of the pane reaches it, Ctrl-C stops a
 # sleep inside and leaves the shell, the exit status passes through, and
 # the local terminal's settings are the same before and after (also
-# after spacectl is killed by a signal), a piped stdin's end ends cat.
+# after spacectl is killed by a signal), job control (SIGTSTP, SIGSTOP,
+# SIGCONT, fg: the shell's terminal while stopped, raw again after),
+# a piped stdin's end ends cat.
 dir=$(cd "$(dirname "$0")" && pwd)
 # Docker: the engine behind a recorder (agent/engine_record.py, a file a
 # connection), for the resize flood's count below.
@@ -61,15 +63,16 @@ TM resize-window -t t -x 120 -y 40 2>/dev/null ||
 # ask again until it arrived.  Short waits on purpose: an answer that
 # came before the size is not drawn again, so each round asks anew
 # (60 s in all).
+# resized ROWS COLS: stty size inside says so
 resized() {
 	for _r in $(seq 30); do
 		keys "stty size" Enter
-		wait_short 2 sh -c "tmux -L '$TS' capture-pane -p -t t | grep -qx '40 120'" &&
+		wait_short 2 sh -c "tmux -L '$TS' capture-pane -p -t t | grep -qx '$1 $2'" &&
 		    return 0
 	done
 	return 1
 }
-check "the resize is seen inside (40 120)" resized
+check "the resize is seen inside (40 120)" resized 40 120
 # Ctrl-C once the sleep runs inside (at the prompt it would give 130
 # too); the waits guard against a hang.
 # sleeps: "yes" or "no", as the space's /proc says (empty: exec failed)
@@ -84,6 +87,9 @@ check "the sleep runs inside (control)" wait_for 60 sleep_is yes
 keys C-c
 keys "echo after-sleep-\$?" Enter
 check "Ctrl-C stops the sleep inside (status 130)" seen 'after-sleep-130'
+# A Ctrl-C that killed spacectl says 130 too (the host shell's $?), and
+# the sleep ends with it: the prompt tells whose Ctrl-C it was.
+check "  the shell inside's, spacectl goes on (its prompt)" at 'inside\$'
 check "... and it is gone" sleep_is no
 keys "echo still-here" Enter
 check "and the shell inside goes on" seen_n 'still-here' 2
@@ -96,6 +102,95 @@ check "stty -a saved after" seen_n saved-after 2
 # The pane's size changed on purpose: the rest must be as it was.
 check "the local terminal is as it was (stty -a, but its size)" \
     sh -c "test \"\$(sed 's/rows [0-9]*; columns [0-9]*;//' $T/stty.before)\" = \"\$(sed 's/rows [0-9]*; columns [0-9]*;//' $T/stty.after)\""
+
+# Job control, (a): a SIGTSTP (someone's kill: in raw mode Ctrl-Z is a
+# byte for the space) gives the pane's shell its terminal as it was
+# while spacectl is stopped; fg makes it raw again, with the size the
+# pane got meanwhile (no SIGWINCH reached spacectl: the shell had the
+# terminal).  The pane's sh (dash) sets no mode of its own.
+pts=$(TM display -p -t t '#{pane_tty}')
+# raw: the pane's terminal is raw (Ctrl-C no signal); cooked: it is not
+raw() { stty -F "$pts" -a | grep -qE '(^| )-isig( |;|$)'; }
+cooked() { ! raw; }
+# stopped PID: that process is stopped (T)
+stopped() { [ "$(ps -o stat= -p "$1" | cut -c1)" = T ]; }
+keys "$SC exec $id -t -- env PS1='st''op\$ ' bash --norc -i" Enter
+check "a shell inside, to stop" at 'stop\$'
+pid=$(pgrep -f "exec $id -t -- env PS1=stop" | head -n 1)
+check "spacectl runs (pid ${pid:-none})" test -n "$pid"
+check "the pane's terminal is raw (control)" raw
+[ -n "$pid" ] && kill -TSTP "$pid"
+check "SIGTSTP: spacectl stops, the host's prompt" at 'host\$'
+keys "stty -a > $T/stty.tstp; echo saved-tstp" Enter
+check "stty -a saved while spacectl is stopped" seen_n saved-tstp 2
+check "SIGTSTP: the shell's terminal is as it was (stty -a, but its size)" \
+    sh -c "test \"\$(sed 's/rows [0-9]*; columns [0-9]*;//' $T/stty.before)\" = \"\$(sed 's/rows [0-9]*; columns [0-9]*;//' $T/stty.tstp 2>/dev/null)\""
+# A terminal left raw (what this checks) holds the line typed above
+# unread by sh: made sane from outside and that line dropped (Ctrl-C),
+# the rest can go on.
+cooked || { stty -F "$pts" sane; keys C-c; }
+TM resize-window -t t -x 90 -y 25 2>/dev/null ||
+    TM resize-pane -t t -x 90 -y 25
+keys "fg" Enter
+check "fg after SIGTSTP: the terminal is raw again" wait_for 20 raw
+keys "echo typed-after-fg" Enter
+check "  a keystroke reaches the shell inside, its echo comes back" \
+    seen_n typed-after-fg 2
+check "  the size set while it was stopped is seen inside (25 90)" \
+    resized 25 90
+keys "exit 0" Enter
+check "  and the shell inside ends as ever" at 'host\$'
+
+# Job control, (b): SIGSTOP is not caught.  A job-control shell (bash)
+# takes the terminal back in its own mode meanwhile; kill -CONT from
+# outside continues spacectl in the background, where it leaves the
+# shell's terminal alone and stops again (as SIGTTOU stops a program
+# that sets the terminal from there); fg makes it raw again: Ctrl-C is
+# a byte for the sleep inside, and spacectl goes on.
+keys "env PS1='job\$ ' bash --norc --noprofile" Enter
+check "a job-control shell on the host (bash)" at 'job\$'
+keys "$SC exec $id -t -- env PS1='cont''inued\$ ' bash --norc -i" Enter
+check "a shell inside, to stop and continue" at 'continued\$'
+pid=$(pgrep -f "exec $id -t -- env PS1=continued" | head -n 1)
+check "spacectl runs (pid ${pid:-none})" test -n "$pid"
+keys "sleep 600" Enter
+check "the sleep runs inside (control)" wait_for 60 sleep_is yes
+[ -n "$pid" ] && kill -STOP "$pid"
+check "SIGSTOP: bash has the terminal again" at 'job\$'
+[ -n "$pid" ] && kill -CONT "$pid"
+check "kill -CONT, in the background: spacectl stops again" \
+    wait_for 20 stopped "$pid"
+check "  and leaves the shell's terminal in its mode (isig)" cooked
+keys "fg" Enter
+check "fg after SIGSTOP: the terminal is raw again" wait_for 20 raw
+keys C-c
+check "Ctrl-C after SIGSTOP and fg stops the sleep inside" \
+    wait_for 60 sleep_is no
+check "  and spacectl goes on: the shell inside" at 'continued\$'
+# (a spacectl that Ctrl-C ended left bash at its prompt: no exit for it)
+! kill -0 "$pid" 2>/dev/null || keys "exit 0" Enter
+check "  which ends as ever, back in bash" at 'job\$'
+keys "exit" Enter
+check "back on the host" at 'host\$'
+
+# Job control, (c): started in the background (&), spacectl leaves the
+# shell's terminal alone and stops (SIGTTOU, as the kernel stops a
+# program that sets the terminal from there); fg gives it the terminal.
+keys "$SC exec $id -t -- env PS1='back''ground\$ ' bash --norc -i &" Enter
+# bgpid: the pid of that spacectl
+bgpid() { pgrep -f "exec $id -t -- env PS1=background" | head -n 1; }
+wait_for 20 sh -c "pgrep -f 'exec $id -t -- env PS1=background' >/dev/null"
+pid=$(bgpid)
+check "started with &: spacectl runs (pid ${pid:-none})" test -n "$pid"
+check "  and stops" wait_for 20 stopped "$pid"
+check "  leaving the shell's terminal as it was (isig)" cooked
+# (a terminal made raw from the background: sane again for the rest)
+cooked || stty -F "$pts" sane
+keys "fg" Enter
+check "fg: the shell inside" at 'background\$'
+check "  on a raw terminal" raw
+keys "exit 0" Enter
+check "  and back on the host" at 'host\$'
 
 # Ctrl-D ends the shell inside like exit 0.
 keys "$SC exec $id -t -- env PS1='ag''ain\$ ' bash --norc -i" Enter

@@ -155,6 +155,7 @@ void		 tty_start(int);
 void		 tty_stop(void);
 void		 tty_size(uint16_t *, uint16_t *);
 int		 tty_resized(void);
+void		 tty_job(void);
 const sigset_t	*tty_poll_mask(void);
 
 #endif /* SPACED_SPACECTL_H */

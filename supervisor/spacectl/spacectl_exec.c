@@ -214,13 +214,18 @@ exec_input(struct ctl_req *cr)
 	xc->xc_last = buf[n - 1];
 }
 
-/* exec -t: a new window size goes out once the streams are known. */
+/*
+ * exec -t: a stop or continue the poll saw is done first (the terminal
+ * back, raw again); a new window size goes out once the streams are
+ * known.
+ */
 static void
 exec_tick(struct ctl_req *cr)
 {
 	struct exec_client	*xc = cr->cr_arg;
 	struct ctl_exec_resize	 xr;
 
+	tty_job();
 	if (!xc->xc_started || !tty_resized())
 		return;
 	memset(&xr, 0, sizeof(xr));
