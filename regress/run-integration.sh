@@ -23,10 +23,11 @@ fi
 [ "$live" = 1 ] && echo "== live (CI): a skip fails its suite"
 
 passed=0; failed=0; skipped=0; bad=""
-skips=$(mktemp)
-trap 'rm -f "$skips"' EXIT
+skips=$(mktemp); times=$(mktemp)
+trap 'rm -f "$skips" "$times"' EXIT
 for t in "$@"; do
 	echo "== integration: $t"
+	began=$(date +%s)
 	out=$(mktemp); rcf=$(mktemp)
 	# The suite's own status, which a pipe into tee would lose.
 	{ sh "$t" 2>&1; echo $? >"$rcf"; } | tee "$out"
@@ -53,7 +54,12 @@ for t in "$@"; do
 	fi
 	[ -z "$why" ] || { echo "FAILED: $t:$why"; bad="$bad $t"; }
 	rm -f "$out" "$rcf"
+	# Seconds a suite, so the run's time can be kept under its limit.
+	echo "$(($(date +%s) - began)) $t" >>"$times"
 done
+echo "slowest suites (seconds):"
+sort -rn "$times" | head -n 12 | sed 's/^/  /'
+echo "  all: $(awk '{ s += $1 } END { print s + 0 }' "$times")"
 if [ -s "$skips" ]; then
 	echo "skipped:"
 	cat "$skips"
