@@ -11,17 +11,25 @@ ROUTERS = {
 }
 
 
-def symbols(obj):
-    out = subprocess.run(["nm", "-g", obj], capture_output=True, text=True,
-                         check=True).stdout
-    defined, used = set(), set()
+def symbols(objs):
+    # One nm for a program's objects: a process an object took most of
+    # lint's time on a loaded machine.
+    syms = {o: (set(), set()) for o in objs}
+    if not objs:
+        return syms
+    out = subprocess.run(["nm", "-g", "-A"] + objs, capture_output=True,
+                         text=True, check=True).stdout
     for line in out.splitlines():
-        f = line.split()
+        obj, _, rest = line.partition(":")
+        f = rest.split()
+        if obj not in syms:
+            continue
+        defined, used = syms[obj]
         if len(f) == 2 and f[0] == "U":
             used.add(f[1])
         elif len(f) == 3 and f[1] in "TDBRCVW":
             defined.add(f[2])
-    return defined, used
+    return syms
 
 
 def circles(nodes, edges):
@@ -70,7 +78,8 @@ def main():
         names = sorted(f[:-2] for f in os.listdir(objdir)
                        if f.endswith(".o") and
                        os.path.exists(os.path.join(d, f[:-2] + ".c")))
-        syms = {n: symbols(os.path.join(objdir, n + ".o")) for n in names}
+        objs = symbols([os.path.join(objdir, n + ".o") for n in names])
+        syms = {n: objs[os.path.join(objdir, n + ".o")] for n in names}
         owner = {}
         for n, (defined, _) in syms.items():
             for s in defined:

@@ -4,12 +4,21 @@
 # (regress/lib/harness.sh) counts no failure, and it ran or skipped
 # something.  Live (CI=true, root, a Docker engine answering; or
 # REGRESS_LIVE=1, for the runners' own test) a skip fails the suite.
+#
+# INTEGRATION_JOBS=N runs N suites at once (1 by default): the live
+# suites mostly wait on an engine, a kernel or a timer, so two lanes on
+# two cores take about half the time.  regress/lanes names the suites
+# that must run with nothing beside them and those that must run one
+# after another; a suite's output is printed whole when it ends.
 set -u
 build=$(cd "$1" && pwd); shift
 export SPACED_BUILD="$build"
+here=$(cd "$(dirname "$0")" && pwd)
 # jq that fails "-e" on no output (regress/tools/strict/jq says why).
-PATH=$(cd "$(dirname "$0")/tools/strict" && pwd):$PATH
+PATH=$here/tools/strict:$PATH
 export PATH
+jobs=${INTEGRATION_JOBS:-1}
+lanes=${INTEGRATION_LANES:-$here/lanes}
 
 if [ -n "${REGRESS_LIVE:-}" ]; then
 	live=$REGRESS_LIVE
@@ -22,47 +31,162 @@ else
 fi
 [ "$live" = 1 ] && echo "== live (CI): a skip fails its suite"
 
-passed=0; failed=0; skipped=0; bad=""
-skips=$(mktemp); times=$(mktemp)
-trap 'rm -f "$skips" "$times"' EXIT
-for t in "$@"; do
-	echo "== integration: $t"
-	began=$(date +%s)
-	out=$(mktemp); rcf=$(mktemp)
-	# The suite's own status, which a pipe into tee would lose.
-	{ sh "$t" 2>&1; echo $? >"$rcf"; } | tee "$out"
-	rc=$(cat "$rcf")
-	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
-	grep '^skip - ' "$out" | sed "s|^skip - |  $t: |" >>"$skips"
-	why=""
-	[ "$rc" = 0 ] || why="$why exit $rc;"
-	if [ -z "$line" ]; then
-		why="$why no summary line;"
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+: >"$W/results"; : >"$W/skips"
+
+# locked command...: one lane at a time (mkdir is atomic).
+locked() {
+	until mkdir "$W/lock" 2>/dev/null; do sleep 0.05; done
+	"$@"; l_rc=$?
+	rmdir "$W/lock"
+	return $l_rc
+}
+
+# judge SUITE OUT RC SECONDS: the suite's verdict, its skips and its
+# line in results ("passed failed skipped seconds verdict suite"), and
+# FAILED with the reasons.
+judge() {
+	j_t=$1 j_out=$2 j_rc=$3 j_secs=$4
+	j_line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$j_out" | tail -n 1)
+	grep '^skip - ' "$j_out" | sed "s|^skip - |  $j_t: |" >>"$W/skips"
+	j_why=""; j_p=0; j_f=0; j_s=0
+	[ "$j_rc" = 0 ] || j_why="$j_why exit $j_rc;"
+	if [ -z "$j_line" ]; then
+		j_why="$j_why no summary line;"
 	else
-		p=${line%% passed*}
-		f=${line#*passed, }; f=${f%% failed*}
-		case $line in
-		*skipped*) s=${line#*failed, }; s=${s%% skipped*} ;;
-		*) s=$(grep -c '^skip - ' "$out") ;;
+		j_p=${j_line%% passed*}
+		j_f=${j_line#*passed, }; j_f=${j_f%% failed*}
+		case $j_line in
+		*skipped*) j_s=${j_line#*failed, }; j_s=${j_s%% skipped*} ;;
+		*) j_s=$(grep -c '^skip - ' "$j_out") ;;
 		esac
-		passed=$((passed + p)); failed=$((failed + f))
-		skipped=$((skipped + s))
-		[ "$f" -eq 0 ] || why="$why $f failed;"
-		[ $((p + f + s)) -gt 0 ] || why="$why ran nothing;"
-		[ "$live" != 1 ] || [ "$s" -eq 0 ] ||
-		    why="$why $s skipped on CI;"
+		[ "$j_f" -eq 0 ] || j_why="$j_why $j_f failed;"
+		[ $((j_p + j_f + j_s)) -gt 0 ] || j_why="$j_why ran nothing;"
+		[ "$live" != 1 ] || [ "$j_s" -eq 0 ] ||
+		    j_why="$j_why $j_s skipped on CI;"
 	fi
-	[ -z "$why" ] || { echo "FAILED: $t:$why"; bad="$bad $t"; }
-	rm -f "$out" "$rcf"
-	# Seconds a suite, so the run's time can be kept under its limit.
-	echo "$(($(date +%s) - began)) $t" >>"$times"
-done
-echo "slowest suites (seconds):"
-sort -rn "$times" | head -n 12 | sed 's/^/  /'
-echo "  all: $(awk '{ s += $1 } END { print s + 0 }' "$times")"
-if [ -s "$skips" ]; then
-	echo "skipped:"
-	cat "$skips"
+	j_v=ok
+	[ -z "$j_why" ] || { echo "FAILED: $j_t:$j_why"; j_v=FAILED; }
+	echo "$j_p $j_f $j_s $j_secs $j_v $j_t" >>"$W/results"
+}
+
+# run_suite SUITE: alone (one lane) its output goes out as it comes;
+# in a lane it is kept until the suite ends, then printed whole.
+run_suite() {
+	r_t=$1 r_out=$(mktemp "$W/out.XXXXXX")
+	r_began=$(date +%s)
+	if [ "$jobs" -le 1 ]; then
+		echo "== integration: $r_t"
+		# The suite's own status, which a pipe into tee would lose.
+		{ sh "$r_t" </dev/null 2>&1; echo $? >"$r_out.rc"; } |
+		    tee "$r_out"
+		judge "$r_t" "$r_out" "$(cat "$r_out.rc")" \
+		    $(($(date +%s) - r_began))
+	else
+		sh "$r_t" </dev/null >"$r_out" 2>&1
+		r_rc=$?
+		locked print_suite "$r_t" "$r_out" "$r_rc" \
+		    $(($(date +%s) - r_began))
+	fi
+	rm -f "$r_out" "$r_out.rc"
+}
+print_suite() {
+	echo "== integration: $1 (ended after $4 s)"
+	cat "$2"
+	judge "$@"
+}
+
+# rule KIND SUITE: what regress/lanes gives SUITE under KIND: "alone",
+# the name of its "together" group, or its place among the "first"
+# lines; or nothing.
+rule() {
+	[ -f "$lanes" ] || return 0
+	awk -v k="$1" -v t="$2" '
+	    function glob(p, s) {
+		gsub(/[.]/, "[.]", p); gsub(/[*]/, "[^/]*", p)
+		return s ~ ("^" p "$")
+	    }
+	    $1 == k && k == "alone" && glob($2, t) { print "alone"; exit }
+	    $1 == k && k == "first" && glob($2, t) { print ++n; exit }
+	    $1 == "first" { n++ }
+	    $1 == k && k == "together" {
+		for (i = 3; i <= NF; i++) if (glob($i, t)) { print $2; exit }
+	    }' "$lanes"
+}
+
+# The queue: one line a lane's unit of work, suites run in order.
+# Together suites share a line, placed where the first of them is;
+# alone suites run after the lanes are done, one by one.
+if [ "$jobs" -le 1 ]; then
+	for t in "$@"; do run_suite "$t"; done
+else
+	: >"$W/queue"; : >"$W/alone"
+	for t in "$@"; do
+		if [ -n "$(rule alone "$t")" ]; then
+			echo "$t" >>"$W/alone"
+			continue
+		fi
+		# Long suites first, so that no lane is left with one at the end.
+		f=$(rule first "$t"); f=${f:-9999}
+		g=$(rule together "$t")
+		if [ -z "$g" ]; then
+			echo "$f $t" >>"$W/queue"
+		elif [ -f "$W/group.$g" ]; then
+			echo "$t" >>"$W/group.$g"
+			echo "$f @$g" >>"$W/queue"
+		else
+			echo "$t" >"$W/group.$g"
+			echo "$f @$g" >>"$W/queue"
+		fi
+	done
+	# A group takes its first member's place, or an earlier "first" one.
+	sort -s -n -k1,1 "$W/queue" | awk '!seen[$2]++ { print $2 }' \
+	    >"$W/queue.sorted"
+	mv "$W/queue.sorted" "$W/queue"
+	# take: the next unit, or nothing (a lane's end).
+	take() {
+		t_u=$(head -n 1 "$W/queue")
+		[ -n "$t_u" ] || return 1
+		sed -i 1d "$W/queue"
+		case $t_u in
+		@*) cat "$W/group.${t_u#@}" ;;
+		*) echo "$t_u" ;;
+		esac
+	}
+	lane() {
+		while u=$(locked take); do
+			for t in $u; do run_suite "$t"; done
+		done
+	}
+	# The workers' system users, made once: two suites making them at
+	# once would both find them missing.
+	[ "$(id -u)" -ne 0 ] || sh "$here/../tools/users.sh" >/dev/null
+	echo "== integration: $jobs lanes ($(wc -l <"$W/alone") suites alone after)"
+	pids=""
+	i=0
+	while [ $i -lt "$jobs" ]; do
+		lane &
+		pids="$pids $!"
+		i=$((i + 1))
+	done
+	trap 'kill $pids 2>/dev/null' INT TERM
+	wait
+	jobs=1
+	while read -r t; do run_suite "$t"; done <"$W/alone"
 fi
-echo "integration: $passed passed, $failed failed, $skipped skipped"
+
+if [ -s "$W/skips" ]; then
+	echo "skipped:"
+	cat "$W/skips"
+fi
+# Seconds a suite, so the run's time can be kept under its limit.
+echo "slowest suites (seconds):"
+sort -k4,4rn "$W/results" | head -n 12 |
+    awk '{ printf "  %5d %s\n", $4, $6 }'
+awk '{ s += $4 } END { printf "  all suites: %d s\n", s }' "$W/results"
+awk '{ p += $1; f += $2; s += $3 } END {
+    printf "integration: %d passed, %d failed, %d skipped\n", p, f, s }' \
+    "$W/results"
+bad=$(awk '$5 != "ok" { printf " %s", $6 }' "$W/results")
 [ -z "$bad" ] || { echo "integration FAILED:$bad"; exit 1; }

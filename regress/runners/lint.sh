@@ -44,6 +44,10 @@ copy
 printf 'static void\nf(struct imsg *imsg)\n{\n\tint x;\n\n\t(void)imsg_get_data(imsg, &x, sizeof(x));\n}\n' \
     >> "$T/tree/supervisor/spaced/ops.c"
 lint_red imsg "imsg: an unchecked imsg_get_data"
+copy
+printf 'static void\ng(struct imsg *imsg)\n{\n\tint x;\n\n\timsg_get_data(imsg, &x, sizeof(x));\n}\n' \
+    >> "$T/tree/supervisor/spaced/ops.c"
+lint_red imsg "imsg: a call that is a whole statement, tab-indented"
 
 copy
 i=0; while [ $i -lt 801 ]; do echo "/* $i */"; i=$((i + 1)); done \

@@ -56,6 +56,39 @@ REGRESS_LIVE=1
 expect 1 "integration: live on CI a skip fails" integ "$S/skips.sh"
 has "... and says why" 'FAILED: .*skips.sh: 1 skipped on CI;'
 expect 0 "integration: live on CI the control passes" integ "$S/good.sh"
+# Lanes (INTEGRATION_JOBS): two suites that wait for each other pass
+# only when they run at once; regress/lanes' rules keep apart what they
+# name.
+RUNNERS_X=$T/x; export RUNNERS_X; mkdir -p "$RUNNERS_X"
+expect 1 "lanes: one lane runs suites one by one (control)" \
+    integ "$S/meet_a.sh" "$S/meet_b.sh"
+REGRESS_LIVE=0 INTEGRATION_JOBS=2; export INTEGRATION_JOBS
+rm -f "$RUNNERS_X"/run.*
+expect 0 "lanes: two lanes run two suites at once" \
+    integ "$S/meet_a.sh" "$S/meet_b.sh"
+has "... counted" '^integration: 2 passed, 0 failed, 0 skipped$'
+expect 1 "lanes: a failed suite in a lane fails the run" \
+    integ "$S/fails.sh" "$S/good.sh" "$S/exit1.sh"
+has "... counted" '^integration: 4 passed, 1 failed, 0 skipped$'
+has "... and says why" 'FAILED: .*exit1.sh: exit 1;'
+has "... and its output comes whole" '^== integration: .*/good.sh \(ended'
+expect 1 "lanes: without a rule, a lonely suite runs beside others (control)" \
+    integ "$S/lonely.sh" "$S/meet_a.sh" "$S/meet_b.sh"
+has "... and sees one" 'not ok - lonely ran with no other suite beside it \(saw run'
+echo "alone $S/lonely.sh" >"$T/lanes"
+echo "together apart $S/apart_2.sh $S/apart_1.sh" >>"$T/lanes"
+rm -f "$RUNNERS_X"/run.*
+expect 0 "lanes: a suite named alone runs with none beside it" \
+    env INTEGRATION_LANES="$T/lanes" sh "$here/../run-integration.sh" "$T" \
+    "$S/lonely.sh" "$S/meet_a.sh" "$S/meet_b.sh"
+expect 1 "lanes: without a rule, two suites run at once (control)" \
+    integ "$S/apart_1.sh" "$S/apart_2.sh"
+expect 0 "lanes: suites named together run one after another" \
+    env INTEGRATION_LANES="$T/lanes" sh "$here/../run-integration.sh" "$T" \
+    "$S/apart_1.sh" "$S/good.sh" "$S/apart_2.sh"
+has "... all counted" '^integration: 4 passed, 0 failed, 0 skipped$'
+unset INTEGRATION_JOBS RUNNERS_X
+REGRESS_LIVE=1
 # Without the override: what CI=true finds on this machine.
 unset REGRESS_LIVE
 if [ "$(id -u)" -eq 0 ] && curl -sf --max-time 3 --unix-socket \
