@@ -4,13 +4,21 @@
 # wrote a sanitizer report (a leak found at a test's exit included:
 # Criterion has already counted that test as passed).  Skips are counted
 # and printed with their reasons.
+# UNIT_JOBS=N runs N binaries at once (1 by default), each binary's
+# lines printed together when it ends: one binary's long test (a 100 MB
+# pack out) then no longer holds the others back.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$here/lsan.supp:print_suppressions=0}"
-passed=0; failed=0; skipped=0; bad=""
-skips=$(mktemp)
-trap 'rm -f "$skips"' EXIT
-for t in "$@"; do
+jobs=${UNIT_JOBS:-1}
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+: >"$W/skips"; : >"$W/results"
+
+# unit_one BINARY: runs it; its line in results ("passed failed
+# skipped verdict binary").
+unit_one() {
+	t=$1
 	echo "== unit: $t"
 	d=$(mktemp -d)
 	# Reports go to files, one per process: a report is never lost in
@@ -21,8 +29,7 @@ for t in "$@"; do
 	rc=$?
 	p=$(grep '^ok ' "$d/tap" 2>/dev/null | grep -vc '# SKIP')
 	f=$(grep -c '^not ok ' "$d/tap" 2>/dev/null)
-	s=$(grep '^ok .*# SKIP' "$d/tap" 2>/dev/null | tee -a "$skips" | wc -l)
-	passed=$((passed + p)); failed=$((failed + f)); skipped=$((skipped + s))
+	s=$(grep '^ok .*# SKIP' "$d/tap" 2>/dev/null | tee -a "$W/skips" | wc -l)
 	why=""
 	[ "$rc" -eq 0 ] || why="$why exit $rc;"
 	[ "$f" -eq 0 ] || why="$why $f failed;"
@@ -33,12 +40,44 @@ for t in "$@"; do
 		cat "$r"
 		why="$why sanitizer report;"
 	done
-	[ -z "$why" ] || { echo "FAILED: $t:$why"; bad="$bad $t"; }
+	v=ok
+	[ -z "$why" ] || { echo "FAILED: $t:$why"; v=FAILED; }
+	echo "$p $f $s $v $t" >>"$W/results"
 	rm -rf "$d"
-done
-if [ -s "$skips" ]; then
-	echo "skipped:"
-	sed 's/^ok - /  /' "$skips"
+}
+
+if [ "$jobs" -le 1 ]; then
+	for t in "$@"; do unit_one "$t"; done
+else
+	# Lanes: each takes the next binary of a queue, in the order given.
+	printf '%s\n' "$@" >"$W/queue"
+	take() {
+		until mkdir "$W/lock" 2>/dev/null; do sleep 0.05; done
+		t_next=$(head -n 1 "$W/queue")
+		sed -i 1d "$W/queue"
+		rmdir "$W/lock"
+		[ -n "$t_next" ] && echo "$t_next"
+	}
+	i=0
+	while [ $i -lt "$jobs" ]; do
+		(
+			while t=$(take); do
+				unit_one "$t" >"$W/out.$i" 2>&1
+				# One binary's lines at a time on the output.
+				until mkdir "$W/lock" 2>/dev/null; do sleep 0.05; done
+				cat "$W/out.$i"
+				rmdir "$W/lock"
+			done
+		) &
+		i=$((i + 1))
+	done
+	wait
 fi
-echo "unit: $passed passed, $failed failed, $skipped skipped"
+if [ -s "$W/skips" ]; then
+	echo "skipped:"
+	sed 's/^ok - /  /' "$W/skips"
+fi
+awk '{ p += $1; f += $2; s += $3 } END {
+    printf "unit: %d passed, %d failed, %d skipped\n", p, f, s }' "$W/results"
+bad=$(awk '$4 != "ok" { printf " %s", $5 }' "$W/results")
 [ -z "$bad" ] || { echo "unit FAILED:$bad"; exit 1; }

@@ -142,4 +142,11 @@ has "... and says why" 'FAILED: .*/leak: sanitizer report;'
 expect 0 "unit: a skip passes" unit "$T/skip"
 has "... counted" '^unit: 1 passed, 0 failed, 1 skipped$'
 has "... with its reason" 'runners::skips .*planted: the runner must count this'
+expect 1 "unit: in two lanes (UNIT_JOBS), a planted leak still fails" \
+    env UNIT_JOBS=2 sh "$here/../run-unit.sh" "$T/good" "$T/leak" "$T/skip"
+has "... all counted" '^unit: 3 passed, 0 failed, 1 skipped$'
+has "... and says why" 'FAILED: .*/leak: sanitizer report;'
+has "... each binary's lines together" '^== unit: .*/leak$'
+expect 0 "unit: in two lanes, the good ones pass (control)" \
+    env UNIT_JOBS=2 sh "$here/../run-unit.sh" "$T/good" "$T/skip"
 finish
