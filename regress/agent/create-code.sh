@@ -8,8 +8,7 @@
 # refs code in made in the repository go again.
 dir=$(cd "$(dirname "$0")" && pwd)
 . "$dir/hostile.sh"
-SPACED_AGENT_CONF=$(profile "agent hostile env HOSTILE_LISTEN_AFTER_CODE=1" |
-    sed 's/^agent hostile ready wait 8$/agent hostile ready wait 60/')
+SPACED_AGENT_CONF=$(HOSTILE_READY_WAIT=60 profile "agent hostile env HOSTILE_LISTEN_AFTER_CODE=1")
 . "$dir/../contract/lib.sh"
 
 # repo DIR: a repository of one commit

@@ -186,7 +186,8 @@ id=$(sc create -n token) && ok "without the fault the same create stands (contro
 
 # --- a create whose server is never ready leaves nothing -------------------
 stop_spaced
-SPACED_AGENT_CONF=$(profile "agent hostile env HOSTILE_DEFAULT_MODE=notready")
+# Never ready by its mode: the wait's length changes nothing but time.
+SPACED_AGENT_CONF=$(HOSTILE_READY_WAIT=8 profile "agent hostile env HOSTILE_DEFAULT_MODE=notready")
 start_spaced "$T/sd" || not_ok "spaced starts again"
 before=$(leftovers | sort)
 elapsed sh -c "timeout 120 '$tree/bin/spacectl' -s '$sd/run/spaced.sock' create -n never 2>'$T/create.err'"
