@@ -77,7 +77,8 @@ held_create() {
 
 # --- the tools volume gone between its ensure and the container -------
 held_create race-tools "$VA"
-sc -j create -n race-after >"$T/after.out" 2>&1
+sc -j create -n race-after >"$T/after.out" 2>&1 ||
+    sed 's/^/# race-after: /' "$T/after.out"
 check "then a create fills the tools again and stands" \
     jq -se '.[-1].id // empty | length > 0' "$T/after.out"
 id=$(jq -rs '.[-1].id // empty' "$T/after.out")
@@ -90,7 +91,8 @@ check "... its runtime volume of this run's key, ours" sh -c \
 
 # --- the runtime volume gone between its look and the container --------
 [ -n "$RT" ] && held_create race-runtime "$RT"
-sc -j create -n race-again >"$T/again.out" 2>&1
+sc -j create -n race-again >"$T/again.out" 2>&1 ||
+    sed 's/^/# race-again: /' "$T/again.out"
 check "then a create fills the runtime again and stands" \
     jq -se '.[-1].id // empty | length > 0' "$T/again.out"
 id=$(jq -rs '.[-1].id // empty' "$T/again.out")

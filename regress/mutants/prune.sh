@@ -15,7 +15,10 @@ mutant() {
 	mutant_build_quick "$1" "$2"
 	SPACED_BUILD="$tmp/src/build" timeout 600 \
 	    sh "$tmp/src/regress/agent/prune-race.sh" >"$tmp/run.log" 2>&1
-	mutant_judge "$1" $? '^not ok'
+	m_rc=$?
+	# a create that failed where one must stand says why
+	grep -a '^# race-a' "$tmp/run.log" | head -5
+	mutant_judge "$1" $m_rc '^not ok'
 }
 
 # unit <label> <file> <"old" => "new"[ @@ ...]>: the unit binary of
