@@ -23,7 +23,10 @@ dir=$(cd "$(dirname "$0")" && pwd)
 # hostile, then hostile2: the same, of another key.
 other() { profile "" | grep -v '^default' |
     sed "s/^agent hostile /agent $1 /"; echo "agent $1 revision $1"; }
-SPACED_AGENT_CONF=$(profile "$(other hostile2)")
+# Its creates must stand: a loaded host's fresh server may take more
+# than hostile.sh's 8 s (readiness is not in the key).
+SPACED_AGENT_CONF=$(profile "$(other hostile2)
+agent hostile ready wait 60")
 rec=$(mktemp -d /tmp/spaced-race.XXXXXX)
 python3 "$dir/../integration/engine_fault.py" "$rec/fault.sock" \
     /var/run/docker.sock "$rec/rules" >"$rec/fault.log" 2>&1 &
