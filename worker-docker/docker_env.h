@@ -71,6 +71,8 @@ struct docker_env {
 	struct {
 		char		 k_volume[TOOLS_MSG_VOLUME_MAX];
 		uint32_t	 k_peerid;
+		int		 k_claimed;	/* its create or start began */
+		time_t		 k_since;	/* tools_clock() at the answer */
 	}			 de_kept[DOCKER_TOOLS_HOLDERS];
 };
 

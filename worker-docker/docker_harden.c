@@ -263,6 +263,20 @@ volume_mount(const char *name, const char *target, int ro, int nocopy)
 	    "VolumeOptions", "NoCopy", nocopy);
 }
 
+/*
+ * A shared volume (runtime, tools), read-only, that must exist: with a
+ * driver option the local driver refuses, the engine takes the volume
+ * there is and makes none, so the look before and this mount are one.
+ */
+static json_t *
+shared_mount(const char *name, const char *target)
+{
+	return json_pack("{s:s, s:s, s:s, s:b, s:{s:b, s:{s:s, s:{s:s}}}}",
+	    "Type", "volume", "Source", name, "Target", target, "ReadOnly", 1,
+	    "VolumeOptions", "NoCopy", 1, "DriverConfig", "Name", "local",
+	    "Options", HARDEN_MUST_EXIST, "1");
+}
+
 /* A host file, read-only; rprivate: no mount of the host's comes in. */
 static json_t *
 file_bind(const char *source, const char *target)
@@ -395,13 +409,13 @@ harden_space_create(const struct harden_params *p, const char **errstr)
 	mounts = json_pack("[o, o, o, o, o]",
 	    file_bind(p->hp_hosts, HARDEN_HOSTS_FILE),
 	    volume_mount(sock, HARDEN_SOCKET_DIR, 1, 1),
-	    volume_mount(runtime, HARDEN_RUNTIME_DIR, 1, 1),
+	    shared_mount(runtime, HARDEN_RUNTIME_DIR),
 	    /* Copied from the image: the home takes its folder's owner. */
 	    volume_mount(work, HARDEN_WORK_PARENT, 0, 0),
 	    volume_mount(home, HARDEN_HOME_PARENT, 0, 0));
 	if (mounts != NULL && p->hp_tools[0] != '\0' &&
-	    json_array_append_new(mounts, volume_mount(p->hp_tools,
-	    SPACE_TOOLS_DIR, 1, 1)) == -1) {
+	    json_array_append_new(mounts, shared_mount(p->hp_tools,
+	    SPACE_TOOLS_DIR)) == -1) {
 		json_decref(mounts);
 		mounts = NULL;
 	}

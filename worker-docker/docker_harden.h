@@ -64,6 +64,13 @@
 #define HARDEN_TMP		"/tmp"
 #define HARDEN_SOCKET_DIR	"/run/spaced"	/* RW in gk, RO in space */
 #define HARDEN_RUNTIME_DIR	"/opt/spaced"	/* RO in the space */
+/*
+ * A driver option the local driver refuses: set on the mounts of the
+ * shared volumes (runtime, tools), it makes the engine refuse a
+ * container whose volume went since it was looked at (a prune of
+ * another spaced) rather than make an empty one of the name.
+ */
+#define HARDEN_MUST_EXIST	"spaced.volume-must-exist"
 #define HARDEN_RELAY		"/opt/spaced/spaced-relay"
 /* The space CA bundle, in the runtime volume when spaced.conf names one. */
 #define HARDEN_SPACE_CA		"/opt/spaced/ca-certificates.crt"

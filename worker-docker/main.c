@@ -24,6 +24,7 @@
 #include "proc.h"
 #include "docker_req.h"
 #include "docker_worker.h"
+#include "tools_prune.h"
 #include "zfree.h"
 
 /*
@@ -37,12 +38,20 @@ docker_prewarm(void)
 	json_object_seed(0);
 }
 
+/* spaced ended the request: what its ensure kept goes with it. */
+static int
+docker_cancel(uint32_t peerid)
+{
+	tools_unkeep(peerid);
+	return docker_req_cancel(peerid);
+}
+
 static const struct worker docker_worker = {
 	.w_id = PROC_DOCKER,
 	.w_sandbox = &docker_sandbox,
 	.w_prewarm = docker_prewarm,
 	.w_dispatch = docker_dispatch,
-	.w_cancel = docker_req_cancel,
+	.w_cancel = docker_cancel,
 };
 
 int

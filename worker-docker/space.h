@@ -157,6 +157,7 @@ struct sp {
 	struct space_done	 token_sd;	/* its answer */
 	/* a move (start) and its undo; the ids are the engine's */
 	struct space_move	 mv;
+	struct tools_keep	 mq_keep;	/* the move's prune keeps */
 	char			 aside_cid[SPACE_CID_SIZE];	/* repair */
 	char			 tools_cur[SPACE_RESOURCE_MAX];
 	uint64_t		 move_memory;	/* the old one's, inspected */
@@ -221,6 +222,7 @@ struct sp_res *res_add(struct sp *);
 void	 sp_params(struct sp *);
 int	 created_ok(struct sp *, const struct docker_parser *, char *,
 	    size_t);
+const char *created_code(const struct docker_parser *, char *, size_t);
 void	 container_state(const json_t *, char *, size_t);
 void	 corridor_call(struct sp *, struct docker_call *);
 void	 start_call(struct sp *, enum space_role, struct docker_call *);

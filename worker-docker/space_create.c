@@ -392,14 +392,14 @@ static enum docker_next
 made_take(struct docker_req *rq, struct sp *sp,
     const struct docker_parser *p, struct docker_call *next)
 {
-	char	 msg[128];
+	char		 msg[SPACE_DONE_MESSAGE_MAX];
+	const char	*code;
 
 	if (p->dp_status != 201) {
-		engine_message(p, msg, sizeof(msg));
+		code = created_code(p, msg, sizeof(msg));
 		if (net_retry(sp, msg))
 			return SP_SEND;
-		return sp_fail(rq, sp, p->dp_status == 409 ?
-		    ERR_SPACE_NAME_TAKEN : ERR_DOCKER_FAILED, msg, 0, next);
+		return sp_fail(rq, sp, code, msg, 0, next);
 	}
 	if (sp->step != C_VOL && created_ok(sp, p, NULL, 0) == -1) {
 		if (!sp->branch)

@@ -264,8 +264,10 @@ move_take(struct docker_req *rq, struct sp *sp,
     const struct docker_parser *p, struct docker_call *next)
 {
 	struct space_move	 mv;
-	char			 msg[128], aside[SPACE_RESOURCE_MAX];
+	char			 msg[SPACE_DONE_MESSAGE_MAX];
+	char			 aside[SPACE_RESOURCE_MAX];
 	char			 plain[SPACE_RESOURCE_MAX];
+	const char		*code;
 	json_t			*o;
 	int			 ours, running, named, plain_named;
 
@@ -356,9 +358,8 @@ move_take(struct docker_req *rq, struct sp *sp,
 		json_decref(o);
 		if (p->dp_status != 201) {
 			/* No Id: nothing is removed. */
-			engine_message(p, msg, sizeof(msg));
-			return move_undo(rq, sp, p->dp_status == 409 ?
-			    ERR_SPACE_NAME_TAKEN : ERR_DOCKER_FAILED, msg, 0);
+			code = created_code(p, msg, sizeof(msg));
+			return move_undo(rq, sp, code, msg, 0);
 		}
 		harden_report_init(&sp->report);
 		if (created_ok(sp, p, sp->mv.mv_new, sizeof(sp->mv.mv_new)) ==
@@ -485,7 +486,8 @@ move_take(struct docker_req *rq, struct sp *sp,
 		}
 		/*
 		 * The old container no longer holds its tools volume:
-		 * prune this owner's others but the current one.  Docker
+		 * prune this owner's others but each profile's current
+		 * one (spaced's mq_keep).  Docker
 		 * refuses one that another space still mounts (409), and
 		 * a prune never fails the move.
 		 */
@@ -498,7 +500,8 @@ move_take(struct docker_req *rq, struct sp *sp,
 	case D_PRUNE:
 		json_decref(o);
 		sp->rt_nstale = tools_prune_list(p, sp->sq.sq_owner,
-		    sp->sq.sq_agent.sa_tools, sp->rt_stale, RT_STALE_MAX);
+		    sp->sq.sq_agent.sa_tools, &sp->mq_keep, sp->rt_stale,
+		    RT_STALE_MAX);
 		sp->rt_istale = 0;
 		if (sp->rt_nstale == 0) {
 			done(rq, "", NULL, 0);

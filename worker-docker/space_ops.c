@@ -140,6 +140,14 @@ sp_start(struct docker_req *rq, const void *data, size_t len,
 	memcpy(&sp->sq, data, sizeof(sp->sq));
 	sp->op = docker_req_op(rq)->op_req;
 	sp->branch_op = &gk_branch_op;
+	/*
+	 * Its ensure kept its tools from a prune (tools_prune.h): kept
+	 * now till this request's end, whatever ends it.
+	 */
+	if (sp->op == IMSG_SPACE_CREATE_REQ || sp->op == IMSG_SPACE_START_REQ) {
+		sp->tools_peer = docker_req_peerid(rq);
+		tools_claim(sp->tools_peer);
+	}
 	/* spaced checked these; a worker trusts its parent, but not blindly */
 	if (!space_owner_valid(sp->sq.sq_owner) ||
 	    memchr(sp->sq.sq_space_image, '\0', SPACE_IMAGE_MAX) == NULL ||
@@ -152,11 +160,6 @@ sp_start(struct docker_req *rq, const void *data, size_t len,
 	    !space_id_valid(sp->sq.sq_id)) ||
 	    space_agent_check(&sp->sq.sq_agent) != NULL)
 		return -1;
-	/* Its ensure kept its tools from a prune (tools_prune.h). */
-	if ((sp->op == IMSG_SPACE_CREATE_REQ ||
-	    sp->op == IMSG_SPACE_START_REQ) &&
-	    sp->sq.sq_agent.sa_tools[0] != '\0')
-		sp->tools_peer = docker_req_peerid(rq);
 	if (sp->op == IMSG_SPACE_CREATE_REQ) {
 		memcpy(sp->token, ((const struct space_create_req *)data)->
 		    cq_token, sizeof(sp->token));
@@ -186,9 +189,11 @@ sp_move_start(struct docker_req *rq, const void *data, size_t len,
 	    memchr(mq.mq_move.mv_new, '\0', SPACE_CID_SIZE) == NULL ||
 	    !docker_plain_ref(mq.mq_move.mv_old) ||
 	    (sp->op == IMSG_SPACE_MOVE_UNDO_REQ &&
-	    !docker_plain_ref(mq.mq_move.mv_new)))
+	    !docker_plain_ref(mq.mq_move.mv_new)) ||
+	    tools_keep_valid(&mq.mq_keep) == -1)
 		return -1;
 	sp->mv = mq.mq_move;
+	sp->mq_keep = mq.mq_keep;
 	return 0;
 }
 
@@ -311,7 +316,7 @@ sp_free(void *state)
 
 	inflight_release(sp);
 	if (sp->tools_peer != 0)
-		tools_unkeep(sp->sq.sq_agent.sa_tools, sp->tools_peer);
+		tools_unkeep(sp->tools_peer);
 	free(sp->res);
 	free(sp->child);
 	explicit_bzero(sp->token, sizeof(sp->token));

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "errors.h"
 #include "labels.h"
 #include "log.h"
 #include "space.h"
@@ -253,6 +254,32 @@ created_ok(struct sp *sp, const struct docker_parser *p, char *id, size_t len)
 }
 
 /* State.Status of an inspect: running, exited, created, ... */
+/*
+ * A container's create the engine refused because a shared volume it
+ * mounts (HARDEN_MUST_EXIST) is gone: its code, and msg says which;
+ * NULL for any other answer (msg the engine's word then).
+ */
+const char *
+created_code(const struct docker_parser *p, char *msg, size_t len)
+{
+	char	 m[SPACE_DONE_MESSAGE_MAX], *c;
+
+	engine_message(p, m, sizeof(m));
+	if (p->dp_status != 400 || strstr(m, HARDEN_MUST_EXIST) == NULL) {
+		strlcpy(msg, m, len);
+		return p->dp_status == 409 ? ERR_SPACE_NAME_TAKEN :
+		    ERR_DOCKER_FAILED;
+	}
+	/* "create NAME: invalid option: ..." */
+	if (strncmp(m, "create ", 7) == 0 && (c = strchr(m + 7, ':')) != NULL)
+		*c = '\0';
+	snprintf(msg, len, "the volume %s went after this request found it "
+	    "(a prune of another spaced on this engine?): nothing was made "
+	    "of it; ask again and it is made anew",
+	    strncmp(m, "create ", 7) == 0 ? m + 7 : "it mounts");
+	return ERR_VOLUME_GONE;
+}
+
 void
 container_state(const json_t *c, char *buf, size_t len)
 {

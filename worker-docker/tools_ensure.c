@@ -296,7 +296,7 @@ rechecked_send(struct docker_req *rq, struct tv *tv,
 	return TV_ADVANCE;
 }
 
-/* --- the prune: this owner's tools volumes but this one -------------- */
+/* --- the prune: this owner's tools volumes no profile uses now ------- */
 
 static enum docker_next
 prune_send(struct docker_req *rq, struct tv *tv, struct docker_call *next)
@@ -313,7 +313,7 @@ prune_take(struct docker_req *rq, struct tv *tv,
     const struct docker_parser *p, struct docker_call *next)
 {
 	tv->nstale = tools_prune_list(p, tv->req.te_owner, tv->volume,
-	    tv->stale, TV_STALE_MAX);
+	    &tv->req.te_keep, tv->stale, TV_STALE_MAX);
 	tv->istale = 0;
 	return TV_ADVANCE;
 }

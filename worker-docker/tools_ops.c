@@ -125,7 +125,7 @@ tv_start(struct docker_req *rq, const void *data, size_t len,
 	    NULL || memchr(tv->req.te_gk_image, '\0',
 	    sizeof(tv->req.te_gk_image)) == NULL ||
 	    tv->req.te_pad[0] != 0 || tv->req.te_pad[1] != 0 ||
-	    tv->req.te_hold > 1 ||
+	    tv->req.te_hold > 1 || tools_keep_valid(&tv->req.te_keep) == -1 ||
 	    tv->req.te_nfiles > TOOLS_MSG_FILES_MAX)
 		return -1;
 	if (tv->op == IMSG_TOOLS_ENSURE_REQ) {

@@ -20,6 +20,7 @@
 /* An owner's tools volumes, for the prunes of ensure and of a move. */
 
 #include <stddef.h>
+#include <time.h>
 
 #include "place_proto.h"
 #include "docker_parse.h"
@@ -29,22 +30,29 @@
  * ensure's answer to that request's end (the same peer id): till its
  * container mounts it, the engine would let a prune delete it, and the
  * container's create would then make an empty volume of the name, with
- * no labels, that no ensure takes again.  A request that never comes
- * leaves its volume kept, unpruned, for this worker's life.
+ * no labels, that no ensure takes again.  The request claims it as it
+ * begins and unkeeps it at its end, whatever the end; spaced's cancel
+ * of the peer unkeeps it too; one that no request claimed within
+ * TOOLS_KEEP_UNCLAIMED_S (spaced sends the create as the answer comes)
+ * is let go at the next look.  now is tools_clock()'s.
  */
-void	 tools_keep(const char *volume, uint32_t peerid);
-void	 tools_unkeep(const char *volume, uint32_t peerid);
-int	 tools_kept(const char *volume);
+#define TOOLS_KEEP_UNCLAIMED_S	120
+time_t	 tools_clock(void);
+void	 tools_keep(const char *volume, uint32_t peerid, time_t now);
+void	 tools_claim(uint32_t peerid);
+void	 tools_unkeep(uint32_t peerid);
+int	 tools_kept(const char *volume, time_t now);
 
 /* The query of owner's tools volumes, for GET /volumes?filters=. */
 void	 tools_owner_filter(char *, size_t, const char *owner);
 /*
  * From a GET /volumes answer, the names of owner's tools volumes but
- * keep and the kept ones, at most max: what a prune deletes (the engine
- * refuses one that a container mounts).  An answer that does not parse
- * gives none.
+ * keep, those of tk (each profile's current one) and the kept ones, at
+ * most max: what a prune deletes (the engine refuses one that a
+ * container mounts).  An answer that does not parse gives none.
  */
 size_t	 tools_prune_list(const struct docker_parser *, const char *owner,
-	    const char *keep, char (*)[SPACE_RESOURCE_MAX], size_t max);
+	    const char *keep, const struct tools_keep *tk,
+	    char (*)[SPACE_RESOURCE_MAX], size_t max);
 
 #endif /* SPACED_TOOLS_PRUNE_H */

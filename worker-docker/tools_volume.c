@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "labels.h"
@@ -88,8 +89,18 @@ turn_release(const char *volume, uint32_t peerid)
 
 /* --- the volumes a create or start is yet to mount (tools_prune.h) -- */
 
+time_t
+tools_clock(void)
+{
+	struct timespec	 ts;
+
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) == -1)
+		fatal("%s", __func__);
+	return ts.tv_sec;
+}
+
 void
-tools_keep(const char *volume, uint32_t peerid)
+tools_keep(const char *volume, uint32_t peerid, time_t now)
 {
 	size_t	 i;
 
@@ -98,34 +109,59 @@ tools_keep(const char *volume, uint32_t peerid)
 			strlcpy(env->de_kept[i].k_volume, volume,
 			    sizeof(env->de_kept[i].k_volume));
 			env->de_kept[i].k_peerid = peerid;
+			env->de_kept[i].k_claimed = 0;
+			env->de_kept[i].k_since = now;
 			return;
 		}
 	log_warnx("tools: %s: no room to keep it from a prune", volume);
 }
 
+/* Its request began: kept till that request's end, however long. */
 void
-tools_unkeep(const char *volume, uint32_t peerid)
+tools_claim(uint32_t peerid)
 {
 	size_t	 i;
 
 	for (i = 0; i < DOCKER_TOOLS_HOLDERS; i++)
-		if (env->de_kept[i].k_peerid == peerid &&
-		    strcmp(env->de_kept[i].k_volume, volume) == 0) {
+		if (env->de_kept[i].k_peerid == peerid)
+			env->de_kept[i].k_claimed = 1;
+}
+
+void
+tools_unkeep(uint32_t peerid)
+{
+	size_t	 i;
+
+	for (i = 0; i < DOCKER_TOOLS_HOLDERS; i++)
+		if (env->de_kept[i].k_peerid == peerid) {
 			env->de_kept[i].k_peerid = 0;
 			env->de_kept[i].k_volume[0] = '\0';
 		}
 }
 
 int
-tools_kept(const char *volume)
+tools_kept(const char *volume, time_t now)
 {
 	size_t	 i;
+	int	 kept = 0;
 
-	for (i = 0; i < DOCKER_TOOLS_HOLDERS; i++)
-		if (env->de_kept[i].k_peerid != 0 &&
-		    strcmp(env->de_kept[i].k_volume, volume) == 0)
-			return 1;
-	return 0;
+	for (i = 0; i < DOCKER_TOOLS_HOLDERS; i++) {
+		if (env->de_kept[i].k_peerid == 0)
+			continue;
+		/* A create that never came: spaced moved on long ago. */
+		if (!env->de_kept[i].k_claimed &&
+		    now - env->de_kept[i].k_since >= TOOLS_KEEP_UNCLAIMED_S) {
+			log_info("tools: %s: no create came for it (peer %u): "
+			    "no longer kept", env->de_kept[i].k_volume,
+			    env->de_kept[i].k_peerid);
+			env->de_kept[i].k_peerid = 0;
+			env->de_kept[i].k_volume[0] = '\0';
+			continue;
+		}
+		if (strcmp(env->de_kept[i].k_volume, volume) == 0)
+			kept = 1;
+	}
+	return kept;
 }
 
 /* --- the answer, and what the checkers check ----------------------- */
@@ -152,7 +188,7 @@ tools_reply(struct docker_req *rq, struct tv *tv, const char *code,
 	td.td_filled = tv->filled;
 	td.td_pruned = tv->pruned;
 	if (code[0] == '\0' && tv->req.te_hold)
-		tools_keep(tv->req.te_volume, tv->peerid);
+		tools_keep(tv->req.te_volume, tv->peerid, tools_clock());
 	docker_req_reply(rq, &td, sizeof(td));
 }
 
@@ -294,10 +330,12 @@ tools_owner_filter(char *buf, size_t len, const char *owner)
 
 size_t
 tools_prune_list(const struct docker_parser *p, const char *owner,
-    const char *keep, char (*names)[SPACE_RESOURCE_MAX], size_t max)
+    const char *keep, const struct tools_keep *tk,
+    char (*names)[SPACE_RESOURCE_MAX], size_t max)
 {
 	json_t		*o, *e;
 	const char	*name;
+	time_t		 now = tools_clock();
 	size_t		 i, n = 0;
 
 	if (p->dp_status != 200 || (o = json_loadb((const char *)p->dp_body,
@@ -306,7 +344,8 @@ tools_prune_list(const struct docker_parser *p, const char *owner,
 	json_array_foreach(json_object_get(o, "Volumes"), i, e) {
 		name = json_string_value(json_object_get(e, "Name"));
 		if (n >= max || !docker_plain_ref(name) ||
-		    strcmp(name, keep) == 0 || tools_kept(name) ||
+		    strcmp(name, keep) == 0 || tools_keep_has(tk, name) ||
+		    tools_kept(name, now) ||
 		    tools_labels_check(json_object_get(e, "Labels"), owner,
 		    TOOLS_ROLE_VOLUME, NULL, NULL) != NULL)
 			continue;

@@ -172,8 +172,10 @@ void		 ns_tools_list(uint32_t peerid, struct imsg *);
 /* ns_own.c: a filled tools tree made root's, no link followed */
 int		 ns_own_mode(const char *path);
 int		 ns_own_tree(const char *dir);
-/* ns_prune.c: the owner's folders of old keys, none mounted */
-int		 ns_tools_prune(const char *volume, const char *key);
+/* ns_prune.c: the owner's folders no profile uses, none mounted */
+struct tools_keep;
+int		 ns_tools_prune(const char *volume, const char *key,
+		    const struct tools_keep *);
 /* ns_agent.c: the tools' folder of a volume name, the token */
 int		 ns_tools_path(char *, size_t, const char *volume);
 int		 ns_stdin_fds(int out, int fds[3], int *in);

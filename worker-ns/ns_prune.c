@@ -32,6 +32,7 @@
 
 #include "log.h"
 #include "ns.h"
+#include "place_proto.h"
 #include "tools_key.h"
 
 /* Whether a running space has dir at /opt/spaced-tools (its inode). */
@@ -66,11 +67,13 @@ folder_mounted(const struct stat *dir)
 
 /*
  * After a new fill, as the Docker place prunes its volumes: the owner's
- * folders of other keys that no running space has mounted.  A stopped
- * space takes the current tools at its start.
+ * folders that are no profile's current one (tk) and that no running
+ * space has mounted.  A stopped space takes the current tools at its
+ * start.
  */
 int
-ns_tools_prune(const char *volume, const char *key)
+ns_tools_prune(const char *volume, const char *key,
+    const struct tools_keep *tk)
 {
 	char		 dir[PATH_MAX], prefix[PATH_MAX];
 	struct dirent	*de;
@@ -89,6 +92,7 @@ ns_tools_prune(const char *volume, const char *key)
 	while ((de = readdir(d)) != NULL) {
 		if (strncmp(de->d_name, prefix, plen) != 0 ||
 		    strcmp(de->d_name, volume) == 0 ||
+		    tools_keep_has(tk, de->d_name) ||
 		    !tools_key_valid(de->d_name + plen) ||
 		    fstatat(dirfd(d), de->d_name, &st,
 		    AT_SYMLINK_NOFOLLOW) == -1 || !S_ISDIR(st.st_mode) ||

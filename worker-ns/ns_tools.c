@@ -418,7 +418,7 @@ fill_run(struct fill_result *res)
 	/* Here, not in spaced-ns's loop: a tree is thousands of unlinks. */
 	if (res->code[0] == '\0')
 		res->pruned = ns_tools_prune(fl.te.te_volume,
-		    fl.te.te_key);
+		    fl.te.te_key, &fl.te.te_keep);
 }
 
 static void
@@ -621,6 +621,7 @@ ns_tools_ensure(uint32_t peerid, struct imsg *imsg)
 	    memchr(te.te_key, '\0', sizeof(te.te_key)) == NULL ||
 	    !tools_key_valid(te.te_key) || te.te_nfiles == 0 ||
 	    te.te_nfiles > FILL_FILES_MAX ||
+	    tools_keep_valid(&te.te_keep) == -1 ||
 	    agent_profile_check(&te.te_profile) != NULL)
 		fatalx("%s: malformed tools request", __func__);
 	if (fl.busy) {

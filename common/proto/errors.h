@@ -48,6 +48,8 @@
 #define ERR_INVALID_EXEC_TARGET	"invalid_exec_target"
 #define ERR_OUTPUT_TOO_LARGE	"command_output_too_large"
 #define ERR_RUNTIME_FOREIGN	"runtime_volume_foreign"	/* not ours */
+/* A runtime or tools volume went before the container that mounts it. */
+#define ERR_VOLUME_GONE		"space_volume_gone"
 /* code in (spec "Code in") */
 #define ERR_PROJECT_FOLDER_MISSING "project_folder_missing"
 #define ERR_REPOSITORY_NOT_OWNED "repository_not_owned"	/* a plain caller's */

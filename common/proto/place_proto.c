@@ -36,3 +36,27 @@ space_exec_argv(struct space_exec_req *se, const char *const *argv)
 	se->se_argv_len = off;
 	return 0;
 }
+
+int
+tools_keep_valid(const struct tools_keep *tk)
+{
+	size_t	 i;
+
+	for (i = 0; i < AGENT_PROFILES_MAX; i++)
+		if (memchr(tk->tk_volume[i], '\0',
+		    sizeof(tk->tk_volume[i])) == NULL)
+			return -1;
+	return 0;
+}
+
+int
+tools_keep_has(const struct tools_keep *tk, const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < AGENT_PROFILES_MAX; i++)
+		if (tk->tk_volume[i][0] != '\0' &&
+		    strcmp(tk->tk_volume[i], name) == 0)
+			return 1;
+	return 0;
+}

@@ -260,9 +260,22 @@ struct space_move {
 	char		 mv_old[SPACE_CID_SIZE];	/* aside, -old */
 	char		 mv_new[SPACE_CID_SIZE];	/* its create's Id */
 };
+#define TOOLS_MSG_VOLUME_MAX	128	/* tools_key.h's TOOLS_VOLUME_MAX */
+/*
+ * The owner's current tools volume of every profile of spaced.conf
+ * ("" past the last): what a prune never takes (spaced.conf(5)).
+ */
+struct tools_keep {
+	char		 tk_volume[AGENT_PROFILES_MAX][TOOLS_MSG_VOLUME_MAX];
+};
+/* -1 when a name is not NUL-terminated; whether name is one of tk. */
+int	 tools_keep_valid(const struct tools_keep *);
+int	 tools_keep_has(const struct tools_keep *, const char *name);
+
 struct space_move_req {
 	struct space_req mq_space;	/* owner and id */
 	struct space_move mq_move;
+	struct tools_keep mq_keep;	/* the prune after the move */
 };
 
 #define SPACE_LOGS_MAX		(64 << 20)	/* the log body: five 10 MB files, framed */
@@ -283,7 +296,6 @@ struct space_logs_req {
 /* --- the tools volume ------------------------------------------------ */
 
 #define TOOLS_MSG_KEY_SIZE	17	/* 16 hex and the NUL */
-#define TOOLS_MSG_VOLUME_MAX	128	/* tools_key.h's TOOLS_VOLUME_MAX */
 #define TOOLS_MSG_DESC_MAX	256	/* the description label, with NUL */
 #define TOOLS_MSG_FILES_MAX	(AGENT_PACKAGES_MAX + 2)
 struct tools_ensure_req {
@@ -307,6 +319,7 @@ struct tools_ensure_req {
 	 * takes it from the answer to that request's end.  0: tools fill.
 	 */
 	uint32_t	 te_hold;
+	struct tools_keep te_keep;	/* the prune after a fill */
 	struct agent_profile te_profile;	/* checked, tarballs hashed */
 };
 

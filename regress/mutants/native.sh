@@ -121,4 +121,7 @@ mutant "native: -T waits for a child that holds the output after the command end
 mutant_expect "make run ends well"
 mutant "native: make run's deps step requires docker.io again" GNUmakefile \
     '@sh tools/deps.sh -o => @sh tools/deps.sh' native/nodocker
+mutant_expect "leaves OpenCode's current folder"
+mutant "native: a fill prunes another profile's current folder" \
+    worker-ns/ns_prune.c 'tools_keep_has(tk, de->d_name) || => ' native/agent
 mutants_end

@@ -1,9 +1,11 @@
 #!/bin/sh
-# Mutation check of the prune's race with a create (tools_prune.h): a
-# create's tools volume kept from a prune from its ensure's answer to
-# the create's end, and no longer after it.  Each mutant must turn its
-# named check of regress/agent/prune-race.sh red.  Built from this
-# tree's objects (mutant_build_quick); about 2 minutes a mutant.
+# Mutation check of the prune (tools_prune.h, spaced.conf(5) "Agent
+# profiles"): what a fill prunes, the shared volumes a space's container
+# mounts only as they are, and how long a create's tools are kept.  The
+# live ones must turn their named check of regress/agent/prune-race.sh
+# red (built from this tree's objects, mutant_build_quick; about 2
+# minutes a mutant), the kept ones their named test of unit/spaced-docker
+# (tools_prune/kept_bounded; seconds).
 # Usage: sh regress/mutants/prune.sh [label-substring]
 . "$(dirname "$0")/lib.sh"
 
@@ -13,16 +15,49 @@ mutant() {
 	mutant_build_quick "$1" "$2"
 	SPACED_BUILD="$tmp/src/build" timeout 600 \
 	    sh "$tmp/src/regress/agent/prune-race.sh" >"$tmp/run.log" 2>&1
-	mutant_judge "$1" $? '^not ok'
+	m_rc=$?
+	# a create that failed where one must stand says why
+	grep -a '^# race-a' "$tmp/run.log" | head -5
+	mutant_judge "$1" $m_rc '^not ok'
+}
+
+# unit <label> <file> <"old" => "new"[ @@ ...]>: the unit binary of
+# spaced-docker with the change, its tools_prune tests (Criterion's
+# "[FAIL] suite::test" lines are the red ones).
+unit() {
+	mutant_apply "$1" "$2" "$3" || return 0
+	cp -a "$top/build" "$tmp/src/build"
+	git ls-files | while read -r f; do
+		[ "$f" = "$2" ] || touch -r "$top/$f" "$tmp/src/$f" 2>/dev/null
+	done
+	touch "$tmp/src/$2"
+	mutant_build "$1" build/regress/unit/spaced-docker
+	"$tmp/src/build/regress/unit/spaced-docker" --filter 'tools_prune/*' \
+	    >"$tmp/run.log" 2>&1
+	mutant_judge "$1" $? '\[FAIL\]'
 }
 
 mutant "$MUTANT_CONTROL" GNUmakefile ""
+unit "$MUTANT_CONTROL" GNUmakefile ""
 
-mutant_expect "leaves the held create's tools volume"
-mutant "a prune takes the tools a create was given" \
-    worker-docker/tools_volume.c \
-    'strcmp(name, keep) == 0 || tools_kept(name) || => strcmp(name, keep) == 0 ||'
-mutant_expect "control: a third profile's fill once nothing holds it prunes it"
-mutant "a create's tools kept past its end" worker-docker/space_ops.c \
-    'tools_unkeep(sp->sq.sq_agent.sa_tools, sp->tools_peer); => (void)0;'
+W=worker-docker
+mutant_expect "leaves hostile's current volume"
+mutant "a fill prunes another profile's current volume" $W/tools_volume.c \
+    'strcmp(name, keep) == 0 || tools_keep_has(tk, name) || => strcmp(name, keep) == 0 ||'
+mutant_expect "race-tools: ... and the engine made no volume of the name"
+mutant "the tools volume mounted as the engine may make it" $W/docker_harden.c \
+    'shared_mount(p->hp_tools, => volume_mount(p->hp_tools, @@ SPACE_TOOLS_DIR)) == -1) { => SPACE_TOOLS_DIR, 1, 1)) == -1) {'
+mutant_expect "race-runtime: ... and the engine made no volume of the name"
+mutant "the runtime volume mounted as the engine may make it" $W/docker_harden.c \
+    'shared_mount(runtime, HARDEN_RUNTIME_DIR), => volume_mount(runtime, HARDEN_RUNTIME_DIR, 1, 1),'
+
+mutant_expect "kept_bounded"
+unit "a create that never came keeps its tools for good" $W/tools_volume.c \
+    'if (!env->de_kept[i].k_claimed && => if (0 &&'
+mutant_expect "kept_bounded"
+unit "a create's claim not kept past the bound" $W/tools_volume.c \
+    'env->de_kept[i].k_claimed = 1; => (void)0;'
+mutant_expect "each_profiles_current_kept"
+unit "the keep list's match never made" common/proto/place_proto.c \
+    'strcmp(tk->tk_volume[i], name) == 0) => strcmp(tk->tk_volume[i], name) == 1)'
 mutants_end

@@ -16,7 +16,10 @@ ca=${SPACED_TOOLS_CA:-}
 [ -z "$ca" ] && [ -f /etc/ssl/certs/ca-certificates.crt ] &&
     ca=/etc/ssl/certs/ca-certificates.crt
 SPACED_TEST_PLACE=native
-SPACED_AGENT_CONF=""
+# The default OpenCode, and hostile (packed, agent/hostile.sh) beside it
+# for the prune of a second profile's fill.
+. "$dir/../agent/hostile.sh"
+SPACED_AGENT_CONF=$(profile "" | grep -v '^default')
 SPACED_EXTRA_CONF=${ca:+"tools ca bundle \"$ca\""}
 . "$dir/../contract/lib.sh"
 . "$dir/../agent/lib.sh"
@@ -347,5 +350,26 @@ check "and the server answers with it" sc server "$id" GET /global/health
 
 check "remove" sc remove "$id"
 check "the tools stay for the next space (as Docker's volume)" test -f "$td/fill/.spaced-filled"
+
+# --- another profile's fill keeps this profile's newest ---------------------
+# spaced.conf(5) "Agent profiles": a fill prunes only what no profile
+# uses, so two profiles used in turn (the default switched at a restart)
+# are each filled once (red before: the owner's every folder no running
+# space mounted went).  hostile is packed: its native fill needs no
+# registry.
+stop_spaced
+SPACED_AGENT_CONF=$(profile "")
+start_spaced "$T/sd" || { sed 's/^/# /' "$T/sd/log" | tail -5; not_ok "spaced starts again, default agent hostile"; }
+mkdir -p "$NS_STATE/tools/$old_mine/fill"
+hid=$(sc create -n nshostile 2>"$T/hcreate.err")
+check "a native create of the other profile (hostile, packed): its own folder filled" \
+    sh -c "test -n '$hid' && ls -d '$NS_STATE'/tools/spaced-tools-$INSTALL-0-* |
+    grep -v -e '\\.fill\$' -e '^$td\$' -e '$old_mine' | grep -q ."
+check "... leaves OpenCode's current folder, that no space mounts now" \
+    test -f "$td/fill/.spaced-filled"
+check "control: ... and prunes the owner's folder of a key no profile has" \
+    test ! -e "$NS_STATE/tools/$old_mine"
+[ -n "$hid" ] && sc remove "$hid" >/dev/null
+rm -rf "$tgzdir"
 model_gone
 finish

@@ -219,6 +219,7 @@ move_send(struct request *r, uint32_t type)
 	mq.mq_move = sv->move;
 	/* The current tools volume: a prune after the move keeps it. */
 	mq.mq_space.sq_agent = sv->sq.sq_agent;
+	tools_keep_current(r->r_uid, &mq.mq_keep);
 	sv->step = type == IMSG_SPACE_MOVE_DONE_REQ ? SV_MOVE_DONE :
 	    SV_MOVE_UNDO;
 	return place_send(r, type, &mq, sizeof(mq)) == NULL ? 0 : -1;

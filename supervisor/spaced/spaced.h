@@ -488,6 +488,9 @@ int		 tools_agent_known(const char *agent);
 /* The current key, volume and descriptions for a caller; -1 none. */
 int		 tools_current(const char *agent, uid_t,
 		    struct ctl_tools_info *);
+/* The owner's current volume of every profile: what prunes keep. */
+struct tools_keep;
+void		 tools_keep_current(uid_t, struct tools_keep *);
 /* The default agent's part of a space request for uid; -1 none. */
 struct space_agent;
 int		 agent_fill(uid_t, struct space_agent *);

@@ -195,6 +195,24 @@ tools_current(const char *agent, uid_t uid, struct ctl_tools_info *ti)
 	return 0;
 }
 
+/*
+ * The current volume of every profile for uid: a prune takes only what
+ * no profile uses any more, so one used in turn with another is never
+ * filled again (spaced.conf(5): the bound).
+ */
+void
+tools_keep_current(uid_t uid, struct tools_keep *tk)
+{
+	static struct ctl_tools_info	 ti;
+	uint32_t			 i, n = 0;
+
+	memset(tk, 0, sizeof(*tk));
+	for (i = 0; i < tv.nprofiles && n < AGENT_PROFILES_MAX; i++)
+		if (tools_current(tv.profiles[i].ag_name, uid, &ti) == 0)
+			strlcpy(tk->tk_volume[n++], ti.ti_volume,
+			    sizeof(tk->tk_volume[0]));
+}
+
 static int
 send_file(struct request *r, int fd, uint32_t kind, uint32_t index,
     uint64_t size)
@@ -250,6 +268,7 @@ tools_ensure(struct request *r, const char *agent, int hold)
 			n++;
 	te.te_nfiles = n + (tv.ca_fd != -1);
 	te.te_hold = hold != 0;
+	tools_keep_current(r->r_uid, &te.te_keep);
 	config_space_uids(conf, &te.te_uid_first, &te.te_uid_count);
 	strlcpy(te.te_gk_image, conf->sc_gk_image, sizeof(te.te_gk_image));
 	if (config_space_net(conf, &te.te_net_base, &te.te_net_pool_prefix,

@@ -21,10 +21,12 @@
  */
 
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "worker-docker/docker_harden_tools.h"
 #include "worker-docker/docker_tools.h"
+#include "worker-docker/tools_prune.h"
 #include "labels.h"
 
 #define KEY	"0123456789abcdef"
@@ -322,4 +324,92 @@ Test(tools_harden, fill_gatekeeper)
 	cr_assert_null(tools_labels_check(json_object_get(b, "Labels"), OWNER,
 	    TOOLS_ROLE_FILL_SOCK, KEY, NULL));
 	json_decref(b);
+}
+
+/* --- the prune: what it takes, and what a create's ensure keeps ------ */
+
+#define VOL_B	"spaced-tools-0123456789abcdef0123456789abcdef-1000-" \
+		"00000000000000b1"
+#define VOL_OLD	"spaced-tools-0123456789abcdef0123456789abcdef-1000-" \
+		"00000000000000a1"
+
+/* A GET /volumes answer: three of OWNER's tools volumes, keys as named. */
+static size_t
+pruned(const char *keep, const struct tools_keep *tk,
+    char (*names)[SPACE_RESOURCE_MAX])
+{
+	struct docker_parser	 p;
+	char			 body[2048];
+
+	snprintf(body, sizeof(body), "{\"Volumes\": ["
+	    "{\"Name\": \"%s\", \"Labels\": {\"spaced.space\": \"true\", "
+	    "\"spaced.space.owner\": \"%s\", \"spaced.space.role\": \"tools\", "
+	    "\"spaced.tools.key\": \"%s\"}},"
+	    "{\"Name\": \"%s\", \"Labels\": {\"spaced.space\": \"true\", "
+	    "\"spaced.space.owner\": \"%s\", \"spaced.space.role\": \"tools\", "
+	    "\"spaced.tools.key\": \"00000000000000b1\"}},"
+	    "{\"Name\": \"%s\", \"Labels\": {\"spaced.space\": \"true\", "
+	    "\"spaced.space.owner\": \"%s\", \"spaced.space.role\": \"tools\", "
+	    "\"spaced.tools.key\": \"00000000000000a1\"}}]}",
+	    VOL, OWNER, KEY, VOL_B, OWNER, VOL_OLD, OWNER);
+	memset(&p, 0, sizeof(p));
+	p.dp_status = 200;
+	p.dp_body = (uint8_t *)body;
+	p.dp_body_len = strlen(body);
+	return tools_prune_list(&p, OWNER, keep, tk, names, 8);
+}
+
+/*
+ * A fill of profile B prunes neither its own volume nor the current
+ * one of profile A (a person who uses both in turn fills each once);
+ * a key no profile has any more goes.
+ */
+Test(tools_prune, each_profiles_current_kept)
+{
+	struct tools_keep	 tk;
+	char			 names[8][SPACE_RESOURCE_MAX];
+
+	memset(&tk, 0, sizeof(tk));
+	strlcpy(tk.tk_volume[0], VOL, sizeof(tk.tk_volume[0]));
+	strlcpy(tk.tk_volume[1], VOL_B, sizeof(tk.tk_volume[1]));
+	cr_assert_eq(pruned(VOL_B, &tk, names), 1);
+	cr_assert_str_eq(names[0], VOL_OLD);
+	/* The control: with no profile's list, the old rule's three. */
+	memset(&tk, 0, sizeof(tk));
+	cr_assert_eq(pruned(VOL_B, &tk, names), 2);
+	cr_assert_eq(tools_keep_has(&tk, ""), 0);
+	memset(tk.tk_volume[3], 'x', sizeof(tk.tk_volume[3]));
+	cr_assert_eq(tools_keep_valid(&tk), -1);
+}
+
+/*
+ * A create's tools kept (tools_prune.h): from the ensure's answer, and
+ * past TOOLS_KEEP_UNCLAIMED_S once its create began; one no create
+ * claimed is let go after it, and spaced's cancel lets go at once.
+ */
+Test(tools_prune, kept_bounded)
+{
+	struct tools_keep	 tk;
+	char			 names[8][SPACE_RESOURCE_MAX];
+	time_t			 t = tools_clock();
+
+	memset(&tk, 0, sizeof(tk));
+	tools_keep(VOL_OLD, 7, t);
+	cr_assert(tools_kept(VOL_OLD, t));
+	cr_assert_eq(pruned(VOL, &tk, names), 1);	/* only VOL_B */
+	cr_assert_str_eq(names[0], VOL_B);
+	/* Unclaimed: kept up to the bound, then let go. */
+	cr_assert(tools_kept(VOL_OLD, t + TOOLS_KEEP_UNCLAIMED_S - 1));
+	cr_assert_not(tools_kept(VOL_OLD, t + TOOLS_KEEP_UNCLAIMED_S));
+	cr_assert_not(tools_kept(VOL_OLD, t));	/* gone for good */
+	/* Claimed by its create: kept however long, till its end. */
+	tools_keep(VOL_OLD, 8, t);
+	tools_claim(8);
+	cr_assert(tools_kept(VOL_OLD, t + 100 * TOOLS_KEEP_UNCLAIMED_S));
+	tools_unkeep(8);
+	cr_assert_not(tools_kept(VOL_OLD, t));
+	/* spaced's cancel of the peer (main.c) lets go of an unclaimed one. */
+	tools_keep(VOL_OLD, 9, t);
+	tools_unkeep(9);
+	cr_assert_not(tools_kept(VOL_OLD, t));
 }
