@@ -24,7 +24,7 @@ dir=$(cd "$(dirname "$0")" && pwd)
 other() { profile "" | grep -v '^default' |
     sed "s/^agent hostile /agent $1 /"; echo "agent $1 revision $1"; }
 # Its creates must stand: a loaded host's fresh server may take more
-# than hostile.sh's 8 s (readiness is not in the key).
+# than hostile.sh's 30 s (readiness is not in the key).
 SPACED_AGENT_CONF=$(profile "$(other hostile2)
 agent hostile ready wait 60")
 rec=$(mktemp -d /tmp/spaced-race.XXXXXX)
