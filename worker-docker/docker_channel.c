@@ -16,10 +16,22 @@
 
 /*
  * The channel to spaced: set by the dispatcher at the first message,
- * read by the operations that stream to spaced (exec, logs).  It calls
- * nothing, so operations reach the channel without the dispatcher.
+ * read by the operations that stream to spaced (exec, logs), which end
+ * their stream here.  It calls nothing else of this program's, so
+ * operations reach the channel without the dispatcher.
  */
 
+#include <sys/types.h>
+#include <sys/queue.h>
+#include <sys/uio.h>
+
+#include <event.h>
+#include <stdint.h>
+
+#include "imsg.h"
+#include "log.h"
+#include "proc.h"
+#include "stream.h"
 #include "docker_channel.h"
 #include "docker_env.h"
 
@@ -33,4 +45,16 @@ struct imsgev *
 docker_channel(void)
 {
 	return env->de_iev;
+}
+
+void
+docker_channel_tx_end(struct stream_tx *tx, int *open, int ok)
+{
+	if (!*open)
+		return;
+	if (stream_tx_end(tx, &env->de_iev->ibuf, ok ? 0 : -1) == -1)
+		fatal("%s: stream_tx_end", __func__);
+	worker_stream_unregister(tx->st_id);
+	*open = 0;
+	imsg_event_add(env->de_iev);
 }

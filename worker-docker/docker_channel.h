@@ -20,8 +20,14 @@
 /* The channel to spaced, for answers that come after dispatch returned. */
 
 struct imsgev;
+struct stream_tx;
 
 void		 docker_channel_set(struct imsgev *);
 struct imsgev	*docker_channel(void);
+/*
+ * An operation's output stream ends (failed unless ok) before its last
+ * word, if *open; *open is cleared.
+ */
+void		 docker_channel_tx_end(struct stream_tx *, int *open, int ok);
 
 #endif /* SPACED_DOCKER_CHANNEL_H */

@@ -50,12 +50,6 @@
 #define EX_EXIT_POLL_MS		20
 #define EX_EXIT_POLLS		250	/* 5 s for the engine to reap */
 
-static struct imsgev *
-channel(void)
-{
-	return docker_channel();
-}
-
 static void
 ex_done(struct docker_req *rq, const char *code, const char *message,
     int exit_code)
@@ -63,15 +57,7 @@ ex_done(struct docker_req *rq, const char *code, const char *message,
 	struct ex		*ex = docker_req_state(rq);
 	struct space_done	 sd;
 
-	/* The output stream ends before the last word. */
-	if (ex->tx_open) {
-		if (stream_tx_end(&ex->tx, &channel()->ibuf,
-		    code[0] == '\0' ? 0 : -1) == -1)
-			fatal("%s: stream_tx_end", __func__);
-		worker_stream_unregister(ex->tx.st_id);
-		ex->tx_open = 0;
-		imsg_event_add(channel());
-	}
+	docker_channel_tx_end(&ex->tx, &ex->tx_open, code[0] == '\0');
 	memset(&sd, 0, sizeof(sd));
 	strlcpy(sd.sd_code, code, sizeof(sd.sd_code));
 	if (message != NULL)

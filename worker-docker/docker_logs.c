@@ -85,14 +85,7 @@ lg_done(struct lg *lg, const char *code, const char *message)
 {
 	struct space_done	 sd;
 
-	if (lg->tx_open) {
-		if (stream_tx_end(&lg->tx, &docker_channel()->ibuf,
-		    code[0] == '\0' ? 0 : -1) == -1)
-			fatal("%s: stream_tx_end", __func__);
-		worker_stream_unregister(lg->tx.st_id);
-		lg->tx_open = 0;
-		imsg_event_add(docker_channel());
-	}
+	docker_channel_tx_end(&lg->tx, &lg->tx_open, code[0] == '\0');
 	memset(&sd, 0, sizeof(sd));
 	strlcpy(sd.sd_code, code, sizeof(sd.sd_code));
 	if (message != NULL)

@@ -77,8 +77,8 @@ enum sp_step {
 	/* remove, and the rollback of create */
 	R_LIST_C, R_DEL_C, R_LIST_V, R_DEL_V, R_LIST_N, R_DEL_N, R_PAUSE,
 	R_NAME_DEL, R_OOM_OWN, R_OOM_STOP, R_OOM_LOOK,
-	/* list and show */
-	L_C, L_N, L_V,
+	/* list and show; show as a lookup (sq_look) */
+	L_C, L_N, L_V, L_LOOK,
 	/* the move: start's repair, the move, its undo, its end, aside */
 	P_ASIDE, P_PLAIN, P_DEL, P_BACK,
 	M_RENAME, M_CREATE, M_VERIFY, M_START, M_RUNNING,

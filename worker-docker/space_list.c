@@ -17,7 +17,8 @@
 /*
  * list and show: this owner's containers, networks and volumes by
  * label, grouped by space id; what is left of a space without its
- * container shows as orphans.
+ * container shows as orphans.  show as a lookup asks the containers
+ * alone.
  */
 
 #include <stdlib.h>
@@ -210,10 +211,32 @@ l_v_take(struct docker_req *rq, struct sp *sp,
 	return DOCKER_DONE;
 }
 
+/*
+ * An operation's lookup of the caller's space (sq_look): a container of
+ * the id labelled the caller's (take_listing checks the labels the
+ * filter asked for) is the space's; its networks and volumes, which only
+ * show's records need, are not asked for.
+ */
+static enum docker_next
+l_look_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	enum docker_next	 nx;
+
+	if ((nx = list_take(rq, sp, p, RES_CONTAINER)) != SP_ADVANCE)
+		return nx;
+	if (sp->nres == 0)
+		done(rq, ERR_SPACE_NOT_FOUND, NULL, 0);
+	else
+		done(rq, "", NULL, 0);
+	return DOCKER_DONE;
+}
+
 const struct sp_step_row space_list_steps[] = {
 	{ L_C,	l_c_send,	l_c_take,	L_N },
 	{ L_N,	l_n_send,	l_n_take,	L_V },
 	{ L_V,	l_v_send,	l_v_take,	L_V },
+	{ L_LOOK, l_c_send,	l_look_take,	L_LOOK },
 };
 const size_t space_list_steps_n = sizeof(space_list_steps) /
     sizeof(space_list_steps[0]);

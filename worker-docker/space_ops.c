@@ -101,8 +101,10 @@ version_take(struct docker_req *rq, struct sp *sp,
 	case IMSG_SPACE_CREATE_REQ:
 		return create_begin(rq, sp);
 	case IMSG_SPACE_LIST_REQ:
-	case IMSG_SPACE_SHOW_REQ:
 		sp->step = L_C;
+		break;
+	case IMSG_SPACE_SHOW_REQ:
+		sp->step = sp->sq.sq_look ? L_LOOK : L_C;
 		break;
 	case IMSG_SPACE_VERIFY_REQ:
 		sp->step = V_SP;

@@ -74,8 +74,9 @@ remove_finish(struct docker_req *rq, struct sp *sp)
 
 /*
  * --- R_OOM_*: before the undo of a create whose server kept dying or
- * was never ready, did the kernel kill for memory in the space?  The engine says so once the
- * container stopped (State.OOMKilled; its events keep too few to ask).
+ * was never ready, did the kernel kill for memory in the space?  The
+ * engine says so once the container stopped (State.OOMKilled; its
+ * events keep too few to ask).
  * A space container of the caller's alone is stopped; any failure here
  * only leaves the answer at "no".
  */

@@ -114,6 +114,12 @@ struct space_req {
 	 * Docker; 0: it did not).
 	 */
 	uint8_t		 sq_oom;
+	/*
+	 * show as an operation's lookup of the caller's space, which
+	 * reads no record: on Docker its containers alone (their labels
+	 * say whose), no networks or volumes, no records.
+	 */
+	uint8_t		 sq_look;
 	uint64_t	 sq_memory;		/* create; 0: the default */
 	int64_t		 sq_cpus;		/* NanoCpus; 0: the default */
 	char		 sq_space_image[SPACE_IMAGE_MAX];

@@ -98,3 +98,78 @@ stop_spaced() {
 	wait "$spaced_pid" 2>/dev/null
 	spaced_pid=
 }
+
+# --- Plain local users and their repositories, as root
+# (spaced-gitusers.sh, spaced-gitfair.sh).  plain_users name...: local
+# users of the suite's own, no home, no login; its cleanup ends their
+# processes with plain_users_kill before stop_spaced and removes them
+# with plain_users_del after.  The suite's temporary folder is $work.
+plain_made=""
+plain_users() {
+	command -v useradd >/dev/null || { skip "no useradd"; finish; }
+	for pu_u; do
+		useradd --no-create-home --home-dir /nonexistent \
+		    --shell /usr/sbin/nologin --user-group "$pu_u" ||
+		    { not_ok "useradd $pu_u"; finish; }
+		plain_made="$plain_made $pu_u"
+	done
+}
+plain_users_kill() {
+	for pu_u in $plain_made; do pkill -KILL -u "$pu_u" 2>/dev/null; done
+}
+plain_users_del() {
+	for pu_u in $plain_made; do
+		userdel "$pu_u" 2>/dev/null
+		getent group "$pu_u" >/dev/null && groupdel "$pu_u" 2>/dev/null
+	done
+}
+
+# plain_as who command...: the command as who, its own group alone
+plain_as() {
+	pu_w=$1; shift
+	setpriv --reuid="$pu_w" --regid="$(id -g "$pu_w")" --clear-groups "$@"
+}
+plain_ctl() {
+	pu_w=$1; shift
+	plain_as "$pu_w" "$tree/bin/spacectl" -s "$sd/run/spaced.sock" "$@"
+}
+# plain_inst who dir: the pid of who's spaced-git for dir
+plain_inst() { pgrep -u "$1" -f "^spaced-git -g $2\$"; }
+
+# plain_repo dir owner: a copy of a repository of one commit, made once
+plain_repo() {
+	[ -d "$work/proto" ] || { git init -q "$work/proto" &&
+	    (cd "$work/proto" && git -c user.name=t -c user.email=t@t.invalid \
+	    commit -q --allow-empty -m one); } || return 1
+	rm -rf "$1"; cp -a "$work/proto" "$1"; chown -R "$2" "$1"
+}
+
+# spaced's requests in flight (its row of status) are at least n
+requests_at_least() {
+	[ "$(ctl status | awk '$1 == "spaced" { print $6 }')" -ge "$1" ]
+}
+# plain_hold who dir: a spaced-git for dir, stopped, with a files request
+# of who's in its channel (busy: nothing frees it while the request
+# waits).  The client's pid goes to $plain_holders and to
+# $work/pids/<dir's name>, its answer beside it.
+plain_holders=""
+plain_nholds=0
+plain_hold() {
+	plain_ctl "$1" files "$2" >/dev/null 2>&1 || return 1
+	pu_p=$(plain_inst "$1" "$2")
+	[ -n "$pu_p" ] || return 1
+	kill -STOP $pu_p
+	pu_n=$(basename "$2")
+	mkdir -p "$work/pids"
+	# A simple command, so that $! is spacectl itself (a function
+	# would leave it running behind a subshell a kill misses).
+	setpriv --reuid="$1" --regid="$(id -g "$1")" --clear-groups \
+	    "$tree/bin/spacectl" -s "$sd/run/spaced.sock" -j files "$2" \
+	    >"$work/pids/$pu_n.out" 2>&1 &
+	echo $! >"$work/pids/$pu_n"
+	plain_holders="$plain_holders $!"
+	# Busy only once its request is in: spaced counts it (and the
+	# status request asking).
+	plain_nholds=$((plain_nholds + 1))
+	wait_for 20 requests_at_least $((plain_nholds + 1))
+}

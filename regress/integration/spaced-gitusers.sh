@@ -11,29 +11,21 @@ if [ "$(id -u)" -ne 0 ]; then
 	skip "needs root (a second local user)"
 	finish
 fi
-command -v useradd >/dev/null || { skip "no useradd"; finish; }
 make_tree
 work=$(mktemp -d /tmp/spaced-gitusers.XXXXXX)
 chmod 0755 "$work"
 u=sgu$$
-useradd --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin \
-    --user-group "$u" || { not_ok "useradd $u"; finish; }
-holders=""
 cleanup() {
-	for p in $holders; do kill "$p" 2>/dev/null; done
-	pkill -KILL -u "$u" 2>/dev/null
+	for p in $plain_holders; do kill "$p" 2>/dev/null; done
+	plain_users_kill
 	stop_spaced
-	userdel "$u" 2>/dev/null
-	getent group "$u" >/dev/null && groupdel "$u" 2>/dev/null
+	plain_users_del
 	[ -n "${KEEP:-}" ] || rm -rf "$tree" "$work"
 }
 trap cleanup EXIT
+plain_users "$u"
 sd=$tree/s1
 sock=$sd/run/spaced.sock
-as() { w=$1; shift; setpriv --reuid="$w" --regid="$(id -g "$w")" --clear-groups "$@"; }
-ctl_as() { w=$1; shift; as "$w" "$tree/bin/spacectl" -s "$sock" "$@"; }
-inst() { pgrep -u "$1" -f "^spaced-git -g $2\$"; }
-count_as() { pgrep -u "$1" -f '^spaced-git -g ' | wc -l; }
 
 # A files request made by hand (spacectl resolves the path itself, as
 # the caller, so it never names a folder the caller cannot reach):
@@ -69,24 +61,20 @@ while True:
             print(done or b.split(b"\0")[0].decode()); sys.exit(0)
 PY
 chmod 0644 "$work/files.py"
-raw_as() { as "$1" /usr/bin/python3 "$work/files.py" "$sock" "$2"; }
+raw_as() { plain_as "$1" /usr/bin/python3 "$work/files.py" "$sock" "$2"; }
 
 check "spaced starts" start_spaced "$sd"
 
-# A small repository, copied for each use: mkrepo dir owner
-git init -q "$work/proto" && (cd "$work/proto" &&
-    git -c user.name=t -c user.email=t@t.invalid commit -q --allow-empty -m one)
-mkrepo() { rm -rf "$1"; cp -a "$work/proto" "$1"; chown -R "$2" "$1"; }
 mkdir -p "$work/u" "$work/n"
 chown "$u" "$work/u"; chown nobody "$work/n"
-mkrepo "$work/root-repo" root
+plain_repo "$work/root-repo" root
 
 # --- the directory oracle (first: a full spaced-launch answers busy) ------
 mkdir -p "$work/closed/dir" "$work/open/dir" "$work/grp/dir" "$work/u/home/r"
 chown -R nobody "$work/closed" "$work/open" "$work/grp"
 chmod 0700 "$work/closed"; chmod 0755 "$work/open"
 chgrp "$(id -g "$u")" "$work/grp"; chmod 0710 "$work/grp"
-mkrepo "$work/u/home/r" "$u"; chown "$u" "$work/u/home"; chmod 0700 "$work/u/home"
+plain_repo "$work/u/home/r" "$u"; chown "$u" "$work/u/home"; chmod 0700 "$work/u/home"
 raw_as "$u" "$work/closed/missing" >"$work/o-missing"
 raw_as "$u" "$work/closed/dir" >"$work/o-closed"
 raw_as "$u" "$work/open/dir" >"$work/o-open"
@@ -112,9 +100,9 @@ check "root is told the owner of a folder under a 0700 folder" \
 # frees idle ones (at its per-caller cap, and after 30 s); a freed one it
 # did not kill stayed, stopped, in one of spaced-launch's 32 slots.
 for i in $(seq 1 40); do
-	mkrepo "$work/u/r$i" "$u"
-	ctl_as "$u" files "$work/u/r$i" >/dev/null 2>&1
-	p=$(inst "$u" "$work/u/r$i")
+	plain_repo "$work/u/r$i" "$u"
+	plain_ctl "$u" files "$work/u/r$i" >/dev/null 2>&1
+	p=$(plain_inst "$u" "$work/u/r$i")
 	[ -n "$p" ] && kill -STOP $p
 done
 check "the freed ones are killed: at most 8 left as the user" \
@@ -123,47 +111,26 @@ check "root's files still works after the user's flood" \
     sh -c "ctl() { \"$tree/bin/spacectl\" -s \"$sock\" \"\$@\"; }; ctl -j files '$work/root-repo' >/dev/null"
 
 # --- the caps: a user holds as many busy instances as it may ------------
-# hold who dir: a spaced-git for dir, stopped, with a request pending on
-# it (busy: nothing frees it while the request waits, up to 60 s).
-hold() {
-	ctl_as "$1" files "$2" >/dev/null 2>&1 || return 1
-	p=$(inst "$1" "$2")
-	[ -n "$p" ] || return 1
-	kill -STOP $p
-	# A simple command, so that $! is spacectl itself (a function
-	# would leave it running behind a subshell we kill).
-	setpriv --reuid="$1" --regid="$(id -g "$1")" --clear-groups \
-	    "$tree/bin/spacectl" -s "$sock" files "$2" >/dev/null 2>&1 &
-	holders="$holders $!"
-	# Busy only once its request is in: spaced counts it (and the
-	# status request asking).
-	nholds=$((nholds + 1))
-	wait_for 20 requests_at_least $((nholds + 1))
-}
-nholds=0
-requests_at_least() {
-	[ "$(ctl status | awk '$1 == "spaced" { print $6 }')" -ge "$1" ]
-}
 held=0
 for i in $(seq 1 8); do
-	mkrepo "$work/u/h$i" "$u"
-	hold "$u" "$work/u/h$i" && held=$((held + 1))
+	plain_repo "$work/u/h$i" "$u"
+	plain_hold "$u" "$work/u/h$i" && held=$((held + 1))
 done
 check "the user holds 8 busy instances (control)" test "$held" -eq 8
-mkrepo "$work/u/h9" "$u"
+plain_repo "$work/u/h9" "$u"
 check "its ninth is refused: busy (8 a caller)" sh -c \
     "setpriv --reuid=$u --regid=\$(id -g $u) --clear-groups \
     '$tree/bin/spacectl' -s '$sock' files '$work/u/h9' 2>&1 |
     grep -q '^spacectl: busy'"
-mkrepo "$work/n/own" nobody
+plain_repo "$work/n/own" nobody
 check "another plain user still lists its own repository" \
     sh -c "ctl_n() { setpriv --reuid=nobody --regid=nogroup --clear-groups \
     '$tree/bin/spacectl' -s '$sock' \"\$@\"; }; ctl_n -j files '$work/n/own' |
     jq -e '.files | length == 0' >/dev/null"
 nheld=0
 for i in $(seq 1 4); do
-	mkrepo "$work/n/h$i" nobody
-	hold nobody "$work/n/h$i" && nheld=$((nheld + 1))
+	plain_repo "$work/n/h$i" nobody
+	plain_hold nobody "$work/n/h$i" && nheld=$((nheld + 1))
 done
 check "a second user holds 4 more (control)" test "$nheld" -eq 4
 # spaced-launch's row of status: the instances, live and waiting.
@@ -171,7 +138,7 @@ instances_say() { ctl status | grep -q "^spaced-launch .* $1"; }
 check "12 for plain users in all" instances_say "12 plain, 0 waiting"
 # Its fifth, under its share (6 of 12 for two): it waits, not busy
 # (spaced-gitfair.sh follows one to its end); its client leaves.
-mkrepo "$work/n/h5" nobody
+plain_repo "$work/n/h5" nobody
 setpriv --reuid=nobody --regid=nogroup --clear-groups \
     "$tree/bin/spacectl" -s "$sock" files "$work/n/h5" >/dev/null 2>&1 &
 fifth=$!
@@ -181,14 +148,14 @@ kill "$fifth"
 check "a wait whose client left is dropped" \
     wait_for 20 instances_say "12 plain, 0 waiting"
 # A repository root has no instance for yet: a new one must start.
-mkrepo "$work/root-repo2" root
+plain_repo "$work/root-repo2" root
 check "root lists its repository while plain users hold all they may" \
     sh -c "'$tree/bin/spacectl' -s '$sock' -j files '$work/root-repo2' |
     jq -e '.files | length == 0' >/dev/null"
 
 # --- freed instances end: killed and reaped ------------------------------
-for p in $holders; do kill "$p" 2>/dev/null; done
-holders=""
+for p in $plain_holders; do kill "$p" 2>/dev/null; done
+plain_holders=""
 check "the clients that held them are gone (control)" \
     wait_for 10 sh -c "! pgrep -f '^$tree/bin/spacectl' >/dev/null"
 check "once freed (their requests gone, 30 s idle), none is left as the user" \

@@ -201,6 +201,12 @@ mutant_expect "another user's review of the id: space_not_found"
 live_mutant "review and apply do not look the space up as the caller" \
     supervisor/spaced/codeout.c \
     "rs->step = RV_LOOKUP;\n\treturn place_lookup_caller(r, &sq); => return review_begin(r, rs->dir);"
+# Their lookup is the lighter one (sq_look: the containers alone); a
+# space is found only where a container of the id is the caller's.
+mutant_expect "another user's review of the id: space_not_found"
+live_mutant "the lighter lookup finds a space with no container of the caller's" \
+    worker-docker/space_list.c \
+    "if (sp->nres == 0)\n\t\tdone(rq, ERR_SPACE_NOT_FOUND, NULL, 0); => if (0)\n\t\tdone(rq, ERR_SPACE_NOT_FOUND, NULL, 0);"
 
 # The uncommitted work's date is read from HEAD itself, never by a walk
 # to its parents, which a shallow code-in lacks (codeout/codeout.sh).

@@ -138,6 +138,14 @@ review_data(struct ctl_req *cr, struct imsg *imsg)
 	review_take(cr->cr_arg, cr, imsg);
 }
 
+/* A section's heading: its count, what it counts, then more words. */
+static void
+review_heading(const json_t *a, const char *what, const char *more)
+{
+	printf("\n%zu %s%s%s\n", json_array_size(a), what,
+	    json_array_size(a) == 1 ? "" : "s", more);
+}
+
 static void
 review_text(struct review_call *rc)
 {
@@ -148,15 +156,13 @@ review_text(struct review_call *rc)
 	    json_string_value(json_object_get(rc->rc_out, "base")),
 	    json_string_value(json_object_get(rc->rc_out, "start")),
 	    json_string_value(json_object_get(rc->rc_out, "tip")));
-	printf("\n%zu commit%s\n", json_array_size(rc->rc_commits),
-	    json_array_size(rc->rc_commits) == 1 ? "" : "s");
+	review_heading(rc->rc_commits, "commit", "");
 	json_array_foreach(rc->rc_commits, i, o)
 		printf("commit %s %s\n    %s\n",
 		    json_string_value(json_object_get(o, "id")),
 		    json_string_value(json_object_get(o, "author")),
 		    json_string_value(json_object_get(o, "subject")));
-	printf("\n%zu path%s changed\n", json_array_size(rc->rc_paths),
-	    json_array_size(rc->rc_paths) == 1 ? "" : "s");
+	review_heading(rc->rc_paths, "path", " changed");
 	json_array_foreach(rc->rc_paths, i, o) {
 		printf("%s %10lld %s",
 		    json_string_value(json_object_get(o, "status")),
@@ -167,8 +173,7 @@ review_text(struct review_call *rc)
 			    json_string_value(json_object_get(o, "from")));
 		putchar('\n');
 	}
-	printf("\n%zu flag%s\n", json_array_size(rc->rc_flags),
-	    json_array_size(rc->rc_flags) == 1 ? "" : "s");
+	review_heading(rc->rc_flags, "flag", "");
 	json_array_foreach(rc->rc_flags, i, o)
 		printf("flag %s %s %s\n",
 		    json_string_value(json_object_get(o, "reason")),

@@ -206,6 +206,7 @@ review_lookup(struct request *r, const char *dir)
 
 	strlcpy(rs->dir, dir, sizeof(rs->dir));
 	space_req_fill(r, &sq, rs->id);
+	sq.sq_look = 1;
 	rs->step = RV_LOOKUP;
 	return place_lookup_caller(r, &sq);
 }

@@ -441,9 +441,10 @@ int	 place_send_or_refuse(struct request *, uint32_t type, const void *,
 	    size_t);
 void	 space_req_fill(struct request *, struct space_req *, const char *id);
 /*
- * The caller's lookup of its space (IMSG_SPACE_SHOW_REQ of sq) before an
- * operation touches it; each of its records goes to place_lookup_record
- * (fatal unless looking), its DONE to place_lookup_done (-1: refused).
+ * The caller's lookup of its space (IMSG_SPACE_SHOW_REQ of sq; with
+ * sq_look, the lighter one) before an operation touches it; each of its
+ * records goes to place_lookup_record (fatal unless looking), its DONE to
+ * place_lookup_done (-1: refused).
  */
 const char *place_lookup_caller(struct request *, const struct space_req *);
 void	 place_lookup_record(struct request *, enum procid, struct imsg *,

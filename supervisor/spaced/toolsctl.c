@@ -52,18 +52,32 @@ tools_no_agent(struct request *r, const char *agent)
 	return 1;
 }
 
+/*
+ * The request of tools and tools-fill: 0, its agent is one to go on
+ * with; -1, answered *code (NULL: refused by name already).
+ */
+static int
+tools_req_take(struct request *r, struct imsg *imsg, struct ctl_tools *ct,
+    const char **code)
+{
+	*code = ERR_BAD_REQUEST;
+	if (imsg_get_data(imsg, ct, sizeof(*ct)) == -1)
+		return -1;
+	if (memchr(ct->ct_agent, '\0', sizeof(ct->ct_agent)) == NULL ||
+	    (ct->ct_agent[0] != '\0' && !agent_name_valid(ct->ct_agent)))
+		return -1;
+	*code = NULL;
+	return tools_no_agent(r, ct->ct_agent) ? -1 : 0;
+}
+
 const char *
 tools_fill_start(struct request *r, struct imsg *imsg)
 {
 	struct ctl_tools	 ct;
+	const char		*code;
 
-	if (imsg_get_data(imsg, &ct, sizeof(ct)) == -1)
-		return ERR_BAD_REQUEST;
-	if (memchr(ct.ct_agent, '\0', sizeof(ct.ct_agent)) == NULL ||
-	    (ct.ct_agent[0] != '\0' && !agent_name_valid(ct.ct_agent)))
-		return ERR_BAD_REQUEST;
-	if (tools_no_agent(r, ct.ct_agent))
-		return NULL;
+	if (tools_req_take(r, imsg, &ct, &code) == -1)
+		return code;
 	return tools_ensure(r, ct.ct_agent, 0);
 }
 
@@ -129,14 +143,10 @@ tools_list_start(struct request *r, struct imsg *imsg)
 	static struct tools_ensure_req	 te;
 	struct ctl_tools_info		*ti;
 	struct ctl_tools		 ct;
+	const char			*code;
 
-	if (imsg_get_data(imsg, &ct, sizeof(ct)) == -1)
-		return ERR_BAD_REQUEST;
-	if (memchr(ct.ct_agent, '\0', sizeof(ct.ct_agent)) == NULL ||
-	    (ct.ct_agent[0] != '\0' && !agent_name_valid(ct.ct_agent)))
-		return ERR_BAD_REQUEST;
-	if (tools_no_agent(r, ct.ct_agent))
-		return NULL;
+	if (tools_req_take(r, imsg, &ct, &code) == -1)
+		return code;
 	if ((ti = calloc(1, sizeof(*ti))) == NULL)
 		return ERR_INTERNAL;
 	/* The current key first; none when the profile cannot be filled. */

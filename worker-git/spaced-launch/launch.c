@@ -276,6 +276,24 @@ child_stdio(void)
 	return 0;	/* null itself goes with closefrom */
 }
 
+/*
+ * What each child does first: it dies with spaced-launch, takes the
+ * default signal actions and child_stdio, and keeps the channel alone,
+ * on fd 3.  -1: the child ends.
+ */
+static int
+child_begin(int fd)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
+		return -1;
+	signal(SIGCHLD, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	if (child_stdio() == -1 || dup2(fd, PROC_PARENT_FD) == -1)
+		return -1;
+	closefrom(PROC_PARENT_FD + 1);
+	return 0;
+}
+
 /* Out of the bounding set, for good, in a child about to exec. */
 static int
 bounding_drop(uint64_t caps)
@@ -302,15 +320,9 @@ child_exec(int fd, uid_t uid, gid_t gid, const char *home, const char *dir)
 	char	*argv[] = { "spaced-git", "-g", dirbuf, NULL };
 	char	*envp[] = { env_home, NULL };
 
-	if (strlcpy(dirbuf, dir, sizeof(dirbuf)) >= sizeof(dirbuf))
+	if (strlcpy(dirbuf, dir, sizeof(dirbuf)) >= sizeof(dirbuf) ||
+	    child_begin(fd) == -1)
 		_exit(1);
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
-		_exit(1);
-	signal(SIGCHLD, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	if (child_stdio() == -1 || dup2(fd, PROC_PARENT_FD) == -1)
-		_exit(1);
-	closefrom(PROC_PARENT_FD + 1);
 	if (geteuid() == 0 && (bounding_drop(QR_CAPS) == -1 ||
 	    bounding_drop(1ULL << CAP_SETPCAP) == -1))
 		_exit(1);
@@ -482,13 +494,8 @@ qr_child_exec(int fd, const struct launch_qr_req *lq, uid_t uid, gid_t gid)
 
 	snprintf(uids, sizeof(uids), "%u", (unsigned)uid);
 	snprintf(gids, sizeof(gids), "%u", (unsigned)gid);
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
+	if (child_begin(fd) == -1)
 		_exit(1);
-	signal(SIGCHLD, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	if (child_stdio() == -1 || dup2(fd, PROC_PARENT_FD) == -1)
-		_exit(1);
-	closefrom(PROC_PARENT_FD + 1);
 	if (geteuid() == 0 && (setgroups(1, &gid) == -1 ||
 	    setresgid(gid, gid, gid) == -1))
 		_exit(1);

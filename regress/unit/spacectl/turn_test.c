@@ -90,37 +90,39 @@ start(struct turn *t)
 	told = 0;
 }
 
-/* New text parts at every look: cut off once the cap is passed. */
-Test(turn, new_text_parts_forever_are_cut_off)
+/*
+ * New parts at every look, text or tools: the turn is cut off once the
+ * cap is passed.
+ */
+static void
+forever(struct turn *t, int tools)
 {
-	struct turn	 t;
 	enum turn_state	 ts = TURN_GOING;
 	size_t		 k;
 
-	start(&t);
+	start(t);
 	for (k = 0; ts == TURN_GOING && k <= TURN_PARTS_MAX / PER_LOOK + 1;
 	    k++)
-		ts = look(&t, k * PER_LOOK, PER_LOOK, 0);
+		ts = look(t, k * PER_LOOK, PER_LOOK, tools);
 	cr_assert_eq(ts, TURN_UNREADABLE, "still going after %zu parts",
 	    k * PER_LOOK);
+}
+
+Test(turn, new_text_parts_forever_are_cut_off)
+{
+	struct turn	 t;
+
+	forever(&t, 0);
 	cr_assert_leq(json_object_size(t.printed), TURN_PARTS_MAX);
 	cr_assert_leq(told, TURN_PARTS_MAX);
 	turn_free(&t);
 }
 
-/* Tool parts likewise. */
 Test(turn, new_tool_parts_forever_are_cut_off)
 {
 	struct turn	 t;
-	enum turn_state	 ts = TURN_GOING;
-	size_t		 k;
 
-	start(&t);
-	for (k = 0; ts == TURN_GOING && k <= TURN_PARTS_MAX / PER_LOOK + 1;
-	    k++)
-		ts = look(&t, k * PER_LOOK, PER_LOOK, 1);
-	cr_assert_eq(ts, TURN_UNREADABLE, "still going after %zu parts",
-	    k * PER_LOOK);
+	forever(&t, 1);
 	cr_assert_leq(json_object_size(t.status), TURN_PARTS_MAX);
 	turn_free(&t);
 }
