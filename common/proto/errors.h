@@ -46,6 +46,7 @@
 #define ERR_RUNTIME_MISSING	"runtime_missing"	/* no relay to fill from */
 #define ERR_GATEKEEPER_REFUSED	"gatekeeper_refused"	/* its control said no */
 #define ERR_INVALID_EXEC_TARGET	"invalid_exec_target"
+#define ERR_INVALID_TIMEOUT	"invalid_timeout"	/* -T where it cannot hold */
 #define ERR_OUTPUT_TOO_LARGE	"command_output_too_large"
 #define ERR_RUNTIME_FOREIGN	"runtime_volume_foreign"	/* not ours */
 /* A runtime or tools volume went before the container that mounts it. */

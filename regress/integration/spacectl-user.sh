@@ -353,6 +353,21 @@ check "Docker: a command that ran and exited 126 keeps it (control)" \
 sc exec "$dk" -T 1 -- sleep 30 >/dev/null 2>"$T/e.err"
 check "Docker: exec -T past its time says so, and that it was ended" said $? 125 "$T/e.err" \
     "spacectl: command_timeout: the command ran past its time (1 s); it was ended in the space"
+# -T ends the whole command at its time, from the space's /bin/sh or
+# under the native keeper; a command in the gatekeeper has neither: it
+# ran on past its time (Docker, the message naming the space) or lost
+# its first process alone (native).  Refused by name on both places,
+# before anything runs; the same command without -T runs (the control).
+GKC=/usr/libexec/spaced/spaced-gatekeeper
+GKT="spacectl: invalid_timeout: exec -g takes no -T: a command in the gatekeeper cannot be ended at its time (the gatekeeper has no shell to end it from)"
+for p in "Docker $dk" "native $id"; do
+	sc exec "${p#* }" -g -T 30 -- $GKC -C GET /health >"$T/gt.out" 2>"$T/gt.err"
+	check "${p%% *}: exec -g -T is refused, saying why" said $? 125 "$T/gt.err" "$GKT"
+	check "  and ran nothing" test ! -s "$T/gt.out"
+	sc exec "${p#* }" -g -- $GKC -C GET /health >"$T/gc.out" 2>&1
+	check "  control: without -T the command runs in the gatekeeper" \
+	    grep -q '"ok":true' "$T/gc.out"
+done
 sc exec "$dk" -- sh -c 'touch /tmp/started; exec sleep 60' \
     >"$T/x.out" 2>"$T/x.err" &
 xp=$!

@@ -59,6 +59,18 @@ mutant_expect "started with &: spacectl runs|leaving the shell's terminal as it 
 mutant "job control: started in the background, spacectl takes the terminal" \
     supervisor/spacectl/spacectl_tty.c \
     "tty_cont = 1;\n\ttty_job();\n\ttty_winch = 0; => tty_enter();"
+mutant_expect "spacectl's read in the background stops it"
+mutant "job control: a read of the terminal in the background (EIO) ends the input" \
+    supervisor/spacectl/spacectl_exec.c \
+    "if (errno == EIO && xc->xc_tty && tty_read_background()) => if (0 && errno == EIO)"
+mutant_expect "no read of the terminal while it is in the background"
+mutant "job control: orphaned in the background, spacectl reads the terminal again and again" \
+    supervisor/spacectl/spacectl_exec.c \
+    "!(xc->xc_tty && tty_input_held()) => 1"
+mutant_expect "an engine that closes each resize's connection"
+mutant "spaced: a client's resizes raise its exec's engine connection cap without bound" \
+    supervisor/spaced/streams.c \
+    "if (r->r_conns_more < EXEC_RESIZE_CONNS_MAX)\n\t\tr->r_conns_more++; => r->r_conns_more++;"
 
 mutant_expect "the host's prompt is at the start of the next line"
 mutant "a failure of exec -t is printed while the terminal is raw" \

@@ -20,6 +20,11 @@ mutant() {
 
 mutant "$MUTANT_CONTROL" GNUmakefile ""
 
+mutant_expect "exec -g -T is refused, saying why"
+mutant "exec -g -T taken: a command in the gatekeeper runs on past its time" \
+    supervisor/spaced/exec.c \
+    "if (cx.cx_target == EXEC_TARGET_GATEKEEPER && cx.cx_timeout_ms != 0) { => if (0) {"
+
 mutant_expect "^a third: too_many_spaces"
 mutant "native create counts no spaces of the owner" worker-ns/ns_ops.c \
     'if (sq->sq_spaces_max > 0 && => if (0 && sq->sq_spaces_max > 0 &&'

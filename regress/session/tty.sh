@@ -6,16 +6,20 @@
 # sleep inside and leaves the shell, the exit status passes through, and
 # the local terminal's settings are the same before and after (also
 # after spacectl is killed by a signal), job control (SIGTSTP, SIGSTOP,
-# SIGCONT, fg: the shell's terminal while stopped, raw again after),
-# a piped stdin's end ends cat.
+# SIGCONT, fg: the shell's terminal while stopped, raw again after; a
+# read in the background stops it, never ends its input), a piped
+# stdin's end ends cat, spaced's cap on a flood of resizes' engine
+# connections.
 dir=$(cd "$(dirname "$0")" && pwd)
 # Docker: the engine behind a recorder (agent/engine_record.py, a file a
-# connection), for the resize flood's count below.
+# connection), for the resize flood's count below; while $T/engine.close
+# is there it closes each resize's connection after its answer.
 contract_tree() {
 	[ "$PLACE" = docker ] || return 0
 	mkdir -p "$T/engine"
 	python3 "$dir/../agent/engine_record.py" serve "$T/engine.sock" \
-	    /var/run/docker.sock "$T/engine" >"$T/engine.log" 2>&1 &
+	    /var/run/docker.sock "$T/engine" "$T/engine.close" \
+	    >"$T/engine.log" 2>&1 &
 	rec_pid=$!
 	wait_for 5 test -S "$T/engine.sock"
 	SPACED_EXTRA_CONF="docker socket \"$T/engine.sock\""
@@ -192,6 +196,44 @@ check "  on a raw terminal" raw
 keys "exit 0" Enter
 check "  and back on the host" at 'host\$'
 
+# Job control, (d): a read of the terminal in the background (a stop
+# between spacectl's poll and its read, then a continue once the shell
+# took the terminal) meets EIO, which is not the input's end: spacectl
+# stops as SIGTTIN stops a program, and fg brings the line typed
+# meanwhile in.  Under a pty of ttin.py's own, which moves the
+# foreground away (tcsetpgrp) while a line waits to be read.
+python3 "$dir/ttin.py" "$tree/bin/spacectl" "$sd/run/spaced.sock" "$id" \
+    >"$T/ttin" 2>&1
+sed 's/^/# /' "$T/ttin"
+check "a read in the background meets EIO, SIGTTIN blocked (control)" \
+    grep -qx 'control: a background read with SIGTTIN blocked gets EIO' "$T/ttin"
+check "  a line typed in the foreground reaches the command (control)" \
+    grep -qx 'foreground: a line reaches the command' "$T/ttin"
+check "spacectl's read in the background stops it (SIGTTIN)" \
+    grep -qx 'background read: stopped by SIGTTIN' "$T/ttin"
+check "  fg: the line typed while it was stopped reaches the command" \
+    grep -qx 'fg: the line typed in the background reaches the command' "$T/ttin"
+check "  and the next one, its input never ended" \
+    grep -qx 'fg: a line typed after it reaches the command' "$T/ttin"
+check "  Ctrl-D ends the command, spacectl exits 0" \
+    grep -qx 'Ctrl-D: spacectl exits 0' "$T/ttin"
+# The same in an orphaned process group (its parent gone), where the
+# kernel drops SIGTTIN and stops no one: the input waits, unread, until
+# the terminal is spacectl's again.  A window of 2 s, not a measure:
+# held, spacectl reads the terminal not once in it; reading it again
+# and again on each EIO, thousands of times.
+python3 "$dir/ttin.py" "$tree/bin/spacectl" "$sd/run/spaced.sock" "$id" \
+    orphan >"$T/ttin.o" 2>&1
+sed 's/^/# /' "$T/ttin.o"
+check "orphaned: its read in the background met EIO (control)" \
+    grep -qx 'orphaned: the background read met EIO' "$T/ttin.o"
+check "  no read of the terminal while it is in the background" \
+    grep -qx 'orphaned: no read of the terminal while in the background (0 in 2 s)' "$T/ttin.o"
+check "  fg: the line typed meanwhile reaches the command" \
+    grep -qx 'orphaned fg: the line typed in the background reaches the command' "$T/ttin.o"
+check "  Ctrl-D ends the command" \
+    grep -qx 'orphaned: Ctrl-D ends the command' "$T/ttin.o"
+
 # Ctrl-D ends the shell inside like exit 0.
 keys "$SC exec $id -t -- env PS1='ag''ain\$ ' bash --norc -i" Enter
 check "a second shell inside" at 'again\$'
@@ -297,6 +339,36 @@ if [ "$PLACE" = docker ]; then
 	    test "$rz_calls" -ge 1
 	check "  on at most 4 engine connections ($rz_conns)" \
 	    test "$rz_conns" -le 4
+fi
+# spaced's own cap on them: an engine that closes each resize's
+# connection after its answer makes spaced-docker ask spaced for a new
+# one a size; spaced gives an exec its 8 and at most 4 more for its
+# resizes (EXEC_RESIZE_CONNS_MAX), then answers without one and says so.
+if [ "$PLACE" = docker ]; then
+	rz_count() {
+		rz_conns=0
+		for f in "$T"/engine/*.up; do
+			k=${f##*/} && k=${k%.up}
+			[ "$k" -gt "$n0" ] && grep -aq '/resize?' "$f" &&
+			    rz_conns=$((rz_conns + 1))
+		done
+	}
+	n0=$(ls "$T/engine" 2>/dev/null | wc -l)
+	w0=$(grep -c 'engine connections: answered without' "$sd/log")
+	: >"$T/engine.close"
+	python3 "$dir/resize_flood.py" "$sd/run/spaced.sock" "$id" 3000 \
+	    >"$T/flood.close" 2>&1 &
+	fl_pid=$!
+	check "an engine that closes each resize's connection: spaced refuses the exec's next past its cap" \
+	    wait_for 60 sh -c "test \$(grep -c 'engine connections: answered without' '$sd/log') -gt $w0"
+	rz_count
+	check "  each resize on a connection of its own (control: $rz_conns)" \
+	    test "$rz_conns" -ge 2
+	check "  at most 12 connections carried them (8 an exec's, 4 more; $rz_conns)" \
+	    test "$rz_conns" -le 12
+	kill "$fl_pid" 2>/dev/null
+	wait "$fl_pid" 2>/dev/null
+	rm -f "$T/engine.close"
 fi
 
 # create --code DIR: the folder's code goes in as part of create.

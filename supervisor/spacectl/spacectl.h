@@ -156,6 +156,8 @@ void		 tty_stop(void);
 void		 tty_size(uint16_t *, uint16_t *);
 int		 tty_resized(void);
 void		 tty_job(void);
+int		 tty_read_background(void);
+int		 tty_input_held(void);
 const sigset_t	*tty_poll_mask(void);
 
 #endif /* SPACED_SPACECTL_H */

@@ -162,7 +162,8 @@ exec_input_fd(struct ctl_req *cr)
 	struct exec_client	*xc = cr->cr_arg;
 
 	return xc->xc_in_open && stream_tx_avail(&xc->xc_in) >
-	    xc->xc_eof_room && imsgbuf_queuelen(&cr->cr_ibuf) < 16 ? 0 : -1;
+	    xc->xc_eof_room && imsgbuf_queuelen(&cr->cr_ibuf) < 16 &&
+	    !(xc->xc_tty && tty_input_held()) ? 0 : -1;
 }
 
 /*
@@ -198,6 +199,9 @@ exec_input(struct ctl_req *cr)
 		want = sizeof(buf);
 	if ((n = read(0, buf, want)) == -1) {
 		if (errno == EINTR || errno == EAGAIN)
+			return;
+		/* -t in the background: we stop, the input waits */
+		if (errno == EIO && xc->xc_tty && tty_read_background())
 			return;
 		n = 0;	/* an unreadable stdin is an empty one */
 	}

@@ -45,6 +45,7 @@ static volatile sig_atomic_t	 tty_raw;	/* tty_saved is to restore */
 static volatile sig_atomic_t	 tty_winch;
 static volatile sig_atomic_t	 tty_susp;	/* a stop signal to take */
 static volatile sig_atomic_t	 tty_cont;	/* continued: raw again */
+static int			 tty_held;	/* input waits for the terminal */
 static int			 tty_fl = -1;	/* fd 0's flags, to restore */
 static int			 tty_started;
 static sigset_t			 tty_pollmask;
@@ -151,6 +152,33 @@ tty_background(void)
 	pid_t	 pg;
 
 	return tty_have && (pg = tcgetpgrp(0)) != -1 && pg != getpgrp();
+}
+
+/*
+ * A read of the terminal met EIO.  In the background that is the
+ * kernel's SIGTTIN, which we block outside the poll (a stop between the
+ * poll and the read, then a continue once the shell took the terminal):
+ * not the input's end.  We stop as SIGTTIN stops a program, and the
+ * input waits until the terminal is ours again (an orphaned group does
+ * not stop).  0: another EIO (the terminal is gone).
+ */
+int
+tty_read_background(void)
+{
+	if (!tty_background())
+		return 0;
+	tty_susp = SIGTTIN;
+	tty_held = 1;
+	return 1;
+}
+
+/* 1 while the input waits for the terminal (tty_read_background). */
+int
+tty_input_held(void)
+{
+	if (tty_held && !tty_background())
+		tty_held = 0;
+	return tty_held;
 }
 
 /*

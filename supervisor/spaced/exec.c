@@ -117,6 +117,17 @@ exec_start(struct request *r, struct imsg *imsg)
 		    "the space and its gatekeeper");
 		return NULL;
 	}
+	/*
+	 * -T ends the whole command, from inside the space with its
+	 * /bin/sh (Docker) or under its keeper (native); a command in the
+	 * gatekeeper has neither, and would run on past its time.
+	 */
+	if (cx.cx_target == EXEC_TARGET_GATEKEEPER && cx.cx_timeout_ms != 0) {
+		request_refuse(r, ERR_INVALID_TIMEOUT, "exec -g takes no -T: "
+		    "a command in the gatekeeper cannot be ended at its time "
+		    "(the gatekeeper has no shell to end it from)");
+		return NULL;
+	}
 	return exec_go(r, &cx);
 }
 
