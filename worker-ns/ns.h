@@ -75,6 +75,8 @@ int		 ns_path(char *, size_t, const char *id, const char *leaf);
 int		 ns_record_read(const char *id, struct ns_space *);
 int		 ns_record_write(const struct ns_space *);
 int		 ns_record_remove(const char *id);
+/* after the name in /proc/PID/stat: the keeper and the pid files */
+char		*ns_proc_stat(pid_t, char *, size_t);
 pid_t		 ns_pid_read(const char *id, const char *leaf);
 int		 ns_pid_write(const char *id, const char *leaf, pid_t);
 void		 ns_pid_forget(const char *id, const char *leaf);
