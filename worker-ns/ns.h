@@ -208,6 +208,10 @@ void		 ns_gklog_base(struct event_base *);
 int		 ns_gklog_open(const char *id, uid_t);
 int		 ns_gkerr_open(const char *id, uid_t);
 int		 ns_relayerr_open(const char *id);
+/* Pure: the time of a relay.err line, after more of the same read. */
+struct timespec;
+void		 ns_stamp_next(struct timespec *last, const struct timespec *now,
+		    size_t after, struct timespec *);
 off_t		 ns_gklog_since(const char *id, dev_t, ino_t, uint32_t since);
 /* ns_helper.c: a space's commands, forked by a process kept inside */
 void		 ns_helper_base(struct event_base *);
