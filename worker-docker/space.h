@@ -73,7 +73,7 @@ enum sp_step {
 	/* verify, and the verify inside create and start */
 	V_SP, V_GK, V_NET, V_VOL, V_RT,
 	/* stop */
-	ST_SP, ST_SP_STOP, ST_GK, ST_GK_STOP,
+	ST_SP, ST_SP_STOP, ST_SP_OOM, ST_GK, ST_GK_STOP,
 	/* remove, and the rollback of create */
 	R_LIST_C, R_DEL_C, R_LIST_V, R_DEL_V, R_LIST_N, R_DEL_N, R_PAUSE,
 	R_NAME_DEL, R_OOM_OWN, R_OOM_STOP, R_OOM_LOOK,
@@ -136,7 +136,7 @@ struct sp {
 	char			 code[CTL_CODE_MAX];
 	char			 message[SPACE_DONE_MESSAGE_MAX];
 	int			 uncertain;
-	int			 oom;		/* remove's sq_oom: it did */
+	int			 oom;		/* sq_oom (remove, stop): it did */
 	struct sp_res		*res;
 	size_t			 nres;
 	/*

@@ -16,7 +16,10 @@
 
 /*
  * stop: the space first, then the gatekeeper, each only after its
- * labels were read and found to be this owner's.
+ * labels were read and found to be this owner's.  As the end of a
+ * start whose server kept dying (sq_oom), the stopped space container
+ * says whether the kernel killed for memory in it (State.OOMKilled, as
+ * a create's undo reads it: space_remove.c).
  */
 
 #include "errors.h"
@@ -28,8 +31,19 @@
 static enum space_role
 stop_role(const struct sp *sp)
 {
-	return sp->step == ST_SP || sp->step == ST_SP_STOP ? ROLE_SPACE :
-	    ROLE_GATEKEEPER;
+	return sp->step == ST_SP || sp->step == ST_SP_STOP ||
+	    sp->step == ST_SP_OOM ? ROLE_SPACE : ROLE_GATEKEEPER;
+}
+
+/* Stopped: with sq_oom, the kills for memory in the exit's place. */
+static enum docker_next
+stop_done(struct docker_req *rq, struct sp *sp)
+{
+	if (sp->sq.sq_oom)
+		done_exit(rq, sp->oom);
+	else
+		done(rq, "", NULL, 0);
+	return DOCKER_DONE;
 }
 
 static enum docker_next
@@ -56,8 +70,7 @@ inspect_take(struct docker_req *rq, struct sp *sp,
 			sp->step = A_ASIDE;
 			return SP_SEND;
 		}
-		done(rq, "", NULL, 0);	/* nothing left to stop */
-		return DOCKER_DONE;
+		return stop_done(rq, sp);	/* nothing left to stop */
 	}
 	if (p->dp_status != 200) {
 		engine_message(p, msg, sizeof(msg));
@@ -100,9 +113,29 @@ stop_take(struct docker_req *rq, struct sp *sp,
 		done(rq, ERR_DOCKER_FAILED, msg, 0);
 		return DOCKER_DONE;
 	}
-	if (sp->step == ST_GK_STOP) {
-		done(rq, "", NULL, 0);
-		return DOCKER_DONE;
+	if (sp->step == ST_GK_STOP)
+		return stop_done(rq, sp);
+	if (sp->sq.sq_oom) {
+		sp->step = ST_SP_OOM;
+		return SP_SEND;
+	}
+	return SP_ADVANCE;
+}
+
+/* The space container, stopped: did the kernel kill for memory?  */
+static enum docker_next
+oom_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	json_t	*o;
+
+	if (p->dp_status == 200 && (o = engine_json(p)) != NULL) {
+		if (space_labels_check(json_object_get(json_object_get(o,
+		    "Config"), "Labels"), sp->sq.sq_owner, sp->sq.sq_id,
+		    ROLE_SPACE) == NULL)
+			sp->oom = json_is_true(json_object_get(
+			    json_object_get(o, "State"), "OOMKilled"));
+		json_decref(o);
 	}
 	return SP_ADVANCE;
 }
@@ -110,6 +143,7 @@ stop_take(struct docker_req *rq, struct sp *sp,
 const struct sp_step_row space_stop_steps[] = {
 	{ ST_SP,	inspect_send,	inspect_take,	ST_SP_STOP },
 	{ ST_SP_STOP,	stop_send,	stop_take,	ST_GK },
+	{ ST_SP_OOM,	inspect_send,	oom_take,	ST_GK },
 	{ ST_GK,	inspect_send,	inspect_take,	ST_GK_STOP },
 	{ ST_GK_STOP,	stop_send,	stop_take,	ST_GK_STOP },
 };

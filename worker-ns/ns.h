@@ -75,6 +75,8 @@ int		 ns_path(char *, size_t, const char *id, const char *leaf);
 int		 ns_record_read(const char *id, struct ns_space *);
 int		 ns_record_write(const struct ns_space *);
 int		 ns_record_remove(const char *id);
+/* after the name in /proc/PID/stat: the keeper and the pid files */
+char		*ns_proc_stat(pid_t, char *, size_t);
 pid_t		 ns_pid_read(const char *id, const char *leaf);
 int		 ns_pid_write(const char *id, const char *leaf, pid_t);
 void		 ns_pid_forget(const char *id, const char *leaf);
@@ -208,6 +210,10 @@ void		 ns_gklog_base(struct event_base *);
 int		 ns_gklog_open(const char *id, uid_t);
 int		 ns_gkerr_open(const char *id, uid_t);
 int		 ns_relayerr_open(const char *id);
+/* Pure: the time of a relay.err line, after more of the same read. */
+struct timespec;
+void		 ns_stamp_next(struct timespec *last, const struct timespec *now,
+		    size_t after, struct timespec *);
 off_t		 ns_gklog_since(const char *id, dev_t, ino_t, uint32_t since);
 /* ns_helper.c: a space's commands, forked by a process kept inside */
 void		 ns_helper_base(struct event_base *);

@@ -20,7 +20,8 @@
  * gk.log.1 to .4 (five files of 10 MiB, as its json-file driver keeps),
  * at a line's end.  Its stderr likewise into gk.err, with a smaller cap;
  * and the space relay's stderr into relay.err, each line after the time
- * spaced-ns read it, as the engine stamps a container's log.
+ * spaced-ns read it, as the engine stamps a container's log (lines read
+ * together a second apart: ns_stamp_next).
  */
 
 #include <sys/queue.h>
@@ -71,6 +72,7 @@ struct gkl {
 	size_t			 nmarks;	/* a ring: the oldest at first */
 	size_t			 first;
 	time_t			 floor;		/* bytes before the marks: by then */
+	struct timespec		 last;		/* the last line's stamp */
 	struct event		 ev;
 };
 static TAILQ_HEAD(, gkl)	 gkls = TAILQ_HEAD_INITIALIZER(gkls);
@@ -166,18 +168,49 @@ gkl_mark(struct gkl *g)
 	m->off = g->line_end;
 }
 
+/*
+ * The time of a line that after more lines of the same read follow: the
+ * read's time less a second for each, and at least a second after the
+ * line before (last), which is at least the pipe's birth.  The relay's
+ * restarts come a second apart at least (the keeper's least backoff)
+ * and spaced-journal keeps one a second, so lines read together, after
+ * spaced-ns was slow to read, all count; the relay's bytes are the
+ * space's, and a flood of them still counts no more than one a second
+ * of the pipe's life, as lines read one by one: never past the read's
+ * time, a line that finds no free second is stamped then, a repeat
+ * the journal drops.  Pure (unit/spaced-ns).
+ */
+void
+ns_stamp_next(struct timespec *last, const struct timespec *now,
+    size_t after, struct timespec *ts)
+{
+	struct timespec	 t = *now;
+
+	t.tv_sec -= (time_t)after;
+	if (t.tv_sec < last->tv_sec + 1 || (t.tv_sec == last->tv_sec + 1 &&
+	    t.tv_nsec < last->tv_nsec)) {
+		t = *last;
+		t.tv_sec++;
+	}
+	if (t.tv_sec > now->tv_sec || (t.tv_sec == now->tv_sec &&
+	    t.tv_nsec > now->tv_nsec))
+		t = *now;
+	*ts = t;
+	if (t.tv_sec > last->tv_sec || (t.tv_sec == last->tv_sec &&
+	    t.tv_nsec > last->tv_nsec))
+		*last = t;
+}
+
 /* The engine's stamp of a log line, "2026-12-06T10:11:02.123456789Z ". */
 static void
-gkl_stamp(char *buf, size_t len)
+gkl_stamp(const struct timespec *ts, char *buf, size_t len)
 {
-	struct timespec	 ts;
 	struct tm	 tm;
 	char		 sec[24];
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
+	gmtime_r(&ts->tv_sec, &tm);
 	strftime(sec, sizeof(sec), "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf, len, "%s.%09ldZ ", sec, ts.tv_nsec);
+	snprintf(buf, len, "%s.%09ldZ ", sec, ts->tv_nsec);
 }
 
 /* Bytes up to and with each newline, a stamp before each line's first. */
@@ -185,18 +218,26 @@ static ssize_t
 gkl_put_stamped(struct gkl *g, const char *buf, size_t n)
 {
 	struct iovec	 iov[2];
+	struct timespec	 now, ts;
 	char		 stamp[40];
 	const char	*nl;
-	size_t		 off, len;
+	size_t		 off, len, starts;
 	ssize_t		 w, total = 0;
 
+	/* The lines that begin in this read. */
+	starts = !g->mid_line;
+	for (off = 0; off + 1 < n; off++)
+		if (buf[off] == '\n')
+			starts++;
+	clock_gettime(CLOCK_REALTIME, &now);
 	for (off = 0; off < n; off += len) {
 		nl = memchr(buf + off, '\n', n - off);
 		len = nl != NULL ? (size_t)(nl - buf) + 1 - off : n - off;
 		iov[0].iov_base = stamp;
 		iov[0].iov_len = 0;
 		if (!g->mid_line) {
-			gkl_stamp(stamp, sizeof(stamp));
+			ns_stamp_next(&g->last, &now, --starts, &ts);
+			gkl_stamp(&ts, stamp, sizeof(stamp));
 			iov[0].iov_len = strlen(stamp);
 		}
 		iov[1].iov_base = (void *)(uintptr_t)(buf + off);
@@ -331,6 +372,9 @@ gkl_new(const char *id, uid_t owner, const char *leaf, off_t max, int files)
 	strlcpy(g->id, id, sizeof(g->id));
 	g->leaf = leaf;
 	g->stamp = leaf == relay_err;
+	/* No line is stamped before the pipe was made. */
+	clock_gettime(CLOCK_REALTIME, &g->last);
+	g->last.tv_sec--;
 	g->max = max;
 	g->files = files;
 	g->out = -1;

@@ -47,23 +47,13 @@
 
 /* A process's parent, from its /proc stat (the space's /proc); -1. */
 static pid_t
-keeper_parent(const char *pid)
+keeper_parent(pid_t pid)
 {
-	char	 path[64], buf[512], *p, state;
-	ssize_t	 n;
-	int	 fd, ppid;
+	char	 buf[512], *p, state;
+	int	 ppid;
 
-	if (snprintf(path, sizeof(path), "/proc/%s/stat", pid) >=
-	    (int)sizeof(path) || (fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	/* after the name, which may hold anything: the last ')' */
-	if ((p = strrchr(buf, ')')) == NULL ||
-	    sscanf(p + 1, " %c %d", &state, &ppid) != 2)
+	if ((p = ns_proc_stat(pid, buf, sizeof(buf))) == NULL ||
+	    sscanf(p, " %c %d", &state, &ppid) != 2)
 		return -1;
 	return ppid;
 }
@@ -77,15 +67,15 @@ keeper_kill_children(pid_t cmd)
 {
 	DIR		*d;
 	struct dirent	*e;
-	pid_t		 me = getpid();
+	pid_t		 me = getpid(), pid;
 
 	(void)kill(cmd, SIGKILL);	/* without /proc, the command at least */
 	if ((d = opendir("/proc")) == NULL)
 		return;
 	while ((e = readdir(d)) != NULL)
 		if (e->d_name[0] >= '1' && e->d_name[0] <= '9' &&
-		    keeper_parent(e->d_name) == me)
-			(void)kill((pid_t)strtol(e->d_name, NULL, 10), SIGKILL);
+		    keeper_parent((pid = strtol(e->d_name, NULL, 10))) == me)
+			(void)kill(pid, SIGKILL);
 	closedir(d);
 }
 

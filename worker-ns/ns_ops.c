@@ -661,6 +661,22 @@ op_remove(uint32_t peerid, const struct space_req *sq)
 	    (int)oom);
 }
 
+/*
+ * With sq_oom (the end of a start whose server kept dying), the
+ * kernel's kills for memory in this run's group, before it goes.
+ */
+static void
+op_stop(uint32_t peerid, const struct space_req *sq, struct ns_space *ns)
+{
+	uint64_t	 oom = 0, forks;
+
+	if (sq->sq_oom)
+		ns_cgroup_events(ns->ns_id, &oom, &forks);
+	ns_end_all(ns->ns_id);
+	ns_done(peerid, "", NULL, !sq->sq_oom ? -1 : oom > 255 ? 255 :
+	    (int)oom);
+}
+
 void
 ns_op(uint32_t type, uint32_t peerid, struct imsg *imsg)
 {
@@ -715,8 +731,7 @@ ns_op(uint32_t type, uint32_t peerid, struct imsg *imsg)
 		(void)n;
 		break;
 	case IMSG_SPACE_STOP_REQ:
-		ns_end_all(ns.ns_id);
-		ns_done(peerid, "", NULL, -1);
+		op_stop(peerid, sq, &ns);
 		break;
 	case IMSG_SPACE_START_REQ:
 		op_start(peerid, sq, &ns);

@@ -228,27 +228,41 @@ ns_record_remove(const char *id)
 	return ns_rm_tree(path);
 }
 
+/*
+ * What /proc/PID/stat says after the process's name (which may hold
+ * anything, so after its last ')'): " S ppid ...", the state field 3;
+ * NULL when it cannot be read.
+ */
+char *
+ns_proc_stat(pid_t pid, char *buf, size_t len)
+{
+	char	 path[64], *p;
+	ssize_t	 n;
+	int	 fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return NULL;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	return (p = strrchr(buf, ')')) != NULL ? p + 1 : NULL;
+}
+
 /* "pid starttime": a pid alone may be another process by now. */
 static int
 pid_start(pid_t pid, unsigned long long *start)
 {
-	char	 path[64], buf[1024], *p;
-	ssize_t	 n;
-	int	 fd, i;
+	char	 buf[1024], *p;
+	int	 i;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+	/* not a zombie's or a dead one's: start field 22 */
+	if ((p = ns_proc_stat(pid, buf, sizeof(buf))) == NULL ||
+	    p[0] != ' ' || p[1] == 'Z' || p[1] == 'X')
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
-	/* after the name: " S ppid ...", state field 3, start field 22 */
-	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ' || p[2] == 'Z' ||
-	    p[2] == 'X')
-		return -1;
-	for (i = 2; i < 22 && p != NULL; i++)
+	for (i = 3; i < 22 && p != NULL; i++)
 		p = strchr(p + 1, ' ');
 	if (p == NULL)
 		return -1;

@@ -109,9 +109,10 @@ struct space_req {
 	uint8_t		 sq_limits_accept;
 	/*
 	 * remove, as the undo of a create whose server kept dying or
-	 * was never ready: the done's sd_exit says whether the kernel
-	 * killed for memory in the space (the count on native, 1 on
-	 * Docker; 0: it did not).
+	 * was never ready, and stop, as the end of a start whose server
+	 * kept dying: the done's sd_exit says whether the kernel killed
+	 * for memory in the space (the count on native, 1 on Docker; 0:
+	 * it did not).
 	 */
 	uint8_t		 sq_oom;
 	/*

@@ -1,6 +1,7 @@
 #!/bin/sh
-# Mutation check of a create whose agent's server cannot start
-# (space_server_failed): each mutant removes one part of the early end,
+# Mutation check of a create or start whose agent's server cannot start
+# (space_server_failed), and of the native restart count of lines read
+# in one go: each mutant removes one part of the early end or the count,
 # and regress/agent/deaths.sh (Docker) or native/deaths.sh (the same
 # suite on the native place) must go red.  Built in a copy of the tree
 # under a temp dir from this tree's objects; the tree itself is never
@@ -39,10 +40,45 @@ mutant "spaced-docker does not say the kernel killed for memory" \
 mutant_expect 'the memory named'
 mutant "spaced-ns does not say the kernel killed for memory" \
     worker-ns/ns_ops.c \
-    "if (sq->sq_oom)\n\t\tns_cgroup_events => if (0)\n\t\tns_cgroup_events" native/deaths
+    "if (sq->sq_oom)\n\t\tns_cgroup_events(ns.ns_id => if (0)\n\t\tns_cgroup_events(ns.ns_id" native/deaths
 mutant_expect 'never ready: the memory named too'
 mutant "a create never ready does not ask whether memory killed" \
     supervisor/spaced/server_deaths.c \
     "return strcmp(code, ERR_SERVER_FAILED) == 0 ||\n\t    strcmp(code, ERR_SERVER_NOT_READY) == 0; => return strcmp(code, ERR_SERVER_FAILED) == 0;" \
     agent/deaths
+mutant_expect 'start: named: space_server_failed'
+mutant "a start's deaths do not end its wait" \
+    supervisor/spaced/server_deaths.c \
+    "if (sv->op != SV_OP_CREATE && sv->op != SV_OP_START)\n\t\treturn 0;\n\tif (!deaths_since => if (sv->op != SV_OP_CREATE)\n\t\treturn 0;\n\tif (!deaths_since" \
+    agent/deaths
+mutant_expect 'control: a start after three deaths'
+mutant "a start counts the deaths of the space's whole life" \
+    supervisor/spaced/server_deaths.c \
+    "\t*n = *n > sr->sr_deaths_base ? *n - sr->sr_deaths_base : 0; => \t(void)0;" \
+    agent/deaths
+mutant_expect 'control: a start after three deaths'
+mutant "a start collects nothing before it begins" \
+    supervisor/spaced/space.c \
+    "\t\tcollect_then(r, cs.cs_id, start_counted); => \t\tstart_counted(r);" \
+    agent/deaths
+mutant_expect 'control: a start after three deaths'
+mutant "a start takes no base before it begins (native)" \
+    supervisor/spaced/space.c \
+    "\tsv_deaths_base(r);\n => \tSV(r)->run->sr_deaths_known = 1;\n" \
+    native/deaths
+mutant_expect 'start: the memory named'
+mutant "spaced-docker's stop does not say the kernel killed for memory" \
+    worker-docker/space_stop.c \
+    "\tif (sp->sq.sq_oom) {\n\t\tsp->step = ST_SP_OOM; => \tif (0) {\n\t\tsp->step = ST_SP_OOM;" \
+    agent/deaths
+mutant_expect 'start: the memory named'
+mutant "spaced-ns's stop does not say the kernel killed for memory" \
+    worker-ns/ns_ops.c \
+    "\tif (sq->sq_oom)\n\t\tns_cgroup_events(ns->ns_id => \tif (0)\n\t\tns_cgroup_events(ns->ns_id" \
+    native/deaths
+mutant_expect 'stopped: its journal counts the three'
+mutant "relay.err lines read in one go stamped at the read" \
+    worker-ns/ns_gklog.c \
+    "\t\t\tns_stamp_next(&g->last, &now, --starts, &ts); => \t\t\tts = now; (void)starts;" \
+    native/deaths
 mutants_end

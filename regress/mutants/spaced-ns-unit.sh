@@ -1,7 +1,8 @@
 #!/bin/sh
 # Mutation check of spaced-ns's unit tests (regress/unit/spaced-ns): a
 # filled tools tree made root's without following a link; the exec
-# helper's receive leaving no fd open.  Each mutant must turn the named
+# helper's receive leaving no fd open; the times of relay.err lines
+# read in one go (ns_stamp_next).  Each mutant must turn the named
 # test red.  Seconds.
 # Usage: sh regress/mutants/spaced-ns-unit.sh [label-substring]
 . "$(dirname "$0")/lib.sh"
@@ -28,4 +29,13 @@ mutant "an fd past what is wanted is left open" worker-ns/ns_helper.c \
 mutant_expect "helper_recv::(extra_fd_for_a_pidfd_closed|fds_past_the_buffer_closed|long_message)"
 mutant "a refused message's kept fds are left open" worker-ns/ns_helper.c \
     "\t\t\tclose(fds[i]);\n\t\t*nfds = 0; => \t\t\t;\n\t\t*nfds = 0;"
+mutant_expect "stamp::a_burst_read_at_once_counts_each"
+mutant "the lines of one read all stamped at the read" worker-ns/ns_gklog.c \
+    "\tt.tv_sec -= (time_t)after; => \t(void)after;"
+mutant_expect "stamp::a_flood_counts_one_a_second_of_the_pipe"
+mutant "a line stamped within a second of the one before" worker-ns/ns_gklog.c \
+    "\t\tt = *last;\n\t\tt.tv_sec++; => \t\tt = t;"
+mutant_expect "stamp::a_flood_counts_one_a_second_of_the_pipe"
+mutant "a line stamped past its read" worker-ns/ns_gklog.c \
+    "\tif (t.tv_sec > now->tv_sec || => \tif (0 &&"
 mutants_end

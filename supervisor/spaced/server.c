@@ -167,6 +167,8 @@ sv_fail(struct request *r, const char *code, const char *message)
 		request_refuse(r, code, sv->message);
 		return;
 	}
+	if (sv_deaths_stop(r, code, message))
+		return;
 	if (sv->op != SV_OP_CREATE || !sv->made ||
 	    sv->step == SV_ROLLBACK) {
 		startrun_close(r, code, message != NULL ? message : "");
@@ -549,14 +551,7 @@ sv_done(struct request *r, enum procid from, struct imsg *imsg)
 		request_refuse(r, sv->code, msg);
 		return;
 	case SV_ROLLBACK:
-		if (sd.sd_code[0] != '\0')
-			snprintf(msg, sizeof(msg), "%.150s; removing the space "
-			    "failed too (%.40s)", sv->message,
-			    sd.sd_code);
-		else
-			strlcpy(msg, sv->message, sizeof(msg));
-		sv_deaths_memory(r, &sd, msg, sizeof(msg));
-		request_refuse(r, sv->code, msg);
+		sv_deaths_undone(r, &sd);
 		return;
 	default:
 		fatalx("%s: step %d", __func__, sv->step);

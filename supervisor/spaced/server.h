@@ -69,11 +69,12 @@ void	 sv_record(struct request *, enum procid, struct imsg *);
 void	 sv_done(struct request *, enum procid, struct imsg *);
 void	 sv_rep(struct request *, enum procid, struct imsg *);
 void	 sv_body(struct request *, enum procid, struct imsg *);
-/* server_deaths.c: a create's server that keeps dying */
+/* server_deaths.c: a create's or start's server that keeps dying */
+void	 sv_deaths_base(struct request *);
 int	 sv_deaths(struct request *, char *, size_t);
 int	 sv_deaths_ask(const char *code);
-void	 sv_deaths_memory(struct request *, const struct space_done *,
-	    char *, size_t);
+int	 sv_deaths_stop(struct request *, const char *code, const char *);
+void	 sv_deaths_undone(struct request *, const struct space_done *);
 
 /*
  * startrun.c: calls of start for one space share one run (spec "New
@@ -90,6 +91,8 @@ struct start_run {
 	struct space_done	 sr_done;	/* sd_code "" when it worked */
 	struct space_info	 sr_info;
 	int			 sr_have_info;
+	uint64_t		 sr_deaths_base; /* restarts before it */
+	int			 sr_deaths_known;
 };
 struct start_run *startrun_find(const char *owner, const char *id);
 struct start_run *startrun_new(const char *owner, const char *id,

@@ -15,11 +15,12 @@
  */
 
 /*
- * A create whose server dies as it starts: the relay starts it again
- * each time and the journal keeps a restart record each time (collect.c
- * counts them, restarts_seen.c holds the count).  SERVER_DEATHS_MAX of
- * them before the first ready end the wait, whatever each died of: only
- * deaths count, never the time a slow start takes.  The undo then says
+ * A create or start whose server dies as it starts: the relay starts it
+ * again each time and the journal keeps a restart record each time
+ * (collect.c counts them, restarts_seen.c holds the count).
+ * SERVER_DEATHS_MAX of them before the first ready end the wait,
+ * whatever each died of: only deaths count, never the time a slow
+ * start takes.  The undo (a create's remove, a start's stop) then says
  * whether the kernel killed for memory in the space (sq_oom).
  */
 
@@ -31,6 +32,7 @@
 #include <time.h>
 
 #include "errors.h"
+#include "log.h"
 #include "place_proto.h"
 #include "spaced.h"
 #include "server.h"
@@ -39,9 +41,48 @@
 #define SERVER_DEATHS_MAX	3
 
 /*
- * After an attempt found the server not ready: 1 when the create must
- * end (ERR_SERVER_FAILED, msg says why), else 0 and its restarts are
- * collected again.
+ * The journal's count is the space's whole life: a start counts past
+ * the count its run found as it began, once a collection had read the
+ * log up to then (space.c).  When that count was not known, the first
+ * one seen is the base: a start's count may fall short, never run
+ * ahead of its deaths.
+ */
+void
+sv_deaths_base(struct request *r)
+{
+	struct sv_state		*sv = SV(r);
+	uint64_t		 n;
+
+	if (sv->run != NULL && restarts_of(r->r_uid, sv->id, &n)) {
+		sv->run->sr_deaths_base = n;
+		sv->run->sr_deaths_known = 1;
+	}
+}
+
+static int
+deaths_since(struct request *r, uint64_t *n)
+{
+	struct sv_state		*sv = SV(r);
+	struct start_run	*sr = sv->run;
+
+	if (!restarts_of(r->r_uid, sv->id, n))
+		return 0;
+	if (sv->op == SV_OP_CREATE)
+		return 1;
+	if (sr == NULL)
+		return 0;
+	if (!sr->sr_deaths_known) {
+		sr->sr_deaths_base = *n;
+		sr->sr_deaths_known = 1;
+	}
+	*n = *n > sr->sr_deaths_base ? *n - sr->sr_deaths_base : 0;
+	return 1;
+}
+
+/*
+ * After an attempt found the server not ready: 1 when the create or
+ * start must end (ERR_SERVER_FAILED, msg says why), else 0 and its
+ * restarts are collected again.
  */
 int
 sv_deaths(struct request *r, char *msg, size_t len)
@@ -49,9 +90,9 @@ sv_deaths(struct request *r, char *msg, size_t len)
 	struct sv_state	*sv = SV(r);
 	uint64_t	 n = 0;
 
-	if (sv->op != SV_OP_CREATE)
+	if (sv->op != SV_OP_CREATE && sv->op != SV_OP_START)
 		return 0;
-	if (!restarts_of(r->r_uid, sv->id, &n) || n < SERVER_DEATHS_MAX) {
+	if (!deaths_since(r, &n) || n < SERVER_DEATHS_MAX) {
 		collect_restarts_now(r->r_uid, sv->id);
 		return 0;
 	}
@@ -73,22 +114,74 @@ sv_deaths_ask(const char *code)
 }
 
 /*
+ * A start whose server kept dying ends as a create does, its undo a
+ * stop: the server cannot run (the relay would start it again for
+ * good), and the stopped space says whether the kernel killed for
+ * memory in it.  A start never ready stays running, as ever: a slow
+ * server may yet come up.  1 when sv_fail's answer is taken here.
+ */
+int
+sv_deaths_stop(struct request *r, const char *code, const char *message)
+{
+	struct sv_state		*sv = SV(r);
+	struct space_req	 sq;
+
+	if (sv->op != SV_OP_START || sv->step == SV_ROLLBACK ||
+	    strcmp(code, ERR_SERVER_FAILED) != 0)
+		return 0;
+	strlcpy(sv->code, code, sizeof(sv->code));
+	strlcpy(sv->message, message != NULL ? message : "",
+	    sizeof(sv->message));
+	log_warnx("request %u: space %s: %s (%s): stopping it", r->r_id,
+	    sv->id, code, sv->message);
+	sv->step = SV_ROLLBACK;
+	space_req_fill(r, &sq, sv->id);
+	sq.sq_oom = 1;
+	if (place_send(r, IMSG_SPACE_STOP_REQ, &sq, sizeof(sq)) == NULL)
+		return 1;
+	snprintf(sv->message, sizeof(sv->message), "%.150s; and the space "
+	    "could not be stopped", message != NULL ? message : code);
+	startrun_close(r, code, sv->message);
+	request_refuse(r, code, sv->message);
+	return 1;
+}
+
+/*
  * The undo's answer to sq_oom: the kills for memory, in words after
  * the failure's, with what to do.
  */
-void
-sv_deaths_memory(struct request *r, const struct space_done *sd,
+static void
+deaths_memory(struct request *r, const struct space_done *sd,
     char *msg, size_t len)
 {
 	struct sv_state	*sv = SV(r);
 	uint64_t	 limit;
 
-	if (sv->op != SV_OP_CREATE || !sv_deaths_ask(sv->code) ||
-	    sd->sd_code[0] != '\0' || sd->sd_exit <= 0)
+	if ((sv->op != SV_OP_CREATE && sv->op != SV_OP_START) ||
+	    !sv_deaths_ask(sv->code) || sd->sd_code[0] != '\0' ||
+	    sd->sd_exit <= 0)
 		return;
 	limit = sv->have_info ? sv->info.si_memory : sv->sq.sq_memory;
 	snprintf(msg + strlen(msg), len - strlen(msg), "; the space ran out "
 	    "of memory (its limit is %llu MiB): the kernel killed in it; a "
 	    "space made with a larger spacectl create -m has more",
 	    (unsigned long long)(limit >> 20));
+}
+
+/* The undo is over (SV_ROLLBACK): the failure's answer, at last. */
+void
+sv_deaths_undone(struct request *r, const struct space_done *sd)
+{
+	struct sv_state	*sv = SV(r);
+	char		 msg[SPACE_DONE_MESSAGE_MAX];
+
+	if (sd->sd_code[0] != '\0')
+		snprintf(msg, sizeof(msg), "%.150s; %s the space failed too "
+		    "(%.40s)", sv->message, sv->op == SV_OP_START ?
+		    "stopping" : "removing", sd->sd_code);
+	else
+		strlcpy(msg, sv->message, sizeof(msg));
+	deaths_memory(r, sd, msg, sizeof(msg));
+	startrun_close(r, sv->code, msg);
+	request_refuse(r, sv->code, msg);
 }

@@ -137,6 +137,18 @@ start_lookup(struct request *r, const struct space_req *sq)
 	return place_lookup_caller(r, sq);
 }
 
+/* The restarts before it counted: on to the lookup. */
+static void
+start_counted(struct request *r)
+{
+	struct space_req	 sq = SV(r)->sq;
+	const char		*code;
+
+	sv_deaths_base(r);
+	if ((code = start_lookup(r, &sq)) != NULL)
+		sv_fail(r, code, place_why(code));
+}
+
 /* The lookup's records are not start's answer; the later ones are. */
 static void
 start_info(struct request *r, enum procid from, struct imsg *imsg)
@@ -404,9 +416,16 @@ space_start(struct request *r, struct imsg *imsg)
 		collect_then(r, cs.cs_id, stop_resume);
 		return NULL;
 	}
-	/* create and start first make sure of the current tools. */
-	if (type == IMSG_CTL_START && !agent_none())
-		return start_lookup(r, sq);
+	/*
+	 * start first collects the space's restarts to now: a death of
+	 * its server is one past them (server_deaths.c).
+	 */
+	if (type == IMSG_CTL_START && !agent_none()) {
+		sv->sq = *sq;
+		collect_then(r, cs.cs_id, start_counted);
+		return NULL;
+	}
+	/* create first makes sure of the current tools. */
 	if (type == IMSG_CTL_CREATE && !agent_none())
 		return tools_first(r, sq, space_types[i].sp_place);
 	/* A create without an agent: no token ("") in its request. */

@@ -21,9 +21,14 @@ function mode() {
 // Ballast, so that the server is larger than each of the agent's
 // commands (the oom killer's natural choice would be the server).
 // HOSTILE_BALLAST_ONCE=1: at its first start alone (a mark in $HOME,
-// made before), so that a space too small kills it once.
+// made before), so that a space too small kills it once.  A number in
+// $HOME/.hostile-ballast-mb is the ballast of every start from then on
+// (a space that was well, killed at each start after).
 function ballastMB() {
   const mark = (process.env.HOME || '/tmp') + '/.hostile-ballast';
+  try {
+    return Number(fs.readFileSync(mark + '-mb', 'utf8').trim());
+  } catch (e) {}
   if (!process.env.HOSTILE_BALLAST_ONCE) return Number(process.env.HOSTILE_BALLAST_MB || 0);
   try { fs.writeFileSync(mark, '', { flag: 'wx' }); } catch (e) { return 0; }
   return Number(process.env.HOSTILE_BALLAST_MB || 0);
