@@ -46,7 +46,7 @@ mutant "verify does not hold the head against the dropped record" $V \
     "if (w->w_started && w->w_first != (w->w_dropped ? w->w_kept : 0)) => if (0)"
 mutant_expect "the_last_record_removed_is_named_by_the_tip"
 mutant "records missing at the end are written over" $S \
-    "(trv == 1 && (rv == 0 || tp.stp_seq >= st->st_next))) { => 0) {"
+    "if (trv == 1 && (rv == 0 || tp.stp_seq >= st->st_next)) { => if (0) {"
 mutant_expect "a_cut_last_line_is_removed_and_the_chain_goes_on|killed_mid_write"
 mutant "a line cut by a crash is kept" $S \
     "if (n > 0 && buf[n - 1] != '\\\\n') { => if (0) {"

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctl_check.h"
 #include "errors.h"
 #include "labels.h"
 #include "log.h"
@@ -57,10 +58,8 @@ tools_fill_start(struct request *r, struct imsg *imsg)
 {
 	struct ctl_tools	 ct;
 
-	if (imsg_get_data(imsg, &ct, sizeof(ct)) == -1)
-		return ERR_BAD_REQUEST;
-	if (memchr(ct.ct_agent, '\0', sizeof(ct.ct_agent)) == NULL ||
-	    (ct.ct_agent[0] != '\0' && !agent_name_valid(ct.ct_agent)))
+	if (imsg_get_data(imsg, &ct, sizeof(ct)) == -1 ||
+	    !ctl_tools_valid(&ct))
 		return ERR_BAD_REQUEST;
 	if (tools_no_agent(r, ct.ct_agent))
 		return NULL;
@@ -130,10 +129,8 @@ tools_list_start(struct request *r, struct imsg *imsg)
 	struct ctl_tools_info		*ti;
 	struct ctl_tools		 ct;
 
-	if (imsg_get_data(imsg, &ct, sizeof(ct)) == -1)
-		return ERR_BAD_REQUEST;
-	if (memchr(ct.ct_agent, '\0', sizeof(ct.ct_agent)) == NULL ||
-	    (ct.ct_agent[0] != '\0' && !agent_name_valid(ct.ct_agent)))
+	if (imsg_get_data(imsg, &ct, sizeof(ct)) == -1 ||
+	    !ctl_tools_valid(&ct))
 		return ERR_BAD_REQUEST;
 	if (tools_no_agent(r, ct.ct_agent))
 		return NULL;
