@@ -218,7 +218,6 @@ void	 send_info(struct docker_req *, const struct space_meta *,
 void	 send_resource(struct docker_req *, const struct sp_res *,
 	    enum space_resource_state);
 void	 send_violations(struct docker_req *, const struct harden_report *);
-struct sp_res *res_add(struct sp *);
 void	 sp_params(struct sp *);
 int	 created_ok(struct sp *, const struct docker_parser *, char *,
 	    size_t);
@@ -226,6 +225,13 @@ const char *created_code(const struct docker_parser *, char *, size_t);
 void	 container_state(const json_t *, char *, size_t);
 void	 corridor_call(struct sp *, struct docker_call *);
 void	 start_call(struct sp *, enum space_role, struct docker_call *);
+
+/*
+ * listing_parse.c: a listing's resources that are ours (of space id,
+ * when not NULL) into sp->res; 0, or -1 when it is no listing.
+ */
+#define SP_RES_MAX	4096	/* resources one listing takes */
+struct sp_res *res_add(struct sp *);
 int	 take_listing(struct sp *, const struct docker_parser *,
 	    enum sp_res_type, const char *id);
 

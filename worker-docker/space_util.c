@@ -178,23 +178,6 @@ send_violations(struct docker_req *rq, const struct harden_report *hr)
 	}
 }
 
-#define SP_RES_MAX	4096	/* resources one listing takes */
-
-struct sp_res *
-res_add(struct sp *sp)
-{
-	struct sp_res	*n;
-
-	if (sp->nres >= SP_RES_MAX)
-		return NULL;
-	if ((n = reallocarray(sp->res, sp->nres + 1, sizeof(*n))) == NULL)
-		fatal("%s", __func__);
-	sp->res = n;
-	memset(&n[sp->nres], 0, sizeof(n[0]));
-	n[sp->nres].r_role = -1;
-	return &n[sp->nres++];
-}
-
 /* What verify, create and start check a space against. */
 void
 sp_params(struct sp *sp)
@@ -309,65 +292,4 @@ start_call(struct sp *sp, enum space_role r, struct docker_call *next)
 
 	role_name(sp, r, name, sizeof(name));
 	sp_call(sp, next, "POST", SP_SMALL_CAP, "/containers/%s/start", name);
-}
-
-/* A listing of containers, volumes or networks, by our labels. */
-int
-take_listing(struct sp *sp, const struct docker_parser *p,
-    enum sp_res_type type, const char *id)
-{
-	json_t		*o, *arr, *e, *labels;
-	const char	*ref, *name, *state, *role;
-	struct sp_res	*r;
-	struct space_meta m;
-	size_t		 i;
-
-	/* An array for containers and networks; the parser capped it. */
-	if (p->dp_status != 200 || (o = json_loadb((const char *)p->dp_body,
-	    p->dp_body_len, JSON_REJECT_DUPLICATES, NULL)) == NULL)
-		return -1;
-	arr = type == RES_VOLUME ? json_object_get(o, "Volumes") : o;
-	if (arr != NULL && !json_is_array(arr) && !json_is_null(arr)) {
-		json_decref(o);
-		return -1;
-	}
-	json_array_foreach(arr, i, e) {
-		labels = json_object_get(e, "Labels");
-		/* The filter asked for these; the answer must say so. */
-		if (space_labels_check(labels, sp->sq.sq_owner, id, -1) !=
-		    NULL)
-			continue;
-		if (type == RES_CONTAINER) {
-			ref = json_string_value(json_object_get(e, "Id"));
-			name = json_string_value(json_array_get(
-			    json_object_get(e, "Names"), 0));
-			if (name != NULL && name[0] == '/')
-				name++;
-			state = json_string_value(json_object_get(e,
-			    "State"));
-		} else {
-			ref = json_string_value(json_object_get(e,
-			    type == RES_VOLUME ? "Name" : "Id"));
-			name = json_string_value(json_object_get(e, "Name"));
-			state = NULL;
-		}
-		if (!docker_plain_ref(ref) || name == NULL ||
-		    (r = res_add(sp)) == NULL)
-			continue;
-		r->r_type = type;
-		strlcpy(r->r_ref, ref, sizeof(r->r_ref));
-		strlcpy(r->r_name, name, sizeof(r->r_name));
-		strlcpy(r->r_id, json_string_value(json_object_get(labels,
-		    LABEL_ID)), sizeof(r->r_id));
-		role = json_string_value(json_object_get(labels, LABEL_ROLE));
-		r->r_role = space_role_parse(role);
-		if (state != NULL)
-			strlcpy(r->r_state, state, sizeof(r->r_state));
-		if (r->r_role == ROLE_SPACE && type == RES_CONTAINER &&
-		    space_labels_parse(labels, sp->sq.sq_owner, r->r_id,
-		    ROLE_SPACE, &m) == NULL)
-			r->r_meta = m;
-	}
-	json_decref(o);
-	return 0;
 }

@@ -29,100 +29,6 @@
 #include "log.h"
 #include "tools_volume.h"
 
-#define TV_VOLUMES_MAX		64
-
-static int
-vol_cmp(const void *a, const void *b)
-{
-	const struct tools_volume_info	*x = a, *y = b;
-
-	return strcmp(x->tv_name, y->tv_name);
-}
-
-static void
-take_volumes(struct tv *tv, const struct docker_parser *p)
-{
-	json_t		*o, *e, *labels;
-	const char	*name, *s;
-	struct tools_volume_info *v;
-	char		 key[TOOLS_LABEL_KEY_LEN + 1];
-	size_t		 i;
-
-	if ((o = json_loadb((const char *)p->dp_body, p->dp_body_len,
-	    JSON_REJECT_DUPLICATES, NULL)) == NULL)
-		return;
-	json_array_foreach(json_object_get(o, "Volumes"), i, e) {
-		name = json_string_value(json_object_get(e, "Name"));
-		labels = json_object_get(e, "Labels");
-		if (!docker_plain_ref(name) ||
-		    strlen(name) >= TOOLS_MSG_VOLUME_MAX ||
-		    tv->nvols >= TV_VOLUMES_MAX ||
-		    tools_labels_check(labels, tv->req.te_owner,
-		    TOOLS_ROLE_VOLUME, NULL, key) != NULL)
-			continue;
-		if ((v = reallocarray(tv->vols, tv->nvols + 1,
-		    sizeof(*v))) == NULL)
-			fatal("%s", __func__);
-		tv->vols = v;
-		v = &tv->vols[tv->nvols++];
-		memset(v, 0, sizeof(*v));
-		strlcpy(v->tv_name, name, sizeof(v->tv_name));
-		strlcpy(v->tv_key, key, sizeof(v->tv_key));
-		s = json_string_value(json_object_get(labels,
-		    LABEL_TOOLS_DESC));
-		if (s != NULL && strlen(s) < sizeof(v->tv_description))
-			strlcpy(v->tv_description, s,
-			    sizeof(v->tv_description));
-		s = json_string_value(json_object_get(labels, LABEL_CREATED));
-		if (s != NULL && space_created_valid(s))
-			strlcpy(v->tv_created, s, sizeof(v->tv_created));
-		v->tv_state = TOOLS_STATE_UNKNOWN;
-	}
-	json_decref(o);
-	if (tv->nvols > 0)
-		qsort(tv->vols, tv->nvols, sizeof(*tv->vols), vol_cmp);
-}
-
-/* Spaces (label spaced.space.id) that mount a volume at the tools dir. */
-static void
-take_mounts(struct tv *tv, const struct docker_parser *p)
-{
-	json_t		*o, *e, *m, *labels;
-	const char	*id, *name, *dst;
-	struct tools_volume_info *vi;
-	size_t		 i, j, k;
-
-	if ((o = json_loadb((const char *)p->dp_body, p->dp_body_len,
-	    JSON_REJECT_DUPLICATES, NULL)) == NULL)
-		return;
-	json_array_foreach(o, i, e) {
-		labels = json_object_get(e, "Labels");
-		if (space_labels_check(labels, tv->req.te_owner, NULL,
-		    ROLE_SPACE) != NULL)
-			continue;
-		id = json_string_value(json_object_get(labels, LABEL_ID));
-		json_array_foreach(json_object_get(e, "Mounts"), j, m) {
-			name = json_string_value(json_object_get(m, "Name"));
-			dst = json_string_value(json_object_get(m,
-			    "Destination"));
-			if (name == NULL || dst == NULL ||
-			    strcmp(dst, TOOLS_DIR) != 0)
-				continue;
-			for (k = 0; k < tv->nvols; k++) {
-				vi = &tv->vols[k];
-				if (strcmp(vi->tv_name, name) != 0)
-					continue;
-				if (vi->tv_nmounts < TOOLS_MOUNTS_MAX)
-					strlcpy(vi->tv_mounts[vi->tv_nmounts++],
-					    id, sizeof(vi->tv_mounts[0]));
-				else
-					vi->tv_more = 1;
-			}
-		}
-	}
-	json_decref(o);
-}
-
 /* The next volume to read (its one-shot), or the answer. */
 static enum docker_next
 list_next(struct docker_req *rq, struct tv *tv)
@@ -173,7 +79,7 @@ vols_take(struct docker_req *rq, struct tv *tv,
 {
 	if (p->dp_status != 200)
 		return listing_failed(rq, tv);
-	take_volumes(tv, p);
+	tools_take_volumes(tv, p);
 	return TV_ADVANCE;
 }
 
@@ -197,7 +103,7 @@ ctrs_take(struct docker_req *rq, struct tv *tv,
 {
 	if (p->dp_status != 200)
 		return listing_failed(rq, tv);
-	take_mounts(tv, p);
+	tools_take_mounts(tv, p);
 	tv->ivol = 0;
 	return list_next(rq, tv);
 }

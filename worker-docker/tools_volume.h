@@ -199,6 +199,14 @@ void	 tools_file(uint32_t peerid, const struct tools_file_msg *, int fd);
 enum docker_next tv_fail(struct docker_req *, struct tv *, const char *,
 	    const char *, int, struct docker_call *);
 
+/*
+ * tools_listing.c: list's volumes of this owner (sorted, at most
+ * TV_VOLUMES_MAX) and the spaces that mount each.
+ */
+#define TV_VOLUMES_MAX		64
+void	 tools_take_volumes(struct tv *, const struct docker_parser *);
+void	 tools_take_mounts(struct tv *, const struct docker_parser *);
+
 /* tools_corridor.c: the filler's gatekeeper, before and after it. */
 enum docker_next tv_corridor(struct tv *);
 enum docker_next tv_corridor_down(struct tv *);

@@ -11,6 +11,7 @@ BINS		+= $(B)/libexec/spaced/spaced-journal
 UNIT_LINK_spaced-journal := $(B)/gatekeeper/spaced-journal/journal_parse.o \
 		   $(B)/gatekeeper/spaced-journal/chain.o \
 		   $(B)/gatekeeper/spaced-journal/store.o \
+		   $(B)/gatekeeper/spaced-journal/tip_parse.o \
 		   $(B)/gatekeeper/spaced-journal/verify.o \
 		   $(B)/gatekeeper/spaced-journal/server_parse.o \
 		   $(B)/gatekeeper/spaced-journal/restart_parse.o \

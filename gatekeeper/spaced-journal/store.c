@@ -231,49 +231,31 @@ others_size(const char *base)
 
 /* --- the tip ----------------------------------------------------------- */
 
-/*
- * "seq mac\n", and since restarts are kept "seq mac rat restarts\n" (rat
- * "-" before the first): the tip also holds the restarts' cursor, as
- * the last line holds the gatekeeper's.
- */
+/* The tip's file, read whole under its cap and parsed by tip_parse.c. */
 int
 store_tip_read(const char *base, struct store_tip *tp)
 {
-	char		 path[STORE_NAME_MAX + 16], buf[160], *f[5], *p;
-	const char	*errstr;
+	char		 path[STORE_NAME_MAX + 16], buf[STORE_TIP_MAX + 1];
 	ssize_t		 n;
-	int		 fd, nf = 0;
+	int		 fd;
 
 	memset(tp, 0, sizeof(*tp));
 	snprintf(path, sizeof(path), ".%s.tip", base);
 	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) == -1)
 		return errno == ENOENT ? 0 : -1;
-	n = read(fd, buf, sizeof(buf) - 1);
+	/* One byte past the cap: a longer file is no tip of ours. */
+	n = read(fd, buf, sizeof(buf));
 	close(fd);
-	if (n <= 0 || buf[n - 1] != '\n')
+	if (n <= 0 || (size_t)n > STORE_TIP_MAX)
 		return -1;
-	buf[n - 1] = '\0';
-	for (p = buf; nf < 5 && (f[nf] = strsep(&p, " ")) != NULL; nf++)
-		;
-	if ((nf != 2 && nf != 4) || p != NULL)
-		return -1;
-	tp->stp_seq = strtoull(f[0], NULL, 10);
-	if (chain_unhex(f[1], strlen(f[1]), tp->stp_mac) == -1)
-		return -1;
-	if (nf == 2)
-		return 1;
-	if (strcmp(f[2], "-") != 0 && strlcpy(tp->stp_rat, f[2],
-	    sizeof(tp->stp_rat)) >= sizeof(tp->stp_rat))
-		return -1;
-	tp->stp_restarts = strtonum(f[3], 0, LLONG_MAX, &errstr);
-	return errstr == NULL ? 1 : -1;
+	return store_tip_parse(buf, n, tp);
 }
 
 static int
 tip_write(const struct store *st)
 {
 	char	 path[STORE_NAME_MAX + 16], tmp[STORE_NAME_MAX + 20];
-	char	 buf[160], hex[2 * CHAIN_MAC_LEN + 1];
+	char	 buf[STORE_TIP_MAX], hex[2 * CHAIN_MAC_LEN + 1];
 	int	 fd, n;
 
 	snprintf(path, sizeof(path), ".%s.tip", st->st_base);
@@ -457,8 +439,13 @@ store_open(struct store *st, const char *base, const uint8_t *key,
 		return -1;
 	}
 	/* Records removed from the end: keep nothing that would hide it. */
-	if ((trv = store_tip_read(base, &tp)) == -1 ||
-	    (trv == 1 && (rv == 0 || tp.stp_seq >= st->st_next))) {
+	if ((trv = store_tip_read(base, &tp)) == -1) {
+		st->st_broken = "its tip is unreadable (run spacectl journal "
+		    "--verify)";
+		log_warnx("store: %s: %s", base, st->st_broken);
+		return -1;
+	}
+	if (trv == 1 && (rv == 0 || tp.stp_seq >= st->st_next)) {
 		st->st_broken = "records are missing at its end (run "
 		    "spacectl journal --verify)";
 		log_warnx("store: %s: %s", base, st->st_broken);

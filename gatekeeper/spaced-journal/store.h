@@ -106,6 +106,11 @@ struct store_tip {
 	uint64_t	 stp_restarts;			/* st_restarts */
 };
 int	 store_tip_read(const char *base, struct store_tip *);
+/* tip_parse.c: the tip's text (at most STORE_TIP_MAX bytes), checked. */
+#define STORE_TIP_MAX		160
+#define STORE_NUMBER_MAX	20	/* digits of a uint64_t */
+int	 store_tip_parse(const char *, size_t, struct store_tip *);
+int	 store_number(const char *, size_t, uint64_t *);
 
 /* verify.c: the whole chain, the tip and the head. */
 void	 store_verify(const char *base, const uint8_t *key,

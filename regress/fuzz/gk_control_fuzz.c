@@ -29,45 +29,33 @@
  * what the window may use (a routable id, a host, a port 1..65535, a
  * path "" or "/...", a header that frames nothing), at most 256 of them;
  * and a slow client gets the answers and the state a fast one gets.
- * fuzz-link: gatekeeper/spaced-gatekeeper/control.c gatekeeper/spaced-gatekeeper/gk_env.c gatekeeper/spaced-gatekeeper/gk_util.c gatekeeper/spaced-gatekeeper/gk_http.c gatekeeper/spaced-gatekeeper/gk_rules.c gatekeeper/spaced-gatekeeper/journal.c gatekeeper/spaced-gatekeeper/corridor.c gatekeeper/spaced-gatekeeper/window.c gatekeeper/spaced-gatekeeper/tunnel.c gatekeeper/spaced-gatekeeper/tls.c common/lib/log.c -levent_openssl
+ * fuzz-link: regress/fuzz/fuzz_gk.c gatekeeper/spaced-gatekeeper/control.c gatekeeper/spaced-gatekeeper/gk_env.c gatekeeper/spaced-gatekeeper/gk_util.c gatekeeper/spaced-gatekeeper/gk_http.c gatekeeper/spaced-gatekeeper/gk_rules.c gatekeeper/spaced-gatekeeper/journal.c gatekeeper/spaced-gatekeeper/corridor.c gatekeeper/spaced-gatekeeper/window.c gatekeeper/spaced-gatekeeper/tunnel.c gatekeeper/spaced-gatekeeper/tls.c common/lib/log.c -levent_openssl
  */
 
-#include <sys/types.h>
-#include <sys/socket.h>
-
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
-
-#include <event2/event.h>
 
 #include "gatekeeper/spaced-gatekeeper/gatekeeper.h"
+#include "regress/fuzz/fuzz_gk.h"
 
-#define REPLY_MAX	(1024 * 1024)
+/* What the client read back (fuzz_gk.c keeps it). */
+#define reply		fuzz_gk_reply
+#define replylen	fuzz_gk_replylen
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 static char	*canned;	/* every fixed text an answer is made of */
-static char	 reply[REPLY_MAX];
-static size_t	 replylen;
 
 static void
 setup(void)
 {
 	char	*dump;
 
-	TAILQ_INIT(&gk->gk_grants);
-	TAILQ_INIT(&gk->gk_drains);
-	TAILQ_INIT(&gk->gk_orphans);
-	TAILQ_INIT(&gk->gk_closing);
-	gk->gk_mode = GK_MODE_ALLOWLIST;
+	fuzz_gk_init();
 	gk->gk_caps[GK_CONTROL] = GK_CONTROL_CAP_DEFAULT;
-	if ((gk->gk_base = event_base_new()) == NULL)
-		abort();
 	/* A secret equal to a piece of these is no leak. */
 	dump = journal_dump();
 	if (asprintf(&canned, "HTTP/1.1 200 OK\ncontent-type: application/"
@@ -79,16 +67,6 @@ setup(void)
 	    dump != NULL ? dump : "") == -1)
 		abort();
 	free(dump);
-}
-
-static void
-drain(int fd)
-{
-	ssize_t	 n;
-
-	while (replylen < sizeof(reply) &&
-	    (n = read(fd, reply + replylen, sizeof(reply) - replylen)) > 0)
-		replylen += n;
 }
 
 /* Each answer starts with a status line the channel gives. */
@@ -233,33 +211,15 @@ state_text(void)
 static void
 run(const uint8_t *data, size_t size, size_t piece)
 {
-	size_t		 off = 0, want;
-	ssize_t		 n;
-	int		 sv[2], ended = 0;
+	struct fuzz_gk_client	 c;
 
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == -1 ||
-	    fcntl(sv[0], F_SETFL, O_NONBLOCK) == -1 ||
-	    fcntl(sv[1], F_SETFL, O_NONBLOCK) == -1)
-		abort();
-	replylen = 0;
-	control_accept(NULL, sv[1], NULL, 0, NULL);
+	control_accept(NULL, fuzz_gk_connect(&c, data, size, piece), NULL, 0,
+	    NULL);
 	if (gk->gk_conns[GK_CONTROL] != 1)
 		abort();
-	/* The client writes what it has, then ends its side. */
-	while (gk->gk_conns[GK_CONTROL] > 0) {
-		want = piece == 0 || size - off < piece ? size - off : piece;
-		if (want > 0 && (n = send(sv[0], data + off, want,
-		    MSG_NOSIGNAL)) > 0)
-			off += n;
-		if (off == size && !ended) {
-			shutdown(sv[0], SHUT_WR);
-			ended = 1;
-		}
-		event_base_loop(gk->gk_base, EVLOOP_ONCE);
-		drain(sv[0]);
-	}
-	drain(sv[0]);
-	close(sv[0]);
+	while (gk->gk_conns[GK_CONTROL] > 0)
+		fuzz_gk_turn(&c);
+	fuzz_gk_close(&c);
 	check_answers();
 	check_state();
 }

@@ -29,11 +29,8 @@
  * every answer is HTTP/1.1 with a status of three digits; the grant's
  * secret never reaches the space; no connection out is counted; and a
  * slow client gets the answers a fast one gets.
- * fuzz-link: gatekeeper/spaced-gatekeeper/control.c gatekeeper/spaced-gatekeeper/gk_env.c gatekeeper/spaced-gatekeeper/gk_util.c gatekeeper/spaced-gatekeeper/gk_http.c gatekeeper/spaced-gatekeeper/gk_rules.c gatekeeper/spaced-gatekeeper/journal.c gatekeeper/spaced-gatekeeper/corridor.c gatekeeper/spaced-gatekeeper/window.c gatekeeper/spaced-gatekeeper/tunnel.c gatekeeper/spaced-gatekeeper/tls.c common/lib/log.c -levent_openssl
+ * fuzz-link: regress/fuzz/fuzz_gk.c gatekeeper/spaced-gatekeeper/control.c gatekeeper/spaced-gatekeeper/gk_env.c gatekeeper/spaced-gatekeeper/gk_util.c gatekeeper/spaced-gatekeeper/gk_http.c gatekeeper/spaced-gatekeeper/gk_rules.c gatekeeper/spaced-gatekeeper/journal.c gatekeeper/spaced-gatekeeper/corridor.c gatekeeper/spaced-gatekeeper/window.c gatekeeper/spaced-gatekeeper/tunnel.c gatekeeper/spaced-gatekeeper/tls.c common/lib/log.c -levent_openssl
  */
-
-#include <sys/types.h>
-#include <sys/socket.h>
 
 #include <fcntl.h>
 #include <stdint.h>
@@ -46,24 +43,15 @@
 #include <event2/dns.h>
 
 #include "gatekeeper/spaced-gatekeeper/gatekeeper.h"
+#include "regress/fuzz/fuzz_gk.h"
 
-#define REPLY_MAX	(1024 * 1024)
+/* What the client read back (fuzz_gk.c keeps it). */
+#define reply		fuzz_gk_reply
+#define replylen	fuzz_gk_replylen
+
 #define SECRET		"Bearer sk-fuzz-3f9a1c77e2b04d5e"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
-
-static char	 reply[REPLY_MAX];
-static size_t	 replylen;
-
-static void
-drain(int fd)
-{
-	ssize_t	 n;
-
-	while (replylen < sizeof(reply) &&
-	    (n = read(fd, reply + replylen, sizeof(reply) - replylen)) > 0)
-		replylen += n;
-}
 
 /* Until every connection of every door is let go, refused ones too. */
 static int
@@ -79,38 +67,23 @@ busy(void)
 static void
 run(enum gk_listener l, const uint8_t *data, size_t size, size_t piece)
 {
-	size_t		 off = 0, want;
-	ssize_t		 n;
-	int		 sv[2], ended = 0;
+	struct fuzz_gk_client	 c;
+	int			 fd;
 
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == -1 ||
-	    fcntl(sv[0], F_SETFL, O_NONBLOCK) == -1 ||
-	    fcntl(sv[1], F_SETFL, O_NONBLOCK) == -1)
-		abort();
-	replylen = 0;
+	fd = fuzz_gk_connect(&c, data, size, piece);
 	if (l == GK_CORRIDOR)
-		corridor_accept(NULL, sv[1], NULL, 0, NULL);
+		corridor_accept(NULL, fd, NULL, 0, NULL);
 	else if (l == GK_WINDOW)
-		window_accept(NULL, sv[1], NULL, 0, NULL);
+		window_accept(NULL, fd, NULL, 0, NULL);
 	else
-		control_accept(NULL, sv[1], NULL, 0, NULL);
+		control_accept(NULL, fd, NULL, 0, NULL);
 	while (busy()) {
-		want = piece == 0 || size - off < piece ? size - off : piece;
-		if (want > 0 && (n = send(sv[0], data + off, want,
-		    MSG_NOSIGNAL)) > 0)
-			off += n;
-		if (off == size && !ended) {
-			shutdown(sv[0], SHUT_WR);
-			ended = 1;
-		}
-		event_base_loop(gk->gk_base, EVLOOP_ONCE);
-		drain(sv[0]);
+		fuzz_gk_turn(&c);
 		/* Nothing may go out: the one upstream is refused. */
 		if (gk->gk_window_out > 0 || gk->gk_tunnels > 0)
 			abort();
 	}
-	drain(sv[0]);
-	close(sv[0]);
+	fuzz_gk_close(&c);
 }
 
 static void
@@ -122,11 +95,7 @@ setup(void)
 	    "\"header\":\"authorization\",\"secret\":\"" SECRET "\"}";
 	int	 fd;
 
-	TAILQ_INIT(&gk->gk_grants);
-	TAILQ_INIT(&gk->gk_drains);
-	TAILQ_INIT(&gk->gk_orphans);
-	TAILQ_INIT(&gk->gk_closing);
-	gk->gk_mode = GK_MODE_ALLOWLIST;
+	fuzz_gk_init();
 	gk->gk_caps[GK_CORRIDOR] = GK_CORRIDOR_CAP_DEFAULT;
 	gk->gk_caps[GK_WINDOW] = GK_WINDOW_CAP_DEFAULT;
 	gk->gk_caps[GK_CONTROL] = GK_CONTROL_CAP_DEFAULT;
@@ -139,8 +108,7 @@ setup(void)
 	    dup2(fd, STDOUT_FILENO) == -1)
 		abort();
 	close(fd);
-	if ((gk->gk_base = event_base_new()) == NULL ||
-	    (gk->gk_dns = evdns_base_new(gk->gk_base, 0)) == NULL)
+	if ((gk->gk_dns = evdns_base_new(gk->gk_base, 0)) == NULL)
 		abort();
 	run(GK_CONTROL, (const uint8_t *)grant, sizeof(grant) - 1, 0);
 	if (TAILQ_EMPTY(&gk->gk_grants) || strstr(reply, " 200 ") == NULL)

@@ -19,6 +19,7 @@ mutant() {
 C=gatekeeper/spaced-journal/chain.c
 S=gatekeeper/spaced-journal/store.c
 V=gatekeeper/spaced-journal/verify.c
+T=gatekeeper/spaced-journal/tip_parse.c
 
 mutant "$MUTANT_CONTROL" GNUmakefile ""
 
@@ -45,7 +46,7 @@ mutant "verify does not hold the head against the dropped record" $V \
     "if (w->w_started && w->w_first != (w->w_dropped ? w->w_kept : 0)) => if (0)"
 mutant_expect "the_last_record_removed_is_named_by_the_tip"
 mutant "records missing at the end are written over" $S \
-    "(trv == 1 && (rv == 0 || tp.stp_seq >= st->st_next))) { => 0) {"
+    "if (trv == 1 && (rv == 0 || tp.stp_seq >= st->st_next)) { => if (0) {"
 mutant_expect "a_cut_last_line_is_removed_and_the_chain_goes_on|killed_mid_write"
 mutant "a line cut by a crash is kept" $S \
     "if (n > 0 && buf[n - 1] != '\\\\n') { => if (0) {"
@@ -59,4 +60,19 @@ mutant "verify does not hold the tip's restart count" $V \
 mutant_expect "a_batch_full_at_the_restart_still_counts_it_in_the_tip"
 mutant "a batch commit writes the tip before the restart is counted" $S \
     "if (store_add_one(st, je, st->st_cursor => if (store_add(st, je, st->st_cursor"
+mutant_expect "a_number_tip_write_never_writes_makes_it_unreadable"
+mutant "the tip's numbers read as strtoull did (to the first non-digit)" $T \
+    "if (s[i] < '0' || s[i] > '9')\n\t\t\treturn -1; => if (s[i] < '0' || s[i] > '9')\n\t\t\tbreak;"
+mutant_expect "a_number_tip_write_never_writes_makes_it_unreadable"
+mutant "a tip's number past 2^64-1 wraps" $T \
+    "if (n > (UINT64_MAX - (uint64_t)(s[i] - '0')) / 10)\n\t\t\treturn -1; => "
+mutant_expect "a_number_tip_write_never_writes_makes_it_unreadable"
+mutant "a tip's number may have leading zeros" $T \
+    "len > STORE_NUMBER_MAX || (s[0] == '0' && len > 1)) => len > STORE_NUMBER_MAX)"
+mutant_expect "a_number_tip_write_never_writes_makes_it_unreadable"
+mutant "a tip's number may be empty" $T \
+    "if (len == 0 || len > STORE_NUMBER_MAX => if (len > STORE_NUMBER_MAX"
+mutant_expect "a_torn_tip_is_named_not_taken_as_record_0"
+mutant "open takes an unreadable tip as none" $S \
+    "if ((trv = store_tip_read(base, &tp)) == -1) { => if ((trv = store_tip_read(base, &tp)) == -1 && 0) {"
 mutants_end

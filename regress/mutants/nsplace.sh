@@ -73,8 +73,8 @@ mutant "the token's read says the space does not run for no space of the caller'
     'ERR_SPACE_NOT_FOUND) == 0 ? "" : "the token " => ERR_SPACE_NOT_FOUND) == 2 ? "" : "the token "'
 mutant_expect "prompt before a grant"
 mutant "a refused turn says nothing of the grant to give" \
-    supervisor/spacectl/spacectl_prompt.c agent.sh \
-    'if (status != 401 && status != 403) => if (1)'
+    supervisor/spacectl/spacectl_answer.c agent.sh \
+    'if (w->status != 401 && w->status != 403) => if (1)'
 mutant_expect "^prompt: exits 0 .*after the refused one"
 mutant "the gatekeeper's drain sends no FIN after a refusal (the grant to give)" \
     gatekeeper/spaced-gatekeeper/gk_util.c agent.sh \

@@ -86,7 +86,7 @@ mutant "code-in and history do not look the space up first" \
     'if (place_lookup_done(r, from, imsg) == 0)\n\t\t\tcodein_looked(r); => codein_looked(r);'
 
 mutant_expect "^a raw code-in without DIR"
-mutant "code-in takes a request without DIR" supervisor/spaced/codein.c \
-    '(!cs->history || => (0 ||'
+mutant "code-in takes a request without DIR" supervisor/spaced/ctl_check.c \
+    "((history && ci->ci_dir[0] == '\\\\0') || => ((ci->ci_dir[0] == '\\\\0') ||"
 
 mutants_end

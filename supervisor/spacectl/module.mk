@@ -7,5 +7,7 @@ $(B)/bin/spacectl: $(SPACECTL_OBJS) $(B)/libcommon.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 BINS		+= $(B)/bin/spacectl
-# The turn's reading, pure but for its callbacks (regress/unit/spacectl).
-UNIT_LINK_spacectl := $(B)/supervisor/spacectl/spacectl_turn.o
+# The turn's reading, pure but for its callbacks, and prompt's other
+# answers (regress/unit/spacectl).
+UNIT_LINK_spacectl := $(B)/supervisor/spacectl/spacectl_turn.o \
+		      $(B)/supervisor/spacectl/spacectl_answer.o

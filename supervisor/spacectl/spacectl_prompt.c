@@ -140,87 +140,31 @@ say_text(struct turn *tt, const char *s, size_t len)
 	t->mid_line = len > 0 && s[len - 1] != '\n';
 }
 
-/*
- * What to do after the model (401) or the window (403) refused a turn;
- * NULL: nothing.  A 403 the window gave itself (its x-gatekeeper-reason
- * header, as OpenCode kept it) names the grant from the model's URL
- * (http://gatekeeper:8080/model/GRANT/...) and stands for the server's
- * words (*own); other advice follows them.  Advice only: the answer
- * comes from the space.
- */
-static const char *
-grant_advice(struct prompt *t, int status, json_t *data, char *buf,
-    size_t len, int *own)
-{
-	const char	*url, *g, *prefix = "http://gatekeeper:8080/model/";
-	size_t		 n = 0;
-
-	*own = 0;
-	if (status != 401 && status != 403)
-		return NULL;
-	if (status == 401 || jstr(json_object_get(data, "responseHeaders"),
-	    "x-gatekeeper-reason") == NULL) {
-		snprintf(buf, len, "%s: spacectl grant %s GRANT_ID UPSTREAM "
-		    "HEADER < key", status == 403 ? "the window holds no grant "
-		    "for the model's address" : "the model refused the grant's "
-		    "key; give the right one", t->id);
-		return buf;
-	}
-	url = jstr(json_object_get(data, "metadata"), "url");
-	if (url != NULL && strncmp(url, prefix, strlen(prefix)) == 0) {
-		g = url + strlen(prefix);
-		n = strspn(g, "abcdefghijklmnopqrstuvwxyz"
-		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
-	}
-	if (n == 0 || n > 64) {
-		g = "GRANT";
-		n = 5;
-	}
-	snprintf(buf, len, "the space's window has no grant '%.*s' for its "
-	    "model (give one: spacectl grant %s %.*s UPSTREAM HEADER "
-	    "< secret)", (int)n, g, t->id, (int)n, g);
-	*own = 1;
-	return buf;
-}
-
 /* The turn failed: why, by the status the model (or the window) gave. */
 static __dead void
 turn_failed(struct prompt *t, json_t *error)
 {
-	json_t		*data = json_object_get(error, "data");
-	const char	*msg = jstr(data, "message"), *code, *advice;
-	int		 status = (int)json_integer_value(json_object_get(data,
-			    "statusCode")), own;
-	char		 why[512], hint[384];
+	struct turn_why	 w;
+	char		 why[512];
 
-	if (status == 401)
-		code = "model_refused";
-	else if (status == 403)
-		code = "window_refused";	/* no grant for the model */
-	else if (status != 0)
-		code = "model_failed";
-	else
-		code = "turn_failed";
-	advice = grant_advice(t, status, data, hint, sizeof(hint), &own);
-	if (own)
-		msg = advice;
+	turn_why(error, t->id, &w);
 	if (env->sc_json) {
 		emit(json_pack("{s:s, s:s, s:i, s:s, s:s}", "event", "error",
-		    "error", code, "status", status, "message",
-		    msg != NULL ? msg : "", "session", t->sid));
+		    "error", w.code, "status", w.status, "message",
+		    w.message != NULL ? w.message : "", "session", t->sid));
 		exit(1);
 	}
 	if (t->mid_line)
 		fputc('\n', stdout);
-	snprintf(why, sizeof(why), "%s%s%d: %s", jstr(error, "name") ?
-	    jstr(error, "name") : "error", status != 0 ? ", status " : "",
-	    status, msg != NULL ? msg : "");
-	fprintf(stderr, "spacectl: %s: ", code);
+	snprintf(why, sizeof(why), "%s%s%d: %s", w.name != NULL ? w.name :
+	    "error", w.status != 0 ? ", status " : "", w.status,
+	    w.message != NULL ? w.message : "");
+	fprintf(stderr, "spacectl: %s: ", w.code);
 	out_outside(stderr, why, strlen(why), 0);
 	fputc('\n', stderr);
 	/* What to do, after the server's words, unless the window's said it. */
-	if (advice != NULL && !own)
-		fprintf(stderr, "spacectl: %s\n", advice);
+	if (w.advice[0] != '\0' && !w.own)
+		fprintf(stderr, "spacectl: %s\n", w.advice);
 	exit(1);
 }
 
@@ -295,15 +239,11 @@ static void
 session_new(struct prompt *t)
 {
 	json_t		*o;
-	const char	*sid;
 
 	o = server_json(t->id, "POST", "/session",
 	    "{\"title\":\"spacectl prompt\"}", 200);
-	if ((sid = jstr(o, "id")) == NULL || strlen(sid) >= sizeof(t->sid) ||
-	    strspn(sid, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	    "0123456789_-") != strlen(sid))
+	if (prompt_sid_take(o, t->sid, sizeof(t->sid)) == -1)
 		request_failed(ERR_SERVER_UNREADABLE, "no session id");
-	strlcpy(t->sid, sid, sizeof(t->sid));
 	json_decref(o);
 }
 

@@ -61,4 +61,23 @@ void		 turn_free(struct turn *);
 /* One listing of the session's messages (bytes, at most the cap). */
 enum turn_state	 turn_take(struct turn *, const char *, size_t);
 
+/*
+ * spacectl_answer.c: prompt's other answers.  A new session's id (its
+ * "id": 1 to len - 1 of [A-Za-z0-9_-]) into sid: 0, or -1.
+ */
+int		 prompt_sid_take(const json_t *, char *sid, size_t len);
+
+/* A failed turn's error, read: what spacectl says of it. */
+#define TURN_GRANT_MAX	64	/* a grant's name, from the model's URL */
+struct turn_why {
+	const char	*code;		/* model_refused, window_refused, ... */
+	int		 status;	/* the model's, 100..999, or 0 */
+	const char	*name;		/* the error's name, or NULL */
+	const char	*message;	/* its words, the advice's when own */
+	char		 advice[384];	/* what to do, or "" */
+	int		 own;		/* the window's: advice stands alone */
+};
+void		 turn_why(const json_t *error, const char *space,
+		    struct turn_why *);
+
 #endif /* SPACED_SPACECTL_TURN_H */

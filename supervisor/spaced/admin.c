@@ -27,11 +27,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "ctl_check.h"
 #include "errors.h"
 #include "log.h"
 #include "spaced.h"
 
-#define STREAM_TEST_MAX		(64ULL << 30)	/* 64 GiB */
 
 static int
 valid_string(const char *s, size_t len)
@@ -416,10 +416,8 @@ stream_test_start(struct request *r, struct imsg *imsg)
 	struct stream_test_msg	 tm;
 	struct stream_route	*s;
 
-	if (imsg_get_data(imsg, ct, sizeof(*ct)) == -1)
-		return ERR_BAD_REQUEST;
-	if (ct->ct_bytes > STREAM_TEST_MAX || ct->ct_reserved != 0 ||
-	    (ct->ct_sink != CTL_SINK_JOURNAL && ct->ct_sink != CTL_SINK_CLIENT))
+	if (imsg_get_data(imsg, ct, sizeof(*ct)) == -1 ||
+	    !ctl_stream_test_valid(ct))
 		return ERR_BAD_REQUEST;
 	if (ct->ct_sink == CTL_SINK_JOURNAL)
 		dst = EP_WORKER(PROC_JOURNAL);

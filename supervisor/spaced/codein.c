@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctl_check.h"
 #include "ctl_proto.h"
 #include "errors.h"
 #include "git_parse.h"
@@ -160,19 +161,9 @@ codein_start(struct request *r, struct imsg *imsg)
 	struct codein_state	*cs = r->r_state;
 	struct ctl_codein	 ci;
 
-	if (imsg_get_data(imsg, &ci, sizeof(ci)) == -1 ||
-	    memchr(ci.ci_id, '\0', sizeof(ci.ci_id)) == NULL ||
-	    !space_id_valid(ci.ci_id) || ci.ci_pad[0] != 0 ||
-	    ci.ci_pad[1] != 0 || ci.ci_pad[2] != 0 ||
-	    (ci.ci_flags & ~CODEIN_CLEAN) != 0 ||
-	    ci.ci_timeout_s > CODEIN_TIMEOUT_MAX)
-		return ERR_BAD_REQUEST;
 	cs->history = r->r_op->op_type == IMSG_CTL_HISTORY;
-	if (cs->history && ci.ci_flags != 0)
-		return ERR_BAD_REQUEST;
-	/* A history alone may leave DIR out (the origin's). */
-	if ((!cs->history || ci.ci_dir[0] != '\0') &&
-	    !git_dir_valid(ci.ci_dir, sizeof(ci.ci_dir)))
+	if (imsg_get_data(imsg, &ci, sizeof(ci)) == -1 ||
+	    !ctl_codein_valid(&ci, cs->history))
 		return ERR_BAD_REQUEST;
 	strlcpy(cs->id, ci.ci_id, sizeof(cs->id));
 	strlcpy(cs->dir, ci.ci_dir, sizeof(cs->dir));

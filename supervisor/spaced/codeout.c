@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctl_check.h"
 #include "ctl_proto.h"
 #include "errors.h"
 #include "git_parse.h"
@@ -133,13 +134,7 @@ review_start(struct request *r, struct imsg *imsg)
 	struct ctl_review	 rv;
 
 	if (imsg_get_data(imsg, &rv, sizeof(rv)) == -1 ||
-	    memchr(rv.rv_id, '\0', sizeof(rv.rv_id)) == NULL ||
-	    !space_id_valid(rv.rv_id) || rv.rv_pad[0] != 0 ||
-	    rv.rv_pad[1] != 0 || rv.rv_pad[2] != 0 ||
-	    (rv.rv_flags & ~REVIEW_F_PATCH) != 0 ||
-	    memchr(rv.rv_dir, '\0', sizeof(rv.rv_dir)) == NULL ||
-	    (rv.rv_dir[0] != '\0' && !git_dir_valid(rv.rv_dir,
-	    sizeof(rv.rv_dir))))
+	    !ctl_review_valid(&rv))
 		return ERR_BAD_REQUEST;
 	strlcpy(rs->id, rv.rv_id, sizeof(rs->id));
 	rs->flags = rv.rv_flags;
@@ -152,25 +147,10 @@ apply_start(struct request *r, struct imsg *imsg)
 {
 	struct review_state	*rs = r->r_state;
 	struct ctl_apply	 ca;
-	size_t			 i;
 
 	if (imsg_get_data(imsg, &ca, sizeof(ca)) == -1 ||
-	    memchr(ca.ca_id, '\0', sizeof(ca.ca_id)) == NULL ||
-	    !space_id_valid(ca.ca_id) || ca.ca_pad[0] != 0 ||
-	    ca.ca_pad[1] != 0 || ca.ca_pad[2] != 0 ||
-	    (ca.ca_mode != APPLY_BRANCH && ca.ca_mode != APPLY_WORKTREE) ||
-	    memchr(ca.ca_branch, '\0', sizeof(ca.ca_branch)) == NULL ||
-	    (ca.ca_mode == APPLY_BRANCH && ca.ca_branch[0] == '\0') ||
-	    memchr(ca.ca_allow, '\0', sizeof(ca.ca_allow)) == NULL ||
-	    memchr(ca.ca_dir, '\0', sizeof(ca.ca_dir)) == NULL ||
-	    (ca.ca_dir[0] != '\0' && !git_dir_valid(ca.ca_dir,
-	    sizeof(ca.ca_dir))))
+	    !ctl_apply_valid(&ca))
 		return ERR_BAD_REQUEST;
-	/* Names and commas: spaced-git judges each name. */
-	for (i = 0; ca.ca_allow[i] != '\0'; i++)
-		if (!((ca.ca_allow[i] >= 'a' && ca.ca_allow[i] <= 'z') ||
-		    ca.ca_allow[i] == '_' || ca.ca_allow[i] == ','))
-			return ERR_BAD_REQUEST;
 	strlcpy(rs->id, ca.ca_id, sizeof(rs->id));
 	rs->apply = 1;
 	rs->mode = ca.ca_mode;

@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ctl_check.h"
 #include "errors.h"
 #include "log.h"
 #include "spaced.h"
@@ -181,7 +182,7 @@ events_start(struct request *r, struct imsg *imsg)
 	int			 i;
 
 	if (imsg_get_data(imsg, &ce, sizeof(ce)) == -1 ||
-	    (ce.ce_flags & ~CTL_EVENTS_FOLLOW) != 0 || ce.ce_pad != 0)
+	    !ctl_events_valid(&ce))
 		return ERR_BAD_REQUEST;
 	if (ce.ce_flags & CTL_EVENTS_FOLLOW) {
 		if ((i = follower_slot(r)) == -1)

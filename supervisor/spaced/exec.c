@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctl_check.h"
 #include "errors.h"
 #include "labels.h"
 #include "log.h"
@@ -68,38 +69,6 @@ exec_space_removed(uid_t uid, const char *id, int removed)
 	request_each(IMSG_CTL_ATTACH, exec_mark, &g);
 }
 
-/* 1 if argv is argc NUL-terminated entries filling exactly len bytes. */
-static int
-argv_valid(const char *argv, size_t len, uint32_t argc)
-{
-	size_t	 i, n = 0, start = 0;
-
-	if (argc == 0 || argc > SPACE_EXEC_ARGC_MAX || len == 0 ||
-	    len > SPACE_EXEC_ARGV_MAX || argv[len - 1] != '\0' ||
-	    argv[0] == '\0')
-		return 0;
-	for (i = 0; i < len; i++) {
-		if (argv[i] != '\0')
-			continue;
-		if (i - start > 4096)	/* one argument */
-			return 0;
-		start = i + 1;
-		n++;
-	}
-	return n == argc;
-}
-
-/* 1 when the fixed part of a request is sound (argv aside). */
-static int
-exec_req_valid(const struct ctl_exec *cx)
-{
-	return memchr(cx->cx_id, '\0', sizeof(cx->cx_id)) != NULL &&
-	    space_id_valid(cx->cx_id) && cx->cx_pad[0] == 0 &&
-	    cx->cx_pad[1] == 0 && cx->cx_pad[2] == 0 && cx->cx_stdin <= 1 &&
-	    cx->cx_tty <= 1 && cx->cx_rows <= EXEC_TTY_DIM_MAX &&
-	    cx->cx_cols <= EXEC_TTY_DIM_MAX;
-}
-
 static const char	*exec_go(struct request *, const struct ctl_exec *);
 
 const char *
@@ -108,8 +77,7 @@ exec_start(struct request *r, struct imsg *imsg)
 	static struct ctl_exec		 cx;
 
 	if (imsg_get_data(imsg, &cx, sizeof(cx)) == -1 ||
-	    !exec_req_valid(&cx) ||
-	    !argv_valid(cx.cx_argv, cx.cx_argv_len, cx.cx_argc))
+	    !ctl_exec_valid(&cx))
 		return ERR_BAD_REQUEST;
 	if (cx.cx_target != EXEC_TARGET_SPACE &&
 	    cx.cx_target != EXEC_TARGET_GATEKEEPER) {
@@ -146,8 +114,7 @@ attach_start(struct request *r, struct imsg *imsg)
 	size_t				 i, n, off = 0;
 
 	if (imsg_get_data(imsg, &cx, sizeof(cx)) == -1 ||
-	    !exec_req_valid(&cx) || cx.cx_argc != 0 || cx.cx_argv_len != 0 ||
-	    cx.cx_target != EXEC_TARGET_SPACE || cx.cx_timeout_ms != 0)
+	    !ctl_attach_valid(&cx))
 		return ERR_BAD_REQUEST;
 	if (ag == NULL || space_agent_attach(ag, line, sizeof(line)) == -1) {
 		request_refuse(r, ERR_NO_ATTACH, "the agent profile names no "

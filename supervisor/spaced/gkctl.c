@@ -26,6 +26,7 @@
 #include <jansson.h>
 #include <string.h>
 
+#include "ctl_check.h"
 #include "errors.h"
 #include "labels.h"
 #include "log.h"
@@ -33,31 +34,6 @@
 #include "spaced.h"
 
 #define GK_CLIENT	"/usr/libexec/spaced/spaced-gatekeeper"
-
-/* NUL within the field, and nothing below 0x20 nor 0x7f before it. */
-static int
-printable(const char *s, size_t size, int empty_ok)
-{
-	size_t	 i;
-
-	for (i = 0; i < size && s[i] != '\0'; i++)
-		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-			return 0;
-	return i < size && (empty_ok || i > 0);
-}
-
-/* A secret: as printable, but a tab is taken, as the gatekeeper takes it. */
-static int
-secret_printable(const char *s, size_t size)
-{
-	size_t	 i;
-
-	for (i = 0; i < size && s[i] != '\0'; i++)
-		if (((unsigned char)s[i] < 0x20 && s[i] != '\t') ||
-		    s[i] == 0x7f)
-			return 0;
-	return i < size && i > 0;
-}
 
 /* Sends body to METHOD PATH of the gatekeeper of space id. */
 static const char *
@@ -107,29 +83,19 @@ network_start(struct request *r, struct imsg *imsg)
 	static struct ctl_network	 cn;
 	const char			*d, *end, *code;
 	json_t				*body, *domains;
-	uint32_t			 n = 0;
 
 	if (imsg_get_data(imsg, &cn, sizeof(cn)) == -1 ||
-	    memchr(cn.cn_id, '\0', sizeof(cn.cn_id)) == NULL ||
-	    !space_id_valid(cn.cn_id) || cn.cn_pad[0] || cn.cn_pad[1] ||
-	    cn.cn_pad[2] || cn.cn_mode > CTL_NETWORK_OPEN ||
-	    cn.cn_len > sizeof(cn.cn_domains) ||
-	    (cn.cn_len > 0 && cn.cn_domains[cn.cn_len - 1] != '\0') ||
-	    (cn.cn_mode == CTL_NETWORK_OPEN && cn.cn_ndomains != 0))
+	    !ctl_network_valid(&cn))
 		return ERR_BAD_REQUEST;
 	if ((domains = json_array()) == NULL)
 		return ERR_INTERNAL;
+	/* A name that is not UTF-8 is no JSON string. */
 	for (d = cn.cn_domains, end = d + cn.cn_len; d < end;
-	    d += strlen(d) + 1, n++)
-		if (!printable(d, end - d, 0) ||
-		    json_array_append_new(domains, json_string(d)) == -1) {
+	    d += strlen(d) + 1)
+		if (json_array_append_new(domains, json_string(d)) == -1) {
 			json_decref(domains);
 			return ERR_BAD_REQUEST;
 		}
-	if (n != cn.cn_ndomains) {
-		json_decref(domains);
-		return ERR_BAD_REQUEST;
-	}
 	body = json_pack("{s:s, s:o}", "mode", cn.cn_mode == CTL_NETWORK_OPEN ?
 	    "open" : "allowlist", "domains", domains);
 	code = body != NULL ? gk_request(r, cn.cn_id, "/network", body) :
@@ -147,12 +113,7 @@ grant_start(struct request *r, struct imsg *imsg)
 	json_t			*body;
 
 	if (imsg_get_data(imsg, &cg, sizeof(cg)) == -1 ||
-	    memchr(cg.cg_id, '\0', sizeof(cg.cg_id)) == NULL ||
-	    !space_id_valid(cg.cg_id) ||
-	    !printable(cg.cg_grant, sizeof(cg.cg_grant), 0) ||
-	    !printable(cg.cg_upstream, sizeof(cg.cg_upstream), 0) ||
-	    !printable(cg.cg_header, sizeof(cg.cg_header), 0) ||
-	    !secret_printable(cg.cg_secret, sizeof(cg.cg_secret))) {
+	    !ctl_grant_valid(&cg)) {
 		explicit_bzero(&cg, sizeof(cg));
 		return ERR_BAD_REQUEST;
 	}

@@ -24,6 +24,7 @@
 
 #include <string.h>
 
+#include "ctl_check.h"
 #include "errors.h"
 #include "labels.h"
 #include "log.h"
@@ -64,11 +65,7 @@ journal_start(struct request *r, struct imsg *imsg)
 	struct stream_route		*s;
 
 	if (imsg_get_data(imsg, &cj, sizeof(cj)) == -1 ||
-	    !valid_string(cj.cj_id, sizeof(cj.cj_id)) ||
-	    !space_id_valid(cj.cj_id) || cj.cj_pad[0] != 0 ||
-	    cj.cj_pad[1] != 0 || cj.cj_pad[2] != 0 ||
-	    (cj.cj_flags & ~JOURNAL_VERIFY) != 0 ||
-	    cj.cj_max > JOURNAL_READ_MAX)
+	    !ctl_journal_valid(&cj))
 		return ERR_BAD_REQUEST;
 	js->jr_from = cj.cj_from;
 	js->jr_max = cj.cj_max == 0 ? JOURNAL_READ_MAX : cj.cj_max;

@@ -25,6 +25,7 @@
 
 #include <string.h>
 
+#include "ctl_check.h"
 #include "errors.h"
 #include "git_parse.h"
 #include "git_proto.h"
@@ -55,10 +56,7 @@ git_files_start(struct request *r, struct imsg *imsg)
 	size_t			 i;
 
 	if (imsg_get_data(imsg, &cg, sizeof(cg)) == -1 ||
-	    !git_dir_valid(cg.cg_dir, sizeof(cg.cg_dir)) || cg.cg_flags != 0 ||
-	    cg.cg_pad[0] != 0 || cg.cg_pad[1] != 0 || cg.cg_pad[2] != 0 ||
-	    memchr(cg.cg_id, '\0', sizeof(cg.cg_id)) == NULL ||
-	    (cg.cg_id[0] != '\0' && !space_id_valid(cg.cg_id)))
+	    !ctl_git_valid(&cg))
 		return ERR_BAD_REQUEST;
 	for (i = 0; i < sizeof(git_types) / sizeof(git_types[0]); i++)
 		if (git_types[i].ctl == r->r_op->op_type)

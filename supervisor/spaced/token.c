@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ctl_check.h"
 #include "errors.h"
 #include "labels.h"
 #include "log.h"
@@ -33,17 +34,6 @@
 #include "spaced.h"
 #include "server.h"
 
-static int
-method_ok(const char *m)
-{
-	size_t	 i;
-
-	for (i = 0; m[i] != '\0'; i++)
-		if (m[i] < 'A' || m[i] > 'Z')
-			return 0;
-	return i > 0;
-}
-
 const char *
 server_start(struct request *r, struct imsg *imsg)
 {
@@ -51,15 +41,7 @@ server_start(struct request *r, struct imsg *imsg)
 	struct ctl_server	*cv = &sv->req;
 
 	if (imsg_get_data(imsg, cv, sizeof(*cv)) == -1 ||
-	    memchr(cv->cv_id, '\0', sizeof(cv->cv_id)) == NULL ||
-	    !space_id_valid(cv->cv_id) || cv->cv_pad[0] || cv->cv_pad[1] ||
-	    cv->cv_pad[2] ||
-	    memchr(cv->cv_method, '\0', sizeof(cv->cv_method)) == NULL ||
-	    !method_ok(cv->cv_method) ||
-	    memchr(cv->cv_path, '\0', sizeof(cv->cv_path)) == NULL ||
-	    cv->cv_path[0] != '/' ||
-	    memchr(cv->cv_content_type, '\0', sizeof(cv->cv_content_type)) ==
-	    NULL || cv->cv_bodylen > sizeof(cv->cv_body))
+	    !ctl_server_valid(cv))
 		return ERR_BAD_REQUEST;
 	if (agent_none()) {
 		request_refuse(r, ERR_NO_AGENT, "spaces here run no agent "
@@ -79,8 +61,7 @@ token_start(struct request *r, struct imsg *imsg)
 	struct ctl_space	 cs;
 
 	if (imsg_get_data(imsg, &cs, sizeof(cs)) == -1 ||
-	    memchr(cs.cs_id, '\0', sizeof(cs.cs_id)) == NULL ||
-	    !space_id_valid(cs.cs_id))
+	    !ctl_token_valid(&cs))
 		return ERR_BAD_REQUEST;
 	if (agent_none()) {
 		request_refuse(r, ERR_NO_AGENT, "spaces here run no agent "

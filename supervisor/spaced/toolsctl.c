@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctl_check.h"
 #include "errors.h"
 #include "labels.h"
 #include "log.h"
@@ -61,10 +62,8 @@ tools_req_take(struct request *r, struct imsg *imsg, struct ctl_tools *ct,
     const char **code)
 {
 	*code = ERR_BAD_REQUEST;
-	if (imsg_get_data(imsg, ct, sizeof(*ct)) == -1)
-		return -1;
-	if (memchr(ct->ct_agent, '\0', sizeof(ct->ct_agent)) == NULL ||
-	    (ct->ct_agent[0] != '\0' && !agent_name_valid(ct->ct_agent)))
+	if (imsg_get_data(imsg, ct, sizeof(*ct)) == -1 ||
+	    !ctl_tools_valid(ct))
 		return -1;
 	*code = NULL;
 	return tools_no_agent(r, ct->ct_agent) ? -1 : 0;
