@@ -45,7 +45,7 @@ mutant "the space keeps the engine's network sandbox" \
     "\"NetworkDisabled\", 1, => \"NetworkDisabled\", 0,"
 mutant_expect 'create prints a 12-hex id alone|verify: empty means verified'
 mutant "the hosts file bound writable" worker-docker/docker_harden.c \
-    "\"Target\", target, \"ReadOnly\", 1, => \"Target\", target, \"ReadOnly\", 0,"
+    "\"Source\", source, \"Target\", target, \"ReadOnly\", 1, => \"Source\", source, \"Target\", target, \"ReadOnly\", 0,"
 mutant_expect 'exec: stdin passes through|exec: 4 MiB both ways at once'
 mutant "stdin shut with bytes still queued" worker-docker/docker_req.c \
     "if (rq->rq_shutdown == 1 && docker_req_stream_queued(rq) == 0) { => if (rq->rq_shutdown == 1) {"

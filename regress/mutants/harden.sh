@@ -208,7 +208,7 @@ mutant "space networks attached allowed" $V '!verify_empty(nets))\n\t\t\tverify_
 mutant_expect 'planted::each_mutation_named_alone'
 mutant "space NetworkMode unchecked" $V 'if (!verify_streq(hc, "NetworkMode", "none") || => if ('
 mutant_expect 'builder::ca_variables_with_the_bundle_only'
-mutant "builder: hosts bind writable" worker-docker/docker_harden.c '"Target", target, "ReadOnly", 1, => "Target", target, "ReadOnly", 0,'
+mutant "builder: hosts bind writable" worker-docker/docker_harden.c '"Source", source, "Target", target, "ReadOnly", 1, => "Source", source, "Target", target, "ReadOnly", 0,'
 mutant_expect 'builder::bodies_match_the_recording'
 mutant "builder: network enabled" worker-docker/docker_harden.c '"NetworkDisabled", 1, => "NetworkDisabled", 0,'
 mutant_expect 'builder::refuses_bad_parameters'
