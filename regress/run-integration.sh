@@ -14,6 +14,7 @@ set -u
 build=$(cd "$1" && pwd); shift
 export SPACED_BUILD="$build"
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib/lanes.sh"
 # jq that fails "-e" on no output (regress/tools/strict/jq says why).
 PATH=$here/tools/strict:$PATH
 export PATH
@@ -34,14 +35,7 @@ fi
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 : >"$W/results"; : >"$W/skips"
-
-# locked command...: one lane at a time (mkdir is atomic).
-locked() {
-	until mkdir "$W/lock" 2>/dev/null; do sleep 0.05; done
-	"$@"; l_rc=$?
-	rmdir "$W/lock"
-	return $l_rc
-}
+LANES_DIR=$W
 
 # judge SUITE OUT RC SECONDS: the suite's verdict, its skips and its
 # line in results ("passed failed skipped seconds verdict suite"), and
@@ -86,7 +80,7 @@ run_suite() {
 	else
 		sh "$r_t" </dev/null >"$r_out" 2>&1
 		r_rc=$?
-		locked print_suite "$r_t" "$r_out" "$r_rc" \
+		lanes_locked print_suite "$r_t" "$r_out" "$r_rc" \
 		    $(($(date +%s) - r_began))
 	fi
 	rm -f "$r_out" "$r_out.rc"
@@ -144,34 +138,18 @@ else
 	sort -s -n -k1,1 "$W/queue" | awk '!seen[$2]++ { print $2 }' \
 	    >"$W/queue.sorted"
 	mv "$W/queue.sorted" "$W/queue"
-	# take: the next unit, or nothing (a lane's end).
-	take() {
-		t_u=$(head -n 1 "$W/queue")
-		[ -n "$t_u" ] || return 1
-		sed -i 1d "$W/queue"
-		case $t_u in
-		@*) cat "$W/group.${t_u#@}" ;;
-		*) echo "$t_u" ;;
+	# lane_unit LINE: a suite, or a together group's suites in turn.
+	lane_unit() {
+		case $1 in
+		@*) for t in $(cat "$W/group.${1#@}"); do run_suite "$t"; done ;;
+		*) run_suite "$1" ;;
 		esac
-	}
-	lane() {
-		while u=$(locked take); do
-			for t in $u; do run_suite "$t"; done
-		done
 	}
 	# The workers' system users, made once: two suites making them at
 	# once would both find them missing.
 	[ "$(id -u)" -ne 0 ] || sh "$here/../tools/users.sh" >/dev/null
 	echo "== integration: $jobs lanes ($(wc -l <"$W/alone") suites alone after)"
-	pids=""
-	i=0
-	while [ $i -lt "$jobs" ]; do
-		lane &
-		pids="$pids $!"
-		i=$((i + 1))
-	done
-	trap 'kill $pids 2>/dev/null' INT TERM
-	wait
+	lanes_run "$jobs" lane_unit
 	jobs=1
 	while read -r t; do run_suite "$t"; done <"$W/alone"
 fi

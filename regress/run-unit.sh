@@ -9,6 +9,7 @@
 # pack out) then no longer holds the others back.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib/lanes.sh"
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$here/lsan.supp:print_suppressions=0}"
 jobs=${UNIT_JOBS:-1}
 W=$(mktemp -d)
@@ -46,32 +47,21 @@ unit_one() {
 	rm -rf "$d"
 }
 
+# unit_lane BINARY: a lane's run of one binary, its lines printed
+# together when it ends.
+unit_lane() {
+	u_out=$(mktemp "$W/out.XXXXXX")
+	unit_one "$1" >"$u_out" 2>&1
+	lanes_locked cat "$u_out"
+	rm -f "$u_out"
+}
+
 if [ "$jobs" -le 1 ]; then
 	for t in "$@"; do unit_one "$t"; done
 else
-	# Lanes: each takes the next binary of a queue, in the order given.
 	printf '%s\n' "$@" >"$W/queue"
-	take() {
-		until mkdir "$W/lock" 2>/dev/null; do sleep 0.05; done
-		t_next=$(head -n 1 "$W/queue")
-		sed -i 1d "$W/queue"
-		rmdir "$W/lock"
-		[ -n "$t_next" ] && echo "$t_next"
-	}
-	i=0
-	while [ $i -lt "$jobs" ]; do
-		(
-			while t=$(take); do
-				unit_one "$t" >"$W/out.$i" 2>&1
-				# One binary's lines at a time on the output.
-				until mkdir "$W/lock" 2>/dev/null; do sleep 0.05; done
-				cat "$W/out.$i"
-				rmdir "$W/lock"
-			done
-		) &
-		i=$((i + 1))
-	done
-	wait
+	LANES_DIR=$W
+	lanes_run "$jobs" unit_lane
 fi
 if [ -s "$W/skips" ]; then
 	echo "skipped:"
