@@ -66,6 +66,15 @@ INTEGRATION	+= regress/agent/turn.sh
 # (session/tty.sh, ~1 min); attach under tmux, prompt and sessions
 # against the scripted model (session/agent.sh, ~6 min: a tools fill).
 INTEGRATION	+= regress/session/tty.sh regress/session/agent.sh
+# Again as san:SUITE, against the programs built with ASan+UBSan
+# (build-san; a report ends its process, and integration/lib.sh fails a
+# suite whose spaced logged one): the place contract on both places, the
+# terminal's streams, code out's quarantine on hostile packs, and the
+# gatekeeper's two parsers of a space's traffic.
+INTEGRATION_SAN	+= regress/contract/on-native.sh regress/contract/docker.sh \
+		   regress/native/tty.sh regress/codeout/codeout.sh \
+		   regress/integration/gatekeeper-corridor.sh \
+		   regress/integration/gatekeeper-window.sh
 BENCHES		+= $(sort $(wildcard regress/bench/*.sh))
 FUZZ_TARGETS	+= $(sort $(wildcard regress/fuzz/*_fuzz.c))
 # The native place's own suites (issue 25): a missing limit accepted or

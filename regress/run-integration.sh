@@ -13,6 +13,8 @@
 set -u
 build=$(cd "$1" && pwd); shift
 export SPACED_BUILD="$build"
+# The sanitized build (make SANITIZE=1) that san:SUITE names run against.
+san_build=${INTEGRATION_SAN_BUILD:-$(dirname "$build")/build-san}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/lanes.sh"
 # jq that fails "-e" on no output (regress/tools/strict/jq says why).
@@ -66,19 +68,26 @@ judge() {
 }
 
 # run_suite SUITE: alone (one lane) its output goes out as it comes;
-# in a lane it is kept until the suite ends, then printed whole.
+# in a lane it is kept until the suite ends, then printed whole.  A
+# suite named san:SUITE runs against the sanitized build instead.
 run_suite() {
 	r_t=$1 r_out=$(mktemp "$W/out.XXXXXX")
 	r_began=$(date +%s)
+	r_build=$build r_relay=
+	case $r_t in
+	san:*) r_build=$san_build r_relay=$build/libexec/spaced/spaced-relay ;;
+	esac
 	if [ "$jobs" -le 1 ]; then
 		echo "== integration: $r_t"
 		# The suite's own status, which a pipe into tee would lose.
-		{ sh "$r_t" </dev/null 2>&1; echo $? >"$r_out.rc"; } |
-		    tee "$r_out"
+		{ SPACED_BUILD=$r_build SPACED_SPACE_RELAY=$r_relay \
+		    sh "${r_t#san:}" </dev/null 2>&1
+		    echo $? >"$r_out.rc"; } | tee "$r_out"
 		judge "$r_t" "$r_out" "$(cat "$r_out.rc")" \
 		    $(($(date +%s) - r_began))
 	else
-		sh "$r_t" </dev/null >"$r_out" 2>&1
+		SPACED_BUILD=$r_build SPACED_SPACE_RELAY=$r_relay \
+		    sh "${r_t#san:}" </dev/null >"$r_out" 2>&1
 		r_rc=$?
 		lanes_locked print_suite "$r_t" "$r_out" "$r_rc" \
 		    $(($(date +%s) - r_began))
@@ -93,10 +102,10 @@ print_suite() {
 
 # rule KIND SUITE: what regress/lanes gives SUITE under KIND: "alone",
 # the name of its "together" group, or its place among the "first"
-# lines; or nothing.
+# lines; or nothing.  A san: suite has its suite's rules.
 rule() {
 	[ -f "$lanes" ] || return 0
-	awk -v k="$1" -v t="$2" '
+	awk -v k="$1" -v t="${2#san:}" '
 	    function glob(p, s) {
 		gsub(/[.]/, "[.]", p); gsub(/[*]/, "[^/]*", p)
 		return s ~ ("^" p "$")

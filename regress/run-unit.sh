@@ -24,7 +24,7 @@ unit_one() {
 	d=$(mktemp -d)
 	# Reports go to files, one per process: a report is never lost in
 	# (or mistaken for) a test's own output.
-	ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}:log_path=$d/asan" \
+	ASAN_OPTIONS="detect_leaks=1:abort_on_error=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}:log_path=$d/asan" \
 	UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}:log_path=$d/ubsan" \
 	    "$t" --jobs 2 -Otap:"$d/tap"
 	rc=$?

@@ -108,7 +108,8 @@ list_finish(struct docker_req *rq, struct sp *sp)
 	struct space_meta	 m;
 	size_t			 i, j, k, shown = 0;
 
-	qsort(sp->res, sp->nres, sizeof(sp->res[0]), res_cmp);
+	if (sp->nres > 1)	/* no listing at all: no array to sort */
+		qsort(sp->res, sp->nres, sizeof(sp->res[0]), res_cmp);
 	for (i = 0; i < sp->nres; i = j) {
 		for (j = i; j < sp->nres &&
 		    strcmp(sp->res[j].r_id, sp->res[i].r_id) == 0; j++)

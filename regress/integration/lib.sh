@@ -37,6 +37,11 @@ make_tree() {
 	tree=$(mktemp -d /tmp/spaced-test.XXXXXX)
 	chmod 0755 "$tree"
 	cp -r "$build/sbin" "$build/bin" "$build/libexec" "$tree/"
+	# A sanitized build's relay is linked with the ASan runtime, which a
+	# space's image lacks: the runner names the normal build's (static,
+	# as installed) for the spaces of a san: suite.
+	[ -z "${SPACED_SPACE_RELAY:-}" ] ||
+	    cp "$SPACED_SPACE_RELAY" "$tree/libexec/spaced/spaced-relay"
 	chmod -R a+rX "$tree"
 }
 
@@ -97,6 +102,13 @@ stop_spaced() {
 	done
 	wait "$spaced_pid" 2>/dev/null
 	spaced_pid=
+	# A sanitized build (make SANITIZE=1): a report of any of its
+	# processes ends that process, and what spaced's workers print goes
+	# to this log; a death nobody checked must not pass unseen.
+	if nm -D "$tree/sbin/spaced" 2>/dev/null | grep -q __asan_init; then
+		lacks "sanitizers: no report in spaced's log" "$sd/log" -E \
+		    'runtime error:|ERROR: AddressSanitizer|ERROR: LeakSanitizer'
+	fi
 }
 
 # --- Plain local users and their repositories, as root

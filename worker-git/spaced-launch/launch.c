@@ -261,8 +261,15 @@ folder_stat(const struct launch_git_req *lg, struct stat *sb)
 
 /*
  * A spaced-git is its owner's process: /dev/null on fds 0-2, not our
- * stderr, which spaced reads and logs (docs/privsep.md, "Logs").
+ * stderr, which spaced reads and logs (docs/privsep.md, "Logs").  A
+ * sanitized build (make SANITIZE=1, tests only) keeps our stderr, so
+ * that a report of the runtime's, which ends the process, is seen.
  */
+#ifdef __SANITIZE_ADDRESS__
+#define CHILD_NULL_LAST	STDOUT_FILENO
+#else
+#define CHILD_NULL_LAST	STDERR_FILENO
+#endif
 static int
 child_stdio(void)
 {
@@ -270,7 +277,7 @@ child_stdio(void)
 
 	if ((null = open("/dev/null", O_RDWR)) == -1)
 		return -1;
-	for (i = STDIN_FILENO; i <= STDERR_FILENO; i++)
+	for (i = STDIN_FILENO; i <= CHILD_NULL_LAST; i++)
 		if (null != i && dup2(null, i) == -1)
 			return -1;
 	return 0;	/* null itself goes with closefrom */
