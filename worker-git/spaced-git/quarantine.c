@@ -250,6 +250,7 @@ out:
 	return rc;
 }
 
+/* An empty pack has no array: bsearch's base may not be NULL. */
 static git_oid *
 objset_find(const struct objset *os, const git_oid *id)
 {
@@ -641,7 +642,7 @@ walk_order(struct walk *w, const git_oid *tip, git_oid **orderp,
 	unsigned	 i;
 	int		 rc = -1;
 
-	hit = bsearch(tip, w->w_pack.os_ids, max, sizeof(*tip), oid_cmp);
+	hit = objset_find(&w->w_pack, tip);
 	if (hit == NULL) {
 		w->w_why = "a new commit that is not in the pack";
 		return -1;
@@ -673,8 +674,8 @@ walk_order(struct walk *w, const git_oid *tip, git_oid **orderp,
 			goto out;
 		}
 		for (i = 0; i < git_commit_parentcount(c); i++) {
-			hit = bsearch(git_commit_parent_id(c, i),
-			    w->w_pack.os_ids, max, sizeof(*hit), oid_cmp);
+			hit = objset_find(&w->w_pack,
+			    git_commit_parent_id(c, i));
 			/* The base or the host's: not walked. */
 			if (hit == NULL || state[hit - w->w_pack.os_ids] != 0)
 				continue;
@@ -780,8 +781,7 @@ qr_commits(git_repository *q, const struct qr_result *res,
 	*n = 0;
 	if (objset_of_pack(q, res, &w.w_pack) != 0)
 		w.w_why = "the quarantine's pack cannot be read";
-	else if (bsearch(tip, w.w_pack.os_ids, w.w_pack.os_n, sizeof(*tip),
-	    oid_cmp) == NULL)
+	else if (objset_find(&w.w_pack, tip) == NULL)
 		rc = 0;		/* no new commit */
 	else
 		rc = walk_order(&w, tip, order, n);
