@@ -15,6 +15,7 @@ build=$(cd "$1" && pwd); shift
 export SPACED_BUILD="$build"
 # The sanitized build (make SANITIZE=1) that san:SUITE names run against.
 san_build=${INTEGRATION_SAN_BUILD:-$(dirname "$build")/build-san}
+[ ! -d "$san_build" ] || san_build=$(cd "$san_build" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/lanes.sh"
 # jq that fails "-e" on no output (regress/tools/strict/jq says why).
