@@ -56,6 +56,20 @@ REGRESS_LIVE=1
 expect 1 "integration: live on CI a skip fails" integ "$S/skips.sh"
 has "... and says why" 'FAILED: .*skips.sh: 1 skipped on CI;'
 expect 0 "integration: live on CI the control passes" integ "$S/good.sh"
+# san:SUITE: the same suite against the sanitized build, its spaces'
+# relay the normal build's; without the prefix, the build given.
+mkdir -p "$T/san"
+INTEGRATION_SAN_BUILD=$T/san; export INTEGRATION_SAN_BUILD
+RUNNERS_BUILD_WANT=$T; export RUNNERS_BUILD_WANT
+expect 0 "integration: a suite runs against the build given" integ "$S/build.sh"
+expect 1 "integration: san:SUITE is not the build given (control)" \
+    integ "san:$S/build.sh"
+RUNNERS_BUILD_WANT=$T/san
+RUNNERS_RELAY_WANT=$T/libexec/spaced/spaced-relay; export RUNNERS_RELAY_WANT
+expect 0 "integration: san:SUITE runs against INTEGRATION_SAN_BUILD" \
+    integ "san:$S/build.sh"
+has "... named so" '^== integration: san:.*/build.sh'
+unset INTEGRATION_SAN_BUILD RUNNERS_BUILD_WANT RUNNERS_RELAY_WANT
 # Lanes (INTEGRATION_JOBS): two suites that wait for each other pass
 # only when they run at once; regress/lanes' rules keep apart what they
 # name.
