@@ -8,21 +8,8 @@
 # Usage: sh regress/mutants/docker-listing.sh [label-substring]
 . "$(dirname "$0")/lib.sh"
 
-# This tree's build copied, every source as old as its own but the
-# mutated one: make rebuilds only what that touches (as
-# mutant_build_quick, for the unit binary).
-mutant() {
-	mutant_apply "$1" "$2" "$3" || return 0
-	cp -a "$top/build" "$tmp/src/build"
-	git ls-files | while read -r f; do
-		[ "$f" = "$2" ] || touch -r "$top/$f" "$tmp/src/$f" 2>/dev/null
-	done
-	touch "$tmp/src/$2"
-	mutant_build "$1" build/regress/unit/spaced-docker
-	"$tmp/src/build/regress/unit/spaced-docker" --filter '*listing*/*' \
-	    >"$tmp/run.log" 2>&1
-	mutant_judge "$1" $? '^\[FAIL\]' 's/^\[FAIL\] \([^:]*::[^:]*\).*/\1/'
-}
+# mutant <label> <file> <"old" => "new"[ @@ ...]>
+mutant() { mutant_unit "$@" spaced-docker '*listing*/*'; }
 
 L=worker-docker/listing_parse.c
 T=worker-docker/tools_listing.c

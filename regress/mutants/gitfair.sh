@@ -11,32 +11,13 @@
 F=supervisor/spaced/gitinst_fair.c
 G=supervisor/spaced/gitinst.c
 
-# quick_build <label> <file> <target>: only what <file> touches is rebuilt
-quick_build() {
-	cp -a "$top/build" "$tmp/src/build"
-	git ls-files | while read -r f; do
-		[ "$f" = "$2" ] || touch -r "$top/$f" "$tmp/src/$f" 2>/dev/null
-	done
-	touch "$tmp/src/$2"
-	mutant_build "$1" "$3"
-}
-
 # unit <label> <file> <"old" => "new"[ @@ ...]>: the unit tests of fair/
-unit() {
-	mutant_apply "$1" "$2" "$3" || return 0
-	quick_build "$1" "$2" build/regress/unit/spaced
-	(cd "$tmp/src" && timeout 300 build/regress/unit/spaced \
-	    --filter 'fair/*') >"$tmp/run.log" 2>&1
-	set -- "$1" $?
-	grep -q 'Tested: [1-9]' "$tmp/run.log" ||
-	    { echo "BROKEN: no test ran"; exit 1; }
-	mutant_judge "$1" "$2" '^\[FAIL\]' 's/^\[FAIL\] //; s/: (.*//'
-}
+unit() { mutant_unit "$@" spaced 'fair/*'; }
 
 # live <label> <file> <"old" => "new"[ @@ ...]>: spaced-gitfair.sh
 live() {
 	mutant_apply "$1" "$2" "$3" || return 0
-	quick_build "$1" "$2" binaries
+	mutant_build_quick "$1" "$2"
 	SPACED_BUILD="$tmp/src/build" sh "$tmp/src/regress/integration/spaced-gitfair.sh" \
 	    >"$tmp/run.log" 2>&1
 	mutant_judge "$1" $? '^not ok'

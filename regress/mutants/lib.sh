@@ -76,17 +76,37 @@ mutant_build() {
 	fi
 }
 
-# mutant_build_quick <label> <file>: mutant_build of the binaries in a
-# copy whose build/ is this tree's and whose every source but the
-# mutated <file> is as old as this tree's: make rebuilds only what
-# <file> touches (a minute, not a full build).
+# mutant_build_quick <label> <file> [make arguments...]: mutant_build
+# (of the binaries by default) in a copy whose build/ is this tree's and
+# whose every source but the mutated <file> is as old as this tree's:
+# make rebuilds only what <file> touches (a minute, not a full build).
 mutant_build_quick() {
+	q_label=$1
+	q_file=$2
+	shift 2
+	[ $# -gt 0 ] || set -- binaries
 	cp -a "$top/build" "$tmp/src/build"
 	git ls-files | while read -r f; do
-		[ "$f" = "$2" ] || touch -r "$top/$f" "$tmp/src/$f" 2>/dev/null
+		[ "$f" = "$q_file" ] ||
+		    touch -r "$top/$f" "$tmp/src/$f" 2>/dev/null
 	done
-	touch "$tmp/src/$2"
-	mutant_build "$1" binaries
+	touch "$tmp/src/$q_file"
+	mutant_build "$q_label" "$@"
+}
+
+# mutant_unit <label> <file> <"old" => "new"[ @@ ...]> <program> <filter>:
+# the unit binary regress/unit/<program> built quick with the change,
+# only its Criterion tests <filter> names run; a "[FAIL] suite::test"
+# line is a red one.  A run that tested nothing ends the script.
+mutant_unit() {
+	mutant_apply "$1" "$2" "$3" || return 0
+	mutant_build_quick "$1" "$2" "build/regress/unit/$4"
+	(cd "$tmp/src" && timeout 600 "build/regress/unit/$4" \
+	    --filter "$5") >"$tmp/run.log" 2>&1
+	set -- "$1" $?
+	grep -q 'Tested: [1-9]' "$tmp/run.log" ||
+	    { echo "BROKEN: no test ran"; exit 1; }
+	mutant_judge "$1" "$2" '^\[FAIL\]' 's/^\[FAIL\] //; s/: (.*//'
 }
 
 # mutant_live <label> <file> <"old" => "new"[ @@ ...]> <suite>: the most

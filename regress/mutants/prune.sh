@@ -22,20 +22,8 @@ mutant() {
 }
 
 # unit <label> <file> <"old" => "new"[ @@ ...]>: the unit binary of
-# spaced-docker with the change, its tools_prune tests (Criterion's
-# "[FAIL] suite::test" lines are the red ones).
-unit() {
-	mutant_apply "$1" "$2" "$3" || return 0
-	cp -a "$top/build" "$tmp/src/build"
-	git ls-files | while read -r f; do
-		[ "$f" = "$2" ] || touch -r "$top/$f" "$tmp/src/$f" 2>/dev/null
-	done
-	touch "$tmp/src/$2"
-	mutant_build "$1" build/regress/unit/spaced-docker
-	"$tmp/src/build/regress/unit/spaced-docker" --filter 'tools_prune/*' \
-	    >"$tmp/run.log" 2>&1
-	mutant_judge "$1" $? '\[FAIL\]'
-}
+# spaced-docker with the change, its tools_prune tests.
+unit() { mutant_unit "$@" spaced-docker 'tools_prune/*'; }
 
 mutant "$MUTANT_CONTROL" GNUmakefile ""
 unit "$MUTANT_CONTROL" GNUmakefile ""

@@ -145,7 +145,6 @@ void
 sv_fail(struct request *r, const char *code, const char *message)
 {
 	struct sv_state		*sv = SV(r);
-	struct space_req	 sq;
 
 	forget_token(r);
 	evtimer_del(&r->r_pause);
@@ -175,20 +174,7 @@ sv_fail(struct request *r, const char *code, const char *message)
 		request_refuse(r, code, message != NULL ? message : "");
 		return;
 	}
-	strlcpy(sv->code, code, sizeof(sv->code));
-	strlcpy(sv->message, message != NULL ? message : "",
-	    sizeof(sv->message));
-	log_warnx("request %u: space %s: %s (%s): removing it", r->r_id,
-	    sv->id, code, sv->message);
-	sv->step = SV_ROLLBACK;
-	space_req_fill(r, &sq, sv->id);
-	sq.sq_oom = sv_deaths_ask(code);
-	if (place_send(r, IMSG_SPACE_REMOVE_REQ, &sq, sizeof(sq)) != NULL) {
-		snprintf(sv->message, sizeof(sv->message),
-		    "%s; and the space could not be removed", message != NULL ?
-		    message : code);
-		request_refuse(r, code, sv->message);
-	}
+	sv_undo(r, code, message, IMSG_SPACE_REMOVE_REQ);
 }
 
 static double

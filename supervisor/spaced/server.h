@@ -74,6 +74,8 @@ void	 sv_deaths_base(struct request *);
 int	 sv_deaths(struct request *, char *, size_t);
 int	 sv_deaths_ask(const char *code);
 int	 sv_deaths_stop(struct request *, const char *code, const char *);
+void	 sv_undo(struct request *, const char *code, const char *,
+	    uint32_t type);
 void	 sv_deaths_undone(struct request *, const struct space_done *);
 
 /*

@@ -21,7 +21,8 @@
  * SERVER_DEATHS_MAX of them before the first ready end the wait,
  * whatever each died of: only deaths count, never the time a slow
  * start takes.  The undo (a create's remove, a start's stop) then says
- * whether the kernel killed for memory in the space (sq_oom).
+ * whether the kernel killed for memory in the space (sq_oom).  Every
+ * failed create's undo is here too (sv_undo, sv_deaths_undone).
  */
 
 #include <sys/types.h>
@@ -124,26 +125,42 @@ int
 sv_deaths_stop(struct request *r, const char *code, const char *message)
 {
 	struct sv_state		*sv = SV(r);
-	struct space_req	 sq;
 
 	if (sv->op != SV_OP_START || sv->step == SV_ROLLBACK ||
 	    strcmp(code, ERR_SERVER_FAILED) != 0)
 		return 0;
+	sv_undo(r, code, message, IMSG_SPACE_STOP_REQ);
+	return 1;
+}
+
+/*
+ * The undo of a failed create (type IMSG_SPACE_REMOVE_REQ) or start
+ * (IMSG_SPACE_STOP_REQ): the failure is kept for sv_deaths_undone,
+ * which answers once the place is done; a send that fails answers now.
+ */
+void
+sv_undo(struct request *r, const char *code, const char *message,
+    uint32_t type)
+{
+	struct sv_state		*sv = SV(r);
+	struct space_req	 sq;
+	int			 stop = type == IMSG_SPACE_STOP_REQ;
+
 	strlcpy(sv->code, code, sizeof(sv->code));
 	strlcpy(sv->message, message != NULL ? message : "",
 	    sizeof(sv->message));
-	log_warnx("request %u: space %s: %s (%s): stopping it", r->r_id,
-	    sv->id, code, sv->message);
+	log_warnx("request %u: space %s: %s (%s): %s it", r->r_id, sv->id,
+	    code, sv->message, stop ? "stopping" : "removing");
 	sv->step = SV_ROLLBACK;
 	space_req_fill(r, &sq, sv->id);
-	sq.sq_oom = 1;
-	if (place_send(r, IMSG_SPACE_STOP_REQ, &sq, sizeof(sq)) == NULL)
-		return 1;
+	sq.sq_oom = sv_deaths_ask(code);
+	if (place_send(r, type, &sq, sizeof(sq)) == NULL)
+		return;
 	snprintf(sv->message, sizeof(sv->message), "%.150s; and the space "
-	    "could not be stopped", message != NULL ? message : code);
+	    "could not be %s", message != NULL ? message : code,
+	    stop ? "stopped" : "removed");
 	startrun_close(r, code, sv->message);
 	request_refuse(r, code, sv->message);
-	return 1;
 }
 
 /*
