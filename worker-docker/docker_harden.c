@@ -548,18 +548,28 @@ json_t *
 harden_runtime_volume_create(const struct harden_params *p,
     const char **errstr)
 {
-	char		 name[SPACE_RESOURCE_MAX];
 	const char	*why;
-	json_t		*body;
 
 	if ((why = harden_params_check(p)) != NULL)
 		return fail(errstr, why, NULL);
-	if (runtime_volume_name(name, sizeof(name), p->hp_runtime_key) == -1)
+	return harden_runtime_volume_body(p->hp_runtime_owner,
+	    p->hp_runtime_key, errstr);
+}
+
+json_t *
+harden_runtime_volume_body(const char *owner, const char *key,
+    const char **errstr)
+{
+	char		 name[SPACE_RESOURCE_MAX];
+	json_t		*body;
+
+	if (!runtime_key_valid(key) || !space_owner_valid(owner))
+		return fail(errstr, "bad runtime key", NULL);
+	if (runtime_volume_name(name, sizeof(name), key) == -1)
 		return fail(errstr, "name too long", NULL);
 	body = json_pack("{s:s, s:s, s:{}, s:o}", "Name", name,
 	    "Driver", "local", "DriverOpts",
-	    "Labels", runtime_labels_build(p->hp_runtime_owner,
-	    p->hp_runtime_key));
+	    "Labels", runtime_labels_build(owner, key));
 	if (body == NULL)
 		return fail(errstr, "out of memory", NULL);
 	return body;

@@ -197,6 +197,9 @@ json_t	*harden_volume_create(const struct harden_params *, enum space_role,
 	    const char **);
 json_t	*harden_runtime_volume_create(const struct harden_params *,
 	    const char **);
+/* The same from the installation's owner and the key alone (a tools fill's). */
+json_t	*harden_runtime_volume_body(const char *owner, const char *key,
+	    const char **);
 
 /*
  * Violations, by name.  A list holds each name once, at most

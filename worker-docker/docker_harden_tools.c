@@ -80,7 +80,8 @@ params_ok(const struct harden_tools_params *p)
 	    p->tp_owner != NULL && p->tp_key != NULL &&
 	    p->tp_description != NULL && p->tp_created != NULL &&
 	    (p->tp_role != TOOLS_ROLE_FILL || (p->tp_uid != 0 &&
-	    p->tp_uid != UINT32_MAX)) &&
+	    p->tp_uid != UINT32_MAX && p->tp_runtime_key != NULL &&
+	    runtime_key_valid(p->tp_runtime_key))) &&
 	    (p->tp_role != TOOLS_ROLE_FILL_GK || (p->tp_gk_image != NULL &&
 	    p->tp_gk_image[0] != '\0' &&
 	    strlen(p->tp_gk_image) < HARDEN_IMAGE_MAX));
@@ -159,7 +160,7 @@ struct tools_mount {
 	const char	*tm_target;
 	int		 tm_rw;
 };
-#define TOOLS_MOUNTS	2
+#define TOOLS_MOUNTS	3
 
 static size_t
 mounts_of(const struct harden_tools_params *p, struct tools_mount *m)
@@ -171,11 +172,20 @@ mounts_of(const struct harden_tools_params *p, struct tools_mount *m)
 		m[n].tm_target = TOOLS_MOUNT;
 		m[n++].tm_rw = is_fill(p);
 	}
-	/* The relay and the gatekeeper's sockets: the filler only reads. */
+	/* The gatekeeper's sockets: the filler only reads them. */
 	if ((is_fill(p) || is_gk(p)) && name_of(p, TOOLS_ROLE_FILL_SOCK,
 	    m[n].tm_name, sizeof(m[n].tm_name)) == 0) {
 		m[n].tm_target = TOOLS_SOCKET_DIR;
 		m[n++].tm_rw = is_gk(p);
+	}
+	/*
+	 * The relay: from the runtime volume, read-only as in a space;
+	 * never from the socket volume, which its gatekeeper writes.
+	 */
+	if (is_fill(p) && runtime_volume_name(m[n].tm_name,
+	    sizeof(m[n].tm_name), p->tp_runtime_key) == 0) {
+		m[n].tm_target = HARDEN_RUNTIME_DIR;
+		m[n++].tm_rw = 0;
 	}
 	return n;
 }

@@ -35,10 +35,11 @@
 #include "labels.h"
 
 /*
- * The filler has no network of its own: the relay (put into its socket
- * volume) listens on its loopback and carries the corridor to a
- * gatekeeper of its own, whose allowlist is the registry alone, on a
- * bridge of the pool (docs/privsep.md).
+ * The filler has no network of its own: the relay (run from the runtime
+ * volume, read-only, as in a space) listens on its loopback and carries
+ * the corridor to a gatekeeper of its own, whose allowlist is the
+ * registry alone, on a bridge of the pool, through the socket volume
+ * that gatekeeper writes and the filler only reads (docs/privsep.md).
  */
 #define TOOLS_FILL_NETWORK	"none"
 #define TOOLS_FILL_TMPFS	"rw,exec,nosuid,size=1g"
@@ -48,7 +49,7 @@
 #define TOOLS_NODE		"/usr/bin/node"	/* the space image's */
 #define TOOLS_MOUNT		TOOLS_DIR	/* docker_tools.h */
 #define TOOLS_SOCKET_DIR	HARDEN_SOCKET_DIR	/* rw in its gk */
-#define TOOLS_RELAY		TOOLS_SOCKET_DIR "/spaced-relay"
+#define TOOLS_RELAY		HARDEN_RELAY	/* the runtime volume's */
 #define TOOLS_REGISTRY		"registry.npmjs.org"	/* port 443 */
 #define TOOLS_PROXY		"http://127.0.0.1:3128"
 #define TOOLS_GK_BIN		"/usr/libexec/spaced/spaced-gatekeeper"
@@ -69,6 +70,8 @@ struct harden_tools_params {
 	 * owns the folder it fills, TOOLS_ROOT (tools_fill_uid).
 	 */
 	uint32_t		 tp_uid;
+	/* TOOLS_ROLE_FILL: the relay's key, its runtime volume's name */
+	const char		*tp_runtime_key;
 	const char		*tp_subnet;	/* TOOLS_ROLE_FILL_NET, or "" */
 };
 

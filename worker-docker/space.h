@@ -33,6 +33,7 @@
 #include "docker_harden.h"
 #include "docker_req.h"
 #include "docker_runtime.h"
+#include "space_runtime.h"
 
 #define SP_LIST_CAP		(8 * 1024 * 1024)	/* a listing's body */
 #define SP_SMALL_CAP		(256 * 1024)
@@ -64,10 +65,8 @@ enum sp_step {
 	C_NAMES, C_NET, C_VOL, C_GK, C_SP, C_GK_START, C_SP_START, C_WAIT_GK,
 	C_CORRIDOR, C_SP_RUNNING, C_SP_FOLDER, C_WAIT_TOKEN, C_SP_OWN,
 	C_COUNT, C_NET_LIST, C_UIDS,
-	/* create: the runtime volume */
-	C_RT_WAIT, C_RT_SWEEP, C_RT_SWEEP_DEL, C_RT_GET, C_RT_CREATE, C_RT_CTR,
-	C_RT_MARKER, C_RT_PUT, C_RT_PUT_MARKER, C_RT_RELAY, C_RT_CA,
-	C_RT_CTR_DEL, C_RT_PRUNE, C_RT_PRUNE_DEL,
+	/* create: the runtime volume, its own steps (space_runtime.h) */
+	C_RT,
 	/* start, after its verify */
 	T_GK_START, T_CORRIDOR, T_SP_START,
 	/* verify, and the verify inside create and start */
@@ -100,15 +99,10 @@ struct sp {
 	/* the op row of create's gatekeeper branch (space_ops.c's) */
 	const struct docker_op	*branch_op;
 	char			 rt_key[RUNTIME_KEY_LEN + 1];
-	char			 rt_cid[SPACE_RESOURCE_MAX];
-	int			 rt_holder;	/* this request fills */
+	struct rt		 rt;		/* create: its fill */
 	uint32_t		 tools_peer;	/* its tools kept: unkeep */
-	int			 rt_created;	/* made the volume: undo it */
-	int			 rt_filled;	/* filled it: prune the old */
-	int			 rt_recheck;	/* ready before: is it still? */
 	int			 rt_ca;		/* runtime with a CA bundle */
-	/* fill containers of this key a killed worker left; old volumes */
-#define RT_STALE_MAX	16
+	/* the move's prune: old tools volumes */
 	char			 rt_stale[RT_STALE_MAX][SPACE_RESOURCE_MAX];
 	size_t			 rt_nstale, rt_istale;
 	struct harden_params	 hp;
@@ -191,7 +185,6 @@ struct sp_step_row {
 #define SP_STEPS(name)	extern const struct sp_step_row name[];	\
 			extern const size_t name##_n
 SP_STEPS(space_create_steps);
-SP_STEPS(space_runtime_steps);
 SP_STEPS(space_start_steps);
 SP_STEPS(space_verify_steps);
 SP_STEPS(space_stop_steps);

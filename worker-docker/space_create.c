@@ -294,7 +294,38 @@ count_take(struct docker_req *rq, struct sp *sp,
 	/* From here on a failure rolls back; the slot is held till the end. */
 	sp->names_free = 1;
 	inflight_hold(sp);
-	return SP_ADVANCE;	/* the runtime volume (space_runtime.c) */
+	if (rtfill_begin(&sp->rt, sp->api, sp->sq.sq_runtime_owner,
+	    sp->sq.sq_space_image, sp->rt_key) == -1)
+		return sp_fail(rq, sp, ERR_INTERNAL, "the runtime's fill", 0,
+		    next);
+	return SP_ADVANCE;	/* C_RT */
+}
+
+/* --- the runtime volume: its own steps (space_runtime.c) ------------- */
+
+static enum docker_next
+runtime_turn(struct docker_req *rq, struct sp *sp, enum docker_next nx,
+    struct docker_call *next)
+{
+	if (nx == RT_FAILED)
+		return sp_fail(rq, sp, sp->rt.rt_code, sp->rt.rt_msg, 0, next);
+	if (nx != RT_READY)
+		return nx;
+	sp->i = 0;	/* then the space's own volumes */
+	return SP_ADVANCE;
+}
+
+static enum docker_next
+runtime_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+{
+	return runtime_turn(rq, sp, rtfill_send(rq, &sp->rt, next), next);
+}
+
+static enum docker_next
+runtime_take(struct docker_req *rq, struct sp *sp,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	return runtime_turn(rq, sp, rtfill_take(rq, &sp->rt, p, next), next);
 }
 
 /* --- the outer network's subnet: a free slot of the pool ------------- */
@@ -434,7 +465,7 @@ gk_branch_start(struct docker_req *rq, const void *data, size_t len,
 	sp->res = NULL;
 	sp->nres = 0;
 	sp->child = NULL;
-	sp->child_running = sp->child_done = sp->rt_holder = 0;
+	sp->child_running = sp->child_done = sp->rt.rt_holder = 0;
 	sp->tools_peer = 0;	/* the parent unkeeps its tools */
 	sp->counting = sp->held = sp->uid_held = 0;	/* the parent's */
 	sp->branch = 1;
@@ -717,7 +748,8 @@ wait_token_send(struct docker_req *rq, struct sp *sp,
 const struct sp_step_row space_create_steps[] = {
 	{ C_UIDS,	uids_send,	uids_take,	C_NAMES },
 	{ C_NAMES,	names_send,	names_take,	C_COUNT },
-	{ C_COUNT,	count_send,	count_take,	C_RT_WAIT },
+	{ C_COUNT,	count_send,	count_take,	C_RT },
+	{ C_RT,		runtime_send,	runtime_take,	C_VOL },
 	{ C_NET_LIST,	net_list_send,	net_list_take,	C_NET },
 	{ C_NET,	made_send,	made_take,	C_GK },
 	{ C_VOL,	made_send,	made_take,	C_SP },

@@ -51,10 +51,7 @@ enum docker_next
 sp_fail(struct docker_req *rq, struct sp *sp, const char *code,
     const char *message, int interrupted, struct docker_call *next)
 {
-	if (sp->rt_holder) {
-		docker_runtime_release(docker_req_peerid(rq));
-		sp->rt_holder = 0;
-	}
+	rtfill_release(rq, &sp->rt);
 	/* The gatekeeper's branch: its parent rolls back. */
 	if (sp->branch)
 		return branch_answer(rq, sp, code, message, interrupted);

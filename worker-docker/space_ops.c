@@ -34,7 +34,6 @@ static const struct {
 	const size_t			*t_n;
 } step_tables[] = {
 	{ space_create_steps, &space_create_steps_n },
-	{ space_runtime_steps, &space_runtime_steps_n },
 	{ space_start_steps, &space_start_steps_n },
 	{ space_verify_steps, &space_verify_steps_n },
 	{ space_stop_steps, &space_stop_steps_n },

@@ -131,13 +131,13 @@ sp_rollback(struct sp *sp)
 
 	sp->rollback_pending = 0;
 	sp->nres = 0;
-	if (sp->rt_cid[0] != '\0' && (r = res_add(sp)) != NULL) {
+	if (sp->rt.rt_cid[0] != '\0' && (r = res_add(sp)) != NULL) {
 		r->r_type = RES_CONTAINER;
-		strlcpy(r->r_ref, sp->rt_cid, sizeof(r->r_ref));
+		strlcpy(r->r_ref, sp->rt.rt_cid, sizeof(r->r_ref));
 		strlcpy(r->r_name, "runtime-fill", sizeof(r->r_name));
 	}
 	/* A fill that failed leaves nothing: the volume it made goes. */
-	if (sp->rt_created && (r = res_add(sp)) != NULL) {
+	if (sp->rt.rt_created && (r = res_add(sp)) != NULL) {
 		r->r_type = RES_VOLUME;
 		(void)runtime_volume_name(r->r_ref, sizeof(r->r_ref),
 		    sp->rt_key);

@@ -15,8 +15,9 @@
  */
 
 /*
- * The runtime volume, in create: one per relay (key), shared by every
- * space of the installation.  One create of this worker fills it at a
+ * The runtime volume: one per relay (key), shared by every space of the
+ * installation and by its tools fills, whose filler runs the relay from
+ * it too (space_runtime.h).  One request of this worker fills it at a
  * time; it sweeps the fill containers a killed worker left, compares a
  * volume another filled, and after a fill of its own prunes the old.
  */
@@ -27,9 +28,28 @@
 #include "errors.h"
 #include "labels.h"
 #include "log.h"
-#include "space.h"
+#include "docker_harden.h"
+#include "space_runtime.h"
 
-#define SP_RUNTIME_POLL_MS	100
+#define RT_POLL_MS	100
+#define RT_SMALL_CAP	(256 * 1024)
+#define RT_LIST_CAP	(8 * 1024 * 1024)
+
+/* What a step answers beside DOCKER_CALL, RT_READY and RT_FAILED. */
+#define RT_SEND		((enum docker_next)0x210)	/* rt_step's call */
+#define RT_ADVANCE	((enum docker_next)0x211)	/* its row's next */
+
+#define rt_call(rt, cl, method, cap, ...) \
+	docker_call_fmt((cl), (rt)->rt_api, (method), (cap), __VA_ARGS__)
+
+struct rt_row {
+	enum rt_step	 rr_step;
+	enum docker_next (*rr_send)(struct docker_req *, struct rt *,
+			    struct docker_call *);
+	enum docker_next (*rr_take)(struct docker_req *, struct rt *,
+			    const struct docker_parser *, struct docker_call *);
+	enum rt_step	 rr_next;
+};
 
 /* filters={"label":[role=runtime, owner=<ours>[, key=<key>]]}, encoded. */
 static void
@@ -53,14 +73,14 @@ runtime_filter(const char *owner, const char *key, char *buf, size_t len)
  * ours to remove, whatever the engine's filter let through.
  */
 static void
-take_runtime(struct sp *sp, const struct docker_parser *p, int volumes,
+take_runtime(struct rt *rt, const struct docker_parser *p, int volumes,
     int same_key)
 {
 	json_t		*o, *arr, *e, *labels;
 	const char	*ref, *key;
 	size_t		 i;
 
-	sp->rt_nstale = sp->rt_istale = 0;
+	rt->rt_nstale = rt->rt_istale = 0;
 	if (p->dp_status != 200 || (o = json_loadb((const char *)p->dp_body,
 	    p->dp_body_len, JSON_REJECT_DUPLICATES, NULL)) == NULL)
 		return;	/* a sweep or a prune never fails a create */
@@ -72,73 +92,82 @@ take_runtime(struct sp *sp, const struct docker_parser *p, int volumes,
 		ref = json_string_value(json_object_get(e, volumes ? "Name" :
 		    "Id"));
 		if (key == NULL || !docker_plain_ref(ref) ||
-		    runtime_labels_check(labels, sp->sq.sq_runtime_owner,
+		    runtime_labels_check(labels, rt->rt_owner,
 		    key) != NULL ||
-		    (strcmp(key, sp->rt_key) == 0) != same_key ||
-		    sp->rt_nstale >= RT_STALE_MAX)
+		    (strcmp(key, rt->rt_key) == 0) != same_key ||
+		    rt->rt_nstale >= RT_STALE_MAX)
 			continue;
-		strlcpy(sp->rt_stale[sp->rt_nstale++], ref,
-		    sizeof(sp->rt_stale[0]));
+		strlcpy(rt->rt_stale[rt->rt_nstale++], ref,
+		    sizeof(rt->rt_stale[0]));
 	}
 	json_decref(o);
 }
 
 static json_t *
-fill_container_body(struct sp *sp)
+fill_container_body(struct rt *rt)
 {
 	char	 name[SPACE_RESOURCE_MAX];
 
-	if (runtime_volume_name(name, sizeof(name), sp->rt_key) == -1)
+	if (runtime_volume_name(name, sizeof(name), rt->rt_key) == -1)
 		return NULL;
 	/* Never started: it only holds the volume while we write into it. */
 	return json_pack("{s:s, s:[s], s:o, s:{s:s, s:[{s:s, s:s, s:s, s:b}]}}",
-	    "Image", sp->sq.sq_space_image,
+	    "Image", rt->rt_image,
 	    "Entrypoint", "/bin/true",
-	    "Labels", runtime_labels_build(sp->sq.sq_runtime_owner,
-	    sp->rt_key),
+	    "Labels", runtime_labels_build(rt->rt_owner, rt->rt_key),
 	    "HostConfig", "NetworkMode", "none", "Mounts",
 	    "Type", "volume", "Source", name, "Target", HARDEN_RUNTIME_DIR,
 	    "ReadOnly", 0);
 }
 
-/* After the runtime: the space's own volumes. */
+/* Its end: the volume holds our relay (and bundle). */
 static enum docker_next
-to_volumes(struct sp *sp)
+to_ready(struct rt *rt)
 {
-	sp->step = C_VOL;
-	sp->i = 0;
-	return SP_SEND;
+	rt->rt_step = RT_DONE;
+	return RT_READY;
+}
+
+/* A failure: the turn goes back, the request fails with it. */
+static enum docker_next
+rt_fail(struct docker_req *rq, struct rt *rt, const char *code,
+    const char *msg)
+{
+	rtfill_release(rq, rt);
+	strlcpy(rt->rt_code, code, sizeof(rt->rt_code));
+	strlcpy(rt->rt_msg, msg, sizeof(rt->rt_msg));
+	return RT_FAILED;
 }
 
 /* --- its turn: ready, or this request fills it, or it waits ---------- */
 
 static enum docker_next
-wait_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+wait_send(struct docker_req *rq, struct rt *rt, struct docker_call *next)
 {
 	/*
 	 * Ready once is not ready for good: another installation that
 	 * shares the key may have pruned the volume since.  One GET says.
 	 */
-	if (docker_runtime_ready(sp->rt_key)) {
-		sp->rt_recheck = 1;
-		sp->step = C_RT_GET;
-		return SP_SEND;
+	if (docker_runtime_ready(rt->rt_key)) {
+		rt->rt_recheck = 1;
+		rt->rt_step = RT_GET;
+		return RT_SEND;
 	}
 	if (docker_runtime_take(docker_req_peerid(rq))) {
-		sp->rt_holder = 1;
-		return SP_ADVANCE;
+		rt->rt_holder = 1;
+		return RT_ADVANCE;
 	}
-	/* Another create fills it; ask again shortly. */
-	sp_call(sp, next, "GET", SP_SMALL_CAP, "/_ping");
-	next->cl_delay_ms = SP_RUNTIME_POLL_MS;
+	/* Another create or tools fill fills it; ask again shortly. */
+	rt_call(rt, next, "GET", RT_SMALL_CAP, "/_ping");
+	next->cl_delay_ms = RT_POLL_MS;
 	return DOCKER_CALL;
 }
 
 static enum docker_next
-wait_take(struct docker_req *rq, struct sp *sp,
+wait_take(struct docker_req *rq, struct rt *rt,
     const struct docker_parser *p, struct docker_call *next)
 {
-	return SP_SEND;
+	return RT_SEND;
 }
 
 /*
@@ -147,177 +176,186 @@ wait_take(struct docker_req *rq, struct sp *sp,
  * this worker, so none is in progress; another installation's may be.
  */
 static enum docker_next
-sweep_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+sweep_send(struct docker_req *rq, struct rt *rt, struct docker_call *next)
 {
 	char	 f[768];
 
-	runtime_filter(sp->sq.sq_runtime_owner, sp->rt_key, f, sizeof(f));
-	sp_call(sp, next, "GET", SP_LIST_CAP,
+	runtime_filter(rt->rt_owner, rt->rt_key, f, sizeof(f));
+	rt_call(rt, next, "GET", RT_LIST_CAP,
 	    "/containers/json?all=1&filters=%s", f);
 	return DOCKER_CALL;
 }
 
 static enum docker_next
-sweep_take(struct docker_req *rq, struct sp *sp,
+sweep_take(struct docker_req *rq, struct rt *rt,
     const struct docker_parser *p, struct docker_call *next)
 {
-	take_runtime(sp, p, 0, 1);
-	return SP_ADVANCE;
+	take_runtime(rt, p, 0, 1);
+	return RT_ADVANCE;
 }
 
 static enum docker_next
-sweep_del_send(struct docker_req *rq, struct sp *sp,
+sweep_del_send(struct docker_req *rq, struct rt *rt,
     struct docker_call *next)
 {
-	if (sp->rt_istale >= sp->rt_nstale)
-		return SP_ADVANCE;
-	sp_call(sp, next, "DELETE", SP_SMALL_CAP, "/containers/%s?force=1",
-	    sp->rt_stale[sp->rt_istale]);
+	if (rt->rt_istale >= rt->rt_nstale)
+		return RT_ADVANCE;
+	rt_call(rt, next, "DELETE", RT_SMALL_CAP, "/containers/%s?force=1",
+	    rt->rt_stale[rt->rt_istale]);
 	return DOCKER_CALL;
 }
 
 /* Refused (a space still mounts it): it stays, no failure. */
 static enum docker_next
-stale_del_take(struct docker_req *rq, struct sp *sp,
+stale_del_take(struct docker_req *rq, struct rt *rt,
     const struct docker_parser *p, struct docker_call *next)
 {
-	sp->rt_istale++;
-	return SP_SEND;
+	rt->rt_istale++;
+	return RT_SEND;
 }
 
 /* --- the volume: ours by label, or made now -------------------------- */
 
 static enum docker_next
-get_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+get_send(struct docker_req *rq, struct rt *rt, struct docker_call *next)
 {
 	char	 name[SPACE_RESOURCE_MAX];
 
-	if (runtime_volume_name(name, sizeof(name), sp->rt_key) == -1)
+	if (runtime_volume_name(name, sizeof(name), rt->rt_key) == -1)
 		fatalx("%s: runtime key", __func__);
-	sp_call(sp, next, "GET", SP_SMALL_CAP, "/volumes/%s", name);
+	rt_call(rt, next, "GET", RT_SMALL_CAP, "/volumes/%s", name);
 	return DOCKER_CALL;
 }
 
 static enum docker_next
-get_take(struct docker_req *rq, struct sp *sp,
+get_take(struct docker_req *rq, struct rt *rt,
     const struct docker_parser *p, struct docker_call *next)
 {
 	json_t		*o;
 	const char	*why;
 
-	if (p->dp_status == 404 && sp->rt_recheck) {
+	if (p->dp_status == 404 && rt->rt_recheck) {
 		/* Gone since it was filled: fill it again, in turn. */
-		sp->rt_recheck = 0;
-		docker_runtime_set_ready(sp->rt_key, 0);
-		sp->step = C_RT_WAIT;
-		return SP_SEND;
+		rt->rt_recheck = 0;
+		docker_runtime_set_ready(rt->rt_key, 0);
+		rt->rt_step = RT_WAIT;
+		return RT_SEND;
 	}
 	if (p->dp_status == 404)
-		return SP_ADVANCE;	/* C_RT_CREATE */
+		return RT_ADVANCE;	/* RT_CREATE */
 	if (p->dp_status != 200)
-		return sp_fail(rq, sp, ERR_DOCKER_FAILED,
-		    "GET the runtime volume", 0, next);
+		return rt_fail(rq, rt, ERR_DOCKER_FAILED,
+		    "GET the runtime volume");
 	o = engine_json(p);
 	why = runtime_labels_check(json_object_get(o, "Labels"), NULL,
-	    sp->rt_key);
+	    rt->rt_key);
 	json_decref(o);
 	if (why != NULL)
-		return sp_fail(rq, sp, ERR_RUNTIME_FOREIGN, why, 0, next);
-	if (sp->rt_recheck)
-		return to_volumes(sp);
-	sp->step = C_RT_CTR;
-	return SP_SEND;
+		return rt_fail(rq, rt, ERR_RUNTIME_FOREIGN, why);
+	if (rt->rt_recheck)
+		return to_ready(rt);
+	rt->rt_step = RT_CTR;
+	return RT_SEND;
 }
 
 static enum docker_next
-create_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+create_send(struct docker_req *rq, struct rt *rt, struct docker_call *next)
 {
 	json_t		*body;
 	const char	*why;
 
-	if ((body = harden_runtime_volume_create(&sp->hp, &why)) == NULL)
-		return sp_fail(rq, sp, ERR_INTERNAL, why, 0, next);
-	sp_call(sp, next, "POST", SP_SMALL_CAP, "/volumes/create");
+	if ((body = harden_runtime_volume_body(rt->rt_owner, rt->rt_key,
+	    &why)) == NULL)
+		return rt_fail(rq, rt, ERR_INTERNAL, why);
+	rt_call(rt, next, "POST", RT_SMALL_CAP, "/volumes/create");
 	next->cl_body = body;
 	return DOCKER_CALL;
 }
 
 static enum docker_next
-create_take(struct docker_req *rq, struct sp *sp,
+create_take(struct docker_req *rq, struct rt *rt,
     const struct docker_parser *p, struct docker_call *next)
 {
 	if (p->dp_status != 201)
-		return sp_fail(rq, sp, ERR_DOCKER_FAILED,
-		    "runtime volume create", 0, next);
-	sp->rt_created = 1;
-	return SP_ADVANCE;
+		return rt_fail(rq, rt, ERR_DOCKER_FAILED,
+		    "runtime volume create");
+	rt->rt_created = 1;
+	return RT_ADVANCE;
 }
 
 /* --- the fill container: holds the volume while we look and write ---- */
 
 static enum docker_next
-ctr_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+ctr_send(struct docker_req *rq, struct rt *rt, struct docker_call *next)
 {
 	json_t	*body;
 
-	if ((body = fill_container_body(sp)) == NULL)
-		return sp_fail(rq, sp, ERR_INTERNAL, "fill container", 0,
-		    next);
-	sp_call(sp, next, "POST", SP_SMALL_CAP, "/containers/create");
+	if ((body = fill_container_body(rt)) == NULL)
+		return rt_fail(rq, rt, ERR_INTERNAL, "fill container");
+	rt_call(rt, next, "POST", RT_SMALL_CAP, "/containers/create");
 	next->cl_body = body;
 	return DOCKER_CALL;
 }
 
 static enum docker_next
-ctr_take(struct docker_req *rq, struct sp *sp,
+ctr_take(struct docker_req *rq, struct rt *rt,
     const struct docker_parser *p, struct docker_call *next)
 {
-	if (p->dp_status != 201 ||
-	    created_ok(sp, p, sp->rt_cid, sizeof(sp->rt_cid)) == -1 ||
-	    sp->rt_cid[0] == '\0')
-		return sp_fail(rq, sp, ERR_DOCKER_FAILED,
-		    "runtime fill container", 0, next);
-	return SP_ADVANCE;
+	struct harden_report	 hr;
+	json_t			*o;
+	const char		*id;
+
+	o = engine_json(p);
+	harden_report_init(&hr);
+	harden_verify_created(o, &hr);
+	id = json_string_value(json_object_get(o, "Id"));
+	if (p->dp_status == 201 && docker_plain_ref(id))
+		strlcpy(rt->rt_cid, id, sizeof(rt->rt_cid));
+	json_decref(o);
+	/* A warning is a setting the engine dropped. */
+	if (p->dp_status != 201 || hr.hr_n > 0 || rt->rt_cid[0] == '\0')
+		return rt_fail(rq, rt, ERR_DOCKER_FAILED,
+		    "runtime fill container");
+	return RT_ADVANCE;
 }
 
 static enum docker_next
-marker_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+marker_send(struct docker_req *rq, struct rt *rt, struct docker_call *next)
 {
-	sp_call(sp, next, "HEAD", SP_SMALL_CAP, "/containers/%s/archive"
-	    "?path=%s/%s", sp->rt_cid, HARDEN_RUNTIME_DIR,
+	rt_call(rt, next, "HEAD", RT_SMALL_CAP, "/containers/%s/archive"
+	    "?path=%s/%s", rt->rt_cid, HARDEN_RUNTIME_DIR,
 	    RUNTIME_MARKER_NAME);
 	return DOCKER_CALL;
 }
 
 static enum docker_next
-marker_take(struct docker_req *rq, struct sp *sp,
+marker_take(struct docker_req *rq, struct rt *rt,
     const struct docker_parser *p, struct docker_call *next)
 {
 	if (p->dp_status == 200) {
 		/* Filled, maybe by another installation: compare. */
-		sp->step = C_RT_RELAY;
-		return SP_SEND;
+		rt->rt_step = RT_RELAY;
+		return RT_SEND;
 	}
 	if (p->dp_status != 404)
-		return sp_fail(rq, sp, ERR_DOCKER_FAILED, "runtime marker", 0,
-		    next);
-	return SP_ADVANCE;	/* C_RT_PUT */
+		return rt_fail(rq, rt, ERR_DOCKER_FAILED, "runtime marker");
+	return RT_ADVANCE;	/* RT_PUT */
 }
 
 /* The relay (and bundle), then the marker that says it is complete. */
 static enum docker_next
-put_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+put_send(struct docker_req *rq, struct rt *rt, struct docker_call *next)
 {
 	uint8_t	*tar;
 	size_t	 len;
 
-	tar = sp->step == C_RT_PUT ? docker_runtime_fill_tar(&len) :
+	tar = rt->rt_step == RT_PUT ? docker_runtime_fill_tar(&len) :
 	    docker_runtime_marker_tar(&len);
 	if (tar == NULL)
-		return sp_fail(rq, sp, ERR_RUNTIME_MISSING,
-		    "the relay cannot be read", 0, next);
-	sp_call(sp, next, "PUT", SP_SMALL_CAP, "/containers/%s/archive?path=%s",
-	    sp->rt_cid, HARDEN_RUNTIME_DIR);
+		return rt_fail(rq, rt, ERR_RUNTIME_MISSING,
+		    "the relay cannot be read");
+	rt_call(rt, next, "PUT", RT_SMALL_CAP,
+	    "/containers/%s/archive?path=%s", rt->rt_cid, HARDEN_RUNTIME_DIR);
 	next->cl_raw = tar;
 	next->cl_raw_len = len;
 	next->cl_type = "application/x-tar";
@@ -325,129 +363,196 @@ put_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 }
 
 static enum docker_next
-put_take(struct docker_req *rq, struct sp *sp,
+put_take(struct docker_req *rq, struct rt *rt,
     const struct docker_parser *p, struct docker_call *next)
 {
 	if (p->dp_status != 200)
-		return sp_fail(rq, sp, ERR_DOCKER_FAILED, "runtime fill", 0,
-		    next);
-	sp->rt_filled = 1;
-	return SP_ADVANCE;
+		return rt_fail(rq, rt, ERR_DOCKER_FAILED, "runtime fill");
+	rt->rt_filled = 1;
+	return RT_ADVANCE;
 }
 
 static enum docker_next
-relay_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+relay_send(struct docker_req *rq, struct rt *rt, struct docker_call *next)
 {
-	sp_call(sp, next, "GET", RUNTIME_RELAY_MAX + 64 * 1024,
-	    "/containers/%s/archive?path=%s/%s", sp->rt_cid,
+	rt_call(rt, next, "GET", RUNTIME_RELAY_MAX + 64 * 1024,
+	    "/containers/%s/archive?path=%s/%s", rt->rt_cid,
 	    HARDEN_RUNTIME_DIR, RUNTIME_RELAY_NAME);
 	return DOCKER_CALL;
 }
 
 static enum docker_next
-relay_take(struct docker_req *rq, struct sp *sp,
+relay_take(struct docker_req *rq, struct rt *rt,
     const struct docker_parser *p, struct docker_call *next)
 {
 	if (p->dp_status != 200 ||
 	    !docker_runtime_relay_matches(p->dp_body, p->dp_body_len))
-		return sp_fail(rq, sp, ERR_RUNTIME_FOREIGN,
-		    "the runtime volume holds another relay", 0, next);
-	sp->step = docker_runtime_has_ca() ? C_RT_CA : C_RT_CTR_DEL;
-	return SP_SEND;
+		return rt_fail(rq, rt, ERR_RUNTIME_FOREIGN,
+		    "the runtime volume holds another relay");
+	rt->rt_step = docker_runtime_has_ca() ? RT_CA : RT_CTR_DEL;
+	return RT_SEND;
 }
 
 static enum docker_next
-ca_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+ca_send(struct docker_req *rq, struct rt *rt, struct docker_call *next)
 {
-	sp_call(sp, next, "GET", RUNTIME_CA_MAX + 64 * 1024,
-	    "/containers/%s/archive?path=%s/%s", sp->rt_cid,
+	rt_call(rt, next, "GET", RUNTIME_CA_MAX + 64 * 1024,
+	    "/containers/%s/archive?path=%s/%s", rt->rt_cid,
 	    HARDEN_RUNTIME_DIR, RUNTIME_CA_NAME);
 	return DOCKER_CALL;
 }
 
 static enum docker_next
-ca_take(struct docker_req *rq, struct sp *sp,
+ca_take(struct docker_req *rq, struct rt *rt,
     const struct docker_parser *p, struct docker_call *next)
 {
 	if (p->dp_status != 200 ||
 	    !docker_runtime_ca_matches(p->dp_body, p->dp_body_len))
-		return sp_fail(rq, sp, ERR_RUNTIME_FOREIGN,
-		    "the runtime volume holds another CA bundle", 0, next);
-	return SP_ADVANCE;
+		return rt_fail(rq, rt, ERR_RUNTIME_FOREIGN,
+		    "the runtime volume holds another CA bundle");
+	return RT_ADVANCE;
 }
 
 static enum docker_next
-ctr_del_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+ctr_del_send(struct docker_req *rq, struct rt *rt, struct docker_call *next)
 {
-	sp_call(sp, next, "DELETE", SP_SMALL_CAP, "/containers/%s?force=1",
-	    sp->rt_cid);
+	rt_call(rt, next, "DELETE", RT_SMALL_CAP, "/containers/%s?force=1",
+	    rt->rt_cid);
 	return DOCKER_CALL;
 }
 
 static enum docker_next
-ctr_del_take(struct docker_req *rq, struct sp *sp,
+ctr_del_take(struct docker_req *rq, struct rt *rt,
     const struct docker_parser *p, struct docker_call *next)
 {
 	if (p->dp_status != 204 && p->dp_status != 404)
-		return sp_fail(rq, sp, ERR_DOCKER_FAILED,
-		    "runtime fill container remove", 0, next);
-	sp->rt_cid[0] = '\0';
-	docker_runtime_set_ready(sp->rt_key, 1);
+		return rt_fail(rq, rt, ERR_DOCKER_FAILED,
+		    "runtime fill container remove");
+	rt->rt_cid[0] = '\0';
+	docker_runtime_set_ready(rt->rt_key, 1);
 	docker_runtime_release(docker_req_peerid(rq));
-	sp->rt_holder = 0;
-	sp->rt_created = 0;	/* filled: it stays */
+	rt->rt_holder = 0;
+	rt->rt_created = 0;	/* filled: it stays */
 	/* A new relay: the installation's old ones may go. */
-	if (sp->rt_filled)
-		return SP_ADVANCE;
-	return to_volumes(sp);
+	if (rt->rt_filled)
+		return RT_ADVANCE;
+	return to_ready(rt);
 }
 
 /* --- the prune: this installation's other runtime volumes ------------ */
 
 static enum docker_next
-prune_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
+prune_send(struct docker_req *rq, struct rt *rt, struct docker_call *next)
 {
 	char	 f[768];
 
-	runtime_filter(sp->sq.sq_runtime_owner, NULL, f, sizeof(f));
-	sp_call(sp, next, "GET", SP_LIST_CAP, "/volumes?filters=%s", f);
+	runtime_filter(rt->rt_owner, NULL, f, sizeof(f));
+	rt_call(rt, next, "GET", RT_LIST_CAP, "/volumes?filters=%s", f);
 	return DOCKER_CALL;
 }
 
 static enum docker_next
-prune_take(struct docker_req *rq, struct sp *sp,
+prune_take(struct docker_req *rq, struct rt *rt,
     const struct docker_parser *p, struct docker_call *next)
 {
-	take_runtime(sp, p, 1, 0);
-	return SP_ADVANCE;
+	take_runtime(rt, p, 1, 0);
+	return RT_ADVANCE;
 }
 
 static enum docker_next
-prune_del_send(struct docker_req *rq, struct sp *sp,
+prune_del_send(struct docker_req *rq, struct rt *rt,
     struct docker_call *next)
 {
-	if (sp->rt_istale >= sp->rt_nstale)
-		return to_volumes(sp);
-	sp_call(sp, next, "DELETE", SP_SMALL_CAP, "/volumes/%s",
-	    sp->rt_stale[sp->rt_istale]);
+	if (rt->rt_istale >= rt->rt_nstale)
+		return to_ready(rt);
+	rt_call(rt, next, "DELETE", RT_SMALL_CAP, "/volumes/%s",
+	    rt->rt_stale[rt->rt_istale]);
 	return DOCKER_CALL;
 }
 
-const struct sp_step_row space_runtime_steps[] = {
-	{ C_RT_WAIT,	  wait_send,	  wait_take,	  C_RT_SWEEP },
-	{ C_RT_SWEEP,	  sweep_send,	  sweep_take,	  C_RT_SWEEP_DEL },
-	{ C_RT_SWEEP_DEL, sweep_del_send, stale_del_take, C_RT_GET },
-	{ C_RT_GET,	  get_send,	  get_take,	  C_RT_CREATE },
-	{ C_RT_CREATE,	  create_send,	  create_take,	  C_RT_CTR },
-	{ C_RT_CTR,	  ctr_send,	  ctr_take,	  C_RT_MARKER },
-	{ C_RT_MARKER,	  marker_send,	  marker_take,	  C_RT_PUT },
-	{ C_RT_PUT,	  put_send,	  put_take,	  C_RT_PUT_MARKER },
-	{ C_RT_PUT_MARKER, put_send,	  put_take,	  C_RT_CTR_DEL },
-	{ C_RT_RELAY,	  relay_send,	  relay_take,	  C_RT_CA },
-	{ C_RT_CA,	  ca_send,	  ca_take,	  C_RT_CTR_DEL },
-	{ C_RT_CTR_DEL,	  ctr_del_send,	  ctr_del_take,	  C_RT_PRUNE },
-	{ C_RT_PRUNE,	  prune_send,	  prune_take,	  C_RT_PRUNE_DEL },
-	{ C_RT_PRUNE_DEL, prune_del_send, stale_del_take, C_VOL },
+static const struct rt_row rt_rows[] = {
+	{ RT_WAIT,	  wait_send,	  wait_take,	  RT_SWEEP },
+	{ RT_SWEEP,	  sweep_send,	  sweep_take,	  RT_SWEEP_DEL },
+	{ RT_SWEEP_DEL, sweep_del_send, stale_del_take, RT_GET },
+	{ RT_GET,	  get_send,	  get_take,	  RT_CREATE },
+	{ RT_CREATE,	  create_send,	  create_take,	  RT_CTR },
+	{ RT_CTR,	  ctr_send,	  ctr_take,	  RT_MARKER },
+	{ RT_MARKER,	  marker_send,	  marker_take,	  RT_PUT },
+	{ RT_PUT,	  put_send,	  put_take,	  RT_PUT_MARKER },
+	{ RT_PUT_MARKER, put_send,	  put_take,	  RT_CTR_DEL },
+	{ RT_RELAY,	  relay_send,	  relay_take,	  RT_CA },
+	{ RT_CA,	  ca_send,	  ca_take,	  RT_CTR_DEL },
+	{ RT_CTR_DEL,	  ctr_del_send,	  ctr_del_take,	  RT_PRUNE },
+	{ RT_PRUNE,	  prune_send,	  prune_take,	  RT_PRUNE_DEL },
+	{ RT_PRUNE_DEL, prune_del_send, stale_del_take, RT_DONE },
 };
-const size_t space_runtime_steps_n = sizeof(space_runtime_steps) /
-    sizeof(space_runtime_steps[0]);
+
+static const struct rt_row *
+rt_row(enum rt_step step)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof(rt_rows) / sizeof(rt_rows[0]); i++)
+		if (rt_rows[i].rr_step == step)
+			return &rt_rows[i];
+	fatalx("%s: step %d has no row", __func__, step);
+}
+
+/* Sends the call of the step a function moved to, or says it ended. */
+static enum docker_next
+rt_go(struct docker_req *rq, struct rt *rt, enum docker_next nx,
+    struct docker_call *next)
+{
+	for (;;) {
+		if (nx == RT_ADVANCE) {
+			rt->rt_step = rt_row(rt->rt_step)->rr_next;
+			nx = RT_SEND;
+		}
+		if (nx != RT_SEND)
+			return nx;
+		if (rt->rt_step == RT_DONE)
+			return RT_READY;
+		nx = rt_row(rt->rt_step)->rr_send(rq, rt, next);
+	}
+}
+
+int
+rtfill_begin(struct rt *rt, const char *api, const char *owner,
+    const char *image, const char *key)
+{
+	memset(rt, 0, sizeof(*rt));
+	if (strlcpy(rt->rt_api, api, sizeof(rt->rt_api)) >=
+	    sizeof(rt->rt_api) || !space_owner_valid(owner) ||
+	    strlcpy(rt->rt_owner, owner, sizeof(rt->rt_owner)) >=
+	    sizeof(rt->rt_owner) || image[0] == '\0' ||
+	    strlcpy(rt->rt_image, image, sizeof(rt->rt_image)) >=
+	    sizeof(rt->rt_image) || key == NULL || !runtime_key_valid(key) ||
+	    strlcpy(rt->rt_key, key, sizeof(rt->rt_key)) >=
+	    sizeof(rt->rt_key))
+		return -1;
+	rt->rt_step = RT_WAIT;
+	return 0;
+}
+
+enum docker_next
+rtfill_send(struct docker_req *rq, struct rt *rt, struct docker_call *next)
+{
+	return rt_go(rq, rt, RT_SEND, next);
+}
+
+enum docker_next
+rtfill_take(struct docker_req *rq, struct rt *rt, const struct docker_parser *p,
+    struct docker_call *next)
+{
+	return rt_go(rq, rt, rt_row(rt->rt_step)->rr_take(rq, rt, p, next),
+	    next);
+}
+
+void
+rtfill_release(struct docker_req *rq, struct rt *rt)
+{
+	if (rt->rt_holder) {
+		docker_runtime_release(docker_req_peerid(rq));
+		rt->rt_holder = 0;
+	}
+}

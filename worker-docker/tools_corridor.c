@@ -15,11 +15,15 @@
  */
 
 /*
- * The filler's one way out, made before it and removed after it: a
- * bridge from spaced's pool, a socket volume holding the relay, and a
- * gatekeeper whose allowlist is the registry alone; all by name of the
- * volume and labelled as its owner's.  A failure goes to the fill's
- * rollback, which removes them by the same names (docs/privsep.md).
+ * The filler's relay and its one way out, made before it and removed
+ * after it.  The relay first: the runtime volume, filled or compared by
+ * the steps a space's create runs (space_runtime.c), which the filler
+ * mounts read-only.  Then a bridge from spaced's pool, a socket volume
+ * for the gatekeeper's sockets (the gatekeeper writes it: nothing in it
+ * is ever run), and a gatekeeper whose allowlist is the registry alone;
+ * all by name of the volume and labelled as its owner's.  A failure
+ * goes to the fill's rollback, which removes them by the same names
+ * (docs/privsep.md).
  */
 
 #include <stdio.h>
@@ -43,15 +47,45 @@ corridor_name(struct tv *tv, enum tools_role r, char *buf, size_t len)
 		fatalx("%s: name", __func__);
 }
 
-/* The filler's turn to be made: its gatekeeper first. */
+/* The filler's turn to be made: its relay, then its gatekeeper. */
 enum docker_next
-tv_corridor(struct tv *tv)
+tv_corridor(struct docker_req *rq, struct tv *tv, struct docker_call *next)
 {
 	tv->phase = PH_FILL;
 	tv->gk_cid[0] = tv->net_subnet[0] = '\0';
 	tv->net_tries = 0;
-	tv->step = G_NETS;
+	if (rtfill_begin(&tv->rt, tv->api, tv->rt_owner,
+	    tv->req.te_image, docker_runtime_key()) == -1)
+		return tv_fail(rq, tv, ERR_RUNTIME_MISSING, "spaced sent no "
+		    "relay for the filler", 0, next);
+	tv->step = G_RUNTIME;
 	return TV_SEND;
+}
+
+/* --- the relay: the runtime volume, as a create fills it ------------- */
+
+static enum docker_next
+runtime_turn(struct docker_req *rq, struct tv *tv, enum docker_next nx,
+    struct docker_call *next)
+{
+	if (nx == RT_FAILED)
+		return tv_fail(rq, tv, tv->rt.rt_code, tv->rt.rt_msg, 0, next);
+	if (nx == RT_READY)
+		return TV_ADVANCE;
+	return nx;
+}
+
+static enum docker_next
+runtime_send(struct docker_req *rq, struct tv *tv, struct docker_call *next)
+{
+	return runtime_turn(rq, tv, rtfill_send(rq, &tv->rt, next), next);
+}
+
+static enum docker_next
+runtime_take(struct docker_req *rq, struct tv *tv,
+    const struct docker_parser *p, struct docker_call *next)
+{
+	return runtime_turn(rq, tv, rtfill_take(rq, &tv->rt, p, next), next);
 }
 
 /* After the filler: its gatekeeper, sockets and bridge go. */
@@ -288,25 +322,6 @@ inspect_take(struct docker_req *rq, struct tv *tv,
 	return TV_ADVANCE;
 }
 
-/* The relay, into the socket volume through the gatekeeper's rw mount. */
-static enum docker_next
-relay_send(struct docker_req *rq, struct tv *tv, struct docker_call *next)
-{
-	uint8_t	*tar;
-	size_t	 len;
-
-	if (docker_runtime_key() == NULL ||
-	    (tar = docker_runtime_fill_tar(&len)) == NULL)
-		return tv_fail(rq, tv, ERR_RUNTIME_MISSING, "spaced sent no "
-		    "relay for the filler", 0, next);
-	tv_call(tv, next, "PUT", TV_CAP, "/containers/%s/archive?path=%s",
-	    tv->gk_cid, TOOLS_SOCKET_DIR);
-	next->cl_raw = tar;
-	next->cl_raw_len = len;
-	next->cl_type = "application/x-tar";
-	return DOCKER_CALL;
-}
-
 static enum docker_next
 start_send(struct docker_req *rq, struct tv *tv, struct docker_call *next)
 {
@@ -314,32 +329,29 @@ start_send(struct docker_req *rq, struct tv *tv, struct docker_call *next)
 	return DOCKER_CALL;
 }
 
-/* The relay's and the start's answers; then the filler itself. */
+/* The gatekeeper runs: then the filler itself. */
 static enum docker_next
-done_take(struct docker_req *rq, struct tv *tv,
+start_take(struct docker_req *rq, struct tv *tv,
     const struct docker_parser *p, struct docker_call *next)
 {
 	char	 msg[160];
 
-	if (p->dp_status != (tv->step == G_RELAY ? 200 : 204) &&
-	    !(tv->step == G_GK_START && p->dp_status == 304)) {
+	if (p->dp_status != 204 && p->dp_status != 304) {
 		engine_message(p, msg, sizeof(msg));
 		return tv_fail(rq, tv, ERR_DOCKER_FAILED, msg, 0, next);
 	}
-	if (tv->step == G_GK_START)
-		return tv_oneshot(tv, PH_FILL);
-	return TV_ADVANCE;
+	return tv_oneshot(tv, PH_FILL);
 }
 
 const struct tv_step_row tools_corridor_steps[] = {
+	{ G_RUNTIME,	runtime_send,	runtime_take,	G_NETS },
 	{ G_CLEAR,	del_send,	del_take,	G_CLEAR },
 	{ G_NETS,	nets_send,	nets_take,	G_NET },
 	{ G_NET,	made_send,	made_take,	G_SOCK },
 	{ G_SOCK,	made_send,	made_take,	G_GK },
 	{ G_GK,		made_send,	made_take,	G_GK_INSPECT },
-	{ G_GK_INSPECT,	inspect_send,	inspect_take,	G_RELAY },
-	{ G_RELAY,	relay_send,	done_take,	G_GK_START },
-	{ G_GK_START,	start_send,	done_take,	G_GK_START },
+	{ G_GK_INSPECT,	inspect_send,	inspect_take,	G_GK_START },
+	{ G_GK_START,	start_send,	start_take,	G_GK_START },
 	{ G_DOWN,	del_send,	del_take,	G_DOWN },
 };
 const size_t tools_corridor_steps_n = sizeof(tools_corridor_steps) /

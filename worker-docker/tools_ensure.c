@@ -260,7 +260,7 @@ vol_create_take(struct docker_req *rq, struct tv *tv,
 		tools_reply(rq, tv, ERR_TOOLS_NOT_OURS, msg, 0, -1);
 		return DOCKER_DONE;
 	}
-	return tv_corridor(tv);	/* then the filler (tools_corridor.c) */
+	return tv_corridor(rq, tv, next);	/* then the filler */
 }
 
 static enum docker_next

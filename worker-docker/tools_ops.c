@@ -137,7 +137,10 @@ tv_start(struct docker_req *rq, const void *data, size_t len,
 		    agent_profile_check(&tv->req.te_profile) != NULL ||
 		    tv->req.te_nfiles == 0 || tools_fill_uid(tv->req.te_key,
 		    tv->req.te_uid_first, tv->req.te_uid_count) == 0 ||
-		    tv->req.te_gk_image[0] == '\0' || !net_pool_valid(
+		    tv->req.te_gk_image[0] == '\0' ||
+		    tools_runtime_owner(tv->req.te_owner,
+		    tv->req.te_runtime_uid, tv->rt_owner,
+		    sizeof(tv->rt_owner)) == -1 || !net_pool_valid(
 		    &(struct net_pool){ tv->req.te_net_base,
 		    tv->req.te_net_pool_prefix, tv->req.te_net_prefix }))
 			return -1;
@@ -212,6 +215,9 @@ tv_free(void *state)
 		tools_untrack(tv);
 	if (tv->holder)
 		turn_release(tv->req.te_volume, tv->peerid);
+	/* The runtime's turn too, however the request ended. */
+	if (tv->rt.rt_holder)
+		docker_runtime_release(tv->peerid);
 	if (tv->op == IMSG_TOOLS_LIST_REQ && tv->volume[0] != '\0')
 		turn_release(tv->volume, tv->peerid);
 	for (i = 0; i < TOOLS_MSG_FILES_MAX; i++)

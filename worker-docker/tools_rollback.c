@@ -92,6 +92,22 @@ rb_add(struct tv *tv, const char *fmt, const char *name, const char *suffix)
 	snprintf(tv->rb[tv->rb_n++], sizeof(tv->rb[0]), fmt, name, suffix);
 }
 
+/*
+ * What the relay's fill left (space_runtime.c): its container, and the
+ * runtime volume when this call made it and did not finish filling it.
+ */
+static void
+rb_runtime(struct tv *tv)
+{
+	char	 name[SPACE_RESOURCE_MAX];
+
+	if (tv->rt.rt_cid[0] != '\0')
+		rb_add(tv, "/containers/%s%s?force=1", tv->rt.rt_cid, "");
+	if (tv->rt.rt_created && runtime_volume_name(name, sizeof(name),
+	    tv->rt.rt_key) == 0)
+		rb_add(tv, "/volumes/%s%s", name, "");
+}
+
 enum docker_next
 tv_fail(struct docker_req *rq, struct tv *tv, const char *code,
     const char *message, int interrupted, struct docker_call *next)
@@ -108,6 +124,7 @@ tv_fail(struct docker_req *rq, struct tv *tv, const char *code,
 		tools_reply(rq, tv, tv->code, tv->message, 1, tv->exit_code);
 		return DOCKER_DONE;
 	}
+	rtfill_release(rq, &tv->rt);
 	strlcpy(tv->code, code, sizeof(tv->code));
 	strlcpy(tv->message, message != NULL ? message : "",
 	    sizeof(tv->message));
@@ -127,6 +144,7 @@ tv_fail(struct docker_req *rq, struct tv *tv, const char *code,
 		rb_add(tv, "/volumes/%s%s", tv->req.te_volume, "");
 		rb_add(tv, "/volumes/%s-%s", tv->req.te_volume, "fill-sock");
 		rb_add(tv, "/networks/%s-%s", tv->req.te_volume, "fill-net");
+		rb_runtime(tv);
 	} else if (tv->cid[0] != '\0')
 		rb_add(tv, "/containers/%s%s?force=1", tv->cid, "");
 	else if (tv->rb_n == 0 && !interrupted) {

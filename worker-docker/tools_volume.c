@@ -207,6 +207,7 @@ tools_params(struct tv *tv, enum tools_role role)
 	    tv->req.te_uid_count);
 	tv->tp.tp_gk_image = tv->req.te_gk_image;
 	tv->tp.tp_subnet = tv->net_subnet;
+	tv->tp.tp_runtime_key = tv->rt.rt_key;
 }
 
 /* "<install>:<uid>" to the volume name of key; -1 when not one. */
@@ -226,6 +227,22 @@ tools_owner_volume(const char *owner, const char *key, char *buf, size_t len)
 	if (errstr != NULL)
 		return -1;
 	return tools_volume_name(buf, len, install, (uid_t)uid, key);
+}
+
+int
+tools_runtime_owner(const char *owner, uint32_t uid, char *buf, size_t len)
+{
+	char		 install[INSTALL_ID_MAX + 1];
+	const char	*colon;
+
+	if (!space_owner_valid(owner) || (colon = strchr(owner, ':')) ==
+	    NULL || (size_t)(colon - owner) >= sizeof(install))
+		return -1;
+	memcpy(install, owner, colon - owner);
+	install[colon - owner] = '\0';
+	if (space_owner_fmt(buf, len, install, (uid_t)uid) == -1)
+		return -1;
+	return space_owner_valid(buf) ? 0 : -1;
 }
 
 /* --- files from spaced ------------------------------------------------ */

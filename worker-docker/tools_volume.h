@@ -35,6 +35,7 @@
 #include "docker_harden_tools.h"
 #include "docker_netpool.h"
 #include "docker_req.h"
+#include "space_runtime.h"
 #include "tools_prune.h"
 
 #define TV_CAP			(256 * 1024)
@@ -83,8 +84,8 @@ enum tv_step {
 	O_CREATE, O_INSPECT, O_OWN, O_START, O_EXEC, O_STREAM, O_EXIT, O_DEL,
 	/* the rollback of a fill */
 	R_DEL, R_PAUSE,
-	/* the filler's way out: its gatekeeper, made, then removed */
-	G_CLEAR, G_NETS, G_NET, G_SOCK, G_GK, G_GK_INSPECT, G_RELAY,
+	/* the filler's relay (space_runtime.c), its way out, then down */
+	G_RUNTIME, G_CLEAR, G_NETS, G_NET, G_SOCK, G_GK, G_GK_INSPECT,
 	G_GK_START, G_DOWN,
 	/* list */
 	L_VOLS, L_CTRS, L_READ,
@@ -138,8 +139,11 @@ struct tv {
 	char			 code[CTL_CODE_MAX];
 	char			 message[SPACE_DONE_MESSAGE_MAX];
 	char			 rb_fail[SPACE_DONE_MESSAGE_MAX];
-	char			 rb[6][SPACE_RESOURCE_MAX + 32];	/* paths */
+	char			 rb[8][SPACE_RESOURCE_MAX + 32];	/* paths */
 	size_t			 rb_n, rb_i;
+	/* the runtime volume the filler runs the relay from, its owner */
+	struct rt		 rt;
+	char			 rt_owner[SPACE_OWNER_SIZE];
 	/* the filler's gatekeeper and its bridge's slot of the pool */
 	char			 gk_cid[SPACE_RESOURCE_MAX];
 	char			 net_subnet[NETPOOL_CIDR_MAX];
@@ -191,6 +195,8 @@ void	 tools_reply(struct docker_req *, struct tv *, const char *code,
 void	 tools_params(struct tv *, enum tools_role);
 int	 tools_owner_volume(const char *owner, const char *key, char *,
 	    size_t);
+/* "<install of owner>:<uid>", the runtime volume's owner; -1 none. */
+int	 tools_runtime_owner(const char *owner, uint32_t uid, char *, size_t);
 struct tv_file *tools_file_find(struct tv *, uint32_t kind, uint32_t index);
 uint8_t	*tools_file_read(const struct tv_file *);
 /* An IMSG_TOOLS_FILE: the fd goes to its ensure, or is closed. */
@@ -208,7 +214,8 @@ void	 tools_take_volumes(struct tv *, const struct docker_parser *);
 void	 tools_take_mounts(struct tv *, const struct docker_parser *);
 
 /* tools_corridor.c: the filler's gatekeeper, before and after it. */
-enum docker_next tv_corridor(struct tv *);
+enum docker_next tv_corridor(struct docker_req *, struct tv *,
+	    struct docker_call *);
 enum docker_next tv_corridor_down(struct tv *);
 
 /* tools_fill.c: the stream child's answer. */

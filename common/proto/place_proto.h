@@ -326,9 +326,16 @@ struct tools_ensure_req {
 	 * takes it from the answer to that request's end.  0: tools fill.
 	 */
 	uint32_t	 te_hold;
+	/*
+	 * spaced's own uid: the runtime volume the filler runs the relay
+	 * from is "<install>:<it>"'s, as sq_runtime_owner says for a create.
+	 */
+	uint32_t	 te_runtime_uid;
 	struct tools_keep te_keep;	/* the prune after a fill */
 	struct agent_profile te_profile;	/* checked, tarballs hashed */
 };
+/* One imsg: the profile takes most of it. */
+_Static_assert(sizeof(struct tools_ensure_req) <= 16384, "tools_ensure_req");
 
 enum tools_file_kind {
 	TOOLS_FILE_FILLER = 1,	/* spaced-filler.js: node -e's program */

@@ -63,12 +63,12 @@ mutant "a cancelled create is dropped, not rolled back" \
 mutant_expect "another installation's fill container is not removed"
 mutant "runtime: the sweep takes any installation's fill containers of the key" \
     worker-docker/space_runtime.c \
-    "runtime_filter(sp->sq.sq_runtime_owner, sp->rt_key, f, sizeof(f)); => engine_label_filter(f, sizeof(f), 1, LABEL_ROLE \"=runtime\"); @@ runtime_labels_check(labels, sp->sq.sq_runtime_owner, => runtime_labels_check(labels, volumes ? sp->sq.sq_runtime_owner : NULL," \
+    "runtime_filter(rt->rt_owner, rt->rt_key, f, sizeof(f)); => engine_label_filter(f, sizeof(f), 1, LABEL_ROLE \"=runtime\"); @@ runtime_labels_check(labels, rt->rt_owner, => runtime_labels_check(labels, volumes ? rt->rt_owner : NULL," \
     contract/runtime
 mutant_expect 'the next create fills it again'
 mutant "runtime: once ready never looked at again" \
     worker-docker/space_runtime.c \
-    "if (docker_runtime_ready(sp->rt_key)) {\n\t\tsp->rt_recheck = 1; => if (docker_runtime_ready(sp->rt_key)) {\n\t\treturn to_volumes(sp);" \
+    "if (docker_runtime_ready(rt->rt_key)) {\n\t\trt->rt_recheck = 1; => if (docker_runtime_ready(rt->rt_key)) {\n\t\treturn to_ready(rt);" \
     contract/runtime
 
 # A relative path in the space that is not there: 127, as natively.

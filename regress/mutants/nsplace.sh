@@ -115,4 +115,8 @@ mutant_expect "creates whose client left: no space stands unannounced"
 mutant "a native create whose client left is cancelled, not undone" \
     supervisor/spaced/server.c helper.sh \
     'if (!sv->made && (sv->step != SV_PLACE || r->r_place != PROC_NS)) => if (!sv->made)'
+mutant_expect "the spaces that stand \\([0-9]+\\) are followed"
+mutant "a space a create made is not followed (its journal uncollected)" \
+    supervisor/spaced/server.c helper.sh \
+    'sv->have_info = 1;\n\tcollect_follow(r->r_uid, sv->info.si_id); => sv->have_info = 1;'
 mutants_end

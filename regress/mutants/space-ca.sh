@@ -36,7 +36,7 @@ mutant "the key blind to the bundle" supervisor/spaced/runtime.c \
     "	EVP_MD_CTX		*ctx; => 	EVP_MD_CTX		*ctx, *junk = EVP_MD_CTX_new(); @@ if (EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1 || => if (EVP_DigestInit_ex(junk, EVP_sha256(), NULL) != 1 || EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) != 1 || @@ (EVP_DigestUpdate(ctx, sep, sizeof(sep) - 1) != 1 ||\n\t    (ca_n = hash_fd(ctx, ca_fd, => (EVP_DigestUpdate(junk, sep, sizeof(sep) - 1) != 1 ||\n\t    (ca_n = hash_fd(junk, ca_fd,"
 mutant_expect 'its bundle changed behind us: create answers runtime_volume_foreign'
 mutant "a filled volume's bundle taken unseen" worker-docker/space_runtime.c \
-    "	sp->step = docker_runtime_has_ca() ? C_RT_CA : C_RT_CTR_DEL; => 	sp->step = C_RT_CTR_DEL;"
+    "	rt->rt_step = docker_runtime_has_ca() ? RT_CA : RT_CTR_DEL; => 	rt->rt_step = RT_CTR_DEL;"
 mutant_expect 'the moved container keeps the space CA bundle'\''s variables'
 mutant "a move forgets the space was made with the bundle" \
     worker-docker/space_verify.c \

@@ -30,6 +30,7 @@ mutant "$MUTANT_CONTROL" GNUmakefile "" tools.sh
 mutant "$MUTANT_CONTROL" GNUmakefile "" filler.sh
 mutant "$MUTANT_CONTROL" GNUmakefile "" unit
 mutant "$MUTANT_CONTROL" GNUmakefile "" filler-net.sh
+mutant "$MUTANT_CONTROL" GNUmakefile "" filler-relay.sh
 
 mutant_expect 'order: /bin/sync ran before the marker'\''s rename'
 mutant "marker written before the flush" worker-docker/spaced-filler.js \
@@ -81,4 +82,11 @@ mutant_expect 'nothing of the filler'\''s way out is left'
 mutant "the filler's gatekeeper left after the fill" worker-docker/tools_fill.c \
     "		return tv_corridor_down(tv);	/* then S_FILLED */ => 		tv->step = S_FILLED;
 		break;" filler-net.sh
+# The filler's relay from the socket volume its gatekeeper writes, as
+# before: a relay planted there runs, and writes the tools volume.
+mutant_expect 'the planted relay never ran: no witness in the tools volume'
+mutant "the filler's relay from its gatekeeper's socket volume again" \
+    worker-docker/docker_harden_tools.h \
+    "#define TOOLS_RELAY		HARDEN_RELAY	/* the runtime volume's */ => #define TOOLS_RELAY		TOOLS_SOCKET_DIR \"/spaced-relay\"" \
+    filler-relay.sh
 mutants_end

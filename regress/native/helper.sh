@@ -15,7 +15,9 @@
 #   the restarted spaced lists the space exited, and start brings it
 #   back.
 # - A create whose client leaves at once makes no space that stands
-#   unannounced (review F3).  About a minute.
+#   unannounced (review F3), and the spaces that stand are followed:
+#   their gatekeeper's records reach the journal unasked.  About a
+#   minute.
 SPACED_TEST_PLACE=native
 export SPACED_TEST_PLACE
 . "$(dirname "$0")/../contract/lib.sh"
@@ -138,7 +140,37 @@ for i in $made; do
 	echo "$i" >>"$T/ids"
 done
 check "  each went cleanly: folder, cgroups, processes ($clean)" test "$clean" = yes
-# The creates spaced answered before their clients left stand, announced.
+# The creates spaced answered before their clients left stand, announced,
+# and followed: the journal collects their gatekeeper's records with
+# nobody asking (collect.c), as any create's.  One such create for sure:
+# its client leaves once its space was announced.
+creates() { sc events 2>/dev/null | grep -c ' create '; }
+n0=$(creates)
+python3 "$top/regress/integration/ctl_raw.py" "$sd/run/spaced.sock" \
+    space-leave 107 600000 >/dev/null 2>&1 &
+late=$!
+announced() { [ "$(creates)" -gt "$n0" ]; }
+check "a create whose client leaves after its answer: announced" \
+    wait_for 60 announced
+kill "$late" 2>/dev/null; wait "$late" 2>/dev/null
+idle && wait_for 60 idle
+# stored ID TAG: the record is in the store's files (read as root).
+stored() { cat "$sd/store/"*"-$1".journal* 2>/dev/null |
+    grep -q "	$2\.left\.example	"; }
+unfollowed=
+nstand=0
+for i in $(ns_ids); do
+	printf '%s\n' "$before" | grep -qx "$i" && continue
+	nstand=$((nstand + 1))
+	stored "$i" "m$i" && unfollowed="$unfollowed $i(before)"
+	# a CONNECT its gatekeeper refuses: a record of its own
+	sc exec "$i" -- curl -s -o /dev/null --max-time 8 \
+	    -x http://127.0.0.1:3128 -p "https://m$i.left.example/" \
+	    >/dev/null 2>&1
+	wait_for 30 stored "$i" "m$i" || unfollowed="$unfollowed $i"
+done
+check "  the spaces that stand ($nstand) are followed: their records collected unasked (${unfollowed:-all})" \
+    test "$nstand" -ge 1 -a -z "$unfollowed"
 for i in $(ns_ids); do
 	printf '%s\n' "$before" | grep -qx "$i" || sc remove "$i" >/dev/null
 done

@@ -268,6 +268,7 @@ tools_ensure(struct request *r, const char *agent, int hold)
 			n++;
 	te.te_nfiles = n + (tv.ca_fd != -1);
 	te.te_hold = hold != 0;
+	te.te_runtime_uid = geteuid();
 	tools_keep_current(r->r_uid, &te.te_keep);
 	config_space_uids(conf, &te.te_uid_first, &te.te_uid_count);
 	strlcpy(te.te_gk_image, conf->sc_gk_image, sizeof(te.te_gk_image));

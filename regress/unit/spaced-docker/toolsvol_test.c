@@ -30,6 +30,7 @@
 #include "labels.h"
 
 #define KEY	"0123456789abcdef"
+#define RT_KEY	"fedcba9876543210"
 #define OWNER	"0123456789abcdef0123456789abcdef:1000"
 #define VOL	"spaced-tools-0123456789abcdef0123456789abcdef-1000-" KEY
 
@@ -112,6 +113,7 @@ params(struct harden_tools_params *p, enum tools_role r)
 	p->tp_description = "x 1.0";
 	p->tp_created = "2026-01-31T12:00:00Z";
 	p->tp_uid = 2000000123;
+	p->tp_runtime_key = RT_KEY;
 }
 
 /*
@@ -177,8 +179,36 @@ Test(tools_harden, builder_and_checker)
 	cr_assert_str_eq(json_string_value(json_object_get(hc, "NetworkMode")),
 	    "none");
 	cr_assert(json_is_true(json_object_get(b, "NetworkDisabled")));
+	/*
+	 * The relay from the runtime volume, read-only, as in a space:
+	 * never from the socket volume its gatekeeper writes.
+	 */
 	cr_assert_str_eq(json_string_value(json_array_get(json_object_get(b,
-	    "Entrypoint"), 0)), TOOLS_RELAY);
+	    "Entrypoint"), 0)), "/opt/spaced/spaced-relay");
+	cr_assert_neq(strncmp(TOOLS_RELAY, TOOLS_SOCKET_DIR "/",
+	    strlen(TOOLS_SOCKET_DIR "/")), 0);
+	{
+		json_t	*m;
+		size_t	 i, nrt = 0;
+
+		json_array_foreach(json_object_get(hc, "Mounts"), i, m) {
+			if (strcmp(json_string_value(json_object_get(m,
+			    "Target")), "/opt/spaced") != 0)
+				continue;
+			nrt++;
+			cr_assert_str_eq(json_string_value(json_object_get(m,
+			    "Source")), "spaced-runtime-" RT_KEY);
+			cr_assert(json_is_true(json_object_get(m,
+			    "ReadOnly")));
+		}
+		cr_assert_eq(nrt, 1, "the runtime volume, once");
+	}
+	/* No key of a relay: no filler. */
+	p.tp_runtime_key = NULL;
+	cr_assert_null(harden_tools_create(&p, &why));
+	p.tp_runtime_key = "short";
+	cr_assert_null(harden_tools_create(&p, &why));
+	p.tp_runtime_key = RT_KEY;
 	cr_assert_eq(json_integer_value(json_object_get(hc, "Memory")),
 	    2LL << 30);
 	cr_assert_eq(harden_tools_name(&p, name, sizeof(name)), 0);
@@ -206,6 +236,27 @@ Test(tools_harden, builder_and_checker)
 	c = inspect_of(b, 1);
 	violations(c, &p, "tools_mounts");
 	json_decref(c);
+	/* The runtime volume writable, or missing: named. */
+	{
+		json_t	*m;
+		size_t	 i;
+
+		c = inspect_of(b, -1);
+		json_array_foreach(json_object_get(c, "Mounts"), i, m)
+			if (strcmp(json_string_value(json_object_get(m,
+			    "Destination")), "/opt/spaced") == 0)
+				json_object_set_new(m, "RW", json_true());
+		violations(c, &p, "tools_mounts");
+		json_decref(c);
+		c = inspect_of(b, -1);
+		json_array_foreach(json_object_get(c, "Mounts"), i, m)
+			if (strcmp(json_string_value(json_object_get(m,
+			    "Destination")), "/opt/spaced") == 0)
+				break;
+		json_array_remove(json_object_get(c, "Mounts"), i);
+		violations(c, &p, "tools_mounts");
+		json_decref(c);
+	}
 	c = inspect_of(b, -1);
 	/* Each dropped setting is named. */
 	json_object_set_new(json_object_get(c, "HostConfig"), "CapDrop",
