@@ -23,6 +23,7 @@
 
 #include <sys/types.h>
 
+#include <errno.h>
 #include <event2/buffer.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -97,19 +98,23 @@ ex_start(struct docker_req *rq, const void *data, size_t len,
 			n++;
 	if (n != ex->req.se_argc)
 		return -1;
-	/* The streams first: their messages may come at once. */
+	/*
+	 * The streams first: their messages may come at once.  A full
+	 * table (an exec's streams stay while its -T kill runs) is busy,
+	 * never bad_request.
+	 */
 	if (ex->req.se_out_stream != 0) {
 		stream_tx_init(&ex->tx, ex->req.se_out_stream);
 		if (worker_stream_register(ex->req.se_out_stream,
 		    ex_stream_msg, ex) == -1)
-			return -1;
+			goto refused;
 		ex->tx_open = 1;
 	}
 	if (ex->req.se_in_stream != 0) {
 		stream_rx_init(&ex->rx, ex->req.se_in_stream);
 		if (worker_stream_register(ex->req.se_in_stream,
 		    ex_stream_msg, ex) == -1)
-			return -1;
+			goto refused;
 		ex->rx_open = 1;
 	}
 	if (ex->req.se_stdin_len > 0)
@@ -131,6 +136,11 @@ ex_start(struct docker_req *rq, const void *data, size_t len,
 		strlcpy(cl->cl_path, "/version", sizeof(cl->cl_path));
 	cl->cl_cap = DOCKER_BODY_MAX_SMALL;
 	return 0;
+refused:
+	ex->refused = errno == ENOSPC ? ERR_BUSY : ERR_INTERNAL;
+	log_warnx("exec: stream %u or %u: %s", ex->req.se_out_stream,
+	    ex->req.se_in_stream, strerror(errno));
+	return -1;
 }
 
 static void
@@ -558,6 +568,8 @@ ex_fail(struct docker_req *rq, const char *code, int interrupted,
 	struct ex	*ex = docker_req_state(rq);
 	char		 msg[128];
 
+	if (ex->refused != NULL)
+		code = ex->refused;
 	/* -T: the engine has no way to end an exec's process; we do. */
 	if (strcmp(code, ERR_TIMEOUT) == 0 && ex->req.se_timeout_ms > 0 &&
 	    ex->step < E_KILL_CREATE) {

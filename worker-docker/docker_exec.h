@@ -48,6 +48,7 @@ struct ex {
 	char			 workdir[DOCKER_PATH_MAX / 4];	/* its inspect's */
 	char			 mark[EXEC_MARK_LEN + 1];	/* its process's */
 	const char		*kill_why;	/* the kill: timeout, or cancel */
+	const char		*refused;	/* its streams were not taken */
 	struct frame_reader	 fr;
 	int			 streaming;
 	struct stream_tx	 tx;		/* output, when asked for */

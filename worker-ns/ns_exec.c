@@ -86,43 +86,6 @@ nx_kill(struct nx *x)
 		ns_helper_kill(x->token);
 }
 
-/* stdin that comes after its command ended: taken and credited. */
-static void
-nx_drain(struct imsgev *iev, struct imsg *imsg, void *arg)
-{
-	struct stream_rx	*rx = arg;
-	const uint8_t		*data;
-	size_t			 len;
-
-	if (imsg_get_type(imsg) == IMSG_STREAM_DATA) {
-		if (stream_rx_data(rx, imsg, &data, &len) == -1 ||
-		    stream_rx_consumed(rx, &iev->ibuf, len) == -1)
-			fatal("%s: data", __func__);
-		imsg_event_add(iev);
-		return;
-	}
-	if (imsg_get_type(imsg) != IMSG_STREAM_END ||
-	    stream_rx_end(rx, imsg) == -1)
-		fatalx("%s: message %u on stdin", __func__,
-		    imsg_get_type(imsg));
-	worker_stream_unregister(rx->sr_id);
-	free(rx);
-}
-
-static void
-nx_drain_rest(struct nx *x)
-{
-	struct stream_rx	*rx;
-
-	worker_stream_unregister(x->rx.sr_id);
-	x->rx_open = 0;
-	if ((rx = malloc(sizeof(*rx))) == NULL)
-		fatal("%s: malloc", __func__);
-	*rx = x->rx;
-	if (worker_stream_register(rx->sr_id, nx_drain, rx) == -1)
-		fatalx("%s: register", __func__);
-}
-
 static void
 nx_close(struct nx *x, int i)
 {
@@ -145,10 +108,15 @@ nx_free(struct nx *x)
 		ns_helper_forget(x->token);
 	for (i = 0; i < 3; i++)
 		nx_close(x, (int)i);
+	/*
+	 * spaced lets go of both streams at our last word and forwards
+	 * nothing more on them: stdin still coming is dropped on the way
+	 * (proc.c), never waited for here, nor credited to a stream gone.
+	 */
 	if (x->tx_open)
 		worker_stream_unregister(x->tx.st_id);
 	if (x->rx_open)
-		nx_drain_rest(x);
+		worker_stream_unregister(x->rx.sr_id);
 	evtimer_del(&x->timer);
 	evbuffer_free(x->in);
 	if (x->ptm != -1)
@@ -344,6 +312,10 @@ nx_timeout(int fd, short ev, void *arg)
 	}
 }
 
+/*
+ * spaced's gauge held each message to the same rules before it came
+ * (stream_relay): a failure here is only spaced's bug, never a client's.
+ */
 static void
 nx_stream(struct imsgev *iev, struct imsg *imsg, void *arg)
 {
@@ -512,30 +484,63 @@ argv_split(struct space_exec_req *se, char **argv, size_t max)
 	return 0;
 }
 
-/* A refusal still ends the output stream and takes the input's. */
+/*
+ * A refusal ends the output stream, and both are over here: what the
+ * client sent before it heard is dropped (proc.c).  An id registered to
+ * another exec is not this request's to end: only a bug sends one.
+ */
 static void
-refuse(const struct space_exec_req *se, uint32_t peerid, const char *code)
+refuse(const struct space_exec_req *se, uint32_t peerid, const char *code,
+    const char *why)
 {
 	struct stream_tx	 tx;
-	struct stream_rx	*rx;
 
-	if (se->se_out_stream != 0) {
+	if (se->se_out_stream != 0 &&
+	    worker_stream_ended(se->se_out_stream) == 0) {
 		stream_tx_init(&tx, se->se_out_stream);
-		if (worker_stream_register(se->se_out_stream, nx_drain,
-		    NULL) == -1)
-			fatalx("%s: out stream", __func__);
-		worker_stream_unregister(se->se_out_stream);
 		if (stream_tx_end(&tx, &ns_channel()->ibuf, -1) == -1)
 			fatal("%s: stream_tx_end", __func__);
 	}
-	if (se->se_in_stream != 0) {
-		if ((rx = malloc(sizeof(*rx))) == NULL)
-			fatal("%s: malloc", __func__);
-		stream_rx_init(rx, se->se_in_stream);
-		if (worker_stream_register(rx->sr_id, nx_drain, rx) == -1)
-			fatalx("%s: in stream", __func__);
+	if (se->se_in_stream != 0)
+		(void)worker_stream_ended(se->se_in_stream);
+	ns_done(peerid, code, why, -1);
+}
+
+/*
+ * The exec's streams, before anything is made for it.  Neither a full
+ * table nor an id in use ends spaced-ns: the request is refused.
+ */
+static int
+nx_streams(struct nx *x, const struct space_exec_req *se, uint32_t peerid)
+{
+	int	 full;
+
+	if (se->se_out_stream != 0) {
+		stream_tx_init(&x->tx, se->se_out_stream);
+		if (worker_stream_register(se->se_out_stream, nx_stream,
+		    x) == -1)
+			goto refused;
+		x->tx_open = 1;
 	}
-	ns_done(peerid, code, NULL, -1);
+	if (se->se_in_stream != 0) {
+		stream_rx_init(&x->rx, se->se_in_stream);
+		if (worker_stream_register(se->se_in_stream, nx_stream,
+		    x) == -1)
+			goto refused;
+		x->rx_open = 1;
+	} else
+		x->in_done = 1;
+	return 0;
+refused:
+	full = errno == ENOSPC;
+	log_warnx("exec: stream %u or %u: %s", se->se_out_stream,
+	    se->se_in_stream, strerror(errno));
+	if (x->tx_open)
+		worker_stream_unregister(x->tx.st_id);
+	x->tx_open = 0;
+	refuse(se, peerid, full ? ERR_BUSY : ERR_INTERNAL, full ? "spaced-ns "
+	    "carries as many streams as it can now" : NULL);
+	return -1;
 }
 
 void
@@ -574,7 +579,7 @@ ns_exec_start(uint32_t peerid, struct imsg *imsg)
 	else if (slot == EXECS_MAX)
 		why = ERR_BUSY;
 	if (why != NULL) {
-		refuse(&se, peerid, why);
+		refuse(&se, peerid, why, NULL);
 		return;
 	}
 	/* The control channel is the gatekeeper's private socket here. */
@@ -584,15 +589,20 @@ ns_exec_start(uint32_t peerid, struct imsg *imsg)
 		argv[se.se_argc + 1] = NS_GK_CTLDIR;
 		argv[se.se_argc + 2] = NULL;
 	}
+	if ((x = calloc(1, sizeof(*x))) == NULL)
+		fatal("%s: calloc", __func__);
+	if (nx_streams(x, &se, peerid) == -1) {
+		free(x);
+		return;
+	}
+	if ((x->in = evbuffer_new()) == NULL)
+		fatal("%s: evbuffer_new", __func__);
 	if (pipe2(in, O_CLOEXEC) == -1 || pipe2(out, O_CLOEXEC) == -1 ||
 	    pipe2(err, O_CLOEXEC) == -1)
 		fatal("%s: pipe2", __func__);
 	fds[0] = in[0];
 	fds[1] = out[1];
 	fds[2] = err[1];
-	if ((x = calloc(1, sizeof(*x))) == NULL ||
-	    (x->in = evbuffer_new()) == NULL)
-		fatal("%s: calloc", __func__);
 	x->base = nx_base;
 	x->ptm = -1;
 	x->peerid = peerid;
@@ -611,21 +621,6 @@ ns_exec_start(uint32_t peerid, struct imsg *imsg)
 		ns_cgroup_events(x->space, &x->oom, &x->forks);
 	}
 	execs[slot] = x;
-	if (se.se_out_stream != 0) {
-		stream_tx_init(&x->tx, se.se_out_stream);
-		if (worker_stream_register(se.se_out_stream, nx_stream,
-		    x) == -1)
-			fatalx("%s: out stream", __func__);
-		x->tx_open = 1;
-	}
-	if (se.se_in_stream != 0) {
-		stream_rx_init(&x->rx, se.se_in_stream);
-		if (worker_stream_register(se.se_in_stream, nx_stream,
-		    x) == -1)
-			fatalx("%s: in stream", __func__);
-		x->rx_open = 1;
-	} else
-		x->in_done = 1;
 	if (se.se_stdin_len > 0 && evbuffer_add(x->in, se.se_stdin,
 	    se.se_stdin_len) == -1)
 		fatal("%s: evbuffer_add", __func__);

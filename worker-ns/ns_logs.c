@@ -176,8 +176,23 @@ ns_logs_start(uint32_t peerid, struct imsg *imsg)
 	lg->peerid = peerid;
 	lg->fd = -1;
 	stream_tx_init(&lg->tx, sl.sl_stream);
-	if (worker_stream_register(sl.sl_stream, lg_credit, lg) == -1)
-		fatalx("%s: stream", __func__);
+	/*
+	 * A full table is refused, not died of (ns_exec.c's nx_streams);
+	 * the stream still ends, or the journal's ingest waits for it.  An
+	 * id in use is another request's to end.
+	 */
+	if (worker_stream_register(sl.sl_stream, lg_credit, lg) == -1) {
+		log_warnx("logs: stream %u: %s", sl.sl_stream,
+		    strerror(errno));
+		if (errno == ENOSPC) {
+			lg_end(lg, ERR_BUSY, "spaced-ns carries as many "
+			    "streams as it can now");
+			return;
+		}
+		ns_done(peerid, ERR_INTERNAL, NULL, -1);
+		free(lg);
+		return;
+	}
 	if (ns_record_read(sl.sl_space.sq_id, &ns) == -1) {
 		lg_end(lg, ERR_SPACE_NOT_FOUND, NULL);
 		return;

@@ -147,8 +147,15 @@ static struct {
 	void		(*handler)(struct imsgev *, struct imsg *, void *);
 	void		*arg;
 } wstreams[WORKER_STREAMS_MAX];
-/* Streams we ended as source: their last credits may still come. */
-static uint32_t	 wstreams_ended[WORKER_STREAMS_MAX];
+/*
+ * Streams over here: what spaced sent on them before it read our last
+ * word may still come (a credit that crossed our END, stdin of an exec
+ * whose command ended).  spaced closes a request's streams at its last
+ * word, so what comes late was sent while at most its table's 64
+ * streams were open, each ending here once: four times that is room.
+ */
+#define WORKER_STREAMS_ENDED	(4 * WORKER_STREAMS_MAX)
+static uint32_t	 wstreams_ended[WORKER_STREAMS_ENDED];
 static size_t	 wstreams_ended_next;
 
 int
@@ -183,7 +190,21 @@ worker_stream_unregister(uint32_t id)
 	for (i = 0; i < WORKER_STREAMS_MAX; i++)
 		if (wstreams[i].id == id)
 			memset(&wstreams[i], 0, sizeof(wstreams[i]));
-	wstreams_ended[wstreams_ended_next++ % WORKER_STREAMS_MAX] = id;
+	wstreams_ended[wstreams_ended_next++ % WORKER_STREAMS_ENDED] = id;
+}
+
+int
+worker_stream_ended(uint32_t id)
+{
+	size_t	 i;
+
+	for (i = 0; i < WORKER_STREAMS_MAX; i++)
+		if (wstreams[i].id == id && id != 0) {
+			errno = EEXIST;
+			return -1;
+		}
+	wstreams_ended[wstreams_ended_next++ % WORKER_STREAMS_ENDED] = id;
+	return 0;
 }
 
 static void
@@ -202,9 +223,10 @@ worker_stream_msg(struct imsgev *iev, struct imsg *imsg)
 	 * taking (an exec whose command exited before its stdin ended):
 	 * nothing is owed for it.
 	 */
-	for (i = 0; i < WORKER_STREAMS_MAX; i++)
+	for (i = 0; i < WORKER_STREAMS_ENDED; i++)
 		if (wstreams_ended[i] == id && id != 0)
 			return;
+	/* Only spaced's bug: it routes a stream between its two ends. */
 	fatalx("%s: message %u for no stream of ours (%u)", __func__,
 	    imsg_get_type(imsg), id);
 }

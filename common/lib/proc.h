@@ -61,11 +61,18 @@ struct worker {
 };
 
 __dead void	 worker_main(int argc, char *argv[], const struct worker *);
-/* A stream message for no registered stream is fatal. */
+/*
+ * A stream message for no registered stream is fatal, unless the stream
+ * ended lately here (unregistered, or marked by worker_stream_ended).
+ * register: -1 with ENOSPC (the table is full) or EEXIST (the id is
+ * registered); a caller answers its request, it never dies of it.
+ */
 #define WORKER_STREAMS_MAX	64	/* two an exec; many at once */
 int		 worker_stream_register(uint32_t id,
 		    void (*)(struct imsgev *, struct imsg *, void *), void *);
 void		 worker_stream_unregister(uint32_t id);
+/* A stream never registered is over (a refusal's): -1 EEXIST if it is. */
+int		 worker_stream_ended(uint32_t id);
 
 /* stream_test.c: the stream self-test, in every worker */
 void		 worker_stream_test(struct imsgev *, struct imsg *);

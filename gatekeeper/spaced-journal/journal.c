@@ -328,6 +328,10 @@ journal_ingest(struct imsgev *iev, struct imsg *imsg)
 	in->in_store = shared_open(in->in_base, key);
 	in->in_store_open = 1;
 	stream_rx_init(&in->in_rx, ji.ji_stream);
+	/*
+	 * Only spaced's bug: each stream here is one of its table's, let go
+	 * with its request (ingest_free), and its ids are never reused soon.
+	 */
 	if (worker_stream_register(ji.ji_stream, ingest_stream, in) == -1)
 		fatalx("%s: stream %u", __func__, ji.ji_stream);
 	in->in_rx_open = 1;

@@ -221,6 +221,7 @@ journal_server(struct imsgev *iev, struct imsg *imsg)
 	co->co_peerid = peerid;
 	TAILQ_INSERT_TAIL(&env->je_collects, co, co_entry);
 	stream_rx_init(&co->co_rx, co->co_req.js_stream);
+	/* Only spaced's bug, as an ingest's (journal.c): collect_free lets go. */
 	if (worker_stream_register(co->co_req.js_stream, collect_stream, co) ==
 	    -1)
 		fatalx("%s: stream %u", __func__, co->co_req.js_stream);

@@ -239,11 +239,14 @@ gone() {
 	*) no_such "/containers/spaced-space-$1-$2/json" "^No such container" ;;
 	esac
 }
-# stop_behind ID ROLE: the role stopped behind spaced's back
+# stop_behind ID ROLE: the role stopped behind spaced's back; on
+# native, done once its group holds no process (asked at each turn of
+# the wait: a test -z "$(ns_pids)" was read once, and waited it all out)
+ns_none_of() { [ -z "$(ns_pids "$1" "$2")" ]; }
 stop_behind() {
 	case $PLACE in
 	native) for s_p in $(ns_pids "$1" "$2"); do kill -9 "$s_p"; done
-		wait_for 10 test -z "$(ns_pids "$1" "$2")" ;;
+		wait_for 10 ns_none_of "$1" "$2" ;;
 	*) api POST "/containers/spaced-space-$1-$2/stop?t=1" >/dev/null ;;
 	esac
 }
