@@ -49,38 +49,16 @@ runtime_filter(const char *owner, const char *key, char *buf, size_t len)
 
 /*
  * The refs in a listing whose runtime labels say key (or not key) and
- * this installation's owner: another's fill container or volume is not
- * ours to remove, whatever the engine's filter let through.
+ * this installation's owner (create_parse.c).
  */
 static void
 take_runtime(struct sp *sp, const struct docker_parser *p, int volumes,
     int same_key)
 {
-	json_t		*o, *arr, *e, *labels;
-	const char	*ref, *key;
-	size_t		 i;
-
-	sp->rt_nstale = sp->rt_istale = 0;
-	if (p->dp_status != 200 || (o = json_loadb((const char *)p->dp_body,
-	    p->dp_body_len, JSON_REJECT_DUPLICATES, NULL)) == NULL)
-		return;	/* a sweep or a prune never fails a create */
-	arr = volumes ? json_object_get(o, "Volumes") : o;
-	json_array_foreach(arr, i, e) {
-		labels = json_object_get(e, "Labels");
-		key = json_string_value(json_object_get(labels,
-		    LABEL_RUNTIME_KEY));
-		ref = json_string_value(json_object_get(e, volumes ? "Name" :
-		    "Id"));
-		if (key == NULL || !docker_plain_ref(ref) ||
-		    runtime_labels_check(labels, sp->sq.sq_runtime_owner,
-		    key) != NULL ||
-		    (strcmp(key, sp->rt_key) == 0) != same_key ||
-		    sp->rt_nstale >= RT_STALE_MAX)
-			continue;
-		strlcpy(sp->rt_stale[sp->rt_nstale++], ref,
-		    sizeof(sp->rt_stale[0]));
-	}
-	json_decref(o);
+	sp->rt_nstale = create_runtime_take(p, volumes,
+	    sp->sq.sq_runtime_owner, sp->rt_key, same_key, sp->rt_stale,
+	    RT_STALE_MAX);
+	sp->rt_istale = 0;
 }
 
 static json_t *
@@ -202,7 +180,6 @@ static enum docker_next
 get_take(struct docker_req *rq, struct sp *sp,
     const struct docker_parser *p, struct docker_call *next)
 {
-	json_t		*o;
 	const char	*why;
 
 	if (p->dp_status == 404 && sp->rt_recheck) {
@@ -217,11 +194,7 @@ get_take(struct docker_req *rq, struct sp *sp,
 	if (p->dp_status != 200)
 		return sp_fail(rq, sp, ERR_DOCKER_FAILED,
 		    "GET the runtime volume", 0, next);
-	o = engine_json(p);
-	why = runtime_labels_check(json_object_get(o, "Labels"), NULL,
-	    sp->rt_key);
-	json_decref(o);
-	if (why != NULL)
+	if ((why = create_runtime_labels(p, sp->rt_key)) != NULL)
 		return sp_fail(rq, sp, ERR_RUNTIME_FOREIGN, why, 0, next);
 	if (sp->rt_recheck)
 		return to_volumes(sp);
