@@ -63,7 +63,7 @@ mutant "a cancelled create is dropped, not rolled back" \
 mutant_expect "another installation's fill container is not removed"
 mutant "runtime: the sweep takes any installation's fill containers of the key" \
     worker-docker/space_runtime.c \
-    "runtime_filter(sp->sq.sq_runtime_owner, sp->rt_key, f, sizeof(f)); => engine_label_filter(f, sizeof(f), 1, LABEL_ROLE \"=runtime\"); @@ runtime_labels_check(labels, sp->sq.sq_runtime_owner, => runtime_labels_check(labels, volumes ? sp->sq.sq_runtime_owner : NULL," \
+    "runtime_filter(sp->sq.sq_runtime_owner, sp->rt_key, f, sizeof(f)); => engine_label_filter(f, sizeof(f), 1, LABEL_ROLE \"=runtime\"); @@ sp->sq.sq_runtime_owner, sp->rt_key, same_key, => volumes ? sp->sq.sq_runtime_owner : NULL, sp->rt_key, same_key," \
     contract/runtime
 mutant_expect 'the next create fills it again'
 mutant "runtime: once ready never looked at again" \
