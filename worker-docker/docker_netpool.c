@@ -82,12 +82,16 @@ net_pool_set(uint8_t *used, size_t slot)
 	used[slot / 8] |= 1 << (slot % 8);
 }
 
-/* Marks the slots [addr/prefix] covers, where it meets the pool. */
+/*
+ * Marks the slots [addr/prefix] covers, where it meets the pool: whole
+ * bytes at once, so that each of a listing's subnets costs at most a
+ * bitmap's bytes, never a pass over every slot.
+ */
 static void
 mark_range(const struct net_pool *np, uint32_t addr, uint32_t prefix,
     uint8_t *used)
 {
-	uint64_t	 lo, hi, plo, phi, s;
+	uint64_t	 lo, hi, plo, phi, s, e;
 	uint32_t	 step = np->np_prefix;
 
 	lo = addr & mask(prefix);
@@ -100,7 +104,15 @@ mark_range(const struct net_pool *np, uint32_t addr, uint32_t prefix,
 		lo = plo;
 	if (hi > phi)
 		hi = phi;
-	for (s = (lo - plo) >> (32 - step); s <= (hi - plo) >> (32 - step); s++)
+	s = (lo - plo) >> (32 - step);
+	e = (hi - plo) >> (32 - step);
+	for (; s <= e && s % 8 != 0; s++)
+		net_pool_set(used, s);
+	if (s + 8 <= e + 1) {
+		memset(&used[s / 8], 0xff, (e + 1 - s) / 8);
+		s += (e + 1 - s) / 8 * 8;
+	}
+	for (; s <= e; s++)
 		net_pool_set(used, s);
 }
 
@@ -121,6 +133,20 @@ net_pool_mark(const json_t *networks, const struct net_pool *np,
 			    "Subnet")), &addr, &prefix) == 0)
 				mark_range(np, addr, prefix, used);
 	return 0;
+}
+
+int
+net_pool_mark_body(const void *body, size_t len, const struct net_pool *np,
+    uint8_t *used)
+{
+	json_t	*o = NULL;
+	int	 rc;
+
+	if (body != NULL)
+		o = json_loadb(body, len, JSON_REJECT_DUPLICATES, NULL);
+	rc = net_pool_mark(o, np, used);
+	json_decref(o);
+	return rc;
 }
 
 long

@@ -49,6 +49,9 @@ size_t	 net_pool_slots(const struct net_pool *);
  */
 int	 net_pool_mark(const json_t *networks, const struct net_pool *,
 	    uint8_t *used);
+/* The same of the answer's body (NULL: no answer), read in one pass. */
+int	 net_pool_mark_body(const void *body, size_t len,
+	    const struct net_pool *, uint8_t *used);
 void	 net_pool_set(uint8_t *used, size_t slot);
 /* The first free slot from start on, round the pool; -1 if none. */
 long	 net_pool_pick(const uint8_t *used, size_t nslots, size_t start);

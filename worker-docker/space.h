@@ -23,6 +23,8 @@
  * spaced-docker-space.md).
  */
 
+#include <sys/types.h>
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -227,6 +229,33 @@ void	 start_call(struct sp *, enum space_role, struct docker_call *);
 struct sp_res *res_add(struct sp *);
 int	 take_listing(struct sp *, const struct docker_parser *,
 	    enum sp_res_type, const char *id);
+
+/*
+ * create_parse.c: the engine's answers as create reads them in its
+ * steps (pure).  GET /containers/json of the installation's spaces:
+ * the uids they run as (*uids allocated, the caller frees), or of the
+ * owner's: the ids of its spaces, sorted and each once (*ids the
+ * same); both the count, or -1 when the answer is no listing.
+ */
+ssize_t	 create_uids_take(const struct docker_parser *, const char *owner,
+	    uint32_t first, uint32_t count, uint32_t **uids);
+ssize_t	 create_ids_take(const struct docker_parser *, const char *owner,
+	    char (**ids)[SPACE_ID_SIZE]);
+int	 create_id_listed(char (*ids)[SPACE_ID_SIZE], size_t n,
+	    const char *id);
+/*
+ * GET /containers/json or /volumes of the runtime's: the refs whose
+ * labels make them owner's runtime of key (same_key) or of another
+ * key, at most max; none when the answer does not parse.
+ */
+size_t	 create_runtime_take(const struct docker_parser *, int volumes,
+	    const char *owner, const char *key, int same_key,
+	    char (*)[SPACE_RESOURCE_MAX], size_t max);
+/* The runtime volume's inspect: NULL when its labels say key, else why. */
+const char *create_runtime_labels(const struct docker_parser *,
+	    const char *key);
+/* A container's inspect: 1 when it says it runs. */
+int	 create_running(const struct docker_parser *);
 
 /* space_fail.c: a failure, and create's rollback or a move's undo. */
 enum docker_next sp_fail(struct docker_req *, struct sp *, const char *code,

@@ -77,16 +77,6 @@ create_begin(struct docker_req *rq, struct sp *sp)
 
 #define UID_DRAWS_MAX	64
 
-/* A listing's array (the parser capped it); NULL for anything else. */
-static json_t *
-listing(const struct docker_parser *p)
-{
-	if (p->dp_status != 200)
-		return NULL;
-	return json_loadb((const char *)p->dp_body, p->dp_body_len,
-	    JSON_REJECT_DUPLICATES, NULL);
-}
-
 static enum docker_next
 uids_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 {
@@ -101,27 +91,13 @@ uids_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 
 /* Whether a space of the installation in the listing runs as uid. */
 static int
-uid_listed(struct sp *sp, json_t *o, uint32_t uid)
+uid_listed(const uint32_t *uids, ssize_t n, uint32_t uid)
 {
-	const json_t	*labels;
-	const char	*owner, *id, *colon;
-	size_t		 n, i;
-	json_t		*e;
+	ssize_t	 i;
 
-	colon = strchr(sp->sq.sq_owner, ':');
-	n = colon != NULL ? (size_t)(colon - sp->sq.sq_owner) + 1 : 0;
-	json_array_foreach(o, i, e) {
-		labels = json_object_get(e, "Labels");
-		owner = json_string_value(json_object_get(labels, LABEL_OWNER));
-		id = json_string_value(json_object_get(labels, LABEL_ID));
-		if (n == 0 || owner == NULL || id == NULL ||
-		    strncmp(owner, sp->sq.sq_owner, n) != 0 ||
-		    !space_id_valid(id))
-			continue;
-		if (harden_space_uid(id, sp->sq.sq_uid_first,
-		    sp->sq.sq_uid_count) == uid)
+	for (i = 0; i < n; i++)
+		if (uids[i] == uid)
 			return 1;
-	}
 	return 0;
 }
 
@@ -135,18 +111,19 @@ uids_take(struct docker_req *rq, struct sp *sp,
     const struct docker_parser *p, struct docker_call *next)
 {
 	struct space_meta	*m = &sp->meta;
-	json_t			*o;
+	uint32_t		*uids;
+	ssize_t			 n;
 	int			 draws;
 
-	if (!json_is_array(o = listing(p))) {
-		json_decref(o);
+	if ((n = create_uids_take(p, sp->sq.sq_owner, sp->sq.sq_uid_first,
+	    sp->sq.sq_uid_count, &uids)) == -1) {
 		done(rq, ERR_DOCKER_FAILED, "the engine's spaces unlisted", 0);
 		return DOCKER_DONE;
 	}
-	for (draws = 1; uid_listed(sp, o, sp->hp.hp_uid) ||
+	for (draws = 1; uid_listed(uids, n, sp->hp.hp_uid) ||
 	    inflight_uid_taken(sp, sp->hp.hp_uid); draws++) {
 		if (draws == UID_DRAWS_MAX) {
-			json_decref(o);
+			free(uids);
 			done(rq, ERR_TOO_MANY_SPACES, "no free uid found in "
 			    "spaced.conf's space uid range", 0);
 			return DOCKER_DONE;
@@ -156,7 +133,7 @@ uids_take(struct docker_req *rq, struct sp *sp,
 			strlcpy(m->sm_name, m->sm_id, sizeof(m->sm_name));
 		sp_params(sp);
 	}
-	json_decref(o);
+	free(uids);
 	inflight_uid_hold(sp);
 	return SP_ADVANCE;
 }
@@ -220,70 +197,29 @@ count_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
 	return DOCKER_CALL;
 }
 
-/* A space container of the owner: its id; else NULL. */
-static const char *
-owned_space_id(struct sp *sp, const json_t *c)
-{
-	const json_t	*labels = json_object_get(c, "Labels");
-
-	if (space_labels_check(labels, sp->sq.sq_owner, NULL, ROLE_SPACE) !=
-	    NULL)
-		return NULL;
-	return json_string_value(json_object_get(labels, LABEL_ID));
-}
-
-/* Whether the listing holds a space container of the owner with id. */
-static int
-listed(struct sp *sp, json_t *o, const char *id)
-{
-	const char	*lid;
-	json_t		*e;
-	size_t		 i;
-
-	json_array_foreach(o, i, e)
-		if ((lid = owned_space_id(sp, e)) != NULL &&
-		    strcmp(lid, id) == 0)
-			return 1;
-	return 0;
-}
-
 static enum docker_next
 count_take(struct docker_req *rq, struct sp *sp,
     const struct docker_parser *p, struct docker_call *next)
 {
-	json_t		*o, *e;
-	const char	*id, *prev;
-	const void	*cursor = NULL;
-	size_t		 i, j, n = 0;
-	char		 msg[SPACE_DONE_MESSAGE_MAX];
+	char			(*ids)[SPACE_ID_SIZE];
+	const char		*id;
+	const void		*cursor = NULL;
+	ssize_t			 listed;
+	size_t			 n;
+	char			 msg[SPACE_DONE_MESSAGE_MAX];
 
 	inflight_count_end(sp);
-	o = listing(p);
-	if (!json_is_array(o)) {
-		json_decref(o);
+	/* Ids, not containers: a move keeps two of one space a while. */
+	if ((listed = create_ids_take(p, sp->sq.sq_owner, &ids)) == -1) {
 		done(rq, ERR_DOCKER_FAILED, "the owner's spaces unlisted", 0);
 		return DOCKER_DONE;
 	}
-	/*
-	 * The filter asked for the owner; each answer must say so.  A move
-	 * keeps two containers of one space for a while: ids, not
-	 * containers, are counted.
-	 */
-	json_array_foreach(o, i, e) {
-		if ((id = owned_space_id(sp, e)) == NULL)
-			continue;
-		for (j = 0; j < i; j++)
-			if ((prev = owned_space_id(sp, json_array_get(o, j))) !=
-			    NULL && strcmp(prev, id) == 0)
-				break;
-		if (j == i)
-			n++;
-	}
 	/* And the owner's creates past this count, not listed yet. */
+	n = (size_t)listed;
 	while ((id = inflight_next(sp->sq.sq_owner, &cursor)) != NULL)
-		if (!listed(sp, o, id))
+		if (!create_id_listed(ids, listed, id))
 			n++;
-	json_decref(o);
+	free(ids);
 	if (sp->sq.sq_spaces_max > 0 && n >= sp->sq.sq_spaces_max) {
 		snprintf(msg, sizeof(msg), "%zu spaces already, %u at most "
 		    "(spaces per owner in spaced.conf)", n,
@@ -358,13 +294,8 @@ static enum docker_next
 net_list_take(struct docker_req *rq, struct sp *sp,
     const struct docker_parser *p, struct docker_call *next)
 {
-	json_t	*o;
-	int	 rc;
-
-	o = listing(p);
-	rc = net_pool_mark(o, &sp->hp.hp_pool, sp->net_used);
-	json_decref(o);
-	if (rc == -1)
+	if (net_pool_mark_body(p->dp_status == 200 ? p->dp_body : NULL,
+	    p->dp_body_len, &sp->hp.hp_pool, sp->net_used) == -1)
 		return sp_fail(rq, sp, ERR_DOCKER_FAILED,
 		    "the engine's networks unlisted", 0, next);
 	if (net_pick(sp) == -1)
@@ -665,15 +596,8 @@ static enum docker_next
 running_take(struct docker_req *rq, struct sp *sp,
     const struct docker_parser *p, struct docker_call *next)
 {
-	json_t	*o;
-	int	 running;
-
 	/* A space whose command could not start is no space. */
-	o = p->dp_status == 200 ? engine_json(p) : NULL;
-	running = json_is_true(json_object_get(json_object_get(o, "State"),
-	    "Running"));
-	json_decref(o);
-	if (!running)
+	if (!create_running(p))
 		return sp_fail(rq, sp, ERR_SPACE_NOT_RUNNING,
 		    "the space stopped as it started", 0, next);
 	return SP_ADVANCE;

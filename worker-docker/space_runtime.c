@@ -29,6 +29,7 @@
 #include "labels.h"
 #include "log.h"
 #include "docker_harden.h"
+#include "space.h"
 #include "space_runtime.h"
 
 #define RT_POLL_MS	100
@@ -69,38 +70,15 @@ runtime_filter(const char *owner, const char *key, char *buf, size_t len)
 
 /*
  * The refs in a listing whose runtime labels say key (or not key) and
- * this installation's owner: another's fill container or volume is not
- * ours to remove, whatever the engine's filter let through.
+ * this installation's owner (create_parse.c).
  */
 static void
 take_runtime(struct rt *rt, const struct docker_parser *p, int volumes,
     int same_key)
 {
-	json_t		*o, *arr, *e, *labels;
-	const char	*ref, *key;
-	size_t		 i;
-
-	rt->rt_nstale = rt->rt_istale = 0;
-	if (p->dp_status != 200 || (o = json_loadb((const char *)p->dp_body,
-	    p->dp_body_len, JSON_REJECT_DUPLICATES, NULL)) == NULL)
-		return;	/* a sweep or a prune never fails a create */
-	arr = volumes ? json_object_get(o, "Volumes") : o;
-	json_array_foreach(arr, i, e) {
-		labels = json_object_get(e, "Labels");
-		key = json_string_value(json_object_get(labels,
-		    LABEL_RUNTIME_KEY));
-		ref = json_string_value(json_object_get(e, volumes ? "Name" :
-		    "Id"));
-		if (key == NULL || !docker_plain_ref(ref) ||
-		    runtime_labels_check(labels, rt->rt_owner,
-		    key) != NULL ||
-		    (strcmp(key, rt->rt_key) == 0) != same_key ||
-		    rt->rt_nstale >= RT_STALE_MAX)
-			continue;
-		strlcpy(rt->rt_stale[rt->rt_nstale++], ref,
-		    sizeof(rt->rt_stale[0]));
-	}
-	json_decref(o);
+	rt->rt_nstale = create_runtime_take(p, volumes, rt->rt_owner,
+	    rt->rt_key, same_key, rt->rt_stale, RT_STALE_MAX);
+	rt->rt_istale = 0;
 }
 
 static json_t *
@@ -231,7 +209,6 @@ static enum docker_next
 get_take(struct docker_req *rq, struct rt *rt,
     const struct docker_parser *p, struct docker_call *next)
 {
-	json_t		*o;
 	const char	*why;
 
 	if (p->dp_status == 404 && rt->rt_recheck) {
@@ -246,11 +223,7 @@ get_take(struct docker_req *rq, struct rt *rt,
 	if (p->dp_status != 200)
 		return rt_fail(rq, rt, ERR_DOCKER_FAILED,
 		    "GET the runtime volume");
-	o = engine_json(p);
-	why = runtime_labels_check(json_object_get(o, "Labels"), NULL,
-	    rt->rt_key);
-	json_decref(o);
-	if (why != NULL)
+	if ((why = create_runtime_labels(p, rt->rt_key)) != NULL)
 		return rt_fail(rq, rt, ERR_RUNTIME_FOREIGN, why);
 	if (rt->rt_recheck)
 		return to_ready(rt);

@@ -34,6 +34,7 @@
 #include "log.h"
 #include "docker_harden.h"
 #include "docker_runtime.h"
+#include "tools_answer.h"
 #include "tools_volume.h"
 
 #define TV_NET_TRIES	8
@@ -200,16 +201,9 @@ static enum docker_next
 nets_take(struct docker_req *rq, struct tv *tv, const struct docker_parser *p,
     struct docker_call *next)
 {
-	json_t	*o = NULL;
-	int	 rc;
-
 	memset(tv->net_used, 0, sizeof(tv->net_used));
-	if (p->dp_status == 200)
-		o = json_loadb((const char *)p->dp_body, p->dp_body_len,
-		    JSON_REJECT_DUPLICATES, NULL);
-	rc = net_pool_mark(o, pool_of(tv), tv->net_used);
-	json_decref(o);
-	if (rc == -1)
+	if (net_pool_mark_body(p->dp_status == 200 ? p->dp_body : NULL,
+	    p->dp_body_len, pool_of(tv), tv->net_used) == -1)
 		return tv_fail(rq, tv, ERR_DOCKER_FAILED,
 		    "the engine's networks unlisted", 0, next);
 	if (net_pick(tv) == -1)
@@ -256,8 +250,7 @@ made_take(struct docker_req *rq, struct tv *tv,
 {
 	struct harden_report	 hr;
 	char			 msg[160];
-	const char		*id, *why = NULL;
-	json_t			*o;
+	const char		*why;
 
 	if (p->dp_status != 201) {
 		engine_message(p, msg, sizeof(msg));
@@ -267,16 +260,10 @@ made_take(struct docker_req *rq, struct tv *tv,
 			return TV_SEND;
 		return tv_fail(rq, tv, ERR_DOCKER_FAILED, msg, 0, next);
 	}
-	o = engine_json(p);
 	harden_report_init(&hr);
-	harden_verify_created(o, &hr);
-	if (tv->step == G_SOCK)
-		why = tools_labels_check(json_object_get(o, "Labels"),
-		    tv->req.te_owner, TOOLS_ROLE_FILL_SOCK, tv->key, NULL);
-	id = json_string_value(json_object_get(o, "Id"));
-	if (tv->step == G_GK && docker_plain_ref(id))
-		strlcpy(tv->gk_cid, id, sizeof(tv->gk_cid));
-	json_decref(o);
+	why = tools_made_take(p, tv->req.te_owner, tv->step == G_SOCK ?
+	    TOOLS_ROLE_FILL_SOCK : TOOLS_ROLE_FILL_NET, tv->key, &hr,
+	    tv->step == G_GK ? tv->gk_cid : NULL, sizeof(tv->gk_cid));
 	/* A volume's name answers 201 even when it was there, not ours. */
 	if (why != NULL)
 		return tv_fail(rq, tv, ERR_TOOLS_NOT_OURS, "the filler's "

@@ -29,6 +29,7 @@
 #include "labels.h"
 #include "log.h"
 #include "docker_tools.h"
+#include "tools_answer.h"
 #include "tools_volume.h"
 
 #define TV_WAIT_POLL_MS		250
@@ -73,13 +74,10 @@ vol_get_take(struct docker_req *rq, struct tv *tv,
 {
 	char		 msg[SPACE_DONE_MESSAGE_MAX];
 	const char	*why;
-	json_t		*o;
 
 	if (p->dp_status == 200) {
-		o = engine_json(p);
-		why = tools_labels_check(json_object_get(o, "Labels"),
-		    tv->req.te_owner, TOOLS_ROLE_VOLUME, tv->key, NULL);
-		json_decref(o);
+		why = tools_answer_labels(p, tv->req.te_owner,
+		    TOOLS_ROLE_VOLUME, tv->key);
 		if (why != NULL) {
 			snprintf(msg, sizeof(msg), "a volume named %s "
 			    "exists and is not this owner's tools "
@@ -119,26 +117,9 @@ static enum docker_next
 sweep_take(struct docker_req *rq, struct tv *tv,
     const struct docker_parser *p, struct docker_call *next)
 {
-	json_t		*o, *e, *labels;
-	const char	*ref;
-	size_t		 i;
-
-	tv->nstale = tv->istale = 0;
-	if (p->dp_status != 200 || (o = json_loadb((const char *)p->dp_body,
-	    p->dp_body_len, JSON_REJECT_DUPLICATES, NULL)) == NULL)
-		return TV_ADVANCE;
-	json_array_foreach(o, i, e) {
-		labels = json_object_get(e, "Labels");
-		ref = json_string_value(json_object_get(e, "Id"));
-		if (!docker_plain_ref(ref) || tv->nstale >= TV_STALE_MAX ||
-		    (tools_labels_check(labels, tv->req.te_owner,
-		    TOOLS_ROLE_FILL, tv->key, NULL) != NULL &&
-		    tools_labels_check(labels, tv->req.te_owner,
-		    TOOLS_ROLE_CHECK, tv->key, NULL) != NULL))
-			continue;
-		strlcpy(tv->stale[tv->nstale++], ref, sizeof(tv->stale[0]));
-	}
-	json_decref(o);
+	tv->nstale = tools_stale_take(p, tv->req.te_owner, tv->key, tv->stale,
+	    TV_STALE_MAX);
+	tv->istale = 0;
 	return TV_ADVANCE;
 }
 
@@ -242,17 +223,14 @@ vol_create_take(struct docker_req *rq, struct tv *tv,
 {
 	char		 msg[SPACE_DONE_MESSAGE_MAX];
 	const char	*why;
-	json_t		*o;
 
 	if (p->dp_status != 201) {
 		engine_message(p, msg, sizeof(msg));
 		return tv_fail(rq, tv, ERR_DOCKER_FAILED, msg, 0, next);
 	}
 	/* An existing name answers 201 too, with its own labels. */
-	o = engine_json(p);
-	why = tools_labels_check(json_object_get(o, "Labels"),
-	    tv->req.te_owner, TOOLS_ROLE_VOLUME, tv->key, NULL);
-	json_decref(o);
+	why = tools_answer_labels(p, tv->req.te_owner, TOOLS_ROLE_VOLUME,
+	    tv->key);
 	if (why != NULL) {
 		tv->filling = 0;
 		snprintf(msg, sizeof(msg), "a volume named %s appeared and is "

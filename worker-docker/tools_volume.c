@@ -24,7 +24,6 @@
 #include <sys/stat.h>
 
 #include <errno.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +33,7 @@
 #include "labels.h"
 #include "log.h"
 #include "docker_env.h"
+#include "tools_answer.h"
 #include "tools_volume.h"
 
 #define TV_FILLER_MAX		(256 * 1024)
@@ -345,29 +345,20 @@ tools_owner_filter(char *buf, size_t len, const char *owner)
 	engine_label_filter(buf, len, 2, LABEL_ROLE "=tools", raw);
 }
 
+static int
+kept_now(const char *volume, void *arg)
+{
+	return tools_kept(volume, *(const time_t *)arg);
+}
+
+/* The listing read by tools_answer.c; the kept ones are this worker's. */
 size_t
 tools_prune_list(const struct docker_parser *p, const char *owner,
     const char *keep, const struct tools_keep *tk,
     char (*names)[SPACE_RESOURCE_MAX], size_t max)
 {
-	json_t		*o, *e;
-	const char	*name;
-	time_t		 now = tools_clock();
-	size_t		 i, n = 0;
+	time_t	 now = tools_clock();
 
-	if (p->dp_status != 200 || (o = json_loadb((const char *)p->dp_body,
-	    p->dp_body_len, JSON_REJECT_DUPLICATES, NULL)) == NULL)
-		return 0;	/* pruning never fails the call */
-	json_array_foreach(json_object_get(o, "Volumes"), i, e) {
-		name = json_string_value(json_object_get(e, "Name"));
-		if (n >= max || !docker_plain_ref(name) ||
-		    strcmp(name, keep) == 0 || tools_keep_has(tk, name) ||
-		    tools_kept(name, now) ||
-		    tools_labels_check(json_object_get(e, "Labels"), owner,
-		    TOOLS_ROLE_VOLUME, NULL, NULL) != NULL)
-			continue;
-		strlcpy(names[n++], name, sizeof(names[0]));
-	}
-	json_decref(o);
-	return n;
+	return tools_prune_take(p, owner, keep, tk, kept_now, &now, names,
+	    max);
 }

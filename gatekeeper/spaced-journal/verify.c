@@ -26,7 +26,6 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "store.h"
@@ -108,9 +107,16 @@ walk_line(struct walk *w, const char *line, size_t len, const char *base)
 		    (unsigned long long)cr.cr_entry.je_seq);
 		return -1;
 	}
+	/* The first seq kept, as store_rotate writes it (tip_parse.c's). */
 	if (strcmp(cr.cr_entry.je_listener, "journal") == 0 &&
 	    strcmp(cr.cr_entry.je_decision, CHAIN_DROPPED) == 0) {
-		w->w_kept = strtoull(cr.cr_entry.je_host, NULL, 10);
+		if (store_number(cr.cr_entry.je_host,
+		    strlen(cr.cr_entry.je_host), &w->w_kept) == -1) {
+			broken(jv, cr.cr_entry.je_seq, "record %llu drops "
+			    "files but its first kept is no number",
+			    (unsigned long long)cr.cr_entry.je_seq);
+			return -1;
+		}
 		w->w_dropped = 1;
 	}
 	if (strcmp(cr.cr_entry.je_listener, "server") == 0) {

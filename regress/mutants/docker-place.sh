@@ -63,7 +63,7 @@ mutant "a cancelled create is dropped, not rolled back" \
 mutant_expect "another installation's fill container is not removed"
 mutant "runtime: the sweep takes any installation's fill containers of the key" \
     worker-docker/space_runtime.c \
-    "runtime_filter(rt->rt_owner, rt->rt_key, f, sizeof(f)); => engine_label_filter(f, sizeof(f), 1, LABEL_ROLE \"=runtime\"); @@ runtime_labels_check(labels, rt->rt_owner, => runtime_labels_check(labels, volumes ? rt->rt_owner : NULL," \
+    "runtime_filter(rt->rt_owner, rt->rt_key, f, sizeof(f)); => engine_label_filter(f, sizeof(f), 1, LABEL_ROLE \"=runtime\"); @@ create_runtime_take(p, volumes, rt->rt_owner, => create_runtime_take(p, volumes, volumes ? rt->rt_owner : NULL," \
     contract/runtime
 mutant_expect 'the next create fills it again'
 mutant "runtime: once ready never looked at again" \

@@ -72,6 +72,9 @@ mutant "a tip's number may have leading zeros" $T \
 mutant_expect "a_number_tip_write_never_writes_makes_it_unreadable"
 mutant "a tip's number may be empty" $T \
     "if (len == 0 || len > STORE_NUMBER_MAX => if (len > STORE_NUMBER_MAX"
+mutant_expect "a_dropped_record_whose_first_kept_is_no_number_is_named"
+mutant "a dropped record's first kept read whatever it is (strtoull's 0)" $V \
+    "&w->w_kept) == -1) { => &w->w_kept) == -1 && 0) {"
 mutant_expect "a_torn_tip_is_named_not_taken_as_record_0"
 mutant "open takes an unreadable tip as none" $S \
     "if ((trv = store_tip_read(base, &tp)) == -1) { => if ((trv = store_tip_read(base, &tp)) == -1 && 0) {"

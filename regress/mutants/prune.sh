@@ -30,7 +30,7 @@ unit "$MUTANT_CONTROL" GNUmakefile ""
 
 W=worker-docker
 mutant_expect "leaves hostile's current volume"
-mutant "a fill prunes another profile's current volume" $W/tools_volume.c \
+mutant "a fill prunes another profile's current volume" $W/tools_answer.c \
     'strcmp(name, keep) == 0 || tools_keep_has(tk, name) || => strcmp(name, keep) == 0 ||'
 mutant_expect "race-tools: ... and the engine made no volume of the name"
 mutant "the tools volume mounted as the engine may make it" $W/docker_harden.c \

@@ -30,7 +30,8 @@ survived=0
 build() {
 	mkdir -p "$tmp/src"
 	cp worker-docker/docker_*.c worker-docker/space_*.c \
-	    worker-docker/tools_*.c "$tmp/src/"
+	    worker-docker/tools_*.c worker-docker/listing_parse.c \
+	    worker-docker/create_parse.c "$tmp/src/"
 	if [ "$1" != - ]; then
 		python3 - "worker-docker/$1" "$2" <<'PY' >"$tmp/src/$1" || return 1
 import sys

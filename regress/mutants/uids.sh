@@ -25,7 +25,7 @@ mutant "exec as the image's user" worker-docker/docker_exec.c \
 mutant "$MUTANT_CONTROL" GNUmakefile "" integration/space-uids.sh
 mutant_expect "a third is refused: no free uid"
 mutant "a listed space's uid is not seen as taken" worker-docker/space_create.c \
-    "sp->sq.sq_uid_count) == uid) => sp->sq.sq_uid_count) == uid && 0)" \
+    "if (uids[i] == uid) => if (uids[i] == uid && 0)" \
     integration/space-uids.sh
 
 mutants_end

@@ -132,3 +132,84 @@ Test(netpool, verify_names_a_subnet_outside_the_pool)
 	cr_assert_eq(r.hr_n, 0);
 	free(labels);
 }
+
+/* The slots a subnet overlaps, one by one: what the marks must be. */
+static void
+mark_slowly(const struct net_pool *np, uint32_t addr, uint32_t prefix,
+    uint8_t *used)
+{
+	uint64_t	 lo, hi, s0, s1;
+	size_t		 s;
+
+	lo = addr & (prefix == 0 ? 0 : 0xffffffffU << (32 - prefix));
+	hi = lo + ((uint64_t)1 << (32 - prefix)) - 1;
+	for (s = 0; s < net_pool_slots(np); s++) {
+		s0 = np->np_base + ((uint64_t)s << (32 - np->np_prefix));
+		s1 = s0 + ((uint64_t)1 << (32 - np->np_prefix)) - 1;
+		if (s0 <= hi && lo <= s1)
+			net_pool_set(used, s);
+	}
+}
+
+/*
+ * Whole bytes are marked at once: a subnet over the pool costs a
+ * bitmap's bytes, not a pass over every slot (a listing of such took
+ * seconds of the worker's).  The marks are those of one slot at a time.
+ */
+Test(netpool, marks_by_bytes_are_the_slots_overlapped)
+{
+	static const struct net_pool pools[] = {
+		{ 0x0ad50000, 24, 29 }, { 0x0ad50000, 16, 29 },
+		{ 0x0a000000, 16, 24 }, { 0x0ad50000, 20, 20 },
+	};
+	uint8_t		 used[NETPOOL_BITMAP], want[NETPOOL_BITMAP];
+	char		 body[128];
+	uint32_t	 addr, prefix;
+	size_t		 i, k;
+
+	srandom(7);
+	for (i = 0; i < sizeof(pools) / sizeof(pools[0]); i++)
+		for (k = 0; k < 2000; k++) {
+			prefix = random() % 33;
+			addr = pools[i].np_base + (uint32_t)(random() %
+			    (1 << (32 - pools[i].np_pool_prefix + 2))) -
+			    (1 << (32 - pools[i].np_pool_prefix));
+			if (k % 50 == 0)
+				addr = random();
+			snprintf(body, sizeof(body), "[{\"IPAM\":{\"Config\":"
+			    "[{\"Subnet\":\"%u.%u.%u.%u/%u\"}]}}]", addr >> 24,
+			    (addr >> 16) & 0xff, (addr >> 8) & 0xff,
+			    addr & 0xff, prefix);
+			memset(used, 0, sizeof(used));
+			memset(want, 0, sizeof(want));
+			cr_assert_eq(net_pool_mark_body(body, strlen(body),
+			    &pools[i], used), 0);
+			mark_slowly(&pools[i], addr, prefix, want);
+			cr_assert_arr_eq(used, want, sizeof(used), "%s in pool "
+			    "%zu", body, i);
+		}
+	/* No answer, no list: -1. */
+	cr_assert_eq(net_pool_mark_body(NULL, 0, &pools[0], used), -1);
+	cr_assert_eq(net_pool_mark_body("{}", 2, &pools[0], used), -1);
+	cr_assert_eq(net_pool_mark_body("[", 1, &pools[0], used), -1);
+}
+
+/* A listing at the call's cap of subnets over the whole pool. */
+Test(netpool, a_full_listing_of_wide_subnets_takes_every_slot)
+{
+	static const struct net_pool big = { 0x0ad50000, 16, 29 };
+	uint8_t		 used[NETPOOL_BITMAP];
+	char		*b;
+	size_t		 len = 0, i, cap = 8 * 1024 * 1024;
+
+	cr_assert_not_null(b = malloc(cap));
+	len += snprintf(b, cap, "[{\"IPAM\":{\"Config\":[");
+	for (i = 0; len < cap - 64; i++)
+		len += snprintf(b + len, cap - len, "%s{\"Subnet\":"
+		    "\"0.0.0.0/0\"}", i > 0 ? "," : "");
+	len += snprintf(b + len, cap - len, "]}}]");
+	memset(used, 0, sizeof(used));
+	cr_assert_eq(net_pool_mark_body(b, len, &big, used), 0);
+	free(b);
+	cr_assert_eq(net_pool_pick(used, net_pool_slots(&big), 0), -1);
+}

@@ -334,6 +334,58 @@ Test(store, the_last_record_removed_is_named_by_the_tip)
 	}
 }
 
+/*
+ * A dropped record (MAC'd: made with the key, by store_rotate or a
+ * hand that has it) says the first record still kept, in the digits
+ * store_rotate writes.  One whose number is anything else was read as
+ * 0 by strtoull, so a store that starts at 0 passed with it, and the
+ * drop loosened the tip's restart check; now it is named.
+ */
+static void
+fill_dropped(const char *kept)
+{
+	struct store		 st;
+	struct journal_entry	 je;
+	unsigned		 i;
+
+	in_tmpdir();
+	cr_assert_eq(store_open(&st, BASE, key, &big), 0);
+	for (i = 0; i < 5; i++) {
+		entry(&je, i);
+		if (i == 3) {
+			strlcpy(je.je_listener, "journal",
+			    sizeof(je.je_listener));
+			strlcpy(je.je_decision, CHAIN_DROPPED,
+			    sizeof(je.je_decision));
+			strlcpy(je.je_host, kept, sizeof(je.je_host));
+			je.je_port = 0;
+		}
+		cr_assert_eq(store_add(&st, &je, 1000, i), 0, "record %u", i);
+	}
+	cr_assert_eq(store_commit(&st), 0);
+	store_close(&st);
+}
+
+Test(store, a_dropped_record_whose_first_kept_is_no_number_is_named)
+{
+	static const char *const bad[] = {
+		"x", "+0", "-0", " 0", "0 ", "00", "0x0", "0abc",
+		"000000000000000000000", "18446744073709551616",
+	};
+	struct journal_verdict	 jv;
+	size_t			 i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		fill_dropped(bad[i]);
+		broken_why(3, bad[i], "no number");
+	}
+	/* The control: the number store_rotate writes, here 0. */
+	fill_dropped("0");
+	verify(&jv);
+	cr_assert_eq(jv.jv_status, 0, "%s", jv.jv_reason);
+	cr_assert_eq(jv.jv_records, 5);
+}
+
 Test(store, a_store_moved_to_another_space_is_named)
 {
 	struct journal_verdict	 jv;
