@@ -26,7 +26,7 @@ UNIT_LINK_spaced-docker	+= $(B)/regress/lib/worker_harness.o
 define unit_template
 $(B)/regress/unit/$(1): $$(patsubst regress/unit/%.c,$(UNIT_OBJ)/%.o,$$(wildcard regress/unit/$(1)/*.c)) $$(UNIT_LINK_$(1)) $(B)/libcommon.a
 	@mkdir -p $$(dir $$@)
-	$$(CC) $$(LDFLAGS) -o $$@ $$^ $$(LDLIBS) $$(CRITERION_LIBS) -lpthread
+	$$(CC) $$(filter-out %/san_default.o,$$(LDFLAGS)) -o $$@ $$^ $$(LDLIBS) $$(CRITERION_LIBS) -lpthread
 UNIT_TESTS += $(B)/regress/unit/$(1)
 endef
 $(foreach m,$(UNIT_DIRS),$(eval $(call unit_template,$(m))))
