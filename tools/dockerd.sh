@@ -12,6 +12,22 @@ if ! [ -x "$(command -v dockerd 2>/dev/null)" ]; then
 	echo "dockerd: no Docker daemon answers on $sock and none is installed" >&2
 	exit 1
 fi
+
+# A containerd pid file left by a daemon that did not stop (a machine
+# restored from a snapshot, a kill -9) may name a pid that another
+# program now has; dockerd then waits for that program to answer as
+# containerd and gives up after a minute.  Only a file whose pid is no
+# containerd goes.
+pidfile=/var/run/docker/containerd/containerd.pid
+if [ -f "$pidfile" ]; then
+	pid=$(cat "$pidfile" 2>/dev/null || true)
+	comm=$(cat "/proc/$pid/comm" 2>/dev/null || true)
+	if [ "$comm" != containerd ]; then
+		echo "dockerd: removing stale $pidfile (pid ${pid:-none}: ${comm:-gone})"
+		rm -f "$pidfile"
+	fi
+fi
+
 echo "dockerd: starting"
 nohup dockerd >/var/log/spaced-dockerd.log 2>&1 </dev/null &
 pid=$!

@@ -163,4 +163,44 @@ has "... and says why" 'FAILED: .*/leak: sanitizer report;'
 has "... each binary's lines together" '^== unit: .*/leak$'
 expect 0 "unit: in two lanes, the good ones pass (control)" \
     env UNIT_JOBS=2 sh "$here/../run-unit.sh" "$T/good" "$T/skip"
+# tools/dockerd.sh before it starts a daemon: a containerd pid file that
+# names a pid no containerd has goes (dockerd would wait a minute for it
+# and give up); one that names a running containerd stays (the control).
+# In a mount namespace of its own with /run and /var/log empty, so no daemon answers
+# and the pid file is the test's; a fake dockerd on PATH says whether
+# the file was there when it ran, and exits.
+if [ "$(id -u)" -ne 0 ] || ! unshare -m true 2>/dev/null; then
+	skip "dockerd.sh's stale pid file: needs root and unshare -m"
+else
+	mkdir -p "$T/fake"
+	cat >"$T/fake/dockerd" <<-'FAKE'
+	#!/bin/sh
+	f=/var/run/docker/containerd/containerd.pid
+	if [ -f $f ]; then echo kept >"$FAKE_OUT"; else echo gone >"$FAKE_OUT"; fi
+	exit 1
+	FAKE
+	chmod +x "$T/fake/dockerd"
+	cp "$(command -v sleep)" "$T/containerd"
+	"$T/containerd" 60 & live=$!
+	sleep 60 & other=$!
+	tool=$here/../../tools/dockerd.sh
+	for c in "$other gone stale" "$live kept live"; do
+		set -- $c
+		unshare -m --propagation private sh -c '
+		    mount -t tmpfs none /run && mount -t tmpfs none /var/log &&
+		    mkdir -p /var/run/docker/containerd &&
+		    echo "$1" >/var/run/docker/containerd/containerd.pid &&
+		    PATH="$2:$PATH" FAKE_OUT="$3" sh "$4"' sh \
+		    "$1" "$T/fake" "$T/fake.out" "$tool" >"$T/out" 2>&1
+		if [ "$(cat "$T/fake.out" 2>/dev/null)" = "$2" ]; then
+			ok "dockerd.sh: a pid file naming a $3 pid: $2"
+		else
+			not_ok "dockerd.sh: a pid file naming a $3 pid: $2" \
+			    "dockerd saw: $(cat "$T/fake.out" 2>/dev/null)" \
+			    "$(tail -3 "$T/out")"
+		fi
+		rm -f "$T/fake.out"
+	done
+	kill "$live" "$other" 2>/dev/null
+fi
 finish
