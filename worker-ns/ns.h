@@ -89,6 +89,7 @@ int		 ns_cgroup_make(const char *name, uint64_t memory,
 int		 ns_cgroup_join(const char *name, pid_t);
 int		 ns_cgroup_kill(const char *name);
 void		 ns_cgroup_remove(const char *name);
+void		 ns_cgroup_sweep(void);
 int		 ns_cgroup_check(const char *name, uint64_t memory,
 		    uint32_t pids, uint8_t skip, char *why, size_t len);
 uint8_t		 ns_cgroup_absent(const char *name);

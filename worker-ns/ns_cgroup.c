@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -34,6 +35,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "labels.h"
 #include "log.h"
 #include "space_limits.h"
 #include "ns.h"
@@ -265,6 +267,87 @@ ns_cgroup_remove(const char *name)
 		if (cg_path(path, sizeof(path), controllers[i], name,
 		    NULL) == 0 && rmdir(path) == -1 && errno != ENOENT)
 			log_debug("rmdir %s: %s", path, strerror(errno));
+}
+
+/*
+ * A group of a pair left for the sweep (1): no process in it in any
+ * controller, and one held once (pids.peak).  A group being made has
+ * held none yet; without pids.peak nothing says so, and nothing goes.
+ * -1: no such group.
+ */
+static int
+cg_spent(const char *name)
+{
+	char	 path[PATH_MAX], buf[64];
+	size_t	 i;
+
+	if (cg_path(path, sizeof(path), "pids", name, NULL) == -1 ||
+	    access(path, F_OK) == -1)
+		return -1;
+	if (cg_read("pids", name, "pids.peak", buf, sizeof(buf)) == -1 ||
+	    strtoull(buf, NULL, 10) == 0)
+		return 0;
+	for (i = 0; i < NCONTROLLERS; i++)
+		if (cg_read(controllers[i], name, "cgroup.procs", buf,
+		    sizeof(buf)) == 0 && buf[0] != '\0')
+			return 0;
+	return 1;
+}
+
+/* The space a group is of: ID, or ID-gk for its gatekeeper. */
+static int
+cg_space_of(const char *name, char id[SPACE_ID_SIZE])
+{
+	size_t	 n = strlen(name);
+
+	if (n == SPACE_ID_LEN + 3 && strcmp(name + SPACE_ID_LEN, "-gk") == 0)
+		n = SPACE_ID_LEN;
+	if (n != SPACE_ID_LEN)
+		return -1;
+	memcpy(id, name, n);
+	id[n] = '\0';
+	return space_id_valid(id) ? 0 : -1;
+}
+
+/*
+ * At start: the groups a crashed spaced-ns left whose state is gone
+ * (a suite's temp folder, a removed install), which no spaced-ns will
+ * end.  Every spaced-ns of the host shares spaced-ns/, so only a pair
+ * all spent goes, of a space with no record here: a live space has a
+ * process in its pair (both groups are made before either's first
+ * process), one being made a group that never held one, and the
+ * kernel refuses to remove a group with a process.
+ */
+void
+ns_cgroup_sweep(void)
+{
+	char		 path[PATH_MAX], id[SPACE_ID_SIZE];
+	char		 gk[SPACE_ID_SIZE + 4];
+	struct dirent	*de;
+	DIR		*d;
+	int		 a, b, n = 0;
+
+	if (cg_path(path, sizeof(path), "pids", NULL, NULL) == -1 ||
+	    (d = opendir(path)) == NULL)
+		return;
+	while ((de = readdir(d)) != NULL) {
+		if (cg_space_of(de->d_name, id) == -1 ||
+		    (size_t)snprintf(gk, sizeof(gk), "%s-gk", id) >=
+		    sizeof(gk) || ns_path(path, sizeof(path), id, NULL) == -1 ||
+		    access(path, F_OK) == 0)
+			continue;
+		a = cg_spent(id);
+		b = cg_spent(gk);
+		if (a == 0 || b == 0 || (a == -1 && b == -1))
+			continue;
+		ns_cgroup_remove(id);
+		ns_cgroup_remove(gk);
+		n++;
+	}
+	closedir(d);
+	if (n > 0)
+		log_info("removed the groups a crashed spaced-ns left of %d "
+		    "spaces it had no record of", n);
 }
 
 /* The limits a group has no file for: the host did not give them. */

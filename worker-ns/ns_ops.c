@@ -765,4 +765,5 @@ ns_sweep(void)
 	closedir(d);
 	if (n > 0)
 		log_info("found %d native spaces: stopped, records kept", n);
+	ns_cgroup_sweep();
 }

@@ -45,12 +45,7 @@ cleanup() {
 	ip netns delete "$NS" 2>/dev/null
 	ip link delete "vfq$$" 2>/dev/null
 	ip netns delete "$SQ" 2>/dev/null
-	for v in $(docker volume ls -q --filter "name=spaced-tools-${inst:-none}" 2>/dev/null); do
-		docker ps -aq --filter "volume=$v" | xargs -r docker rm -f >/dev/null 2>&1
-		docker volume rm -f "$v" >/dev/null 2>&1
-	done
-	docker network ls -q --filter "name=spaced-tools-${inst:-none}" |
-	    xargs -r docker network rm >/dev/null 2>&1
+	owned_rm ${inst:-}
 	rm -rf "$tree"
 }
 trap cleanup EXIT
@@ -260,4 +255,10 @@ check "a fill that fails (its install script)" sh -c \
     "[ $rc -ne 0 ] && jq -e '.error == \"tools_fill_failed\"' '$work/out' >/dev/null"
 check "... leaves nothing of the filler's way out either" test -z "$(left "$Vf")"
 check "... nor its volume" sh -c "! docker volume inspect '$Vf' >/dev/null 2>&1"
+
+# Nothing of this run's install is left: its tools volumes and the
+# runtime volume of its relay key, which spaced keeps for the next
+# space (integration/lib.sh owned_end).
+stop_spaced
+owned_end "$inst"
 finish

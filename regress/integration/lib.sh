@@ -192,3 +192,84 @@ plain_hold() {
 	plain_nholds=$((plain_nholds + 1))
 	wait_for 20 requests_at_least $((plain_nholds + 1))
 }
+
+# What an install of a suite's own made in the engine, by its owner
+# label (INST:uid): suites run beside others, so only that is theirs.
+# owned_rm INST...: its tools volumes (and what mounts them) and its
+# runtime volumes, one per relay key, which spaced keeps by design.  A
+# runtime volume another run mounts (one key is one name for every
+# install of a build) stays: the engine refuses an in-use volume.
+owned_rm() {
+	for o_i in "$@"; do
+		for o_v in $(docker volume ls -q --filter "name=spaced-tools-$o_i"); do
+			docker ps -aq --filter "volume=$o_v" |
+			    xargs -r docker rm -f >/dev/null 2>&1
+			docker volume rm -f "$o_v" >/dev/null 2>&1
+		done
+		docker network ls -q --filter "name=spaced-tools-$o_i" |
+		    xargs -r docker network rm >/dev/null 2>&1
+		docker volume ls -q --filter label=spaced.space.role=runtime \
+		    --filter "label=spaced.space.owner=$o_i:$(id -u)" |
+		    xargs -r docker volume rm >/dev/null 2>&1
+	done
+}
+# owned_left INST...: what still carries an owner label of these
+# installs, one a line (kind:name); a runtime volume that only another
+# run's containers mount is that run's now (said on stderr, not a line).
+owned_left() {
+	o_all=$*
+	for o_i in "$@"; do
+		for o_k in container volume network; do
+			case $o_k in
+			container) o_f='{{.Names}} {{.Label "spaced.space.owner"}}'
+				o_l=$(docker ps -a --format "$o_f") ;;
+			*) o_f='{{.Name}} {{.Label "spaced.space.owner"}}'
+				o_l=$(docker $o_k ls --format "$o_f") ;;
+			esac
+			printf '%s\n' "$o_l" | awk -v i="$o_i:" -v k="$o_k" \
+			    'index($2, i) == 1 { print k ":" $1 }'
+		done
+	done | while read -r o_x; do
+		case $o_x in
+		volume:spaced-runtime-*)
+			o_m=$(docker ps -a --filter "volume=${o_x#volume:}" \
+			    --format '{{.Label "spaced.space.owner"}}')
+			o_ours=
+			for o_i in $o_all; do
+				printf '%s\n' "$o_m" | grep -q "^$o_i:" && o_ours=1
+			done
+			if [ -n "$o_m" ] && [ -z "$o_ours" ]; then
+				echo "# ${o_x#volume:} is mounted by another run" >&2
+				continue
+			fi ;;
+		esac
+		echo "$o_x"
+	done
+}
+# owned_end INST...: at a suite's end, with its spaced stopped: what the
+# installs made is removed (owned_rm) and nothing of theirs is left.  The
+# controls: a runtime volume planted with the first install's labels is
+# seen, then removed; one planted with another install's labels stays.
+owned_end() {
+	o_ours=spaced-runtime-ctl$(printf %s "$1" | cut -c1-12)
+	o_theirs=spaced-runtime-other$$
+	docker volume create --label spaced.space=true \
+	    --label spaced.space.role=runtime \
+	    --label "spaced.space.owner=$1:$(id -u)" "$o_ours" >/dev/null
+	docker volume create --label spaced.space=true \
+	    --label spaced.space.role=runtime \
+	    --label "spaced.space.owner=0other$$:$(id -u)" "$o_theirs" >/dev/null
+	o_tmp=$(mktemp)
+	owned_left "$@" >"$o_tmp"
+	check "control: the sweep sees a runtime volume with this run's labels" \
+	    grep -qx "volume:$o_ours" "$o_tmp"
+	owned_rm "$@"
+	check "another install's runtime volume is never swept" \
+	    sh -c "docker volume inspect '$o_theirs' >/dev/null"
+	docker volume rm "$o_theirs" >/dev/null
+	owned_left "$@" >"$o_tmp"
+	sed 's/^/# left: /' "$o_tmp"
+	check "nothing with this run's owner labels is left (containers, volumes, networks)" \
+	    test ! -s "$o_tmp"
+	rm -f "$o_tmp"
+}

@@ -33,13 +33,9 @@ make_tree
 work=$tree/w; mkdir -p "$work"
 cleanup() {
 	stop_spaced
-	# both installs: the packed one's and the registry one's
-	for v in $(for i in ${inst1:-} ${inst:-}; do
-	    docker volume ls -q --filter "name=spaced-tools-$i" 2>/dev/null; done); do
-		docker ps -aq --filter "volume=$v" | xargs -r docker rm -f >/dev/null 2>&1
-		docker volume rm -f "$v" >/dev/null 2>&1
-	done
 	[ -n "${holder:-}" ] && docker rm -f "$holder" >/dev/null 2>&1
+	# both installs: the packed one's and the registry one's
+	owned_rm ${inst1:-} ${inst:-}
 	rm -rf "$tree"
 }
 trap cleanup EXIT
@@ -293,4 +289,9 @@ ${ca:+tools ca bundle \"$ca\"}" start_spaced "$tree/s2"
 	    runs_bin opencode 1.18.33
 	stop_spaced
 fi
+
+# --- nothing of this run's installs is left ------------------------------
+# Its tools volumes and the runtime volume of its relay key, which
+# spaced keeps for the next space (integration/lib.sh owned_end).
+owned_end $inst ${inst1:-}
 finish

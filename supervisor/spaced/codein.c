@@ -58,6 +58,7 @@ struct codein_state {
 	int			 have_snap;
 	int			 exec_failed;	/* the place's code */
 	int			 pack_due, exec_due;
+	int			 cut;		/* the pack, at an exit 0 */
 	int			 exit;		/* the script's */
 	uint32_t		 timeout_s;
 	char			 code[CTL_CODE_MAX];
@@ -538,7 +539,12 @@ codein_git_done(struct request *r, enum procid from, struct imsg *imsg)
 		break;
 	case STEP_TRANSFER:
 		cs->pack_due = 0;
-		if (sd.sd_code[0] != '\0') {
+		/* Cut at the script's exit 0: the pack was not all read. */
+		if (sd.sd_code[0] != '\0' && cs->cut)
+			codein_record(r, ERR_CODE_TRANSFER_FAILED, "the "
+			    "receiver inside the space exited 0 before the "
+			    "pack ended");
+		else if (sd.sd_code[0] != '\0') {
 			fmt_cut(why, sizeof(why), "the pack: %s: %s",
 			    sd.sd_code, sd.sd_message);
 			codein_record(r, ERR_CODE_TRANSFER_FAILED, why);
@@ -566,6 +572,7 @@ static void
 codein_exec_done(struct request *r, enum procid from, struct imsg *imsg)
 {
 	struct codein_state	*cs = r->r_state;
+	struct stream_route	*pack = r->r_streams[0];
 	struct space_done	 sd;
 	char			 why[SPACE_DONE_MESSAGE_MAX];
 
@@ -592,11 +599,16 @@ codein_exec_done(struct request *r, enum procid from, struct imsg *imsg)
 		codein_record(r, ERR_CODE_TRANSFER_FAILED, why);
 		cs->exec_failed = 1;
 	}
-	/* A pack nobody takes any more waits for credit: end it now. */
-	if ((sd.sd_code[0] != '\0' || sd.sd_exit != 0) &&
-	    cs->pack_due && r->r_git != NULL) {
-		if (r->r_streams[0] != NULL)
-			stream_abort(r->r_streams[0]);
+	/*
+	 * A pack nobody takes any more waits for credit: end it now.  A
+	 * script that exited 0 before the pack's end (a space that does
+	 * not cooperate) takes no more of it either.
+	 */
+	if (cs->pack_due && r->r_git != NULL && (sd.sd_code[0] != '\0' ||
+	    sd.sd_exit != 0 || (pack != NULL && !pack->s_gauge.sg_ended))) {
+		cs->cut = sd.sd_code[0] == '\0' && sd.sd_exit == 0;
+		if (pack != NULL)
+			stream_abort(pack);
 		(void)gitinst_compose(r->r_git, IMSG_WORKER_CANCEL, r->r_id,
 		    NULL, 0);
 	}
