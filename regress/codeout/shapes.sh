@@ -1,7 +1,17 @@
 #!/bin/sh
 # Code in and code out of repository shapes a new user brings, through
-# spacectl against the real engine, in one real space: a submodule in
-# the base, a linked worktree as the project folder.
+# spacectl against the real engine, in one real space (each repository
+# coded into a folder of its own): (1) a submodule in the base, whose
+# gitlink the work leaves as it is, against a gitlink the agent moves
+# or adds and a .gitmodules it changes; (2) a linked worktree as the
+# project folder; (3) a split index (refused by name: libgit2 reads
+# none), feature.manyFiles (index v4, untracked cache), autocrlf and
+# eol attributes, symlinks in the base, a case-only rename, an agent's
+# merge commit, commits with an encoding and a signature header, the
+# agent on another branch and detached, a stash left behind, empty
+# commits; (4) the project folder a subfolder.  Each comes back exact
+# (review, apply -b, apply -w); each refusal leaves the user's
+# repository unchanged (regress/lib/repo_compare.c).
 . "$(dirname "$0")/lib.sh"
 
 hg() { git -c core.hooksPath=/dev/null -c core.fsmonitor= "$@"; }
@@ -13,6 +23,8 @@ code() {
 	sc -j code-in "$id" "$2" >"$T/$1.ci.json" 2>"$T/$1.ci.err"
 	sp=$(jq -r .spacePath "$T/$1.ci.json")
 	check "$1: code in" test -n "$sp" -a "$sp" != null
+	[ "$sp" != null ] || cat "$T/$1.ci.json" "$T/$1.ci.err" |
+	    sed "s/^/# $1: /"
 }
 # review NAME DIR: its JSON in $T/NAME.json, its status in $T/NAME.rc.
 review() {
@@ -26,7 +38,7 @@ flagged() {
 	    select(.reason == $r and .path == $p)] | length > 0' \
 	    "$T/$1.json" >/dev/null
 }
-# unchanged NAME DIR...: each DIR as it was at $T/NAME.rc-N.
+# snap DIR...; unchanged DIR...: each DIR as snap saw it.
 snap() {
 	n=0
 	for d in "$@"; do
@@ -64,7 +76,9 @@ check "control: the base has a gitlink and .gitmodules" sh -c \
     git -C '$T/sm' ls-tree HEAD | grep -q '	.gitmodules\$'"
 code sm "$T/sm"
 smsp=$sp
-in_sp "$smsp" "ls -la; git status --porcelain; git ls-files -s" 2>&1 | sed 's/^/# sm inside: /'
+check "  the submodule arrives an empty folder, the space's status clean" \
+    in_sp "$smsp" "test -d sub && test -z \"\$(ls -A sub)\" &&
+    test -z \"\$(git status --porcelain)\""
 in_sp "$smsp" "echo w >>a.txt && git $G commit -qam work &&
     echo u >new.txt" >/dev/null 2>&1
 review sm "$T/sm"
@@ -85,8 +99,6 @@ check "  apply -w" jqe '.mode == "worktree"' "$T/sm-w.json"
 check "  the change staged, the submodule's checkout as it was" sh -c \
     "test \"\$(git -C '$T/sm' status --porcelain | tr '\n' '|')\" = \
     'M  a.txt|A  new.txt|' && test -f '$T/sm/sub/s.txt'"
-jq -c . "$T/sm-w.json" | sed 's/^/# /'
-git -C "$T/sm" status --porcelain | sed 's/^/# sm after -w: /'
 hg -C "$T/sm" reset -q --hard && rm -f "$T/sm/new.txt"
 
 # The agent's gitlink tricks on top of a base with a submodule.
@@ -118,6 +130,11 @@ sc -j apply "$id" "$T/sm" -b spaced/sm-gitmodules --allow gitmodules \
     >"$T/sm-gitmodules-ok.json" 2>&1
 check "  allowed by name, the .gitmodules change lands" \
     jqe '.created == true' "$T/sm-gitmodules-ok.json"
+# The agent removes the submodule: its .gitmodules change is named.
+smtrick sm-removed gitmodules .gitmodules "git rm -q sub &&
+    git $G commit -qm removed"
+check "sm-removed: only .gitmodules is named" \
+    jqe '.flags | length == 1' "$T/sm-removed.json"
 # A file where the base's gitlink was, and a gitlink where its file was.
 smtrick sm-over-file gitlink a.txt "git rm -q --cached a.txt &&
     git update-index --add --cacheinfo 160000,$other,a.txt &&
@@ -165,12 +182,14 @@ check "  apply -b: the branch in the common directory" sh -c \
 check "  the linked worktree's HEAD, index and files untouched" sh -c \
     "test \"\$(git -C '$T/lw-wt' rev-parse HEAD)\" = $wthead &&
     test -z \"\$(git -C '$T/lw-wt' status --porcelain)\""
+snap "$T/lw" "$T/lw-wt"
 sc -j apply "$id" "$T/lw-wt" -b feature >"$T/lw-co.json" 2>&1
 check "  apply -b to the branch the linked worktree has out: refused" \
     jqe '.error == "branch_checked_out"' "$T/lw-co.json"
 sc -j apply "$id" "$T/lw-wt" -b main >"$T/lw-co2.json" 2>&1
 check "  and to the main worktree's: refused" \
     jqe '.error == "branch_checked_out"' "$T/lw-co2.json"
+check "  both worktrees unchanged" unchanged "$T/lw" "$T/lw-wt"
 echo dirty >>"$T/lw-wt/a.txt"
 snap "$T/lw" "$T/lw-wt"
 sc -j apply "$id" "$T/lw-wt" -w >"$T/lw-dirty.json" 2>&1
@@ -187,7 +206,204 @@ check "  its own index and files hold the change" sh -c \
 hg -C "$T/lw" status --porcelain >"$T/lw.main.after"
 check "  the main worktree's index and files as they were" \
     cmp -s "$T/lw.main.before" "$T/lw.main.after"
-jq -c . "$T/lw-w.json" "$T/lw-b.json" | sed 's/^/# /'
+
+# 3. Shapes of the base and of the agent's work, each a repository of
+# its own coded in: the work comes back exact (the branch's tree is the
+# space's work tree, uncommitted work included), apply -w stages that
+# tree with the files as the user's git would write them.
+# fresh NAME: $r, a repository on main with a.txt and b/c.txt.
+fresh() {
+	r=$T/$1
+	git init -q -b main "$r"
+	echo a >"$r/a.txt" && mkdir "$r/b" && echo c >"$r/b/c.txt"
+}
+commit_base() { git -C "$r" add -A && git -C "$r" $U commit -qm base; }
+# worktree NAME: the tree of the space's work tree (a temporary index).
+worktree() {
+	in_sp "$2" "export GIT_INDEX_FILE=/tmp/wt-$1; git read-tree HEAD &&
+	    git add -A && git write-tree; rm -f /tmp/wt-$1" 2>/dev/null
+}
+# roundtrip NAME: review clean, apply -b spaced/NAME is the work tree,
+# apply -w stages it.
+roundtrip() {
+	review "$1" "$r"
+	check "$1: review clean" jqe '.error == null and .flags == []' \
+	    "$T/$1.json"
+	want=$(worktree "$1" "$sp")
+	sc -j apply "$id" "$r" -b "spaced/$1" >"$T/$1-b.json" 2>&1
+	check "  apply -b: the space's work tree" sh -c "test \"\$(git -C \
+	    '$r' rev-parse 'spaced/$1^{tree}' 2>/dev/null)\" = '$want'"
+	sc -j apply "$id" "$r" -w >"$T/$1-w.json" 2>&1
+	jq -c '.error // empty' "$T/$1-w.json" | sed "s/^/# $1 -w: /"
+	check "  apply -w stages it" sh -c "test \"\$(git -C '$r' \
+	    write-tree)\" = '$want'"
+	check "  the files as the index has them" hg -C "$r" diff --quiet
+}
+
+# A split index (core.splitIndex): libgit2 cannot read one.  Code in
+# and apply -w refuse it by name, the repository unchanged; code out
+# to a branch needs no index and works.
+fresh split
+commit_base
+code split "$r"
+git -C "$r" config core.splitIndex true
+echo staged >"$r/staged.txt" && git -C "$r" add staged.txt
+check "control: the index is split" test -n "$(ls "$r/.git/" |
+    grep '^sharedindex\.')"
+in_sp "$sp" "echo w >>a.txt && git $G commit -qam w && echo u >u.txt" \
+    >/dev/null 2>&1
+review split "$r"
+check "split index: review clean" jqe '.error == null and .flags == []' \
+    "$T/split.json"
+sc -j apply "$id" "$r" -b spaced/split >"$T/split-b.json" 2>&1
+check "  apply -b" jqe '.created == true' "$T/split-b.json"
+hg -C "$r" rm -q --cached staged.txt && rm "$r/staged.txt"
+snap "$r"
+sc -j apply "$id" "$r" -w >"$T/split-w.json" 2>&1
+check "  apply -w: refused by name" jqe '.error ==
+    "unsupported_index_format" and (.message | contains("core.splitIndex"))' \
+    "$T/split-w.json"
+check "  the repository unchanged" unchanged "$r"
+fresh split2
+commit_base
+git -C "$r" config core.splitIndex true
+git -C "$r" update-index --split-index
+snap "$r"
+sc -j code-in "$id" "$r" >"$T/split2.json" 2>&1
+check "code in of a split index: refused by name" jqe '.error ==
+    "unsupported_index_format" and (.message | contains("core.splitIndex"))' \
+    "$T/split2.json"
+check "  the repository unchanged" unchanged "$r"
+
+# feature.manyFiles: an index of version 4 with an untracked cache.
+fresh many
+git -C "$r" config feature.manyFiles true
+git -C "$r" config core.untrackedCache true
+commit_base
+echo s >"$r/staged.txt" && git -C "$r" add staged.txt
+git -C "$r" status >/dev/null
+check "control: the index is of version 4, with an untracked cache" sh -c \
+    "od -An -tx1 -j4 -N4 '$r/.git/index' | tr -d ' ' | grep -qx 00000004 &&
+    grep -q UNTR '$r/.git/index'"
+code many "$r"
+check "  the staged file came in" in_sp "$sp" "test -f staged.txt"
+in_sp "$sp" "echo w >>a.txt && git $G commit -qam w && echo u >u.txt" \
+    >/dev/null 2>&1
+hg -C "$r" rm -q --cached staged.txt && rm "$r/staged.txt"
+roundtrip many
+check "  the index stays of version 4" sh -c "od -An -tx1 -j4 -N4 \
+    '$r/.git/index' | tr -d ' ' | grep -qx 00000004"
+
+# autocrlf and eol attributes in the base.
+fresh crlf
+printf '* text=auto\n*.bat eol=crlf\n' >"$r/.gitattributes"
+printf 'x\r\ny\r\n' >"$r/w.bat"
+git -C "$r" config core.autocrlf true
+commit_base
+code crlf "$r"
+in_sp "$sp" "printf 'z\\r\\n' >>w.bat && echo n >n.txt && git add -A &&
+    git $G commit -qm crlf && printf 'q\\n' >>a.txt" >/dev/null 2>&1
+roundtrip crlf
+check "  w.bat written with CRLF" grep -q "$(printf 'z\r')" "$r/w.bat"
+check "  a.txt too (autocrlf)" grep -q "$(printf 'q\r')" "$r/a.txt"
+
+# Symlinks in the base, kept, changed and added inside the tree.
+fresh links
+ln -s a.txt "$r/la" && ln -s ../a.txt "$r/b/lb" && ln -s b "$r/lbdir"
+commit_base
+code links "$r"
+in_sp "$sp" "rm la && ln -s b/c.txt la && ln -s c.txt b/lc &&
+    git add -A && git $G commit -qm links" >/dev/null 2>&1
+roundtrip links
+check "  the links are links on the host" sh -c "test -L '$r/la' &&
+    test \"\$(readlink '$r/la')\" = b/c.txt && test -L '$r/b/lc'"
+
+# A case-only rename by the agent.
+fresh case
+echo R >"$r/README"
+commit_base
+code case "$r"
+in_sp "$sp" "git mv README readme && git mv b B && git $G commit -qm case" \
+    >/dev/null 2>&1
+roundtrip case
+check "  the renamed names on the host" sh -c "test -f '$r/readme' &&
+    test ! -e '$r/README' && test -f '$r/B/c.txt'"
+
+# A merge commit of the agent's (a branch of its own merged back).
+fresh merge
+commit_base
+code merge "$r"
+in_sp "$sp" "git checkout -qb side && echo s >s.txt && git add s.txt &&
+    git $G commit -qm side && git checkout -q - && echo m >>a.txt &&
+    git $G commit -qam main && git $G merge -q --no-edit side" \
+    >/dev/null 2>&1
+roundtrip merge
+check "  the merge commit kept" sh -c "git -C '$r' rev-list --merges \
+    spaced/merge | grep -q ."
+
+# Commits with an encoding header and a signature header.
+fresh headers
+commit_base
+code headers "$r"
+in_sp "$sp" "echo e >>a.txt && git add a.txt &&
+    T=\$(git write-tree) && P=\$(git rev-parse HEAD) &&
+    C=\$(printf 'tree %s\\nparent %s\\nauthor A <a@a.invalid> 1 +0000\\ncommitter A <a@a.invalid> 1 +0000\\nencoding ISO-8859-1\\n\\nsubject \\374\\n' \$T \$P |
+    git hash-object -t commit -w --stdin) &&
+    echo g >>a.txt && git add a.txt && T=\$(git write-tree) &&
+    S=\$(printf 'tree %s\\nparent %s\\nauthor A <a@a.invalid> 2 +0000\\ncommitter A <a@a.invalid> 2 +0000\\ngpgsig -----BEGIN PGP SIGNATURE-----\\n \\n iQEzBAAB\\n -----END PGP SIGNATURE-----\\n\\nsigned\\n' \$T \$C |
+    git hash-object -t commit -w --stdin) && git update-ref HEAD \$S" \
+    >/dev/null 2>&1
+check "control: the space's HEAD is signed, its parent encoded" \
+    in_sp "$sp" "git cat-file commit HEAD | grep -q '^gpgsig ' &&
+    git cat-file commit HEAD^ | grep -q '^encoding ISO-8859-1'"
+roundtrip headers
+check "  the Latin-1 subject shown escaped, never raw" jqe \
+    '[.commits[] | .subject] == ["signed", "subject \\xfc"]' "$T/headers.json"
+check "  the commits' ids kept (headers whole)" sh -c "test \"\$(git -C \
+    '$r' rev-parse spaced/headers)\" = \"\$(jq -r .tip '$T/headers.json')\""
+
+# The agent on another branch than the project's, then detached.
+fresh branch
+commit_base
+code branch "$r"
+in_sp "$sp" "git checkout -qb agent && echo b >>a.txt &&
+    git $G commit -qam other" >/dev/null 2>&1
+roundtrip branch
+fresh detached
+commit_base
+code detached "$r"
+in_sp "$sp" "git checkout -q --detach && echo d >>a.txt &&
+    git $G commit -qam detached && echo u >u.txt" >/dev/null 2>&1
+roundtrip detached
+
+# A stash the agent left, and empty commits.
+fresh stash
+commit_base
+code stash "$r"
+in_sp "$sp" "echo s >>a.txt && git $G stash -q && echo k >k.txt &&
+    git $G commit -q --allow-empty -m empty1 && git add k.txt &&
+    git $G commit -qm k && git $G commit -q --allow-empty -m empty2" \
+    >/dev/null 2>&1
+roundtrip stash
+check "  the stash stays behind, the empty commits come" jqe \
+    '[.commits[] | .subject] == ["empty2", "k", "empty1"]' "$T/stash.json"
+
+# 4. The project folder a subfolder of the repository: code out of the
+# whole repository's work, reviewed and applied from that folder.
+fresh subdir
+mkdir -p "$r/pkg/app" && echo p >"$r/pkg/app/p.txt"
+commit_base
+code subdir "$r/pkg/app"
+check "  the project path below the repository" jqe --arg s "$sp" \
+    '.projectPath == $s + "/pkg/app"' "$T/subdir.ci.json"
+in_sp "$sp/pkg/app" "echo w >>p.txt && git $G commit -qam w &&
+    echo top >>../../a.txt && echo n >n.txt" >/dev/null 2>&1
+r=$r/pkg/app
+roundtrip subdir
+r=$T/subdir
+check "  the work in and outside the folder" jqe '[.paths[] | .status +
+    " " + .path] == ["M a.txt", "A pkg/app/n.txt", "M pkg/app/p.txt"]' \
+    "$T/subdir.json"
 
 sc remove "$id" >/dev/null
 finish

@@ -267,6 +267,31 @@ Test(snapshot, sha256_refused)
 	cr_assert_eq(fx_untouched(FX_ID), 0);
 }
 
+/*
+ * A split index (core.splitIndex): libgit2 1.5 reads none, and said
+ * git_command_failed with its own words.  Named, with what to do, the
+ * repository unchanged; control: the same index unsplit travels.
+ */
+Test(snapshot, split_index_refused_by_name)
+{
+	struct git_snap		 gs;
+	struct space_done	 sd;
+
+	cr_assert_eq(fx_sh(GITQ " update-index --split-index && "
+	    "ls .git/sharedindex.* >/dev/null"), 0);
+	fx_before();
+	refused(fx_repo, FX_ID, 0, ERR_UNSUPPORTED_INDEX_FORMAT);
+	refused(fx_repo, FX_ID, 1, ERR_UNSUPPORTED_INDEX_FORMAT);
+	cr_assert_eq(fx_snapshot(fx_repo, FX_ID, 0, &gs, &sd), -1);
+	cr_expect(strstr(sd.sd_message, "core.splitIndex") != NULL &&
+	    strstr(sd.sd_message, "update-index --no-split-index") != NULL,
+	    "%s", sd.sd_message);
+	cr_assert_eq(fx_untouched(FX_ID), 0);
+	cr_assert_eq(fx_sh(GITQ " update-index --no-split-index"), 0);
+	cr_assert_eq(fx_snapshot(fx_repo, FX_ID, 0, &gs, &sd), 0, "%s: %s",
+	    sd.sd_code, sd.sd_message);
+}
+
 Test(snapshot, detached_head)
 {
 	struct git_snap	 gs;
