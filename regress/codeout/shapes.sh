@@ -3,13 +3,14 @@
 # spacectl against the real engine, in one real space (each repository
 # coded into a folder of its own): (1) a submodule in the base, whose
 # gitlink the work leaves as it is, against a gitlink the agent moves
-# or adds and a .gitmodules it changes; (2) a linked worktree as the
+# or adds and a .gitmodules it changes, a clone whose submodule was
+# never initialised, the submodule's own checkout (.git a file); (2) a linked worktree as the
 # project folder; (3) a split index (refused by name: libgit2 reads
 # none), feature.manyFiles (index v4, untracked cache), autocrlf and
 # eol attributes, symlinks in the base, a case-only rename, an agent's
 # merge commit, commits with an encoding and a signature header, the
 # agent on another branch and detached, a stash left behind, empty
-# commits; (4) the project folder a subfolder.  Each comes back exact
+# commits, the user's HEAD detached; (4) the project folder a subfolder.  Each comes back exact
 # (review, apply -b, apply -w); each refusal leaves the user's
 # repository unchanged (regress/lib/repo_compare.c).
 . "$(dirname "$0")/lib.sh"
@@ -53,6 +54,35 @@ unchanged() {
 		"$RC" snap "$d" >"$T/rc.$n.after"
 		"$RC" diff "$T/rc.$n" "$T/rc.$n.after" "$id" || return 1
 	done
+}
+
+# fresh NAME: $r, a repository on main with a.txt and b/c.txt.
+fresh() {
+	r=$T/$1
+	git init -q -b main "$r"
+	echo a >"$r/a.txt" && mkdir "$r/b" && echo c >"$r/b/c.txt"
+}
+commit_base() { git -C "$r" add -A && git -C "$r" $U commit -qm base; }
+# worktree NAME: the tree of the space's work tree (a temporary index).
+worktree() {
+	in_sp "$2" "export GIT_INDEX_FILE=/tmp/wt-$1; git read-tree HEAD &&
+	    git add -A && git write-tree; rm -f /tmp/wt-$1" 2>/dev/null
+}
+# roundtrip NAME: review clean, apply -b spaced/NAME is the work tree,
+# apply -w stages it.
+roundtrip() {
+	review "$1" "$r"
+	check "$1: review clean" jqe '.error == null and .flags == []' \
+	    "$T/$1.json"
+	want=$(worktree "$1" "$sp")
+	sc -j apply "$id" "$r" -b "spaced/$1" >"$T/$1-b.json" 2>&1
+	check "  apply -b: the space's work tree" sh -c "test \"\$(git -C \
+	    '$r' rev-parse 'spaced/$1^{tree}' 2>/dev/null)\" = '$want'"
+	sc -j apply "$id" "$r" -w >"$T/$1-w.json" 2>&1
+	jq -c '.error // empty' "$T/$1-w.json" | sed "s/^/# $1 -w: /"
+	check "  apply -w stages it" sh -c "test \"\$(git -C '$r' \
+	    write-tree)\" = '$want'"
+	check "  the files as the index has them" hg -C "$r" diff --quiet
 }
 
 id=$(sc create -n shapes 2>"$T/create.err")
@@ -154,6 +184,16 @@ review sm-back "$T/sm"
 check "  and back to the base's own gitlink: not the agent's, no flag" \
     jqe '.flags == [] and .paths == []' "$T/sm-back.json"
 
+# A clone whose submodule was never initialised (an empty folder).
+git clone -q "$T/sm" "$T/smclone" 2>/dev/null
+r=$T/smclone
+check "control: the clone's submodule is an empty folder" sh -c \
+    "test -d '$r/sub' && test -z \"\$(ls -A '$r/sub')\""
+code smclone "$r"
+in_sp "$sp" "echo w >>a.txt && git $G commit -qam w && echo u >u.txt" \
+    >/dev/null 2>&1
+roundtrip smclone
+
 # 2. A linked worktree (git worktree add) as the project folder: apply
 # -b lands in the common directory, the linked worktree's HEAD and
 # index untouched; -w writes the linked worktree's own index and files.
@@ -211,34 +251,6 @@ check "  the main worktree's index and files as they were" \
 # its own coded in: the work comes back exact (the branch's tree is the
 # space's work tree, uncommitted work included), apply -w stages that
 # tree with the files as the user's git would write them.
-# fresh NAME: $r, a repository on main with a.txt and b/c.txt.
-fresh() {
-	r=$T/$1
-	git init -q -b main "$r"
-	echo a >"$r/a.txt" && mkdir "$r/b" && echo c >"$r/b/c.txt"
-}
-commit_base() { git -C "$r" add -A && git -C "$r" $U commit -qm base; }
-# worktree NAME: the tree of the space's work tree (a temporary index).
-worktree() {
-	in_sp "$2" "export GIT_INDEX_FILE=/tmp/wt-$1; git read-tree HEAD &&
-	    git add -A && git write-tree; rm -f /tmp/wt-$1" 2>/dev/null
-}
-# roundtrip NAME: review clean, apply -b spaced/NAME is the work tree,
-# apply -w stages it.
-roundtrip() {
-	review "$1" "$r"
-	check "$1: review clean" jqe '.error == null and .flags == []' \
-	    "$T/$1.json"
-	want=$(worktree "$1" "$sp")
-	sc -j apply "$id" "$r" -b "spaced/$1" >"$T/$1-b.json" 2>&1
-	check "  apply -b: the space's work tree" sh -c "test \"\$(git -C \
-	    '$r' rev-parse 'spaced/$1^{tree}' 2>/dev/null)\" = '$want'"
-	sc -j apply "$id" "$r" -w >"$T/$1-w.json" 2>&1
-	jq -c '.error // empty' "$T/$1-w.json" | sed "s/^/# $1 -w: /"
-	check "  apply -w stages it" sh -c "test \"\$(git -C '$r' \
-	    write-tree)\" = '$want'"
-	check "  the files as the index has them" hg -C "$r" diff --quiet
-}
 
 # A split index (core.splitIndex): libgit2 cannot read one.  Code in
 # and apply -w refuse it by name, the repository unchanged; code out
@@ -387,6 +399,26 @@ in_sp "$sp" "echo s >>a.txt && git $G stash -q && echo k >k.txt &&
 roundtrip stash
 check "  the stash stays behind, the empty commits come" jqe \
     '[.commits[] | .subject] == ["empty2", "k", "empty1"]' "$T/stash.json"
+
+# The user's HEAD detached; a repository whose .git is a file (the
+# submodule's own checkout of shape 1, its git directory in the
+# superproject's .git/modules).
+fresh hostdetached
+commit_base
+git -C "$r" checkout -q --detach
+code hostdetached "$r"
+in_sp "$sp" "echo w >>a.txt && git $G commit -qam w && echo u >u.txt" \
+    >/dev/null 2>&1
+roundtrip hostdetached
+r=$T/sm/sub
+check "control: the submodule's .git is a file" test -f "$r/.git"
+code gitfile "$r"
+in_sp "$sp" "echo w >>s.txt && git $G commit -qam w && echo u >u.txt" \
+    >/dev/null 2>&1
+roundtrip gitfile
+check "  its objects and branch in the superproject's .git/modules" \
+    git --git-dir="$T/sm/.git/modules/sub" rev-parse -q --verify \
+    refs/heads/spaced/gitfile
 
 # 4. The project folder a subfolder of the repository: code out of the
 # whole repository's work, reviewed and applied from that folder.
