@@ -7,7 +7,9 @@
 # never initialised, the submodule's own checkout (.git a file); (2) a linked worktree as the
 # project folder; (3) a split index (refused by name: libgit2 reads
 # none), feature.manyFiles (index v4, untracked cache), autocrlf and
-# eol attributes, symlinks in the base, a case-only rename, an agent's
+# eol attributes, core.fileMode=false, symlinks in the base, a
+# case-only rename, a file made a folder and back, names with a tab
+# and a newline, an agent's
 # merge commit, commits with an encoding and a signature header, the
 # agent on another branch and detached, a stash left behind, empty
 # commits, the user's HEAD detached; (4) the project folder a subfolder.  Each comes back exact
@@ -306,6 +308,21 @@ roundtrip many
 check "  the index stays of version 4" sh -c "od -An -tx1 -j4 -N4 \
     '$r/.git/index' | tr -d ' ' | grep -qx 00000004"
 
+# core.fileMode=false (a work tree on a file system without modes):
+# a mode the work tree gained is no change, as the user's git sees it.
+fresh filemode
+commit_base
+git -C "$r" config core.fileMode false
+chmod +x "$r/a.txt"
+check "control: the user's git sees no change" test -z \
+    "$(git -C "$r" status --porcelain)"
+code filemode "$r"
+check "  the space has a.txt as the user's git has it (100644), clean" \
+    in_sp "$sp" "git ls-files -s a.txt | grep -q '^100644 ' &&
+    test -z \"\$(git status --porcelain)\""
+in_sp "$sp" "echo w >>a.txt && git $G commit -qam w" >/dev/null 2>&1
+roundtrip filemode
+
 # autocrlf and eol attributes in the base.
 fresh crlf
 printf '* text=auto\n*.bat eol=crlf\n' >"$r/.gitattributes"
@@ -340,6 +357,22 @@ in_sp "$sp" "git mv README readme && git mv b B && git $G commit -qm case" \
 roundtrip case
 check "  the renamed names on the host" sh -c "test -f '$r/readme' &&
     test ! -e '$r/README' && test -f '$r/B/c.txt'"
+
+# A file made a folder and a folder made a file; names with a tab and
+# a newline (shown escaped).
+fresh df
+commit_base
+code df "$r"
+in_sp "$sp" "rm a.txt && mkdir a.txt && echo x >a.txt/x && rm -r b &&
+    echo f >b && printf t >\"\$(printf 'tab\\tname')\" &&
+    printf n >\"\$(printf 'new\\nline')\" && git add -A &&
+    git $G commit -qm df" >/dev/null 2>&1
+roundtrip df
+check "  the folder and the file on the host" sh -c "test -f '$r/a.txt/x' &&
+    test -f '$r/b' && test -f \"$r/\$(printf 'new\nline')\""
+check "  the names escaped in the review" jqe '[.paths[] | .path] |
+    (index("tab\\x09name") != null) and (index("new\\x0aline") != null)' \
+    "$T/df.json"
 
 # A merge commit of the agent's (a branch of its own merged back).
 fresh merge
