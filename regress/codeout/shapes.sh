@@ -3,16 +3,16 @@
 # spacectl against the real engine, in one real space (each repository
 # coded into a folder of its own): (1) a submodule in the base, whose
 # gitlink the work leaves as it is, against a gitlink the agent moves
-# or adds and a .gitmodules it changes, a clone whose submodule was
-# never initialised, the submodule's own checkout (.git a file); (2) a linked worktree as the
-# project folder; (3) a split index (refused by name: libgit2 reads
-# none), feature.manyFiles (index v4, untracked cache), autocrlf and
-# eol attributes, core.fileMode=false, symlinks in the base, a
-# case-only rename, a file made a folder and back, names with a tab
-# and a newline, an agent's
-# merge commit, commits with an encoding and a signature header, the
-# agent on another branch and detached, a stash left behind, empty
-# commits, the user's HEAD detached; (4) the project folder a subfolder.  Each comes back exact
+# or adds and a .gitmodules it changes; a clone whose submodule was
+# never initialised; the submodule's own checkout (.git a file); (2) a
+# linked worktree as the project folder; (3) a split index (refused by
+# name: libgit2 reads none), feature.manyFiles (index v4, untracked
+# cache), autocrlf and eol attributes, core.fileMode=false, symlinks in
+# the base, a case-only rename, a file made a folder and back, names
+# with a tab and a newline, an agent's merge commit, commits with an
+# encoding and a signature header, the agent on another branch and
+# detached, a stash left behind, empty commits, the user's HEAD
+# detached; (4) the project folder a subfolder.  Each comes back exact
 # (review, apply -b, apply -w); each refusal leaves the user's
 # repository unchanged (regress/lib/repo_compare.c).
 . "$(dirname "$0")/lib.sh"
