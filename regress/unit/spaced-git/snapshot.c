@@ -279,7 +279,9 @@ Test(snapshot, a_split_index_matches_git)
 	struct git_snap	 gs;
 	char		*gst, *gwt, *t, *p;
 
+	/* maxPercentChange: the changes stay in the split part. */
 	cr_assert_eq(fx_sh(GITQ " config core.splitIndex true && "
+	    GITQ " config splitIndex.maxPercentChange 100 && "
 	    GITQ " update-index --split-index && printf 'four\\n' "
 	    ">edited.txt && " GITQ " add edited.txt && " GITQ " rm -q --cached "
 	    "run.sh && echo n >split-new.txt && " GITQ " add split-new.txt && "
