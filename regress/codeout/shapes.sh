@@ -254,8 +254,9 @@ check "  the main worktree's index and files as they were" \
 # space's work tree, uncommitted work included), apply -w stages that
 # tree with the files as the user's git would write them.
 
-# A split index (core.splitIndex), which libgit2 cannot read: code in
-# merges it itself and the space's status is the user's; apply -w
+# A split index (core.splitIndex), which libgit2 cannot read: files,
+# limits and code in merge it themselves, and the space's status is the
+# user's; apply -w
 # refuses it by name (libgit2 could not write it back split), the
 # repository unchanged; code out to a branch needs no index.
 fresh split
@@ -268,6 +269,12 @@ echo edit >>"$r/a.txt" && git -C "$r" add a.txt
 git -C "$r" rm -q --cached r.txt
 check "control: the index is split" sh -c "ls '$r/.git/' |
     grep -q '^sharedindex\.' && grep -q link '$r/.git/index'"
+echo u >"$r/untracked.txt"
+sc -j files "$r" >"$T/split-files.json" 2>&1
+check "  files lists what travels" jqe '[.files[] | .path] |
+    index("untracked.txt") != null' "$T/split-files.json"
+sc -j limits "$r" >"$T/split-limits.json" 2>&1
+check "  limits answers" jqe '.error == null' "$T/split-limits.json"
 git -C "$r" status --porcelain >"$T/split.host"
 code split "$r"
 in_sp "$sp" "git status --porcelain" >"$T/split.space" 2>/dev/null
