@@ -125,7 +125,6 @@ check "  the branch keeps the gitlink" sh -c "git -C '$T/sm' ls-tree \
     spaced/sm sub | grep -q '^160000 commit '"
 check "  HEAD, index and work tree untouched" sh -c "test \"\$(git -C \
     '$T/sm' status --porcelain)\" = ''"
-snap "$T/sm"
 sc -j apply "$id" "$T/sm" -w >"$T/sm-w.json" 2>&1
 check "  apply -w" jqe '.mode == "worktree"' "$T/sm-w.json"
 check "  the change staged, the submodule's checkout as it was" sh -c \
