@@ -62,6 +62,7 @@
 #define ERR_SPACE_REF_EXISTS	"space_ref_exists"
 #define ERR_PROJECT_FOLDER_NO_TRAVEL "project_folder_does_not_travel"
 #define ERR_UNSUPPORTED_OBJECT_FORMAT "unsupported_object_format"
+#define ERR_UNSUPPORTED_INDEX_FORMAT "unsupported_index_format"	/* split */
 #define ERR_SPACE_PATH_IN_USE	"space_path_in_use"
 #define ERR_CODE_TRANSFER_FAILED "code_transfer_failed"
 #define ERR_CODE_UNFOLD_FAILED	"code_unfold_failed"

@@ -128,6 +128,9 @@ mutant "a missing object passes" $Q \
 mutant_expect 'quarantine::a_trick_in_an_earlier_commit_counts'
 mutant "only the last commit is judged" $Q \
     "if (check_commit(&w, &order[i]) == -1) => if (git_oid_equal(&order[i], tip) && check_commit(&w, &order[i]) == -1)"
+mutant_expect 'quarantine::a_submodule_of_the_base'
+mutant "an entry is the start's by its mode alone (a moved gitlink passes)" $Q \
+    "git_oid_equal(git_tree_entry_id(a),\n\t    git_tree_entry_id(b)) && git_tree_entry_filemode_raw(a) == => git_tree_entry_filemode_raw(a) =="
 
 # The quarantine process (live: codeout/codeout.sh through spaced; about
 # two minutes a mutant).  Its chroot and its uid: without either, the

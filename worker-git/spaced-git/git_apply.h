@@ -80,6 +80,7 @@
 #define GA_ERR_HEAD_MOVED	"head_moved"
 #define GA_ERR_NOT_CLEAN	"not_clean"
 #define GA_ERR_NO_WORK_TREE	"not_a_git_work_tree"
+#define GA_ERR_INDEX_SPLIT	"unsupported_index_format"
 #define GA_ERR_BASE_MISSING	"base_missing"
 #define GA_ERR_PACK_REFUSED	"pack_refused"
 #define GA_ERR_FLAGGED		"flagged"

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "git_apply_wt.h"
+#include "git_worker.h"
 
 struct conflict {
 	size_t	 c_count;
@@ -46,6 +47,20 @@ escaped(char *out, size_t outlen, const char *path)
 }
 
 /*
+ * -1 when libgit2 could not read the index for it is split: named, or
+ * -w said not_clean of a clean tree (its status reads the index too).
+ */
+static int
+split(char *err, size_t len)
+{
+	if (!libgit2_index_split())
+		return 0;
+	snprintf(err, len, "%s: %s, or apply to a branch (-b)",
+	    GA_ERR_INDEX_SPLIT, INDEX_SPLIT_WHY);
+	return -1;
+}
+
+/*
  * A sparse checkout, or any skip-worktree entry: libgit2 (1.5) knows
  * none, so its status calls each file outside the checkout deleted,
  * and its checkout would write the work's files there.  Refused by name.
@@ -59,8 +74,12 @@ sparse(git_repository *r, char *err, size_t len)
 	size_t			 i, n = 0;
 
 	if (git_repository_index(&index, r) != 0)
-		return 0;
-	(void)git_index_read(index, 0);	/* as it is on disk now */
+		return split(err, len);
+	/* As it is on disk now. */
+	if (git_index_read(index, 0) != 0 && libgit2_index_split()) {
+		git_index_free(index);
+		return split(err, len);
+	}
 	for (i = 0; (e = git_index_get_byindex(index, i)) != NULL; i++)
 		if (e->flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE) {
 			if (first == NULL)

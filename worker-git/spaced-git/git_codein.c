@@ -354,6 +354,27 @@ project_travels(git_repository *r, const git_oid *start, const char *rel)
 	return ok;
 }
 
+/*
+ * libgit2 reads no split index (core.splitIndex): read it ourselves,
+ * merged in memory.  -2 with the refusal in sd when it is split and
+ * cannot be read; -1 for any other failure of libgit2's.
+ */
+static int
+split_index(git_repository *r, struct space_done *sd)
+{
+	const char	*why;
+
+	if (!libgit2_index_split())
+		return -1;
+	if (split_index_load(r, &why) == 0)
+		return 0;
+	snap_refuse(sd, ERR_UNSUPPORTED_INDEX_FORMAT, "the split index "
+	    "(core.splitIndex) cannot be read (%s): run git config "
+	    "core.splitIndex false && git update-index --no-split-index "
+	    "first", why);
+	return -2;
+}
+
 /* 0, or -1 with the code and message in *sd. */
 int
 snapshot_take(git_repository *r, const char *space, int clean,
@@ -377,9 +398,14 @@ snapshot_take(git_repository *r, const char *space, int clean,
 	}
 	if (git_repository_head(&head, r) != 0 ||
 	    git_reference_peel((git_object **)&head_commit, head,
-	    GIT_OBJECT_COMMIT) != 0 ||
-	    git_repository_index(&index, r) != 0)
+	    GIT_OBJECT_COMMIT) != 0)
 		goto libgit2;
+	if (git_repository_index(&index, r) != 0) {
+		if ((w = split_index(r, sd)) == -2)
+			goto out;
+		if (w == -1 || git_repository_index(&index, r) != 0)
+			goto libgit2;
+	}
 	if (git_index_has_conflicts(index)) {
 		snap_refuse(sd, ERR_REPOSITORY_HAS_UNMERGED, "the repository "
 		    "has unresolved conflicts: resolve or abort the merge "

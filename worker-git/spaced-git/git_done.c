@@ -41,11 +41,29 @@ snap_refuse(struct space_done *sd, const char *code, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * libgit2 (1.5) reads no split index (core.splitIndex: git's mandatory
+ * "link" extension, which it names when it refuses the index).
+ */
+int
+libgit2_index_split(void)
+{
+	const git_error	*e = git_error_last();
+
+	return e != NULL && e->message != NULL &&
+	    strstr(e->message, "extension: 'link'") != NULL;
+}
+
 void
 snap_libgit2(struct space_done *sd, const char *what)
 {
 	const git_error	*e = git_error_last();
 
+	if (libgit2_index_split()) {
+		snap_refuse(sd, ERR_UNSUPPORTED_INDEX_FORMAT, "%s first",
+		    INDEX_SPLIT_WHY);
+		return;
+	}
 	snap_refuse(sd, ERR_GIT_COMMAND_FAILED, "%s: %s", what,
 	    e != NULL && e->message != NULL ? e->message : "libgit2 failed");
 }

@@ -248,6 +248,25 @@ serve_limits(struct imsgev *iev, uint32_t peerid, git_repository *r)
 	done(iev, peerid, NULL, NULL);
 }
 
+/*
+ * A split index, which libgit2 cannot read, merged in memory as r's
+ * (split_index.c) so that its status and index calls read it; one that
+ * cannot be merged stays unread, and their failure names it.
+ */
+static void
+index_merged(git_repository *r)
+{
+	git_index	*index;
+	const char	*why;
+
+	if (git_repository_index(&index, r) == 0) {
+		git_index_free(index);
+		return;
+	}
+	if (libgit2_index_split() && split_index_load(r, &why) == -1)
+		log_debug("split index: %s", why);
+}
+
 void
 git_serve(struct imsgev *iev, struct imsg *imsg)
 {
@@ -281,9 +300,11 @@ git_serve(struct imsgev *iev, struct imsg *imsg)
 	}
 	switch (imsg_get_type(imsg)) {
 	case IMSG_GIT_FILES_REQ:
+		index_merged(r);
 		serve_files(iev, peerid, r);
 		break;
 	case IMSG_GIT_LIMITS_REQ:
+		index_merged(r);
 		serve_limits(iev, peerid, r);
 		break;
 	case IMSG_GIT_SNAPSHOT_REQ:

@@ -63,6 +63,13 @@ struct space_done;
 void	 snap_refuse(struct space_done *, const char *code, const char *fmt,
 	    ...) __attribute__((format(printf, 3, 4)));
 void	 snap_libgit2(struct space_done *, const char *what);
+/* 1: libgit2's last error was a split index, which it cannot read. */
+int	 libgit2_index_split(void);
+/* split_index.c: a split index, merged in memory as the repository's. */
+int	 split_index_load(struct git_repository *, const char **);
+#define INDEX_SPLIT_WHY	"the index is split (core.splitIndex), which " \
+	"libgit2 cannot read: run git config core.splitIndex false && " \
+	"git update-index --no-split-index"
 
 /* git_codein.c, git_pack.c */
 struct git_snap;

@@ -222,6 +222,33 @@ Test(apply_wt, a_sparse_checkout_is_refused_by_name)
 	ga_result_free(&gr);
 }
 
+/*
+ * A split index: libgit2 reads none, and -w said not_clean ("the
+ * status cannot be read") of a clean tree.  Named, -b offered, the
+ * repository unchanged; control: unsplit, the same apply lands.
+ */
+Test(apply_wt, a_split_index_is_refused_by_name)
+{
+	struct ga_result	 gr;
+	struct ga_req		 req;
+	char			 tip[64], err[512];
+
+	work(tip, sizeof(tip), WORK, "p.pack");
+	cr_assert_eq(ax_sh("cd user && $G update-index --split-index && "
+	    "ls .git/sharedindex.* >/dev/null"), 0);
+	refused(tip, "unsupported_index_format");
+	ax_req(&req, GA_WORKTREE, NULL, tip);
+	cr_assert_eq(ax_apply("user", &req, "p.pack", 4096, &gr, err,
+	    sizeof(err)), -1);
+	cr_expect(strstr(err, "core.splitIndex") != NULL &&
+	    strstr(err, "apply to a branch") != NULL, "%s", err);
+	cr_assert_eq(ax_sh("cd user && $G update-index --no-split-index"), 0);
+	cr_assert_eq(ax_apply("user", &req, "p.pack", 4096, &gr, err,
+	    sizeof(err)), 0, "%s", err);
+	expect_uncommitted("user", tip);
+	ga_result_free(&gr);
+}
+
 Test(apply_wt, a_tree_that_is_not_clean_is_refused)
 {
 	struct ga_result	 gr;

@@ -514,3 +514,69 @@ Test(quarantine, the_users_own_work_is_not_flagged)
 	    &why), 0, "%s", why);
 	cr_expect_str_eq(seen, "", "nothing of the agent's: %s", seen);
 }
+
+/*
+ * A submodule of the user's: the start has a gitlink.  Work that leaves
+ * it as the start has it is not flagged (the entry is the user's, not
+ * something the agent brings); a gitlink moved to another commit or
+ * added at another path is.
+ */
+static void
+on_submodule(const char *snap, const char *script, const char *want)
+{
+	struct qr_result	 res;
+	const char		*why = NULL;
+	char			 tip[64], revs[256];
+	git_oid			 b, s, t;
+	int			 fd;
+
+	sh(script, tip, sizeof(tip));
+	snprintf(revs, sizeof(revs), "%s\\n^%s\\n^%s\\n", tip, start, snap);
+	fd = pack_fd(revs);
+	cr_assert_eq(qr_index(q, fd, &caps, &res, &why), 0, "%s", why);
+	close(fd);
+	git_oid_fromstr(&b, start);
+	git_oid_fromstr(&s, snap);
+	git_oid_fromstr(&t, tip);
+	seen[0] = '\0';
+	cr_assert_eq(qr_check(q, &b, &s, &t, &caps, collect, NULL, &res,
+	    &why), 0, "%s", why);
+	cr_expect_str_eq(seen, want, "%s", script);
+}
+
+#define SUB_A	"1111111111111111111111111111111111111111"
+#define SUB_B	"2222222222222222222222222222222222222222"
+
+Test(quarantine, a_submodule_of_the_base)
+{
+	struct qr_result	 res;
+	const char		*why = NULL;
+	char			 snap[64], revs[256], script[512];
+	int			 fd;
+
+	sh("git commit-tree -p $S -m snapshot $(tree_with "
+	    "'160000 commit " SUB_A "\\tsub\\n')", snap, sizeof(snap));
+	git_repository_free(q);
+	snprintf(revs, sizeof(revs), "%s/qm.git", dir);
+	cr_assert_eq(git_repository_init(&q, revs, 1), 0);
+	snprintf(revs, sizeof(revs), "%s\\n", snap);
+	fd = pack_fd(revs);
+	cr_assert_eq(qr_index(q, fd, &caps, &res, &why), 0, "%s", why);
+	close(fd);
+	/* The agent's edit beside the submodule, which it leaves. */
+	snprintf(script, sizeof(script), "B=$(echo w | git hash-object -w "
+	    "--stdin) && git commit-tree -p %s -m work $( (git ls-tree %s | "
+	    "grep -v '\ta.txt$'; printf '100644 blob %%s\\ta.txt\\n' $B) | "
+	    "git mktree --missing)", snap, snap);
+	on_submodule(snap, script, "");
+	/* The same gitlink moved to another commit. */
+	snprintf(script, sizeof(script), "git commit-tree -p %s -m moved $( "
+	    "(git ls-tree %s | grep -v '\tsub$'; printf '160000 commit "
+	    SUB_B "\\tsub\\n') | git mktree --missing)", snap, snap);
+	on_submodule(snap, script, "gitlink:sub\n");
+	/* A second gitlink, the first left as it is. */
+	snprintf(script, sizeof(script), "git commit-tree -p %s -m added $( "
+	    "(git ls-tree %s; printf '160000 commit " SUB_A "\\tsub2\\n') | "
+	    "git mktree --missing)", snap, snap);
+	on_submodule(snap, script, "gitlink:sub2\n");
+}

@@ -267,6 +267,67 @@ Test(snapshot, sha256_refused)
 	cr_assert_eq(fx_untouched(FX_ID), 0);
 }
 
+/*
+ * A split index (core.splitIndex): libgit2 1.5 reads none, and code in
+ * failed (git_command_failed).  spaced-git merges it with its shared
+ * index itself: entries the split part replaces (edited.txt, staged
+ * again), deletes (run.sh) and adds (split-new.txt, an intent to add);
+ * the snapshot's trees are git's, the index files untouched.
+ */
+Test(snapshot, a_split_index_matches_git)
+{
+	struct git_snap	 gs;
+	char		*gst, *gwt, *t, *p;
+
+	/* maxPercentChange: the changes stay in the split part. */
+	cr_assert_eq(fx_sh(GITQ " config core.splitIndex true && "
+	    GITQ " config splitIndex.maxPercentChange 100 && "
+	    GITQ " update-index --split-index && printf 'four\\n' "
+	    ">edited.txt && " GITQ " add edited.txt && " GITQ " rm -q --cached "
+	    "run.sh && echo n >split-new.txt && " GITQ " add split-new.txt && "
+	    "echo i >intent.txt && " GITQ " add -N intent.txt && "
+	    "ls .git/sharedindex.* >/dev/null && grep -q link .git/index"), 0);
+	fx_before();
+	taken(fx_repo, FX_ID, 0, &gs);
+	cr_assert_eq(fx_untouched(FX_ID), 0);
+	git_trees(&gst, &gwt);
+	t = fx_out(GITQ " rev-parse %s^{tree}", gs.gs_staged);
+	chomp(t);
+	cr_assert_str_eq(t, gst, "staged tree %s, git's %s", t, gst);
+	free(t);
+	t = fx_out(GITQ " rev-parse %s^{tree}", gs.gs_start);
+	chomp(t);
+	cr_assert_str_eq(t, gwt, "working tree %s, git's %s", t, gwt);
+	free(t);
+	p = fx_out(GITQ " ls-tree -r --name-only %s", gs.gs_staged);
+	cr_expect(strstr(p, "split-new.txt") != NULL &&
+	    strstr(p, "run.sh") == NULL && strstr(p, "intent.txt") == NULL,
+	    "%s", p);
+	free(p);
+	free(gst);
+	free(gwt);
+}
+
+/*
+ * A split index whose shared index is gone cannot be read: named, with
+ * what to do, the repository unchanged.
+ */
+Test(snapshot, a_split_index_without_its_shared_index_refused)
+{
+	struct git_snap		 gs;
+	struct space_done	 sd;
+
+	cr_assert_eq(fx_sh(GITQ " update-index --split-index && "
+	    "rm .git/sharedindex.*"), 0);
+	fx_before();
+	refused(fx_repo, FX_ID, 0, ERR_UNSUPPORTED_INDEX_FORMAT);
+	cr_assert_eq(fx_snapshot(fx_repo, FX_ID, 0, &gs, &sd), -1);
+	cr_expect(strstr(sd.sd_message, "core.splitIndex") != NULL &&
+	    strstr(sd.sd_message, "update-index --no-split-index") != NULL,
+	    "%s", sd.sd_message);
+	cr_assert_eq(fx_untouched(FX_ID), 0);
+}
+
 Test(snapshot, detached_head)
 {
 	struct git_snap	 gs;
