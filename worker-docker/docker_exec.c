@@ -235,6 +235,8 @@ exec_body(struct ex *ex)
 		return NULL;
 	for (; a < end; a += strlen(a) + 1)
 		json_array_append_new(argv, json_string(a));
+	if (ex->wrap && (argv = docker_exec_wrap(argv)) == NULL)
+		return NULL;
 	o = docker_exec_body(argv, user, ex->mark[0] != '\0' ?
 	    docker_exec_mark_env(ex->mark) : NULL);
 	if (o != NULL && ex->req.se_tty &&
@@ -425,6 +427,8 @@ inspect:
 		running = json_is_true(json_object_get(json_object_get(o,
 		    "State"), "Running"));
 		ex_workdir(ex, o);
+		ex->wrap = ex->req.se_target == EXEC_TARGET_SPACE &&
+		    docker_exec_wraps(o, ex->req.se_space.sq_runtime_key);
 		json_decref(o);
 		if (why != NULL) {
 			/* Another owner's space is no space of the caller's. */

@@ -47,6 +47,7 @@ struct ex {
 	char			 exec_id[SPACE_RESOURCE_MAX];
 	char			 workdir[DOCKER_PATH_MAX / 4];	/* its inspect's */
 	char			 mark[EXEC_MARK_LEN + 1];	/* its process's */
+	int			 wrap;		/* under the relay's subreaper */
 	const char		*kill_why;	/* the kill: timeout, or cancel */
 	const char		*refused;	/* its streams were not taken */
 	struct frame_reader	 fr;

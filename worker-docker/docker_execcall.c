@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "labels.h"
+#include "relay_exec.h"
 #include "docker_execcall.h"
 #include "docker_harden.h"
 
@@ -105,21 +107,26 @@ docker_exec_exited(const struct docker_parser *p, int *code)
  * pid namespace: what it finds and signals is only what that user could
  * signal there anyway, so a process that forged the mark gets only
  * itself and what it started ended.  What is the command's: every
- * process with the mark in its environment (one grep over them all,
- * which a setsid, a double fork or a daemon keeps), every process of
- * the session of the command's first process (parent 0: the engine
- * started it from outside; leading its session, the runtime's setsid;
- * marked), and every descendant of those by the parent chain (which a
- * child that cleared its environment keeps while its parent lives).
- * Found in one walk over /proc, all before any is signalled (a parent
- * that dies hands its children to pid 1), then SIGKILLed; walk after
- * walk until one ends none (a fork meanwhile).  Its sets are variables
- * named by pid (has, put; m: marked, l: leaders, a: all), one lookup a
+ * process with the mark in its environment (one grep over them all),
+ * every process of the session of the command's first process (parent
+ * 0: the engine started it from outside; leading its session, the
+ * runtime's setsid; marked), and every descendant of those by the
+ * parent chain.  Where the space runs our relay the first process is
+ * its subreaper (docker_exec_wraps): what the command left while it ran
+ * is its child, a setsid, a double fork and a cleared environment at
+ * once included, so the chain finds it; the mark and the session are
+ * the fallback (a space of an older relay).  Found in one walk over
+ * /proc, all before any is signalled; the first process is stopped, not
+ * killed, until a walk finds nothing else: stopped, a subreaper still
+ * adopts what a killed parent leaves, and cannot exit and hand it to
+ * pid 1.  The rest is SIGKILLed, walk after walk until one ends none (a
+ * fork meanwhile); then the first.  Its sets are variables named by
+ * pid (has, put; m: marked, l: leaders, h: held, a: all), one lookup a
  * process rather than a scan, so hundreds of processes cost a walk, one
  * grep and no fork each.  Exit 3: none found.
  */
 static const char exec_kill_script[] =
-	"m=\"" EXEC_MARK_VAR "=$1\" r=0\n"
+	"m=\"" EXEC_MARK_VAR "=$1\" r=0 held=\n"
 	"has() { eval \"[ -n \\\"\\${$1_$2:-}\\\" ]\"; }\n"
 	"put() { eval \"$1_$2=1\"; }\n"
 	"pass() {\n"
@@ -144,10 +151,62 @@ static const char exec_kill_script[] =
 	"  done\n"
 	"  while [ -n \"$grow\" ]; do grow=; pass $tab; done\n"
 	"  [ -n \"$all\" ] || [ $r != 1 ] || exit " "3" "\n"
-	"  for p in $all; do kill -KILL $p 2>/dev/null && left=1; done\n"
-	"  [ -n \"$left\" ] || exit 0\n"
+	"  for p in $all; do\n"
+	"    if has l $p; then\n"
+	"      has h $p || ! kill -STOP $p 2>/dev/null ||\n"
+	"        { put h $p; held=\"$held $p\"; }\n"
+	"    else\n"
+	"      kill -KILL $p 2>/dev/null && left=1\n"
+	"    fi\n"
+	"  done\n"
+	"  [ -n \"$left\" ] || break\n"
 	"done\n"
+	"for p in $held; do kill -KILL $p 2>/dev/null; done\n"
 	"exit 0\n";
+
+/*
+ * 1 when the space runs the relay of key (its runtime mount is that
+ * volume), whose exec mode this worker's spaced knows.  A space made
+ * with an older relay runs its commands bare: the kill's fallback.
+ */
+int
+docker_exec_wraps(const json_t *inspect, const char *key)
+{
+	const json_t	*m;
+	const char	*dst, *name, *type;
+	char		 want[SPACE_RESOURCE_MAX];
+	size_t		 i;
+
+	if (runtime_volume_name(want, sizeof(want), key) == -1)
+		return 0;
+	json_array_foreach(json_object_get(inspect, "Mounts"), i, m) {
+		dst = json_string_value(json_object_get(m, "Destination"));
+		name = json_string_value(json_object_get(m, "Name"));
+		type = json_string_value(json_object_get(m, "Type"));
+		if (dst != NULL && name != NULL && type != NULL &&
+		    strcmp(dst, HARDEN_RUNTIME_DIR) == 0 &&
+		    strcmp(type, "volume") == 0 && strcmp(name, want) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The command under the relay's subreaper (relay_exec.h); argv taken. */
+json_t *
+docker_exec_wrap(json_t *argv)
+{
+	json_t	*w = NULL;
+
+	if (argv != NULL && (w = json_pack("[s, s, s]", HARDEN_RELAY,
+	    RELAY_EXEC_FLAG, "--")) != NULL &&
+	    json_array_extend(w, argv) == 0) {
+		json_decref(argv);
+		return w;
+	}
+	json_decref(w);
+	json_decref(argv);
+	return NULL;
+}
 
 /* A mark of its own for each exec (hex; unguessable, not secret). */
 void

@@ -46,13 +46,21 @@ int	 docker_exec_never_ran(const struct docker_parser *);
 
 /*
  * Ending an exec's command from inside its space: the command's first
- * process carries EXEC_MARK_VAR=mark; the kill is a second exec, as the
- * space's user, that SIGKILLs every process of that one's session.
+ * process (the relay's subreaper, or the command bare) carries
+ * EXEC_MARK_VAR=mark; the kill is a second exec, as the space's user,
+ * that SIGKILLs every process below it, marked or of its session.
  */
 #define EXEC_MARK_VAR	"SPACED_EXEC"
 #define EXEC_MARK_LEN	32			/* hex */
 #define EXEC_KILL_NONE	3			/* its exit: none found */
 void	 docker_exec_mark(char *mark, size_t len);
+/*
+ * In a space that runs this key's relay, the command runs under its
+ * subreaper (relay_exec.h): what it leaves while it runs stays its
+ * wrapper's children, for the kill to find.
+ */
+int	 docker_exec_wraps(const json_t *inspect, const char *key);
+json_t	*docker_exec_wrap(json_t *argv);
 json_t	*docker_exec_mark_env(const char *mark);
 json_t	*docker_exec_kill_body(const char *user, const char *mark);
 

@@ -42,6 +42,7 @@
 
 #include "log.h"
 #include "relay.h"
+#include "relay_exec.h"
 
 static __dead void
 usage(void)
@@ -194,6 +195,9 @@ main(int argc, char *argv[])
 
 	log_init(1, LOG_DAEMON);
 	log_procinit("spaced-relay");
+	/* A space's exec: its command under a subreaper (relay_exec.h). */
+	if (relay_is_exec(argc, argv))
+		relay_exec(argv + RELAY_EXEC_ARGS);
 	/* Run as the server's $SHELL: a command of the agent's. */
 	if (relay_is_shell(argc, argv))
 		relay_shell(argv);

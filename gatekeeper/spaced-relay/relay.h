@@ -101,6 +101,7 @@ int	 relay_should_restart(int status);
 unsigned int relay_backoff(unsigned int prev, long lived);
 int	 relay_stop_signal(int sig);
 int	 relay_is_shell(int argc, char *const *argv);
+int	 relay_is_exec(int argc, char *const *argv);
 long long relay_command_nproc(const char *pids_max);
 void	 relay_server_name(char *const *argv, char *, size_t);
 int	 relay_restart_line(char *, size_t, unsigned int n, const char *what,
@@ -110,6 +111,8 @@ int	 relay_restart_line(char *, size_t, unsigned int n, const char *what,
 void	 keeper_run(char **argv, const struct relay_inherit *, int gate)
 	    __attribute__((__noreturn__));
 void	 relay_shell(char **argv) __attribute__((__noreturn__));
+/* subreaper.c: a space's exec, the command's argv after "--". */
+void	 relay_exec(char **argv) __attribute__((__noreturn__));
 
 int	 relay_serve(struct relay_config *, const sigset_t *waitmask);
 /* The handler of SIGCHLD and of every signal passed on to the child. */

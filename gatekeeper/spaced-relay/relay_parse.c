@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "relay.h"
+#include "relay_exec.h"
 #include "restart_line.h"
 
 /*
@@ -112,6 +113,18 @@ relay_stop_signal(int sig)
 {
 	return sig == SIGTERM || sig == SIGINT || sig == SIGHUP ||
 	    sig == SIGQUIT;
+}
+
+/*
+ * 1 when argv is a space's exec (relay_exec.h): the flag, "--" and a
+ * command; what follows "--" is the command's, never read here.
+ */
+int
+relay_is_exec(int argc, char *const *argv)
+{
+	return argc > RELAY_EXEC_ARGS &&
+	    strcmp(argv[1], RELAY_EXEC_FLAG) == 0 &&
+	    strcmp(argv[2], "--") == 0;
 }
 
 /*

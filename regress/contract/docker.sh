@@ -59,6 +59,9 @@ check "exec: stdin passes through" \
     test "$(printf 'in put\n' | sc exec "$id" -- cat)" = "in put"
 sc exec "$id" -- sh -c 'exit 7'
 check "exec: the command's exit code" test $? -eq 7
+sc exec "$id" -- sh -c 'kill -TERM $$'
+check "exec: a command ended by a signal exits 128+n (SIGTERM: 143)" \
+    test $? -eq 143
 out=$(sc exec "$id" -- sh -c 'echo out; echo err >&2' 2>"$T/err")
 check "exec: stdout and stderr apart" \
     sh -c "test '$out' = out && grep -qx err '$T/err'"
@@ -80,6 +83,24 @@ runs_in() {
 	    done; echo no' _ "$1"
 }
 runs_is() { [ "$(runs_in "$1")" = "$2" ]; }
+# orphan_of ARGS: what the process of the space whose argv is ARGS
+# left behind, "ENV SID PARENT": ENV clean (no SPACED_EXEC in its
+# environment) or marked; SID own (it leads its session) or shared;
+# PARENT init (pid 1), exec (a process whose parent is 0: started from
+# outside the space, an exec's first process) or other; none when no
+# process has that argv
+orphan_of() {
+	sc exec "$id" -n -- sh -c 'for f in /proc/[0-9]*/cmdline; do
+	    [ "$(tr "\0" " " <$f 2>/dev/null)" = "$1 " ] || continue
+	    d=${f%/cmdline} e=clean sid=shared par=other
+	    tr "\0" "\n" <$d/environ | grep -q "^SPACED_EXEC=" && e=marked
+	    s=$(cat $d/stat); s=${s##*) }; set -- $s
+	    [ "$4" = "${d#/proc/}" ] && sid=own
+	    if [ "$2" = 1 ]; then par=init
+	    else q=$(cat /proc/$2/stat); q=${q##*) }; set -- $q
+	        [ "$2" = 0 ] && par=exec; fi
+	    echo "$e $sid $par"; exit; done; echo none' _ "$1"
+}
 # kill_in ARGS: SIGKILL to the processes of the space whose argv is ARGS
 # (what a place is known to leave behind)
 kill_in() {
@@ -112,13 +133,15 @@ check "  ... both of them" runs_is "sleep 1204" no
 # and what also cleared its environment: the kill is the whole command's.
 # Their output goes elsewhere, so that the command's end is its first
 # process's, on every place.  The command runs in the background until
-# its time is out, and what it set apart is seen running first.
+# its time is out, and what it set apart is seen running first (and
+# read: 12 s leave room for six execs under load; one that ran out
+# first turns a control red, never a check green).
 ESC='setsid sleep 1205 >/dev/null 2>&1 &
 sh -c "(setsid sleep 1206 >/dev/null 2>&1 &) &"
 env -i setsid sleep 1207 >/dev/null 2>&1 &
 sh -c "(env -i setsid sleep 1208 >/dev/null 2>&1 &) &"
 exec sleep 1209'
-"$tree/bin/spacectl" -s "$sd/run/spaced.sock" exec "$id" -n -T 8 -- \
+"$tree/bin/spacectl" -s "$sd/run/spaced.sock" exec "$id" -n -T 12 -- \
     sh -c "$ESC" >/dev/null 2>"$T/err" &
 timed=$!
 check "  control: before its time, what left its session runs (setsid)" \
@@ -128,6 +151,20 @@ check "  control: ... and what a double fork orphaned" \
 check "  control: ... and what cleared its environment, as a child" \
     wait_for 60 runs_is "sleep 1207" yes
 check "  control: ... and as an orphan" wait_for 60 runs_is "sleep 1208" yes
+# The orphan really left the command: no mark in its environment, a
+# session of its own, and a parent that is none of the command's
+# processes (a double fork): the exec's first process, started from
+# outside the space (its parent 0: on Docker the relay's subreaper, on
+# native the keeper), or the space's pid 1 had nothing adopted it.
+orph=$(orphan_of "sleep 1208")
+check "  control: the orphan's environment holds no mark ($orph)" \
+    test "${orph%% *}" = clean
+check "  control: ... it leads a session of its own" \
+    sh -c "echo '$orph' | grep -q ' own '"
+check "  control: ... its parent is none of the command's (the exec's first process or pid 1)" \
+    sh -c "echo '$orph' | grep -Eq ' (exec|init)\$'"
+check "  the exec's first process adopted it (a subreaper)" \
+    sh -c "echo '$orph' | grep -q ' exec\$'"
 wait "$timed"
 rc=$?
 check "exec -T of a command that set processes apart: command_timeout (125)" \
@@ -137,16 +174,11 @@ check "  nor what left its session (setsid)" runs_is "sleep 1205" no
 check "  nor what a double fork orphaned" \
     runs_is "sleep 1206" no
 check "  nor its child that cleared its environment" runs_is "sleep 1207" no
-# An orphan with no mark: the Docker place has nothing to find it by
-# (spacectl(8)); the native place's keeper adopted it.
-if [ "$PLACE" = docker ]; then
-	check "  Docker: an orphan that cleared its environment still runs (a known limit)" \
-	    runs_is "sleep 1208" yes
-	kill_in "sleep 1208"
-else
-	check "  nor an orphan that cleared its environment" \
-	    runs_is "sleep 1208" no
-fi
+# An orphan with no mark, out of the session: the exec's subreaper
+# adopted it (Docker: the relay's, native: the keeper), so the kill
+# found it by the parent chain.
+check "  nor an orphan that cleared its environment" runs_is "sleep 1208" no
+kill_in "sleep 1208"
 check "  another exec's command beside it still runs (control)" \
     runs_is "sleep 1201" yes
 check "  ... and what that one set apart (control)" runs_is "sleep 1211" yes
@@ -170,6 +202,15 @@ else
 	    sh -c "test $rc -eq 125 && grep -q command_timeout '$T/err'"
 fi
 kill_in "sleep 1214"
+# A process a command leaves on purpose outlives its normal end, and
+# the exec does not wait for it (its output elsewhere): it returns, and
+# -T never ends it.
+sc exec "$id" -n -T 30 -- sh -c 'nohup sleep 1215 >/dev/null 2>&1 &'
+rc=$?
+check "exec of a command that leaves a nohup process returns (rc $rc)" \
+    test $rc -eq 0
+check "  and what it left still runs after its end" runs_is "sleep 1215" yes
+kill_in "sleep 1215"
 kill -TERM "$beside"
 wait "$beside" 2>/dev/null
 check "exec: a command whose client left is ended in the space" \

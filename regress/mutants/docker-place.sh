@@ -71,11 +71,12 @@ mutant "runtime: once ready never looked at again" \
     "if (docker_runtime_ready(rt->rt_key)) {\n\t\trt->rt_recheck = 1; => if (docker_runtime_ready(rt->rt_key)) {\n\t\treturn to_ready(rt);" \
     contract/runtime
 
-# A relative path in the space that is not there: 127, as natively.
+# A relative path in the space that is not there: 127, as natively;
+# the space's exec says it itself (the relay's wrapper: ENOENT).
 mutant_expect 'exec: a missing relative path is 127'
-mutant "exec of a missing relative path keeps the engine's 126" \
-    worker-docker/docker_exec.c \
-    "else\n\t\tn = snprintf(full, sizeof(full), \"%s/%s\", ex->workdir, argv0); => else\n\t\treturn 0;"
+mutant "exec of a missing relative path in the space is 126" \
+    gatekeeper/spaced-relay/subreaper.c \
+    "_exit(saved == ENOENT ? 127 : 126); => _exit(126);"
 # The same in the gatekeeper (-g), whose folder is / (the code before).
 mutant_expect 'exec -g: a missing relative path is 127'
 mutant "exec -g of a missing relative path keeps the engine's 126" \
@@ -101,14 +102,28 @@ mutant_expect 'nor what left its session \(setsid\)'
 mutant "the kill ends the command's session alone (no mark, no parent chain)" \
     worker-docker/docker_execcall.c \
     "has m\$r \$1 || has l \$3 || has a\$r \$2; => has l \$3;"
+# The mark is the fallback's: under the subreaper a double fork's
+# orphan is found by the parent chain, so the mutant runs the command
+# bare, as in a space of an older relay.
 mutant_expect 'nor what a double fork orphaned'
-mutant "the kill finds no marked process outside the session's tree" \
+mutant "the kill finds no marked process outside the session's tree (a bare command)" \
     worker-docker/docker_execcall.c \
-    "has m\$r \$1 || has l \$3 => has l \$3"
+    "has m\$r \$1 || has l \$3 => has l \$3 @@ if (runtime_volume_name(want, sizeof(want), key) == -1) => if (1)"
 mutant_expect 'nor its child that cleared its environment'
 mutant "the kill does not follow the parent chain" \
     worker-docker/docker_execcall.c \
     "has l \$3 || has a\$r \$2; => has l \$3;"
+# The subreaper (spaced-relay --exec): without it, an orphan that
+# cleared its environment and left the session falls to pid 1, where
+# nothing finds it; and a space's exec not wrapped at all.
+mutant_expect 'nor an orphan that cleared its environment'
+mutant "the exec's wrapper is no subreaper" \
+    gatekeeper/spaced-relay/subreaper.c \
+    "if (prctl(PR_SET_CHILD_SUBREAPER, 1) == -1) { => if (0) {"
+mutant_expect 'nor an orphan that cleared its environment'
+mutant "a space's exec runs bare, not under the relay's subreaper" \
+    worker-docker/docker_exec.c \
+    "if (ex->wrap && (argv = docker_exec_wrap(argv)) == NULL) => if (0)"
 mutant_expect "another exec's command beside it still runs"
 mutant "the kill is not held to the command's mark" \
     worker-docker/docker_execcall.c \

@@ -138,6 +138,27 @@ Test(relay_parse, is_shell)
 	cr_assert(relay_is_shell(1, alone));	/* an interactive shell */
 }
 
+/* A space's exec: the flag, "--" and a command; anything else is not. */
+Test(relay_parse, is_exec)
+{
+	char	*ex[] = { "/opt/spaced/spaced-relay", "--exec", "--", "ls",
+	    NULL };
+	char	*ex_dash[] = { "spaced-relay", "--exec", "--", "--exec",
+	    NULL };
+	char	*no_cmd[] = { "spaced-relay", "--exec", "--", NULL };
+	char	*no_dd[] = { "spaced-relay", "--exec", "ls", NULL };
+	char	*sh_c[] = { "spaced-relay", "-c", "--exec", NULL };
+	char	*own_dd[] = { "spaced-relay", "--", "--exec", "--", NULL };
+
+	cr_assert(relay_is_exec(4, ex));
+	cr_assert(relay_is_exec(4, ex_dash));	/* the command's own, as given */
+	cr_assert(!relay_is_exec(3, no_cmd));
+	cr_assert(!relay_is_exec(3, no_dd));
+	cr_assert(!relay_is_exec(3, sh_c));
+	cr_assert(!relay_is_exec(4, own_dd));
+	cr_assert(!relay_is_exec(1, ex));
+}
+
 /* The commands' process cap: all but an eighth of the space's pids. */
 /* The one line a restart: what died by its name only when it is safe. */
 Test(relay_parse, restart_line)
