@@ -198,7 +198,7 @@ relay_restart_line(char *buf, size_t len, unsigned int n, const char *name,
 void
 relay_server_name(char *const *argv, char *buf, size_t len)
 {
-	const char	*cmd, *p, *at = NULL, *base;
+	const char	*cmd, *p, *at = NULL, *base, *name;
 	size_t		 n;
 
 	base = strrchr(argv[0], '/') != NULL ? strrchr(argv[0], '/') + 1 :
@@ -211,13 +211,12 @@ relay_server_name(char *const *argv, char *buf, size_t len)
 		if (at != NULL) {
 			at += strspn(at, " ");
 			n = strcspn(at, " ;&|");
-			for (p = at; p < at + n; p++)
+			/* Within the word only: base is argv[0]'s. */
+			for (name = at, p = at; p < at + n; p++)
 				if (*p == '/')
-					base = p + 1;
-			if (base < at)
-				base = at;
-			n -= base - at;
-			snprintf(buf, len, "%.*s", (int)n, base);
+					name = p + 1;
+			n -= name - at;
+			snprintf(buf, len, "%.*s", (int)n, name);
 			return;
 		}
 	}
