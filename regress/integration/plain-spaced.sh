@@ -68,6 +68,12 @@ trust images
 EOC
 check "the user's spaced starts" lap_start
 [ -S "$sd/run/spaced.sock" ] || finish
+# spaced-git is not dumpable: a plain user's spaced may not read its
+# root, and said so at each start as if something were wrong.
+check "control: the log read says the workers are confined" \
+    grep -q "workers confined" "$sd/log"
+lacks "no warning of a worker's root it may not read" "$sd/log" \
+    -E '/proc/[0-9]+/root: Permission denied'
 check "it runs as the user" sh -c \
     "[ \"\$(stat -c %u /proc/$spaced_pid)\" = \"\$(id -u $pu)\" ]"
 # The state folder named apart from the journal's (which stays the
