@@ -35,11 +35,7 @@ plain_end() {
 	rm -rf "$work" "$tree"
 }
 at_finish plain_end
-# plain_users' user, in the docker group from the start (one change of
-# /etc/group, as spaced-flood.sh makes its own).
-useradd --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin \
-    --user-group -G docker "$pu" || { not_ok "useradd $pu"; finish; }
-plain_made=$pu
+plain_users "$pu"
 gid=$(id -g "$pu")
 
 # The user's own credentials, the docker group among them.
@@ -88,14 +84,33 @@ check "its journal is the default, under HOME" \
 check_refusal "native create is refused: root's place, use -p docker" 1 \
     'sandbox_unavailable: the native place needs spaced run as root.*-p docker' \
     lap_ctl create -p native -n lapn
-# list: its head line alone
+# No space of the user's: list's head line alone once it reaches the
+# engine; before, the engine's containers of this install's owner.
 lap_none() { [ "$(lap_ctl list | wc -l)" = 1 ]; }
-check "and makes no space" lap_none
+owner=$IID:$(id -u "$pu")
+lap_engine_none() {
+	[ -z "$(docker ps -aq --filter "label=spaced.space.owner=$owner")" ]
+}
+check "and makes no space" lap_engine_none
 
-# --- the Docker place -------------------------------------------------
+# --- Docker, the user not yet in its group --------------------------
+# The first refusal a user new to Docker meets: it said "cannot
+# connect", not why nor what to do.
+check_refusal "create before the docker group: permission denied, what to do" 1 \
+    "docker_unreachable: spaced cannot connect to the Docker socket: permission denied; the user spaced runs as needs the socket's group \\(docker\\)" \
+    lap_ctl create -p docker -n lap0
+check "and makes no space (the engine's containers)" lap_engine_none
+
+# --- the Docker place, the user in the docker group ------------------
+stop_spaced
+usermod -aG docker "$pu" || { not_ok "usermod -aG docker $pu"; finish; }
+check "the user's spaced starts again, in the docker group" lap_start
+[ -S "$sd/run/spaced.sock" ] || finish
 id=$(lap_ctl create -p docker -n lap) || id=
 check "create on the Docker place ($id)" test -n "$id"
 [ -n "$id" ] || finish
+check_fails "control: the engine's containers of the owner show it" \
+    lap_engine_none
 lap_exec() { lap_ctl exec "$id" id -u | grep -Eq '^[0-9]+$'; }
 check "exec runs in the space" lap_exec
 lap_exec_i() { echo laptop | lap_ctl exec -i "$id" cat | grep -qx laptop; }

@@ -266,7 +266,7 @@ check_refusal "user mode: create -p native is refused, naming root's native plac
     '^spacectl: sandbox_unavailable: the native place needs spaced run as root.*-p docker' \
     asuser "$tree/bin/spacectl" -s "$pu/run/spaced.sock" create -p native
 check_refusal "user mode: a create the engine's socket refuses says why" 1 \
-    '^spacectl: docker_unreachable: spaced cannot connect to the Docker socket' \
+    '^spacectl: docker_unreachable: spaced cannot connect to the Docker socket: permission denied; .*group \(docker\)' \
     asuser "$tree/bin/spacectl" -s "$pu/run/spaced.sock" create
 check "user mode: its owner may read privileges, root too" sh -c \
     "'$tree/bin/spacectl' -s '$pu/run/spaced.sock' privileges >/dev/null"

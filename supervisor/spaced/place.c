@@ -24,6 +24,7 @@
 
 #include <sys/stat.h>
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -188,6 +189,12 @@ place_send(struct request *r, uint32_t type, const void *data, size_t len)
 const char *
 place_why(const char *code)
 {
+	/* A user new to Docker: the most likely first refusal. */
+	if (strcmp(code, ERR_DOCKER_UNREACHABLE) == 0 &&
+	    docker_connect_errno() == EACCES)
+		return "spaced cannot connect to the Docker socket: permission "
+		    "denied; the user spaced runs as needs the socket's group "
+		    "(docker): add it, then start spaced again from a new login";
 	if (strcmp(code, ERR_DOCKER_UNREACHABLE) == 0)
 		return "spaced cannot connect to the Docker socket";
 	if (strcmp(code, ERR_BUSY) == 0)
@@ -196,6 +203,15 @@ place_why(const char *code)
 		return "the native place needs spaced run as root; this "
 		    "spaced is a plain user's: use the Docker place (-p docker)";
 	return "the place's worker (spaced-docker or spaced-ns) is not there";
+}
+
+int
+place_code(const char *code)
+{
+	return strcmp(code, ERR_DOCKER_UNREACHABLE) == 0 ||
+	    strcmp(code, ERR_BUSY) == 0 ||
+	    strcmp(code, ERR_WORKER_UNAVAILABLE) == 0 ||
+	    strcmp(code, ERR_SANDBOX_UNAVAILABLE) == 0;
 }
 
 int
