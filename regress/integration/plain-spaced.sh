@@ -1,12 +1,12 @@
 #!/bin/sh
 # A plain user's spaced end to end, as on a laptop without root: a new
-# uid of the suite's own, in the docker group, runs spaced from its own
-# folder with a spaced.conf of its own (a state folder it names; the
-# defaults a plain user gets: socket under XDG_RUNTIME_DIR, journal
-# under HOME); every
+# uid of the suite's own runs spaced from its own folder with a
+# spaced.conf of its own (a state folder it names; the defaults a plain
+# user gets: socket under XDG_RUNTIME_DIR, journal under HOME); every
 # request below is that user's.  The native place is root's (spaced-ns
-# starts only as root): it is refused in words that say what to do.
-# The Docker place: create, exec, exec -i, code-in of the user's own
+# starts only as root): refused in words that say what to do.  Docker
+# before the user is in the docker group: refused, saying what to do;
+# then in it: create, exec, exec -i, code-in of the user's own
 # repository, review, apply -b, journal, stop, start, remove, nothing
 # left.  Root makes the user and removes it at the end.
 . "$(dirname "$0")/lib.sh"
