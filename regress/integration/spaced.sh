@@ -259,12 +259,14 @@ r=[x for x in d['processes'] if x['name']=='$p'][0]
 sys.exit(not (r['seccomp']==2 and r['noNewPrivs']==1 and r['uid'].split()[0]=='65534'))"
 done
 # The native place is root's: a plain user's -p native said
-# "spaced-docker is not running".
+# "spaced-docker is not running", then worker_unavailable; with an agent
+# (this spaced's) create asks the place for tools first, whose refusal
+# is the code alone: spacectl's words (plain-spaced.sh: spaced's).
 check_refusal "user mode: create -p native is refused, naming root's native place" 1 \
-    '^spacectl: worker_unavailable: .*spaced-ns, the native place, runs only when spaced runs as root' \
+    '^spacectl: sandbox_unavailable: the native place needs spaced run as root.*-p docker' \
     asuser "$tree/bin/spacectl" -s "$pu/run/spaced.sock" create -p native
 check_refusal "user mode: a create the engine's socket refuses says why" 1 \
-    '^spacectl: docker_unreachable: spaced cannot connect to the Docker socket' \
+    '^spacectl: docker_unreachable: spaced cannot connect to the Docker socket: permission denied; .*group \(docker\)' \
     asuser "$tree/bin/spacectl" -s "$pu/run/spaced.sock" create
 check "user mode: its owner may read privileges, root too" sh -c \
     "'$tree/bin/spacectl' -s '$pu/run/spaced.sock' privileges >/dev/null"

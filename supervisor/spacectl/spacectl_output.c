@@ -121,6 +121,14 @@ static const struct {
 	{ ERR_WORKER_UNAVAILABLE, "the place's worker is not running "
 	    "(spaced-ns, the native place, runs only when spaced runs as "
 	    "root)" },
+	/*
+	 * Wordless only from a plain user's spaced, which has no native
+	 * place (spaced-ns's own refusals bring their words); create with
+	 * an agent asks the place for tools first and said the code alone.
+	 */
+	{ ERR_SANDBOX_UNAVAILABLE, "the native place needs spaced run as "
+	    "root; this spaced is a plain user's: use the Docker place "
+	    "(-p docker)" },
 	{ ERR_BUSY, "too many requests in flight" },
 	/* create said the code alone. */
 	{ ERR_DOCKER_UNREACHABLE, "spaced cannot connect to the Docker "

@@ -59,7 +59,15 @@ audit_note_root(pid_t pid)
 	snprintf(path, sizeof(path), "/proc/%d/root", (int)pid);
 	if ((n = readlink(path, audit_roots[i].ar_root,
 	    sizeof(audit_roots[i].ar_root) - 1)) == -1) {
-		log_warn("%s", path);
+		/*
+		 * A plain user's spaced may not read spaced-git's, which is
+		 * not dumpable: no fault, and it chroots nothing (privileges
+		 * says "?").  A warning at each start said otherwise.
+		 */
+		if (errno == EACCES && geteuid() != 0)
+			log_debug("%s: not readable as a plain user", path);
+		else
+			log_warn("%s", path);
 		return;
 	}
 	audit_roots[i].ar_root[n] = '\0';

@@ -22,6 +22,7 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@
 #include "spaced.h"
 
 static struct spaced_env	 env;
+static int			 docker_errno;
 
 struct spaced_env *
 spaced_env(void)
@@ -63,11 +65,18 @@ docker_connect(void)
 		return -1;
 	}
 	if (connect(s, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
+		docker_errno = errno;
 		log_warn("connect %s", path);
 		close(s);
 		return -1;
 	}
 	return s;
+}
+
+int
+docker_connect_errno(void)
+{
+	return docker_errno;
 }
 
 /* VmHWM of spaced itself, KiB; 0 when /proc does not say. */

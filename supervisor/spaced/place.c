@@ -24,6 +24,7 @@
 
 #include <sys/stat.h>
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -171,6 +172,9 @@ place_send(struct request *r, uint32_t type, const void *data, size_t len)
 		p = r->r_place != 0 ? r->r_place : place_of(sq->sq_id);
 	}
 	if (p == PROC_NS) {
+		/* spaced-ns runs only as root (workers.c): not "gone". */
+		if (geteuid() != 0)
+			return ERR_SANDBOX_UNAVAILABLE;
 		if (request_send(r, PROC_NS, type, -1, data, len) == -1)
 			return ERR_WORKER_UNAVAILABLE;
 		return NULL;
@@ -185,11 +189,29 @@ place_send(struct request *r, uint32_t type, const void *data, size_t len)
 const char *
 place_why(const char *code)
 {
+	/* A user new to Docker: the most likely first refusal. */
+	if (strcmp(code, ERR_DOCKER_UNREACHABLE) == 0 &&
+	    docker_connect_errno() == EACCES)
+		return "spaced cannot connect to the Docker socket: permission "
+		    "denied; the user spaced runs as needs the socket's group "
+		    "(docker): add it, then start spaced again from a new login";
 	if (strcmp(code, ERR_DOCKER_UNREACHABLE) == 0)
 		return "spaced cannot connect to the Docker socket";
 	if (strcmp(code, ERR_BUSY) == 0)
 		return "too many engine requests in flight for this user";
+	if (strcmp(code, ERR_SANDBOX_UNAVAILABLE) == 0)
+		return "the native place needs spaced run as root; this "
+		    "spaced is a plain user's: use the Docker place (-p docker)";
 	return "the place's worker (spaced-docker or spaced-ns) is not there";
+}
+
+int
+place_code(const char *code)
+{
+	return strcmp(code, ERR_DOCKER_UNREACHABLE) == 0 ||
+	    strcmp(code, ERR_BUSY) == 0 ||
+	    strcmp(code, ERR_WORKER_UNAVAILABLE) == 0 ||
+	    strcmp(code, ERR_SANDBOX_UNAVAILABLE) == 0;
 }
 
 int

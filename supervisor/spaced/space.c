@@ -356,7 +356,7 @@ space_start(struct request *r, struct imsg *imsg)
 	struct ctl_space	 cs;
 	struct space_create_req	 cq;
 	struct space_req	*sq = &cq.cq_space;
-	const char		*errstr;
+	const char		*errstr, *code;
 	uint32_t		 type = r->r_op->op_type;
 	size_t			 i;
 
@@ -426,8 +426,15 @@ space_start(struct request *r, struct imsg *imsg)
 		return NULL;
 	}
 	/* create first makes sure of the current tools. */
-	if (type == IMSG_CTL_CREATE && !agent_none())
-		return tools_first(r, sq, space_types[i].sp_place);
+	if (type == IMSG_CTL_CREATE && !agent_none()) {
+		code = tools_first(r, sq, space_types[i].sp_place);
+		/* The place's refusal in its words, as without an agent. */
+		if (code != NULL && place_code(code)) {
+			request_refuse(r, code, place_why(code));
+			return NULL;
+		}
+		return code;
+	}
 	/* A create without an agent: no token ("") in its request. */
 	(void)place_send_or_refuse(r, space_types[i].sp_place, &cq,
 	    type == IMSG_CTL_CREATE ? sizeof(cq) : sizeof(*sq));

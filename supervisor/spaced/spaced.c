@@ -143,6 +143,27 @@ prepare_dirs(void)
 }
 
 /*
+ * The state directory, made when missing, whatever names the install
+ * id: review's quarantine is made under it.  A plain user's spaced that
+ * spaced.conf gave an install id had none, and every review died.
+ */
+static void
+make_state(void)
+{
+	struct stat	 sb;
+
+	if (conf->sc_state[0] == '\0')
+		return;
+	if (lstat(conf->sc_state, &sb) == -1) {
+		if (errno != ENOENT)
+			fatal("%s", conf->sc_state);
+		make_dir(conf->sc_state, geteuid(), getegid(),
+		    geteuid() == 0 ? 0755 : 0700);
+	} else if (!S_ISDIR(sb.st_mode))
+		fatalx("%s is not a directory", conf->sc_state);
+}
+
+/*
  * The install id: set in spaced.conf, or kept in <state>/install-id and
  * made there on the first start.  It is half of every owner label, so
  * two installs that share a Docker daemon never see each other's
@@ -160,18 +181,12 @@ load_install_id(void)
 	size_t			 i;
 	int			 fd;
 
+	make_state();
 	if (conf->sc_install_id[0] != '\0')
 		return;
 	if (conf->sc_state[0] == '\0')
 		fatalx("no state directory: set HOME, XDG_STATE_HOME, "
 		    "\"state directory\" or \"install id\"");
-	if (lstat(conf->sc_state, &sb) == -1) {
-		if (errno != ENOENT)
-			fatal("%s", conf->sc_state);
-		make_dir(conf->sc_state, geteuid(), getegid(),
-		    geteuid() == 0 ? 0755 : 0700);
-	} else if (!S_ISDIR(sb.st_mode))
-		fatalx("%s is not a directory", conf->sc_state);
 	if ((size_t)snprintf(path, sizeof(path), "%s/%s", conf->sc_state,
 	    SPACED_INSTALL_ID_FILE) >= sizeof(path))
 		fatalx("install id path too long");

@@ -423,6 +423,8 @@ struct spaced_env *spaced_env(void);
 /* The configuration, with the install id filled in. */
 const struct spaced_conf *spaced_config(void);
 int	 docker_connect(void);
+/* The errno of docker_connect's last failed connect, 0 if none. */
+int	 docker_connect_errno(void);
 uint64_t peak_rss(void);
 
 /*
@@ -436,6 +438,8 @@ struct space_done;
 const char *place_send(struct request *, uint32_t type, const void *,
 	    size_t);
 const char *place_why(const char *code);
+/* 1 for the codes place_send returns, which place_why explains. */
+int	 place_code(const char *code);
 /* place_send, and on failure request_refuse with place_why: 0 or -1. */
 int	 place_send_or_refuse(struct request *, uint32_t type, const void *,
 	    size_t);

@@ -333,8 +333,12 @@ child_exec(int fd, uid_t uid, gid_t gid, const char *home, const char *dir)
 	if (geteuid() == 0 && (bounding_drop(QR_CAPS) == -1 ||
 	    bounding_drop(1ULL << CAP_SETPCAP) == -1))
 		_exit(1);
-	if (setgroups(1, &gid) == -1 || setresgid(gid, gid, gid) == -1 ||
-	    setresuid(uid, uid, uid) == -1)
+	/*
+	 * A plain spaced's child is its user already (launch_git): it has
+	 * no right to set groups, and setgroups failing ended every code in.
+	 */
+	if (geteuid() == 0 && (setgroups(1, &gid) == -1 ||
+	    setresgid(gid, gid, gid) == -1 || setresuid(uid, uid, uid) == -1))
 		_exit(1);
 	/* A credential change clears the death signal: again. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
@@ -376,6 +380,14 @@ launch_git(struct imsgev *iev, struct imsg *imsg)
 		reply(iev, peerid, 0, sb.st_uid, ERR_REPOSITORY_NOT_OWNED,
 		    "%s belongs to uid %u: bring in only your own "
 		    "repositories", lg.lg_dir, (unsigned)sb.st_uid);
+		return;
+	}
+	if (geteuid() != 0 && sb.st_uid != geteuid()) {
+		close(fd);
+		reply(iev, peerid, 0, sb.st_uid, ERR_REPOSITORY_NOT_OWNED,
+		    "%s belongs to uid %u: spaced runs as uid %u, and a plain "
+		    "user's spaced brings in only that user's repositories",
+		    lg.lg_dir, (unsigned)sb.st_uid, (unsigned)geteuid());
 		return;
 	}
 	if (owner_lookup(sb.st_uid, &gid, home, sizeof(home)) == -1) {

@@ -1,0 +1,25 @@
+#!/bin/sh
+# Mutation check of a plain user's spaced (integration/plain-spaced.sh):
+# spaced-launch of such a spaced runs every spaced-git as that user, so
+# it refuses a repository of anyone else's, root's asking included.
+# Built from this tree's objects (mutant_build_quick): a minute or two.
+# Usage: sh regress/mutants/plain-spaced.sh [label-substring]
+. "$(dirname "$0")/lib.sh"
+
+# mutant <label> <file> <"old" => "new"[ @@ "old" => "new"...]>
+mutant() {
+	mutant_apply "$1" "$2" "$3" || return 0
+	mutant_build_quick "$1" "$2"
+	SPACED_BUILD="$tmp/src/build" sh \
+	    "$tmp/src/regress/integration/plain-spaced.sh" >"$tmp/run.log" 2>&1
+	mutant_judge "$1" $? '^not ok'
+}
+
+mutant "$MUTANT_CONTROL" worker-git/spaced-launch/launch.c ""
+
+mutant_expect "root's repository, through the user's spaced: refused"
+mutant "a plain spaced's spaced-git for another owner's repository" \
+    worker-git/spaced-launch/launch.c \
+    "if (geteuid() != 0 && sb.st_uid != geteuid()) { => if (0) {"
+
+mutants_end
