@@ -25,8 +25,8 @@
  * room, the rest is the engine's body.  Invariants: nothing taken that
  * the labels do not make the owner's (of the key, of the role); every
  * name or id taken was one of the input's strings, whole and plain,
- * never the one kept or held; at most the room; an id never cut; the
- * same bytes give the same result.
+ * never the one kept or held; at most the room; an id never cut, as
+ * engine_created alone takes it; the same bytes give the same result.
  */
 
 #include <stdint.h>
@@ -109,10 +109,10 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct docker_parser	 p;
-	struct harden_report	 hr;
+	struct harden_report	 hr, again;
 	struct tools_keep	 tk;
 	char			 out[ROOM][SPACE_RESOURCE_MAX];
-	char			 id[SPACE_RESOURCE_MAX];
+	char			 id[SPACE_RESOURCE_MAX], id2[SPACE_RESOURCE_MAX];
 	const char		*why, *v;
 	size_t			 n, room, asked = 0, idlen;
 	enum tools_role		 r;
@@ -158,6 +158,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    strlen(id) >= idlen || !docker_plain_ref(id))
 				abort();
 		}
+		/* Its create answer's reader alone: the same, -1 for a warning. */
+		harden_report_init(&again);
+		memset(id2, 'z', sizeof(id2));
+		if (engine_created(&p, &again, id2, idlen) !=
+		    (again.hr_n > 0 ? -1 : 0) || again.hr_n != hr.hr_n ||
+		    memcmp(id, id2, sizeof(id)) != 0)
+			abort();
 		break;
 	case 2:
 		n = tools_stale_take(&p, OWNER, KEY, out, room);
