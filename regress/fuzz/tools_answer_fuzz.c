@@ -16,7 +16,7 @@
 
 
 /*
- * fuzz-link: worker-docker/tools_answer.c worker-docker/docker_engine.c worker-docker/docker_check.c worker-docker/docker_env.c worker-docker/docker_harden.c worker-docker/docker_verify.c worker-docker/docker_verify_res.c worker-docker/docker_netpool.c common/proto/labels.c common/proto/agent.c common/proto/place_proto.c common/lib/log.c
+ * fuzz-link: regress/fuzz/fuzz_answer.c worker-docker/tools_answer.c worker-docker/docker_engine.c worker-docker/docker_check.c worker-docker/docker_env.c worker-docker/docker_harden.c worker-docker/docker_verify.c worker-docker/docker_verify_res.c worker-docker/docker_netpool.c common/proto/labels.c common/proto/agent.c common/proto/place_proto.c common/lib/log.c
  *
  * The engine's answers, hostile, as tools ensure, its prune and the
  * filler's corridor read them: the first byte picks the reader (a
@@ -37,6 +37,7 @@
 #include "labels.h"
 #include "worker-docker/tools_answer.h"
 #include "worker-docker/docker_engine.h"
+#include "regress/fuzz/fuzz_answer.h"
 
 #define OWNER	"0123456789abcdef0123456789abcdef:1000"
 #define KEY	"0123456789abcdef"
@@ -119,12 +120,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
-	memset(&p, 0, sizeof(p));
-	p.dp_status = data[0] & 0x80 ? 404 : 200;
-	p.dp_body = (uint8_t *)data + 1;
-	p.dp_body_len = size - 1;
-	doc = json_loadb((const char *)data + 1, size - 1,
-	    JSON_REJECT_DUPLICATES, NULL);
+	doc = fuzz_answer(&p, data, size);
 	room = 1 + (data[0] >> 2 & 0xf) % ROOM;
 	memset(out, 0, sizeof(out));
 	memset(&tk, 0, sizeof(tk));

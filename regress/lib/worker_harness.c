@@ -34,7 +34,24 @@
 #include <unistd.h>
 
 #include "place_proto.h"
+#include "worker-docker/docker_parse.h"
 #include "worker_harness.h"
+
+struct docker_parser *
+wh_answer(int status, const char *body)
+{
+	static struct docker_parser	 p;
+	static char			*copy;
+
+	free(copy);
+	if ((copy = strdup(body)) == NULL)
+		abort();
+	memset(&p, 0, sizeof(p));
+	p.dp_status = status;
+	p.dp_body = (uint8_t *)copy;
+	p.dp_body_len = strlen(copy);
+	return &p;
+}
 
 uint64_t
 wh_now_us(void)
