@@ -53,6 +53,29 @@ wh_answer(int status, const char *body)
 	return &p;
 }
 
+char *
+wh_many(const char *head, const char *item, size_t n, const char *tail)
+{
+	char	*s, *x, *it;
+	size_t	 i;
+
+	if (asprintf(&s, "%s", head) == -1)
+		abort();
+	for (i = 0; i < n; i++) {
+		x = s;
+		if (asprintf(&it, item, i) == -1 ||
+		    asprintf(&s, "%s%s%s", x, i > 0 ? "," : "", it) == -1)
+			abort();
+		free(x);
+		free(it);
+	}
+	x = s;
+	if (asprintf(&s, "%s%s", x, tail) == -1)
+		abort();
+	free(x);
+	return s;
+}
+
 uint64_t
 wh_now_us(void)
 {

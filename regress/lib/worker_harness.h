@@ -71,6 +71,9 @@ int		 fe_versions(const struct fe *);
  * replacing the last's.
  */
 struct docker_parser *wh_answer(int status, const char *body);
+/* head, n times item (its %zu the index) joined by ",", tail; to free. */
+char		*wh_many(const char *head, const char *item, size_t n,
+		    const char *tail);
 
 /* Monotonic microseconds. */
 uint64_t	 wh_now_us(void);

@@ -139,8 +139,8 @@ Test(create_parse, a_full_listing_is_counted_each_id_once)
 
 Test(create_parse, the_runtimes_leftovers_of_the_installation_only)
 {
-	char	*s, *x, *it;
-	size_t	 n, i;
+	char	*s;
+	size_t	 n;
 
 	/* The sweep: this key's; the prune: another key's. */
 	n = create_runtime_take(wh_answer(200, "["
@@ -163,19 +163,8 @@ Test(create_parse, the_runtimes_leftovers_of_the_installation_only)
 	cr_assert_eq(n, 1);
 	cr_assert_str_eq(stale[0], "v2");
 	/* At most RT_STALE_MAX. */
-	cr_assert_neq(asprintf(&s, "["), -1);
-	for (i = 0; i < 30; i++) {
-		cr_assert_neq(asprintf(&it, "{\"Id\":\"c%zu\",\"Labels\":"
-		    RLABELS(OWNER, RKEY) "}", i), -1);
-		x = s;
-		cr_assert_neq(asprintf(&s, "%s%s%s", x, i > 0 ? "," : "", it),
-		    -1);
-		free(x);
-		free(it);
-	}
-	x = s;
-	cr_assert_neq(asprintf(&s, "%s]", x), -1);
-	free(x);
+	s = wh_many("[", "{\"Id\":\"c%zu\",\"Labels\":" RLABELS(OWNER, RKEY)
+	    "}", 30, "]");
 	cr_assert_eq(create_runtime_take(wh_answer(200, s), 0, OWNER, RKEY, 1,
 	    stale, RT_STALE_MAX), RT_STALE_MAX);
 	free(s);

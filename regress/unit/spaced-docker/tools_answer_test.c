@@ -42,28 +42,6 @@
 
 static char	 out[40][SPACE_RESOURCE_MAX];
 
-/* "[" n times the item (its %zu the index) joined, then "]"; to free. */
-static char *
-many(const char *head, const char *item, size_t n, const char *tail)
-{
-	char	*s, *x, *it;
-	size_t	 i;
-
-	cr_assert_neq(asprintf(&s, "%s", head), -1);
-	for (i = 0; i < n; i++) {
-		cr_assert_neq(asprintf(&it, item, i), -1);
-		x = s;
-		cr_assert_neq(asprintf(&s, "%s%s%s", x, i > 0 ? "," : "", it),
-		    -1);
-		free(x);
-		free(it);
-	}
-	x = s;
-	cr_assert_neq(asprintf(&s, "%s%s", x, tail), -1);
-	free(x);
-	return s;
-}
-
 /* A body nested n arrays deep around a valid answer. */
 static char *
 nested(size_t n, const char *inner)
@@ -123,7 +101,7 @@ Test(tools_answer, at_most_max_one_shots_of_the_key_whole)
 	size_t	 n, i;
 
 	/* Fill and check one-shots of the key, TV_STALE_MAX of 30. */
-	s = many("[", "{\"Id\":\"c%zu\",\"Labels\":" TLABELS("tools-fill",
+	s = wh_many("[", "{\"Id\":\"c%zu\",\"Labels\":" TLABELS("tools-fill",
 	    OWNER, KEY) "}", 30, "]");
 	n = tools_stale_take(wh_answer(200, s), OWNER, KEY, out, TV_STALE_MAX);
 	free(s);
@@ -182,7 +160,7 @@ Test(tools_answer, a_prune_spares_the_kept_and_takes_at_most_max)
 
 	memset(&tk, 0, sizeof(tk));
 	strlcpy(tk.tk_volume[0], "spaced-tools-001", sizeof(tk.tk_volume[0]));
-	s = many("{\"Volumes\":[", TVOL, 6, "]}");
+	s = wh_many("{\"Volumes\":[", TVOL, 6, "]}");
 	/* keep (000), a profile's (001), held (003): 002, 004, 005. */
 	n = tools_prune_take(wh_answer(200, s), OWNER, "spaced-tools-000", &tk,
 	    held_c3, &asked, out, TV_STALE_MAX);
@@ -196,7 +174,7 @@ Test(tools_answer, a_prune_spares_the_kept_and_takes_at_most_max)
 	    &asked, out, 2);
 	cr_assert_eq(n, 2);
 	free(s);
-	s = many("{\"Volumes\":[", TVOL, 30, "]}");
+	s = wh_many("{\"Volumes\":[", TVOL, 30, "]}");
 	cr_assert_eq(tools_prune_take(wh_answer(200, s), OWNER, "x", &tk,
 	    held_c3, &asked, out, TV_STALE_MAX), TV_STALE_MAX);
 	free(s);
