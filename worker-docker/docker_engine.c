@@ -122,6 +122,22 @@ engine_json(const struct docker_parser *p)
 }
 
 int
+engine_created(const struct docker_parser *p, struct harden_report *hr,
+    char *id, size_t idlen)
+{
+	const char	*v;
+	json_t		*o;
+
+	o = engine_json(p);
+	harden_verify_created(o, hr);
+	v = json_string_value(json_object_get(o, "Id"));
+	if (id != NULL && docker_plain_ref(v) && strlen(v) < idlen)
+		memcpy(id, v, strlen(v) + 1);
+	json_decref(o);
+	return hr->hr_n == 0 ? 0 : -1;
+}
+
+int
 engine_status_ok(const struct docker_parser *p)
 {
 	return p->dp_status >= 200 && p->dp_status < 300;

@@ -25,6 +25,8 @@
 
 #include "docker_req.h"
 
+struct harden_report;
+
 #define ENGINE_API_MAX	24	/* "/v1.41" */
 
 /* cl's method, cap and path: api ("/v1.41") and then fmt. */
@@ -42,6 +44,15 @@ void	engine_message(const struct docker_parser *, char *, size_t);
 /* The answer's body as JSON (NULL when it is not), and a 2xx status. */
 json_t	*engine_json(const struct docker_parser *);
 int	engine_status_ok(const struct docker_parser *);
+/*
+ * A create's answer (its caller saw 201): the settings it says the
+ * engine dropped (Warnings) into hr, and its Id into id when id is not
+ * NULL and the Id is plain and whole in idlen, else id is left as it
+ * is.  -1 when hr holds a warning, else 0.  Pure: fuzzed through
+ * tools_made_take (regress/fuzz/tools_answer_fuzz.c).
+ */
+int	engine_created(const struct docker_parser *, struct harden_report *,
+	    char *id, size_t idlen);
 int	engine_inspect_ours(const struct docker_parser *, const char *owner,
 	    const char *id, int role);
 /* GET the inspect of space id's container (its role ROLE_SPACE). */

@@ -234,35 +234,13 @@ count_take(struct docker_req *rq, struct sp *sp,
 	    sp->sq.sq_space_image, sp->rt_key) == -1)
 		return sp_fail(rq, sp, ERR_INTERNAL, "the runtime's fill", 0,
 		    next);
+	sp->i = 0;	/* after the runtime's, the space's own volumes */
 	return SP_ADVANCE;	/* C_RT */
 }
 
 /* --- the runtime volume: its own steps (space_runtime.c) ------------- */
 
-static enum docker_next
-runtime_turn(struct docker_req *rq, struct sp *sp, enum docker_next nx,
-    struct docker_call *next)
-{
-	if (nx == RT_FAILED)
-		return sp_fail(rq, sp, sp->rt.rt_code, sp->rt.rt_msg, 0, next);
-	if (nx != RT_READY)
-		return nx;
-	sp->i = 0;	/* then the space's own volumes */
-	return SP_ADVANCE;
-}
-
-static enum docker_next
-runtime_send(struct docker_req *rq, struct sp *sp, struct docker_call *next)
-{
-	return runtime_turn(rq, sp, rtfill_send(rq, &sp->rt, next), next);
-}
-
-static enum docker_next
-runtime_take(struct docker_req *rq, struct sp *sp,
-    const struct docker_parser *p, struct docker_call *next)
-{
-	return runtime_turn(rq, sp, rtfill_take(rq, &sp->rt, p, next), next);
-}
+RTFILL_STEP_GENERATE(struct sp, SP_ADVANCE, sp_fail)
 
 /* --- the outer network's subnet: a free slot of the pool ------------- */
 

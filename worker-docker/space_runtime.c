@@ -275,18 +275,11 @@ ctr_take(struct docker_req *rq, struct rt *rt,
     const struct docker_parser *p, struct docker_call *next)
 {
 	struct harden_report	 hr;
-	json_t			*o;
-	const char		*id;
 
-	o = engine_json(p);
 	harden_report_init(&hr);
-	harden_verify_created(o, &hr);
-	id = json_string_value(json_object_get(o, "Id"));
-	if (p->dp_status == 201 && docker_plain_ref(id))
-		strlcpy(rt->rt_cid, id, sizeof(rt->rt_cid));
-	json_decref(o);
 	/* A warning is a setting the engine dropped. */
-	if (p->dp_status != 201 || hr.hr_n > 0 || rt->rt_cid[0] == '\0')
+	if (p->dp_status != 201 || engine_created(p, &hr, rt->rt_cid,
+	    sizeof(rt->rt_cid)) == -1 || rt->rt_cid[0] == '\0')
 		return rt_fail(rq, rt, ERR_DOCKER_FAILED,
 		    "runtime fill container");
 	return RT_ADVANCE;

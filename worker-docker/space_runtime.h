@@ -74,4 +74,36 @@ enum docker_next rtfill_take(struct docker_req *, struct rt *,
 /* A failure or an end of the request while it held the fill's turn. */
 void		 rtfill_release(struct docker_req *, struct rt *);
 
+/*
+ * The fill as one step of a request's own table (a create's C_RT, a
+ * tools fill's G_RUNTIME), whose state type T keeps its struct rt as
+ * rt.  In the manner of RB_GENERATE_STATIC it defines that row's
+ * runtime_send and runtime_take: the fill's next call, or ADVANCE once
+ * the volume holds our relay, or FAIL(rq, state, rt_code, rt_msg, 0,
+ * next), the request's own failure.
+ */
+#define RTFILL_STEP_GENERATE(T, ADVANCE, FAIL)				\
+static enum docker_next							\
+runtime_turn(struct docker_req *rq, T *s, enum docker_next nx,		\
+    struct docker_call *next)						\
+{									\
+	if (nx == RT_FAILED)						\
+		return FAIL(rq, s, s->rt.rt_code, s->rt.rt_msg, 0, next); \
+	return nx == RT_READY ? (ADVANCE) : nx;				\
+}									\
+									\
+static enum docker_next							\
+runtime_send(struct docker_req *rq, T *s, struct docker_call *next)	\
+{									\
+	return runtime_turn(rq, s, rtfill_send(rq, &s->rt, next), next); \
+}									\
+									\
+static enum docker_next							\
+runtime_take(struct docker_req *rq, T *s,				\
+    const struct docker_parser *p, struct docker_call *next)		\
+{									\
+	return runtime_turn(rq, s, rtfill_take(rq, &s->rt, p, next),	\
+	    next);							\
+}
+
 #endif /* SPACED_SPACE_RUNTIME_H */

@@ -48,19 +48,10 @@ tools_made_take(const struct docker_parser *p, const char *owner,
     enum tools_role r, const char *key, struct harden_report *hr, char *id,
     size_t idlen)
 {
-	const char	*v, *why = NULL;
-	json_t		*o;
-
-	o = engine_json(p);
-	harden_verify_created(o, hr);
-	if (r == TOOLS_ROLE_FILL_SOCK)
-		why = tools_labels_check(json_object_get(o, "Labels"), owner,
-		    r, key, NULL);
-	v = json_string_value(json_object_get(o, "Id"));
-	if (id != NULL && docker_plain_ref(v) && strlen(v) < idlen)
-		memcpy(id, v, strlen(v) + 1);
-	json_decref(o);
-	return why;
+	(void)engine_created(p, hr, id, idlen);
+	if (r != TOOLS_ROLE_FILL_SOCK)
+		return NULL;
+	return tools_answer_labels(p, owner, r, key);
 }
 
 size_t

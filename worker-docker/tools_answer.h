@@ -39,10 +39,10 @@
 const char	*tools_answer_labels(const struct docker_parser *,
 		    const char *owner, enum tools_role r, const char *key);
 /*
- * A create answer of the filler's corridor: its warnings into hr, the
- * socket volume's labels (role TOOLS_ROLE_FILL_SOCK: why not ours, or
- * NULL), and a plain Id into id when id is not NULL (else it is left
- * as it is).
+ * A create answer of the filler's corridor: its warnings into hr and a
+ * plain Id into id when id is not NULL (else it is left as it is), as
+ * engine_created reads them, then the socket volume's labels (role
+ * TOOLS_ROLE_FILL_SOCK: why not ours, or NULL).
  */
 const char	*tools_made_take(const struct docker_parser *,
 		    const char *owner, enum tools_role r, const char *key,

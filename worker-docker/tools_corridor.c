@@ -65,29 +65,7 @@ tv_corridor(struct docker_req *rq, struct tv *tv, struct docker_call *next)
 
 /* --- the relay: the runtime volume, as a create fills it ------------- */
 
-static enum docker_next
-runtime_turn(struct docker_req *rq, struct tv *tv, enum docker_next nx,
-    struct docker_call *next)
-{
-	if (nx == RT_FAILED)
-		return tv_fail(rq, tv, tv->rt.rt_code, tv->rt.rt_msg, 0, next);
-	if (nx == RT_READY)
-		return TV_ADVANCE;
-	return nx;
-}
-
-static enum docker_next
-runtime_send(struct docker_req *rq, struct tv *tv, struct docker_call *next)
-{
-	return runtime_turn(rq, tv, rtfill_send(rq, &tv->rt, next), next);
-}
-
-static enum docker_next
-runtime_take(struct docker_req *rq, struct tv *tv,
-    const struct docker_parser *p, struct docker_call *next)
-{
-	return runtime_turn(rq, tv, rtfill_take(rq, &tv->rt, p, next), next);
-}
+RTFILL_STEP_GENERATE(struct tv, TV_ADVANCE, tv_fail)
 
 /* After the filler: its gatekeeper, sockets and bridge go. */
 enum docker_next

@@ -206,22 +206,15 @@ create_take(struct docker_req *rq, struct tv *tv,
 {
 	struct harden_report	 hr;
 	char			 msg[160];
-	json_t			*o;
-	const char		*id;
 
-	o = engine_json(p);
-	harden_report_init(&hr);
-	harden_verify_created(o, &hr);
-	id = json_string_value(json_object_get(o, "Id"));
-	if (p->dp_status == 201 && docker_plain_ref(id))
-		strlcpy(tv->cid, id, sizeof(tv->cid));
-	json_decref(o);
 	if (p->dp_status != 201) {
 		engine_message(p, msg, sizeof(msg));
 		return os_fail(rq, tv, ERR_DOCKER_FAILED, msg, 0, next);
 	}
+	harden_report_init(&hr);
 	/* A warning is a setting the engine dropped. */
-	if (hr.hr_n > 0 || tv->cid[0] == '\0') {
+	if (engine_created(p, &hr, tv->cid, sizeof(tv->cid)) == -1 ||
+	    tv->cid[0] == '\0') {
 		snprintf(msg, sizeof(msg), "the one-shot: %s: %s",
 		    hr.hr_n > 0 ? hr.hr_v[0].hv_check : "create_answer",
 		    hr.hr_n > 0 ? hr.hr_v[0].hv_message : "no Id");

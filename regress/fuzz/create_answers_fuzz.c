@@ -16,7 +16,7 @@
 
 
 /*
- * fuzz-link: worker-docker/create_parse.c worker-docker/docker_engine.c worker-docker/docker_check.c worker-docker/docker_env.c worker-docker/docker_harden.c worker-docker/docker_verify.c worker-docker/docker_verify_res.c worker-docker/docker_netpool.c common/proto/labels.c common/proto/agent.c common/lib/log.c
+ * fuzz-link: regress/fuzz/fuzz_answer.c worker-docker/create_parse.c worker-docker/docker_engine.c worker-docker/docker_check.c worker-docker/docker_env.c worker-docker/docker_harden.c worker-docker/docker_verify.c worker-docker/docker_verify_res.c worker-docker/docker_netpool.c common/proto/labels.c common/proto/agent.c common/lib/log.c
  *
  * The engine's answers, hostile, as create reads them in its steps:
  * the first byte picks the reader (the installation's uids, the
@@ -38,6 +38,7 @@
 
 #include "labels.h"
 #include "worker-docker/space.h"
+#include "regress/fuzz/fuzz_answer.h"
 
 #define INSTALL	"0123456789abcdef0123456789abcdef"
 #define OWNER	INSTALL ":1000"
@@ -235,12 +236,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
-	memset(&p, 0, sizeof(p));
-	p.dp_status = data[0] & 0x80 ? 404 : 200;
-	p.dp_body = (uint8_t *)data + 1;
-	p.dp_body_len = size - 1;
-	doc = json_loadb((const char *)data + 1, size - 1,
-	    JSON_REJECT_DUPLICATES, NULL);
+	doc = fuzz_answer(&p, data, size);
 	room = 1 + (data[0] >> 3 & 0xf) % ROOM;
 	switch (data[0] & 7) {
 	case 0:

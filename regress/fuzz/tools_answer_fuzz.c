@@ -16,7 +16,7 @@
 
 
 /*
- * fuzz-link: worker-docker/tools_answer.c worker-docker/docker_engine.c worker-docker/docker_check.c worker-docker/docker_env.c worker-docker/docker_harden.c worker-docker/docker_verify.c worker-docker/docker_verify_res.c worker-docker/docker_netpool.c common/proto/labels.c common/proto/agent.c common/proto/place_proto.c common/lib/log.c
+ * fuzz-link: regress/fuzz/fuzz_answer.c worker-docker/tools_answer.c worker-docker/docker_engine.c worker-docker/docker_check.c worker-docker/docker_env.c worker-docker/docker_harden.c worker-docker/docker_verify.c worker-docker/docker_verify_res.c worker-docker/docker_netpool.c common/proto/labels.c common/proto/agent.c common/proto/place_proto.c common/lib/log.c
  *
  * The engine's answers, hostile, as tools ensure, its prune and the
  * filler's corridor read them: the first byte picks the reader (a
@@ -25,8 +25,8 @@
  * room, the rest is the engine's body.  Invariants: nothing taken that
  * the labels do not make the owner's (of the key, of the role); every
  * name or id taken was one of the input's strings, whole and plain,
- * never the one kept or held; at most the room; an id never cut; the
- * same bytes give the same result.
+ * never the one kept or held; at most the room; an id never cut, as
+ * engine_created alone takes it; the same bytes give the same result.
  */
 
 #include <stdint.h>
@@ -37,6 +37,7 @@
 #include "labels.h"
 #include "worker-docker/tools_answer.h"
 #include "worker-docker/docker_engine.h"
+#include "regress/fuzz/fuzz_answer.h"
 
 #define OWNER	"0123456789abcdef0123456789abcdef:1000"
 #define KEY	"0123456789abcdef"
@@ -109,22 +110,17 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct docker_parser	 p;
-	struct harden_report	 hr;
+	struct harden_report	 hr, again;
 	struct tools_keep	 tk;
 	char			 out[ROOM][SPACE_RESOURCE_MAX];
-	char			 id[SPACE_RESOURCE_MAX];
+	char			 id[SPACE_RESOURCE_MAX], id2[SPACE_RESOURCE_MAX];
 	const char		*why, *v;
 	size_t			 n, room, asked = 0, idlen;
 	enum tools_role		 r;
 
 	if (size < 1)
 		return 0;
-	memset(&p, 0, sizeof(p));
-	p.dp_status = data[0] & 0x80 ? 404 : 200;
-	p.dp_body = (uint8_t *)data + 1;
-	p.dp_body_len = size - 1;
-	doc = json_loadb((const char *)data + 1, size - 1,
-	    JSON_REJECT_DUPLICATES, NULL);
+	doc = fuzz_answer(&p, data, size);
 	room = 1 + (data[0] >> 2 & 0xf) % ROOM;
 	memset(out, 0, sizeof(out));
 	memset(&tk, 0, sizeof(tk));
@@ -158,6 +154,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    strlen(id) >= idlen || !docker_plain_ref(id))
 				abort();
 		}
+		/* Its create answer's reader alone: the same, -1 for a warning. */
+		harden_report_init(&again);
+		memset(id2, 'z', sizeof(id2));
+		if (engine_created(&p, &again, id2, idlen) !=
+		    (again.hr_n > 0 ? -1 : 0) || again.hr_n != hr.hr_n ||
+		    memcmp(id, id2, sizeof(id)) != 0)
+			abort();
 		break;
 	case 2:
 		n = tools_stale_take(&p, OWNER, KEY, out, room);

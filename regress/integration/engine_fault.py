@@ -14,10 +14,10 @@
 #                     RULES.held written, until the rule is gone
 # Only a move calls these by the engine's id, so the rules hit the move
 # and nothing else.  usage: engine_fault.py LISTEN UPSTREAM RULES
-import json, os, re, socket, sys, threading, time
-from engine_proxy import pump
+import json, re, socket, sys, time
+from engine_proxy import listen, requests
 
-listen, upstream, rules = sys.argv[1:4]
+path, upstream, rules = sys.argv[1:4]
 ID = re.compile(rb'^(GET|POST) (/v[0-9.]+)?/containers/([0-9a-f]{64})/(json|start)')
 CREATE = re.compile(rb'^POST (/v[0-9.]+)?/containers/create\?name=spaced-space-[0-9a-f]{12}-space ')
 EXEC = re.compile(rb'^POST (/v[0-9.]+)?/containers/spaced-space-[0-9a-f]{12}-space/exec ')
@@ -66,72 +66,39 @@ def role_of(cid):
         return None
     return (json.loads(b).get('Config', {}).get('Labels') or {}).get('spaced.space.role')
 
-def serve(c):
-    u = socket.socket(socket.AF_UNIX)
-    u.connect(upstream)
-    threading.Thread(target=pump, args=(u, c), daemon=True).start()
-    buf = b''
-    try:
-        while True:
-            while b'\r\n\r\n' not in buf:
-                b = c.recv(65536)
-                if not b:
-                    u.shutdown(socket.SHUT_WR)
-                    return
-                buf += b
-            head, _, buf = buf.partition(b'\r\n\r\n')
-            m = re.search(rb'(?im)^content-length:\s*(\d+)', head)
-            n = int(m.group(1)) if m else 0
-            while len(buf) < n:
-                buf += c.recv(65536)
-            body, buf = buf[:n], buf[n:]
-            r, mi, mc = active(), ID.match(head), CREATE.match(head)
-            if mi and r and role_of(mi.group(3)) != 'space':
-                mi = None
-            if mi and mi.group(4) == b'start' and 'fail-start-id' in r:
-                answer(c, 500, b'{"message":"injected: start fails"}')
-                continue
-            if EXEC.match(head) and 'fail-exec-space' in r:
-                answer(c, 500, b'{"message":"injected: exec fails"}')
-                continue
-            if mc and 'hold-create-space' in r:
-                open(rules + '.held', 'w').close()
-                while 'hold-create-space' in active():
-                    time.sleep(0.1)
-            if mc and 'fail-create-space' in r:
-                answer(c, 500, b'{"message":"injected: create fails"}')
-                continue
-            if mi and mi.group(4) == b'json' and 'tamper-inspect-id' in r:
-                st, b = fetch(head)
-                if st == 200:
-                    o = json.loads(b)
-                    o['HostConfig']['Privileged'] = True
-                    b = json.dumps(o).encode()
-                answer(c, st, b)
-                continue
-            u.sendall(head + b'\r\n\r\n' + body)
-            if (re.search(rb'(?im)^upgrade:', head) or
-                    re.match(rb'^POST \S*/(exec/[^/ ]+/start|containers/[^/ ]+/attach)',
-                             head)):
-                # a hijacked stream (exec): raw from here on
-                if buf:
-                    u.sendall(buf)
-                pump(c, u)
-                return
-    except OSError:
-        pass
-    finally:
-        pass
+def take(c, head, body):
+    # the rule's answer in the engine's place (True), or none
+    r, mi, mc = active(), ID.match(head), CREATE.match(head)
+    if mi and r and role_of(mi.group(3)) != 'space':
+        mi = None
+    if mi and mi.group(4) == b'start' and 'fail-start-id' in r:
+        answer(c, 500, b'{"message":"injected: start fails"}')
+        return True
+    if EXEC.match(head) and 'fail-exec-space' in r:
+        answer(c, 500, b'{"message":"injected: exec fails"}')
+        return True
+    if mc and 'hold-create-space' in r:
+        open(rules + '.held', 'w').close()
+        while 'hold-create-space' in active():
+            time.sleep(0.1)
+    if mc and 'fail-create-space' in r:
+        answer(c, 500, b'{"message":"injected: create fails"}')
+        return True
+    if mi and mi.group(4) == b'json' and 'tamper-inspect-id' in r:
+        st, b = fetch(head)
+        if st == 200:
+            o = json.loads(b)
+            o['HostConfig']['Privileged'] = True
+            b = json.dumps(o).encode()
+        answer(c, st, b)
+        return True
+    return False
 
-try:
-    os.unlink(listen)
-except OSError:
-    pass
-s = socket.socket(socket.AF_UNIX)
-s.bind(listen)
-os.chmod(listen, 0o666)
-s.listen(64)
-print('ready', flush=True)
-while True:
-    c, _ = s.accept()
-    threading.Thread(target=serve, args=(c,), daemon=True).start()
+def raw(head):
+    # a hijacked stream (exec): raw from here on
+    return (re.search(rb'(?im)^upgrade:', head) or
+            re.match(rb'^POST \S*/(exec/[^/ ]+/start|containers/[^/ ]+/attach)',
+                     head))
+
+listen(path, lambda c: requests(c, upstream, take, raw), mode=0o666,
+       backlog=64, ready=True)

@@ -5,10 +5,10 @@
 # line to LOG for each such request it passes on, so a suite counts the
 # checks that reached the engine.  usage: engine_slow.py LISTEN UPSTREAM
 # DELAY LOG
-import os, re, socket, sys, threading, time
-from engine_proxy import pump
+import re, socket, sys, threading, time
+from engine_proxy import listen, pump
 
-listen, upstream, delay, log = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+path, upstream, delay, log = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
 CHECK = re.compile(rb'^GET (/v[0-9.]+)?/(version|info)[ ?]')
 lock = threading.Lock()
 
@@ -34,14 +34,4 @@ def serve(c):
     threading.Thread(target=pump, args=(u, c), daemon=True).start()
     pump(c, u)
 
-s = socket.socket(socket.AF_UNIX)
-try:
-    os.unlink(listen)
-except OSError:
-    pass
-s.bind(listen)
-os.chmod(listen, 0o600)
-s.listen(1024)
-while True:
-    c, _ = s.accept()
-    threading.Thread(target=serve, args=(c,), daemon=True).start()
+listen(path, serve)

@@ -34,7 +34,47 @@
 #include <unistd.h>
 
 #include "place_proto.h"
+#include "worker-docker/docker_parse.h"
 #include "worker_harness.h"
+
+struct docker_parser *
+wh_answer(int status, const char *body)
+{
+	static struct docker_parser	 p;
+	static char			*copy;
+
+	free(copy);
+	if ((copy = strdup(body)) == NULL)
+		abort();
+	memset(&p, 0, sizeof(p));
+	p.dp_status = status;
+	p.dp_body = (uint8_t *)copy;
+	p.dp_body_len = strlen(copy);
+	return &p;
+}
+
+char *
+wh_many(const char *head, const char *item, size_t n, const char *tail)
+{
+	char	*s, *x, *it;
+	size_t	 i;
+
+	if (asprintf(&s, "%s", head) == -1)
+		abort();
+	for (i = 0; i < n; i++) {
+		x = s;
+		if (asprintf(&it, item, i) == -1 ||
+		    asprintf(&s, "%s%s%s", x, i > 0 ? "," : "", it) == -1)
+			abort();
+		free(x);
+		free(it);
+	}
+	x = s;
+	if (asprintf(&s, "%s%s", x, tail) == -1)
+		abort();
+	free(x);
+	return s;
+}
 
 uint64_t
 wh_now_us(void)

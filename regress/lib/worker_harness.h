@@ -22,7 +22,8 @@
  * fork+exec with the channel on fd 3, requests with a connected fd to a
  * stand-in Engine (regress/tools/fake_engine).  Shared by the async
  * suite and regress/bench/docker_async.c; it asserts nothing, it
- * returns -1 and leaves the judging to the caller.
+ * returns -1 and leaves the judging to the caller.  Also an engine's
+ * answer as the unit tests of its readers make one (wh_answer).
  */
 
 #include <sys/types.h>
@@ -30,6 +31,8 @@
 #include <stdint.h>
 
 #include "imsg.h"
+
+struct docker_parser;
 
 struct wh {
 	pid_t		 wh_pid;
@@ -61,6 +64,16 @@ void		 fe_stop(struct fe *);
 int		 fe_connect(const struct fe *, const char *mode);
 /* GET /version requests (checks begun) the stand-in Engine has read. */
 int		 fe_versions(const struct fe *);
+
+/*
+ * An answer of status whose body is a copy of body, as a step's take
+ * reads it; the parser and the copy are the helper's, each call's
+ * replacing the last's.
+ */
+struct docker_parser *wh_answer(int status, const char *body);
+/* head, n times item (its %zu the index) joined by ",", tail; to free. */
+char		*wh_many(const char *head, const char *item, size_t n,
+		    const char *tail);
 
 /* Monotonic microseconds. */
 uint64_t	 wh_now_us(void);

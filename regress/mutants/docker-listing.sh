@@ -1,7 +1,8 @@
 #!/bin/sh
 # Mutation check of the Engine's listings and answers as the space and
 # tools operations read them (worker-docker/listing_parse.c,
-# tools_listing.c, tools_answer.c, create_parse.c, docker_netpool.c):
+# tools_listing.c, tools_answer.c, create_parse.c, docker_netpool.c,
+# docker_engine.c's engine_created):
 # each mutant removes one cap or check, and the named test of
 # regress/unit/spaced-docker (listing_test.c, tools_listing_test.c,
 # tools_answer_test.c, create_parse_test.c, netpool_test.c) must go red.
@@ -19,6 +20,7 @@ T=worker-docker/tools_listing.c
 A=worker-docker/tools_answer.c
 C=worker-docker/create_parse.c
 N=worker-docker/docker_netpool.c
+E=worker-docker/docker_engine.c
 F='*listing*/*'
 
 mutant "$MUTANT_CONTROL" GNUmakefile ""
@@ -50,7 +52,7 @@ mutant_expect "tools_answer::at_most_max_one_shots_of_the_key_whole"
 mutant "the sweep takes a container of any labels" $A \
     "(tools_labels_check(labels, owner, TOOLS_ROLE_FILL, key,\n\t\t    NULL) != NULL && => (0 &&"
 mutant_expect "tools_answer::a_made_answer_gives_a_plain_id_whole_or_none"
-mutant "a made answer's id is taken past its room" $A \
+mutant "a made answer's id is taken past its room" $E \
     "docker_plain_ref(v) && strlen(v) < idlen) => docker_plain_ref(v))"
 mutant_expect "tools_answer::a_prune_spares_the_kept_and_takes_at_most_max"
 mutant "a prune takes a volume the worker keeps" $A \

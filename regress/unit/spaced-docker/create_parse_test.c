@@ -32,6 +32,7 @@
 
 #include "labels.h"
 #include "worker-docker/space.h"
+#include "worker_harness.h"
 
 #define INSTALL	"0123456789abcdef0123456789abcdef"
 #define OWNER	INSTALL ":1000"
@@ -45,28 +46,13 @@
 
 static char	 stale[40][SPACE_RESOURCE_MAX];
 
-static struct docker_parser *
-answer(int status, const char *body)
-{
-	static struct docker_parser	 p;
-	static char			*copy;
-
-	free(copy);
-	cr_assert_not_null(copy = strdup(body));
-	memset(&p, 0, sizeof(p));
-	p.dp_status = status;
-	p.dp_body = (uint8_t *)copy;
-	p.dp_body_len = strlen(copy);
-	return &p;
-}
-
 Test(create_parse, the_uids_of_the_installations_spaces)
 {
 	uint32_t	*uids;
 	ssize_t		 n;
 
 	/* Another uid of the installation counts; another's does not. */
-	n = create_uids_take(answer(200, "[{\"Labels\":"
+	n = create_uids_take(wh_answer(200, "[{\"Labels\":"
 	    SLABELS(INSTALL ":2000", "00000000000a", "space") "},"
 	    "{\"Labels\":" SLABELS("ffffffffffffffffffffffffffffffff:1000",
 	    "00000000000b", "space") "},"
@@ -78,15 +64,15 @@ Test(create_parse, the_uids_of_the_installations_spaces)
 	cr_assert_eq(uids[0], 100010);
 	free(uids);
 	/* No listing: -1, nothing allocated. */
-	cr_assert_eq(create_uids_take(answer(200, "{}"), OWNER, 1, 10, &uids),
-	    -1);
+	cr_assert_eq(create_uids_take(wh_answer(200, "{}"), OWNER, 1, 10,
+	    &uids), -1);
 	cr_assert_null(uids);
-	cr_assert_eq(create_uids_take(answer(404, "[]"), OWNER, 1, 10, &uids),
-	    -1);
-	cr_assert_eq(create_uids_take(answer(200, "[{\"Labels\":"), OWNER, 1,
+	cr_assert_eq(create_uids_take(wh_answer(404, "[]"), OWNER, 1, 10,
+	    &uids), -1);
+	cr_assert_eq(create_uids_take(wh_answer(200, "[{\"Labels\":"), OWNER, 1,
 	    10, &uids), -1);
 	/* An owner without its install: none of the listing. */
-	cr_assert_eq(create_uids_take(answer(200, "[{\"Labels\":"
+	cr_assert_eq(create_uids_take(wh_answer(200, "[{\"Labels\":"
 	    SLABELS(OWNER, "00000000000a", "space") "}]"), "1000", 1, 10,
 	    &uids), 0);
 	free(uids);
@@ -98,7 +84,7 @@ Test(create_parse, the_owners_spaces_by_id_each_once)
 	ssize_t	 n;
 
 	/* A move's two containers of one space, another owner, a gatekeeper. */
-	n = create_ids_take(answer(200, "["
+	n = create_ids_take(wh_answer(200, "["
 	    "{\"Labels\":" SLABELS(OWNER, "00000000000c", "space") "},"
 	    "{\"Labels\":" SLABELS(OWNER, "00000000000a", "space") "},"
 	    "{\"Labels\":" SLABELS(OWNER, "00000000000c", "space") "},"
@@ -115,12 +101,12 @@ Test(create_parse, the_owners_spaces_by_id_each_once)
 	cr_assert(!create_id_listed(ids, n, "00000000000b"));
 	cr_assert(!create_id_listed(ids, n, "00000000000d"));
 	free(ids);
-	cr_assert_eq(create_ids_take(answer(200, "[]"), OWNER, &ids), 0);
+	cr_assert_eq(create_ids_take(wh_answer(200, "[]"), OWNER, &ids), 0);
 	cr_assert(!create_id_listed(ids, 0, "00000000000a"));
 	free(ids);
-	cr_assert_eq(create_ids_take(answer(200, "{\"0\":1}"), OWNER, &ids),
+	cr_assert_eq(create_ids_take(wh_answer(200, "{\"0\":1}"), OWNER, &ids),
 	    -1);
-	cr_assert_eq(create_ids_take(answer(200, "[\"\\u0000\"]"), OWNER,
+	cr_assert_eq(create_ids_take(wh_answer(200, "[\"\\u0000\"]"), OWNER,
 	    &ids), -1);
 }
 
@@ -143,7 +129,7 @@ Test(create_parse, a_full_listing_is_counted_each_id_once)
 		    OWNER "\",\"" LABEL_ID "\":\"%012zx\",\"" LABEL_ROLE
 		    "\":\"space\"}}", i > 0 ? "," : "", i / 2);
 	len += snprintf(b + len, SP_LIST_CAP - len, "]");
-	n = create_ids_take(answer(200, b), OWNER, &ids);
+	n = create_ids_take(wh_answer(200, b), OWNER, &ids);
 	free(b);
 	cr_assert_eq(n, (ssize_t)((i + 1) / 2), "%zd of %zu", n, i);
 	cr_assert_gt(n, 20000);
@@ -153,11 +139,11 @@ Test(create_parse, a_full_listing_is_counted_each_id_once)
 
 Test(create_parse, the_runtimes_leftovers_of_the_installation_only)
 {
-	char	*s, *x, *it;
-	size_t	 n, i;
+	char	*s;
+	size_t	 n;
 
 	/* The sweep: this key's; the prune: another key's. */
-	n = create_runtime_take(answer(200, "["
+	n = create_runtime_take(wh_answer(200, "["
 	    "{\"Id\":\"c1\",\"Labels\":" RLABELS(OWNER, RKEY) "},"
 	    "{\"Id\":\"c2\",\"Labels\":" RLABELS(OWNER, "ffffffffffffffff")
 	    "},{\"Id\":\"c3\",\"Labels\":" RLABELS(INSTALL ":2000", RKEY) "},"
@@ -169,7 +155,7 @@ Test(create_parse, the_runtimes_leftovers_of_the_installation_only)
 	    RT_STALE_MAX);
 	cr_assert_eq(n, 1);
 	cr_assert_str_eq(stale[0], "c1");
-	n = create_runtime_take(answer(200, "{\"Volumes\":["
+	n = create_runtime_take(wh_answer(200, "{\"Volumes\":["
 	    "{\"Name\":\"v1\",\"Labels\":" RLABELS(OWNER, RKEY) "},"
 	    "{\"Name\":\"v2\",\"Labels\":" RLABELS(OWNER, "ffffffffffffffff")
 	    "},{\"Name\":\"v3\",\"Labels\":" RLABELS(OWNER, "fffffffffffffff")
@@ -177,52 +163,43 @@ Test(create_parse, the_runtimes_leftovers_of_the_installation_only)
 	cr_assert_eq(n, 1);
 	cr_assert_str_eq(stale[0], "v2");
 	/* At most RT_STALE_MAX. */
-	cr_assert_neq(asprintf(&s, "["), -1);
-	for (i = 0; i < 30; i++) {
-		cr_assert_neq(asprintf(&it, "{\"Id\":\"c%zu\",\"Labels\":"
-		    RLABELS(OWNER, RKEY) "}", i), -1);
-		x = s;
-		cr_assert_neq(asprintf(&s, "%s%s%s", x, i > 0 ? "," : "", it),
-		    -1);
-		free(x);
-		free(it);
-	}
-	x = s;
-	cr_assert_neq(asprintf(&s, "%s]", x), -1);
-	free(x);
-	cr_assert_eq(create_runtime_take(answer(200, s), 0, OWNER, RKEY, 1,
+	s = wh_many("[", "{\"Id\":\"c%zu\",\"Labels\":" RLABELS(OWNER, RKEY)
+	    "}", 30, "]");
+	cr_assert_eq(create_runtime_take(wh_answer(200, s), 0, OWNER, RKEY, 1,
 	    stale, RT_STALE_MAX), RT_STALE_MAX);
 	free(s);
 	/* No listing, not 200: none. */
-	cr_assert_eq(create_runtime_take(answer(500, "[{\"Id\":\"c1\","
+	cr_assert_eq(create_runtime_take(wh_answer(500, "[{\"Id\":\"c1\","
 	    "\"Labels\":" RLABELS(OWNER, RKEY) "}]"), 0, OWNER, RKEY, 1,
 	    stale, RT_STALE_MAX), 0);
-	cr_assert_eq(create_runtime_take(answer(200, "{\"Volumes\":{}}"), 1,
+	cr_assert_eq(create_runtime_take(wh_answer(200, "{\"Volumes\":{}}"), 1,
 	    OWNER, RKEY, 0, stale, RT_STALE_MAX), 0);
 }
 
 Test(create_parse, the_runtime_volume_and_a_space_running)
 {
 	/* Any installation's volume of the key is the runtime. */
-	cr_assert_null(create_runtime_labels(answer(200, "{\"Labels\":"
+	cr_assert_null(create_runtime_labels(wh_answer(200, "{\"Labels\":"
 	    RLABELS(INSTALL ":2000", RKEY) "}"), RKEY));
-	cr_assert_not_null(create_runtime_labels(answer(200, "{\"Labels\":"
+	cr_assert_not_null(create_runtime_labels(wh_answer(200, "{\"Labels\":"
 	    RLABELS(OWNER, "ffffffffffffffff") "}"), RKEY));
-	cr_assert_not_null(create_runtime_labels(answer(200, "{\"Labels\":"
+	cr_assert_not_null(create_runtime_labels(wh_answer(200, "{\"Labels\":"
 	    SLABELS(OWNER, "00000000000a", "space") "}"), RKEY));
-	cr_assert_not_null(create_runtime_labels(answer(200, "[]"), RKEY));
-	cr_assert_not_null(create_runtime_labels(answer(200, "{"), RKEY));
+	cr_assert_not_null(create_runtime_labels(wh_answer(200, "[]"), RKEY));
+	cr_assert_not_null(create_runtime_labels(wh_answer(200, "{"), RKEY));
 	/* Running: true alone, and only in a 200 answer. */
-	cr_assert(create_running(answer(200, "{\"State\":{\"Running\":true}}")));
-	cr_assert(!create_running(answer(200, "{\"State\":{\"Running\":"
-	    "false}}")));
-	cr_assert(!create_running(answer(200, "{\"State\":{\"Running\":"
-	    "\"true\"}}")));
-	cr_assert(!create_running(answer(200, "{\"State\":{\"Running\":1}}")));
-	cr_assert(!create_running(answer(200, "{\"State\":true}")));
-	cr_assert(!create_running(answer(200, "{\"Running\":true}")));
-	cr_assert(!create_running(answer(404, "{\"State\":{\"Running\":"
+	cr_assert(create_running(wh_answer(200, "{\"State\":{\"Running\":"
 	    "true}}")));
-	cr_assert(!create_running(answer(200, "{\"State\":{\"Running\":true}"
+	cr_assert(!create_running(wh_answer(200, "{\"State\":{\"Running\":"
+	    "false}}")));
+	cr_assert(!create_running(wh_answer(200, "{\"State\":{\"Running\":"
+	    "\"true\"}}")));
+	cr_assert(!create_running(wh_answer(200, "{\"State\":{\"Running\":"
+	    "1}}")));
+	cr_assert(!create_running(wh_answer(200, "{\"State\":true}")));
+	cr_assert(!create_running(wh_answer(200, "{\"Running\":true}")));
+	cr_assert(!create_running(wh_answer(404, "{\"State\":{\"Running\":"
+	    "true}}")));
+	cr_assert(!create_running(wh_answer(200, "{\"State\":{\"Running\":true}"
 	    ",\"State\":{\"Running\":true}}")));
 }

@@ -28,6 +28,7 @@
 
 #include "labels.h"
 #include "worker-docker/space.h"
+#include "worker_harness.h"
 
 #define OWNER	"0123456789abcdef0123456789abcdef:1000"
 #define ID	"0123456789ab"
@@ -41,21 +42,10 @@ static struct sp	 sp;
 static int
 take(const char *body, const char *id)
 {
-	struct docker_parser	 p;
-	char			*b;
-	int			 rv;
-
-	cr_assert_not_null(b = strdup(body));
-	memset(&p, 0, sizeof(p));
-	p.dp_status = 200;
-	p.dp_body = (uint8_t *)b;
-	p.dp_body_len = strlen(b);
 	free(sp.res);
 	memset(&sp, 0, sizeof(sp));
 	strlcpy(sp.sq.sq_owner, OWNER, sizeof(sp.sq.sq_owner));
-	rv = take_listing(&sp, &p, RES_CONTAINER, id);
-	free(b);
-	return rv;
+	return take_listing(&sp, wh_answer(200, body), RES_CONTAINER, id);
 }
 
 /* One container of ours, its name and state as given. */

@@ -32,6 +32,7 @@
 #include "labels.h"
 #include "worker-docker/tools_answer.h"
 #include "worker-docker/tools_volume.h"
+#include "worker_harness.h"
 
 #define OWNER	"0123456789abcdef0123456789abcdef:1000"
 #define KEY	"0123456789abcdef"
@@ -40,43 +41,6 @@
 		"\",\"" LABEL_TOOLS_KEY "\":\"" key "\"}"
 
 static char	 out[40][SPACE_RESOURCE_MAX];
-
-static struct docker_parser *
-answer(int status, const char *body)
-{
-	static struct docker_parser	 p;
-	static char			*copy;
-
-	free(copy);
-	cr_assert_not_null(copy = strdup(body));
-	memset(&p, 0, sizeof(p));
-	p.dp_status = status;
-	p.dp_body = (uint8_t *)copy;
-	p.dp_body_len = strlen(copy);
-	return &p;
-}
-
-/* "[" n times the item (its %zu the index) joined, then "]"; to free. */
-static char *
-many(const char *head, const char *item, size_t n, const char *tail)
-{
-	char	*s, *x, *it;
-	size_t	 i;
-
-	cr_assert_neq(asprintf(&s, "%s", head), -1);
-	for (i = 0; i < n; i++) {
-		cr_assert_neq(asprintf(&it, item, i), -1);
-		x = s;
-		cr_assert_neq(asprintf(&s, "%s%s%s", x, i > 0 ? "," : "", it),
-		    -1);
-		free(x);
-		free(it);
-	}
-	x = s;
-	cr_assert_neq(asprintf(&s, "%s%s", x, tail), -1);
-	free(x);
-	return s;
-}
 
 /* A body nested n arrays deep around a valid answer. */
 static char *
@@ -98,35 +62,35 @@ Test(tools_answer, a_volume_is_ours_only_by_its_labels)
 	char	*s;
 
 	/* The control: the owner's volume of this key. */
-	cr_assert_null(tools_answer_labels(answer(200, "{\"Labels\":"
+	cr_assert_null(tools_answer_labels(wh_answer(200, "{\"Labels\":"
 	    TLABELS("tools", OWNER, KEY) "}"), OWNER, TOOLS_ROLE_VOLUME,
 	    KEY));
-	cr_assert_not_null(tools_answer_labels(answer(200, "{\"Labels\":"
+	cr_assert_not_null(tools_answer_labels(wh_answer(200, "{\"Labels\":"
 	    TLABELS("tools", "ffff:0", KEY) "}"), OWNER, TOOLS_ROLE_VOLUME,
 	    KEY));
-	cr_assert_not_null(tools_answer_labels(answer(200, "{\"Labels\":"
+	cr_assert_not_null(tools_answer_labels(wh_answer(200, "{\"Labels\":"
 	    TLABELS("tools", OWNER, "fedcba9876543210") "}"), OWNER,
 	    TOOLS_ROLE_VOLUME, KEY));
-	cr_assert_not_null(tools_answer_labels(answer(200, "{\"Labels\":"
+	cr_assert_not_null(tools_answer_labels(wh_answer(200, "{\"Labels\":"
 	    TLABELS("tools-fill", OWNER, KEY) "}"), OWNER, TOOLS_ROLE_VOLUME,
 	    KEY));
 	/* Missing, of the wrong type, not JSON, a NUL, too deep. */
-	cr_assert_not_null(tools_answer_labels(answer(200, "{}"), OWNER,
+	cr_assert_not_null(tools_answer_labels(wh_answer(200, "{}"), OWNER,
 	    TOOLS_ROLE_VOLUME, KEY));
-	cr_assert_not_null(tools_answer_labels(answer(200, "{\"Labels\":"
+	cr_assert_not_null(tools_answer_labels(wh_answer(200, "{\"Labels\":"
 	    "[1]}"), OWNER, TOOLS_ROLE_VOLUME, KEY));
-	cr_assert_not_null(tools_answer_labels(answer(200, "{\"Labels\":"
+	cr_assert_not_null(tools_answer_labels(wh_answer(200, "{\"Labels\":"
 	    "{\"" LABEL_MARKER "\":true,\"" LABEL_ROLE "\":\"tools\",\""
 	    LABEL_OWNER "\":\"" OWNER "\",\"" LABEL_TOOLS_KEY "\":\"" KEY
 	    "\"}}"), OWNER, TOOLS_ROLE_VOLUME, KEY));
-	cr_assert_not_null(tools_answer_labels(answer(200, "{\"Labels\":"),
+	cr_assert_not_null(tools_answer_labels(wh_answer(200, "{\"Labels\":"),
 	    OWNER, TOOLS_ROLE_VOLUME, KEY));
-	cr_assert_not_null(tools_answer_labels(answer(200, "{\"Labels\":"
+	cr_assert_not_null(tools_answer_labels(wh_answer(200, "{\"Labels\":"
 	    "{\"" LABEL_MARKER "\":\"true\",\"" LABEL_ROLE "\":\"tools\",\""
 	    LABEL_OWNER "\":\"" OWNER "\\u0000\",\"" LABEL_TOOLS_KEY "\":\""
 	    KEY "\"}}"), OWNER, TOOLS_ROLE_VOLUME, KEY));
 	s = nested(100000, "{\"Labels\":" TLABELS("tools", OWNER, KEY) "}");
-	cr_assert_not_null(tools_answer_labels(answer(200, s), OWNER,
+	cr_assert_not_null(tools_answer_labels(wh_answer(200, s), OWNER,
 	    TOOLS_ROLE_VOLUME, KEY));
 	free(s);
 }
@@ -137,16 +101,16 @@ Test(tools_answer, at_most_max_one_shots_of_the_key_whole)
 	size_t	 n, i;
 
 	/* Fill and check one-shots of the key, TV_STALE_MAX of 30. */
-	s = many("[", "{\"Id\":\"c%zu\",\"Labels\":" TLABELS("tools-fill",
+	s = wh_many("[", "{\"Id\":\"c%zu\",\"Labels\":" TLABELS("tools-fill",
 	    OWNER, KEY) "}", 30, "]");
-	n = tools_stale_take(answer(200, s), OWNER, KEY, out, TV_STALE_MAX);
+	n = tools_stale_take(wh_answer(200, s), OWNER, KEY, out, TV_STALE_MAX);
 	free(s);
 	cr_assert_eq(n, TV_STALE_MAX);
 	for (i = 0; i < n; i++) {
 		cr_assert_eq(strncmp(out[i], "c", 1), 0);
 		cr_assert_eq(atoi(out[i] + 1), (int)i);
 	}
-	n = tools_stale_take(answer(200, "[{\"Id\":\"k\",\"Labels\":"
+	n = tools_stale_take(wh_answer(200, "[{\"Id\":\"k\",\"Labels\":"
 	    TLABELS("tools-check", OWNER, KEY) "}]"), OWNER, KEY, out,
 	    TV_STALE_MAX);
 	cr_assert_eq(n, 1);
@@ -164,13 +128,13 @@ Test(tools_answer, at_most_max_one_shots_of_the_key_whole)
 	    "{\"Labels\":" TLABELS("tools-fill", OWNER, KEY) "},"
 	    "{\"Id\":\"x8\",\"Labels\":\"" KEY "\"},7,null,\"x\"]", longid),
 	    -1);
-	n = tools_stale_take(answer(200, s), OWNER, KEY, out, TV_STALE_MAX);
+	n = tools_stale_take(wh_answer(200, s), OWNER, KEY, out, TV_STALE_MAX);
 	free(s);
 	cr_assert_eq(n, 0, "took %s", out[0]);
 	/* Not a listing, not 200. */
-	cr_assert_eq(tools_stale_take(answer(200, "{\"Id\":\"c\"}"), OWNER,
+	cr_assert_eq(tools_stale_take(wh_answer(200, "{\"Id\":\"c\"}"), OWNER,
 	    KEY, out, TV_STALE_MAX), 0);
-	cr_assert_eq(tools_stale_take(answer(500, "[{\"Id\":\"c\","
+	cr_assert_eq(tools_stale_take(wh_answer(500, "[{\"Id\":\"c\","
 	    "\"Labels\":" TLABELS("tools-fill", OWNER, KEY) "}]"), OWNER, KEY,
 	    out, TV_STALE_MAX), 0);
 }
@@ -196,9 +160,9 @@ Test(tools_answer, a_prune_spares_the_kept_and_takes_at_most_max)
 
 	memset(&tk, 0, sizeof(tk));
 	strlcpy(tk.tk_volume[0], "spaced-tools-001", sizeof(tk.tk_volume[0]));
-	s = many("{\"Volumes\":[", TVOL, 6, "]}");
+	s = wh_many("{\"Volumes\":[", TVOL, 6, "]}");
 	/* keep (000), a profile's (001), held (003): 002, 004, 005. */
-	n = tools_prune_take(answer(200, s), OWNER, "spaced-tools-000", &tk,
+	n = tools_prune_take(wh_answer(200, s), OWNER, "spaced-tools-000", &tk,
 	    held_c3, &asked, out, TV_STALE_MAX);
 	cr_assert_eq(n, 3);
 	cr_assert_str_eq(out[0], "spaced-tools-002");
@@ -206,24 +170,24 @@ Test(tools_answer, a_prune_spares_the_kept_and_takes_at_most_max)
 	cr_assert_str_eq(out[2], "spaced-tools-005");
 	cr_assert_eq(asked, 4);
 	/* At most max. */
-	n = tools_prune_take(answer(200, s), OWNER, "x", &tk, held_c3,
+	n = tools_prune_take(wh_answer(200, s), OWNER, "x", &tk, held_c3,
 	    &asked, out, 2);
 	cr_assert_eq(n, 2);
 	free(s);
-	s = many("{\"Volumes\":[", TVOL, 30, "]}");
-	cr_assert_eq(tools_prune_take(answer(200, s), OWNER, "x", &tk,
+	s = wh_many("{\"Volumes\":[", TVOL, 30, "]}");
+	cr_assert_eq(tools_prune_take(wh_answer(200, s), OWNER, "x", &tk,
 	    held_c3, &asked, out, TV_STALE_MAX), TV_STALE_MAX);
 	free(s);
 	/* Another owner's, not a tools volume, no labels: none. */
-	cr_assert_eq(tools_prune_take(answer(200, "{\"Volumes\":["
+	cr_assert_eq(tools_prune_take(wh_answer(200, "{\"Volumes\":["
 	    "{\"Name\":\"a\",\"Labels\":" TLABELS("tools", "ffff:0", KEY) "},"
 	    "{\"Name\":\"b\",\"Labels\":" TLABELS("tools-fill-socket", OWNER,
 	    KEY) "},{\"Name\":\"c\"},{\"Name\":[\"d\"],\"Labels\":"
 	    TLABELS("tools", OWNER, KEY) "}]}"), OWNER, "x", &tk, held_c3,
 	    &asked, out, TV_STALE_MAX), 0);
-	cr_assert_eq(tools_prune_take(answer(200, "[]"), OWNER, "x", &tk,
+	cr_assert_eq(tools_prune_take(wh_answer(200, "[]"), OWNER, "x", &tk,
 	    held_c3, &asked, out, TV_STALE_MAX), 0);
-	cr_assert_eq(tools_prune_take(answer(200, "{\"Volumes\":{}}"), OWNER,
+	cr_assert_eq(tools_prune_take(wh_answer(200, "{\"Volumes\":{}}"), OWNER,
 	    "x", &tk, held_c3, &asked, out, TV_STALE_MAX), 0);
 }
 
@@ -236,7 +200,7 @@ Test(tools_answer, a_made_answer_gives_a_plain_id_whole_or_none)
 	/* The control: no warning, a plain id. */
 	harden_report_init(&hr);
 	strlcpy(id, "", sizeof(id));
-	cr_assert_null(tools_made_take(answer(201, "{\"Id\":\"" HEX64 "\","
+	cr_assert_null(tools_made_take(wh_answer(201, "{\"Id\":\"" HEX64 "\","
 	    "\"Warnings\":[]}"), OWNER, TOOLS_ROLE_FILL_GK, KEY, &hr, id,
 	    sizeof(id)));
 	cr_assert_eq(hr.hr_n, 0, "%s", hr.hr_v[0].hv_check);
@@ -244,7 +208,7 @@ Test(tools_answer, a_made_answer_gives_a_plain_id_whole_or_none)
 	/* A warning is a violation; an id not plain or too long none. */
 	harden_report_init(&hr);
 	strlcpy(id, "", sizeof(id));
-	cr_assert_null(tools_made_take(answer(201, "{\"Id\":\"a/b\","
+	cr_assert_null(tools_made_take(wh_answer(201, "{\"Id\":\"a/b\","
 	    "\"Warnings\":[\"dropped\"]}"), OWNER, TOOLS_ROLE_FILL_GK, KEY,
 	    &hr, id, sizeof(id)));
 	cr_assert_gt(hr.hr_n, 0);
@@ -253,21 +217,21 @@ Test(tools_answer, a_made_answer_gives_a_plain_id_whole_or_none)
 	longid[sizeof(longid) - 1] = '\0';
 	cr_assert_neq(asprintf(&s, "{\"Id\":\"%s\"}", longid), -1);
 	harden_report_init(&hr);
-	cr_assert_null(tools_made_take(answer(201, s), OWNER,
+	cr_assert_null(tools_made_take(wh_answer(201, s), OWNER,
 	    TOOLS_ROLE_FILL_GK, KEY, &hr, id, sizeof(id)));
 	free(s);
 	cr_assert_str_eq(id, "");
 	/* A room smaller than the id: none, never cut. */
-	cr_assert_null(tools_made_take(answer(201, "{\"Id\":\"abcdef\"}"),
+	cr_assert_null(tools_made_take(wh_answer(201, "{\"Id\":\"abcdef\"}"),
 	    OWNER, TOOLS_ROLE_FILL_GK, KEY, &hr, id, 4));
 	cr_assert_str_eq(id, "");
 	/* The socket volume: its labels say whose. */
-	cr_assert_null(tools_made_take(answer(201, "{\"Name\":\"v\","
+	cr_assert_null(tools_made_take(wh_answer(201, "{\"Name\":\"v\","
 	    "\"Labels\":" TLABELS("tools-fill-socket", OWNER, KEY) "}"), OWNER,
 	    TOOLS_ROLE_FILL_SOCK, KEY, &hr, NULL, 0));
-	cr_assert_not_null(tools_made_take(answer(201, "{\"Name\":\"v\","
+	cr_assert_not_null(tools_made_take(wh_answer(201, "{\"Name\":\"v\","
 	    "\"Labels\":" TLABELS("tools-fill-socket", "ffff:0", KEY) "}"),
 	    OWNER, TOOLS_ROLE_FILL_SOCK, KEY, &hr, NULL, 0));
-	cr_assert_not_null(tools_made_take(answer(201, "not json"), OWNER,
+	cr_assert_not_null(tools_made_take(wh_answer(201, "not json"), OWNER,
 	    TOOLS_ROLE_FILL_SOCK, KEY, &hr, NULL, 0));
 }

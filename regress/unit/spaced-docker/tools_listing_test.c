@@ -28,6 +28,7 @@
 
 #include "labels.h"
 #include "worker-docker/tools_volume.h"
+#include "worker_harness.h"
 
 #define OWNER	"0123456789abcdef0123456789abcdef:1000"
 #define VOLUME	"{\"Name\":\"spaced-tools-%03zu\",\"Labels\":{\"" \
@@ -46,7 +47,7 @@ static struct tv	 tv;
 static void
 take(int volumes, size_t n, const char *head, const char *tail)
 {
-	struct docker_parser	 p;
+	struct docker_parser	*p;
 	char			*s, *x, *item;
 	size_t			 i;
 	int			 rv;
@@ -67,15 +68,12 @@ take(int volumes, size_t n, const char *head, const char *tail)
 	x = s;
 	cr_assert_neq(asprintf(&s, "%s%s", x, tail), -1);
 	free(x);
-	memset(&p, 0, sizeof(p));
-	p.dp_status = 200;
-	p.dp_body = (uint8_t *)s;
-	p.dp_body_len = strlen(s);
-	if (volumes)
-		tools_take_volumes(&tv, &p);
-	else
-		tools_take_mounts(&tv, &p);
+	p = wh_answer(200, s);
 	free(s);
+	if (volumes)
+		tools_take_volumes(&tv, p);
+	else
+		tools_take_mounts(&tv, p);
 }
 
 Test(tools_listing, at_most_tv_volumes_max_volumes_sorted)

@@ -28,6 +28,7 @@
 #include "worker-docker/docker_tools.h"
 #include "worker-docker/tools_prune.h"
 #include "labels.h"
+#include "worker_harness.h"
 
 #define KEY	"0123456789abcdef"
 #define RT_KEY	"fedcba9876543210"
@@ -389,7 +390,6 @@ static size_t
 pruned(const char *keep, const struct tools_keep *tk,
     char (*names)[SPACE_RESOURCE_MAX])
 {
-	struct docker_parser	 p;
 	char			 body[2048];
 
 	snprintf(body, sizeof(body), "{\"Volumes\": ["
@@ -403,11 +403,8 @@ pruned(const char *keep, const struct tools_keep *tk,
 	    "\"spaced.space.owner\": \"%s\", \"spaced.space.role\": \"tools\", "
 	    "\"spaced.tools.key\": \"00000000000000a1\"}}]}",
 	    VOL, OWNER, KEY, VOL_B, OWNER, VOL_OLD, OWNER);
-	memset(&p, 0, sizeof(p));
-	p.dp_status = 200;
-	p.dp_body = (uint8_t *)body;
-	p.dp_body_len = strlen(body);
-	return tools_prune_list(&p, OWNER, keep, tk, names, 8);
+	return tools_prune_list(wh_answer(200, body), OWNER, keep, tk, names,
+	    8);
 }
 
 /*
