@@ -19,7 +19,7 @@
  * as the pack: the first byte picks -b or -w and the chunk size, the
  * rest goes through ga_feed.  Nothing may crash or leak, and a refusal
  * leaves no staging folder, no pack and no branch behind.
- * fuzz-link: regress/fuzz/fuzz_repo.c worker-git/spaced-git/git_apply.c worker-git/spaced-git/git_apply_wt.c worker-git/spaced-git/quarantine.c worker-git/spaced-git/packscan.c worker-git/spaced-git/tree_policy.c
+ * fuzz-link: regress/fuzz/fuzz_repo.c worker-git/spaced-git/git_apply.c worker-git/spaced-git/git_apply_wt.c worker-git/spaced-git/split_index.c worker-git/spaced-git/split_parse.c worker-git/spaced-git/quarantine.c worker-git/spaced-git/packscan.c worker-git/spaced-git/tree_policy.c
  */
 
 #include <dirent.h>

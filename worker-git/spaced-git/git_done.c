@@ -41,19 +41,6 @@ snap_refuse(struct space_done *sd, const char *code, const char *fmt, ...)
 	va_end(ap);
 }
 
-/*
- * libgit2 (1.5) reads no split index (core.splitIndex: git's mandatory
- * "link" extension, which it names when it refuses the index).
- */
-int
-libgit2_index_split(void)
-{
-	const git_error	*e = git_error_last();
-
-	return e != NULL && e->message != NULL &&
-	    strstr(e->message, "extension: 'link'") != NULL;
-}
-
 void
 snap_libgit2(struct space_done *sd, const char *what)
 {

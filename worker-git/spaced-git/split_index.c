@@ -38,6 +38,19 @@
 #include "split_parse.h"
 #include "git_worker.h"
 
+/*
+ * libgit2 (1.5) reads no split index (core.splitIndex: git's mandatory
+ * "link" extension, which it names when it refuses the index).
+ */
+int
+libgit2_index_split(void)
+{
+	const git_error	*e = git_error_last();
+
+	return e != NULL && e->message != NULL &&
+	    strstr(e->message, "extension: 'link'") != NULL;
+}
+
 /* A whole index file, its checksum checked (git's index.skipHash: 0s). */
 static int
 slurp(const char *path, uint8_t **data, size_t *len, uint8_t *sum)
