@@ -26,25 +26,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "be.h"
 #include "packidx.h"
 
 #define IDX_HEAD	8
 #define IDX_FANOUT	(256 * 4)
 #define IDX_PER_OBJECT	(PACK_OID_LEN + 4 + 4)
 #define PACK_HEAD	12
-
-static uint32_t
-be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	    (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint64_t
-be64(const uint8_t *p)
-{
-	return (uint64_t)be32(p) << 32 | be32(p + 4);
-}
 
 static int
 byoffset_cmp(const void *a, const void *b)

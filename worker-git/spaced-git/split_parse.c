@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "be.h"
 #include "split_parse.h"
 
 #define SX_HEAD		12
@@ -31,19 +32,6 @@ struct sx_buf {
 	const uint8_t	*b_p;
 	size_t		 b_len, b_off;
 };
-
-static uint32_t
-be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	    (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint64_t
-be64(const uint8_t *p)
-{
-	return (uint64_t)be32(p) << 32 | be32(p + 4);
-}
 
 static int
 take(struct sx_buf *b, size_t n, const uint8_t **p)
