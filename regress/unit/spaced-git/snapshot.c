@@ -63,6 +63,25 @@ git_trees(char **staged, char **work)
 	chomp(*work);
 }
 
+/* The snapshot's two trees are those git's own commands make. */
+static void
+trees_are_gits(const struct git_snap *gs)
+{
+	char	*gst, *gwt, *t;
+
+	git_trees(&gst, &gwt);
+	t = fx_out(GITQ " rev-parse %s^{tree}", gs->gs_staged);
+	chomp(t);
+	cr_assert_str_eq(t, gst, "staged tree %s, git's %s", t, gst);
+	free(t);
+	t = fx_out(GITQ " rev-parse %s^{tree}", gs->gs_start);
+	chomp(t);
+	cr_assert_str_eq(t, gwt, "working tree %s, git's %s", t, gwt);
+	free(t);
+	free(gst);
+	free(gwt);
+}
+
 static void
 refused(const char *dir, const char *id, int clean, const char *code)
 {
@@ -94,7 +113,7 @@ tree_names(const char *commit, const char *path)
 Test(snapshot, bait_matches_git)
 {
 	struct git_snap	 gs;
-	char		*head, *gst, *gwt, *t, *p;
+	char		*head, *t, *p;
 
 	fx_before();
 	taken(fx_repo, FX_ID, 0, &gs);
@@ -122,17 +141,7 @@ Test(snapshot, bait_matches_git)
 	cr_assert_not_null(strstr(p, head));
 	free(p);
 
-	git_trees(&gst, &gwt);
-	t = fx_out(GITQ " rev-parse %s^{tree}", gs.gs_staged);
-	chomp(t);
-	cr_assert_str_eq(t, gst, "staged tree %s, git's %s", t, gst);
-	free(t);
-	t = fx_out(GITQ " rev-parse %s^{tree}", gs.gs_start);
-	chomp(t);
-	cr_assert_str_eq(t, gwt, "working tree %s, git's %s", t, gwt);
-	free(t);
-	free(gst);
-	free(gwt);
+	trees_are_gits(&gs);
 	free(head);
 
 	/* What must stay out stays out, what must travel does. */
@@ -277,7 +286,7 @@ Test(snapshot, sha256_refused)
 Test(snapshot, a_split_index_matches_git)
 {
 	struct git_snap	 gs;
-	char		*gst, *gwt, *t, *p;
+	char		*p;
 
 	/* maxPercentChange: the changes stay in the split part. */
 	cr_assert_eq(fx_sh(GITQ " config core.splitIndex true && "
@@ -290,22 +299,12 @@ Test(snapshot, a_split_index_matches_git)
 	fx_before();
 	taken(fx_repo, FX_ID, 0, &gs);
 	cr_assert_eq(fx_untouched(FX_ID), 0);
-	git_trees(&gst, &gwt);
-	t = fx_out(GITQ " rev-parse %s^{tree}", gs.gs_staged);
-	chomp(t);
-	cr_assert_str_eq(t, gst, "staged tree %s, git's %s", t, gst);
-	free(t);
-	t = fx_out(GITQ " rev-parse %s^{tree}", gs.gs_start);
-	chomp(t);
-	cr_assert_str_eq(t, gwt, "working tree %s, git's %s", t, gwt);
-	free(t);
+	trees_are_gits(&gs);
 	p = fx_out(GITQ " ls-tree -r --name-only %s", gs.gs_staged);
 	cr_expect(strstr(p, "split-new.txt") != NULL &&
 	    strstr(p, "run.sh") == NULL && strstr(p, "intent.txt") == NULL,
 	    "%s", p);
 	free(p);
-	free(gst);
-	free(gwt);
 }
 
 /*
@@ -411,7 +410,7 @@ Test(snapshot, no_identity_still_snapshots)
 Test(snapshot, intent_to_add_arrives_untracked)
 {
 	struct git_snap	 gs;
-	char		*p, *gst, *gwt, *t;
+	char		*p;
 
 	cr_assert_eq(fx_sh("echo ita > ita.txt && " GITQ " add -N ita.txt"), 0);
 	fx_before();
@@ -424,17 +423,7 @@ Test(snapshot, intent_to_add_arrives_untracked)
 	cr_assert_str_eq(p, "ita\n");
 	free(p);
 	/* The same trees as git's own commands. */
-	git_trees(&gst, &gwt);
-	t = fx_out(GITQ " rev-parse %s^{tree}", gs.gs_staged);
-	chomp(t);
-	cr_assert_str_eq(t, gst);
-	free(t);
-	t = fx_out(GITQ " rev-parse %s^{tree}", gs.gs_start);
-	chomp(t);
-	cr_assert_str_eq(t, gwt);
-	free(t);
-	free(gst);
-	free(gwt);
+	trees_are_gits(&gs);
 }
 
 /*
