@@ -207,11 +207,19 @@ ns_cgroup_make(const char *name, uint64_t memory, int64_t cpus,
 	return 0;
 }
 
-/* In each group there is; a controller the host lacks is no failure. */
+/*
+ * In each group there is; a controller the host lacks is no failure.
+ * Lacking is the host's (ns_limits_absent's files), never a group
+ * that is not there: another installation's sweep may take a spent
+ * pair in the moment between a start's make and its join, and a space
+ * must not then run outside the limit whose group went.
+ */
 int
 ns_cgroup_join(const char *name, pid_t pid)
 {
-	char	 v[32], path[PATH_MAX];
+	static const char *const limit_file[] = { "memory.limit_in_bytes",
+	    "pids.max", "cpu.cfs_quota_us" };
+	char	 v[32];
 	size_t	 i;
 	int	 n = 0;
 
@@ -219,8 +227,7 @@ ns_cgroup_join(const char *name, pid_t pid)
 	for (i = 0; i < NCONTROLLERS; i++) {
 		if (cg_write(controllers[i], name, "cgroup.procs", v) == 0)
 			n++;
-		else if (cg_path(path, sizeof(path), controllers[i], name,
-		    "cgroup.procs") == -1 || access(path, F_OK) == 0)
+		else if (cg_exists(controllers[i], limit_file[i]))
 			return -1;
 	}
 	return n > 0 ? 0 : -1;

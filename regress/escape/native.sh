@@ -290,13 +290,24 @@ wait "$spaced_pid" 2>/dev/null
 spaced_pid=
 # The sweep at the next start: a process left in a space's group (as a
 # worker dead before a death signal was armed would leave it) is ended.
+# A's pair is spent now, and a suite beside this one may start a
+# spaced-ns whose sweep takes it, as it should (no record of A there):
+# plant makes the groups again where they went, and tries again while
+# a sweep takes one under it.
 sleep 600 &
 stray=$!
-for c in memory pids cpu; do
-	echo "$stray" >"/sys/fs/cgroup/$c/spaced-ns/$A/cgroup.procs"
-done
-check "  control: a stray process sits in A's group ($stray)" \
-    grep -qx "$stray" "/sys/fs/cgroup/pids/spaced-ns/$A/cgroup.procs"
+plant() {
+	for c in memory pids cpu; do
+		mkdir -p "/sys/fs/cgroup/$c/spaced-ns/$A" &&
+		    echo "$stray" >"/sys/fs/cgroup/$c/spaced-ns/$A/cgroup.procs" ||
+		    return 1
+	done 2>/dev/null
+	for c in memory pids cpu; do
+		grep -qx "$stray" "/sys/fs/cgroup/$c/spaced-ns/$A/cgroup.procs" ||
+		    return 1
+	done 2>/dev/null
+}
+check "  control: a stray process sits in A's groups ($stray)" wait_for 10 plant
 # gone_or_zombie PID: ended (a zombie waits for this shell's wait)
 gone_or_zombie() {
 	! test -d "/proc/$1" || grep -q '^State:[[:space:]]*Z' "/proc/$1/status"
