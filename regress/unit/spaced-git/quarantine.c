@@ -134,22 +134,30 @@ pack_fd(const char *revs)
 	return fd;
 }
 
+/* Indexes pack-objects' output for revs into q, which must take it. */
+static void
+index_revs(const char *revs, struct qr_result *res)
+{
+	const char	*why = NULL;
+	int		 fd;
+
+	fd = pack_fd(revs);
+	cr_assert_eq(qr_index(q, fd, &caps, res, &why), 0, "%s", why);
+	close(fd);
+}
+
 /* A fresh quarantine holding the start's objects. */
 static void
 quarantine_new(void)
 {
 	struct qr_result	 res;
 	char			 path[256], revs[64];
-	const char		*why = NULL;
-	int			 fd;
 
 	snprintf(path, sizeof(path), "%s/q%d.git", dir, qn);
 	git_repository_free(q);
 	cr_assert_eq(git_repository_init(&q, path, 1), 0);
 	snprintf(revs, sizeof(revs), "%s\\n", start);
-	fd = pack_fd(revs);
-	cr_assert_eq(qr_index(q, fd, &caps, &res, &why), 0, "%s", why);
-	close(fd);
+	index_revs(revs, &res);
 }
 
 /* Index and check the work from start to tip: qr_check's verdict. */
@@ -321,9 +329,7 @@ Test(quarantine, packs_that_lie)
 		    sizeof(b));
 		quarantine_new();
 		snprintf(revs, sizeof(revs), "%s\\n%s\\n^%s\\n", a, b, start);
-		fd = pack_fd(revs);
-		cr_assert_eq(qr_index(q, fd, &caps, &res, &why), 0, "%s", why);
-		close(fd);
+		index_revs(revs, &res);
 		git_oid_fromstr(&s, start);
 		cr_expect_eq(qr_tip(q, &s, &res, &found, &why), -1);
 		cr_expect_str_eq(why, "more than one line of work (two tips)");
@@ -334,9 +340,7 @@ Test(quarantine, packs_that_lie)
 	sh("echo foreign | git hash-object -w --stdin", other, sizeof(other));
 	quarantine_new();
 	snprintf(revs, sizeof(revs), "%s\\n^%s\\n%s\\n", tip, start, other);
-	fd = pack_fd(revs);
-	cr_assert_eq(qr_index(q, fd, &caps, &res, &why), 0, "%s", why);
-	close(fd);
+	index_revs(revs, &res);
 	git_oid_fromstr(&s, start);
 	git_oid_fromstr(&t, tip);
 	cr_expect_eq(qr_check(q, &s, &s, &t, &caps, collect, NULL, &res, &why),
@@ -466,7 +470,6 @@ Test(quarantine, the_users_own_work_is_not_flagged)
 	const char		*why = NULL;
 	char			 snap[64], tip[64], revs[256];
 	git_oid			 b, s, t;
-	int			 fd;
 
 	/* The snapshot: the user's new executable, uncommitted. */
 	sh("B=$(printf '#!/bin/sh\\n' | git hash-object -w --stdin) && "
@@ -481,13 +484,9 @@ Test(quarantine, the_users_own_work_is_not_flagged)
 	snprintf(revs, sizeof(revs), "%s/qs.git", dir);
 	cr_assert_eq(git_repository_init(&q, revs, 1), 0);
 	snprintf(revs, sizeof(revs), "%s\\n", snap);
-	fd = pack_fd(revs);
-	cr_assert_eq(qr_index(q, fd, &caps, &res, &why), 0, "%s", why);
-	close(fd);
+	index_revs(revs, &res);
 	snprintf(revs, sizeof(revs), "%s\\n^%s\\n^%s\\n", tip, start, snap);
-	fd = pack_fd(revs);
-	cr_assert_eq(qr_index(q, fd, &caps, &res, &why), 0, "%s", why);
-	close(fd);
+	index_revs(revs, &res);
 	git_oid_fromstr(&b, start);	/* the fixture's start is the base */
 	git_oid_fromstr(&s, snap);
 	git_oid_fromstr(&t, tip);
@@ -505,9 +504,7 @@ Test(quarantine, the_users_own_work_is_not_flagged)
 	    "$(git rev-parse %s^{tree})", snap, snap);
 	sh(revs, tip, sizeof(tip));
 	snprintf(revs, sizeof(revs), "%s\\n^%s\\n^%s\\n", tip, start, snap);
-	fd = pack_fd(revs);
-	cr_assert_eq(qr_index(q, fd, &caps, &res, &why), 0, "%s", why);
-	close(fd);
+	index_revs(revs, &res);
 	git_oid_fromstr(&t, tip);
 	seen[0] = '\0';
 	cr_expect_eq(qr_check(q, &b, &s, &t, &caps, collect, NULL, &res,
@@ -528,13 +525,10 @@ on_submodule(const char *snap, const char *script, const char *want)
 	const char		*why = NULL;
 	char			 tip[64], revs[256];
 	git_oid			 b, s, t;
-	int			 fd;
 
 	sh(script, tip, sizeof(tip));
 	snprintf(revs, sizeof(revs), "%s\\n^%s\\n^%s\\n", tip, start, snap);
-	fd = pack_fd(revs);
-	cr_assert_eq(qr_index(q, fd, &caps, &res, &why), 0, "%s", why);
-	close(fd);
+	index_revs(revs, &res);
 	git_oid_fromstr(&b, start);
 	git_oid_fromstr(&s, snap);
 	git_oid_fromstr(&t, tip);
@@ -550,9 +544,7 @@ on_submodule(const char *snap, const char *script, const char *want)
 Test(quarantine, a_submodule_of_the_base)
 {
 	struct qr_result	 res;
-	const char		*why = NULL;
 	char			 snap[64], revs[256], script[512];
-	int			 fd;
 
 	sh("git commit-tree -p $S -m snapshot $(tree_with "
 	    "'160000 commit " SUB_A "\\tsub\\n')", snap, sizeof(snap));
@@ -560,9 +552,7 @@ Test(quarantine, a_submodule_of_the_base)
 	snprintf(revs, sizeof(revs), "%s/qm.git", dir);
 	cr_assert_eq(git_repository_init(&q, revs, 1), 0);
 	snprintf(revs, sizeof(revs), "%s\\n", snap);
-	fd = pack_fd(revs);
-	cr_assert_eq(qr_index(q, fd, &caps, &res, &why), 0, "%s", why);
-	close(fd);
+	index_revs(revs, &res);
 	/* The agent's edit beside the submodule, which it leaves. */
 	snprintf(script, sizeof(script), "B=$(echo w | git hash-object -w "
 	    "--stdin) && git commit-tree -p %s -m work $( (git ls-tree %s | "
