@@ -214,8 +214,6 @@ void	 send_resource(struct docker_req *, const struct sp_res *,
 	    enum space_resource_state);
 void	 send_violations(struct docker_req *, const struct harden_report *);
 void	 sp_params(struct sp *);
-int	 created_ok(struct sp *, const struct docker_parser *, char *,
-	    size_t);
 const char *created_code(const struct docker_parser *, char *, size_t);
 void	 container_state(const json_t *, char *, size_t);
 void	 corridor_call(struct sp *, struct docker_call *);

@@ -341,7 +341,8 @@ made_take(struct docker_req *rq, struct sp *sp,
 			return SP_SEND;
 		return sp_fail(rq, sp, code, msg, 0, next);
 	}
-	if (sp->step != C_VOL && created_ok(sp, p, NULL, 0) == -1) {
+	if (sp->step != C_VOL &&
+	    engine_created(p, &sp->report, NULL, 0) == -1) {
 		if (!sp->branch)
 			send_violations(rq, &sp->report);
 		return sp_fail(rq, sp, ERR_SPACE_VERIFY_FAILED,

@@ -362,8 +362,9 @@ move_take(struct docker_req *rq, struct sp *sp,
 			return move_undo(rq, sp, code, msg, 0);
 		}
 		harden_report_init(&sp->report);
-		if (created_ok(sp, p, sp->mv.mv_new, sizeof(sp->mv.mv_new)) ==
-		    -1 || sp->mv.mv_new[0] == '\0') {
+		/* An Id that does not fit whole is none, never cut. */
+		if (engine_created(p, &sp->report, sp->mv.mv_new,
+		    sizeof(sp->mv.mv_new)) == -1 || sp->mv.mv_new[0] == '\0') {
 			send_violations(rq, &sp->report);
 			return move_undo(rq, sp, ERR_SPACE_VERIFY_FAILED,
 			    "the engine dropped a setting of the new container",

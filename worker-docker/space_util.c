@@ -221,22 +221,6 @@ sp_params(struct sp *sp)
 	hp->hp_gk_health = gk_health;
 }
 
-/* A create answer: its Id and no warning.  0 fine, else the report. */
-int
-created_ok(struct sp *sp, const struct docker_parser *p, char *id, size_t len)
-{
-	json_t		*o = engine_json(p);
-	const char	*v;
-
-	harden_verify_created(o, &sp->report);
-	v = json_string_value(json_object_get(o, "Id"));
-	if (id != NULL && docker_plain_ref(v))
-		strlcpy(id, v, len);
-	json_decref(o);
-	return sp->report.hr_n == 0 ? 0 : -1;
-}
-
-/* State.Status of an inspect: running, exited, created, ... */
 /*
  * A container's create the engine refused because a shared volume it
  * mounts (HARDEN_MUST_EXIST) is gone: its code, and msg says which;
@@ -263,6 +247,7 @@ created_code(const struct docker_parser *p, char *msg, size_t len)
 	return ERR_VOLUME_GONE;
 }
 
+/* State.Status of an inspect: running, exited, created, ... */
 void
 container_state(const json_t *c, char *buf, size_t len)
 {

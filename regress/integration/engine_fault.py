@@ -7,6 +7,10 @@
 #   fail-create-space POST /containers/create?name=...-space -> 500
 #   tamper-inspect-id GET /containers/<64 hex>/json: the real answer
 #                     with HostConfig.Privileged true
+#   long-id-create-space POST /containers/create?name=...-space: the
+#                     real answer with its Id 8 hex longer (plain, too
+#                     long for spaced to keep whole), the real Id in
+#                     RULES.made; each request's first line in RULES.calls
 # (by name, for server.sh)
 #   fail-exec-space   POST /containers/...-space/exec            -> 500
 # (an order of events, for prune-race.sh)
@@ -32,13 +36,13 @@ def answer(c, status, body):
     c.sendall(b'HTTP/1.1 %d Injected\r\nContent-Type: application/json\r\n'
               b'Content-Length: %d\r\n\r\n' % (status, len(body)) + body)
 
-def fetch(head):
+def fetch(head, body=b''):
     # the same request on a connection of its own, Connection: close
     u = socket.socket(socket.AF_UNIX)
     u.connect(upstream)
     lines = [l for l in head.split(b'\r\n') if l and
              not l.lower().startswith(b'connection:')]
-    u.sendall(b'\r\n'.join(lines) + b'\r\nConnection: close\r\n\r\n')
+    u.sendall(b'\r\n'.join(lines) + b'\r\nConnection: close\r\n\r\n' + body)
     data = b''
     while True:
         b = u.recv(65536)
@@ -76,6 +80,19 @@ def take(c, head, body):
         return True
     if EXEC.match(head) and 'fail-exec-space' in r:
         answer(c, 500, b'{"message":"injected: exec fails"}')
+        return True
+    if 'long-id-create-space' in r:
+        with open(rules + '.calls', 'ab') as f:
+            f.write(head.split(b'\r\n', 1)[0] + b'\n')
+    if mc and 'long-id-create-space' in r:
+        st, b = fetch(head, body)
+        if st == 201:
+            o = json.loads(b)
+            with open(rules + '.made', 'w') as f:
+                f.write(o['Id'])
+            o['Id'] += '0' * 8
+            b = json.dumps(o).encode()
+        answer(c, st, b)
         return True
     if mc and 'hold-create-space' in r:
         open(rules + '.held', 'w').close()

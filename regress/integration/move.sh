@@ -6,7 +6,8 @@
 # the move gives the old container its name back and it still starts on
 # its old tools: the server never ready (B unfilled), the new create,
 # verify or start failing (a fault proxy in front of the engine,
-# engine_fault.py); the undo removes the new container by the id its
+# engine_fault.py); a create's Id too long to keep whole is no Id (no
+# call names a cut of it); the undo removes the new container by the id its
 # create returned, even when something gave the old one its name back
 # meanwhile (the mutant "by name" deletes the only container); start
 # repairs a half-done move made by hand; verify, exec and stop answer
@@ -284,6 +285,24 @@ for f in fail-create-space:docker_command_failed \
 	check "$f: keeps its old container, says so" grep -q "keeps its old container" "$T/$f.json"
 	check "$f: the old container is back, on B, alone" old_is_back "$newB" "$B"
 done
+# An Id too long for spaced to keep whole (an engine's answer is
+# untrusted in shape): the move has no Id of the new container, as when
+# the answer names none, and never calls the engine by a cut of it.
+rm -f "$T/rules.calls" "$T/rules.made"
+rules long-id-create-space
+ctl -j start "$id" >"$T/long.json" 2>&1
+rules
+made=$(cat "$T/rules.made" 2>/dev/null)
+check "long Id: the engine made the new container (${made:-no Id})" test -n "$made"
+check "long Id: the move fails with space_verify_failed ($(code_of "$T/long.json"))" test "$(code_of "$T/long.json")" = space_verify_failed
+check "long Id, control: the calls after the create are seen (the old one's inspect)" grep -q "/containers/$newB/json" "$T/rules.calls"
+lacks "long Id: no call names a cut of it" "$T/rules.calls" -F "${made:-no-id}0"
+# The new one holds the plain name: the old stays aside (the undo never
+# removes by name); back by hand, as a start's repair would.
+docker rm -f "${made:-no-id}" >/dev/null 2>&1
+docker rename "$(aside)" "$(plain)"
+check "long Id: the old container is back, on B, alone" old_is_back "$newB" "$B"
+
 # and it still starts on its old tools
 restart r2
 check "the old container still starts on its old tools" quiet ctl start "$id"

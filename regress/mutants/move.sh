@@ -40,6 +40,10 @@ mutant "calls of start do not share one run" supervisor/spaced/space.c \
 mutant_expect 'the stop waits for the start under way|the stop waited and stopped it'
 mutant "stop does not wait for a start under way" supervisor/spaced/space.c \
     "	if (start_busy(sq.sq_owner, sv->id)) { => 	if (0 && start_busy(sq.sq_owner, sv->id)) {"
+mutant_expect 'long Id: no call names a cut of it'
+mutant "a create's Id too long for its room is kept cut" \
+    worker-docker/docker_engine.c \
+    "if (id != NULL && docker_plain_ref(v) && strlen(v) < idlen)\n\t\tmemcpy(id, v, strlen(v) + 1); => if (id != NULL && docker_plain_ref(v))\n\t\tstrlcpy(id, v, idlen);"
 mutant_expect 'the prune removed A'
 mutant "no prune of the old tools after a move" worker-docker/space_move.c \
     "if (sp->sq.sq_agent.sa_tools[0] == '\\\\0') { => if (1) {"
