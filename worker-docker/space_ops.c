@@ -27,12 +27,21 @@
 #include "log.h"
 #include "space.h"
 #include "docker_ops.h"
+#include "docker_steps.h"
 #include "tools_prune.h"
+
+static enum docker_next	version_take(struct docker_req *, struct sp *,
+			    const struct docker_parser *, struct docker_call *);
+static const struct sp_step_row version_row = {
+	S_VERSION, NULL, version_take, S_VERSION
+};
+static const size_t version_row_n = 1;
 
 static const struct {
 	const struct sp_step_row	*t_rows;
 	const size_t			*t_n;
 } step_tables[] = {
+	{ &version_row, &version_row_n },
 	{ space_create_steps, &space_create_steps_n },
 	{ space_start_steps, &space_start_steps_n },
 	{ space_verify_steps, &space_verify_steps_n },
@@ -42,47 +51,9 @@ static const struct {
 	{ space_move_steps, &space_move_steps_n },
 };
 
-static enum docker_next	version_take(struct docker_req *, struct sp *,
-			    const struct docker_parser *, struct docker_call *);
-static const struct sp_step_row version_row = {
-	S_VERSION, NULL, version_take, S_VERSION
-};
-
-static const struct sp_step_row *
-step_row(enum sp_step step)
-{
-	size_t	 i, j;
-
-	if (step == S_VERSION)
-		return &version_row;
-	for (i = 0; i < sizeof(step_tables) / sizeof(step_tables[0]); i++)
-		for (j = 0; j < *step_tables[i].t_n; j++)
-			if (step_tables[i].t_rows[j].st_step == step)
-				return &step_tables[i].t_rows[j];
-	fatalx("%s: step %d has no row", __func__, step);
-}
-
-/* Sends the call of the step a function moved to (SP_SEND, SP_ADVANCE). */
-static enum docker_next
-sp_go(struct docker_req *rq, struct sp *sp, enum docker_next nx,
-    struct docker_call *next)
-{
-	const struct sp_step_row	*row;
-
-	for (;;) {
-		if (nx == SP_ADVANCE) {
-			sp->step = step_row(sp->step)->st_next;
-			nx = SP_SEND;
-		}
-		if (nx != SP_SEND)
-			return nx;
-		row = step_row(sp->step);
-		if (row->st_send == NULL || next == NULL)
-			fatalx("%s: step %d sends nothing", __func__,
-			    sp->step);
-		nx = row->st_send(rq, sp, next);
-	}
-}
+/* step_row and sp_go, the driver of these rows (docker_steps.h). */
+STEPS_GENERATE(sp, sp, sp_step_row, sp_step, step_tables, SP_SEND,
+    SP_ADVANCE)
 
 /* The API version is known: each operation's first step. */
 static enum docker_next

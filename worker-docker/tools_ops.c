@@ -27,12 +27,21 @@
 #include "errors.h"
 #include "log.h"
 #include "docker_ops.h"
+#include "docker_steps.h"
 #include "tools_volume.h"
+
+static enum docker_next	version_take(struct docker_req *, struct tv *,
+			    const struct docker_parser *, struct docker_call *);
+static const struct tv_step_row version_row = {
+	S_VERSION, NULL, version_take, S_VERSION
+};
+static const size_t version_row_n = 1;
 
 static const struct {
 	const struct tv_step_row	*t_rows;
 	const size_t			*t_n;
 } step_tables[] = {
+	{ &version_row, &version_row_n },
 	{ tools_ensure_steps, &tools_ensure_steps_n },
 	{ tools_fill_steps, &tools_fill_steps_n },
 	{ tools_rollback_steps, &tools_rollback_steps_n },
@@ -40,47 +49,9 @@ static const struct {
 	{ tools_corridor_steps, &tools_corridor_steps_n },
 };
 
-static enum docker_next	version_take(struct docker_req *, struct tv *,
-			    const struct docker_parser *, struct docker_call *);
-static const struct tv_step_row version_row = {
-	S_VERSION, NULL, version_take, S_VERSION
-};
-
-static const struct tv_step_row *
-step_row(enum tv_step step)
-{
-	size_t	 i, j;
-
-	if (step == S_VERSION)
-		return &version_row;
-	for (i = 0; i < sizeof(step_tables) / sizeof(step_tables[0]); i++)
-		for (j = 0; j < *step_tables[i].t_n; j++)
-			if (step_tables[i].t_rows[j].st_step == step)
-				return &step_tables[i].t_rows[j];
-	fatalx("%s: step %d has no row", __func__, step);
-}
-
-/* Sends the call of the step a function moved to (TV_SEND, TV_ADVANCE). */
-static enum docker_next
-tv_go(struct docker_req *rq, struct tv *tv, enum docker_next nx,
-    struct docker_call *next)
-{
-	const struct tv_step_row	*row;
-
-	for (;;) {
-		if (nx == TV_ADVANCE) {
-			tv->step = step_row(tv->step)->st_next;
-			nx = TV_SEND;
-		}
-		if (nx != TV_SEND)
-			return nx;
-		row = step_row(tv->step);
-		if (row->st_send == NULL || next == NULL)
-			fatalx("%s: step %d sends nothing", __func__,
-			    tv->step);
-		nx = row->st_send(rq, tv, next);
-	}
-}
+/* step_row and tv_go, the driver of these rows (docker_steps.h). */
+STEPS_GENERATE(tv, tv, tv_step_row, tv_step, step_tables, TV_SEND,
+    TV_ADVANCE)
 
 static enum docker_next
 version_take(struct docker_req *rq, struct tv *tv,
