@@ -56,14 +56,50 @@ lap_start() {
 	    test -S "$sd/run/spaced.sock"
 }
 mkdir -p "$sd/run" && chown -R "$pu:$gid" "$sd" && chmod 0700 "$sd"
-as_user sh -c "cat >'$sd/spaced.conf'" <<EOC
+# lap_conf [SETTING]: the user's spaced.conf, with one setting more.
+lap_conf() {
+	as_user sh -c "cat >'$sd/spaced.conf'" <<EOC
 install id $IID
 state directory "$sd/state"
 default agent none
 trust images
+${1:-}
 EOC
-check "the user's spaced starts" lap_start
+}
+# The first start: the native place as the default, which a plain
+# user's spaced cannot have.  It starts (the setting picks only the
+# default: -p docker works) and says so in its log and in check.
+lap_conf "default place native"
+check "the user's spaced starts, default place native" lap_start
 [ -S "$sd/run/spaced.sock" ] || finish
+check "its log warns: default place native needs root, naming the uid" \
+    grep -Eq "spaced.conf: default place native: the native place needs spaced run as root, and this spaced runs as uid $(id -u "$pu"): every create that names no place is refused \\(sandbox_unavailable\\)" \
+    "$sd/log"
+check_refusal "a create that names no place is refused, as the log said" 1 \
+    'sandbox_unavailable: the native place needs spaced run as root' \
+    lap_ctl create -n lapd
+# check: the native place absent and why, the default named (-j too);
+# Docker absent too (not in its group yet), in create's words.
+lap_ctl check >"$work/check.out" 2>&1
+echo $? >"$work/check.rc"
+lap_ctl -j check >"$work/check.json" 2>/dev/null
+check "check: native unavailable (sandbox_unavailable)" \
+    grep -qx 'native: unavailable (sandbox_unavailable)' "$work/check.out"
+check "check: its reason, root's place and the default named" grep -Eqx \
+    "reason: the native place needs spaced run as root; this spaced is a plain user's: use the Docker place \\(-p docker\\); spaced.conf's default place native sends every create that names no place here" \
+    "$work/check.out"
+check "check -j: native's code and message" jq -e \
+    '.native.available == false and .native.code == "sandbox_unavailable" and (.native.message | test("needs spaced run as root.*default place native"))' \
+    "$work/check.json"
+check "check: docker unavailable (docker_unreachable), exit 1 as before" \
+    sh -c "grep -qx 'docker: unavailable (docker_unreachable)' '$work/check.out' && [ \"\$(cat '$work/check.rc')\" = 1 ]"
+check "check: why, in create's words: permission denied, the socket's group" \
+    grep -qx "reason: spaced cannot connect to the Docker socket: permission denied; the user spaced runs as needs the socket's group (docker): add it, then start spaced again from a new login" \
+    "$work/check.out"
+check "check -j: the same fields, and the message" jq -e \
+    '.available == false and .code == "docker_unreachable" and (.message | test("permission denied; the user spaced runs as needs the socket.s group \\(docker\\)"))' \
+    "$work/check.json"
+lap_conf
 # spaced-git is not dumpable: a plain user's spaced may not read its
 # root, and said so at each start as if something were wrong.
 check "control: the log read says the workers are confined" \
@@ -106,6 +142,17 @@ stop_spaced
 usermod -aG docker "$pu" || { not_ok "usermod -aG docker $pu"; finish; }
 check "the user's spaced starts again, in the docker group" lap_start
 [ -S "$sd/run/spaced.sock" ] || finish
+# Controls: the default place its own again, no warning; the engine's
+# socket reached, check names no reason for Docker; the native place
+# still absent, its reason without the default.
+lacks "no warning of the default place (auto)" "$sd/log" -e 'default place'
+lap_ctl check >"$work/check2.out" 2>&1
+lap_ctl -j check >"$work/check2.json" 2>/dev/null
+check "control: check says docker: available, its first line" \
+    sh -c "head -1 '$work/check2.out' | grep -qx 'docker: available'"
+check "control: check -j: available, no message" jq -e \
+    '.available == true and (has("message") | not) and .native.code == "sandbox_unavailable" and (.native.message | test("default place") | not)' \
+    "$work/check2.json"
 id=$(lap_ctl create -p docker -n lap) || id=
 check "create on the Docker place ($id)" test -n "$id"
 [ -n "$id" ] || finish

@@ -22,4 +22,21 @@ mutant "a plain spaced's spaced-git for another owner's repository" \
     worker-git/spaced-launch/launch.c \
     "if (geteuid() != 0 && sb.st_uid != geteuid()) { => if (0) {"
 
+# What a plain user's check and start say (messages, each with a
+# check that was red before it).
+mutant_expect "check: why, in create's words: permission denied"
+mutant "check's unreachable engine without create's words" \
+    supervisor/spaced/admin.c \
+    "strlcpy(dc.dc_message, place_why(code), => (void)(place_why(code), "
+
+mutant_expect "check: native unavailable \\(sandbox_unavailable\\)"
+mutant "a plain spaced's check without its native place's record" \
+    supervisor/spaced/admin.c \
+    "r->r_list_pending = 2; => r->r_list_pending = 1; if (0)"
+
+mutant_expect "its log warns: default place native needs root"
+mutant "no warning at start of a default place it cannot have" \
+    supervisor/spaced/spaced.c \
+    "place_default_warn(); => (void)0;"
+
 mutants_end

@@ -458,6 +458,13 @@ int	 place_lookup_done(struct request *, enum procid, struct imsg *);
 enum procid place_of(const char *id);
 /* create's place when the client named none: spaced.conf's choice. */
 enum procid place_default(void);
+/*
+ * A plain user's spaced has no native place: check's record of it
+ * (why, into buf), and the log's warning at start and reload when
+ * spaced.conf makes it the default.
+ */
+void	 place_native_plain(char *buf, size_t len);
+void	 place_default_warn(void);
 #define PLACE_BITS	(PROC_BIT(PROC_DOCKER) | PROC_BIT(PROC_NS))
 /* The answer row of IMSG_SPACE_CONN_REQ: another engine connection. */
 void	 space_conn(struct request *, enum procid, struct imsg *);
