@@ -201,6 +201,15 @@ lap_journal() {
 }
 check "journal names the apply" lap_journal
 check "journal --verify holds" lap_ctl journal "$id" --verify
+# The quarantine of code out is a spaced-git too: without its binary
+# (a copied build), review names the exec that failed and why.  The
+# review above is the control.
+git_bin=$tree/libexec/spaced/spaced-git
+mv "$git_bin" "$git_bin.away"
+check_refusal "review, spaced-git missing: the quarantine's exec, and why" 1 \
+    "git_worker_failed: spaced-git pid [0-9]+ did not start: spaced-launch's child failed at the exec of spaced-git: No such file or directory" \
+    lap_ctl review "$id" "$work/repo"
+mv "$git_bin.away" "$git_bin"
 check "stop" lap_ctl stop "$id"
 check "start" lap_ctl start "$id"
 check "exec after the start" lap_ctl exec "$id" true
@@ -219,5 +228,29 @@ id=
 check "no container, volume or network of the space is left" lap_gone
 check "nor its quarantine" test ! -e "$sd/state/quarantine/$rid"
 check "list is empty" lap_none
+
+# --- a spaced-git that dies before it reads its channel ---------------
+# It said "git_worker_failed: it went away", and the log "exited with
+# status 127": the person needs the step that failed and why.  A copied
+# build without spaced-git: spaced-launch's exec of it fails (a real
+# early death).  Repositories no instance has served yet.
+plain_repo "$work/repo2" "$pu:$gid"
+plain_repo "$work/repo3" "$pu:$gid"
+mv "$git_bin" "$git_bin.away"
+check_refusal "files, spaced-git missing: the exec that failed, and why" 1 \
+    "git_worker_failed: spaced-git pid [0-9]+ did not start: spaced-launch's child failed at the exec of spaced-git: No such file or directory" \
+    lap_ctl files "$work/repo2"
+check "... and spaced's log, with the uid and the folder" grep -Eq \
+    "spaced-git [0-9]+ \\(uid $(id -u "$pu"), $work/repo2\\) did not start: spaced-launch's child failed at the exec of spaced-git: No such file or directory" \
+    "$sd/log"
+# One that runs and ends before it is ready (its start and confinement):
+# a program that exits 1 in its place.
+cp /bin/false "$git_bin"
+check_refusal "one that exits before it is ready: its status, and when" 1 \
+    'git_worker_failed: spaced-git pid [0-9]+ exited with status 1 before it was ready' \
+    lap_ctl files "$work/repo2"
+mv -f "$git_bin.away" "$git_bin"
+lap_files3() { lap_ctl files "$work/repo3" >/dev/null; }
+check "control: spaced-git back, files of a new repository works" lap_files3
 
 finish
