@@ -253,4 +253,14 @@ mv -f "$git_bin.away" "$git_bin"
 lap_files3() { lap_ctl files "$work/repo3" >/dev/null; }
 check "control: spaced-git back, files of a new repository works" lap_files3
 
+# default place is a live setting: a reload that makes it native warns
+# as a start does (this start's log had no warning: the lacks above).
+lap_conf "default place native"
+kill -HUP "$spaced_pid"
+check "a reload to default place native: taken" \
+    wait_for 10 grep -q "reload: $sd/spaced.conf: taken" "$sd/log"
+check "... and warned of, as at start" grep -q \
+    "spaced.conf: default place native: the native place needs spaced run as root" \
+    "$sd/log"
+
 finish

@@ -39,6 +39,11 @@ mutant "no warning at start of a default place it cannot have" \
     supervisor/spaced/spaced.c \
     "place_default_warn(); => (void)0;"
 
+mutant_expect "and warned of, as at start"
+mutant "no warning at a reload to a default place it cannot have" \
+    supervisor/spaced/reload.c \
+    "place_default_warn(); => (void)0;"
+
 # A spaced-git that dies before it reads its channel: its requests hear
 # how (the step and errno, the status or signal), not "it went away".
 mutant_expect "files, spaced-git missing: the exec that failed"
