@@ -249,6 +249,17 @@ cp /bin/false "$git_bin"
 check_refusal "one that exits before it is ready: its status, and when" 1 \
     'git_worker_failed: spaced-git pid [0-9]+ exited with status 1 before it was ready' \
     lap_ctl files "$work/repo2"
+# A real seccomp kill: a stand-in that makes a socket before READY,
+# which spaced-launch's filter (inherited across the exec) forbids.
+# Run outside the filter it makes it and exits 3: the control.
+hw=$build/regress/tools/hostile-worker
+plain_repo "$work/sigsys" "$pu:$gid"
+hw_free() { "$hw" -g "$work/sigsys" 3>/dev/null; [ $? = 3 ]; }
+check "control: the stand-in, outside the filter, makes its socket" hw_free
+cp "$hw" "$git_bin"
+check_refusal "one its filter kills before it is ready: SIGSYS by name" 1 \
+    'git_worker_failed: spaced-git pid [0-9]+ killed by signal 31 \(SIGSYS: Bad system call, a system call its filter forbids\) before it was ready' \
+    lap_ctl files "$work/sigsys"
 mv -f "$git_bin.away" "$git_bin"
 lap_files3() { lap_ctl files "$work/repo3" >/dev/null; }
 check "control: spaced-git back, files of a new repository works" lap_files3
