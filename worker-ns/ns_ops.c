@@ -266,6 +266,7 @@ op_check(uint32_t peerid)
 		dc.dc_available = 0;
 		strlcpy(dc.dc_code, ERR_SANDBOX_UNAVAILABLE,
 		    sizeof(dc.dc_code));
+		strlcpy(dc.dc_message, err, sizeof(dc.dc_message));
 		log_warnx("namespaces: %s", err);
 	} else if ((miss = ns_limits_missing())[0] != '\0')
 		snprintf(dc.dc_api_version, sizeof(dc.dc_api_version),

@@ -82,9 +82,27 @@ struct launch_git_rep {
 	char		 lr_message[256];
 };
 
+/*
+ * The steps of spaced-launch's child between its fork and spaced-git's
+ * exec, the one that failed named in IMSG_LAUNCH_EXITED.
+ */
+enum launch_step {
+	LAUNCH_STEP_NONE,	/* it ran spaced-git, or was never asked */
+	LAUNCH_STEP_CHANNEL,	/* the channel on fd 3, /dev/null on 0-2 */
+	LAUNCH_STEP_BOUNDING,	/* the capabilities' bounding set */
+	LAUNCH_STEP_CREDENTIALS,	/* the owner's (the quarantine's) ids */
+	LAUNCH_STEP_DEATHSIG,	/* to die with spaced-launch */
+	LAUNCH_STEP_QR_FOLDER,	/* the quarantine's folder, entered */
+	LAUNCH_STEP_QR_CAPS,	/* the quarantine's three capabilities */
+	LAUNCH_STEP_EXEC,	/* the exec of spaced-git */
+	LAUNCH_STEP_MAX
+};
+
 struct launch_exit {
 	int32_t		 le_pid;
 	int32_t		 le_status;	/* as waitpid gives it */
+	int32_t		 le_step;	/* enum launch_step: where it failed */
+	int32_t		 le_errno;	/* and why; 0 with LAUNCH_STEP_NONE */
 };
 
 /* spaced -> spaced-git: what the request is about. */

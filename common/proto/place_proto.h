@@ -68,6 +68,7 @@ enum place_imsg_type {
 
 #define CTL_CODE_MAX		64
 #define DOCKER_VERSION_MAX	64
+#define CHECK_MESSAGE_MAX	256
 /* spaced passes it on to the client unchanged. */
 struct docker_check_msg {
 	int32_t		 dc_available;		/* 1 or 0 */
@@ -78,6 +79,12 @@ struct docker_check_msg {
 	char		 dc_os[32];
 	char		 dc_arch[32];
 	int32_t		 dc_host_isolation;	/* 1 or 0 */
+	/*
+	 * When not available, why, in the words a refused create would
+	 * say: spaced's (the socket it could not connect to, a plain
+	 * user's native place) or spaced-ns's; "" when there are none.
+	 */
+	char		 dc_message[CHECK_MESSAGE_MAX];
 };
 
 struct docker_runtime_msg {

@@ -56,14 +56,50 @@ lap_start() {
 	    test -S "$sd/run/spaced.sock"
 }
 mkdir -p "$sd/run" && chown -R "$pu:$gid" "$sd" && chmod 0700 "$sd"
-as_user sh -c "cat >'$sd/spaced.conf'" <<EOC
+# lap_conf [SETTING]: the user's spaced.conf, with one setting more.
+lap_conf() {
+	as_user sh -c "cat >'$sd/spaced.conf'" <<EOC
 install id $IID
 state directory "$sd/state"
 default agent none
 trust images
+${1:-}
 EOC
-check "the user's spaced starts" lap_start
+}
+# The first start: the native place as the default, which a plain
+# user's spaced cannot have.  It starts (the setting picks only the
+# default: -p docker works) and says so in its log and in check.
+lap_conf "default place native"
+check "the user's spaced starts, default place native" lap_start
 [ -S "$sd/run/spaced.sock" ] || finish
+check "its log warns: default place native needs root, naming the uid" \
+    grep -Eq "spaced.conf: default place native: the native place needs spaced run as root, and this spaced runs as uid $(id -u "$pu"): every create that names no place is refused \\(sandbox_unavailable\\)" \
+    "$sd/log"
+check_refusal "a create that names no place is refused, as the log said" 1 \
+    'sandbox_unavailable: the native place needs spaced run as root' \
+    lap_ctl create -n lapd
+# check: the native place absent and why, the default named (-j too);
+# Docker absent too (not in its group yet), in create's words.
+lap_ctl check >"$work/check.out" 2>&1
+echo $? >"$work/check.rc"
+lap_ctl -j check >"$work/check.json" 2>/dev/null
+check "check: native unavailable (sandbox_unavailable)" \
+    grep -qx 'native: unavailable (sandbox_unavailable)' "$work/check.out"
+check "check: its reason, root's place and the default named" grep -Eqx \
+    "reason: the native place needs spaced run as root; this spaced is a plain user's: use the Docker place \\(-p docker\\); spaced.conf's default place native sends every create that names no place here" \
+    "$work/check.out"
+check "check -j: native's code and message" jq -e \
+    '.native.available == false and .native.code == "sandbox_unavailable" and (.native.message | test("needs spaced run as root.*default place native"))' \
+    "$work/check.json"
+check "check: docker unavailable (docker_unreachable), exit 1 as before" \
+    sh -c "grep -qx 'docker: unavailable (docker_unreachable)' '$work/check.out' && [ \"\$(cat '$work/check.rc')\" = 1 ]"
+check "check: why, in create's words: permission denied, the socket's group" \
+    grep -qx "reason: spaced cannot connect to the Docker socket: permission denied; the user spaced runs as needs the socket's group (docker): add it, then start spaced again from a new login" \
+    "$work/check.out"
+check "check -j: the same fields, and the message" jq -e \
+    '.available == false and .code == "docker_unreachable" and (.message | test("permission denied; the user spaced runs as needs the socket.s group \\(docker\\)"))' \
+    "$work/check.json"
+lap_conf
 # spaced-git is not dumpable: a plain user's spaced may not read its
 # root, and said so at each start as if something were wrong.
 check "control: the log read says the workers are confined" \
@@ -106,6 +142,17 @@ stop_spaced
 usermod -aG docker "$pu" || { not_ok "usermod -aG docker $pu"; finish; }
 check "the user's spaced starts again, in the docker group" lap_start
 [ -S "$sd/run/spaced.sock" ] || finish
+# Controls: the default place its own again, no warning; the engine's
+# socket reached, check names no reason for Docker; the native place
+# still absent, its reason without the default.
+lacks "no warning of the default place (auto)" "$sd/log" -e 'default place'
+lap_ctl check >"$work/check2.out" 2>&1
+lap_ctl -j check >"$work/check2.json" 2>/dev/null
+check "control: check says docker: available, its first line" \
+    sh -c "head -1 '$work/check2.out' | grep -qx 'docker: available'"
+check "control: check -j: available, no message" jq -e \
+    '.available == true and (has("message") | not) and .native.code == "sandbox_unavailable" and (.native.message | test("default place") | not)' \
+    "$work/check2.json"
 id=$(lap_ctl create -p docker -n lap) || id=
 check "create on the Docker place ($id)" test -n "$id"
 [ -n "$id" ] || finish
@@ -154,6 +201,15 @@ lap_journal() {
 }
 check "journal names the apply" lap_journal
 check "journal --verify holds" lap_ctl journal "$id" --verify
+# The quarantine of code out is a spaced-git too: without its binary
+# (a copied build), review names the exec that failed and why.  The
+# review above is the control.
+git_bin=$tree/libexec/spaced/spaced-git
+mv "$git_bin" "$git_bin.away"
+check_refusal "review, spaced-git missing: the quarantine's exec, and why" 1 \
+    "git_worker_failed: spaced-git pid [0-9]+ did not start: spaced-launch's child failed at the exec of spaced-git: No such file or directory" \
+    lap_ctl review "$id" "$work/repo"
+mv "$git_bin.away" "$git_bin"
 check "stop" lap_ctl stop "$id"
 check "start" lap_ctl start "$id"
 check "exec after the start" lap_ctl exec "$id" true
@@ -172,5 +228,50 @@ id=
 check "no container, volume or network of the space is left" lap_gone
 check "nor its quarantine" test ! -e "$sd/state/quarantine/$rid"
 check "list is empty" lap_none
+
+# --- a spaced-git that dies before it reads its channel ---------------
+# It said "git_worker_failed: it went away", and the log "exited with
+# status 127": the person needs the step that failed and why.  A copied
+# build without spaced-git: spaced-launch's exec of it fails (a real
+# early death).  Repositories no instance has served yet.
+plain_repo "$work/repo2" "$pu:$gid"
+plain_repo "$work/repo3" "$pu:$gid"
+mv "$git_bin" "$git_bin.away"
+check_refusal "files, spaced-git missing: the exec that failed, and why" 1 \
+    "git_worker_failed: spaced-git pid [0-9]+ did not start: spaced-launch's child failed at the exec of spaced-git: No such file or directory" \
+    lap_ctl files "$work/repo2"
+check "... and spaced's log, with the uid and the folder" grep -Eq \
+    "spaced-git [0-9]+ \\(uid $(id -u "$pu"), $work/repo2\\) did not start: spaced-launch's child failed at the exec of spaced-git: No such file or directory" \
+    "$sd/log"
+# One that runs and ends before it is ready (its start and confinement):
+# a program that exits 1 in its place.
+cp /bin/false "$git_bin"
+check_refusal "one that exits before it is ready: its status, and when" 1 \
+    'git_worker_failed: spaced-git pid [0-9]+ exited with status 1 before it was ready' \
+    lap_ctl files "$work/repo2"
+# A real seccomp kill: a stand-in that makes a socket before READY,
+# which spaced-launch's filter (inherited across the exec) forbids.
+# Run outside the filter it makes it and exits 3: the control.
+hw=$build/regress/tools/hostile-worker
+plain_repo "$work/sigsys" "$pu:$gid"
+hw_free() { "$hw" -g "$work/sigsys" 3>/dev/null; [ $? = 3 ]; }
+check "control: the stand-in, outside the filter, makes its socket" hw_free
+cp "$hw" "$git_bin"
+check_refusal "one its filter kills before it is ready: SIGSYS by name" 1 \
+    'git_worker_failed: spaced-git pid [0-9]+ killed by signal 31 \(SIGSYS: Bad system call, a system call its filter forbids\) before it was ready' \
+    lap_ctl files "$work/sigsys"
+mv -f "$git_bin.away" "$git_bin"
+lap_files3() { lap_ctl files "$work/repo3" >/dev/null; }
+check "control: spaced-git back, files of a new repository works" lap_files3
+
+# default place is a live setting: a reload that makes it native warns
+# as a start does (this start's log had no warning: the lacks above).
+lap_conf "default place native"
+kill -HUP "$spaced_pid"
+check "a reload to default place native: taken" \
+    wait_for 10 grep -q "reload: $sd/spaced.conf: taken" "$sd/log"
+check "... and warned of, as at start" grep -q \
+    "spaced.conf: default place native: the native place needs spaced run as root" \
+    "$sd/log"
 
 finish

@@ -175,6 +175,9 @@ kill -9 "${p:-0}"
 wait "$inflight"
 check "the request answers git_worker_failed ($(head -c 200 "$work/killed.json"))" \
     jqt "$work/killed.json" '.error == "git_worker_failed"'
+# It said "it went away": the signal by name, and that it was serving.
+check "... saying how it died: signal 9 by name, while it served" \
+    jqt "$work/killed.json" '.message | test("^spaced-git pid [0-9]+ killed by signal 9 \\(SIGKILL: Killed\\) while it served$")'
 # (jq -s: jq -e on an empty file is true)
 died() {
 	jq -s -e --arg p "pid $p " 'any(.[]; .kind == "worker-died" and

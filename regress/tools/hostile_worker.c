@@ -33,6 +33,11 @@
  *   files              (a repository's instance) sends END for the
  *                      stream in hostile-held: another instance's stream
  *
+ * A repository's instance for a folder whose name begins "sigsys"
+ * makes a socket before READY: spaced-launch's filter, which it
+ * inherits, kills it (SIGSYS), for plain-spaced.sh; not killed (run
+ * outside the filter, the control), it exits 3.
+ *
  * A spaced that takes any of these is the bug the test looks for.
  *
  * Run as spaced-docker (argv[0]), it also answers the space operations
@@ -450,6 +455,12 @@ main(int argc, char *argv[])
 	int			 docker, timeout;
 
 	self = self != NULL ? self + 1 : argc > 0 ? argv[0] : "";
+	if (argc == 3 && strcmp(argv[1], "-g") == 0 &&
+	    strncmp(strrchr(argv[2], '/') != NULL ? strrchr(argv[2], '/') + 1 :
+	    argv[2], "sigsys", 6) == 0) {
+		(void)socket(AF_INET, SOCK_STREAM, 0);
+		exit(3);
+	}
 	docker = strcmp(self, "spaced-docker") == 0;
 	imsgbuf_init(&ibuf, 3);
 	/* spaced-docker's channel carries fds: the runtime, sockets. */

@@ -389,61 +389,6 @@ out_first_row(json_t *rows)
 }
 
 void
-out_check(const struct docker_check_msg *dc, json_t *rows)
-{
-	const char	*code = nstr(dc->dc_code, sizeof(dc->dc_code));
-	const char	*ver = nstr(dc->dc_version, sizeof(dc->dc_version));
-	const char	*api = nstr(dc->dc_api_version,
-			    sizeof(dc->dc_api_version));
-	const char	*minapi = nstr(dc->dc_min_api_version,
-			    sizeof(dc->dc_min_api_version));
-	const char	*os = nstr(dc->dc_os, sizeof(dc->dc_os));
-	const char	*arch = nstr(dc->dc_arch, sizeof(dc->dc_arch));
-
-	if (env->sc_json) {
-		if (dc->dc_available)
-			json_array_append_new(rows, json_pack(
-			    "{s:b, s:s, s:s, s:s, s:s, s:s, s:b}",
-			    "available", 1, "version", ver, "apiVersion", api,
-			    "minApiVersion", minapi, "os", os, "arch", arch,
-			    "hostIsolation", dc->dc_host_isolation != 0));
-		else
-			json_array_append_new(rows, json_pack("{s:b, s:s}",
-			    "available", 0, "code", code));
-	} else if (dc->dc_available)
-		printf("docker: available\nversion: %s\napi version: %s "
-		    "(minimum %s)\nos/arch: %s/%s\nhost isolation: %s\n",
-		    ver, api, minapi, os, arch,
-		    dc->dc_host_isolation ? "yes" : "no");
-	else
-		printf("docker: unavailable (%s)\n", code);
-}
-
-/* The native place: a "native" object in Docker's record, or a line. */
-void
-out_check_native(const struct docker_check_msg *dc, json_t *rows)
-{
-	const char	*code = nstr(dc->dc_code, sizeof(dc->dc_code));
-	const char	*miss = nstr(dc->dc_api_version,
-			    sizeof(dc->dc_api_version));
-	json_t		*o;
-
-	if (env->sc_json) {
-		if ((o = json_array_get(rows, 0)) == NULL)
-			return;
-		json_object_set_new(o, "native", dc->dc_available ?
-		    json_pack("{s:b, s:s, s:b}", "available", 1, "limits",
-		    miss[0] != '\0' ? miss : "memory, swap, pids, cpu",
-		    "hostIsolation", 1) :
-		    json_pack("{s:b, s:s}", "available", 0, "code", code));
-	} else if (dc->dc_available)
-		printf("native: available\nlimits: %s\n", miss[0] != '\0' ?
-		    miss : "memory, swap, pids, cpu");
-	else
-		printf("native: unavailable (%s)\n", code);
-}
-
-void
 out_probe(const char *proc, const char *call, int error, json_t *rows)
 {
 	if (env->sc_json)

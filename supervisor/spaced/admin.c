@@ -260,15 +260,35 @@ check_from_cache(struct request *r, const char **code)
 	return 1;
 }
 
+/* The native place of a plain user's spaced: absent, and why. */
+static void
+check_native_plain(struct request *r)
+{
+	struct docker_check_msg	 dc;
+
+	memset(&dc, 0, sizeof(dc));
+	strlcpy(dc.dc_code, ERR_SANDBOX_UNAVAILABLE, sizeof(dc.dc_code));
+	strlcpy(dc.dc_version, "native", sizeof(dc.dc_version));
+	place_native_plain(dc.dc_message, sizeof(dc.dc_message));
+	check_reply(r, &dc);
+}
+
 const char *
 check_start(struct request *r, struct imsg *imsg)
 {
 	struct docker_check_msg	 dc;
 	const char		*code;
 
-	/* Docker's record, and the native place's when spaced-ns runs. */
-	r->r_list_pending = 1 + (request_send(r, PROC_NS,
-	    IMSG_DOCKER_CHECK_REQ, -1, NULL, 0) == 0);
+	/*
+	 * Docker's record, and the native place's: spaced-ns's when it
+	 * runs, spaced's own when a plain user's spaced has none.
+	 */
+	if (geteuid() != 0) {
+		r->r_list_pending = 2;
+		check_native_plain(r);
+	} else
+		r->r_list_pending = 1 + (request_send(r, PROC_NS,
+		    IMSG_DOCKER_CHECK_REQ, -1, NULL, 0) == 0);
 	if (check_from_cache(r, &code))
 		return code;
 	/* An engine that does not answer is check's answer, not a failure. */
@@ -276,6 +296,9 @@ check_start(struct request *r, struct imsg *imsg)
 	    strcmp(code, ERR_DOCKER_UNREACHABLE) == 0) {
 		memset(&dc, 0, sizeof(dc));
 		strlcpy(dc.dc_code, code, sizeof(dc.dc_code));
+		/* create's words: a socket's group the user lacks, say. */
+		strlcpy(dc.dc_message, place_why(code),
+		    sizeof(dc.dc_message));
 		check_serve(&dc);
 		check_reply(r, &dc);
 		return NULL;
@@ -295,7 +318,8 @@ check_answer(struct request *r, enum procid from, struct imsg *imsg)
 	    !valid_string(dc.dc_min_api_version,
 	    sizeof(dc.dc_min_api_version)) ||
 	    !valid_string(dc.dc_os, sizeof(dc.dc_os)) ||
-	    !valid_string(dc.dc_arch, sizeof(dc.dc_arch)))
+	    !valid_string(dc.dc_arch, sizeof(dc.dc_arch)) ||
+	    !valid_string(dc.dc_message, sizeof(dc.dc_message)))
 		fatalx("bad check answer from %s", proc_title(from));
 	if (from == PROC_DOCKER)
 		check_serve(&dc);

@@ -72,6 +72,8 @@ struct git_inst {
 	uid_t			 gi_owner;
 	int			 gi_reaped;	/* spaced-launch said it ended */
 	int			 gi_unasked;	/* its channel ended first */
+	int			 gi_gone;	/* so: refused once reaped */
+	char			 gi_how[SPACE_DONE_MESSAGE_MAX]; /* its death */
 	int			 gi_distrusted;
 	int			 gi_retired;	/* ends once it has no request */
 	time_t			 gi_idle_since;	/* 0: in use */
@@ -556,22 +558,6 @@ gitinst_compose(struct git_inst *gi, uint32_t type, uint32_t peerid,
 	    len);
 }
 
-int
-gitinst_relaunch(struct request *r, const char *code, const char *dir,
-    int *relaunched)
-{
-	struct git_req	 gq = r->r_git_req;
-	const char	*why;
-
-	gitinst_retire(r->r_git);
-	if (strcmp(code, ERR_GIT_WORKER_STALE) != 0 || *relaunched)
-		return 0;
-	*relaunched = 1;
-	if ((why = gitinst_attach(r, dir, r->r_git_type, &gq)) != NULL)
-		request_refuse(r, why, "no new spaced-git");
-	return 1;
-}
-
 struct imsgev *
 gitinst_iev(struct git_inst *gi)
 {
@@ -606,8 +592,9 @@ gitinst_exited(struct imsg *imsg)
 		fatalx("%s: exit report for no instance", __func__);
 	/* Ended by spaced (idle, retired, distrusted), or on its own. */
 	if (gi->gi_state != GI_ENDING || gi->gi_unasked) {
-		gitlaunch_died(gi->gi_pid, gi->gi_owner, gi->gi_dir,
-		    le.le_status, detail, sizeof(detail));
+		gitlaunch_died(&le, gi->gi_state == GI_READY, gi->gi_owner,
+		    gi->gi_dir, gi->gi_how, sizeof(gi->gi_how), detail,
+		    sizeof(detail));
 		if (gis.event != NULL)
 			gis.event("worker-died", gi->gi_caller, NULL, detail);
 	} else
@@ -616,8 +603,10 @@ gitinst_exited(struct imsg *imsg)
 		gitinst_remove(gi);
 		return;
 	}
-	/* A live one: its channel's end follows. */
+	/* A live one: its channel's end follows, or came (gi_gone). */
 	gi->gi_reaped = 1;
+	if (gi->gi_gone)
+		gitinst_free(gi, ERR_GIT_WORKER_FAILED, gi->gi_how);
 }
 
 /* spaced-launch's word on an instance: started, refused, or ended. */
@@ -714,8 +703,20 @@ gitinst_dispatch(int fd, short event, void *arg)
 
 	if (imsgev_handle(&gi->gi_iev, event) == -1) {
 		gi->gi_unasked = 1;
-		gitinst_end(gi, errno != 0 ? "its channel broke" :
-		    "it went away");
+		/*
+		 * Dead, as a rule (ECONNRESET: a request left unread): its
+		 * requests wait for spaced-launch's word of how.
+		 */
+		if (!gi->gi_reaped && (errno == 0 || errno == ECONNRESET ||
+		    errno == EPIPE)) {
+			if (!gi->gi_gone++) {
+				gi->gi_retired = 1;
+				gitlaunch_kill(gi->gi_id, gi->gi_pid);
+			}
+			return;
+		}
+		gitinst_end(gi, gi->gi_reaped ? gi->gi_how : errno != 0 ?
+		    "its channel broke" : "it went away");
 		return;
 	}
 	for (;;) {

@@ -22,13 +22,13 @@
  */
 
 #include <sys/socket.h>
-#include <sys/wait.h>
 
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "git_proto.h"
+#include "gitdeath.h"
 #include "log.h"
 #include "spaced.h"
 
@@ -98,25 +98,22 @@ gitlaunch_qr_remove(const char *space)
 }
 
 /*
- * An instance that died without spaced asking: in the log, and into
- * detail the event for its caller (and root), with how it died.
+ * An instance that died: in the log, how it died into how (its
+ * requests hear it), and into detail the event for its caller (and
+ * root).  The pid and how first: a long folder is cut, never how.
  */
 void
-gitlaunch_died(pid_t pid, uid_t owner, const char *dir, int status,
-    char *detail, size_t len)
+gitlaunch_died(const struct launch_exit *le, int ready, uid_t owner,
+    const char *dir, char *how, size_t howlen, char *detail, size_t len)
 {
-	char	 how[64];
+	char	 words[GITDEATH_HOW_MAX];
 
-	if (WIFSIGNALED(status))
-		(void)snprintf(how, sizeof(how), "killed by signal %d (%s)",
-		    WTERMSIG(status), strsignal(WTERMSIG(status)));
-	else
-		(void)snprintf(how, sizeof(how), "exited with status %d",
-		    WEXITSTATUS(status));
-	log_warnx("spaced-git %d (uid %u, %s) %s", (int)pid, (unsigned)owner,
-	    dir, how);
-	/* The folder last: a long one is cut, never how it died. */
-	(void)snprintf(detail, len, "spaced-git pid %d uid %u %s: ", (int)pid,
-	    (unsigned)owner, how);
+	gitdeath_how(le, ready, words, sizeof(words));
+	log_warnx("spaced-git %d (uid %u, %s) %s", (int)le->le_pid,
+	    (unsigned)owner, dir, words);
+	(void)snprintf(how, howlen, "spaced-git pid %d %s", (int)le->le_pid,
+	    words);
+	(void)snprintf(detail, len, "spaced-git pid %d uid %u %s: ",
+	    (int)le->le_pid, (unsigned)owner, words);
 	(void)strlcat(detail, dir, len);
 }

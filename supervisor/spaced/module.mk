@@ -13,5 +13,6 @@ UNIT_LINK_spaced := $(B)/supervisor/spaced/config.o \
 		   $(B)/supervisor/spaced/audit_parse.o $(B)/supervisor/spaced/kmsg.o \
 		   $(B)/supervisor/spaced/codeout_kept.o \
 		   $(B)/supervisor/spaced/gitinst_fair.o \
+		   $(B)/supervisor/spaced/gitdeath.o \
 		   $(B)/supervisor/spaced/sandbox.o $(B)/worker-docker/sandbox.o \
 		   $(B)/worker-git/spaced-git/sandbox.o $(B)/gatekeeper/spaced-journal/sandbox.o

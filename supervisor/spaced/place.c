@@ -122,6 +122,38 @@ place_default(void)
 	return PROC_DOCKER;
 }
 
+/* default place native in a spaced with no native place. */
+static int
+place_default_unusable(void)
+{
+	return geteuid() != 0 &&
+	    strcmp(spaced_config()->sc_default_place, "native") == 0;
+}
+
+void
+place_native_plain(char *buf, size_t len)
+{
+	(void)snprintf(buf, len, "%s%s", place_why(ERR_SANDBOX_UNAVAILABLE),
+	    place_default_unusable() ? "; spaced.conf's default place "
+	    "native sends every create that names no place here" : "");
+}
+
+/*
+ * Said, not refused: the setting chooses only where a create that
+ * names no place goes, and -p docker works; a spaced that would not
+ * start for it would leave the user with no spaced at all.
+ */
+void
+place_default_warn(void)
+{
+	if (place_default_unusable())
+		log_warnx("spaced.conf: default place native: the native "
+		    "place needs spaced run as root, and this spaced runs as "
+		    "uid %u: every create that names no place is refused "
+		    "(sandbox_unavailable); use -p docker, or default place "
+		    "docker or auto", (unsigned)geteuid());
+}
+
 /* The requests whose payload begins with a struct space_req. */
 static int
 type_has_space(uint32_t type)

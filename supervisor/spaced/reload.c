@@ -141,6 +141,8 @@ config_reload_signal(void)
 		    sizeof(next->sc_install_id));
 	refused = config_reload(cur, next, why, sizeof(why));
 	free(next);
+	/* default place is live: a native one a plain spaced lacks, said. */
+	place_default_warn();
 	if (refused > 0) {
 		log_warnx("reload: %s: %d setting(s) change only at a restart "
 		    "(first: %s); they keep their value, the live ones are "

@@ -373,6 +373,7 @@ main(int argc, char *argv[])
 	/* Ready: the socket answers; said before the filter forbids it. */
 	service_notify("READY=1");
 	spaced_privdrop(conf);
+	place_default_warn();
 	log_info("started, workers confined");
 
 	event_base_dispatch(env->env_base);

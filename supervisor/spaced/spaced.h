@@ -375,7 +375,8 @@ void		 gitinst_distrust(struct git_inst *);
 void		 gitinst_retire(struct git_inst *);
 /*
  * After a refusal: once (*relaunched), for a stale one, a new spaced-git
- * of dir gets the request again (1); else 0.
+ * of dir gets the request again (1); else 0.  gitstale.c, above the
+ * instances.
  */
 int		 gitinst_relaunch(struct request *, const char *code,
 		    const char *dir, int *relaunched);
@@ -389,8 +390,14 @@ int		 gitlaunch_start(uint32_t id, uid_t caller, const char *dir,
 		    const char *space, int *fd);
 void		 gitlaunch_kill(uint32_t id, pid_t);
 void		 gitlaunch_qr_remove(const char *space);
-void		 gitlaunch_died(pid_t, uid_t owner, const char *dir,
-		    int status, char *detail, size_t);
+/*
+ * How it died (gitdeath.c) into how, for its requests' refusal; said
+ * in the log, and into detail for the event.  ready: it had said so.
+ */
+struct launch_exit;
+void		 gitlaunch_died(const struct launch_exit *, int ready,
+		    uid_t owner, const char *dir, char *how, size_t,
+		    char *detail, size_t);
 /*
  * An instance that died without spaced asking (killed, crashed) is an
  * event, told through this sink (events_emit): gitinst.c is part of the
@@ -458,6 +465,13 @@ int	 place_lookup_done(struct request *, enum procid, struct imsg *);
 enum procid place_of(const char *id);
 /* create's place when the client named none: spaced.conf's choice. */
 enum procid place_default(void);
+/*
+ * A plain user's spaced has no native place: check's record of it
+ * (why, into buf), and the log's warning at start and reload when
+ * spaced.conf makes it the default.
+ */
+void	 place_native_plain(char *buf, size_t len);
+void	 place_default_warn(void);
 #define PLACE_BITS	(PROC_BIT(PROC_DOCKER) | PROC_BIT(PROC_NS))
 /* The answer row of IMSG_SPACE_CONN_REQ: another engine connection. */
 void	 space_conn(struct request *, enum procid, struct imsg *);

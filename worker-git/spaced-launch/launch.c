@@ -21,6 +21,7 @@
  * (no NSS: a module could open sockets); the repository never is.
  */
 
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -59,6 +60,16 @@ struct launch_child {
 	uint32_t	 lc_id;
 };
 
+/*
+ * Where a child got to before spaced-git's exec, and its errno: in a
+ * page shared with it (an exec leaves it behind, so spaced-git never
+ * sees it), read once the child is reaped.
+ */
+struct launch_report {
+	int32_t		 lp_step;	/* enum launch_step */
+	int32_t		 lp_errno;	/* 0: no step failed */
+};
+
 /* A caller, as the kernel would judge their look at a directory. */
 struct launch_caller {
 	uid_t		 lk_uid;
@@ -69,6 +80,7 @@ struct launch_caller {
 /* spaced-launch's environment. */
 static struct launch_env {
 	struct launch_child ln_children[LAUNCH_CHILDREN_MAX];
+	struct launch_report *ln_reports;	/* one a slot, shared */
 	char		 ln_git_path[PATH_MAX];	/* spaced-git, beside us */
 	struct imsgev	*ln_parent;
 	struct event	 ln_sigchld;
@@ -95,6 +107,10 @@ launch_prewarm(void)
 	if ((size_t)snprintf(env.ln_git_path, sizeof(env.ln_git_path),
 	    "%s/spaced-git", self) >= sizeof(env.ln_git_path))
 		fatalx("path of spaced-git too long");
+	if ((env.ln_reports = mmap(NULL, sizeof(struct launch_report) *
+	    LAUNCH_CHILDREN_MAX, PROT_READ | PROT_WRITE, MAP_SHARED |
+	    MAP_ANONYMOUS, -1, 0)) == MAP_FAILED)
+		fatal("mmap");
 	/*
 	 * A quarantine's spaced-git gets QR_CAPS, to chroot and drop: they
 	 * stay in the bounding set, which a repository's spaced-git loses
@@ -314,6 +330,15 @@ bounding_drop(uint64_t caps)
 	return 0;
 }
 
+/* The child ends at this step, which spaced hears with its errno. */
+static __dead void
+child_fail(struct launch_report *lp, enum launch_step step)
+{
+	lp->lp_step = step;
+	lp->lp_errno = errno != 0 ? errno : EINVAL;
+	_exit(step == LAUNCH_STEP_EXEC ? 127 : 1);
+}
+
 /*
  * The child: the owner's credentials and nothing more, then spaced-git.
  * The change of uid drops our capabilities (launch_prewarm); as uid 0
@@ -321,32 +346,34 @@ bounding_drop(uint64_t caps)
  * set keep the exec from granting any.
  */
 static __dead void
-child_exec(int fd, uid_t uid, gid_t gid, const char *home, const char *dir)
+child_exec(int fd, uid_t uid, gid_t gid, const char *home, const char *dir,
+    struct launch_report *lp)
 {
 	char	 env_home[PATH_MAX + 8], dirbuf[PATH_MAX];
 	char	*argv[] = { "spaced-git", "-g", dirbuf, NULL };
 	char	*envp[] = { env_home, NULL };
 
+	errno = ENAMETOOLONG;
 	if (strlcpy(dirbuf, dir, sizeof(dirbuf)) >= sizeof(dirbuf) ||
 	    child_begin(fd) == -1)
-		_exit(1);
+		child_fail(lp, LAUNCH_STEP_CHANNEL);
 	if (geteuid() == 0 && (bounding_drop(QR_CAPS) == -1 ||
 	    bounding_drop(1ULL << CAP_SETPCAP) == -1))
-		_exit(1);
+		child_fail(lp, LAUNCH_STEP_BOUNDING);
 	/*
 	 * A plain spaced's child is its user already (launch_git): it has
 	 * no right to set groups, and setgroups failing ended every code in.
 	 */
 	if (geteuid() == 0 && (setgroups(1, &gid) == -1 ||
 	    setresgid(gid, gid, gid) == -1 || setresuid(uid, uid, uid) == -1))
-		_exit(1);
+		child_fail(lp, LAUNCH_STEP_CREDENTIALS);
 	/* A credential change clears the death signal: again. */
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
-		_exit(1);
+		child_fail(lp, LAUNCH_STEP_DEATHSIG);
 	/* HOME: where libgit2 finds the owner's global config and ignores. */
 	snprintf(env_home, sizeof(env_home), "HOME=%s", home);
 	execve(env.ln_git_path, argv, envp);
-	_exit(127);
+	child_fail(lp, LAUNCH_STEP_EXEC);
 }
 
 static void
@@ -397,6 +424,7 @@ launch_git(struct imsgev *iev, struct imsg *imsg)
 		    lg.lg_dir, (unsigned)sb.st_uid);
 		return;
 	}
+	memset(&env.ln_reports[slot], 0, sizeof(env.ln_reports[slot]));
 	switch (pid = fork()) {
 	case -1:
 		close(fd);
@@ -404,7 +432,8 @@ launch_git(struct imsgev *iev, struct imsg *imsg)
 		    "fork: %s", strerror(errno));
 		return;
 	case 0:
-		child_exec(fd, sb.st_uid, gid, home, lg.lg_dir);
+		child_exec(fd, sb.st_uid, gid, home, lg.lg_dir,
+		    &env.ln_reports[slot]);
 	}
 	close(fd);
 	env.ln_children[slot].lc_pid = pid;
@@ -505,7 +534,8 @@ qr_enter(const struct launch_qr_req *lq)
  * chroot there and become the quarantine's uid; no HOME, no config.
  */
 static __dead void
-qr_child_exec(int fd, const struct launch_qr_req *lq, uid_t uid, gid_t gid)
+qr_child_exec(int fd, const struct launch_qr_req *lq, uid_t uid, gid_t gid,
+    struct launch_report *lp)
 {
 	char	 uids[16], gids[16];
 	char	*argv[] = { "spaced-git", "-Q", uids, gids, NULL };
@@ -514,18 +544,18 @@ qr_child_exec(int fd, const struct launch_qr_req *lq, uid_t uid, gid_t gid)
 	snprintf(uids, sizeof(uids), "%u", (unsigned)uid);
 	snprintf(gids, sizeof(gids), "%u", (unsigned)gid);
 	if (child_begin(fd) == -1)
-		_exit(1);
+		child_fail(lp, LAUNCH_STEP_CHANNEL);
 	if (geteuid() == 0 && (setgroups(1, &gid) == -1 ||
 	    setresgid(gid, gid, gid) == -1))
-		_exit(1);
+		child_fail(lp, LAUNCH_STEP_CREDENTIALS);
 	if (qr_enter(lq) == -1)
-		_exit(1);
+		child_fail(lp, LAUNCH_STEP_QR_FOLDER);
 	if (geteuid() == 0 && sandbox_caps_hand(QR_CAPS) == -1)
-		_exit(1);
+		child_fail(lp, LAUNCH_STEP_QR_CAPS);
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
-		_exit(1);
+		child_fail(lp, LAUNCH_STEP_DEATHSIG);
 	execve(env.ln_git_path, argv, envp);
-	_exit(127);
+	child_fail(lp, LAUNCH_STEP_EXEC);
 }
 
 static void
@@ -552,6 +582,7 @@ launch_quarantine(struct imsgev *iev, struct imsg *imsg)
 		    QUARANTINE_USER " in " PASSWD_FILE);
 		return;
 	}
+	memset(&env.ln_reports[slot], 0, sizeof(env.ln_reports[slot]));
 	switch (pid = fork()) {
 	case -1:
 		close(fd);
@@ -559,7 +590,7 @@ launch_quarantine(struct imsgev *iev, struct imsg *imsg)
 		    strerror(errno));
 		return;
 	case 0:
-		qr_child_exec(fd, &lq, uid, gid);
+		qr_child_exec(fd, &lq, uid, gid, &env.ln_reports[slot]);
 	}
 	close(fd);
 	env.ln_children[slot].lc_pid = pid;
@@ -665,8 +696,14 @@ on_sigchld(int sig, short event, void *arg)
 			continue;
 		id = env.ln_children[slot].lc_id;
 		env.ln_children[slot].lc_pid = 0;
+		memset(&le, 0, sizeof(le));
 		le.le_pid = pid;
 		le.le_status = status;
+		/* A step it failed at; after the exec, spaced-git's own end. */
+		if (env.ln_reports[slot].lp_errno != 0) {
+			le.le_step = env.ln_reports[slot].lp_step;
+			le.le_errno = env.ln_reports[slot].lp_errno;
+		}
 		/* Its instance's id: spaced counts it until this word. */
 		imsg_compose_event(env.ln_parent, IMSG_LAUNCH_EXITED, id, 0,
 		    -1, &le, sizeof(le));
