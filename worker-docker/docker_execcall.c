@@ -119,11 +119,13 @@ docker_exec_exited(const struct docker_parser *p, int *code)
  * /proc, all before any is signalled; the first process is stopped, not
  * killed, until a walk finds nothing else: stopped, a subreaper still
  * adopts what a killed parent leaves, and cannot exit and hand it to
- * pid 1.  The rest is SIGKILLed, walk after walk until one ends none (a
- * fork meanwhile); then the first.  Its sets are variables named by
- * pid (has, put; m: marked, l: leaders, h: held, a: all), one lookup a
- * process rather than a scan, so hundreds of processes cost a walk, one
- * grep and no fork each.  Exit 3: none found.
+ * pid 1.  It is stopped before any other is killed, whatever the order
+ * of the walk (by name: 1003 before 997): a subreaper that saw its
+ * command die first would be gone.  The rest is SIGKILLed, walk after
+ * walk until one ends none (a fork meanwhile); then the first.  Its
+ * sets are variables named by pid (has, put; m: marked, l: leaders, h:
+ * held, a: all), one lookup a process rather than a scan, so hundreds of
+ * processes cost a walk, one grep and no fork each.  Exit 3: none found.
  */
 static const char exec_kill_script[] =
 	"m=\"" EXEC_MARK_VAR "=$1\" r=0 held=\n"
@@ -152,12 +154,11 @@ static const char exec_kill_script[] =
 	"  while [ -n \"$grow\" ]; do grow=; pass $tab; done\n"
 	"  [ -n \"$all\" ] || [ $r != 1 ] || exit " "3" "\n"
 	"  for p in $all; do\n"
-	"    if has l $p; then\n"
-	"      has h $p || ! kill -STOP $p 2>/dev/null ||\n"
-	"        { put h $p; held=\"$held $p\"; }\n"
-	"    else\n"
-	"      kill -KILL $p 2>/dev/null && left=1\n"
-	"    fi\n"
+	"    has l $p && ! has h $p || continue\n"
+	"    kill -STOP $p 2>/dev/null && { put h $p; held=\"$held $p\"; }\n"
+	"  done\n"
+	"  for p in $all; do\n"
+	"    has l $p || ! kill -KILL $p 2>/dev/null || left=1\n"
 	"  done\n"
 	"  [ -n \"$left\" ] || break\n"
 	"done\n"

@@ -339,7 +339,7 @@ printf 'FROM spaced-space:latest\nUSER root\nCOPY git /usr/local/bin/git\nRUN ch
     >"$T/img/Dockerfile"
 docker build -q -t "$hostile" "$T/img" >"$T/img.out" 2>&1
 check "an image whose git the test controls" \
-    docker image inspect "$hostile" >/dev/null 2>&1
+    sh -c "docker image inspect '$hostile' >/dev/null 2>&1"
 # A host timeout of 6 s (the inner limit is 11 s): spaced.conf(5).
 stop_spaced
 SPACED_EXTRA_CONF="$SPACED_EXTRA_CONF

@@ -19,6 +19,7 @@ mutant() {
 mutant "$MUTANT_CONTROL" GNUmakefile ""
 mutant "$MUTANT_CONTROL" GNUmakefile "" faults/docker
 mutant "$MUTANT_CONTROL" GNUmakefile "" contract/runtime
+mutant "$MUTANT_CONTROL" GNUmakefile "" contract/killrace
 
 mutant_expect 'stop of root'\''s space is refused as an unknown one \(space_not_found\)|root'\''s space is untouched'
 mutant "stop acts on a container without this owner's labels" \
@@ -124,6 +125,21 @@ mutant_expect 'nor an orphan that cleared its environment'
 mutant "a space's exec runs bare, not under the relay's subreaper" \
     worker-docker/docker_exec.c \
     "if (ex->wrap && (argv = docker_exec_wrap(argv)) == NULL) => if (0)"
+# The hold: the first process (the subreaper) stopped, not killed,
+# until a walk finds nothing else.  Unheld it exits with its command,
+# and what a race forks after the first walk read its parent lands on
+# pid 1, where no walk finds it (contract/killrace.sh).
+mutant_expect 'nothing it forked while it was killed runs on'
+mutant "the kill does not hold the first process (no SIGSTOP)" \
+    worker-docker/docker_execcall.c \
+    "kill -STOP \$p 2>/dev/null && => true &&" contract/killrace
+# ... and held before any kill: in the walk's order (by name, 1002
+# before 996) the command may die first, and the subreaper with it.
+mutant_expect 'nothing it forked runs on \(its first process held before any kill\)'
+mutant "the kill holds the first process in the walk's order, after the command's kill" \
+    worker-docker/docker_execcall.c \
+    "has l \$p && ! has h \$p || continue => has l \$p || { kill -KILL \$p 2>/dev/null && left=1; continue; }; has h \$p && continue" \
+    contract/killrace
 mutant_expect "another exec's command beside it still runs"
 mutant "the kill is not held to the command's mark" \
     worker-docker/docker_execcall.c \
