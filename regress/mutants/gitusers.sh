@@ -21,7 +21,7 @@ mutant "$MUTANT_CONTROL" GNUmakefile ""
 
 mutant_expect "none is left as the user|at most 8 left"
 mutant "a freed instance is not killed" supervisor/spaced/gitinst.c \
-    "gitlaunch_kill(gi->gi_id, gi->gi_pid); => (void)gitlaunch_kill;"
+    "gitlaunch_kill(gi->gi_id, gi->gi_pid);\n\tgi->gi_state = GI_ENDING; => (void)gitlaunch_kill;\n\tgi->gi_state = GI_ENDING;"
 mutant_expect "none is left as the user"
 mutant "a request it never acknowledged holds an instance" \
     supervisor/spaced/gitinst.c \
