@@ -29,8 +29,7 @@
 #include "place_proto.h"
 #include "proto.h"
 
-/* 3: check's answer grew its reason (docker_check_msg.dc_message). */
-#define CTL_PROTO_VERSION	3
+#define CTL_PROTO_VERSION	2
 #define CTL_VERSION(peerid)	((peerid) & 0xff)
 #define CTL_TAG(peerid)		((peerid) >> 8)
 #define CTL_PEERID(tag)		(((uint32_t)(tag) << 8) | CTL_PROTO_VERSION)
