@@ -12,7 +12,7 @@
 mutant() {
 	mutant_apply "$1" "$2" "$3" || return 0
 	mutant_build "$1" binaries
-	SPACED_BUILD="$tmp/src/build" sh "$tmp/src/regress/integration/spaced-gitusers.sh" \
+	SPACED_BUILD="$tmp/src/build" timeout 600 sh "$tmp/src/regress/integration/spaced-gitusers.sh" \
 	    >"$tmp/run.log" 2>&1
 	mutant_judge "$1" $? '^not ok'
 }
