@@ -19,9 +19,9 @@
  * sp_step_row, tools_volume.h's tv_step_row: a step, its call, what its
  * answer does, the step after it).  One text, made for each family in
  * its ops file as tree.h's RB_GENERATE makes a tree's functions, so that
- * rows and state stay typed.  STEPS_GENERATE(pfx, stype, rtype, etype,
- * tables, SEND, ADVANCE) defines there (stype the state, rtype its row,
- * etype its enum of steps):
+ * rows and state stay typed.  STEPS_GENERATE(pfx, stype, field, rtype,
+ * etype, tables, SEND, ADVANCE) defines there (stype the state, field
+ * its member of type enum etype, rtype its row):
  *
  *	step_row(enum etype): the row of a step in tables[], an array of
  *	    { t_rows, t_n }; fatal when no row has it.
@@ -33,7 +33,8 @@
 #ifndef SPACED_DOCKER_STEPS_H
 #define SPACED_DOCKER_STEPS_H
 
-#define STEPS_GENERATE(pfx, stype, rtype, etype, tables, SEND, ADVANCE) \
+#define STEPS_GENERATE(pfx, stype, field, rtype, etype, tables, SEND,	\
+    ADVANCE)								\
 static const struct rtype *						\
 step_row(enum etype s)							\
 {									\
@@ -54,15 +55,15 @@ pfx##_go(struct docker_req *rq, struct stype *st, enum docker_next nx,	\
 									\
 	for (;;) {							\
 		if (nx == ADVANCE) {					\
-			st->step = step_row(st->step)->st_next;		\
+			st->field = step_row(st->field)->st_next;	\
 			nx = SEND;					\
 		}							\
 		if (nx != SEND)						\
 			return nx;					\
-		r = step_row(st->step);					\
+		r = step_row(st->field);				\
 		if (r->st_send == NULL || next == NULL)			\
 			fatalx("%s: step %d sends nothing", __func__,	\
-			    st->step);					\
+			    st->field);					\
 		nx = r->st_send(rq, st, next);				\
 	}								\
 }

@@ -52,7 +52,7 @@ static const struct {
 };
 
 /* step_row and sp_go, the driver of these rows (docker_steps.h). */
-STEPS_GENERATE(sp, sp, sp_step_row, sp_step, step_tables, SP_SEND,
+STEPS_GENERATE(sp, sp, step, sp_step_row, sp_step, step_tables, SP_SEND,
     SP_ADVANCE)
 
 /* The API version is known: each operation's first step. */

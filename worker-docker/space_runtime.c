@@ -31,6 +31,7 @@
 #include "docker_harden.h"
 #include "space.h"
 #include "space_runtime.h"
+#include "docker_steps.h"
 
 #define RT_POLL_MS	100
 #define RT_SMALL_CAP	(256 * 1024)
@@ -44,12 +45,12 @@
 	docker_call_fmt((cl), (rt)->rt_api, (method), (cap), __VA_ARGS__)
 
 struct rt_row {
-	enum rt_step	 rr_step;
-	enum docker_next (*rr_send)(struct docker_req *, struct rt *,
+	enum rt_step	 st_step;
+	enum docker_next (*st_send)(struct docker_req *, struct rt *,
 			    struct docker_call *);
-	enum docker_next (*rr_take)(struct docker_req *, struct rt *,
+	enum docker_next (*st_take)(struct docker_req *, struct rt *,
 			    const struct docker_parser *, struct docker_call *);
-	enum rt_step	 rr_next;
+	enum rt_step	 st_next;
 };
 
 /* filters={"label":[role=runtime, owner=<ours>[, key=<key>]]}, encoded. */
@@ -103,6 +104,16 @@ static enum docker_next
 to_ready(struct rt *rt)
 {
 	rt->rt_step = RT_DONE;
+	return RT_READY;
+}
+
+/* The step after the last: nothing to send, the volume is ready. */
+static enum docker_next
+done_send(struct docker_req *rq, struct rt *rt, struct docker_call *next)
+{
+	(void)rq;
+	(void)rt;
+	(void)next;
 	return RT_READY;
 }
 
@@ -451,36 +462,21 @@ static const struct rt_row rt_rows[] = {
 	{ RT_CTR_DEL,	  ctr_del_send,	  ctr_del_take,	  RT_PRUNE },
 	{ RT_PRUNE,	  prune_send,	  prune_take,	  RT_PRUNE_DEL },
 	{ RT_PRUNE_DEL, prune_del_send, stale_del_take, RT_DONE },
+	{ RT_DONE,	  done_send,	  NULL,		  RT_DONE },
 };
 
-static const struct rt_row *
-rt_row(enum rt_step step)
-{
-	size_t	 i;
+static const size_t rt_rows_n = sizeof(rt_rows) / sizeof(rt_rows[0]);
 
-	for (i = 0; i < sizeof(rt_rows) / sizeof(rt_rows[0]); i++)
-		if (rt_rows[i].rr_step == step)
-			return &rt_rows[i];
-	fatalx("%s: step %d has no row", __func__, step);
-}
+static const struct {
+	const struct rt_row	*t_rows;
+	const size_t		*t_n;
+} step_tables[] = {
+	{ rt_rows, &rt_rows_n },
+};
 
-/* Sends the call of the step a function moved to, or says it ended. */
-static enum docker_next
-rt_go(struct docker_req *rq, struct rt *rt, enum docker_next nx,
-    struct docker_call *next)
-{
-	for (;;) {
-		if (nx == RT_ADVANCE) {
-			rt->rt_step = rt_row(rt->rt_step)->rr_next;
-			nx = RT_SEND;
-		}
-		if (nx != RT_SEND)
-			return nx;
-		if (rt->rt_step == RT_DONE)
-			return RT_READY;
-		nx = rt_row(rt->rt_step)->rr_send(rq, rt, next);
-	}
-}
+/* step_row and rt_go, the driver of these rows (docker_steps.h). */
+STEPS_GENERATE(rt, rt, rt_step, rt_row, rt_step, step_tables, RT_SEND,
+    RT_ADVANCE)
 
 int
 rtfill_begin(struct rt *rt, const char *api, const char *owner,
@@ -510,7 +506,7 @@ enum docker_next
 rtfill_take(struct docker_req *rq, struct rt *rt, const struct docker_parser *p,
     struct docker_call *next)
 {
-	return rt_go(rq, rt, rt_row(rt->rt_step)->rr_take(rq, rt, p, next),
+	return rt_go(rq, rt, step_row(rt->rt_step)->st_take(rq, rt, p, next),
 	    next);
 }
 

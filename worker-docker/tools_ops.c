@@ -50,7 +50,7 @@ static const struct {
 };
 
 /* step_row and tv_go, the driver of these rows (docker_steps.h). */
-STEPS_GENERATE(tv, tv, tv_step_row, tv_step, step_tables, TV_SEND,
+STEPS_GENERATE(tv, tv, step, tv_step_row, tv_step, step_tables, TV_SEND,
     TV_ADVANCE)
 
 static enum docker_next
