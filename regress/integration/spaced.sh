@@ -283,4 +283,24 @@ test -x '$tree/inst/libexec/spaced/spaced-docker' &&
 test -f '$tree/inst/share/man/man8/spaced.8' &&
 '$tree/inst/sbin/spaced' -n -f '$tree/good.conf' 2>/dev/null"
 
+# --- uninstall: what install put, never under a running spaced ---------
+uninstall() { make -s -C "$top" PREFIX="$tree/inst" uninstall; }
+sd=$tree/s-inst
+built=$tree; tree=$tree/inst
+start_spaced "$sd"; up=$?
+tree=$built
+check "the installed spaced starts (its workers from its libexec)" test "$up" -eq 0
+check_refusal "make uninstall refuses while it runs" 2 'stop it first' uninstall
+check "and removed nothing" sh -c "test -x '$tree/inst/sbin/spaced' &&
+    test -x '$tree/inst/libexec/spaced/spaced-docker'"
+stop_spaced
+check "make uninstall once it stopped" sh -c "make -s -C '$top' \
+    PREFIX='$tree/inst' uninstall | grep -q 'removed spaced'"
+check "no file of the install is left" \
+    test -z "$(find "$tree/inst" ! -type d | head -3)"
+check "the state directory and the configuration stay" \
+    test -d "$sd/state" -a -f "$sd/spaced.conf"
+check "a second uninstall, nothing left, succeeds" sh -c \
+    "make -s -C '$top' PREFIX='$tree/inst' uninstall >/dev/null"
+
 finish

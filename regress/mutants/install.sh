@@ -1,0 +1,17 @@
+#!/bin/sh
+# Mutation check of make uninstall: each mutant takes one part away, and
+# integration/spaced.sh must go red by the test mutant_expect names.
+# About half a minute a mutant.
+# Usage: sh regress/mutants/install.sh [label-substring]
+. "$(dirname "$0")/lib.sh"
+
+mutant_live "$MUTANT_CONTROL" GNUmakefile "" integration/spaced.sh
+
+mutant_expect "make uninstall refuses while it runs"
+mutant_live "a running spaced not looked for" tools/uninstall.sh \
+    "	if [ \"\$exe\" = \"\$sbin\" ]; then => 	if false; then" \
+    integration/spaced.sh
+mutant_expect "no file of the install is left"
+mutant_live "the unit forgotten" tools/uninstall.sh \
+    "    \"\$systemddir/spaced.service\" \\\\\n => " integration/spaced.sh
+mutants_end
