@@ -19,6 +19,14 @@ for p in /proc/[0-9]*; do
 	fi
 done
 
+# An enabled unit would be left a link to nothing: disabled first.
+for l in "$destdir"/etc/systemd/system/*.wants/spaced.service; do
+	[ -L "$l" ] || continue
+	echo "uninstall: spaced.service is enabled ($l):" \
+	    "systemctl disable spaced first, nothing removed" >&2
+	exit 1
+done
+
 for f in "$prefix/sbin/spaced" "$prefix/bin/spacectl" \
     "$prefix/share/man/man5/spaced.conf.5" \
     "$prefix/share/man/man8/spaced.8" "$prefix/share/man/man8/spacectl.8" \

@@ -302,5 +302,19 @@ check "the state directory and the configuration stay" \
     test -d "$sd/state" -a -f "$sd/spaced.conf"
 check "a second uninstall, nothing left, succeeds" sh -c \
     "make -s -C '$top' PREFIX='$tree/inst' uninstall >/dev/null"
+# Under DESTDIR as a package would: an enabled unit is disabled first.
+dest=$tree/dest
+make -s -C "$top" DESTDIR="$dest" PREFIX=/usr install >/dev/null
+mkdir -p "$dest/etc/systemd/system/multi-user.target.wants"
+ln -s /usr/lib/systemd/system/spaced.service \
+    "$dest/etc/systemd/system/multi-user.target.wants/spaced.service"
+check_refusal "make uninstall refuses while spaced.service is enabled" 2 \
+    'systemctl disable spaced first' \
+    make -s -C "$top" DESTDIR="$dest" PREFIX=/usr uninstall
+check "an enabled install: nothing removed" test -f "$dest/usr/lib/systemd/system/spaced.service"
+rm "$dest/etc/systemd/system/multi-user.target.wants/spaced.service"
+check "once disabled, nothing of the install is left" sh -c \
+    "make -s -C '$top' DESTDIR='$dest' PREFIX=/usr uninstall >/dev/null &&
+     test -z \"\$(find '$dest' ! -type d | head -3)\""
 
 finish

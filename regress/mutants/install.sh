@@ -14,4 +14,7 @@ mutant_live "a running spaced not looked for" tools/uninstall.sh \
 mutant_expect "no file of the install is left"
 mutant_live "the unit forgotten" tools/uninstall.sh \
     "    \"\$systemddir/spaced.service\" \\\\\n => " integration/spaced.sh
+mutant_expect "make uninstall refuses while spaced.service is enabled"
+mutant_live "an enabled unit not looked for" tools/uninstall.sh \
+    "	[ -L \"\$l\" ] || continue => 	continue" integration/spaced.sh
 mutants_end
