@@ -82,16 +82,23 @@ int		 ns_pid_write(const char *id, const char *leaf, pid_t);
 void		 ns_pid_forget(const char *id, const char *leaf);
 int		 ns_rm_tree(const char *path);
 
-/* ns_cgroup.c; skip: the limits (space_limits.h) to go without */
-int		 ns_cgroup_make(const char *name, uint64_t memory,
-		    int64_t cpus, uint32_t pids, uint8_t skip, char *missing,
-		    size_t len);
+/* ns_cgroup.c: a group's limits, and those (space_limits.h) it goes without */
+struct ns_cglimits {
+	uint64_t	 cl_memory;
+	int64_t		 cl_cpus;	/* CPUs * 1e9 */
+	uint32_t	 cl_pids;
+	uint8_t		 cl_skip;
+};
+int		 ns_cgroup_make(const char *name, const struct ns_cglimits *,
+		    char *missing, size_t len);
 int		 ns_cgroup_join(const char *name, pid_t);
+int		 ns_cgroup_enter(const char *name, const struct ns_cglimits *,
+		    pid_t, char *err, size_t len);
 int		 ns_cgroup_kill(const char *name);
 void		 ns_cgroup_remove(const char *name);
 void		 ns_cgroup_sweep(void);
-int		 ns_cgroup_check(const char *name, uint64_t memory,
-		    uint32_t pids, uint8_t skip, char *why, size_t len);
+int		 ns_cgroup_check(const char *name, const struct ns_cglimits *,
+		    char *why, size_t len);
 uint8_t		 ns_cgroup_absent(const char *name);
 void		 ns_cgroup_events(const char *name, uint64_t *oom,
 		    uint64_t *forks);
@@ -112,9 +119,10 @@ struct ns_launch {
 
 /* ns_space.c: the space's pid 1, and a command inside it */
 pid_t		 ns_space_launch(const struct ns_space *,
-		    const struct ns_launch *, char *err, size_t errlen);
-pid_t		 ns_gk_launch(const struct ns_space *, char *err,
-		    size_t errlen);
+		    const struct ns_launch *, const struct ns_cglimits *,
+		    char *err, size_t errlen);
+pid_t		 ns_gk_launch(const struct ns_space *,
+		    const struct ns_cglimits *, char *err, size_t errlen);
 /* exec -t: the socket the command sends its pty's master on */
 struct ns_tty {
 	int		 sock;

@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "labels.h"
@@ -40,8 +41,39 @@
 #include "space_limits.h"
 #include "ns.h"
 
-static const char *const controllers[] = { "memory", "pids", "cpu" };
-#define NCONTROLLERS	(sizeof(controllers) / sizeof(controllers[0]))
+/*
+ * A row a limit: its controller, its bit, and the file it is set in,
+ * there when the host gives it.  A row with sub set is a second limit
+ * of the row above's controller (swap, in memory's group); pre_file is
+ * set first, to pre_value (the quota's period).
+ */
+static const struct cg_row {
+	const char	*cr_ctl;
+	uint8_t		 cr_bit;
+	const char	*cr_file;
+	int		 cr_sub;
+	const char	*cr_pre_file, *cr_pre_value;
+} cg_rows[] = {
+	{ "memory",	SPACE_LIMIT_MEMORY, "memory.limit_in_bytes", 0,
+	    NULL, NULL },
+	{ "memory",	SPACE_LIMIT_SWAP, "memory.memsw.limit_in_bytes", 1,
+	    NULL, NULL },
+	{ "pids",	SPACE_LIMIT_PIDS, "pids.max", 0, NULL, NULL },
+	{ "cpu",	SPACE_LIMIT_CPU, "cpu.cfs_quota_us", 0,
+	    "cpu.cfs_period_us", "100000" },
+};
+#define NROWS		(sizeof(cg_rows) / sizeof(cg_rows[0]))
+
+/*
+ * A start's join that finds its group taken makes it again, this many
+ * times in all before it gives up.
+ */
+#define CG_TRIES	3
+/*
+ * A group made (or made again) this many seconds ago or less is never
+ * swept: a start joins its groups well within it.
+ */
+#define CG_YOUNG	10
 
 static int
 cg_path(char *buf, size_t len, const char *ctl, const char *name,
@@ -104,26 +136,24 @@ cg_exists(const char *ctl, const char *file)
 uint8_t
 ns_limits_absent(void)
 {
-	char	 path[PATH_MAX];
-	uint8_t	 absent = 0;
-	size_t	 i;
+	const struct cg_row	*r;
+	char			 path[PATH_MAX];
+	uint8_t			 absent = 0, ctl = 0;
 
-	for (i = 0; i < NCONTROLLERS; i++) {
-		snprintf(path, sizeof(path), "%s/%s", NS_CGROOT,
-		    controllers[i]);
-		mkdir(path, 0755);
-		if (cg_path(path, sizeof(path), controllers[i], NULL, NULL) ==
-		    0)
-			(void)mkdir(path, 0755);
+	for (r = cg_rows; r < cg_rows + NROWS; r++) {
+		if (!r->cr_sub) {
+			ctl = r->cr_bit;
+			snprintf(path, sizeof(path), "%s/%s", NS_CGROOT,
+			    r->cr_ctl);
+			mkdir(path, 0755);
+			if (cg_path(path, sizeof(path), r->cr_ctl, NULL,
+			    NULL) == 0)
+				(void)mkdir(path, 0755);
+		}
+		/* No controller, none of its limits. */
+		if ((absent & ctl) || !cg_exists(r->cr_ctl, r->cr_file))
+			absent |= r->cr_bit;
 	}
-	if (!cg_exists("memory", "memory.limit_in_bytes"))
-		absent |= SPACE_LIMIT_MEMORY | SPACE_LIMIT_SWAP;
-	if (!cg_exists("memory", "memory.memsw.limit_in_bytes"))
-		absent |= SPACE_LIMIT_SWAP;
-	if (!cg_exists("pids", "pids.max"))
-		absent |= SPACE_LIMIT_PIDS;
-	if (!cg_exists("cpu", "cpu.cfs_quota_us"))
-		absent |= SPACE_LIMIT_CPU;
 	return absent;
 }
 
@@ -145,14 +175,31 @@ ns_limits_missing(void)
 	return ns_limit_first(ns_limits_absent());
 }
 
-/* The controller a limit is set in; its group holds the processes. */
-static int
-ctl_usable(size_t i, uint8_t skip)
+/* What a row's file is set to for a group's limits. */
+static void
+cg_value(const struct cg_row *r, const struct ns_cglimits *cl, char *v,
+    size_t len)
 {
-	static const uint8_t	 bits[] = { SPACE_LIMIT_MEMORY,
-	    SPACE_LIMIT_PIDS, SPACE_LIMIT_CPU };
+	switch (r->cr_bit) {
+	case SPACE_LIMIT_PIDS:
+		snprintf(v, len, "%u", cl->cl_pids);
+		break;
+	case SPACE_LIMIT_CPU:	/* per 100 ms, the period */
+		snprintf(v, len, "%" PRId64, cl->cl_cpus / 10000);
+		break;
+	default:		/* memory, and swap as much */
+		snprintf(v, len, "%" PRIu64, cl->cl_memory);
+		break;
+	}
+}
 
-	return (skip & bits[i]) == 0;
+/* A row the group goes without: its limit, or its controller's, skipped. */
+static int
+cg_skipped(const struct cg_row *r, uint8_t skip)
+{
+	while (r->cr_sub && r > cg_rows && !(skip & r->cr_bit))
+		r--;
+	return (skip & r->cr_bit) != 0;
 }
 
 /*
@@ -160,50 +207,48 @@ ctl_usable(size_t i, uint8_t skip)
  * cannot be set (missing names it).
  */
 int
-ns_cgroup_make(const char *name, uint64_t memory, int64_t cpus,
-    uint32_t pids, uint8_t skip, char *missing, size_t len)
+ns_cgroup_make(const char *name, const struct ns_cglimits *cl,
+    char *missing, size_t len)
 {
-	char	 path[PATH_MAX], v[32];
-	size_t	 i;
+	const struct cg_row	*r;
+	char			 path[PATH_MAX], v[32];
+	int			 pass;
 
 	missing[0] = '\0';
-	for (i = 0; i < NCONTROLLERS; i++) {
-		if (!ctl_usable(i, skip))
+	for (r = cg_rows; r < cg_rows + NROWS; r++) {
+		if (r->cr_sub || cg_skipped(r, cl->cl_skip))
 			continue;
-		if (cg_path(path, sizeof(path), controllers[i], name,
-		    NULL) == -1 || (mkdir(path, 0755) == -1 &&
-		    errno != EEXIST)) {
-			strlcpy(missing, controllers[i], len);
+		if (cg_path(path, sizeof(path), r->cr_ctl, name, NULL) == -1 ||
+		    (mkdir(path, 0755) == -1 && errno != EEXIST)) {
+			strlcpy(missing, r->cr_ctl, len);
 			return -1;
 		}
+		/*
+		 * One there already (a stop's that lingered, spent) is
+		 * young again: another installation's sweep spares it.
+		 */
+		if (utimensat(AT_FDCWD, path, NULL, 0) == -1)
+			log_debug("utimensat %s: %s", path, strerror(errno));
 	}
-	snprintf(v, sizeof(v), "%" PRIu64, memory);
-	/* memsw must stay >= memory: lower memory first, then memsw. */
-	if ((skip & SPACE_LIMIT_MEMORY) == 0)
-		(void)cg_write("memory", name, "memory.limit_in_bytes", v);
-	if ((skip & (SPACE_LIMIT_MEMORY | SPACE_LIMIT_SWAP)) == 0 &&
-	    cg_write("memory", name, "memory.memsw.limit_in_bytes", v) == -1) {
-		strlcpy(missing, "swap", len);
-		return -1;
-	}
-	if ((skip & SPACE_LIMIT_MEMORY) == 0 &&
-	    cg_write("memory", name, "memory.limit_in_bytes", v) == -1) {
-		strlcpy(missing, "memory", len);
-		return -1;
-	}
-	snprintf(v, sizeof(v), "%u", pids);
-	if ((skip & SPACE_LIMIT_PIDS) == 0 &&
-	    cg_write("pids", name, "pids.max", v) == -1) {
-		strlcpy(missing, "pids", len);
-		return -1;
-	}
-	snprintf(v, sizeof(v), "%" PRId64, cpus / 10000);	/* per 100 ms */
-	if ((skip & SPACE_LIMIT_CPU) == 0 &&
-	    (cg_write("cpu", name, "cpu.cfs_period_us", "100000") == -1 ||
-	    cg_write("cpu", name, "cpu.cfs_quota_us", v) == -1)) {
-		strlcpy(missing, "cpu", len);
-		return -1;
-	}
+	/*
+	 * Twice, the second must hold: memsw must stay >= memory, so a
+	 * memory raised fails until memsw is.
+	 */
+	for (pass = 0; pass < 2; pass++)
+		for (r = cg_rows; r < cg_rows + NROWS; r++) {
+			if (cg_skipped(r, cl->cl_skip))
+				continue;
+			cg_value(r, cl, v, sizeof(v));
+			if ((r->cr_pre_file == NULL || cg_write(r->cr_ctl,
+			    name, r->cr_pre_file, r->cr_pre_value) == 0) &&
+			    cg_write(r->cr_ctl, name, r->cr_file, v) == 0)
+				continue;
+			if (pass == 1) {
+				strlcpy(missing, space_limit_name(r->cr_bit),
+				    len);
+				return -1;
+			}
+		}
 	return 0;
 }
 
@@ -212,25 +257,68 @@ ns_cgroup_make(const char *name, uint64_t memory, int64_t cpus,
  * Lacking is the host's (ns_limits_absent's files), never a group
  * that is not there: another installation's sweep may take a spent
  * pair in the moment between a start's make and its join, and a space
- * must not then run outside the limit whose group went.
+ * must not then run outside the limit whose group went.  That is -1
+ * with errno ENOENT.
  */
 int
 ns_cgroup_join(const char *name, pid_t pid)
 {
-	static const char *const limit_file[] = { "memory.limit_in_bytes",
-	    "pids.max", "cpu.cfs_quota_us" };
-	char	 v[32];
-	size_t	 i;
-	int	 n = 0;
+	const struct cg_row	*r;
+	char			 v[32];
+	int			 n = 0, saved;
 
 	snprintf(v, sizeof(v), "%d", (int)pid);
-	for (i = 0; i < NCONTROLLERS; i++) {
-		if (cg_write(controllers[i], name, "cgroup.procs", v) == 0)
+	for (r = cg_rows; r < cg_rows + NROWS; r++) {
+		if (r->cr_sub)
+			continue;
+		if (cg_write(r->cr_ctl, name, "cgroup.procs", v) == 0) {
 			n++;
-		else if (cg_exists(controllers[i], limit_file[i]))
+			continue;
+		}
+		saved = errno;
+		if (cg_exists(r->cr_ctl, r->cr_file)) {
+			errno = saved;
 			return -1;
+		}
 	}
+	if (n == 0)
+		errno = ENOTSUP;	/* no controller at all: not taken */
 	return n > 0 ? 0 : -1;
+}
+
+/*
+ * A start's join (space or gatekeeper, pid not yet let go): a group
+ * found taken (ENOENT) is made again and joined, CG_TRIES times in
+ * all.  -1 with err saying why, and that another process removed the
+ * group when it never stayed.
+ */
+int
+ns_cgroup_enter(const char *name, const struct ns_cglimits *cl, pid_t pid,
+    char *err, size_t len)
+{
+	char	 missing[16];
+	int	 i;
+
+	for (i = 0; i < CG_TRIES; i++) {
+		if (i > 0 && ns_cgroup_make(name, cl, missing,
+		    sizeof(missing)) == -1) {
+			snprintf(err, len, "the %s limit cannot be set",
+			    missing);
+			return -1;
+		}
+		if (ns_cgroup_join(name, pid) == 0)
+			return 0;
+		if (errno != ENOENT) {
+			snprintf(err, len, "%s", strerror(errno));
+			return -1;
+		}
+		log_info("cgroup %s: removed before the join (%d of %d)",
+		    name, i + 1, CG_TRIES);
+	}
+	snprintf(err, len, "the group %s was removed by another process "
+	    "(another spaced-ns's sweep?) each of the %d times it was made",
+	    name, CG_TRIES);
+	return -1;
 }
 
 /*
@@ -240,17 +328,16 @@ ns_cgroup_join(const char *name, pid_t pid)
 int
 ns_cgroup_kill(const char *name)
 {
-	static const char *const order[] = { "pids", "memory", "cpu" };
-	char	 buf[8192], *p, *e;
-	long	 pid;
-	size_t	 i;
-	int	 n = 0;
+	const struct cg_row	*r;
+	char			 buf[8192], *p, *e;
+	long			 pid;
+	int			 n = 0;
 
-	for (i = 0; i < NCONTROLLERS; i++)
-		if (cg_read(order[i], name, "cgroup.procs", buf,
-		    sizeof(buf)) == 0)
+	for (r = cg_rows; r < cg_rows + NROWS; r++)
+		if (!r->cr_sub && cg_read(r->cr_ctl, name, "cgroup.procs",
+		    buf, sizeof(buf)) == 0)
 			break;
-	if (i == NCONTROLLERS)
+	if (r == cg_rows + NROWS)
 		return 0;
 	for (p = buf; *p != '\0'; p = e) {
 		pid = strtol(p, &e, 10);
@@ -267,36 +354,40 @@ ns_cgroup_kill(const char *name)
 void
 ns_cgroup_remove(const char *name)
 {
-	char	 path[PATH_MAX];
-	size_t	 i;
+	const struct cg_row	*r;
+	char			 path[PATH_MAX];
 
-	for (i = 0; i < NCONTROLLERS; i++)
-		if (cg_path(path, sizeof(path), controllers[i], name,
+	for (r = cg_rows; r < cg_rows + NROWS; r++)
+		if (!r->cr_sub && cg_path(path, sizeof(path), r->cr_ctl, name,
 		    NULL) == 0 && rmdir(path) == -1 && errno != ENOENT)
 			log_debug("rmdir %s: %s", path, strerror(errno));
 }
 
 /*
  * A group of a pair left for the sweep (1): no process in it in any
- * controller, and one held once (pids.peak).  A group being made has
- * held none yet; without pids.peak nothing says so, and nothing goes.
- * -1: no such group.
+ * controller, one held once (pids.peak), and made (its mtime, which
+ * ns_cgroup_make sets) more than CG_YOUNG seconds ago.  A group being
+ * made has held none yet, or was just made again for a start; without
+ * pids.peak nothing says so, and nothing goes.  -1: no such group.
  */
 static int
 cg_spent(const char *name)
 {
-	char	 path[PATH_MAX], buf[64];
-	size_t	 i;
+	const struct cg_row	*r;
+	char			 path[PATH_MAX], buf[64];
+	struct stat		 st;
 
 	if (cg_path(path, sizeof(path), "pids", name, NULL) == -1 ||
-	    access(path, F_OK) == -1)
+	    stat(path, &st) == -1)
 		return -1;
+	if (st.st_mtime > time(NULL) - CG_YOUNG)
+		return 0;
 	if (cg_read("pids", name, "pids.peak", buf, sizeof(buf)) == -1 ||
 	    strtoull(buf, NULL, 10) == 0)
 		return 0;
-	for (i = 0; i < NCONTROLLERS; i++)
-		if (cg_read(controllers[i], name, "cgroup.procs", buf,
-		    sizeof(buf)) == 0 && buf[0] != '\0')
+	for (r = cg_rows; r < cg_rows + NROWS; r++)
+		if (!r->cr_sub && cg_read(r->cr_ctl, name, "cgroup.procs",
+		    buf, sizeof(buf)) == 0 && buf[0] != '\0')
 			return 0;
 	return 1;
 }
@@ -361,52 +452,42 @@ ns_cgroup_sweep(void)
 uint8_t
 ns_cgroup_absent(const char *name)
 {
-	char	 buf[64];
-	uint8_t	 absent = 0;
+	const struct cg_row	*r;
+	char			 buf[64];
+	uint8_t			 absent = 0;
 
-	if (cg_read("memory", name, "memory.limit_in_bytes", buf,
-	    sizeof(buf)) == -1)
-		absent |= SPACE_LIMIT_MEMORY;
-	if (cg_read("memory", name, "memory.memsw.limit_in_bytes", buf,
-	    sizeof(buf)) == -1)
-		absent |= SPACE_LIMIT_SWAP;
-	if (cg_read("pids", name, "pids.max", buf, sizeof(buf)) == -1)
-		absent |= SPACE_LIMIT_PIDS;
-	if (cg_read("cpu", name, "cpu.cfs_quota_us", buf, sizeof(buf)) == -1)
-		absent |= SPACE_LIMIT_CPU;
+	for (r = cg_rows; r < cg_rows + NROWS; r++)
+		if (cg_read(r->cr_ctl, name, r->cr_file, buf,
+		    sizeof(buf)) == -1)
+			absent |= r->cr_bit;
 	return absent;
 }
 
-/* verify: the group's limits, but those of skip, are the record's. */
+/*
+ * verify: the group's limits, but those of cl_skip, are cl's.  A
+ * value 0 in cl (the cpu share, which the record does not keep) asks
+ * only that there is a limit.
+ */
 int
-ns_cgroup_check(const char *name, uint64_t memory, uint32_t pids,
-    uint8_t skip, char *why, size_t len)
+ns_cgroup_check(const char *name, const struct ns_cglimits *cl, char *why,
+    size_t len)
 {
-	char	 buf[64];
+	const struct cg_row	*r;
+	char			 buf[64], v[32];
+	long long		 want;
 
-	if ((skip & SPACE_LIMIT_MEMORY) == 0 && (cg_read("memory", name,
-	    "memory.limit_in_bytes", buf, sizeof(buf)) == -1 ||
-	    strtoull(buf, NULL, 10) != memory)) {
-		strlcpy(why, "memory", len);
-		return -1;
-	}
-	if ((skip & SPACE_LIMIT_SWAP) == 0 && (cg_read("memory", name,
-	    "memory.memsw.limit_in_bytes", buf, sizeof(buf)) == -1 ||
-	    strtoull(buf, NULL, 10) != memory)) {
-		strlcpy(why, "swap", len);
-		return -1;
-	}
-	if ((skip & SPACE_LIMIT_PIDS) == 0 && (cg_read("pids", name,
-	    "pids.max", buf, sizeof(buf)) == -1 ||
-	    strtoul(buf, NULL, 10) != pids)) {
-		strlcpy(why, "pids", len);
-		return -1;
-	}
-	if ((skip & SPACE_LIMIT_CPU) == 0 && (cg_read("cpu", name,
-	    "cpu.cfs_quota_us", buf, sizeof(buf)) == -1 ||
-	    strtol(buf, NULL, 10) <= 0)) {
-		strlcpy(why, "cpu", len);
-		return -1;
+	for (r = cg_rows; r < cg_rows + NROWS; r++) {
+		if (cl->cl_skip & r->cr_bit)
+			continue;
+		cg_value(r, cl, v, sizeof(v));
+		want = strtoll(v, NULL, 10);
+		if (cg_read(r->cr_ctl, name, r->cr_file, buf,
+		    sizeof(buf)) == -1 || (want != 0 &&
+		    strtoll(buf, NULL, 10) != want) ||
+		    strtoll(buf, NULL, 10) <= 0) {
+			strlcpy(why, space_limit_name(r->cr_bit), len);
+			return -1;
+		}
 	}
 	return 0;
 }

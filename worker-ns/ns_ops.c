@@ -135,25 +135,29 @@ int
 ns_space_run(const struct ns_space *ns, const struct ns_launch *nl, char *err,
     size_t len)
 {
-	char	 gk[SPACE_ID_SIZE + 4], missing[16], sock[PATH_MAX];
-	pid_t	 gpid, spid;
-	uint8_t	 skip;
-	int	 i;
+	char		 gk[SPACE_ID_SIZE + 4], missing[16], sock[PATH_MAX];
+	struct ns_cglimits gcl, scl;
+	pid_t		 gpid, spid;
+	int		 i;
 
 	ns_end_all(ns->ns_id);
 	/* What the host lacks and spaced.conf accepts; the rest must be. */
-	skip = ns_limits_absent() & nl->nl_accept;
+	gcl.cl_skip = scl.cl_skip = ns_limits_absent() & nl->nl_accept;
+	gcl.cl_memory = NS_GK_MEMORY;
+	gcl.cl_cpus = 500000000LL;
+	gcl.cl_pids = NS_GK_PIDS_MAX;
+	scl.cl_memory = ns->ns_memory;
+	scl.cl_cpus = ns->ns_cpus;
+	scl.cl_pids = NS_PIDS_MAX;
 	snprintf(gk, sizeof(gk), "%s-gk", ns->ns_id);
-	if (ns_cgroup_make(gk, NS_GK_MEMORY, 500000000LL, NS_GK_PIDS_MAX,
-	    skip, missing, sizeof(missing)) == -1 ||
-	    ns_cgroup_make(ns->ns_id, ns->ns_memory, ns->ns_cpus, NS_PIDS_MAX,
-	    skip, missing, sizeof(missing)) == -1) {
+	if (ns_cgroup_make(gk, &gcl, missing, sizeof(missing)) == -1 ||
+	    ns_cgroup_make(ns->ns_id, &scl, missing, sizeof(missing)) == -1) {
 		snprintf(err, len, "the %s limit cannot be set", missing);
 		return -1;
 	}
 	/* Its exec helper joins the groups while the gatekeeper starts. */
 	ns_helper_prepare(ns);
-	if ((gpid = ns_gk_launch(ns, err, len)) == -1 ||
+	if ((gpid = ns_gk_launch(ns, &gcl, err, len)) == -1 ||
 	    ns_pid_write(ns->ns_id, "gk", gpid) == -1)
 		goto fail;
 	/* The gatekeeper's sockets before the relay connects to them. */
@@ -167,7 +171,7 @@ ns_space_run(const struct ns_space *ns, const struct ns_launch *nl, char *err,
 		}
 		nap();
 	}
-	if ((spid = ns_space_launch(ns, nl, err, len)) == -1 ||
+	if ((spid = ns_space_launch(ns, nl, &scl, err, len)) == -1 ||
 	    ns_pid_write(ns->ns_id, "init", spid) == -1)
 		goto fail;
 	ns_helper_spawn(ns, spid);
@@ -549,21 +553,23 @@ absent_limits(uint32_t peerid, uint8_t absent, int *bad)
 static int
 verify(uint32_t peerid, const struct ns_space *ns, uint8_t accepted)
 {
-	char	 why[16], gk[SPACE_ID_SIZE + 4], path[64], self[64];
-	char	 theirs[64];
-	pid_t	 pid;
-	ssize_t	 n;
-	uint8_t	 host, skip;
-	int	 bad = 0;
+	char		 why[16], gk[SPACE_ID_SIZE + 4], path[64], self[64];
+	char		 theirs[64];
+	/* cpu 0: the record keeps no share, a quota must be there */
+	struct ns_cglimits scl = { ns->ns_memory, 0, NS_PIDS_MAX, 0 };
+	struct ns_cglimits gcl = { NS_GK_MEMORY, 0, NS_GK_PIDS_MAX, 0 };
+	pid_t		 pid;
+	ssize_t		 n;
+	uint8_t		 host;
+	int		 bad = 0;
 
 	/* A group lacks a limit's file only for a limit the host lacks. */
 	host = ns_limits_absent();
 	snprintf(gk, sizeof(gk), "%s-gk", ns->ns_id);
 	if ((pid = ns_pid_read(ns->ns_id, "init")) > 0) {
-		skip = host & ns_cgroup_absent(ns->ns_id);
-		absent_limits(peerid, skip & ~accepted, &bad);
-		if (ns_cgroup_check(ns->ns_id, ns->ns_memory, NS_PIDS_MAX,
-		    skip, why, sizeof(why)) == -1)
+		scl.cl_skip = host & ns_cgroup_absent(ns->ns_id);
+		absent_limits(peerid, scl.cl_skip & ~accepted, &bad);
+		if (ns_cgroup_check(ns->ns_id, &scl, why, sizeof(why)) == -1)
 			violation(peerid, why, "the space's limit is not the "
 			    "record's", &bad);
 		snprintf(path, sizeof(path), "/proc/%d/ns/net", (int)pid);
@@ -580,8 +586,8 @@ verify(uint32_t peerid, const struct ns_space *ns, uint8_t accepted)
 			violation(peerid, "tools_writable", "the agent's tools "
 			    "are not mounted read-only in the space", &bad);
 	}
-	if (ns_alive(ns->ns_id, "gk") && ns_cgroup_check(gk, NS_GK_MEMORY,
-	    NS_GK_PIDS_MAX, host & ns_cgroup_absent(gk), why,
+	gcl.cl_skip = host & ns_cgroup_absent(gk);
+	if (ns_alive(ns->ns_id, "gk") && ns_cgroup_check(gk, &gcl, why,
 	    sizeof(why)) == -1)
 		violation(peerid, "gatekeeper_limits", "the gatekeeper's limit "
 		    "is not the record's", &bad);

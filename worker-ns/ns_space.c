@@ -350,8 +350,9 @@ clone_child(unsigned long flags)
  */
 pid_t
 ns_space_launch(const struct ns_space *ns, const struct ns_launch *nl,
-    char *err, size_t errlen)
+    const struct ns_cglimits *cl, char *err, size_t errlen)
 {
+	char	 why[SPACE_DONE_MESSAGE_MAX];
 	int	 go[2], ask[2], ep[2], relayerr = -1;
 	pid_t	 pid;
 	char	 c;
@@ -410,8 +411,8 @@ ns_space_launch(const struct ns_space *ns, const struct ns_launch *nl,
 	close(ask[1]);
 	close(ep[1]);
 	close(relayerr);
-	if (ns_cgroup_join(ns->ns_id, pid) == -1) {
-		snprintf(err, errlen, "cgroup: %s", strerror(errno));
+	if (ns_cgroup_enter(ns->ns_id, cl, pid, why, sizeof(why)) == -1) {
+		snprintf(err, errlen, "cgroup: %s", why);
 		goto fail;
 	}
 	c = 1;
@@ -449,8 +450,10 @@ fail:
  * its socket folder and a /tmp exist; its own uid; its own filters.
  */
 pid_t
-ns_gk_launch(const struct ns_space *ns, char *err, size_t errlen)
+ns_gk_launch(const struct ns_space *ns, const struct ns_cglimits *cl,
+    char *err, size_t errlen)
 {
+	char	 why[SPACE_DONE_MESSAGE_MAX];
 	char	 root[PATH_MAX], src[PATH_MAX], bin[PATH_MAX], port[16];
 	char	 cg[SPACE_ID_SIZE + 4];
 	/* Control on a 0600 socket in its private /tmp: it shares the
@@ -537,8 +540,8 @@ ns_gk_launch(const struct ns_space *ns, char *err, size_t errlen)
 	close(go[0]);
 	close(ep[1]);
 	snprintf(cg, sizeof(cg), "%s-gk", ns->ns_id);
-	if (ns_cgroup_join(cg, pid) == -1) {
-		snprintf(err, errlen, "gatekeeper cgroup: %s", strerror(errno));
+	if (ns_cgroup_enter(cg, cl, pid, why, sizeof(why)) == -1) {
+		snprintf(err, errlen, "gatekeeper cgroup: %s", why);
 		kill(pid, SIGKILL);
 		close(go[1]);
 		close(ep[0]);

@@ -4,8 +4,10 @@
 # the next start, and a pair with a process or one no process joined
 # yet stays.  Built as nsstreams.sh builds (this tree's objects, only
 # the mutated file rebuilt); a minute or two each.  And the join that
-# keeps another installation's sweep from freeing a space of a limit:
-# unit/spaced-ns's cgroup_join tests, seconds.
+# keeps another installation's sweep from freeing a space of a limit,
+# the start's join that makes a taken group again, and the stamp that
+# makes a group made again young: unit/spaced-ns's cgroup_join tests,
+# seconds.
 # Usage: sh regress/mutants/cgsweep.sh [label-substring]
 . "$(dirname "$0")/lib.sh"
 
@@ -44,5 +46,19 @@ mutant "a pair goes when one group is spent" $C \
 # lacks: the process runs without that limit.
 mutant_expect "a_group_taken_before_the_join_fails_it"
 unit "a missing group is a controller the host lacks" $C \
-    'else if (cg_exists(controllers[i], limit_file[i])) => else if (limit_file[i] == NULL)'
+    'if (cg_exists(r->cr_ctl, r->cr_file)) { => if (r->cr_file == NULL) {'
+# A start's join that finds its group taken fails at once (the user's
+# start or create fails) rather than making it again.
+mutant_expect "a_start_makes_a_taken_group_again"
+unit "a start's join is not tried again" $C \
+    'for (i = 0; i < CG_TRIES; i++) { => for (i = 0; i < 1; i++) {'
+# A group there already, made again for a start, keeps its old mtime:
+# another installation's sweep may take it before the join.
+mutant_expect "a_group_made_again_is_young"
+unit "a group made again is not made young" $C \
+    'if (utimensat(AT_FDCWD, path, NULL, 0) == -1) => if (0)'
+# A spent group made in the last seconds (a start's, made again) swept.
+mutant_expect "a spent pair made in the last seconds stays"
+mutant "a young group is swept" $C \
+    'if (st.st_mtime > time(NULL) - CG_YOUNG)\n\t\treturn 0; => if (0)\n\t\treturn 0;'
 mutants_end

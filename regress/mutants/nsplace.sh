@@ -41,7 +41,15 @@ mutant "verify skips whatever a group lacks" $O limits.sh \
     'skip = host & ns_cgroup_absent(ns->ns_id); => skip = ns_cgroup_absent(ns->ns_id);'
 mutant_expect "remove leaves none of them"
 mutant "processes found through the pids group only" $C limits.sh \
-    '{ "pids", "memory", "cpu" }; => { "pids", "pids", "pids" };'
+    'cg_read(r->cr_ctl, name, "cgroup.procs",\n\t\t    buf, sizeof(buf)) == 0)\n\t\t\tbreak; => cg_read("pids", name, "cgroup.procs",\n\t\t    buf, sizeof(buf)) == 0)\n\t\t\tbreak;'
+mutant_expect "create naming no place says the default place"
+mutant "a create sent native by spaced.conf is not told so" \
+    supervisor/spaced/place.c limits.sh \
+    'if (!r->r_place_default || r->r_place != PROC_NS || => if (1 ||'
+mutant_expect "it says nothing of the default place"
+mutant "the default place said where native was asked for" \
+    supervisor/spaced/place.c limits.sh \
+    'if (!r->r_place_default || r->r_place != PROC_NS || => if ('
 mutant_expect "gk.log is under the cap"
 mutant "gk.log never turned over" $G gklog.sh \
     'if (g->size + (off_t)n <= g->max) { => if (1) {'

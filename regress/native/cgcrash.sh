@@ -6,9 +6,12 @@
 # state ever ends them; the next spaced-ns to start, of another state,
 # removes them.  Every spaced-ns of the host shares spaced-ns/, so it
 # never touches a group another may own: a pair of which one group
-# still has a process (a live space, its gatekeeper's group empty), and
-# a pair no process ever joined (one being made) stay, planted here
-# under ids no spaced knows.
+# still has a process (a live space, its gatekeeper's group empty), a
+# pair no process ever joined (one being made), and a spent pair made
+# in the last seconds (a start's groups made again, not yet joined)
+# stay, planted here under ids no spaced knows.  The others are aged
+# (their mtime an hour back), as a crash's leftovers are by the next
+# start.
 . "$(dirname "$0")/lib.sh"
 
 native_begin cgcrash
@@ -63,13 +66,18 @@ made=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
 # And a gatekeeper's group left alone, spent (its space's group gone):
 # a leftover too.
 lone=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
+# And a spent pair made just now: a start's, made again for its join.
+young=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
 for c in memory pids cpu; do
-	for g in "$live" "$live-gk" "$made" "$made-gk" "$lone-gk"; do
+	for g in "$live" "$live-gk" "$made" "$made-gk" "$lone-gk" \
+	    "$young" "$young-gk"; do
 		mkdir "$(cg $c "$g")"
 	done
 done
-sh -c 'for c in memory pids cpu; do echo $$ >"$1/$c/spaced-ns/$2/cgroup.procs"; done' \
-    sh /sys/fs/cgroup "$lone-gk"
+for g in "$lone-gk" "$young" "$young-gk"; do
+	sh -c 'for c in memory pids cpu; do echo $$ >"$1/$c/spaced-ns/$2/cgroup.procs"; done' \
+	    sh /sys/fs/cgroup "$g"
+done
 sleep 86397 &
 sleeper=$!
 for c in memory pids cpu; do echo "$sleeper" >"$(cg $c "$live")/cgroup.procs"; done
@@ -79,7 +87,8 @@ plant_end() {
 	kill "$holder" "$sleeper" 2>/dev/null
 	wait "$sleeper" 2>/dev/null
 	for c in memory pids cpu; do
-		for g in "$live" "$live-gk" "$made" "$made-gk" "$lone-gk"; do
+		for g in "$live" "$live-gk" "$made" "$made-gk" "$lone-gk" \
+		    "$young" "$young-gk"; do
 			rmdir "$(cg $c "$g")" 2>/dev/null
 		done
 	done
@@ -88,6 +97,23 @@ at_finish plant_end
 check "control: the live pair's gatekeeper group held a process, now none" \
     sh -c "[ \"\$(cat '$(cg pids "$live-gk")/pids.peak')\" -gt 0 ] &&
     [ -z \"\$(cat '$(cg pids "$live-gk")/cgroup.procs')\" ]"
+
+check "control: the young pair held a process, now none" \
+    sh -c "[ \"\$(cat '$(cg pids "$young")/pids.peak')\" -gt 0 ] &&
+    [ -z \"\$(cat '$(cg pids "$young")/cgroup.procs')\" ]"
+# Aged: every group but the young pair's, as a crash's are by the next
+# start (the sweep spares a group made in the last seconds).  The young
+# pair's mtime an hour ahead: young however slow the start below is.
+now=$(date +%s)
+for c in memory pids cpu; do
+	for g in "$A" "$A-gk" "$live" "$live-gk" "$made" "$made-gk" \
+	    "$lone-gk"; do
+		touch -d "@$((now - 3600))" "$(cg $c "$g")"
+	done
+	for g in "$young" "$young-gk"; do
+		touch -d "@$((now + 3600))" "$(cg $c "$g")"
+	done
+done
 
 # The crashed spaced's state is gone; a spaced of another state starts.
 rm -rf "$T/sd/state"
@@ -106,5 +132,7 @@ check "a pair no process joined yet stays" \
     test "$(groups_of "$made" | wc -l)" -eq 6
 check "a gatekeeper's spent group left alone is gone too" \
     test -z "$(groups_of "$lone")"
+check "a spent pair made in the last seconds stays (a start's, not joined yet)" \
+    test "$(groups_of "$young" | wc -l)" -eq 6
 A=
 finish

@@ -237,6 +237,43 @@ place_why(const char *code)
 	return "the place's worker (spaced-docker or spaced-ns) is not there";
 }
 
+/*
+ * A create that named no place and was sent to the native place by
+ * spaced.conf, refused there as unavailable: msg also says where the
+ * place came from and the way out, the user never having asked for it.
+ */
+void
+place_hint(const struct request *r, const char *code, char *msg, size_t len)
+{
+	const char	*how;
+	size_t		 n = strlen(msg);
+
+	if (!r->r_place_default || r->r_place != PROC_NS ||
+	    strcmp(code, ERR_SANDBOX_UNAVAILABLE) != 0 || n >= len)
+		return;
+	if (strcmp(spaced_config()->sc_default_place, "native") == 0)
+		how = "; this create named no place, and the default place is "
+		    "native (spaced.conf: default place native): use -p "
+		    "docker, or fix the native place";
+	else
+		how = "; this create named no place, and the default place "
+		    "auto chose native, Docker not answering (spaced.conf: "
+		    "default place auto): start Docker, or fix the native "
+		    "place";
+	(void)snprintf(msg + n, len - n, "%s", how);
+}
+
+/* place_why, with place_hint's words where they apply. */
+const char *
+place_refusal(const struct request *r, const char *code)
+{
+	static char	 msg[SPACE_DONE_MESSAGE_MAX];
+
+	strlcpy(msg, place_why(code), sizeof(msg));
+	place_hint(r, code, msg, sizeof(msg));
+	return msg;
+}
+
 int
 place_code(const char *code)
 {
@@ -254,7 +291,7 @@ place_send_or_refuse(struct request *r, uint32_t type, const void *data,
 
 	if ((code = place_send(r, type, data, len)) == NULL)
 		return 0;
-	request_refuse(r, code, place_why(code));
+	request_refuse(r, code, place_refusal(r, code));
 	return -1;
 }
 

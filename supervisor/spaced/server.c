@@ -465,6 +465,8 @@ sv_done(struct request *r, enum procid from, struct imsg *imsg)
 			return;
 		}
 		if (sd.sd_code[0] != '\0') {
+			place_hint(r, sd.sd_code, sd.sd_message,
+			    sizeof(sd.sd_message));
 			startrun_close(r, sd.sd_code, sd.sd_message);
 			request_data(r, &sd, sizeof(sd));
 			request_fail(r, sd.sd_code);

@@ -275,6 +275,8 @@ sv_tools(struct request *r, enum procid from, struct imsg *imsg)
 		fatalx("%s: bad tools answer from %s", __func__,
 		    proc_title(from));
 	if (td.td_done.sd_code[0] != '\0') {
+		place_hint(r, td.td_done.sd_code, td.td_done.sd_message,
+		    sizeof(td.td_done.sd_message));
 		startrun_close(r, td.td_done.sd_code, td.td_done.sd_message);
 		request_data(r, &td.td_done, sizeof(td.td_done));
 		request_fail(r, td.td_done.sd_code);
@@ -298,7 +300,7 @@ sv_tools(struct request *r, enum procid from, struct imsg *imsg)
 	code = place_send(r, sv->place, &cq, len);
 	explicit_bzero(&cq, sizeof(cq));
 	if (code != NULL)
-		sv_fail(r, code, place_why(code));
+		sv_fail(r, code, place_refusal(r, code));
 }
 
 static const struct {
@@ -393,10 +395,16 @@ space_start(struct request *r, struct imsg *imsg)
 		    "not read at start");
 		return NULL;
 	}
-	if (type == IMSG_CTL_CREATE)
-		r->r_place = strcmp(cs.cs_place, "native") == 0 ? PROC_NS :
-		    strcmp(cs.cs_place, "docker") == 0 ? PROC_DOCKER :
-		    place_default();
+	if (type == IMSG_CTL_CREATE) {
+		if (strcmp(cs.cs_place, "native") == 0)
+			r->r_place = PROC_NS;
+		else if (strcmp(cs.cs_place, "docker") == 0)
+			r->r_place = PROC_DOCKER;
+		else {
+			r->r_place = place_default();
+			r->r_place_default = 1;
+		}
+	}
 	if (space_types[i].sp_sv_op != 0)
 		sv_begin(r, cs.cs_id, space_types[i].sp_sv_op);
 	else
@@ -430,7 +438,7 @@ space_start(struct request *r, struct imsg *imsg)
 		code = tools_first(r, sq, space_types[i].sp_place);
 		/* The place's refusal in its words, as without an agent. */
 		if (code != NULL && place_code(code)) {
-			request_refuse(r, code, place_why(code));
+			request_refuse(r, code, place_refusal(r, code));
 			return NULL;
 		}
 		return code;

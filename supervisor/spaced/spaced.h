@@ -239,6 +239,7 @@ struct request {
 	int			 r_engine;	/* admitted to the engine (place.c) */
 	/* create: the place asked for (PROC_DOCKER or PROC_NS), else 0 */
 	enum procid		 r_place;
+	int			 r_place_default; /* ...by spaced.conf's */
 	int			 r_list_pending;	/* places a list waits for */
 	int			 r_conns_more;	/* exec -t's resizes */
 	/* its spaced-git, and what to send it once READY (gitinst.c) */
@@ -471,6 +472,9 @@ enum procid place_default(void);
  * spaced.conf makes it the default.
  */
 void	 place_native_plain(char *buf, size_t len);
+void	 place_hint(const struct request *, const char *code, char *msg,
+	    size_t len);
+const char *place_refusal(const struct request *, const char *code);
 void	 place_default_warn(void);
 #define PLACE_BITS	(PROC_BIT(PROC_DOCKER) | PROC_BIT(PROC_NS))
 /* The answer row of IMSG_SPACE_CONN_REQ: another engine connection. */

@@ -19,18 +19,22 @@
  * between a start's make and its join (another installation's sweep of
  * a spent pair) fails the join, so no process runs outside a limit the
  * host has.  The control: the same join with every group there puts
- * the process in each.  Root only, as spaced-ns.
+ * the process in each.  A start's join (ns_cgroup_enter) makes a taken
+ * group again and joins it.  Root only, as spaced-ns.
  */
 
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "space_limits.h"
@@ -38,6 +42,7 @@
 
 static char	 group[32];
 static pid_t	 child = -1;
+static struct ns_cglimits limits = { 256ULL << 20, 1000000000LL, 64, 0 };
 
 static void
 setup(void)
@@ -47,8 +52,9 @@ setup(void)
 	if (geteuid() != 0 || access(NS_CGROOT "/pids", F_OK) == -1)
 		return;
 	snprintf(group, sizeof(group), "unit-join-%d", (int)getpid());
-	cr_assert_eq(ns_cgroup_make(group, 256ULL << 20, 1000000000LL, 64,
-	    ns_limits_absent(), missing, sizeof(missing)), 0, "%s", missing);
+	limits.cl_skip = ns_limits_absent();
+	cr_assert_eq(ns_cgroup_make(group, &limits, missing, sizeof(missing)),
+	    0, "%s", missing);
 	if ((child = fork()) == 0) {
 		pause();
 		_exit(0);
@@ -95,6 +101,24 @@ in_group(const char *ctl, pid_t pid)
 	return found;
 }
 
+/* A group's limit file as a number, -1 when unread. */
+static long
+limit_of(const char *ctl, const char *file)
+{
+	char	 path[PATH_MAX], line[32];
+	FILE	*f;
+	long	 v = -1;
+
+	snprintf(path, sizeof(path), "%s/%s/%s/%s/%s", NS_CGROOT, ctl,
+	    NS_CGNAME, group, file);
+	if ((f = fopen(path, "r")) == NULL)
+		return -1;
+	if (fgets(line, sizeof(line), f) != NULL)
+		v = strtol(line, NULL, 10);
+	fclose(f);
+	return v;
+}
+
 TestSuite(cgroup_join, .init = setup, .fini = teardown);
 
 Test(cgroup_join, every_group_there_holds_the_process)
@@ -115,4 +139,50 @@ Test(cgroup_join, a_group_taken_before_the_join_fails_it)
 	cr_assert_eq(rmdir(path), 0, "%s", path);
 	cr_assert_eq(ns_cgroup_join(group, child), -1,
 	    "joined without its pids limit");
+}
+
+/* A start whose group was taken once makes it again: in every group. */
+Test(cgroup_join, a_start_makes_a_taken_group_again)
+{
+	char	 path[PATH_MAX], err[256];
+
+	need_root();
+	snprintf(path, sizeof(path), "%s/pids/%s/%s", NS_CGROOT, NS_CGNAME,
+	    group);
+	cr_assert_eq(rmdir(path), 0, "%s", path);
+	err[0] = '\0';
+	cr_assert_eq(ns_cgroup_enter(group, &limits, child, err,
+	    sizeof(err)), 0, "%s", err);
+	cr_assert(in_group("pids", child), "not in the group made again");
+	cr_assert_eq(limit_of("pids", "pids.max"), 64, "made without its limit");
+	cr_assert(in_group("memory", child));
+	if (access(NS_CGROOT "/cpu/" NS_CGNAME, F_OK) == 0)
+		cr_assert(in_group("cpu", child));
+}
+
+/*
+ * A group there already (a stop's that lingered, spent) made again for
+ * a start is young again: the sweep of another installation spares it
+ * until the join.  Its mtime an hour back first, as an old group's.
+ */
+Test(cgroup_join, a_group_made_again_is_young)
+{
+	struct timespec	 ts[2];
+	struct stat	 st;
+	char		 path[PATH_MAX], missing[16];
+	time_t		 before;
+
+	need_root();
+	snprintf(path, sizeof(path), "%s/pids/%s/%s", NS_CGROOT, NS_CGNAME,
+	    group);
+	ts[0].tv_sec = ts[1].tv_sec = time(NULL) - 3600;
+	ts[0].tv_nsec = ts[1].tv_nsec = 0;
+	cr_assert_eq(utimensat(AT_FDCWD, path, ts, 0), 0, "%s", path);
+	cr_assert_eq(stat(path, &st), 0);
+	cr_assert_lt(st.st_mtime, time(NULL) - 60, "control: aged");
+	before = time(NULL);
+	cr_assert_eq(ns_cgroup_make(group, &limits, missing, sizeof(missing)),
+	    0, "%s", missing);
+	cr_assert_eq(stat(path, &st), 0);
+	cr_assert_geq(st.st_mtime, before, "made again, still old");
 }
