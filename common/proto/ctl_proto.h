@@ -29,7 +29,19 @@
 #include "place_proto.h"
 #include "proto.h"
 
-#define CTL_PROTO_VERSION	2
+/*
+ * The low byte of every control message's peerid is its sender's
+ * version, the request's and the answer's alike; spaced refuses a
+ * request of another and spacectl an answer of another, by that byte
+ * alone.  A new version whenever a message below (or one of another
+ * protocol that a client reads) changes its layout:
+ * regress/unit/common/ctl_sizes.c records each struct's size at this
+ * version and fails until both change together.  Never changing, so
+ * that a client of any build reads the refusal: the imsg header, the
+ * byte's place, IMSG_CTL_FAIL's number and struct ctl_fail.
+ * 3: check's answer grew its reason (docker_check_msg.dc_message).
+ */
+#define CTL_PROTO_VERSION	3
 #define CTL_VERSION(peerid)	((peerid) & 0xff)
 #define CTL_TAG(peerid)		((peerid) >> 8)
 #define CTL_PEERID(tag)		(((uint32_t)(tag) << 8) | CTL_PROTO_VERSION)
