@@ -12,6 +12,9 @@ trap 'stop_spaced; kill $fake 2>/dev/null; rm -rf "$tree"' EXIT
 sd=$tree/s1
 fake=
 old=$((CTL_VERSION - 1)) new=$((CTL_VERSION + 1))
+# The versions before answers named theirs: spacectls that compare an
+# answer's whole peerid with their request's (ctl_proto.h).
+echoed=2
 want="protocol_version: spacectl speaks $CTL_VERSION, spaced speaks"
 same="use the spacectl of the same build"
 
@@ -49,12 +52,20 @@ check "spaced starts" start_spaced "$sd"
 raw() { python3 "$top/regress/integration/ctl_raw.py" "$sd/run/spaced.sock" "$@"; }
 check "a check in spaced's own version is answered (control)" sh -c \
     "python3 '$top/regress/integration/ctl_raw.py' '$sd/run/spaced.sock' speak $CTL_VERSION 102 | grep -Eq '^(data@$CTL_VERSION )+end@$CTL_VERSION\$'"
-check "an older client's check: protocol_version in spaced's version" \
-    [ "$(raw speak "$old" 102)" = "protocol_version@$CTL_VERSION" ]
+# A client of 2 (a spacectl built before 3) had its check answered with
+# records it could not read: bad_answer.
+check "a client of $echoed's check: protocol_version, in its own version (the only peerid it takes)" \
+    [ "$(raw speak "$echoed" 102)" = "protocol_version@$echoed" ]
+if [ "$old" -gt "$echoed" ]; then
+	check "an older client's check: protocol_version in spaced's version" \
+	    [ "$(raw speak "$old" 102)" = "protocol_version@$CTL_VERSION" ]
+fi
 check "a newer client's check: protocol_version in spaced's version" \
     [ "$(raw speak "$new" 102)" = "protocol_version@$CTL_VERSION" ]
 check "a newer client's status: the same" \
     [ "$(raw speak "$new" 100)" = "protocol_version@$CTL_VERSION" ]
+check "a client of version 0: the same" \
+    [ "$(raw speak 0 100)" = "protocol_version@$CTL_VERSION" ]
 check "spaced still serves" sh -c \
     "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' status >/dev/null"
 finish

@@ -18,13 +18,18 @@ mutant() {
 
 mutant "$MUTANT_CONTROL" supervisor/spaced/control.c ""
 
-mutant_expect "an older client's check: protocol_version in spaced's version"
+mutant_expect "a client of 2's check: protocol_version, in its own version"
 mutant "spaced takes a request of any version" supervisor/spaced/control.c \
     "if (CTL_VERSION(peerid) != CTL_PROTO_VERSION) { => if (0) {"
 
 mutant_expect "a newer client's check: protocol_version in spaced's version"
 mutant "a refusal echoes the request's version" supervisor/spaced/control.c \
-    "CTL_PEERID(CTL_TAG(peerid)), &cf, => peerid, &cf,"
+    "peerid = CTL_PEERID(CTL_TAG(peerid)); => (void)0;"
+
+mutant_expect "a client of 2's check: protocol_version, in its own version"
+mutant "a build of before refused in spaced's version" \
+    supervisor/spaced/control.c \
+    "if (!CTL_VERSION_ECHOED(CTL_VERSION(peerid))) => if (1)"
 
 mutant_expect "an older spaced's check record: protocol_version naming both"
 mutant "spacectl reads an answer of any version" \

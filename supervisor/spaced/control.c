@@ -401,7 +401,8 @@ control_fail_close(struct ctl_conn *cc, uint32_t peerid, const char *code)
 /*
  * One error code for the request of peerid.  Its low byte says spaced's
  * version whatever the request said: a FAIL's layout never changes, so a
- * client of another version reads it and can name both.
+ * client of another version reads it and can name both.  A build before
+ * answers named a version reads only its own peerid back.
  */
 void
 control_send_fail(struct ctl_conn *cc, uint32_t peerid, const char *code)
@@ -410,8 +411,9 @@ control_send_fail(struct ctl_conn *cc, uint32_t peerid, const char *code)
 
 	memset(&cf, 0, sizeof(cf));
 	strlcpy(cf.cf_code, code, sizeof(cf.cf_code));
-	control_send(cc, IMSG_CTL_FAIL, CTL_PEERID(CTL_TAG(peerid)), &cf,
-	    sizeof(cf));
+	if (!CTL_VERSION_ECHOED(CTL_VERSION(peerid)))
+		peerid = CTL_PEERID(CTL_TAG(peerid));
+	control_send(cc, IMSG_CTL_FAIL, peerid, &cf, sizeof(cf));
 }
 
 static const struct ctl_op *
