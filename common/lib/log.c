@@ -28,6 +28,7 @@
 static int	 log_debug_mode = 1;
 static int	 log_verbose;
 static const char *log_procname = "spaced";
+static void	(*log_last)(const char *);
 
 void
 log_init(int debug, int facility)
@@ -57,6 +58,12 @@ int
 log_getverbose(void)
 {
 	return log_verbose;
+}
+
+void
+log_setlast(void (*last)(const char *))
+{
+	log_last = last;
 }
 
 /*
@@ -155,21 +162,42 @@ vlog(int pri, const char *fmt, va_list ap)
 	log_line(pri, msg, 1);
 }
 
+/* A fatal line goes out, and to whoever wants the last words first. */
+static __dead void
+log_die(const char *msg)
+{
+	void	(*last)(const char *) = log_last;
+
+	log_line(LOG_CRIT, msg, 1);
+	/* Once: a fatal on the way out does not come back here. */
+	log_last = NULL;
+	if (last != NULL)
+		last(msg);
+	exit(1);
+}
+
+static void
+format_errno(char *msg, size_t size, int saved_errno, const char *fmt,
+    va_list ap)
+{
+	if (fmt == NULL) {
+		snprintf(msg, size, "%s", strerror(saved_errno));
+	} else {
+		vsnprintf(msg, size, fmt, ap);
+		if (saved_errno != 0) {
+			size_t len = strlen(msg);
+			snprintf(msg + len, size - len, ": %s",
+			    strerror(saved_errno));
+		}
+	}
+}
+
 static void
 vlog_errno(int pri, int saved_errno, const char *fmt, va_list ap)
 {
 	char	 msg[1024];
 
-	if (fmt == NULL) {
-		snprintf(msg, sizeof(msg), "%s", strerror(saved_errno));
-	} else {
-		vsnprintf(msg, sizeof(msg), fmt, ap);
-		if (saved_errno != 0) {
-			size_t len = strlen(msg);
-			snprintf(msg + len, sizeof(msg) - len, ": %s",
-			    strerror(saved_errno));
-		}
-	}
+	format_errno(msg, sizeof(msg), saved_errno, fmt, ap);
 	log_line(pri, msg, 1);
 }
 
@@ -221,21 +249,23 @@ __dead void
 fatal(const char *emsg, ...)
 {
 	va_list	 ap;
+	char	 msg[1024];
 	int	 saved_errno = errno;
 
 	va_start(ap, emsg);
-	vlog_errno(LOG_CRIT, saved_errno, emsg, ap);
+	format_errno(msg, sizeof(msg), saved_errno, emsg, ap);
 	va_end(ap);
-	exit(1);
+	log_die(msg);
 }
 
 __dead void
 fatalx(const char *emsg, ...)
 {
 	va_list	 ap;
+	char	 msg[1024];
 
 	va_start(ap, emsg);
-	vlog(LOG_CRIT, emsg, ap);
+	vsnprintf(msg, sizeof(msg), emsg, ap);
 	va_end(ap);
-	exit(1);
+	log_die(msg);
 }

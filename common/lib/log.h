@@ -28,6 +28,8 @@
 void	log_init(int debug, int facility);
 void	log_procinit(const char *procname);
 void	log_setverbose(int verbose);
+/* A dying process's last words: fatal() and fatalx() hand it the line. */
+void	log_setlast(void (*)(const char *));
 int	log_getverbose(void);
 void	log_warn(const char *, ...) __attribute__((__format__(printf, 1, 2)));
 void	log_warnx(const char *, ...) __attribute__((__format__(printf, 1, 2)));

@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <event.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,6 +290,47 @@ worker_dispatch_parent(int fd, short event, void *arg)
 	imsg_event_add(iev);
 }
 
+/*
+ * The last words of a worker whose stderr goes nowhere (a spaced-git
+ * that spaced-launch started): its fatal line, on the channel, through
+ * the channel's own buffer once there is one (never inside a message
+ * half written).  A parent that reads nothing for a few seconds misses
+ * them; the death is not held up for it.
+ */
+static struct imsgbuf	*worker_chan;
+
+static void
+worker_last_words(const char *line)
+{
+	struct worker_fatal	 wf;
+	struct imsgbuf		 own, *ib = worker_chan;
+	struct pollfd		 pfd = { PROC_PARENT_FD, POLLOUT, 0 };
+	int			 tries;
+
+	if (ib == NULL) {
+		imsgbuf_init(&own, PROC_PARENT_FD);
+		ib = &own;
+	}
+	memset(&wf, 0, sizeof(wf));
+	strlcpy(wf.wf_line, line, sizeof(wf.wf_line));
+	if (imsg_compose(ib, IMSG_WORKER_FATAL, 0, 0, -1, &wf, sizeof(wf)) ==
+	    -1)
+		return;
+	for (tries = 0; tries < 5 && imsgbuf_queuelen(ib) > 0; tries++) {
+		if (imsgbuf_write(ib) == -1 && errno != EAGAIN &&
+		    errno != EINTR)
+			return;
+		if (imsgbuf_queuelen(ib) > 0)
+			(void)poll(&pfd, 1, 1000);
+	}
+}
+
+void
+worker_tell_fatal(void)
+{
+	log_setlast(worker_last_words);
+}
+
 static __dead void
 worker_usage(const char *name)
 {
@@ -390,6 +432,7 @@ worker_main(int argc, char *argv[], const struct worker *w)
 
 	imsgev_init(&iev, base, PROC_PARENT_FD, worker_dispatch_parent,
 	    NULL);
+	worker_chan = &iev.ibuf;
 	/* The channel carries fds (both ways) only where procs[] says. */
 	if (procs[w->w_id].p_fdpass)
 		imsgbuf_allow_fdpass(&iev.ibuf);

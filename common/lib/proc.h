@@ -61,6 +61,8 @@ struct worker {
 };
 
 __dead void	 worker_main(int argc, char *argv[], const struct worker *);
+/* Its fatal line to the parent on the channel, as it dies. */
+void		 worker_tell_fatal(void);
 /*
  * A stream message for no registered stream is fatal, unless the stream
  * ended lately here (unregistered, or marked by worker_stream_ended).

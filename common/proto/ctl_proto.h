@@ -29,8 +29,25 @@
 #include "place_proto.h"
 #include "proto.h"
 
-#define CTL_PROTO_VERSION	2
+/*
+ * The low byte of every control message's peerid is its sender's
+ * version, the request's and the answer's alike; spaced refuses a
+ * request of another and spacectl an answer of another, by that byte
+ * alone.  A new version whenever a message below (or one of another
+ * protocol that a client reads) changes its layout:
+ * regress/unit/common/ctl_sizes.c records each struct's size at this
+ * version and fails until both change together.  Never changing, so
+ * that a client of any build reads the refusal: the imsg header, the
+ * byte's place, IMSG_CTL_FAIL's number and struct ctl_fail.  A client
+ * of the versions before, which compared an answer's whole peerid with
+ * its request's, is refused in its own, so that it says
+ * protocol_version rather than bad_answer.
+ * 3: check's answer grew its reason (docker_check_msg.dc_message).
+ */
+#define CTL_PROTO_VERSION	3
 #define CTL_VERSION(peerid)	((peerid) & 0xff)
+/* Builds before 3 took back only their own peerid, whole. */
+#define CTL_VERSION_ECHOED(v)	((v) == 1 || (v) == 2)
 #define CTL_TAG(peerid)		((peerid) >> 8)
 #define CTL_PEERID(tag)		(((uint32_t)(tag) << 8) | CTL_PROTO_VERSION)
 #define CTL_MAX_PENDING		16	/* requests in flight a connection */

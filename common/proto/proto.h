@@ -45,6 +45,7 @@ enum imsg_type {
 	IMSG_WORKER_PROBE,	/* struct probe_msg */
 	IMSG_WORKER_PING,
 	IMSG_WORKER_CANCEL,
+	IMSG_WORKER_FATAL,	/* struct worker_fatal: its last line */
 
 	/* any channel, the control socket included */
 	IMSG_STREAM_DATA = 10,
@@ -101,6 +102,16 @@ struct probe_msg {
 struct worker_ready_info {
 	int32_t		 wi_pid;
 	char		 wi_landlock[LANDLOCK_DESC_MAX];
+};
+
+/*
+ * A spaced-git's fatal line, sent as it dies (its stderr goes nowhere):
+ * outside bytes (a path, libgit2's words), so spaced takes a fixed size,
+ * NUL-terminated, and escapes it.
+ */
+#define WORKER_FATAL_MAX	192
+struct worker_fatal {
+	char		 wf_line[WORKER_FATAL_MAX];
 };
 
 /* SEND: the source sends tm_bytes on stream tm_stream; DONE: what came. */

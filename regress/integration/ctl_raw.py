@@ -9,7 +9,8 @@ CTL_STATUS, CTL_PROBE, CTL_FAIL, CTL_DATA, CTL_END = 100, 104, 202, 200, 201
 CTL_PING, CTL_STREAM_TEST, CTL_PROGRESS = 105, 106, 203
 CTL_EXEC = 114
 import os
-VERSION, PROC_GIT = int(os.environ.get("CTL_VERSION", "2")), 2
+# The version: regress/lib/ctlversion.sh, which every suite sources.
+VERSION, PROC_GIT = int(os.environ["CTL_VERSION"]), 2
 HDR = struct.Struct("=IHHII")
 
 def hdr(mtype, plen, peerid=None, flags=0, length=None):
@@ -18,7 +19,7 @@ def hdr(mtype, plen, peerid=None, flags=0, length=None):
     return HDR.pack(mtype, HDR.size + plen if length is None else length,
                     flags, peerid, 0)
 
-def answers(sock):
+def answers(sock, versions=False):
     out, buf = [], b""
     sock.settimeout(5)
     while True:
@@ -32,7 +33,7 @@ def answers(sock):
             out.append("closed"); return out
         buf += d
         while len(buf) >= HDR.size:
-            t, l, _, _, _ = HDR.unpack(buf[:HDR.size])
+            t, l, _, peerid, _ = HDR.unpack(buf[:HDR.size])
             if len(buf) < l:
                 break
             body, buf = buf[HDR.size:l], buf[l:]
@@ -44,6 +45,8 @@ def answers(sock):
                 out.append("data")
             else:
                 out.append("type%d" % t)
+            if versions:
+                out[-1] += "@%d" % (peerid & 0xff)
             if t in (CTL_FAIL, CTL_END):
                 return out
 
@@ -216,6 +219,13 @@ def main():
                 argv + b"\0" * (8192 - len(argv)) +
                 struct.pack("=IHH", 0, 0, 0))	# no terminal
         s.sendall(hdr(CTL_EXEC, len(body)) + body)
+    elif case == "speak":
+        # speak N TYPE: a request of TYPE (no payload) in version N, as a
+        # spacectl of another build sends it; prints each answer with its
+        # peerid's low byte, spaced's version ("protocol_version@3").
+        s.sendall(hdr(int(sys.argv[4]), 0, peerid=int(sys.argv[3])))
+        print(" ".join(answers(s, versions=True)))
+        return
     elif case == "data-nostream":
         # Data for a stream that does not exist: refused, then closed.
         s.sendall(hdr(10, 16, peerid=7) + b"z" * 16)

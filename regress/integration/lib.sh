@@ -4,6 +4,7 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${SPACED_BUILD:-$top/build}
 . "$top/regress/lib/harness.sh"
+. "$top/regress/lib/ctlversion.sh"
 
 # wait_for seconds command...: poll until the command succeeds, 0.1 s
 # apart, for the seconds given but never under WAIT_FLOOR: a wait guards

@@ -121,12 +121,12 @@ check "  the owner's own show works (control)" sc show "$id"
 # refused as it was before code-in looked the space up first.
 raw_codein() {
 	python3 - "$sd/run/spaced.sock" "$1" "$2" <<'PY'
-import socket, struct, sys, time
+import os, socket, struct, sys, time
 H = struct.Struct("=IHHII")
 s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
 p = bytearray(4120); p[0:13] = sys.argv[2].encode() + b"\0"
 d = sys.argv[3].encode(); p[24:24 + len(d)] = d
-s.sendall(H.pack(120, H.size + len(p), 0, (1 << 8) | 2, 0) + bytes(p))
+s.sendall(H.pack(120, H.size + len(p), 0, (1 << 8) | int(os.environ["CTL_VERSION"]), 0) + bytes(p))
 buf, word = b"", None
 # Progress comes every 5 s while a request runs: a bound of its own.
 s.settimeout(5)

@@ -77,11 +77,11 @@ kill "$fpid" 2>/dev/null; wait "$fpid" 2>/dev/null
 # A follower that never reads, then thousands of events (reloads, root's;
 # a millisecond apart, since signals that wait together are one).
 python3 - "$sd/run/spaced.sock" >"$T/slow.out" 2>&1 <<'PY' &
-import socket, struct, sys, time
+import os, socket, struct, sys, time
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 s.connect(sys.argv[1])
 s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-s.sendall(struct.pack("=IHHII", 128, 16 + 8, 0, 2, 0) + struct.pack("=II", 1, 0))
+s.sendall(struct.pack("=IHHII", 128, 16 + 8, 0, int(os.environ["CTL_VERSION"]), 0) + struct.pack("=II", 1, 0))
 print("following", flush=True)
 time.sleep(120)
 PY
@@ -139,12 +139,13 @@ plain remove "$q" >/dev/null 2>&1
 python3 - "$sd/run/spaced.sock" >"$T/hog.out" 2>&1 <<'PY' &
 import os, socket, struct, sys, time
 H = struct.Struct("=IHHII")
+V = int(os.environ["CTL_VERSION"])	# regress/lib/ctlversion.sh
 def one(uid, n):
     os.setgroups([]); os.setgid(uid); os.setuid(uid)
     s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
     for t in range(1, n + 1):
-        s.sendall(H.pack(128, H.size + 8, 0, (t << 8) | 2, 0) + struct.pack("=II", 1, 0))
-    s.sendall(H.pack(128, H.size + 8, 0, (99 << 8) | 2, 0) + struct.pack("=II", 0, 0))
+        s.sendall(H.pack(128, H.size + 8, 0, (t << 8) | V, 0) + struct.pack("=II", 1, 0))
+    s.sendall(H.pack(128, H.size + 8, 0, (99 << 8) | V, 0) + struct.pack("=II", 0, 0))
     buf, busy = b"", 0
     while True:
         buf += s.recv(65536)

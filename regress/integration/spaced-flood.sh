@@ -55,7 +55,7 @@ chmod 0755 "$sd" "$sd/run"
 # all sent at once; prints "end N busy M other K" when every one is
 # answered.
 cat >"$T/flood.py" <<'PY'
-import socket, struct, sys
+import os, socket, struct, sys
 HDR = struct.Struct("=IHHII")
 CHECK, END, FAIL = 102, 201, 202
 path, conns, per = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
@@ -63,7 +63,7 @@ socks = []
 for i in range(conns):
     s = socket.socket(socket.AF_UNIX)
     s.connect(path)
-    s.sendall(b"".join(HDR.pack(CHECK, HDR.size, 0, (t + 1) << 8 | 2, 0)
+    s.sendall(b"".join(HDR.pack(CHECK, HDR.size, 0, (t + 1) << 8 | int(os.environ["CTL_VERSION"]), 0)
                        for t in range(per)))
     socks.append(s)
 count = {"end": 0, "busy": 0, "other": 0}

@@ -208,6 +208,39 @@ check "instances spaced ended are no worker-died: the one killed alone" \
     "$work/events-all.json")" = 2
 check "and spaced still serves" ctl status
 
+# --- a spaced-git's own fatal line -------------------------------------
+# spaced-launch starts it with stderr on /dev/null: a fatal() of its own
+# said "exited with status 1" alone.  A real one, caused from outside:
+# spaced-launch traced (strace -f), so the spaced-git it starts is too,
+# and refuses to run traced (git_untraceable).  Its line must reach the
+# caller, escaped, after how it died.
+launch=$(pgrep -P "$spaced_pid" -f '^spaced-launch' | head -n 1)
+tracer=
+traced() { [ "$(field "${launch:-0}" TracerPid)" != 0 ]; }
+untraced() { [ "$(field "${launch:-0}" TracerPid)" = 0 ]; }
+if command -v strace >/dev/null; then
+	strace -f -qq -e trace=none -o /dev/null -p "${launch:-0}" &
+	tracer=$!
+	check "spaced-launch traced" wait_for 10 traced
+	mkrepo "$work/traced"
+	answer traced files "$work/traced"
+	check "a traced spaced-git: git_worker_failed ($(head -c 300 "$work/traced.json"))" \
+	    jqt "$work/traced.json" '.error == "git_worker_failed"'
+	check "... how it died, then its own fatal line" \
+	    jqt "$work/traced.json" '.message | test("^spaced-git pid [0-9]+ exited with status 1 before it was ready \\(its start and confinement\\); it said: traced, or no TracerPid in /proc/self/status$")'
+	check "... and spaced's log has the line" grep -Eq \
+	    "spaced-git [0-9]+ said as it died: traced, or no TracerPid in /proc/self/status" \
+	    "$sd/log"
+	kill "$tracer"
+	wait "$tracer" 2>/dev/null
+	check "spaced-launch no longer traced" wait_for 10 untraced
+	answer untraced files "$work/traced"
+	check "control: untraced, files of that repository works" \
+	    jqt "$work/untraced.json" '.files | length == 2'
+else
+	skip "no strace: a traced spaced-git's fatal line"
+fi
+
 stop_spaced
 check "nothing of ours is left once spaced stopped" wait_for 5 sh -c \
     "! pgrep -f '^spaced-git -g $work' >/dev/null"

@@ -31,14 +31,14 @@ sock=$sd/run/spaced.sock
 # the caller, so it never names a folder the caller cannot reach):
 # prints the refusal's code and message (the path as PATH), or "end".
 cat >"$work/files.py" <<'PY'
-import socket, struct, sys
+import os, socket, struct, sys
 HDR = struct.Struct("=IHHII")
 FILES, DATA, END, FAIL, DONE_SIZE = 118, 200, 201, 202, 328
 path = sys.argv[2]
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 s.connect(sys.argv[1])
 body = path.encode().ljust(4096, b"\0") + b"\0" * 20
-s.sendall(HDR.pack(FILES, HDR.size + len(body), 0, 1 << 8 | 2, 0) + body)
+s.sendall(HDR.pack(FILES, HDR.size + len(body), 0, 1 << 8 | int(os.environ["CTL_VERSION"]), 0) + body)
 s.settimeout(30)
 buf, done = b"", ""
 while True:

@@ -8,7 +8,7 @@ CTL_EXEC, CTL_EXEC_RESIZE = 114, 126
 CTL_DATA, CTL_FAIL = 200, 202
 STREAM_DATA = 10
 HDR = struct.Struct("=IHHII")
-PEER = 2	# CTL_PEERID(0): tag 0, protocol version 2
+PEER = int(os.environ["CTL_VERSION"])	# CTL_PEERID(0): regress/lib/ctlversion.sh
 SEEN_MAX = 4096	# a line a second: far below the window, no credit owed
 
 

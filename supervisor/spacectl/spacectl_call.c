@@ -97,6 +97,27 @@ ctl_send(struct ctl_req *cr, int s)
 		failed("send", strerror(errno));
 }
 
+/*
+ * An answer of another version: its payload may mean anything, so it is
+ * not read.  A spaced from before answers carried its version echoes
+ * ours in a protocol_version FAIL: it speaks another, unnamed.
+ */
+static __dead void
+ctl_version_failed(uint32_t theirs)
+{
+	char	 msg[128];
+
+	if (theirs == CTL_PROTO_VERSION)
+		(void)snprintf(msg, sizeof(msg), "spacectl speaks %u, spaced "
+		    "another version; use the spacectl of the same build",
+		    (unsigned)CTL_PROTO_VERSION);
+	else
+		(void)snprintf(msg, sizeof(msg), "spacectl speaks %u, spaced "
+		    "speaks %u; use the spacectl of the same build",
+		    (unsigned)CTL_PROTO_VERSION, (unsigned)theirs);
+	request_failed(ERR_PROTOCOL_VERSION, msg);
+}
+
 static void
 ctl_fail(struct ctl_req *cr, struct imsg *imsg)
 {
@@ -105,6 +126,8 @@ ctl_fail(struct ctl_req *cr, struct imsg *imsg)
 	if (imsg_get_data(imsg, &cf, sizeof(cf)) == -1)
 		failed("bad_answer", NULL);
 	cf.cf_code[sizeof(cf.cf_code) - 1] = '\0';
+	if (strcmp(cf.cf_code, ERR_PROTOCOL_VERSION) == 0)
+		ctl_version_failed(CTL_VERSION(imsg_get_peerid(imsg)));
 	cr->cr_finished = 1;
 	if (cr->cr_fail != NULL)
 		cr->cr_fail(cr, cf.cf_code);
@@ -126,6 +149,8 @@ ctl_dispatch(struct ctl_req *cr, struct imsg *imsg)
 		cr->cr_stream(cr, imsg);
 		return;
 	}
+	if (CTL_VERSION(imsg_get_peerid(imsg)) != CTL_PROTO_VERSION)
+		ctl_version_failed(CTL_VERSION(imsg_get_peerid(imsg)));
 	if (imsg_get_peerid(imsg) != CTL_PEERID(0))
 		failed("bad_answer", "another request's");
 	switch (imsg_get_type(imsg)) {

@@ -398,7 +398,12 @@ control_fail_close(struct ctl_conn *cc, uint32_t peerid, const char *code)
 	control_start_closing(cc, CTL_LINGER_SECONDS);
 }
 
-/* One error code for the request of peerid. */
+/*
+ * One error code for the request of peerid.  Its low byte says spaced's
+ * version whatever the request said: a FAIL's layout never changes, so a
+ * client of another version reads it and can name both.  A build before
+ * answers named a version reads only its own peerid back.
+ */
 void
 control_send_fail(struct ctl_conn *cc, uint32_t peerid, const char *code)
 {
@@ -406,6 +411,8 @@ control_send_fail(struct ctl_conn *cc, uint32_t peerid, const char *code)
 
 	memset(&cf, 0, sizeof(cf));
 	strlcpy(cf.cf_code, code, sizeof(cf.cf_code));
+	if (!CTL_VERSION_ECHOED(CTL_VERSION(peerid)))
+		peerid = CTL_PEERID(CTL_TAG(peerid));
 	control_send(cc, IMSG_CTL_FAIL, peerid, &cf, sizeof(cf));
 }
 

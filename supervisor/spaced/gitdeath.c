@@ -29,6 +29,8 @@
 #include <string.h>
 
 #include "gitdeath.h"
+#include "log.h"
+#include "proto.h"
 
 static const char *const launch_steps[LAUNCH_STEP_MAX] = {
 	[LAUNCH_STEP_CHANNEL] = "its channel and /dev/null on fds 0-2",
@@ -67,4 +69,22 @@ gitdeath_how(const struct launch_exit *le, int ready, char *buf, size_t len)
 	} else
 		(void)snprintf(buf, len, "exited with status %d %s",
 		    WEXITSTATUS(le->le_status), when);
+}
+
+int
+gitdeath_line(const struct worker_fatal *wf, char *esc, size_t len)
+{
+	if (memchr(wf->wf_line, '\0', sizeof(wf->wf_line)) == NULL)
+		return -1;
+	(void)log_escape(esc, len, wf->wf_line);
+	return 0;
+}
+
+void
+gitdeath_said(char *how, size_t len, const char *said)
+{
+	if (said[0] == '\0')
+		return;
+	(void)strlcat(how, "; it said: ", len);
+	(void)strlcat(how, said, len);
 }

@@ -32,5 +32,13 @@
 #define GITDEATH_HOW_MAX	192
 
 void	 gitdeath_how(const struct launch_exit *, int ready, char *, size_t);
+/*
+ * Its fatal line (IMSG_WORKER_FATAL): outside bytes (a path, libgit2's
+ * words), taken only NUL-terminated in their field, escaped into esc.
+ */
+struct worker_fatal;
+int	 gitdeath_line(const struct worker_fatal *, char *esc, size_t);
+/* After how (of len bytes) it died, what it said as it died, if any. */
+void	 gitdeath_said(char *how, size_t len, const char *said);
 
 #endif

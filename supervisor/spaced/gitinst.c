@@ -73,7 +73,8 @@ struct git_inst {
 	int			 gi_reaped;	/* spaced-launch said it ended */
 	int			 gi_unasked;	/* its channel ended first */
 	int			 gi_gone;	/* so: refused once reaped */
-	char			 gi_how[SPACE_DONE_MESSAGE_MAX]; /* its death */
+	/* How it died; until then its last words (gitlaunch_said). */
+	char			 gi_how[SPACE_DONE_MESSAGE_MAX];
 	int			 gi_distrusted;
 	int			 gi_retired;	/* ends once it has no request */
 	time_t			 gi_idle_since;	/* 0: in use */
@@ -96,7 +97,6 @@ static struct {
 };
 
 static void	gitinst_dispatch(int, short, void *);
-static void	gitinst_quarantine_ready(struct git_inst *);
 static void	gitinst_grant_soon(void);
 
 static struct git_inst *
@@ -672,6 +672,8 @@ gitinst_message(struct git_inst *gi, struct imsg *imsg)
 		gi->gi_state = GI_READY;
 		gitinst_flush(gi);
 		return 0;
+	case IMSG_WORKER_FATAL:
+		return gitlaunch_said(imsg, gi->gi_pid, gi->gi_reaped, gi->gi_how);
 	case IMSG_STREAM_DATA:
 	case IMSG_STREAM_CREDIT:
 	case IMSG_STREAM_END:
@@ -688,9 +690,7 @@ gitinst_message(struct git_inst *gi, struct imsg *imsg)
 	if (gi->gi_quarantine)
 		return r->r_qgit != gi ? -1 :
 		    request_dispatch(PROC_QUARANTINE, imsg);
-	if (r->r_git != gi)
-		return -1;
-	return request_dispatch(PROC_GIT, imsg);
+	return r->r_git != gi ? -1 : request_dispatch(PROC_GIT, imsg);
 }
 
 static void

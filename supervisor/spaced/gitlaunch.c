@@ -84,6 +84,28 @@ gitlaunch_kill(uint32_t id, pid_t pid)
 	    sizeof(le));
 }
 
+/*
+ * Its fatal line, which its stderr (/dev/null) would lose.  Its death
+ * known, the line follows how it died; else it waits in how for it.
+ */
+int
+gitlaunch_said(struct imsg *imsg, pid_t pid, int reaped,
+    char how[SPACE_DONE_MESSAGE_MAX])
+{
+	struct worker_fatal	 wf;
+	char			 esc[SPACE_DONE_MESSAGE_MAX];
+
+	if (imsg_get_data(imsg, &wf, sizeof(wf)) == -1 ||
+	    gitdeath_line(&wf, esc, sizeof(esc)) == -1)
+		return -1;
+	log_warnx("spaced-git %d said as it died: %s", (int)pid, esc);
+	if (reaped)
+		gitdeath_said(how, SPACE_DONE_MESSAGE_MAX, esc);
+	else
+		(void)strlcpy(how, esc, SPACE_DONE_MESSAGE_MAX);
+	return 0;
+}
+
 /* remove: the space's quarantine folder goes. */
 void
 gitlaunch_qr_remove(const char *space)
@@ -106,13 +128,15 @@ void
 gitlaunch_died(const struct launch_exit *le, int ready, uid_t owner,
     const char *dir, char *how, size_t howlen, char *detail, size_t len)
 {
-	char	 words[GITDEATH_HOW_MAX];
+	char	 words[GITDEATH_HOW_MAX], said[SPACE_DONE_MESSAGE_MAX];
 
 	gitdeath_how(le, ready, words, sizeof(words));
 	log_warnx("spaced-git %d (uid %u, %s) %s", (int)le->le_pid,
 	    (unsigned)owner, dir, words);
+	(void)strlcpy(said, how, sizeof(said));
 	(void)snprintf(how, howlen, "spaced-git pid %d %s", (int)le->le_pid,
 	    words);
+	gitdeath_said(how, howlen, said);
 	(void)snprintf(detail, len, "spaced-git pid %d uid %u %s: ",
 	    (int)le->le_pid, (unsigned)owner, words);
 	(void)strlcat(detail, dir, len);

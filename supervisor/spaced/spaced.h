@@ -400,6 +400,13 @@ void		 gitlaunch_died(const struct launch_exit *, int ready,
 		    uid_t owner, const char *dir, char *how, size_t,
 		    char *detail, size_t);
 /*
+ * Its last words (IMSG_WORKER_FATAL), escaped, into how: kept until its
+ * death is known (gitlaunch_died puts them after it), or put after it.
+ * 0, or -1 when the message is not one.
+ */
+int		 gitlaunch_said(struct imsg *, pid_t, int reaped,
+		    char how[SPACE_DONE_MESSAGE_MAX]);
+/*
  * An instance that died without spaced asking (killed, crashed) is an
  * event, told through this sink (events_emit): gitinst.c is part of the
  * router that events.c calls, so it names no function of events.c.

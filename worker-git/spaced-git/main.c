@@ -170,6 +170,10 @@ main(int argc, char *argv[])
 {
 	const char	*errstr = NULL;
 
+	/* spaced-launch's (-g, -Q): its stderr is /dev/null, spaced hears. */
+	if (argc >= 2 && (strcmp(argv[1], "-g") == 0 ||
+	    strcmp(argv[1], "-Q") == 0))
+		worker_tell_fatal();
 	git_untraceable();
 	/* Filled in before the filter: the repository's Landlock rules. */
 	repo.rs_sandbox = git_sandbox;

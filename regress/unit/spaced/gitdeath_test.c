@@ -29,6 +29,8 @@
 #include <string.h>
 
 #include "supervisor/spaced/gitdeath.h"
+#include "place_proto.h"
+#include "proto.h"
 
 static char	 how[GITDEATH_HOW_MAX];
 
@@ -109,4 +111,56 @@ Test(gitdeath, a_short_buffer_is_cut_never_overrun)
 	memset(small, 'x', sizeof(small));
 	gitdeath_how(&le, 0, small, sizeof(small));
 	cr_assert_str_eq(small, "killed ");
+}
+
+/*
+ * spaced-git's own fatal line: outside bytes, taken only whole and
+ * NUL-terminated in its field, escaped (no byte that ends a line or
+ * starts a terminal sequence), after how it died.
+ */
+Test(gitdeath, its_fatal_line_escaped_after_how_it_died)
+{
+	struct worker_fatal	 wf;
+	char			 esc[SPACE_DONE_MESSAGE_MAX];
+	char			 msg[SPACE_DONE_MESSAGE_MAX];
+
+	memset(&wf, 0, sizeof(wf));
+	strlcpy(wf.wf_line, "repo /r\nfake: line\033[31m\x7f",
+	    sizeof(wf.wf_line));
+	cr_assert_eq(gitdeath_line(&wf, esc, sizeof(esc)), 0);
+	cr_assert_str_eq(esc, "repo /r\\nfake: line\\033[31m\\177");
+	strlcpy(msg, "spaced-git pid 42 exited with status 1", sizeof(msg));
+	gitdeath_said(msg, sizeof(msg), esc);
+	cr_assert_str_eq(msg, "spaced-git pid 42 exited with status 1; it "
+	    "said: repo /r\\nfake: line\\033[31m\\177");
+	/* Nothing said: how it died alone. */
+	strlcpy(msg, "spaced-git pid 42 exited with status 1", sizeof(msg));
+	gitdeath_said(msg, sizeof(msg), "");
+	cr_assert_str_eq(msg, "spaced-git pid 42 exited with status 1");
+}
+
+Test(gitdeath, a_fatal_line_without_its_nul_is_refused)
+{
+	struct worker_fatal	 wf;
+	char			 esc[SPACE_DONE_MESSAGE_MAX];
+
+	memset(&wf, 'a', sizeof(wf));
+	cr_assert_eq(gitdeath_line(&wf, esc, sizeof(esc)), -1);
+}
+
+/* A long line (or a long how) is cut to the answer's room. */
+Test(gitdeath, a_long_line_is_cut_to_the_room)
+{
+	struct worker_fatal	 wf;
+	char			 esc[SPACE_DONE_MESSAGE_MAX];
+	char			 msg[SPACE_DONE_MESSAGE_MAX] = "spaced-git pid 7";
+
+	memset(&wf, '\n', sizeof(wf));
+	wf.wf_line[sizeof(wf.wf_line) - 1] = '\0';
+	cr_assert_eq(gitdeath_line(&wf, esc, sizeof(esc)), 0);
+	cr_assert_lt(strlen(esc), sizeof(esc));
+	cr_assert(strchr(esc, '\n') == NULL);
+	gitdeath_said(msg, sizeof(msg), esc);
+	cr_assert_eq(strlen(msg), sizeof(msg) - 1);
+	cr_assert(strncmp(msg, "spaced-git pid 7; it said: \\n", 29) == 0);
 }
