@@ -256,6 +256,17 @@ check "exec, our stdout closed: the output goes nowhere, not to spaced (rc $rc)"
     sh -c "test $rc = 0 && ! grep -q bad_answer '$T/closed1'"
 check "  control: the command prints its 300 bytes" \
     test "$(sc exec "$id" -- sh -c "$AAA" | wc -c)" = 300
+# Output that cannot be written: exec's 125 and list's 1 said nothing,
+# or list exited 0 with its table lost (a full disk, /dev/full).
+check_refusal "exec to a full disk: 125, naming standard output and the error" \
+    125 '^spacectl: standard output: No space left on device$' \
+    sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec $id -- echo hi >/dev/full"
+check_refusal "list to a full disk: 1, the same words" \
+    1 '^spacectl: standard output: No space left on device$' \
+    sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' list >/dev/full"
+check "  control: both to /dev/null exit 0" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec $id -- echo hi >/dev/null &&
+    '$tree/bin/spacectl' -s '$sd/run/spaced.sock' list >/dev/null"
 
 # The gatekeeper's three: its own container, two targets and no third,
 # gone after remove (checked against the container).

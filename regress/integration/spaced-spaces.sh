@@ -67,6 +67,13 @@ check_refusal "create -m: the value refused, and what -m takes (it said \"too sm
 check_refusal "prompt -T: the value and what -T takes" 1 \
     '^spacectl: invalid_timeout: -T 0 is too small: it takes whole seconds, 1 to 86400$' \
     sctl $nosock prompt 0123456789ab -T 0 hi
+# Output that cannot be written fails, saying why: help, list or a -j
+# object to a full disk exited 0, the file cut short.
+check_refusal "help to a full disk: 1, naming standard output and the error" \
+    1 '^spacectl: standard output: No space left on device$' \
+    sh -c "'$tree/bin/spacectl' help >/dev/full"
+check "  control: help to /dev/null exits 0" \
+    sh -c "'$tree/bin/spacectl' help >/dev/null"
 for bad in 5m 6291455 2t 1025g 99999999999999999999999 18446744073709551616k \
     12x 1.5g -1 +4g " 4g" 4gb 4g4 ""; do
 	check "spacectl refuses the memory \"$bad\"" sh -c \

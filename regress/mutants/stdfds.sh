@@ -4,7 +4,8 @@
 # control socket is made (contract/docker.sh: exec -i read its own
 # socket and hung; the space's output went into spaced's control
 # connection), and exec's own failures at 125, not a command's 1
-# (integration/spaced-spaces.sh).  Built as mutants/spacectl-user.sh
+# (integration/spaced-spaces.sh), and output that cannot be written (a
+# full disk) failing, saying so (integration/spaced-spaces.sh).  Built as mutants/spacectl-user.sh
 # builds (this tree's objects, only the mutated file rebuilt).
 # Usage: sh regress/mutants/stdfds.sh [label-substring]
 . "$(dirname "$0")/lib.sh"
@@ -32,5 +33,10 @@ mutant_expect "^exec: a bad ID is spacectl's failure|^exec: a bad -T|^exec: no s
 mutant "exec's own failures exit 1, as a command's" \
     supervisor/spacectl/spacectl_output.c \
     "SPACECTL_EXEC_FAILED : 1; => 1 : 1;" integration/spaced-spaces
+
+mutant_expect "^help to a full disk"
+mutant "output that cannot be written exits as if written" \
+    supervisor/spacectl/spacectl_output.c \
+    "if (fflush(stdout) == 0 && !ferror(stdout)) => if (1)" integration/spaced-spaces
 
 mutants_end

@@ -182,6 +182,8 @@ main(int argc, char *argv[])
 	int	 ch;
 
 	stdfds_open();
+	if (atexit(out_close) != 0)
+		return 1;
 	env->sc_cmds = cmds;
 	env->sc_ncmds = sizeof(cmds) / sizeof(cmds[0]);
 	while ((ch = getopt(argc, argv, "+hjs:")) != -1) {

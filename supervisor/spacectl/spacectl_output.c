@@ -98,6 +98,22 @@ fail_status(void)
 	    SPACECTL_EXEC_FAILED : 1;
 }
 
+/*
+ * At exit: what stdio still holds written, and any error writing it
+ * said and failed (a list or -j object to a full disk exited 0, the file
+ * cut short).  A reader that left (EPIPE) fails without a word.
+ */
+void
+out_close(void)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return;
+	if (errno != EPIPE)
+		fprintf(stderr, "spacectl: standard output: %s\n",
+		    errno != 0 ? strerror(errno) : "write error");
+	_exit(fail_status());
+}
+
 /* spacectl itself failed (or spaced broke the protocol): as -j says. */
 __dead void
 failed(const char *code, const char *detail)
@@ -290,7 +306,15 @@ out_bytes(int fd, const uint8_t *p, size_t n)
 				(void)poll(&pfd, 1, -1);
 				continue;
 			}
-			/* Our reader left: the command's output goes nowhere. */
+			/*
+			 * Our reader left: the command's output goes nowhere.
+			 * Any other error (a full disk) is said: it exited
+			 * 125 without a word, the file cut short.
+			 */
+			if (errno != EPIPE)
+				fprintf(stderr, "spacectl: %s: %s\n", fd == 1 ?
+				    "standard output" : "standard error",
+				    strerror(errno));
 			exit(SPACECTL_EXEC_FAILED);
 		}
 		p += w;
