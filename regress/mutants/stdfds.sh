@@ -5,8 +5,8 @@
 # socket and hung; the space's output went into spaced's control
 # connection), and exec's own failures at 125, not a command's 1
 # (integration/spaced-spaces.sh), and output that cannot be written (a
-# full disk) failing, saying so (integration/spaced-spaces.sh).  Built as mutants/spacectl-user.sh
-# builds (this tree's objects, only the mutated file rebuilt).
+# full disk) failing, saying so (the same suite).  Built as
+# mutants/spacectl-user.sh builds (this tree's objects, only the mutated file rebuilt).
 # Usage: sh regress/mutants/stdfds.sh [label-substring]
 . "$(dirname "$0")/lib.sh"
 
@@ -26,8 +26,8 @@ mutant_expect "^exec -i, our stdin closed|^exec, our stdout closed"
 mutant "a closed stdin or stdout left for the control socket to take" \
     supervisor/spacectl/spacectl.c \
     "	stdfds_open();
-	env->sc_cmds => 	(void)stdfds_open;
-	env->sc_cmds" contract/docker
+	if (atexit(out_close) => 	(void)stdfds_open;
+	if (atexit(out_close)" contract/docker
 
 mutant_expect "^exec: a bad ID is spacectl's failure|^exec: a bad -T|^exec: no spaced at the socket"
 mutant "exec's own failures exit 1, as a command's" \
