@@ -226,6 +226,9 @@ check "into a stopped space: code_transfer_failed" \
     grep -q '^spacectl: code_transfer_failed' "$T/stopped.out"
 check "which names the place's cause" grep -q space_not_running \
     "$T/stopped.out"
+check "  and what to do (it ended \"space_not_running: \", no words)" \
+    grep -q 'space_not_running: the space is stopped (spacectl start starts it)' \
+    "$T/stopped.out"
 check "the pack is cancelled, not left to stall (no command_timeout)" \
     sh -c "! grep -q command_timeout '$T/stopped.out'"
 check "and no ref of that space is left" \

@@ -594,8 +594,12 @@ codein_exec_done(struct request *r, enum procid from, struct imsg *imsg)
 		codein_record(r, ERR_SPACE_NOT_FOUND, "");
 		cs->exec_failed = 1;
 	} else if (sd.sd_code[0] != '\0') {
+		/* A stopped space's code came alone: it ended in ": ". */
 		fmt_cut(why, sizeof(why), "%s: %s", sd.sd_code,
-		    sd.sd_message);
+		    sd.sd_message[0] != '\0' ? sd.sd_message :
+		    strcmp(sd.sd_code, ERR_SPACE_NOT_RUNNING) == 0 ?
+		    "the space is stopped (spacectl start starts it)" :
+		    "the place said no more");
 		codein_record(r, ERR_CODE_TRANSFER_FAILED, why);
 		cs->exec_failed = 1;
 	}
