@@ -620,6 +620,16 @@ check "  an empty name: invalid_branch" jqe '.error == "invalid_branch"' \
     "$T/clash3.json"
 check "  the user's repository unchanged" unchanged "$r"
 hg -C "$r" branch -q -D spaced/marks
+# A branch's own lock (another git, or a crashed one): libgit2's text
+# ended in an empty errno ("failed to lock file ... for writing: ").
+mkdir -p "$r/.git/refs/heads/spaced" && : >"$r/.git/refs/heads/spaced/locked.lock"
+snap "$r"
+sc -j apply "$id" "$r" -b spaced/locked >"$T/reflock.json" 2>&1
+check "a branch locked by another git: named, and what to do" jqe \
+    '.message | test("refs/heads/spaced/locked is locked: .*remove it")' \
+    "$T/reflock.json"
+check "  the user's repository unchanged" unchanged "$r"
+rm -f "$r/.git/refs/heads/spaced/locked.lock"
 sc -j apply "$id" "$r" -b spaced/marks/more >"$T/clash4.json" 2>&1
 check "  control: spaced/marks deleted by the user, the name below lands" \
     jqe '.created == true' "$T/clash4.json"

@@ -5,8 +5,9 @@
 # (codeout_script.c), a branch git cannot make beside another
 # (git_apply.c), DIR in a git directory or a git directory whose
 # core.worktree is elsewhere (git_repo.c), an empty -b (spacectl), a
-# flag no --allow passes (git_quarantine.c) and -w beside another git's
-# index.lock (git_apply_wt.c).
+# flag no --allow passes (git_quarantine.c), -w beside another git's
+# index.lock (git_apply_wt.c) and a branch another git holds locked
+# (git_apply.c).
 # Each mutant is this tree's build with one file changed (quick), then
 # the live suite; the unmutated tree's run first is the control.
 # Usage: sh regress/mutants/codeout-states.sh [label-substring]
@@ -53,5 +54,9 @@ mutant_expect "-w beside another git's index.lock: not_clean"
 mutant "-w writes beside another git's index.lock" \
     worker-git/spaced-git/git_apply_wt.c \
     'if (lstat(path, &st) == -1 && errno == ENOENT) => if (lstat(path, &st) == -1 || 1)'
+mutant_expect "a branch locked by another git: named"
+mutant "a branch's lock answered in libgit2's words" \
+    worker-git/spaced-git/git_apply.c \
+    'if (rc == GIT_ELOCKED) { => if (0) {'
 
 mutants_end

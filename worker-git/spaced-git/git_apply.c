@@ -646,6 +646,13 @@ branch_finish(struct ga_apply *ga, struct ga_result *gr, char *err,
 		return say(err, len, GA_ERR_BRANCH_MOVED, "%s moved while the "
 		    "pack came; it is not forced", ga->g_ref);
 	}
+	/* libgit2's own text ends in an empty errno: say what to do. */
+	if (rc == GIT_ELOCKED) {
+		linked_undo(ga);
+		return say(err, len, GA_ERR_GIT, "%s is locked: %s.lock exists "
+		    "(another git runs in this repository, or one crashed: then "
+		    "remove it)", ga->g_ref, ga->g_ref);
+	}
 	if (rc != 0) {
 		linked_undo(ga);
 		return say(err, len, GA_ERR_GIT, "%s: %s", ga->g_ref,
