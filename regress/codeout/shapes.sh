@@ -14,8 +14,10 @@
 # detached, a stash left behind, empty commits, the user's HEAD
 # detached; (4) the project folder a subfolder; (5) what an agent
 # leaves (a conflict in progress, the start pruned, tags, control
-# characters) and names a user gives (a branch beside a branch, DIR in
-# a git directory, core.worktree elsewhere).  Each comes back exact
+# characters, a repository inside) and what a user's repository holds
+# or is named (another git's locks, a branch beside a branch, a sparse
+# index, DIR in a git directory, core.worktree elsewhere).  Each comes
+# back exact
 # (review, apply -b, apply -w); each refusal leaves the user's
 # repository unchanged (regress/lib/repo_compare.c).
 . "$(dirname "$0")/lib.sh"
@@ -633,6 +635,26 @@ rm -f "$r/.git/refs/heads/spaced/locked.lock"
 sc -j apply "$id" "$r" -b spaced/marks/more >"$T/clash4.json" 2>&1
 check "  control: spaced/marks deleted by the user, the name below lands" \
     jqe '.created == true' "$T/clash4.json"
+
+# A sparse index (index.sparse): libgit2 reads none, which was
+# git_command_failed "unsupported mandatory extension: 'sdir'".
+fresh spidx
+mkdir -p "$r/out" && echo o >"$r/out/o.txt"
+commit_base
+git -C "$r" sparse-checkout init --cone --sparse-index
+git -C "$r" sparse-checkout set b
+check "control: the index is sparse (a folder as one entry)" sh -c \
+    "git -C '$r' ls-files --sparse | grep -qx 'out/'"
+snap "$r"
+sc -j code-in "$id" "$r" >"$T/spidx.json" 2>&1
+check "a sparse index: unsupported_index_format, and what to run" jqe \
+    '.error == "unsupported_index_format" and (.message |
+    test("sparse-checkout reapply --no-sparse-index"))' "$T/spidx.json"
+check "  the user's repository unchanged" unchanged "$r"
+git -C "$r" sparse-checkout reapply --no-sparse-index
+code spidx "$r"
+check "  control: after what it says, code in works" in_sp "$sp" \
+    "test -f b/c.txt"
 
 # DIR in the git directory: its path below the top was nonsense (a
 # git directory whose core.worktree is elsewhere failed in libgit2).

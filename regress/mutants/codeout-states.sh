@@ -6,8 +6,8 @@
 # (git_apply.c), DIR in a git directory or a git directory whose
 # core.worktree is elsewhere (git_repo.c), an empty -b (spacectl), a
 # flag no --allow passes (git_quarantine.c), -w beside another git's
-# index.lock (git_apply_wt.c) and a branch another git holds locked
-# (git_apply.c).
+# index.lock (git_apply_wt.c), a branch another git holds locked
+# (git_apply.c) and a sparse index (git_done.c).
 # Each mutant is this tree's build with one file changed (quick), then
 # the live suite; the unmutated tree's run first is the control.
 # Usage: sh regress/mutants/codeout-states.sh [label-substring]
@@ -58,5 +58,9 @@ mutant_expect "a branch locked by another git: named"
 mutant "a branch's lock answered in libgit2's words" \
     worker-git/spaced-git/git_apply.c \
     'if (rc == GIT_ELOCKED) { => if (0) {'
+mutant_expect "a sparse index: unsupported_index_format"
+mutant "a sparse index answered in libgit2's words" \
+    worker-git/spaced-git/git_done.c \
+    'if (libgit2_index_sparse()) { => if (0 && libgit2_index_sparse()) {'
 
 mutants_end
