@@ -655,6 +655,19 @@ git -C "$r" sparse-checkout reapply --no-sparse-index
 code spidx "$r"
 check "  control: after what it says, code in works" in_sp "$sp" \
     "test -f b/c.txt"
+# Sparse again by the time of apply: -w said not_clean ("the status
+# cannot be read"); a branch needs no index.
+in_sp "$sp" "echo n >b/n.txt && git add b/n.txt && git $G commit -qm n" \
+    >/dev/null 2>&1
+git -C "$r" sparse-checkout reapply --sparse-index
+snap "$r"
+sc -j apply "$id" "$r" -w >"$T/spidx-w.json" 2>&1
+check "  -w on a sparse index: not_a_git_work_tree, apply to a branch" \
+    jqe '.error == "not_a_git_work_tree" and (.message |
+    test("index is sparse.*apply to a branch"))' "$T/spidx-w.json"
+check "  the user's repository unchanged" unchanged "$r"
+sc -j apply "$id" "$r" -b spaced/spidx >"$T/spidx-b.json" 2>&1
+check "  control: -b lands" jqe '.created == true' "$T/spidx-b.json"
 
 # DIR in the git directory: its path below the top was nonsense (a
 # git directory whose core.worktree is elsewhere failed in libgit2).

@@ -62,5 +62,9 @@ mutant_expect "a sparse index: unsupported_index_format"
 mutant "a sparse index answered in libgit2's words" \
     worker-git/spaced-git/git_done.c \
     'if (libgit2_index_sparse()) { => if (0 && libgit2_index_sparse()) {'
+mutant_expect "-w on a sparse index: not_a_git_work_tree"
+mutant "-w on a sparse index answered not_clean" \
+    worker-git/spaced-git/git_apply_wt.c \
+    'if (libgit2_index_sparse()) { => if (0 && libgit2_index_sparse()) {'
 
 mutants_end

@@ -51,12 +51,20 @@ escaped(char *out, size_t outlen, const char *path)
 }
 
 /*
- * -1 when libgit2 could not read the index for it is split: named, or
- * -w said not_clean of a clean tree (its status reads the index too).
+ * -1 when libgit2 could not read the index for it is split or sparse:
+ * named, or -w said not_clean of a clean tree (its status reads the
+ * index too).
  */
 static int
 split(char *err, size_t len)
 {
+	if (libgit2_index_sparse()) {
+		snprintf(err, len, "%s: the index is sparse (index.sparse, "
+		    "a sparse checkout), which libgit2 cannot read: -w needs "
+		    "the whole work tree; apply to a branch (-b)",
+		    GA_ERR_NO_WORK_TREE);
+		return -1;
+	}
 	if (!libgit2_index_split())
 		return 0;
 	snprintf(err, len, "%s: %s, or apply to a branch (-b)",
@@ -80,7 +88,8 @@ sparse(git_repository *r, char *err, size_t len)
 	if (git_repository_index(&index, r) != 0)
 		return split(err, len);
 	/* As it is on disk now. */
-	if (git_index_read(index, 0) != 0 && libgit2_index_split()) {
+	if (git_index_read(index, 0) != 0 &&
+	    (libgit2_index_split() || libgit2_index_sparse())) {
 		git_index_free(index);
 		return split(err, len);
 	}

@@ -46,7 +46,7 @@ snap_refuse(struct space_done *sd, const char *code, const char *fmt, ...)
  * none, and unlike a split one it is not merged here; git makes it
  * whole again.
  */
-static int
+int
 libgit2_index_sparse(void)
 {
 	const git_error	*e = git_error_last();
