@@ -41,6 +41,20 @@ snap_refuse(struct space_done *sd, const char *code, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * A sparse index (index.sparse, a folder as one entry): libgit2 reads
+ * none, and unlike a split one it is not merged here; git makes it
+ * whole again.
+ */
+int
+libgit2_index_sparse(void)
+{
+	const git_error	*e = git_error_last();
+
+	return e != NULL && e->message != NULL &&
+	    strstr(e->message, "extension: 'sdir'") != NULL;
+}
+
 void
 snap_libgit2(struct space_done *sd, const char *what)
 {
@@ -49,6 +63,12 @@ snap_libgit2(struct space_done *sd, const char *what)
 	if (libgit2_index_split()) {
 		snap_refuse(sd, ERR_UNSUPPORTED_INDEX_FORMAT, "%s first",
 		    INDEX_SPLIT_WHY);
+		return;
+	}
+	if (libgit2_index_sparse()) {
+		snap_refuse(sd, ERR_UNSUPPORTED_INDEX_FORMAT, "the index is "
+		    "sparse (index.sparse), which libgit2 cannot read: run git "
+		    "sparse-checkout reapply --no-sparse-index first");
 		return;
 	}
 	snap_refuse(sd, ERR_GIT_COMMAND_FAILED, "%s: %s", what,
