@@ -41,20 +41,6 @@ snap_refuse(struct space_done *sd, const char *code, const char *fmt, ...)
 	va_end(ap);
 }
 
-/*
- * A sparse index (index.sparse, a folder as one entry): libgit2 reads
- * none, and unlike a split one it is not merged here; git makes it
- * whole again.
- */
-int
-libgit2_index_sparse(void)
-{
-	const git_error	*e = git_error_last();
-
-	return e != NULL && e->message != NULL &&
-	    strstr(e->message, "extension: 'sdir'") != NULL;
-}
-
 void
 snap_libgit2(struct space_done *sd, const char *what)
 {
