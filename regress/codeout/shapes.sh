@@ -501,6 +501,16 @@ sc -j apply "$id" "$r" -w >"$T/conflict-w.json" 2>&1
 check "  apply -w refused too" jqe '.error == "code_out_refused"' \
     "$T/conflict-w.json"
 check "  the user's repository unchanged" unchanged "$r"
+# The same index split (git update-index --split-index): its copy alone
+# cannot be read, and its unmerged paths were not seen.
+in_sp "$sp" "git update-index --split-index" >/dev/null 2>&1
+check "control: the space's index split, its conflict kept" in_sp "$sp" \
+    "ls .git/sharedindex.* >/dev/null && git ls-files -u | grep -q m.txt"
+review conflict-split "$r"
+check "  in a split index: refused, named" jqe '.error ==
+    "code_out_refused" and (.message | test("unmerged paths"))' \
+    "$T/conflict-split.json"
+check "  the user's repository unchanged" unchanged "$r"
 in_sp "$sp" "printf 'l1\nMS\nl3\n' >m.txt && git add m.txt &&
     git $G commit -qm merged" >/dev/null 2>&1
 review conflict-done "$r"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Mutation check of what code in and code out refuse by name of the
 # states a new user's repository and an agent's leave (codeout/shapes.sh,
-# its part 5): the script's unmerged paths and its gone start
+# its part 5): the script's unmerged paths (a split index too) and its gone start
 # (codeout_script.c), a branch git cannot make beside another
 # (git_apply.c), DIR in a git directory or a git directory whose
 # core.worktree is elsewhere (git_repo.c), an empty -b (spacectl), a
@@ -28,6 +28,9 @@ S=supervisor/spaced/codeout_script.c
 mutant_expect "a conflict left in progress: refused, named"
 mutant "a conflict in progress comes out as work" $S \
     '|| exit 68 => || true'
+mutant_expect "  in a split index: refused, named"
+mutant "a split index's unmerged paths unread" $S \
+    'GIT_INDEX_FILE=$P/.git/index $G ls-files => true'
 mutant_expect "the start gone from the space: refused, named"
 mutant "a start gone reads as a HEAD that names no commit" $S \
     'exit 67; exit 69; } => exit 67; exit 67; }'

@@ -111,6 +111,14 @@ const char codeout_script[] =
 	"  cp -p .git/index \"$T/index\" && $G ls-files -v >\"$T/v\" 2>&1 &&\n"
 	"  ! grep -q \"^[a-zS]\" \"$T/v\"; }; then\n"
 	"  rm -f \"$T/index\"\n"
+	/*
+	 * A split index names its shared part beside the index file, which
+	 * the copy lacks: read the agent's own, in place and only read, for
+	 * the unmerged paths below.
+	 */
+	"  [ ! -f .git/index ] || [ -L .git/index ] ||\n"
+	"  GIT_INDEX_FILE=$P/.git/index $G ls-files -v >\"$T/v\" "
+	"2>/dev/null || :\n"
 	"  $G read-tree \"$H\" 2>/dev/null || U=\n"
 	"fi\n"
 	/*
@@ -132,10 +140,10 @@ const char codeout_script[] =
 	/*
 	 * The uncommitted work's commit: fixed names, HEAD's committer
 	 * date and the start in its message, so that the same work gives
-	 * the same id (and a later apply knows it for this start's).  The date is read
-	 * from the commit itself: git log would walk to HEAD's parents,
-	 * which a shallow code-in does not have (our git directory has no
-	 * shallow file).
+	 * the same id (and a later apply knows it for this start's).  The
+	 * date is read from the commit itself: git log would walk to HEAD's
+	 * parents, which a shallow code-in does not have (our git directory
+	 * has no shallow file).
 	 */
 	"if [ -n \"$U\" ] && [ \"$W\" != \"$HT\" ]; then\n"
 	"  $G cat-file commit \"$H\" | sed -n \"/^\\$/q;s/^committer .* "
