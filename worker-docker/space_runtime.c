@@ -111,9 +111,6 @@ to_ready(struct rt *rt)
 static enum docker_next
 done_send(struct docker_req *rq, struct rt *rt, struct docker_call *next)
 {
-	(void)rq;
-	(void)rt;
-	(void)next;
 	return RT_READY;
 }
 
