@@ -9,10 +9,12 @@ prefix=$1 systemddir=$2 destdir=${3:-}
 sbin=$destdir$prefix/sbin/spaced
 
 # A spaced of this install that runs would lose its workers' programs
-# under it at the next start of one: it is stopped first.
+# under it at the next start of one: it is stopped first.  Its exe link
+# names the file, every symlink of the way resolved; so must we.
+real=$(readlink -f "$sbin" 2>/dev/null) || real=$sbin
 for p in /proc/[0-9]*; do
 	exe=$(readlink "$p/exe" 2>/dev/null) || continue
-	if [ "$exe" = "$sbin" ]; then
+	if [ "$exe" = "$real" ]; then
 		echo "uninstall: spaced runs from $sbin (pid ${p#/proc/}):" \
 		    "stop it first (systemctl stop spaced), nothing removed" >&2
 		exit 1

@@ -293,6 +293,11 @@ check "the installed spaced starts (its workers from its libexec)" test "$up" -e
 check_refusal "make uninstall refuses while it runs" 2 'stop it first' uninstall
 check "and removed nothing" sh -c "test -x '$tree/inst/sbin/spaced' &&
     test -x '$tree/inst/libexec/spaced/spaced-docker'"
+ln -s inst "$tree/inst-link"
+check_refusal "  and by a PREFIX reached through a symlink" 2 'stop it first' \
+    make -s -C "$top" PREFIX="$tree/inst-link" uninstall
+check "  which removed nothing either" sh -c "test -x '$tree/inst/sbin/spaced' &&
+    test -x '$tree/inst/libexec/spaced/spaced-docker'"
 stop_spaced
 check "make uninstall once it stopped" sh -c "make -s -C '$top' \
     PREFIX='$tree/inst' uninstall | grep -q 'removed spaced'"

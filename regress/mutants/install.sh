@@ -9,7 +9,11 @@ mutant_live "$MUTANT_CONTROL" GNUmakefile "" integration/spaced.sh
 
 mutant_expect "make uninstall refuses while it runs"
 mutant_live "a running spaced not looked for" tools/uninstall.sh \
-    "	if [ \"\$exe\" = \"\$sbin\" ]; then => 	if false; then" \
+    "	if [ \"\$exe\" = \"\$real\" ]; then => 	if false; then" \
+    integration/spaced.sh
+mutant_expect "  and by a PREFIX reached through a symlink"
+mutant_live "the PREFIX compared as given" tools/uninstall.sh \
+    "real=\$(readlink -f \"\$sbin\" 2>/dev/null) || real=\$sbin => real=\$sbin" \
     integration/spaced.sh
 mutant_expect "no file of the install is left"
 mutant_live "the unit forgotten" tools/uninstall.sh \
