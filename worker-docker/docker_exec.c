@@ -58,6 +58,7 @@ ex_done(struct docker_req *rq, const char *code, const char *message,
 	struct ex		*ex = docker_req_state(rq);
 	struct space_done	 sd;
 
+	ex_first_flush(ex, ex->never_ran ? EXEC_OUT_STDERR : EXEC_OUT_STDOUT);
 	docker_channel_tx_end(&ex->tx, &ex->tx_open, code[0] == '\0');
 	memset(&sd, 0, sizeof(sd));
 	strlcpy(sd.sd_code, code, sizeof(sd.sd_code));
@@ -483,7 +484,8 @@ inspect:
 		return DOCKER_STREAM;
 	case E_EXIT:
 		if (docker_exec_exited(p, &exit_code) == 1) {
-			if (exit_code == 126 && docker_exec_never_ran(p) &&
+			ex->never_ran = docker_exec_never_ran(p);
+			if (exit_code == 126 && ex->never_ran &&
 			    ex_missing(ex, next, &exit_code))
 				return DOCKER_CALL;
 			ex_done(rq, "", NULL, exit_code);

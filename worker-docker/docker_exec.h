@@ -63,12 +63,26 @@ struct ex {
 	int			 polls;
 	struct exec_tty		 tty;		/* exec -t's size */
 	int			 stream_over;
+	/*
+	 * A bare command's first stdout frame, held until the next frame
+	 * or the exit: the engine writes its own error there when it could
+	 * not start the command (docker_exec_stream.c).
+	 */
+	uint8_t			 first[STREAM_CHUNK - 1];
+	size_t			 first_len;
+	int			 first_state;	/* EX_FIRST_* */
+	int			 never_ran;	/* the inspect's Pid 0 */
 };
+
+#define EX_FIRST_OPEN	0	/* may still hold the first frame */
+#define EX_FIRST_WHOLE	1	/* holds the whole first frame */
+#define EX_FIRST_PASSED	2	/* output goes straight on */
 
 void	ex_stdin_write(struct ex *, const void *, size_t);
 void	ex_stdin_end(struct ex *);
 void	ex_stream_msg(struct imsgev *, struct imsg *, void *);
 void	ex_drained(struct docker_req *);
 int	ex_pump(struct docker_req *, struct evbuffer *);
+void	ex_first_flush(struct ex *, int);
 
 #endif /* SPACED_DOCKER_EXEC_H */

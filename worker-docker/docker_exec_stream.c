@@ -117,6 +117,55 @@ ex_drained(struct docker_req *rq)
 }
 
 /*
+ * The held first frame goes out, as which stream ex_done knows (the
+ * engine's words: stderr); from now on output passes straight on.  It
+ * is the first output of the exec, so the window has room for it.
+ */
+void
+ex_first_flush(struct ex *ex, int which)
+{
+	uint8_t		 chunk[STREAM_CHUNK];
+	size_t		 len = ex->first_len;
+
+	ex->first_state = EX_FIRST_PASSED;
+	ex->first_len = 0;
+	if (len == 0 || !ex->tx_open)
+		return;
+	chunk[0] = which;
+	memcpy(chunk + 1, ex->first, len);
+	if (stream_tx_send(&ex->tx, &channel()->ibuf, chunk, len + 1) == -1)
+		fatal("%s: stream_tx_send", __func__);
+}
+
+/*
+ * When the engine cannot start a command it writes why as one stdout
+ * frame ending "\r\n" and ends the stream: a bare command's first
+ * frame of that shape waits for the next frame or for the exit's
+ * inspect, whose Pid 0 says the bytes were the engine's (ex_done).
+ * Under the relay's wrapper the engine starts the wrapper, which says
+ * its own refusals on stderr; a terminal is one stream.  1: taken.
+ */
+static int
+ex_first_hold(struct ex *ex, uint8_t type, const uint8_t *data, size_t dlen)
+{
+	if (ex->first_state != EX_FIRST_OPEN || ex->wrap || ex->req.se_tty ||
+	    type != FRAME_STDOUT || dlen > sizeof(ex->first) - ex->first_len) {
+		ex_first_flush(ex, EXEC_OUT_STDOUT);
+		return 0;
+	}
+	memcpy(ex->first + ex->first_len, data, dlen);
+	ex->first_len += dlen;
+	if (!frame_at_boundary(&ex->fr))
+		return 1;
+	if (ex->first_len >= 2 && ex->first[ex->first_len - 2] == '\r' &&
+	    ex->first[ex->first_len - 1] == '\n')
+		ex->first_state = EX_FIRST_WHOLE;
+	else
+		ex_first_flush(ex, EXEC_OUT_STDOUT);
+	return 1;
+}
+
+/*
  * Output: frames in, chunks out.  A chunk is one byte of which stream
  * and at most STREAM_CHUNK - 1 bytes; reading pauses when the window is
  * spent.  in is NULL to go on with what the connection holds.
@@ -171,7 +220,8 @@ ex_pump(struct docker_req *rq, struct evbuffer *in)
 				docker_req_stream_fail(rq, ERR_OUTPUT_TOO_LARGE);
 				return 0;
 			}
-			if (ex->tx_open) {
+			if (ex->tx_open && !ex_first_hold(ex, type, data,
+			    dlen)) {
 				chunk[0] = type == FRAME_STDERR ?
 				    EXEC_OUT_STDERR : EXEC_OUT_STDOUT;
 				memcpy(chunk + 1, data, dlen);

@@ -193,6 +193,28 @@ untouched "the space_path_in_use failure" "$repo" "$id"
 check "and its ref is gone again" \
     test -z "$(hostgit for-each-ref "refs/spaced/spaces/$id")"
 
+# Names with no ASCII: the folder inside keeps what ASCII a name has and
+# ends with 8 hex of its hash when it lost any, so two such repositories
+# land in one space side by side (both were "project", and the second
+# was refused space_path_in_use).  The control: "bait" stayed "bait".
+for n in проект 項目; do
+	mkdir -p "$T/wide/$n" && git -C "$T/wide/$n" init -q -b main &&
+	    echo "$n" >"$T/wide/$n/f" && git -C "$T/wide/$n" add f &&
+	    git -C "$T/wide/$n" -c user.name=w -c user.email=w@w.invalid \
+	    commit -qm "$n"
+done
+sc -j code-in "$id" "$T/wide/проект" >"$T/w1.json" 2>"$T/w1.err"
+sc -j code-in "$id" "$T/wide/項目" >"$T/w2.json" 2>"$T/w2.err"
+w1=$(jq -r .spacePath "$T/w1.json" 2>/dev/null)
+w2=$(jq -r .spacePath "$T/w2.json" 2>/dev/null)
+sed 's/^/# /' "$T/w1.err" "$T/w2.err"
+check "two repositories named in no ASCII both land in one space, apart ($w1, $w2)" \
+    sh -c "printf '%s\n%s\n' '$w1' '$w2' | grep -Ecx '/spaces/$id/project-[0-9a-f]{8}' |
+    grep -qx 2 && test '$w1' != '$w2'"
+check "  each at the path it printed, its HEAD the host's" sh -c \
+    "test \"\$(git -C '$T/wide/проект' rev-parse HEAD)\" = '$(inside "$id" "git -C '$w1' rev-parse HEAD" 2>/dev/null)' &&
+    test \"\$(git -C '$T/wide/項目' rev-parse HEAD)\" = '$(inside "$id" "git -C '$w2' rev-parse HEAD" 2>/dev/null)'"
+
 # A project in a subfolder, into a second space; then a stopped space.
 sc create -n codein-sub >"$T/id2" 2>>"$T/create.err"
 id2=$(cat "$T/id2")

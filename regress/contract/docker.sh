@@ -280,6 +280,19 @@ check "exec -g: not in the space (no /bin/sh there: $EXEC_MISSING; rc $rc)" \
     sh -c "test $rc = ${EXEC_MISSING%% *} && grep -q '${EXEC_MISSING#* }' '$T/gsh'"
 check "  control: the same command without -g runs in the space" \
     sc exec "$id" -- /bin/sh -c "test -d /spaces/$id"
+# Why it could not start is the place's word, on stderr: a script that
+# keeps stdout gets the command's output alone (the engine writes its
+# error as the exec's stdout; spaced-docker holds that first frame
+# until the exit's inspect says whether the command ran).
+sc exec "$id" -g -- /bin/sh -c true >"$T/gsh.out" 2>"$T/gsh.err"
+rc=$?
+check "exec -g: a command that cannot start says why on stderr, stdout empty (rc $rc)" \
+    sh -c "test $rc = ${EXEC_MISSING%% *} && test ! -s '$T/gsh.out' &&
+    grep -q '${EXEC_MISSING#* }' '$T/gsh.err'"
+sc exec "$id" -g -- /usr/libexec/spaced/spaced-gatekeeper -C GET /health \
+    >"$T/gh.out" 2>"$T/gh.err"
+check "  control: a command that runs there has its output on stdout, stderr empty" \
+    sh -c "grep -q ok '$T/gh.out' && test ! -s '$T/gh.err'"
 gk_host=$(gk_hostname "$id")
 check "exec -g: a hostname of its own" \
     sh -c "test -n '$gk_host' && test '$gk_host' != '$space_host'"

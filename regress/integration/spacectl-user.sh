@@ -235,6 +235,13 @@ check_refusal "prompt -s S ID: the ID comes before the options" 1 \
 check_refusal "  a bad ID that is no option: the ID's shape alone (control)" 1 \
     "^spacectl: invalid_space_id: an ID is 12 lowercase hex characters$" \
     sc prompt "${id%?}" hi
+# A space's name where its ID goes: one line that says spaces go by ID
+# and where the IDs are (it said what an ID is, and no more).
+check_refusal "exec NAME: a space is named by its ID, spacectl list shows them" 125 \
+    "^spacectl: invalid_space_id: a space is named by its ID, 12 lowercase hex characters, not by its name: spacectl list shows the IDs$" \
+    sc exec myname -- true
+check_refusal "  control: a well-formed ID of no space is still space_not_found" 125 \
+    "^spacectl: space_not_found" sc exec ffffffffffff -- true
 
 # tools with no agent: a refusal by name, not a line about a key
 sc tools >"$T/t.out" 2>"$T/t.err"

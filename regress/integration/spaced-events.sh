@@ -67,6 +67,30 @@ sc events >"$T/root2.txt" 2>&1
 check "a verify failure is an event, its first finding named" \
     grep -q " verify-failed .*$a.*gatekeeper_missing" "$T/root2.txt"
 
+# A reload that failed is spaced's own and about no space: it has no
+# space field at all, in text (it printed "-" there) as in -j (it
+# printed "space":""), and its other fields keep their names.  The file
+# is changed in place (Landlock holds its inode) and put back at once.
+cp "$sd/spaced.conf" "$T/conf.good"
+echo 'no such setting' >>"$sd/spaced.conf"
+kill -HUP "$spaced_pid"
+wait_for 30 grep -q 'reload: .*the configuration in force stays' "$sd/log"
+cp "$T/conf.good" "$sd/spaced.conf"
+sc events >"$T/root3.txt" 2>&1
+sc -j events >"$T/root3.json" 2>&1
+check "reload-failed: spaced's own, no space column (text)" \
+    grep -Eq '^[^ ]+ reload-failed +spaced +[^ ]*spaced.conf: line [0-9]+: unknown setting' \
+    "$T/root3.txt"
+check "reload-failed -j: no space key; seq, time, kind, uid null, detail kept" \
+    jq -e -s '[.[] | select(.kind == "reload-failed")] | length == 1 and
+    all(has("space") | not) and all(.uid == null) and
+    all(has("seq") and has("time") and has("kind") and has("detail"))' \
+    "$T/root3.json"
+check "  control: an event about a space names it, in text and -j" sh -c \
+    "grep -Eq '^[^ ]+ create +$a uid 0 ' '$T/root3.txt' &&
+    jq -e -s '[.[] | select(.kind == \"create\")] | any(.space == \"$a\")' \
+    '$T/root3.json' >/dev/null"
+
 sc remove "$a" >/dev/null 2>&1
 plain remove "$p" >/dev/null 2>&1
 wait_for 10 grep -q " remove .*$a" "$T/follow"

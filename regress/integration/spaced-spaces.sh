@@ -18,10 +18,20 @@ sctl() { "$tree/bin/spacectl" "$@"; }
 
 # --- spacectl refuses locally: nothing reaches a socket ----------------
 nosock="-s $tree/nonexistent.sock"
-for bad in ABCDEF012345 0123456789a 0123456789abc 0123456789ag "0123456789a "; do
+for bad in ABCDEF012345 0123456789a 0123456789abc; do
 	check "spacectl refuses the id \"$bad\" before it connects" sh -c \
 	    "'$tree/bin/spacectl' $nosock show '$bad' 2>&1 | grep -qx 'spacectl: invalid_space_id: an ID is 12 lowercase hex characters'"
 done
+# A word that is no hex (a name, where an ID goes) is told, in one line,
+# that spaces are named by ID and where the IDs are: it said only what
+# an ID is, and a new user looked for the name's lookup.
+NAMED='spacectl: invalid_space_id: a space is named by its ID, 12 lowercase hex characters, not by its name: spacectl list shows the IDs'
+for bad in myname 0123456789ag "0123456789a "; do
+	check "spacectl refuses \"$bad\" as no ID, pointing to spacectl list" sh -c \
+	    "'$tree/bin/spacectl' $nosock show '$bad' 2>&1 | grep -qx '$NAMED'"
+done
+check_refusal "exec myname: the same line, before it connects (125)" \
+    125 "^$NAMED\$" sctl $nosock exec myname -- true
 check "each ID command checks its id" sh -c "
 for c in verify stop start remove; do
 	'$tree/bin/spacectl' $nosock \$c XYZ 2>&1 | grep -q invalid_space_id || exit 1
@@ -33,7 +43,7 @@ for c in 'history XYZ' 'history XYZ /tmp' 'token XYZ' 'review XYZ' 'review XYZ /
     'apply XYZ' 'apply XYZ /tmp -w' 'server XYZ GET /' 'code-in XYZ /tmp' 'prompt XYZ hi' \
     'sessions XYZ'; do
 	'$tree/bin/spacectl' $nosock \$c >/dev/null 2>'$tree/id.err'
-	[ \$? = 1 ] && grep -qx 'spacectl: invalid_space_id: an ID is 12 lowercase hex characters' '$tree/id.err' || { echo \"# \$c\"; exit 1; }
+	[ \$? = 1 ] && grep -qx '$NAMED' '$tree/id.err' || { echo \"# \$c\"; exit 1; }
 done"
 check "... a good one gets as far as the socket (positive control)" sh -c "
 for c in 'history 0123456789ab' 'token 0123456789ab' 'review 0123456789ab' 'sessions 0123456789ab'; do

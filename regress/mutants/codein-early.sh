@@ -20,6 +20,7 @@ mutant() {
 X=supervisor/spaced/codein.c
 mutant "$MUTANT_CONTROL" GNUmakefile early.sh ""
 mutant "$MUTANT_CONTROL" GNUmakefile early-native.sh ""
+mutant "$MUTANT_CONTROL" GNUmakefile codein.sh ""
 # The defect of before: only a failed script cut the pack; an exit 0
 # left it waiting for credit that never came.
 CUT='sd.sd_exit != 0 || (pack != NULL && !pack->s_gauge.sg_ended))) { => sd.sd_exit != 0)) {'
@@ -36,4 +37,9 @@ mutant "the cut pack answered as spaced-git's cancel (Docker)" $X early.sh \
 mutant_expect "a code in whose client is killed leaves no ref once its space is removed"
 mutant "a code in whose client left is cancelled, not finished" $X codein.sh \
     '	cs->abandoned = 1;\n	return 1; => 	return 0;'
+# Names of no ASCII: all were "project", and a second was refused.
+mutant_expect "two repositories named in no ASCII both land in one space, apart"
+mutant "a name that lost bytes outside ASCII gets no hash (as before)" \
+    worker-git/spaced-git/git_codein.c codein.sh \
+    "if (wide) {\n\t\tn = strlen(name); => if (0) {\n\t\tn = strlen(name);"
 mutants_end

@@ -72,6 +72,17 @@ mutant "runtime: once ready never looked at again" \
     "if (docker_runtime_ready(rt->rt_key)) {\n\t\trt->rt_recheck = 1; => if (docker_runtime_ready(rt->rt_key)) {\n\t\treturn to_ready(rt);" \
     contract/runtime
 
+# The engine's words for a command it could not start are its stdout
+# frame: on stderr once the exit's inspect says nothing ran (Pid 0).
+mutant_expect 'exec -g: a command that cannot start says why on stderr, stdout empty'
+mutant "exec: the engine's words for a command it could not start on stdout" \
+    worker-docker/docker_exec.c \
+    "ex_first_flush(ex, ex->never_ran ? EXEC_OUT_STDERR : EXEC_OUT_STDOUT); => ex_first_flush(ex, EXEC_OUT_STDOUT);"
+mutant_expect 'exec -g: a command that cannot start says why on stderr, stdout empty'
+mutant "exec: a bare command's first frame not held" \
+    worker-docker/docker_exec_stream.c \
+    "if (ex->first_state != EX_FIRST_OPEN || ex->wrap || => if (1 || ex->wrap ||"
+
 # A relative path in the space that is not there: 127, as natively;
 # the space's exec says it itself (the relay's wrapper: ENOENT).
 mutant_expect 'exec: a missing relative path is 127'

@@ -36,4 +36,14 @@ mutant_expect "root's create is still in root's events"
 mutant "a plain owner's events take the whole ring" supervisor/spaced/events.c \
     "if (own >= EVENTS_PER_OWNER) => if (own >= EVENTS_RING)"
 
+# An event about no space (a reload that failed) has no space field.
+mutant_expect 'reload-failed -j: no space key'
+mutant "-j: an event about no space says \"space\":\"\" (as before)" \
+    supervisor/spacectl/spacectl_events.c \
+    "space[0] != '\\\\0' ? space : NULL, => space,"
+mutant_expect "reload-failed: spaced.s own, no space column"
+mutant "text: an event about no space prints \"-\" for it (as before)" \
+    supervisor/spacectl/spacectl_events.c \
+    "\telse\n\t\tabout[0] = '\\\\0'; => \telse\n\t\tsnprintf(about, sizeof(about), \"%-12s \", \"-\");"
+
 mutants_end

@@ -66,7 +66,11 @@ mutant "code-in wraps the place's space_not_found as a transfer failure" \
 mutant_expect "prompt -s S ID: the ID comes before the options"
 mutant "an option where the ID goes gets the ID's shape alone" \
     supervisor/spacectl/spacectl_args.c \
-    "failed(\"invalid_space_id\", id[0] == '-' ? => failed(\"invalid_space_id\", 0 ?"
+    "if (id[0] == '-')\n\t\tfailed( => if (0)\n\t\tfailed("
+mutant_expect "exec NAME: a space is named by its ID, spacectl list shows them"
+mutant "a name where the ID goes gets the ID's shape alone (as before)" \
+    supervisor/spacectl/spacectl_args.c \
+    "if (id[strspn(id, \"0123456789abcdefABCDEF\")] != '\\\\0') => if (0)"
 
 # One user's streams (review 2026-12-06 F1): the stream table's shares.
 mutant_expect "^  root's exec runs meanwhile"

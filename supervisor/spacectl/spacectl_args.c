@@ -67,14 +67,23 @@ take_space_id(char *dst, size_t len, const char *id)
 	strlcpy(dst, id, len);
 }
 
-/* An option where the ID goes (exec -i ID) is told where the ID goes. */
+/*
+ * An option where the ID goes (exec -i ID) is told where the ID goes;
+ * a word that is no hex at all (a space's name, most often) is told
+ * where the IDs are: spaces are named by ID alone, never looked up.
+ */
 void
 check_space_id(const char *id)
 {
 	if (space_id_valid(id))
 		return;
-	failed("invalid_space_id", id[0] == '-' ? "an ID is 12 lowercase "
-	    "hex characters, and comes before the command's options "
-	    "(spacectl help COMMAND)" : "an ID is 12 lowercase hex "
-	    "characters");
+	if (id[0] == '-')
+		failed("invalid_space_id", "an ID is 12 lowercase hex "
+		    "characters, and comes before the command's options "
+		    "(spacectl help COMMAND)");
+	if (id[strspn(id, "0123456789abcdefABCDEF")] != '\0')
+		failed("invalid_space_id", "a space is named by its ID, 12 "
+		    "lowercase hex characters, not by its name: spacectl "
+		    "list shows the IDs");
+	failed("invalid_space_id", "an ID is 12 lowercase hex characters");
 }

@@ -47,7 +47,7 @@ events_data(struct ctl_req *cr, struct imsg *imsg)
 {
 	struct ctl_event	 ev;
 	const char		*kind, *space, *detail;
-	char			 at[48], line[400];
+	char			 at[48], about[SPACE_ID_SIZE + 16], line[400];
 	int			 n;
 
 	ctl_read(imsg, &ev, sizeof(ev));
@@ -55,23 +55,31 @@ events_data(struct ctl_req *cr, struct imsg *imsg)
 	space = nstr(ev.ev_space, sizeof(ev.ev_space));
 	detail = nstr(ev.ev_detail, sizeof(ev.ev_detail));
 	events_at(ev.ev_time, at, sizeof(at));
+	/*
+	 * An event about no space (a reload, a spaced-git's death) has no
+	 * space field at all, in text as in -j: an empty one read as a
+	 * space of no name.
+	 */
 	if (env->sc_json) {
 		/* uid null: spaced's own event */
-		out_json_line(json_pack("{s:I, s:s, s:s, s:s, s:o, s:s}", "seq",
-		    (json_int_t)ev.ev_seq, "time", at, "kind", kind, "space",
-		    space, "uid", ev.ev_uid == CTL_EVENT_NO_UID ? json_null() :
+		out_json_line(json_pack("{s:I, s:s, s:s, s:s*, s:o, s:s}",
+		    "seq", (json_int_t)ev.ev_seq, "time", at, "kind", kind,
+		    "space", space[0] != '\0' ? space : NULL, "uid",
+		    ev.ev_uid == CTL_EVENT_NO_UID ? json_null() :
 		    json_integer(ev.ev_uid), "detail", detail));
 		fflush(stdout);
 		return;
 	}
-	if (ev.ev_uid == CTL_EVENT_NO_UID)
-		n = snprintf(line, sizeof(line), "%s %-14s %-12s %-10s %s\n",
-		    at, kind, space[0] != '\0' ? space : "-", "spaced",
-		    detail);
+	if (space[0] != '\0')
+		snprintf(about, sizeof(about), "%-12s ", space);
 	else
-		n = snprintf(line, sizeof(line), "%s %-14s %-12s uid %-6u %s\n",
-		    at, kind, space[0] != '\0' ? space : "-",
-		    (unsigned)ev.ev_uid, detail);
+		about[0] = '\0';
+	if (ev.ev_uid == CTL_EVENT_NO_UID)
+		n = snprintf(line, sizeof(line), "%s %-14s %s%-10s %s\n",
+		    at, kind, about, "spaced", detail);
+	else
+		n = snprintf(line, sizeof(line), "%s %-14s %suid %-6u %s\n",
+		    at, kind, about, (unsigned)ev.ev_uid, detail);
 	/* What a space named may hold escapes: the terminal is spared. */
 	out_outside(stdout, line, n > 0 && (size_t)n < sizeof(line) ?
 	    (size_t)n : strlen(line), 1);

@@ -29,6 +29,7 @@
 #include <ctype.h>
 #include <limits.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,16 +57,32 @@ ref_name(char *buf, size_t len, const char *space, const char *leaf)
 	snprintf(buf, len, REF_PREFIX "%s/%s", space, leaf);
 }
 
-/* The top level's base name, as the folder inside is called. */
+/*
+ * The top level's base name, as the folder inside is called: the
+ * spec's rule (a run of other characters one '-', no leading dot or
+ * dash, 64 at most, "project" when nothing is left or for
+ * node_modules).  Bytes outside ASCII are lost by it, so that two such
+ * names met in one folder (space_path_in_use): a name that had any
+ * ends with '-' and 8 hex of its whole base name's FNV-1a, the same
+ * from one spaced to the next.
+ */
 static void
 project_name(const char *top, char *name, size_t len)
 {
-	const char	*base = strrchr(top, '/');
-	size_t		 n = 0;
-	int		 dash = 0;
+	const char		*base = strrchr(top, '/');
+	const unsigned char	*c;
+	size_t			 n = 0, max = 64;
+	uint32_t		 h = 2166136261U;
+	int			 dash = 0, wide = 0;
 
 	base = base != NULL ? base + 1 : top;
-	for (; *base != '\0' && n + 1 < len && n < 64; base++) {
+	for (c = (const unsigned char *)base; *c != '\0'; c++) {
+		h = (h ^ *c) * 16777619U;
+		wide |= *c >= 0x80;
+	}
+	if (wide)
+		max -= 1 + 8;
+	for (; *base != '\0' && n + 1 < len && n < max; base++) {
 		if (isalnum((unsigned char)*base) || *base == '.' ||
 		    *base == '_' || *base == '-') {
 			if (n == 0 && (*base == '.' || *base == '-'))
@@ -77,9 +94,15 @@ project_name(const char *top, char *name, size_t len)
 			dash = 1;
 		}
 	}
+	if (wide && n > 0 && name[n - 1] == '-')
+		n--;
 	name[n] = '\0';
 	if (n == 0 || strcmp(name, "node_modules") == 0)
 		strlcpy(name, "project", len);
+	if (wide) {
+		n = strlen(name);
+		snprintf(name + n, len - n, "-%08x", (unsigned int)h);
+	}
 }
 
 /* One short line, or nothing: git's own guess would name this host. */
