@@ -21,6 +21,7 @@
  */
 
 #include <sys/types.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include <linux/capability.h>
@@ -77,6 +78,13 @@ ns_prewarm(void)
 	char	 self[PATH_MAX];
 	ssize_t	 n;
 
+	/*
+	 * Every mode it passes is the one a space needs: under spaced's
+	 * umask (a hardened root's 077, the unit's UMask=) its folders and
+	 * mount points were root's 0700, which the gatekeeper and the space
+	 * could not search.  Its spaces start under 022 too, as Docker's.
+	 */
+	umask(022);
 	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) == -1)
 		fatal("/proc/self/exe");
 	self[n] = '\0';

@@ -52,6 +52,12 @@ wait_for 10 grep -q 'reload: .*: taken' "$sd/log"
 check "a good reload is taken (log)" grep -q 'reload: .*: taken' "$sd/log"
 sc status >"$T/st1" 2>&1
 check "  and said by status" grep -q 'config: reloaded' "$T/st1"
+# Its event in the log named spaced's own as 'uid -1', with two spaces.
+check "  its event in the log: spaced's own, no space" \
+    grep -q 'event reload - spaced: /' "$sd/log"
+lacks "  no event line says uid -1" "$sd/log" 'uid -1'
+check "  control: a space's event names its space and uid" \
+    grep -q "event create $a uid $(id -u): " "$sd/log"
 sc create -n reload-b >/dev/null 2>"$T/b.err"
 check "  its live setting holds: a second space is too_many_spaces" \
     grep -q too_many_spaces "$T/b.err"

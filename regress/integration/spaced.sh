@@ -133,8 +133,26 @@ check "another uid does not see their pids" sh -c \
     "setpriv --reuid=65534 --regid=65534 --clear-groups '$tree/bin/spacectl' -s '$sd/run/spaced.sock' status | awk 'NR>1 && \$2 != \"-\" {exit 1}'"
 check "root does see the pids (control)" sh -c \
     "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' status | awk 'NR>1 && \$2 == \"-\" {exit 1}'"
-check "another uid is refused privileges with permission_denied" sh -c \
-    "setpriv --reuid=65534 --regid=65534 --clear-groups '$tree/bin/spacectl' -s '$sd/run/spaced.sock' privileges 2>&1 >/dev/null | grep -qx 'spacectl: permission_denied'"
+check "another uid is refused privileges with permission_denied, told who may" sh -c \
+    "setpriv --reuid=65534 --regid=65534 --clear-groups '$tree/bin/spacectl' -s '$sd/run/spaced.sock' privileges 2>&1 >/dev/null |
+    grep -qx \"spacectl: permission_denied: privileges is for root and spaced's own user only\""
+# Only the space operations said who may; the others the bare code.
+asnobody_ctl() { asnobody "$tree/bin/spacectl" -s "$sd/run/spaced.sock" "$@" </dev/null; }
+denied_says() {
+	asnobody_ctl "$@" 2>&1 >/dev/null | grep -q "^spacectl: permission_denied: $w"
+}
+w="space operations are for root, spaced's own user and members of the docker group"
+check "  control: list told who may already" denied_says list
+for c in "journal 0123456789ab" "code-in 0123456789ab /" "review 0123456789ab" "tools"; do
+	check "  so is $c (outside the docker group)" denied_says $c
+done
+w="ping is for root and spaced's own user only"
+check "  so is ping" denied_says ping git
+json_says() {
+	asnobody_ctl -j "$@" | jq -e --arg w "$w" '.message == $w' >/dev/null
+}
+w="verbose is for root and spaced's own user only"
+check "  and under -j, the object's message" json_says verbose 1
 check "another uid is refused a probe" sh -c \
     "setpriv --reuid=65534 --regid=65534 --clear-groups '$tree/bin/spacectl' -s '$sd/run/spaced.sock' probe docker execve 2>&1 | grep -q permission_denied"
 check "another uid may check the place" asnobody \

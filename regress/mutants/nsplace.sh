@@ -42,6 +42,9 @@ mutant "verify skips whatever a group lacks" $O limits.sh \
 mutant_expect "remove leaves none of them"
 mutant "processes found through the pids group only" $C limits.sh \
     'cg_read(r->cr_ctl, name, "cgroup.procs",\n\t\t    buf, sizeof(buf)) == 0)\n\t\t\tbreak; => cg_read("pids", name, "cgroup.procs",\n\t\t    buf, sizeof(buf)) == 0)\n\t\t\tbreak;'
+mutant_expect "under umask 077 a native space is made"
+mutant "spaced-ns keeps spaced's umask (077: its folders root's 0700)" \
+    worker-ns/main.c limits.sh 'umask(022); => '
 mutant_expect "create naming no place says the default place"
 mutant "a create sent native by spaced.conf is not told so" \
     supervisor/spaced/place.c limits.sh \

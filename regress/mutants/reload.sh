@@ -25,5 +25,8 @@ mutant "a file that does not parse is taken as far as it went" \
 mutant_expect 'only a restart changes is named'
 mutant "a restart-only setting is taken live" supervisor/spaced/config.c \
     "\t\tif (config_keywords[i].live) { => \t\tif (1) {"
+mutant_expect 'no event line says uid -1'
+mutant "spaced's own events logged as uid -1" supervisor/spaced/events.c \
+    'strlcpy(who, "spaced", sizeof(who)); => snprintf(who, sizeof(who), "uid %d", (int)owner);'
 
 mutants_end

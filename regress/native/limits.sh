@@ -5,6 +5,9 @@
 # "native accept missing limits" lets create go on, verify names it,
 # and the space's processes are still found and ended (the memory
 # group holds them).  The host's own controllers are the control.
+# And spaced started under umask 077 (a hardened root's) still makes
+# a native space: spaced-ns's folders were 0700, its gatekeeper's exec
+# refused.
 . "$(dirname "$0")/lib.sh"
 
 native_begin limits
@@ -128,5 +131,25 @@ B=$(sc create -n after) || B=
 check "  control: with room again, the same create works" test -n "$B"
 [ -n "$B" ] && sc remove "$B" >/dev/null
 sc remove "$A" >/dev/null; A=
+stop_spaced
+
+# --- spaced started under umask 077 (a hardened root's, the unit's UMask=)
+# spaced-ns made a space's folders and mount points with the modes it
+# asked for less that umask: root's 0700, which the gatekeeper's and the
+# space's uids could not search ("exec spaced-gatekeeper: Permission
+# denied").  The sections above, under this shell's 022, are the control.
+SPACED_EXTRA_CONF="install id $IID
+default place native"
+start_spaced "$T/sd" sh -c 'umask 077 && exec "$@"' umask ||
+    { not_ok "spaced starts under umask 077"; finish; }
+check "  control: spaced runs under umask 077" \
+    grep -q '^Umask:[[:space:]]*0077' "/proc/$spaced_pid/status"
+A=$(sc create -n umask 2>"$T/umask.err") || A=
+check "under umask 077 a native space is made ($(cat "$T/umask.err"))" \
+    test -n "$A"
+check "  it runs a command" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec '$A' -- echo hi | grep -qx hi"
+check "  verify is clean (its gatekeeper runs)" sc verify "$A"
+[ -n "$A" ] && sc remove "$A" >/dev/null; A=
 stop_spaced
 finish

@@ -26,6 +26,7 @@
 #include <sys/types.h>
 #include <sys/queue.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -126,6 +127,7 @@ events_emit(const char *kind, uid_t owner, const char *space,
 	struct ctl_event	*ev;
 	struct timespec		 ts;
 	struct request		*r;
+	char			 who[32];
 	uint32_t		 uid;
 	size_t			 i;
 
@@ -141,8 +143,13 @@ events_emit(const char *kind, uid_t owner, const char *space,
 		strlcpy(ev->ev_space, space, sizeof(ev->ev_space));
 	if (detail != NULL)
 		strlcpy(ev->ev_detail, detail, sizeof(ev->ev_detail));
-	log_info("event %s %s uid %d: %s", ev->ev_kind, ev->ev_space,
-	    (int)owner, ev->ev_detail);
+	/* As spacectl events shows it: spaced's own said "uid -1". */
+	if (owner == (uid_t)-1)
+		strlcpy(who, "spaced", sizeof(who));
+	else
+		snprintf(who, sizeof(who), "uid %u", (unsigned int)owner);
+	log_info("event %s %s %s: %s", ev->ev_kind,
+	    ev->ev_space[0] != '\0' ? ev->ev_space : "-", who, ev->ev_detail);
 	for (i = 0; i < EVENTS_FOLLOWERS_MAX; i++)
 		if ((r = follower(i)) != NULL && events_visible(r, ev))
 			request_data(r, ev, sizeof(*ev));
