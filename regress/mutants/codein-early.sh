@@ -2,7 +2,8 @@
 # Mutation check of code in's ends (codein.c): a receiver that exits 0
 # before the pack's end cuts the pack at once, on both places
 # (codein/early.sh, codein/early-native.sh); a client that leaves
-# leaves no host ref untold (codein/codein.sh).  Built from
+# leaves no host ref untold, and a stopped space is refused before the
+# snapshot writes anything (codein/codein.sh).  Built from
 # this tree's objects, only codein.c rebuilt; each run of a mutant
 # waits for spaced-git's stall (120 s) the fix spares.
 # Usage: sh regress/mutants/codein-early.sh [label-substring]
@@ -20,6 +21,7 @@ mutant() {
 X=supervisor/spaced/codein.c
 mutant "$MUTANT_CONTROL" GNUmakefile early.sh ""
 mutant "$MUTANT_CONTROL" GNUmakefile early-native.sh ""
+mutant "$MUTANT_CONTROL" GNUmakefile codein.sh ""
 # The defect of before: only a failed script cut the pack; an exit 0
 # left it waiting for credit that never came.
 CUT='sd.sd_exit != 0 || (pack != NULL && !pack->s_gauge.sg_ended))) { => sd.sd_exit != 0)) {'
@@ -36,4 +38,9 @@ mutant "the cut pack answered as spaced-git's cancel (Docker)" $X early.sh \
 mutant_expect "a code in whose client is killed leaves no ref once its space is removed"
 mutant "a code in whose client left is cancelled, not finished" $X codein.sh \
     '	cs->abandoned = 1;\n	return 1; => 	return 0;'
+# A stopped space: the defect of before went on to the snapshot, which
+# wrote into the caller's repository, and failed at the transfer.
+mutant_expect "into a stopped space: space_not_running|refused before the snapshot"
+mutant "a code in into a stopped space takes its snapshot first" $X codein.sh \
+    'if (!cs->history && cs->stopped) { => if (0) {'
 mutants_end
