@@ -434,6 +434,19 @@ imsgbuf_get(struct imsgbuf *ibuf, struct imsg *imsg)
 }
 
 /*
+ * A refused header stays in front (imsgbuf_get), so that a channel may
+ * answer by a field of it: the control socket names a version first.
+ */
+int
+imsgbuf_peek_hdr(const struct imsgbuf *ibuf, struct imsg_hdr *hdr)
+{
+	if (ibuf->rlen < IMSG_HEADER_SIZE)
+		return -1;
+	memcpy(hdr, ibuf->rbuf + ibuf->roff, sizeof(*hdr));
+	return 0;
+}
+
+/*
  * Queue one message.  fd (or -1) belongs to the layer from the call on:
  * it is closed once sent, or at once when the call fails (-1 with errno
  * EPERM for an fd on a channel without imsgbuf_allow_fdpass, ERANGE for

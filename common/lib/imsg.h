@@ -87,6 +87,8 @@ void	 imsg_cache_drain(void);	/* a thread that ends: its kept buffers */
 
 ssize_t	 imsgbuf_read(struct imsgbuf *);
 int	 imsgbuf_get(struct imsgbuf *, struct imsg *);
+/* The header in front, when whole (one imsgbuf_get refused): 0, else -1. */
+int	 imsgbuf_peek_hdr(const struct imsgbuf *, struct imsg_hdr *);
 
 int	 imsg_compose(struct imsgbuf *, uint32_t type, uint32_t peerid,
 	    pid_t pid, int fd, const void *data, size_t len);

@@ -3,8 +3,9 @@
 # arrives as git objects, with the same status line for line, modes kept,
 # and nothing ignored in any file or object inside (with a positive
 # control); the user's repository gains the one ref and loose objects
-# only; a second code-in, a used path and a stopped space are refused
-# and leave no ref behind.
+# only; a second code-in and a used path are refused and leave no ref
+# behind, and a stopped space is refused before the snapshot (nothing
+# written, the same code-in once started the control).
 . "$(dirname "$0")/../contract/lib.sh"
 
 SECRET=FAKE-SECRET-e1c0de
@@ -239,22 +240,43 @@ check "a file that needs a clean filter: clean_filter_unsupported" \
 untouched "the clean_filter_unsupported refusal" "$lfs" "$id2"
 sc stop "$id2" >/dev/null
 hostgit update-ref -d "refs/spaced/spaces/$id2/start"
-rc_before "$repo"
+# A copy of the repository without refs of ours, for a code-in into the
+# stopped space and then, started, the same one (the control).
+stopped=$T/tostopped
+cp -a "$repo" "$stopped"
+git -C "$stopped" for-each-ref --format='%(refname)' refs/spaced |
+    xargs -r -n1 git -C "$stopped" update-ref -d
+# written DIR: each object file and ref of the repository, one a line
+written() {
+	(cd "$1/.git" && find objects -type f | sort) &&
+	    git -C "$1" for-each-ref
+}
+written "$stopped" >"$T/written.before"
+rc_before "$stopped"
 t0=$(date +%s)
-sc code-in "$id2" "$repo" >"$T/stopped.out" 2>&1
+sc code-in "$id2" "$stopped" >"$T/stopped.out" 2>&1
+rc=$?
 echo "# into a stopped space: $(($(date +%s) - t0)) s"
-untouched "a code-in into a stopped space" "$repo" "$id2"
-check "into a stopped space: code_transfer_failed" \
-    grep -q '^spacectl: code_transfer_failed' "$T/stopped.out"
-check "which names the place's cause" grep -q space_not_running \
-    "$T/stopped.out"
-check "  and what to do (it ended \"space_not_running: \", no words)" \
-    grep -q 'space_not_running: the space is stopped (spacectl start starts it)' \
-    "$T/stopped.out"
+untouched "a code-in into a stopped space" "$stopped" "$id2"
+check "into a stopped space: space_not_running and what to do, exit 1 (rc $rc)" \
+    sh -c "test $rc = 1 && grep -qx 'spacectl: space_not_running: the space is stopped (spacectl start starts it)' '$T/stopped.out'"
+sed 's/^/# /' "$T/stopped.out"
+written "$stopped" >"$T/written.after"
+diff "$T/written.before" "$T/written.after" | sed 's/^/# written: /' | head -20
+check "  refused before the snapshot: no object and no ref written" \
+    cmp -s "$T/written.before" "$T/written.after"
 check "the pack is cancelled, not left to stall (no command_timeout)" \
     sh -c "! grep -q command_timeout '$T/stopped.out'"
 check "and no ref of that space is left" \
-    test -z "$(hostgit for-each-ref "refs/spaced/spaces/$id2")"
+    test -z "$(git -C "$stopped" for-each-ref "refs/spaced/spaces/$id2")"
+sc start "$id2" >/dev/null
+sc code-in "$id2" "$stopped" >"$T/started.out" 2>&1
+check "  control: the same code-in once the space is started again" \
+    grep -q '^space path:' "$T/started.out"
+written "$stopped" >"$T/written.control"
+check "  control: its snapshot's objects and ref are seen written" sh -c \
+    "! cmp -s '$T/written.before' '$T/written.control' &&
+    git -C '$stopped' for-each-ref 'refs/spaced/spaces/$id2' | grep -q ."
 
 # The user's hooks, fsmonitor and auto gc never run: each control shows
 # it running on an ordinary git command in a copy of the repository.

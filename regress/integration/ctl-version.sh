@@ -66,6 +66,18 @@ check "a newer client's status: the same" \
     [ "$(raw speak "$new" 100)" = "protocol_version@$CTL_VERSION" ]
 check "a client of version 0: the same" \
     [ "$(raw speak 0 100)" = "protocol_version@$CTL_VERSION" ]
+# A request over the control channel's cap: its version is in the header
+# spaced reads, and a mismatch is the cause (red before: a newer
+# spacectl's large request was told request_too_large).
+check "a newer client's request over the cap: protocol_version in spaced's version" \
+    [ "$(raw speak-big "$new" 114)" = "protocol_version@$CTL_VERSION" ]
+check "a client of $echoed's request over the cap: protocol_version in its own" \
+    [ "$(raw speak-big "$echoed" 114)" = "protocol_version@$echoed" ]
+check "  control: the same request in spaced's version: request_too_large" \
+    [ "$(raw speak-big "$CTL_VERSION" 114)" = "request_too_large@$CTL_VERSION" ]
+# A stream's data carries its stream's id where a request's version is.
+check "  a stream's data over the cap: request_too_large, its id no version" \
+    [ "$(raw speak-big 7 10)" = "request_too_large@$CTL_VERSION" ]
 check "spaced still serves" sh -c \
     "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' status >/dev/null"
 finish

@@ -226,6 +226,13 @@ def main():
         s.sendall(hdr(int(sys.argv[4]), 0, peerid=int(sys.argv[3])))
         print(" ".join(answers(s, versions=True)))
         return
+    elif case == "speak-big":
+        # speak-big N TYPE: the same with 9000 bytes of payload, over the
+        # control channel's cap: spaced reads the header and no further.
+        s.sendall(hdr(int(sys.argv[4]), 9000, peerid=int(sys.argv[3])) +
+                  b"y" * 9000)
+        print(" ".join(answers(s, versions=True)))
+        return
     elif case == "data-nostream":
         # Data for a stream that does not exist: refused, then closed.
         s.sendall(hdr(10, 16, peerid=7) + b"z" * 16)

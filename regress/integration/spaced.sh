@@ -261,6 +261,48 @@ kill -9 "$spaced_pid"; wait "$spaced_pid" 2>/dev/null; spaced_pid=
 gone() { for p in $pids; do kill -0 "$p" 2>/dev/null && return 1; done; return 0; }
 check "a killed spaced takes its workers with it" wait_for 5 gone
 
+# --- started with 0, 1 and 2 closed -----------------------------------
+# A shell (spaced -d <&- >&- 2>&-) or a service manager may start spaced
+# with them closed: its first files and sockets (space-hosts, the relay,
+# the filler) took those numbers, its log lines went into one, and
+# daemon(3) put /dev/null over them.  Now they are /dev/null first.
+# null_fds PID N...: each fd N of PID is /dev/null (else what it is, said)
+null_fds() {
+	n_pid=$1; shift
+	n_rc=0
+	for n_fd; do
+		n_at=$(readlink "/proc/$n_pid/fd/$n_fd")
+		[ "$n_at" = /dev/null ] && continue
+		echo "# fd $n_fd of spaced: ${n_at:-closed}"
+		n_rc=1
+	done
+	return $n_rc
+}
+sdf=$tree/sfd
+answers() { ctl status >/dev/null; }
+check "spaced with stdin and stdout closed starts, its log lines in its log" \
+    start_spaced "$sdf" sh -c 'exec "$@" <&- >&-' sh
+check "  its 0 and 1 are /dev/null, not a file or socket of its own" \
+    null_fds "$spaced_pid" 0 1
+check "  its 2 is still its log" \
+    test "$(readlink "/proc/$spaced_pid/fd/2")" = "$sdf/log"
+stop_spaced
+env HOME="$sdf" XDG_RUNTIME_DIR="$sdf/run" "$tree/sbin/spaced" -d \
+    -f "$sdf/spaced.conf" <&- >&- 2>&- &
+spaced_pid=$!
+check "spaced with 0, 1 and 2 closed starts and answers" \
+    wait_for 10 answers
+check "  its 0, 1 and 2 are /dev/null, not a file or socket of its own" \
+    null_fds "$spaced_pid" 0 1 2
+check "  control: the same reader sees its sockets above 2" sh -c \
+    "ls -l /proc/$spaced_pid/fd/ | grep -q 'socket:'"
+fid=$(ctl create -p native -n fds 2>"$tree/fds.err") || fid=
+check "  a native space is created ($fid)" test -n "$fid"
+check "  and an exec in it answers" \
+    test "$(ctl exec "$fid" -- echo answered 2>&1)" = answered
+[ -z "$fid" ] || ctl remove "$fid" >/dev/null 2>&1
+stop_spaced
+
 # --- a plain user's own spaced ------------------------------------------
 pu=$tree/user
 mkdir -p "$pu" && chown 65534:65534 "$pu"

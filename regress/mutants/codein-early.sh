@@ -2,7 +2,8 @@
 # Mutation check of code in's ends (codein.c): a receiver that exits 0
 # before the pack's end cuts the pack at once, on both places
 # (codein/early.sh, codein/early-native.sh); a client that leaves
-# leaves no host ref untold (codein/codein.sh).  Built from
+# leaves no host ref untold, and a stopped space is refused before the
+# snapshot writes anything (codein/codein.sh).  Built from
 # this tree's objects, only codein.c rebuilt; each run of a mutant
 # waits for spaced-git's stall (120 s) the fix spares.
 # Usage: sh regress/mutants/codein-early.sh [label-substring]
@@ -42,4 +43,9 @@ mutant_expect "two repositories named in no ASCII both land in one space, apart"
 mutant "a name that lost bytes outside ASCII gets no hash (as before)" \
     worker-git/spaced-git/git_codein.c codein.sh \
     "if (wide) {\n\t\tn = strlen(name); => if (0) {\n\t\tn = strlen(name);"
+# A stopped space: the defect of before went on to the snapshot, which
+# wrote into the caller's repository, and failed at the transfer.
+mutant_expect "into a stopped space: space_not_running|refused before the snapshot"
+mutant "a code in into a stopped space takes its snapshot first" $X codein.sh \
+    'if (!cs->history && cs->stopped) { => if (0) {'
 mutants_end

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Mutation check of the control protocol's version (integration/
 # ctl-version.sh, unit/common's ctl_sizes): spaced refuses a request of
-# another version in its own, spacectl refuses an answer of another
+# another version in its own (one over the cap too, by its header),
+# spacectl refuses an answer of another
 # naming both, and a struct that moves without the version fails the
 # unit test.  Each mutant must turn the named test red.  A few minutes.
 # Usage: sh regress/mutants/ctl-version.sh [label-substring]
@@ -30,6 +31,16 @@ mutant_expect "a client of 2's check: protocol_version, in its own version"
 mutant "a build of before refused in spaced's version" \
     supervisor/spaced/control.c \
     "if (!CTL_VERSION_ECHOED(CTL_VERSION(peerid))) => if (1)"
+
+mutant_expect "a newer client's request over the cap: protocol_version"
+mutant "a request over the cap refused before its version is read" \
+    supervisor/spaced/control.c \
+    "if (imsgbuf_peek_hdr(&cc->cc_iev.ibuf, &hdr) == 0 && => if (0 &&"
+
+mutant_expect "a stream's data over the cap: request_too_large"
+mutant "a stream's id over the cap read as a version" \
+    supervisor/spaced/control.c \
+    "!control_stream_type(hdr.type) && => 1 &&"
 
 mutant_expect "an older spaced's check record: protocol_version naming both"
 mutant "spacectl reads an answer of any version" \

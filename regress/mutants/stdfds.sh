@@ -5,8 +5,11 @@
 # socket and hung; the space's output went into spaced's control
 # connection), and exec's own failures at 125, not a command's 1
 # (integration/spaced-spaces.sh), and output that cannot be written (a
-# full disk) failing, saying so (the same suite).  Built as
-# mutants/spacectl-user.sh builds (this tree's objects, only the mutated file rebuilt).
+# full disk) failing, saying so (the same suite); and spaced's own
+# closed 0-2, opened on /dev/null before its first file (integration/
+# spaced.sh: they held space-hosts, the relay, the filler).  Built as
+# mutants/spacectl-user.sh builds (this tree's objects, only the mutated
+# file rebuilt).
 # Usage: sh regress/mutants/stdfds.sh [label-substring]
 . "$(dirname "$0")/lib.sh"
 
@@ -21,13 +24,20 @@ mutant() {
 
 mutant "$MUTANT_CONTROL" GNUmakefile "" contract/docker
 mutant "$MUTANT_CONTROL" GNUmakefile "" integration/spaced-spaces
+mutant "$MUTANT_CONTROL" GNUmakefile "" integration/spaced
 
 mutant_expect "^exec -i, our stdin closed|^exec, our stdout closed"
 mutant "a closed stdin or stdout left for the control socket to take" \
     supervisor/spacectl/spacectl.c \
-    "	stdfds_open();
-	if (atexit(out_close) => 	(void)stdfds_open;
-	if (atexit(out_close)" contract/docker
+    "	if (stdfds_open() == -1)
+		_exit(1);
+	if (atexit(out_close) => 	if (atexit(out_close)" contract/docker
+
+mutant_expect "^  its 0 and 1 are /dev/null|^  its 0, 1 and 2 are /dev/null"
+mutant "spaced's closed 0-2 left for its first files and sockets to take" \
+    supervisor/spaced/spaced.c \
+    "	if (stdfds_open() == -1)
+		exit(1); => " integration/spaced
 
 mutant_expect "^exec: a bad ID is spacectl's failure|^exec: a bad -T|^exec: no spaced at the socket"
 mutant "exec's own failures exit 1, as a command's" \

@@ -22,8 +22,6 @@
 
 #include <sys/types.h>
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +30,7 @@
 #include "ctl_proto.h"
 #include "spacectl.h"
 #include "spacectl_output.h"
+#include "stdfds.h"
 
 #define SPACED_SOCK_DEFAULT	"/run/spaced/spaced.sock"	/* root's */
 
@@ -155,33 +154,15 @@ default_socket(void)
 	return env->sc_sockbuf;
 }
 
-/*
- * Standard input, output and error open, on /dev/null where the caller
- * closed one: else the control socket takes the lowest free number, and
- * a command's output (bytes of the space) is written into spaced's
- * control connection as our requests, or our stdin reads the socket.
- * Unable to, we refuse: nothing may run with a socket at 0, 1 or 2.
- */
-static void
-stdfds_open(void)
-{
-	int	 fd;
-
-	for (fd = 0; fd <= 2; fd++) {
-		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
-			continue;
-		if (open("/dev/null", O_RDWR) != fd)
-			_exit(1);
-	}
-}
-
 int
 main(int argc, char *argv[])
 {
 	size_t	 i;
 	int	 ch;
 
-	stdfds_open();
+	/* Before the control socket, which would take a closed 0 or 1. */
+	if (stdfds_open() == -1)
+		_exit(1);
 	if (atexit(out_close) != 0)
 		return 1;
 	env->sc_cmds = cmds;

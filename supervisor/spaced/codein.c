@@ -58,6 +58,7 @@ struct codein_state {
 	struct git_snap		 snap;
 	int			 have_snap;
 	int			 exec_failed;	/* the place's code */
+	int			 stopped;	/* as the lookup saw it */
 	int			 pack_due, exec_due;
 	int			 cut;		/* the pack, at an exit 0 */
 	int			 exit;		/* the script's */
@@ -206,6 +207,14 @@ codein_looked(struct request *r)
 			request_fail(r, ERR_INTERNAL);
 		return;
 	}
+	/*
+	 * A stopped space takes no code: refused before the snapshot, which
+	 * would write objects and a ref into the caller's repository.
+	 */
+	if (!cs->history && cs->stopped) {
+		request_refuse(r, ERR_SPACE_NOT_RUNNING, "");
+		return;
+	}
 	memset(&gq, 0, sizeof(gq));
 	strlcpy(gq.gq_space, cs->id, sizeof(gq.gq_space));
 	gq.gq_flags = cs->clean ? GIT_REQ_CLEAN : 0;
@@ -219,8 +228,10 @@ static void
 codein_lookup_record(struct request *r, enum procid from, struct imsg *imsg)
 {
 	struct codein_state	*cs = r->r_state;
+	struct space_info	 si;
 
-	place_lookup_record(r, from, imsg, cs->step == STEP_LOOKUP);
+	if (place_lookup_info(r, from, imsg, cs->step == STEP_LOOKUP, &si))
+		cs->stopped = strcmp(si.si_state, "running") != 0;
 }
 
 /*

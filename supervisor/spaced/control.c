@@ -427,6 +427,35 @@ control_op(uint32_t type)
 	return NULL;
 }
 
+/* Stream messages carry a stream's id in the peerid, not a version. */
+static int
+control_stream_type(uint32_t type)
+{
+	return type == IMSG_STREAM_DATA || type == IMSG_STREAM_CREDIT ||
+	    type == IMSG_STREAM_END;
+}
+
+/*
+ * A message refused before it was whole (over the cap, a bad flag): its
+ * header is there, and a version not ours is the cause to name first,
+ * so a newer spacectl's large request is told protocol_version, not
+ * request_too_large.  Nothing past the header is read.
+ */
+static void
+control_refuse(struct ctl_conn *cc, int error)
+{
+	struct imsg_hdr	 hdr;
+
+	if (imsgbuf_peek_hdr(&cc->cc_iev.ibuf, &hdr) == 0 &&
+	    !control_stream_type(hdr.type) &&
+	    CTL_VERSION(hdr.peerid) != CTL_PROTO_VERSION) {
+		control_fail_close(cc, hdr.peerid, ERR_PROTOCOL_VERSION);
+		return;
+	}
+	control_fail_close(cc, 0, error == ERANGE ? ERR_REQUEST_TOO_LARGE :
+	    ERR_BAD_REQUEST);
+}
+
 static void
 control_request(struct ctl_conn *cc, struct imsg *imsg)
 {
@@ -436,8 +465,7 @@ control_request(struct ctl_conn *cc, struct imsg *imsg)
 	uint32_t		 type = imsg_get_type(imsg);
 	uint32_t		 peerid = imsg_get_peerid(imsg);
 
-	if (type == IMSG_STREAM_DATA || type == IMSG_STREAM_CREDIT ||
-	    type == IMSG_STREAM_END) {
+	if (control_stream_type(type)) {
 		streams_dispatch(EP_CLIENT(cc), imsg);
 		return;
 	}
@@ -502,8 +530,7 @@ control_dispatch(int fd, short event, void *arg)
 	control_output_check(cc);
 	while (!cc->cc_iev.rpaused) {
 		if ((n = imsgbuf_get(&cc->cc_iev.ibuf, &imsg)) == -1) {
-			control_fail_close(cc, 0, errno == ERANGE ?
-			    ERR_REQUEST_TOO_LARGE : ERR_BAD_REQUEST);
+			control_refuse(cc, errno);
 			break;
 		}
 		if (n == 0)

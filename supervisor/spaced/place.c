@@ -313,11 +313,21 @@ place_lookup_record(struct request *r, enum procid from, struct imsg *imsg,
 {
 	struct space_info	 si;
 
+	(void)place_lookup_info(r, from, imsg, looking, &si);
+}
+
+/* The same; 1 when the record was the space's info, now in *si. */
+int
+place_lookup_info(struct request *r, enum procid from, struct imsg *imsg,
+    int looking, struct space_info *si)
+{
 	if (!looking)
 		fatalx("%s: a record from %s out of turn", __func__,
 		    proc_title(from));
-	if (imsg_get_type(imsg) == IMSG_SPACE_INFO)
-		space_info_take(from, imsg, &si, r->r_uid);
+	if (imsg_get_type(imsg) != IMSG_SPACE_INFO)
+		return 0;
+	space_info_take(from, imsg, si, r->r_uid);
+	return 1;
 }
 
 /* The lookup's last word: 0, the caller's space; -1, refused as it says. */

@@ -44,6 +44,7 @@
 #include "labels.h"
 #include "log.h"
 #include "spaced.h"
+#include "stdfds.h"
 #include "zfree.h"
 
 static struct spaced_env	*env;
@@ -281,6 +282,9 @@ main(int argc, char *argv[])
 	char		 libexec[PATH_MAX];
 	int		 ch, debug = 0, noaction = 0, verbose = 0;
 
+	/* Before any open: a closed 0-2 would take our files and sockets. */
+	if (stdfds_open() == -1)
+		exit(1);
 	/* Secrets pass through: freed memory zeroed, no core file. */
 	zfree_install();
 	zfree_no_core(0);

@@ -462,12 +462,15 @@ void	 space_req_fill(struct request *, struct space_req *, const char *id);
 /*
  * The caller's lookup of its space (IMSG_SPACE_SHOW_REQ of sq; with
  * sq_look, the lighter one) before an operation touches it; each of its
- * records goes to place_lookup_record (fatal unless looking), its DONE to
- * place_lookup_done (-1: refused).
+ * records goes to place_lookup_record (fatal unless looking), or to
+ * place_lookup_info, which gives the space's info (1) to an operation
+ * that reads it; its DONE to place_lookup_done (-1: refused).
  */
 const char *place_lookup_caller(struct request *, const struct space_req *);
 void	 place_lookup_record(struct request *, enum procid, struct imsg *,
 	    int looking);
+int	 place_lookup_info(struct request *, enum procid, struct imsg *,
+	    int looking, struct space_info *);
 int	 place_lookup_done(struct request *, enum procid, struct imsg *);
 /* The place a space id lives on (a native record, or Docker). */
 enum procid place_of(const char *id);

@@ -54,7 +54,8 @@ static void	(*workers_route)(enum procid, struct imsg *);
 /*
  * In the child: /dev/null on stdin, the log pipe on stdout and stderr.
  * A worker never holds spaced's own stderr, the log file, which it could
- * write or truncate (docs/privsep.md, "Logs").
+ * write or truncate (docs/privsep.md, "Logs").  Set here for every
+ * worker, so no worker's main needs stdfds_open (common/lib/stdfds.c).
  */
 static int
 worker_stdio(int null, int logw)

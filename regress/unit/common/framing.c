@@ -236,6 +236,28 @@ Test(framing, length_over_cap)
 	cr_assert_eq(errno, ERANGE);
 }
 
+/* The refused header stays readable: the control socket names its version. */
+Test(framing, refused_header_peeked)
+{
+	struct imsg	 imsg;
+	struct imsg_hdr	 hdr;
+	uint8_t		 buf[200];
+
+	memset(buf, 0, sizeof(buf));
+	imsgbuf_set_maxsize(&pair_rd, IMSG_HEADER_SIZE + 100);
+	/* Nothing read yet: no header to give. */
+	cr_assert_eq(imsgbuf_peek_hdr(&pair_rd, &hdr), -1);
+	cr_assert_eq(imsg_compose(&pair_wr, TEST_TYPE, 0x1204, 0, -1, buf,
+	    101), 0);
+	cr_assert_eq(imsgbuf_flush(&pair_wr), 0);
+	cr_assert_eq(wait_get(&pair_rd, &imsg), -1);
+	cr_assert_eq(errno, ERANGE);
+	cr_assert_eq(imsgbuf_peek_hdr(&pair_rd, &hdr), 0);
+	cr_assert_eq(hdr.type, TEST_TYPE);
+	cr_assert_eq(hdr.peerid, 0x1204);
+	cr_assert_eq(hdr.len, IMSG_HEADER_SIZE + 101);
+}
+
 /* The cap is checked on the header alone: no need to wait for a payload. */
 Test(framing, length_over_cap_header_only)
 {
