@@ -61,10 +61,10 @@ mutant "the gatekeeper sees all of /usr" $B \
     '{ "/usr/lib", 0 },		/* its libraries */ => { "/usr", 0 },'
 mutant_expect "the memory limit"
 mutant "no memory limit" $C \
-    'cg_write("memory", name, "memory.memsw.limit_in_bytes", v) == -1) { => 0) { @@ cg_write("memory", name, "memory.limit_in_bytes", v) == -1) { => 0) { @@ (void)cg_write("memory", name, "memory.limit_in_bytes", v); => (void)v;'
+    '\t\t\tcg_value(r, cl, v, sizeof(v)); => \t\t\tcg_value(r, cl, v, sizeof(v));\n\t\t\tif (strcmp(r->cr_ctl, "memory") == 0)\n\t\t\t\tcontinue;'
 mutant_expect "the pids limit"
 mutant "no pids limit" $C \
-    'cg_write("pids", name, "pids.max", v) == -1) { => 0) {'
+    '\t\t\tcg_value(r, cl, v, sizeof(v)); => \t\t\tcg_value(r, cl, v, sizeof(v));\n\t\t\tif (strcmp(r->cr_ctl, "pids") == 0)\n\t\t\t\tcontinue;'
 mutant_expect "leaves no process"
 mutant "no death signal after the space's drop" $S \
     'if (become(NS_SPACE_UID) == -1 || die_with(lifefd) == -1) => if (become(NS_SPACE_UID) == -1)'
