@@ -226,6 +226,9 @@ check "into a stopped space: code_transfer_failed" \
     grep -q '^spacectl: code_transfer_failed' "$T/stopped.out"
 check "which names the place's cause" grep -q space_not_running \
     "$T/stopped.out"
+check "  and what to do (it ended \"space_not_running: \", no words)" \
+    grep -q 'space_not_running: the space is stopped (spacectl start starts it)' \
+    "$T/stopped.out"
 check "the pack is cancelled, not left to stall (no command_timeout)" \
     sh -c "! grep -q command_timeout '$T/stopped.out'"
 check "and no ref of that space is left" \
@@ -308,6 +311,33 @@ check "and from one of another uid, as that uid" \
     test -z "$(git -c safe.directory='*' -C "$theirs" for-each-ref refs/spaced)"
 check "the store keeps no origin of a removed space" \
     test -z "$(ls -A "$T/sd/store" | grep '^\.origin-')"
+
+# A client killed mid-way: the code in goes on alone to its end (its
+# origin kept, so remove takes the ref) or takes the ref away again;
+# never a ref that nothing knows of (before: one, and the next code in
+# refused space_ref_exists).  The kill lands at several moments, from
+# the lookup to the transfer; the snapshot has 8 MB more to write.
+left=$T/left
+cp -a "$repo" "$left"
+head -c 8000000 /dev/urandom >"$left/big.bin"
+for delay in 0.05 0.1 0.15 0.2 0.3 0.5 0.8; do
+	l_id=$(sc create -n "codein-left" 2>>"$T/create.err")
+	timeout -s KILL "$delay" "$tree/bin/spacectl" \
+	    -s "$sd/run/spaced.sock" code-in "$l_id" "$left" >/dev/null 2>&1
+	sc remove "$l_id" >/dev/null
+	ref_gone() { [ -z "$(git -C "$left" for-each-ref "refs/spaced/spaces/$l_id")" ]; }
+	if ! wait_for 30 ref_gone; then
+		echo "# killed at $delay s: refs/spaced/spaces/$l_id stays"
+		break
+	fi
+done
+check "a code in whose client is killed leaves no ref once its space is removed" ref_gone
+check "control: a code in left alone makes the ref" sh -c "
+    id=\$('$tree/bin/spacectl' -s '$sd/run/spaced.sock' create -n codein-left) &&
+    '$tree/bin/spacectl' -s '$sd/run/spaced.sock' code-in \$id '$left' >/dev/null 2>'$T/left.err' &&
+    git -C '$left' for-each-ref refs/spaced/spaces/\$id | grep -q . &&
+    '$tree/bin/spacectl' -s '$sd/run/spaced.sock' remove \$id >/dev/null"
+sed 's/^/# /' "$T/left.err"
 
 # A space that does not cooperate (spec "A space that does not
 # cooperate").  Its root is read-only and the script names only the

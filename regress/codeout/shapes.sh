@@ -12,7 +12,12 @@
 # with a tab and a newline, an agent's merge commit, commits with an
 # encoding and a signature header, the agent on another branch and
 # detached, a stash left behind, empty commits, the user's HEAD
-# detached; (4) the project folder a subfolder.  Each comes back exact
+# detached; (4) the project folder a subfolder; (5) what an agent
+# leaves (a conflict in progress, the start pruned, tags, control
+# characters, a repository inside) and what a user's repository holds
+# or is named (another git's locks, a branch beside a branch, a sparse
+# index, DIR in a git directory, core.worktree elsewhere).  Each comes
+# back exact
 # (review, apply -b, apply -w); each refusal leaves the user's
 # repository unchanged (regress/lib/repo_compare.c).
 . "$(dirname "$0")/lib.sh"
@@ -473,6 +478,221 @@ r=$T/subdir
 check "  the work in and outside the folder" jqe '[.paths[] | .status +
     " " + .path] == ["M a.txt", "A pkg/app/n.txt", "M pkg/app/p.txt"]' \
     "$T/subdir.json"
+
+# 5. What an agent leaves in its repository, and names a user gives.
+# A merge stopped on a conflict: its markers are no work (they came out
+# as the uncommitted work, and apply -w staged them); refused, named.
+fresh conflict
+printf 'l1\nl2\nl3\n' >"$r/m.txt"
+commit_base
+code conflict "$r"
+in_sp "$sp" "git checkout -qb side && printf 'l1\nS\nl3\n' >m.txt &&
+    git $G commit -qam side && git checkout -q main &&
+    printf 'l1\nM\nl3\n' >m.txt && git $G commit -qam main &&
+    git $G merge -q side" >/dev/null 2>&1
+check "control: the space's merge stopped on a conflict" \
+    in_sp "$sp" "git ls-files -u | grep -q m.txt"
+snap "$r"
+review conflict "$r"
+check "a conflict left in progress: refused, named" jqe '.error ==
+    "code_out_refused" and (.message | test("unmerged paths.*resolve"))' \
+    "$T/conflict.json"
+sc -j apply "$id" "$r" -w >"$T/conflict-w.json" 2>&1
+check "  apply -w refused too" jqe '.error == "code_out_refused"' \
+    "$T/conflict-w.json"
+check "  the user's repository unchanged" unchanged "$r"
+in_sp "$sp" "printf 'l1\nMS\nl3\n' >m.txt && git add m.txt &&
+    git $G commit -qm merged" >/dev/null 2>&1
+review conflict-done "$r"
+check "  control: resolved and committed, the merge comes out" jqe \
+    '.error == null and .commits[0].subject == "merged"' \
+    "$T/conflict-done.json"
+
+# The agent deleted refs/spaced/start and pruned (git gc --prune=now
+# alone keeps it: the ref holds it): the start is gone, which was
+# "HEAD names no commit (an orphan branch?)".  Brought back as
+# spacectl(8) says, the work comes out.
+fresh gone
+commit_base
+code gone "$r"
+in_sp "$sp" "echo g >g.txt && git add g.txt && git $G commit -qm kept &&
+    git gc -q --prune=now" >/dev/null 2>&1
+review gone-gc "$r"
+check "gc --prune=now in the space: the work comes out" jqe \
+    '.error == null and .commits[0].subject == "kept"' "$T/gone-gc.json"
+in_sp "$sp" "git update-ref -d refs/spaced/start &&
+    git update-ref -d refs/spaced/start-index &&
+    git reflog expire --expire=now --all && git gc -q --prune=now" \
+    >/dev/null 2>&1
+check "control: the start is gone from the space" in_sp "$sp" \
+    "! git cat-file -e $(jq -r .start "$T/gone.ci.json")"
+review gone "$r"
+check "the start gone from the space: refused, named" jqe '.error ==
+    "code_out_refused" and (.message | test("start is gone"))' \
+    "$T/gone.json"
+git -C "$r" bundle create -q "$T/start.bundle" \
+    "refs/spaced/spaces/$id/start" "^$(jq -r .base "$T/gone.ci.json")"
+sc exec "$id" -- /bin/sh -c "cat >/tmp/start.bundle && cd '$sp' &&
+    git fetch -q /tmp/start.bundle \
+    refs/spaced/spaces/$id/start:refs/spaced/start" <"$T/start.bundle"
+review gone-back "$r"
+check "  control: brought back from the host's ref, the work comes out" \
+    jqe '.error == null and .commits[0].subject == "kept"' \
+    "$T/gone-back.json"
+
+# Tags the agent made stay behind; an author and a subject with control
+# characters are shown escaped, never raw; a file staged and then
+# deleted is no work.
+fresh marks
+commit_base
+code marks "$r"
+in_sp "$sp" "echo t >t.txt && git add t.txt &&
+    GIT_AUTHOR_NAME=\"\$(printf 'Ev\\033[31mil\\rX')\" git $G commit -qm \
+    \"\$(printf 'subj \\033]0;title\\007')\" && git tag light &&
+    git $G tag -a -m ann ann && echo s >s.txt && git add s.txt &&
+    rm s.txt" >/dev/null 2>&1
+review marks "$r"
+check "tags stay behind; control characters escaped, never raw" jqe \
+    '.error == null and ([.commits[] | .author] ==
+    ["Ev\\x1b[31mil\\x0dX <agent@example.invalid>"]) and
+    ([.paths[] | .path] == ["t.txt"])' "$T/marks.json"
+sc review "$id" "$r" >"$T/marks.txt" 2>&1
+check "  the text form holds no control character" sh -c \
+    "grep -q 'Ev.x1b.31mil.x0dX' '$T/marks.txt' &&
+    ! grep -q \"\$(printf '[\\033\\r\\007]')\" '$T/marks.txt'"
+
+# A repository the agent made inside (git init in a folder): its
+# gitlink is never allowed; the refusal said only "a reason the request
+# does not allow is flagged", not that no --allow helps nor what to do.
+fresh nest
+commit_base
+code nest "$r"
+in_sp "$sp" "mkdir inner && git -C inner init -q && echo i >inner/i &&
+    git -C inner add i && git -C inner $G commit -qm i && echo t >t.txt" \
+    >/dev/null 2>&1
+review nest "$r"
+check "a repository the agent made inside: named (gitlink inner)" \
+    flagged nest gitlink inner
+snap "$r"
+sc -j apply "$id" "$r" >"$T/nest-b.json" 2>&1
+check "  apply refused: no --allow helps, and what to do" jqe '.error ==
+    "code_out_refused" and (.message | test("[(]flagged: gitlink[)]: " +
+    "no --allow lets gitlink through.*remove its [.]git"))' \
+    "$T/nest-b.json"
+check "  the user's repository unchanged" unchanged "$r"
+in_sp "$sp" "rm -rf inner/.git" >/dev/null 2>&1
+review nest-ok "$r"
+sc -j apply "$id" "$r" >"$T/nest-ok.json" 2>&1
+check "  control: its .git removed and reviewed as said, the work lands" sh -c \
+    "git -C '$r' cat-file -e spaced/shapes:inner/i 2>/dev/null"
+
+# Another git's index.lock (running, or crashed): apply -w wrote the
+# work tree, then failed on the lock (git_command_failed), the work tree
+# changed by a failed apply.
+: >"$r/.git/index.lock"
+snap "$r"
+sc -j apply "$id" "$r" -w >"$T/lock-w.json" 2>&1
+check "-w beside another git's index.lock: not_clean, the lock named" \
+    jqe '.error == "not_clean" and (.message | test("index[.]lock exists"))' \
+    "$T/lock-w.json"
+check "  the user's repository unchanged" unchanged "$r"
+rm -f "$r/.git/index.lock"
+sc -j apply "$id" "$r" -w >"$T/lock-ok.json" 2>&1
+check "  control: the lock gone, -w lands" sh -c \
+    "test -f '$r/inner/i' && test -f '$r/t.txt'"
+
+# A branch name git cannot make beside another (a name and a folder of
+# names): named, which was libgit2's lock error (git_command_failed);
+# -b with an empty name said bad_request alone.
+r=$T/marks
+sc -j apply "$id" "$r" -b spaced/marks >"$T/clash0.json" 2>&1
+check "control: apply -b spaced/marks" jqe '.created == true' \
+    "$T/clash0.json"
+snap "$r"
+sc -j apply "$id" "$r" -b spaced/marks/more >"$T/clash1.json" 2>&1
+check "a branch below a branch: invalid_branch, the other named" jqe \
+    '.error == "invalid_branch" and (.message |
+    test("beside refs/heads/spaced/marks .*-b NAME"))' "$T/clash1.json"
+sc -j apply "$id" "$r" -b spaced >"$T/clash2.json" 2>&1
+check "  a branch above one: named too" jqe '.error == "invalid_branch"
+    and (.message | test("beside refs/heads/spaced/marks"))' \
+    "$T/clash2.json"
+sc -j apply "$id" "$r" -b '' >"$T/clash3.json" 2>&1
+check "  an empty name: invalid_branch" jqe '.error == "invalid_branch"' \
+    "$T/clash3.json"
+check "  the user's repository unchanged" unchanged "$r"
+hg -C "$r" branch -q -D spaced/marks
+# A branch's own lock (another git, or a crashed one): libgit2's text
+# ended in an empty errno ("failed to lock file ... for writing: ").
+mkdir -p "$r/.git/refs/heads/spaced" && : >"$r/.git/refs/heads/spaced/locked.lock"
+snap "$r"
+sc -j apply "$id" "$r" -b spaced/locked >"$T/reflock.json" 2>&1
+check "a branch locked by another git: named, and what to do" jqe \
+    '.message | test("refs/heads/spaced/locked is locked: .*remove it")' \
+    "$T/reflock.json"
+check "  the user's repository unchanged" unchanged "$r"
+rm -f "$r/.git/refs/heads/spaced/locked.lock"
+sc -j apply "$id" "$r" -b spaced/marks/more >"$T/clash4.json" 2>&1
+check "  control: spaced/marks deleted by the user, the name below lands" \
+    jqe '.created == true' "$T/clash4.json"
+
+# A sparse index (index.sparse): libgit2 reads none, which was
+# git_command_failed "unsupported mandatory extension: 'sdir'".
+fresh spidx
+mkdir -p "$r/out" && echo o >"$r/out/o.txt"
+commit_base
+git -C "$r" sparse-checkout init --cone --sparse-index
+git -C "$r" sparse-checkout set b
+check "control: the index is sparse (a folder as one entry)" sh -c \
+    "git -C '$r' ls-files --sparse | grep -qx 'out/'"
+snap "$r"
+sc -j code-in "$id" "$r" >"$T/spidx.json" 2>&1
+check "a sparse index: unsupported_index_format, and what to run" jqe \
+    '.error == "unsupported_index_format" and (.message |
+    test("sparse-checkout reapply --no-sparse-index"))' "$T/spidx.json"
+check "  the user's repository unchanged" unchanged "$r"
+git -C "$r" sparse-checkout reapply --no-sparse-index
+code spidx "$r"
+check "  control: after what it says, code in works" in_sp "$sp" \
+    "test -f b/c.txt"
+# Sparse again by the time of apply: -w said not_clean ("the status
+# cannot be read"); a branch needs no index.
+in_sp "$sp" "echo n >b/n.txt && git add b/n.txt && git $G commit -qm n" \
+    >/dev/null 2>&1
+git -C "$r" sparse-checkout reapply --sparse-index
+snap "$r"
+sc -j apply "$id" "$r" -w >"$T/spidx-w.json" 2>&1
+check "  -w on a sparse index: not_a_git_work_tree, apply to a branch" \
+    jqe '.error == "not_a_git_work_tree" and (.message |
+    test("index is sparse.*apply to a branch"))' "$T/spidx-w.json"
+check "  the user's repository unchanged" unchanged "$r"
+sc -j apply "$id" "$r" -b spaced/spidx >"$T/spidx-b.json" 2>&1
+check "  control: -b lands" jqe '.created == true' "$T/spidx-b.json"
+
+# DIR in the git directory: its path below the top was nonsense (a
+# git directory whose core.worktree is elsewhere failed in libgit2).
+snap "$r"
+sc -j code-in "$id" "$r/.git/refs" >"$T/indir.json" 2>&1
+check "code in of a folder in .git: not_a_git_work_tree, the top named" \
+    jqe --arg t "$r" '.error == "not_a_git_work_tree" and (.message |
+    contains("bring in its work tree " + $t))' "$T/indir.json"
+check "  the user's repository unchanged" unchanged "$r"
+git init -q -b main --bare "$T/cw.git"
+mkdir "$T/cwtree" && echo w >"$T/cwtree/w.txt"
+git -C "$T/cw.git" config core.bare false
+git -C "$T/cw.git" config core.worktree "$T/cwtree"
+git --git-dir="$T/cw.git" add w.txt
+git --git-dir="$T/cw.git" $U commit -qm base
+snap "$T/cw.git"
+sc -j code-in "$id" "$T/cw.git" >"$T/cw.json" 2>&1
+check "a git directory whose core.worktree is elsewhere: named, and how" \
+    jqe '.error == "not_a_git_work_tree" and (.message |
+    test("core.worktree.*gitdir: "))' "$T/cw.json"
+check "  the user's repository unchanged" unchanged "$T/cw.git"
+echo "gitdir: $T/cw.git" >"$T/cwtree/.git"
+code cwtree "$T/cwtree"
+check "  control: with the .git it says, code in works" in_sp "$sp" \
+    "test -f w.txt && test -z \"\$(git status --porcelain)\""
 
 sc remove "$id" >/dev/null
 finish

@@ -236,6 +236,38 @@ check "exec: 4 MiB into a slow reader arrive whole, then its end" \
     test "$(sc exec "$id" -- python3 -c "$SLOW" <"$T/blob")" = \
     "4194304 $(sha256sum <"$T/blob" | cut -d' ' -f1)"
 
+# A caller's closed stdin or stdout: spacectl's control socket took the
+# lowest free number, so exec -i read its own socket as stdin and hung,
+# and the space's output (the agent's bytes) went into spaced's control
+# connection as requests of ours (spaced saw garbage and spacectl failed
+# bad_answer).  timeout is a hang guard, not a measure.
+timeout 120 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" \
+    exec "$id" -i -- wc -c <&- >"$T/closed0" 2>&1
+rc=$?
+check "exec -i, our stdin closed: the command reads an empty stdin (rc $rc)" \
+    sh -c "test $rc = 0 && test \"\$(tr -d ' ' <'$T/closed0')\" = 0"
+check "  control: an open stdin arrives" \
+    test "$(printf abc | sc exec "$id" -i -- wc -c | tr -d ' ')" = 3
+AAA='head -c 300 /dev/zero | tr "\\0" A'
+timeout 120 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" \
+    exec "$id" -- sh -c "$AAA" >&- 2>"$T/closed1"
+rc=$?
+check "exec, our stdout closed: the output goes nowhere, not to spaced (rc $rc)" \
+    sh -c "test $rc = 0 && ! grep -q bad_answer '$T/closed1'"
+check "  control: the command prints its 300 bytes" \
+    test "$(sc exec "$id" -- sh -c "$AAA" | wc -c)" = 300
+# Output that cannot be written: exec's 125 and list's 1 said nothing,
+# or list exited 0 with its table lost (a full disk, /dev/full).
+check_refusal "exec to a full disk: 125, naming standard output and the error" \
+    125 '^spacectl: standard output: No space left on device$' \
+    sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec $id -- echo hi >/dev/full"
+check_refusal "list to a full disk: 1, the same words" \
+    1 '^spacectl: standard output: No space left on device$' \
+    sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' list >/dev/full"
+check "  control: both to /dev/null exit 0" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' exec $id -- echo hi >/dev/null &&
+    '$tree/bin/spacectl' -s '$sd/run/spaced.sock' list >/dev/null"
+
 # The gatekeeper's three: its own container, two targets and no third,
 # gone after remove (checked against the container).
 space_host=$(sc exec "$id" -- cat /etc/hostname)
@@ -327,6 +359,12 @@ check "exec on a stopped space: space_not_running" \
     grep -q space_not_running "$T/err"
 check "  and what to do (it said the code alone)" \
     grep -q 'space_not_running: the space is stopped (spacectl start starts it)' "$T/err"
+sc network "$id" allowlist example.invalid 2>"$T/err"
+check "network on a stopped space: what to do (it said the code alone)" \
+    grep -qx 'spacectl: space_not_running: the space is stopped (spacectl start starts it)' "$T/err"
+echo x | sc grant "$id" model http://upstream.example/v1 x-api-key 2>"$T/err"
+check "grant on a stopped space: the same words" \
+    grep -qx 'spacectl: space_not_running: the space is stopped (spacectl start starts it)' "$T/err"
 check "start" sc start "$id"
 sc -j show "$id" >"$T/show.json"
 check "start: running again" test "$(j .state "$T/show.json")" = running

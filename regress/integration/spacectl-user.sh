@@ -41,13 +41,26 @@ check "list works and shows the space" sh -c "sc() { '$tree/bin/spacectl' -s '$s
 
 # spaces per owner held on the Docker place alone: a native create never
 # counted, and an owner could make any number.
-id2=$(sc create -n "user two") || id2=
+id2=$(sc create -n "$(printf 'user tw\303\266 \342\230\203')") || id2=
 check "a second space under a cap of 2 (control)" test -n "$id2"
 sc create -n "user three" >"$T/three.out" 2>"$T/three.err"
 check "a third: too_many_spaces, saying the setting" \
     grep -q '^spacectl: too_many_spaces: 2 spaces already, 2 at most (spaces per owner in spaced.conf)' "$T/three.err"
 check "  nothing was made" sh -c "[ ! -s '$T/three.out' ] &&
     '$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j list | jq -e 'length == 2' >/dev/null"
+# list's columns in line with a name of UTF-8 beside one of ASCII: the
+# widths counted bytes, and "user twö ☃" (13 bytes, 10 characters) put
+# the rest of its row three columns left of its header.
+sc list >"$T/list.txt"
+check "list: each column starts where its header does, a UTF-8 name too" \
+    python3 -c '
+import sys
+rows = open(sys.argv[1], encoding="utf-8").read().splitlines()
+at = rows[0].index("STATE")
+sys.exit(not (len(rows) == 3 and all(r[at:].split()[0] in ("running", "exited")
+    for r in rows[1:])))' "$T/list.txt"
+check "  control: the UTF-8 name is in it, whole" \
+    grep -q "$(printf 'user tw\303\266 \342\230\203')" "$T/list.txt"
 sc remove "$id2" >/dev/null
 
 # exec's options before the ID, as docker exec -it takes them: it was

@@ -49,6 +49,31 @@ check "-j: a local refusal is an error object on stdout, exit 1" sh -c \
 check "  exec's too" sh -c \
     "'$tree/bin/spacectl' -j $nosock exec 0123456789ab -T x -- true >'$tree/x.json' 2>/dev/null
      [ -s '$tree/x.json' ] && jq -e '.error == \"invalid_timeout\"' '$tree/x.json' >/dev/null"
+# exec's own failures exit 125, as the place's: 1 is the command's, and
+# a script's "exec ID -- grep -q x f || ..." took an ID it never sent,
+# or a spaced it never reached, for "no match".
+check_refusal "exec: a bad ID is spacectl's failure: 125, not a command's 1" \
+    125 '^spacectl: invalid_space_id' sctl $nosock exec nope -- true
+check_refusal "exec: a bad -T: 125, naming the value and what -T takes" \
+    125 '^spacectl: invalid_timeout: -T x is invalid: it takes whole seconds, 1 to 86400$' \
+    sctl $nosock exec 0123456789ab -T x -- true
+check_refusal "exec: no spaced at the socket: 125" 125 \
+    '^spacectl: cannot reach spaced' sctl $nosock exec 0123456789ab -- true
+check_refusal "  control: show's refusal of a bad ID stays 1" 1 \
+    '^spacectl: invalid_space_id' sctl $nosock show nope
+check_refusal "create -m: the value refused, and what -m takes (it said \"too small\")" \
+    1 '^spacectl: invalid_memory: -m 5m is too small: it takes digits with an optional unit b, k, m or g, 6m to 1024g$' \
+    sctl $nosock create -m 5m
+check_refusal "prompt -T: the value and what -T takes" 1 \
+    '^spacectl: invalid_timeout: -T 0 is too small: it takes whole seconds, 1 to 86400$' \
+    sctl $nosock prompt 0123456789ab -T 0 hi
+# Output that cannot be written fails, saying why: help, list or a -j
+# object to a full disk exited 0, the file cut short.
+check_refusal "help to a full disk: 1, naming standard output and the error" \
+    1 '^spacectl: standard output: No space left on device$' \
+    sh -c "'$tree/bin/spacectl' help >/dev/full"
+check "  control: help to /dev/null exits 0" \
+    sh -c "'$tree/bin/spacectl' help >/dev/null"
 for bad in 5m 6291455 2t 1025g 99999999999999999999999 18446744073709551616k \
     12x 1.5g -1 +4g " 4g" 4gb 4g4 ""; do
 	check "spacectl refuses the memory \"$bad\"" sh -c \

@@ -99,7 +99,7 @@ mutant "a merge under way passes" $W \
     "if (git_repository_state(r) != GIT_REPOSITORY_STATE_NONE) { => if (0) {"
 mutant_expect 'apply_wt::a_sparse_checkout_is_refused_by_name'
 mutant "a sparse checkout goes to the status check" $W \
-    "return sparse(r, err, len) == -1 ? -1 : => return 0 && sparse(r, err, len) == -1 ? -1 :"
+    "|| sparse(r, err, len) == -1) => || (0 && sparse(r, err, len) == -1))"
 mutant_expect 'apply_wt::an_ignored_file_in_the_way_is_not_overwritten'
 mutant "an ignored file in the way is overwritten" $W \
     "GIT_CHECKOUT_SAFE |\n\t    GIT_CHECKOUT_DONT_OVERWRITE_IGNORED; => GIT_CHECKOUT_SAFE;"

@@ -1,7 +1,8 @@
 #!/bin/sh
-# Mutation check of code in's end at the place's DONE (codein.c): a
-# receiver that exits 0 before the pack's end cuts the pack at once,
-# on both places (codein/early.sh, codein/early-native.sh).  Built from
+# Mutation check of code in's ends (codein.c): a receiver that exits 0
+# before the pack's end cuts the pack at once, on both places
+# (codein/early.sh, codein/early-native.sh); a client that leaves
+# leaves no host ref untold (codein/codein.sh).  Built from
 # this tree's objects, only codein.c rebuilt; each run of a mutant
 # waits for spaced-git's stall (120 s) the fix spares.
 # Usage: sh regress/mutants/codein-early.sh [label-substring]
@@ -30,4 +31,9 @@ mutant "an exit 0 leaves the pack to wait for credit (native)" $X early-native.s
 mutant_expect "at the place's DONE: the answer names the receiver's early exit"
 mutant "the cut pack answered as spaced-git's cancel (Docker)" $X early.sh \
     'if (sd.sd_code[0] != '"'"'\\0'"'"' && cs->cut) => if (0)'
+# A client that leaves: the code in cancelled where it may have made
+# the host ref, and the ref left for nothing to know of (codein.sh).
+mutant_expect "a code in whose client is killed leaves no ref once its space is removed"
+mutant "a code in whose client left is cancelled, not finished" $X codein.sh \
+    '	cs->abandoned = 1;\n	return 1; => 	return 0;'
 mutants_end

@@ -22,6 +22,8 @@
 
 #include <sys/types.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,12 +155,35 @@ default_socket(void)
 	return env->sc_sockbuf;
 }
 
+/*
+ * Standard input, output and error open, on /dev/null where the caller
+ * closed one: else the control socket takes the lowest free number, and
+ * a command's output (bytes of the space) is written into spaced's
+ * control connection as our requests, or our stdin reads the socket.
+ * Unable to, we refuse: nothing may run with a socket at 0, 1 or 2.
+ */
+static void
+stdfds_open(void)
+{
+	int	 fd;
+
+	for (fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		if (open("/dev/null", O_RDWR) != fd)
+			_exit(1);
+	}
+}
+
 int
 main(int argc, char *argv[])
 {
 	size_t	 i;
 	int	 ch;
 
+	stdfds_open();
+	if (atexit(out_close) != 0)
+		return 1;
 	env->sc_cmds = cmds;
 	env->sc_ncmds = sizeof(cmds) / sizeof(cmds[0]);
 	while ((ch = getopt(argc, argv, "+hjs:")) != -1) {

@@ -42,6 +42,21 @@ folder_failed(const char *dir)
 }
 
 /*
+ * An option's value refused: the value, why, and what is taken (it said
+ * "too small" or "invalid" alone, which left the caller to the manual).
+ */
+__dead void
+bad_value(const char *code, const char *opt, const char *value,
+    const char *errstr, const char *takes)
+{
+	char	 why[256];
+
+	snprintf(why, sizeof(why), "%s %.64s is %s: it takes %s", opt, value,
+	    errstr, takes);
+	failed(code, why);
+}
+
+/*
  * A space ID argument into dst, or the failure every command gives for
  * one that is not: checked here, so a bad id never reaches spaced.
  */

@@ -286,7 +286,8 @@ exec_opts(int argc, char *argv[], struct ctl_exec *cx)
 			cx->cx_timeout_ms = strtonum(optarg, 1, 86400,
 			    &errstr) * 1000;
 			if (errstr != NULL)
-				failed("invalid_timeout", errstr);
+				bad_value("invalid_timeout", "-T", optarg, errstr,
+				    "whole seconds, 1 to 86400");
 			break;
 		default:
 			usage();

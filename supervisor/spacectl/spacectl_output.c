@@ -86,6 +86,34 @@ event_failed(const char *code, const char *message)
 	exit(1);
 }
 
+/*
+ * exec's own failures exit 125, as the place's do: 1 is a command's
+ * status, and a script could not tell its grep's "no match" from a
+ * spaced it never reached or an ID it never sent.
+ */
+static int
+fail_status(void)
+{
+	return env->sc_cmd != NULL && env->sc_cmd->cc_type == IMSG_CTL_EXEC ?
+	    SPACECTL_EXEC_FAILED : 1;
+}
+
+/*
+ * At exit: what stdio still holds written, and any error writing it
+ * said and failed (a list or -j object to a full disk exited 0, the file
+ * cut short).  A reader that left (EPIPE) fails without a word.
+ */
+void
+out_close(void)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return;
+	if (errno != EPIPE)
+		fprintf(stderr, "spacectl: standard output: %s\n",
+		    errno != 0 ? strerror(errno) : "write error");
+	_exit(fail_status());
+}
+
 /* spacectl itself failed (or spaced broke the protocol): as -j says. */
 __dead void
 failed(const char *code, const char *detail)
@@ -104,7 +132,7 @@ failed(const char *code, const char *detail)
 		fprintf(stderr, "spacectl: %s: %s\n", code, detail);
 	else
 		fprintf(stderr, "spacectl: %s\n", code);
-	exit(1);
+	exit(fail_status());
 }
 
 /* The words for a code whose answer brought none. */
@@ -160,9 +188,13 @@ request_failed(const char *code, const char *message)
 	json_t			*o;
 
 	tty_stop();
-	/* An unknown ID and another owner's space: the same words, all. */
+	/*
+	 * An unknown ID and another owner's space: the same words, all.  A
+	 * stopped one: what to do (network and grant said the code alone).
+	 */
 	if ((message == NULL || *message == '\0') &&
-	    strcmp(code, ERR_SPACE_NOT_FOUND) == 0)
+	    (strcmp(code, ERR_SPACE_NOT_FOUND) == 0 ||
+	    strcmp(code, ERR_SPACE_NOT_RUNNING) == 0))
 		message = space_message(code);
 	if (env->sc_json && style == FAIL_EVENT)
 		event_failed(code, message);
@@ -179,7 +211,7 @@ request_failed(const char *code, const char *message)
 		fprintf(stderr, "spacectl: %s: %s\n", code, message);
 	else
 		fprintf(stderr, "spacectl: %s\n", code);
-	exit(1);
+	exit(fail_status());
 }
 
 /* No spaced at path: under -j an error object too, whatever the command. */
@@ -193,7 +225,7 @@ unreachable(const char *path, int error)
 	    path, strerror(error));
 	if (!env->sc_json) {
 		fprintf(stderr, "spacectl: %s\n", msg);
-		exit(1);
+		exit(fail_status());
 	}
 	if (env->sc_cmd != NULL && env->sc_cmd->cc_fail == FAIL_EVENT)
 		event_failed("spaced_unreachable", msg);
@@ -202,7 +234,7 @@ unreachable(const char *path, int error)
 	else if ((o = json_pack("{s:s, s:s}", "error", "spaced_unreachable",
 	    "message", msg)) != NULL)
 		out_json(o);
-	exit(1);
+	exit(fail_status());
 }
 
 /* A failure that does not end spacectl at once. */
@@ -274,7 +306,15 @@ out_bytes(int fd, const uint8_t *p, size_t n)
 				(void)poll(&pfd, 1, -1);
 				continue;
 			}
-			/* Our reader left: the command's output goes nowhere. */
+			/*
+			 * Our reader left: the command's output goes nowhere.
+			 * Any other error (a full disk) is said: it exited
+			 * 125 without a word, the file cut short.
+			 */
+			if (errno != EPIPE)
+				fprintf(stderr, "spacectl: %s: %s\n", fd == 1 ?
+				    "standard output" : "standard error",
+				    strerror(errno));
 			exit(SPACECTL_EXEC_FAILED);
 		}
 		p += w;

@@ -31,6 +31,9 @@ const char	*space_message(const char *);
 __dead void	 failed(const char *, const char *);
 __dead void	 request_failed(const char *, const char *);
 __dead void	 folder_failed(const char *);
+void		 out_close(void);
+__dead void	 bad_value(const char *, const char *, const char *,
+		    const char *, const char *);
 void		 take_space_id(char *, size_t, const char *);
 void		 check_space_id(const char *);
 void		 space_failed_json(const char *, const char *, int, json_t *);

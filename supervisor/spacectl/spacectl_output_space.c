@@ -172,11 +172,27 @@ join(json_t *a, char *buf, size_t len)
 
 #define LIST_COLS	8	/* of the list's table */
 
+/*
+ * A cell's columns: its characters, not its bytes (a name is any UTF-8
+ * without controls; "héllo" took six columns and pushed its row out of
+ * line).  A wide character (CJK, most emoji) still counts one.
+ */
+static int
+cell_width(const char *cell)
+{
+	int	 n = 0;
+
+	for (; *cell != '\0'; cell++)
+		if (((unsigned char)*cell & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
 static void
 cell_print(int c, int w, const char *cell)
 {
 	if (c < LIST_COLS - 1)
-		printf("%-*s  ", w, cell);
+		printf("%s%*s  ", cell, w - cell_width(cell), "");
 	else
 		printf("%s\n", cell);
 }
@@ -222,11 +238,11 @@ out_space_list(json_t *infos)
 		return;
 	}
 	for (c = 0; c < LIST_COLS; c++)
-		w[c] = strlen(cols[c]);
+		w[c] = cell_width(cols[c]);
 	json_array_foreach(infos, i, o) {
 		space_cells(o, cell, missing, sizeof(missing));
 		for (c = 0; c < LIST_COLS; c++)
-			if ((n = strlen(cell[c])) > w[c])
+			if ((n = cell_width(cell[c])) > w[c])
 				w[c] = n;
 	}
 	for (c = 0; c < LIST_COLS; c++)

@@ -349,7 +349,8 @@ prompt_main(int argc, char *argv[])
 		case 'T':
 			limit = strtonum(optarg, 1, 86400, &errstr);
 			if (errstr != NULL)
-				failed("invalid_timeout", errstr);
+				bad_value("invalid_timeout", "-T", optarg, errstr,
+				    "whole seconds, 1 to 86400");
 			break;
 		default:
 			usage();

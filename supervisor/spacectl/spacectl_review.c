@@ -453,7 +453,9 @@ apply_main(int argc, char *argv[])
 		apply_name(&ac, id);
 		apply_default_branch(ca.ca_branch, sizeof(ca.ca_branch),
 		    ac.ac_name, id);
-	} else if (branch != NULL && strlcpy(ca.ca_branch, branch,
+	} else if (branch != NULL && branch[0] == '\0')
+		failed("invalid_branch", "-b names no branch (an empty name)");
+	else if (branch != NULL && strlcpy(ca.ca_branch, branch,
 	    sizeof(ca.ca_branch)) >= sizeof(ca.ca_branch))
 		failed("bad_request", "branch name too long");
 	review_call_init(&ac.ac_review);

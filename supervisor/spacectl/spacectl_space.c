@@ -323,7 +323,9 @@ space_args(int argc, char *argv[], uint32_t type, struct ctl_space *cs)
 		case 'm':
 			if (space_memory_parse(optarg, &cs->cs_memory, &errstr)
 			    == -1)
-				failed("invalid_memory", errstr);
+				bad_value("invalid_memory", "-m", optarg, errstr,
+				    "digits with an optional unit b, k, m or g, "
+				    "6m to 1024g");
 			break;
 		case 'p':
 			if (strcmp(optarg, "docker") != 0 &&

@@ -54,6 +54,7 @@ struct codein_state {
 	char			 id[SPACE_ID_SIZE];
 	char			 dir[GIT_DIR_MAX];
 	int			 relaunched;
+	int			 abandoned;	/* its client left */
 	struct git_snap		 snap;
 	int			 have_snap;
 	int			 exec_failed;	/* the place's code */
@@ -220,6 +221,25 @@ codein_lookup_record(struct request *r, enum procid from, struct imsg *imsg)
 	struct codein_state	*cs = r->r_state;
 
 	place_lookup_record(r, from, imsg, cs->step == STEP_LOOKUP);
+}
+
+/*
+ * The client of a code in left.  From the snapshot on, the host ref
+ * may be made: the request goes on alone, so that it either ends as a
+ * code in (its origin kept for remove) or takes the ref away again; a
+ * snapshot not yet sent on goes no further.  Before it, and for a
+ * history (nothing on the host), cancelling is enough.
+ */
+int
+codein_abandon(struct request *r)
+{
+	struct codein_state	*cs = r->r_state;
+
+	if (cs->history || cs->step == STEP_LOOKUP ||
+	    cs->step == STEP_ORIGIN)
+		return 0;
+	cs->abandoned = 1;
+	return 1;
 }
 
 static void
@@ -534,6 +554,8 @@ codein_git_done(struct request *r, enum procid from, struct imsg *imsg)
 				codein_fail(r, sd.sd_code, sd.sd_message);
 		} else if (!cs->have_snap)
 			gitinst_distrust(r->r_git);
+		else if (cs->abandoned)
+			codein_rollback(r, ERR_CANCELLED, "the client left");
 		else
 			codein_transfer(r);
 		break;
@@ -594,8 +616,12 @@ codein_exec_done(struct request *r, enum procid from, struct imsg *imsg)
 		codein_record(r, ERR_SPACE_NOT_FOUND, "");
 		cs->exec_failed = 1;
 	} else if (sd.sd_code[0] != '\0') {
+		/* A stopped space's code came alone: it ended in ": ". */
 		fmt_cut(why, sizeof(why), "%s: %s", sd.sd_code,
-		    sd.sd_message);
+		    sd.sd_message[0] != '\0' ? sd.sd_message :
+		    strcmp(sd.sd_code, ERR_SPACE_NOT_RUNNING) == 0 ?
+		    "the space is stopped (spacectl start starts it)" :
+		    "the place said no more");
 		codein_record(r, ERR_CODE_TRANSFER_FAILED, why);
 		cs->exec_failed = 1;
 	}

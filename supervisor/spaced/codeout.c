@@ -48,6 +48,8 @@ const size_t review_state_size = sizeof(struct review_state);
 #define CODEOUT_BAD_PATH	65	/* the script: git will not add a path */
 #define CODEOUT_BEHIND		66	/* HEAD behind the start, nothing on it */
 #define CODEOUT_NO_HEAD		67	/* HEAD names no commit */
+#define CODEOUT_UNMERGED	68	/* a conflict left in progress */
+#define CODEOUT_NO_START	69	/* the start is gone from the space */
 
 /* Messages are cut to their field: text from a repository may be long. */
 static void __attribute__((format(printf, 3, 4)))
@@ -472,6 +474,17 @@ review_settle(struct request *r)
 		review_record(r, ERR_CODE_OUT_REFUSED, "the space's HEAD names "
 		    "no commit (an orphan branch?): check the work out on a "
 		    "branch there, then try again; nothing came out");
+	else if (rs->code[0] == '\0' && rs->exit == CODEOUT_UNMERGED)
+		review_record(r, ERR_CODE_OUT_REFUSED, "the space's repository "
+		    "has unmerged paths (a merge, rebase or cherry-pick "
+		    "stopped on a conflict): resolve and commit it there, or "
+		    "abort it, then try again; nothing came out");
+	else if (rs->code[0] == '\0' && rs->exit == CODEOUT_NO_START)
+		review_record(r, ERR_CODE_OUT_REFUSED, "the start is gone from "
+		    "the space's repository (refs/spaced/start deleted and its "
+		    "objects pruned): bring it back from the host's "
+		    "refs/spaced/spaces/<id>/start (spacectl(8), review), then "
+		    "try again; nothing came out");
 	else if (rs->code[0] == '\0' && rs->exit != 0) {
 		snprintf(why, sizeof(why), "the script inside the space exited "
 		    "with %d%s", rs->exit, rs->exit == 137 ?

@@ -29,7 +29,9 @@
  * writing into a pipe no one reads; 65: git would not add a path of
  * the work tree (one it reads as .git), 66: HEAD is behind the start
  * with nothing on it (a reset past where code in began), 67: HEAD
- * names no commit; nothing comes out for any of them.  The
+ * names no commit, 68: paths unmerged (a conflict left in progress),
+ * 69: the start is gone from the space; nothing comes out for any of
+ * them.  The
  * agent's git directory is read for its objects, HEAD and index only:
  * add and pack run against a git directory of ours (alternates to the
  * agent's objects), so no hook, fsmonitor, filter or driver of the
@@ -54,11 +56,14 @@ const char codeout_script[] =
 	"trap \"rm -rf $T\" EXIT\n"
 	/*
 	 * One run of the agent's git: where its objects are, HEAD, its
-	 * tree, the base (start's grandparent); 67: HEAD names no commit.
+	 * tree, the base (start's grandparent); 67: HEAD names no commit,
+	 * 69: HEAD does and the start is gone (its ref deleted, pruned).
 	 */
-	"git --git-dir=.git -c core.hooksPath=/dev/null -c core.fsmonitor= "
-	"rev-parse --git-path objects \"HEAD^{commit}\" \"HEAD^{tree}\" "
-	"\"$S~2\" -- >\"$T/r\" 2>/dev/null || exit 67\n"
+	"R=\"git --git-dir=.git -c core.hooksPath=/dev/null "
+	"-c core.fsmonitor= rev-parse\"\n"
+	"$R --git-path objects \"HEAD^{commit}\" \"HEAD^{tree}\" \"$S~2\" -- "
+	">\"$T/r\" 2>/dev/null || { $R -q --verify \"HEAD^{commit}\" "
+	">/dev/null 2>&1 || exit 67; exit 69; }\n"
 	"{ read -r A && read -r H && read -r HT && read -r B; } <\"$T/r\"\n"
 	"case $A in /*) ;; *) A=$P/$A ;; esac\n"
 	/* A bare git directory of ours, as git init makes it, less a run. */
@@ -108,6 +113,12 @@ const char codeout_script[] =
 	"  rm -f \"$T/index\"\n"
 	"  $G read-tree \"$H\" 2>/dev/null || U=\n"
 	"fi\n"
+	/*
+	 * 68: a merge, rebase or cherry-pick stopped on a conflict (its
+	 * paths unmerged in the index): add would take the conflict
+	 * markers as the work.
+	 */
+	"! { [ -f \"$T/v\" ] && grep -q \"^[Mm] \" \"$T/v\"; } || exit 68\n"
 	/* A tree git will not read into an index goes as committed. */
 	"if [ -n \"$U\" ]; then\n"
 	"  $G add -A -- . || exit 65\n"

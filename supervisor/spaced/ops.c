@@ -71,9 +71,11 @@ const struct ctl_op ops_table[] = {
 	    git_files_start, git_answers, NULL, NULL, &git_state_size },
 	/* As long as the transfer: progress keeps the client waiting. */
 	{ IMSG_CTL_CODE_IN, "code-in", sizeof(struct ctl_codein), WHO_DOCKER,
-	    0, codein_start, codein_answers, NULL, NULL, &codein_state_size },
+	    0, codein_start, codein_answers, NULL, codein_abandon,
+	    &codein_state_size },
 	{ IMSG_CTL_HISTORY, "history", sizeof(struct ctl_codein), WHO_DOCKER,
-	    0, codein_start, codein_answers, NULL, NULL, &codein_state_size },
+	    0, codein_start, codein_answers, NULL, codein_abandon,
+	    &codein_state_size },
 	SPACE_ROW(IMSG_CTL_SHOW, "show", 60, space_start, list_answers),
 	SPACE_ROW(IMSG_CTL_VERIFY, "verify", 60, space_start, space_answers),
 	/* A stop may wait for a start under way (180 s), then its own 60. */

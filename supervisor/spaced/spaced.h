@@ -601,6 +601,7 @@ extern const struct answer_row git_answers[];
 extern const size_t git_state_size;
 /* codein.c: code-in and history */
 const char	*codein_start(struct request *, struct imsg *);
+int		 codein_abandon(struct request *);
 extern const struct answer_row codein_answers[];
 extern const size_t codein_state_size;
 /* toolsctl.c: tools and tools-fill */

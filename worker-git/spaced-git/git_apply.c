@@ -217,6 +217,45 @@ checked_out(struct ga_apply *ga, git_reference *ref, char *err, size_t len)
 }
 
 /*
+ * A new branch git could not make beside a branch there: refs/heads/a
+ * and refs/heads/a/b cannot both be (a file and a folder of one name).
+ */
+static int
+branch_clash(struct ga_apply *ga, char *err, size_t len)
+{
+	git_reference_iterator	*it;
+	git_reference		*ref;
+	char			 name[sizeof(ga->g_ref) + 2];
+	char			 other[sizeof(ga->g_ref)];
+	char			*p;
+
+	other[0] = '\0';
+	strlcpy(name, ga->g_ref, sizeof(name));
+	for (p = name + 11; other[0] == '\0' && (p = strchr(p, '/')) != NULL;
+	    *p++ = '/') {
+		*p = '\0';
+		if (git_reference_lookup(&ref, ga->g_repo, name) == 0) {
+			strlcpy(other, name, sizeof(other));
+			git_reference_free(ref);
+		}
+	}
+	snprintf(name, sizeof(name), "%s/*", ga->g_ref);
+	if (other[0] == '\0' &&
+	    git_reference_iterator_glob_new(&it, ga->g_repo, name) == 0) {
+		if (git_reference_next(&ref, it) == 0) {
+			strlcpy(other, git_reference_name(ref), sizeof(other));
+			git_reference_free(ref);
+		}
+		git_reference_iterator_free(it);
+	}
+	if (other[0] == '\0')
+		return 0;
+	return say(err, len, GA_ERR_BAD_BRANCH, "%s cannot be made beside "
+	    "%s (git keeps no branch both a name and a folder of names); "
+	    "apply to another branch (-b NAME)", ga->g_ref, other);
+}
+
+/*
  * The branch as it is: none, or a target an apply of this work can
  * fast-forward (an ancestor of base, or a descendant: a first apply).
  */
@@ -233,7 +272,7 @@ branch_begin(struct ga_apply *ga, char *err, size_t len)
 		return -1;
 	rc = git_reference_lookup(&ref, ga->g_repo, ga->g_ref);
 	if (rc == GIT_ENOTFOUND)
-		return 0;
+		return branch_clash(ga, err, len);
 	if (rc != 0)
 		return say(err, len, GA_ERR_GIT, "%s: %s", ga->g_ref,
 		    git_why());
@@ -606,6 +645,13 @@ branch_finish(struct ga_apply *ga, struct ga_result *gr, char *err,
 		linked_undo(ga);
 		return say(err, len, GA_ERR_BRANCH_MOVED, "%s moved while the "
 		    "pack came; it is not forced", ga->g_ref);
+	}
+	/* libgit2's own text ends in an empty errno: say what to do. */
+	if (rc == GIT_ELOCKED) {
+		linked_undo(ga);
+		return say(err, len, GA_ERR_GIT, "%s is locked: %s.lock exists "
+		    "(another git runs in this repository, or one crashed: then "
+		    "remove it)", ga->g_ref, ga->g_ref);
 	}
 	if (rc != 0) {
 		linked_undo(ga);

@@ -20,6 +20,10 @@
  * index and work tree (git_apply.h says why each is so).
  */
 
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,12 +51,20 @@ escaped(char *out, size_t outlen, const char *path)
 }
 
 /*
- * -1 when libgit2 could not read the index for it is split: named, or
- * -w said not_clean of a clean tree (its status reads the index too).
+ * -1 when libgit2 could not read the index for it is split or sparse:
+ * named, or -w said not_clean of a clean tree (its status reads the
+ * index too).
  */
 static int
 split(char *err, size_t len)
 {
+	if (libgit2_index_sparse()) {
+		snprintf(err, len, "%s: the index is sparse (index.sparse, "
+		    "a sparse checkout), which libgit2 cannot read: -w needs "
+		    "the whole work tree; apply to a branch (-b)",
+		    GA_ERR_NO_WORK_TREE);
+		return -1;
+	}
 	if (!libgit2_index_split())
 		return 0;
 	snprintf(err, len, "%s: %s, or apply to a branch (-b)",
@@ -76,7 +88,8 @@ sparse(git_repository *r, char *err, size_t len)
 	if (git_repository_index(&index, r) != 0)
 		return split(err, len);
 	/* As it is on disk now. */
-	if (git_index_read(index, 0) != 0 && libgit2_index_split()) {
+	if (git_index_read(index, 0) != 0 &&
+	    (libgit2_index_split() || libgit2_index_sparse())) {
 		git_index_free(index);
 		return split(err, len);
 	}
@@ -137,6 +150,31 @@ clean(git_repository *r, char *err, size_t len)
 	return -1;
 }
 
+/*
+ * Another git's index.lock (one running, or one that crashed): libgit2's
+ * checkout wrote the files first and only then failed to lock the
+ * index, a work tree changed by a failed apply.  A look, not a lock.
+ */
+static int
+index_locked(git_repository *r, char *err, size_t len)
+{
+	struct stat	 st;
+	char		 path[PATH_MAX], shown[512];
+
+	if (snprintf(path, sizeof(path), "%sindex.lock",
+	    git_repository_path(r)) >= (int)sizeof(path)) {
+		snprintf(err, len, "%s: the path is too long", GA_ERR_GIT);
+		return -1;
+	}
+	if (lstat(path, &st) == -1 && errno == ENOENT)
+		return 0;
+	escaped(shown, sizeof(shown), path);
+	snprintf(err, len, "%s: %s exists: another git runs in this "
+	    "repository, or one crashed (then remove it)", GA_ERR_NOT_CLEAN,
+	    shown);
+	return -1;
+}
+
 int
 gaw_ready(git_repository *r, const git_oid *base, char *err, size_t len)
 {
@@ -159,7 +197,9 @@ gaw_ready(git_repository *r, const git_oid *base, char *err, size_t len)
 		    git_oid_tostr(bh, sizeof(bh), base));
 		return -1;
 	}
-	return sparse(r, err, len) == -1 ? -1 : clean(r, err, len);
+	if (index_locked(r, err, len) == -1 || sparse(r, err, len) == -1)
+		return -1;
+	return clean(r, err, len);
 }
 
 static int

@@ -51,6 +51,12 @@ snap_libgit2(struct space_done *sd, const char *what)
 		    INDEX_SPLIT_WHY);
 		return;
 	}
+	if (libgit2_index_sparse()) {
+		snap_refuse(sd, ERR_UNSUPPORTED_INDEX_FORMAT, "the index is "
+		    "sparse (index.sparse), which libgit2 cannot read: run git "
+		    "sparse-checkout reapply --no-sparse-index first");
+		return;
+	}
 	snap_refuse(sd, ERR_GIT_COMMAND_FAILED, "%s: %s", what,
 	    e != NULL && e->message != NULL ? e->message : "libgit2 failed");
 }

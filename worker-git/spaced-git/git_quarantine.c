@@ -411,7 +411,7 @@ qr_out_serve(struct imsgev *iev, struct imsg *imsg)
 	const char		*why = NULL;
 	uint32_t		 allow = 0, flags;
 	uint32_t		 peerid = imsg_get_peerid(imsg);
-	char			 names[256];
+	char			 names[256], never[256];
 	int			 rc = -1;
 
 	if (imsg_get_data(imsg, &ap, sizeof(ap)) == -1 ||
@@ -459,8 +459,14 @@ qr_out_serve(struct imsgev *iev, struct imsg *imsg)
 		qr_done(ERR_CODE_OUT_REFUSED, "%s (flagged: %s): look at it "
 		    "with spacectl review -p, then apply with --allow %s", why,
 		    names, names);
-	else
-		qr_done(ERR_CODE_OUT_REFUSED, "%s%s%s%s", why, names[0] !=
-		    '\0' ? " (flagged: " : "", names, names[0] != '\0' ?
-		    ")" : "");
+	else if (names[0] != '\0') {
+		/* Never allowed: the work itself must change, say where. */
+		qr_flag_names(flags & POLICY_NEVER, never, sizeof(never));
+		qr_done(ERR_CODE_OUT_REFUSED, "%s (flagged: %s): no --allow "
+		    "lets %s through; spacectl review names the paths: change "
+		    "that work in the space (a repository the agent made inside "
+		    "comes as a gitlink: remove its .git), review, then apply", why,
+		    names, never);
+	} else
+		qr_done(ERR_CODE_OUT_REFUSED, "%s", why);
 }

@@ -120,6 +120,18 @@ repo_paths_of(struct path_list *pl, git_repository *r)
 	}
 }
 
+/* Whether path is dir or below it; dir may end with a slash (libgit2's). */
+static int
+path_in(const char *path, const char *dir)
+{
+	size_t	 n = strlen(dir);
+
+	while (n > 0 && dir[n - 1] == '/')
+		n--;
+	return strncmp(path, dir, n) == 0 &&
+	    (path[n] == '\0' || path[n] == '/');
+}
+
 /*
  * The owner changed what git reads (a new excludes file, a global
  * config that did not exist): the rules made at start do not cover it,
@@ -173,6 +185,27 @@ repo_prewarm(const char *dir, struct sandbox_spec *sb)
 		repo.rs_top[n - 1] = '\0';
 	gitdir = git_repository_path(r);
 	common = git_repository_commondir(r);
+	/*
+	 * DIR in the git directory is no folder of the work tree: its path
+	 * below the top would be nonsense.  A git directory whose
+	 * core.worktree names a work tree elsewhere cannot be opened again
+	 * from that work tree (repo_open) unless a .git there names it.
+	 */
+	if (!path_in(repo.rs_dir, repo.rs_top)) {
+		repo_refuse(ERR_NOT_A_GIT_WORK_TREE, "%s is a git directory "
+		    "whose work tree %s (core.worktree) has no .git to find "
+		    "it by: write 'gitdir: %s' into %s/.git, then bring in "
+		    "that folder", dir, repo.rs_top, gitdir, repo.rs_top);
+		git_repository_free(r);
+		return;
+	}
+	if (path_in(repo.rs_dir, gitdir) || path_in(repo.rs_dir, common)) {
+		repo_refuse(ERR_NOT_A_GIT_WORK_TREE, "%s is in the git "
+		    "directory of the repository: bring in its work tree %s "
+		    "or a folder of it", dir, repo.rs_top);
+		git_repository_free(r);
+		return;
+	}
 	if (!owned(repo.rs_top) || !owned(gitdir) || !owned(common)) {
 		repo_refuse(ERR_REPOSITORY_NOT_OWNED, "%s is not wholly the "
 		    "repository owner's (uid %u)", repo.rs_top,

@@ -65,6 +65,8 @@ void	 snap_refuse(struct space_done *, const char *code, const char *fmt,
 void	 snap_libgit2(struct space_done *, const char *what);
 /* 1: libgit2's last error was a split index, which it cannot read. */
 int	 libgit2_index_split(void);
+/* 1: libgit2's last error was a sparse index (git_done.c). */
+int	 libgit2_index_sparse(void);
 /* split_index.c: a split index, merged in memory as the repository's. */
 int	 split_index_load(struct git_repository *, const char **);
 #define INDEX_SPLIT_WHY	"the index is split (core.splitIndex), which " \

@@ -51,6 +51,20 @@ libgit2_index_split(void)
 	    strstr(e->message, "extension: 'link'") != NULL;
 }
 
+/*
+ * A sparse index (index.sparse, a folder as one entry): libgit2 reads
+ * none, and unlike a split one it is not merged here; git makes it
+ * whole again.
+ */
+int
+libgit2_index_sparse(void)
+{
+	const git_error	*e = git_error_last();
+
+	return e != NULL && e->message != NULL &&
+	    strstr(e->message, "extension: 'sdir'") != NULL;
+}
+
 /* A whole index file, its checksum checked (git's index.skipHash: 0s). */
 static int
 slurp(const char *path, uint8_t **data, size_t *len, uint8_t *sum)
