@@ -42,6 +42,14 @@ channel(void)
 void
 ex_stdin_write(struct ex *ex, const void *data, size_t len)
 {
+	/*
+	 * The engine's stream ended (the command exited, its space was
+	 * removed or stopped) or a kill took it: what spaced sent before it
+	 * knew has no reader left.  Dropped, not written into a connection
+	 * that is no longer the stream.
+	 */
+	if (ex->stream_over)
+		return;
 	if (!ex->streaming) {
 		if (evbuffer_add(ex->held, data, len) == -1)
 			fatal("%s: evbuffer_add", __func__);

@@ -20,6 +20,7 @@ mutant "$MUTANT_CONTROL" GNUmakefile ""
 mutant "$MUTANT_CONTROL" GNUmakefile "" faults/docker
 mutant "$MUTANT_CONTROL" GNUmakefile "" contract/runtime
 mutant "$MUTANT_CONTROL" GNUmakefile "" contract/killrace
+mutant "$MUTANT_CONTROL" GNUmakefile "" contract/stdin-gone
 
 mutant_expect 'stop of root'\''s space is refused as an unknown one \(space_not_found\)|root'\''s space is untouched'
 mutant "stop acts on a container without this owner's labels" \
@@ -156,4 +157,9 @@ mutant "the kill is not held to the command's mark" \
     worker-docker/docker_execcall.c \
     "EXEC_MARK_VAR \"=\$1 => EXEC_MARK_VAR \"= @@ -lzxsF => -lzsF"
 
+mutant_expect "spaced answers after each of 8 removes under exec -i"
+mutant "stdin in flight written after the stream ended" \
+    worker-docker/docker_exec_stream.c \
+    "if (ex->stream_over)\n\t\treturn;\n\tif (!ex->streaming) { => if (!ex->streaming) {" \
+    contract/stdin-gone
 mutants_end
