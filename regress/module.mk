@@ -71,10 +71,12 @@ INTEGRATION	+= regress/session/tty.sh regress/session/agent.sh
 # suite whose spaced logged one): the place contract on both places, the
 # terminal's streams, code out's quarantine on hostile packs and on the
 # shapes a new user brings (the only live run of spaced-git's reader of a
-# split index), and the gatekeeper's two parsers of a space's traffic.
+# split index), code in with its clients killed mid-way (under ASan's
+# pace it met the exec's stdin after its stream's end, which the plain
+# build did not), and the gatekeeper's two parsers of a space's traffic.
 INTEGRATION_SAN	+= regress/contract/on-native.sh regress/contract/docker.sh \
 		   regress/native/tty.sh regress/codeout/codeout.sh \
-		   regress/codeout/shapes.sh \
+		   regress/codeout/shapes.sh regress/codein/codein.sh \
 		   regress/integration/gatekeeper-corridor.sh \
 		   regress/integration/gatekeeper-window.sh
 BENCHES		+= $(sort $(wildcard regress/bench/*.sh))
