@@ -37,7 +37,7 @@ fi
 
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-: >"$W/results"; : >"$W/skips"
+: >"$W/results"; : >"$W/skips"; : >"$W/failures"
 LANES_DIR=$W
 
 # judge SUITE OUT RC SECONDS: the suite's verdict, its skips and its
@@ -65,6 +65,12 @@ judge() {
 	fi
 	j_v=ok
 	[ -z "$j_why" ] || { echo "FAILED: $j_t:$j_why"; j_v=FAILED; }
+	# A failing suite's own words, kept for the end of the run: a CI
+	# that shows only the run's tail still names the check that failed.
+	[ -z "$j_why" ] || awk -v t="$j_t" '
+	    /^not ok/ { n++; k = 3; if (n <= 8) print "  " t ": " substr($0, 1, 200); next }
+	    k > 0 && /^    / && n <= 8 { k--; print "  " t ": " substr($0, 1, 200); next }
+	    { k = 0 }' "$j_out" >>"$W/failures"
 	echo "$j_p $j_f $j_s $j_secs $j_v $j_t" >>"$W/results"
 }
 
@@ -177,4 +183,8 @@ awk '{ p += $1; f += $2; s += $3 } END {
     printf "integration: %d passed, %d failed, %d skipped\n", p, f, s }' \
     "$W/results"
 bad=$(awk '$5 != "ok" { printf " %s", $6 }' "$W/results")
+if [ -n "$bad" ] && [ -s "$W/failures" ]; then
+	echo "failed checks:"
+	cat "$W/failures"
+fi
 [ -z "$bad" ] || { echo "integration FAILED:$bad"; exit 1; }
