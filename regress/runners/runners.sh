@@ -44,6 +44,11 @@ has "... and says why" 'FAILED: .*empty.sh: ran nothing;'
 expect 1 "integration: a failed check fails" integ "$S/fails.sh" "$S/good.sh"
 has "... and the good suite after it still runs" \
     '^integration: 3 passed, 1 failed, 0 skipped$'
+# (a CI that shows only the run's tail: the failed check is in it)
+tail -n 4 "$T/out" >"$T/out.tail" && mv "$T/out.tail" "$T/out"
+has "... and the run's last lines name the failed check" \
+    '^  .*fails.sh: not ok - false succeeds$'
+has "... with its detail" '^  .*fails.sh:     failed: false$'
 expect 1 "integration: no summary line fails" integ "$S/nosummary.sh"
 expect 0 "jq 1.6's own -e passes on no input (why the suites' jq exists)" \
     sh -c "printf '' | /usr/bin/jq -e ."
