@@ -23,7 +23,7 @@ mutant "$MUTANT_CONTROL" GNUmakefile ""
 mutant_expect 'exec of a bare command: its first line, ending CR LF, is on stdout while the command runs'
 mutant "a held first frame waits for the next output or the end" \
     worker-docker/docker_exec_stream.c \
-    "ex->first_state = EX_FIRST_WHOLE;\n\t\tex_first_ask(ex); => ex->first_state = EX_FIRST_WHOLE;"
+    "if (docker_req_child(ex->rq) != NULL || => if (1 ||"
 # The answer not read: the engine's own words go out on stdout as soon
 # as the question comes back (before the exit's inspect).
 mutant_expect 'exec of a bare command that cannot start: the engine'\''s words on stderr'
