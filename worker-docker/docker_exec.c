@@ -294,15 +294,28 @@ docker_exec_resize(uint32_t peerid, const struct space_exec_resize *er)
 }
 
 /*
- * The resize child ended (its connection broke, or a deadline): logged,
- * the terminal goes on; a later size spawns another.
+ * A child answered.  Without a terminal it is the held first frame's
+ * question (docker_exec_started.c): a yes makes the bytes the
+ * command's.  With one, the resize child ended (its connection broke,
+ * or a deadline): logged, the terminal goes on; a later size spawns
+ * another.
  */
 static enum docker_next
 ex_child(struct docker_req *rq, const void *data, size_t len,
     struct docker_call *next)
 {
+	struct ex		*ex = docker_req_state(rq);
 	struct space_done	 sd;
+	int			 started;
 
+	if (!ex->req.se_tty) {
+		if (len == sizeof(started)) {
+			memcpy(&started, data, sizeof(started));
+			if (started == 1)
+				ex_first_started(ex);
+		}
+		return DOCKER_WAIT;
+	}
 	if (len == sizeof(sd)) {
 		memcpy(&sd, data, sizeof(sd));
 		sd.sd_code[sizeof(sd.sd_code) - 1] = '\0';

@@ -64,9 +64,10 @@ struct ex {
 	struct exec_tty		 tty;		/* exec -t's size */
 	int			 stream_over;
 	/*
-	 * A bare command's first stdout frame, held until the next frame
-	 * or the exit: the engine writes its own error there when it could
-	 * not start the command (docker_exec_stream.c).
+	 * A bare command's first stdout frame, held until the next frame,
+	 * the engine's word that its process started, or the exit: the
+	 * engine writes its own error there when it could not start the
+	 * command (docker_exec_stream.c).
 	 */
 	uint8_t			 first[STREAM_CHUNK - 1];
 	size_t			 first_len;
@@ -84,5 +85,6 @@ void	ex_stream_msg(struct imsgev *, struct imsg *, void *);
 void	ex_drained(struct docker_req *);
 int	ex_pump(struct docker_req *, struct evbuffer *);
 void	ex_first_flush(struct ex *, int);
+void	ex_first_started(struct ex *);
 
 #endif /* SPACED_DOCKER_EXEC_H */

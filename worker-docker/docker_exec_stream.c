@@ -146,12 +146,48 @@ ex_first_flush(struct ex *ex, int which)
 }
 
 /*
+ * A bare command's first frame is held: the engine is asked at once whether it started the process, so that the
+ * command's own line goes out now, not at its next output or its end.
+ * No terminal, so no resize child; an exec that is a child itself (the
+ * token's) streams no output and never holds.
+ */
+static void
+ex_first_ask(struct ex *ex)
+{
+	struct exec_started_req	 es;
+
+	if (docker_req_child(ex->rq) != NULL || ex->exec_id[0] == '\0')
+		return;
+	memset(&es, 0, sizeof(es));
+	strlcpy(es.es_api, ex->api, sizeof(es.es_api));
+	strlcpy(es.es_exec_id, ex->exec_id, sizeof(es.es_exec_id));
+	(void)docker_req_spawn(ex->rq, &docker_exec_started_op, &es,
+	    sizeof(es));
+}
+
+/*
+ * The engine says the held frame's process started: the bytes were the
+ * command's, out now as stdout, outside the pump.
+ */
+void
+ex_first_started(struct ex *ex)
+{
+	size_t		 before = imsgbuf_queuelen(&channel()->ibuf);
+
+	if (ex->first_state != EX_FIRST_WHOLE || !ex->tx_open)
+		return;
+	ex_first_flush(ex, EXEC_OUT_STDOUT);
+	stream_write_now(channel(), before);
+}
+
+/*
  * When the engine cannot start a command it writes why as one stdout
  * frame ending "\r\n" and ends the stream: a bare command's first
- * frame of that shape waits for the next frame or for the exit's
- * inspect, whose Pid 0 says the bytes were the engine's (ex_done).
- * Under the relay's wrapper the engine starts the wrapper, which says
- * its own refusals on stderr; a terminal is one stream.  1: taken.
+ * frame of that shape waits for the next frame, for the engine's word
+ * that the process started (ex_first_ask), or for the exit's inspect,
+ * whose Pid 0 says the bytes were the engine's (ex_done).  Under the
+ * relay's wrapper the engine starts the wrapper, which says its own
+ * refusals on stderr; a terminal is one stream.  1: taken.
  */
 static int
 ex_first_hold(struct ex *ex, uint8_t type, const uint8_t *data, size_t dlen)
@@ -166,9 +202,10 @@ ex_first_hold(struct ex *ex, uint8_t type, const uint8_t *data, size_t dlen)
 	if (!frame_at_boundary(&ex->fr))
 		return 1;
 	if (ex->first_len >= 2 && ex->first[ex->first_len - 2] == '\r' &&
-	    ex->first[ex->first_len - 1] == '\n')
+	    ex->first[ex->first_len - 1] == '\n') {
 		ex->first_state = EX_FIRST_WHOLE;
-	else
+		ex_first_ask(ex);
+	} else
 		ex_first_flush(ex, EXEC_OUT_STDOUT);
 	return 1;
 }

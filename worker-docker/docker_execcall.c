@@ -64,21 +64,35 @@ docker_exec_created(const struct docker_parser *p, char *id, size_t len)
 	return rv;
 }
 
+/*
+ * The engine marks an exec Running before it starts its process and
+ * gives it a Pid once started; a start that failed is neither by the
+ * time the engine writes why on the stream.
+ */
+int
+docker_exec_started(const struct docker_parser *p)
+{
+	json_t	*o, *pid;
+	int	 rv = -1;
+
+	if (p->dp_status != 200 ||
+	    (o = harden_json_parse(p->dp_body, p->dp_body_len)) == NULL)
+		return -1;
+	pid = json_object_get(o, "Pid");
+	if (json_is_true(json_object_get(o, "Running")) ||
+	    (json_is_integer(pid) && json_integer_value(pid) != 0))
+		rv = 1;
+	else if (json_is_integer(pid))
+		rv = 0;
+	json_decref(o);
+	return rv;
+}
+
 /* 1 when the engine never started the exec's process (its Pid is 0). */
 int
 docker_exec_never_ran(const struct docker_parser *p)
 {
-	json_t	*o, *pid;
-	int	 rv;
-
-	if (p->dp_status != 200 ||
-	    (o = harden_json_parse(p->dp_body, p->dp_body_len)) == NULL)
-		return 0;
-	pid = json_object_get(o, "Pid");
-	rv = json_is_integer(pid) && json_integer_value(pid) == 0 &&
-	    !json_is_true(json_object_get(o, "Running"));
-	json_decref(o);
-	return rv;
+	return docker_exec_started(p) == 0;
 }
 
 int

@@ -42,6 +42,8 @@ int	 docker_exec_created(const struct docker_parser *, char *id,
 	    size_t len);
 /* 1 and *code when it exited, 0 while it runs, -1 not an answer. */
 int	 docker_exec_exited(const struct docker_parser *, int *code);
+/* 1 its process started (or is starting), 0 never, -1 not an answer. */
+int	 docker_exec_started(const struct docker_parser *);
 int	 docker_exec_never_ran(const struct docker_parser *);
 
 /*
@@ -85,5 +87,16 @@ struct docker_req;
 extern const struct docker_op	docker_exec_resize_op;
 /* The exec's waiting resize child sends the size wanted now: 0, or -1. */
 int	 docker_exec_resize_more(struct docker_req *);
+
+/*
+ * A bare exec's question while its first frame is held: did the engine
+ * start its process (docker_exec_started)?  A child of the exec on a
+ * connection of its own, one GET /exec/{id}/json; it answers that int.
+ */
+struct exec_started_req {
+	char		 es_api[24];
+	char		 es_exec_id[EXEC_ID_MAX];
+};
+extern const struct docker_op	docker_exec_started_op;
 
 #endif /* SPACED_DOCKER_EXECCALL_H */

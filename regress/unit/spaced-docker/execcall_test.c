@@ -17,7 +17,8 @@
 /*
  * A space's exec under the relay's subreaper: only in a space whose
  * runtime mount is the volume of this key (an older relay has no exec
- * mode), and then the command's argv whole after the relay's own.
+ * mode), and then the command's argv whole after the relay's own.  A
+ * bare exec's inspect: did its process start?
  */
 
 #include <criterion/criterion.h>
@@ -82,4 +83,34 @@ Test(execcall, wrap_keeps_the_argv_whole_after_the_relays)
 	free(s);
 	json_decref(w);
 	cr_assert_null(docker_exec_wrap(NULL));
+}
+
+static int
+started_of(int status, const char *body)
+{
+	struct docker_parser	 p;
+
+	memset(&p, 0, sizeof(p));
+	p.dp_status = status;
+	p.dp_body = (uint8_t *)(uintptr_t)body;
+	p.dp_body_len = strlen(body);
+	return docker_exec_started(&p);
+}
+
+/*
+ * A held first frame goes out as the command's once its exec started:
+ * Running (the engine is starting it) or a Pid.  Neither is a start
+ * the engine refused; anything else is no answer (the exit decides).
+ */
+Test(execcall, started_is_running_or_a_pid)
+{
+	cr_assert_eq(started_of(200, "{\"Running\":true,\"Pid\":0}"), 1);
+	cr_assert_eq(started_of(200, "{\"Running\":false,\"Pid\":4242}"), 1);
+	cr_assert_eq(started_of(200, "{\"Running\":true}"), 1);
+	cr_assert_eq(started_of(200, "{\"Running\":false,\"Pid\":0}"), 0);
+	cr_assert_eq(started_of(200, "{\"Pid\":0}"), 0);
+	cr_assert_eq(started_of(200, "{\"Running\":false}"), -1);
+	cr_assert_eq(started_of(200, "{\"Running\":false,\"Pid\":\"1\"}"), -1);
+	cr_assert_eq(started_of(404, "{\"Running\":false,\"Pid\":0}"), -1);
+	cr_assert_eq(started_of(200, "not json"), -1);
 }
