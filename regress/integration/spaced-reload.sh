@@ -38,6 +38,16 @@ printf 'journal interval 0\n' >"$T/bad.conf"
 check "spaced -n refuses a bad file: exit 1 and why" sh -c \
     "test $? = 1 && grep -q 'journal interval: not a number' '$T/bad.err'"
 
+# default agent none (this suite's spaced): no space runs a profile, yet
+# spacectl tools -a names the built-in one and fills it, so -n prints it.
+"$tree/sbin/spaced" -n -f "$sd/spaced.conf" >"$T/none.out" 2>/dev/null
+check "spaced -n with default agent none prints the built-in profile" sh -c \
+    "grep -qx 'default agent \"none\"' '$T/none.out' &&
+    grep -q '^agent opencode serve ' '$T/none.out'"
+check "  which spaced uses: spacectl tools -a opencode shows it" sh -c \
+    "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' tools -a opencode |
+    grep -q '^agent opencode: key '"
+
 # --- SIGHUP ---------------------------------------------------------------
 conf=$sd/spaced.conf
 cp "$conf" "$T/orig.conf"
