@@ -54,6 +54,7 @@ const struct proc procs[PROC_MAX] = {
 
 static const char	*store_dir;
 static const char	*serve_dir;
+static const char	*conf_file;
 
 const char *
 proc_title(enum procid id)
@@ -84,6 +85,12 @@ const char *
 worker_dir(void)
 {
 	return serve_dir;
+}
+
+const char *
+worker_conf(void)
+{
+	return conf_file;
 }
 
 static void
@@ -334,8 +341,8 @@ worker_tell_fatal(void)
 static __dead void
 worker_usage(const char *name)
 {
-	fprintf(stderr, "usage: %s [-dv] [-g dir] [-u user] [-r root] "
-	    "[-s store]\n"
+	fprintf(stderr, "usage: %s [-dv] [-c file] [-g dir] [-u user] "
+	    "[-r root] [-s store]\n"
 	    "(started by spaced(8), not by hand)\n", name);
 	exit(2);
 }
@@ -356,8 +363,11 @@ worker_main(int argc, char *argv[], const struct worker *w)
 	pid_t			 parent = getppid();
 	int			 ch, debug = 0, verbose = 0;
 
-	while ((ch = getopt(argc, argv, "dg:r:s:u:v")) != -1) {
+	while ((ch = getopt(argc, argv, "c:dg:r:s:u:v")) != -1) {
 		switch (ch) {
+		case 'c':
+			conf_file = optarg;
+			break;
 		case 'd':
 			debug = 1;
 			break;

@@ -86,5 +86,7 @@ const uint8_t	*stream_test_pattern(uint64_t offset);
 const char	*worker_store(void);
 /* The -g argument: the directory a spaced-git serves; NULL otherwise. */
 const char	*worker_dir(void);
+/* The -c argument: spaced.conf, which spaced-launch opens for a reload. */
+const char	*worker_conf(void);
 
 #endif /* SPACED_PROC_H */

@@ -36,6 +36,8 @@ enum git_imsg_type {
 	IMSG_LAUNCH_GIT_REP,		/* struct launch_git_rep */
 	IMSG_LAUNCH_EXITED,		/* struct launch_exit; the instance */
 	IMSG_LAUNCH_KILL,		/* struct launch_exit; the instance */
+	IMSG_LAUNCH_CONF_REQ,		/* no payload: spaced.conf, for a reload */
+	IMSG_LAUNCH_CONF_REP,		/* struct launch_conf_rep and its fd */
 
 	IMSG_GIT_FILES_REQ = 56,	/* struct git_req, and so on */
 	IMSG_GIT_LIMITS_REQ,
@@ -80,6 +82,11 @@ struct launch_git_rep {
 	uint32_t	 lr_uid;	/* the repository's owner, its uid */
 	char		 lr_code[64];
 	char		 lr_message[256];
+};
+
+/* The file named at spaced-launch's start (-c), or why it is not open. */
+struct launch_conf_rep {
+	int32_t		 lc_errno;	/* 0: the fd is the file, read-only */
 };
 
 /*

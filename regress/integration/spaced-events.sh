@@ -70,7 +70,7 @@ check "a verify failure is an event, its first finding named" \
 # A reload that failed is spaced's own and about no space: it has no
 # space field at all, in text (it printed "-" there) as in -j (it
 # printed "space":""), and its other fields keep their names.  The file
-# is changed in place (Landlock holds its inode) and put back at once.
+# is changed and put back at once.
 cp "$sd/spaced.conf" "$T/conf.good"
 echo 'no such setting' >>"$sd/spaced.conf"
 kill -HUP "$spaced_pid"

@@ -24,7 +24,6 @@
  */
 
 #include <sys/prctl.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 
 #include <linux/capability.h>
@@ -39,27 +38,6 @@
 #include "spaced.h"
 
 static char	 privdrop_landlock[LANDLOCK_DESC_MAX] = "not used";
-
-/*
- * SIGHUP reads the configuration again: that file, and only it (an
- * inode: a file replaced by a rename is refused, and said so).
- */
-static void
-config_landlock(struct spaced_sandbox *ss)
-{
-	struct stat	 sb;
-	size_t		 n;
-
-	if (stat(config_file(), &sb) == -1 || !S_ISREG(sb.st_mode))
-		return;
-	for (n = 0; ss->ss_paths[n].sp_path != NULL; n++)
-		;
-	if (n + 1 >= sizeof(ss->ss_paths) / sizeof(ss->ss_paths[0]))
-		fatalx("%s: no room", __func__);
-	ss->ss_paths[n].sp_path = config_file();
-	ss->ss_paths[n].sp_access = SB_LL_READ;
-	ss->ss_paths[n + 1].sp_path = NULL;
-}
 
 void
 spaced_privdrop(const struct spaced_conf *conf)
@@ -92,10 +70,9 @@ spaced_privdrop(const struct spaced_conf *conf)
 	}
 
 	spaced_sandbox_build(&ss, pids, npids, getpid(), conf->sc_socket);
-	config_landlock(&ss);
 	if (abi > 0)
 		snprintf(privdrop_landlock, sizeof(privdrop_landlock),
-		    "ABI %d, /proc, socket dir removal, conf", abi);
+		    "ABI %d, /proc, socket dir removal", abi);
 	else
 		snprintf(privdrop_landlock, sizeof(privdrop_landlock),
 		    "unavailable (kernel)");

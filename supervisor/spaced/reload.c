@@ -15,10 +15,12 @@
  */
 
 /*
- * reload: spaced.conf(5) read at start and again on SIGHUP.  A reload
- * that fails, or that changes a setting only a restart changes, keeps
- * the configuration in force and says why, in the log and in the
- * status of spaced (spacectl status).
+ * reload: spaced.conf(5) read at start and again on SIGHUP, then opened
+ * by spaced-launch (spaced reads no file once it serves: a file renamed
+ * over the old one is read as one written in place).  A reload that
+ * fails, or that changes a setting only a restart changes, keeps the
+ * configuration in force and says why, in the log and in the status of
+ * spaced (spacectl status).
  */
 
 #include <sys/types.h>
@@ -39,16 +41,16 @@ static char	 reload_file[PATH_MAX];
 static int	 reload_explicit;
 static int	 reload_host_ca;	/* the host's bundle, usable at start */
 static char	 reload_state[CTL_DETAIL_MAX] = "config: as started";
+static int	 reload_asked;		/* SIGHUPs spaced-launch has to answer */
+
+static int	 config_read(const char *, int, int, int, struct spaced_conf *,
+		    char *, size_t);
 
 int
 config_load(const char *file, int explicit, struct spaced_conf *c,
     char *err, size_t errlen)
 {
-	char		 buf[64 * 1024 + 1], perr[256];
-	const char	*home;
-	char		 state[PATH_MAX];
 	struct stat	 sb;
-	ssize_t		 n;
 	int		 fd;
 
 	if (reload_file[0] == '\0') {
@@ -57,6 +59,21 @@ config_load(const char *file, int explicit, struct spaced_conf *c,
 		reload_host_ca = stat(SPACED_HOST_CA, &sb) == 0 &&
 		    S_ISREG(sb.st_mode) && access(SPACED_HOST_CA, R_OK) == 0;
 	}
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	return config_read(file, explicit, fd, fd == -1 ? errno : 0, c, err,
+	    errlen);
+}
+
+/* The file from fd (closed here), or why it did not open (fderr). */
+static int
+config_read(const char *file, int explicit, int fd, int fderr,
+    struct spaced_conf *c, char *err, size_t errlen)
+{
+	char		 buf[64 * 1024 + 1], perr[256];
+	const char	*home;
+	char		 state[PATH_MAX];
+	ssize_t		 n;
+
 	state[0] = '\0';
 	if (getenv("XDG_STATE_HOME") != NULL)
 		strlcpy(state, getenv("XDG_STATE_HOME"), sizeof(state));
@@ -64,18 +81,18 @@ config_load(const char *file, int explicit, struct spaced_conf *c,
 		snprintf(state, sizeof(state), "%s/.local/state", home);
 	config_defaults(c, geteuid(), getenv("XDG_RUNTIME_DIR"), state);
 
-	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) == -1) {
-		if (errno == ENOENT && !explicit)
+	if (fd == -1) {
+		if (fderr == ENOENT && !explicit)
 			goto check;
-		snprintf(err, errlen, "%s: %s", file, strerror(errno));
+		snprintf(err, errlen, "%s: %s", file, strerror(fderr));
 		return -1;
 	}
 	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	if (n == -1) {
+	if (n == -1)
 		snprintf(err, errlen, "%s: %s", file, strerror(errno));
+	close(fd);
+	if (n == -1)
 		return -1;
-	}
 	if (n == (ssize_t)sizeof(buf)) {
 		snprintf(err, errlen, "%s: file too large", file);
 		return -1;
@@ -100,35 +117,67 @@ config_load(const char *file, int explicit, struct spaced_conf *c,
 	return 0;
 }
 
+/*
+ * A file spaced did not start with is taken only as one it could trust
+ * at start: a regular file of root's or spaced's user, that no one else
+ * may write.  Else -1, fd closed, and err says which.
+ */
+static int
+config_file_check(int fd, char *err, size_t errlen)
+{
+	struct stat	 sb;
+	char		 owner[48];
+	const char	*why = NULL;
+
+	if (fstat(fd, &sb) == -1)
+		why = strerror(errno);
+	else if (!S_ISREG(sb.st_mode))
+		why = "not a regular file";
+	else if (sb.st_uid != 0 && sb.st_uid != geteuid()) {
+		snprintf(owner, sizeof(owner), "owned by uid %u, not root or "
+		    "spaced", (unsigned)sb.st_uid);
+		why = owner;
+	} else if ((sb.st_mode & 022) != 0)
+		why = "writable by others than its owner";
+	if (why == NULL)
+		return 0;
+	snprintf(err, errlen, "%s: %s", reload_file, why);
+	close(fd);
+	return -1;
+}
+
 const char *
 config_file(void)
 {
 	return reload_file;
 }
 
-/* SIGHUP: the file again; its live settings, or the old ones and why. */
-void
-config_reload_signal(void)
+/*
+ * A reload: the file from fd (fderr: why it did not open), or a refusal
+ * already named (why).  On any failure the configuration in force stays.
+ */
+static void
+config_reload_take(int fd, int fderr, const char *why)
 {
-	struct spaced_conf	*cur = &spaced_env()->env_conf, *next;
-	char			 err[300], why[24], at[16];
+	struct spaced_conf	*cur = &spaced_env()->env_conf, *next = NULL;
+	char			 err[PATH_MAX + 300], kw[24], at[16];
 	time_t			 now = time(NULL);
 	struct tm		 tm;
 	int			 refused;
 
 	gmtime_r(&now, &tm);
 	strftime(at, sizeof(at), "%H:%M:%S", &tm);
-	if ((next = calloc(1, sizeof(*next))) == NULL) {
+	if (why == NULL && (next = calloc(1, sizeof(*next))) == NULL) {
 		log_warn("reload");
+		if (fd != -1)
+			close(fd);
 		return;
 	}
-	errno = 0;
-	if (config_load(reload_file, reload_explicit, next, err,
-	    sizeof(err)) == -1) {
-		/* Landlock holds the inode spaced started with. */
-		log_warnx("reload: %s: the configuration in force stays%s",
-		    err, errno == EACCES ? " (a file renamed over it is read "
-		    "at the next start: edit it in place)" : "");
+	if (why != NULL || config_read(reload_file, reload_explicit, fd, fderr,
+	    next, err, sizeof(err)) == -1) {
+		if (why != NULL)
+			strlcpy(err, why, sizeof(err));
+		log_warnx("reload: %s: the configuration in force stays", err);
 		events_emit("reload-failed", (uid_t)-1, NULL, err);
 		snprintf(reload_state, sizeof(reload_state),
 		    "config: reload failed %.8s UTC, see log", at);
@@ -139,16 +188,16 @@ config_reload_signal(void)
 	if (next->sc_install_id[0] == '\0')
 		strlcpy(next->sc_install_id, cur->sc_install_id,
 		    sizeof(next->sc_install_id));
-	refused = config_reload(cur, next, why, sizeof(why));
+	refused = config_reload(cur, next, kw, sizeof(kw));
 	free(next);
 	/* default place is live: a native one a plain spaced lacks, said. */
 	place_default_warn();
 	if (refused > 0) {
 		log_warnx("reload: %s: %d setting(s) change only at a restart "
 		    "(first: %s); they keep their value, the live ones are "
-		    "taken", reload_file, refused, why);
+		    "taken", reload_file, refused, kw);
 		snprintf(reload_state, sizeof(reload_state),
-		    "config: reloaded %.8s, %.20s needs restart", at, why);
+		    "config: reloaded %.8s, %.20s needs restart", at, kw);
 		events_emit("reload", (uid_t)-1, NULL, reload_state);
 		return;
 	}
@@ -156,6 +205,45 @@ config_reload_signal(void)
 	events_emit("reload", (uid_t)-1, NULL, reload_file);
 	snprintf(reload_state, sizeof(reload_state),
 	    "config: reloaded %.8s UTC", at);
+}
+
+/* SIGHUP: spaced-launch opens the file again (config_reload_file). */
+void
+config_reload_signal(void)
+{
+	char	 err[PATH_MAX + 300];
+
+	if (worker_compose(PROC_LAUNCH, IMSG_LAUNCH_CONF_REQ, 0, -1, NULL,
+	    0) == -1) {
+		snprintf(err, sizeof(err), "%s: spaced-launch cannot open it: "
+		    "%s", reload_file, strerror(errno));
+		config_reload_take(-1, 0, err);
+		return;
+	}
+	reload_asked++;
+}
+
+/* spaced-launch's answer: the file, or why it did not open. */
+void
+config_reload_file(struct imsg *imsg)
+{
+	struct launch_conf_rep	 lc;
+	char			 err[PATH_MAX + 300];
+	int			 fd;
+
+	if (reload_asked == 0 || imsg_get_data(imsg, &lc, sizeof(lc)) == -1)
+		fatalx("%s: an answer to no reload", __func__);
+	reload_asked--;
+	fd = imsg_get_fd(imsg);
+	if ((fd == -1) == (lc.lc_errno == 0)) {
+		if (fd != -1)
+			close(fd);
+		fatalx("%s: an fd and an errno, or neither", __func__);
+	}
+	if (fd != -1 && config_file_check(fd, err, sizeof(err)) == -1)
+		config_reload_take(-1, 0, err);
+	else
+		config_reload_take(fd, lc.lc_errno, NULL);
 }
 
 const char *

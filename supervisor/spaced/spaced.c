@@ -233,6 +233,16 @@ load_install_id(void)
 	log_debug("%s: install id %s", path, conf->sc_install_id);
 }
 
+/* The router's, but for spaced-launch's answer to a reload. */
+static void
+route(enum procid from, struct imsg *imsg)
+{
+	if (from == PROC_LAUNCH && imsg_get_type(imsg) == IMSG_LAUNCH_CONF_REP)
+		config_reload_file(imsg);
+	else
+		request_route(from, imsg);
+}
+
 static void
 on_signal(int sig, short event, void *arg)
 {
@@ -350,8 +360,8 @@ main(int argc, char *argv[])
 	signal_add(&ev_int, NULL);
 	signal_add(&ev_hup, NULL);
 
-	workers_start(conf, env->env_base, libexec, debug, verbose,
-	    request_route);
+	workers_start(conf, config_file(), env->env_base, libexec, debug,
+	    verbose, route);
 
 	/* Wait for READY from every worker, 10 s at most. */
 	gettimeofday(&start, NULL);

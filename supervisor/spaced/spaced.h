@@ -126,11 +126,15 @@ uint16_t config_spaces_max(const struct spaced_conf *);
 /* Its "native accept missing limits" as space_limits.h's set. */
 uint8_t	 config_native_accept(const struct spaced_conf *);
 int	 config_journal_interval(const struct spaced_conf *);
-/* reload.c: the file at start (err: why not) and again on SIGHUP */
+/*
+ * reload.c: the file at start (err: why not) and again on SIGHUP, as
+ * spaced-launch opens it (IMSG_LAUNCH_CONF_REP)
+ */
 int	 config_load(const char *file, int explicit, struct spaced_conf *,
 	    char *err, size_t errlen);
 const char *config_file(void);
 void	 config_reload_signal(void);
+void	 config_reload_file(struct imsg *);
 /* "config: ..." for spacectl status: as started, reloaded, or why not */
 const char *config_reload_state(void);
 /* The disk limit in bytes (0: off) and the sweep's seconds. */
@@ -159,8 +163,8 @@ struct child {
 };
 extern struct child	 children[PROC_MAX];
 
-void	 workers_start(const struct spaced_conf *, struct event_base *,
-	    const char *libexec, int debug, int verbose,
+void	 workers_start(const struct spaced_conf *, const char *conffile,
+	    struct event_base *, const char *libexec, int debug, int verbose,
 	    void (*route)(enum procid, struct imsg *));
 int	 workers_all_ready(void);
 int	 workers_reaped(pid_t, int status);	/* 1: one of them died */

@@ -50,6 +50,7 @@ static const enum procid worker_ids[] = { PROC_DOCKER, PROC_GIT,
 static void	workers_dispatch(int, short, void *);
 /* Where a worker's messages past READY go (spaced.c says: the router). */
 static void	(*workers_route)(enum procid, struct imsg *);
+static const char	*workers_conf;	/* spaced.conf: spaced-launch's -c */
 
 /*
  * In the child: /dev/null on stdin, the log pipe on stdout and stderr.
@@ -119,7 +120,7 @@ worker_exec(const struct proc *p, const struct spaced_conf *conf, int fd,
 {
 	char	 path[PATH_MAX], binary[NAME_MAX + 1], user[LOGIN_NAME_MAX];
 	char	 root[PATH_MAX], store[PATH_MAX], native[PATH_MAX];
-	char	*argv[16];
+	char	 file[PATH_MAX], *argv[16];
 	int	 argc = 0, i;
 	pid_t	 pid;
 
@@ -148,6 +149,12 @@ worker_exec(const struct proc *p, const struct spaced_conf *conf, int fd,
 	if (p->p_id == PROC_JOURNAL) {
 		argv[argc++] = "-s";
 		argv[argc++] = store;
+	}
+	/* spaced-launch opens spaced.conf at each reload: spaced cannot. */
+	if (p->p_id == PROC_LAUNCH && workers_conf[0] != '\0') {
+		strlcpy(file, workers_conf, sizeof(file));
+		argv[argc++] = "-c";
+		argv[argc++] = file;
 	}
 	/* spaced-ns keeps its records in the state directory's native/. */
 	if (p->p_id == PROC_NS) {
@@ -191,8 +198,8 @@ worker_exec(const struct proc *p, const struct spaced_conf *conf, int fd,
 }
 
 void
-workers_start(const struct spaced_conf *conf, struct event_base *base,
-    const char *libexec, int debug, int verbose,
+workers_start(const struct spaced_conf *conf, const char *conffile,
+    struct event_base *base, const char *libexec, int debug, int verbose,
     void (*route)(enum procid, struct imsg *))
 {
 	struct child	*c;
@@ -200,6 +207,7 @@ workers_start(const struct spaced_conf *conf, struct event_base *base,
 	int		 sp[2], lp[2], null;
 
 	workers_route = route;
+	workers_conf = conffile;
 	if ((null = open("/dev/null", O_RDWR | O_CLOEXEC)) == -1)
 		fatal("/dev/null");
 	for (i = 0; i < NWORKERS; i++) {

@@ -727,6 +727,9 @@ launch_dispatch(struct imsgev *iev, struct imsg *imsg)
 	case IMSG_LAUNCH_QR_REMOVE:
 		launch_quarantine_remove(imsg);
 		break;
+	case IMSG_LAUNCH_CONF_REQ:
+		launch_conf(iev, imsg);
+		break;
 	default:
 		fatalx("%s: unexpected imsg %u", __func__,
 		    imsg_get_type(imsg));

@@ -20,4 +20,9 @@
 struct sandbox_spec;
 extern const struct sandbox_spec launch_sandbox;
 
+struct imsgev;
+struct imsg;
+/* launch_conf.c: spaced.conf opened for spaced's reload */
+void	launch_conf(struct imsgev *, struct imsg *);
+
 #endif /* LAUNCH_H */

@@ -40,8 +40,9 @@ static const int launch_extra[] = {
 
 const struct sandbox_spec launch_sandbox = {
 	.sb_name = "launch",
-	.sb_groups = SB_STDIO | SB_RECVFD | SB_RPATH | SB_WPATH | SB_PROC |
-	    SB_EXEC,
+	/* sendfd: spaced.conf, opened for spaced's reload (launch_conf.c) */
+	.sb_groups = SB_STDIO | SB_RECVFD | SB_SENDFD | SB_RPATH | SB_WPATH |
+	    SB_PROC | SB_EXEC,
 	.sb_extra = launch_extra,
 	.sb_landlock_optional = 1,
 };
