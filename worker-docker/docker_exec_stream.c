@@ -146,8 +146,9 @@ ex_first_flush(struct ex *ex, int which)
 }
 
 /*
- * A bare command's first frame is held: the engine is asked at once whether it started the process, so that the
- * command's own line goes out now, not at its next output or its end.
+ * A bare command's first frame is held: the engine is asked at once
+ * whether it started the process, so that the command's own line goes
+ * out now, not at its next output or its end.
  * No terminal, so no resize child; an exec that is a child itself (the
  * token's) streams no output and never holds.
  */
