@@ -43,8 +43,9 @@
  * its request's, is refused in its own, so that it says
  * protocol_version rather than bad_answer.
  * 3: check's answer grew its reason (docker_check_msg.dc_message).
+ * 4: permission_denied's FAIL carries its reason (struct ctl_fail_why).
  */
-#define CTL_PROTO_VERSION	3
+#define CTL_PROTO_VERSION	4
 #define CTL_VERSION(peerid)	((peerid) & 0xff)
 /* Builds before 3 took back only their own peerid, whole. */
 #define CTL_VERSION_ECHOED(v)	((v) == 1 || (v) == 2)
@@ -90,12 +91,22 @@ enum ctl_imsg_type {
 	/* answers (spaced -> client) */
 	IMSG_CTL_DATA = 200,	/* one record per message */
 	IMSG_CTL_END,		/* answer complete */
-	IMSG_CTL_FAIL,		/* struct ctl_fail: the error code */
+	IMSG_CTL_FAIL,		/* struct ctl_fail, or ctl_fail_why */
 	IMSG_CTL_PROGRESS,	/* struct ctl_progress: still at work */
 };
 
 struct ctl_fail {
 	char		 cf_code[CTL_CODE_MAX];	/* NUL-terminated error code */
+};
+
+/*
+ * A FAIL with its reason, for the refusals only spaced can explain
+ * (permission_denied: who the request is for, the row's op_who), so no
+ * client keeps a copy of spaced's rules.  Its head is a struct ctl_fail.
+ */
+struct ctl_fail_why {
+	struct ctl_fail	 fw_fail;
+	char		 fw_message[SPACE_DONE_MESSAGE_MAX];
 };
 
 /* A client's wait follows the operation, not a fixed time. */

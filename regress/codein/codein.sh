@@ -5,7 +5,8 @@
 # control); the user's repository gains the one ref and loose objects
 # only; a second code-in and a used path are refused and leave no ref
 # behind, and a stopped space is refused before the snapshot (nothing
-# written, the same code-in once started the control).
+# written, the same code-in once started the control), a history into
+# it before spaced-git is asked.
 . "$(dirname "$0")/../contract/lib.sh"
 
 SECRET=FAKE-SECRET-e1c0de
@@ -239,6 +240,20 @@ check "a file that needs a clean filter: clean_filter_unsupported" \
     grep -q '^spacectl: clean_filter_unsupported' "$T/lfs.out"
 untouched "the clean_filter_unsupported refusal" "$lfs" "$id2"
 sc stop "$id2" >/dev/null
+# A history into the stopped space, from the folder its code came from
+# and from the one spaced recorded: refused as code-in is, before
+# spaced-git is asked (red before: spaced-git packed the history, then
+# the transfer failed, history_transfer_failed).
+stopped_says() {
+	sc "$@" >"$T/hstop.out" 2>&1
+	h_rc=$?
+	sed 's/^/# /' "$T/hstop.out"
+	test "$h_rc" = 1 && grep -qx 'spacectl: space_not_running: the space is stopped (spacectl start starts it)' "$T/hstop.out"
+}
+check "history into a stopped space: space_not_running, exit 1" \
+    stopped_says history "$id2" "$repo"
+check "  without DIR too (before the recorded origin is looked up)" \
+    stopped_says history "$id2"
 hostgit update-ref -d "refs/spaced/spaces/$id2/start"
 # A copy of the repository without refs of ours, for a code-in into the
 # stopped space and then, started, the same one (the control).

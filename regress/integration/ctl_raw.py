@@ -233,6 +233,26 @@ def main():
                   b"y" * 9000)
         print(" ".join(answers(s, versions=True)))
         return
+    elif case == "why":
+        # why TYPE LEN: a request of TYPE with LEN zero bytes; prints the
+        # FAIL's code and the reason spaced gave after it (ctl_fail_why),
+        # "CODE: REASON", or the code alone.
+        s.sendall(hdr(int(sys.argv[3]), int(sys.argv[4])) +
+                  b"\0" * int(sys.argv[4]))
+        buf = b""
+        while len(buf) < HDR.size or len(buf) < HDR.unpack(buf[:HDR.size])[1]:
+            d = s.recv(65536)
+            if not d:
+                print("closed"); return
+            buf += d
+        t, l = HDR.unpack(buf[:HDR.size])[:2]
+        body = buf[HDR.size:l]
+        if t != CTL_FAIL:
+            print("type%d" % t); return
+        code = body[:64].split(b"\0")[0].decode()
+        why = body[64:].split(b"\0")[0].decode()
+        print("%s: %s" % (code, why) if why else code)
+        return
     elif case == "data-nostream":
         # Data for a stream that does not exist: refused, then closed.
         s.sendall(hdr(10, 16, peerid=7) + b"z" * 16)

@@ -136,7 +136,19 @@ check "root does see the pids (control)" sh -c \
 check "another uid is refused privileges with permission_denied, told who may" sh -c \
     "setpriv --reuid=65534 --regid=65534 --clear-groups '$tree/bin/spacectl' -s '$sd/run/spaced.sock' privileges 2>&1 >/dev/null |
     grep -qx \"spacectl: permission_denied: privileges is for root and spaced's own user only\""
-# Only the space operations said who may; the others the bare code.
+# The words are spaced's, in its FAIL (ctl_fail_why), by the rule that
+# refused (control.c, the row's op_who): spacectl prints them and keeps
+# no list of its own (most commands said the bare code, the others
+# spacectl's guess).
+# (The script on stdin: a mutant's copy of the tree is root's alone.)
+rawwhy() {
+	asnobody /usr/bin/python3 - "$sd/run/spaced.sock" why "$@" \
+	    <"$top/regress/integration/ctl_raw.py"
+}
+check "spaced's own refusal names why: privileges is root's" [ \
+    "$(rawwhy 101 0)" = "permission_denied: privileges is for root and spaced's own user only" ]
+check "  and list the docker group's" [ "$(rawwhy 108 112)" = \
+    "permission_denied: space operations are for root, spaced's own user and members of the docker group" ]
 asnobody_ctl() { asnobody "$tree/bin/spacectl" -s "$sd/run/spaced.sock" "$@" </dev/null; }
 denied_says() {
 	asnobody_ctl "$@" 2>&1 >/dev/null | grep -q "^spacectl: permission_denied: $w"

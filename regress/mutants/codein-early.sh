@@ -3,7 +3,8 @@
 # before the pack's end cuts the pack at once, on both places
 # (codein/early.sh, codein/early-native.sh); a client that leaves
 # leaves no host ref untold, and a stopped space is refused before the
-# snapshot writes anything (codein/codein.sh).  Built from
+# snapshot writes anything, or a history asks spaced-git
+# (codein/codein.sh).  Built from
 # this tree's objects, only codein.c rebuilt; each run of a mutant
 # waits for spaced-git's stall (120 s) the fix spares.
 # Usage: sh regress/mutants/codein-early.sh [label-substring]
@@ -47,5 +48,10 @@ mutant "a name that lost bytes outside ASCII gets no hash (as before)" \
 # wrote into the caller's repository, and failed at the transfer.
 mutant_expect "into a stopped space: space_not_running|refused before the snapshot"
 mutant "a code in into a stopped space takes its snapshot first" $X codein.sh \
-    'if (!cs->history && cs->stopped) { => if (0) {'
+    'if (cs->stopped) { => if (0) {'
+# A history into a stopped space: spaced-git packed it all, then the
+# transfer failed (history_transfer_failed).
+mutant_expect "history into a stopped space: space_not_running"
+mutant "a history into a stopped space asks spaced-git first (as before)" \
+    $X codein.sh 'if (cs->stopped) { => if (!cs->history && cs->stopped) {'
 mutants_end

@@ -51,7 +51,7 @@ mutant "spacectl reads an answer of any version" \
 mutant_expect "a spaced whose refusal echoes our version"
 mutant "spacectl's protocol_version without its words" \
     supervisor/spacectl/spacectl_call.c \
-    "if (strcmp(cf.cf_code, ERR_PROTOCOL_VERSION) == 0) => if (0)"
+    "if (strcmp(cf->cf_code, ERR_PROTOCOL_VERSION) == 0) => if (0)"
 
 mutant_expect "ctl_sizes::each_struct_as_recorded_at_this_version"
 mutant_unit "a struct of the protocol grows, the version stays" \
@@ -62,7 +62,7 @@ mutant_unit "a struct of the protocol grows, the version stays" \
 mutant_expect "ctl_sizes::each_struct_as_recorded_at_this_version"
 mutant_unit "the version moves, the sizes recorded at the old one stay" \
     common/proto/ctl_proto.h \
-    "#define CTL_PROTO_VERSION	3 => #define CTL_PROTO_VERSION	4" \
+    "#define CTL_PROTO_VERSION	4 => #define CTL_PROTO_VERSION	5" \
     common "ctl_sizes/*"
 
 mutants_end

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Mutation check of what an operator's users are told
 # (integration/spaced.sh): a permission_denied says who the command is
-# for, root's own commands and the docker group's alike.  Built from
+# for, root's own commands and the docker group's alike, in spaced's
+# words (control.c), which spacectl prints.  Built from
 # this tree's objects (mutant_build_quick); about a minute each.
 # Usage: sh regress/mutants/operator.sh [label-substring]
 . "$(dirname "$0")/lib.sh"
@@ -15,14 +16,22 @@ mutant() {
 	mutant_judge "$1" $? '^not ok'
 }
 
-O=supervisor/spacectl/spacectl_output.c
+C=supervisor/spaced/control.c
 
-mutant "$MUTANT_CONTROL" $O ""
+mutant "$MUTANT_CONTROL" $C ""
 
-mutant_expect "so is journal 0123456789ab"
-mutant "permission_denied said bare but for the space operations" $O \
-    'strcmp(code, ERR_PERMISSION_DENIED) == 0) => strcmp(code, ERR_PERMISSION_DENIED) == 1)'
+# spacectl prints spaced's words: a client table of its own (the one
+# it had) would print its words and leave these green.
 mutant_expect "refused privileges with permission_denied, told who may"
-mutant "root's commands told the docker group's words" $O \
-    'return buf; => break;'
+mutant "spaced words root's commands otherwise" $C \
+    "own user only\", op->op_name => own user alone\", op->op_name"
+mutant_expect "so is journal 0123456789ab"
+mutant "spaced words the space operations otherwise" $C \
+    "members of the docker group\", => members of its group\","
+mutant_expect "refused privileges with permission_denied, told who may"
+mutant "spaced's refusal is the bare code again" $C \
+    "peerid, &fw, sizeof(fw)); => peerid, &fw, sizeof(fw.fw_fail));"
+mutant_expect "refused privileges with permission_denied, told who may"
+mutant "root's commands told the docker group's words" $C \
+    "if (op->op_who == WHO_ADMIN) => if (op->op_who != WHO_ADMIN)"
 mutants_end

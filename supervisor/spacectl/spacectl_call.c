@@ -118,21 +118,38 @@ ctl_version_failed(uint32_t theirs)
 	request_failed(ERR_PROTOCOL_VERSION, msg);
 }
 
+/*
+ * The code, and the reason when spaced gave one (ctl_fail_why): that is
+ * what the failure says, as a DATA struct space_done's message would.
+ */
 static void
 ctl_fail(struct ctl_req *cr, struct imsg *imsg)
 {
-	struct ctl_fail	 cf;
+	struct ctl_fail_why	 fw;
+	struct ctl_fail		*cf = &fw.fw_fail;
+	struct space_done	*sd = &cr->cr_done;
 
-	if (imsg_get_data(imsg, &cf, sizeof(cf)) == -1)
+	memset(&fw, 0, sizeof(fw));
+	if (imsg_get_len(imsg) == sizeof(fw) ?
+	    imsg_get_data(imsg, &fw, sizeof(fw)) == -1 :
+	    imsg_get_data(imsg, cf, sizeof(*cf)) == -1)
 		failed("bad_answer", NULL);
-	cf.cf_code[sizeof(cf.cf_code) - 1] = '\0';
-	if (strcmp(cf.cf_code, ERR_PROTOCOL_VERSION) == 0)
+	cf->cf_code[sizeof(cf->cf_code) - 1] = '\0';
+	fw.fw_message[sizeof(fw.fw_message) - 1] = '\0';
+	if (strcmp(cf->cf_code, ERR_PROTOCOL_VERSION) == 0)
 		ctl_version_failed(CTL_VERSION(imsg_get_peerid(imsg)));
+	if (fw.fw_message[0] != '\0') {
+		memset(sd, 0, sizeof(*sd));
+		strlcpy(sd->sd_code, cf->cf_code, sizeof(sd->sd_code));
+		strlcpy(sd->sd_message, fw.fw_message, sizeof(sd->sd_message));
+		sd->sd_exit = -1;
+		cr->cr_have_done = 1;
+	}
 	cr->cr_finished = 1;
 	if (cr->cr_fail != NULL)
-		cr->cr_fail(cr, cf.cf_code);
+		cr->cr_fail(cr, cf->cf_code);
 	else
-		request_failed(cf.cf_code, cr->cr_have_done ?
+		request_failed(cf->cf_code, cr->cr_have_done ?
 		    cr->cr_done.sd_message : NULL);
 }
 

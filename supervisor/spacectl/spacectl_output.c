@@ -140,8 +140,6 @@ static const struct {
 	const char	*code;
 	const char	*message;
 } space_messages[] = {
-	{ ERR_PERMISSION_DENIED, "space operations are for root, spaced's "
-	    "own user and members of the docker group" },
 	{ ERR_BAD_REQUEST, "spaced refused the request as malformed" },
 	{ ERR_TIMEOUT, "the place did not finish in time; see spacectl "
 	    "list" },
@@ -179,27 +177,6 @@ space_message(const char *code)
 	return NULL;
 }
 
-/* permission_denied comes bare: who the command is for (it said none). */
-static const char *
-denied_message(void)
-{
-	static char	 buf[128];
-
-	if (env->sc_cmd == NULL)
-		return space_message(ERR_PERMISSION_DENIED);
-	switch (env->sc_cmd->cc_type) {
-	case IMSG_CTL_PRIVILEGES:
-	case IMSG_CTL_PROBE:
-	case IMSG_CTL_PING:
-	case IMSG_CTL_VERBOSE:
-	case IMSG_CTL_STREAM_TEST:
-		snprintf(buf, sizeof(buf), "%s is for root and spaced's own "
-		    "user only", env->sc_cmd->cc_name);
-		return buf;
-	}
-	return space_message(ERR_PERMISSION_DENIED);
-}
-
 /* The request failed: the code and message, or -j, the object. */
 __dead void
 request_failed(const char *code, const char *message)
@@ -217,9 +194,6 @@ request_failed(const char *code, const char *message)
 	    (strcmp(code, ERR_SPACE_NOT_FOUND) == 0 ||
 	    strcmp(code, ERR_SPACE_NOT_RUNNING) == 0))
 		message = space_message(code);
-	if ((message == NULL || *message == '\0') &&
-	    strcmp(code, ERR_PERMISSION_DENIED) == 0)
-		message = denied_message();
 	if (env->sc_json && style == FAIL_EVENT)
 		event_failed(code, message);
 	if (env->sc_json && style == FAIL_SPACE)

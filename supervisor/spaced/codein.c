@@ -199,20 +199,21 @@ codein_looked(struct request *r)
 	struct git_req		 gq;
 	const char		*code;
 
+	/*
+	 * A stopped space takes no code and no history: refused before
+	 * spaced-git is asked (a snapshot writes objects and a ref into
+	 * the caller's repository; a history reads it all for nothing).
+	 */
+	if (cs->stopped) {
+		request_refuse(r, ERR_SPACE_NOT_RUNNING, "");
+		return;
+	}
 	/* A history with no folder: the one code in came from. */
 	if (cs->history && cs->dir[0] == '\0') {
 		cs->step = STEP_ORIGIN;
 		if (space_origin_send(r, IMSG_JOURNAL_ORIGIN_GET, cs->id,
 		    r->r_uid, "") == -1)
 			request_fail(r, ERR_INTERNAL);
-		return;
-	}
-	/*
-	 * A stopped space takes no code: refused before the snapshot, which
-	 * would write objects and a ref into the caller's repository.
-	 */
-	if (!cs->history && cs->stopped) {
-		request_refuse(r, ERR_SPACE_NOT_RUNNING, "");
 		return;
 	}
 	memset(&gq, 0, sizeof(gq));

@@ -168,6 +168,29 @@ control_may(const struct ctl_conn *cc, const struct ctl_op *op)
 	return 0;
 }
 
+/*
+ * permission_denied with its reason, by the rule control_may applied:
+ * spaced alone knows who a request is for, so a client prints these
+ * words and keeps no list of its own to drift from the table's.
+ */
+static void
+control_deny(struct ctl_conn *cc, uint32_t peerid, const struct ctl_op *op)
+{
+	struct ctl_fail_why	 fw;
+
+	memset(&fw, 0, sizeof(fw));
+	strlcpy(fw.fw_fail.cf_code, ERR_PERMISSION_DENIED,
+	    sizeof(fw.fw_fail.cf_code));
+	if (op->op_who == WHO_ADMIN)
+		(void)snprintf(fw.fw_message, sizeof(fw.fw_message),
+		    "%s is for root and spaced's own user only", op->op_name);
+	else
+		strlcpy(fw.fw_message, "space operations are for root, "
+		    "spaced's own user and members of the docker group",
+		    sizeof(fw.fw_message));
+	control_send(cc, IMSG_CTL_FAIL, peerid, &fw, sizeof(fw));
+}
+
 void
 control_listen(const char *path, struct event_base *base,
     const struct ctl_op *ops, size_t nops)
@@ -491,7 +514,7 @@ control_request(struct ctl_conn *cc, struct imsg *imsg)
 		return;
 	}
 	if (!control_may(cc, op)) {
-		control_send_fail(cc, peerid, ERR_PERMISSION_DENIED);
+		control_deny(cc, peerid, op);
 		return;
 	}
 	if (cc->cc_pending >= CTL_MAX_PENDING) {

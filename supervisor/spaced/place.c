@@ -238,19 +238,25 @@ place_why(const char *code)
 }
 
 /*
- * A create that named no place and was sent to the native place by
- * spaced.conf, refused there as unavailable: msg also says where the
- * place came from and the way out, the user never having asked for it.
+ * The words of a refusal of r by its place: what the place said (said),
+ * or place_why's for place_send's own codes (said NULL).  A create that
+ * named no place and was sent to the native place by spaced.conf,
+ * refused there as unavailable, is also told where the place came from
+ * and the way out, the user never having asked for it: the one place
+ * that hint is made, whichever step refused.
  */
-void
-place_hint(const struct request *r, const char *code, char *msg, size_t len)
+const char *
+place_refusal(const struct request *r, const char *code, const char *said)
 {
+	static char	 msg[SPACE_DONE_MESSAGE_MAX];
 	const char	*how;
-	size_t		 n = strlen(msg);
+	size_t		 n;
 
+	strlcpy(msg, said != NULL ? said : place_why(code), sizeof(msg));
+	n = strlen(msg);
 	if (!r->r_place_default || r->r_place != PROC_NS ||
-	    strcmp(code, ERR_SANDBOX_UNAVAILABLE) != 0 || n >= len)
-		return;
+	    strcmp(code, ERR_SANDBOX_UNAVAILABLE) != 0 || n >= sizeof(msg))
+		return msg;
 	if (strcmp(spaced_config()->sc_default_place, "native") == 0)
 		how = "; this create named no place, and the default place is "
 		    "native (spaced.conf: default place native): use -p "
@@ -260,17 +266,7 @@ place_hint(const struct request *r, const char *code, char *msg, size_t len)
 		    "auto chose native, Docker not answering (spaced.conf: "
 		    "default place auto): start Docker, or fix the native "
 		    "place";
-	(void)snprintf(msg + n, len - n, "%s", how);
-}
-
-/* place_why, with place_hint's words where they apply. */
-const char *
-place_refusal(const struct request *r, const char *code)
-{
-	static char	 msg[SPACE_DONE_MESSAGE_MAX];
-
-	strlcpy(msg, place_why(code), sizeof(msg));
-	place_hint(r, code, msg, sizeof(msg));
+	(void)snprintf(msg + n, sizeof(msg) - n, "%s", how);
 	return msg;
 }
 
@@ -291,7 +287,7 @@ place_send_or_refuse(struct request *r, uint32_t type, const void *data,
 
 	if ((code = place_send(r, type, data, len)) == NULL)
 		return 0;
-	request_refuse(r, code, place_refusal(r, code));
+	request_refuse(r, code, place_refusal(r, code, NULL));
 	return -1;
 }
 

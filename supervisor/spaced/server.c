@@ -442,6 +442,21 @@ running_tell(struct request *r)
 	request_data(r, &cn, sizeof(cn));
 }
 
+/*
+ * The place refused a create or start (its done, or its tools step's):
+ * its words, with place_refusal's hint where it applies, are the
+ * answer, its uncertainty kept.
+ */
+void
+sv_place_refused(struct request *r, struct space_done *sd)
+{
+	strlcpy(sd->sd_message, place_refusal(r, sd->sd_code,
+	    sd->sd_message), sizeof(sd->sd_message));
+	startrun_close(r, sd->sd_code, sd->sd_message);
+	request_data(r, sd, sizeof(*sd));
+	request_fail(r, sd->sd_code);
+}
+
 void
 sv_done(struct request *r, enum procid from, struct imsg *imsg)
 {
@@ -465,11 +480,7 @@ sv_done(struct request *r, enum procid from, struct imsg *imsg)
 			return;
 		}
 		if (sd.sd_code[0] != '\0') {
-			place_hint(r, sd.sd_code, sd.sd_message,
-			    sizeof(sd.sd_message));
-			startrun_close(r, sd.sd_code, sd.sd_message);
-			request_data(r, &sd, sizeof(sd));
-			request_fail(r, sd.sd_code);
+			sv_place_refused(r, &sd);
 			return;
 		}
 		/* Its client left while spaced-ns made it: undone. */

@@ -69,6 +69,7 @@ void	 sv_record(struct request *, enum procid, struct imsg *);
 void	 sv_done(struct request *, enum procid, struct imsg *);
 void	 sv_rep(struct request *, enum procid, struct imsg *);
 void	 sv_body(struct request *, enum procid, struct imsg *);
+void	 sv_place_refused(struct request *, struct space_done *);
 /* server_deaths.c: a create's or start's server that keeps dying */
 void	 sv_deaths_base(struct request *);
 int	 sv_deaths(struct request *, char *, size_t);

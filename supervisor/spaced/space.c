@@ -275,11 +275,7 @@ sv_tools(struct request *r, enum procid from, struct imsg *imsg)
 		fatalx("%s: bad tools answer from %s", __func__,
 		    proc_title(from));
 	if (td.td_done.sd_code[0] != '\0') {
-		place_hint(r, td.td_done.sd_code, td.td_done.sd_message,
-		    sizeof(td.td_done.sd_message));
-		startrun_close(r, td.td_done.sd_code, td.td_done.sd_message);
-		request_data(r, &td.td_done, sizeof(td.td_done));
-		request_fail(r, td.td_done.sd_code);
+		sv_place_refused(r, &td.td_done);
 		return;
 	}
 	strlcpy(sv->sq.sq_agent.sa_tools, td.td_volume,
@@ -300,7 +296,7 @@ sv_tools(struct request *r, enum procid from, struct imsg *imsg)
 	code = place_send(r, sv->place, &cq, len);
 	explicit_bzero(&cq, sizeof(cq));
 	if (code != NULL)
-		sv_fail(r, code, place_refusal(r, code));
+		sv_fail(r, code, place_refusal(r, code, NULL));
 }
 
 static const struct {
@@ -438,7 +434,7 @@ space_start(struct request *r, struct imsg *imsg)
 		code = tools_first(r, sq, space_types[i].sp_place);
 		/* The place's refusal in its words, as without an agent. */
 		if (code != NULL && place_code(code)) {
-			request_refuse(r, code, place_refusal(r, code));
+			request_refuse(r, code, place_refusal(r, code, NULL));
 			return NULL;
 		}
 		return code;

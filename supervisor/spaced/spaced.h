@@ -486,9 +486,9 @@ enum procid place_default(void);
  * spaced.conf makes it the default.
  */
 void	 place_native_plain(char *buf, size_t len);
-void	 place_hint(const struct request *, const char *code, char *msg,
-	    size_t len);
-const char *place_refusal(const struct request *, const char *code);
+/* A refusal's words: what the place said (NULL: place_why's), hinted. */
+const char *place_refusal(const struct request *, const char *code,
+	    const char *said);
 void	 place_default_warn(void);
 #define PLACE_BITS	(PROC_BIT(PROC_DOCKER) | PROC_BIT(PROC_NS))
 /* The answer row of IMSG_SPACE_CONN_REQ: another engine connection. */

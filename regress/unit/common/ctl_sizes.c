@@ -33,7 +33,7 @@
 #include "imsg.h"
 #include "stream.h"
 
-#define SIZES_VERSION	3	/* the version the rows below were taken at */
+#define SIZES_VERSION	4	/* the version the rows below were taken at */
 
 #define SZ(s, n)	{ #s, sizeof(struct s), n }
 static const struct {
@@ -43,6 +43,7 @@ static const struct {
 } sizes[] = {
 	/* ctl_proto.h */
 	SZ(ctl_fail, 64),
+	SZ(ctl_fail_why, 320),
 	SZ(ctl_progress, 16),
 	SZ(ping_msg, 4),
 	SZ(ctl_verbose, 4),
