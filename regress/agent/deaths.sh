@@ -196,12 +196,14 @@ check "  removed" sc remove "$C"
 # OpenCode in 192 MiB is killed once, then crawls: no second death, the
 # wait's whole time.  The test agent's ballast at its first start alone,
 # then it answers "not ready": the wait's end names the memory too; in
-# 512 MiB (the control) nothing of memory.  The two side by side.
+# 512 MiB (the control) nothing of memory.  The two side by side.  The
+# wait (60 s) must hold the death: node's start with its ballast took
+# over 8 s on a loaded machine, two creates at once beside it.
 stop_spaced
 SPACED_AGENT_CONF=$(profile "agent hostile env HOSTILE_BALLAST_MB=200
 agent hostile env HOSTILE_BALLAST_ONCE=1
 agent hostile env HOSTILE_DEFAULT_MODE=notready
-agent hostile ready wait 30")
+agent hostile ready wait 60")
 start_spaced "$T/sd" || { not_ok "spaced starts again"; finish; }
 (sc create -n starved -m 64m >"$T/st.out" 2>"$T/st.err"; echo $? >"$T/st.rc") &
 stpid=$!

@@ -32,8 +32,9 @@ python3 "$dir/../integration/engine_fault.py" "$rec/fault.sock" \
     /var/run/docker.sock "$rec/rules" >"$rec/fault.log" 2>&1 &
 faultpid=$!
 trap 'kill $faultpid 2>/dev/null; rm -rf "$rec"' EXIT
+# Until it listens (a hang guard of 60 s, no measure).
 i=0
-while [ ! -S "$rec/fault.sock" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+while [ ! -S "$rec/fault.sock" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 # The host's CAs and a line of this run: a runtime key of its own.
 { cat /etc/ssl/certs/ca-certificates.crt; echo "# prune-race $rec"; } >"$rec/ca.pem"
 SPACED_EXTRA_CONF="docker socket \"$rec/fault.sock\"

@@ -22,9 +22,11 @@ python3 "$dir/../integration/engine_fault.py" "$rec/fault.sock" \
     "$rec/engine.sock" "$rec/rules" >"$rec/fault.log" 2>&1 &
 faultpid=$!
 trap 'kill $recpid $faultpid 2>/dev/null; rm -rf "$rec"' EXIT
+# Until both listen (a hang guard of 60 s: a python's start on a loaded
+# machine is no matter of 5).
 i=0
 while { [ ! -S "$rec/engine.sock" ] || [ ! -S "$rec/fault.sock" ]; } &&
-    [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+    [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 SPACED_EXTRA_CONF="docker socket \"$rec/fault.sock\""
 . "$dir/../contract/lib.sh"
 
@@ -197,7 +199,13 @@ check "... and removed everything it made" [ "$after" = "$before" ]
 [ "$after" = "$before" ] || echo "# before: $before; after: $after"
 
 # A client that leaves while the create waits for the server: the space
-# stood already (control), and the create removes it on its own.
+# stood already (control), and the create removes it on its own.  Its
+# wait must outlast the look that the server was asked: node's start
+# alone took over 8 s on a loaded machine, and at 8 s the create could give up
+# before the control saw it (the server never ready all the same).
+stop_spaced
+SPACED_AGENT_CONF=$(HOSTILE_READY_WAIT=120 profile "agent hostile env HOSTILE_DEFAULT_MODE=notready")
+start_spaced "$T/sd" || not_ok "spaced starts again"
 "$tree/bin/spacectl" -s "$sd/run/spaced.sock" create -n leaving >/dev/null 2>&1 &
 cpid=$!
 # The place is done and the wait for the server runs: the server was
@@ -208,10 +216,10 @@ awaited() {
 	[ -n "$c" ] && docker exec "$c" test -s /home/space/.spaced-space/token &&
 	    docker exec "$c" test -s /home/space/.hostile-asked
 }
-check "the leaving client's space runs, has its token and was asked (control)" wait_for 30 awaited
+check "the leaving client's space runs, has its token and was asked (control)" wait_for 60 awaited
 kill "$cpid" 2>/dev/null; wait "$cpid" 2>/dev/null
 gone() { [ "$(leftovers | sort)" = "$before" ]; }
-check "a client that leaves while the server is awaited: its space is removed" wait_for 30 gone
+check "a client that leaves while the server is awaited: its space is removed" wait_for 60 gone
 
 # The tools volumes of this run go with it.
 for v in $(api GET /volumes | jq -r '.Volumes[].Name' | grep "^spaced-tools-$INSTALL-"); do

@@ -123,9 +123,14 @@ inside $id "kill -9 $pid0"
 newpid() { p=$(server_pid $id 2>/dev/null); [ -n "$p" ] && [ "$p" != "$pid0" ]; }
 check "a killed server is started again and answers" wait_for 60 newpid
 check "the space still runs after the server's death" running $id
-err_of $id >"$T/log1"
+# (the engine's log copier writes the line a moment after the relay
+# did: read again until it is there, a hang guard)
+restart_logged() {
+	err_of $id >"$T/log1" &&
+	    grep -Eq 'spaced-relay: restart [0-9]+ hostile-server signal 9 backoff [0-9]+$' "$T/log1"
+}
 check "the restart is one line on the space's stderr, the relay's" \
-    grep -Eq 'spaced-relay: restart [0-9]+ hostile-server signal 9 backoff [0-9]+$' "$T/log1"
+    wait_for 60 restart_logged
 check "show counts the restart ($((c0 + 1)))" wait_for 30 restarts_shown $((c0 + 1))
 check "events -f saw it: restart, its space, what died and how" wait_for 10 \
     sh -c "jq -r 'select(.kind == \"restart\") | .space + \" \" + .detail' '$T/events' | grep -Eqx '$id hostile-server restart [0-9]+ signal 9 backoff [0-9]+'"
@@ -144,8 +149,9 @@ check "the journal has as many restart records as show counts ($((c0 + 2)))" \
     test "$(journal_restarts)" = "$(sc -j show $id | jq -r .restarts)"
 check "list -j counts them too" \
     sh -c "'$tree/bin/spacectl' -s '$sd/run/spaced.sock' -j list | jq -e '.[] | select(.id == \"$id\") | .restarts == $((c0 + 2))' >/dev/null"
-check "events -f saw both" \
-    test "$(jq -r 'select(.kind == "restart" and .space == "'$id'") | .kind' "$T/events" | wc -l)" = 2
+# (its follower writes each event a moment after spaced sent it)
+check "events -f saw both" wait_for 60 sh -c \
+    "test \"\$(jq -r 'select(.kind == \"restart\" and .space == \"$id\") | .kind' '$T/events' | wc -l)\" = 2"
 check "journal --verify passes with the restart records" sc journal $id --verify
 
 # --- a restart line forged by the agent --------------------------------------

@@ -117,9 +117,11 @@ ip netns exec "$NM" python3 "$here/window.py" --listen "$MODEL" \
     --port 8080 --grants "$T/grants" --upstream "$MODEL:8000" \
     --log "$T/window.log" --lifetime 300 </dev/null >"$T/window.err" 2>&1 &
 pids="$pids $!"
+# up PORT, ready, idle: polls, each a hang guard of about 60 s (a
+# python's or OpenCode's start on a loaded machine is no matter of 5).
 up() {
 	i=0
-	while [ $i -lt 50 ]; do
+	while [ $i -lt 600 ]; do
 		ip netns exec "$NA" curl -s -o /dev/null --max-time 1 \
 		    "http://$MODEL:$1/spaced-probe" && return 0
 		sleep 0.1; i=$((i + 1))
@@ -199,7 +201,7 @@ oc() {
 post() {	# post PATH JSON [max-time]
 	oc "$1" 'request = "POST"' \
 	    'header = "Content-Type: application/json"' \
-	    "data = $(printf '%s' "$2" | jq -Rs .)" "max-time = ${3:-10}"
+	    "data = $(printf '%s' "$2" | jq -Rs .)" "max-time = ${3:-60}"
 }
 # split F: F (an answer of oc) into F.json (the body) and F.code
 split() { sed '$d' "$1" >"$1.json"; tail -n 1 "$1" >"$1.code"; }
@@ -207,7 +209,7 @@ code() { cat "$1.code" 2>/dev/null; }
 jqf() { jq -e "$@" >/dev/null 2>&1; }
 ready() {
 	i=0
-	while [ $i -lt 300 ]; do
+	while [ $i -lt 600 ]; do
 		oc /global/health 'max-time = 3' >"$T/health" 2>/dev/null
 		split "$T/health"
 		[ "$(code "$T/health")" = 200 ] && return 0
@@ -220,9 +222,9 @@ echo "# opencode serve ready after $(since "$t0") s"
 check "its health says healthy and $VERSION" jqf --arg v "$VERSION" \
     '.healthy == true and .version == $v' "$T/health.json"
 check "without the password: 401" sh -c "ip netns exec $NA curl -s \
-    -o /dev/null -w '%{http_code}' --max-time 3 \
+    -o /dev/null -w '%{http_code}' --max-time 60 \
     http://127.0.0.1:$OCPORT/global/health | grep -qx 401"
-oc /config/providers 'max-time = 10' >"$T/providers"; split "$T/providers"
+oc /config/providers 'max-time = 60' >"$T/providers"; split "$T/providers"
 check "OpenCode offers our providers only (none from its bundled catalog)" \
     jqf '[.providers[].id] | sort == ["spaced", "spacedbad"]' \
     "$T/providers.json"
@@ -273,7 +275,7 @@ check "its answer is the model's final text with the command's output" \
     join("") == "spaced-final: " + $t' "$T/turn.json"
 check "OpenCode ran the command in its directory" \
     test "$(cat "$T/proj/turn.txt" 2>/dev/null)" = "$TOKEN"
-oc "/session/$sid/message" 'max-time = 10' >"$T/msgs"; split "$T/msgs"
+oc "/session/$sid/message" 'max-time = 60' >"$T/msgs"; split "$T/msgs"
 check "GET /session/ID/message shows the bash tool's part, completed, with the output" \
     jqf --arg t "$TOKEN" '[.[].parts[] | select(.type == "tool" and
     .tool == "bash" and .state.status == "completed" and
@@ -325,7 +327,7 @@ done2() {
 }
 idle() {
 	i=0
-	while [ $i -lt 50 ]; do
+	while [ $i -lt 600 ]; do
 		oc /session/status 'max-time = 3' >"$T/st"; split "$T/st"
 		jqf --arg s "$sid" 'has($s) | not' "$T/st.json" && return 0
 		sleep 0.1; i=$((i + 1))
@@ -337,7 +339,7 @@ echo "# the second turn took $(since "$t3") s"
 check "then the session is not in /session/status" idle
 check "the second turn ran the command again" \
     test "$(cat "$T/proj/turn.txt" 2>/dev/null)" = "$TOKEN"
-oc "/session/$sid/message" 'max-time = 10' >"$T/msgs"; split "$T/msgs"
+oc "/session/$sid/message" 'max-time = 60' >"$T/msgs"; split "$T/msgs"
 check "the session now holds two completed bash parts" \
     jqf '[.[].parts[] | select(.type == "tool" and .tool == "bash" and
     .state.status == "completed")] | length == 2' "$T/msgs.json"

@@ -741,9 +741,9 @@ while [ -e "$QDIR" ] && [ $i -lt 30 ]; do i=$((i + 1)); sleep 0.1; done
 check "another user's remove of the id leaves its quarantine" test -d "$QDIR"
 sc remove "$id" >/dev/null
 # spaced-launch removes it after the answer (remove does not wait for
-# it): a bounded wait, 10 s at most.
+# it): a bounded wait, 60 s at most (a hang guard: a loaded machine).
 i=0
-while [ -e "$QDIR" ] && [ $i -lt 100 ]; do i=$((i + 1)); sleep 0.1; done
+while [ -e "$QDIR" ] && [ $i -lt 600 ]; do i=$((i + 1)); sleep 0.1; done
 check "remove takes the space's quarantine away" test ! -e "$QDIR"
 check "control: and the quarantines' folder stays" \
     test -d "$T/sd/state/quarantine"

@@ -47,10 +47,10 @@ check "the user's repository is unchanged" \
     "$RC" diff "$T/rc.before" "$T/rc.after" "$id"
 check "no host-side hook ran" test ! -e "$T/HOST-RAN"
 # Nothing left behind: the quarantine's process is gone (a bounded
-# wait: it ends when spaced retires it), its store holds no pack and
-# no partial one.
+# wait, 60 s: it ends when spaced retires it), its store holds no pack
+# and no partial one.
 i=0
-while [ $i -lt 100 ]; do
+while [ $i -lt 600 ]; do
 	q=
 	for p in $(pgrep -u _spaced-quarantine -x spaced-git); do
 		[ "$(readlink "/proc/$p/root")" = "$QDIR" ] && q=$p
@@ -65,7 +65,10 @@ check "the quarantine's store holds no pack, whole or partial" \
     test ! -s "$T/packs"
 check "the store is there (the control of the check above)" \
     test -d "$QDIR/store.git/objects"
-inside "for p in /proc/[0-9]*; do cat \$p/comm; done" >"$T/comms" 2>&1
+# (a process ended but not yet reaped, a zombie, has ended: the name of
+# each one that is not)
+inside "for p in /proc/[0-9]*; do grep -q '^State:[[:space:]]*Z' \$p/status ||
+    cat \$p/comm; done" >"$T/comms" 2>&1
 check "no git process remains in the space" \
     sh -c "! grep -qx 'git\|pack-objects\|git-pack-objects' '$T/comms'"
 
@@ -78,8 +81,8 @@ sc remove "$id" >"$T/remove.out" 2>&1
 check "remove ($(head -c 200 "$T/remove.out"))" test $? = 0
 ls -lAR "$QDIR" 2>/dev/null | head -20 | sed 's/^/# left: /'
 # spaced-launch removes it after the answer (remove does not wait for
-# it): a bounded wait, 10 s at most.
+# it): a bounded wait, 60 s at most (a hang guard: a loaded machine).
 i=0
-while [ -e "$QDIR" ] && [ $i -lt 100 ]; do i=$((i + 1)); sleep 0.1; done
+while [ -e "$QDIR" ] && [ $i -lt 600 ]; do i=$((i + 1)); sleep 0.1; done
 check "remove takes the quarantine folder" test ! -e "$QDIR"
 finish

@@ -2,13 +2,15 @@
 # Code out against a space that hangs: the agent makes its .git/HEAD a
 # FIFO, on which any git command blocks for ever (the control: plain
 # git inside does).  The fixed script meets code in's time cap (here
-# 15 s, spaced.conf's "code in timeout"), the review is refused, the
+# 30 s, spaced.conf's "code in timeout": the second review and the apply
+# must meet the first one's hang, after execs that take seconds each
+# under load), the review is refused, the
 # quarantine takes nothing, the user's repository is unchanged and no
 # host-side hook ran; while it hangs, a second review or apply of the
 # space is answered busy; an apply after a review cancelled on the way
 # is refused, asking for a review.  Hang guards of 60 and 180 s, never
 # a timed assertion.
-SPACED_EXTRA_CONF="code in timeout 15"
+SPACED_EXTRA_CONF="code in timeout 30"
 . "$(dirname "$0")/lib.sh"
 
 user_repo

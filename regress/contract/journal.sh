@@ -8,13 +8,24 @@
 . "$(dirname "$0")/lib.sh"
 
 j() { jq -r "$@"; }
+# holds FILE JQ-TEST: the journal read again into FILE until a record
+# passes the test.  A refusal reaches the store through the
+# gatekeeper's container log, which the engine's log copier writes a
+# moment after curl had its answer (under load, later than the next
+# read); the wait is a hang guard, each check below still reads once.
+holds() {
+	sc -j journal "$id" >"$1" 2>/dev/null &&
+	    [ "$(j --arg t "$2" '[.records[] | select(.host | test($t))] |
+	    length' "$1")" -ge 1 ]
+}
 
 id=$(sc create -n journal) || id=
 check "create ($id)" test -n "$id"
 
 # A corridor refusal: not on the (empty) allowlist.
-sc exec "$id" -- curl -s -m 5 -o /dev/null -x http://gatekeeper:3128 \
+sc exec "$id" -- curl -s -m 60 -o /dev/null -x http://gatekeeper:3128 \
     https://not-listed.example/ >/dev/null 2>&1
+wait_for 60 holds "$T/j0.json" '^not-listed\.example$'
 sc -j journal "$id" >"$T/j1.json" 2>"$T/err"
 check "journal -j answers an object" \
     sh -c "jq -e 'has(\"records\") and has(\"malformed\")' '$T/j1.json' >/dev/null"
@@ -49,8 +60,9 @@ check "  and nothing twice" test "$(j '.records | length' "$T/j3.json")" = \
     "$(j '.records | length' "$T/j1.json")"
 
 # A second attempt after the restart comes on top.
-sc exec "$id" -- curl -s -m 5 -o /dev/null -x http://gatekeeper:3128 \
+sc exec "$id" -- curl -s -m 60 -o /dev/null -x http://gatekeeper:3128 \
     https://second.example/ >/dev/null 2>&1
+wait_for 60 holds "$T/j0.json" '^second\.example$'
 sc -j journal "$id" >"$T/j4.json"
 check "a new record after the restart is added" \
     test "$(j '[.records[] | select(.host == "second.example")] | length' "$T/j4.json")" -ge 1
@@ -61,8 +73,9 @@ check "  after the old ones" test "$(j '.records | length' "$T/j4.json")" -gt \
 # the request line): the gatekeeper cuts it to 256, the journal takes it
 # at that length, and no line of the log was malformed.
 long=$(printf '%0300d' 0 | tr 0 a)
-sc exec "$id" -- curl -s -m 5 -o /dev/null -x http://gatekeeper:3128 \
+sc exec "$id" -- curl -s -m 60 -o /dev/null -x http://gatekeeper:3128 \
     "http://$long.example/" >/dev/null 2>&1
+wait_for 60 holds "$T/j0.json" '^aaaa'
 sc -j journal "$id" >"$T/j5.json"
 check "a host over the cap is kept cut to 256" \
     test "$(j '[.records[] | select(.host | startswith("aaaa"))][0].host | length' "$T/j5.json")" = 256
@@ -77,7 +90,7 @@ check "  and nothing of the log was malformed or dropped" \
 fpid=$!
 printed() { [ "$(grep -c "$1" "$T/follow")" -ge "$2" ]; }
 wait_for 60 printed ' not-listed\.example:443 ' "$n1"
-sc exec "$id" -- curl -s -m 5 -o /dev/null -x http://gatekeeper:3128 \
+sc exec "$id" -- curl -s -m 60 -o /dev/null -x http://gatekeeper:3128 \
     https://third.example/ >/dev/null 2>&1
 wait_for 60 printed ' third\.example:443 ' 1
 kill "$fpid"; wait "$fpid"

@@ -87,6 +87,8 @@ mark_of() {
 gone() { sc exec "$id" -n -- test ! -e "/proc/$1"; }
 # race T: the command in the background with -T T (its spacectl's pid
 # in race_pid, its stderr in $T/race.err); it returns once the race runs.
+# T is 30 s: the race must be seen running, and read (execs of a python
+# over a long /proc, seconds each under load), before -T ends it.
 race() {
 	"$tree/bin/spacectl" -s "$sd/run/spaced.sock" exec "$id" -n -T "$1" \
 	    -- sh -c "$HOSTILE" _ "$RACE" >/dev/null 2>"$T/race.err" &
@@ -140,13 +142,15 @@ if [ "$PLACE" = docker ]; then
 	extra=0 first= cmd= sub=
 	for try in 1 2 3 4 5 6; do
 		aim=$(sc exec "$id" -n -- python3 -c "$BURN" "$extra")
-		race 12
+		race 30
 		cmd=$(pids_of sleep 1221)
 		sub=$(stat_of "${cmd:-0}" | cut -d' ' -f2)
 		first=$(printf '%s\n%s\n' "$sub" "$cmd" | LC_ALL=C sort |
 		    head -n 1)
 		[ -n "$cmd" ] && [ "$first" = "$cmd" ] && break
 		echo "# not arranged: aimed $aim, the command $cmd, its first process $sub"
+		# (its client leaves: the same kill as -T's, without its wait)
+		kill "$race_pid" 2>/dev/null
 		wait "$race_pid"
 		race_pid=
 		case $aim$sub in
@@ -204,7 +208,7 @@ kill_all sleep 1223
 check "control: nothing of it is left" none sleep 1222
 
 # The kill: -T ends the race with all it forked while being killed.
-race 12
+race 30
 check "before its time the race runs" runs python3 -c "$RACE" killrace
 wait "$race_pid"
 rc=$?

@@ -118,8 +118,11 @@ function corridor(name, target) {
 	return new Promise((res) => {
 		const r = http.request({ host: '127.0.0.1', port: 3128,
 		    method: 'CONNECT', path: target });
-		const t = setTimeout(() => done('timeout'), 15000);
-		function done(v) { clearTimeout(t); out.push(name + ' ' + v); r.destroy(); res(); }
+		// 60 s: a hang guard (the registry's name and connect, under load)
+		const t = setTimeout(() => done('timeout'), 60000);
+		let said = false;
+		function done(v) { if (said) return; said = true;
+			clearTimeout(t); out.push(name + ' ' + v); r.destroy(); res(); }
 		r.on('connect', (resp, sock) => { sock.destroy(); done(resp.statusCode); });
 		r.on('response', (resp) => done(resp.statusCode));
 		r.on('error', (e) => done('error ' + e.code));
@@ -177,7 +180,12 @@ docker events --format '{{.Type}} {{.Action}} {{if .Actor.Attributes.name}}{{.Ac
     >"$work/ev" 2>&1 &
 evpid=$!
 pids="$pids $evpid"
-sleep 1
+# Live once a volume of this run's shows in them (a second's sleep was
+# a guess: a client that subscribed late missed the fill's first ones).
+mark=spaced-evmark-$$-$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
+docker volume create "$mark" >/dev/null
+wait_for 60 grep -q "^volume create $mark " "$work/ev"
+docker volume rm "$mark" >/dev/null
 t0=$(date +%s)
 ctl -j tools fill >"$work/out" 2>&1; rc=$?
 t1=$(date +%s)
@@ -219,6 +227,15 @@ check_fails "control: ... and has a route toward 169.254.169.254" \
     said 'direct-metadata error ENETUNREACH' "$work/bridge"
 
 # --- its gatekeeper, bridge and sockets: the owner's, gone after -------
+# The events come through the client a moment after the engine's acts:
+# read once the last of them has come (a hang guard), then stopped.
+ev_all() {
+	for e in "container destroy $V-fill-gk " "container destroy $V-fill " \
+	    "network destroy $V-fill-net " "volume destroy $V-fill-sock "; do
+		grep -q "^$e" "$work/ev" || return 1
+	done
+}
+wait_for 60 ev_all
 kill "$evpid" 2>/dev/null
 check "its gatekeeper was made with the owner's labels and removed" sh -c \
     "grep -qx 'container create $V-fill-gk $owner tools-fill-gatekeeper' '$work/ev' &&

@@ -5,10 +5,11 @@
 setup
 C=9099 JPORT=9099
 
-# run_bad NAME BIND: the program must exit 2 with a message, never listen.
+# run_bad NAME BIND: the program must exit 2 with a message, never listen
+# (timeout: a hang guard of 30 s, no measure).
 run_bad()
 {
-	nsx timeout 5 "$GK_BIN" "$2" 3128 8080 $C >"$T/bad.out" 2>"$T/bad.err"
+	nsx timeout 30 "$GK_BIN" "$2" 3128 8080 $C >"$T/bad.out" 2>"$T/bad.err"
 	rc=$?
 	if [ $rc = 2 ] && [ -s "$T/bad.err" ]; then
 		ok "bind $1: exit 2 with a message"
@@ -146,7 +147,7 @@ if start_gk gka 9199 -a second.test.example -a Upstream.Test.Example \
 else
 	not_ok "a gatekeeper with -a starts" "$(cat "$T/gka.err")"
 fi
-nsx timeout 5 "$GK_BIN" -a 'not a name' $GKADDR 3148 8100 9299 \
+nsx timeout 30 "$GK_BIN" -a 'not a name' $GKADDR 3148 8100 9299 \
     >"$T/bad.out" 2>"$T/bad.err"
 check "-a with what is not a name: exit 2" test $? = 2
 finish

@@ -148,7 +148,7 @@ bad_name()
 	link)	ln -s "$S/corridor.sock" "$d/corridor.sock";;
 	tmpfile) echo keep >"$d/.corridor.sock.tmp";;
 	esac
-	nsx timeout 5 "$GK_BIN" -u "$d" $GKADDR 3131 8083 9096 \
+	nsx timeout 30 "$GK_BIN" -u "$d" $GKADDR 3131 8083 9096 \
 	    >"$T/bad.out" 2>"$T/bad.err"
 	rc=$?
 	case $2 in

@@ -61,7 +61,7 @@ sc network "$id" allowlist up.flood.example >/dev/null
 # Ten allowed.
 ok10=0
 for i in 1 2 3 4 5 6 7 8 9 10; do
-	b=$(sc exec "$id" -- curl -s --max-time 8 -x http://127.0.0.1:3128 \
+	b=$(sc exec "$id" -- curl -s --max-time 60 -x http://127.0.0.1:3128 \
 	    -p "http://up.flood.example:443/m$i" 2>/dev/null)
 	[ "$b" = up ] && ok10=$((ok10 + 1))
 done

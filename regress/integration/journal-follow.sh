@@ -19,9 +19,10 @@ SPACED_EXTRA_CONF="${SPACED_EXTRA_CONF:-}
 journal interval 1"
 . "$(dirname "$0")/../contract/lib.sh"
 
-# mark ID TAG: a refused CONNECT from inside, a record of its own.
+# mark ID TAG: a refused CONNECT from inside, a record of its own
+# (--max-time: a hang guard; the refusal is at once).
 mark() {
-	sc exec "$1" -- curl -s -o /dev/null --max-time 8 \
+	sc exec "$1" -- curl -s -o /dev/null --max-time 60 \
 	    -x http://127.0.0.1:3128 -p "https://$2.follow.example/" \
 	    >/dev/null 2>&1
 }
@@ -103,7 +104,7 @@ check "  and its workers with it" sh -c "for p in $(echo $wpids); do
 check "  saying so in its log" grep -q 'exiting on signal 15' "$sd/log"
 check "  its spaces still run" running "spaced-space-$c-space"
 check "  and their gatekeepers" running "$(gk "$c")"
-code=$(docker exec "spaced-space-$c-space" curl -s -o /dev/null --max-time 8 \
+code=$(docker exec "spaced-space-$c-space" curl -s -o /dev/null --max-time 60 \
     -w '%{http_connect}' -x http://127.0.0.1:3128 -p https://d1.follow.example/ \
     2>&1)
 check "  and refuse a CONNECT meanwhile ($code)" test "$code" = 403

@@ -48,6 +48,9 @@ docker run -d --name "$gk" $labels --log-driver local \
     --log-opt max-size=10m --log-opt max-file=5 --log-opt compress=false \
     --entrypoint python3 "$IMG" -c "$GEN" "$N" >/dev/null 2>"$T/run.err"
 wait_for 60 sh -c "docker logs $gk 2>&1 >/dev/null | grep -q '^done'"
+# stdout and stderr reach the log by copiers of their own: "done" on
+# stderr can come before the last lines of stdout (a hang guard).
+wait_for 60 sh -c "[ \$(docker logs $gk 2>/dev/null | wc -l) -ge $N ]"
 bytes=$(docker logs "$gk" 2>/dev/null | wc -c)
 check "the stand-in's log holds $N lines ($bytes bytes)" \
     test "$(docker logs "$gk" 2>/dev/null | wc -l)" = "$N"

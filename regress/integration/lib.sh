@@ -70,12 +70,15 @@ EOC
 	"$@" env HOME="$sd" XDG_RUNTIME_DIR="$sd/run" \
 	    "$tree/sbin/spaced" -d ${SPACED_V:-} -f "$sd/spaced.conf" >"$sd/log" 2>&1 &
 	spaced_pid=$!
-	# Until it says it is up, or it is gone: 10 s at most.
+	# Until it says it is up, or it is gone: a hang guard of 60 s, no
+	# measure (spaced itself gives its workers 10 s to be ready, and
+	# hashes its relay before: under two lanes and a build beside, more
+	# than a 10 s guard allowed).
 	s_i=0
 	until grep -q "workers confined" "$sd/log" 2>/dev/null; do
 		kill -0 "$spaced_pid" 2>/dev/null || return 1
 		s_i=$((s_i + 1))
-		[ $s_i -ge 100 ] && return 1
+		[ $s_i -ge 600 ] && return 1
 		sleep 0.1
 	done
 	test -S "$sd/run/spaced.sock"
@@ -90,12 +93,13 @@ stop_spaced() {
 	[ -n "${spaced_pid:-}" ] || return 0
 	kill "$spaced_pid" 2>/dev/null
 	# Bounded: a spaced that cannot stop fails a check, it does not hang
-	# the suite (a zombie has stopped: it waits for our wait).
+	# the suite (a zombie has stopped: it waits for our wait).  60 s: it
+	# stops its workers and waits for each, slow on a loaded machine.
 	s_i=0
 	while grep -q '^State:[[:space:]]*[^Z]' "/proc/$spaced_pid/status" 2>/dev/null; do
 		s_i=$((s_i + 1))
-		if [ $s_i -ge 100 ]; then
-			echo "# spaced $spaced_pid did not stop in 10 s: SIGKILL"
+		if [ $s_i -ge 600 ]; then
+			echo "# spaced $spaced_pid did not stop in 60 s: SIGKILL"
 			kill -9 "$spaced_pid" 2>/dev/null
 			break
 		fi

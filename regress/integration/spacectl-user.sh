@@ -370,9 +370,11 @@ check "Docker: a file that is not executable exits 126 (control)" \
 sc exec "$dk" -- sh -c 'exit 126' >/dev/null 2>&1
 check "Docker: a command that ran and exited 126 keeps it (control)" \
     test $? = 126
-sc exec "$dk" -T 1 -- sleep 30 >/dev/null 2>"$T/e.err"
+# (-T 10: its time outlasts the exec's create and start under load; at
+# 1 s it could end before the engine had made it: "cannot end it")
+sc exec "$dk" -T 10 -- sleep 30 >/dev/null 2>"$T/e.err"
 check "Docker: exec -T past its time says so, and that it was ended" said $? 125 "$T/e.err" \
-    "spacectl: command_timeout: the command ran past its time (1 s); it was ended in the space"
+    "spacectl: command_timeout: the command ran past its time (10 s); it was ended in the space"
 # -T ends the whole command at its time, from the space's /bin/sh or
 # under the native keeper; a command in the gatekeeper has neither: it
 # ran on past its time (Docker, the message naming the space) or lost

@@ -31,8 +31,9 @@ listener=$!
 # Gone whatever way the suite ends (lib.sh may finish before at_finish
 # is reached); it never holds the runner's pipe either.
 trap 'kill $listener 2>/dev/null' EXIT
+# Until it listens (a hang guard of 60 s, no measure).
 i=0
-while [ ! -S "$U/notify" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+while [ ! -S "$U/notify" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
 SPACED_WRAP="unshare --net setpriv --no-new-privs \
     --bounding-set=-all,$UNIT_CAPS env NOTIFY_SOCKET=$U/notify"
 export SPACED_WRAP

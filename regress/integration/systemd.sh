@@ -115,7 +115,8 @@ docker run -d --name "$M" \
 in_m() { docker exec "$M" "$@"; }
 sc() { docker exec "$M" "$P/usr/bin/spacectl" "$@"; }
 booted() { in_m systemctl is-system-running 2>/dev/null | grep -Eq '^(running|degraded)$'; }
-if ! wait_for 30 booted; then
+# (120 s: a hang guard; a boot beside two lanes of suites is slow)
+if ! wait_for 120 booted; then
 	docker logs "$M" 2>&1 | tail -20 | sed 's/^/# /'
 	not_ok "systemd runs as pid 1 in the machine"; finish
 fi
@@ -177,6 +178,10 @@ check "  exec in it" test "$(sc exec "${id:-none}" -- echo in)" = in
 # --- reload: a good file takes effect, a bad one changes nothing -------
 echo 'spaces per owner "1"' | conf
 check "systemctl reload with a good file" in_m systemctl reload spaced.service
+# The reload returns once its SIGHUP is sent (ExecReload, no RELOADING=1):
+# spaced takes it a moment later, which status says.
+reloaded() { sc status 2>/dev/null | grep -q 'config: reloaded'; }
+wait_for 60 reloaded
 check_refusal "  it took effect: a second space is refused" 1 \
     'too_many_spaces: 1 spaces already, 1 at most' sc create -n second
 check "  status says reloaded" sh -c \

@@ -47,6 +47,16 @@
 #define CORRIDOR	3128
 #define WINDOW		8080
 
+/*
+ * A wait for what no timer of the relay's decides (a connection carried,
+ * bytes through): a hang guard, never a measure; a loaded machine (two
+ * lanes of suites and a build beside) can hold the relay for seconds.
+ * A wait that must end before the relay's linger (RELAY_LINGER_SEC,
+ * 10 s) would do what the check asks of a close is CLOSED_BEFORE_MS.
+ */
+#define HANG_MS			30000
+#define CLOSED_BEFORE_MS	8000
+
 static const char	*sockdir;
 
 static void __attribute__((__noreturn__, __format__(printf, 1, 2)))
@@ -209,7 +219,7 @@ expect(int fd, const char *what, const char *want)
 	size_t	 got;
 	int	 rc;
 
-	rc = drain(fd, buf, sizeof(buf), &got, 5000);
+	rc = drain(fd, buf, sizeof(buf), &got, HANG_MS);
 	buf[got] = '\0';
 	if (rc != 0)
 		fail("%s: after \"%s\": %s, want EOF", what, buf, strerror(rc));
@@ -223,7 +233,7 @@ halfclose_up(void)
 {
 	int	 l = gk_listen("corridor.sock"), c = tcp(CORRIDOR), g;
 
-	g = gk_accept(l, 2000);
+	g = gk_accept(l, HANG_MS);
 	put(c, "client", "ping");
 	shutdown(c, SHUT_WR);
 	expect(g, "gatekeeper", "ping");
@@ -240,7 +250,7 @@ halfclose_down(void)
 {
 	int	 l = gk_listen("corridor.sock"), c = tcp(CORRIDOR), g;
 
-	g = gk_accept(l, 2000);
+	g = gk_accept(l, HANG_MS);
 	put(g, "gatekeeper", "hello");
 	shutdown(g, SHUT_WR);
 	expect(c, "client", "hello");
@@ -259,22 +269,21 @@ reset_gk(void)
 	char	 buf[64];
 	size_t	 got;
 
-	g = gk_accept(l, 2000);
+	g = gk_accept(l, HANG_MS);
 	put(c, "client", "unread");
-	if (!wait_fd(g, POLLIN, 2000))
+	if (!wait_fd(g, POLLIN, HANG_MS))
 		fail("the gatekeeper got no bytes");
 	close(g);
-	rc = drain(c, buf, sizeof(buf), &got, 3000);
+	rc = drain(c, buf, sizeof(buf), &got, CLOSED_BEFORE_MS);
 	if (rc != ECONNRESET)
 		fail("client: %s, want ECONNRESET", rc ? strerror(rc) : "EOF");
 }
 
 /*
  * The client resets: the gatekeeper's side is closed, not kept for the
- * relay's linger (RELAY_LINGER_SEC, 10 s) or for ever.  The bound below
- * tells those apart; it is no measure of speed.
+ * relay's linger (RELAY_LINGER_SEC, 10 s) or for ever.  The bound
+ * (CLOSED_BEFORE_MS) tells those apart; it is no measure of speed.
  */
-#define CLOSED_BEFORE_MS	8000
 
 static void
 reset_client(void)
@@ -284,7 +293,7 @@ reset_client(void)
 	char		 buf[64];
 	size_t		 got;
 
-	g = gk_accept(l, 2000);
+	g = gk_accept(l, HANG_MS);
 	put(c, "client", "x");
 	setsockopt(c, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
 	close(c);
@@ -322,7 +331,7 @@ dead(int refused)
 	}
 	l = gk_listen("corridor.sock");
 	c = tcp(CORRIDOR);
-	g = gk_accept(l, 2000);
+	g = gk_accept(l, HANG_MS);
 	put(g, "gatekeeper", "back");
 	shutdown(g, SHUT_WR);
 	expect(c, "client after the outage", "back");
@@ -388,7 +397,7 @@ duplex(size_t mb, int slow)
 
 	memset(e, 0, sizeof(e));
 	e[0].e_fd = slow == 2 ? tcp_small(CORRIDOR) : tcp(CORRIDOR);
-	e[1].e_fd = gk_accept(l, 2000);
+	e[1].e_fd = gk_accept(l, HANG_MS);
 	e[0].e_seed_out = e[1].e_seed_in = 1;
 	e[1].e_seed_out = e[0].e_seed_in = 2;
 	for (i = 0; i < 2; i++)
@@ -402,7 +411,7 @@ duplex(size_t mb, int slow)
 			pfd[i].events = (e[i].e_eof || hold ? 0 : POLLIN) |
 			    (e[i].e_sent < total ? POLLOUT : 0);
 		}
-		if (poll(pfd, 2, 10000) <= 0)
+		if (poll(pfd, 2, HANG_MS) <= 0)
 			fail("duplex: stalled at %llu/%llu and %llu/%llu",
 			    (unsigned long long)e[0].e_recv,
 			    (unsigned long long)e[1].e_recv,
@@ -501,9 +510,9 @@ many(int n)
 		put(c[i], "client", buf);
 	}
 	for (i = 0; i < n; i++)
-		g[i] = gk_accept(l, 3000);
+		g[i] = gk_accept(l, HANG_MS);
 	for (i = 0; i < n; i++) {
-		if (!wait_fd(g[i], POLLIN, 3000) || read(g[i], buf, 8) != 8)
+		if (!wait_fd(g[i], POLLIN, HANG_MS) || read(g[i], buf, 8) != 8)
 			fail("gatekeeper %d: no index", i);
 		buf[8] = '\0';
 		idx = atoi(buf);
@@ -512,7 +521,7 @@ many(int n)
 		close(g[i]);
 	}
 	for (i = 0; i < n; i++) {
-		rc = drain(c[i], buf, sizeof(buf), &got, 3000);
+		rc = drain(c[i], buf, sizeof(buf), &got, HANG_MS);
 		snprintf(want, sizeof(want), "answer %d", i);
 		if (rc != 0 || strcmp(buf, want) != 0)
 			fail("client %d: \"%s\" (%s)", i, buf,
@@ -520,6 +529,38 @@ many(int n)
 		close(c[i]);
 	}
 	printf("%d at once\n", n);
+}
+
+/*
+ * freed L N: a client connection the relay carries to L once a place is
+ * free; one it closes meanwhile (the (N+1)th, closed at once) is tried
+ * again, HANG_MS in all.
+ */
+static int
+freed(int l, int n)
+{
+	struct pollfd	 pfd[2];
+	double		 end = now() + HANG_MS / 1000.0;
+	char		 b;
+	int		 y;
+
+	while (now() < end) {
+		y = tcp(CORRIDOR);
+		pfd[0].fd = l;
+		pfd[0].events = POLLIN;
+		pfd[1].fd = y;
+		pfd[1].events = POLLIN;
+		if (poll(pfd, 2, HANG_MS) <= 0)
+			break;
+		if (pfd[0].revents & POLLIN)
+			return y;
+		/* closed at once: no place yet (no byte is ever sent) */
+		if (read(y, &b, 1) > 0)
+			fail("connection %d: bytes from a closed place", n + 1);
+		close(y);
+		usleep(100000);
+	}
+	fail("no place came back within %d ms", HANG_MS);
 }
 
 /* n held open; the next is closed at once; a freed place is taken again. */
@@ -535,21 +576,24 @@ cap(int n)
 	g = calloc(n, sizeof(int));
 	for (i = 0; i < n; i++) {
 		c[i] = tcp(CORRIDOR);
-		g[i] = gk_accept(l, 3000);
+		g[i] = gk_accept(l, HANG_MS);
 	}
 	x = tcp(CORRIDOR);
-	rc = drain(x, buf, sizeof(buf), &got, 2000);
+	rc = drain(x, buf, sizeof(buf), &got, CLOSED_BEFORE_MS);
 	if (rc != 0 && rc != ECONNRESET)
 		fail("connection %d: %s, want closed at once", n + 1,
 		    strerror(rc));
 	if (wait_fd(l, POLLIN, 200))
 		fail("connection %d reached the gatekeeper", n + 1);
-	/* One place back. */
+	/*
+	 * One place back, once the relay has seen both ends of it close:
+	 * until then a new connection is the one too many, closed at once
+	 * and never carried (0.2 s of sleep was a guess at that moment).
+	 */
 	close(c[0]);
 	close(g[0]);
-	usleep(200000);
-	y = tcp(CORRIDOR);
-	g[0] = gk_accept(l, 2000);
+	y = freed(l, n);
+	g[0] = gk_accept(l, HANG_MS);
 	put(g[0], "gatekeeper", "room");
 	shutdown(g[0], SHUT_WR);
 	expect(y, "client in the freed place", "room");
@@ -567,12 +611,12 @@ window(void)
 	gk_unlink("corridor.sock");
 	l = gk_listen("window.sock");
 	c = tcp(WINDOW);
-	g = gk_accept(l, 2000);
+	g = gk_accept(l, HANG_MS);
 	put(g, "window", "w");
 	shutdown(g, SHUT_WR);
 	expect(c, "window client", "w");
 	c = tcp(CORRIDOR);
-	if (drain(c, buf, sizeof(buf), &got, 2000) == ETIMEDOUT ||
+	if (drain(c, buf, sizeof(buf), &got, CLOSED_BEFORE_MS) == ETIMEDOUT ||
 	    wait_fd(l, POLLIN, 200))
 		fail("3128 reached window.sock");
 	gk_unlink("window.sock");
@@ -585,7 +629,7 @@ v6(void)
 
 	if ((c = tcp_try(AF_INET6, CORRIDOR)) == -1)
 		fail("connect [::1]:3128: %s", strerror(errno));
-	g = gk_accept(l, 2000);
+	g = gk_accept(l, HANG_MS);
 	put(g, "gatekeeper", "six");
 	shutdown(g, SHUT_WR);
 	expect(c, "v6 client", "six");

@@ -182,15 +182,15 @@ alive()
 }
 
 # ctl CPORT METHOD PATH [BODY]: the control channel; prints the body,
-# then "code=NNN" on its own line.
+# then "code=NNN" on its own line (--max-time: a hang guard).
 ctl()
 {
 	if [ $# -ge 4 ]; then
-		nsx curl -s --max-time 5 -X "$2" -H 'content-type: application/json' \
+		nsx curl -s --max-time 30 -X "$2" -H 'content-type: application/json' \
 		    --data-binary "$4" -w '\ncode=%{http_code}\n' \
 		    "http://127.0.0.1:$1$3"
 	else
-		nsx curl -s --max-time 5 -X "$2" -w '\ncode=%{http_code}\n' \
+		nsx curl -s --max-time 30 -X "$2" -w '\ncode=%{http_code}\n' \
 		    "http://127.0.0.1:$1$3"
 	fi
 }
