@@ -147,5 +147,27 @@ check "a file of another owner is refused, and said" grep -q \
 c=$(sc create -n reload-c 2>"$T/c3.err") || c=
 check "  the old value stays: a third space again ($c)" test -n "$c"
 
-for s in $a $b $c $c2; do sc remove "$s" >/dev/null 2>&1; done
+# Its group may write it when that is root's (here) or spaced's own
+# group, as a umask of 002 leaves a user's file; another group may not.
+{ cat "$T/orig.conf"; echo 'spaces per owner 3'; } >"$sd/new.conf"
+chmod 0664 "$sd/new.conf"
+chown 0:65534 "$sd/new.conf"
+mv "$sd/new.conf" "$conf"
+kill -HUP "$spaced_pid"
+wait_for 10 refused 4
+check "a file another group may write is refused, and said" sh -c \
+    "grep 'reload: .*stays' '$sd/log' | tail -n 1 |
+    grep -q 'writable by others than its owner'"
+{ cat "$T/orig.conf"; echo 'spaces per owner 3'; } >"$sd/new.conf"
+chmod 0664 "$sd/new.conf"
+chown 0:0 "$sd/new.conf"
+mv "$sd/new.conf" "$conf"
+kill -HUP "$spaced_pid"
+wait_for 10 taken 5
+check "a file root's group may write (0664) is taken" taken 5
+c4=$(sc create -n reload-d 2>"$T/c4.err") || c4=
+check "  its new value holds: a fourth space is too_many_spaces" \
+    grep -q too_many_spaces "$T/c4.err"
+
+for s in $a $b $c $c2 $c4; do sc remove "$s" >/dev/null 2>&1; done
 finish

@@ -31,7 +31,13 @@ mutant "a reload takes a file of another owner" supervisor/spaced/reload.c \
     "sb.st_uid != 0 && sb.st_uid != geteuid() => 0"
 mutant_expect 'a file others may write is refused'
 mutant "a reload takes a file others may write" supervisor/spaced/reload.c \
-    "(sb.st_mode & 022) != 0 => 0"
+    "(sb.st_mode & 002) != 0 || => 0 &&"
+mutant_expect 'a file another group may write is refused'
+mutant "a reload takes a file another group may write" supervisor/spaced/reload.c \
+    "sb.st_gid != 0 && sb.st_gid != getegid() => 0"
+mutant_expect "a file root's group may write .0664. is taken"
+mutant "a reload refuses its own group's 0664 (the rule of before)" \
+    supervisor/spaced/reload.c "sb.st_gid != 0 && sb.st_gid != getegid() => 1"
 mutant_expect 'no event line says uid -1'
 mutant "spaced's own events logged as uid -1" supervisor/spaced/events.c \
     'strlcpy(who, "spaced", sizeof(who)); => snprintf(who, sizeof(who), "uid %d", (int)owner);'

@@ -120,7 +120,9 @@ config_read(const char *file, int explicit, int fd, int fderr,
 /*
  * A file spaced did not start with is taken only as one it could trust
  * at start: a regular file of root's or spaced's user, that no one else
- * may write.  Else -1, fd closed, and err says which.
+ * may write (its group may, when that is root's or spaced's own: a
+ * user's umask 002 gives 0664 to a file of their own group).  Else -1,
+ * fd closed, and err says which.
  */
 static int
 config_file_check(int fd, char *err, size_t errlen)
@@ -137,7 +139,8 @@ config_file_check(int fd, char *err, size_t errlen)
 		snprintf(owner, sizeof(owner), "owned by uid %u, not root or "
 		    "spaced", (unsigned)sb.st_uid);
 		why = owner;
-	} else if ((sb.st_mode & 022) != 0)
+	} else if ((sb.st_mode & 002) != 0 || ((sb.st_mode & 020) != 0 &&
+	    sb.st_gid != 0 && sb.st_gid != getegid()))
 		why = "writable by others than its owner";
 	if (why == NULL)
 		return 0;
