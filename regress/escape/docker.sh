@@ -218,10 +218,6 @@ else
 	lacks "setuid: no setid binary among su, passwd, newgrp, chsh, mount" \
 	    "$T/suid" '^setid'
 fi
-# alive PID: the process runs (a zombie is dead, though /proc shows it)
-alive() {
-	awk '$1 == "State:" { exit $2 == "Z" }' "/proc/$1/status" 2>/dev/null
-}
 # waiting_euid UID NAME: the effective uid of the live process NAME whose
 # real uid is UID, read from the host's /proc while it waits (60 s at
 # most); it is killed, and dead before the answer.  (The space's su, not
@@ -229,11 +225,11 @@ alive() {
 waiting_euid() {
 	for w_n in $(seq 600); do
 		for w_p in $(pgrep -x -U "$1" "$2"); do
-			alive "$w_p" || continue
+			pid_alive "$w_p" || continue
 			w_e=$(awk '$1 == "Uid:" { print $3 }' "/proc/$w_p/status" 2>/dev/null)
 			[ -n "$w_e" ] || continue
 			kill -9 "$w_p"
-			wait_for 20 eval "! alive $w_p"
+			wait_for 20 eval "! pid_alive $w_p"
 			echo "$w_e"; return 0
 		done
 		sleep 0.1
@@ -514,14 +510,8 @@ for a in sys.argv[2:]:
     print(a, r)
 '
 mkdir -p "$T/www" && echo esc >"$T/www/index.html"
-# The kernel picks a free port (a random one may be another's); the
-# listener says which.
-(cd "$T/www" && exec python3 -u -m http.server --bind :: 0 \
-    >"$T/listener.log" 2>&1) &
-lpid=$!
-wait_for 60 grep -q ' port [0-9]' "$T/listener.log"
-port=$(sed -n 's/.* port \([0-9][0-9]*\).*/\1/p' "$T/listener.log" | head -1)
-wait_for 30 curl -s -o /dev/null "http://127.0.0.1:${port:-1}/"
+http_listen :: "$T/www" "$T/listener.log"
+lpid=$http_pid port=$http_port
 check "net control: the host listener answers on the host (port $port)" \
     curl -sf -o /dev/null "http://127.0.0.1:$port/"
 # A native gatekeeper has the host's network: its address is the host's

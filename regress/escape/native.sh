@@ -52,20 +52,8 @@ mkdir -p "$sd/.ssh" && echo "stand-in-secret-$$" >"$sd/.ssh/id_standin"
 chmod 0644 "$sd/.ssh/id_standin"; chmod 0755 "$sd/.ssh" "$sd"
 inside "$B" "echo other-secret >/spaces/$B/secret; nohup sleep 4242 \
     >/dev/null 2>&1 &"
-# The server binds a port the kernel gives it and says which (a port
-# looked up first and bound after could be taken in between, by a
-# suite beside this one).
-python3 -c 'import functools, http.server, os, sys
-h = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
-s = http.server.HTTPServer(("127.0.0.1", 0), h)
-with open(sys.argv[2] + ".tmp", "w") as f:
-    f.write("%d\n" % s.server_address[1])
-os.rename(sys.argv[2] + ".tmp", sys.argv[2])
-s.serve_forever()' "$T" "$sd/http.port" >/dev/null 2>&1 &
-http_pid=$!
-wait_for 60 test -s "$sd/http.port"
-port=$(cat "$sd/http.port")
-wait_for 60 curl -s -o /dev/null "http://127.0.0.1:$port/"
+http_listen 127.0.0.1 "$T" "$sd/http.log"
+port=$http_port
 abs="spaced-standin-$$"
 python3 -c "
 import socket, sys

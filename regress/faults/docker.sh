@@ -177,7 +177,7 @@ check "worker killed: the create fails" test $rc != 0
 # exits (seconds on a loaded machine; 0.3 s was a guess): its end is
 # awaited, 60 s, and one still running then has survived.
 spaced_ended() {
-	! grep -q '^State:[[:space:]]*[^Z]' "/proc/$spaced_pid/status" 2>/dev/null
+	! pid_alive "$spaced_pid"
 }
 if ! wait_for 60 spaced_ended; then
 	echo "# spaced survived its worker"
@@ -374,7 +374,7 @@ gatekeeper image \"$GATEKEEPER_IMAGE\""
 			cd_pid=$(cat "$E/exec/containerd/containerd.pid" 2>/dev/null)
 			[ -n "$cd_pid" ] && grep -qs "$E" "/proc/$cd_pid/cmdline" &&
 			    kill -9 "$cd_pid" 2>/dev/null
-			wait_for 10 sh -c "! grep -qs '^State:[[:space:]]*[^Z]' /proc/$cd_pid/status"
+			wait_for 10 eval "! pid_alive $cd_pid"
 			rm -f "$E/exec/containerd/containerd.pid"
 			engine_start || not_ok "engine SIGKILL: our engine starts again"
 		else

@@ -31,6 +31,24 @@ wait_short() {
 	done
 }
 
+# pid_alive PID: the process runs (a zombie has ended, though /proc and
+# pgrep still show it until its parent waits).
+pid_alive() {
+	grep -q '^State:[[:space:]]*[^Z]' "/proc/$1/status" 2>/dev/null
+}
+
+# http_listen BIND DIR LOG: python's http.server of DIR on BIND, on a
+# port the kernel picks (one looked up first and bound after may be
+# taken in between by a suite beside), its output in LOG; once it
+# answers, http_port is its port and http_pid its pid.
+http_listen() {
+	(cd "$2" && exec python3 -u -m http.server --bind "$1" 0) >"$3" 2>&1 &
+	http_pid=$!
+	wait_for 60 grep -q ' port [0-9]' "$3"
+	http_port=$(sed -n 's/.* port \([0-9][0-9]*\).*/\1/p' "$3" | head -n 1)
+	wait_for 60 curl -s -o /dev/null "http://127.0.0.1:${http_port:-1}/"
+}
+
 # A temporary tree with the installed layout, usable by any uid; as
 # root, the workers' users too (a suite may be the first on a machine).
 make_tree() {
@@ -96,7 +114,7 @@ stop_spaced() {
 	# the suite (a zombie has stopped: it waits for our wait).  60 s: it
 	# stops its workers and waits for each, slow on a loaded machine.
 	s_i=0
-	while grep -q '^State:[[:space:]]*[^Z]' "/proc/$spaced_pid/status" 2>/dev/null; do
+	while pid_alive "$spaced_pid"; do
 		s_i=$((s_i + 1))
 		if [ $s_i -ge 600 ]; then
 			echo "# spaced $spaced_pid did not stop in 60 s: SIGKILL"
